@@ -1,0 +1,77 @@
+import type { GenericSchema } from 'valibot';
+
+export const roles = ['admin', 'broker', 'partner'] as const;
+export type Role = (typeof roles)[number];
+export const scopes = ['orders:read', 'orders:write'] as const;
+export type Scope = (typeof scopes)[number];
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** What a function's handler touches; the CDK grants exactly these actions and nothing else. */
+export interface Access {
+  table?: TableAction[];
+  bucket?: { name: BucketName; actions: BucketAction[] }[];
+  queues?: { name: QueueName; actions: QueueAction[] }[];
+  /** May put events on the domain bus. */
+  bus?: boolean;
+  /** May create one-time EventBridge Scheduler schedules (durable timers beyond SQS's 15 min). */
+  scheduler?: boolean;
+}
+export type TableAction = 'GetItem' | 'BatchGetItem' | 'Query' | 'PutItem' | 'UpdateItem' | 'DeleteItem' | 'BatchWriteItem' | 'ConditionCheckItem' | 'TransactWriteItems' | 'Scan';
+export type BucketAction = 'GetObject' | 'PutObject' | 'DeleteObject' | 'ListBucket';
+export type QueueAction = 'SendMessage';
+
+export type BucketName = 'files';
+
+export interface QueueDef {
+  /** Seconds a message stays hidden while a worker holds it. */
+  visibilityTimeoutSeconds: number;
+  /** Deliveries before a message moves to the dead-letter queue. */
+  maxReceiveCount: number;
+}
+
+export interface RouteDef {
+  /** Unique name; becomes the function's logical id and name suffix. */
+  id: string;
+  method: HttpMethod;
+  /** Relative to /api, in API Gateway syntax: `/v1/admin/tokens/{id}`. */
+  path: string;
+  /** Module under lambdas/ (no extension) exporting `handler`. */
+  handler: string;
+  summary: string;
+  tag: string;
+  /** `public` needs no token; otherwise a valid token plus any roles/scopes listed. */
+  auth: 'public' | { roles?: readonly Role[]; scopes?: readonly Scope[] };
+  /** Rate-limit group (a key of `rateLimits`); limited per token, per group, per minute. */
+  rate?: RateGroup;
+  uses?: Access;
+  /** Schemas the handler validates with; read here only to write openapi.json. */
+  schemas?: { body?: GenericSchema; query?: GenericSchema; params?: GenericSchema };
+  /** Success status the route answers with, for openapi.json (default 200). */
+  successStatus?: number;
+  timeoutSeconds?: number;
+  memoryMb?: number;
+}
+
+export interface WorkerDef {
+  id: string;
+  handler: string;
+  summary: string;
+  /** The queue it consumes (SQS event source in AWS, the persisted job dispatcher on the twin). */
+  queue: QueueName;
+  batchSize?: number;
+  uses?: Access;
+  timeoutSeconds?: number;
+  memoryMb?: number;
+}
+
+/** Domain events routed from the bus to a queue (an EventBridge rule in AWS). */
+export interface EventRuleDef {
+  id: string;
+  eventTypes: readonly string[];
+  queue: QueueName;
+}
+
+import type { queues, rateLimits } from './catalog';
+export type QueueName = keyof typeof queues;
+export type RateGroup = keyof typeof rateLimits;

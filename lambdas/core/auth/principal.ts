@@ -1,0 +1,19 @@
+import type { Role, Scope } from '../../catalog-types';
+
+/** Who is calling: resolved from the bearer token by the authorizer. */
+export interface Principal {
+  accountId: number;
+  tokenId: number;
+  role: Role;
+  scopes: Scope[];
+}
+
+/** Admins and brokers work across accounts; partners see only their own account's records. */
+export function seesAllAccounts(p: Principal): boolean {
+  return p.role === 'admin' || p.role === 'broker';
+}
+
+/** True when the caller may read or change a record owned by `accountId`. */
+export function canAccess(p: Principal, accountId: number): boolean {
+  return seesAllAccounts(p) || p.accountId === accountId;
+}

@@ -1,0 +1,20 @@
+import type { Account, TokenRecord } from '../../infra/entities/accounts';
+
+/** Public shapes (snake_case, as the rest of the interface); a token's value or hash never appears. */
+export function accountView(a: Account) {
+  return { id: a.id, name: a.name, kind: a.kind, created_at: a.createdAt, updated_at: a.updatedAt };
+}
+
+export function tokenView(t: TokenRecord) {
+  return {
+    id: t.id,
+    account_id: t.accountId,
+    name: t.name,
+    role: t.role,
+    scopes: t.scopes ?? [],
+    created_at: t.createdAt,
+    last_used_at: t.lastUsedAt ?? null,
+    revoked_at: t.revokedAt ?? null,
+    active: !t.revokedAt,
+  };
+}

@@ -1,0 +1,67 @@
+/**
+ * Every failure the service answers with, as a named class. Each maps to one HTTP status and one
+ * stable machine code; the HTTP layer turns them into the error body of DESIGN.md in one place.
+ */
+export type FieldErrors = Record<string, string[]>;
+
+export class ServiceError extends Error {
+  readonly status: number = 500;
+  readonly code: string = 'internal_error';
+  /** Extra top-level fields of the error body (e.g. `batch_id` of 7.2). */
+  readonly extra: Record<string, unknown> = {};
+  readonly headers: Record<string, string> = {};
+}
+
+function define(status: number, code: string, defaultMessage: string) {
+  return class extends ServiceError {
+    override readonly status = status;
+    override readonly code = code;
+    constructor(message: string = defaultMessage, extra: Record<string, unknown> = {}, headers: Record<string, string> = {}) {
+      super(message);
+      Object.assign(this.extra, extra);
+      Object.assign(this.headers, headers);
+    }
+  };
+}
+
+export class BadRequest extends define(400, 'bad_request', 'The request is malformed.') {}
+export class Unauthorized extends define(401, 'unauthorized', 'A valid bearer token is required.') {}
+export class Forbidden extends define(403, 'forbidden', 'This token is not allowed to do that.') {}
+export class NotFound extends define(404, 'not_found', 'Not found.') {}
+export class MethodNotAllowed extends define(405, 'method_not_allowed', 'Method not allowed.') {}
+export class Conflict extends define(409, 'conflict', 'The request conflicts with the current state.') {}
+export class PayloadTooLarge extends define(413, 'payload_too_large', 'The request body is too large.') {}
+export class UnsupportedMediaType extends define(415, 'unsupported_media_type', 'Unsupported content type.') {}
+export class Locked extends define(423, 'locked', 'The resource is locked.') {}
+export class TooManyRequests extends define(429, 'rate_limited', 'Too many requests.') {}
+
+export class ValidationFailed extends ServiceError {
+  override readonly status = 422;
+  override readonly code = 'validation_failed';
+  constructor(readonly errors: FieldErrors, message = 'The given data was invalid.') {
+    super(message);
+  }
+}
+
+/** Same shape, other status/code: for 422s that carry their own error code (e.g. `unknown_batch`). */
+export class Unprocessable extends define(422, 'unprocessable', 'The request cannot be processed.') {}
+
+const byStatus: Record<number, new (message?: string, extra?: Record<string, unknown>, headers?: Record<string, string>) => ServiceError> = {
+  400: BadRequest,
+  401: Unauthorized,
+  403: Forbidden,
+  404: NotFound,
+  405: MethodNotAllowed,
+  409: Conflict,
+  413: PayloadTooLarge,
+  415: UnsupportedMediaType,
+  422: Unprocessable,
+  423: Locked,
+  429: TooManyRequests,
+};
+
+/** The named error for a status decided elsewhere (the authorizer's verdict). */
+export function errorForStatus(status: number, message: string, headers: Record<string, string> = {}): ServiceError {
+  const Cls = byStatus[status];
+  return Cls ? new Cls(message, {}, headers) : new ServiceError(message);
+}

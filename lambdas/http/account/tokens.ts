@@ -1,0 +1,23 @@
+import { route } from '../kit/route';
+import { byMethod } from '../kit/by-method';
+import { ok } from '../kit/reply';
+import { IdParams } from '../kit/schemas';
+import { getTokenById, listTokens, revokeToken } from '../../infra/entities/accounts';
+import { tokenView } from '../../core/auth/views';
+import { NotFound } from '../../core/errors';
+import { nowIso } from '../../infra/clock';
+
+const list = route({}, async ({ principal }) => {
+  const tokens = await listTokens(principal.accountId);
+  return ok(tokens.map(tokenView), { extra: { count: tokens.length } });
+});
+
+/** Another account's token answers exactly like a token that does not exist. */
+const revoke = route({ params: IdParams }, async ({ params, principal }) => {
+  const token = await getTokenById(params.id);
+  if (!token || token.accountId !== principal.accountId) throw new NotFound('Token not found.');
+  const revoked = await revokeToken(token, nowIso());
+  return ok(tokenView(revoked), { message: 'Token revoked.' });
+});
+
+export const handler = byMethod({ GET: list, DELETE: revoke });

@@ -1,0 +1,19 @@
+import { route } from '../kit/route';
+import { byMethod } from '../kit/by-method';
+import { created, ok } from '../kit/reply';
+import { CreateAccountBody } from './schemas';
+import { createAccount, listAccounts } from '../../infra/entities/accounts';
+import { accountView } from '../../core/auth/views';
+import { nowIso } from '../../infra/clock';
+
+const create = route({ body: CreateAccountBody }, async ({ body }) => {
+  const account = await createAccount(body, nowIso());
+  return created(accountView(account), 'Account created.');
+});
+
+const list = route({}, async () => {
+  const accounts = await listAccounts();
+  return ok(accounts.map(accountView), { extra: { count: accounts.length } });
+});
+
+export const handler = byMethod({ POST: create, GET: list });

@@ -1,0 +1,26 @@
+import * as v from 'valibot';
+import { roles, scopes } from '../../catalog-types';
+import { intQuery, text } from '../kit/schemas';
+
+/** Operator bodies are strict: an unknown field is a typo worth a 422, not something to ignore. */
+export const CreateAccountBody = v.strictObject({
+  name: text(200),
+  kind: v.picklist(['partner', 'broker'], 'Must be partner or broker.'),
+});
+
+export const CreateTokenBody = v.strictObject({
+  account_id: v.pipe(v.number('Must be a number.'), v.integer('Must be an integer.'), v.minValue(1, 'Must be at least 1.')),
+  name: text(100),
+  role: v.picklist(roles, `Must be one of ${roles.join(', ')}.`),
+  scopes: v.optional(
+    v.pipe(
+      v.array(v.picklist(scopes, `Must be one of ${scopes.join(', ')}.`), 'Must be an array.'),
+      v.maxLength(scopes.length, 'Too many scopes.'),
+    ),
+    [],
+  ),
+});
+
+export const ListTokensQuery = v.object({
+  account_id: v.optional(intQuery(1, Number.MAX_SAFE_INTEGER)),
+});

@@ -1,0 +1,34 @@
+import { route } from '../kit/route';
+import { byMethod } from '../kit/by-method';
+import { created, ok } from '../kit/reply';
+import { IdParams } from '../kit/schemas';
+import { CreateTokenBody, ListTokensQuery } from './schemas';
+import { getAccount, getTokenById, listTokens, revokeToken } from '../../infra/entities/accounts';
+import { issueToken } from '../../core/auth/issue-token';
+import { tokenView } from '../../core/auth/views';
+import { NotFound, ValidationFailed } from '../../core/errors';
+import { nowIso } from '../../infra/clock';
+
+const create = route({ body: CreateTokenBody }, async ({ body }) => {
+  const account = await getAccount(body.account_id);
+  if (!account) throw new ValidationFailed({ account_id: ['No account has this id.'] });
+  const { token, record } = await issueToken(
+    { accountId: account.id, name: body.name, role: body.role, scopes: body.scopes },
+    nowIso(),
+  );
+  return created({ ...tokenView(record), token }, 'Token created. Store it now: it is not shown again.');
+});
+
+const list = route({ query: ListTokensQuery }, async ({ query }) => {
+  const tokens = await listTokens(query.account_id);
+  return ok(tokens.map(tokenView), { extra: { count: tokens.length } });
+});
+
+const revoke = route({ params: IdParams }, async ({ params }) => {
+  const token = await getTokenById(params.id);
+  if (!token) throw new NotFound('Token not found.');
+  const revoked = await revokeToken(token, nowIso());
+  return ok(tokenView(revoked), { message: 'Token revoked.' });
+});
+
+export const handler = byMethod({ POST: create, GET: list, DELETE: revoke });

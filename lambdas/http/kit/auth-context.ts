@@ -1,0 +1,39 @@
+import type { Principal } from '../../core/auth/principal';
+
+/**
+ * What the authorizer hands a route handler through `requestContext.authorizer.lambda`.
+ * Values are JSON strings because API Gateway passes context values through as flat scalars.
+ */
+export interface AuthContext {
+  principal?: string;
+  /** Set when the request must not reach the handler: `{ status, message, headers }`. */
+  denial?: string;
+  /** Rate-limit headers to put on the response, limited or not. */
+  rateHeaders?: string;
+}
+
+export interface Denial {
+  status: number;
+  message: string;
+  headers?: Record<string, string>;
+}
+
+export function encodeContext(c: { principal?: Principal; denial?: Denial; rateHeaders?: Record<string, string> }): AuthContext {
+  const out: AuthContext = {};
+  if (c.principal) out.principal = JSON.stringify(c.principal);
+  if (c.denial) out.denial = JSON.stringify(c.denial);
+  if (c.rateHeaders) out.rateHeaders = JSON.stringify(c.rateHeaders);
+  return out;
+}
+
+export function decodeContext(raw: AuthContext | undefined): {
+  principal?: Principal;
+  denial?: Denial;
+  rateHeaders?: Record<string, string>;
+} {
+  return {
+    principal: raw?.principal ? JSON.parse(raw.principal) : undefined,
+    denial: raw?.denial ? JSON.parse(raw.denial) : undefined,
+    rateHeaders: raw?.rateHeaders ? JSON.parse(raw.rateHeaders) : undefined,
+  };
+}

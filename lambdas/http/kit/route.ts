@@ -1,0 +1,197 @@
+import middy from '@middy/core';
+import httpCors from '@middy/http-cors';
+import httpSecurityHeaders from '@middy/http-security-headers';
+import type { APIGatewayProxyEventV2WithLambdaAuthorizer, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import type * as v from 'valibot';
+import {
+  BadRequest,
+  NotFound,
+  PayloadTooLarge,
+  ServiceError,
+  Unauthorized,
+  UnsupportedMediaType,
+  ValidationFailed,
+  errorForStatus,
+} from '../../core/errors';
+import type { Principal } from '../../core/auth/principal';
+import { config } from '../../infra/config';
+import { decodeContext, type AuthContext } from './auth-context';
+import { logger } from './logger';
+import type { Reply } from './reply';
+import { validate } from './validate';
+
+export type ApiEvent = APIGatewayProxyEventV2WithLambdaAuthorizer<AuthContext>;
+export type ApiResult = APIGatewayProxyStructuredResultV2;
+
+type Out<S> = S extends v.GenericSchema ? v.InferOutput<S> : undefined;
+
+export interface RouteOptions<B, Q, P> {
+  body?: B;
+  query?: Q;
+  params?: P;
+  /** Routes that need no token (health, openapi). */
+  public?: boolean;
+  /** `json` (default) parses and validates the body; `raw` hands the handler the bytes (uploads). */
+  bodyMode?: 'json' | 'raw';
+  /** Largest body accepted, in bytes (default 1 MiB); larger -> 413 before any parsing. */
+  maxBodyBytes?: number;
+}
+
+export interface ApiRequest<B, Q, P> {
+  event: ApiEvent;
+  requestId: string;
+  /** Lower-cased header names. */
+  headers: Record<string, string>;
+  body: Out<B>;
+  rawBody?: Buffer;
+  query: Out<Q>;
+  params: Out<P>;
+  principal: Principal;
+}
+
+const defaultMaxBody = 1024 * 1024;
+
+/**
+ * Wraps a thin handler in the shared middleware stack: request id, authorizer verdict,
+ * body limits, JSON parsing and validation, error mapping, security headers and CORS.
+ */
+export function route<B extends v.GenericSchema | undefined = undefined, Q extends v.GenericSchema | undefined = undefined, P extends v.GenericSchema | undefined = undefined>(
+  opts: RouteOptions<B, Q, P>,
+  fn: (req: ApiRequest<B, Q, P>) => Promise<Reply>,
+) {
+  const core = async (event: ApiEvent, context: Context & { requestId?: string }): Promise<ApiResult> => {
+    const requestId = context.requestId!;
+    const headers = lowerCaseHeaders(event.headers);
+    const { principal, denial } = decodeContext(event.requestContext.authorizer?.lambda);
+    if (denial) throw errorForStatus(denial.status, denial.message, denial.headers);
+    if (!opts.public && !principal) throw new Unauthorized();
+
+    const params = opts.params ? validatePath(opts.params, event.pathParameters ?? {}) : undefined;
+    const query = opts.query ? validate(opts.query, { ...(event.queryStringParameters ?? {}) }) : undefined;
+    const rawBody = readBody(event, opts.maxBodyBytes ?? defaultMaxBody);
+    let body: unknown;
+    if ((opts.bodyMode ?? 'json') === 'json') {
+      const parsed = parseJson(rawBody, headers['content-type']);
+      body = opts.body ? validate(opts.body, parsed ?? {}) : undefined;
+    }
+    const reply = await fn({
+      event,
+      requestId,
+      headers,
+      body: body as Out<B>,
+      rawBody,
+      query: query as Out<Q>,
+      params: params as Out<P>,
+      principal: principal as Principal,
+    });
+    return serialize(reply);
+  };
+
+  return middy<ApiEvent, ApiResult, Error, Context & { requestId?: string }>(core)
+    .use(httpCors({ origins: config.corsOrigins(), headers: 'Authorization,Content-Type,Idempotency-Key,X-Signature,X-Request-Id', exposeHeaders: 'X-Request-Id,Retry-After,X-RateLimit-Limit,X-RateLimit-Remaining', maxAge: 600 }))
+    .use(httpSecurityHeaders({ contentSecurityPolicy: { 'default-src': "'none'", 'frame-ancestors': "'none'" } }))
+    .use(requestIdAndErrors());
+}
+
+const requestIdPattern = /^[A-Za-z0-9._:-]{8,128}$/;
+
+/** Request id, access log, and the single place where errors become HTTP answers. */
+function requestIdAndErrors(): middy.MiddlewareObj<ApiEvent, ApiResult, Error, Context & { requestId?: string }> {
+  let started = 0;
+  const finish = (request: middy.Request<ApiEvent, ApiResult, Error, Context & { requestId?: string }>) => {
+    const res = (request.response ??= { statusCode: 500 });
+    const { rateHeaders } = decodeContext(request.event.requestContext?.authorizer?.lambda);
+    res.headers = { ...res.headers, ...rateHeaders, 'X-Request-Id': request.context.requestId! };
+    logger.info('request', {
+      requestId: request.context.requestId,
+      route: request.event.routeKey,
+      status: res.statusCode,
+      ms: Date.now() - started,
+    });
+  };
+  return {
+    before: (request) => {
+      started = Date.now();
+      const given = lowerCaseHeaders(request.event.headers)['x-request-id'];
+      request.context.requestId =
+        given && requestIdPattern.test(given) ? given : request.event.requestContext?.requestId || request.context.awsRequestId;
+    },
+    after: finish,
+    onError: (request) => {
+      request.response = errorResponse(request.error, request.context.requestId!);
+      finish(request);
+    },
+  };
+}
+
+export function errorResponse(error: unknown, requestId: string): ApiResult {
+  if (error instanceof ServiceError) {
+    const body: Record<string, unknown> = {
+      success: false,
+      message: error.message,
+      error: error.code,
+      ...error.extra,
+    };
+    if (error instanceof ValidationFailed) body.errors = error.errors;
+    return { statusCode: error.status, headers: { 'Content-Type': 'application/json', ...error.headers }, body: JSON.stringify(body) };
+  }
+  logger.error('unhandled error', { requestId, error: error as Error });
+  return {
+    statusCode: 500,
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ success: false, message: 'Internal server error.', error: 'internal_error', request_id: requestId }),
+  };
+}
+
+function serialize(reply: Reply): ApiResult {
+  if (reply.raw) {
+    const isBuffer = Buffer.isBuffer(reply.raw.body);
+    return {
+      statusCode: reply.status,
+      headers: { 'Content-Type': reply.raw.contentType, ...reply.headers },
+      body: isBuffer ? (reply.raw.body as Buffer).toString('base64') : (reply.raw.body as string),
+      isBase64Encoded: isBuffer,
+    };
+  }
+  return {
+    statusCode: reply.status,
+    headers: { 'Content-Type': 'application/json', ...reply.headers },
+    body: reply.body === undefined ? '' : JSON.stringify(reply.body),
+  };
+}
+
+function readBody(event: ApiEvent, max: number): Buffer | undefined {
+  if (event.body === undefined || event.body === null || event.body === '') return undefined;
+  const buf = event.isBase64Encoded ? Buffer.from(event.body, 'base64') : Buffer.from(event.body, 'utf8');
+  if (buf.length > max) throw new PayloadTooLarge(`The request body is larger than ${max} bytes.`);
+  return buf;
+}
+
+function parseJson(raw: Buffer | undefined, contentType: string | undefined): unknown {
+  if (!raw || raw.length === 0) return undefined;
+  const mediaType = contentType?.split(';')[0].trim().toLowerCase();
+  if (mediaType !== 'application/json' && !mediaType?.endsWith('+json')) {
+    throw new UnsupportedMediaType('Send the body as application/json.');
+  }
+  try {
+    return JSON.parse(raw.toString('utf8'));
+  } catch {
+    throw new BadRequest('The body is not valid JSON.');
+  }
+}
+
+/** A path id that does not fit its schema names no record: 404, as for any unknown path. */
+function validatePath<S extends v.GenericSchema>(schema: S, params: Record<string, string | undefined>) {
+  try {
+    return validate(schema, params);
+  } catch (err) {
+    if (err instanceof ValidationFailed) throw new NotFound();
+    throw err;
+  }
+}
+
+export function lowerCaseHeaders(headers: Record<string, string | undefined> | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, val] of Object.entries(headers ?? {})) if (val !== undefined) out[k.toLowerCase()] = val;
+  return out;
+}

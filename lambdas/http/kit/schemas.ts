@@ -1,0 +1,25 @@
+import * as v from 'valibot';
+
+/** A positive integer id in a path: anything else names no record (404). */
+export const IdParam = v.pipe(v.string(), v.regex(/^[1-9]\d{0,14}$/), v.transform(Number));
+export const IdParams = v.object({ id: IdParam });
+
+/** An integer query value sent as text, within bounds. */
+export const intQuery = (min: number, max: number) =>
+  v.pipe(
+    v.string(),
+    v.regex(/^\d{1,9}$/, 'Must be a whole number.'),
+    v.transform(Number),
+    v.minValue(min, `Must be at least ${min}.`),
+    v.maxValue(max, `Must be at most ${max}.`),
+  );
+
+/** A trimmed, non-empty string of at most `max` characters without control characters. */
+export const text = (max: number) =>
+  v.pipe(
+    v.string('Must be a string.'),
+    v.trim(),
+    v.nonEmpty('Must not be empty.'),
+    v.maxLength(max, `Must be at most ${max} characters.`),
+    v.regex(/^[^\u0000-\u001f\u007f]*$/, 'Must not contain control characters.'),
+  );

@@ -1,0 +1,16 @@
+import { route } from '../kit/route';
+import { routes } from '../../catalog';
+import { compile, match } from '../../routing';
+import { MethodNotAllowed, NotFound } from '../../core/errors';
+
+const compiled = routes.map(compile);
+
+/** API Gateway's $default route: every request that matched no route ends here. */
+export const handler = route({ public: true, maxBodyBytes: Number.MAX_SAFE_INTEGER, bodyMode: 'raw' }, async ({ event }) => {
+  const { pathExists } = match(compiled, event.requestContext.http.method, event.rawPath);
+  if (pathExists) {
+    const allowed = compiled.filter((c) => c.regex.test(event.rawPath)).map((c) => c.route.method);
+    throw new MethodNotAllowed(`Method ${event.requestContext.http.method} is not allowed here.`, {}, { Allow: [...new Set(allowed)].join(', ') });
+  }
+  throw new NotFound(`No route for ${event.requestContext.http.method} ${event.rawPath}.`);
+});

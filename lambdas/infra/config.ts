@@ -1,0 +1,18 @@
+/** Runtime settings, read from the environment the CDK (or the twin) sets. */
+function required(name: string): string {
+  const value = process.env[name];
+  if (!value) throw new Error(`Missing environment variable ${name}`);
+  return value;
+}
+
+export const config = {
+  tableName: () => required('TABLE_NAME'),
+  bucketName: () => required('BUCKET_NAME'),
+  busName: () => required('EVENT_BUS_NAME'),
+  /** `QUEUE_URL_<NAME>` for each catalog queue the function sends to. */
+  queueUrl: (name: string) => required(`QUEUE_URL_${name.replace(/[A-Z]/g, (c) => '_' + c).toUpperCase()}`),
+  schedulerRoleArn: () => required('SCHEDULER_ROLE_ARN'),
+  schedulerGroup: () => process.env.SCHEDULER_GROUP ?? 'default',
+  stage: () => process.env.STAGE ?? 'local',
+  corsOrigins: () => (process.env.CORS_ORIGINS ?? '*').split(',').map((s) => s.trim()),
+};

@@ -1,0 +1,165 @@
+import { defineEntity, isConditionalFailure, pad, service } from './entity';
+import { nextId } from './counters';
+import type { Role, Scope } from '../../catalog-types';
+
+export const accountKinds = ['partner', 'broker', 'operator'] as const;
+export type AccountKind = (typeof accountKinds)[number];
+
+export interface Account {
+  id: number;
+  name: string;
+  kind: AccountKind;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface TokenRecord {
+  id: number;
+  tokenHash: string;
+  accountId: number;
+  name: string;
+  role: Role;
+  scopes: Scope[];
+  createdAt: string;
+  lastUsedAt?: string;
+  revokedAt?: string;
+}
+
+const accounts = defineEntity({
+  model: { entity: 'account', version: '1', service },
+  attributes: {
+    id: { type: 'number', required: true },
+    idKey: { type: 'string', hidden: true, watch: ['id'], set: (_: unknown, { id }: { id: number }) => pad(id) },
+    name: { type: 'string', required: true },
+    kind: { type: accountKinds, required: true },
+    createdAt: { type: 'string', required: true },
+    updatedAt: { type: 'string', required: true },
+  },
+  indexes: {
+    byId: {
+      pk: { field: 'pk', composite: ['id'], template: 'ACCOUNT#${id}' },
+      sk: { field: 'sk', composite: [], template: 'ACCOUNT' },
+    },
+    all: {
+      index: 'gsi1',
+      pk: { field: 'gsi1pk', composite: [], template: 'ACCOUNTS' },
+      sk: { field: 'gsi1sk', composite: ['idKey'], template: 'ACCOUNT#${idKey}' },
+    },
+  },
+} as const);
+
+const tokens = defineEntity({
+  model: { entity: 'token', version: '1', service },
+  attributes: {
+    id: { type: 'number', required: true },
+    tokenHash: { type: 'string', required: true },
+    accountId: { type: 'number', required: true },
+    name: { type: 'string', required: true },
+    role: { type: ['admin', 'broker', 'partner'] as const, required: true },
+    scopes: { type: 'list', items: { type: 'string' }, default: () => [] },
+    createdAt: { type: 'string', required: true },
+    lastUsedAt: { type: 'string' },
+    revokedAt: { type: 'string' },
+  },
+  indexes: {
+    byHash: {
+      pk: { field: 'pk', composite: ['tokenHash'], template: 'TOKEN#${tokenHash}' },
+      sk: { field: 'sk', composite: [], template: 'TOKEN' },
+    },
+    byId: {
+      index: 'gsi1',
+      pk: { field: 'gsi1pk', composite: ['id'], template: 'TOKENID#${id}' },
+      sk: { field: 'gsi1sk', composite: [], template: 'TOKEN' },
+    },
+    byAccount: {
+      index: 'gsi2',
+      pk: { field: 'gsi2pk', composite: ['accountId'], template: 'ACCOUNT#${accountId}#TOKENS' },
+      sk: { field: 'gsi2sk', composite: ['createdAt'], template: 'TOKEN#${createdAt}' },
+    },
+    all: {
+      index: 'gsi3',
+      pk: { field: 'gsi3pk', composite: [], template: 'TOKENS' },
+      sk: { field: 'gsi3sk', composite: ['createdAt'], template: 'TOKEN#${createdAt}' },
+    },
+  },
+} as const);
+
+export async function createAccount(input: { name: string; kind: AccountKind }, at: string): Promise<Account> {
+  const id = await nextId('account');
+  const res = await accounts().create({ id, name: input.name, kind: input.kind, createdAt: at, updatedAt: at }).go();
+  return res.data as Account;
+}
+
+/** Creates an account with a fixed id when it does not exist yet (the operator account at seed time). */
+export async function ensureAccount(account: Account): Promise<void> {
+  await accounts()
+    .create(account)
+    .go()
+    .catch((err: unknown) => {
+      if (!isConditionalFailure(err)) throw err;
+    });
+}
+
+export async function getAccount(id: number): Promise<Account | undefined> {
+  const res = await accounts().get({ id }).go();
+  return (res.data ?? undefined) as Account | undefined;
+}
+
+export async function listAccounts(): Promise<Account[]> {
+  const res = await accounts().query.all({}).go({ pages: 'all' });
+  return res.data as Account[];
+}
+
+export async function putToken(record: Omit<TokenRecord, 'id'> & { id?: number }): Promise<TokenRecord> {
+  const id = record.id ?? (await nextId('token'));
+  const res = await tokens().create({ ...record, id }).go();
+  return res.data as TokenRecord;
+}
+
+/** The authorizer's lookup: strongly consistent, so a revocation takes effect on the next call. */
+export async function findTokenByHash(tokenHash: string): Promise<TokenRecord | undefined> {
+  const res = await tokens().get({ tokenHash }).go({ consistent: true });
+  return (res.data ?? undefined) as TokenRecord | undefined;
+}
+
+export async function getTokenById(id: number): Promise<TokenRecord | undefined> {
+  const res = await tokens().query.byId({ id }).go();
+  return res.data[0] as TokenRecord | undefined;
+}
+
+/** Tokens of one account, or of every account when none is given; oldest first. */
+export async function listTokens(accountId?: number): Promise<TokenRecord[]> {
+  const res =
+    accountId === undefined
+      ? await tokens().query.all({}).go({ pages: 'all' })
+      : await tokens().query.byAccount({ accountId }).go({ pages: 'all' });
+  return res.data as TokenRecord[];
+}
+
+/** Marks a token revoked; revoking twice keeps the first revocation time. */
+export async function revokeToken(record: TokenRecord, at: string): Promise<TokenRecord> {
+  try {
+    const res = await tokens()
+      .patch({ tokenHash: record.tokenHash })
+      .set({ revokedAt: at })
+      .where(({ revokedAt }, { notExists }) => notExists(revokedAt))
+      .go({ response: 'all_new' });
+    return res.data as TokenRecord;
+  } catch (err) {
+    if (isConditionalFailure(err)) return (await findTokenByHash(record.tokenHash)) as TokenRecord;
+    throw err;
+  }
+}
+
+/** Records use at most once a minute per token: a conditional write, so busy tokens cost no extra writes. */
+export async function touchToken(tokenHash: string, at: Date): Promise<void> {
+  const threshold = new Date(at.getTime() - 60_000).toISOString();
+  await tokens()
+    .patch({ tokenHash })
+    .set({ lastUsedAt: at.toISOString() })
+    .where(({ lastUsedAt }, { notExists, lt }) => `${notExists(lastUsedAt)} OR ${lt(lastUsedAt, threshold)}`)
+    .go({ response: 'none' })
+    .catch((err: unknown) => {
+      if (!isConditionalFailure(err)) throw err;
+    });
+}

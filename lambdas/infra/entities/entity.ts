@@ -1,0 +1,37 @@
+import { Entity, type Schema } from 'electrodb';
+import { documentClient } from '../dynamo';
+import { config } from '../config';
+
+export const service = 'despacho';
+
+/**
+ * Builds an ElectroDB entity on first use, bound to the process's table and client, so a module
+ * can declare its entity at load time while the twin and tests choose the table afterwards.
+ */
+export function defineEntity<A extends string, F extends string, C extends string, S extends Schema<A, F, C>>(
+  schema: S,
+): () => Entity<A, F, C, S> {
+  let entity: Entity<A, F, C, S> | undefined;
+  let boundTo: string | undefined;
+  return () => {
+    const table = config.tableName();
+    if (!entity || boundTo !== table) {
+      entity = new Entity(schema, { client: documentClient(), table });
+      boundTo = table;
+    }
+    return entity;
+  };
+}
+
+/** Integer ids are zero-padded in sort keys so they sort numerically. */
+export const pad = (n: number) => String(n).padStart(12, '0');
+
+/** A conditional write lost (the record changed or already exists): the caller decides what that means. */
+export function isConditionalFailure(err: unknown): boolean {
+  const e = err as { name?: string; cause?: { name?: string }; message?: string };
+  return (
+    e?.name === 'ConditionalCheckFailedException' ||
+    e?.cause?.name === 'ConditionalCheckFailedException' ||
+    /conditional request failed/i.test(e?.message ?? '')
+  );
+}

