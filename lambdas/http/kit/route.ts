@@ -89,7 +89,7 @@ export function route<B extends v.GenericSchema | undefined = undefined, Q exten
 
   return middy<ApiEvent, ApiResult, Error, Context & { requestId?: string }>(core)
     .use(httpCors({ origins: config.corsOrigins(), headers: 'Authorization,Content-Type,Idempotency-Key,X-Signature,X-Request-Id', exposeHeaders: 'X-Request-Id,Retry-After,X-RateLimit-Limit,X-RateLimit-Remaining', maxAge: 600 }))
-    .use(httpSecurityHeaders({ contentSecurityPolicy: { 'default-src': "'none'", 'frame-ancestors': "'none'" } }))
+    .use(httpSecurityHeaders({ poweredBy: false, reportingEndpoints: false, contentSecurityPolicy: { 'default-src': "'none'", 'frame-ancestors': "'none'" } } as Parameters<typeof httpSecurityHeaders>[0]))
     .use(requestIdAndErrors());
 }
 

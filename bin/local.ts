@@ -1,0 +1,40 @@
+/**
+ * `npm start`: the whole service on this machine, offline. DynamoDB Local (the real engine),
+ * local blobs with signed URLs, in-process events, queues and timers persisted in the table.
+ */
+import { startTwin } from '../twin/twin';
+
+const started = Date.now();
+process.env.LOG_LEVEL ??= 'INFO';
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
+
+const twin = await startTwin({
+  port: Number(process.env.PORT ?? 3000),
+  host: process.env.HOST ?? '127.0.0.1',
+  dataDir: process.env.DATA_DIR ?? '.data',
+  adminToken: process.env.ADMIN_TOKEN || undefined,
+}).catch((err: Error) => {
+  console.error(`Despacho could not start: ${err.message}`);
+  process.exit(1);
+});
+
+console.log(`Despacho is ready on ${twin.apiUrl} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+console.log(`  health:  ${twin.apiUrl}/health`);
+console.log(`  openapi: ${twin.apiUrl}/openapi.json`);
+if (process.env.ADMIN_TOKEN) console.log('  admin token: the value of ADMIN_TOKEN');
+
+let stopping = false;
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`\n${signal}: stopping`);
+    twin.stop().then(
+      () => process.exit(0),
+      (err) => {
+        console.error(err);
+        process.exit(1);
+      },
+    );
+  });
+}

@@ -1,0 +1,31 @@
+import { SQSClient, SendMessageCommand } from '@aws-sdk/client-sqs';
+import type { QueueName } from '../catalog-types';
+import { config } from './config';
+
+/** Puts a message on a catalog queue, optionally delayed (SQS allows up to 15 minutes). */
+export interface QueuePort {
+  send(queue: QueueName, body: unknown, opts?: { delaySeconds?: number }): Promise<void>;
+}
+
+export const maxQueueDelaySeconds = 900;
+
+let sqs: SQSClient | undefined;
+
+export const sqsQueues: QueuePort = {
+  async send(queue, body, opts = {}) {
+    const delay = Math.max(0, Math.min(maxQueueDelaySeconds, Math.round(opts.delaySeconds ?? 0)));
+    sqs ??= new SQSClient({});
+    await sqs.send(new SendMessageCommand({ QueueUrl: config.queueUrl(queue), MessageBody: JSON.stringify(body), DelaySeconds: delay }));
+  },
+};
+
+let current: QueuePort = sqsQueues;
+
+export function queues(): QueuePort {
+  return current;
+}
+
+/** The twin installs its persisted in-process queues here. */
+export function useQueues(port: QueuePort): void {
+  current = port;
+}

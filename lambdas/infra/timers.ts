@@ -1,0 +1,61 @@
+import { CreateScheduleCommand, SchedulerClient } from '@aws-sdk/client-scheduler';
+import { randomUUID } from 'node:crypto';
+import type { QueueName } from '../catalog-types';
+import { config } from './config';
+import { now } from './clock';
+import { maxQueueDelaySeconds, queues } from './queues';
+
+/**
+ * Durable timers: deliver a message to a catalog queue at a given time. Up to 15 minutes away an
+ * SQS delay does it; beyond, a one-time EventBridge Scheduler schedule (deleted after it fires).
+ * Nothing waits in memory, so a timer survives any restart.
+ */
+export interface TimerPort {
+  at(when: Date, queue: QueueName, body: unknown): Promise<void>;
+}
+
+let scheduler: SchedulerClient | undefined;
+
+/** arn:aws:sqs:<region>:<account>:<name> from https://sqs.<region>.amazonaws.com/<account>/<name>. */
+export function queueArnFromUrl(url: string): string {
+  const u = new URL(url);
+  const [, account, name] = u.pathname.split('/');
+  const region = /sqs\.([a-z0-9-]+)\./.exec(u.hostname)?.[1] ?? process.env.AWS_REGION;
+  return `arn:aws:sqs:${region}:${account}:${name}`;
+}
+
+export const awsTimers: TimerPort = {
+  async at(when, queue, body) {
+    const delaySeconds = Math.ceil((when.getTime() - now().getTime()) / 1000);
+    if (delaySeconds <= maxQueueDelaySeconds) {
+      await queues().send(queue, body, { delaySeconds });
+      return;
+    }
+    scheduler ??= new SchedulerClient({});
+    await scheduler.send(
+      new CreateScheduleCommand({
+        Name: `t-${randomUUID()}`,
+        GroupName: config.schedulerGroup(),
+        ScheduleExpression: `at(${when.toISOString().slice(0, 19)})`,
+        ScheduleExpressionTimezone: 'UTC',
+        FlexibleTimeWindow: { Mode: 'OFF' },
+        ActionAfterCompletion: 'DELETE',
+        Target: {
+          Arn: queueArnFromUrl(config.queueUrl(queue)),
+          RoleArn: config.schedulerRoleArn(),
+          Input: JSON.stringify(body),
+        },
+      }),
+    );
+  },
+};
+
+let current: TimerPort = awsTimers;
+
+export function timers(): TimerPort {
+  return current;
+}
+
+export function useTimers(port: TimerPort): void {
+  current = port;
+}

@@ -1,0 +1,75 @@
+import { afterAll, beforeAll, inject } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { startTwin, type Twin, type TwinOptions } from '../../twin/twin';
+
+export const adminToken = 'test-admin-token-0123456789abcdef';
+
+export interface Call {
+  status: number;
+  headers: Headers;
+  body: any;
+  text: string;
+}
+
+export interface TestTwin {
+  twin: Twin;
+  tableName: string;
+  dataDir: string;
+  call(method: string, path: string, opts?: { token?: string | null; body?: unknown; raw?: string | Buffer; headers?: Record<string, string> }): Promise<Call>;
+  /** A new account of `kind` and a token for it. */
+  account(name: string, opts?: { kind?: 'partner' | 'broker'; role?: 'partner' | 'broker' | 'admin'; scopes?: string[] }): Promise<{ accountId: number; token: string; tokenId: number }>;
+}
+
+/** Starts a twin for this test file: its own table in the shared DynamoDB Local, its own data dir. */
+export function useTwin(opts: Partial<TwinOptions> = {}): TestTwin {
+  const ctx = {} as TestTwin;
+  beforeAll(async () => {
+    ctx.tableName = `t_${randomUUID().slice(0, 8)}`;
+    ctx.dataDir = mkdtempSync(join(tmpdir(), 'despacho-'));
+    ctx.twin = await startTwin({
+      port: 0,
+      dataDir: ctx.dataDir,
+      tableName: ctx.tableName,
+      dynamoEndpoint: inject('dynamoEndpoint'),
+      adminToken,
+      jobPollMs: 0,
+      ...opts,
+    });
+  });
+  afterAll(async () => {
+    await ctx.twin?.stop();
+    rmSync(ctx.dataDir, { recursive: true, force: true });
+  });
+  ctx.call = async (method, path, o = {}) => {
+    const headers: Record<string, string> = { ...o.headers };
+    const token = o.token === undefined ? adminToken : o.token;
+    if (token) headers.authorization = `Bearer ${token}`;
+    let body: string | Buffer | undefined = o.raw;
+    if (o.body !== undefined) {
+      body = JSON.stringify(o.body);
+      headers['content-type'] ??= 'application/json';
+    }
+    const res = await fetch(ctx.twin.apiUrl + path, { method, headers, body });
+    const text = await res.text();
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      parsed = undefined;
+    }
+    return { status: res.status, headers: res.headers, body: parsed, text };
+  };
+  ctx.account = async (name, o = {}) => {
+    const acc = await ctx.call('POST', '/v1/admin/accounts', { body: { name, kind: o.kind ?? 'partner' } });
+    if (acc.status !== 201) throw new Error(`account: ${acc.text}`);
+    const tok = await ctx.call('POST', '/v1/admin/tokens', {
+      body: { account_id: acc.body.data.id, name: `${name} token`, role: o.role ?? o.kind ?? 'partner', scopes: o.scopes ?? [] },
+    });
+    if (tok.status !== 201) throw new Error(`token: ${tok.text}`);
+    return { accountId: acc.body.data.id, token: tok.body.data.token, tokenId: tok.body.data.id };
+  };
+  return ctx;
+}

@@ -1,0 +1,208 @@
+import { randomUUID } from 'node:crypto';
+import type { Context, SQSEvent, SQSBatchResponse } from 'aws-lambda';
+import { defineEntity, isConditionalFailure, service } from '../lambdas/infra/entities/entity';
+import type { QueuePort } from '../lambdas/infra/queues';
+import type { TimerPort } from '../lambdas/infra/timers';
+import { busEnvelope, type EventPort } from '../lambdas/infra/events';
+import type { EventRuleDef, QueueDef, QueueName, WorkerDef } from '../lambdas/catalog-types';
+import { now } from '../lambdas/infra/clock';
+import { logger } from '../lambdas/http/kit/logger';
+
+/**
+ * The twin's SQS, EventBridge and Scheduler in one: every message is a job item in the table with
+ * the time it becomes visible. A worker claims a job by moving that time forward by the queue's
+ * visibility timeout (a conditional write), so a crash mid-job only delays it, as in SQS; after
+ * `maxReceiveCount` failed receipts it moves to the dead state (the DLQ).
+ */
+const jobs = defineEntity({
+  model: { entity: 'twinJob', version: '1', service },
+  attributes: {
+    id: { type: 'string', required: true },
+    queue: { type: 'string', required: true },
+    body: { type: 'string', required: true },
+    receives: { type: 'number', default: 0 },
+    state: { type: ['ready', 'dead'] as const, required: true },
+    visibleAt: { type: 'string', required: true },
+    lastError: { type: 'string' },
+  },
+  indexes: {
+    byId: {
+      pk: { field: 'pk', composite: ['id'], template: 'TWINJOB#${id}' },
+      sk: { field: 'sk', composite: [], template: 'JOB' },
+    },
+    byVisibility: {
+      index: 'gsi1',
+      pk: { field: 'gsi1pk', composite: ['state'], template: 'TWINJOBS#${state}' },
+      sk: { field: 'gsi1sk', composite: ['visibleAt', 'id'], template: '${visibleAt}#${id}' },
+    },
+  },
+} as const);
+
+type WorkerHandler = (event: SQSEvent, context: Context) => Promise<SQSBatchResponse | void>;
+
+export interface JobRunnerOptions {
+  queues: Record<string, QueueDef>;
+  workers: WorkerDef[];
+  eventRules: EventRuleDef[];
+  loadWorker: (w: WorkerDef) => Promise<WorkerHandler>;
+}
+
+export class TwinJobs implements QueuePort, TimerPort, EventPort {
+  private timer?: NodeJS.Timeout;
+  private running?: Promise<number>;
+
+  constructor(private readonly opts: JobRunnerOptions) {}
+
+  async send(queue: QueueName, body: unknown, opts: { delaySeconds?: number } = {}) {
+    await this.enqueue(queue, body, new Date(now().getTime() + (opts.delaySeconds ?? 0) * 1000));
+  }
+
+  async at(when: Date, queue: QueueName, body: unknown) {
+    await this.enqueue(queue, body, when);
+  }
+
+  async publish(events: Parameters<EventPort['publish']>[0]) {
+    for (const e of events) {
+      for (const rule of this.opts.eventRules.filter((r) => r.eventTypes.includes(e.type))) {
+        await this.enqueue(rule.queue, busEnvelope(e), now());
+      }
+    }
+  }
+
+  private async enqueue(queue: string, body: unknown, visibleAt: Date) {
+    await jobs()
+      .create({ id: randomUUID(), queue, body: JSON.stringify(body), state: 'ready', visibleAt: visibleAt.toISOString() })
+      .go();
+  }
+
+  /** Polls for due jobs until stopped. */
+  start(intervalMs = 200) {
+    const tick = () => {
+      this.runDue()
+        .catch((err) => logger.error('job dispatcher failed', { error: err as Error }))
+        .finally(() => {
+          if (this.timer) this.timer = setTimeout(tick, intervalMs);
+        });
+    };
+    this.timer = setTimeout(tick, intervalMs);
+  }
+
+  async stop() {
+    const t = this.timer;
+    this.timer = undefined;
+    if (t) clearTimeout(t);
+    await this.running?.catch(() => undefined);
+  }
+
+  /** Runs every job visible now; returns how many ran. Tests call it after moving the clock. */
+  runDue(): Promise<number> {
+    this.running = (this.running ?? Promise.resolve(0)).catch(() => 0).then(() => this.drain());
+    return this.running;
+  }
+
+  private async drain(): Promise<number> {
+    let ran = 0;
+    for (;;) {
+      const due = await jobs()
+        .query.byVisibility({ state: 'ready' })
+        .lte({ visibleAt: now().toISOString(), id: '\uffff' })
+        .go({ limit: 25 });
+      if (due.data.length === 0) return ran;
+      for (const job of due.data) {
+        if (await this.runOne(job)) ran++;
+      }
+    }
+  }
+
+  private async runOne(job: { id: string; queue: string; body: string; receives?: number; visibleAt: string }): Promise<boolean> {
+    const def = this.opts.queues[job.queue];
+    const worker = this.opts.workers.find((w) => w.queue === job.queue);
+    const receives = (job.receives ?? 0) + 1;
+    const lease = new Date(now().getTime() + (def?.visibilityTimeoutSeconds ?? 30) * 1000).toISOString();
+    try {
+      await jobs()
+        .patch({ id: job.id })
+        .set({ receives, visibleAt: lease })
+        .where(({ visibleAt }, { eq }) => eq(visibleAt, job.visibleAt))
+        .go();
+    } catch (err) {
+      if (isConditionalFailure(err)) return false; // another dispatcher took it
+      throw err;
+    }
+    let error: string | undefined;
+    if (!worker) {
+      error = `No worker consumes queue ${job.queue}`;
+    } else {
+      try {
+        const handler = await this.opts.loadWorker(worker);
+        const res = await handler(sqsEvent(job, receives), lambdaContext(worker.id));
+        if (res && res.batchItemFailures.length > 0) error = 'The worker reported the message as failed';
+      } catch (err) {
+        error = (err as Error).message;
+      }
+    }
+    if (!error) {
+      await jobs().delete({ id: job.id }).go();
+      return true;
+    }
+    logger.warn('job failed', { queue: job.queue, jobId: job.id, receives, error });
+    if (receives >= (def?.maxReceiveCount ?? 3)) {
+      await jobs().patch({ id: job.id }).set({ state: 'dead', lastError: error }).go();
+    } else {
+      await jobs().patch({ id: job.id }).set({ lastError: error }).go();
+    }
+    return true;
+  }
+
+  /** Jobs that exhausted their receives (the twin's dead-letter queues). */
+  async dead(): Promise<{ id: string; queue: string; body: string; lastError?: string }[]> {
+    const res = await jobs().query.byVisibility({ state: 'dead' }).go({ pages: 'all' });
+    return res.data;
+  }
+
+  async pending(): Promise<{ id: string; queue: string; body: string; visibleAt: string; receives?: number }[]> {
+    const res = await jobs().query.byVisibility({ state: 'ready' }).go({ pages: 'all' });
+    return res.data;
+  }
+}
+
+function sqsEvent(job: { id: string; queue: string; body: string }, receives: number): SQSEvent {
+  return {
+    Records: [
+      {
+        messageId: job.id,
+        receiptHandle: job.id,
+        body: job.body,
+        attributes: {
+          ApproximateReceiveCount: String(receives),
+          SentTimestamp: String(Date.now()),
+          SenderId: 'twin',
+          ApproximateFirstReceiveTimestamp: String(Date.now()),
+        },
+        messageAttributes: {},
+        md5OfBody: '',
+        eventSource: 'aws:sqs',
+        eventSourceARN: `arn:aws:sqs:local:000000000000:${job.queue}`,
+        awsRegion: 'local',
+      },
+    ],
+  };
+}
+
+export function lambdaContext(functionName: string, requestId: string = randomUUID()): Context {
+  const deadline = Date.now() + 30_000;
+  return {
+    callbackWaitsForEmptyEventLoop: false,
+    functionName,
+    functionVersion: '$LATEST',
+    invokedFunctionArn: `arn:aws:lambda:local:000000000000:function:${functionName}`,
+    memoryLimitInMB: '256',
+    awsRequestId: requestId,
+    logGroupName: `/aws/lambda/${functionName}`,
+    logStreamName: 'twin',
+    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
+    done: () => undefined,
+    fail: () => undefined,
+    succeed: () => undefined,
+  };
+}

@@ -1,0 +1,114 @@
+import { once } from 'node:events';
+import type { AddressInfo } from 'node:net';
+import { resolve, dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { queues, workers, eventRules } from '../lambdas/catalog';
+import { resetDocumentClient } from '../lambdas/infra/dynamo';
+import { useBlobs } from '../lambdas/infra/blobs';
+import { useQueues } from '../lambdas/infra/queues';
+import { useTimers } from '../lambdas/infra/timers';
+import { useEvents } from '../lambdas/infra/events';
+import { nowIso } from '../lambdas/infra/clock';
+import { seedAdminToken } from '../lambdas/core/auth/seed';
+import { startDynamoLocal, ensureTable, type RunningDynamo } from './dynamodb-local';
+import { LocalBlobs } from './blobs';
+import { TwinJobs } from './jobs';
+import { createTwinServer } from './server';
+
+const lambdasDir = resolve(dirname(fileURLToPath(import.meta.url)), '../lambdas');
+
+export interface TwinOptions {
+  /** 0 picks a free port. */
+  port?: number;
+  host?: string;
+  /** Where DynamoDB Local's data, blobs and signing keys live; restarts keep them. */
+  dataDir: string;
+  tableName?: string;
+  /** Use a DynamoDB already running (tests share one engine); otherwise start DynamoDB Local. */
+  dynamoEndpoint?: string;
+  adminToken?: string;
+  /** Poll interval of the job dispatcher; 0 turns polling off (tests drive it with `jobs.runDue()`). */
+  jobPollMs?: number;
+}
+
+export interface Twin {
+  url: string;
+  apiUrl: string;
+  jobs: TwinJobs;
+  blobs: LocalBlobs;
+  stop(): Promise<void>;
+}
+
+/** Sets the AWS environment the adapters read, pointing DynamoDB at the local engine. */
+function localEnvironment(endpoint: string, tableName: string) {
+  process.env.AWS_REGION ??= 'local';
+  process.env.AWS_ACCESS_KEY_ID ??= 'local';
+  process.env.AWS_SECRET_ACCESS_KEY ??= 'local';
+  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
+  process.env.AWS_ENDPOINT_URL_DYNAMODB = endpoint;
+  process.env.TABLE_NAME = tableName;
+  process.env.STAGE ??= 'local';
+  resetDocumentClient();
+}
+
+export async function startTwin(opts: TwinOptions): Promise<Twin> {
+  const dataDir = resolve(opts.dataDir);
+  const tableName = opts.tableName ?? 'despacho';
+  let dynamo: RunningDynamo | undefined;
+  const endpoint = opts.dynamoEndpoint ?? (dynamo = await startDynamoLocal({ dataDir: join(dataDir, 'dynamodb') })).endpoint;
+  try {
+    localEnvironment(endpoint, tableName);
+    const admin = new DynamoDBClient({ endpoint });
+    await ensureTable(admin, tableName);
+    admin.destroy();
+
+    let baseUrl = '';
+    const blobs = new LocalBlobs(dataDir, () => baseUrl);
+    useBlobs(blobs);
+
+    const cache = new Map<string, Promise<(e: unknown, c: unknown) => Promise<unknown>>>();
+    const loadHandler = (module: string) => {
+      let h = cache.get(module);
+      if (!h) {
+        h = import(pathToFileURL(join(lambdasDir, `${module}.ts`)).href).then((m) => m.handler);
+        cache.set(module, h);
+      }
+      return h as Promise<never>;
+    };
+
+    const jobs = new TwinJobs({ queues, workers, eventRules, loadWorker: (w) => loadHandler(w.handler) });
+    useQueues(jobs);
+    useTimers(jobs);
+    useEvents(jobs);
+
+    if (opts.adminToken) {
+      if (opts.adminToken.length < 16 || /\s/.test(opts.adminToken)) throw new Error('ADMIN_TOKEN must be at least 16 characters without spaces.');
+      await seedAdminToken(opts.adminToken, nowIso());
+    }
+
+    const server = createTwinServer({ loadHandler, blobs });
+    server.listen(opts.port ?? 3000, opts.host ?? '127.0.0.1');
+    await once(server, 'listening');
+    const { port } = server.address() as AddressInfo;
+    const host = opts.host && opts.host !== '0.0.0.0' ? opts.host : 'localhost';
+    baseUrl = `http://${host === '127.0.0.1' ? 'localhost' : host}:${port}`;
+    if (opts.jobPollMs !== 0) jobs.start(opts.jobPollMs ?? 200);
+
+    return {
+      url: baseUrl,
+      apiUrl: `${baseUrl}/api`,
+      jobs,
+      blobs,
+      async stop() {
+        server.closeAllConnections();
+        server.close();
+        await jobs.stop();
+        await dynamo?.stop();
+      },
+    };
+  } catch (err) {
+    await dynamo?.stop();
+    throw err;
+  }
+}
