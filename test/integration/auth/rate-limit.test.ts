@@ -1,0 +1,49 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { manualClock, useClock, useSystemClock } from '../../../lambdas/infra/clock';
+import { useTwin } from '../../support/twin';
+
+const t = useTwin();
+// A still clock keeps all calls in one minute window whatever the wall clock does.
+const clock = manualClock(new Date('2026-11-20T10:00:05Z'));
+beforeAll(() => useClock(clock));
+afterAll(() => useSystemClock());
+
+describe('rate limits', () => {
+  it('answers the 61st call in a minute to a 60/min group with 429 and Retry-After', async () => {
+    const { token } = await t.account('Busy Partner');
+    for (let i = 1; i <= 60; i++) {
+      const res = await t.call('GET', '/v1/me', { token });
+      expect(res.status, `call ${i}`).toBe(200);
+      expect(res.headers.get('x-ratelimit-limit')).toBe('60');
+      expect(res.headers.get('x-ratelimit-remaining')).toBe(String(60 - i));
+    }
+    const res = await t.call('GET', '/v1/me', { token });
+    expect(res.status).toBe(429);
+    expect(res.body).toMatchObject({ success: false, error: 'rate_limited' });
+    expect(res.headers.get('retry-after')).toBe('55');
+    expect(res.headers.get('x-ratelimit-remaining')).toBe('0');
+  });
+
+  it('counts per token: another token of the same account is unaffected', async () => {
+    const first = await t.account('Twin Tokens');
+    for (let i = 0; i < 61; i++) await t.call('GET', '/v1/me/tokens', { token: first.token });
+    const other = await t.call('POST', '/v1/admin/tokens', { body: { account_id: first.accountId, name: 'second', role: 'partner' } });
+    const res = await t.call('GET', '/v1/me', { token: other.body.data.token });
+    expect(res.status).toBe(200);
+  });
+
+  it('opens a fresh window the next minute', async () => {
+    const { token } = await t.account('Patient Partner');
+    for (let i = 0; i < 61; i++) await t.call('GET', '/v1/me', { token });
+    expect((await t.call('GET', '/v1/me', { token })).status).toBe(429);
+    clock.advance(60_000);
+    const res = await t.call('GET', '/v1/me', { token });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('x-ratelimit-remaining')).toBe('59');
+  });
+
+  it('does not rate-limit public routes', async () => {
+    const res = await t.call('GET', '/health', { token: null });
+    expect(res.headers.get('x-ratelimit-limit')).toBeNull();
+  });
+});

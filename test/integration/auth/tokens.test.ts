@@ -1,0 +1,123 @@
+import { describe, expect, it } from 'vitest';
+import { DynamoDBClient, ScanCommand } from '@aws-sdk/client-dynamodb';
+import { createHash } from 'node:crypto';
+import { inject } from 'vitest';
+import { adminToken, useTwin } from '../../support/twin';
+
+const t = useTwin();
+
+async function tableText(): Promise<string> {
+  const client = new DynamoDBClient({ endpoint: inject('dynamoEndpoint') });
+  const res = await client.send(new ScanCommand({ TableName: t.tableName }));
+  client.destroy();
+  return JSON.stringify(res.Items);
+}
+
+describe('bearer tokens', () => {
+  it('answers a call without a token with 401 JSON', async () => {
+    const res = await t.call('GET', '/v1/me', { token: null });
+    expect(res.status).toBe(401);
+    expect(res.body).toEqual({ success: false, message: 'A valid bearer token is required.', error: 'unauthorized' });
+  });
+
+  it('answers an unknown or malformed token with 401', async () => {
+    for (const header of ['Bearer dsp_not-a-real-token-at-all', 'Basic dXNlcjpwYXNz', 'Bearer', 'Bearer short']) {
+      const res = await t.call('GET', '/v1/me', { token: null, headers: { authorization: header } });
+      expect(res.status, header).toBe(401);
+    }
+  });
+
+  it('issues a random token of at least 32 bytes, shown once', async () => {
+    const { accountId, token, tokenId } = await t.account('Shown Once');
+    expect(token).toMatch(/^dsp_[A-Za-z0-9_-]{43,}$/);
+    expect(Buffer.from(token.slice(4), 'base64url').length).toBeGreaterThanOrEqual(32);
+    const list = await t.call('GET', `/v1/admin/tokens?account_id=${accountId}`);
+    expect(list.body.data.map((x: { id: number }) => x.id)).toEqual([tokenId]);
+    expect(list.text).not.toContain(token);
+  });
+
+  it('stores only the SHA-256 hash of a token', async () => {
+    const { token } = await t.account('Hash Only');
+    const stored = await tableText();
+    expect(stored).not.toContain(token);
+    expect(stored).toContain(createHash('sha256').update(token).digest('hex'));
+  });
+
+  it('lets a partner token call its own endpoints and records last_used_at', async () => {
+    const { accountId, token, tokenId } = await t.account('Acme Couriers', { scopes: ['orders:read'] });
+    const me = await t.call('GET', '/v1/me', { token });
+    expect(me.status).toBe(200);
+    expect(me.body.data).toMatchObject({ account: { id: accountId, name: 'Acme Couriers', kind: 'partner' }, token: { id: tokenId, role: 'partner', scopes: ['orders:read'] } });
+    const list = await t.call('GET', `/v1/admin/tokens?account_id=${accountId}`);
+    expect(list.body.data[0].last_used_at).toMatch(/Z$/);
+  });
+
+  it('refuses a revoked token with 401 on the very next call', async () => {
+    const { token, tokenId } = await t.account('Revoked Ltd');
+    expect((await t.call('GET', '/v1/me', { token })).status).toBe(200);
+    const del = await t.call('DELETE', `/v1/admin/tokens/${tokenId}`);
+    expect(del.status).toBe(200);
+    expect(del.body.data).toMatchObject({ id: tokenId, active: false });
+    expect(del.body.data.revoked_at).toMatch(/Z$/);
+    const after = await t.call('GET', '/v1/me', { token });
+    expect(after.status).toBe(401);
+    expect(after.body.success).toBe(false);
+  });
+
+  it('answers revoking an unknown token with 404', async () => {
+    const res = await t.call('DELETE', '/v1/admin/tokens/987654');
+    expect(res.status).toBe(404);
+  });
+
+  it('refuses a token for an account that does not exist', async () => {
+    const res = await t.call('POST', '/v1/admin/tokens', { body: { account_id: 424242, name: 'x', role: 'partner' } });
+    expect(res.status).toBe(422);
+    expect(res.body.errors).toHaveProperty('account_id');
+  });
+});
+
+describe('roles and tenancy', () => {
+  it('forbids partners and brokers the operator endpoints', async () => {
+    const partner = await t.account('Not An Operator');
+    const broker = await t.account('Broker SA', { kind: 'broker' });
+    for (const token of [partner.token, broker.token]) {
+      expect((await t.call('GET', '/v1/admin/accounts', { token })).status).toBe(403);
+      expect((await t.call('POST', '/v1/admin/tokens', { token, body: { account_id: partner.accountId, name: 'x', role: 'admin' } })).status).toBe(403);
+    }
+  });
+
+  it('lets the admin list accounts and create brokers', async () => {
+    const created = await t.call('POST', '/v1/admin/accounts', { body: { name: 'Aduana Broker', kind: 'broker' } });
+    expect(created.status).toBe(201);
+    expect(created.body.data).toMatchObject({ id: expect.any(Number), name: 'Aduana Broker', kind: 'broker' });
+    const list = await t.call('GET', '/v1/admin/accounts');
+    expect(list.body.data.map((a: { id: number }) => a.id)).toContain(created.body.data.id);
+  });
+
+  it("gives account A 404 for account B's token", async () => {
+    const a = await t.account('Tenant A');
+    const b = await t.account('Tenant B');
+    const res = await t.call('DELETE', `/v1/me/tokens/${b.tokenId}`, { token: a.token });
+    expect(res.status).toBe(404);
+    expect((await t.call('GET', '/v1/me', { token: b.token })).status).toBe(200);
+  });
+
+  it("lists only the caller's own account's tokens", async () => {
+    const a = await t.account('Lister A');
+    await t.account('Lister B');
+    const res = await t.call('GET', '/v1/me/tokens', { token: a.token });
+    expect(res.body.data.map((x: { account_id: number }) => x.account_id)).toEqual([a.accountId]);
+  });
+
+  it('lets a partner revoke its own token', async () => {
+    const a = await t.account('Self Revoker');
+    const res = await t.call('DELETE', `/v1/me/tokens/${a.tokenId}`, { token: a.token });
+    expect(res.status).toBe(200);
+    expect((await t.call('GET', '/v1/me', { token: a.token })).status).toBe(401);
+  });
+
+  it('keeps the seeded admin token working', async () => {
+    const res = await t.call('GET', '/v1/me', { token: adminToken });
+    expect(res.body.data).toMatchObject({ account: { kind: 'operator' }, token: { role: 'admin' } });
+  });
+});
