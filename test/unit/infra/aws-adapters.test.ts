@@ -1,0 +1,114 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import { mockClient } from 'aws-sdk-client-mock';
+import { SQSClient, SendMessageCommand } from '@aws-sdk/client-sqs';
+import { SchedulerClient, CreateScheduleCommand } from '@aws-sdk/client-scheduler';
+import { EventBridgeClient, PutEventsCommand } from '@aws-sdk/client-eventbridge';
+import { GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { sqsQueues } from '../../../lambdas/infra/queues';
+import { awsTimers, queueArnFromUrl } from '../../../lambdas/infra/timers';
+import { eventBridge, domainEvent } from '../../../lambdas/infra/events';
+import { s3Blobs } from '../../../lambdas/infra/blobs';
+import { manualClock, useClock } from '../../../lambdas/infra/clock';
+
+const sqs = mockClient(SQSClient);
+const scheduler = mockClient(SchedulerClient);
+const bridge = mockClient(EventBridgeClient);
+const s3 = mockClient(S3Client);
+const queueUrl = 'https://sqs.us-east-1.amazonaws.com/123456789012/despacho-dev-webhookDelivery';
+
+beforeEach(() => {
+  sqs.reset();
+  scheduler.reset();
+  bridge.reset();
+  s3.reset();
+  process.env.AWS_REGION = 'us-east-1';
+  process.env.AWS_ACCESS_KEY_ID = 'test';
+  process.env.AWS_SECRET_ACCESS_KEY = 'test';
+  process.env.QUEUE_URL_WEBHOOK_DELIVERY = queueUrl;
+  process.env.EVENT_BUS_NAME = 'despacho-dev';
+  process.env.BUCKET_NAME = 'despacho-dev-files';
+  process.env.SCHEDULER_ROLE_ARN = 'arn:aws:iam::123456789012:role/scheduler';
+  process.env.SCHEDULER_GROUP = 'despacho-dev';
+});
+
+describe('the SQS queue adapter', () => {
+  it('sends the JSON body to the queue URL of the catalog queue', async () => {
+    sqs.on(SendMessageCommand).resolves({});
+    await sqsQueues.send('webhookDelivery', { a: 1 }, { delaySeconds: 60 });
+    expect(sqs.commandCalls(SendMessageCommand)[0].args[0].input).toEqual({ QueueUrl: queueUrl, MessageBody: '{"a":1}', DelaySeconds: 60 });
+  });
+
+  it('never asks SQS for more than its 15-minute delay', async () => {
+    sqs.on(SendMessageCommand).resolves({});
+    await sqsQueues.send('webhookDelivery', {}, { delaySeconds: 7200 });
+    expect(sqs.commandCalls(SendMessageCommand)[0].args[0].input.DelaySeconds).toBe(900);
+  });
+});
+
+describe('the durable timer adapter', () => {
+  const clock = manualClock(new Date('2026-11-20T10:00:00Z'));
+  beforeEach(() => useClock(clock));
+
+  it('uses an SQS delay for a timer up to 15 minutes away', async () => {
+    sqs.on(SendMessageCommand).resolves({});
+    await awsTimers.at(new Date('2026-11-20T10:05:00Z'), 'webhookDelivery', { retry: 3 });
+    expect(sqs.commandCalls(SendMessageCommand)[0].args[0].input.DelaySeconds).toBe(300);
+    expect(scheduler.calls()).toHaveLength(0);
+  });
+
+  it('uses a one-time EventBridge Scheduler schedule beyond 15 minutes, deleted after it fires', async () => {
+    scheduler.on(CreateScheduleCommand).resolves({ ScheduleArn: 'arn' });
+    await awsTimers.at(new Date('2026-11-21T10:00:00Z'), 'webhookDelivery', { retry: 6 });
+    const input = scheduler.commandCalls(CreateScheduleCommand)[0].args[0].input;
+    expect(input).toMatchObject({
+      GroupName: 'despacho-dev',
+      ScheduleExpression: 'at(2026-11-21T10:00:00)',
+      ScheduleExpressionTimezone: 'UTC',
+      ActionAfterCompletion: 'DELETE',
+      FlexibleTimeWindow: { Mode: 'OFF' },
+      Target: { Arn: 'arn:aws:sqs:us-east-1:123456789012:despacho-dev-webhookDelivery', RoleArn: 'arn:aws:iam::123456789012:role/scheduler', Input: '{"retry":6}' },
+    });
+    expect(sqs.calls()).toHaveLength(0);
+  });
+
+  it('derives a queue ARN from its URL', () => {
+    expect(queueArnFromUrl(queueUrl)).toBe('arn:aws:sqs:us-east-1:123456789012:despacho-dev-webhookDelivery');
+  });
+});
+
+describe('the EventBridge adapter', () => {
+  it('puts events on the bus in batches of ten', async () => {
+    bridge.on(PutEventsCommand).resolves({ FailedEntryCount: 0 });
+    const events = Array.from({ length: 12 }, (_, i) => domainEvent('order.created', 1, { i }));
+    await eventBridge.publish(events);
+    const calls = bridge.commandCalls(PutEventsCommand);
+    expect(calls.map((c) => c.args[0].input.Entries!.length)).toEqual([10, 2]);
+    expect(calls[0].args[0].input.Entries![0]).toMatchObject({ EventBusName: 'despacho-dev', Source: 'despacho', DetailType: 'order.created' });
+    expect(JSON.parse(calls[0].args[0].input.Entries![0].Detail!)).toEqual(events[0]);
+  });
+
+  it('fails loudly when the bus rejects an entry, so the caller can retry', async () => {
+    bridge.on(PutEventsCommand).resolves({ FailedEntryCount: 1 });
+    await expect(eventBridge.publish([domainEvent('order.created', 1, {})])).rejects.toThrow(/rejected 1/);
+  });
+});
+
+describe('the S3 blob adapter', () => {
+  it('stores files in the configured bucket with their content type', async () => {
+    s3.on(PutObjectCommand).resolves({});
+    await s3Blobs.put('documents/1/a.pdf', Buffer.from('x'), 'application/pdf');
+    expect(s3.commandCalls(PutObjectCommand)[0].args[0].input).toMatchObject({ Bucket: 'despacho-dev-files', Key: 'documents/1/a.pdf', ContentType: 'application/pdf' });
+  });
+
+  it('answers a missing object with undefined', async () => {
+    s3.on(GetObjectCommand).rejects(Object.assign(new Error('missing'), { name: 'NoSuchKey' }));
+    expect(await s3Blobs.get('nope')).toBeUndefined();
+  });
+
+  it('presigns a download URL that expires and names the file', async () => {
+    const url = new URL(await s3Blobs.downloadUrl('documents/1/a.pdf', { expiresInSeconds: 3600, fileName: 'Guía.pdf' }));
+    expect(url.hostname).toContain('despacho-dev-files');
+    expect(url.searchParams.get('X-Amz-Expires')).toBe('3600');
+    expect(url.searchParams.get('response-content-disposition')).toContain("filename*=UTF-8''Gu%C3%ADa.pdf");
+  });
+});
