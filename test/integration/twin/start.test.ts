@@ -1,0 +1,90 @@
+import { describe, expect, it } from 'vitest';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const adminToken = 'start-test-admin-token-5555';
+
+interface Started {
+  child: ChildProcess;
+  apiUrl: string;
+  seconds: number;
+  output: () => string;
+}
+
+/** Runs the twin as `npm start` does, in its own process, and waits for its ready line. */
+function start(dataDir: string): Promise<Started> {
+  const began = Date.now();
+  const child = spawn(join('node_modules', '.bin', 'tsx'), ['bin/local.ts'], {
+    env: { ...process.env, PORT: '0', DATA_DIR: dataDir, ADMIN_TOKEN: adminToken, LOG_LEVEL: 'INFO', POWERTOOLS_LOG_LEVEL: 'INFO' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout!.on('data', (d) => (out += d));
+  child.stderr!.on('data', (d) => (out += d));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`not ready in 60 s:\n${out}`)), 60_000);
+    child.stdout!.on('data', () => {
+      const m = /ready on (http:\/\/\S+\/api)/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve({ child, apiUrl: m[1], seconds: (Date.now() - began) / 1000, output: () => out });
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`exited ${code}:\n${out}`)));
+  });
+}
+
+function stopWith(child: ChildProcess, signal: NodeJS.Signals): Promise<number | null> {
+  return new Promise((resolve) => {
+    child.once('exit', (code) => resolve(code));
+    child.kill(signal);
+  });
+}
+
+/** Java processes still serving this data directory. */
+function javaProcessesFor(dataDir: string): number[] {
+  return readdirSync('/proc')
+    .filter((p) => /^\d+$/.test(p))
+    .filter((p) => {
+      try {
+        return readFileSync(`/proc/${p}/cmdline`, 'utf8').includes(dataDir);
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}
+
+describe('npm start', () => {
+  it('is ready within 20 s, keeps data across a restart, logs no secrets and leaves no Java behind', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'despacho-start-'));
+    try {
+      const first = await start(dataDir);
+      expect(first.seconds).toBeLessThan(20);
+      const auth = { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' };
+      expect((await fetch(`${first.apiUrl}/health`)).status).toBe(200);
+      const created = await fetch(`${first.apiUrl}/v1/admin/accounts`, { method: 'POST', headers: auth, body: JSON.stringify({ name: 'Persisted SA', kind: 'partner' }) });
+      const account = (await created.json()).data;
+      const tokenRes = await fetch(`${first.apiUrl}/v1/admin/tokens`, { method: 'POST', headers: auth, body: JSON.stringify({ account_id: account.id, name: 'n', role: 'partner' }) });
+      const partnerToken = (await tokenRes.json()).data.token;
+      await fetch(`${first.apiUrl}/v1/me`, { headers: { authorization: `Bearer ${partnerToken}` } });
+
+      expect(await stopWith(first.child, 'SIGTERM')).toBe(0);
+      expect(javaProcessesFor(dataDir)).toEqual([]);
+      const logs = first.output();
+      expect(logs).toContain('"route":"GET /api/v1/me"');
+      expect(logs).not.toContain(adminToken);
+      expect(logs).not.toContain(partnerToken);
+
+      const second = await start(dataDir);
+      const list = await fetch(`${second.apiUrl}/v1/admin/accounts`, { headers: auth });
+      expect((await list.json()).data.map((a: { name: string }) => a.name)).toContain('Persisted SA');
+      expect(await stopWith(second.child, 'SIGINT')).toBe(0);
+      expect(javaProcessesFor(dataDir)).toEqual([]);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 120_000);
+});
