@@ -66,9 +66,9 @@ describe('npm start', () => {
       const auth = { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' };
       expect((await fetch(`${first.apiUrl}/health`)).status).toBe(200);
       const created = await fetch(`${first.apiUrl}/v1/admin/accounts`, { method: 'POST', headers: auth, body: JSON.stringify({ name: 'Persisted SA', kind: 'partner' }) });
-      const account = (await created.json()).data;
+      const account = ((await created.json()) as any).data;
       const tokenRes = await fetch(`${first.apiUrl}/v1/admin/tokens`, { method: 'POST', headers: auth, body: JSON.stringify({ account_id: account.id, name: 'n', role: 'partner' }) });
-      const partnerToken = (await tokenRes.json()).data.token;
+      const partnerToken = ((await tokenRes.json()) as any).data.token;
       await fetch(`${first.apiUrl}/v1/me`, { headers: { authorization: `Bearer ${partnerToken}` } });
 
       expect(await stopWith(first.child, 'SIGTERM')).toBe(0);
@@ -80,7 +80,7 @@ describe('npm start', () => {
 
       const second = await start(dataDir);
       const list = await fetch(`${second.apiUrl}/v1/admin/accounts`, { headers: auth });
-      expect((await list.json()).data.map((a: { name: string }) => a.name)).toContain('Persisted SA');
+      expect(((await list.json()) as any).data.map((a: { name: string }) => a.name)).toContain('Persisted SA');
       expect(await stopWith(second.child, 'SIGINT')).toBe(0);
       expect(javaProcessesFor(dataDir)).toEqual([]);
     } finally {

@@ -4,6 +4,7 @@ import { bearerToken, generateToken, hashToken } from '../../../lambdas/core/aut
 import { minuteWindow } from '../../../lambdas/core/auth/rate-limit';
 import { compile, match } from '../../../lambdas/routing';
 import type { Principal } from '../../../lambdas/core/auth/principal';
+import type { RouteDef } from '../../../lambdas/catalog-types';
 
 const partner: Principal = { accountId: 1, tokenId: 1, role: 'partner', scopes: ['orders:read'] };
 
@@ -56,7 +57,7 @@ describe('routing', () => {
     { method: 'GET', path: '/v1/things/{id}' },
     { method: 'GET', path: '/v1/things/special' },
     { method: 'POST', path: '/v1/things' },
-  ].map(compile);
+  ].map((r) => compile(r as Pick<RouteDef, 'method' | 'path'>));
 
   it('prefers a literal segment over a parameter', () => {
     expect(match(routes, 'GET', '/api/v1/things/special').route?.path).toBe('/v1/things/special');
