@@ -26,7 +26,15 @@ export async function handler(
   const route = byKey.get(event.routeKey);
   if (!route) return { isAuthorized: false, context: {} };
   const at = now();
-  const principal = await resolve(event, at);
+  const touches: Promise<void>[] = [];
+  try {
+    return await decide(route, await resolve(event, at, touches), at);
+  } finally {
+    await Promise.all(touches);
+  }
+}
+
+async function decide(route: RouteDef, principal: Principal | undefined, at: Date): Promise<APIGatewaySimpleAuthorizerWithContextResult<AuthContext>> {
   const verdict = authorize(route, principal);
   if (!verdict.allow) return allow({ principal, denial: { status: verdict.status, message: verdict.message } });
   if (!route.rate || !principal) return allow({ principal });
@@ -47,14 +55,15 @@ export async function handler(
   return allow({ principal, rateHeaders: headers });
 }
 
-async function resolve(event: APIGatewayRequestAuthorizerEventV2, at: Date): Promise<Principal | undefined> {
+/** The token's principal; its last_used_at write runs alongside the rate count (`touches`). */
+async function resolve(event: APIGatewayRequestAuthorizerEventV2, at: Date, touches: Promise<void>[]): Promise<Principal | undefined> {
   const header = event.headers?.authorization ?? event.headers?.Authorization;
   const token = bearerToken(header);
   if (!token) return undefined;
   const tokenHash = hashToken(token);
   const record = await findTokenByHash(tokenHash);
   if (!record || record.revokedAt) return undefined;
-  await touchToken(tokenHash, at);
+  touches.push(touchToken(tokenHash, at));
   return { accountId: record.accountId, tokenId: record.id, role: record.role, scopes: record.scopes ?? [] };
 }
 

@@ -9,9 +9,15 @@ import { tokenView } from '../../core/auth/views';
 import { NotFound, ValidationFailed } from '../../core/errors';
 import { nowIso } from '../../infra/clock';
 
+/** A token's role follows its account: partners act for themselves, brokers review, the operator administers. */
+const roleForKind = { partner: 'partner', broker: 'broker', operator: 'admin' } as const;
+
 const create = route({ body: CreateTokenBody }, async ({ body }) => {
   const account = await getAccount(body.account_id);
   if (!account) throw new ValidationFailed({ account_id: ['No account has this id.'] });
+  if (roleForKind[account.kind] !== body.role) {
+    throw new ValidationFailed({ role: [`A ${account.kind} account's tokens have the ${roleForKind[account.kind]} role.`] });
+  }
   const { token, record } = await issueToken(
     { accountId: account.id, name: body.name, role: body.role, scopes: body.scopes },
     nowIso(),

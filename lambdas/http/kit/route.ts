@@ -97,7 +97,7 @@ const requestIdPattern = /^[A-Za-z0-9._:-]{8,128}$/;
 
 /** Request id, access log, and the single place where errors become HTTP answers. */
 function requestIdAndErrors(): middy.MiddlewareObj<ApiEvent, ApiResult, Error, Context & { requestId?: string }> {
-  let started = 0;
+  const startedAt = new WeakMap<object, number>();
   const finish = (request: middy.Request<ApiEvent, ApiResult, Error, Context & { requestId?: string }>) => {
     const res = (request.response ??= { statusCode: 500 });
     const { rateHeaders } = decodeContext(request.event.requestContext?.authorizer?.lambda);
@@ -106,12 +106,12 @@ function requestIdAndErrors(): middy.MiddlewareObj<ApiEvent, ApiResult, Error, C
       requestId: request.context.requestId,
       route: request.event.routeKey,
       status: res.statusCode,
-      ms: Date.now() - started,
+      ms: Date.now() - (startedAt.get(request.context) ?? Date.now()),
     });
   };
   return {
     before: (request) => {
-      started = Date.now();
+      startedAt.set(request.context, Date.now());
       const given = lowerCaseHeaders(request.event.headers)['x-request-id'];
       request.context.requestId =
         given && requestIdPattern.test(given) ? given : request.event.requestContext?.requestId || request.context.awsRequestId;

@@ -8,7 +8,7 @@ export const IdParams = v.object({ id: IdParam });
 export const intQuery = (min: number, max: number) =>
   v.pipe(
     v.string(),
-    v.regex(/^\d{1,9}$/, 'Must be a whole number.'),
+    v.regex(/^\d{1,15}$/, 'Must be a whole number.'),
     v.transform(Number),
     v.minValue(min, `Must be at least ${min}.`),
     v.maxValue(max, `Must be at most ${max}.`),

@@ -151,7 +151,7 @@ export async function revokeToken(record: TokenRecord, at: string): Promise<Toke
   }
 }
 
-/** Records use at most once a minute per token: a conditional write, so busy tokens cost no extra writes. */
+/** Records use at most once a minute per token: the condition keeps a busy token's record from being rewritten on every call. */
 export async function touchToken(tokenHash: string, at: Date): Promise<void> {
   const threshold = new Date(at.getTime() - 60_000).toISOString();
   await tokens()

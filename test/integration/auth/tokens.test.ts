@@ -69,6 +69,13 @@ describe('bearer tokens', () => {
     expect(res.status).toBe(404);
   });
 
+  it("gives a token only the role of its account's kind", async () => {
+    const { accountId } = await t.account('No Admin Here');
+    const res = await t.call('POST', '/v1/admin/tokens', { body: { account_id: accountId, name: 'escalate', role: 'admin' } });
+    expect(res.status).toBe(422);
+    expect(res.body.errors).toHaveProperty('role');
+  });
+
   it('refuses a token for an account that does not exist', async () => {
     const res = await t.call('POST', '/v1/admin/tokens', { body: { account_id: 424242, name: 'x', role: 'partner' } });
     expect(res.status).toBe(422);
