@@ -1,0 +1,406 @@
+/**
+ * Operator CLI: `npm run cli -- <command> [options]`. It only speaks the service's HTTP admin API,
+ * so it works the same against the local twin and a deployed stage. A command is one entry of
+ * `commands`: its words, options, the request it sends and how it prints the answer.
+ */
+import { realpathSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { roles, scopes } from '../lambdas/catalog-types';
+
+export const defaultUrl = 'http://localhost:3000/api';
+
+interface Writer {
+  write(chunk: string): unknown;
+}
+
+export interface CliIO {
+  fetch: typeof fetch;
+  stdout: Writer;
+  stderr: Writer;
+  env: Record<string, string | undefined>;
+}
+
+interface OptionSpec {
+  type: 'string' | 'boolean';
+  /** Shown in usage: `--name <name>`. */
+  value?: string;
+  description: string;
+  required?: boolean;
+  short?: string;
+}
+
+type Values = Record<string, string | boolean | undefined>;
+
+interface Input {
+  /** Positional arguments by the names the command declares. */
+  args: Record<string, string>;
+  options: Values;
+}
+
+interface Request {
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  path: string;
+  query?: Record<string, string | undefined>;
+  body?: unknown;
+}
+
+interface ApiAnswer {
+  success?: boolean;
+  message?: string;
+  data?: any;
+  [extra: string]: unknown;
+}
+
+export interface Command {
+  /** The words that select it: `tokens create`. */
+  name: string;
+  summary: string;
+  /** Positional arguments, in order: `['id']` reads `tokens revoke <id>`. */
+  args?: string[];
+  options?: Record<string, OptionSpec>;
+  /** False for the few calls that need no token. */
+  auth?: boolean;
+  /** Builds the request; throws UsageError when the input cannot make one. */
+  request(input: Input): Request;
+  /** Prints a successful answer for people (--json prints the raw body instead). */
+  print(answer: ApiAnswer, out: Printer): void;
+}
+
+export class UsageError extends Error {}
+
+const globalOptions: Record<string, OptionSpec> = {
+  url: { type: 'string', value: '<url>', description: `API base URL (env DESPACHO_URL, default ${defaultUrl})` },
+  token: { type: 'string', value: '<token>', description: 'Bearer token (env DESPACHO_TOKEN, else ADMIN_TOKEN; prefer the env, it stays out of shell history)' },
+  json: { type: 'boolean', description: 'Print the raw JSON response' },
+  help: { type: 'boolean', short: 'h', description: 'Show help' },
+};
+
+/** A path segment or query value that must be a positive integer id. */
+function id(value: string, what: string): string {
+  if (!/^[1-9]\d{0,14}$/.test(value)) throw new UsageError(`${what} must be a positive integer, got '${value}'.`);
+  return value;
+}
+
+function str(options: Values, name: string): string | undefined {
+  const v = options[name];
+  return typeof v === 'string' ? v : undefined;
+}
+
+const accountColumns: Column[] = [
+  ['ID', (a) => a.id],
+  ['NAME', (a) => a.name],
+  ['KIND', (a) => a.kind],
+  ['CREATED', (a) => a.created_at],
+];
+
+const tokenColumns: Column[] = [
+  ['ID', (t) => t.id],
+  ['ACCOUNT', (t) => t.account_id],
+  ['NAME', (t) => t.name],
+  ['ROLE', (t) => t.role],
+  ['SCOPES', (t) => (t.scopes?.length ? t.scopes.join(',') : '-')],
+  ['ACTIVE', (t) => (t.active ? 'yes' : 'no')],
+  ['LAST USED', (t) => t.last_used_at ?? '-'],
+  ['CREATED', (t) => t.created_at],
+];
+
+export const commands: Command[] = [
+  {
+    name: 'accounts create',
+    summary: 'Create a partner or broker account',
+    options: {
+      name: { type: 'string', value: '<name>', description: 'Account name', required: true },
+      kind: { type: 'string', value: 'partner|broker', description: 'Account kind', required: true },
+    },
+    request: ({ options }) => ({ method: 'POST', path: '/v1/admin/accounts', body: { name: options.name, kind: options.kind } }),
+    print: ({ message, data }, out) => {
+      out.line(message ?? 'Account created.');
+      out.fields(data, accountColumns);
+    },
+  },
+  {
+    name: 'accounts list',
+    summary: 'List accounts',
+    request: () => ({ method: 'GET', path: '/v1/admin/accounts' }),
+    print: ({ data }, out) => out.table(data, accountColumns, 'account'),
+  },
+  {
+    name: 'tokens create',
+    summary: 'Issue a token for an account (its value is shown once)',
+    options: {
+      'account-id': { type: 'string', value: '<id>', description: 'Account the token acts for', required: true },
+      name: { type: 'string', value: '<name>', description: 'Token name', required: true },
+      role: { type: 'string', value: roles.join('|'), description: 'Token role', required: true },
+      scopes: { type: 'string', value: scopes.join(','), description: 'Comma-separated scopes (default none)' },
+    },
+    request: ({ options }) => ({
+      method: 'POST',
+      path: '/v1/admin/tokens',
+      body: {
+        account_id: Number(id(str(options, 'account-id')!, '--account-id')),
+        name: options.name,
+        role: options.role,
+        scopes: (str(options, 'scopes') ?? '').split(',').map((s) => s.trim()).filter(Boolean),
+      },
+    }),
+    print: ({ message, data }, out) => {
+      const { token, ...record } = data;
+      out.line(message ?? 'Token created.');
+      out.fields(record, tokenColumns.filter(([h]) => h !== 'LAST USED' && h !== 'ACTIVE'));
+      out.line('');
+      out.line('Token (shown once: store it now, it cannot be read again):');
+      out.line('');
+      out.line(`  ${token}`);
+      out.line('');
+    },
+  },
+  {
+    name: 'tokens list',
+    summary: 'List tokens, optionally of one account (never their values)',
+    options: {
+      'account-id': { type: 'string', value: '<id>', description: 'Only the tokens of this account' },
+    },
+    request: ({ options }) => {
+      const accountId = str(options, 'account-id');
+      return { method: 'GET', path: '/v1/admin/tokens', query: { account_id: accountId && id(accountId, '--account-id') } };
+    },
+    print: ({ data }, out) => out.table(data, tokenColumns, 'token'),
+  },
+  {
+    name: 'tokens revoke',
+    summary: 'Revoke a token',
+    args: ['id'],
+    request: ({ args }) => ({ method: 'DELETE', path: `/v1/admin/tokens/${id(args.id, 'The token id')}` }),
+    print: ({ message, data }, out) => {
+      out.line(message ?? 'Token revoked.');
+      out.fields(data, tokenColumns.concat([['REVOKED', (t) => t.revoked_at]]));
+    },
+  },
+  {
+    name: 'whoami',
+    summary: "Show the calling token's account, role and scopes",
+    request: () => ({ method: 'GET', path: '/v1/me' }),
+    print: ({ data }, out) => {
+      out.fields(
+        { ...data.account, token_id: data.token?.id, role: data.token?.role, scopes: data.token?.scopes },
+        [
+          ['ACCOUNT', (d) => `${d.id} ${d.name} (${d.kind})`],
+          ['TOKEN', (d) => d.token_id],
+          ['ROLE', (d) => d.role],
+          ['SCOPES', (d) => (d.scopes?.length ? d.scopes.join(',') : '-')],
+        ],
+      );
+    },
+  },
+];
+
+type Column = [header: string, cell: (row: any) => unknown];
+
+interface Printer {
+  line(text: string): void;
+  /** One row per record, columns aligned, then a count. */
+  table(rows: unknown[], columns: Column[], noun: string): void;
+  /** One record as `header: value` lines. */
+  fields(record: unknown, columns: Column[]): void;
+}
+
+function printer(w: Writer): Printer {
+  const line = (text: string) => w.write(`${text}\n`);
+  const cell = (v: unknown) => (v === undefined || v === null || v === '' ? '-' : String(v));
+  return {
+    line,
+    table(rows, columns, noun) {
+      const grid = [columns.map(([h]) => h), ...rows.map((r) => columns.map(([, f]) => cell(f(r))))];
+      const widths = columns.map((_, c) => Math.max(...grid.map((row) => row[c].length)));
+      for (const row of grid) line(row.map((v, c) => v.padEnd(widths[c])).join('  ').trimEnd());
+      line(`${rows.length} ${noun}${rows.length === 1 ? '' : 's'}`);
+    },
+    fields(record, columns) {
+      const width = Math.max(...columns.map(([h]) => h.length)) + 1;
+      for (const [h, f] of columns) line(`${`${h.toLowerCase()}:`.padEnd(width)} ${cell(f(record))}`);
+    },
+  };
+}
+
+/** The whole usage text, or one command's. */
+function usage(only?: Command): string {
+  const optionLine = (name: string, o: OptionSpec) =>
+    `    ${[o.short ? `-${o.short}, ` : '', `--${name}`, o.value ? ` ${o.value}` : ''].join('').padEnd(34)} ${o.description}${o.required ? ' (required)' : ''}`;
+  const lines = ['Usage: npm run cli -- <command> [options]', '', only ? 'Command:' : 'Commands:'];
+  for (const c of only ? [only] : commands) {
+    lines.push(`  ${[c.name, ...(c.args ?? []).map((a) => `<${a}>`)].join(' ').padEnd(36)} ${c.summary}`);
+    for (const [name, o] of Object.entries(c.options ?? {})) lines.push(optionLine(name, o));
+  }
+  if (!only) lines.push('  help'.padEnd(38) + ' Show this help');
+  lines.push('', 'Global options:');
+  for (const [name, o] of Object.entries(globalOptions)) lines.push(optionLine(name, o));
+  lines.push('', 'Exit status: 0 done, 1 the service refused or could not be reached, 2 usage error.');
+  return lines.join('\n') + '\n';
+}
+
+type ParseOptions = Record<string, { type: 'string' | 'boolean'; short?: string }>;
+
+function parseSpecs(specs: Record<string, OptionSpec>): ParseOptions {
+  return Object.fromEntries(Object.entries(specs).map(([k, o]) => [k, o.short ? { type: o.type, short: o.short } : { type: o.type }]));
+}
+
+/** Every option any command knows, so the first, lenient pass reads option values as values, not words. */
+function allOptions(): ParseOptions {
+  return parseSpecs(Object.assign({}, globalOptions, ...commands.map((c) => c.options ?? {})));
+}
+
+/** The command whose words start the positionals; the longest match wins. */
+function findCommand(words: string[]): Command | undefined {
+  return commands
+    .filter((c) => c.name.split(' ').every((w, i) => words[i] === w))
+    .sort((a, b) => b.name.length - a.name.length)[0];
+}
+
+function unknownCommand(words: string[]): UsageError {
+  const group = commands.filter((c) => c.name.split(' ')[0] === words[0]);
+  if (group.length && words.length === 1) {
+    return new UsageError(`'${words[0]}' needs a subcommand: ${group.map((c) => c.name.split(' ').slice(1).join(' ')).join(', ')}.`);
+  }
+  return new UsageError(`Unknown command '${words.join(' ')}'.`);
+}
+
+/** Redacts the caller's token from everything written: it must never reach a terminal or a log. */
+function redacting(w: Writer, secret: string | undefined): Writer {
+  if (!secret || secret.length < 8) return w;
+  return { write: (chunk: string) => w.write(chunk.split(secret).join('[redacted]')) };
+}
+
+/** Runs one CLI invocation and returns its exit status; never throws and never calls process.exit. */
+export async function run(argv: string[], io: Partial<CliIO> = {}): Promise<number> {
+  const env = io.env ?? process.env;
+  const rawStdout = io.stdout ?? process.stdout;
+  const rawStderr = io.stderr ?? process.stderr;
+  const doFetch = io.fetch ?? fetch;
+
+  let stdout = rawStdout;
+  let stderr = rawStderr;
+  try {
+    const lenient = parseArgs({ args: argv, options: allOptions(), strict: false, allowPositionals: true });
+    const token = (typeof lenient.values.token === 'string' ? lenient.values.token : undefined) ?? env.DESPACHO_TOKEN ?? env.ADMIN_TOKEN;
+    stdout = redacting(rawStdout, token);
+    stderr = redacting(rawStderr, token);
+
+    const words = lenient.positionals;
+    if (words.length === 0 || words[0] === 'help') {
+      stdout.write(usage());
+      return 0;
+    }
+    const command = findCommand(words);
+    if (!command) throw unknownCommand(words);
+    if (lenient.values.help) {
+      stdout.write(usage(command));
+      return 0;
+    }
+
+    const { values, positionals } = parseArgs({
+      args: argv,
+      options: parseSpecs({ ...globalOptions, ...command.options }),
+      strict: true,
+      allowPositionals: true,
+    });
+    const rest = positionals.slice(command.name.split(' ').length);
+    const argNames = command.args ?? [];
+    if (rest.length < argNames.length) throw new UsageError(`'${command.name}' needs <${argNames[rest.length]}>.`);
+    if (rest.length > argNames.length) throw new UsageError(`'${command.name}' does not take '${rest[argNames.length]}'.`);
+    for (const [name, spec] of Object.entries(command.options ?? {})) {
+      if (spec.required && (values[name] === undefined || values[name] === '')) {
+        throw new UsageError(`'${command.name}' needs --${name}${spec.value ? ` ${spec.value}` : ''}.`);
+      }
+    }
+    if (command.auth !== false && !token) {
+      throw new UsageError('No token: set DESPACHO_TOKEN (or ADMIN_TOKEN), or pass --token.');
+    }
+    const args = Object.fromEntries(argNames.map((n, i) => [n, rest[i]]));
+    const request = command.request({ args, options: values });
+    const base = (str(values, 'url') ?? env.DESPACHO_URL ?? defaultUrl).replace(/\/+$/, '');
+    return await send(request, { base, token: command.auth === false ? undefined : token, json: values.json === true, command }, { fetch: doFetch, stdout, stderr });
+  } catch (err) {
+    if (err instanceof UsageError || (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+      stderr.write(`Error: ${(err as Error).message}\nRun 'npm run cli -- help' for usage.\n`);
+      return 2;
+    }
+    stderr.write(`Error: ${(err as Error).message}\n`);
+    return 1;
+  }
+}
+
+async function send(
+  request: Request,
+  ctx: { base: string; token?: string; json: boolean; command: Command },
+  io: { fetch: typeof fetch; stdout: Writer; stderr: Writer },
+): Promise<number> {
+  const query = new URLSearchParams();
+  for (const [k, v] of Object.entries(request.query ?? {})) if (v !== undefined) query.set(k, v);
+  const url = `${ctx.base}${request.path}${query.size ? `?${query}` : ''}`;
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  if (ctx.token) headers.Authorization = `Bearer ${ctx.token}`;
+  if (request.body !== undefined) headers['Content-Type'] = 'application/json';
+
+  let res: Response;
+  let text: string;
+  try {
+    res = await io.fetch(url, {
+      method: request.method,
+      headers,
+      body: request.body === undefined ? undefined : JSON.stringify(request.body),
+      signal: AbortSignal.timeout(30_000),
+    });
+    text = await res.text();
+  } catch (err) {
+    const cause = (err as { cause?: { code?: string; message?: string } }).cause;
+    io.stderr.write(`Error: cannot reach ${ctx.base}: ${cause?.code ?? cause?.message ?? (err as Error).message}\n`);
+    return 1;
+  }
+
+  let answer: ApiAnswer | undefined;
+  try {
+    answer = text ? (JSON.parse(text) as ApiAnswer) : undefined;
+  } catch {
+    answer = undefined;
+  }
+  const failed = !res.ok || answer?.success === false;
+
+  if (ctx.json && answer !== undefined) {
+    io.stdout.write(`${JSON.stringify(answer, null, 2)}\n`);
+    if (failed) io.stderr.write(`Error: HTTP ${res.status}\n`);
+    return failed ? 1 : 0;
+  }
+  if (failed || answer === undefined) {
+    printFailure(res, answer, text, io.stderr);
+    return 1;
+  }
+  ctx.command.print(answer, printer(io.stdout));
+  return 0;
+}
+
+function printFailure(res: Response, answer: ApiAnswer | undefined, text: string, w: Writer): void {
+  const message = answer?.message ?? (text.trim().slice(0, 200) || res.statusText || 'no answer body');
+  w.write(`Error: HTTP ${res.status}${answer?.error ? ` (${String(answer.error)})` : ''}: ${message}\n`);
+  const errors = answer?.errors;
+  if (errors && typeof errors === 'object') {
+    for (const [field, messages] of Object.entries(errors as Record<string, unknown>)) {
+      for (const m of Array.isArray(messages) ? messages : [messages]) w.write(`  ${field}: ${String(m)}\n`);
+    }
+  }
+  const retryAfter = res.headers.get('retry-after');
+  if (retryAfter) w.write(`  retry after: ${retryAfter} s\n`);
+  const requestId = res.headers.get('x-request-id');
+  if (requestId) w.write(`  request id: ${requestId}\n`);
+}
+
+function isMain(): boolean {
+  if (!process.argv[1]) return false;
+  try {
+    return realpathSync(process.argv[1]) === realpathSync(fileURLToPath(import.meta.url));
+  } catch {
+    return false;
+  }
+}
+
+if (isMain()) process.exitCode = await run(process.argv.slice(2));

@@ -1,0 +1,113 @@
+/**
+ * Bundles a Lambda handler the way the CDK's NodejsFunction does, and times its module init in a
+ * fresh Node process. Shared by the cold-start benchmark (scripts/bench-cold.ts) and its test.
+ */
+import { spawn } from 'node:child_process';
+import { stat } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { build, type BuildOptions } from 'esbuild';
+
+export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+
+/** The size and init-time targets every function's bundle must meet. */
+export const targets = { maxBytes: 1024 * 1024, maxInitMs: 300 } as const;
+
+/**
+ * NodejsFunction's esbuild options for an ESM Lambda on nodejs22.x with the SDK bundled
+ * (externalModules: []). Sourcemaps stay off: they would count against the size target.
+ */
+export const lambdaBuildOptions: BuildOptions = {
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node22',
+  minify: true,
+  sourcemap: false,
+  mainFields: ['module', 'main'],
+  banner: { js: "import { createRequire } from 'module';const require = createRequire(import.meta.url);" },
+  external: [],
+  logLevel: 'warning',
+};
+
+/** Enough environment for a handler module to load without an AWS account. */
+export const benchEnv: Record<string, string> = {
+  TABLE_NAME: 'bench',
+  AWS_REGION: 'us-east-1',
+  STAGE: 'bench',
+  AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+  POWERTOOLS_LOG_LEVEL: 'SILENT',
+  LOG_LEVEL: 'SILENT',
+};
+
+export interface Bundle {
+  /** Absolute path of the bundle (`<outDir>/index.mjs`). */
+  file: string;
+  bytes: number;
+}
+
+/** Bundles `lambdas/<handler>.ts` into `<outDir>/index.mjs`, as NodejsFunction would. */
+export async function bundleHandler(handler: string, outDir: string): Promise<Bundle> {
+  const file = join(outDir, 'index.mjs');
+  await build({
+    ...lambdaBuildOptions,
+    entryPoints: [join(repoRoot, 'lambdas', `${handler}.ts`)],
+    outfile: file,
+    absWorkingDir: repoRoot,
+  });
+  return { file, bytes: (await stat(file)).size };
+}
+
+/** Runs in the child: performance.now() is relative to that process's start, so only the import is timed. */
+const probe = [
+  'const url = process.argv[1];',
+  'const t0 = performance.now();',
+  'const mod = await import(url);',
+  'const ms = performance.now() - t0;',
+  "if (typeof mod.handler !== 'function') throw new Error('the bundle exports no handler function');",
+  'process.stdout.write(JSON.stringify({ ms }));',
+].join('\n');
+
+/** Imports a bundle in a fresh `node` process and returns how long the import took, in ms. */
+export function importOnce(file: string, env: Record<string, string> = benchEnv): Promise<number> {
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(process.execPath, ['--input-type=module', '-e', probe, pathToFileURL(file).href], {
+      // A clean environment: no AWS profile or credentials of the caller leak into the measurement.
+      env: { PATH: process.env.PATH ?? '', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (err += c.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      if (code !== 0) return reject(new Error(`importing ${file} failed (exit ${code}):\n${err.trim()}`));
+      try {
+        resolvePromise((JSON.parse(out) as { ms: number }).ms);
+      } catch {
+        reject(new Error(`unexpected output importing ${file}: ${out}${err}`));
+      }
+    });
+  });
+}
+
+export function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+/** Runs tasks with at most `limit` in flight, keeping results in input order. */
+export async function pool<T, R>(items: readonly T[], limit: number, task: (item: T) => Promise<R>): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  let next = 0;
+  const lane = async () => {
+    while (next < items.length) {
+      const i = next++;
+      results[i] = await task(items[i]);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
+  return results;
+}
