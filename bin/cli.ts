@@ -65,6 +65,8 @@ export interface Command {
   request(input: Input): Request;
   /** Prints a successful answer for people (--json prints the raw body instead). */
   print(answer: ApiAnswer, out: Printer): void;
+  /** For the few commands that act on a stage directly instead of through the API. */
+  direct?(input: Input, io: { stdout: Writer; env: Record<string, string | undefined> }): Promise<number>;
 }
 
 export class UsageError extends Error {}
@@ -175,6 +177,26 @@ export const commands: Command[] = [
     print: ({ message, data }, out) => {
       out.line(message ?? 'Token revoked.');
       out.fields(data, tokenColumns.concat([['REVOKED', (t) => t.revoked_at]]));
+    },
+  },
+  {
+    name: 'bootstrap admin-token',
+    summary: "Write the first admin token straight into a stage's table (AWS credentials; the API needs a token to make one)",
+    auth: false,
+    options: {
+      table: { type: 'string', value: '<table>', description: 'The stage table name (stack output TableName)', required: true },
+    },
+    request: () => {
+      throw new UsageError('bootstrap runs directly against the table');
+    },
+    print: () => undefined,
+    direct: async ({ options }, { stdout, env }) => {
+      const { bootstrapAdminToken } = await import('./bootstrap');
+      const { token, created } = await bootstrapAdminToken(String(options.table), env.ADMIN_TOKEN);
+      if (!created) stdout.write('That ADMIN_TOKEN is already a token of this stage; nothing changed.\n');
+      else if (env.ADMIN_TOKEN) stdout.write('The value of ADMIN_TOKEN is now an admin token of this stage.\n');
+      else stdout.write(`Admin token created (shown once: store it now):\n\n  ${token}\n`);
+      return 0;
     },
   },
   {
@@ -317,6 +339,7 @@ export async function run(argv: string[], io: Partial<CliIO> = {}): Promise<numb
       throw new UsageError('No token: set DESPACHO_TOKEN (or ADMIN_TOKEN), or pass --token.');
     }
     const args = Object.fromEntries(argNames.map((n, i) => [n, rest[i]]));
+    if (command.direct) return await command.direct({ args, options: values }, { stdout, env });
     const request = command.request({ args, options: values });
     const base = (str(values, 'url') ?? env.DESPACHO_URL ?? defaultUrl).replace(/\/+$/, '');
     return await send(request, { base, token: command.auth === false ? undefined : token, json: values.json === true, command }, { fetch: doFetch, stdout, stderr });

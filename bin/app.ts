@@ -1,0 +1,19 @@
+#!/usr/bin/env node
+/**
+ * CDK app: `cdk synth|deploy -c stage=<dev|staging|prod>` (default dev) builds that stage's
+ * stacks, `Despacho-<stage>-data` and `Despacho-<stage>-api`, checked by cdk-nag.
+ * Optional: `-c corsOrigins=https://app.example.com,https://admin.example.com` (default *).
+ */
+import { App } from 'aws-cdk-lib';
+import { buildApp, parseCorsOrigins } from '../lib/app';
+import { parseStage } from '../lib/stage';
+
+const app = new App();
+try {
+  const stage = parseStage(app.node.tryGetContext('stage'));
+  buildApp(stage, { app, corsOrigins: parseCorsOrigins(app.node.tryGetContext('corsOrigins')) });
+} catch (err) {
+  console.error(`despacho: ${(err as Error).message}`);
+  process.exit(1);
+}
+app.synth();

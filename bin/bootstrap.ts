@@ -1,0 +1,14 @@
+import { generateToken } from '../lambdas/core/auth/tokens';
+import { seedAdminToken } from '../lambdas/core/auth/seed';
+import { nowIso } from '../lambdas/infra/clock';
+
+/**
+ * The first admin token of a deployed stage, written with the operator's AWS credentials through
+ * the same entity code the service uses. `value` (ADMIN_TOKEN) picks the token; else one is generated.
+ */
+export async function bootstrapAdminToken(table: string, value?: string): Promise<{ token: string; created: boolean }> {
+  process.env.TABLE_NAME = table;
+  const token = value || generateToken();
+  const { created } = await seedAdminToken(token, nowIso());
+  return { token, created };
+}
