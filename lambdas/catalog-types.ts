@@ -9,9 +9,9 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /** What a function's handler touches; the CDK grants exactly these actions and nothing else. */
 export interface Access {
-  table?: TableAction[];
-  bucket?: { name: BucketName; actions: BucketAction[] }[];
-  queues?: { name: QueueName; actions: QueueAction[] }[];
+  table?: readonly TableAction[];
+  bucket?: readonly { name: BucketName; actions: readonly BucketAction[] }[];
+  queues?: readonly { name: QueueName; actions: readonly QueueAction[] }[];
   /** May put events on the domain bus. */
   bus?: boolean;
   /** May create one-time EventBridge Scheduler schedules (durable timers beyond SQS's 15 min). */

@@ -4,7 +4,8 @@
  * handlers; the authorizer reads roles, scopes and rate groups from it; openapi.json is written
  * from it. Adding an endpoint is one entry here plus its handler module.
  *
- * Handler bundles never import this file (it would drag every schema into every bundle).
+ * Route handlers never import this file (it would drag every schema into every bundle); only the
+ * authorizer, the fallback and the openapi function do, because they answer for every route.
  */
 import type { EventRuleDef, QueueDef, RouteDef, WorkerDef } from './catalog-types';
 import { CreateAccountBody, CreateTokenBody, ListTokensQuery } from './http/admin/schemas';
@@ -29,8 +30,6 @@ export const queues = {
   webhookDelivery: { visibilityTimeoutSeconds: 60, maxReceiveCount: 5 },
   marketplaceSync: { visibilityTimeoutSeconds: 900, maxReceiveCount: 3 },
 } as const satisfies Record<string, QueueDef>;
-
-const tokenTable = ['GetItem', 'UpdateItem'] as const;
 
 export const routes: RouteDef[] = [
   {
@@ -149,17 +148,17 @@ export const routes: RouteDef[] = [
 ];
 
 /** The authorizer in front of every non-public route; it reads tokens and counts rate windows. */
-export const authorizer = {
+export const authorizer: Pick<RouteDef, 'id' | 'handler' | 'uses'> = {
   id: 'Authorizer',
   handler: 'http/authorizer',
-  uses: { table: [...tokenTable] },
-} as const;
+  uses: { table: ['GetItem', 'UpdateItem'] },
+};
 
 /** Answers every request no route matches: 404, or 405 when the path exists with other methods. */
-export const fallback = {
+export const fallback: Pick<RouteDef, 'id' | 'handler'> = {
   id: 'Fallback',
   handler: 'http/system/fallback',
-} as const;
+};
 
 export const workers: WorkerDef[] = [];
 

@@ -7,6 +7,7 @@ import { stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build, type BuildOptions } from 'esbuild';
+import { lambdaBundle } from '../lib/bundling';
 
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -20,13 +21,14 @@ export const targets = { maxBytes: 1024 * 1024, maxInitMs: 300 } as const;
 export const lambdaBuildOptions: BuildOptions = {
   bundle: true,
   platform: 'node',
-  format: 'esm',
-  target: 'node22',
-  minify: true,
-  sourcemap: false,
-  mainFields: ['module', 'main'],
-  banner: { js: "import { createRequire } from 'module';const require = createRequire(import.meta.url);" },
-  external: [],
+  format: lambdaBundle.format,
+  target: lambdaBundle.target,
+  minify: lambdaBundle.minify,
+  sourcemap: lambdaBundle.sourcemap,
+  sourcesContent: lambdaBundle.sourcesContent,
+  mainFields: [...lambdaBundle.mainFields],
+  banner: { js: lambdaBundle.banner },
+  external: [...lambdaBundle.external],
   logLevel: 'warning',
 };
 
@@ -71,7 +73,7 @@ const probe = [
 /** Imports a bundle in a fresh `node` process and returns how long the import took, in ms. */
 export function importOnce(file: string, env: Record<string, string> = benchEnv): Promise<number> {
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, ['--input-type=module', '-e', probe, pathToFileURL(file).href], {
+    const child = spawn(process.execPath, [lambdaBundle.nodeOptions, '--input-type=module', '-e', probe, pathToFileURL(file).href], {
       // A clean environment: no AWS profile or credentials of the caller leak into the measurement.
       env: { PATH: process.env.PATH ?? '', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],

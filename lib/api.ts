@@ -1,0 +1,163 @@
+import { CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
+import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
+import * as apigwv2 from 'aws-cdk-lib/aws-apigatewayv2';
+import { HttpLambdaAuthorizer, HttpLambdaResponseType } from 'aws-cdk-lib/aws-apigatewayv2-authorizers';
+import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import type { Construct } from 'constructs';
+import { authorizer as authorizerDef, fallback as fallbackDef, routes as catalogRoutes, workers as catalogWorkers } from '../lambdas/catalog';
+import type { RouteDef, WorkerDef } from '../lambdas/catalog-types';
+import { apiBase, routeKey } from '../lambdas/routing';
+import type { DataStack } from './data';
+import { CatalogFunction, type FunctionDef } from './functions';
+import { acknowledge } from './nag';
+import type { StageSettings } from './stage';
+
+/** Request headers a browser may send (preflight), as the handlers' CORS middleware lists them. */
+export const corsAllowHeaders = ['Authorization', 'Content-Type', 'Idempotency-Key', 'X-Signature', 'X-Request-Id'];
+/** Response headers a browser may read. */
+export const corsExposeHeaders = ['X-Request-Id', 'Retry-After', 'X-RateLimit-Limit', 'X-RateLimit-Remaining'];
+
+export interface ApiStackProps extends StackProps {
+  settings: StageSettings;
+  data: DataStack;
+  corsOrigins: string[];
+  /** Overrides for tests; default to the catalog. */
+  routes?: RouteDef[];
+  workers?: WorkerDef[];
+}
+
+/**
+ * The stateless half of a stage: one Lambda per catalog route behind an HTTP API (with the
+ * catalog's REQUEST authorizer on every non-public route), the `$default` fallback, and one
+ * Lambda per queue worker.
+ */
+export class ApiStack extends Stack {
+  readonly api: apigwv2.HttpApi;
+  readonly stage: apigwv2.HttpStage;
+  readonly authorizerFunction: CatalogFunction;
+  readonly fallbackFunction: CatalogFunction;
+  readonly routeFunctions: Record<string, CatalogFunction> = {};
+  readonly routes: Record<string, apigwv2.HttpRoute> = {};
+  readonly workerFunctions: Record<string, CatalogFunction> = {};
+
+  constructor(scope: Construct, id: string, props: ApiStackProps) {
+    super(scope, id, props);
+    const { settings, data, corsOrigins } = props;
+    const routeDefs = props.routes ?? catalogRoutes;
+    const workerDefs = props.workers ?? catalogWorkers;
+    const httpEnv = { CORS_ORIGINS: corsOrigins.join(',') };
+    const make = (fid: string, def: FunctionDef, kind: 'http' | 'worker', environment?: Record<string, string>) =>
+      new CatalogFunction(this, fid, { def, kind, settings, data, environment });
+
+    this.api = new apigwv2.HttpApi(this, 'HttpApi', {
+      apiName: `${settings.namePrefix}-api`,
+      description: `Despacho ${settings.stage} HTTP API`,
+      createDefaultStage: false,
+      corsPreflight: {
+        allowOrigins: corsOrigins,
+        allowHeaders: corsAllowHeaders,
+        allowMethods: [
+          apigwv2.CorsHttpMethod.GET,
+          apigwv2.CorsHttpMethod.POST,
+          apigwv2.CorsHttpMethod.PUT,
+          apigwv2.CorsHttpMethod.PATCH,
+          apigwv2.CorsHttpMethod.DELETE,
+          apigwv2.CorsHttpMethod.OPTIONS,
+        ],
+        exposeHeaders: corsExposeHeaders,
+        maxAge: Duration.minutes(10),
+      },
+    });
+
+    const accessLogs = new logs.LogGroup(this, 'AccessLogs', {
+      retention: settings.logRetention,
+      removalPolicy: settings.logRemovalPolicy,
+    });
+    this.stage = new apigwv2.HttpStage(this, 'DefaultStage', {
+      httpApi: this.api,
+      stageName: '$default',
+      autoDeploy: true,
+      throttle: settings.throttle,
+      accessLogSettings: {
+        destination: new apigwv2.LogGroupLogDestination(accessLogs),
+        format: AccessLogFormat.custom(
+          JSON.stringify({
+            requestId: '$context.requestId',
+            ip: '$context.identity.sourceIp',
+            requestTime: '$context.requestTime',
+            method: '$context.httpMethod',
+            path: '$context.path',
+            routeKey: '$context.routeKey',
+            status: '$context.status',
+            protocol: '$context.protocol',
+            responseLength: '$context.responseLength',
+            latency: '$context.responseLatency',
+            integrationLatency: '$context.integrationLatency',
+            integrationError: '$context.integrationErrorMessage',
+            authorizerError: '$context.authorizer.error',
+            userAgent: '$context.identity.userAgent',
+          }),
+        ),
+      },
+    });
+
+    // The authorizer always allows and passes its verdict in the context; the handler answers
+    // 401/403/429 with the service's own body. No identity sources, so requests without a token
+    // still reach it (API Gateway would answer 401 itself otherwise), hence no result cache.
+    this.authorizerFunction = make(authorizerDef.id, authorizerDef, 'http');
+    const authorizer = new HttpLambdaAuthorizer(authorizerDef.id, this.authorizerFunction.fn, {
+      authorizerName: `${settings.namePrefix}-authorizer`,
+      responseTypes: [HttpLambdaResponseType.SIMPLE],
+      resultsCacheTtl: Duration.seconds(0),
+      identitySource: [],
+    });
+
+    for (const route of routeDefs) {
+      const fn = make(route.id, { ...route, description: `${routeKey(route)}: ${route.summary}` }, 'http', httpEnv);
+      const httpRoute = new apigwv2.HttpRoute(this, `${route.id}Route`, {
+        httpApi: this.api,
+        routeKey: apigwv2.HttpRouteKey.with(apiBase + route.path, apigwv2.HttpMethod[route.method]),
+        integration: new HttpLambdaIntegration(`${route.id}Integration`, fn.fn),
+        authorizer: route.auth === 'public' ? undefined : authorizer,
+      });
+      if (route.auth === 'public') {
+        acknowledge(httpRoute, 'AwsSolutions-APIG4', `${routeKey(route)} is public by design (catalog auth: 'public').`);
+      }
+      this.routeFunctions[route.id] = fn;
+      this.routes[route.id] = httpRoute;
+    }
+
+    this.fallbackFunction = make(fallbackDef.id, { ...fallbackDef, description: '$default: 404, or 405 when the path exists with other methods' }, 'http', httpEnv);
+    const defaultRoute = new apigwv2.HttpRoute(this, 'DefaultRoute', {
+      httpApi: this.api,
+      routeKey: apigwv2.HttpRouteKey.DEFAULT,
+      integration: new HttpLambdaIntegration('FallbackIntegration', this.fallbackFunction.fn),
+    });
+    acknowledge(
+      defaultRoute,
+      'AwsSolutions-APIG4',
+      '$default only answers 404/405 for paths no route matches; it reads no data and needs no caller identity.',
+    );
+    this.routes.$default = defaultRoute;
+
+    for (const worker of workerDefs) {
+      const queue = data.queues[worker.queue];
+      if (!queue) throw new Error(`Worker ${worker.id} consumes unknown queue ${worker.queue}`);
+      const fn = make(worker.id, { ...worker, description: `${worker.queue}: ${worker.summary}` }, 'worker');
+      const timeout = fn.fn.timeout?.toSeconds() ?? 0;
+      if (timeout > queue.def.visibilityTimeoutSeconds) {
+        throw new Error(
+          `Worker ${worker.id} times out after ${timeout} s, longer than the ${queue.def.visibilityTimeoutSeconds} s visibility timeout of ${worker.queue}`,
+        );
+      }
+      // The event source grants the worker receive/delete on its own queue.
+      fn.fn.addEventSource(new SqsEventSource(queue.queue, { batchSize: worker.batchSize ?? 10, reportBatchItemFailures: true }));
+      this.workerFunctions[worker.id] = fn;
+    }
+
+    new CfnOutput(this, 'ApiUrl', { value: this.api.apiEndpoint, description: 'Root of the HTTP API (every route is under /api)' });
+    new CfnOutput(this, 'ApiBaseUrl', { value: `${this.api.apiEndpoint}${apiBase}`, description: 'Base URL for clients (DESPACHO_URL)' });
+  }
+}

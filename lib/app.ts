@@ -1,0 +1,73 @@
+import { App, Tags, type Environment } from 'aws-cdk-lib';
+import type { EventRuleDef, RouteDef, WorkerDef } from '../lambdas/catalog-types';
+import { ApiStack } from './api';
+import { DataStack } from './data';
+import { applyNag } from './nag';
+import { parseStage, stageSettings, type StageName, type StageSettings } from './stage';
+
+export interface BuildOptions {
+  /** The app to build into (bin/app.ts passes the CLI's); a new one otherwise. */
+  app?: App;
+  /** Allowed CORS origins; default `['*']`. */
+  corsOrigins?: string[];
+  /** Account/region; default the CLI's (CDK_DEFAULT_*), or environment-agnostic when unset. */
+  env?: Environment;
+  /** Register cdk-nag's AwsSolutionsChecks on the app (default true). */
+  nag?: boolean;
+  /** Replace parts of the catalog (tests); default lambdas/catalog.ts. */
+  catalog?: { routes?: RouteDef[]; workers?: WorkerDef[]; eventRules?: EventRuleDef[] };
+}
+
+export interface BuiltStage {
+  app: App;
+  settings: StageSettings;
+  data: DataStack;
+  api: ApiStack;
+}
+
+/** One stage's set of stacks: `Despacho-<stage>-data` (stateful) and `Despacho-<stage>-api`. */
+export function buildApp(stage: StageName | string, opts: BuildOptions = {}): BuiltStage {
+  const settings = stageSettings(parseStage(stage));
+  const app = opts.app ?? new App();
+  const env = opts.env ?? { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION };
+  const prod = settings.stage === 'prod';
+
+  const data = new DataStack(app, `${settings.stackPrefix}-data`, {
+    stackName: `${settings.stackPrefix}-data`,
+    description: `Despacho ${settings.stage}: table, files bucket, event bus, queues, timers`,
+    env,
+    settings,
+    eventRuleDefs: opts.catalog?.eventRules,
+    terminationProtection: prod,
+  });
+  const api = new ApiStack(app, `${settings.stackPrefix}-api`, {
+    stackName: `${settings.stackPrefix}-api`,
+    description: `Despacho ${settings.stage}: HTTP API, route, authorizer and worker functions`,
+    env,
+    settings,
+    data,
+    corsOrigins: opts.corsOrigins ?? ['*'],
+    routes: opts.catalog?.routes,
+    workers: opts.catalog?.workers,
+  });
+  // The API stack reaches some data resources by physical name, not only by reference.
+  api.addStackDependency(data);
+
+  for (const stack of [data, api]) {
+    Tags.of(stack).add('project', 'despacho');
+    Tags.of(stack).add('stage', settings.stage);
+  }
+  if (opts.nag !== false) applyNag(app);
+  return { app, settings, data, api };
+}
+
+/** `-c corsOrigins=https://a.example,https://b.example` (string) or a JSON array in cdk.json. */
+export function parseCorsOrigins(value: unknown): string[] | undefined {
+  if (value === undefined || value === null || value === '') return undefined;
+  const list = Array.isArray(value) ? value.map(String) : String(value).split(',');
+  const origins = list.map((s) => s.trim()).filter(Boolean);
+  for (const o of origins) {
+    if (o !== '*' && !/^https?:\/\/[^/\s]+$/.test(o)) throw new Error(`corsOrigins: ${JSON.stringify(o)} is not an origin (scheme://host[:port]) or '*'`);
+  }
+  return origins.length ? origins : undefined;
+}

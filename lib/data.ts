@@ -1,0 +1,195 @@
+import { Aws, CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as events from 'aws-cdk-lib/aws-events';
+import * as targets from 'aws-cdk-lib/aws-events-targets';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as s3 from 'aws-cdk-lib/aws-s3';
+import * as scheduler from 'aws-cdk-lib/aws-scheduler';
+import * as sqs from 'aws-cdk-lib/aws-sqs';
+import type { Construct } from 'constructs';
+import { eventRules, queues } from '../lambdas/catalog';
+import type { EventRuleDef, QueueDef, QueueName } from '../lambdas/catalog-types';
+import { tableSchema } from '../lambdas/infra/table-schema';
+import type { StageSettings } from './stage';
+
+/**
+ * Physical names of the stateful resources, derived from the stage alone. The API stack builds
+ * its wildcard ARNs (`table/<name>/index/*`, `<bucket>/*`, `schedule/<group>/*`) from these rather
+ * than from cross-stack imports, so the ARNs read plainly in IAM and their cdk-nag findings can
+ * be acknowledged by exact id.
+ */
+export function dataNames(settings: StageSettings) {
+  return {
+    table: settings.namePrefix,
+    bus: settings.namePrefix,
+    scheduleGroup: settings.namePrefix,
+    /** Bucket names are global: account and region make them unique per deployment. */
+    filesBucket: `${settings.namePrefix}-files-${Aws.ACCOUNT_ID}-${Aws.REGION}`,
+  };
+}
+
+export interface CatalogQueue {
+  def: QueueDef;
+  queue: sqs.Queue;
+  deadLetterQueue: sqs.Queue;
+}
+
+export interface DataStackProps extends StackProps {
+  settings: StageSettings;
+  queueDefs?: Record<string, QueueDef>;
+  eventRuleDefs?: EventRuleDef[];
+}
+
+/**
+ * The stateful half of a stage: the single table, the files bucket (and its access-log bucket),
+ * the domain event bus, one SQS queue with its DLQ per catalog queue, the rules that route bus
+ * events to queues, and the EventBridge Scheduler role and group for durable timers.
+ *
+ * The event rules live here rather than with the functions: a rule's SQS target writes the
+ * queue's resource policy, so a rule in the API stack would make the two stacks depend on
+ * each other.
+ */
+export class DataStack extends Stack {
+  readonly settings: StageSettings;
+  readonly names: ReturnType<typeof dataNames>;
+  readonly table: dynamodb.Table;
+  readonly filesBucket: s3.Bucket;
+  readonly accessLogsBucket: s3.Bucket;
+  readonly bus: events.EventBus;
+  readonly queues: Record<QueueName, CatalogQueue>;
+  readonly schedulerRole: iam.Role;
+  readonly scheduleGroup: scheduler.ScheduleGroup;
+
+  constructor(scope: Construct, id: string, props: DataStackProps) {
+    super(scope, id, props);
+    // Grant S3 log delivery through a bucket policy, not the legacy ACL, whatever cdk.json says
+    // (set before any child exists, as setContext requires).
+    this.node.setContext('@aws-cdk/aws-s3:serverAccessLogsUseBucketPolicy', true);
+    const { settings } = props;
+    this.settings = settings;
+    this.names = dataNames(settings);
+    const prod = settings.stage === 'prod';
+
+    // --- Table -------------------------------------------------------------------------------
+    // Point-in-time recovery is on in every stage (it costs little and dev data is handy to
+    // restore); only prod retains the table when it is removed from the stack, dev and staging
+    // are disposable and get DESTROY.
+    this.table = new dynamodb.Table(this, 'Table', {
+      tableName: this.names.table,
+      partitionKey: { name: tableSchema.partitionKey, type: dynamodb.AttributeType.STRING },
+      sortKey: { name: tableSchema.sortKey, type: dynamodb.AttributeType.STRING },
+      billingMode: dynamodb.BillingMode.PAY_PER_REQUEST,
+      timeToLiveAttribute: tableSchema.ttlAttribute,
+      encryption: dynamodb.TableEncryption.AWS_MANAGED,
+      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+      deletionProtection: prod,
+      removalPolicy: settings.dataRemovalPolicy,
+    });
+    for (const index of tableSchema.indexes) {
+      this.table.addGlobalSecondaryIndex({
+        indexName: index.name,
+        partitionKey: { name: index.partitionKey, type: dynamodb.AttributeType.STRING },
+        sortKey: { name: index.sortKey, type: dynamodb.AttributeType.STRING },
+        projectionType: dynamodb.ProjectionType.ALL,
+      });
+    }
+
+    // --- Buckets -----------------------------------------------------------------------------
+    // Server access logs of the files bucket go to a bucket of their own (S3-managed keys: the
+    // log delivery service cannot write to KMS-encrypted targets). cdk-nag's S1 accepts a bucket
+    // that is another bucket's log destination, so this one needs no acknowledgment.
+    this.accessLogsBucket = new s3.Bucket(this, 'AccessLogs', {
+      blockPublicAccess: s3.BlockPublicAccess.BLOCK_ALL,
+      encryption: s3.BucketEncryption.S3_MANAGED,
+      enforceSSL: true,
+      minimumTLSVersion: 1.2,
+      objectOwnership: s3.ObjectOwnership.BUCKET_OWNER_ENFORCED,
+      lifecycleRules: [{ id: 'expire-access-logs', expiration: settings.accessLogExpiration }],
+      removalPolicy: settings.dataRemovalPolicy,
+    });
+
+    // Dev and staging buckets are DESTROY without autoDeleteObjects (that would add a custom
+    // resource Lambda): empty them before `cdk destroy`. prod retains and versions its files.
+    this.filesBucket = new s3.Bucket(this, 'Files', {
+      bucketName: this.names.filesBucket,
+      blockPublicAccess: s3.BlockPublicAccess.BLOCK_ALL,
+      encryption: s3.BucketEncryption.S3_MANAGED,
+      enforceSSL: true,
+      minimumTLSVersion: 1.2,
+      objectOwnership: s3.ObjectOwnership.BUCKET_OWNER_ENFORCED,
+      versioned: settings.versionedFiles,
+      serverAccessLogsBucket: this.accessLogsBucket,
+      serverAccessLogsPrefix: 'files/',
+      lifecycleRules: [
+        { id: 'abort-incomplete-uploads', abortIncompleteMultipartUploadAfter: Duration.days(1) },
+        ...(settings.versionedFiles
+          ? [{ id: 'expire-noncurrent-versions', noncurrentVersionExpiration: settings.noncurrentVersionExpiration }]
+          : []),
+      ],
+      removalPolicy: settings.dataRemovalPolicy,
+    });
+
+    // --- Events ------------------------------------------------------------------------------
+    this.bus = new events.EventBus(this, 'Bus', { eventBusName: this.names.bus });
+
+    // --- Queues ------------------------------------------------------------------------------
+    const made = {} as Record<QueueName, CatalogQueue>;
+    for (const [name, def] of Object.entries(props.queueDefs ?? queues) as [QueueName, QueueDef][]) {
+      const deadLetterQueue = new sqs.Queue(this, `${pascal(name)}Dlq`, {
+        encryption: sqs.QueueEncryption.SQS_MANAGED,
+        enforceSSL: true,
+        retentionPeriod: Duration.days(14),
+        removalPolicy: RemovalPolicy.DESTROY,
+      });
+      const queue = new sqs.Queue(this, `${pascal(name)}Queue`, {
+        encryption: sqs.QueueEncryption.SQS_MANAGED,
+        enforceSSL: true,
+        visibilityTimeout: Duration.seconds(def.visibilityTimeoutSeconds),
+        retentionPeriod: Duration.days(4),
+        deadLetterQueue: { queue: deadLetterQueue, maxReceiveCount: def.maxReceiveCount },
+        removalPolicy: RemovalPolicy.DESTROY,
+      });
+      made[name] = { def, queue, deadLetterQueue };
+    }
+    this.queues = made;
+
+    for (const rule of props.eventRuleDefs ?? eventRules) {
+      const target = this.queues[rule.queue];
+      if (!target) throw new Error(`Event rule ${rule.id} targets unknown queue ${rule.queue}`);
+      new events.Rule(this, `${pascal(rule.id)}Rule`, {
+        eventBus: this.bus,
+        description: `${rule.eventTypes.join(', ')} -> ${rule.queue}`,
+        eventPattern: { detailType: [...rule.eventTypes] },
+        targets: [new targets.SqsQueue(target.queue, { deadLetterQueue: target.deadLetterQueue })],
+      });
+    }
+
+    // --- Durable timers ----------------------------------------------------------------------
+    // SQS delays stop at 15 minutes; longer retries are one-time EventBridge Scheduler schedules
+    // in this group whose target is a catalog queue, sent with this role.
+    this.scheduleGroup = new scheduler.ScheduleGroup(this, 'Timers', {
+      scheduleGroupName: this.names.scheduleGroup,
+      removalPolicy: settings.dataRemovalPolicy,
+    });
+    this.schedulerRole = new iam.Role(this, 'SchedulerRole', {
+      description: `EventBridge Scheduler sends durable timers of ${settings.namePrefix} to its queues`,
+      assumedBy: new iam.ServicePrincipal('scheduler.amazonaws.com', {
+        conditions: { StringEquals: { 'aws:SourceAccount': Aws.ACCOUNT_ID } },
+      }),
+    });
+    const queueArns = Object.values<CatalogQueue>(this.queues).map((q) => q.queue.queueArn);
+    if (queueArns.length > 0) {
+      this.schedulerRole.addToPrincipalPolicy(new iam.PolicyStatement({ actions: ['sqs:SendMessage'], resources: queueArns }));
+    }
+
+    new CfnOutput(this, 'TableName', { value: this.table.tableName });
+    new CfnOutput(this, 'FilesBucketName', { value: this.filesBucket.bucketName });
+    new CfnOutput(this, 'EventBusName', { value: this.bus.eventBusName });
+    new CfnOutput(this, 'ScheduleGroupName', { value: this.scheduleGroup.scheduleGroupName });
+  }
+}
+
+/** `webhookFanout` -> `WebhookFanout` (construct ids). */
+export function pascal(name: string): string {
+  return name.charAt(0).toUpperCase() + name.slice(1);
+}

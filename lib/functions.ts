@@ -1,0 +1,212 @@
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Aws, Duration, Stack } from 'aws-cdk-lib';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
+import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import { Construct } from 'constructs';
+import type { Access, QueueName } from '../lambdas/catalog-types';
+import type { DataStack } from './data';
+import { acknowledge, wildcardResourceFinding } from './nag';
+import type { StageSettings } from './stage';
+import { lambdaBundle } from './bundling';
+
+/** Repository root (lib/ sits directly under it). */
+export const projectRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+
+/** What lib/ needs of a catalog route, worker, authorizer or fallback entry. */
+export interface FunctionDef {
+  id: string;
+  /** Module under lambdas/ (no extension) exporting `handler`. */
+  handler: string;
+  description?: string;
+  uses?: Access;
+  timeoutSeconds?: number;
+  memoryMb?: number;
+}
+
+export type FunctionKind = 'http' | 'worker';
+
+export const defaults = {
+  memoryMb: 256,
+  timeoutSeconds: { http: 10, worker: 30 } satisfies Record<FunctionKind, number>,
+};
+
+/** `webhookDelivery` -> `QUEUE_URL_WEBHOOK_DELIVERY` (the name `config.queueUrl` reads). */
+export function queueUrlVariable(name: string): string {
+  return `QUEUE_URL_${name.replace(/[A-Z]/g, (c) => '_' + c).toUpperCase()}`;
+}
+
+/** lib/bundling.ts in NodejsFunction's terms; esbuild runs locally, never in Docker. */
+export const bundling = {
+  format: OutputFormat.ESM,
+  minify: lambdaBundle.minify,
+  sourceMap: lambdaBundle.sourcemap,
+  sourcesContent: lambdaBundle.sourcesContent,
+  target: lambdaBundle.target,
+  externalModules: [...lambdaBundle.external],
+  mainFields: [...lambdaBundle.mainFields],
+  banner: lambdaBundle.banner,
+  forceDockerBundling: false,
+};
+
+export interface CatalogFunctionProps {
+  def: FunctionDef;
+  kind: FunctionKind;
+  settings: StageSettings;
+  data: DataStack;
+  /** Extra environment (e.g. CORS_ORIGINS for HTTP handlers). */
+  environment?: Record<string, string>;
+}
+
+/**
+ * One catalog entry as a Lambda function: its own esbuild bundle, log group, role and exactly
+ * the permissions its `uses` lists (written as explicit statements, never grant* helpers).
+ */
+export class CatalogFunction extends Construct {
+  readonly fn: NodejsFunction;
+  readonly role: iam.Role;
+  readonly logGroup: logs.LogGroup;
+
+  constructor(scope: Construct, id: string, props: CatalogFunctionProps) {
+    super(scope, id);
+    const { def, kind, settings, data } = props;
+    const uses = def.uses ?? {};
+    const entry = join(projectRoot, 'lambdas', `${def.handler}.ts`);
+    if (!existsSync(entry)) throw new Error(`Catalog entry ${def.id}: handler module lambdas/${def.handler}.ts does not exist`);
+
+    this.logGroup = new logs.LogGroup(this, 'Logs', {
+      retention: settings.logRetention,
+      removalPolicy: settings.logRemovalPolicy,
+    });
+
+    // An explicit role instead of the default one with AWSLambdaBasicExecutionRole (a managed
+    // policy that may write to any log group): this role writes only to its own log group.
+    this.role = new iam.Role(this, 'Role', {
+      assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
+      description: `${settings.namePrefix}-${def.id}`,
+    });
+    this.logGroup.grantWrite(this.role);
+
+    this.fn = new NodejsFunction(this, 'Function', {
+      functionName: `${settings.namePrefix}-${def.id}`,
+      description: def.description?.slice(0, 256),
+      entry,
+      handler: 'handler',
+      projectRoot,
+      depsLockFilePath: join(projectRoot, 'package-lock.json'),
+      runtime: lambda.Runtime.NODEJS_22_X,
+      architecture: lambda.Architecture.ARM_64,
+      memorySize: def.memoryMb ?? defaults.memoryMb,
+      timeout: Duration.seconds(def.timeoutSeconds ?? defaults.timeoutSeconds[kind]),
+      tracing: lambda.Tracing.ACTIVE,
+      logGroup: this.logGroup,
+      role: this.role,
+      // SDK v3 keeps connections alive by itself; this flag only sets an SDK v2 variable.
+      awsSdkConnectionReuse: false,
+      environment: { ...environment(def, settings, data), ...props.environment },
+      bundling,
+    });
+
+    for (const statement of statements(this, uses, data)) this.role.addToPrincipalPolicy(statement);
+
+    acknowledge(
+      this.role,
+      'AwsSolutions-IAM5[Resource::*]',
+      'Active X-Ray tracing: xray:PutTraceSegments and xray:PutTelemetryRecords support no resource-level permissions.',
+    );
+    acknowledge(
+      this.fn,
+      'AwsSolutions-L1',
+      'Lambdas run on nodejs22.x by design (DESIGN.md: local tooling on Node 20, code must run on both); a newer runtime is a deliberate upgrade.',
+    );
+  }
+}
+
+function environment(def: FunctionDef, settings: StageSettings, data: DataStack): Record<string, string> {
+  const uses = def.uses ?? {};
+  const env: Record<string, string> = {
+    STAGE: settings.stage,
+    TABLE_NAME: data.names.table,
+    POWERTOOLS_SERVICE_NAME: 'despacho',
+    LOG_LEVEL: settings.logLevel,
+    NODE_OPTIONS: lambdaBundle.nodeOptions,
+  };
+  if (uses.bucket?.length) env.BUCKET_NAME = data.names.filesBucket;
+  if (uses.bus) env.EVENT_BUS_NAME = data.names.bus;
+  for (const q of uses.queues ?? []) env[queueUrlVariable(q.name)] = queueOf(data, q.name, def.id).queue.queueUrl;
+  if (uses.scheduler) {
+    env.SCHEDULER_ROLE_ARN = data.schedulerRole.roleArn;
+    env.SCHEDULER_GROUP = data.names.scheduleGroup;
+  }
+  return env;
+}
+
+function queueOf(data: DataStack, name: QueueName, id: string) {
+  const q = data.queues[name];
+  if (!q) throw new Error(`Catalog entry ${id} uses unknown queue ${name}`);
+  return q;
+}
+
+/** Actions that may address a GSI (`<table>/index/<name>`); every other action is table-only. */
+const indexActions = new Set(['Query', 'Scan']);
+
+/**
+ * Least privilege from `uses`: only the listed actions, on the named resources. Wildcard ARNs
+ * are built from physical names (see dataNames) and their IAM5 findings acknowledged one by one.
+ */
+function statements(scope: CatalogFunction, uses: Access, data: DataStack): iam.PolicyStatement[] {
+  const stack = Stack.of(scope);
+  const out: iam.PolicyStatement[] = [];
+  const wildcard = (resource: string, reason: string) => {
+    acknowledge(scope.role, wildcardResourceFinding(scope, resource), reason);
+    return resource;
+  };
+
+  if (uses.table?.length) {
+    const tableArn = stack.formatArn({ service: 'dynamodb', resource: 'table', resourceName: data.names.table });
+    const plain = uses.table.filter((a) => !indexActions.has(a));
+    const indexed = uses.table.filter((a) => indexActions.has(a));
+    if (plain.length) out.push(new iam.PolicyStatement({ actions: plain.map((a) => `dynamodb:${a}`), resources: [tableArn] }));
+    if (indexed.length) {
+      const indexArn = wildcard(`${tableArn}/index/*`, 'Query/Scan on the single table\'s GSIs; the table has only the GSIs of tableSchema.');
+      out.push(new iam.PolicyStatement({ actions: indexed.map((a) => `dynamodb:${a}`), resources: [tableArn, indexArn] }));
+    }
+  }
+
+  for (const b of uses.bucket ?? []) {
+    const bucketArn = `arn:${Aws.PARTITION}:s3:::${data.names.filesBucket}`;
+    const objectActions = b.actions.filter((a) => a !== 'ListBucket');
+    if (objectActions.length) {
+      const objects = wildcard(`${bucketArn}/*`, `Object actions (${objectActions.join(', ')}) on keys of the ${b.name} bucket, which are per-record and not known in advance.`);
+      out.push(new iam.PolicyStatement({ actions: objectActions.map((a) => `s3:${a}`), resources: [objects] }));
+    }
+    if (b.actions.includes('ListBucket')) out.push(new iam.PolicyStatement({ actions: ['s3:ListBucket'], resources: [bucketArn] }));
+  }
+
+  const queueArns = (uses.queues ?? []).filter((q) => q.actions.includes('SendMessage')).map((q) => queueOf(data, q.name, scope.node.id).queue.queueArn);
+  if (queueArns.length) out.push(new iam.PolicyStatement({ actions: ['sqs:SendMessage'], resources: queueArns }));
+
+  if (uses.bus) {
+    const busArn = stack.formatArn({ service: 'events', resource: 'event-bus', resourceName: data.names.bus });
+    out.push(new iam.PolicyStatement({ actions: ['events:PutEvents'], resources: [busArn] }));
+  }
+
+  if (uses.scheduler) {
+    const schedules = wildcard(
+      stack.formatArn({ service: 'scheduler', resource: 'schedule', resourceName: `${data.names.scheduleGroup}/*` }),
+      'Durable timers are one-time schedules with generated names, confined to this stage\'s schedule group.',
+    );
+    out.push(new iam.PolicyStatement({ actions: ['scheduler:CreateSchedule'], resources: [schedules] }));
+    out.push(
+      new iam.PolicyStatement({
+        actions: ['iam:PassRole'],
+        resources: [data.schedulerRole.roleArn],
+        conditions: { StringEquals: { 'iam:PassedToService': 'scheduler.amazonaws.com' } },
+      }),
+    );
+  }
+  return out;
+}
