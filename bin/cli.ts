@@ -133,6 +133,7 @@ export const commands: Command[] = [
     options: {
       'account-id': { type: 'string', value: '<id>', description: 'Account the token acts for', required: true },
       name: { type: 'string', value: '<name>', description: 'Token name', required: true },
+      email: { type: 'string', value: '<email>', description: "Contact of the token's holder (shown as uploader or approver)" },
       role: { type: 'string', value: roles.join('|'), description: 'Token role', required: true },
       scopes: { type: 'string', value: scopes.join(','), description: 'Comma-separated scopes (default none)' },
     },
@@ -142,6 +143,7 @@ export const commands: Command[] = [
       body: {
         account_id: Number(id(str(options, 'account-id')!, '--account-id')),
         name: options.name,
+        email: str(options, 'email'),
         role: options.role,
         scopes: (str(options, 'scopes') ?? '').split(',').map((s) => s.trim()).filter(Boolean),
       },

@@ -64,7 +64,14 @@ async function resolve(event: APIGatewayRequestAuthorizerEventV2, at: Date, touc
   const record = await findTokenByHash(tokenHash);
   if (!record || record.revokedAt) return undefined;
   touches.push(touchToken(tokenHash, at));
-  return { accountId: record.accountId, tokenId: record.id, role: record.role, scopes: record.scopes ?? [] };
+  return {
+    accountId: record.accountId,
+    tokenId: record.id,
+    tokenName: record.name,
+    email: record.email ?? null,
+    role: record.role,
+    scopes: record.scopes ?? [],
+  };
 }
 
 function allow(c: Parameters<typeof encodeContext>[0]): APIGatewaySimpleAuthorizerWithContextResult<AuthContext> {

@@ -7,7 +7,7 @@ import type { Role, Scope } from '../../catalog-types';
  * `value` lets the operator seed a token they chose (ADMIN_TOKEN on the twin).
  */
 export async function issueToken(
-  input: { accountId: number; name: string; role: Role; scopes: Scope[]; value?: string; id?: number },
+  input: { accountId: number; name: string; email?: string; role: Role; scopes: Scope[]; value?: string; id?: number },
   at: string,
 ): Promise<{ token: string; record: TokenRecord }> {
   const token = input.value ?? generateToken();
@@ -16,6 +16,7 @@ export async function issueToken(
     tokenHash: hashToken(token),
     accountId: input.accountId,
     name: input.name,
+    email: input.email,
     role: input.role,
     scopes: [...new Set(input.scopes)],
     createdAt: at,

@@ -4,6 +4,9 @@ import type { Role, Scope } from '../../catalog-types';
 export interface Principal {
   accountId: number;
   tokenId: number;
+  /** The token's name and contact: who acted, as recorded on documents (uploader, approver). */
+  tokenName: string;
+  email: string | null;
   role: Role;
   scopes: Scope[];
 }

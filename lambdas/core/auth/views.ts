@@ -10,6 +10,7 @@ export function tokenView(t: TokenRecord) {
     id: t.id,
     account_id: t.accountId,
     name: t.name,
+    email: t.email ?? null,
     role: t.role,
     scopes: t.scopes ?? [],
     created_at: t.createdAt,

@@ -11,6 +11,7 @@ export const CreateAccountBody = v.strictObject({
 export const CreateTokenBody = v.strictObject({
   account_id: v.pipe(v.number('Must be a number.'), v.integer('Must be an integer.'), v.minValue(1, 'Must be at least 1.')),
   name: text(100),
+  email: v.optional(v.pipe(v.string('Must be a string.'), v.trim(), v.maxLength(150, 'Must be at most 150 characters.'), v.email('Must be an e-mail address.'), v.toLowerCase())),
   role: v.picklist(roles, `Must be one of ${roles.join(', ')}.`),
   scopes: v.optional(
     v.pipe(

@@ -19,7 +19,7 @@ const create = route({ body: CreateTokenBody }, async ({ body }) => {
     throw new ValidationFailed({ role: [`A ${account.kind} account's tokens have the ${roleForKind[account.kind]} role.`] });
   }
   const { token, record } = await issueToken(
-    { accountId: account.id, name: body.name, role: body.role, scopes: body.scopes },
+    { accountId: account.id, name: body.name, email: body.email, role: body.role, scopes: body.scopes },
     nowIso(),
   );
   return created({ ...tokenView(record), token }, 'Token created. Store it now: it is not shown again.');

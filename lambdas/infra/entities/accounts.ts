@@ -18,6 +18,8 @@ export interface TokenRecord {
   tokenHash: string;
   accountId: number;
   name: string;
+  /** Who holds the token (a person or an integration's contact); shown as uploader/approver. */
+  email?: string;
   role: Role;
   scopes: Scope[];
   createdAt: string;
@@ -55,6 +57,7 @@ const tokens = defineEntity({
     tokenHash: { type: 'string', required: true },
     accountId: { type: 'number', required: true },
     name: { type: 'string', required: true },
+    email: { type: 'string' },
     role: { type: ['admin', 'broker', 'partner'] as const, required: true },
     scopes: { type: 'list', items: { type: 'string' }, default: () => [] },
     createdAt: { type: 'string', required: true },

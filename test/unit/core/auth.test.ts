@@ -6,7 +6,7 @@ import { compile, match } from '../../../lambdas/routing';
 import type { Principal } from '../../../lambdas/core/auth/principal';
 import type { RouteDef } from '../../../lambdas/catalog-types';
 
-const partner: Principal = { accountId: 1, tokenId: 1, role: 'partner', scopes: ['orders:read'] };
+const partner: Principal = { accountId: 1, tokenId: 1, tokenName: 'acme', email: null, role: 'partner', scopes: ['orders:read'] };
 
 describe('route policy', () => {
   it('lets anyone call a public route', () => {
