@@ -1,14 +1,36 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
-import type { BlobPort } from '../lambdas/infra/blobs';
+import type { BlobPort, PresignedUpload, PresignedUploadOptions } from '../lambdas/infra/blobs';
 import { constantTimeEqual } from '../lambdas/core/auth/tokens';
 import { now } from '../lambdas/infra/clock';
+
+/** What a presigned upload form allows: signed, base64url JSON in its `policy` field. */
+interface UploadPolicy {
+  key: string;
+  contentType: string;
+  maxBytes: number;
+  /** Unix seconds. */
+  expires: number;
+}
+
+/** How the twin answers an upload form, as S3's POST Object would. */
+export interface UploadAnswer {
+  status: number;
+  /** S3's error code (`AccessDenied`, `EntityTooLarge`, ...). */
+  code?: string;
+  message?: string;
+}
+
+/** The form fields a twin upload accepts besides the file (S3 refuses fields its policy does not name). */
+const uploadFields = ['key', 'content-type', 'policy', 'signature'];
 
 /**
  * The twin's S3: files under `<dataDir>/blobs`, download URLs signed with HMAC-SHA256 over
  * key, expiry and response headers, checked by the twin's server like S3 checks its presigned URLs.
+ * Presigned uploads are forms with an HMAC-signed policy (key, type, size, expiry), posted to
+ * `/_blobs-upload` and checked like S3 checks a POST Object policy.
  */
 export class LocalBlobs implements BlobPort {
   readonly root: string;
@@ -73,5 +95,64 @@ export class LocalBlobs implements BlobPort {
     if (!body) return { refused: 'The file no longer exists.' };
     const meta = JSON.parse(await readFile(this.file(key) + '.meta.json', 'utf8').catch(() => '{}')) as { contentType?: string };
     return { body, contentType: params.get('type') ?? meta.contentType ?? 'application/octet-stream', fileName: params.get('name') ?? undefined };
+  }
+
+  async size(key: string): Promise<number | undefined> {
+    try {
+      return (await stat(this.file(key))).size;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw err;
+    }
+  }
+
+  async presignedUpload(key: string, opts: PresignedUploadOptions): Promise<PresignedUpload> {
+    this.file(key); // a key that would leave the store is refused now, not at upload time
+    const policy: UploadPolicy = {
+      key,
+      contentType: opts.contentType,
+      maxBytes: opts.maxBytes,
+      expires: Math.floor(now().getTime() / 1000) + opts.expiresInSeconds,
+    };
+    const encoded = Buffer.from(JSON.stringify(policy), 'utf8').toString('base64url');
+    return {
+      url: `${this.publicBaseUrl()}/_blobs-upload`,
+      fields: { key, 'Content-Type': opts.contentType, policy: encoded, signature: this.signPolicy(encoded) },
+    };
+  }
+
+  private signPolicy(encoded: string): string {
+    return createHmac('sha256', this.secret).update(encoded).digest('hex');
+  }
+
+  /**
+   * Checks an upload form like S3 checks a presigned POST, then stores the file: 204, or 403
+   * (signature, expiry, a field other than signed, an unsigned field) or 400 (size). Field names
+   * are matched case-insensitively, as S3 does; the file part's own type is ignored, as S3 does.
+   */
+  async acceptUpload(fields: Record<string, string>, file: { data: Buffer; mimeType?: string }): Promise<UploadAnswer> {
+    const field = (name: string) => Object.entries(fields).find(([k]) => k.toLowerCase() === name)?.[1];
+    const denied = (message: string): UploadAnswer => ({ status: 403, code: 'AccessDenied', message });
+    const encoded = field('policy');
+    const signature = field('signature');
+    if (!encoded || !signature) return denied('Bucket POST must contain a policy and its signature.');
+    if (!constantTimeEqual(signature, this.signPolicy(encoded))) return denied('The request signature we calculated does not match the signature you provided.');
+    let policy: UploadPolicy;
+    try {
+      policy = JSON.parse(Buffer.from(encoded, 'base64url').toString('utf8')) as UploadPolicy;
+    } catch {
+      return denied('Invalid Policy: the policy is not valid JSON.');
+    }
+    if (!Number.isFinite(policy.expires) || policy.expires * 1000 < now().getTime()) return denied('Invalid according to Policy: Policy expired.');
+    if (field('key') !== policy.key) return denied(`Invalid according to Policy: Policy Condition failed: ["eq", "$key", "${policy.key}"]`);
+    if (field('content-type') !== policy.contentType) {
+      return denied(`Invalid according to Policy: Policy Condition failed: ["eq", "$Content-Type", "${policy.contentType}"]`);
+    }
+    const extra = Object.keys(fields).filter((k) => !uploadFields.includes(k.toLowerCase()));
+    if (extra.length) return denied(`Invalid according to Policy: Extra input fields: ${extra.join(', ')}`);
+    if (file.data.length < 1) return { status: 400, code: 'EntityTooSmall', message: 'Your proposed upload is smaller than the minimum allowed size.' };
+    if (file.data.length > policy.maxBytes) return { status: 400, code: 'EntityTooLarge', message: 'Your proposed upload exceeds the maximum allowed size.' };
+    await this.put(policy.key, file.data, policy.contentType);
+    return { status: 204 };
   }
 }

@@ -6,15 +6,23 @@ import { authorizer as authorizerDef, fallback, routes } from '../lambdas/catalo
 import { apiBase, compile, match, routeKey } from '../lambdas/routing';
 import { errorResponse, type ApiEvent, type ApiResult } from '../lambdas/http/kit/route';
 import type { AuthContext } from '../lambdas/http/kit/auth-context';
-import { PayloadTooLarge } from '../lambdas/core/errors';
+import { BadRequest, PayloadTooLarge, UnsupportedMediaType, ValidationFailed } from '../lambdas/core/errors';
+import { humanSize, maxDocumentBytes } from '../lambdas/core/documents/files';
+import { parseMultipart } from '../lambdas/http/kit/multipart';
 import { config } from '../lambdas/infra/config';
 import { logger } from '../lambdas/http/kit/logger';
 import { apiEvent, authorizerEvent, type IncomingCall } from './api-events';
 import { lambdaContext } from './jobs';
-import type { LocalBlobs } from './blobs';
+import type { LocalBlobs, UploadAnswer } from './blobs';
 
-/** API Gateway's own payload limit for HTTP APIs; route handlers apply their tighter limits. */
-export const gatewayMaxBody = 10 * 1024 * 1024 + 64 * 1024;
+/**
+ * The largest request body the twin reads: a JSON body carrying a 10 MiB document in base64, plus
+ * 64 KiB for the rest of the body. This is looser than the cloud: API Gateway's HTTP APIs stop at
+ * 10 MB and a Lambda's request payload at 6 MB, so base64 uploads are for small files and big
+ * files take the presigned path (`/_blobs-upload` here, S3's POST Object in the cloud). Route
+ * handlers apply their own, tighter limits.
+ */
+export const gatewayMaxBody = 4 * Math.ceil(maxDocumentBytes / 3) + 64 * 1024;
 
 type Handler = (event: unknown, context: Context) => Promise<unknown>;
 
@@ -49,11 +57,14 @@ async function handle(deps: ServerDeps, req: IncomingMessage, res: ServerRespons
     return preflight(res, req.headers.origin);
   }
   const body = await readBody(req, gatewayMaxBody);
+  const isUpload = url.pathname === '/_blobs-upload' && method === 'POST';
   if (body === 'too-large') {
+    if (isUpload) return sendUploadAnswer(res, req.headers.origin, { status: 400, code: 'EntityTooLarge', message: 'Your proposed upload exceeds the maximum allowed size.' });
     const requestId = randomUUID();
-    return send(res, withRequestId(errorResponse(new PayloadTooLarge('The request body is larger than 10 MB.'), requestId), requestId));
+    return send(res, withRequestId(errorResponse(new PayloadTooLarge(`The request body is larger than ${humanSize(gatewayMaxBody)}.`), requestId), requestId));
   }
   if (url.pathname.startsWith('/_blobs/') && method === 'GET') return serveBlob(deps.blobs, url, res);
+  if (isUpload) return sendUploadAnswer(res, req.headers.origin, await acceptUpload(deps.blobs, req, body));
 
   const call: IncomingCall = { method, url, headers: req.headers, body, sourceIp: req.socket.remoteAddress ?? '127.0.0.1' };
   const { route, params } = url.pathname.startsWith(apiBase) ? match(compiled, method, url.pathname) : { route: undefined, params: {} };
@@ -137,3 +148,47 @@ async function serveBlob(blobs: LocalBlobs, url: URL, res: ServerResponse) {
   res.end(opened.body);
 }
 
+/**
+ * S3's POST Object, as the twin does it: a multipart form of the presigned fields, the `file` last
+ * (fields after it are ignored, as S3 ignores them), checked by the blob store.
+ */
+async function acceptUpload(blobs: LocalBlobs, req: IncomingMessage, body: Buffer): Promise<UploadAnswer> {
+  let form;
+  try {
+    // Any file the body can hold is parsed; the policy's own size limit is the store's check.
+    form = await parseMultipart(body, req.headers['content-type'] ?? '', { fileBytes: gatewayMaxBody, files: 1, fields: 20 });
+  } catch (err) {
+    if (err instanceof PayloadTooLarge) return { status: 400, code: 'EntityTooLarge', message: 'Your proposed upload exceeds the maximum allowed size.' };
+    if (err instanceof UnsupportedMediaType) {
+      return { status: 412, code: 'PreconditionFailed', message: 'Bucket POST must be of the enclosure-type multipart/form-data.' };
+    }
+    if (err instanceof BadRequest || err instanceof ValidationFailed) {
+      return { status: 400, code: 'MalformedPOSTRequest', message: 'The body of your POST request is not well-formed multipart/form-data.' };
+    }
+    throw err;
+  }
+  const fields = { ...form.fields };
+  for (const name of form.fieldsAfterFile) delete fields[name];
+  const file = form.files.find((f) => f.field === 'file');
+  if (!file || form.files.length !== 1) return { status: 400, code: 'InvalidArgument', message: 'POST requires exactly one file upload per request.' };
+  if (!Object.keys(fields).some((k) => k.toLowerCase() === 'key')) return { status: 400, code: 'InvalidArgument', message: "Bucket POST must contain a field named 'key'." };
+  return blobs.acceptUpload(fields, { data: file.data, mimeType: file.mimeType });
+}
+
+function sendUploadAnswer(res: ServerResponse, origin: string | undefined, answer: UploadAnswer) {
+  const allowed = config.corsOrigins();
+  const allowOrigin = allowed.includes('*') ? '*' : origin && allowed.includes(origin) ? origin : allowed[0];
+  const cors = { 'Access-Control-Allow-Origin': allowOrigin, Vary: 'Origin' };
+  if (answer.status < 300) {
+    res.writeHead(answer.status, cors);
+    return res.end();
+  }
+  res.writeHead(answer.status, { ...cors, 'Content-Type': 'application/xml' });
+  res.end(
+    `<?xml version="1.0" encoding="UTF-8"?><Error><Code>${xml(answer.code ?? 'InvalidRequest')}</Code><Message>${xml(answer.message ?? '')}</Message></Error>`,
+  );
+}
+
+function xml(text: string): string {
+  return text.replace(/[<>&]/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;' })[c]!);
+}

@@ -1,4 +1,5 @@
-import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { createPresignedPost } from '@aws-sdk/s3-presigned-post';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { config } from './config';
 
@@ -9,6 +10,25 @@ export interface BlobPort {
   delete(key: string): Promise<void>;
   /** A URL anyone holding it can GET until it expires; tampering or expiry -> 403. */
   downloadUrl(key: string, opts: { expiresInSeconds: number; fileName?: string; contentType?: string }): Promise<string>;
+  /**
+   * A browser-style POST straight to the store (S3's POST Object): send `fields` then the `file`
+   * field, last, as multipart/form-data to `url`. The store refuses (403) a changed key, a changed
+   * Content-Type, a bad signature or an expired form, and (400) a file of 0 or over `maxBytes` bytes.
+   */
+  presignedUpload(key: string, opts: PresignedUploadOptions): Promise<PresignedUpload>;
+  /** The stored size in bytes, or undefined when there is no such file. */
+  size(key: string): Promise<number | undefined>;
+}
+
+export interface PresignedUploadOptions {
+  maxBytes: number;
+  contentType: string;
+  expiresInSeconds: number;
+}
+
+export interface PresignedUpload {
+  url: string;
+  fields: Record<string, string>;
 }
 
 let s3: S3Client | undefined;
@@ -43,6 +63,29 @@ export const s3Blobs: BlobPort = {
       ResponseContentType: opts.contentType,
     });
     return getSignedUrl(client(), cmd, { expiresIn: opts.expiresInSeconds });
+  },
+  async presignedUpload(key, opts) {
+    const { url, fields } = await createPresignedPost(client(), {
+      Bucket: config.bucketName(),
+      Key: key,
+      Conditions: [
+        ['content-length-range', 1, opts.maxBytes],
+        ['eq', '$Content-Type', opts.contentType],
+      ],
+      Fields: { 'Content-Type': opts.contentType },
+      Expires: opts.expiresInSeconds,
+    });
+    return { url, fields };
+  },
+  async size(key) {
+    try {
+      const res = await client().send(new HeadObjectCommand({ Bucket: config.bucketName(), Key: key }));
+      return res.ContentLength;
+    } catch (err) {
+      const e = err as { name?: string; $metadata?: { httpStatusCode?: number } };
+      if (e.name === 'NotFound' || e.name === 'NoSuchKey' || e.$metadata?.httpStatusCode === 404) return undefined;
+      throw err;
+    }
   },
 };
 

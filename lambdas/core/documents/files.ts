@@ -38,7 +38,8 @@ export function mimeTypeForExtension(ext: string): string | undefined {
 const maxNameLength = 255;
 // C0 controls, DEL, C1 controls; bidi embeddings/overrides/isolates and the invisible bidi marks
 // (LRM, RLM, ALM), which can make "invoice<RLO>fdp.exe" display as "invoiceexe.pdf".
-const unsafeCharacters = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]/g;
+// Lone surrogates (not text; they cannot be encoded as UTF-8) go as well.
+const unsafeCharacters = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
 /**
  * A file name safe to store and to show: only the last path component, NFC, without control or
@@ -47,7 +48,9 @@ const unsafeCharacters = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069\
  */
 export function sanitizeFileName(name: string): string {
   const last = String(name).split(/[/\\]/).pop() ?? '';
-  const cleaned = trimName(last.normalize('NFC').replace(unsafeCharacters, '').replace(/\s+/gu, ' '));
+  // Whitespace controls (tab, newline) become spaces before the other controls are dropped.
+  const spaced = last.replace(/\s+/gu, ' ');
+  const cleaned = trimName(spaced.replace(unsafeCharacters, '').replace(/ {2,}/g, ' ').normalize('NFC'));
   if (!cleaned) return 'file';
   return cleaned.length <= maxNameLength || [...cleaned].length <= maxNameLength ? cleaned : shorten(cleaned);
 }

@@ -1,0 +1,20 @@
+import { route } from '../kit/route';
+import { ok } from '../kit/reply';
+import { IdParams } from '../kit/schemas';
+import { supersedeDocument } from '../../services/documents';
+import { Base64Supersede, SupersedeFields } from './schemas';
+import { idempotencyKey, readUpload } from './files-in';
+import { uploadBodyBytes } from './upload';
+
+export const handler = route({ params: IdParams, bodyMode: 'raw', maxBodyBytes: uploadBodyBytes }, async ({ params, rawBody, headers, principal }) => {
+  const key = idempotencyKey(headers);
+  const { fields, file } = await readUpload(rawBody, headers['content-type'], { fields: SupersedeFields, json: Base64Supersede });
+  const { doc } = await supersedeDocument(principal, params.id, file, fields.reason, key);
+  return ok(
+    {
+      new_document: { id: doc.id, file_name: doc.fileName, state: doc.state, version: doc.version },
+      superseded_document: { id: params.id, state: 'superseded', superseded_by: doc.id },
+    },
+    { status: 201, message: `Document superseded by version ${doc.version}.` },
+  );
+});

@@ -1,0 +1,137 @@
+import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { defineEntity, isConditionalFailure, pad, service } from './entity';
+import { documentClient } from '../dynamo';
+import type { DocumentRecord, DocumentState } from '../../core/documents/model';
+import { documentStates, documentTypes } from '../../core/documents/model';
+
+const actor = { type: 'map', properties: { id: { type: 'number' }, name: { type: 'string' }, email: { type: 'string' } } } as const;
+
+const documents = defineEntity({
+  model: { entity: 'document', version: '1', service },
+  attributes: {
+    id: { type: 'number', required: true },
+    idKey: { type: 'string', hidden: true, watch: ['id'], set: (_: unknown, { id }: { id: number }) => pad(id) },
+    accountId: { type: 'number', required: true },
+    rootId: { type: 'number', required: true },
+    version: { type: 'number', required: true },
+    versionKey: { type: 'string', hidden: true, watch: ['version'], set: (_: unknown, { version }: { version: number }) => pad(version) },
+    documentType: { type: documentTypes, required: true },
+    state: { type: documentStates, required: true },
+    fileName: { type: 'string', required: true },
+    fileSize: { type: 'number', required: true },
+    mimeType: { type: 'string', required: true },
+    checksum: { type: 'string', required: true },
+    blobKey: { type: 'string', required: true },
+    manifestId: { type: 'string' },
+    awbNumber: { type: 'string' },
+    metadata: { type: 'any' },
+    uploader: actor,
+    validator: actor,
+    approver: actor,
+    validationNotes: { type: 'string' },
+    approvalNotes: { type: 'string' },
+    validatedAt: { type: 'string' },
+    approvedAt: { type: 'string' },
+    rejectionReason: { type: 'string' },
+    rejectedAt: { type: 'string' },
+    supersededBy: { type: 'number' },
+    supersedeReason: { type: 'string' },
+    supersededAt: { type: 'string' },
+    createdAt: { type: 'string', required: true },
+    updatedAt: { type: 'string', required: true },
+  },
+  indexes: {
+    byId: {
+      pk: { field: 'pk', composite: ['id'], template: 'DOC#${id}' },
+      sk: { field: 'sk', composite: [], template: 'DOC' },
+    },
+    byAccount: {
+      index: 'gsi1',
+      pk: { field: 'gsi1pk', composite: ['accountId'], template: 'ACCOUNT#${accountId}#DOCS' },
+      sk: { field: 'gsi1sk', composite: ['idKey'], template: 'DOC#${idKey}' },
+    },
+    all: {
+      index: 'gsi2',
+      pk: { field: 'gsi2pk', composite: [], template: 'DOCS' },
+      sk: { field: 'gsi2sk', composite: ['idKey'], template: 'DOC#${idKey}' },
+    },
+    versions: {
+      index: 'gsi3',
+      pk: { field: 'gsi3pk', composite: ['rootId'], template: 'DOCROOT#${rootId}' },
+      sk: { field: 'gsi3sk', composite: ['versionKey'], template: 'V#${versionKey}' },
+    },
+  },
+} as const);
+
+type Patch = Partial<Omit<DocumentRecord, 'id' | 'accountId' | 'rootId' | 'version' | 'blobKey' | 'createdAt'>>;
+
+export async function getDocument(id: number): Promise<DocumentRecord | undefined> {
+  const res = await documents().get({ id }).go({ consistent: true });
+  return (res.data ?? undefined) as DocumentRecord | undefined;
+}
+
+export async function putDocument(record: DocumentRecord): Promise<void> {
+  await documents().create(record as never).go();
+}
+
+/** Every document of one account, or of all accounts (brokers), newest first. */
+export async function listDocuments(accountId?: number): Promise<DocumentRecord[]> {
+  const query = accountId === undefined ? documents().query.all({}) : documents().query.byAccount({ accountId });
+  const res = await query.go({ pages: 'all', order: 'desc' });
+  return res.data as DocumentRecord[];
+}
+
+/** Every version of a document, oldest first. */
+export async function listVersions(rootId: number): Promise<DocumentRecord[]> {
+  const res = await documents().query.versions({ rootId }).go({ pages: 'all' });
+  return res.data as DocumentRecord[];
+}
+
+/**
+ * Moves a document from the state it was read in to another, in one conditional write: when two
+ * callers race, exactly one wins and the other learns the state changed (returns false).
+ */
+export async function transition(id: number, from: DocumentState, patch: Patch): Promise<DocumentRecord | false> {
+  try {
+    const res = await documents()
+      .patch({ id })
+      .set(patch as never)
+      .where(({ state }, { eq }) => eq(state, from))
+      .go({ response: 'all_new' });
+    return res.data as DocumentRecord;
+  } catch (err) {
+    if (isConditionalFailure(err)) return false;
+    throw err;
+  }
+}
+
+/** Supersede: the original leaves `from` for superseded and the new version appears, or neither. */
+export async function supersedeWith(original: DocumentRecord, from: DocumentState, patch: Patch, next: DocumentRecord): Promise<boolean> {
+  const update = documents()
+    .patch({ id: original.id })
+    .set(patch as never)
+    .where(({ state }, { eq }) => eq(state, from))
+    .params();
+  const put = documents().create(next as never).params();
+  try {
+    await documentClient().send(new TransactWriteCommand({ TransactItems: [{ Update: update as never }, { Put: put as never }] }));
+    return true;
+  } catch (err) {
+    if ((err as { name?: string }).name === 'TransactionCanceledException') return false;
+    throw err;
+  }
+}
+
+/** Removes a document only while it is still in the state it was read in. */
+export async function deleteDocument(id: number, from: DocumentState): Promise<boolean> {
+  try {
+    await documents()
+      .delete({ id })
+      .where(({ state }, { eq }) => eq(state, from))
+      .go();
+    return true;
+  } catch (err) {
+    if (isConditionalFailure(err)) return false;
+    throw err;
+  }
+}

@@ -1,0 +1,76 @@
+import { defineEntity, isConditionalFailure, service } from './entity';
+
+/**
+ * Idempotency keys: one item per (scope, account, key), claimed with a conditional write before
+ * any work, so concurrent or repeated requests with one key do the work once. A claim that is
+ * still `pending` after its lease (the worker died) may be taken over.
+ */
+const keys = defineEntity({
+  model: { entity: 'idempotencyKey', version: '1', service },
+  attributes: {
+    scope: { type: 'string', required: true },
+    accountId: { type: 'number', required: true },
+    key: { type: 'string', required: true },
+    requestHash: { type: 'string', required: true },
+    status: { type: ['pending', 'done'] as const, required: true },
+    leaseUntil: { type: 'string', required: true },
+    /** The id of what the first request created, once done. */
+    resultId: { type: 'string' },
+    expiresAt: { type: 'number', field: 'ttl' },
+  },
+  indexes: {
+    byKey: {
+      pk: { field: 'pk', composite: ['scope', 'accountId', 'key'], template: 'IDEM#${scope}#${accountId}#${key}' },
+      sk: { field: 'sk', composite: [], template: 'IDEM' },
+    },
+  },
+} as const);
+
+export type Claim =
+  | { outcome: 'claimed' }
+  | { outcome: 'replay'; resultId: string }
+  | { outcome: 'mismatch' }
+  | { outcome: 'in-progress' };
+
+const keepSeconds = 24 * 3600;
+
+export async function claimKey(
+  ref: { scope: string; accountId: number; key: string },
+  requestHash: string,
+  at: Date,
+  leaseSeconds = 60,
+): Promise<Claim> {
+  const item = {
+    ...ref,
+    requestHash,
+    status: 'pending' as const,
+    leaseUntil: new Date(at.getTime() + leaseSeconds * 1000).toISOString(),
+    expiresAt: Math.floor(at.getTime() / 1000) + keepSeconds,
+  };
+  try {
+    await keys()
+      .put(item)
+      .where(
+        ({ requestHash: hash, status, leaseUntil }, { notExists, eq, lt }) =>
+          `${notExists(hash)} OR (${eq(status, 'pending')} AND ${lt(leaseUntil, at.toISOString())})`,
+      )
+      .go();
+    return { outcome: 'claimed' };
+  } catch (err) {
+    if (!isConditionalFailure(err)) throw err;
+  }
+  const existing = (await keys().get(ref).go({ consistent: true })).data;
+  if (!existing) return claimKey(ref, requestHash, at, leaseSeconds);
+  if (existing.requestHash !== requestHash) return { outcome: 'mismatch' };
+  if (existing.status === 'done' && existing.resultId) return { outcome: 'replay', resultId: existing.resultId };
+  return { outcome: 'in-progress' };
+}
+
+export async function completeKey(ref: { scope: string; accountId: number; key: string }, resultId: string): Promise<void> {
+  await keys().patch(ref).set({ status: 'done', resultId }).go();
+}
+
+/** Gives a claim back after the work failed, so the client's retry can do it. */
+export async function releaseKey(ref: { scope: string; accountId: number; key: string }): Promise<void> {
+  await keys().delete(ref).go();
+}
