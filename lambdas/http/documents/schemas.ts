@@ -6,8 +6,8 @@ export const maxMetadataBytes = 16 * 1024;
 
 /** `metadata`: a JSON object (not an array, not null) of at most 16 KiB once serialized. */
 export const Metadata = v.pipe(
+  v.custom<Record<string, unknown>>((m) => typeof m === 'object' && m !== null && !Array.isArray(m), 'Must be a JSON object.'),
   v.record(v.string(), v.unknown(), 'Must be a JSON object.'),
-  v.check((m) => !Array.isArray(m), 'Must be a JSON object.'),
   v.check((m) => Buffer.byteLength(JSON.stringify(m)) <= maxMetadataBytes, `Must be at most ${maxMetadataBytes / 1024} KB as JSON.`),
 );
 
