@@ -10,7 +10,7 @@
 import type { EventRuleDef, QueueDef, RouteDef, WorkerDef } from './catalog-types';
 import { CreateAccountBody, CreateTokenBody, ListTokensQuery } from './http/admin/schemas';
 import { IdParams } from './http/kit/schemas';
-import { ListQuery, RejectBody, ReviewBody, UploadFields } from './http/documents/schemas';
+import { ListQuery, RejectBody, ReviewBody, UploadFields, UploadIdParams, UploadUrlBody } from './http/documents/schemas';
 
 /** Requests per token, per group, per minute (spec section 8; groups the spec leaves open are decided in the README). */
 export const rateLimits = {
@@ -158,6 +158,38 @@ export const routes: RouteDef[] = [
     rate: 'documents.upload',
     uses: { table: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'], bucket: [{ name: 'files', actions: ['PutObject', 'DeleteObject'] }], bus: true },
     schemas: { body: UploadFields },
+    successStatus: 201,
+    memoryMb: 512,
+    timeoutSeconds: 29,
+  },
+  {
+    id: 'DocumentsUploadUrl',
+    method: 'POST',
+    path: '/v1/transport/documents/upload-url',
+    handler: 'http/documents/upload-url',
+    summary: 'Large files: declare the file and get a presigned POST straight to storage (15 minutes, declared size and type only)',
+    tag: 'documents',
+    auth: {},
+    rate: 'documents.upload',
+    uses: { table: ['PutItem'], bucket: [{ name: 'files', actions: ['PutObject'] }] },
+    schemas: { body: UploadUrlBody },
+    successStatus: 201,
+  },
+  {
+    id: 'DocumentsUploadComplete',
+    method: 'POST',
+    path: '/v1/transport/documents/uploads/{uploadId}/complete',
+    handler: 'http/documents/complete',
+    summary: 'Large files: check the stored file against its declaration and register the document',
+    tag: 'documents',
+    auth: {},
+    rate: 'documents.upload',
+    uses: {
+      table: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
+      bucket: [{ name: 'files', actions: ['GetObject', 'DeleteObject', 'ListBucket'] }],
+      bus: true,
+    },
+    schemas: { params: UploadIdParams },
     successStatus: 201,
     memoryMb: 512,
     timeoutSeconds: 29,

@@ -28,7 +28,7 @@ function parameters(s: GenericSchema | undefined, where: 'query' | 'path'): Json
     name,
     in: where,
     required: where === 'path' || (js.required ?? []).includes(name),
-    schema: where === 'path' ? { type: 'integer', minimum: 1 } : schema,
+    schema,
   }));
 }
 

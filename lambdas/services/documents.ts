@@ -5,10 +5,11 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { Principal } from '../core/auth/principal';
 import { canAccess } from '../core/auth/principal';
-import { Conflict, Forbidden, NotFound, ValidationFailed } from '../core/errors';
+import { Conflict, Forbidden, NotFound, PayloadTooLarge, ValidationFailed } from '../core/errors';
 import { allowedFrom, documentStateLabels, type Actor, type DocumentAction, type DocumentRecord, type DocumentType } from '../core/documents/model';
 import { documentEventData } from '../core/documents/views';
-import { inspectFile, sanitizeFileName, sha256Checksum } from '../core/documents/files';
+import { extensionOf, inspectFile, isDocumentExtension, maxDocumentBytes, mimeTypeForExtension, sanitizeFileName, sha256Checksum } from '../core/documents/files';
+import { createUpload, getUpload } from '../infra/entities/uploads';
 import { nextId } from '../infra/entities/counters';
 import { claimKey, completeKey, releaseKey } from '../infra/entities/idempotency';
 import { deleteDocument, getDocument, putDocument, supersedeWith, transition } from '../infra/entities/documents';
@@ -147,17 +148,74 @@ export async function uploadDocument(principal: Principal, fields: DocumentField
   });
 }
 
-/** Registers a file that already sits in the blob store (the presigned-upload path). */
-export async function registerStoredDocument(
+export const uploadUrlSeconds = 15 * 60;
+
+/**
+ * Large files, step 1: declare the file, get a presigned POST that storage accepts only for
+ * that type and at most the declared size, for 15 minutes.
+ */
+export async function startUpload(
   principal: Principal,
   fields: DocumentFields,
-  stored: { blobKey: string; fileName: string; mimeType: string; checksum: string; size: number },
-): Promise<DocumentRecord> {
-  const id = await nextId('document');
-  const record = newRecord(principal, fields, stored, { id, rootId: id, version: 1, accountId: principal.accountId }, stored.blobKey, now().toISOString());
-  await putDocument(record);
-  await publish('document.uploaded', record);
-  return record;
+  declared: { fileName: string; fileSize: number; checksum: string },
+) {
+  const fileName = sanitizeFileName(declared.fileName);
+  const extension = extensionOf(fileName);
+  if (!isDocumentExtension(extension)) throw new ValidationFailed({ filename: ['Allowed types: pdf, jpg, jpeg, png, xlsx, xls.'] });
+  if (declared.fileSize > maxDocumentBytes) throw new PayloadTooLarge('The file is larger than 10 MB.');
+  const at = now();
+  const upload = {
+    id: randomUUID(),
+    accountId: principal.accountId,
+    blobKey: blobKeyFor(principal.accountId, extension),
+    documentType: fields.documentType,
+    fileName,
+    fileSize: declared.fileSize,
+    checksum: declared.checksum,
+    mimeType: mimeTypeForExtension(extension),
+    manifestId: fields.manifestId,
+    awbNumber: fields.awbNumber,
+    metadata: fields.metadata,
+    createdAt: at.toISOString(),
+    expiresAt: Math.floor(at.getTime() / 1000) + 24 * 3600,
+  };
+  await createUpload(upload);
+  const post = await blobs().presignedUpload(upload.blobKey, { maxBytes: upload.fileSize, contentType: upload.mimeType, expiresInSeconds: uploadUrlSeconds });
+  return { upload, post };
+}
+
+/**
+ * Large files, step 2: check what arrived (size, content, checksum) and register it as the same
+ * document record the direct upload makes. Completing twice returns the same document.
+ */
+export async function completeUpload(principal: Principal, uploadId: string) {
+  const upload = await getUpload(uploadId);
+  if (!upload || upload.accountId !== principal.accountId) throw new NotFound('Upload not found.');
+  return once(principal, 'documents.complete', uploadId, { uploadId }, async () => {
+    const bytes = await blobs().get(upload.blobKey);
+    if (!bytes) throw new Conflict('The file has not been uploaded yet: POST it to the upload_url first.');
+    const reject = async (errors: Record<string, string[]>) => {
+      await blobs().delete(upload.blobKey);
+      throw new ValidationFailed(errors, 'The uploaded file does not match its declaration; upload it again.');
+    };
+    if (bytes.length !== upload.fileSize) await reject({ file_size: [`Declared ${upload.fileSize} bytes, received ${bytes.length}.`] });
+    const inspected = inspectFile(upload.fileName, bytes);
+    if (!inspected.ok) await reject({ [inspected.field]: [inspected.message] });
+    const checksum = sha256Checksum(bytes);
+    if (checksum !== upload.checksum) await reject({ checksum: [`Declared ${upload.checksum}, received ${checksum}.`] });
+    const id = await nextId('document');
+    const record = newRecord(
+      principal,
+      { documentType: upload.documentType, manifestId: upload.manifestId, awbNumber: upload.awbNumber, metadata: upload.metadata },
+      { fileName: upload.fileName, mimeType: (inspected as { mimeType: string }).mimeType, checksum, size: bytes.length },
+      { id, rootId: id, version: 1, accountId: principal.accountId },
+      upload.blobKey,
+      now().toISOString(),
+    );
+    await putDocument(record);
+    await publish('document.uploaded', record);
+    return record;
+  });
 }
 
 function notAllowed(action: DocumentAction, doc: DocumentRecord): never {

@@ -1,0 +1,10 @@
+import { route } from '../kit/route';
+import { created, ok } from '../kit/reply';
+import { documentView } from '../../core/documents/views';
+import { completeUpload } from '../../services/documents';
+import { UploadIdParams } from './schemas';
+
+export const handler = route({ params: UploadIdParams }, async ({ params, principal }) => {
+  const { doc, replayed } = await completeUpload(principal, params.uploadId);
+  return replayed ? ok(documentView(doc), { status: 201, message: 'Upload already completed.' }) : created(documentView(doc), 'Document uploaded.');
+});
