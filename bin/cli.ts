@@ -202,6 +202,31 @@ export const commands: Command[] = [
     },
   },
   {
+    name: 'demo',
+    summary: 'Seed a demo partner and broker with transport documents in every state (needs an admin token)',
+    request: () => {
+      throw new UsageError('demo runs several calls');
+    },
+    print: () => undefined,
+    direct: async ({ options }, { stdout, env }) => {
+      const { seedDemo } = await import('./demo');
+      const base = (str(options, 'url') ?? env.DESPACHO_URL ?? defaultUrl).replace(/\/+$/, '');
+      const token = str(options, 'token') ?? env.DESPACHO_TOKEN ?? env.ADMIN_TOKEN!;
+      const call = async (method: string, path: string, bearer: string, body?: unknown) => {
+        const res = await fetch(base + path, {
+          method,
+          headers: { Authorization: `Bearer ${bearer}`, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+          body: body === undefined ? undefined : JSON.stringify(body),
+        });
+        const answer = await res.json().catch(() => ({}));
+        if (!res.ok) throw new Error(`${method} ${path}: HTTP ${res.status} ${(answer as { message?: string }).message ?? ''}`);
+        return answer;
+      };
+      for (const line of await seedDemo(call, token)) stdout.write(line + '\n');
+      return 0;
+    },
+  },
+  {
     name: 'whoami',
     summary: "Show the calling token's account, role and scopes",
     request: () => ({ method: 'GET', path: '/v1/me' }),

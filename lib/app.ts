@@ -38,6 +38,7 @@ export function buildApp(stage: StageName | string, opts: BuildOptions = {}): Bu
     env,
     settings,
     eventRuleDefs: opts.catalog?.eventRules,
+    corsOrigins: opts.corsOrigins ?? ['*'],
     terminationProtection: prod,
   });
   const api = new ApiStack(app, `${settings.stackPrefix}-api`, {

@@ -38,6 +38,8 @@ export interface DataStackProps extends StackProps {
   settings: StageSettings;
   queueDefs?: Record<string, QueueDef>;
   eventRuleDefs?: EventRuleDef[];
+  /** Origins whose browsers may POST large files straight to the files bucket (presigned POST). */
+  corsOrigins?: string[];
 }
 
 /**
@@ -120,6 +122,16 @@ export class DataStack extends Stack {
       versioned: settings.versionedFiles,
       serverAccessLogsBucket: this.accessLogsBucket,
       serverAccessLogsPrefix: 'files/',
+      // Browsers POST large documents straight here with a presigned policy, and download with
+      // presigned GETs; the policy, not CORS, decides what may be written.
+      cors: [
+        {
+          allowedMethods: [s3.HttpMethods.POST, s3.HttpMethods.GET],
+          allowedOrigins: props.corsOrigins ?? ['*'],
+          allowedHeaders: ['*'],
+          maxAge: 3000,
+        },
+      ],
       lifecycleRules: [
         { id: 'abort-incomplete-uploads', abortIncompleteMultipartUploadAfter: Duration.days(1) },
         ...(settings.versionedFiles
