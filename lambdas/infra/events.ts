@@ -3,12 +3,15 @@ import { randomUUID } from 'node:crypto';
 import { config } from './config';
 import { nowIso } from './clock';
 
-/** A domain event as it travels on the bus; `id` becomes the webhook envelope id. */
+/**
+ * A domain event as it travels on the bus: the webhook envelope of spec 2.10 ({id, type,
+ * created_at, data}) plus the account it belongs to. `id` stays the same on every delivery.
+ */
 export interface DomainEvent<T = unknown> {
   id: string;
   type: string;
-  accountId: number;
-  createdAt: string;
+  created_at: string;
+  account_id: number;
   data: T;
 }
 
@@ -19,12 +22,12 @@ export interface EventPort {
 }
 
 export function domainEvent<T>(type: string, accountId: number, data: T): DomainEvent<T> {
-  return { id: `evt_${randomUUID()}`, type, accountId, createdAt: nowIso(), data };
+  return { id: `evt_${randomUUID()}`, type, created_at: nowIso(), account_id: accountId, data };
 }
 
 /** The message body an EventBridge rule hands to an SQS target: the whole event. */
 export function busEnvelope(e: DomainEvent) {
-  return { version: '0', id: e.id, 'detail-type': e.type, source: eventSource, time: e.createdAt, detail: e };
+  return { version: '0', id: e.id, 'detail-type': e.type, source: eventSource, time: e.created_at, detail: e };
 }
 
 let client: EventBridgeClient | undefined;

@@ -43,7 +43,7 @@ describe('large files through a presigned upload', () => {
       state: 'uploaded',
       version: 1,
     });
-    expect(events.map((e) => [e.type, e.accountId])).toEqual([['document.uploaded', accountId]]);
+    expect(events.map((e) => [e.type, e.account_id])).toEqual([['document.uploaded', accountId]]);
     const again = await t.call('POST', `/v1/transport/documents/uploads/${declared.body.data.upload_id}/complete`, { token });
     expect(again.body.data.id).toBe(done.body.data.id);
     expect((await t.call('GET', '/v1/transport/documents', { token })).body.meta.total).toBe(1);

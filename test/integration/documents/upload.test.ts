@@ -36,7 +36,7 @@ describe('document upload', () => {
     });
     expect(res.body.data.created_at).toMatch(/Z$/);
     expect(res.body.data).not.toHaveProperty('uploader');
-    expect(events.map((e) => [e.type, e.accountId, (e.data as { id: number }).id])).toEqual([['document.uploaded', accountId, res.body.data.id]]);
+    expect(events.map((e) => [e.type, e.account_id, (e.data as { id: number }).id])).toEqual([['document.uploaded', accountId, res.body.data.id]]);
   });
 
   it('stores a base64 upload the same way', async () => {

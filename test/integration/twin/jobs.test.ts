@@ -92,6 +92,6 @@ describe('the twin queues, timers and events', () => {
     const e = domainEvent('order.created', 7, { id: 1 });
     await jobs.publish([e, domainEvent('order.cancelled', 7, { id: 1 })]);
     expect(await jobs.runDue()).toBe(1);
-    expect(seen).toEqual([{ version: '0', id: e.id, 'detail-type': 'order.created', source: 'despacho', time: e.createdAt, detail: e }]);
+    expect(seen).toEqual([{ version: '0', id: e.id, 'detail-type': 'order.created', source: 'despacho', time: e.created_at, detail: e }]);
   });
 });
