@@ -192,13 +192,16 @@ export async function completeUpload(principal: Principal, uploadId: string) {
   const upload = await getUpload(uploadId);
   if (!upload || upload.accountId !== principal.accountId) throw new NotFound('Upload not found.');
   return once(principal, 'documents.complete', uploadId, { uploadId }, async () => {
-    const bytes = await blobs().get(upload.blobKey);
-    if (!bytes) throw new Conflict('The file has not been uploaded yet: POST it to the upload_url first.');
+    const size = await blobs().size(upload.blobKey);
+    if (size === undefined) throw new Conflict('The file has not been uploaded yet: POST it to the upload_url first.');
     const reject = async (errors: Record<string, string[]>) => {
       await blobs().delete(upload.blobKey);
       throw new ValidationFailed(errors, 'The uploaded file does not match its declaration; upload it again.');
     };
-    if (bytes.length !== upload.fileSize) await reject({ file_size: [`Declared ${upload.fileSize} bytes, received ${bytes.length}.`] });
+    // The size is checked before reading the file, so a wrong upload costs no download.
+    if (size !== upload.fileSize) await reject({ file_size: [`Declared ${upload.fileSize} bytes, received ${size}.`] });
+    const bytes = await blobs().get(upload.blobKey);
+    if (!bytes) throw new Conflict('The file has not been uploaded yet: POST it to the upload_url first.');
     const inspected = inspectFile(upload.fileName, bytes);
     if (!inspected.ok) await reject({ [inspected.field]: [inspected.message] });
     const checksum = sha256Checksum(bytes);

@@ -176,3 +176,14 @@ describe('upload idempotency', () => {
     expect(ra.body.data.id).not.toBe(rb.body.data.id);
   });
 });
+
+describe('upload size', () => {
+  it('accepts a direct upload of exactly 10 MB on the twin', async () => {
+    const { token } = await t.account('Ten MB SA');
+    const head = Buffer.from('%PDF-1.4\n');
+    const file = Buffer.concat([head, Buffer.alloc(10 * 1024 * 1024 - head.length, 0x20)]);
+    const res = await upload(token, { document_type: 'manifest' }, { name: 'ten.pdf', data: file });
+    expect(res.status).toBe(201);
+    expect(res.body.data).toMatchObject({ file_size: 10 * 1024 * 1024, file_size_human: '10.0 MB' });
+  });
+});
