@@ -1,50 +1,10 @@
-import { deflateSync } from 'node:zlib';
+import { samplePdf, samplePng } from '../../bin/sample-files';
 
-/** A small but real PDF. */
-export function pdf(text = 'Despacho test'): Buffer {
-  const body = `%PDF-1.4
-1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj
-2 0 obj << /Type /Pages /Kids [3 0 R] /Count 1 >> endobj
-3 0 obj << /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] >> endobj
-% ${text}
-trailer << /Root 1 0 R >>
-%%EOF
-`;
-  return Buffer.from(body, 'latin1');
-}
+/** A small but real PDF; the text makes each one different. */
+export const pdf = (text = 'Despacho test') => samplePdf(text);
 
-function crc32(buf: Buffer): number {
-  let c = ~0;
-  for (const b of buf) {
-    c ^= b;
-    for (let k = 0; k < 8; k++) c = (c >>> 1) ^ (0xedb88320 & -(c & 1));
-  }
-  return ~c >>> 0;
-}
-
-function chunk(type: string, data: Buffer): Buffer {
-  const len = Buffer.alloc(4);
-  len.writeUInt32BE(data.length);
-  const td = Buffer.concat([Buffer.from(type, 'ascii'), data]);
-  const crc = Buffer.alloc(4);
-  crc.writeUInt32BE(crc32(td));
-  return Buffer.concat([len, td, crc]);
-}
-
-/** A real 1x1 PNG. */
-export function png(): Buffer {
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(1, 0);
-  ihdr.writeUInt32BE(1, 4);
-  ihdr[8] = 8;
-  ihdr[9] = 2;
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', ihdr),
-    chunk('IDAT', deflateSync(Buffer.from([0, 255, 0, 0]))),
-    chunk('IEND', Buffer.alloc(0)),
-  ]);
-}
+/** A real PNG. */
+export const png = () => samplePng();
 
 /** multipart/form-data bytes as a browser would send them. */
 export async function multipart(fields: Record<string, string>, file?: { name: string; data: Buffer; type?: string }) {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { run } from '../../../bin/cli';
 import { adminToken, useTwin } from '../../support/twin';
 import { inspectFile } from '../../../lambdas/core/documents/files';
-import { samplePdf, samplePng } from '../../../bin/demo';
+import { samplePdf, samplePng } from '../../../bin/sample-files';
 
 const t = useTwin();
 

@@ -3,7 +3,7 @@ import { manualClock, useClock, useSystemClock } from '../../../lambdas/infra/cl
 import { blobs } from '../../../lambdas/infra/blobs';
 import { maxDocumentBytes } from '../../../lambdas/core/documents/files';
 import { useTwin } from '../../support/twin';
-import { samplePdf } from '../../unit/documents/sample-files';
+import { samplePdf } from '../../../bin/sample-files';
 
 const t = useTwin();
 const clock = manualClock(new Date());

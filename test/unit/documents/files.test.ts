@@ -10,7 +10,7 @@ import {
   sha256Checksum,
   zipEntryNames,
 } from '../../../lambdas/core/documents/files';
-import { samplePdf, samplePng, sampleJpeg, sampleXls, sampleXlsx, zip } from './sample-files';
+import { samplePdf, samplePng, sampleJpeg, sampleXls, sampleXlsx, zip } from '../../../bin/sample-files';
 
 const xlsxMime = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 

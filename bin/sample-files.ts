@@ -1,6 +1,6 @@
 import { deflateRawSync, deflateSync } from 'node:zlib';
 
-/** Real, minimal files of each allowed type, built byte by byte for the tests. */
+/** Real, minimal files of each allowed document type, built byte by byte: for the demo seed and the tests. */
 
 const crcTable = Array.from({ length: 256 }, (_, n) => {
   let c = n;
