@@ -10,7 +10,7 @@
 import type { EventRuleDef, QueueDef, RouteDef, WorkerDef } from './catalog-types';
 import { CreateAccountBody, CreateTokenBody, ListTokensQuery } from './http/admin/schemas';
 import { IdParams } from './http/kit/schemas';
-import { ListQuery, RejectBody, ReviewBody, UploadFields, UploadIdParams, UploadUrlBody } from './http/documents/schemas';
+import { Base64Supersede, Base64Upload, ListQuery, RejectBody, ReviewBody, UploadIdParams, UploadUrlBody } from './http/documents/schemas';
 
 /** Requests per token, per group, per minute (spec section 8; groups the spec leaves open are decided in the README). */
 export const rateLimits = {
@@ -157,7 +157,7 @@ export const routes: RouteDef[] = [
     auth: {},
     rate: 'documents.upload',
     uses: { table: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'], bucket: [{ name: 'files', actions: ['PutObject', 'DeleteObject'] }], bus: true },
-    schemas: { body: UploadFields },
+    schemas: { body: Base64Upload },
     successStatus: 201,
     memoryMb: 512,
     timeoutSeconds: 29,
@@ -266,7 +266,7 @@ export const routes: RouteDef[] = [
     auth: {},
     rate: 'documents.workflow',
     uses: { table: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'], bucket: [{ name: 'files', actions: ['PutObject', 'DeleteObject'] }], bus: true },
-    schemas: { params: IdParams },
+    schemas: { params: IdParams, body: Base64Supersede },
     successStatus: 201,
     memoryMb: 512,
     timeoutSeconds: 29,
