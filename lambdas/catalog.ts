@@ -10,6 +10,8 @@
 import type { EventRuleDef, QueueDef, RouteDef, WorkerDef } from './catalog-types';
 import { CreateAccountBody, CreateTokenBody, ListTokensQuery } from './http/admin/schemas';
 import { IdParams } from './http/kit/schemas';
+import { CreateSubscriptionBody, DeliveriesQuery, DeliveryParams, RetryFailedBody, UpdateSubscriptionBody } from './http/webhooks/schemas';
+import { webhookEventNames } from './core/webhooks/events';
 import { Base64Supersede, Base64Upload, ListQuery, RejectBody, ReviewBody, UploadIdParams, UploadUrlBody } from './http/documents/schemas';
 
 /** Requests per token, per group, per minute (spec section 8; groups the spec leaves open are decided in the README). */
@@ -23,6 +25,7 @@ export const rateLimits = {
   'couriers.submit': 60,
   'couriers.status': 120,
   'couriers.download': 30,
+  webhooks: 60,
 } as const;
 
 /** SQS queues (each with its dead-letter queue) that workers consume. */
@@ -283,6 +286,41 @@ export const routes: RouteDef[] = [
     uses: { table: ['GetItem', 'DeleteItem'], bucket: [{ name: 'files', actions: ['DeleteObject'] }] },
     schemas: { params: IdParams },
   },
+  // Webhook subscriptions (spec 4.8; no /v1 prefix, as the spec has it)
+  ...(
+    [
+      ['WebhooksAvailableEvents', 'GET', '/webhook-subscriptions/available-events', 'available-events', 'Every event a subscription can name', [], {}],
+      ['WebhooksList', 'GET', '/webhook-subscriptions', 'subscriptions', "The caller's subscriptions with their health", ['Query'], {}],
+      ['WebhooksCreate', 'POST', '/webhook-subscriptions', 'subscriptions', 'Subscribe an endpoint to events (the signing secret is shown once)', ['PutItem', 'UpdateItem'], { body: CreateSubscriptionBody }],
+      ['WebhooksShow', 'GET', '/webhook-subscriptions/{id}', 'subscription', 'One subscription with its health', ['GetItem'], { params: IdParams }],
+      ['WebhooksUpdate', 'PUT', '/webhook-subscriptions/{id}', 'subscription', 'Change the URL or events, deactivate, or reactivate', ['GetItem', 'UpdateItem'], { params: IdParams, body: UpdateSubscriptionBody }],
+      ['WebhooksDelete', 'DELETE', '/webhook-subscriptions/{id}', 'subscription', 'Delete a subscription', ['GetItem', 'DeleteItem'], { params: IdParams }],
+      ['WebhooksTest', 'POST', '/webhook-subscriptions/{id}/test', 'test', 'Send a signed test delivery now', ['GetItem'], { params: IdParams }],
+      ['WebhooksDeliveries', 'GET', '/webhook-subscriptions/{id}/deliveries', 'deliveries', 'The delivery log, newest first', ['GetItem', 'Query'], { params: IdParams, query: DeliveriesQuery }],
+      ['WebhooksRetry', 'POST', '/webhook-subscriptions/{id}/deliveries/{delivery}/retry', 'retry', 'Send one delivery again now', ['GetItem', 'Query', 'UpdateItem'], { params: DeliveryParams }],
+      ['WebhooksRetryFailed', 'POST', '/webhook-subscriptions/{id}/deliveries/retry-failed', 'retry-failed', 'Send every failed delivery (since a time) again', ['GetItem', 'Query'], { params: IdParams, body: RetryFailedBody }],
+      ['WebhooksRotateSecret', 'POST', '/webhook-subscriptions/{id}/rotate-secret', 'rotate-secret', 'Issue a new signing secret (shown once)', ['GetItem', 'UpdateItem'], { params: IdParams }],
+    ] as const
+  ).map(
+    ([id, method, path, module, summary, table, schemas]): RouteDef => ({
+      id,
+      method,
+      path,
+      handler: `http/webhooks/${module}`,
+      summary,
+      tag: 'webhooks',
+      auth: {},
+      rate: 'webhooks',
+      uses: {
+        table: [...table],
+        ...(['WebhooksRetryFailed'].includes(id) ? { queues: [{ name: 'webhookDelivery', actions: ['SendMessage'] }] } : {}),
+        ...(['WebhooksRetry'].includes(id) ? { queues: [{ name: 'webhookDelivery', actions: ['SendMessage'] }], scheduler: true } : {}),
+      },
+      schemas: schemas as RouteDef['schemas'],
+      ...(method === 'POST' && module === 'subscriptions' ? { successStatus: 201 } : {}),
+      ...(module === 'test' || module === 'retry' ? { timeoutSeconds: 20 } : {}),
+    }),
+  ),
 ];
 
 /** The authorizer in front of every non-public route; it reads tokens and counts rate windows. */
@@ -298,6 +336,25 @@ export const fallback: Pick<RouteDef, 'id' | 'handler'> = {
   handler: 'http/system/fallback',
 };
 
-export const workers: WorkerDef[] = [];
+export const workers: WorkerDef[] = [
+  {
+    id: 'WebhookFanout',
+    handler: 'workers/webhook-fanout',
+    summary: 'Bus event -> one delivery per matching active subscription',
+    queue: 'webhookFanout',
+    batchSize: 10,
+    uses: { table: ['Query', 'GetItem', 'PutItem', 'UpdateItem'], queues: [{ name: 'webhookDelivery', actions: ['SendMessage'] }] },
+  },
+  {
+    id: 'WebhookDelivery',
+    handler: 'workers/webhook-delivery',
+    summary: 'One signed delivery attempt; failures scheduled at +1 min, +5 min, +30 min, +2 h, +24 h',
+    queue: 'webhookDelivery',
+    batchSize: 10,
+    timeoutSeconds: 50,
+    uses: { table: ['GetItem', 'UpdateItem'], queues: [{ name: 'webhookDelivery', actions: ['SendMessage'] }], scheduler: true },
+  },
+];
 
-export const eventRules: EventRuleDef[] = [];
+/** Every event a webhook can name goes from the bus to the fan-out queue. */
+export const eventRules: EventRuleDef[] = [{ id: 'WebhookEvents', eventTypes: webhookEventNames, queue: 'webhookFanout' }];

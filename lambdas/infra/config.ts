@@ -14,5 +14,7 @@ export const config = {
   schedulerRoleArn: () => required('SCHEDULER_ROLE_ARN'),
   schedulerGroup: () => process.env.SCHEDULER_GROUP ?? 'default',
   stage: () => process.env.STAGE ?? 'local',
+  /** Only the twin (stage local) may deliver webhooks to loopback and private addresses. */
+  webhookAllowPrivate: () => (process.env.STAGE ?? 'local') === 'local',
   corsOrigins: () => (process.env.CORS_ORIGINS ?? '*').split(',').map((s) => s.trim()),
 };

@@ -5,7 +5,7 @@ import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { authorizer, fallback, queues, routes } from '../../lambdas/catalog';
+import { authorizer, eventRules, fallback, queues, routes, workers } from '../../lambdas/catalog';
 import type { EventRuleDef, RouteDef, WorkerDef } from '../../lambdas/catalog-types';
 import { tableSchema } from '../../lambdas/infra/table-schema';
 import { routeKey } from '../../lambdas/routing';
@@ -269,7 +269,7 @@ describe('data stack', { timeout: 60_000 }, () => {
     expect(rule.Targets).toHaveLength(1);
     expect(rule.Targets[0].Arn).toEqual({ 'Fn::GetAtt': [expect.stringMatching(/^WebhookFanoutQueue/), 'Arn'] });
     expect(rule.Targets[0].DeadLetterConfig.Arn).toEqual({ 'Fn::GetAtt': [expect.stringMatching(/^WebhookFanoutDlq/), 'Arn'] });
-    dev.dataTemplate.resourceCountIs('AWS::Events::Rule', 0);
+    dev.dataTemplate.resourceCountIs('AWS::Events::Rule', eventRules.length);
     dev.dataTemplate.hasResourceProperties('AWS::Events::EventBus', { Name: 'despacho-dev' });
   });
 });
@@ -462,7 +462,7 @@ describe('api stack', { timeout: 60_000 }, () => {
       BatchSize: 5,
       FunctionResponseTypes: ['ReportBatchItemFailures'],
     });
-    dev.apiTemplate.resourceCountIs('AWS::Lambda::EventSourceMapping', 0);
+    dev.apiTemplate.resourceCountIs('AWS::Lambda::EventSourceMapping', workers.length);
   });
 
   it('refuses a worker that outlives its queue visibility timeout', () => {

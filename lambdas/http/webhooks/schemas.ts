@@ -1,0 +1,37 @@
+import * as v from 'valibot';
+import { webhookEventNames } from '../../core/webhooks/events';
+import { IdParam, intQuery } from '../kit/schemas';
+
+const endpointUrl = v.pipe(v.string('Must be a string.'), v.trim(), v.nonEmpty('Must not be empty.'), v.maxLength(500, 'Must be at most 500 characters.'));
+const events = v.pipe(
+  v.array(v.picklist(webhookEventNames, 'Unknown event: see GET /api/webhook-subscriptions/available-events.'), 'Must be an array of event names.'),
+  v.minLength(1, 'Name at least one event.'),
+  v.maxLength(webhookEventNames.length, 'Too many events.'),
+);
+
+export const CreateSubscriptionBody = v.object({
+  endpoint_url: endpointUrl,
+  events,
+  active: v.optional(v.boolean('Must be true or false.'), true),
+});
+
+export const UpdateSubscriptionBody = v.pipe(
+  v.object({
+    endpoint_url: v.optional(endpointUrl),
+    events: v.optional(events),
+    active: v.optional(v.boolean('Must be true or false.')),
+  }),
+  v.check((b) => b.endpoint_url !== undefined || b.events !== undefined || b.active !== undefined, 'Send at least one of endpoint_url, events, active.'),
+);
+
+export const DeliveryParams = v.object({ id: IdParam, delivery: IdParam });
+
+export const DeliveriesQuery = v.object({
+  per_page: v.optional(intQuery(1, 100), '20'),
+  page: v.optional(intQuery(1, 1_000_000), '1'),
+  state: v.optional(v.picklist(['pending', 'retrying', 'delivered', 'failed'], 'Must be pending, retrying, delivered or failed.')),
+});
+
+export const RetryFailedBody = v.object({
+  since: v.optional(v.pipe(v.string('Must be a string.'), v.isoTimestamp('Must be an ISO 8601 timestamp, e.g. 2026-11-20T10:00:00Z.'))),
+});

@@ -1,0 +1,223 @@
+/**
+ * Webhooks: subscriptions, fan-out of bus events to deliveries, signed delivery attempts on the
+ * retry schedule, and subscription health. Handlers and workers call these.
+ */
+import type { Principal } from '../core/auth/principal';
+import { Conflict, NotFound, ValidationFailed } from '../core/errors';
+import { testEventType } from '../core/webhooks/events';
+import {
+  deliveryTimeoutMs,
+  disableAfterFailures,
+  health,
+  healthColors,
+  newSigningSecret,
+  nextAttemptAt,
+  signedHeaders,
+} from '../core/webhooks/delivery-rules';
+import {
+  createDelivery,
+  createSubscription,
+  getDelivery,
+  getDeliveryById,
+  getSubscription,
+  listSubscriptions,
+  recordAttempt,
+  recordFailure,
+  recordSuccess,
+  type Delivery,
+  type Subscription,
+} from '../infra/entities/webhooks';
+import { nextId } from '../infra/entities/counters';
+import type { DomainEvent } from '../infra/events';
+import { queues } from '../infra/queues';
+import { timers } from '../infra/timers';
+import { now } from '../infra/clock';
+import { config } from '../infra/config';
+import { checkEndpointUrl, postWebhook } from '../infra/webhook-http';
+import { logger } from '../http/kit/logger';
+
+/** What the delivery queue carries: which delivery, and which attempt this message is for. */
+export interface DeliveryJob {
+  subscriptionId: number;
+  eventId: string;
+  attempt: number;
+  /** An owner's retry of a failed delivery. */
+  manual?: boolean;
+}
+
+export function subscriptionView(s: Subscription) {
+  const status = health(s.consecutiveFailures ?? 0, s.active);
+  return {
+    id: s.id,
+    endpoint_url: s.endpointUrl,
+    events: s.events,
+    active: s.active,
+    health_status: status,
+    health_status_color: healthColors[status],
+    consecutive_failures: s.consecutiveFailures ?? 0,
+    failed_deliveries: s.failedDeliveries ?? 0,
+    disabled_reason: s.active ? null : (s.disabledReason ?? null),
+    last_delivery_at: s.lastDeliveryAt ?? null,
+    last_success_at: s.lastSuccessAt ?? null,
+    created_at: s.createdAt,
+    updated_at: s.updatedAt,
+  };
+}
+
+export function deliveryView(d: Delivery) {
+  return {
+    id: d.id,
+    event_id: d.eventId,
+    event_type: d.eventType,
+    state: d.state,
+    attempts: d.attempts,
+    next_attempt_at: d.state === 'retrying' || d.state === 'pending' ? (d.nextAttemptAt ?? null) : null,
+    created_at: d.createdAt,
+    updated_at: d.updatedAt,
+  };
+}
+
+export function validateEndpoint(url: string): void {
+  const problem = checkEndpointUrl(url, { allowHttp: config.webhookAllowPrivate() });
+  if (problem) throw new ValidationFailed({ endpoint_url: [problem] });
+}
+
+/** The caller's own subscription; another account's answers like a missing one. */
+export async function findSubscription(principal: Principal, id: number): Promise<Subscription> {
+  const sub = await getSubscription(id);
+  if (!sub || (sub.accountId !== principal.accountId && principal.role !== 'admin')) throw new NotFound('Subscription not found.');
+  return sub;
+}
+
+export async function subscribe(principal: Principal, input: { endpointUrl: string; events: string[]; active: boolean }): Promise<Subscription> {
+  validateEndpoint(input.endpointUrl);
+  const at = now().toISOString();
+  const sub: Subscription = {
+    id: await nextId('webhookSubscription'),
+    accountId: principal.accountId,
+    endpointUrl: input.endpointUrl,
+    events: [...new Set(input.events)],
+    active: input.active,
+    secret: newSigningSecret(),
+    consecutiveFailures: 0,
+    failedDeliveries: 0,
+    createdAt: at,
+    updatedAt: at,
+  };
+  await createSubscription(sub);
+  return sub;
+}
+
+/** Bus event -> one delivery per matching active subscription of the event's account. */
+export async function fanOut(event: DomainEvent): Promise<number> {
+  const subs = (await listSubscriptions(event.account_id)).filter((s) => s.active && s.events.includes(event.type));
+  const body = JSON.stringify({ id: event.id, type: event.type, created_at: event.created_at, data: event.data });
+  let queued = 0;
+  for (const sub of subs) {
+    const at = now().toISOString();
+    const created = await createDelivery({
+      id: await nextId('webhookDelivery'),
+      subscriptionId: sub.id,
+      accountId: sub.accountId,
+      eventId: event.id,
+      eventType: event.type,
+      body,
+      state: 'pending',
+      attempts: [],
+      createdAt: at,
+      updatedAt: at,
+    });
+    // A repeated fan-out re-queues a delivery that was made but never attempted, and nothing more.
+    const existing = created ? undefined : await getDelivery(sub.id, event.id);
+    if (created || (existing && existing.attempts.length === 0)) {
+      await queues().send('webhookDelivery', { subscriptionId: sub.id, eventId: event.id, attempt: 1 } satisfies DeliveryJob);
+      queued++;
+    }
+  }
+  return queued;
+}
+
+/**
+ * One delivery attempt. A message for an attempt that already happened is a duplicate and does
+ * nothing, except re-arming the timer of a retry whose scheduling may have been lost.
+ */
+export async function deliver(job: DeliveryJob): Promise<void> {
+  const d = await getDelivery(job.subscriptionId, job.eventId);
+  if (!d || d.state === 'delivered') return;
+  const done = d.attempts.length;
+  if (done !== job.attempt - 1) {
+    if (d.state === 'retrying' && d.nextAttemptAt && done === job.attempt) await schedule(d, done + 1, new Date(d.nextAttemptAt));
+    return;
+  }
+  if (d.state === 'failed' && !job.manual) return;
+  const sub = await getSubscription(d.subscriptionId);
+  if (!sub) return;
+  await attempt(sub, d, done, !!job.manual);
+}
+
+async function schedule(d: Delivery, attempt: number, at: Date) {
+  await timers().at(at, 'webhookDelivery', { subscriptionId: d.subscriptionId, eventId: d.eventId, attempt } satisfies DeliveryJob);
+}
+
+async function attempt(sub: Subscription, d: Delivery, done: number, manual: boolean): Promise<Delivery | undefined> {
+  const started = now();
+  const result = sub.active
+    ? await postWebhook({
+        url: sub.endpointUrl,
+        body: d.body,
+        headers: {
+          ...signedHeaders(sub.secret, Math.floor(started.getTime() / 1000), d.body),
+          'X-Service-Event': d.eventType,
+          'X-Service-Delivery': String(d.id),
+        },
+        timeoutMs: deliveryTimeoutMs,
+        allowPrivate: config.webhookAllowPrivate(),
+      })
+    : { ok: false, statusCode: null, responseTimeMs: 0, error: 'The subscription is disabled.' };
+  const at = now();
+  const record = { attempted_at: started.toISOString(), status_code: result.statusCode, response_time_ms: result.responseTimeMs, error: result.error };
+  const gone = result.statusCode === 410;
+  const next = result.ok || gone || !sub.active || (manual && d.state === 'failed') ? null : nextAttemptAt(done + 1, at);
+  const state = result.ok ? 'delivered' : next ? 'retrying' : 'failed';
+  const updated = await recordAttempt(d, done, record, { state, nextAttemptAt: next?.toISOString() });
+  if (!updated) return undefined; // another worker recorded this attempt first
+  if (next) await schedule(updated, done + 2, next);
+  if (!sub.active) return updated;
+  if (result.ok) await recordSuccess(sub.id, at.toISOString());
+  else {
+    const disabled = await recordFailure(sub.id, at.toISOString(), disableAfterFailures, gone ? 'Disabled at once: the endpoint answered 410 Gone.' : undefined);
+    if (disabled && !disabled.active) logger.warn('webhook subscription disabled', { subscriptionId: sub.id, reason: disabled.disabledReason });
+  }
+  return updated;
+}
+
+/** The owner's "send it again now": one attempt at once, whatever the schedule. */
+export async function retryNow(principal: Principal, subscriptionId: number, deliveryId: number): Promise<Delivery> {
+  const sub = await findSubscription(principal, subscriptionId);
+  const d = await getDeliveryById(deliveryId);
+  if (!d || d.subscriptionId !== sub.id) throw new NotFound('Delivery not found.');
+  if (d.state === 'delivered') throw new Conflict('This delivery was already delivered.');
+  if (!sub.active) throw new Conflict('The subscription is disabled: reactivate it first (PUT active=true).');
+  const updated = await attempt(sub, d, d.attempts.length, true);
+  if (!updated) throw new Conflict('Another attempt of this delivery is running; try again in a moment.');
+  return updated;
+}
+
+/** A signed test delivery; not logged and not counted in the subscription's health. */
+export async function sendTest(principal: Principal, id: number) {
+  const sub = await findSubscription(principal, id);
+  const at = now();
+  const body = JSON.stringify({
+    id: `evt_test_${at.getTime()}`,
+    type: testEventType,
+    created_at: at.toISOString(),
+    data: { subscription_id: sub.id, message: 'This is a test delivery from Despacho.' },
+  });
+  return postWebhook({
+    url: sub.endpointUrl,
+    body,
+    headers: { ...signedHeaders(sub.secret, Math.floor(at.getTime() / 1000), body), 'X-Service-Event': testEventType },
+    timeoutMs: deliveryTimeoutMs,
+    allowPrivate: config.webhookAllowPrivate(),
+  });
+}

@@ -1,0 +1,44 @@
+import { createServer, type Server } from 'node:http';
+import { once } from 'node:events';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll } from 'vitest';
+
+export interface Received {
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+  at: number;
+}
+
+/** A local webhook receiver that records every request and answers with `status()`. */
+export function useReceiver() {
+  const r = {
+    url: '',
+    received: [] as Received[],
+    status: (_req: Received) => 200,
+    server: undefined as Server | undefined,
+    clear() {
+      r.received.length = 0;
+      r.status = () => 200;
+    },
+  };
+  beforeAll(async () => {
+    r.server = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c) => chunks.push(c));
+      req.on('end', () => {
+        const got = { headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), at: Date.now() };
+        r.received.push(got);
+        res.writeHead(r.status(got), { 'content-type': 'text/plain' });
+        res.end('ok');
+      });
+    });
+    r.server.listen(0, '127.0.0.1');
+    await once(r.server, 'listening');
+    r.url = `http://127.0.0.1:${(r.server.address() as AddressInfo).port}/hooks`;
+  });
+  afterAll(() => {
+    r.server?.closeAllConnections();
+    r.server?.close();
+  });
+  return r;
+}
