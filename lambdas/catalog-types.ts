@@ -36,6 +36,8 @@ export interface RouteDef {
   method: HttpMethod;
   /** Relative to /api, in API Gateway syntax: `/v1/admin/tokens/{id}`. */
   path: string;
+  /** The path is absolute, not under /api (the dashboard's pages). */
+  root?: boolean;
   /** Module under lambdas/ (no extension) exporting `handler`. */
   handler: string;
   summary: string;

@@ -3,8 +3,13 @@ import type { RouteDef } from './catalog-types';
 /** Every route lives under this prefix, in API Gateway and on the twin alike. */
 export const apiBase = '/api';
 
-export function routeKey(r: Pick<RouteDef, 'method' | 'path'>): string {
-  return `${r.method} ${apiBase}${r.path}`;
+/** The path a route answers on: under /api, or as is for the few pages served at the root. */
+export function fullPath(r: Pick<RouteDef, 'path' | 'root'>): string {
+  return r.root ? r.path : apiBase + r.path;
+}
+
+export function routeKey(r: Pick<RouteDef, 'method' | 'path' | 'root'>): string {
+  return `${r.method} ${fullPath(r)}`;
 }
 
 export interface CompiledRoute<R> {
@@ -14,9 +19,9 @@ export interface CompiledRoute<R> {
 }
 
 /** `/v1/tokens/{id}` -> a matcher that captures `id` (one path segment, as API Gateway does). */
-export function compile<R extends Pick<RouteDef, 'path'>>(route: R): CompiledRoute<R> {
+export function compile<R extends Pick<RouteDef, 'path' | 'root'>>(route: R): CompiledRoute<R> {
   const names: string[] = [];
-  const pattern = (apiBase + route.path)
+  const pattern = fullPath(route)
     .split('/')
     .map((seg) => {
       const m = /^\{(\w+)(\+?)\}$/.exec(seg);
@@ -29,7 +34,7 @@ export function compile<R extends Pick<RouteDef, 'path'>>(route: R): CompiledRou
 }
 
 /** Finds the route for a path; literal segments win over parameters, as in API Gateway. */
-export function match<R extends Pick<RouteDef, 'path' | 'method'>>(
+export function match<R extends Pick<RouteDef, 'path' | 'method' | 'root'>>(
   compiled: CompiledRoute<R>[],
   method: string,
   path: string,

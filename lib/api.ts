@@ -8,7 +8,7 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { authorizer as authorizerDef, fallback as fallbackDef, routes as catalogRoutes, workers as catalogWorkers } from '../lambdas/catalog';
 import type { RouteDef, WorkerDef } from '../lambdas/catalog-types';
-import { apiBase, routeKey } from '../lambdas/routing';
+import { apiBase, fullPath, routeKey } from '../lambdas/routing';
 import type { DataStack } from './data';
 import { CatalogFunction, type FunctionDef } from './functions';
 import { acknowledge } from './nag';
@@ -118,7 +118,7 @@ export class ApiStack extends Stack {
       const fn = make(route.id, { ...route, description: `${routeKey(route)}: ${route.summary}` }, 'http', httpEnv);
       const httpRoute = new apigwv2.HttpRoute(this, `${route.id}Route`, {
         httpApi: this.api,
-        routeKey: apigwv2.HttpRouteKey.with(apiBase + route.path, apigwv2.HttpMethod[route.method]),
+        routeKey: apigwv2.HttpRouteKey.with(fullPath(route), apigwv2.HttpMethod[route.method]),
         integration: new HttpLambdaIntegration(`${route.id}Integration`, fn.fn),
         authorizer: route.auth === 'public' ? undefined : authorizer,
       });

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { Context } from 'aws-lambda';
 import { authorizer as authorizerDef, fallback, routes } from '../lambdas/catalog';
 
-import { apiBase, compile, match, routeKey } from '../lambdas/routing';
+import { compile, match, routeKey } from '../lambdas/routing';
 import { errorResponse, type ApiEvent, type ApiResult } from '../lambdas/http/kit/route';
 import type { AuthContext } from '../lambdas/http/kit/auth-context';
 import { BadRequest, PayloadTooLarge, UnsupportedMediaType, ValidationFailed } from '../lambdas/core/errors';
@@ -67,7 +67,7 @@ async function handle(deps: ServerDeps, req: IncomingMessage, res: ServerRespons
   if (isUpload) return sendUploadAnswer(res, req.headers.origin, await acceptUpload(deps.blobs, req, body));
 
   const call: IncomingCall = { method, url, headers: req.headers, body, sourceIp: req.socket.remoteAddress ?? '127.0.0.1' };
-  const { route, params } = url.pathname.startsWith(apiBase) ? match(compiled, method, url.pathname) : { route: undefined, params: {} };
+  const { route, params } = match(compiled, method, url.pathname);
   if (!route) {
     const event = apiEvent(call, '$default', {});
     return send(res, (await invoke(deps, fallback.handler, fallback.id, event)) as ApiResult);

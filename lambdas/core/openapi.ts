@@ -1,7 +1,7 @@
 import { toJsonSchema } from '@valibot/to-json-schema';
 import type { GenericSchema } from 'valibot';
 import type { RouteDef } from '../catalog-types';
-import { apiBase } from '../routing';
+import { fullPath } from '../routing';
 
 type Json = Record<string, unknown>;
 
@@ -53,7 +53,7 @@ export function openApiDocument(routes: RouteDef[], info: { title: string; versi
     if (r.schemas?.body) {
       op.requestBody = { required: true, content: { 'application/json': { schema: schemaOf(r.schemas.body) } } };
     }
-    (paths[apiBase + r.path] ??= {})[r.method.toLowerCase()] = op;
+    (paths[fullPath(r)] ??= {})[r.method.toLowerCase()] = op;
   }
   return {
     openapi: '3.1.0',

@@ -33,7 +33,8 @@ import { queues } from '../infra/queues';
 import { timers } from '../infra/timers';
 import { now } from '../infra/clock';
 import { config } from '../infra/config';
-import { checkEndpointUrl, postWebhook } from '../infra/webhook-http';
+import { checkEndpointUrl, isForbiddenAddress, postWebhook } from '../infra/webhook-http';
+import { isIP } from 'node:net';
 import { logger } from '../http/kit/logger';
 
 /** What the delivery queue carries: which delivery, and which attempt this message is for. */
@@ -77,9 +78,15 @@ export function deliveryView(d: Delivery) {
   };
 }
 
+/** Checked again on the resolved address at every delivery; an IP literal can be judged now. */
 export function validateEndpoint(url: string): void {
-  const problem = checkEndpointUrl(url, { allowHttp: config.webhookAllowPrivate() });
+  const allowPrivate = config.webhookAllowPrivate();
+  const problem = checkEndpointUrl(url, { allowHttp: allowPrivate });
   if (problem) throw new ValidationFailed({ endpoint_url: [problem] });
+  const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
+  if (!allowPrivate && isIP(host) && isForbiddenAddress(host)) {
+    throw new ValidationFailed({ endpoint_url: ['The endpoint is a private or reserved address.'] });
+  }
 }
 
 /** The caller's own subscription; another account's answers like a missing one. */

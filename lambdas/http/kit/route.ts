@@ -35,6 +35,8 @@ export interface RouteOptions<B, Q, P> {
   bodyMode?: 'json' | 'raw';
   /** Largest body accepted, in bytes (default 1 MiB); larger -> 413 before any parsing. */
   maxBodyBytes?: number;
+  /** Content-Security-Policy directives for an HTML page (JSON answers keep `default-src 'none'`). */
+  csp?: Record<string, string>;
 }
 
 export interface ApiRequest<B, Q, P> {
@@ -89,7 +91,7 @@ export function route<B extends v.GenericSchema | undefined = undefined, Q exten
 
   return middy<ApiEvent, ApiResult, Error, Context & { requestId?: string }>(core)
     .use(httpCors({ origins: config.corsOrigins(), headers: 'Authorization,Content-Type,Idempotency-Key,X-Signature,X-Request-Id', exposeHeaders: 'X-Request-Id,Retry-After,X-RateLimit-Limit,X-RateLimit-Remaining', maxAge: 600 }))
-    .use(httpSecurityHeaders({ poweredBy: false, reportingEndpoints: false, contentSecurityPolicy: { 'default-src': "'none'", 'frame-ancestors': "'none'" } } as Parameters<typeof httpSecurityHeaders>[0]))
+    .use(httpSecurityHeaders({ poweredBy: false, reportingEndpoints: false, contentSecurityPolicy: opts.csp ?? { 'default-src': "'none'", 'frame-ancestors': "'none'" } } as Parameters<typeof httpSecurityHeaders>[0]))
     .use(requestIdAndErrors());
 }
 

@@ -112,3 +112,18 @@ describe('the S3 blob adapter', () => {
     expect(url.searchParams.get('response-content-disposition')).toContain("filename*=UTF-8''Gu%C3%ADa.pdf");
   });
 });
+
+describe('webhook endpoints in a deployed stage', () => {
+  it('refuses a private IP literal when the subscription is made', async () => {
+    process.env.STAGE = 'prod';
+    try {
+      const { validateEndpoint } = await import('../../../lambdas/services/webhooks');
+      for (const url of ['https://10.0.0.1/hook', 'https://[::1]/hook', 'https://169.254.169.254/latest', 'http://example.com/hook']) {
+        expect(() => validateEndpoint(url), url).toThrow();
+      }
+      expect(() => validateEndpoint('https://hooks.example.com/in')).not.toThrow();
+    } finally {
+      delete process.env.STAGE;
+    }
+  });
+});
