@@ -45,6 +45,8 @@ export interface JobRunnerOptions {
   workers: WorkerDef[];
   eventRules: EventRuleDef[];
   loadWorker: (w: WorkerDef) => Promise<WorkerHandler>;
+  /** Jobs run at once, as Lambda runs several batches side by side (default 8). */
+  concurrency?: number;
 }
 
 export class TwinJobs implements QueuePort, TimerPort, EventPort {
@@ -103,14 +105,18 @@ export class TwinJobs implements QueuePort, TimerPort, EventPort {
   private async drain(): Promise<number> {
     let ran = 0;
     for (;;) {
+      const concurrency = this.opts.concurrency ?? 8;
       const due = await jobs()
         .query.byVisibility({ state: 'ready' })
         .lte({ visibleAt: now().toISOString(), id: '\uffff' })
-        .go({ limit: 25 });
+        .go({ limit: concurrency * 4 });
       if (due.data.length === 0) return ran;
-      for (const job of due.data) {
-        if (await this.runOne(job)) ran++;
-      }
+      const queue = [...due.data];
+      await Promise.all(
+        Array.from({ length: Math.min(concurrency, queue.length) }, async () => {
+          for (let job = queue.shift(); job; job = queue.shift()) if (await this.runOne(job)) ran++;
+        }),
+      );
     }
   }
 
