@@ -12,8 +12,11 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import { tableSchema } from '../lambdas/infra/table-schema';
 
-/** Start-up flags that halve DynamoDB Local's JVM start on a small machine (C1 only, serial GC). */
-const jvmOptions = '-XX:TieredStopAtLevel=1 -XX:+UseSerialGC -Xshare:auto';
+/**
+ * Start-up flags that halve DynamoDB Local's JVM start on a small machine (C1 only, serial GC).
+ * DYNAMODB_LOCAL_JVM_OPTIONS replaces them (long runs such as the webhook bench want the full JIT).
+ */
+const jvmOptions = () => process.env.DYNAMODB_LOCAL_JVM_OPTIONS ?? '-XX:TieredStopAtLevel=1 -XX:+UseSerialGC -Xshare:auto';
 
 export interface RunningDynamo {
   endpoint: string;
@@ -46,7 +49,7 @@ export async function startDynamoLocal(opts: { dataDir?: string; timeoutMs?: num
     killStale(pidFile);
   }
   const previous = process.env.JAVA_TOOL_OPTIONS;
-  process.env.JAVA_TOOL_OPTIONS = [previous, jvmOptions].filter(Boolean).join(' ');
+  process.env.JAVA_TOOL_OPTIONS = [previous, jvmOptions()].filter(Boolean).join(' ');
   let child: ChildProcess;
   try {
     child = spawn({ port, path: opts.dataDir ?? null, sharedDb: true, stdio: 'pipe' }) as ChildProcess;

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Context, SQSEvent, SQSBatchResponse } from 'aws-lambda';
-import { defineEntity, isConditionalFailure, service } from '../lambdas/infra/entities/entity';
+import { defineEntity, service } from '../lambdas/infra/entities/entity';
 import type { QueuePort } from '../lambdas/infra/queues';
 import type { TimerPort } from '../lambdas/infra/timers';
 import { busEnvelope, type EventPort } from '../lambdas/infra/events';
@@ -10,9 +10,10 @@ import { logger } from '../lambdas/http/kit/logger';
 
 /**
  * The twin's SQS, EventBridge and Scheduler in one: every message is a job item in the table with
- * the time it becomes visible. A worker claims a job by moving that time forward by the queue's
- * visibility timeout (a conditional write), so a crash mid-job only delays it, as in SQS; after
- * `maxReceiveCount` failed receipts it moves to the dead state (the DLQ).
+ * the time it becomes visible. One dispatcher per table runs due jobs (its drains never overlap):
+ * a success deletes the job; a failure makes it visible again after the queue's visibility
+ * timeout, as in SQS, and after `maxReceiveCount` receipts moves it to the dead state (the DLQ).
+ * A crash mid-job leaves the job due, so it runs again at the next start.
  */
 const jobs = defineEntity({
   model: { entity: 'twinJob', version: '1', service },
@@ -57,6 +58,14 @@ export class TwinJobs implements QueuePort, TimerPort, EventPort {
 
   async send(queue: QueueName, body: unknown, opts: { delaySeconds?: number } = {}) {
     await this.enqueue(queue, body, new Date(now().getTime() + (opts.delaySeconds ?? 0) * 1000));
+  }
+
+  async sendBatch(queue: QueueName, bodies: unknown[]) {
+    const visibleAt = now().toISOString();
+    if (bodies.length === 0) return;
+    await jobs()
+      .put(bodies.map((body) => ({ id: randomUUID(), queue, body: JSON.stringify(body), state: 'ready' as const, visibleAt })))
+      .go();
   }
 
   async at(when: Date, queue: QueueName, body: unknown) {
@@ -125,16 +134,6 @@ export class TwinJobs implements QueuePort, TimerPort, EventPort {
     const worker = this.opts.workers.find((w) => w.queue === job.queue);
     const receives = (job.receives ?? 0) + 1;
     const lease = new Date(now().getTime() + (def?.visibilityTimeoutSeconds ?? 30) * 1000).toISOString();
-    try {
-      await jobs()
-        .patch({ id: job.id })
-        .set({ receives, visibleAt: lease })
-        .where(({ visibleAt }, { eq }) => eq(visibleAt, job.visibleAt))
-        .go();
-    } catch (err) {
-      if (isConditionalFailure(err)) return false; // another dispatcher took it
-      throw err;
-    }
     let error: string | undefined;
     if (!worker) {
       error = `No worker consumes queue ${job.queue}`;
@@ -152,11 +151,11 @@ export class TwinJobs implements QueuePort, TimerPort, EventPort {
       return true;
     }
     logger.warn('job failed', { queue: job.queue, jobId: job.id, receives, error });
-    if (receives >= (def?.maxReceiveCount ?? 3)) {
-      await jobs().patch({ id: job.id }).set({ state: 'dead', lastError: error }).go();
-    } else {
-      await jobs().patch({ id: job.id }).set({ lastError: error }).go();
-    }
+    const dead = receives >= (def?.maxReceiveCount ?? 3);
+    await jobs()
+      .patch({ id: job.id })
+      .set({ receives, visibleAt: lease, lastError: error, ...(dead ? { state: 'dead' as const } : {}) })
+      .go();
     return true;
   }
 

@@ -19,3 +19,9 @@ export async function nextId(sequence: string): Promise<number> {
   const res = await counters().update({ name: sequence }).add({ value: 1 }).go({ response: 'updated_new' });
   return res.data.value as number;
 }
+
+/** `count` consecutive ids in one atomic ADD; returns the first. */
+export async function nextIds(sequence: string, count: number): Promise<number> {
+  const res = await counters().update({ name: sequence }).add({ value: count }).go({ response: 'updated_new' });
+  return (res.data.value as number) - count + 1;
+}

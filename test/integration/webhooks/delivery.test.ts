@@ -98,6 +98,15 @@ describe('delivery', () => {
     expect(shown.body.data.last_success_at).toBe(clock.now().toISOString());
   });
 
+  it('keeps a subscription healthy through many successes in one second', async () => {
+    const { token, sub } = await partnerWithSubscription();
+    for (let i = 0; i < 3; i++) await uploadDoc(token);
+    await settle();
+    expect(receiver.received).toHaveLength(3);
+    const shown = (await t.call('GET', `/webhook-subscriptions/${sub.id}`, { token })).body.data;
+    expect(shown).toMatchObject({ health_status: 'healthy', consecutive_failures: 0, failed_deliveries: 0 });
+  });
+
   it('delivers nothing for events the subscription did not name or for other accounts', async () => {
     const { token } = await partnerWithSubscription(['document.approved']);
     await uploadDoc(token);

@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { mockClient } from 'aws-sdk-client-mock';
-import { SQSClient, SendMessageCommand } from '@aws-sdk/client-sqs';
+import { SQSClient, SendMessageBatchCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
 import { SchedulerClient, CreateScheduleCommand } from '@aws-sdk/client-scheduler';
 import { EventBridgeClient, PutEventsCommand } from '@aws-sdk/client-eventbridge';
 import { GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
@@ -36,6 +36,19 @@ describe('the SQS queue adapter', () => {
     sqs.on(SendMessageCommand).resolves({});
     await sqsQueues.send('webhookDelivery', { a: 1 }, { delaySeconds: 60 });
     expect(sqs.commandCalls(SendMessageCommand)[0].args[0].input).toEqual({ QueueUrl: queueUrl, MessageBody: '{"a":1}', DelaySeconds: 60 });
+  });
+
+  it('sends many messages ten per call', async () => {
+    sqs.on(SendMessageBatchCommand).resolves({ Successful: [], Failed: [] });
+    await sqsQueues.sendBatch('webhookDelivery', Array.from({ length: 23 }, (_, i) => ({ i })));
+    const calls = sqs.commandCalls(SendMessageBatchCommand);
+    expect(calls.map((c) => c.args[0].input.Entries!.length)).toEqual([10, 10, 3]);
+    expect(calls[2].args[0].input.Entries![2]).toEqual({ Id: '22', MessageBody: '{"i":22}' });
+  });
+
+  it('fails loudly when SQS refuses part of a batch', async () => {
+    sqs.on(SendMessageBatchCommand).resolves({ Failed: [{ Id: '0', SenderFault: false, Code: 'x' }] });
+    await expect(sqsQueues.sendBatch('webhookDelivery', [{}])).rejects.toThrow(/refused 1/);
   });
 
   it('never asks SQS for more than its 15-minute delay', async () => {
