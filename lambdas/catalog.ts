@@ -12,6 +12,7 @@ import { CreateAccountBody, CreateTokenBody, ListTokensQuery } from './http/admi
 import { IdParams } from './http/kit/schemas';
 import { CreateSubscriptionBody, DeliveriesQuery, DeliveryParams, RetryFailedBody, UpdateSubscriptionBody } from './http/webhooks/schemas';
 import { webhookEventNames } from './core/webhooks/events';
+import { dashboardRoutes } from './http/dashboard/routes';
 import { Base64Supersede, Base64Upload, ListQuery, RejectBody, ReviewBody, UploadIdParams, UploadUrlBody } from './http/documents/schemas';
 
 /** Requests per token, per group, per minute (spec section 8; groups the spec leaves open are decided in the README). */
@@ -286,6 +287,8 @@ export const routes: RouteDef[] = [
     uses: { table: ['GetItem', 'DeleteItem'], bucket: [{ name: 'files', actions: ['DeleteObject'] }] },
     schemas: { params: IdParams },
   },
+  // The webhook dashboard: a page at /dashboard, outside /api
+  ...dashboardRoutes,
   // Webhook subscriptions (spec 4.8; no /v1 prefix, as the spec has it)
   ...(
     [

@@ -111,10 +111,11 @@ describe('answers every bad request with a JSON 4xx, never a 500', () => {
 describe('openapi.json', () => {
   it('lists every catalog route with its method', async () => {
     const { routes } = await import('../../../lambdas/catalog');
+    const { fullPath } = await import('../../../lambdas/routing');
     const res = await t.call('GET', '/openapi.json', { token: null });
     expect(res.status).toBe(200);
     expect(res.body.openapi).toBe('3.1.0');
-    for (const r of routes) expect(res.body.paths[`/api${r.path}`]?.[r.method.toLowerCase()], `${r.method} ${r.path}`).toBeDefined();
+    for (const r of routes) expect(res.body.paths[fullPath(r)]?.[r.method.toLowerCase()], `${r.method} ${r.path}`).toBeDefined();
   });
 
   it('describes request bodies from the validation schemas', async () => {
