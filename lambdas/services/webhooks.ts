@@ -37,6 +37,9 @@ import { checkEndpointUrl, isForbiddenAddress, postWebhook } from '../infra/webh
 import { isIP } from 'node:net';
 import { logger } from '../http/kit/logger';
 
+/** How long the delivery log keeps a delivery (DynamoDB TTL). */
+export const deliveryLogDays = 30;
+
 /** What the delivery queue carries: which delivery, and which attempt this message is for. */
 export interface DeliveryJob {
   subscriptionId: number;
@@ -135,6 +138,7 @@ export async function fanOut(event: DomainEvent): Promise<number> {
       attempts: [],
       createdAt: at,
       updatedAt: at,
+      expiresAt: Math.floor(Date.parse(at) / 1000) + deliveryLogDays * 86_400,
     });
     // A repeated fan-out re-queues a delivery that was made but never attempted, and nothing more.
     const existing = created ? undefined : await getDelivery(sub.id, event.id);

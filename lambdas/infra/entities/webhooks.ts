@@ -38,6 +38,8 @@ export interface Delivery {
   nextAttemptAt?: string;
   createdAt: string;
   updatedAt: string;
+  /** Epoch seconds; the log keeps a delivery for 30 days. */
+  expiresAt?: number;
 }
 
 const subscriptions = defineEntity({
@@ -87,6 +89,7 @@ const deliveries = defineEntity({
     nextAttemptAt: { type: 'string' },
     createdAt: { type: 'string', required: true },
     updatedAt: { type: 'string', required: true },
+    expiresAt: { type: 'number', field: 'ttl' },
   },
   indexes: {
     // One delivery per (subscription, event): a repeated fan-out finds it already there.
