@@ -35,8 +35,13 @@ export interface RouteOptions<B, Q, P> {
   bodyMode?: 'json' | 'raw';
   /** Largest body accepted, in bytes (default 1 MiB); larger -> 413 before any parsing. */
   maxBodyBytes?: number;
-  /** Content-Security-Policy directives for an HTML page (JSON answers keep `default-src 'none'`). */
+  /**
+   * The exact Content-Security-Policy of an HTML page (the middleware's defaults would add
+   * `sandbox` and `upgrade-insecure-requests`); JSON answers keep `default-src 'none'`.
+   */
   csp?: Record<string, string>;
+  /** Permissions-Policy features a page needs, e.g. `{ 'clipboard-write': 'self' }`. */
+  permissions?: Record<string, string>;
 }
 
 export interface ApiRequest<B, Q, P> {
@@ -86,12 +91,25 @@ export function route<B extends v.GenericSchema | undefined = undefined, Q exten
       params: params as Out<P>,
       principal: principal as Principal,
     });
-    return serialize(reply);
+    const result = serialize(reply);
+    if (opts.csp) {
+      const policy = Object.entries(opts.csp).map(([k, val]) => `${k} ${val}`).join('; ');
+      result.headers = { ...result.headers, 'Content-Security-Policy': policy };
+    }
+    return result;
   };
 
   return middy<ApiEvent, ApiResult, Error, Context & { requestId?: string }>(core)
     .use(httpCors({ origins: config.corsOrigins(), headers: 'Authorization,Content-Type,Idempotency-Key,X-Signature,X-Request-Id', exposeHeaders: 'X-Request-Id,Retry-After,X-RateLimit-Limit,X-RateLimit-Remaining', maxAge: 600 }))
-    .use(httpSecurityHeaders({ poweredBy: false, reportingEndpoints: false, contentSecurityPolicy: opts.csp ?? { 'default-src': "'none'", 'frame-ancestors': "'none'" } } as Parameters<typeof httpSecurityHeaders>[0]))
+    .use(
+      httpSecurityHeaders({
+        poweredBy: false,
+        reportingEndpoints: false,
+        reportTo: false,
+        contentSecurityPolicy: opts.csp ? false : { 'default-src': "'none'", 'frame-ancestors': "'none'" },
+        ...(opts.permissions ? { permissionsPolicy: opts.permissions } : {}),
+      } as Parameters<typeof httpSecurityHeaders>[0]),
+    )
     .use(requestIdAndErrors());
 }
 
