@@ -4,6 +4,7 @@ import { documentListView } from '../../core/documents/views';
 import { seesAllAccounts } from '../../core/auth/principal';
 import { listDocuments } from '../../infra/entities/documents';
 import { ListQuery } from './schemas';
+import { paginate } from '../kit/paginate';
 
 export const handler = route({ query: ListQuery }, async ({ query, principal }) => {
   const all = await listDocuments(seesAllAccounts(principal) ? undefined : principal.accountId);
@@ -14,10 +15,6 @@ export const handler = route({ query: ListQuery }, async ({ query, principal }) 
       (!query.document_type || d.documentType === query.document_type) &&
       (!query.state || d.state === query.state),
   );
-  const perPage = query.per_page;
-  const lastPage = Math.max(1, Math.ceil(matching.length / perPage));
-  const page = matching.slice((query.page - 1) * perPage, query.page * perPage);
-  return ok(page.map(documentListView), {
-    extra: { meta: { current_page: query.page, last_page: lastPage, per_page: perPage, total: matching.length } },
-  });
+  const { page, meta } = paginate(matching, query.page, query.per_page);
+  return ok(page.map(documentListView), { extra: { meta } });
 });
