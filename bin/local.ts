@@ -21,6 +21,7 @@ const twin = await startTwin({
 console.log(`Despacho is ready on ${twin.apiUrl} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 console.log(`  health:  ${twin.apiUrl}/health`);
 console.log(`  openapi: ${twin.apiUrl}/openapi.json`);
+console.log(`  webhook dashboard: ${twin.url}/dashboard`);
 if (process.env.ADMIN_TOKEN) console.log('  admin token: the value of ADMIN_TOKEN');
 
 let stopping = false;
