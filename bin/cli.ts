@@ -128,6 +128,20 @@ export const commands: Command[] = [
     print: ({ data }, out) => out.table(data, accountColumns, 'account'),
   },
   {
+    name: 'accounts signing-secret',
+    summary: "Make or rotate an account's manifest signing secret (shown once)",
+    args: ['id'],
+    request: ({ args }) => ({ method: 'POST', path: `/v1/admin/accounts/${id(args.id, 'The account id')}/signing-secret` }),
+    print: ({ message, data }, out) => {
+      out.line(message ?? 'Signing secret created.');
+      out.line('');
+      out.line('Secret (shown once: store it now, it cannot be read again):');
+      out.line('');
+      out.line(`  ${data.secret}`);
+      out.line('');
+    },
+  },
+  {
     name: 'tokens create',
     summary: 'Issue a token for an account (its value is shown once)',
     options: {

@@ -9,6 +9,8 @@ export interface Account {
   id: number;
   name: string;
   kind: AccountKind;
+  /** HMAC key partners sign manifest submissions with (X-Signature); shown once when made. */
+  manifestSigningSecret?: string;
   createdAt: string;
   updatedAt: string;
 }
@@ -34,6 +36,7 @@ const accounts = defineEntity({
     idKey: { type: 'string', hidden: true, watch: ['id'], set: (_: unknown, { id }: { id: number }) => pad(id) },
     name: { type: 'string', required: true },
     kind: { type: accountKinds, required: true },
+    manifestSigningSecret: { type: 'string' },
     createdAt: { type: 'string', required: true },
     updatedAt: { type: 'string', required: true },
   },
@@ -106,6 +109,20 @@ export async function ensureAccount(account: Account): Promise<void> {
 export async function getAccount(id: number): Promise<Account | undefined> {
   const res = await accounts().get({ id }).go();
   return (res.data ?? undefined) as Account | undefined;
+}
+
+/** Sets (or replaces) an account's manifest signing secret; false when the account does not exist. */
+export async function setSigningSecret(id: number, secret: string, at: string): Promise<boolean> {
+  try {
+    await accounts()
+      .patch({ id })
+      .set({ manifestSigningSecret: secret, updatedAt: at })
+      .go();
+    return true;
+  } catch (err) {
+    if (isConditionalFailure(err)) return false;
+    throw err;
+  }
 }
 
 export async function listAccounts(): Promise<Account[]> {
