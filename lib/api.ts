@@ -9,15 +9,12 @@ import type { Construct } from 'constructs';
 import { authorizer as authorizerDef, fallback as fallbackDef, routes as catalogRoutes, workers as catalogWorkers } from '../lambdas/catalog';
 import type { RouteDef, WorkerDef } from '../lambdas/catalog-types';
 import { apiBase, fullPath, routeKey } from '../lambdas/routing';
+import { corsPolicy } from '../lambdas/http/kit/cors';
 import type { DataStack } from './data';
 import { CatalogFunction, type FunctionDef } from './functions';
 import { acknowledge } from './nag';
 import type { StageSettings } from './stage';
 
-/** Request headers a browser may send (preflight), as the handlers' CORS middleware lists them. */
-export const corsAllowHeaders = ['Authorization', 'Content-Type', 'Idempotency-Key', 'X-Signature', 'X-Request-Id'];
-/** Response headers a browser may read. */
-export const corsExposeHeaders = ['X-Request-Id', 'Retry-After', 'X-RateLimit-Limit', 'X-RateLimit-Remaining'];
 
 export interface ApiStackProps extends StackProps {
   settings: StageSettings;
@@ -57,17 +54,10 @@ export class ApiStack extends Stack {
       createDefaultStage: false,
       corsPreflight: {
         allowOrigins: corsOrigins,
-        allowHeaders: corsAllowHeaders,
-        allowMethods: [
-          apigwv2.CorsHttpMethod.GET,
-          apigwv2.CorsHttpMethod.POST,
-          apigwv2.CorsHttpMethod.PUT,
-          apigwv2.CorsHttpMethod.PATCH,
-          apigwv2.CorsHttpMethod.DELETE,
-          apigwv2.CorsHttpMethod.OPTIONS,
-        ],
-        exposeHeaders: corsExposeHeaders,
-        maxAge: Duration.minutes(10),
+        allowHeaders: [...corsPolicy.allowHeaders],
+        allowMethods: corsPolicy.allowMethods.map((m) => apigwv2.CorsHttpMethod[m]),
+        exposeHeaders: [...corsPolicy.exposeHeaders],
+        maxAge: Duration.seconds(corsPolicy.maxAgeSeconds),
       },
     });
 

@@ -11,6 +11,7 @@ import { humanSize, maxDocumentBytes } from '../lambdas/core/documents/files';
 import { parseMultipart } from '../lambdas/http/kit/multipart';
 import { config } from '../lambdas/infra/config';
 import { logger } from '../lambdas/http/kit/logger';
+import { corsPolicy } from '../lambdas/http/kit/cors';
 import { apiEvent, authorizerEvent, type IncomingCall } from './api-events';
 import { lambdaContext } from './jobs';
 import type { LocalBlobs, UploadAnswer } from './blobs';
@@ -32,7 +33,6 @@ export interface ServerDeps {
 }
 
 const compiled = routes.map(compile);
-const corsHeaders = 'Authorization,Content-Type,Idempotency-Key,X-Signature,X-Request-Id';
 
 /**
  * The twin's API Gateway: matches the catalog's routes, runs the authorizer for protected ones
@@ -126,9 +126,9 @@ function preflight(res: ServerResponse, origin: string | undefined) {
   const allowOrigin = allowed.includes('*') ? '*' : origin && allowed.includes(origin) ? origin : allowed[0];
   res.writeHead(204, {
     'Access-Control-Allow-Origin': allowOrigin,
-    'Access-Control-Allow-Methods': 'GET,POST,PUT,PATCH,DELETE,OPTIONS',
-    'Access-Control-Allow-Headers': corsHeaders,
-    'Access-Control-Max-Age': '600',
+    'Access-Control-Allow-Methods': corsPolicy.allowMethods.join(','),
+    'Access-Control-Allow-Headers': corsPolicy.allowHeaders.join(','),
+    'Access-Control-Max-Age': String(corsPolicy.maxAgeSeconds),
     Vary: 'Origin',
   });
   res.end();

@@ -17,6 +17,7 @@ import type { Principal } from '../../core/auth/principal';
 import { config } from '../../infra/config';
 import { decodeContext, type AuthContext } from './auth-context';
 import { logger } from './logger';
+import { corsPolicy } from './cors';
 import type { Reply } from './reply';
 import { validate } from './validate';
 
@@ -100,7 +101,14 @@ export function route<B extends v.GenericSchema | undefined = undefined, Q exten
   };
 
   return middy<ApiEvent, ApiResult, Error, Context & { requestId?: string }>(core)
-    .use(httpCors({ origins: config.corsOrigins(), headers: 'Authorization,Content-Type,Idempotency-Key,X-Signature,X-Request-Id', exposeHeaders: 'X-Request-Id,Retry-After,X-RateLimit-Limit,X-RateLimit-Remaining', maxAge: 600 }))
+    .use(
+      httpCors({
+        origins: config.corsOrigins(),
+        headers: corsPolicy.allowHeaders.join(','),
+        exposeHeaders: corsPolicy.exposeHeaders.join(','),
+        maxAge: corsPolicy.maxAgeSeconds,
+      }),
+    )
     .use(
       httpSecurityHeaders({
         poweredBy: false,
