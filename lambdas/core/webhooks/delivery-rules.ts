@@ -2,7 +2,6 @@ import { createHmac, randomBytes } from 'node:crypto';
 
 /** Delays before attempts 2..6, after the previous failure (spec 6.4). */
 export const retryDelaysMs = [60_000, 5 * 60_000, 30 * 60_000, 2 * 3600_000, 24 * 3600_000] as const;
-export const maxAttempts = retryDelaysMs.length + 1;
 export const disableAfterFailures = 10;
 /** Receivers should answer within 5 seconds (spec 6.4); a little slack for the network. */
 export const deliveryTimeoutMs = 10_000;

@@ -96,16 +96,6 @@ export async function createAccount(input: { name: string; kind: AccountKind }, 
   return res.data as Account;
 }
 
-/** Creates an account with a fixed id when it does not exist yet (the operator account at seed time). */
-export async function ensureAccount(account: Account): Promise<void> {
-  await accounts()
-    .create(account)
-    .go()
-    .catch((err: unknown) => {
-      if (!isConditionalFailure(err)) throw err;
-    });
-}
-
 export async function getAccount(id: number): Promise<Account | undefined> {
   const res = await accounts().get({ id }).go();
   return (res.data ?? undefined) as Account | undefined;
