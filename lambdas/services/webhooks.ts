@@ -20,10 +20,12 @@ import {
   getDelivery,
   getDeliveryById,
   getSubscription,
+  listDeliveries,
   listSubscriptions,
   recordAttempt,
   recordFailure,
   recordSuccess,
+  updateSubscription,
   type Delivery,
   type Subscription,
 } from '../infra/entities/webhooks';
@@ -206,13 +208,60 @@ async function attempt(sub: Subscription, d: Delivery, done: number, manual: boo
   return updated;
 }
 
+/**
+ * Changes a subscription. Sending `active: true` starts its health over (the owner says the
+ * endpoint is fixed), whether or not it was disabled.
+ */
+export async function changeSubscription(
+  principal: Principal,
+  id: number,
+  change: { endpointUrl?: string; events?: string[]; active?: boolean },
+): Promise<{ sub: Subscription; reactivated: boolean }> {
+  const sub = await findSubscription(principal, id);
+  if (change.endpointUrl !== undefined) validateEndpoint(change.endpointUrl);
+  const updated = await updateSubscription(sub.id, {
+    ...(change.endpointUrl !== undefined ? { endpointUrl: change.endpointUrl } : {}),
+    ...(change.events !== undefined ? { events: [...new Set(change.events)] } : {}),
+    ...(change.active !== undefined ? { active: change.active } : {}),
+    ...(change.active === true ? { consecutiveFailures: 0 } : {}),
+    updatedAt: now().toISOString(),
+  });
+  if (!updated) throw new NotFound('Subscription not found.');
+  return { sub: updated, reactivated: change.active === true && !sub.active };
+}
+
+/** A new signing secret for every delivery from now on. */
+export async function rotateSecret(principal: Principal, id: number): Promise<string> {
+  const sub = await findSubscription(principal, id);
+  const secret = newSigningSecret();
+  await updateSubscription(sub.id, { secret, updatedAt: now().toISOString() });
+  return secret;
+}
+
+function assertActive(sub: Subscription) {
+  if (!sub.active) throw new Conflict('The subscription is disabled: reactivate it first (PUT active=true).');
+}
+
+/** Queues every failed delivery of the subscription (created since `since`) for one more attempt. */
+export async function retryFailed(principal: Principal, id: number, since?: string): Promise<number> {
+  const sub = await findSubscription(principal, id);
+  assertActive(sub);
+  const from = since ? new Date(since).toISOString() : '';
+  const failed = (await listDeliveries(sub.id)).filter((d) => d.state === 'failed' && d.createdAt >= from);
+  await queues().sendBatch(
+    'webhookDelivery',
+    failed.map((d): DeliveryJob => ({ subscriptionId: d.subscriptionId, eventId: d.eventId, attempt: d.attempts.length + 1, manual: true })),
+  );
+  return failed.length;
+}
+
 /** The owner's "send it again now": one attempt at once, whatever the schedule. */
 export async function retryNow(principal: Principal, subscriptionId: number, deliveryId: number): Promise<Delivery> {
   const sub = await findSubscription(principal, subscriptionId);
   const d = await getDeliveryById(deliveryId);
   if (!d || d.subscriptionId !== sub.id) throw new NotFound('Delivery not found.');
   if (d.state === 'delivered') throw new Conflict('This delivery was already delivered.');
-  if (!sub.active) throw new Conflict('The subscription is disabled: reactivate it first (PUT active=true).');
+  assertActive(sub);
   const updated = await attempt(sub, d, d.attempts.length, true);
   if (!updated) throw new Conflict('Another attempt of this delivery is running; try again in a moment.');
   return updated;

@@ -179,10 +179,10 @@ export async function getDelivery(subscriptionId: number, eventId: string): Prom
   return (res.data ?? undefined) as Delivery | undefined;
 }
 
+/** By its public id (the index holds the whole item; attempts are written conditionally anyway). */
 export async function getDeliveryById(id: number): Promise<Delivery | undefined> {
   const res = await deliveries().query.byId({ id }).go();
-  const found = res.data[0] as Delivery | undefined;
-  return found ? getDelivery(found.subscriptionId, found.eventId) : undefined;
+  return res.data[0] as Delivery | undefined;
 }
 
 /** Newest first. */
