@@ -16,3 +16,76 @@ export const lambdaBundle = {
   /** Stack traces point into the TypeScript sources. */
   nodeOptions: '--enable-source-maps',
 } as const;
+
+/**
+ * Scripts a handler starts as worker threads (`new Worker(new URL('./<file>', import.meta.url))`).
+ * esbuild does not follow that URL, so each is bundled on its own, with its dependencies inside,
+ * into the handler's output directory beside index.mjs, whenever the handler's bundle contains
+ * the module that starts it. Paths are relative to the repository root, as esbuild's metafile
+ * names its inputs. Worker scripts are CommonJS: the parsers they isolate are sloppy-mode code,
+ * which an ES module bundle would run in strict mode.
+ */
+export const workerScripts = [
+  {
+    entry: 'lambdas/infra/spreadsheet-worker.cjs',
+    outfile: 'spreadsheet-worker.cjs',
+    startedBy: 'lambdas/infra/spreadsheet.ts',
+  },
+] as const;
+
+export type WorkerScript = (typeof workerScripts)[number];
+
+/** The worker scripts a bundle needs, from the inputs listed in its esbuild metafile. */
+export function workerScriptsFor(bundleInputs: Iterable<string>): WorkerScript[] {
+  const inputs = new Set([...bundleInputs].map((p) => p.replaceAll('\\', '/')));
+  return workerScripts.filter((w) => inputs.has(w.startedBy));
+}
+
+/** How a worker script is bundled: the Lambda bundle's settings, as CommonJS (no ESM banner). */
+export const workerBundle = {
+  format: 'cjs',
+  /** Not the repository's tsconfig: its `strict` makes esbuild put "use strict" over the whole bundle, parser included. */
+  tsconfigRaw: '{}',
+  target: lambdaBundle.target,
+  minify: lambdaBundle.minify,
+  sourcemap: lambdaBundle.sourcemap,
+  sourcesContent: lambdaBundle.sourcesContent,
+  mainFields: lambdaBundle.mainFields,
+} as const;
+
+/** esbuild's command-line flags for a worker script, from `workerBundle`. */
+export function workerEsbuildArgs(worker: WorkerScript, inputDir: string, outputDir: string): string[] {
+  return [
+    `${inputDir}/${worker.entry}`,
+    '--bundle',
+    '--platform=node',
+    `--format=${workerBundle.format}`,
+    `--target=${workerBundle.target}`,
+    ...(workerBundle.minify ? ['--minify'] : []),
+    ...(workerBundle.sourcemap ? ['--sourcemap'] : []),
+    `--sources-content=${workerBundle.sourcesContent}`,
+    `--main-fields=${workerBundle.mainFields.join(',')}`,
+    `--tsconfig-raw=${workerBundle.tsconfigRaw}`,
+    '--log-level=warning',
+    `--outfile=${outputDir}/${worker.outfile}`,
+  ];
+}
+
+const shellQuote = (s: string) => `'${s.replaceAll("'", `'\\''`)}'`;
+
+/**
+ * NodejsFunction's `commandHooks.afterBundling` (bash, run from the project root): esbuild has
+ * written `index.meta.json` (bundling `metafile: true`); each worker script whose starter is among
+ * its inputs is bundled next to index.mjs with the local esbuild binary, then the metafile is
+ * removed so it does not ship.
+ */
+export function workerBundlingCommands(inputDir: string, outputDir: string): string[] {
+  const meta = shellQuote(`${outputDir}/index.meta.json`);
+  const esbuild = shellQuote(`${inputDir}/node_modules/.bin/esbuild`);
+  return [
+    ...workerScripts.map(
+      (w) => `if grep -qF ${shellQuote(`"${w.startedBy}"`)} ${meta}; then ${esbuild} ${workerEsbuildArgs(w, inputDir, outputDir).map(shellQuote).join(' ')}; fi`,
+    ),
+    `rm -f ${meta}`,
+  ];
+}

@@ -11,7 +11,7 @@ import type { Access, QueueName } from '../lambdas/catalog-types';
 import type { DataStack } from './data';
 import { acknowledge, wildcardResourceFinding } from './nag';
 import type { StageSettings } from './stage';
-import { lambdaBundle } from './bundling';
+import { lambdaBundle, workerBundlingCommands } from './bundling';
 
 /** Repository root (lib/ sits directly under it). */
 export const projectRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -50,6 +50,13 @@ export const bundling = {
   mainFields: [...lambdaBundle.mainFields],
   banner: lambdaBundle.banner,
   forceDockerBundling: false,
+  // The metafile tells the hook below which worker scripts the bundle needs; the hook removes it.
+  metafile: true,
+  commandHooks: {
+    beforeBundling: () => [],
+    beforeInstall: () => [],
+    afterBundling: (inputDir: string, outputDir: string) => workerBundlingCommands(inputDir, outputDir),
+  },
 };
 
 export interface CatalogFunctionProps {

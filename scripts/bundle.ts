@@ -7,7 +7,7 @@ import { stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build, type BuildOptions } from 'esbuild';
-import { lambdaBundle } from '../lib/bundling';
+import { lambdaBundle, workerBundle, workerScriptsFor } from '../lib/bundling';
 
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -46,18 +46,38 @@ export interface Bundle {
   /** Absolute path of the bundle (`<outDir>/index.mjs`). */
   file: string;
   bytes: number;
+  /** Absolute paths of the worker scripts bundled beside it (lib/bundling.ts `workerScripts`). */
+  workers: string[];
 }
 
-/** Bundles `lambdas/<handler>.ts` into `<outDir>/index.mjs`, as NodejsFunction would. */
+/**
+ * Bundles `lambdas/<handler>.ts` into `<outDir>/index.mjs`, as NodejsFunction would, plus the
+ * worker scripts it starts (see `workerBundlingCommands`, the CDK's side of the same rule).
+ */
 export async function bundleHandler(handler: string, outDir: string): Promise<Bundle> {
   const file = join(outDir, 'index.mjs');
-  await build({
+  const { metafile } = await build({
     ...lambdaBuildOptions,
     entryPoints: [join(repoRoot, 'lambdas', `${handler}.ts`)],
     outfile: file,
     absWorkingDir: repoRoot,
+    metafile: true,
   });
-  return { file, bytes: (await stat(file)).size };
+  const workers: string[] = [];
+  for (const worker of workerScriptsFor(Object.keys(metafile.inputs))) {
+    const outfile = join(outDir, worker.outfile);
+    await build({
+      ...lambdaBuildOptions,
+      ...workerBundle,
+      mainFields: [...workerBundle.mainFields],
+      banner: undefined,
+      entryPoints: [join(repoRoot, worker.entry)],
+      outfile,
+      absWorkingDir: repoRoot,
+    });
+    workers.push(outfile);
+  }
+  return { file, bytes: (await stat(file)).size, workers };
 }
 
 /** Runs in the child: performance.now() is relative to that process's start, so only the import is timed. */
