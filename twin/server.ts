@@ -8,6 +8,7 @@ import { errorResponse, type ApiEvent, type ApiResult } from '../lambdas/http/ki
 import type { AuthContext } from '../lambdas/http/kit/auth-context';
 import { BadRequest, PayloadTooLarge, UnsupportedMediaType, ValidationFailed } from '../lambdas/core/errors';
 import { humanSize, maxDocumentBytes } from '../lambdas/core/documents/files';
+import { maxManifestFileBytes } from '../lambdas/core/manifest-files/files';
 import { parseMultipart } from '../lambdas/http/kit/multipart';
 import { config } from '../lambdas/infra/config';
 import { logger } from '../lambdas/http/kit/logger';
@@ -24,6 +25,9 @@ import type { LocalBlobs, UploadAnswer } from './blobs';
  * handlers apply their own, tighter limits.
  */
 export const gatewayMaxBody = 4 * Math.ceil(maxDocumentBytes / 3) + 64 * 1024;
+
+/** The twin's storage takes presigned POSTs up to the largest file a policy allows (40 MiB stored manifests) plus the form. */
+export const storageMaxBody = maxManifestFileBytes + 64 * 1024;
 
 type Handler = (event: unknown, context: Context) => Promise<unknown>;
 
@@ -56,8 +60,8 @@ async function handle(deps: ServerDeps, req: IncomingMessage, res: ServerRespons
     req.resume();
     return preflight(res, req.headers.origin);
   }
-  const body = await readBody(req, gatewayMaxBody);
   const isUpload = url.pathname === '/_blobs-upload' && method === 'POST';
+  const body = await readBody(req, isUpload ? storageMaxBody : gatewayMaxBody);
   if (body === 'too-large') {
     if (isUpload) return sendUploadAnswer(res, req.headers.origin, { status: 400, code: 'EntityTooLarge', message: 'Your proposed upload exceeds the maximum allowed size.' });
     const requestId = randomUUID();
@@ -156,7 +160,7 @@ async function acceptUpload(blobs: LocalBlobs, req: IncomingMessage, body: Buffe
   let form;
   try {
     // Any file the body can hold is parsed; the policy's own size limit is the store's check.
-    form = await parseMultipart(body, req.headers['content-type'] ?? '', { fileBytes: gatewayMaxBody, files: 1, fields: 20 });
+    form = await parseMultipart(body, req.headers['content-type'] ?? '', { fileBytes: storageMaxBody, files: 1, fields: 20 });
   } catch (err) {
     if (err instanceof PayloadTooLarge) return { status: 400, code: 'EntityTooLarge', message: 'Your proposed upload exceeds the maximum allowed size.' };
     if (err instanceof UnsupportedMediaType) {

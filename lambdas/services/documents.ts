@@ -2,7 +2,7 @@
  * Transport-document use cases: they join the rules of core/documents with the table, the blob
  * store and the bus. Handlers call these; nothing here knows about HTTP.
  */
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { Principal } from '../core/auth/principal';
 import { canAccess } from '../core/auth/principal';
 import { Conflict, Forbidden, NotFound, PayloadTooLarge, ValidationFailed } from '../core/errors';
@@ -11,7 +11,7 @@ import { documentEventData } from '../core/documents/views';
 import { extensionOf, inspectFile, isDocumentExtension, maxDocumentBytes, mimeTypeForExtension, sanitizeFileName, sha256Checksum } from '../core/documents/files';
 import { createUpload, getUpload } from '../infra/entities/uploads';
 import { nextId } from '../infra/entities/counters';
-import { claimKey, completeKey, releaseKey } from '../infra/entities/idempotency';
+import { once as runOnce } from './once';
 import { deleteDocument, getDocument, putDocument, supersedeWith, transition } from '../infra/entities/documents';
 import { blobs } from '../infra/blobs';
 import { domainEvent, events } from '../infra/events';
@@ -64,13 +64,9 @@ function checkedFile(file: IncomingFile): { fileName: string; mimeType: string; 
   return { fileName, mimeType: inspected.mimeType, extension: inspected.extension, checksum: sha256Checksum(file.bytes) };
 }
 
-function requestHash(parts: unknown): string {
-  return createHash('sha256').update(JSON.stringify(parts)).digest('hex');
-}
-
 /**
- * Runs `work` once per idempotency key: the same key with the same request replays the first
- * result, with another request -> 409. Without a key the work simply runs.
+ * Runs `work` once per idempotency key (see services/once): the same key with the same request
+ * replays the first document, with another request -> 409. Without a key the work simply runs.
  */
 async function once(
   principal: Principal,
@@ -79,24 +75,12 @@ async function once(
   request: unknown,
   work: () => Promise<DocumentRecord>,
 ): Promise<{ doc: DocumentRecord; replayed: boolean }> {
-  if (!key) return { doc: await work(), replayed: false };
-  const ref = { scope, accountId: principal.accountId, key };
-  const claim = await claimKey(ref, requestHash(request), now());
-  if (claim.outcome === 'mismatch') throw new Conflict('This Idempotency-Key was already used with different content.');
-  if (claim.outcome === 'in-progress') throw new Conflict('A request with this Idempotency-Key is still in progress; retry shortly.');
-  if (claim.outcome === 'replay') {
-    const doc = await getDocument(Number(claim.resultId));
-    if (doc) return { doc, replayed: true };
-    throw new Conflict('The document this Idempotency-Key created no longer exists.');
-  }
-  try {
-    const doc = await work();
-    await completeKey(ref, String(doc.id));
-    return { doc, replayed: false };
-  } catch (err) {
-    await releaseKey(ref).catch(() => undefined);
-    throw err;
-  }
+  const { result: doc, replayed } = await runOnce(principal, scope, key, request, work, {
+    noun: 'document',
+    idOf: (d) => String(d.id),
+    load: (id) => getDocument(Number(id)),
+  });
+  return { doc, replayed };
 }
 
 function newRecord(

@@ -127,6 +127,17 @@ function detectKind(bytes: Buffer, expected: Kind): Kind | undefined {
   return undefined;
 }
 
+/**
+ * Which Excel container the bytes are, by content alone: `ole` (an OLE2 compound file, the
+ * container of .xls) or `ooxml` (a ZIP holding `[Content_Types].xml` and `xl/`, as .xlsx and
+ * .xlsm are); undefined for anything else. Shared with stored manifest files.
+ */
+export function excelContainer(bytes: Buffer): 'ole' | 'ooxml' | undefined {
+  if (startsWith(bytes, oleSignature)) return 'ole';
+  if (startsWith(bytes, zipLocalHeader) && isSpreadsheetZip(bytes)) return 'ooxml';
+  return undefined;
+}
+
 function startsWith(bytes: Buffer, prefix: Buffer): boolean {
   return bytes.length >= prefix.length && bytes.subarray(0, prefix.length).equals(prefix);
 }

@@ -2,38 +2,60 @@ import { defineEntity, service } from './entity';
 
 /**
  * A large file on its way straight to storage: declared first (type, size, checksum), uploaded
- * with a presigned POST, then completed into a document. Expires after a day if never completed.
+ * with a presigned POST, then completed into a record. Expires after a day if never completed.
+ * `purpose` says what completing makes: a transport document (the default, and what uploads
+ * saved before purposes existed are) or a stored manifest file. An upload is only ever read back
+ * for its own purpose, so one area's upload id cannot be completed through the other's route.
  */
-export interface PendingUpload {
+interface PendingUploadBase {
   id: string;
   accountId: number;
   blobKey: string;
-  documentType: 'awb' | 'manifest' | 'customs' | 'delivery' | 'other';
   fileName: string;
   fileSize: number;
   checksum: string;
   mimeType: string;
-  manifestId?: string;
-  awbNumber?: string;
-  metadata?: Record<string, unknown>;
   createdAt: string;
   expiresAt: number;
 }
+
+export interface PendingUpload extends PendingUploadBase {
+  purpose?: 'document';
+  documentType: 'awb' | 'manifest' | 'customs' | 'delivery' | 'other';
+  manifestId?: string;
+  awbNumber?: string;
+  metadata?: Record<string, unknown>;
+}
+
+export interface PendingManifestFileUpload extends PendingUploadBase {
+  purpose: 'manifest-file';
+  courierCode: string;
+  manifestName?: string;
+  description?: string;
+}
+
+export type UploadPurpose = 'document' | 'manifest-file';
 
 const uploads = defineEntity({
   model: { entity: 'pendingUpload', version: '1', service },
   attributes: {
     id: { type: 'string', required: true },
+    purpose: { type: ['document', 'manifest-file'] as const, default: 'document' },
     accountId: { type: 'number', required: true },
     blobKey: { type: 'string', required: true },
-    documentType: { type: ['awb', 'manifest', 'customs', 'delivery', 'other'] as const, required: true },
     fileName: { type: 'string', required: true },
     fileSize: { type: 'number', required: true },
     checksum: { type: 'string', required: true },
     mimeType: { type: 'string', required: true },
+    // purpose document
+    documentType: { type: ['awb', 'manifest', 'customs', 'delivery', 'other'] as const },
     manifestId: { type: 'string' },
     awbNumber: { type: 'string' },
     metadata: { type: 'any' },
+    // purpose manifest-file
+    courierCode: { type: 'string' },
+    manifestName: { type: 'string' },
+    description: { type: 'string' },
     createdAt: { type: 'string', required: true },
     expiresAt: { type: 'number', field: 'ttl', required: true },
   },
@@ -45,11 +67,17 @@ const uploads = defineEntity({
   },
 } as const);
 
-export async function createUpload(upload: PendingUpload): Promise<void> {
+export async function createUpload(upload: PendingUpload | PendingManifestFileUpload): Promise<void> {
   await uploads().create(upload as never).go();
 }
 
-export async function getUpload(id: string): Promise<PendingUpload | undefined> {
+/** A pending upload of the given purpose (documents by default); another purpose's reads as missing. */
+export async function getUpload(id: string): Promise<PendingUpload | undefined>;
+export async function getUpload(id: string, purpose: 'document'): Promise<PendingUpload | undefined>;
+export async function getUpload(id: string, purpose: 'manifest-file'): Promise<PendingManifestFileUpload | undefined>;
+export async function getUpload(id: string, purpose: UploadPurpose = 'document'): Promise<PendingUpload | PendingManifestFileUpload | undefined> {
   const res = await uploads().get({ id }).go({ consistent: true });
-  return (res.data ?? undefined) as PendingUpload | undefined;
+  const found = res.data as (PendingUpload | PendingManifestFileUpload) | null;
+  if (!found || (found.purpose ?? 'document') !== purpose) return undefined;
+  return found;
 }

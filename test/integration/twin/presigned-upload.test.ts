@@ -111,7 +111,7 @@ describe('presigned uploads to the twin', () => {
 
   it('refuses a body larger than the twin reads with 400 EntityTooLarge', async () => {
     const { url, fields } = await blobs().presignedUpload('documents/10/awb.pdf', pdf);
-    const res = await post(url, fields, Buffer.alloc(15 * 1024 * 1024, 0x41));
+    const res = await post(url, fields, Buffer.alloc(41 * 1024 * 1024, 0x41));
     expect(res.status).toBe(400);
     expect(res.text).toContain('<Code>EntityTooLarge</Code>');
   });

@@ -1,0 +1,57 @@
+import { defineEntity, pad, service } from './entity';
+import type { ManifestFileRecord } from '../../core/manifest-files/model';
+
+/**
+ * Stored manifest files. Read by id, and listed per account newest first (gsi1) or per account
+ * and carrier code newest first (gsi2), so the courier filter is a key, not a scan filter.
+ */
+const manifestFiles = defineEntity({
+  model: { entity: 'manifestFile', version: '1', service },
+  attributes: {
+    id: { type: 'number', required: true },
+    idKey: { type: 'string', hidden: true, watch: ['id'], set: (_: unknown, { id }: { id: number }) => pad(id) },
+    accountId: { type: 'number', required: true },
+    courierCode: { type: 'string', required: true },
+    fileName: { type: 'string', required: true },
+    fileSize: { type: 'number', required: true },
+    mimeType: { type: 'string', required: true },
+    checksum: { type: 'string', required: true },
+    blobKey: { type: 'string', required: true },
+    manifestName: { type: 'string' },
+    description: { type: 'string' },
+    uploadedBy: { type: 'number', required: true },
+    uploadedAt: { type: 'string', required: true },
+  },
+  indexes: {
+    byId: {
+      pk: { field: 'pk', composite: ['id'], template: 'MFILE#${id}' },
+      sk: { field: 'sk', composite: [], template: 'MFILE' },
+    },
+    byAccount: {
+      index: 'gsi1',
+      pk: { field: 'gsi1pk', composite: ['accountId'], template: 'ACCOUNT#${accountId}#MFILES' },
+      sk: { field: 'gsi1sk', composite: ['idKey'], template: 'MFILE#${idKey}' },
+    },
+    byCourier: {
+      index: 'gsi2',
+      pk: { field: 'gsi2pk', composite: ['accountId', 'courierCode'], template: 'ACCOUNT#${accountId}#MFILES#${courierCode}' },
+      sk: { field: 'gsi2sk', composite: ['idKey'], template: 'MFILE#${idKey}' },
+    },
+  },
+} as const);
+
+export async function putManifestFile(record: ManifestFileRecord): Promise<void> {
+  await manifestFiles().create(record as never).go();
+}
+
+export async function getManifestFile(id: number): Promise<ManifestFileRecord | undefined> {
+  const res = await manifestFiles().get({ id }).go({ consistent: true });
+  return (res.data ?? undefined) as ManifestFileRecord | undefined;
+}
+
+/** One account's stored files, newest first; only those of one (upper-case) carrier code when given. */
+export async function listManifestFiles(accountId: number, courierCode?: string): Promise<ManifestFileRecord[]> {
+  const query = courierCode === undefined ? manifestFiles().query.byAccount({ accountId }) : manifestFiles().query.byCourier({ accountId, courierCode });
+  const res = await query.go({ pages: 'all', order: 'desc' });
+  return res.data as ManifestFileRecord[];
+}
