@@ -141,6 +141,18 @@ export const commands: Command[] = [
       out.line('');
     },
   },
+  ...(['close', 'reopen'] as const).map(
+    (action): Command => ({
+      name: `batches ${action}`,
+      summary: action === 'close' ? 'Close a manifest batch: later writes to it get 423 (broker or admin token)' : 'Reopen a closed manifest batch (broker or admin token)',
+      args: ['batchId'],
+      request: ({ args }) => ({ method: 'POST', path: `/v1/couriers/batches/${encodeURIComponent(args.batchId)}/${action}` }),
+      print: ({ message, data }, out) => {
+        out.line(message ?? 'Done.');
+        out.line(`batch ${data.batch_id} (manifest ${data.manifest_number}): ${data.closed ? `closed at ${data.closed_at} by ${data.closed_by}` : 'open'}`);
+      },
+    }),
+  ),
   {
     name: 'tokens create',
     summary: 'Issue a token for an account (its value is shown once)',

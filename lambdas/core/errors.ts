@@ -34,6 +34,8 @@ export class PayloadTooLarge extends define(413, 'payload_too_large', 'The reque
 export class UnsupportedMediaType extends define(415, 'unsupported_media_type', 'Unsupported content type.') {}
 export class Locked extends define(423, 'locked', 'The resource is locked.') {}
 export class TooManyRequests extends define(429, 'rate_limited', 'Too many requests.') {}
+export class Gone extends define(410, 'gone', 'This no longer exists.') {}
+export class Unavailable extends define(503, 'unavailable', 'The service is busy; retry shortly.') {}
 
 export class ValidationFailed extends ServiceError {
   override readonly status = 422;
@@ -53,6 +55,7 @@ const byStatus: Record<number, new (message?: string, extra?: Record<string, unk
   404: NotFound,
   405: MethodNotAllowed,
   409: Conflict,
+  410: Gone,
   413: PayloadTooLarge,
   415: UnsupportedMediaType,
   422: Unprocessable,

@@ -5,15 +5,7 @@ import { parseMultipart } from '../kit/multipart';
 import { validate } from '../kit/validate';
 import type { IncomingFile } from '../../services/documents';
 
-/** `Idempotency-Key`, when sent, must be a UUID. */
-export function idempotencyKey(headers: Record<string, string>): string | undefined {
-  const key = headers['idempotency-key'];
-  if (key === undefined) return undefined;
-  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(key.trim())) {
-    throw new BadRequest('Idempotency-Key must be a UUID.');
-  }
-  return key.trim().toLowerCase();
-}
+export { idempotencyKey } from '../kit/idempotency-key';
 
 /** Standard base64 (a data: URL prefix and line breaks are tolerated); anything else is 400. */
 export function decodeBase64(value: string): Buffer {

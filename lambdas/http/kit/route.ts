@@ -36,6 +36,8 @@ export interface RouteOptions<B, Q, P> {
   bodyMode?: 'json' | 'raw';
   /** Largest body accepted, in bytes (default 1 MiB); larger -> 413 before any parsing. */
   maxBodyBytes?: number;
+  /** The 413 message, when the route has a better way to offer (e.g. chunked mode). */
+  tooLargeMessage?: string;
   /**
    * The exact Content-Security-Policy of an HTML page (the middleware's defaults would add
    * `sandbox` and `upgrade-insecure-requests`); JSON answers keep `default-src 'none'`.
@@ -76,7 +78,7 @@ export function route<B extends v.GenericSchema | undefined = undefined, Q exten
 
     const params = opts.params ? validatePath(opts.params, event.pathParameters ?? {}) : undefined;
     const query = opts.query ? validate(opts.query, { ...(event.queryStringParameters ?? {}) }) : undefined;
-    const rawBody = readBody(event, opts.maxBodyBytes ?? defaultMaxBody);
+    const rawBody = readBody(event, opts.maxBodyBytes ?? defaultMaxBody, opts.tooLargeMessage);
     let body: unknown;
     if ((opts.bodyMode ?? 'json') === 'json') {
       const parsed = parseJson(rawBody, headers['content-type']);
@@ -188,14 +190,15 @@ function serialize(reply: Reply): ApiResult {
   };
 }
 
-function readBody(event: ApiEvent, max: number): Buffer | undefined {
+function readBody(event: ApiEvent, max: number, tooLarge?: string): Buffer | undefined {
   if (event.body === undefined || event.body === null || event.body === '') return undefined;
   const buf = event.isBase64Encoded ? Buffer.from(event.body, 'base64') : Buffer.from(event.body, 'utf8');
-  if (buf.length > max) throw new PayloadTooLarge(`The request body is larger than ${max} bytes.`);
+  if (buf.length > max) throw new PayloadTooLarge(tooLarge ?? `The request body is larger than ${max} bytes.`);
   return buf;
 }
 
-function parseJson(raw: Buffer | undefined, contentType: string | undefined): unknown {
+/** A JSON body (application/json or +json) or 415 / 400; empty -> undefined. */
+export function parseJson(raw: Buffer | undefined, contentType: string | undefined): unknown {
   if (!raw || raw.length === 0) return undefined;
   const mediaType = contentType?.split(';')[0].trim().toLowerCase();
   if (mediaType !== 'application/json' && !mediaType?.endsWith('+json')) {

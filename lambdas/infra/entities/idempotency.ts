@@ -16,6 +16,10 @@ const keys = defineEntity({
     leaseUntil: { type: 'string', required: true },
     /** The id of what the first request created, once done. */
     resultId: { type: 'string' },
+    /** The first answer, for replays that must repeat it word for word. */
+    result: { type: 'any' },
+    createdAt: { type: 'string' },
+    updatedAt: { type: 'string' },
     expiresAt: { type: 'number', field: 'ttl' },
   },
   indexes: {
@@ -28,23 +32,32 @@ const keys = defineEntity({
 
 export type Claim =
   | { outcome: 'claimed' }
-  | { outcome: 'replay'; resultId: string }
+  | { outcome: 'replay'; resultId: string; result?: unknown }
   | { outcome: 'mismatch' }
   | { outcome: 'in-progress' };
 
-const keepSeconds = 24 * 3600;
+export interface KeyRef {
+  scope: string;
+  accountId: number;
+  key: string;
+}
 
-export async function claimKey(
-  ref: { scope: string; accountId: number; key: string },
-  requestHash: string,
-  at: Date,
-  leaseSeconds = 60,
-): Promise<Claim> {
+export interface ClaimOptions {
+  /** How long a pending claim blocks others before a retry may take the work over. */
+  leaseSeconds?: number;
+  /** How long the key (and its answer) is kept. */
+  keepSeconds?: number;
+}
+
+export async function claimKey(ref: KeyRef, requestHash: string, at: Date, opts: ClaimOptions = {}): Promise<Claim> {
+  const { leaseSeconds = 60, keepSeconds = 24 * 3600 } = opts;
   const item = {
     ...ref,
     requestHash,
     status: 'pending' as const,
     leaseUntil: new Date(at.getTime() + leaseSeconds * 1000).toISOString(),
+    createdAt: at.toISOString(),
+    updatedAt: at.toISOString(),
     expiresAt: Math.floor(at.getTime() / 1000) + keepSeconds,
   };
   try {
@@ -60,17 +73,25 @@ export async function claimKey(
     if (!isConditionalFailure(err)) throw err;
   }
   const existing = (await keys().get(ref).go({ consistent: true })).data;
-  if (!existing) return claimKey(ref, requestHash, at, leaseSeconds);
+  if (!existing) return claimKey(ref, requestHash, at, opts);
   if (existing.requestHash !== requestHash) return { outcome: 'mismatch' };
-  if (existing.status === 'done' && existing.resultId) return { outcome: 'replay', resultId: existing.resultId };
+  if (existing.status === 'done' && existing.resultId) return { outcome: 'replay', resultId: existing.resultId, result: existing.result };
   return { outcome: 'in-progress' };
 }
 
-export async function completeKey(ref: { scope: string; accountId: number; key: string }, resultId: string): Promise<void> {
-  await keys().patch(ref).set({ status: 'done', resultId }).go();
+export async function completeKey(ref: KeyRef, resultId: string, result?: unknown, at?: Date): Promise<void> {
+  await keys()
+    .patch(ref)
+    .set({ status: 'done', resultId, ...(result === undefined ? {} : { result }), ...(at ? { updatedAt: at.toISOString() } : {}) })
+    .go();
 }
 
 /** Gives a claim back after the work failed, so the client's retry can do it. */
-export async function releaseKey(ref: { scope: string; accountId: number; key: string }): Promise<void> {
+export async function releaseKey(ref: KeyRef): Promise<void> {
   await keys().delete(ref).go();
+}
+
+/** A key's record as stored: its state, when it was first used and the id of its result. */
+export async function readKey(ref: KeyRef) {
+  return (await keys().get(ref).go({ consistent: true })).data;
 }

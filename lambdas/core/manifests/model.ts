@@ -1,0 +1,154 @@
+import { createHash } from 'node:crypto';
+import type { ItemDecision } from './identity';
+import type { ManifestItem } from './submission';
+
+/**
+ * A batch is one import of a manifest (spec 2.6: `manifest_id` may repeat, every import is its
+ * own batch). `receiving` is the state of a chunked upload still missing chunks; the spec's
+ * states pending / processing / completed follow, plus `failed` when the pipeline gives up.
+ */
+export const batchStatuses = ['receiving', 'pending', 'processing', 'completed', 'failed'] as const;
+export type BatchStatus = (typeof batchStatuses)[number];
+
+export const chunkSetStatuses = ['receiving', 'complete', 'failed'] as const;
+export type ChunkSetStatus = (typeof chunkSetStatuses)[number];
+
+/** The manifest root fields kept on the batch besides its numbers. */
+export interface ManifestHeader {
+  airline?: string;
+  flightNumber?: string;
+  aircraftRegistration?: string;
+  originAirport?: string;
+  customsBrokerCode?: string;
+}
+
+/** Decisions of one submission (or one chunk of it), appended to the batch's log. */
+export interface DecisionSegment {
+  id: string;
+  runId: string;
+  mode: 'create' | 'update';
+  chunk?: number;
+  at: string;
+  count: number;
+  counts: Record<Lowercase<ItemDecision>, number>;
+}
+
+/** One line of the decision log: [line in the payload, item key, AWB, decision, reason]. */
+export type DecisionEntry = [number, string, string, ItemDecision, string];
+
+export interface BatchRecord {
+  batchId: string;
+  accountId: number;
+  manifestNumber: string;
+  mawbNumber: string;
+  courier: string;
+  header?: ManifestHeader;
+  status: BatchStatus;
+  progress: number;
+  itemCount: number;
+  awbCount: number;
+  lastRunId?: string;
+  segments: DecisionSegment[];
+  closedAt?: string;
+  closedBy?: string;
+  /** Written by the pipeline (issue 6): regime counts and amount to pay. */
+  summary?: { personal_items?: number; commercial_items?: number; prohibited_items?: number; amount_to_pay?: number; currency?: string };
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface StoredItem {
+  batchId: string;
+  accountId: number;
+  itemKey: string;
+  awb: string;
+  hash: string;
+  runId: string;
+  decision: 'CREATE' | 'UPDATE';
+  line: number;
+  data: ManifestItem;
+  /** Customs results, written by the pipeline (issue 6). */
+  result?: ProcessedResult;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface ProcessedResult {
+  ncm_code?: string;
+  regime?: string;
+  cif_value?: number;
+  ddp_value?: number;
+  customs_duty?: number;
+  customs_channel?: string;
+  quota?: number;
+}
+
+export interface ChunkSetRecord {
+  accountId: number;
+  baseKey: string;
+  batchId: string;
+  mode: 'create' | 'update';
+  courier: string;
+  manifestNumber: string;
+  mawbNumber: string;
+  totalChunks: number;
+  totalItems: number;
+  received: number[];
+  receivedItems: number;
+  status: ChunkSetStatus;
+  failure?: string;
+  createdAt: string;
+  updatedAt: string;
+  expiresAt: string;
+  ttl?: number;
+}
+
+/**
+ * The id of the batch a submission creates, derived from the account and the submission's key,
+ * so a retried or taken-over submission writes into the same batch instead of a second one.
+ */
+export function batchIdFor(accountId: number, submissionKey: string): string {
+  return 'BT' + createHash('sha256').update(`${accountId}|${submissionKey}`).digest('hex').slice(0, 20).toUpperCase();
+}
+
+export const looksLikeBatchId = (s: string) => /^BT[0-9A-F]{20}$/.test(s);
+
+/** Decisions per stored page; a page record stays far below DynamoDB's 400 KB item limit. */
+export const decisionsPerPage = 500;
+
+/** Where entries [offset, offset + limit) of the batch's decision log are stored. */
+export function decisionPagesFor(segments: readonly DecisionSegment[], offset: number, limit: number) {
+  const refs: { segmentId: string; page: number; from: number; to: number }[] = [];
+  let start = 0;
+  const end = offset + limit;
+  for (const seg of segments) {
+    const segEnd = start + seg.count;
+    if (segEnd > offset && start < end) {
+      const from = Math.max(offset, start) - start;
+      const to = Math.min(end, segEnd) - start;
+      for (let page = Math.floor(from / decisionsPerPage); page * decisionsPerPage < to; page++) {
+        const pageStart = page * decisionsPerPage;
+        refs.push({ segmentId: seg.id, page, from: Math.max(from, pageStart) - pageStart, to: Math.min(to, pageStart + decisionsPerPage) - pageStart });
+      }
+    }
+    start = segEnd;
+    if (start >= end) break;
+  }
+  return refs;
+}
+
+/** Chunk progress as the spec's answers show it. */
+export function chunkProgress(totalChunks: number, received: readonly number[]) {
+  const got = new Set(received);
+  const missing: number[] = [];
+  for (let n = 1; n <= totalChunks; n++) if (!got.has(n)) missing.push(n);
+  return {
+    received_chunks: totalChunks - missing.length,
+    missing_chunks: missing,
+    percentage: Math.floor(((totalChunks - missing.length) * 100) / totalChunks),
+    is_complete: missing.length === 0,
+  };
+}
+
+/** How long an incomplete chunked upload waits for its missing chunks. */
+export const chunkUploadHours = 24;

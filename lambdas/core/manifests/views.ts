@@ -1,0 +1,135 @@
+import type { BatchRecord, BatchStatus, ChunkSetRecord, DecisionEntry, DecisionSegment, StoredItem } from './model';
+import { chunkProgress, chunkUploadHours } from './model';
+
+/** The 202 answer of spec 4.3 (also replayed word for word, with 200, for a repeated key). */
+export function queuedAnswer(a: {
+  key: string;
+  manifestNumber: string;
+  mawbNumber: string;
+  batchId: string;
+  mode: 'create' | 'update';
+  items: number;
+  at: string;
+  message: string;
+}) {
+  // A new batch answers batch_id null (spec 4.3); its id is read from the status or list endpoints.
+  const batchId = a.mode === 'update' ? a.batchId : null;
+  return {
+    success: true,
+    status: 'queued',
+    message: a.message,
+    idempotency_key: a.key,
+    manifest_number: a.manifestNumber,
+    batch_id: batchId,
+    mode: a.mode,
+    tracking: { manifest_number: a.manifestNumber, batch_id: batchId, mawb_number: a.mawbNumber, items_count: a.items, timestamp: a.at },
+  };
+}
+
+export type SubmissionStatus = 'queued' | 'processing' | 'completed' | 'failed' | 'receiving';
+
+const submissionStatusOf: Record<BatchStatus, SubmissionStatus> = {
+  receiving: 'receiving',
+  pending: 'queued',
+  processing: 'processing',
+  completed: 'completed',
+  failed: 'failed',
+};
+
+export const submissionStatus = (batch: BatchRecord | undefined): SubmissionStatus => (batch ? submissionStatusOf[batch.status] : 'queued');
+
+/** The webhook status record carries timestamps without a zone suffix (spec conventions); they are UTC. */
+export const zoneless = (iso: string) => iso.replace(/Z$/, '');
+
+export function isExpired(set: ChunkSetRecord, now: Date): boolean {
+  return set.status === 'receiving' && now.toISOString() >= set.expiresAt;
+}
+
+export const chunkSetStatus = (set: ChunkSetRecord, now: Date) => (isExpired(set, now) ? 'expired' : set.status);
+
+export function chunkStatusView(set: ChunkSetRecord, now: Date) {
+  const p = chunkProgress(set.totalChunks, set.received);
+  return {
+    manifest_number: set.manifestNumber,
+    status: chunkSetStatus(set, now),
+    progress: { total_chunks: set.totalChunks, received_chunks: p.received_chunks, missing_chunks: p.missing_chunks, percentage: p.percentage },
+    batch_id: set.status === 'complete' ? set.batchId : null,
+    total_items: set.totalItems,
+    received_items: set.receivedItems,
+    expires_at: set.expiresAt,
+    ...(set.failure ? { failure: set.failure } : {}),
+  };
+}
+
+export const chunkExpiry = (createdAt: Date) => new Date(createdAt.getTime() + chunkUploadHours * 3600_000).toISOString();
+
+const money = (n: number | undefined) => Math.round((n ?? 0) * 100) / 100;
+
+/** A manifest record as listed and tracked (spec 2.6). */
+export function manifestView(b: BatchRecord) {
+  return {
+    manifest_id: b.manifestNumber,
+    batch_id: b.batchId,
+    status: b.status,
+    progress: b.progress,
+    summary: {
+      total_awbs: b.awbCount,
+      total_articles: b.itemCount,
+      personal_items: b.summary?.personal_items ?? 0,
+      commercial_items: b.summary?.commercial_items ?? 0,
+      prohibited_items: b.summary?.prohibited_items ?? 0,
+      amount_to_pay: money(b.summary?.amount_to_pay),
+      currency: b.summary?.currency ?? 'USD',
+    },
+    mawb_number: b.mawbNumber,
+    closed_at: b.closedAt ?? null,
+    created_at: b.createdAt,
+    updated_at: b.updatedAt,
+  };
+}
+
+export function batchStatusView(requested: string, b: BatchRecord | undefined) {
+  if (!b) return { manifest_id: requested, batch_id: null, status: 'not_found', progress: 0, can_download: false };
+  return { manifest_id: b.manifestNumber, batch_id: b.batchId, status: b.status, progress: b.progress, can_download: b.status === 'completed' && b.progress === 100 };
+}
+
+/** The 423 body of spec 7.2. */
+export function closedBody(b: BatchRecord) {
+  return { closed_at: b.closedAt, manifest_number: b.manifestNumber, batch_id: b.batchId };
+}
+
+export function decisionView(entry: DecisionEntry, segment: DecisionSegment) {
+  const [line, key, awb, decision, reason] = entry;
+  return {
+    item_key: key,
+    awb_number: awb,
+    decision,
+    reason,
+    item_index: line,
+    chunk_number: segment.chunk ?? null,
+    submission: segment.runId,
+    decided_at: segment.at,
+  };
+}
+
+/** A product with its customs results (spec 2.6 processed product, 4.5 detail); null until processed. */
+export function productView(it: StoredItem) {
+  const r = it.result;
+  return {
+    awb_number: it.awb,
+    tracking_number: it.data.trackingNumber ?? null,
+    item_key: it.itemKey,
+    consignee: it.data.consigneeName,
+    product_description: it.data.itemDescription ?? it.data.itemName ?? null,
+    quantity: it.data.amountOfItems ?? null,
+    fob_value: it.data.fobValueUsd ?? null,
+    country_of_manufacture: it.data.originCountry,
+    ncm_code: r?.ncm_code ?? null,
+    regime: r?.regime ?? null,
+    cif_value: r?.cif_value ?? null,
+    ddp_value: r?.ddp_value ?? null,
+    customs_duty: r?.customs_duty ?? null,
+    customs_channel: r?.customs_channel ?? null,
+    quota: { tax_id: it.data.consigneeIdNumber ?? null, quota: r?.quota ?? null },
+  };
+}

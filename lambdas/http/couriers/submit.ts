@@ -1,0 +1,48 @@
+import { route } from '../kit/route';
+import { parseJson } from '../kit/route';
+import { validate } from '../kit/validate';
+import { idempotencyKey } from '../kit/idempotency-key';
+import { ValidationFailed } from '../../core/errors';
+import { ManifestSubmission } from '../../core/manifests/submission';
+import { excelSlugs } from '../../core/manifests/excel/slugs';
+import { checkSignature, submitChunk, submitManifest } from '../../services/manifest-intake';
+import { CourierParams } from './schemas';
+
+/** Lambda's synchronous invoke limit is 6 MB for the whole event; a body over this is refused up front. */
+export const submitBodyBytes = 6 * 1000 * 1000;
+
+const tooLarge = `The request body is over the 6 MB limit of one request. Send the manifest in chunked mode: up to 50 requests, each with a slice of the items and _chunk_metadata {chunk_number, total_chunks, base_idempotency_key, total_items}.`;
+
+const isJson = (contentType: string | undefined) => /^application\/(.+\+)?json\b/i.test(contentType?.trim() ?? '');
+
+/** Validation of a converted workbook: the same field paths, with messages that name the row and column. */
+async function validateSheet(input: unknown) {
+  try {
+    return validate(ManifestSubmission, input);
+  } catch (err) {
+    if (!(err instanceof ValidationFailed)) throw err;
+    const { withSpreadsheetRows } = await import('../../core/manifests/excel/convert');
+    throw new ValidationFailed(withSpreadsheetRows(err.errors, input), err.message);
+  }
+}
+
+export const handler = route({ bodyMode: 'raw', maxBodyBytes: submitBodyBytes, tooLargeMessage: tooLarge, params: CourierParams }, async ({ rawBody, headers, principal, params }) => {
+  const slug = params.courier;
+  const excel = (excelSlugs as readonly string[]).includes(slug);
+  if (slug !== 'default' && !excel) {
+    throw new ValidationFailed({ courier: [`Unknown courier slug "${slug}". Use \`default\` for JSON payloads; Excel slugs are ${excelSlugs.join(', ')}.`] });
+  }
+  const key = idempotencyKey(headers);
+  await checkSignature(principal, rawBody ?? Buffer.alloc(0), headers['x-signature']);
+  if (excel && isJson(headers['content-type'])) {
+    throw new ValidationFailed({ courier: [`The ${slug} slug converts an Excel file (multipart field \`file\`). Send JSON payloads to the \`default\` slug.`] });
+  }
+  // The spreadsheet reader loads only for Excel slugs, so JSON submissions start without it.
+  const input = excel
+    ? await (await import('./excel-in')).readExcelSubmission(rawBody ?? Buffer.alloc(0), headers['content-type'], slug)
+    : parseJson(rawBody, headers['content-type']);
+  if (input === undefined) throw new ValidationFailed({ body: ['Send the manifest (spec 2.5) as the request body.'] });
+  const submission = excel ? await validateSheet(input) : validate(ManifestSubmission, input);
+  const answer = submission._chunk_metadata ? await submitChunk(principal, slug, submission) : await submitManifest(principal, slug, submission, key);
+  return { status: answer.status, body: answer.body, headers: answer.replayed ? { 'Idempotent-Replayed': 'true' } : undefined };
+});

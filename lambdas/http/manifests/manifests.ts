@@ -1,0 +1,30 @@
+import { route } from '../kit/route';
+import { ok } from '../kit/reply';
+import { byMethod } from '../kit/by-method';
+import { paginate } from '../kit/paginate';
+import { idempotencyKey } from '../kit/idempotency-key';
+import { validate } from '../kit/validate';
+import { AlternativeManifest, toSubmissionInput } from '../../core/manifests/alternative';
+import { ManifestSubmission } from '../../core/manifests/submission';
+import { submitManifest } from '../../services/manifest-intake';
+import { listManifests } from '../../services/manifest-tracking';
+import { AlternativeListQuery } from './schemas';
+
+/** GET and POST /v1/manifests: the alternative interface's list and upload (spec 4.5). */
+export const handler = byMethod({
+  GET: route({ query: AlternativeListQuery }, async ({ query, principal }) => {
+    const all = await listManifests(principal, {});
+    const { page, meta } = paginate(all, query.page, query.per_page);
+    return ok(
+      page.map((m) => ({ manifest_id: m.manifest_id, batch_id: m.batch_id, total_products: m.summary.total_articles, processing_status: m.status, created_at: m.created_at })),
+      { extra: { meta } },
+    );
+  }),
+  POST: route({ body: AlternativeManifest }, async ({ body, headers, principal }) => {
+    const submission = validate(ManifestSubmission, toSubmissionInput(body));
+    const answer = await submitManifest(principal, 'alternative', submission, idempotencyKey(headers));
+    const data = { manifest_id: body.manifest, batch_id: answer.batchId ?? null, total_products: body.products.length, processing_status: 'pending' };
+    if (answer.replayed) return { ...ok(data, { status: 201, message: 'Manifest already uploaded with this Idempotency-Key.' }), headers: { 'Idempotent-Replayed': 'true' } };
+    return ok(data, { status: 201, message: String(answer.body.message) });
+  }),
+});

@@ -1,0 +1,140 @@
+import { canAccess, type Principal } from '../core/auth/principal';
+import { NotFound } from '../core/errors';
+import { decisionPagesFor, looksLikeBatchId, type BatchRecord, type BatchStatus } from '../core/manifests/model';
+import { batchStatusView, chunkStatusView, decisionView, manifestView, productView, submissionStatus, zoneless } from '../core/manifests/views';
+import { now } from '../infra/clock';
+import { readKey } from '../infra/entities/idempotency';
+import { getBatch, getChunkSet, getDecisionPages, latestBatchOf, listBatches, listItems, setBatchClosed } from '../infra/entities/manifests';
+
+/**
+ * Where a path names `{manifest}`: a batch id selects that batch exactly; anything else is a
+ * manifest number and selects the caller's latest batch of it. Another account's batch is 404.
+ */
+export async function findBatch(principal: Principal, manifest: string): Promise<BatchRecord | undefined> {
+  if (looksLikeBatchId(manifest)) {
+    const batch = await getBatch(manifest);
+    if (batch && canAccess(principal, batch.accountId)) return batch;
+  }
+  return latestBatchOf(principal.accountId, manifest);
+}
+
+export async function requireBatch(principal: Principal, manifest: string): Promise<BatchRecord> {
+  const batch = await findBatch(principal, manifest);
+  if (!batch) throw new NotFound(`No manifest or batch ${manifest} in your account.`);
+  return batch;
+}
+
+/** GET /v1/couriers/{courier}/webhook/{idempotencyKey}/status: the submission under that key. */
+export async function submissionStatusOf(principal: Principal, key: string) {
+  const claim = await readKey({ scope: 'manifests.submit', accountId: principal.accountId, key });
+  if (claim) {
+    const batchId = claim.resultId && claim.resultId !== 'done' ? claim.resultId : undefined;
+    const batch = batchId ? await getBatch(batchId) : undefined;
+    const updatedAt = [claim.updatedAt ?? claim.createdAt ?? '', batch?.updatedAt ?? ''].sort().pop()!;
+    return {
+      status: claim.status === 'pending' ? 'queued' : submissionStatus(batch),
+      idempotency_key: key,
+      created_at: zoneless(claim.createdAt ?? updatedAt),
+      updated_at: zoneless(updatedAt),
+      batch_id: batch?.batchId ?? null,
+      manifest_number: batch?.manifestNumber ?? null,
+      progress: batch?.progress ?? 0,
+    };
+  }
+  const set = await getChunkSet(principal.accountId, key);
+  if (!set) throw new NotFound('No submission with this idempotency key in your account.');
+  const batch = set.status === 'complete' ? await getBatch(set.batchId) : undefined;
+  const view = chunkStatusView(set, now());
+  return {
+    status: batch ? submissionStatus(batch) : view.status === 'receiving' ? 'receiving' : view.status === 'expired' ? 'expired' : 'failed',
+    idempotency_key: key,
+    created_at: zoneless(set.createdAt),
+    updated_at: zoneless([set.updatedAt, batch?.updatedAt ?? ''].sort().pop()!),
+    batch_id: batch?.batchId ?? null,
+    manifest_number: set.manifestNumber,
+    progress: batch?.progress ?? 0,
+  };
+}
+
+export async function chunkStatus(principal: Principal, baseKey: string) {
+  const set = await getChunkSet(principal.accountId, baseKey.toLowerCase());
+  if (!set) throw new NotFound('No chunked upload with this base_idempotency_key in your account.');
+  return chunkStatusView(set, now());
+}
+
+export interface ManifestFilters {
+  status?: BatchStatus;
+  dateFrom?: string;
+  dateTo?: string;
+}
+
+/** The caller's batches, newest first; uploads still receiving chunks are not manifests yet. */
+export async function listManifests(principal: Principal, f: ManifestFilters) {
+  const batches = await listBatches(principal.accountId, {
+    from: f.dateFrom ? `${f.dateFrom}T00:00:00.000Z` : undefined,
+    to: f.dateTo ? `${f.dateTo}T23:59:59.999Z` : undefined,
+  });
+  return batches.filter((b) => b.status !== 'receiving' && (!f.status || b.status === f.status)).map(manifestView);
+}
+
+export async function batchStatuses(principal: Principal, ids: readonly string[]) {
+  return Promise.all(ids.map(async (id) => batchStatusView(id, await findBatch(principal, id))));
+}
+
+/** One page of a batch's decision log, oldest submission first, items in payload order. */
+export async function decisionLog(principal: Principal, manifest: string, batchId: string, page: number, perPage: number) {
+  const batch = await getBatch(batchId);
+  if (!batch || !canAccess(principal, batch.accountId) || (manifest !== batch.manifestNumber && manifest !== batch.batchId)) {
+    throw new NotFound(`No batch ${batchId} of manifest ${manifest} in your account.`);
+  }
+  const segments = batch.segments ?? [];
+  const total = segments.reduce((n, s) => n + s.count, 0);
+  const refs = decisionPagesFor(segments, (page - 1) * perPage, perPage);
+  const pages = await getDecisionPages(batch.batchId, refs);
+  const bySegment = new Map(segments.map((s) => [s.id, s]));
+  const data = refs.flatMap((r) => (pages.get(`${r.segmentId}#${r.page}`) ?? []).slice(r.from, r.to).map((e) => decisionView(e, bySegment.get(r.segmentId)!)));
+  const counts = { create: 0, update: 0, skip: 0, reject: 0 };
+  for (const s of segments) for (const k of Object.keys(counts) as (keyof typeof counts)[]) counts[k] += s.counts[k];
+  return {
+    data,
+    meta: { current_page: page, per_page: perPage, total, last_page: Math.max(1, Math.ceil(total / perPage)), counts },
+    batch,
+  };
+}
+
+/** Close or reopen a batch (broker or admin, any account); repeating either is harmless. */
+export async function setClosed(principal: Principal, batchId: string, close: boolean) {
+  const current = await getBatch(batchId);
+  if (!current) throw new NotFound(`No batch ${batchId}.`);
+  const unchanged = close ? Boolean(current.closedAt) : !current.closedAt;
+  const by = principal.email ?? principal.tokenName;
+  const batch = unchanged ? current : await setBatchClosed(batchId, close ? { at: now().toISOString(), by } : null);
+  if (!batch) throw new NotFound(`No batch ${batchId}.`);
+  return { batch, changed: !unchanged };
+}
+
+/**
+ * A manifest's products as the alternative interface shows them (spec 4.5), in item-key order,
+ * one page at a time; customs results stay null until the pipeline has written them.
+ */
+export async function manifestProducts(principal: Principal, manifest: string, page: number, perPage: number) {
+  const batch = await requireBatch(principal, manifest);
+  const skip = (page - 1) * perPage;
+  const products = [];
+  let cursor: string | null = null;
+  let seen = 0;
+  do {
+    const res = await listItems(batch.batchId, { cursor, limit: 1000 });
+    for (const it of res.items) {
+      if (seen >= skip && products.length < perPage) products.push(productView(it));
+      seen++;
+    }
+    cursor = res.cursor;
+  } while (cursor && products.length < perPage);
+  const total = batch.itemCount;
+  return {
+    manifest: { ...manifestView(batch), processing_status: batch.status },
+    products,
+    meta: { current_page: page, per_page: perPage, total, last_page: Math.max(1, Math.ceil(total / perPage)) },
+  };
+}

@@ -1,0 +1,81 @@
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { useTwin } from '../../support/twin';
+
+const t = useTwin();
+
+const product = (i: number, over: Record<string, unknown> = {}) => ({
+  awb_number: `ALT${String(i).padStart(6, '0')}`,
+  consignee: `Buyer ${i}`,
+  tax_id: '20-12345678-6',
+  product_description: 'Wireless earbuds',
+  quantity: 3,
+  unit_value: 0.1,
+  country_of_manufacture: 'cn',
+  ...over,
+});
+
+describe('alternative manifest interface', () => {
+  it('creates a manifest from products (201 pending) and lists it', async () => {
+    const { token } = await t.account('Alt Couriers');
+    const res = await t.call('POST', '/v1/manifests', { token, body: { manifest: 'ALT-1', products: [product(1), product(2)] } });
+    expect(res.status).toBe(201);
+    expect(res.body.data).toMatchObject({ manifest_id: 'ALT-1', total_products: 2, processing_status: 'pending', batch_id: expect.stringMatching(/^BT/) });
+    const list = await t.call('GET', '/v1/manifests', { token });
+    expect(list.body.data).toEqual([expect.objectContaining({ manifest_id: 'ALT-1', total_products: 2, processing_status: 'pending' })]);
+    expect(list.body.meta).toMatchObject({ current_page: 1, total: 1 });
+  });
+
+  it('shows the products with the customs fields, empty until processed, and the tax id as digits', async () => {
+    const { token } = await t.account('Alt Detail Couriers');
+    await t.call('POST', '/v1/manifests', { token, body: { manifest: 'ALT-2', products: [product(7)] } });
+    const res = await t.call('GET', '/v1/manifests/ALT-2', { token });
+    expect(res.status).toBe(200);
+    expect(res.body.data.manifest).toMatchObject({ manifest_id: 'ALT-2', processing_status: 'pending' });
+    expect(res.body.data.products).toEqual([
+      expect.objectContaining({
+        awb_number: 'ALT000007',
+        quantity: 3,
+        fob_value: 0.3,
+        country_of_manufacture: 'CN',
+        ncm_code: null,
+        cif_value: null,
+        ddp_value: null,
+        customs_duty: null,
+        quota: { tax_id: '20123456786', quota: null },
+      }),
+    ]);
+  });
+
+  it('refuses more than 1000 products with 422', async () => {
+    const { token } = await t.account('Alt Big Couriers');
+    const res = await t.call('POST', '/v1/manifests', { token, body: { manifest: 'ALT-3', products: Array.from({ length: 1001 }, (_, i) => product(i)) } });
+    expect(res.status).toBe(422);
+    expect(res.body.errors.products[0]).toContain('1000');
+  });
+
+  it('names the failing product fields', async () => {
+    const { token } = await t.account('Alt Bad Couriers');
+    const res = await t.call('POST', '/v1/manifests', { token, body: { manifest: 'ALT-4', products: [product(1), product(2, { quantity: 1.5, tax_id: 'abc', country_of_manufacture: 'ZZ' })] } });
+    expect(res.status).toBe(422);
+    expect(Object.keys(res.body.errors).sort()).toEqual(['products.1.country_of_manufacture', 'products.1.quantity', 'products.1.tax_id']);
+  });
+
+  it('replays a repeated upload with the same Idempotency-Key instead of making a second manifest', async () => {
+    const { token } = await t.account('Alt Retry Couriers');
+    const key = randomUUID();
+    const body = { manifest: 'ALT-5', products: [product(1)] };
+    const first = await t.call('POST', '/v1/manifests', { token, body, headers: { 'idempotency-key': key } });
+    const again = await t.call('POST', '/v1/manifests', { token, body, headers: { 'idempotency-key': key } });
+    expect(again.status).toBe(201);
+    expect(again.body.data).toEqual(first.body.data);
+    expect((await t.call('GET', '/v1/manifests', { token })).body.data).toHaveLength(1);
+  });
+
+  it('answers 404 for a manifest of another account', async () => {
+    const a = await t.account('Alt Owner');
+    const b = await t.account('Alt Other');
+    await t.call('POST', '/v1/manifests', { token: a.token, body: { manifest: 'ALT-6', products: [product(1)] } });
+    expect((await t.call('GET', '/v1/manifests/ALT-6', { token: b.token })).status).toBe(404);
+  });
+});

@@ -1,0 +1,55 @@
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { useTwin } from '../../support/twin';
+import { workbook } from '../../support/workbooks';
+import { submitPath } from '../../support/manifests';
+
+const t = useTwin();
+
+const header = ['Guía Hija', 'Destinatario', 'Nro. Doc.', 'Email', 'Descripción', 'Valor FOB USD', 'País Origen'];
+const row = (i: number, email = `buyer${i}@example.com`) => [`XL${i}`, `Buyer ${i}`, '20-12345678-6', email, 'Zapatillas', 45.5, 'cn'];
+
+function excelForm(file: Buffer, fields: Record<string, string>, name = 'manifiesto.xlsx') {
+  const form = new FormData();
+  for (const [k, v] of Object.entries(fields)) form.append(k, v);
+  form.append('file', new Blob([file]), name);
+  return form;
+}
+
+async function postForm(token: string, slug: string, form: FormData, headers: Record<string, string> = {}) {
+  const res = await fetch(t.twin.apiUrl + submitPath(slug), { method: 'POST', headers: { authorization: `Bearer ${token}`, ...headers }, body: form });
+  return { status: res.status, body: (await res.json()) as any };
+}
+
+describe('Excel submissions', () => {
+  it('convert a partner workbook into the same intake: 202, one batch with every row', async () => {
+    const { token } = await t.account('Excel Couriers');
+    const key = randomUUID();
+    const res = await postForm(token, 'bfe', excelForm(workbook([header, row(1), row(2), row(3)]), { mawbNumber: 'XL-MAWB-1', flightNumber: 'AR1303' }), { 'idempotency-key': key });
+    expect(res.status).toBe(202);
+    expect(res.body).toMatchObject({ status: 'queued', manifest_number: 'XL-MAWB-1', mode: 'create', tracking: { items_count: 3 } });
+    const list = await t.call('GET', '/v1/couriers/manifests', { token });
+    expect(list.body.data[0]).toMatchObject({ manifest_id: 'XL-MAWB-1', summary: { total_articles: 3 } });
+  });
+
+  it('name the spreadsheet row and column of a bad cell, under the JSON field path', async () => {
+    const { token } = await t.account('Excel Bad Couriers');
+    const res = await postForm(token, 'bfe', excelForm(workbook([header, row(1), row(2, 'not-an-email')]), { mawbNumber: 'XL-MAWB-2' }));
+    expect(res.status).toBe(422);
+    expect(res.body.errors['items.1.consigneeEmail'][0]).toMatch(/^Row 3, column "Email"/);
+  });
+
+  it('refuse JSON field names as column headers with 422 pointing to `default`', async () => {
+    const { token } = await t.account('Excel Json Couriers');
+    const res = await postForm(token, 'golucky', excelForm(workbook([['awbNumber', 'consigneeName', 'originCountry'], ['A1', 'Juan', 'CN']]), { mawbNumber: 'XL-MAWB-3' }));
+    expect(res.status).toBe(422);
+    expect(res.body.errors.file[0]).toContain('default');
+  });
+
+  it('refuse a file that is not a workbook', async () => {
+    const { token } = await t.account('Excel Fake Couriers');
+    const res = await postForm(token, 'bfe', excelForm(Buffer.from('%PDF-1.7 not a sheet'), { mawbNumber: 'XL-MAWB-4' }));
+    expect(res.status).toBe(422);
+    expect(res.body.errors).toHaveProperty('file');
+  });
+});

@@ -1,0 +1,165 @@
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { useTwin } from '../../support/twin';
+import { item, manifest, submitPath } from '../../support/manifests';
+import { manifestSignature } from '../../../lambdas/core/manifests/signature';
+
+const t = useTwin();
+
+describe('manifest submission', () => {
+  it('answers 202 queued with the tracking of spec 4.3', async () => {
+    const { token } = await t.account('Submit Couriers');
+    const body = manifest(3, { airline: 'LATAM' });
+    const key = randomUUID();
+    const res = await t.call('POST', submitPath(), { token, body, headers: { 'idempotency-key': key } });
+    expect(res.status).toBe(202);
+    expect(res.body).toEqual({
+      success: true,
+      status: 'queued',
+      message: expect.any(String),
+      idempotency_key: key,
+      manifest_number: body.mawbNumber,
+      batch_id: null,
+      mode: 'create',
+      tracking: { manifest_number: body.mawbNumber, batch_id: null, mawb_number: body.mawbNumber, items_count: 3, timestamp: expect.stringMatching(/Z$/) },
+    });
+  });
+
+  it('uses manifestNumber when sent and generates an idempotency key when none is sent', async () => {
+    const { token } = await t.account('Numbered Couriers');
+    const res = await t.call('POST', submitPath(), { token, body: manifest(1, { manifestNumber: 'MAN-42' }) });
+    expect(res.status).toBe(202);
+    expect(res.body.manifest_number).toBe('MAN-42');
+    expect(res.body.idempotency_key).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('creates the batch with its items and makes it readable by the status endpoint', async () => {
+    const { token } = await t.account('Batch Couriers');
+    const key = randomUUID();
+    await t.call('POST', submitPath(), { token, body: manifest(4), headers: { 'idempotency-key': key } });
+    const status = await t.call('GET', `/v1/couriers/default/webhook/${key}/status`, { token });
+    expect(status.status).toBe(200);
+    expect(status.body).toMatchObject({ success: true, status: 'queued', idempotency_key: key, batch_id: expect.stringMatching(/^BT[0-9A-F]{20}$/) });
+    expect(status.body.created_at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?$/);
+    const list = await t.call('GET', '/v1/couriers/manifests', { token });
+    expect(list.body.data).toHaveLength(1);
+    expect(list.body.data[0]).toMatchObject({ batch_id: status.body.batch_id, status: 'pending', progress: 0, summary: { total_awbs: 4, total_articles: 4 } });
+  });
+
+  it('replays the first answer with 200 for the same key and payload', async () => {
+    const { token } = await t.account('Replay Couriers');
+    const key = randomUUID();
+    const body = manifest(2);
+    const first = await t.call('POST', submitPath(), { token, body, headers: { 'idempotency-key': key } });
+    const again = await t.call('POST', submitPath(), { token, body, headers: { 'idempotency-key': key } });
+    expect(again.status).toBe(200);
+    expect(again.body).toEqual(first.body);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    const list = await t.call('GET', '/v1/couriers/manifests', { token });
+    expect(list.body.data).toHaveLength(1);
+  });
+
+  it('refuses the same key with another payload with 409', async () => {
+    const { token } = await t.account('Conflict Couriers');
+    const key = randomUUID();
+    await t.call('POST', submitPath(), { token, body: manifest(1), headers: { 'idempotency-key': key } });
+    const other = await t.call('POST', submitPath(), { token, body: manifest(2), headers: { 'idempotency-key': key } });
+    expect(other.status).toBe(409);
+    expect(other.body.success).toBe(false);
+  });
+
+  it('creates one batch when the same submission arrives five times at once', async () => {
+    const { token } = await t.account('Concurrent Couriers');
+    const key = randomUUID();
+    const body = manifest(20);
+    const answers = await Promise.all(Array.from({ length: 5 }, () => t.call('POST', submitPath(), { token, body, headers: { 'idempotency-key': key } })));
+    expect(answers.filter((a) => a.status === 202)).toHaveLength(1);
+    for (const a of answers) expect([200, 202, 409]).toContain(a.status);
+    const list = await t.call('GET', '/v1/couriers/manifests', { token });
+    expect(list.body.data).toHaveLength(1);
+    expect(list.body.data[0].summary.total_articles).toBe(20);
+  });
+
+  it('refuses a malformed Idempotency-Key with 400', async () => {
+    const { token } = await t.account('Bad Key Couriers');
+    const res = await t.call('POST', submitPath(), { token, body: manifest(1), headers: { 'idempotency-key': 'not-a-uuid' } });
+    expect(res.status).toBe(400);
+  });
+
+  it('names every failing field by the path the client sent', async () => {
+    const { token } = await t.account('Invalid Couriers');
+    const body = manifest(14);
+    body.items[12] = item(13, { consigneeEmail: 'not-an-email', fobValueUsd: '12.5' });
+    delete (body.items[3] as Record<string, unknown>).originCountry;
+    const res = await t.call('POST', submitPath(), { token, body });
+    expect(res.status).toBe(422);
+    expect(Object.keys(res.body.errors).sort()).toEqual(['items.12.consigneeEmail', 'items.12.fobValueUsd', 'items.3.originCountry']);
+    const list = await t.call('GET', '/v1/couriers/manifests', { token });
+    expect(list.body.data).toHaveLength(0);
+  });
+
+  it('refuses a manifest without items, with a long mawbNumber or a bad country', async () => {
+    const { token } = await t.account('Bounds Couriers');
+    const res = await t.call('POST', submitPath(), { token, body: { mawbNumber: 'M'.repeat(51), items: [] } });
+    expect(res.status).toBe(422);
+    expect(res.body.errors).toHaveProperty('mawbNumber');
+    expect(res.body.errors).toHaveProperty('items');
+    const country = await t.call('POST', submitPath(), { token, body: manifest(1, { items: [item(1, { originCountry: 'XX' })] }) });
+    expect(country.body.errors).toHaveProperty(['items.0.originCountry']);
+  });
+
+  it('refuses a body that is not JSON, not an object, or sent as text', async () => {
+    const { token } = await t.account('Garbage Couriers');
+    expect((await t.call('POST', submitPath(), { token, raw: '{"mawbNumber":', headers: { 'content-type': 'application/json' } })).status).toBe(400);
+    expect((await t.call('POST', submitPath(), { token, raw: '[1,2]', headers: { 'content-type': 'application/json' } })).status).toBe(422);
+    expect((await t.call('POST', submitPath(), { token, raw: 'mawb=1', headers: { 'content-type': 'text/plain' } })).status).toBe(415);
+  });
+
+  it('answers 422 naming `default` for an unknown courier slug', async () => {
+    const { token } = await t.account('Slug Couriers');
+    const res = await t.call('POST', submitPath('acme'), { token, body: manifest(1) });
+    expect(res.status).toBe(422);
+    expect(res.body.errors.courier[0]).toContain('default');
+  });
+
+  it('answers 422 naming `default` for JSON sent to an Excel slug', async () => {
+    const { token } = await t.account('Json Excel Couriers');
+    const res = await t.call('POST', submitPath('bfe'), { token, body: manifest(1) });
+    expect(res.status).toBe(422);
+    expect(res.body.errors.courier[0]).toContain('default');
+  });
+
+  it('answers 413 pointing to chunked mode for a body over 6 MB', async () => {
+    const { token } = await t.account('Huge Couriers');
+    const res = await t.call('POST', submitPath(), { token, raw: JSON.stringify({ mawbNumber: 'M1', items: [], pad: 'x'.repeat(6_000_001) }), headers: { 'content-type': 'application/json' } });
+    expect(res.status).toBe(413);
+    expect(res.body.message).toContain('chunked mode');
+  });
+
+  it('needs a token', async () => {
+    expect((await t.call('POST', submitPath(), { token: null, body: manifest(1) })).status).toBe(401);
+  });
+});
+
+describe('X-Signature', () => {
+  it('is checked when the account has a manifest signing secret: missing or wrong -> 401, right -> 202', async () => {
+    const { accountId, token } = await t.account('Signed Couriers');
+    const secret = (await t.call('POST', `/v1/admin/accounts/${accountId}/signing-secret`)).body.data.secret as string;
+    const raw = JSON.stringify(manifest(1));
+    const headers = { 'content-type': 'application/json' };
+    const missing = await t.call('POST', submitPath(), { token, raw, headers });
+    expect(missing.status).toBe(401);
+    expect(missing.body.message).toContain('X-Signature');
+    const wrong = await t.call('POST', submitPath(), { token, raw, headers: { ...headers, 'x-signature': manifestSignature('another-secret', raw) } });
+    expect(wrong.status).toBe(401);
+    const tampered = await t.call('POST', submitPath(), { token, raw: raw + ' ', headers: { ...headers, 'x-signature': manifestSignature(secret, raw) } });
+    expect(tampered.status).toBe(401);
+    const right = await t.call('POST', submitPath(), { token, raw, headers: { ...headers, 'x-signature': manifestSignature(secret, raw) } });
+    expect(right.status).toBe(202);
+  });
+
+  it('is not needed when the account has no secret', async () => {
+    const { token } = await t.account('Unsigned Couriers');
+    expect((await t.call('POST', submitPath(), { token, body: manifest(1) })).status).toBe(202);
+  });
+});
