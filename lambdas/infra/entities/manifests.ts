@@ -262,6 +262,12 @@ export async function otherOwnersOfAwb(awb: string, accountId: number): Promise<
   return res.data.some((it) => it.accountId !== accountId);
 }
 
+/** The account's items with this AWB, across its batches (client-info corrections, quota). */
+export async function itemsOfAwb(accountId: number, awb: string): Promise<StoredItem[]> {
+  const res = await items().query.byAwb({ awb, accountId }).go({ pages: 'all' });
+  return res.data as StoredItem[];
+}
+
 export async function listItems(batchId: string, opts: { cursor?: string | null; limit?: number } = {}) {
   const res = await items().query.byBatch({ batchId }).go({ cursor: opts.cursor ?? null, limit: opts.limit });
   return { items: res.data as StoredItem[], cursor: res.cursor };
