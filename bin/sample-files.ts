@@ -127,15 +127,15 @@ export function zip(entries: Record<string, string | Buffer>, opts: { comment?: 
   return Buffer.concat([...locals, cd, eocd, comment]);
 }
 
-/** A minimal workbook: content types, package relationships, workbook, one sheet. */
-export function sampleXlsx(): Buffer {
+/** A minimal workbook: content types, package relationships, workbook, one sheet; `macroEnabled` types it as .xlsm. */
+export function sampleXlsx(opts: { macroEnabled?: boolean } = {}): Buffer {
   const ns = 'http://schemas.openxmlformats.org';
   return zip({
     '[Content_Types].xml':
       `<?xml version="1.0" encoding="UTF-8"?><Types xmlns="${ns}/package/2006/content-types">` +
       '<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>' +
       '<Default Extension="xml" ContentType="application/xml"/>' +
-      '<Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/>' +
+      `<Override PartName="/xl/workbook.xml" ContentType="${opts.macroEnabled ? 'application/vnd.ms-excel.sheet.macroEnabled.main+xml' : 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml'}"/>` +
       '<Override PartName="/xl/worksheets/sheet1.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/></Types>',
     '_rels/.rels': `<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="${ns}/package/2006/relationships"><Relationship Id="rId1" Type="${ns}/officeDocument/2006/relationships/officeDocument" Target="xl/workbook.xml"/></Relationships>`,
     'xl/workbook.xml': `<?xml version="1.0" encoding="UTF-8"?><workbook xmlns="${ns}/spreadsheetml/2006/main" xmlns:r="${ns}/officeDocument/2006/relationships"><sheets><sheet name="Manifest" sheetId="1" r:id="rId1"/></sheets></workbook>`,
