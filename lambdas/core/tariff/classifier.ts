@@ -1,0 +1,401 @@
+import { ncmDigits, type TariffRow } from './table';
+
+/**
+ * The offline tariff classifier: deterministic retrieval over the tariff table. Every row is indexed
+ * once (an inverted index from normalized terms to weighted rows); a product description is
+ * normalized the same way and scored against the rows that share its terms, so classifying costs a
+ * few map lookups, not a scan of the table.
+ *
+ * Normalization: lower case, accents and punctuation removed, Spanish and English stop words dropped,
+ * plurals folded (`zapatillas` -> `zapatilla`, `relojes` -> `reloj`, `batteries` -> `battery`), and
+ * adjacent words joined into phrases of up to four words, so a phrase (`air fryer`, `zapatilla
+ * electrica`) outweighs its words. Words after `para` / `for` name the device an accessory fits and
+ * words after `con` / `with` a feature, so they count less than the word naming the product.
+ * Keywords marked `~` (brands, materials, gender) only tip the balance between rows. A word the index
+ * does not know is matched to a keyword word one edit away (typos: `zapatilas`).
+ *
+ * Scores are summed idf-weighted term weights; ties go to the lower NCM. The confidence combines how
+ * much of the description the best row explains with its lead over the runner-up (and over the best
+ * row of another heading): a clear, complete match reaches 0.95, a match on brand hints alone stays
+ * at or below 0.55, and the fallback row answers 0.1.
+ */
+
+export type ClassificationSource = 'partner' | 'offline' | 'ai';
+
+export interface Classification {
+  /** The 8-digit NCM, `dddd.dd.dd`. */
+  ncm_code: string;
+  /** Duty of that NCM, percent. */
+  duty_rate: number;
+  /** 0 to 1; below 0.3 means nothing matched (the fallback row). */
+  confidence: number;
+  source: ClassificationSource;
+  /** Why, in a sentence an operator can read. */
+  reason: string;
+  /** The NCM's Spanish description. */
+  description: string;
+}
+
+export interface ClassifyInput {
+  description?: string;
+  name?: string;
+  category?: string;
+  /** The partner's code (HS6, NCM or longer), any punctuation. */
+  hsCode?: string;
+}
+
+export interface Candidate {
+  row: TariffRow;
+  score: number;
+}
+
+/** What the partner's hsCode decided: a kept classification, or a note on why it was not used. */
+export interface PartnerCheck {
+  classification?: Classification;
+  note?: string;
+}
+
+export interface OfflineClassifier {
+  /** The table's rows in NCM order. */
+  readonly rows: readonly TariffRow[];
+  classify(input: ClassifyInput): Classification;
+  /** The best `n` rows for the description (no partner code, no fallback), best first. */
+  candidates(input: ClassifyInput, n: number): Candidate[];
+  /** The partner hsCode alone: kept when the table has it, else a note saying why not. */
+  partner(input: ClassifyInput): PartnerCheck;
+  /** The answer when nothing matches (or the AI answered none), with a low confidence. */
+  fallback(reason: string): Classification;
+}
+
+export interface OfflineClassifierOptions {
+  /** The NCM answered when nothing matches; if the table lacks it, the table's first row. */
+  fallbackNcm?: string;
+}
+
+/** "Other articles of plastics": the commonest catch-all of small parcels. */
+export const defaultFallbackNcm = '3926.90.90';
+export const fallbackConfidence = 0.1;
+export const partnerHs6Confidence = 0.9;
+
+/* ---------------- normalization ---------------- */
+
+const stopWords = new Set(
+  (
+    // Spanish
+    'a al ante con contra de del desde e el en entre hacia hasta la las le lo los mas muy o por que se segun sin sobre su sus ' +
+    'tu un una uno unos unas y u x tipo marca modelo color colores talle talla tamano medida medidas nuevo nueva nuevos nuevas ' +
+    'original originales pack paquete unidad unidades und uds pcs cm mm ml kg gr lt oz lb lbs inch pulgada pulgadas ' +
+    'demas otros otras otro otra incluidos incluidas incluido incluida incluso excepto similares similar analogos articulos articulo ' +
+    'etc tales como cuyo cuya cual partida subpartida manufacturas par pares ' +
+    // English
+    'an and or of with without in on to by from at as is the new brand size sizes colour item items style model free ' +
+    'shipping sale hot high quality premium genuine other others including whether not kind kinds used thereof articles ' +
+    'article its their than less more only per inches pair pairs ' +
+    // Model-line words that name no kind of product
+    'pro max plus ultra lite gen generation'
+  ).split(' '),
+);
+
+/**
+ * Words after these name what an accessory fits (`para`, `for`) or a feature it has (`con`, `with`),
+ * not what it is: they count less, provided the description also names a kind of product.
+ */
+const secondaryMarkers = new Set(['para', 'for', 'compatible', 'fits', 'p', 'con', 'with', 'c']);
+const secondaryWeight = 0.35;
+
+/** Folds Spanish and English plurals so singular and plural meet: both sides go through it. */
+function stem(word: string): string {
+  if (word.length <= 3 || /\d/.test(word)) return word;
+  if (word.endsWith('ies') && word.length > 4) return `${word.slice(0, -3)}y`;
+  let s = word;
+  if (s.endsWith('s') && !/(ss|us|is)$/.test(s)) s = s.slice(0, -1);
+  if (s.length > 3) {
+    if (s.endsWith('ce')) return `${s.slice(0, -2)}z`;
+    if (s.endsWith('sse')) return s.slice(0, -1);
+    if (/[jlrndxh]e$/.test(s)) return s.slice(0, -1);
+  }
+  return s;
+}
+
+interface Token {
+  term: string;
+  /** After `para` / `for` / `con` / `with`: what the product fits or has, not what it is. */
+  secondary: boolean;
+}
+
+function tokens(text: string): Token[] {
+  const lower = text.toLowerCase();
+  const clean = (/[^\x00-\x7f]/.test(lower) ? lower.normalize('NFD').replace(/[\u0300-\u036f]/g, '') : lower)
+    .replace(/\bp\//g, ' para ')
+    .replace(/\bc\//g, ' con ')
+    .replace(/\b(?:usb|tipo|type)[\s-]*c\b/g, ' usbc ')
+    .replace(/\bt[\s-]?shirt/g, 'tshirt')
+    .replace(/([a-z0-9])[-'\u2019`\u00b4]+(?=[a-z0-9])/g, '$1')
+    .replace(/[^a-z0-9]+/g, ' ');
+  const out: Token[] = [];
+  let secondary = false;
+  for (const word of clean.split(' ')) {
+    if (!word) continue;
+    if (secondaryMarkers.has(word)) {
+      secondary = true;
+      continue;
+    }
+    if (stopWords.has(word) || word.length < 2 || /^\d+$/.test(word)) continue;
+    out.push({ term: stem(word), secondary });
+  }
+  return out;
+}
+
+/** The normalized terms of a text, in order (for caches keyed by meaning rather than spelling). */
+export function normalizeText(text: string): string[] {
+  return tokens(text).map((t) => t.term);
+}
+
+/** One key per product as the classifier reads it: normalized description, name and category. */
+export function classificationKey(input: ClassifyInput): string {
+  return [input.description, input.name, input.category].map((t) => normalizeText(t ?? '').join(' ')).join('|');
+}
+
+/** Adjacent words joined: a bigram, trigram or longer phrase term. */
+const gram = (terms: readonly string[]) => terms.join('_');
+const maxGram = 4;
+
+/* ---------------- the index ---------------- */
+
+const keywordWeight = 1;
+/** A phrase of three or more words: its inner bigrams. */
+const subPhraseWeight = 0.5;
+/** A phrase's single words: they match, but less than a one-word keyword. */
+const phraseWordWeight = 0.4;
+const weakWeight = 0.35;
+const descriptionWeight = 0.5;
+const categoryWeight = 0.6;
+const fuzzyWeight = 0.7;
+/** A row matched only through weights at or below this matched on weak hints (brands) alone. */
+const strongThreshold = weakWeight + 0.01;
+
+interface Posting {
+  rows: Int32Array;
+  weights: Float64Array;
+  idf: number;
+}
+
+interface Index {
+  postings: Map<string, Posting>;
+  /** Terms that are a one-word keyword of some row: words that name a kind of product. */
+  heads: Set<string>;
+  /** Per row, term -> weight (0..1), to explain a match. */
+  rowTerms: Map<string, number>[];
+  /** Single words of keywords, the ones a typo is matched against. */
+  keywordWords: Set<string>;
+}
+
+function buildIndex(rows: readonly TariffRow[]): Index {
+  const rowTerms: Map<string, number>[] = rows.map(() => new Map());
+  const heads = new Set<string>();
+  const keywordWords = new Set<string>();
+  const put = (i: number, term: string, w: number) => {
+    const m = rowTerms[i];
+    if ((m.get(term) ?? 0) < w) m.set(term, w);
+  };
+  rows.forEach((row, i) => {
+    for (const text of [row.description, row.description_en ?? '']) for (const t of tokens(text)) put(i, t.term, descriptionWeight);
+    for (const raw of row.keywords ?? []) {
+      const weak = raw.startsWith('~');
+      const terms = tokens(weak ? raw.slice(1) : raw).map((t) => t.term);
+      if (!terms.length) continue;
+      for (const t of terms) keywordWords.add(t);
+      if (terms.length === 1) {
+        put(i, terms[0], weak ? weakWeight : keywordWeight);
+        if (!weak) heads.add(terms[0]);
+        continue;
+      }
+      for (const t of terms) put(i, t, weak ? weakWeight : phraseWordWeight);
+      if (terms.length > 2) for (let k = 1; k < terms.length; k++) put(i, gram(terms.slice(k - 1, k + 1)), weak ? weakWeight : subPhraseWeight);
+      put(i, gram(terms.slice(0, maxGram)), weak ? weakWeight : keywordWeight);
+    }
+  });
+
+  const byTerm = new Map<string, { rows: number[]; weights: number[] }>();
+  rowTerms.forEach((m, i) => {
+    for (const [term, w] of m) {
+      let p = byTerm.get(term);
+      if (!p) byTerm.set(term, (p = { rows: [], weights: [] }));
+      p.rows.push(i);
+      p.weights.push(w);
+    }
+  });
+  const n = rows.length;
+  const postings = new Map<string, Posting>();
+  for (const [term, p] of byTerm) {
+    const idf = Math.log(1 + n / p.rows.length);
+    postings.set(term, { rows: Int32Array.from(p.rows), weights: Float64Array.from(p.weights, (w) => w * idf), idf });
+  }
+  return { postings, heads, rowTerms, keywordWords };
+}
+
+/** Single-deletion variants of keyword words -> the first such word in sort order. */
+function buildTypoIndex(words: Iterable<string>): Map<string, string> {
+  const deletes = new Map<string, string>();
+  for (const word of words) {
+    if (word.length < 4) continue;
+    for (const d of deletionsOf(word)) {
+      const known = deletes.get(d);
+      if (known === undefined || word < known) deletes.set(d, word);
+    }
+  }
+  return deletes;
+}
+
+function deletionsOf(term: string): string[] {
+  const out = [term];
+  for (let k = 0; k < term.length; k++) out.push(term.slice(0, k) + term.slice(k + 1));
+  return out;
+}
+
+/* ---------------- the classifier ---------------- */
+
+interface QueryTerm {
+  term: string;
+  weight: number;
+  /** A single word (phrases add score but not coverage). */
+  unigram: boolean;
+}
+
+export function createOfflineClassifier(table: readonly TariffRow[], opts: OfflineClassifierOptions = {}): OfflineClassifier {
+  const rows = [...table].sort((a, b) => (a.ncm < b.ncm ? -1 : a.ncm > b.ncm ? 1 : 0));
+  const index = buildIndex(rows);
+  const byDigits = new Map(rows.map((r, i) => [ncmDigits(r.ncm), i]));
+  const fallbackIndex = byDigits.get(ncmDigits(opts.fallbackNcm ?? defaultFallbackNcm)) ?? 0;
+
+  // Scratch buffers reused by every query: classification is synchronous, so one query at a time.
+  const scores = new Float64Array(rows.length);
+  const covered = new Float64Array(rows.length);
+  const strong = new Uint8Array(rows.length);
+  const touched: number[] = [];
+
+  function queryTerms(input: ClassifyInput): QueryTerm[] {
+    const weights = new Map<string, QueryTerm>();
+    const add = (term: string, weight: number, unigram: boolean) => {
+      const known = weights.get(term);
+      if (!known || known.weight < weight) weights.set(term, { term, weight, unigram });
+    };
+    const fields: [string | undefined, number][] = [
+      [input.description, 1],
+      [input.name, 1],
+      [input.category, categoryWeight],
+    ];
+    for (const [text, fieldWeight] of fields) {
+      if (!text) continue;
+      const toks = tokens(text).map((t) => ({ ...t, known: index.postings.has(t.term) ? t.term : fuzzy(t.term) }));
+      // What an accessory fits or a feature it has counts less only when a word names the product itself.
+      const named = toks.some((t) => !t.secondary && t.known !== undefined && index.heads.has(t.known));
+      toks.forEach((t, k) => {
+        if (t.known) add(t.known, fieldWeight * (t.secondary && named ? secondaryWeight : 1) * (t.known === t.term ? 1 : fuzzyWeight), true);
+        for (let len = 2; len <= Math.min(maxGram, k + 1); len++) add(gram(toks.slice(k + 1 - len, k + 1).map((x) => x.term)), fieldWeight, false);
+      });
+    }
+    return [...weights.values()].filter((q) => index.postings.has(q.term));
+  }
+
+  // Built at the first unknown word: a clean description never pays for it.
+  let typos: Map<string, string> | undefined;
+  function fuzzy(term: string): string | undefined {
+    if (term.length < 5 || /\d/.test(term)) return undefined;
+    typos ??= buildTypoIndex(index.keywordWords);
+    for (const d of deletionsOf(term)) {
+      const hit = typos.get(d);
+      if (hit) return hit;
+    }
+    return undefined;
+  }
+
+  /** Scores every row sharing a term with the query; returns the touched rows, best first. */
+  function rank(terms: QueryTerm[], only?: (i: number) => boolean): { order: number[]; total: number } {
+    for (const i of touched) {
+      scores[i] = 0;
+      covered[i] = 0;
+      strong[i] = 0;
+    }
+    touched.length = 0;
+    let total = 0;
+    for (const q of terms) {
+      const p = index.postings.get(q.term)!;
+      if (q.unigram) total += q.weight * p.idf;
+      for (let k = 0; k < p.rows.length; k++) {
+        const i = p.rows[k];
+        if (only && !only(i)) continue;
+        if (scores[i] === 0 && covered[i] === 0) touched.push(i);
+        scores[i] += q.weight * p.weights[k];
+        if (q.unigram) covered[i] += q.weight * p.idf;
+        if (p.weights[k] > strongThreshold * p.idf) strong[i] = 1;
+      }
+    }
+    const order = touched.filter((i) => scores[i] > 0).sort((a, b) => scores[b] - scores[a] || a - b);
+    return { order, total };
+  }
+
+  function answer(i: number, confidence: number, source: ClassificationSource, reason: string): Classification {
+    const row = rows[i];
+    return { ncm_code: row.ncm, duty_rate: row.duty_rate, confidence, source, reason, description: row.description };
+  }
+
+  function fallback(reason: string): Classification {
+    return answer(fallbackIndex, fallbackConfidence, 'offline', reason);
+  }
+
+  function partner(input: ClassifyInput): PartnerCheck {
+    const given = input.hsCode?.trim();
+    if (!given) return {};
+    const digits = ncmDigits(given);
+    if (digits.length < 6) return { note: `Partner hsCode '${given}' is not an HS code (fewer than 6 digits); classified from the description.` };
+    const exact = digits.length >= 8 ? byDigits.get(digits.slice(0, 8)) : undefined;
+    if (exact !== undefined) return { classification: answer(exact, 1, 'partner', `Partner hsCode ${given} is NCM ${rows[exact].ncm} of the tariff table.`) };
+    const hs6 = digits.slice(0, 6);
+    const under = rows.map((r, i) => (ncmDigits(r.ncm).startsWith(hs6) ? i : -1)).filter((i) => i >= 0);
+    const hs6Text = `${hs6.slice(0, 4)}.${hs6.slice(4)}`;
+    if (!under.length) return { note: `Partner hsCode ${given} has no row in the tariff table (nothing under HS ${hs6Text}); classified from the description.` };
+    const allowed = new Set(under);
+    const { order } = rank(queryTerms(input), (i) => allowed.has(i));
+    const best = order[0] ?? under[0];
+    const how = under.length === 1 ? 'the only NCM' : order.length ? 'the best NCM for the description' : 'the first NCM';
+    return {
+      classification: answer(best, partnerHs6Confidence, 'partner', `Partner hsCode ${given} kept at HS ${hs6Text}; ${rows[best].ncm} is ${how} under it.`),
+    };
+  }
+
+  function classify(input: ClassifyInput): Classification {
+    const checked = partner(input);
+    if (checked.classification) return checked.classification;
+    const note = checked.note ? ` ${checked.note}` : '';
+    const terms = queryTerms(input);
+    const { order, total } = rank(terms);
+    if (!order.length) return fallback(`No tariff row matches the description; fallback ${rows[fallbackIndex].ncm}, to be reviewed.${note}`);
+
+    const top = order[0];
+    const s1 = scores[top];
+    const s2 = order.length > 1 ? scores[order[1]] : 0;
+    const heading = rows[top].ncm.slice(0, 4);
+    const otherHeading = order.find((i) => rows[i].ncm.slice(0, 4) !== heading);
+    const s3 = otherHeading === undefined ? 0 : scores[otherHeading];
+    const coverage = total > 0 ? Math.min(1, covered[top] / total) : 0;
+    const margin = 0.5 * ((s1 - s2) / s1) + 0.5 * ((s1 - s3) / s1);
+    let confidence = 0.3 + 0.35 * coverage + 0.3 * margin;
+    if (!strong[top]) confidence = Math.min(confidence, 0.55);
+    confidence = Math.round(Math.min(0.95, Math.max(0.3, confidence)) * 100) / 100;
+
+    const matched = terms
+      .filter((q) => index.rowTerms[top].has(q.term))
+      .map((q) => q.term.replaceAll('_', ' '))
+      .slice(0, 6);
+    const next = order.length > 1 ? `; next ${rows[order[1]].ncm} at ${s2.toFixed(1)}` : '';
+    return answer(top, confidence, 'offline', `Matched ${matched.join(', ')} (score ${s1.toFixed(1)}${next}).${note}`);
+  }
+
+  function candidates(input: ClassifyInput, n: number): Candidate[] {
+    const { order } = rank(queryTerms(input));
+    return order.slice(0, Math.max(0, n)).map((i) => ({ row: rows[i], score: Math.round(scores[i] * 1000) / 1000 }));
+  }
+
+  return { rows, classify, candidates, partner, fallback };
+}

@@ -1,0 +1,147 @@
+import { randomUUID } from 'node:crypto';
+import { defineEntity, isConditionalFailure, service } from './entity';
+import { batchWriteAll } from '../batch-write';
+import { Conflict, Unavailable } from '../../core/errors';
+import type { TariffRow } from '../../core/tariff/table';
+
+/**
+ * The imported tariff table. Each import writes its rows under a new version (one item per row,
+ * partition `TARIFF#<version>`), then points the meta record at that version with one conditional
+ * update: readers see the old table or the new one, never a mix. The replaced version is deleted
+ * afterwards; a reader caught half-way re-reads the meta (the row count tells it).
+ */
+
+const rows = defineEntity({
+  model: { entity: 'tariffRow', version: '1', service },
+  attributes: {
+    version: { type: 'string', required: true },
+    ncm: { type: 'string', required: true },
+    description: { type: 'string', required: true },
+    descriptionEn: { type: 'string' },
+    dutyRate: { type: 'number', required: true },
+    keywords: { type: 'list', items: { type: 'string' } },
+  },
+  indexes: {
+    byVersion: {
+      pk: { field: 'pk', composite: ['version'], template: 'TARIFF#${version}', casing: 'none' },
+      sk: { field: 'sk', composite: ['ncm'], template: 'NCM#${ncm}', casing: 'none' },
+    },
+  },
+} as const);
+
+const meta = defineEntity({
+  model: { entity: 'tariffMeta', version: '1', service },
+  attributes: {
+    currentVersion: { type: 'string', required: true },
+    rows: { type: 'number', required: true },
+    importedAt: { type: 'string', required: true },
+    /** The token that imported it: `<id> <name>`. */
+    importedBy: { type: 'string' },
+    previousVersion: { type: 'string' },
+  },
+  indexes: {
+    current: {
+      pk: { field: 'pk', composite: [], template: 'TARIFF', casing: 'none' },
+      sk: { field: 'sk', composite: [], template: 'META', casing: 'none' },
+    },
+  },
+} as const);
+
+export interface TariffMeta {
+  currentVersion: string;
+  rows: number;
+  importedAt: string;
+  importedBy?: string;
+  previousVersion?: string;
+}
+
+export async function getTariffMeta(): Promise<TariffMeta | undefined> {
+  const res = await meta().get({}).go({ consistent: true });
+  return (res.data ?? undefined) as TariffMeta | undefined;
+}
+
+export async function readTariffRows(version: string): Promise<TariffRow[]> {
+  const res = await rows().query.byVersion({ version }).go({ pages: 'all' });
+  return res.data.map((r) => {
+    const row: TariffRow = { ncm: r.ncm, description: r.description, duty_rate: r.dutyRate };
+    if (r.descriptionEn) row.description_en = r.descriptionEn;
+    if (r.keywords?.length) row.keywords = r.keywords;
+    return row;
+  });
+}
+
+/** The imported table in force, whole; undefined when none was ever imported (the built-in serves). */
+export async function currentTariff(): Promise<{ meta: TariffMeta; rows: TariffRow[] } | undefined> {
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const current = await getTariffMeta();
+    if (!current) return undefined;
+    const found = await readTariffRows(current.currentVersion);
+    // Fewer rows than the meta counts: an import replaced this version while it was being read.
+    if (found.length === current.rows) return { meta: current, rows: found };
+  }
+  throw new Unavailable('The tariff table is being replaced; retry shortly.');
+}
+
+/**
+ * Replaces the imported table with `table` (already validated): rows first, under a new version,
+ * then the switch. Two imports at once: the second switch fails its condition, its rows are removed
+ * and it answers 409, so the table is always exactly one import's rows.
+ */
+export async function replaceTariff(
+  table: readonly TariffRow[],
+  opts: { at: string; by?: string },
+): Promise<{ version: string; replaced: string | null; rows: number }> {
+  const before = await getTariffMeta();
+  const version = `${opts.at.replace(/[-:.]/g, '')}-${randomUUID().slice(0, 8)}`;
+  try {
+    await writeRows(version, table);
+  } catch (err) {
+    await deleteVersion(version).catch(() => undefined);
+    throw err;
+  }
+  const record = { currentVersion: version, rows: table.length, importedAt: opts.at, ...(opts.by ? { importedBy: opts.by } : {}) };
+  try {
+    if (before) {
+      await meta()
+        .patch({})
+        .set({ ...record, previousVersion: before.currentVersion })
+        .where(({ currentVersion }, { eq }) => eq(currentVersion, before.currentVersion))
+        .go();
+    } else {
+      await meta().create(record).go();
+    }
+  } catch (err) {
+    await deleteVersion(version).catch(() => undefined);
+    if (isConditionalFailure(err)) throw new Conflict('Another import replaced the tariff table at the same time; this one changed nothing. Retry it.');
+    throw err;
+  }
+  // Nothing reads a replaced version once the meta names the new one; a leftover costs only storage.
+  if (before) await deleteVersion(before.currentVersion).catch(() => undefined);
+  return { version, replaced: before?.currentVersion ?? null, rows: table.length };
+}
+
+async function writeRows(version: string, table: readonly TariffRow[]): Promise<void> {
+  function* requests() {
+    for (let i = 0; i < table.length; i += 25) {
+      const slice = table.slice(i, i + 25).map((r) => ({
+        version,
+        ncm: r.ncm,
+        description: r.description,
+        ...(r.description_en ? { descriptionEn: r.description_en } : {}),
+        dutyRate: r.duty_rate,
+        ...(r.keywords?.length ? { keywords: r.keywords } : {}),
+      }));
+      yield* rows().put(slice).params<{ RequestItems: never }[]>();
+    }
+  }
+  await batchWriteAll(requests());
+}
+
+async function deleteVersion(version: string): Promise<void> {
+  const keys = await rows().query.byVersion({ version }).go({ pages: 'all', attributes: ['ncm'] });
+  const refs = keys.data.map((k) => ({ version, ncm: k.ncm }));
+  function* requests() {
+    for (let i = 0; i < refs.length; i += 25) yield* rows().delete(refs.slice(i, i + 25)).params<{ RequestItems: never }[]>();
+  }
+  await batchWriteAll(requests());
+}
