@@ -1,0 +1,87 @@
+/**
+ * The courier-regime limits and the personal-shipment quota, as a rules table with effective
+ * dates (domain/customs-ar.md: every number belongs in a rules table, not in code). A shipment is
+ * classified with the entry in force on its date: the entry with the latest `effective_from` not
+ * after that date. A new resolution is a new entry, never an edit of an old one, so a manifest
+ * classified again later gets the same answer. The duty and tax numbers live in `tax-rules.ts`.
+ */
+
+export interface RegimeRules {
+  /** First day (YYYY-MM-DD, Argentine calendar) the entry applies. */
+  readonly effective_from: string;
+  /** Above this FOB (USD, summed over the shipment) the shipment cannot clear as a courier shipment. */
+  readonly max_fob_usd_per_shipment: number;
+  /** The weight limit (kg) of the courier regime. */
+  readonly max_kg_per_package: number;
+  /**
+   * What the weight limit applies to: the whole shipment (RG 5608/2024 as first read) or each
+   * package of it (RG 5631/2025: "hasta 50 kg por pieza, sin importar el peso total del envío").
+   */
+  readonly weight_limit_applies_to: 'shipment' | 'package';
+  /** A personal shipment carries at most this many units of the same kind. */
+  readonly max_units_same_kind: number;
+  /** Personal shipments per person per calendar year (the quota). */
+  readonly personal_shipments_per_year: number;
+  /** The rule the numbers come from. */
+  readonly source: string;
+}
+
+export const regimeRulesTable: readonly RegimeRules[] = [
+  {
+    effective_from: '2024-12-01',
+    max_fob_usd_per_shipment: 3000,
+    max_kg_per_package: 50,
+    weight_limit_applies_to: 'shipment',
+    max_units_same_kind: 3,
+    personal_shipments_per_year: 5,
+    source: 'Decreto 1065/2024; RG ARCA 5608/2024',
+  },
+  {
+    effective_from: '2025-01-23',
+    max_fob_usd_per_shipment: 3000,
+    max_kg_per_package: 50,
+    weight_limit_applies_to: 'package',
+    max_units_same_kind: 3,
+    personal_shipments_per_year: 5,
+    source: 'RG ARCA 5631/2025',
+  },
+];
+
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+function isCalendarDate(s: string): boolean {
+  const m = DATE.exec(s);
+  if (!m) return false;
+  return new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]))).toISOString().slice(0, 10) === s;
+}
+
+/**
+ * The calendar date in Argentina (UTC-3 all year, no daylight saving) of an instant: rules and the
+ * quota year are read on Argentine dates. `2026-01-01T02:00:00Z` -> `2025-12-31`.
+ */
+export function argentineDay(at: Date | string): string {
+  const t = typeof at === 'string' ? Date.parse(at) : at.getTime();
+  if (!Number.isFinite(t)) throw new RangeError(`not a date: ${String(at)}`);
+  return new Date(t - 3 * 3600_000).toISOString().slice(0, 10);
+}
+
+/** The calendar year (in Argentina) a personal shipment handled at `at` counts against. */
+export function quotaYear(at: Date | string): number {
+  return Number(argentineDay(at).slice(0, 4));
+}
+
+/**
+ * The rules in force on `date`: YYYY-MM-DD (Argentine calendar), or an ISO instant, read as its
+ * Argentine date. Throws a RangeError for a malformed date or a date before the first entry.
+ */
+export function regimeRulesAt(date: string | Date, table: readonly RegimeRules[] = regimeRulesTable): RegimeRules {
+  const day = typeof date === 'string' && DATE.test(date) ? date : argentineDay(date);
+  if (!isCalendarDate(day)) throw new RangeError(`date must be YYYY-MM-DD, got ${JSON.stringify(date)}`);
+  let chosen: RegimeRules | undefined;
+  for (const entry of table) {
+    if (!isCalendarDate(entry.effective_from)) throw new RangeError(`regime rules: effective_from must be YYYY-MM-DD, got ${entry.effective_from}`);
+    if (entry.effective_from <= day && (!chosen || entry.effective_from > chosen.effective_from)) chosen = entry;
+  }
+  if (!chosen) throw new RangeError(`no regime rules in force on ${day}`);
+  return chosen;
+}

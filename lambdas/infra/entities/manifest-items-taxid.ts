@@ -1,0 +1,66 @@
+import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { documentClient } from '../dynamo';
+import { config } from '../config';
+
+/**
+ * Tax-id corrections of stored manifest items (PUT /v1/couriers/client-info). Written against the
+ * item and batch keys of `manifests.ts` (pk `BATCH#<batchId>`; sk `ITEM#<itemKey>` for an item,
+ * `BATCH` for the batch), because only `data.consigneeIdNumber` and `data.consigneeIdType` change.
+ *
+ * Each call is one TransactWriteItems per 99 items: a ConditionCheck that the batch exists and is
+ * not closed (the broker's clearance), plus one conditional update per item. A batch closed at
+ * the same moment wins: nothing of that transaction is written.
+ *
+ * The item's `hash` is left as it is: it stands for the partner's last submission of the line, so
+ * resending that line is still a SKIP and does not undo the correction.
+ */
+
+export interface TaxIdChange {
+  /** Digits. */
+  taxId: string;
+  taxIdType: 'CUIT' | 'CUIL' | 'DNI';
+  at: string;
+}
+
+const perTransaction = 99;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export async function setItemsTaxId(batchId: string, itemKeys: readonly string[], change: TaxIdChange): Promise<'updated' | 'closed' | 'missing'> {
+  const TableName = config.tableName();
+  for (let i = 0; i < itemKeys.length; i += perTransaction) {
+    const items = [
+      {
+        ConditionCheck: {
+          TableName,
+          Key: { pk: `BATCH#${batchId}`, sk: 'BATCH' },
+          ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(closedAt)',
+        },
+      },
+      ...itemKeys.slice(i, i + perTransaction).map((itemKey) => ({
+        Update: {
+          TableName,
+          Key: { pk: `BATCH#${batchId}`, sk: `ITEM#${itemKey}` },
+          UpdateExpression: 'SET #data.#number = :number, #data.#type = :type, #updatedAt = :at',
+          ConditionExpression: 'attribute_exists(pk) AND attribute_exists(#data)',
+          ExpressionAttributeNames: { '#data': 'data', '#number': 'consigneeIdNumber', '#type': 'consigneeIdType', '#updatedAt': 'updatedAt' },
+          ExpressionAttributeValues: { ':number': change.taxId, ':type': change.taxIdType, ':at': change.at },
+        },
+      })),
+    ];
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await documentClient().send(new TransactWriteCommand({ TransactItems: items }));
+        break;
+      } catch (err) {
+        const e = err as { name?: string; CancellationReasons?: { Code?: string }[] };
+        if (e.name !== 'TransactionCanceledException') throw err;
+        const codes = (e.CancellationReasons ?? []).map((r) => r.Code ?? 'None');
+        if (codes[0] === 'ConditionalCheckFailed') return 'closed';
+        if (codes.includes('ConditionalCheckFailed')) return 'missing';
+        if (attempt >= 10) throw err;
+        await sleep(10 * attempt + Math.random() * 20);
+      }
+    }
+  }
+  return 'updated';
+}

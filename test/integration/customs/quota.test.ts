@@ -1,0 +1,194 @@
+import { describe, expect, it, vi } from 'vitest';
+import { useTwin } from '../../support/twin';
+import { documentClient } from '../../../lambdas/infra/dynamo';
+import { cuitCheckDigit } from '../../../lambdas/core/customs/tax-id';
+import { quotaYear } from '../../../lambdas/core/customs/regime-rules';
+import { quotaHistoryCount, quotaOf, releaseQuota, reserveQuota } from '../../../lambdas/infra/entities/quota';
+import { checkShipmentTaxIds, invalidTaxIdAwbs, type ShipmentForTaxCheck } from '../../../lambdas/services/customs-webservices';
+
+const t = useTwin();
+
+/** A valid CUIL of a person with this DNI (prefix 20). */
+let nextDni = 30_000_000;
+function cuil(dni = ++nextDni) {
+  const first10 = `20${String(dni).padStart(8, '0')}`;
+  return first10 + cuitCheckDigit(first10);
+}
+const at = new Date('2026-06-01T12:00:00Z');
+const reserve = (taxId: string, awb: string, over: Partial<Parameters<typeof reserveQuota>[0]> = {}) =>
+  reserveQuota({ taxId, year: 2026, awb, accountId: 1, at, ...over });
+
+describe('the quota ledger', () => {
+  it('gives a person 5 personal shipments a calendar year and refuses the 6th', async () => {
+    const id = cuil();
+    const results = [];
+    for (let i = 1; i <= 6; i++) results.push(await reserve(id, `L1-${i}`));
+    expect(results.map((r) => r.reserved)).toEqual([true, true, true, true, true, false]);
+    expect(results[4]).toEqual({ reserved: true, alreadyReserved: false, used: 5, remaining: 0 });
+    expect(results[5]).toEqual({ reserved: false, alreadyReserved: false, used: 5, remaining: 0 });
+    expect(await quotaOf(id, 2026)).toEqual({ used: 5, remaining: 0, records: 5 });
+  });
+
+  it('counts the same AWB once however often it is reserved', async () => {
+    const id = cuil();
+    const first = await reserve(id, 'L2-1');
+    const again = await reserve(id, 'L2-1');
+    expect(first).toEqual({ reserved: true, alreadyReserved: false, used: 1, remaining: 4 });
+    expect(again).toEqual({ reserved: true, alreadyReserved: true, used: 1, remaining: 4 });
+  });
+
+  it('reserves exactly 5 of 10 concurrent AWBs of one person', async () => {
+    const id = cuil();
+    const results = await Promise.all(Array.from({ length: 10 }, (_, i) => reserve(id, `L3-${i}`)));
+    expect(results.filter((r) => r.reserved)).toHaveLength(5);
+    expect(results.filter((r) => r.alreadyReserved)).toHaveLength(0);
+    expect(await quotaOf(id, 2026)).toEqual({ used: 5, remaining: 0, records: 5 });
+  });
+
+  it('counts concurrent retries of one AWB once', async () => {
+    const id = cuil();
+    const results = await Promise.all(Array.from({ length: 6 }, () => reserve(id, 'L4-1')));
+    expect(results.every((r) => r.reserved)).toBe(true);
+    expect(results.filter((r) => !r.alreadyReserved)).toHaveLength(1);
+    expect((await quotaOf(id, 2026)).used).toBe(1);
+  });
+
+  it('tries again when a transaction only lost a race (TransactionConflict)', async () => {
+    const id = cuil();
+    const client = documentClient();
+    const send = client.send.bind(client);
+    let raced = 0;
+    const spy = vi.spyOn(client, 'send').mockImplementation((async (cmd: { constructor: { name: string } }) => {
+      if (cmd.constructor.name === 'TransactWriteCommand' && raced < 2) {
+        raced += 1;
+        throw Object.assign(new Error('Transaction cancelled'), { name: 'TransactionCanceledException', CancellationReasons: [{ Code: 'None' }, { Code: 'TransactionConflict' }] });
+      }
+      return send(cmd as never);
+    }) as never);
+    try {
+      expect(await reserve(id, 'L9-1')).toEqual({ reserved: true, alreadyReserved: false, used: 1, remaining: 4 });
+      expect(raced).toBe(2);
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
+  it('starts a new calendar year with a full quota', async () => {
+    const id = cuil();
+    for (let i = 1; i <= 5; i++) await reserve(id, `L5-${i}`, { year: 2025 });
+    expect((await reserve(id, 'L5-6', { year: 2025 })).reserved).toBe(false);
+    expect(await reserve(id, 'L5-6', { year: 2026 })).toMatchObject({ reserved: true, used: 1, remaining: 4 });
+  });
+
+  it('shares one quota between a CUIL and the DNI inside it', async () => {
+    const dni = ++nextDni;
+    await reserve(cuil(dni), 'L6-1');
+    expect(await reserve(String(dni), 'L6-2')).toMatchObject({ reserved: true, used: 2 });
+    expect((await quotaOf(String(dni), 2026)).used).toBe(2);
+  });
+
+  it('gives a slot back once on release', async () => {
+    const id = cuil();
+    await reserve(id, 'L7-1');
+    await reserve(id, 'L7-2');
+    expect(await releaseQuota({ taxId: id, year: 2026, awb: 'L7-1' })).toEqual({ released: true, used: 1 });
+    expect(await releaseQuota({ taxId: id, year: 2026, awb: 'L7-1' })).toEqual({ released: false, used: 1 });
+    expect(await quotaOf(id, 2026)).toEqual({ used: 1, remaining: 4, records: 1 });
+  });
+
+  it('counts a person\'s recorded shipments over all years', async () => {
+    const id = cuil();
+    await reserve(id, 'L8-1', { year: 2025 });
+    await reserve(id, 'L8-2', { year: 2026 });
+    expect(await quotaHistoryCount(id)).toBe(2);
+  });
+});
+
+describe('web-services stage: tax ids and quota per AWB', () => {
+  const shipment = (awb: string, taxId: string | undefined, regime: 'P' | 'C' | 'X' = 'P'): ShipmentForTaxCheck => ({
+    awb,
+    accountId: 7,
+    taxId,
+    taxIdType: taxId && taxId.length === 11 ? 'CUIL' : undefined,
+    regime,
+    itemKeys: [`${awb}-item`],
+  });
+
+  it('reserves once per personal AWB and turns the 6th into commercial, flagged', async () => {
+    const id = cuil();
+    const list = Array.from({ length: 6 }, (_, i) => shipment(`W1-${i + 1}`, id));
+    const out = await checkShipmentTaxIds(list, at);
+    expect([...out.values()].map((r) => [r.regime, r.quota])).toEqual([['P', 4], ['P', 3], ['P', 2], ['P', 1], ['P', 0], ['C', 0]]);
+    expect(out.get('W1-6')!.reasons[0]).toMatch(/^quota used up: CUIL .* already had 5 personal shipments in 2026; cleared as commercial$/);
+    expect(invalidTaxIdAwbs(out)).toEqual([{ awb_number: 'W1-6', tax_id: id, reason: 'quota used up (0 of 5 personal shipments left in 2026)' }]);
+  });
+
+  it('counts nothing again when the stage runs again', async () => {
+    const id = cuil();
+    await checkShipmentTaxIds([shipment('W2-1', id)], at);
+    const again = (await checkShipmentTaxIds([shipment('W2-1', id)], at)).get('W2-1')!;
+    expect(again).toMatchObject({ regime: 'P', quota: 4, alert: null });
+    expect(again.reasons[0]).toContain('already held by this AWB');
+  });
+
+  it('flags a missing or invalid tax id and reserves nothing', async () => {
+    const out = await checkShipmentTaxIds([shipment('W3-1', undefined), shipment('W3-2', '20123456785'), shipment('W3-3', undefined, 'C')], at);
+    expect(out.get('W3-1')).toMatchObject({ regime: 'P', quota: null, alert: 'no tax id', tax_id_result: { valid: false, kind: 'unknown' } });
+    expect(out.get('W3-2')).toMatchObject({ regime: 'P', quota: null, alert: 'invalid tax id: check digit of CUIL 20-12345678-5 is 5, expected 6' });
+    expect(invalidTaxIdAwbs(out).map((a) => a.awb_number)).toEqual(['W3-1', 'W3-2', 'W3-3']);
+  });
+
+  it('checks no quota for commercial and prohibited shipments', async () => {
+    const id = cuil();
+    const out = await checkShipmentTaxIds([shipment('W4-1', id, 'C'), shipment('W4-2', '20123456785', 'X')], at);
+    expect(out.get('W4-1')).toMatchObject({ regime: 'C', quota: null, alert: null, tax_id_result: { valid: true, formatted: expect.stringMatching(/^20-\d{8}-\d$/) } });
+    expect(out.get('W4-2')).toMatchObject({ regime: 'X', quota: null, alert: null });
+    expect((await quotaOf(id, 2026)).used).toBe(0);
+  });
+});
+
+describe('POST /v1/couriers/quota/check', () => {
+  it('answers the record of spec 2.7 for a hyphenated tax id', async () => {
+    const { token } = await t.account('Quota Couriers');
+    const id = cuil();
+    await reserve(id, 'Q1-1', { at: new Date(), year: quotaYear(new Date()) });
+    const res = await t.call('POST', '/v1/couriers/quota/check', { token, body: { tax_id: `${id.slice(0, 2)}-${id.slice(2, 10)}-${id.slice(10)}` } });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      success: true,
+      data: {
+        tax_id: id,
+        tax_id_formatted: `${id.slice(0, 2)}-${id.slice(2, 10)}-${id.slice(10)}`,
+        current_quota: { quota: 4, status: 1, domicilio: '' },
+        historical_records_count: 1,
+      },
+    });
+  });
+
+  it('answers 422 on tax_id naming the check-digit failure', async () => {
+    const { token } = await t.account('Quota Bad Couriers');
+    const res = await t.call('POST', '/v1/couriers/quota/check', { token, body: { tax_id: '20-12345678-5' } });
+    expect(res.status).toBe(422);
+    expect(res.body.errors).toEqual({ tax_id: ['Not a valid CUIT, CUIL or DNI: check digit of CUIL 20-12345678-5 is 5, expected 6.'] });
+  });
+
+  it('answers status 2 and no personal quota for a company', async () => {
+    const { token } = await t.account('Quota Company Couriers');
+    const res = await t.call('POST', '/v1/couriers/quota/check', { token, body: { tax_id: '30712345671' } });
+    expect(res.body.data.current_quota).toEqual({ quota: 0, status: 2, domicilio: '' });
+  });
+
+  it('says whether the caller\'s AWB already holds one of the slots', async () => {
+    const { token, accountId } = await t.account('Quota Awb Couriers');
+    const id = cuil();
+    await reserve(id, 'Q4-1', { accountId, at: new Date(), year: quotaYear(new Date()) });
+    const held = await t.call('POST', '/v1/couriers/quota/check', { token, body: { tax_id: id, awb_number: 'Q4-1' } });
+    const other = await t.call('POST', '/v1/couriers/quota/check', { token, body: { tax_id: id, awb_number: 'Q4-2' } });
+    expect(held.body.data).toMatchObject({ awb_number: 'Q4-1', awb_holds_quota: true });
+    expect(other.body.data).toMatchObject({ awb_number: 'Q4-2', awb_holds_quota: false });
+  });
+
+  it('answers 401 without a token', async () => {
+    expect((await t.call('POST', '/v1/couriers/quota/check', { token: null, body: { tax_id: '20123456786' } })).status).toBe(401);
+  });
+});
