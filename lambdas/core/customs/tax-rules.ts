@@ -1,0 +1,135 @@
+/**
+ * The duties-and-taxes rules table, as data with effective dates (domain/customs-ar.md: "every
+ * number here belongs in a rules table with an effective date, not in code").
+ *
+ * A shipment is calculated with the entry in force on its date: the entry with the latest
+ * `effective_from` that is not after that date. A new resolution is a new entry, never an edit of an
+ * old one, so a manifest calculated again later gets the same numbers.
+ *
+ * The duty rate is not here: it belongs to the product's NCM code (the operator's tariff table) and
+ * comes in with each product.
+ */
+
+export type TaxRules = {
+  /** First day (YYYY-MM-DD, Argentine calendar) the entry applies. */
+  readonly effective_from: string;
+  /** The rules the numbers come from, for the operator. */
+  readonly source: string;
+  /** Currency of every amount the calculation produces. */
+  readonly currency: 'USD';
+  /** Personal shipments within the yearly quota: this much FOB of the shipment is exempt from duty and statistics fee. */
+  readonly personal_franchise_usd: number;
+  /** Statistics fee, percent of the duty base. */
+  readonly statistics_fee_rate: number;
+  /** VAT, percent of CIF + duty + statistics fee. */
+  readonly vat_rate: number;
+  /** Freight added to FOB, USD per chargeable kg of the shipment (the manifest carries no freight). */
+  readonly freight_usd_per_kg: number;
+  /** Insurance added to FOB, percent of FOB. */
+  readonly insurance_rate: number;
+  /** Freight is charged for at least this many kg per shipment (also when no weight is declared). */
+  readonly min_chargeable_kg?: number;
+};
+
+/** What partner or operator settings may change: every number of an entry. */
+export type TaxRuleSettings = Partial<Omit<TaxRules, 'effective_from' | 'source' | 'currency'>>;
+
+/** The entry in force on a date, with the settings that replaced its defaults. */
+export type AppliedTaxRules = TaxRules & { readonly overridden: readonly (keyof TaxRuleSettings)[] };
+
+const settingKeys = [
+  'personal_franchise_usd',
+  'statistics_fee_rate',
+  'vat_rate',
+  'freight_usd_per_kg',
+  'insurance_rate',
+  'min_chargeable_kg',
+] as const satisfies readonly (keyof TaxRuleSettings)[];
+
+const percentKeys = new Set<keyof TaxRuleSettings>(['statistics_fee_rate', 'vat_rate', 'insurance_rate']);
+
+/**
+ * The built-in table. Freight, insurance and the minimum chargeable weight are service defaults
+ * (the law sets none: each partner configures its own); the rest is the courier regime in force
+ * since December 2024.
+ */
+export const taxRulesTable: readonly TaxRules[] = [
+  {
+    effective_from: '2024-12-01',
+    source: 'Decreto 1065/2024; RG ARCA 5608/2024',
+    currency: 'USD',
+    personal_franchise_usd: 400,
+    statistics_fee_rate: 3,
+    vat_rate: 21,
+    freight_usd_per_kg: 5,
+    insurance_rate: 1,
+    min_chargeable_kg: 0.5,
+  },
+];
+
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+function isCalendarDate(s: string): boolean {
+  const m = DATE.exec(s);
+  if (!m) return false;
+  const d = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
+  return d.toISOString().slice(0, 10) === s;
+}
+
+function checkSetting(key: keyof TaxRuleSettings, value: unknown, where: string): void {
+  if (value === undefined && key === 'min_chargeable_kg') return;
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
+    throw new RangeError(`${where}: ${key} must be a finite number >= 0, got ${JSON.stringify(value)}`);
+  }
+  if (percentKeys.has(key) && value > 100) throw new RangeError(`${where}: ${key} is a percent (0-100), got ${value}`);
+}
+
+function checkEntry(entry: TaxRules): void {
+  const where = `tax rules ${entry.effective_from}`;
+  if (!isCalendarDate(entry.effective_from)) throw new RangeError(`${where}: effective_from must be YYYY-MM-DD`);
+  if (entry.currency !== 'USD') throw new RangeError(`${where}: currency must be USD`);
+  for (const key of settingKeys) checkSetting(key, entry[key], where);
+}
+
+/**
+ * The calendar date in Argentina (UTC-3 all year; no daylight saving since 2009) of an instant:
+ * the date to look the rules up with. '2024-12-01T02:00:00Z' -> '2024-11-30'.
+ */
+export function argentineDate(at: Date | string): string {
+  const t = typeof at === 'string' ? Date.parse(at) : at.getTime();
+  if (!Number.isFinite(t)) throw new RangeError(`not a date: ${String(at)}`);
+  return new Date(t - 3 * 3600_000).toISOString().slice(0, 10);
+}
+
+/**
+ * The rules in force on `date` (YYYY-MM-DD, Argentine calendar; or an instant, read as its Argentine
+ * date), with `overrides` (the partner's or operator's settings) replacing the table's numbers.
+ * Throws a RangeError for a malformed date, a date before the first entry, or a setting that is not
+ * a number >= 0 (a percent above 100).
+ */
+export function taxRulesAt(
+  at: string | Date,
+  overrides: TaxRuleSettings = {},
+  table: readonly TaxRules[] = taxRulesTable,
+): AppliedTaxRules {
+  const date = typeof at === 'string' && DATE.test(at) ? at : argentineDate(at);
+  if (!isCalendarDate(date)) throw new RangeError(`date must be YYYY-MM-DD, got ${JSON.stringify(at)}`);
+  const dates = new Set<string>();
+  let chosen: TaxRules | undefined;
+  for (const entry of table) {
+    checkEntry(entry);
+    if (dates.has(entry.effective_from)) throw new RangeError(`tax rules: two entries take effect on ${entry.effective_from}`);
+    dates.add(entry.effective_from);
+    if (entry.effective_from <= date && (!chosen || entry.effective_from > chosen.effective_from)) chosen = entry;
+  }
+  if (!chosen) throw new RangeError(`no tax rules in force on ${date}`);
+  const overridden: (keyof TaxRuleSettings)[] = [];
+  const result: { -readonly [K in keyof TaxRules]: TaxRules[K] } = { ...chosen };
+  for (const key of settingKeys) {
+    if (!(key in overrides) || overrides[key] === undefined) continue;
+    checkSetting(key, overrides[key], 'settings');
+    result[key] = overrides[key] as number;
+    overridden.push(key);
+  }
+  return { ...result, overridden };
+}
