@@ -3,7 +3,7 @@
  * so it works the same against the local twin and a deployed stage. A command is one entry of
  * `commands`: its words, options, the request it sends and how it prints the answer.
  */
-import { realpathSync } from 'node:fs';
+import { readFileSync, realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { roles, scopes } from '../lambdas/catalog-types';
@@ -43,6 +43,8 @@ interface Request {
   path: string;
   query?: Record<string, string | undefined>;
   body?: unknown;
+  /** Sends `body` (a string) as is with this content type instead of as JSON (a CSV file). */
+  contentType?: string;
 }
 
 interface ApiAnswer {
@@ -153,6 +155,22 @@ export const commands: Command[] = [
       },
     }),
   ),
+  {
+    name: 'tariff import',
+    summary: 'Replace the tariff table from a CSV file (ncm,description,duty_rate[,description_en][,keywords]); bad lines are listed and nothing is stored',
+    args: ['file'],
+    request: ({ args }) => ({ method: 'PUT', path: '/v1/admin/tariff', body: readTextFile(args.file), contentType: 'text/csv' }),
+    print: ({ message, data }, out) => {
+      out.line(message ?? 'Tariff table imported.');
+      out.fields(data, tariffColumns.concat([['REPLACED', (t) => t.replaced_version]]));
+    },
+  },
+  {
+    name: 'tariff show',
+    summary: 'Show the tariff table in force: built-in or imported, rows, version',
+    request: () => ({ method: 'GET', path: '/v1/admin/tariff' }),
+    print: ({ data }, out) => out.fields(data, tariffColumns.concat([['CLASSIFIER', (t) => t.classifier]])),
+  },
   {
     name: 'tokens create',
     summary: 'Issue a token for an account (its value is shown once)',
@@ -271,6 +289,22 @@ export const commands: Command[] = [
 ];
 
 type Column = [header: string, cell: (row: any) => unknown];
+
+const tariffColumns: Column[] = [
+  ['SOURCE', (t) => t.source],
+  ['ROWS', (t) => t.rows],
+  ['VERSION', (t) => t.version],
+  ['IMPORTED', (t) => t.imported_at],
+];
+
+/** A file's text for the request; a missing or unreadable file is a usage error. */
+function readTextFile(path: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (err) {
+    throw new UsageError(`Cannot read '${path}': ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}.`);
+  }
+}
 
 interface Printer {
   line(text: string): void;
@@ -416,7 +450,7 @@ async function send(
   const url = `${ctx.base}${request.path}${query.size ? `?${query}` : ''}`;
   const headers: Record<string, string> = { Accept: 'application/json' };
   if (ctx.token) headers.Authorization = `Bearer ${ctx.token}`;
-  if (request.body !== undefined) headers['Content-Type'] = 'application/json';
+  if (request.body !== undefined) headers['Content-Type'] = request.contentType ?? 'application/json';
 
   let res: Response;
   let text: string;
@@ -424,7 +458,7 @@ async function send(
     res = await io.fetch(url, {
       method: request.method,
       headers,
-      body: request.body === undefined ? undefined : JSON.stringify(request.body),
+      body: request.body === undefined ? undefined : request.contentType ? String(request.body) : JSON.stringify(request.body),
       signal: AbortSignal.timeout(30_000),
     });
     text = await res.text();

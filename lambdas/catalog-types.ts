@@ -16,6 +16,10 @@ export interface Access {
   bus?: boolean;
   /** May create one-time EventBridge Scheduler schedules (durable timers beyond SQS's 15 min). */
   scheduler?: boolean;
+  /** May start runs of the manifest pipeline's state machine. */
+  pipeline?: boolean;
+  /** May call the configured Amazon Bedrock model (tariff classification). */
+  bedrock?: boolean;
 }
 export type TableAction = 'GetItem' | 'BatchGetItem' | 'Query' | 'PutItem' | 'UpdateItem' | 'DeleteItem' | 'BatchWriteItem' | 'ConditionCheckItem' | 'TransactWriteItems' | 'Scan';
 export type BucketAction = 'GetObject' | 'PutObject' | 'DeleteObject' | 'ListBucket';
@@ -62,6 +66,16 @@ export interface WorkerDef {
   /** The queue it consumes (SQS event source in AWS, the persisted job dispatcher on the twin). */
   queue: QueueName;
   batchSize?: number;
+  uses?: Access;
+  timeoutSeconds?: number;
+  memoryMb?: number;
+}
+
+/** One task of the manifest pipeline's state machine (a Lambda the state machine invokes). */
+export interface PipelineTaskDef {
+  id: string;
+  handler: string;
+  summary: string;
   uses?: Access;
   timeoutSeconds?: number;
   memoryMb?: number;

@@ -7,7 +7,8 @@
  * Route handlers never import this file (it would drag every schema into every bundle); only the
  * authorizer, the fallback and the openapi function do, because they answer for every route.
  */
-import type { EventRuleDef, QueueDef, RouteDef, WorkerDef } from './catalog-types';
+import type { EventRuleDef, PipelineTaskDef, QueueDef, RouteDef, WorkerDef } from './catalog-types';
+import { manifestReprocessRequestedEvent, manifestSubmittedEvent } from './core/pipeline/events';
 import { CreateAccountBody, CreateTokenBody, ListTokensQuery } from './http/admin/schemas';
 import { IdParams } from './http/kit/schemas';
 import { CreateSubscriptionBody, DeliveriesQuery, DeliveryParams, RetryFailedBody, UpdateSubscriptionBody } from './http/webhooks/schemas';
@@ -16,9 +17,10 @@ import { dashboardRoutes } from './http/dashboard/routes';
 import { ManifestSubmission } from './core/manifests/submission';
 import { AlternativeManifest } from './core/manifests/alternative';
 import { AlternativeListQuery, AlternativeShowQuery, ManifestParams } from './http/manifests/schemas';
-import { BaseKeyParams, BatchIdParams, BatchStatusBody, CourierParams, DecisionsParams, DecisionsQuery, ManifestListQuery, SubmissionStatusParams } from './http/couriers/schemas';
+import { BaseKeyParams, BatchIdParams, BatchStatusBody, CourierParams, DecisionsParams, DecisionsQuery, DownloadQuery, ManifestListQuery, ManifestPathParams, SubmissionStatusParams } from './http/couriers/schemas';
 import { Base64Supersede, Base64Upload, ListQuery, RejectBody, ReviewBody, UploadIdParams, UploadUrlBody } from './http/documents/schemas';
 import * as storage from './http/storage/schemas';
+import { CanEditBody, ClientInfoBody, QuotaCheckBody } from './http/customs/schemas';
 
 /** Requests per token, per group, per minute (spec section 8; groups the spec leaves open are decided in the README). */
 export const rateLimits = {
@@ -40,6 +42,7 @@ export const queues = {
   webhookFanout: { visibilityTimeoutSeconds: 60, maxReceiveCount: 5 },
   webhookDelivery: { visibilityTimeoutSeconds: 60, maxReceiveCount: 5 },
   marketplaceSync: { visibilityTimeoutSeconds: 900, maxReceiveCount: 3 },
+  manifestPipeline: { visibilityTimeoutSeconds: 60, maxReceiveCount: 5 },
 } as const satisfies Record<string, QueueDef>;
 
 export const routes: RouteDef[] = [
@@ -364,6 +367,32 @@ export const routes: RouteDef[] = [
     uses: { table: ['GetItem', 'DeleteItem'], bucket: [{ name: 'files', actions: ['DeleteObject'] }] },
     schemas: { params: IdParams },
   },
+  // Tariff table: the operator's import, read by the tariff classifier
+  {
+    id: 'AdminTariffImport',
+    method: 'PUT',
+    path: '/v1/admin/tariff',
+    handler: 'http/admin/tariff',
+    summary:
+      'Replace the tariff table from a CSV body (text/csv: ncm,description,duty_rate[,description_en][,keywords]); 422 lists the bad lines by number and stores nothing',
+    tag: 'admin',
+    auth: { roles: ['admin'] },
+    rate: 'admin',
+    uses: { table: ['GetItem', 'Query', 'BatchWriteItem', 'PutItem', 'UpdateItem'] },
+    timeoutSeconds: 29,
+    memoryMb: 512,
+  },
+  {
+    id: 'AdminTariffShow',
+    method: 'GET',
+    path: '/v1/admin/tariff',
+    handler: 'http/admin/tariff',
+    summary: 'The tariff table in force: source (builtin or imported), rows, version, imported_at',
+    tag: 'admin',
+    auth: { roles: ['admin'] },
+    rate: 'admin',
+    uses: { table: ['GetItem'] },
+  },
   // Courier manifests: intake (spec 4.3, 4.4)
   {
     id: 'CouriersSubmit',
@@ -452,6 +481,32 @@ export const routes: RouteDef[] = [
     uses: { table: ['GetItem', 'BatchGetItem'] },
     schemas: { params: DecisionsParams, query: DecisionsQuery },
   },
+  {
+    id: 'CouriersPipelineStatus',
+    method: 'GET',
+    path: '/v1/couriers/manifests/{manifest}/pipeline-status',
+    handler: 'http/couriers/pipeline-status',
+    summary: 'The four stages of processing with their status and progress, overall progress and the summary',
+    tag: 'couriers',
+    auth: {},
+    rate: 'couriers.status',
+    uses: { table: ['GetItem', 'Query'] },
+    schemas: { params: ManifestPathParams },
+  },
+  {
+    id: 'CouriersDownload',
+    method: 'GET',
+    path: '/v1/couriers/manifests/{manifest}/download',
+    handler: 'http/couriers/download',
+    summary: 'The processed products as json, csv or a styled xlsx (excel), at 100% only (else 409 processing_incomplete)',
+    tag: 'couriers',
+    auth: {},
+    rate: 'couriers.download',
+    uses: { table: ['GetItem', 'Query'], bucket: [{ name: 'files', actions: ['PutObject', 'GetObject'] }] },
+    schemas: { params: ManifestPathParams, query: DownloadQuery },
+    memoryMb: 1769,
+    timeoutSeconds: 29,
+  },
   ...(['close', 'reopen'] as const).map(
     (action): RouteDef => ({
       id: action === 'close' ? 'CouriersBatchClose' : 'CouriersBatchReopen',
@@ -466,6 +521,43 @@ export const routes: RouteDef[] = [
       schemas: { params: BatchIdParams },
     }),
   ),
+  // Tax-id quota and client info (spec 4.6): the ledger of personal shipments, tax-id corrections
+  {
+    id: 'CouriersQuotaCheck',
+    method: 'POST',
+    path: '/v1/couriers/quota/check',
+    handler: 'http/customs/quota-check',
+    summary: "A tax id's personal-shipment quota record (spec 2.7); an invalid CUIT/CUIL/DNI is 422",
+    tag: 'couriers',
+    auth: {},
+    rate: 'couriers.status',
+    uses: { table: ['GetItem', 'Query'] },
+    schemas: { body: QuotaCheckBody },
+  },
+  {
+    id: 'CouriersClientInfoCanEdit',
+    method: 'POST',
+    path: '/v1/couriers/client-info/can-edit',
+    handler: 'http/customs/can-edit',
+    summary: "Whether an AWB's tax id can still be corrected (until the broker closes its batch)",
+    tag: 'couriers',
+    auth: {},
+    rate: 'couriers.status',
+    uses: { table: ['GetItem', 'Query'] },
+    schemas: { body: CanEditBody },
+  },
+  {
+    id: 'CouriersClientInfoUpdate',
+    method: 'PUT',
+    path: '/v1/couriers/client-info',
+    handler: 'http/customs/client-info',
+    summary: "Correct an AWB's tax id: its quota slot is given back and web services and calculations run again",
+    tag: 'couriers',
+    auth: {},
+    rate: 'couriers.submit',
+    uses: { table: ['GetItem', 'Query', 'UpdateItem', 'DeleteItem', 'ConditionCheckItem', 'TransactWriteItems'], bus: true },
+    schemas: { body: ClientInfoBody },
+  },
   // The alternative manifest interface (spec 4.5): products in, the same intake path
   {
     id: 'ManifestsList',
@@ -560,6 +652,14 @@ export const fallback: Pick<RouteDef, 'id' | 'handler'> = {
 
 export const workers: WorkerDef[] = [
   {
+    id: 'PipelineStart',
+    handler: 'workers/pipeline-start',
+    summary: 'manifest.submitted / manifest.reprocess_requested -> one state machine run per (batch, run)',
+    queue: 'manifestPipeline',
+    batchSize: 10,
+    uses: { table: ['GetItem', 'UpdateItem'], pipeline: true },
+  },
+  {
     id: 'WebhookFanout',
     handler: 'workers/webhook-fanout',
     summary: 'Bus event -> one delivery per matching active subscription',
@@ -578,5 +678,59 @@ export const workers: WorkerDef[] = [
   },
 ];
 
-/** Every event a webhook can name goes from the bus to the fan-out queue. */
-export const eventRules: EventRuleDef[] = [{ id: 'WebhookEvents', eventTypes: webhookEventNames, queue: 'webhookFanout' }];
+/** Every event a webhook can name goes to the fan-out queue; accepted manifests and tax-id corrections start pipeline runs. */
+export const eventRules: EventRuleDef[] = [
+  { id: 'WebhookEvents', eventTypes: webhookEventNames, queue: 'webhookFanout' },
+  { id: 'ManifestPipeline', eventTypes: [manifestSubmittedEvent, manifestReprocessRequestedEvent], queue: 'manifestPipeline' },
+];
+
+const pipelineFiles = (actions: ('GetObject' | 'PutObject')[]) => [{ name: 'files' as const, actions }];
+
+/**
+ * The manifest pipeline's tasks (spec 3.3). The state machine (lib/pipeline.ts) and the twin's
+ * runner (twin/pipeline.ts) invoke them in the order of `stageNames` (lambdas/core/pipeline/stages.ts).
+ */
+export const pipelineTasks = {
+  prepare: {
+    id: 'PipelinePrepare',
+    handler: 'workers/pipeline/prepare',
+    summary: 'Plan a run: the items without a current result, in pages that never split a shipment',
+    uses: { table: ['GetItem', 'Query', 'UpdateItem'], bucket: pipelineFiles(['PutObject']) },
+    memoryMb: 1024,
+    timeoutSeconds: 300,
+  },
+  stagePage: {
+    id: 'PipelineStagePage',
+    handler: 'workers/pipeline/stage-page',
+    summary: 'One stage (classification, webservices, ai, calculations) over one page of items',
+    uses: {
+      table: ['GetItem', 'Query', 'UpdateItem', 'PutItem', 'DeleteItem', 'ConditionCheckItem', 'TransactWriteItems'],
+      bucket: pipelineFiles(['GetObject', 'PutObject']),
+      bedrock: true,
+    },
+    memoryMb: 1024,
+    timeoutSeconds: 300,
+  },
+  stageDone: {
+    id: 'PipelineStageDone',
+    handler: 'workers/pipeline/stage-done',
+    summary: "Close a stage: mark it completed and report what it found (invalid tax ids)",
+    uses: { table: ['GetItem', 'UpdateItem'], bucket: pipelineFiles(['GetObject']), bus: true },
+    memoryMb: 512,
+    timeoutSeconds: 120,
+  },
+  finish: {
+    id: 'PipelineFinish',
+    handler: 'workers/pipeline/finish',
+    summary: 'Store the results, complete the manifest with its summary, emit total_due and processing_completed',
+    uses: { table: ['GetItem', 'Query', 'UpdateItem', 'BatchWriteItem'], bucket: pipelineFiles(['GetObject']), bus: true },
+    memoryMb: 1024,
+    timeoutSeconds: 300,
+  },
+  failed: {
+    id: 'PipelineFailed',
+    handler: 'workers/pipeline/failed',
+    summary: 'A step gave up after its retries: mark the manifest failed, emit processing_failed',
+    uses: { table: ['GetItem', 'UpdateItem'], bus: true },
+  },
+} as const satisfies Record<string, PipelineTaskDef>;

@@ -12,6 +12,7 @@ import { apiBase, fullPath, routeKey } from '../lambdas/routing';
 import { corsPolicy } from '../lambdas/http/kit/cors';
 import type { DataStack } from './data';
 import { CatalogFunction, type FunctionDef } from './functions';
+import { ManifestPipeline } from './pipeline';
 import { acknowledge } from './nag';
 import type { StageSettings } from './stage';
 
@@ -38,6 +39,7 @@ export class ApiStack extends Stack {
   readonly routeFunctions: Record<string, CatalogFunction> = {};
   readonly routes: Record<string, apigwv2.HttpRoute> = {};
   readonly workerFunctions: Record<string, CatalogFunction> = {};
+  readonly pipeline: ManifestPipeline;
 
   constructor(scope: Construct, id: string, props: ApiStackProps) {
     super(scope, id, props);
@@ -146,6 +148,9 @@ export class ApiStack extends Stack {
       fn.fn.addEventSource(new SqsEventSource(queue.queue, { batchSize: worker.batchSize ?? 10, reportBatchItemFailures: true }));
       this.workerFunctions[worker.id] = fn;
     }
+
+    this.pipeline = new ManifestPipeline(this, 'ManifestPipeline', { settings, data });
+    for (const worker of workerDefs) if (worker.uses?.pipeline) this.pipeline.allowStart(this.workerFunctions[worker.id]);
 
     new CfnOutput(this, 'ApiUrl', { value: this.api.apiEndpoint, description: 'Root of the HTTP API (every route is under /api)' });
     new CfnOutput(this, 'ApiBaseUrl', { value: `${this.api.apiEndpoint}${apiBase}`, description: 'Base URL for clients (DESPACHO_URL)' });

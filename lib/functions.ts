@@ -144,6 +144,7 @@ function environment(def: FunctionDef, settings: StageSettings, data: DataStack)
   if (uses.bucket?.length) env.BUCKET_NAME = data.names.filesBucket;
   if (uses.bus) env.EVENT_BUS_NAME = data.names.bus;
   for (const q of uses.queues ?? []) env[queueUrlVariable(q.name)] = queueOf(data, q.name, def.id).queue.queueUrl;
+  if (uses.bedrock && settings.bedrockModelId) env.BEDROCK_MODEL_ID = settings.bedrockModelId;
   if (uses.scheduler) {
     env.SCHEDULER_ROLE_ARN = data.schedulerRole.roleArn;
     env.SCHEDULER_GROUP = data.names.scheduleGroup;
@@ -214,6 +215,13 @@ function statements(scope: CatalogFunction, uses: Access, data: DataStack): iam.
         conditions: { StringEquals: { 'iam:PassedToService': 'scheduler.amazonaws.com' } },
       }),
     );
+  }
+  if (uses.bedrock) {
+    const models = wildcard(
+      stack.formatArn({ service: 'bedrock', account: '', resource: 'foundation-model', resourceName: '*' }),
+      'Tariff classification calls the foundation model the stage configures (BEDROCK_MODEL_ID); the model is chosen per deployment.',
+    );
+    out.push(new iam.PolicyStatement({ actions: ['bedrock:InvokeModel'], resources: [models] }));
   }
   return out;
 }

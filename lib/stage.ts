@@ -38,6 +38,8 @@ export interface StageSettings {
   /** How long noncurrent file versions and access logs are kept. */
   noncurrentVersionExpiration: Duration;
   accessLogExpiration: Duration;
+  /** The Bedrock model for tariff classification (DESPACHO_BEDROCK_MODEL_ID at synth); unset: the offline classifier. */
+  bedrockModelId?: string;
 }
 
 export function stageSettings(stage: StageName): StageSettings {
@@ -45,6 +47,7 @@ export function stageSettings(stage: StageName): StageSettings {
   return {
     stage,
     stackPrefix: `Despacho-${stage}`,
+    bedrockModelId: process.env.DESPACHO_BEDROCK_MODEL_ID || undefined,
     namePrefix: `despacho-${stage}`,
     // prod keeps the table and the buckets when a stack is deleted or a resource replaced;
     // dev and staging are disposable (the table keeps point-in-time recovery on everywhere).

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Context, SQSEvent, SQSBatchResponse } from 'aws-lambda';
-import { defineEntity, service } from '../lambdas/infra/entities/entity';
+import { defineEntity, isConditionalFailure, service } from '../lambdas/infra/entities/entity';
 import type { QueuePort } from '../lambdas/infra/queues';
 import type { TimerPort } from '../lambdas/infra/timers';
 import { busEnvelope, type EventPort } from '../lambdas/infra/events';
@@ -60,12 +60,22 @@ export class TwinJobs implements QueuePort, TimerPort, EventPort {
     await this.enqueue(queue, body, new Date(now().getTime() + (opts.delaySeconds ?? 0) * 1000));
   }
 
-  async sendBatch(queue: QueueName, bodies: unknown[]) {
+  async sendBatch(queue: string, bodies: unknown[]) {
     const visibleAt = now().toISOString();
     if (bodies.length === 0) return;
     await jobs()
       .put(bodies.map((body) => ({ id: randomUUID(), queue, body: JSON.stringify(body), state: 'ready' as const, visibleAt })))
       .go();
+  }
+
+  /** Enqueues under a fixed id: a second call with the same id adds nothing (a step that must run once). */
+  async sendOnce(queue: string, body: unknown, id: string, opts: { delaySeconds?: number } = {}) {
+    const visibleAt = new Date(now().getTime() + (opts.delaySeconds ?? 0) * 1000).toISOString();
+    try {
+      await jobs().create({ id, queue, body: JSON.stringify(body), state: 'ready', visibleAt }).go();
+    } catch (err) {
+      if (!isConditionalFailure(err)) throw err;
+    }
   }
 
   async at(when: Date, queue: QueueName, body: unknown) {

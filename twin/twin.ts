@@ -4,6 +4,8 @@ import { resolve, dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { queues, workers, eventRules } from '../lambdas/catalog';
+import { TwinPipeline, pipelineQueue, pipelineQueueDef, pipelineWorker } from './pipeline';
+import { usePipelineRunner } from '../lambdas/infra/state-machine';
 import { resetDocumentClient } from '../lambdas/infra/dynamo';
 import { useBlobs } from '../lambdas/infra/blobs';
 import { useQueues } from '../lambdas/infra/queues';
@@ -77,7 +79,15 @@ export async function startTwin(opts: TwinOptions): Promise<Twin> {
       return h as Promise<never>;
     };
 
-    const jobs = new TwinJobs({ queues, workers, eventRules, loadWorker: (w) => loadHandler(w.handler) });
+    let pipeline: TwinPipeline | undefined = undefined;
+    const jobs = new TwinJobs({
+      queues: { ...queues, [pipelineQueue]: pipelineQueueDef },
+      workers: [...workers, pipelineWorker],
+      eventRules,
+      loadWorker: async (w) => (w.id === pipelineWorker.id ? pipeline!.handler : loadHandler(w.handler)),
+    });
+    pipeline = new TwinPipeline(jobs, loadHandler);
+    usePipelineRunner(pipeline);
     useQueues(jobs);
     useTimers(jobs);
     useEvents(jobs);

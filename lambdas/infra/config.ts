@@ -16,5 +16,9 @@ export const config = {
   stage: () => process.env.STAGE ?? 'local',
   /** Only the twin (stage local) may deliver webhooks to loopback and private addresses. */
   webhookAllowPrivate: () => (process.env.STAGE ?? 'local') === 'local',
+  /** The manifest pipeline's state machine (set on the functions that start runs). */
+  pipelineArn: () => required('PIPELINE_STATE_MACHINE_ARN'),
   corsOrigins: () => (process.env.CORS_ORIGINS ?? '*').split(',').map((s) => s.trim()),
+  /** The Bedrock model the tariff classifier asks (`BEDROCK_MODEL_ID`); unset, it classifies offline. */
+  bedrockModelId: () => process.env.BEDROCK_MODEL_ID?.trim() || undefined,
 };

@@ -1,10 +1,12 @@
 import { domainEvent, events } from './events';
+import { manifestReprocessRequestedEvent, manifestSubmittedEvent } from '../core/pipeline/events';
+import type { StageName } from '../core/pipeline/stages';
 
 /**
  * Hands an accepted batch run to processing. Intake publishes `manifest.submitted` on the bus;
- * the four-stage pipeline (issue 6) starts from that event. Until a consumer is wired, the batch
- * simply stays pending. The event names the run, so the pipeline processes exactly the items
- * that run created or changed (update mode's SKIPs and REJECTs are not in it).
+ * the PipelineStart worker starts the four-stage pipeline from that event. The event names the
+ * run, so the pipeline processes the items that run created or changed (update mode's SKIPs and
+ * REJECTs are not in it).
  */
 export interface ProcessingRequest {
   accountId: number;
@@ -15,7 +17,6 @@ export interface ProcessingRequest {
   items: number;
 }
 
-export const manifestSubmittedEvent = 'manifest.submitted';
 
 export async function requestProcessing(req: ProcessingRequest): Promise<void> {
   await events().publish([
@@ -25,6 +26,32 @@ export async function requestProcessing(req: ProcessingRequest): Promise<void> {
       manifest_number: req.manifestNumber,
       mode: req.mode,
       items: req.items,
+    }),
+  ]);
+}
+
+/** A stage of the manifest pipeline (spec 3.3), as `core/pipeline/stages.ts` declares them. */
+export type PipelineStage = StageName;
+
+/**
+ * Asks the pipeline to run some stages again for the items of one AWB of a batch, e.g. after a
+ * tax-id correction (web services and calculations). Published as `manifest.reprocess_requested`
+ * on the bus; the pipeline's consumer runs the named stages for that AWB.
+ */
+export interface ReprocessRequest {
+  accountId: number;
+  batchId: string;
+  awb: string;
+  stages: PipelineStage[];
+}
+
+
+export async function requestReprocessing(req: ReprocessRequest): Promise<void> {
+  await events().publish([
+    domainEvent(manifestReprocessRequestedEvent, req.accountId, {
+      batch_id: req.batchId,
+      awb_number: req.awb,
+      stages: req.stages,
     }),
   ]);
 }

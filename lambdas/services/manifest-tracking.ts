@@ -4,6 +4,8 @@ import { decisionPagesFor, looksLikeBatchId, type BatchRecord, type BatchStatus 
 import { batchStatusView, chunkStatusView, decisionView, manifestView, productView, submissionStatus, zoneless } from '../core/manifests/views';
 import { now } from '../infra/clock';
 import { readKey } from '../infra/entities/idempotency';
+import { getResults } from '../infra/entities/manifest-results';
+import type { StoredItem } from '../core/manifests/model';
 import { getBatch, getChunkSet, getDecisionPages, latestBatchOf, listBatches, listItems, setBatchClosed } from '../infra/entities/manifests';
 
 /**
@@ -120,21 +122,22 @@ export async function setClosed(principal: Principal, batchId: string, close: bo
 export async function manifestProducts(principal: Principal, manifest: string, page: number, perPage: number) {
   const batch = await requireBatch(principal, manifest);
   const skip = (page - 1) * perPage;
-  const products = [];
+  const products: StoredItem[] = [];
   let cursor: string | null = null;
   let seen = 0;
   do {
     const res = await listItems(batch.batchId, { cursor, limit: 1000 });
     for (const it of res.items) {
-      if (seen >= skip && products.length < perPage) products.push(productView(it));
+      if (seen >= skip && products.length < perPage) products.push(it);
       seen++;
     }
     cursor = res.cursor;
   } while (cursor && products.length < perPage);
   const total = batch.itemCount;
+  const results = await getResults(batch.batchId, products.map((it) => it.itemKey));
   return {
     manifest: { ...manifestView(batch), processing_status: batch.status },
-    products,
+    products: products.map((it) => productView(it, results.get(it.itemKey)?.result)),
     meta: { current_page: page, per_page: perPage, total, last_page: Math.max(1, Math.ceil(total / perPage)) },
   };
 }

@@ -5,7 +5,8 @@ import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { authorizer, eventRules, fallback, queues, routes, workers } from '../../lambdas/catalog';
+import { authorizer, eventRules, fallback, pipelineTasks, queues, routes, workers } from '../../lambdas/catalog';
+import { stageNames } from '../../lambdas/core/pipeline/stages';
 import type { EventRuleDef, RouteDef, WorkerDef } from '../../lambdas/catalog-types';
 import { tableSchema } from '../../lambdas/infra/table-schema';
 import { routeKey } from '../../lambdas/routing';
@@ -513,5 +514,43 @@ describe('cdk-nag', { timeout: 60_000 }, () => {
         expect(hit, `${ack.path} acknowledges ${ack.id}, which it does not trigger`).toBeDefined();
       }
     }
+  });
+});
+
+describe('manifest pipeline', { timeout: 60_000 }, () => {
+  let api: Template;
+  beforeAll(() => {
+    api = synth('dev').apiTemplate;
+  });
+
+  const definition = () => {
+    const machines = api.findResources('AWS::StepFunctions::StateMachine');
+    const [machine] = Object.values(machines) as { Properties: { DefinitionString: unknown } }[];
+    return JSON.stringify(Stack.of(new Stack()).resolve(machine.Properties.DefinitionString));
+  };
+
+  it('is one state machine running the stages in the order the catalog declares, each a Distributed Map over pages', () => {
+    api.resourceCountIs('AWS::StepFunctions::StateMachine', 1);
+    const text = definition();
+    const positions = stageNames.map((s) => text.indexOf(`${s}Pages`));
+    expect(positions.every((p) => p > 0)).toBe(true);
+    expect([...positions].sort((a, b) => a - b)).toEqual(positions);
+    expect(text).toContain('DISTRIBUTED');
+    expect(text).toContain('States.ALL');
+    expect(text).toContain('BackoffRate');
+  });
+
+  it('gives the start worker states:StartExecution on that state machine and its ARN', () => {
+    api.hasResourceProperties('AWS::IAM::Policy', {
+      PolicyDocument: { Statement: Match.arrayWith([Match.objectLike({ Action: 'states:StartExecution' })]) },
+    });
+    api.hasResourceProperties('AWS::Lambda::Function', {
+      FunctionName: 'despacho-dev-PipelineStart',
+      Environment: { Variables: Match.objectLike({ PIPELINE_STATE_MACHINE_ARN: Match.anyValue() }) },
+    });
+  });
+
+  it('builds a function for every pipeline task', () => {
+    for (const task of Object.values(pipelineTasks)) api.hasResourceProperties('AWS::Lambda::Function', { FunctionName: `despacho-dev-${task.id}` });
   });
 });

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { ItemDecision } from './identity';
 import type { ManifestItem } from './submission';
+import type { PipelineState } from '../pipeline/stages';
 
 /**
  * A batch is one import of a manifest (spec 2.6: `manifest_id` may repeat, every import is its
@@ -51,8 +52,10 @@ export interface BatchRecord {
   segments: DecisionSegment[];
   closedAt?: string;
   closedBy?: string;
-  /** Written by the pipeline (issue 6): regime counts and amount to pay. */
-  summary?: { personal_items?: number; commercial_items?: number; prohibited_items?: number; amount_to_pay?: number; currency?: string };
+  /** Written when a pipeline run finishes: regime counts and amount to pay. */
+  summary?: { personal_items?: number; commercial_items?: number; prohibited_items?: number; amount_to_pay?: number; currency?: string; total_awbs?: number; total_products?: number };
+  /** The latest run's stage states (lambdas/core/pipeline/stages.ts). */
+  pipeline?: PipelineState;
   createdAt: string;
   updatedAt: string;
 }
@@ -67,20 +70,37 @@ export interface StoredItem {
   decision: 'CREATE' | 'UPDATE';
   line: number;
   data: ManifestItem;
-  /** Customs results, written by the pipeline (issue 6). */
-  result?: ProcessedResult;
   createdAt: string;
   updatedAt: string;
 }
 
+/** What the pipeline's stages find for one item (each stage adds its part). */
 export interface ProcessedResult {
+  regime?: 'P' | 'C' | 'X';
+  regime_reasons?: string[];
+  prohibited?: string | null;
+  tax_id?: string | null;
+  tax_id_formatted?: string | null;
+  tax_id_valid?: boolean;
+  tax_id_reason?: string;
+  /** Why the AWB is reported in manifest.invalid_cuit_detected, or null. */
+  tax_id_alert?: string | null;
+  quota?: number | null;
   ncm_code?: string;
-  regime?: string;
+  duty_rate?: number;
+  classification_confidence?: number;
+  classification_source?: 'partner' | 'ai' | 'offline';
+  classification_reason?: string;
   cif_value?: number;
   ddp_value?: number;
   customs_duty?: number;
-  customs_channel?: string;
-  quota?: number;
+  statistics_fee?: number;
+  vat?: number;
+  amount_to_pay?: number;
+  currency?: string;
+  breakdown?: Record<string, unknown>;
+  customs_channel?: 'V' | 'A' | 'RO';
+  channel_reasons?: string[];
 }
 
 export interface ChunkSetRecord {
@@ -152,3 +172,7 @@ export function chunkProgress(totalChunks: number, received: readonly number[]) 
 
 /** How long an incomplete chunked upload waits for its missing chunks. */
 export const chunkUploadHours = 24;
+
+/** Formats of the processed-manifest download; `excel` and `xlsx` are the same styled workbook. */
+export const downloadFormats = ['json', 'csv', 'excel', 'xlsx'] as const;
+export type DownloadFormat = (typeof downloadFormats)[number];

@@ -1,4 +1,5 @@
-import type { BatchRecord, BatchStatus, ChunkSetRecord, DecisionEntry, DecisionSegment, StoredItem } from './model';
+import type { BatchRecord, BatchStatus, ChunkSetRecord, DecisionEntry, DecisionSegment, ProcessedResult, StoredItem } from './model';
+import { stageNames, stageProgress } from '../pipeline/stages';
 import { chunkProgress, chunkUploadHours } from './model';
 
 /** The 202 answer of spec 4.3 (also replayed word for word, with 200, for a repeated key). */
@@ -113,8 +114,7 @@ export function decisionView(entry: DecisionEntry, segment: DecisionSegment) {
 }
 
 /** A product with its customs results (spec 2.6 processed product, 4.5 detail); null until processed. */
-export function productView(it: StoredItem) {
-  const r = it.result;
+export function productView(it: StoredItem, r: ProcessedResult | undefined) {
   return {
     awb_number: it.awb,
     tracking_number: it.data.trackingNumber ?? null,
@@ -131,5 +131,59 @@ export function productView(it: StoredItem) {
     customs_duty: r?.customs_duty ?? null,
     customs_channel: r?.customs_channel ?? null,
     quota: { tax_id: it.data.consigneeIdNumber ?? null, quota: r?.quota ?? null },
+  };
+}
+
+/** GET .../pipeline-status (spec 4.3): the four stages, overall progress and the summary. */
+export function pipelineStatusView(b: BatchRecord) {
+  const p = b.pipeline;
+  return {
+    manifest_id: b.manifestNumber,
+    batch_id: b.batchId,
+    status: b.status,
+    overall_progress: b.progress,
+    pipeline_steps: stageNames.map((name) => {
+      const s = p?.stages[name];
+      return { key: name, status: s?.status ?? 'pending', progress: s ? stageProgress(s) : 0, pages_done: s?.done ?? 0, pages: s?.pages ?? 0 };
+    }),
+    run_id: p?.runId ?? b.lastRunId ?? null,
+    started_at: p?.startedAt ?? null,
+    finished_at: p?.finishedAt ?? null,
+    error: p?.error ?? null,
+    summary: {
+      total_products: b.summary?.total_products ?? b.itemCount,
+      regime_breakdown: { personal: b.summary?.personal_items ?? 0, commercial: b.summary?.commercial_items ?? 0, prohibited: b.summary?.prohibited_items ?? 0 },
+      amount_to_pay: money(b.summary?.amount_to_pay),
+      currency: b.summary?.currency ?? 'USD',
+    },
+  };
+}
+
+/** A processed product of the download (spec 2.6), with the reasons behind each figure. */
+export function processedProductView(it: StoredItem, r: ProcessedResult | undefined) {
+  return {
+    awb_number: it.awb,
+    tracking_number: it.data.trackingNumber ?? null,
+    item_key: it.itemKey,
+    description: it.data.itemDescription ?? it.data.itemName ?? null,
+    consignee: it.data.consigneeName,
+    tax_id: r?.tax_id_formatted ?? it.data.consigneeIdNumber ?? null,
+    tax_id_valid: r?.tax_id_valid ?? null,
+    quota: r?.quota ?? null,
+    regime: r?.regime ?? null,
+    ncm_code: r?.ncm_code ?? null,
+    classification_confidence: r?.classification_confidence ?? null,
+    classification_source: r?.classification_source ?? null,
+    fob_value: it.data.fobValueUsd ?? null,
+    cif_value: r?.cif_value ?? null,
+    customs_duty: r?.customs_duty ?? null,
+    statistics_fee: r?.statistics_fee ?? null,
+    vat: r?.vat ?? null,
+    ddp_value: r?.ddp_value ?? null,
+    amount_to_pay: r?.amount_to_pay ?? null,
+    currency: r?.currency ?? 'USD',
+    customs_channel: r?.customs_channel ?? null,
+    reasons: [...(r?.regime_reasons ?? []), ...(r?.channel_reasons ?? [])],
+    breakdown: r?.breakdown ?? null,
   };
 }

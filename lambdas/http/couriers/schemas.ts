@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { batchStatuses } from '../../core/manifests/model';
+import { batchStatuses, downloadFormats } from '../../core/manifests/model';
 import { intQuery, text } from '../kit/schemas';
 
 export const CourierParams = v.object({ courier: v.pipe(v.string(), v.maxLength(50)) });
@@ -52,3 +52,7 @@ export const DecisionsQuery = v.object({
   page: v.optional(intQuery(1, 1_000_000), '1'),
   per_page: v.optional(intQuery(1, decisionsPerPage.max), String(decisionsPerPage.default)),
 });
+
+export const ManifestPathParams = v.object({ manifest: v.pipe(v.string(), v.minLength(1), v.maxLength(100)) });
+
+export const DownloadQuery = v.object({ format: v.optional(v.picklist(downloadFormats, `Must be one of ${downloadFormats.join(', ')}.`), 'json') });

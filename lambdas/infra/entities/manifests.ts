@@ -29,6 +29,7 @@ const batches = defineEntity({
     closedAt: { type: 'string' },
     closedBy: { type: 'string' },
     summary: { type: 'any' },
+    pipeline: { type: 'any' },
     createdAt: { type: 'string', required: true },
     updatedAt: { type: 'string', required: true },
   },
@@ -63,7 +64,6 @@ const items = defineEntity({
     decision: { type: ['CREATE', 'UPDATE'] as const, required: true },
     line: { type: 'number', required: true },
     data: { type: 'any', required: true },
-    result: { type: 'any' },
     createdAt: { type: 'string', required: true },
     updatedAt: { type: 'string', required: true },
   },
@@ -220,6 +220,11 @@ export async function setBatchClosed(batchId: string, closed: { at: string; by: 
     if (isConditionalFailure(err)) return getBatch(batchId);
     throw err;
   }
+}
+
+/** The batch record's table key, for the pipeline's counter updates (lambdas/infra/entities/pipeline-state.ts). */
+export function batchKey(batchId: string): Record<string, string> {
+  return batches().get({ batchId }).params().Key as Record<string, string>;
 }
 
 /* ---- items ---- */

@@ -1,0 +1,12 @@
+import { route } from '../kit/route';
+import type { Reply } from '../kit/reply';
+import { contentDisposition } from '../../infra/blobs';
+import { downloadManifest } from '../../services/manifest-download';
+import { DownloadQuery, ManifestPathParams } from './schemas';
+
+export const handler = route({ params: ManifestPathParams, query: DownloadQuery }, async ({ params, query, principal }): Promise<Reply> => {
+  const out = await downloadManifest(principal, params.manifest, query.format);
+  if (out.kind === 'redirect') return { status: 303, headers: { Location: out.url } };
+  if (query.format === 'json') return { status: 200, body: out.body };
+  return { status: 200, raw: { contentType: out.contentType, body: out.body as Buffer }, headers: { 'Content-Disposition': contentDisposition(out.fileName!) } };
+});

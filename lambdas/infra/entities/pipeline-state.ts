@@ -1,0 +1,118 @@
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { documentClient } from '../dynamo';
+import { config } from '../config';
+import { isConditionalFailure } from './entity';
+import { batchKey } from './manifests';
+import { newPipelineState, overallProgress, stageNames, type PipelineState, type StageName } from '../../core/pipeline/stages';
+import type { BatchRecord } from '../../core/manifests/model';
+
+/**
+ * The pipeline's marks on the batch record: the run's stage states (`pipeline`), the batch's
+ * status and progress, and per stage the set of pages done (a set, so a retried page counts once).
+ * Every write is conditional on the batch still being on this run: a run superseded by a newer
+ * submission stops writing the moment the newer one starts.
+ */
+
+const doneSet = (stage: StageName) => `pages_${stage}`;
+
+type Superseded = 'superseded';
+
+async function update(batchId: string, runId: string, expr: string, names: Record<string, string>, values: Record<string, unknown>): Promise<Record<string, unknown> | Superseded> {
+  try {
+    const res = await documentClient().send(
+      new UpdateCommand({
+        TableName: config.tableName(),
+        Key: batchKey(batchId),
+        UpdateExpression: expr,
+        ConditionExpression: '#lastRunId = :runId',
+        ExpressionAttributeNames: { ...names, '#lastRunId': 'lastRunId' },
+        ExpressionAttributeValues: { ...values, ':runId': runId },
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    return res.Attributes ?? {};
+  } catch (err) {
+    if (isConditionalFailure(err)) return 'superseded';
+    throw err;
+  }
+}
+
+/** Starts the run's stages: processing, 0%, every stage pending over `pages` pages. */
+export async function startPipeline(batchId: string, runId: string, pages: number, at: string): Promise<PipelineState | Superseded> {
+  const state = newPipelineState(runId, pages, at);
+  const remove = stageNames.map((s, i) => `#d${i}`).join(', ');
+  const names = Object.fromEntries(stageNames.map((s, i) => [`#d${i}`, doneSet(s)]));
+  const res = await update(
+    batchId,
+    runId,
+    `SET #pipeline = :state, #status = :processing, #progress = :zero, #updatedAt = :at REMOVE ${remove}`,
+    { ...names, '#pipeline': 'pipeline', '#status': 'status', '#progress': 'progress', '#updatedAt': 'updatedAt' },
+    { ':state': state, ':processing': 'processing', ':zero': 0, ':at': at },
+  );
+  return res === 'superseded' ? res : state;
+}
+
+async function writeProgress(batchId: string, runId: string, attrs: Record<string, unknown>, at: string): Promise<void> {
+  const progress = overallProgress(attrs.pipeline as PipelineState);
+  await update(batchId, runId, 'SET #progress = :p, #updatedAt = :at', { '#progress': 'progress', '#updatedAt': 'updatedAt' }, { ':p': progress, ':at': at });
+}
+
+/** Page `page` of `stage` is done: counted once, the stage's and the batch's progress move. */
+export async function pageDone(batchId: string, runId: string, stage: StageName, page: number, at: string): Promise<'ok' | Superseded> {
+  const added = await update(
+    batchId,
+    runId,
+    'ADD #set :page SET #pipeline.#stages.#stage.#status = :processing',
+    { '#set': doneSet(stage), '#pipeline': 'pipeline', '#stages': 'stages', '#stage': stage, '#status': 'status' },
+    { ':page': new Set([page]), ':processing': 'processing' },
+  );
+  if (added === 'superseded') return added;
+  const done = (added[doneSet(stage)] as Set<number> | undefined)?.size ?? 0;
+  const counted = await update(
+    batchId,
+    runId,
+    'SET #pipeline.#stages.#stage.#done = :done',
+    { '#pipeline': 'pipeline', '#stages': 'stages', '#stage': stage, '#done': 'done' },
+    { ':done': done },
+  );
+  if (counted === 'superseded') return counted;
+  await writeProgress(batchId, runId, counted, at);
+  return 'ok';
+}
+
+export async function stageStatus(batchId: string, runId: string, stage: StageName, status: 'processing' | 'completed' | 'failed', at: string): Promise<'ok' | Superseded> {
+  const res = await update(
+    batchId,
+    runId,
+    'SET #pipeline.#stages.#stage.#status = :status, #updatedAt = :at',
+    { '#pipeline': 'pipeline', '#stages': 'stages', '#stage': stage, '#status': 'status', '#updatedAt': 'updatedAt' },
+    { ':status': status, ':at': at },
+  );
+  if (res === 'superseded') return res;
+  await writeProgress(batchId, runId, res, at);
+  return 'ok';
+}
+
+/** The run finished: completed at 100% with the manifest's summary. */
+export async function finishPipeline(batchId: string, runId: string, summary: NonNullable<BatchRecord['summary']>, at: string): Promise<'ok' | Superseded> {
+  const res = await update(
+    batchId,
+    runId,
+    'SET #status = :completed, #progress = :full, #summary = :summary, #pipeline.#finishedAt = :at, #updatedAt = :at',
+    { '#status': 'status', '#progress': 'progress', '#summary': 'summary', '#pipeline': 'pipeline', '#finishedAt': 'finishedAt', '#updatedAt': 'updatedAt' },
+    { ':completed': 'completed', ':full': 100, ':summary': summary, ':at': at },
+  );
+  return res === 'superseded' ? res : 'ok';
+}
+
+/** The run failed for good (after its retries): the batch is failed, with the stage and reason. */
+export async function failPipeline(batchId: string, runId: string, stage: StageName | undefined, error: string, at: string): Promise<'ok' | Superseded> {
+  const names: Record<string, string> = { '#status': 'status', '#pipeline': 'pipeline', '#error': 'error', '#updatedAt': 'updatedAt' };
+  let expr = 'SET #status = :failed, #pipeline.#error = :error, #updatedAt = :at';
+  if (stage) {
+    expr += ', #pipeline.#stages.#stage.#stageStatus = :failed';
+    Object.assign(names, { '#stages': 'stages', '#stage': stage, '#stageStatus': 'status' });
+  }
+  const res = await update(batchId, runId, expr, names, { ':failed': 'failed', ':error': error.slice(0, 500), ':at': at });
+  return res === 'superseded' ? res : 'ok';
+}

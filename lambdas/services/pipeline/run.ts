@@ -1,0 +1,122 @@
+import { createHash } from 'node:crypto';
+import { stageNames, type StageName } from '../../core/pipeline/stages';
+import { planPages } from '../../core/pipeline/pages';
+import { manifestEventData } from '../../core/pipeline/events';
+import { now } from '../../infra/clock';
+import { events, type DomainEvent } from '../../infra/events';
+import { getBatch, listItems } from '../../infra/entities/manifests';
+import { failPipeline, finishPipeline, pageDone, stageStatus, startPipeline } from '../../infra/entities/pipeline-state';
+import { listResults, putResults, type ResultRecord } from '../../infra/entities/manifest-results';
+import type { StoredItem } from '../../core/manifests/model';
+import { getPage, getStageOutput, putPage, putStageOutput, type PageItem } from './pages-store';
+import { runStage, stageAlerts } from './stages';
+import { summarize } from './summary';
+
+/**
+ * The steps of one pipeline run, as the state machine (lib/pipeline.ts) and the twin's runner
+ * (twin/pipeline.ts) call them: prepare, then for each stage every page and the stage's close,
+ * then finish; `fail` when a step gave up after its retries. Every step is idempotent: it reads
+ * its inputs from storage and writes its outputs under fixed keys, so a retried step repeats.
+ */
+export interface RunInput {
+  accountId: number;
+  batchId: string;
+  runId: string;
+  /** A shipment to process again even though its items did not change (a tax-id correction). */
+  awb?: string;
+}
+
+/** A run that a newer submission superseded stops quietly. */
+export interface PrepareOutput extends RunInput {
+  pages: number[];
+  superseded?: boolean;
+}
+
+async function allItems(batchId: string): Promise<StoredItem[]> {
+  const out: StoredItem[] = [];
+  let cursor: string | null = null;
+  do {
+    const res = await listItems(batchId, { cursor, limit: 1000 });
+    out.push(...res.items);
+    cursor = res.cursor;
+  } while (cursor);
+  return out;
+}
+
+/**
+ * Plans the run: every item without a current result (those the run created or changed, and
+ * any a superseded run left unprocessed), the shipment it asks for (a tax-id correction), plus
+ * every other item of the same shipments (regime, quota and duties are decided per shipment), in
+ * pages that never split a shipment.
+ */
+export async function prepare(input: RunInput): Promise<PrepareOutput> {
+  const batch = await getBatch(input.batchId);
+  if (!batch || batch.lastRunId !== input.runId) return { ...input, pages: [], superseded: true };
+  const [items, results] = await Promise.all([allItems(input.batchId), listResults(input.batchId)]);
+  const current = new Map(results.map((r) => [r.itemKey, r.hash]));
+  const awbs = new Set(items.filter((it) => it.runId === input.runId || current.get(it.itemKey) !== it.hash || it.awb === input.awb).map((it) => it.awb));
+  const pages = planPages(items.filter((it) => awbs.has(it.awb)));
+  await Promise.all(
+    pages.map((page, n) =>
+      putPage(input.batchId, input.runId, n, page.map((it): PageItem => ({ itemKey: it.itemKey, awb: it.awb, hash: it.hash, runId: it.runId, data: it.data }))),
+    ),
+  );
+  const started = await startPipeline(input.batchId, input.runId, pages.length, now().toISOString());
+  if (started === 'superseded') return { ...input, pages: [], superseded: true };
+  return { ...input, pages: pages.map((_, n) => n) };
+}
+
+const previous = (stage: StageName) => stageNames[stageNames.indexOf(stage) - 1];
+
+export async function stagePage(input: RunInput & { stage: StageName; page: number }): Promise<void> {
+  const items = await getPage(input.batchId, input.runId, input.page);
+  const prior = previous(input.stage) ? await getStageOutput(input.batchId, input.runId, previous(input.stage)!, input.page) : {};
+  const out = await runStage(input.stage, items, prior, { accountId: input.accountId, at: now() });
+  await putStageOutput(input.batchId, input.runId, input.stage, input.page, out);
+  await pageDone(input.batchId, input.runId, input.stage, input.page, now().toISOString());
+}
+
+/** The same event for the same run and type every time, so a repeated step does not notify twice. */
+function runEvent<T>(input: RunInput, type: string, data: T): DomainEvent<T> {
+  const id = 'evt_' + createHash('sha256').update(`${input.batchId}|${input.runId}|${type}`).digest('hex').slice(0, 32);
+  return { id, type, created_at: now().toISOString(), account_id: input.accountId, data };
+}
+
+export async function stageDone(input: RunInput & { stage: StageName; pages: number[] }): Promise<void> {
+  const done = await stageStatus(input.batchId, input.runId, input.stage, 'completed', now().toISOString());
+  if (done === 'superseded') return;
+  const [pages, outputs] = await Promise.all([
+    Promise.all(input.pages.map((p) => getPage(input.batchId, input.runId, p))),
+    Promise.all(input.pages.map((p) => getStageOutput(input.batchId, input.runId, input.stage, p))),
+  ]);
+  const alerts = stageAlerts(input.stage, pages, outputs);
+  if (alerts) {
+    const batch = (await getBatch(input.batchId))!;
+    await events().publish([runEvent(input, alerts.type, manifestEventData(batch, alerts.data))]);
+  }
+}
+
+export async function finish(input: RunInput & { pages: number[] }): Promise<void> {
+  const at = now().toISOString();
+  const last = stageNames[stageNames.length - 1];
+  const records: ResultRecord[] = [];
+  for (const p of input.pages) {
+    const [items, out] = await Promise.all([getPage(input.batchId, input.runId, p), getStageOutput(input.batchId, input.runId, last, p)]);
+    for (const it of items) records.push({ batchId: input.batchId, itemKey: it.itemKey, awb: it.awb, runId: input.runId, hash: it.hash, result: out[it.itemKey] ?? {}, updatedAt: at });
+  }
+  await putResults(records);
+  const summary = summarize(await listResults(input.batchId));
+  if ((await finishPipeline(input.batchId, input.runId, summary, at)) === 'superseded') return;
+  const batch = (await getBatch(input.batchId))!;
+  await events().publish([
+    runEvent(input, 'manifest.total_due', manifestEventData(batch, { amount_to_pay: summary.amount_to_pay, currency: summary.currency })),
+    runEvent(input, 'manifest.processing_completed', manifestEventData(batch, { summary })),
+    runEvent(input, 'manifest.processed', manifestEventData(batch, { summary })),
+  ]);
+}
+
+export async function fail(input: RunInput & { stage?: StageName; error: string }): Promise<void> {
+  if ((await failPipeline(input.batchId, input.runId, input.stage, input.error, now().toISOString())) === 'superseded') return;
+  const batch = (await getBatch(input.batchId))!;
+  await events().publish([runEvent(input, 'manifest.processing_failed', manifestEventData(batch, { stage: input.stage ?? null, error: input.error }))]);
+}

@@ -1,0 +1,181 @@
+import type { StageName } from '../../core/pipeline/stages';
+import type { ProcessedResult } from '../../core/manifests/model';
+import { classifyShipments, shipmentRegime } from '../../core/customs/regime';
+import { regimeRulesAt } from '../../core/customs/regime-rules';
+import { calculateShipment } from '../../core/customs/calculate';
+import { taxRulesAt } from '../../core/customs/tax-rules';
+import { customsChannel, shipmentChannel } from '../../core/customs/channel';
+import { checkShipmentTaxIds, type InvalidTaxIdAwb } from '../customs-webservices';
+import { tariffClassifier } from '../../infra/tariff/classifier-port';
+import type { PageItem, StageOutput } from './pages-store';
+
+/**
+ * What each stage does to one page of items. Every stage reads the page (the items as the run
+ * saw them) and what the stages before it found, and answers the item results with its part
+ * added. Shipments (the items of one AWB) are never split across pages.
+ */
+export interface StageContext {
+  accountId: number;
+  at: Date;
+}
+
+type Results = Record<string, ProcessedResult>;
+
+function byAwb(items: readonly PageItem[]): Map<string, PageItem[]> {
+  const out = new Map<string, PageItem[]>();
+  for (const it of items) {
+    const list = out.get(it.awb);
+    if (list) list.push(it);
+    else out.set(it.awb, [it]);
+  }
+  return out;
+}
+
+/** Stage 1: regime P / C / X per item, with its reasons (prohibited goods, limits, consignee kind). */
+function classification(items: readonly PageItem[], at: Date): Results {
+  const decisions = classifyShipments(items, regimeRulesAt(at));
+  const out: Results = {};
+  for (const it of items) {
+    const d = decisions.get(it.itemKey)!;
+    out[it.itemKey] = { regime: d.regime, regime_reasons: d.reasons, prohibited: d.prohibited?.label ?? null };
+  }
+  return out;
+}
+
+/** Stage 2: the consignee's tax id and the yearly personal quota, once per shipment. */
+async function webservices(items: readonly PageItem[], prior: Results, ctx: StageContext): Promise<Results> {
+  const shipments = [...byAwb(items)].map(([awb, group]) => ({
+    awb,
+    accountId: ctx.accountId,
+    taxId: group.find((it) => it.data.consigneeIdNumber)?.data.consigneeIdNumber ?? null,
+    taxIdType: group.find((it) => it.data.consigneeIdType)?.data.consigneeIdType ?? null,
+    regime: shipmentRegime(group.map((it) => ({ regime: prior[it.itemKey]?.regime ?? 'C' }))),
+    itemKeys: group.map((it) => it.itemKey),
+  }));
+  const checked = await checkShipmentTaxIds(shipments, ctx.at);
+  const out: Results = {};
+  for (const it of items) {
+    const r = checked.get(it.awb)!;
+    const before = prior[it.itemKey] ?? {};
+    // The quota can turn a personal shipment commercial; a prohibited item stays prohibited.
+    const regime = before.regime === 'X' ? 'X' : r.regime === 'C' && before.regime === 'P' ? 'C' : before.regime;
+    out[it.itemKey] = {
+      ...before,
+      regime,
+      regime_reasons: [...(before.regime_reasons ?? []), ...(regime !== before.regime ? r.reasons : [])],
+      tax_id: r.tax_id,
+      tax_id_formatted: r.tax_id_result.formatted,
+      tax_id_valid: r.tax_id_result.valid,
+      tax_id_reason: r.alert ?? r.tax_id_result.reason,
+      tax_id_alert: r.alert,
+      quota: r.quota,
+    };
+  }
+  return out;
+}
+
+/** Stage 3: the tariff code (NCM) of every item, with its confidence and source. */
+async function ai(items: readonly PageItem[], prior: Results): Promise<Results> {
+  const classifier = await tariffClassifier();
+  const out: Results = {};
+  for (const it of items) {
+    const c = await classifier.classify({ description: it.data.itemDescription, name: it.data.itemName, category: it.data.Category, hsCode: it.data.hsCode });
+    out[it.itemKey] = {
+      ...prior[it.itemKey],
+      ncm_code: c.ncm_code,
+      duty_rate: c.duty_rate,
+      classification_confidence: c.confidence,
+      classification_source: c.source,
+      classification_reason: c.reason,
+    };
+  }
+  return out;
+}
+
+/** Stage 4: CIF, duty, statistics fee, VAT and DDP per item, and the shipment's customs channel. */
+function calculations(items: readonly PageItem[], prior: Results, at: Date): Results {
+  const rules = taxRulesAt(at);
+  const out: Results = {};
+  for (const [awb, group] of byAwb(items)) {
+    const regime = shipmentRegime(group.map((it) => ({ regime: prior[it.itemKey]?.regime ?? 'C' })));
+    const first = prior[group[0].itemKey] ?? {};
+    const personalFranchise = regime === 'P' && first.tax_id_valid === true;
+    const calc = calculateShipment(
+      {
+        awb,
+        regime,
+        personalFranchise,
+        products: group.map((it) => ({
+          itemKey: it.itemKey,
+          fob_usd: it.data.fobValueUsd ?? 0,
+          net_kg: it.data.totalWeightKg ?? null,
+          volumetric_kg: it.data.totalVolumetricWeightKg ?? null,
+          quantity: it.data.amountOfItems ?? null,
+          duty_rate: prior[it.itemKey]?.duty_rate ?? 0,
+        })),
+      },
+      rules,
+    );
+    const channels = group.map((it) =>
+      customsChannel({
+        awb,
+        regime,
+        taxIdValid: prior[it.itemKey]?.tax_id_valid ?? false,
+        classificationConfidence: prior[it.itemKey]?.classification_confidence ?? 0,
+        fob_usd: calc.totals.fob,
+        cif_usd: calc.totals.cif,
+        prohibited: prior[it.itemKey]?.regime === 'X',
+      }),
+    );
+    const channel = shipmentChannel(channels);
+    for (const it of group) {
+      const b = calc.products.get(it.itemKey)!;
+      out[it.itemKey] = {
+        ...prior[it.itemKey],
+        cif_value: b.cif_value,
+        customs_duty: b.customs_duty,
+        statistics_fee: b.statistics_fee,
+        vat: b.vat,
+        ddp_value: b.ddp_value,
+        amount_to_pay: b.amount_to_pay,
+        currency: b.currency,
+        breakdown: b as unknown as Record<string, unknown>,
+        customs_channel: channel.channel,
+        channel_reasons: channel.reasons,
+      };
+    }
+  }
+  return out;
+}
+
+export async function runStage(stage: StageName, items: readonly PageItem[], prior: StageOutput, ctx: StageContext): Promise<StageOutput> {
+  const before = prior as Results;
+  switch (stage) {
+    case 'classification':
+      return classification(items, ctx.at);
+    case 'webservices':
+      return webservices(items, before, ctx);
+    case 'ai':
+      return ai(items, before);
+    case 'calculations':
+      return calculations(items, before, ctx.at);
+  }
+}
+
+/** What a stage reports for the whole run when it closes: the web services' invalid tax ids and used-up quotas. */
+export function stageAlerts(
+  stage: StageName,
+  pages: readonly (readonly PageItem[])[],
+  outputs: readonly StageOutput[],
+): { type: string; data: { awbs: InvalidTaxIdAwb[] } } | undefined {
+  if (stage !== 'webservices') return undefined;
+  const seen = new Map<string, InvalidTaxIdAwb>();
+  pages.forEach((items, p) => {
+    const out = outputs[p] as Results;
+    for (const it of items) {
+      const r = out[it.itemKey];
+      if (r?.tax_id_alert && !seen.has(it.awb)) seen.set(it.awb, { awb_number: it.awb, tax_id: r.tax_id ?? null, reason: r.tax_id_alert });
+    }
+  });
+  return seen.size ? { type: 'manifest.invalid_cuit_detected', data: { awbs: [...seen.values()] } } : undefined;
+}

@@ -1,0 +1,124 @@
+import { CfnElement, Duration, Stack } from 'aws-cdk-lib';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
+import * as tasks from 'aws-cdk-lib/aws-stepfunctions-tasks';
+import { Construct } from 'constructs';
+import { pipelineTasks } from '../lambdas/catalog';
+import { stageNames } from '../lambdas/core/pipeline/stages';
+import type { DataStack } from './data';
+import { CatalogFunction } from './functions';
+import { acknowledge, wildcardResourceFinding } from './nag';
+import type { StageSettings } from './stage';
+
+export interface PipelineProps {
+  settings: StageSettings;
+  data: DataStack;
+}
+
+/**
+ * The manifest pipeline as a Step Functions state machine, built from `stageNames` (the order is
+ * declared once, in lambdas/core/pipeline/stages.ts, and the twin walks the same list):
+ *
+ *   Prepare -> (superseded? stop) -> for each stage: Map over the pages (PipelineStagePage) ->
+ *   PipelineStageDone -> ... -> PipelineFinish; any step that keeps failing -> PipelineFailed -> Fail.
+ *
+ * Pages are item pages kept in S3; the Map iterates their numbers (a 100,000-item manifest is
+ * 200 pages). It is a Distributed Map: each page runs as a child execution, so no run comes near
+ * a standard execution's history limit, whatever the manifest's size.
+ */
+export class ManifestPipeline extends Construct {
+  readonly stateMachine: sfn.StateMachine;
+  readonly functions: Record<keyof typeof pipelineTasks, CatalogFunction>;
+
+  constructor(scope: Construct, id: string, props: PipelineProps) {
+    super(scope, id);
+    const { settings, data } = props;
+    this.functions = Object.fromEntries(
+      Object.entries(pipelineTasks).map(([key, def]) => [key, new CatalogFunction(this, def.id, { def: { ...def, description: def.summary }, kind: 'worker', settings, data })]),
+    ) as Record<keyof typeof pipelineTasks, CatalogFunction>;
+    const fns = this.functions;
+
+    const retry = (task: tasks.LambdaInvoke) =>
+      task.addRetry({ errors: ['States.ALL'], interval: Duration.seconds(2), backoffRate: 2, maxAttempts: 3, maxDelay: Duration.seconds(60) });
+    const run = { 'accountId.$': '$.accountId', 'batchId.$': '$.batchId', 'runId.$': '$.runId' };
+
+    const failed = new tasks.LambdaInvoke(this, 'MarkFailed', {
+      lambdaFunction: fns.failed.fn,
+      payload: sfn.TaskInput.fromObject({ ...run, 'error.$': '$.error.Cause' }),
+      resultPath: sfn.JsonPath.DISCARD,
+    });
+    failed.next(new sfn.Fail(this, 'Failed', { error: 'ManifestProcessingFailed' }));
+    const onError = (state: tasks.LambdaInvoke | sfn.DistributedMap) => state.addCatch(failed, { errors: ['States.ALL'], resultPath: '$.error' });
+
+    const prepare = new tasks.LambdaInvoke(this, 'Prepare', { lambdaFunction: fns.prepare.fn, payloadResponseOnly: true, resultPath: '$' });
+    retry(prepare);
+    onError(prepare);
+
+    let chain: sfn.INextable & sfn.IChainable = prepare;
+    let head: sfn.IChainable | undefined;
+    for (const stage of stageNames) {
+      const page = new tasks.LambdaInvoke(this, `${stage}Page`, {
+        lambdaFunction: fns.stagePage.fn,
+        payload: sfn.TaskInput.fromObject({ ...run, stage, 'page.$': '$.page' }),
+        resultPath: sfn.JsonPath.DISCARD,
+      });
+      retry(page);
+      const map = new sfn.DistributedMap(this, `${stage}Pages`, {
+        itemsPath: '$.pages',
+        itemSelector: { ...run, 'page.$': '$$.Map.Item.Value' },
+        maxConcurrency: 10,
+        resultPath: sfn.JsonPath.DISCARD,
+        mapExecutionType: sfn.StateMachineType.STANDARD,
+      });
+      map.itemProcessor(page);
+      onError(map);
+      const done = new tasks.LambdaInvoke(this, `${stage}Done`, {
+        lambdaFunction: fns.stageDone.fn,
+        payload: sfn.TaskInput.fromObject({ ...run, stage, 'pages.$': '$.pages' }),
+        resultPath: sfn.JsonPath.DISCARD,
+      });
+      retry(done);
+      onError(done);
+      if (!head) head = map;
+      else (chain as sfn.INextable).next(map);
+      map.next(done);
+      chain = done;
+    }
+    const finish = new tasks.LambdaInvoke(this, 'Finish', { lambdaFunction: fns.finish.fn, payload: sfn.TaskInput.fromObject({ ...run, 'pages.$': '$.pages' }), resultPath: sfn.JsonPath.DISCARD });
+    retry(finish);
+    onError(finish);
+    (chain as sfn.INextable).next(finish).next(new sfn.Succeed(this, 'Completed'));
+
+    const definition = prepare.next(
+      new sfn.Choice(this, 'Superseded?').when(sfn.Condition.booleanEquals('$.superseded', true), new sfn.Succeed(this, 'SupersededRun')).otherwise(head!),
+    );
+
+    const logGroup = new logs.LogGroup(this, 'Logs', { retention: settings.logRetention, removalPolicy: settings.logRemovalPolicy });
+    this.stateMachine = new sfn.StateMachine(this, 'StateMachine', {
+      stateMachineName: `${settings.namePrefix}-manifest-pipeline`,
+      definitionBody: sfn.DefinitionBody.fromChainable(definition),
+      tracingEnabled: true,
+      logs: { destination: logGroup, level: sfn.LogLevel.ALL, includeExecutionData: false },
+      timeout: Duration.hours(6),
+    });
+    const why = {
+      invoke: "Step Functions invokes each task function by version or alias (<function arn>:*); the tasks are this pipeline's own functions.",
+      children: "The Distributed Map starts, describes and stops its own child executions (<state machine>:* executions); nothing else.",
+      xray: 'Active X-Ray tracing: xray:PutTraceSegments, PutTelemetryRecords and GetSampling* support no resource-level permissions.',
+    };
+    for (const fn of Object.values(this.functions)) acknowledge(this.stateMachine, wildcardResourceFinding(this.stateMachine, `${fn.fn.functionArn}:*`), why.invoke);
+    const machineId = Stack.of(this).getLogicalId(this.stateMachine.node.defaultChild as CfnElement);
+    const name = `{"Fn::Select":[6,{"Fn::Split":[":",{"Ref":"${machineId}"}]}]}`;
+    for (const tail of [':*', '/*:*']) {
+      acknowledge(this.stateMachine, `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:states:<AWS::Region>:<AWS::AccountId>:execution:${name}${tail}]`, why.children);
+    }
+    acknowledge(this.stateMachine, 'AwsSolutions-IAM5[Resource::*]', why.xray);
+  }
+
+  /** Lets a function start runs: the ARN in its environment and states:StartExecution on this state machine only. */
+  allowStart(fn: CatalogFunction): void {
+    fn.fn.addEnvironment('PIPELINE_STATE_MACHINE_ARN', this.stateMachine.stateMachineArn);
+    fn.role.addToPrincipalPolicy(new iam.PolicyStatement({ actions: ['states:StartExecution'], resources: [this.stateMachine.stateMachineArn] }));
+  }
+}

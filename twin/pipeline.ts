@@ -1,0 +1,109 @@
+import type { SQSEvent } from 'aws-lambda';
+import { nextStage, stageNames, type StageName } from '../lambdas/core/pipeline/stages';
+import { executionName, type PipelineRunInput, type PipelineRunner } from '../lambdas/infra/state-machine';
+import { getBatch } from '../lambdas/infra/entities/manifests';
+import type { PrepareOutput } from '../lambdas/services/pipeline/run';
+import type { QueueDef, WorkerDef } from '../lambdas/catalog-types';
+import { logger } from '../lambdas/http/kit/logger';
+import { lambdaContext, type TwinJobs } from './jobs';
+
+/**
+ * The twin's Step Functions: walks the same state machine as lib/pipeline.ts (prepare, then per
+ * stage of `stageNames` a map over the pages and the stage's close, then finish; `failed` after
+ * three attempts of a step) by invoking the same task handlers, one persisted job per step, so a
+ * run survives a restart. A page's job that finds its stage's pages all done queues the stage's
+ * close under a fixed id, which is the Map's join: it runs once.
+ */
+export const pipelineQueue = 'pipelineSteps';
+export const pipelineQueueDef: QueueDef = { visibilityTimeoutSeconds: 300, maxReceiveCount: 1 };
+export const pipelineWorker: WorkerDef = { id: 'TwinPipeline', handler: 'twin/pipeline', summary: 'The twin\'s state machine runner', queue: pipelineQueue as never, batchSize: 1 };
+
+type Step =
+  | { step: 'prepare'; input: PipelineRunInput; attempt: number }
+  | { step: 'page'; run: PrepareOutput; stage: StageName; page: number; attempt: number }
+  | { step: 'stageDone'; run: PrepareOutput; stage: StageName; attempt: number }
+  | { step: 'finish'; run: PrepareOutput; attempt: number };
+
+type Task = (input: unknown, context: unknown) => Promise<unknown>;
+
+const maxAttempts = 3;
+
+export class TwinPipeline implements PipelineRunner {
+  constructor(
+    private readonly jobs: TwinJobs,
+    private readonly loadHandler: (module: string) => Promise<Task>,
+  ) {}
+
+  async start(input: PipelineRunInput): Promise<void> {
+    await this.jobs.sendOnce(pipelineQueue, { step: 'prepare', input, attempt: 1 } satisfies Step, `pipe-${executionName(input)}`);
+  }
+
+  /** The SQS-shaped handler TwinJobs calls for the pipeline queue. */
+  readonly handler = async (event: SQSEvent) => {
+    for (const record of event.Records) await this.run(JSON.parse(record.body) as Step);
+  };
+
+  private task(name: string, input: unknown) {
+    return this.loadHandler(`workers/pipeline/${name}`).then((h) => h(input, lambdaContext(`Pipeline-${name}`)));
+  }
+
+  private id(run: PipelineRunInput, ...parts: (string | number)[]) {
+    return ['pipe', executionName(run), ...parts].join('-');
+  }
+
+  private async enqueueStage(run: PrepareOutput, stage: StageName) {
+    if (run.pages.length === 0) return this.jobs.sendOnce(pipelineQueue, { step: 'stageDone', run, stage, attempt: 1 } satisfies Step, this.id(run, stage, 'done'));
+    await this.jobs.sendBatch(
+      pipelineQueue,
+      run.pages.map((page): Step => ({ step: 'page', run, stage, page, attempt: 1 })),
+    );
+  }
+
+  private async run(step: Step): Promise<void> {
+    try {
+      await this.execute(step);
+    } catch (err) {
+      const error = (err as Error).message;
+      if (step.attempt < maxAttempts) {
+        logger.warn('pipeline step failed; retrying', { step: step.step, attempt: step.attempt, error });
+        const retry = { ...step, attempt: step.attempt + 1 };
+        const run = step.step === 'prepare' ? step.input : step.run;
+        await this.jobs.sendOnce(pipelineQueue, retry, this.id(run, step.step, 'stage' in step ? step.stage : '', 'page' in step ? step.page : '', retry.attempt), {
+          delaySeconds: 2 ** step.attempt,
+        });
+        return;
+      }
+      const run = step.step === 'prepare' ? step.input : step.run;
+      await this.task('failed', { accountId: run.accountId, batchId: run.batchId, runId: run.runId, stage: 'stage' in step ? step.stage : undefined, error });
+    }
+  }
+
+  private async execute(step: Step): Promise<void> {
+    switch (step.step) {
+      case 'prepare': {
+        const run = (await this.task('prepare', step.input)) as PrepareOutput;
+        if (!run.superseded) await this.enqueueStage(run, stageNames[0]);
+        return;
+      }
+      case 'page': {
+        const { pages: _pages, ...input } = step.run;
+        await this.task('stage-page', { ...input, stage: step.stage, page: step.page });
+        const batch = await getBatch(step.run.batchId);
+        const state = batch?.pipeline;
+        if (state?.runId === step.run.runId && state.stages[step.stage].done >= step.run.pages.length) {
+          await this.jobs.sendOnce(pipelineQueue, { step: 'stageDone', run: step.run, stage: step.stage, attempt: 1 } satisfies Step, this.id(step.run, step.stage, 'done'));
+        }
+        return;
+      }
+      case 'stageDone': {
+        await this.task('stage-done', { ...step.run, stage: step.stage });
+        const next = nextStage(step.stage);
+        if (next) await this.enqueueStage(step.run, next);
+        else await this.jobs.sendOnce(pipelineQueue, { step: 'finish', run: step.run, attempt: 1 } satisfies Step, this.id(step.run, 'finish'));
+        return;
+      }
+      case 'finish':
+        await this.task('finish', step.run);
+    }
+  }
+}
