@@ -85,7 +85,7 @@ export class ManifestPipeline extends Construct {
       map.next(done);
       chain = done;
     }
-    const finish = new tasks.LambdaInvoke(this, 'Finish', { lambdaFunction: fns.finish.fn, payload: sfn.TaskInput.fromObject({ ...run, 'pages.$': '$.pages' }), resultPath: sfn.JsonPath.DISCARD });
+    const finish = new tasks.LambdaInvoke(this, 'Finish', { lambdaFunction: fns.finish.fn, payload: sfn.TaskInput.fromObject({ ...run, 'pages.$': '$.pages', 'coversAll.$': '$.coversAll' }), resultPath: sfn.JsonPath.DISCARD });
     retry(finish);
     onError(finish);
     (chain as sfn.INextable).next(finish).next(new sfn.Succeed(this, 'Completed'));

@@ -7,7 +7,7 @@
 import { rm } from 'node:fs/promises';
 import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
-import { authorizer, fallback, routes, workers } from '../lambdas/catalog';
+import { authorizer, fallback, pipelineTasks, routes, workers } from '../lambdas/catalog';
 import { bundleHandler, importOnce, median, pool, repoRoot, targets, type Bundle } from './bundle';
 
 const runsPerBundle = 5;
@@ -20,7 +20,7 @@ interface Fn {
   handler: string;
 }
 
-const functions: Fn[] = [...routes, authorizer, fallback, ...workers].map(({ id, handler }) => ({ id, handler }));
+const functions: Fn[] = [...routes, authorizer, fallback, ...workers, ...Object.values(pipelineTasks)].map(({ id, handler }) => ({ id, handler }));
 
 /** Routes sharing a handler module share one bundle, named after the first function using it. */
 const handlers = functions.filter((f, i) => functions.findIndex((g) => g.handler === f.handler) === i);

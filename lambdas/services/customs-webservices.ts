@@ -7,7 +7,7 @@ import type { BatchRecord, StoredItem } from '../core/manifests/model';
 import { now } from '../infra/clock';
 import { setItemsTaxId } from '../infra/entities/manifest-items-taxid';
 import { getBatch, itemsOfAwb } from '../infra/entities/manifests';
-import { releaseAwbQuota, reservationOf, reserveQuota } from '../infra/entities/quota';
+import { putReservations, releaseAwbQuota, reservationOf, reserveQuotas, type AwbReservation, type ReserveQuotaResult } from '../infra/entities/quota';
 import { requestReprocessing } from '../infra/pipeline';
 import { taxAuthority, type TaxIdRecord } from '../infra/tax-authority';
 
@@ -73,35 +73,55 @@ export async function checkShipmentTaxIds(
 ): Promise<Map<string, ShipmentTaxIdResult>> {
   const rules = regimeRulesAt(at);
   const year = quotaYear(at);
+  const limit = rules.personal_shipments_per_year;
   const results = new Array<ShipmentTaxIdResult>(shipments.length);
+  // Shipments that take a slot, by person: a person's AWBs are reserved one round after another
+  // (so the first five of a manifest get the slots); each round reserves one AWB of every person
+  // at once, in transactions of many people.
   const lanes = new Map<string, number[]>();
   shipments.forEach((s, i) => {
-    const holder = s.regime === 'P' ? quotaHolder(checkTaxId(s.taxId, s.taxIdType)) : null;
-    const lane = holder ?? `#${i}`;
-    const list = lanes.get(lane);
-    if (list) list.push(i);
-    else lanes.set(lane, [i]);
-  });
-  const queue = [...lanes.values()];
-  const worker = async () => {
-    for (let lane = queue.shift(); lane; lane = queue.shift()) {
-      for (const i of lane) results[i] = await checkOne(shipments[i], at, year, rules.personal_shipments_per_year);
+    const decided = decideWithoutQuota(s);
+    if (decided) results[i] = decided;
+    else {
+      const holder = quotaHolder(checkTaxId(s.taxId, s.taxIdType))!;
+      const list = lanes.get(holder);
+      if (list) list.push(i);
+      else lanes.set(holder, [i]);
     }
-  };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(opts.concurrency ?? 8, queue.length)) }, worker));
+  });
+  const records: AwbReservation[] = [];
+  const queues = [...lanes.values()];
+  for (let round = 0; queues.some((q) => q.length > round); round++) {
+    const batch = queues.filter((q) => q.length > round).map((q) => q[round]);
+    const reserved = await reserveQuotas(
+      batch.map((i) => ({ taxId: checkTaxId(shipments[i].taxId, shipments[i].taxIdType).digits!, year, awb: shipments[i].awb, accountId: shipments[i].accountId, at, limit, deferRecords: records })),
+      { concurrency: opts.concurrency },
+    );
+    batch.forEach((i, k) => (results[i] = withQuota(shipments[i], reserved[k], year, limit)));
+  }
+  // The counters decided each slot; their index records go out in batches.
+  await putReservations(records);
   return new Map(results.map((r) => [r.awb, r]));
 }
 
-async function checkOne(s: ShipmentForTaxCheck, at: Date, year: number, limit: number): Promise<ShipmentTaxIdResult> {
+function baseOf(s: ShipmentForTaxCheck) {
   const check = checkTaxId(s.taxId, s.taxIdType);
-  const base = {
-    awb: s.awb,
-    accountId: s.accountId,
-    itemKeys: s.itemKeys,
-    tax_id: check.digits,
-    tax_id_result: { valid: check.valid, kind: check.kind, formatted: check.formatted, reason: check.reason },
+  return {
+    check,
+    name: check.formatted ? `${check.type ?? 'tax id'} ${check.formatted}` : 'the tax id',
+    base: {
+      awb: s.awb,
+      accountId: s.accountId,
+      itemKeys: s.itemKeys,
+      tax_id: check.digits,
+      tax_id_result: { valid: check.valid, kind: check.kind, formatted: check.formatted, reason: check.reason },
+    },
   };
-  const name = check.formatted ? `${check.type ?? 'tax id'} ${check.formatted}` : 'the tax id';
+}
+
+/** Every case that takes no quota slot; undefined for a person's valid personal shipment. */
+function decideWithoutQuota(s: ShipmentForTaxCheck): ShipmentTaxIdResult | undefined {
+  const { check, name, base } = baseOf(s);
   if (s.regime === 'X') return { ...base, quota: null, regime: 'X', reasons: ['prohibited: not cleared, the tax id and quota are not checked'], alert: null };
   if (!check.valid) {
     const alert = check.reason === 'no tax id' ? 'no tax id' : `invalid tax id: ${check.reason}`;
@@ -112,7 +132,11 @@ async function checkOne(s: ShipmentForTaxCheck, at: Date, year: number, limit: n
   if (check.kind !== 'person') {
     return { ...base, quota: null, regime: 'C', reasons: [`${name} is not a person's (${check.kind}): commercial, no personal quota`], alert: null };
   }
-  const r = await reserveQuota({ taxId: check.digits!, year, awb: s.awb, accountId: s.accountId, at, limit });
+  return undefined;
+}
+
+function withQuota(s: ShipmentForTaxCheck, r: ReserveQuotaResult, year: number, limit: number): ShipmentTaxIdResult {
+  const { name, base } = baseOf(s);
   if (r.reserved) {
     const how = r.alreadyReserved ? 'already held by this AWB' : 'reserved';
     return { ...base, quota: r.remaining, regime: 'P', reasons: [`personal shipment ${how}: ${r.used} of ${limit} in ${year} used for ${name}, ${r.remaining} left`], alert: null };

@@ -3,10 +3,10 @@ import { createRequire } from 'node:module';
 import type { Principal } from '../core/auth/principal';
 import { Conflict } from '../core/errors';
 import { manifestView, processedProductView } from '../core/manifests/views';
-import type { BatchRecord, DownloadFormat, StoredItem } from '../core/manifests/model';
+import type { BatchRecord, DownloadFormat } from '../core/manifests/model';
 import { blobs } from '../infra/blobs';
-import { listItems } from '../infra/entities/manifests';
 import { listResults } from '../infra/entities/manifest-results';
+import { getProductsExport } from './pipeline/pages-store';
 import { requireBatch } from './manifest-tracking';
 
 
@@ -14,16 +14,14 @@ import { requireBatch } from './manifest-tracking';
 export const inlineBodyBytes = 5 * 1000 * 1000;
 export const exportUrlSeconds = 60 * 60;
 
+/** The finished run's products as stored at finish (JSON text); read from the results if absent. */
+async function productsJson(batch: BatchRecord): Promise<string> {
+  const stored = batch.pipeline?.runId ? await getProductsExport(batch.batchId, batch.pipeline.runId) : undefined;
+  return stored ?? JSON.stringify((await listResults(batch.batchId)).map((r) => processedProductView(r, r.result)));
+}
+
 async function processedProducts(batch: BatchRecord) {
-  const items: StoredItem[] = [];
-  let cursor: string | null = null;
-  do {
-    const res = await listItems(batch.batchId, { cursor, limit: 1000 });
-    items.push(...res.items);
-    cursor = res.cursor;
-  } while (cursor);
-  const results = new Map((await listResults(batch.batchId)).map((r) => [r.itemKey, r.result]));
-  return items.map((it) => processedProductView(it, results.get(it.itemKey)));
+  return JSON.parse(await productsJson(batch)) as ReturnType<typeof processedProductView>[];
 }
 
 type Product = Awaited<ReturnType<typeof processedProducts>>[number];
@@ -107,17 +105,20 @@ export async function downloadManifest(principal: Principal, manifest: string, f
       progress: batch.progress,
     });
   }
-  const products = await processedProducts(batch);
   const base = `manifest-${batch.manifestNumber.replace(/[^\w.-]+/g, '_')}-${batch.batchId}`;
   let file: { body: Buffer; contentType: string; fileName: string };
   if (format === 'json') {
-    const data = { manifest: manifestView(batch), total_products: products.length, products };
-    const body = Buffer.from(JSON.stringify({ success: true, data }));
-    if (body.length <= inlineBodyBytes) return { kind: 'inline', contentType: 'application/json', body: { success: true, data } };
+    // Spliced as text: the stored products are not parsed and serialized again.
+    const products = await productsJson(batch);
+    const total = products === '[]' ? 0 : batch.summary?.total_products ?? (JSON.parse(products) as unknown[]).length;
+    const body = Buffer.from(`{"success":true,"data":{"manifest":${JSON.stringify(manifestView(batch))},"total_products":${total},"products":${products}}}`);
     file = { body, contentType: 'application/json', fileName: `${base}.json` };
+    if (body.length <= inlineBodyBytes) return { kind: 'inline', contentType: 'application/json', body: JSON.parse(body.toString('utf8')) };
   } else if (format === 'csv') {
+    const products = await processedProducts(batch);
     file = { body: toCsv(products), contentType: 'text/csv; charset=utf-8', fileName: `${base}.csv` };
   } else {
+    const products = await processedProducts(batch);
     file = { body: toXlsx(batch, products), contentType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', fileName: `${base}.xlsx` };
   }
   if (file.body.length <= inlineBodyBytes) return { kind: 'inline', ...file };

@@ -159,22 +159,41 @@ export function pipelineStatusView(b: BatchRecord) {
   };
 }
 
+/** The item fields a processed product is shown with; kept with its result. */
+export interface ProductFields {
+  trackingNumber: string | null;
+  description: string | null;
+  consignee: string;
+  taxId: string | null;
+  fob: number | null;
+}
+
+export function productFields(d: StoredItem['data']): ProductFields {
+  return {
+    trackingNumber: d.trackingNumber ?? null,
+    description: d.itemDescription ?? d.itemName ?? null,
+    consignee: d.consigneeName,
+    taxId: d.consigneeIdNumber ?? null,
+    fob: d.fobValueUsd ?? null,
+  };
+}
+
 /** A processed product of the download (spec 2.6), with the reasons behind each figure. */
-export function processedProductView(it: StoredItem, r: ProcessedResult | undefined) {
+export function processedProductView(it: { awb: string; itemKey: string; item: ProductFields }, r: ProcessedResult | undefined) {
   return {
     awb_number: it.awb,
-    tracking_number: it.data.trackingNumber ?? null,
+    tracking_number: it.item.trackingNumber,
     item_key: it.itemKey,
-    description: it.data.itemDescription ?? it.data.itemName ?? null,
-    consignee: it.data.consigneeName,
-    tax_id: r?.tax_id_formatted ?? it.data.consigneeIdNumber ?? null,
+    description: it.item.description,
+    consignee: it.item.consignee,
+    tax_id: r?.tax_id_formatted ?? it.item.taxId,
     tax_id_valid: r?.tax_id_valid ?? null,
     quota: r?.quota ?? null,
     regime: r?.regime ?? null,
     ncm_code: r?.ncm_code ?? null,
     classification_confidence: r?.classification_confidence ?? null,
     classification_source: r?.classification_source ?? null,
-    fob_value: it.data.fobValueUsd ?? null,
+    fob_value: it.item.fob,
     cif_value: r?.cif_value ?? null,
     customs_duty: r?.customs_duty ?? null,
     statistics_fee: r?.statistics_fee ?? null,

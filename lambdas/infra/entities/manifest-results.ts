@@ -1,6 +1,7 @@
 import { defineEntity, service } from './entity';
 import { batchWriteAll } from '../batch-write';
 import type { ProcessedResult } from '../../core/manifests/model';
+import type { ProductFields } from '../../core/manifests/views';
 
 /**
  * A processed item's customs results, beside the item in the batch's partition. Intake never
@@ -16,6 +17,8 @@ const results = defineEntity({
     awb: { type: 'string', required: true },
     runId: { type: 'string', required: true },
     hash: { type: 'string', required: true },
+    /** The item fields a result is shown with, as the run saw them (the download reads results alone). */
+    item: { type: 'any', required: true },
     result: { type: 'any', required: true },
     updatedAt: { type: 'string', required: true },
   },
@@ -33,6 +36,7 @@ export interface ResultRecord {
   awb: string;
   runId: string;
   hash: string;
+  item: ProductFields;
   result: ProcessedResult;
   updatedAt: string;
 }

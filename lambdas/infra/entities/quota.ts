@@ -1,7 +1,8 @@
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { defineEntity, service } from './entity';
+import { defineEntity, isConditionalFailure, service } from './entity';
 import { documentClient } from '../dynamo';
 import { now } from '../clock';
+import { batchWriteAll } from '../batch-write';
 import { checkTaxId, quotaHolder } from '../../core/customs/tax-id';
 import { regimeRulesAt } from '../../core/customs/regime-rules';
 
@@ -13,12 +14,16 @@ import { regimeRulesAt } from '../../core/customs/regime-rules';
  *   live in the partition `QUOTA#<holder>#<year>`, so a year of a person reads as one partition.
  * - The holder is the person, whichever id names them: a person's CUIL/CUIT and their DNI share
  *   one quota (`quotaHolder` in core/customs/tax-id.ts); a company's CUIT is its own holder.
- * - Reserving is ONE TransactWriteItems: the reservation is put under `attribute_not_exists` and
- *   the counter gets `used + 1` under `used < limit`. Both happen or neither: a retry or a re-run
- *   of the same AWB finds its reservation and counts nothing; concurrent reservations for one
- *   holder are serialized by DynamoDB on the counter and never pass the limit.
- * - Releasing (a tax-id correction moves the AWB's slot) is the mirror transaction: delete the
- *   reservation if it exists and take 1 off the counter.
+ * - Reserving is ONE conditional update of the counter: the AWB joins the counter's set of AWBs
+ *   and `used` grows by 1, only if the AWB is not in the set yet and `used < limit`. A retry or a
+ *   re-run of the same AWB finds it in the set and counts nothing; concurrent reservations for one
+ *   holder are serialized by DynamoDB on that one item and never pass the limit. (A transaction
+ *   with the reservation record did the same, but DynamoDB Local runs transactions one at a time,
+ *   which made web services the slowest stage by far.) The reservation record is then put: it is
+ *   an index (by AWB, by holder), written again by every later reserve of the AWB, so a crash
+ *   between the two writes heals on the next run.
+ * - Releasing (a tax-id correction moves the AWB's slot) is the mirror: the AWB leaves the set and
+ *   `used` drops by 1 under the condition that the set holds it, then the record is deleted.
  * - Reservations are also indexed by AWB (gsi1, to find the slot an AWB holds) and by holder
  *   across years (gsi2, the history count).
  */
@@ -31,6 +36,8 @@ const counters = defineEntity({
     holder: { type: 'string', required: true },
     year: { type: 'number', required: true },
     used: { type: 'number' },
+    /** The AWBs holding the year's slots: what makes a reservation count once. */
+    awbs: { type: 'set', items: 'string' },
     updatedAt: { type: 'string' },
   },
   indexes: {
@@ -79,6 +86,11 @@ export interface ReserveQuotaInput {
   at: Date;
   /** Personal shipments per year; default: the regime rules in force at `at`. */
   limit?: number;
+  /**
+   * Collects the reservation record instead of putting it; the caller writes a stage's records
+   * in batches (`putReservations`). The counter, which decides, is always written at once.
+   */
+  deferRecords?: AwbReservation[];
 }
 
 export interface ReserveQuotaResult {
@@ -104,30 +116,6 @@ export function holderOf(taxId: string): string {
   return holder;
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const maxAttempts = 30;
-
-type Outcome = { ok: true } | { ok: false; failed: number[] };
-
-/** Runs a transaction, retrying while it only lost a race (TransactionConflict); answers which condition failed. */
-async function transact(items: Record<string, unknown>[]): Promise<Outcome> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      await documentClient().send(new TransactWriteCommand({ TransactItems: items as never }));
-      return { ok: true };
-    } catch (err) {
-      const e = err as { name?: string; CancellationReasons?: { Code?: string }[] };
-      if (e.name !== 'TransactionCanceledException') throw err;
-      const codes = (e.CancellationReasons ?? []).map((r) => r.Code ?? 'None');
-      const failed = codes.flatMap((c, i) => (c === 'ConditionalCheckFailed' ? [i] : []));
-      if (failed.length) return { ok: false, failed };
-      if (attempt >= maxAttempts) throw err;
-      // Another transaction held one of the items: back off with jitter and try again.
-      await sleep(Math.min(200, 5 * attempt) + Math.random() * 20 * attempt);
-    }
-  }
-}
-
 async function usedOf(holder: string, year: number): Promise<number> {
   const res = await counters().get({ holder, year }).go({ consistent: true });
   return (res.data?.used as number | undefined) ?? 0;
@@ -143,21 +131,82 @@ export async function reserveQuota(input: ReserveQuotaInput): Promise<ReserveQuo
   const limit = input.limit ?? regimeRulesAt(input.at).personal_shipments_per_year;
   const at = input.at.toISOString();
   const digits = input.taxId.replace(/\D/g, '');
-  const put = reservations()
-    .create({ holder, year: input.year, awb: input.awb, taxId: digits, accountId: input.accountId, reservedAt: at })
-    .params();
-  const add = counters()
-    .update({ holder, year: input.year })
-    .add({ used: 1 })
-    .set({ updatedAt: at })
-    .where(({ used }, { notExists, lt }) => `${notExists(used)} OR ${lt(used, limit)}`)
-    .params();
-  const outcome = await transact([{ Put: put }, { Update: add }]);
-  const used = await usedOf(holder, input.year);
-  const remaining = Math.max(0, limit - used);
-  if (outcome.ok) return { reserved: true, alreadyReserved: false, used, remaining };
-  if (outcome.failed.includes(0)) return { reserved: true, alreadyReserved: true, used, remaining };
+  const record = async () => {
+    const r = { holder, year: input.year, awb: input.awb, taxId: digits, accountId: input.accountId, reservedAt: at };
+    if (input.deferRecords) input.deferRecords.push(r);
+    else await reservations().put(r).go();
+  };
+  try {
+    const res = await counters()
+      .update({ holder, year: input.year })
+      .add({ used: 1, awbs: [input.awb] })
+      .set({ updatedAt: at })
+      .where(({ used, awbs }, { notExists, lt, notContains }) => `(${notExists(used)} OR ${lt(used, limit)}) AND ${notContains(awbs, input.awb)}`)
+      .go({ response: 'all_new' });
+    await record();
+    const used = (res.data.used as number | undefined) ?? 1;
+    return { reserved: true, alreadyReserved: false, used, remaining: Math.max(0, limit - used) };
+  } catch (err) {
+    if (!isConditionalFailure(err)) throw err;
+  }
+  const counter = (await counters().get({ holder, year: input.year }).go({ consistent: true })).data;
+  const used = (counter?.used as number | undefined) ?? 0;
+  if (((counter?.awbs as string[] | undefined) ?? []).includes(input.awb)) {
+    await record();
+    return { reserved: true, alreadyReserved: true, used, remaining: Math.max(0, limit - used) };
+  }
   return { reserved: false, alreadyReserved: false, used, remaining: 0 };
+}
+
+const transactionSize = 25;
+
+/**
+ * Reserves many AWBs of different holders (one AWB per holder in a call): up to 25 counter
+ * updates go out as one TransactWriteItems with the same conditions as `reserveQuota`, which
+ * costs one request instead of 25. When any condition fails (an AWB already holding its slot, a
+ * year used up) the group is done one by one with `reserveQuota`, which tells the cases apart.
+ * Answers in the order given.
+ */
+export async function reserveQuotas(inputs: readonly ReserveQuotaInput[], opts: { concurrency?: number } = {}): Promise<ReserveQuotaResult[]> {
+  const holders = inputs.map((i) => holderOf(i.taxId));
+  if (new Set(holders).size !== holders.length) throw new RangeError('reserveQuotas takes one AWB per holder per call');
+  const out = new Array<ReserveQuotaResult>(inputs.length);
+  const records: AwbReservation[] = [];
+  const groups: number[][] = [];
+  for (let i = 0; i < inputs.length; i += transactionSize) groups.push(inputs.slice(i, i + transactionSize).map((_, k) => i + k));
+  const worker = async () => {
+    for (let g = groups.shift(); g; g = groups.shift()) {
+      const limits = g.map((i) => inputs[i].limit ?? regimeRulesAt(inputs[i].at).personal_shipments_per_year);
+      const updates = g.map((i, k) =>
+        counters()
+          .update({ holder: holders[i], year: inputs[i].year })
+          .add({ used: 1, awbs: [inputs[i].awb] })
+          .set({ updatedAt: inputs[i].at.toISOString() })
+          .where(({ used, awbs }, { notExists, lt, notContains }) => `(${notExists(used)} OR ${lt(used, limits[k])}) AND ${notContains(awbs, inputs[i].awb)}`)
+          .params(),
+      );
+      try {
+        await documentClient().send(new TransactWriteCommand({ TransactItems: updates.map((Update) => ({ Update })) as never }));
+      } catch (err) {
+        if ((err as { name?: string }).name !== 'TransactionCanceledException') throw err;
+        for (const i of g) out[i] = await reserveQuota(inputs[i]);
+        continue;
+      }
+      const got = await counters()
+        .get(g.map((i) => ({ holder: holders[i], year: inputs[i].year })))
+        .go({ consistent: true });
+      const usedBy = new Map(got.data.map((c) => [`${c.holder}#${c.year}`, (c.used as number | undefined) ?? 1]));
+      g.forEach((i, k) => {
+        const used = usedBy.get(`${holders[i]}#${inputs[i].year}`) ?? 1;
+        out[i] = { reserved: true, alreadyReserved: false, used, remaining: Math.max(0, limits[k] - used) };
+        const r = { holder: holders[i], year: inputs[i].year, awb: inputs[i].awb, taxId: inputs[i].taxId.replace(/\D/g, ''), accountId: inputs[i].accountId, reservedAt: inputs[i].at.toISOString() };
+        (inputs[i].deferRecords ?? records).push(r);
+      });
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(opts.concurrency ?? 4, groups.length)) }, worker));
+  await putReservations(records);
+  return out;
 }
 
 /**
@@ -171,24 +220,21 @@ export async function releaseQuota(input: { taxId: string; year: number; awb: st
 }
 
 async function releaseHeld(holder: string, year: number, awb: string, at: Date): Promise<{ released: boolean; used: number }> {
-  const del = reservations()
-    .delete({ holder, year, awb })
-    .where(({ awb: a }, { exists }) => exists(a))
-    .params();
-  const sub = counters()
-    .update({ holder, year })
-    .subtract({ used: 1 })
-    .set({ updatedAt: at.toISOString() })
-    .where(({ used }, { gt }) => gt(used, 0))
-    .params();
-  const outcome = await transact([{ Delete: del }, { Update: sub }]);
-  if (!outcome.ok && outcome.failed.includes(0)) return { released: false, used: await usedOf(holder, year) };
-  if (!outcome.ok) {
-    // The counter was already 0 (it cannot be, unless edited by hand): drop the reservation alone.
-    const again = await transact([{ Delete: del }]);
-    return { released: again.ok, used: await usedOf(holder, year) };
+  let released = false;
+  try {
+    await counters()
+      .update({ holder, year })
+      .delete({ awbs: [awb] })
+      .subtract({ used: 1 })
+      .set({ updatedAt: at.toISOString() })
+      .where(({ awbs }, { contains }) => contains(awbs, awb))
+      .go();
+    released = true;
+  } catch (err) {
+    if (!isConditionalFailure(err)) throw err;
   }
-  return { released: true, used: await usedOf(holder, year) };
+  await reservations().delete({ holder, year, awb }).go();
+  return { released, used: await usedOf(holder, year) };
 }
 
 export interface AwbReservation {
@@ -198,6 +244,14 @@ export interface AwbReservation {
   awb: string;
   accountId: number;
   reservedAt: string;
+}
+
+/** Puts reservation records (idempotent) in BatchWriteItem calls. */
+export async function putReservations(records: readonly AwbReservation[]): Promise<void> {
+  function* requests() {
+    for (let i = 0; i < records.length; i += 25) yield* reservations().put(records.slice(i, i + 25) as AwbReservation[]).params<{ RequestItems: never }[]>();
+  }
+  await batchWriteAll(requests());
 }
 
 /** The slots an AWB holds, under any tax id and year. */

@@ -37,3 +37,14 @@ export type StageOutput = Record<string, ProcessedResult>;
 export const putStageOutput = (batchId: string, runId: string, stage: StageName, page: number, out: StageOutput) =>
   putJson(`${base(batchId, runId)}/${stage}-${page}.json`, out);
 export const getStageOutput = (batchId: string, runId: string, stage: StageName, page: number) => getJson<StageOutput>(`${base(batchId, runId)}/${stage}-${page}.json`);
+
+/** The processed products of a finished run, as the download shows them (written once, at finish). */
+const exportKey = (batchId: string, runId: string) => `exports/${batchId}/${runId}/products.json`;
+
+export async function putProductsExport(batchId: string, runId: string, productsJson: string): Promise<void> {
+  await blobs().put(exportKey(batchId, runId), Buffer.from(productsJson), 'application/json');
+}
+
+export async function getProductsExport(batchId: string, runId: string): Promise<string | undefined> {
+  return (await blobs().get(exportKey(batchId, runId)))?.toString('utf8');
+}

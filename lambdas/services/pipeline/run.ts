@@ -8,7 +8,8 @@ import { getBatch, listItems } from '../../infra/entities/manifests';
 import { failPipeline, finishPipeline, pageDone, stageStatus, startPipeline } from '../../infra/entities/pipeline-state';
 import { listResults, putResults, type ResultRecord } from '../../infra/entities/manifest-results';
 import type { StoredItem } from '../../core/manifests/model';
-import { getPage, getStageOutput, putPage, putStageOutput, type PageItem } from './pages-store';
+import { getPage, getStageOutput, putPage, putProductsExport, putStageOutput, type PageItem } from './pages-store';
+import { processedProductView, productFields } from '../../core/manifests/views';
 import { runStage, stageAlerts } from './stages';
 import { summarize } from './summary';
 
@@ -29,6 +30,8 @@ export interface RunInput {
 /** A run that a newer submission superseded stops quietly. */
 export interface PrepareOutput extends RunInput {
   pages: number[];
+  /** The pages hold every item of the batch (a first run): the summary needs no other results. */
+  coversAll: boolean;
   superseded?: boolean;
 }
 
@@ -51,19 +54,20 @@ async function allItems(batchId: string): Promise<StoredItem[]> {
  */
 export async function prepare(input: RunInput): Promise<PrepareOutput> {
   const batch = await getBatch(input.batchId);
-  if (!batch || batch.lastRunId !== input.runId) return { ...input, pages: [], superseded: true };
+  if (!batch || batch.lastRunId !== input.runId) return { ...input, pages: [], coversAll: false, superseded: true };
   const [items, results] = await Promise.all([allItems(input.batchId), listResults(input.batchId)]);
   const current = new Map(results.map((r) => [r.itemKey, r.hash]));
   const awbs = new Set(items.filter((it) => it.runId === input.runId || current.get(it.itemKey) !== it.hash || it.awb === input.awb).map((it) => it.awb));
-  const pages = planPages(items.filter((it) => awbs.has(it.awb)));
+  const scope = items.filter((it) => awbs.has(it.awb));
+  const pages = planPages(scope);
   await Promise.all(
     pages.map((page, n) =>
       putPage(input.batchId, input.runId, n, page.map((it): PageItem => ({ itemKey: it.itemKey, awb: it.awb, hash: it.hash, runId: it.runId, data: it.data }))),
     ),
   );
   const started = await startPipeline(input.batchId, input.runId, pages.length, now().toISOString());
-  if (started === 'superseded') return { ...input, pages: [], superseded: true };
-  return { ...input, pages: pages.map((_, n) => n) };
+  if (started === 'superseded') return { ...input, pages: [], coversAll: false, superseded: true };
+  return { ...input, pages: pages.map((_, n) => n), coversAll: scope.length === items.length };
 }
 
 const previous = (stage: StageName) => stageNames[stageNames.indexOf(stage) - 1];
@@ -96,16 +100,21 @@ export async function stageDone(input: RunInput & { stage: StageName; pages: num
   }
 }
 
-export async function finish(input: RunInput & { pages: number[] }): Promise<void> {
+export async function finish(input: RunInput & { pages: number[]; coversAll?: boolean }): Promise<void> {
   const at = now().toISOString();
   const last = stageNames[stageNames.length - 1];
   const records: ResultRecord[] = [];
   for (const p of input.pages) {
     const [items, out] = await Promise.all([getPage(input.batchId, input.runId, p), getStageOutput(input.batchId, input.runId, last, p)]);
-    for (const it of items) records.push({ batchId: input.batchId, itemKey: it.itemKey, awb: it.awb, runId: input.runId, hash: it.hash, result: out[it.itemKey] ?? {}, updatedAt: at });
+    for (const it of items) {
+      records.push({ batchId: input.batchId, itemKey: it.itemKey, awb: it.awb, runId: input.runId, hash: it.hash, item: productFields(it.data), result: out[it.itemKey] ?? {}, updatedAt: at });
+    }
   }
   await putResults(records);
-  const summary = summarize(await listResults(input.batchId));
+  const all = input.coversAll ? records : await listResults(input.batchId);
+  const summary = summarize(all);
+  // The download reads this file, not thousands of records.
+  await putProductsExport(input.batchId, input.runId, JSON.stringify(all.map((r) => processedProductView(r, r.result))));
   if ((await finishPipeline(input.batchId, input.runId, summary, at)) === 'superseded') return;
   const batch = (await getBatch(input.batchId))!;
   await events().publish([

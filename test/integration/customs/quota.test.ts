@@ -53,24 +53,26 @@ describe('the quota ledger', () => {
     expect((await quotaOf(id, 2026)).used).toBe(1);
   });
 
-  it('tries again when a transaction only lost a race (TransactionConflict)', async () => {
+  it('heals a reservation record lost between the counter update and its put, counting the AWB once', async () => {
     const id = cuil();
     const client = documentClient();
     const send = client.send.bind(client);
-    let raced = 0;
+    let failed = 0;
     const spy = vi.spyOn(client, 'send').mockImplementation((async (cmd: { constructor: { name: string } }) => {
-      if (cmd.constructor.name === 'TransactWriteCommand' && raced < 2) {
-        raced += 1;
-        throw Object.assign(new Error('Transaction cancelled'), { name: 'TransactionCanceledException', CancellationReasons: [{ Code: 'None' }, { Code: 'TransactionConflict' }] });
+      if (cmd.constructor.name === 'PutCommand' && failed < 1) {
+        failed += 1;
+        throw Object.assign(new Error('the process died here'), { name: 'Crash' });
       }
       return send(cmd as never);
     }) as never);
     try {
-      expect(await reserve(id, 'L9-1')).toEqual({ reserved: true, alreadyReserved: false, used: 1, remaining: 4 });
-      expect(raced).toBe(2);
+      await expect(reserve(id, 'L9-1')).rejects.toThrow('the process died here');
     } finally {
       spy.mockRestore();
     }
+    expect(await quotaOf(id, 2026)).toEqual({ used: 1, remaining: 4, records: 0 });
+    expect(await reserve(id, 'L9-1')).toEqual({ reserved: true, alreadyReserved: true, used: 1, remaining: 4 });
+    expect(await quotaOf(id, 2026)).toEqual({ used: 1, remaining: 4, records: 1 });
   });
 
   it('starts a new calendar year with a full quota', async () => {
