@@ -16,9 +16,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { BatchWriteCommand, DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { startTwin } from '../twin/twin';
 import { ensureTable, startDynamoLocal } from '../twin/dynamodb-local';
+import { rawWrite as writeRaw } from './raw-writes';
 import { item as testItem } from '../test/support/manifests';
 
 const singleItems = Number(process.env.BENCH_SINGLE_ITEMS ?? 10_000);
@@ -55,23 +56,7 @@ async function api(method: string, path: string, token: string, body?: unknown) 
   return { status: res.status, body: (await res.json()) as any };
 }
 
-/** The baseline: the same items, BatchWriteItem 25 at a time, 8 calls in flight, unprocessed items resent. */
-async function rawWrite(items: object[], tag: string): Promise<number> {
-  const started = performance.now();
-  const calls: object[][] = [];
-  for (let i = 0; i < items.length; i += 25) calls.push(items.slice(i, i + 25));
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: 8 }, async () => {
-      while (next < calls.length) {
-        const k = next++;
-        let pending: any = { [rawTable]: calls[k].map((it, j) => ({ PutRequest: { Item: { pk: `${tag}#${k}`, sk: String(j), ...it } } })) };
-        while (pending && Object.keys(pending).length) pending = (await rawClient.send(new BatchWriteCommand({ RequestItems: pending }))).UnprocessedItems;
-      }
-    }),
-  );
-  return performance.now() - started;
-}
+const rawWrite = (items: object[], tag: string) => writeRaw(rawClient, rawTable, items, tag);
 
 /**
  * Counts a batch's stored items by reading them back. The item keys end in a line number, so the

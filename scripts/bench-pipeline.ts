@@ -13,9 +13,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { BatchWriteCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { startTwin } from '../twin/twin';
 import { ensureTable, startDynamoLocal } from '../twin/dynamodb-local';
+import { rawWrite as writeRaw } from './raw-writes';
 import { item as testItem } from '../test/support/manifests';
 import { cuitCheckDigit } from '../lambdas/core/customs/tax-id';
 import { createOfflineClassifier } from '../lambdas/core/tariff/classifier';
@@ -78,22 +79,7 @@ async function api(method: string, path: string, token: string, body?: unknown, 
   return { status: res.status, body: (await res.json()) as any };
 }
 
-async function rawWrite(items: object[], tag: string): Promise<number> {
-  const started = performance.now();
-  const calls: object[][] = [];
-  for (let i = 0; i < items.length; i += 25) calls.push(items.slice(i, i + 25));
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: 8 }, async () => {
-      while (next < calls.length) {
-        const k = next++;
-        let pending: any = { [rawTable]: calls[k].map((it, j) => ({ PutRequest: { Item: { pk: `${tag}#${k}`, sk: String(j), ...it } } })) };
-        while (pending && Object.keys(pending).length) pending = (await raw.send(new BatchWriteCommand({ RequestItems: pending }))).UnprocessedItems;
-      }
-    }),
-  );
-  return performance.now() - started;
-}
+const rawWrite = (items: object[], tag: string) => writeRaw(raw, rawTable, items, tag);
 
 /** Submits, follows pipeline-status until 100%, downloads; answers the timings. */
 async function runManifest(token: string, n: number, run: string) {

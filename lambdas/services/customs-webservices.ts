@@ -76,8 +76,8 @@ export async function checkShipmentTaxIds(
   const limit = rules.personal_shipments_per_year;
   const results = new Array<ShipmentTaxIdResult>(shipments.length);
   // Shipments that take a slot, by person: a person's AWBs are reserved one round after another
-  // (so the first five of a manifest get the slots); each round reserves one AWB of every person
-  // at once, in transactions of many people.
+  // (so the first five of a manifest get the slots); each round reserves one AWB of every person,
+  // many people at once.
   const lanes = new Map<string, number[]>();
   shipments.forEach((s, i) => {
     const decided = decideWithoutQuota(s);

@@ -2,10 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
 import type { Principal } from '../core/auth/principal';
 import { Conflict } from '../core/errors';
-import { manifestView, processedProductView } from '../core/manifests/views';
+import { manifestView, type processedProductView } from '../core/manifests/views';
 import type { BatchRecord, DownloadFormat } from '../core/manifests/model';
 import { blobs } from '../infra/blobs';
-import { listResults } from '../infra/entities/manifest-results';
 import { getProductsExport } from './pipeline/pages-store';
 import { requireBatch } from './manifest-tracking';
 
@@ -14,10 +13,9 @@ import { requireBatch } from './manifest-tracking';
 export const inlineBodyBytes = 5 * 1000 * 1000;
 export const exportUrlSeconds = 60 * 60;
 
-/** The finished run's products as stored at finish (JSON text); read from the results if absent. */
-async function productsJson(batch: BatchRecord): Promise<string> {
-  const stored = batch.pipeline?.runId ? await getProductsExport(batch.batchId, batch.pipeline.runId) : undefined;
-  return stored ?? JSON.stringify((await listResults(batch.batchId)).map((r) => processedProductView(r, r.result)));
+/** The finished run's products as stored at finish (JSON text). */
+export async function productsJson(batch: BatchRecord): Promise<string> {
+  return (batch.finishedRunId ? await getProductsExport(batch.batchId, batch.finishedRunId) : undefined) ?? '[]';
 }
 
 async function processedProducts(batch: BatchRecord) {

@@ -1,10 +1,10 @@
 import { canAccess, type Principal } from '../core/auth/principal';
 import { NotFound } from '../core/errors';
 import { decisionPagesFor, looksLikeBatchId, type BatchRecord, type BatchStatus } from '../core/manifests/model';
-import { batchStatusView, chunkStatusView, decisionView, manifestView, productView, submissionStatus, zoneless } from '../core/manifests/views';
+import { batchStatusView, chunkStatusView, decisionView, manifestView, productView, submissionStatus, zoneless, type ProcessedProduct } from '../core/manifests/views';
 import { now } from '../infra/clock';
 import { readKey } from '../infra/entities/idempotency';
-import { getResults } from '../infra/entities/manifest-results';
+import { getProductsExport } from './pipeline/pages-store';
 import type { StoredItem } from '../core/manifests/model';
 import { getBatch, getChunkSet, getDecisionPages, latestBatchOf, listBatches, listItems, setBatchClosed } from '../infra/entities/manifests';
 
@@ -134,10 +134,12 @@ export async function manifestProducts(principal: Principal, manifest: string, p
     cursor = res.cursor;
   } while (cursor && products.length < perPage);
   const total = batch.itemCount;
-  const results = await getResults(batch.batchId, products.map((it) => it.itemKey));
+  const processed = new Map(
+    (JSON.parse(batch.finishedRunId ? ((await getProductsExport(batch.batchId, batch.finishedRunId)) ?? '[]') : '[]') as ProcessedProduct[]).map((p) => [p.item_key, p]),
+  );
   return {
     manifest: { ...manifestView(batch), processing_status: batch.status },
-    products: products.map((it) => productView(it, results.get(it.itemKey)?.result)),
+    products: products.map((it) => productView(it, processed.get(it.itemKey))),
     meta: { current_page: page, per_page: perPage, total, last_page: Math.max(1, Math.ceil(total / perPage)) },
   };
 }

@@ -49,6 +49,7 @@ export interface BatchRecord {
   itemCount: number;
   awbCount: number;
   lastRunId?: string;
+  finishedRunId?: string;
   segments: DecisionSegment[];
   closedAt?: string;
   closedBy?: string;

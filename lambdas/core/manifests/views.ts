@@ -114,7 +114,7 @@ export function decisionView(entry: DecisionEntry, segment: DecisionSegment) {
 }
 
 /** A product with its customs results (spec 2.6 processed product, 4.5 detail); null until processed. */
-export function productView(it: StoredItem, r: ProcessedResult | undefined) {
+export function productView(it: StoredItem, r: ProcessedProduct | undefined) {
   return {
     awb_number: it.awb,
     tracking_number: it.data.trackingNumber ?? null,
@@ -206,3 +206,5 @@ export function processedProductView(it: { awb: string; itemKey: string; item: P
     breakdown: r?.breakdown ?? null,
   };
 }
+
+export type ProcessedProduct = ReturnType<typeof processedProductView>;

@@ -24,6 +24,8 @@ const batches = defineEntity({
     itemCount: { type: 'number', default: 0 },
     awbCount: { type: 'number', default: 0 },
     lastRunId: { type: 'string' },
+    /** The latest run that finished: its products file is the batch's full result. */
+    finishedRunId: { type: 'string' },
     segments: { type: 'any' },
     segmentIds: { type: 'set', items: 'string' },
     closedAt: { type: 'string' },

@@ -98,8 +98,8 @@ export async function finishPipeline(batchId: string, runId: string, summary: No
   const res = await update(
     batchId,
     runId,
-    'SET #status = :completed, #progress = :full, #summary = :summary, #pipeline.#finishedAt = :at, #updatedAt = :at',
-    { '#status': 'status', '#progress': 'progress', '#summary': 'summary', '#pipeline': 'pipeline', '#finishedAt': 'finishedAt', '#updatedAt': 'updatedAt' },
+    'SET #status = :completed, #progress = :full, #summary = :summary, #pipeline.#finishedAt = :at, #updatedAt = :at, #finishedRunId = :runId',
+    { '#status': 'status', '#progress': 'progress', '#summary': 'summary', '#pipeline': 'pipeline', '#finishedAt': 'finishedAt', '#updatedAt': 'updatedAt', '#finishedRunId': 'finishedRunId' },
     { ':completed': 'completed', ':full': 100, ':summary': summary, ':at': at },
   );
   return res === 'superseded' ? res : 'ok';

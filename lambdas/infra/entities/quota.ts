@@ -1,6 +1,4 @@
-import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { defineEntity, isConditionalFailure, service } from './entity';
-import { documentClient } from '../dynamo';
 import { now } from '../clock';
 import { batchWriteAll } from '../batch-write';
 import { checkTaxId, quotaHolder } from '../../core/customs/tax-id';
@@ -158,53 +156,26 @@ export async function reserveQuota(input: ReserveQuotaInput): Promise<ReserveQuo
   return { reserved: false, alreadyReserved: false, used, remaining: 0 };
 }
 
-const transactionSize = 25;
-
 /**
- * Reserves many AWBs of different holders (one AWB per holder in a call): up to 25 counter
- * updates go out as one TransactWriteItems with the same conditions as `reserveQuota`, which
- * costs one request instead of 25. When any condition fails (an AWB already holding its slot, a
- * year used up) the group is done one by one with `reserveQuota`, which tells the cases apart.
- * Answers in the order given.
+ * Reserves many AWBs of different holders (one AWB per holder in a call), `concurrency` at a
+ * time; their index records are written in batches at the end (or collected, with
+ * `deferRecords`). Answers in the order given. (Batching the counter updates themselves, in
+ * transactions or PartiQL batches, measured no faster on DynamoDB Local, which spends about the
+ * same per conditional write either way.)
  */
 export async function reserveQuotas(inputs: readonly ReserveQuotaInput[], opts: { concurrency?: number } = {}): Promise<ReserveQuotaResult[]> {
   const holders = inputs.map((i) => holderOf(i.taxId));
   if (new Set(holders).size !== holders.length) throw new RangeError('reserveQuotas takes one AWB per holder per call');
   const out = new Array<ReserveQuotaResult>(inputs.length);
   const records: AwbReservation[] = [];
-  const groups: number[][] = [];
-  for (let i = 0; i < inputs.length; i += transactionSize) groups.push(inputs.slice(i, i + transactionSize).map((_, k) => i + k));
+  let next = 0;
   const worker = async () => {
-    for (let g = groups.shift(); g; g = groups.shift()) {
-      const limits = g.map((i) => inputs[i].limit ?? regimeRulesAt(inputs[i].at).personal_shipments_per_year);
-      const updates = g.map((i, k) =>
-        counters()
-          .update({ holder: holders[i], year: inputs[i].year })
-          .add({ used: 1, awbs: [inputs[i].awb] })
-          .set({ updatedAt: inputs[i].at.toISOString() })
-          .where(({ used, awbs }, { notExists, lt, notContains }) => `(${notExists(used)} OR ${lt(used, limits[k])}) AND ${notContains(awbs, inputs[i].awb)}`)
-          .params(),
-      );
-      try {
-        await documentClient().send(new TransactWriteCommand({ TransactItems: updates.map((Update) => ({ Update })) as never }));
-      } catch (err) {
-        if ((err as { name?: string }).name !== 'TransactionCanceledException') throw err;
-        for (const i of g) out[i] = await reserveQuota(inputs[i]);
-        continue;
-      }
-      const got = await counters()
-        .get(g.map((i) => ({ holder: holders[i], year: inputs[i].year })))
-        .go({ consistent: true });
-      const usedBy = new Map(got.data.map((c) => [`${c.holder}#${c.year}`, (c.used as number | undefined) ?? 1]));
-      g.forEach((i, k) => {
-        const used = usedBy.get(`${holders[i]}#${inputs[i].year}`) ?? 1;
-        out[i] = { reserved: true, alreadyReserved: false, used, remaining: Math.max(0, limits[k] - used) };
-        const r = { holder: holders[i], year: inputs[i].year, awb: inputs[i].awb, taxId: inputs[i].taxId.replace(/\D/g, ''), accountId: inputs[i].accountId, reservedAt: inputs[i].at.toISOString() };
-        (inputs[i].deferRecords ?? records).push(r);
-      });
+    while (next < inputs.length) {
+      const i = next++;
+      out[i] = await reserveQuota({ ...inputs[i], deferRecords: inputs[i].deferRecords ?? records });
     }
   };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(opts.concurrency ?? 4, groups.length)) }, worker));
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(opts.concurrency ?? 16, inputs.length)) }, worker));
   await putReservations(records);
   return out;
 }

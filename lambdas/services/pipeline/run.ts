@@ -6,9 +6,8 @@ import { now } from '../../infra/clock';
 import { events, type DomainEvent } from '../../infra/events';
 import { getBatch, listItems } from '../../infra/entities/manifests';
 import { failPipeline, finishPipeline, pageDone, stageStatus, startPipeline } from '../../infra/entities/pipeline-state';
-import { listResults, putResults, type ResultRecord } from '../../infra/entities/manifest-results';
 import type { StoredItem } from '../../core/manifests/model';
-import { getPage, getStageOutput, putPage, putProductsExport, putStageOutput, type PageItem } from './pages-store';
+import { getPage, getProductsExport, getResultHashes, getStageOutput, putPage, putProductsExport, putResultHashes, putStageOutput, type PageItem } from './pages-store';
 import { processedProductView, productFields } from '../../core/manifests/views';
 import { runStage, stageAlerts } from './stages';
 import { summarize } from './summary';
@@ -55,9 +54,8 @@ async function allItems(batchId: string): Promise<StoredItem[]> {
 export async function prepare(input: RunInput): Promise<PrepareOutput> {
   const batch = await getBatch(input.batchId);
   if (!batch || batch.lastRunId !== input.runId) return { ...input, pages: [], coversAll: false, superseded: true };
-  const [items, results] = await Promise.all([allItems(input.batchId), listResults(input.batchId)]);
-  const current = new Map(results.map((r) => [r.itemKey, r.hash]));
-  const awbs = new Set(items.filter((it) => it.runId === input.runId || current.get(it.itemKey) !== it.hash || it.awb === input.awb).map((it) => it.awb));
+  const [items, current] = await Promise.all([allItems(input.batchId), batch.finishedRunId ? getResultHashes(input.batchId, batch.finishedRunId) : ({} as Record<string, string>)]);
+  const awbs = new Set(items.filter((it) => it.runId === input.runId || current[it.itemKey] !== it.hash || it.awb === input.awb).map((it) => it.awb));
   const scope = items.filter((it) => awbs.has(it.awb));
   const pages = planPages(scope);
   await Promise.all(
@@ -100,27 +98,38 @@ export async function stageDone(input: RunInput & { stage: StageName; pages: num
   }
 }
 
+/**
+ * Ends the run: the batch's products (the previous finished run's, overlaid with this run's) and
+ * the item hashes they were computed from go to storage, then the batch completes with its
+ * summary. The download, the alternative interface's detail and the next run's plan read these.
+ */
 export async function finish(input: RunInput & { pages: number[]; coversAll?: boolean }): Promise<void> {
   const at = now().toISOString();
   const last = stageNames[stageNames.length - 1];
-  const records: ResultRecord[] = [];
+  const batch = (await getBatch(input.batchId))!;
+  const previous = !input.coversAll && batch.finishedRunId ? batch.finishedRunId : undefined;
+  const [before, hashes] = await Promise.all([
+    previous ? getProductsExport(input.batchId, previous) : undefined,
+    previous ? getResultHashes(input.batchId, previous) : ({} as Record<string, string>),
+  ]);
+  const merged = new Map<string, ReturnType<typeof processedProductView>>();
+  for (const p of before ? (JSON.parse(before) as ReturnType<typeof processedProductView>[]) : []) merged.set(p.item_key, p);
   for (const p of input.pages) {
     const [items, out] = await Promise.all([getPage(input.batchId, input.runId, p), getStageOutput(input.batchId, input.runId, last, p)]);
     for (const it of items) {
-      records.push({ batchId: input.batchId, itemKey: it.itemKey, awb: it.awb, runId: input.runId, hash: it.hash, item: productFields(it.data), result: out[it.itemKey] ?? {}, updatedAt: at });
+      merged.set(it.itemKey, processedProductView({ awb: it.awb, itemKey: it.itemKey, item: productFields(it.data) }, out[it.itemKey] ?? {}));
+      hashes[it.itemKey] = it.hash;
     }
   }
-  await putResults(records);
-  const all = input.coversAll ? records : await listResults(input.batchId);
-  const summary = summarize(all);
-  // The download reads this file, not thousands of records.
-  await putProductsExport(input.batchId, input.runId, JSON.stringify(all.map((r) => processedProductView(r, r.result))));
+  const all = [...merged.values()].sort((a, b) => (a.item_key < b.item_key ? -1 : a.item_key > b.item_key ? 1 : 0));
+  const summary = summarize(all.map((p) => ({ awb: p.awb_number, result: { regime: p.regime ?? undefined, amount_to_pay: p.amount_to_pay ?? 0 } })));
+  await Promise.all([putProductsExport(input.batchId, input.runId, JSON.stringify(all)), putResultHashes(input.batchId, input.runId, hashes)]);
   if ((await finishPipeline(input.batchId, input.runId, summary, at)) === 'superseded') return;
-  const batch = (await getBatch(input.batchId))!;
+  const done = (await getBatch(input.batchId))!;
   await events().publish([
-    runEvent(input, 'manifest.total_due', manifestEventData(batch, { amount_to_pay: summary.amount_to_pay, currency: summary.currency })),
-    runEvent(input, 'manifest.processing_completed', manifestEventData(batch, { summary })),
-    runEvent(input, 'manifest.processed', manifestEventData(batch, { summary })),
+    runEvent(input, 'manifest.total_due', manifestEventData(done, { amount_to_pay: summary.amount_to_pay, currency: summary.currency })),
+    runEvent(input, 'manifest.processing_completed', manifestEventData(done, { summary })),
+    runEvent(input, 'manifest.processed', manifestEventData(done, { summary })),
   ]);
 }
 
