@@ -74,8 +74,8 @@ export function manifestView(b: BatchRecord) {
     status: b.status,
     progress: b.progress,
     summary: {
-      total_awbs: b.awbCount,
-      total_articles: b.itemCount,
+      total_awbs: b.summary?.total_awbs ?? b.awbCount,
+      total_articles: b.summary?.total_products ?? b.itemCount,
       personal_items: b.summary?.personal_items ?? 0,
       commercial_items: b.summary?.commercial_items ?? 0,
       prohibited_items: b.summary?.prohibited_items ?? 0,

@@ -162,4 +162,29 @@ describe('X-Signature', () => {
     const { token } = await t.account('Unsigned Couriers');
     expect((await t.call('POST', submitPath(), { token, body: manifest(1) })).status).toBe(202);
   });
+
+  it('answers batch-status for 1 to 50 ids, naming each, and 422 outside that range', async () => {
+    const { token } = await t.account('Batch Status Couriers');
+    const key = randomUUID();
+    const body = manifest(1, { manifestNumber: 'BS-1' });
+    await t.call('POST', submitPath(), { token, body, headers: { 'idempotency-key': key } });
+    const res = await t.call('POST', '/v1/couriers/manifests/batch-status', { token, body: { manifests: ['BS-1', 'NOPE'] } });
+    expect(res.body.data).toEqual([
+      { manifest_id: 'BS-1', batch_id: expect.stringMatching(/^BT/), status: 'pending', progress: 0, can_download: false },
+      { manifest_id: 'NOPE', batch_id: null, status: 'not_found', progress: 0, can_download: false },
+    ]);
+    expect((await t.call('POST', '/v1/couriers/manifests/batch-status', { token, body: { manifests: [] } })).status).toBe(422);
+    expect((await t.call('POST', '/v1/couriers/manifests/batch-status', { token, body: { manifests: Array.from({ length: 51 }, (_, i) => `M${i}`) } })).status).toBe(422);
+  });
+
+  it('filters the manifest list by status and dates, and refuses a bad date', async () => {
+    const { token } = await t.account('Filter Couriers');
+    await t.call('POST', submitPath(), { token, body: manifest(1) });
+    const today = new Date().toISOString().slice(0, 10);
+    expect((await t.call('GET', `/v1/couriers/manifests?date_from=${today}&date_to=${today}&status=pending`, { token })).body.data).toHaveLength(1);
+    expect((await t.call('GET', '/v1/couriers/manifests?date_to=2000-01-01', { token })).body.data).toHaveLength(0);
+    expect((await t.call('GET', '/v1/couriers/manifests?status=completed', { token })).body.data).toHaveLength(0);
+    expect((await t.call('GET', '/v1/couriers/manifests?date_from=2026-02-30', { token })).status).toBe(422);
+    expect((await t.call('GET', '/v1/couriers/manifests?per_page=101', { token })).status).toBe(422);
+  });
 });

@@ -46,6 +46,11 @@ describe('the manifest pipeline on the twin', () => {
       ['calculations', 'completed', 100],
     ]);
     expect(status.body.data.summary).toMatchObject({ total_products: 4, regime_breakdown: { personal: 2, commercial: 1, prohibited: 1 } });
+    const list = await t.call('GET', '/v1/couriers/manifests', { token });
+    expect(list.body.data[0]).toMatchObject({ status: 'completed', progress: 100, summary: { total_awbs: 3, total_articles: 4, personal_items: 2, commercial_items: 1, prohibited_items: 1, currency: 'USD' } });
+    expect(list.body.data[0].summary.amount_to_pay).toBeGreaterThan(0);
+    const batch = await t.call('POST', '/v1/couriers/manifests/batch-status', { token, body: { manifests: [batchId] } });
+    expect(batch.body.data[0]).toMatchObject({ status: 'completed', progress: 100, can_download: true });
   });
 
   it('gives every product regime, tax-id result, quota, ncm_code, CIF, duty, DDP and channel', async () => {
@@ -136,5 +141,25 @@ describe('the manifest pipeline on the twin', () => {
     const bytes = Buffer.from(await xlsx.arrayBuffer());
     expect(bytes.subarray(0, 2).toString()).toBe('PK');
     expect((await t.call('GET', `/v1/couriers/manifests/${batchId}/download?format=pdf`, { token })).status).toBe(422);
+  });
+
+  it('fills the alternative interface detail with results and the quota per product', async () => {
+    const { token } = await t.account('Alt Results Couriers');
+    const created = await t.call('POST', '/v1/manifests', {
+      token,
+      body: { manifest: 'ALT-RUN-1', products: [{ awb_number: 'ALTR1', consignee: 'Ana', tax_id: '20-12345678-6', product_description: 'Zapatillas running', quantity: 1, unit_value: 60, country_of_manufacture: 'CN' }] },
+    });
+    expect(created.status).toBe(201);
+    await settle();
+    const detail = await t.call('GET', '/v1/manifests/ALT-RUN-1', { token });
+    expect(detail.body.data.manifest.processing_status).toBe('completed');
+    expect(detail.body.data.products[0]).toMatchObject({
+      awb_number: 'ALTR1',
+      ncm_code: expect.stringMatching(/^\d{4}\.\d{2}\.\d{2}/),
+      cif_value: expect.any(Number),
+      ddp_value: expect.any(Number),
+      customs_duty: expect.any(Number),
+      quota: { tax_id: '20123456786', quota: expect.any(Number) },
+    });
   });
 });
