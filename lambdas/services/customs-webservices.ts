@@ -7,7 +7,7 @@ import type { BatchRecord, StoredItem } from '../core/manifests/model';
 import { now } from '../infra/clock';
 import { setItemsTaxId } from '../infra/entities/manifest-items-taxid';
 import { getBatch, itemsOfAwb } from '../infra/entities/manifests';
-import { putReservations, releaseAwbQuota, reservationOf, reserveQuotas, type AwbReservation, type ReserveQuotaResult } from '../infra/entities/quota';
+import { holdsQuota, releaseAwbQuota, reserveQuotas, type ReserveQuotaResult } from '../infra/entities/quota';
 import { requestReprocessing } from '../infra/pipeline';
 import { taxAuthority, type TaxIdRecord } from '../infra/tax-authority';
 
@@ -89,18 +89,15 @@ export async function checkShipmentTaxIds(
       else lanes.set(holder, [i]);
     }
   });
-  const records: AwbReservation[] = [];
   const queues = [...lanes.values()];
   for (let round = 0; queues.some((q) => q.length > round); round++) {
     const batch = queues.filter((q) => q.length > round).map((q) => q[round]);
     const reserved = await reserveQuotas(
-      batch.map((i) => ({ taxId: checkTaxId(shipments[i].taxId, shipments[i].taxIdType).digits!, year, awb: shipments[i].awb, accountId: shipments[i].accountId, at, limit, deferRecords: records })),
+      batch.map((i) => ({ taxId: checkTaxId(shipments[i].taxId, shipments[i].taxIdType).digits!, year, awb: shipments[i].awb, accountId: shipments[i].accountId, at, limit })),
       { concurrency: opts.concurrency },
     );
     batch.forEach((i, k) => (results[i] = withQuota(shipments[i], reserved[k], year, limit)));
   }
-  // The counters decided each slot; their index records go out in batches.
-  await putReservations(records);
   return new Map(results.map((r) => [r.awb, r]));
 }
 
@@ -179,8 +176,7 @@ export async function quotaCheck(principal: Principal, taxId: string, awb?: stri
   const at = now();
   const record = await taxAuthority().lookup(check.digits!, at);
   if (awb === undefined) return record;
-  const held = await reservationOf(check.digits!, quotaYear(at), awb);
-  return { ...record, awb_number: awb, awb_holds_quota: Boolean(held && held.accountId === principal.accountId) };
+  return { ...record, awb_number: awb, awb_holds_quota: await holdsQuota(check.digits!, quotaYear(at), awb, principal.accountId) };
 }
 
 export type ClientInfoStatus = 'editable' | 'cleared';
@@ -238,7 +234,7 @@ export async function updateClientInfo(principal: Principal, awb: string, taxId:
     }
     if (outcome === 'missing') throw new NotFound(`No shipment with AWB ${awb} in your account.`);
   }
-  await releaseAwbQuota({ awb, accountId: principal.accountId, keepTaxId: check.digits!, at });
+  await releaseAwbQuota({ awb, accountId: principal.accountId, fromTaxIds: state.items.map((it) => it.data.consigneeIdNumber), keepTaxId: check.digits!, at });
   for (const batchId of byBatch.keys()) {
     await requestReprocessing({ accountId: principal.accountId, batchId, awb, stages: ['webservices', 'calculations'] });
   }

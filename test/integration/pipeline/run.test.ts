@@ -3,6 +3,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { useTwin } from '../../support/twin';
 import { item, manifest, submitPath } from '../../support/manifests';
 import { useEvents, type DomainEvent } from '../../../lambdas/infra/events';
+import { cuitCheckDigit } from '../../../lambdas/core/customs/tax-id';
 
 const t = useTwin();
 const seen: DomainEvent[] = [];
@@ -24,8 +25,14 @@ async function submit(token: string, body: unknown) {
   return (await t.call('GET', `/v1/couriers/default/webhook/${key}/status`, { token })).body.batch_id as string;
 }
 
-const products = [
-  item(1, { itemDescription: 'Cotton t-shirt', hsCode: undefined, fobValueUsd: 20, consigneeIdNumber: '20123456786' }),
+/** A valid CUIL of a person no other test uses. */
+const freshCuil = () => {
+  const first10 = `27${String(10_000_000 + Math.floor(Math.random() * 89_999_999)).padStart(8, '0')}`;
+  return first10 + cuitCheckDigit(first10);
+};
+
+const productsFor = () => [
+  item(1, { itemDescription: 'Cotton t-shirt', hsCode: undefined, fobValueUsd: 20, consigneeIdNumber: freshCuil() }),
   item(2, { awbNumber: 'AWB0000001', itemIdempotencyKey: 'line-2', itemDescription: 'Wireless bluetooth earbuds', hsCode: undefined, fobValueUsd: 35 }),
   item(3, { itemDescription: 'Pistola de aire comprimido 9mm', hsCode: undefined, fobValueUsd: 80, consigneeIdNumber: '20123456780' }),
   item(4, { itemDescription: 'Smartphone Xiaomi Redmi Note 13 128GB', hsCode: undefined, fobValueUsd: 250, consigneeIdType: 'CUIT', consigneeIdNumber: '30703088534' }),
@@ -34,7 +41,7 @@ const products = [
 describe('the manifest pipeline on the twin', () => {
   it('takes a submitted manifest through the four stages to completed at 100%', async () => {
     const { token } = await t.account('Pipeline Couriers');
-    const batchId = await submit(token, manifest(0, { items: products }));
+    const batchId = await submit(token, manifest(0, { items: productsFor() }));
     await settle();
     const status = await t.call('GET', `/v1/couriers/manifests/${batchId}/pipeline-status`, { token });
     expect(status.status).toBe(200);
@@ -55,7 +62,7 @@ describe('the manifest pipeline on the twin', () => {
 
   it('gives every product regime, tax-id result, quota, ncm_code, CIF, duty, DDP and channel', async () => {
     const { token } = await t.account('Results Couriers');
-    const batchId = await submit(token, manifest(0, { items: products }));
+    const batchId = await submit(token, manifest(0, { items: productsFor() }));
     await settle();
     const res = await t.call('GET', `/v1/couriers/manifests/${batchId}/download`, { token });
     expect(res.status).toBe(200);
@@ -76,9 +83,10 @@ describe('the manifest pipeline on the twin', () => {
 
   it('answers the same results for the same input twice', async () => {
     const { token } = await t.account('Twice Couriers');
-    const a = await submit(token, manifest(0, { items: products.slice(0, 2) }));
+    const same = productsFor().slice(0, 2);
+    const a = await submit(token, manifest(0, { items: same }));
     await settle();
-    const b = await submit(token, manifest(0, { items: products.slice(0, 2) }));
+    const b = await submit(token, manifest(0, { items: same }));
     await settle();
     const strip = (body: any) => body.data.products.map(({ quota: _q, ...p }: Record<string, unknown>) => p);
     const first = await t.call('GET', `/v1/couriers/manifests/${a}/download`, { token });
@@ -88,7 +96,7 @@ describe('the manifest pipeline on the twin', () => {
 
   it('fires total_due, then processing_completed, once each', async () => {
     const { token } = await t.account('Events Couriers');
-    await submit(token, manifest(0, { items: products.slice(0, 1) }));
+    await submit(token, manifest(0, { items: productsFor().slice(0, 1) }));
     await settle();
     const types = seen.map((e) => e.type).filter((x) => x.startsWith('manifest.') && x !== 'manifest.submitted');
     expect(types).toEqual(['manifest.total_due', 'manifest.processing_completed', 'manifest.processed']);
