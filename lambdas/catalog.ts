@@ -531,7 +531,7 @@ export const routes: RouteDef[] = [
     tag: 'couriers',
     auth: {},
     rate: 'couriers.status',
-    uses: { table: ['GetItem', 'Query'] },
+    uses: { table: ['GetItem', 'BatchGetItem'] },
     schemas: { body: QuotaCheckBody },
   },
   {
@@ -555,7 +555,7 @@ export const routes: RouteDef[] = [
     tag: 'couriers',
     auth: {},
     rate: 'couriers.submit',
-    uses: { table: ['GetItem', 'Query', 'UpdateItem', 'DeleteItem', 'ConditionCheckItem', 'TransactWriteItems'], bus: true },
+    uses: { table: ['GetItem', 'Query', 'UpdateItem', 'ConditionCheckItem', 'TransactWriteItems'], bus: true },
     schemas: { body: ClientInfoBody },
   },
   // The alternative manifest interface (spec 4.5): products in, the same intake path
@@ -595,7 +595,7 @@ export const routes: RouteDef[] = [
     tag: 'manifests',
     auth: {},
     rate: 'couriers.status',
-    uses: { table: ['GetItem', 'Query'] },
+    uses: { table: ['GetItem', 'Query'], bucket: [{ name: 'files', actions: ['GetObject'] }] },
     schemas: { params: ManifestParams, query: AlternativeShowQuery },
   },
   // The webhook dashboard: a page at /dashboard, outside /api
@@ -695,7 +695,7 @@ export const pipelineTasks = {
     id: 'PipelinePrepare',
     handler: 'workers/pipeline/prepare',
     summary: 'Plan a run: the items without a current result, in pages that never split a shipment',
-    uses: { table: ['GetItem', 'Query', 'UpdateItem'], bucket: pipelineFiles(['PutObject']) },
+    uses: { table: ['GetItem', 'Query', 'UpdateItem'], bucket: pipelineFiles(['GetObject', 'PutObject']) },
     memoryMb: 1024,
     timeoutSeconds: 300,
   },
@@ -704,7 +704,7 @@ export const pipelineTasks = {
     handler: 'workers/pipeline/stage-page',
     summary: 'One stage (classification, webservices, ai, calculations) over one page of items',
     uses: {
-      table: ['GetItem', 'Query', 'UpdateItem', 'PutItem', 'DeleteItem', 'ConditionCheckItem', 'TransactWriteItems'],
+      table: ['GetItem', 'Query', 'UpdateItem'],
       bucket: pipelineFiles(['GetObject', 'PutObject']),
       bedrock: true,
     },
@@ -722,8 +722,8 @@ export const pipelineTasks = {
   finish: {
     id: 'PipelineFinish',
     handler: 'workers/pipeline/finish',
-    summary: 'Store the results, complete the manifest with its summary, emit total_due and processing_completed',
-    uses: { table: ['GetItem', 'Query', 'UpdateItem', 'BatchWriteItem'], bucket: pipelineFiles(['GetObject']), bus: true },
+    summary: 'Store the products file, complete the manifest with its summary, emit total_due and processing_completed',
+    uses: { table: ['GetItem', 'UpdateItem'], bucket: pipelineFiles(['GetObject', 'PutObject']), bus: true },
     memoryMb: 1024,
     timeoutSeconds: 300,
   },
