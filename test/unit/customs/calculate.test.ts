@@ -8,6 +8,7 @@ import {
 } from '../../../lambdas/core/customs/calculate';
 import { toCentsExact } from '../../../lambdas/core/customs/money';
 import { argentineDate, taxRulesAt, taxRulesTable, type TaxRules } from '../../../lambdas/core/customs/tax-rules';
+import { prng } from '../../support/prng';
 
 /** The built-in rules: freight USD 5.00 per kg, insurance 1% of FOB, at least 0.5 kg, fee 3%, VAT 21%. */
 const rules = taxRulesAt('2025-06-01');
@@ -27,16 +28,6 @@ const product = (r: ShipmentCalculation, key: string) => {
 
 const plain = (r: ShipmentCalculation) => ({ ...r, products: Object.fromEntries(r.products) });
 
-function prng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 describe('a personal shipment within the franchise', () => {
   // FOB 120.00, 0.8 kg, NCM duty 20%:

@@ -11,18 +11,8 @@ import {
   toCentsExact,
   toNumber,
 } from '../../../lambdas/core/customs/money';
+import { prng } from '../../support/prng';
 
-/** mulberry32: a small seeded PRNG, so the property loops are the same on every run. */
-function prng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 describe('exact parsing', () => {
   it('reads 0.1 and 0.2 as exact cents, so they add up to exactly 0.3', () => {
