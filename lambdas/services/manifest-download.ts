@@ -86,7 +86,7 @@ function toXlsx(batch: BatchRecord, products: Product[]): Buffer {
 }
 
 export type Download =
-  | { kind: 'inline'; contentType: string; fileName?: string; body: Buffer | unknown }
+  | { kind: 'inline'; contentType: string; fileName: string; body: Buffer }
   | { kind: 'redirect'; url: string };
 
 /**
@@ -111,7 +111,6 @@ export async function downloadManifest(principal: Principal, manifest: string, f
     const total = products === '[]' ? 0 : batch.summary?.total_products ?? (JSON.parse(products) as unknown[]).length;
     const body = Buffer.from(`{"success":true,"data":{"manifest":${JSON.stringify(manifestView(batch))},"total_products":${total},"products":${products}}}`);
     file = { body, contentType: 'application/json', fileName: `${base}.json` };
-    if (body.length <= inlineBodyBytes) return { kind: 'inline', contentType: 'application/json', body: JSON.parse(body.toString('utf8')) };
   } else if (format === 'csv') {
     const products = await processedProducts(batch);
     file = { body: toCsv(products), contentType: 'text/csv; charset=utf-8', fileName: `${base}.csv` };

@@ -1,6 +1,6 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { Principal } from '../core/auth/principal';
-import { Conflict, Gone, Locked, Unauthorized, Unprocessable, ValidationFailed } from '../core/errors';
+import { Gone, Locked, Unauthorized, Unprocessable, ValidationFailed } from '../core/errors';
 import { isValidManifestSignature } from '../core/manifests/signature';
 import type { ChunkMetadata, ManifestSubmission } from '../core/manifests/submission';
 import { batchIdFor, chunkProgress, decisionsPerPage, type BatchRecord, type ChunkSetRecord, type DecisionSegment } from '../core/manifests/model';
@@ -8,7 +8,8 @@ import { keyItems, resolveItems, type Resolution } from '../core/manifests/resol
 import { chunkExpiry, closedBody, isExpired, queuedAnswer } from '../core/manifests/views';
 import { now } from '../infra/clock';
 import { getAccount } from '../infra/entities/accounts';
-import { claimKey, completeKey, releaseKey, type KeyRef } from '../infra/entities/idempotency';
+import type { KeyRef } from '../infra/entities/idempotency';
+import { claimed, requestHash } from './once';
 import {
   createBatch,
   finishChunkSet,
@@ -35,10 +36,7 @@ export interface IntakeAnswer {
   batchId?: string;
 }
 
-const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 
-/** What identifies a payload for idempotency: its canonical, validated form (whitespace and key order do not matter). */
-export const payloadHashOf = (submission: unknown) => sha256(JSON.stringify(submission));
 
 /**
  * X-Signature (spec 4.3): when the partner account has a manifest signing secret, the request
@@ -142,7 +140,7 @@ function outcomeMessage(r: Resolution, mode: 'create' | 'update'): string {
   return c.create + c.update > 0 ? `Batch update queued for processing: ${parts}.` : `Nothing to process: ${parts}.`;
 }
 
-/** Runs `work` under a claimed key: replays a finished answer, refuses another payload (409). */
+/** Runs `work` under a claimed key (services/once.ts), keeping its answer for word-for-word replays. */
 async function underKey(
   ref: KeyRef,
   hash: string,
@@ -150,18 +148,12 @@ async function underKey(
   work: () => Promise<IntakeAnswer>,
   replay: (result: unknown, resultId: string) => Promise<IntakeAnswer>,
 ): Promise<IntakeAnswer> {
-  const claim = await claimKey(ref, hash, now(), { leaseSeconds: 120, keepSeconds });
-  if (claim.outcome === 'mismatch') throw new Conflict('This Idempotency-Key was already used with a different payload. Use a fresh key for a new submission.');
-  if (claim.outcome === 'in-progress') throw new Conflict('A request with this key is still being processed; retry shortly.', {}, { 'Retry-After': '5' });
-  if (claim.outcome === 'replay') return replay(claim.result, claim.resultId);
-  try {
-    const answer = await work();
-    await completeKey(ref, answer.batchId ?? 'done', answer.body, now());
-    return answer;
-  } catch (err) {
-    await releaseKey(ref).catch(() => undefined);
-    throw err;
-  }
+  const { result } = await claimed(ref, hash, { leaseSeconds: 120, keepSeconds }, {
+    work,
+    kept: (answer) => ({ resultId: answer.batchId ?? 'done', answer: answer.body }),
+    replay: (resultId, answer) => replay(answer, resultId),
+  });
+  return result;
 }
 
 /**
@@ -174,7 +166,7 @@ export async function submitManifest(principal: Principal, courier: string, s: M
   const ref = { scope: 'manifests.submit', accountId: principal.accountId, key: idempotencyKey };
   return underKey(
     ref,
-    payloadHashOf({ courier, s }),
+    requestHash({ courier, s }),
     submissionKeepSeconds,
     async () => {
       const at = now().toISOString();
@@ -309,7 +301,7 @@ export async function submitChunk(principal: Principal, courier: string, s: Mani
   const ref = { scope: 'manifests.chunk', accountId: principal.accountId, key: `${baseKey}#${n}` };
   return underKey(
     ref,
-    payloadHashOf({ courier, s }),
+    requestHash({ courier, s }),
     submissionKeepSeconds,
     async () => {
       if (set.received.includes(n) || set.status !== 'receiving') return answerForReceivedChunk(principal, baseKey, n);

@@ -7,6 +7,7 @@ import { DownloadQuery, ManifestPathParams } from './schemas';
 export const handler = route({ params: ManifestPathParams, query: DownloadQuery }, async ({ params, query, principal }): Promise<Reply> => {
   const out = await downloadManifest(principal, params.manifest, query.format);
   if (out.kind === 'redirect') return { status: 303, headers: { Location: out.url } };
-  if (query.format === 'json') return { status: 200, body: out.body };
-  return { status: 200, raw: { contentType: out.contentType, body: out.body as Buffer }, headers: { 'Content-Disposition': contentDisposition(out.fileName!) } };
+  // JSON is answered as the text it was built as (a body, not an attachment); files as attachments.
+  if (query.format === 'json') return { status: 200, raw: { contentType: 'application/json', body: out.body } };
+  return { status: 200, raw: { contentType: out.contentType, body: out.body }, headers: { 'Content-Disposition': contentDisposition(out.fileName) } };
 });

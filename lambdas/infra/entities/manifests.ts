@@ -275,6 +275,12 @@ export async function itemsOfAwb(accountId: number, awb: string): Promise<Stored
   return res.data as StoredItem[];
 }
 
+/** Every item of a batch, in item-key order. */
+export async function allItemsOf(batchId: string): Promise<StoredItem[]> {
+  const res = await items().query.byBatch({ batchId }).go({ pages: 'all' });
+  return res.data as StoredItem[];
+}
+
 export async function listItems(batchId: string, opts: { cursor?: string | null; limit?: number } = {}) {
   const res = await items().query.byBatch({ batchId }).go({ cursor: opts.cursor ?? null, limit: opts.limit });
   return { items: res.data as StoredItem[], cursor: res.cursor };

@@ -15,16 +15,24 @@ import type { BatchRecord } from '../../core/manifests/model';
 
 const doneSet = (stage: StageName) => `pages_${stage}`;
 
+/** The run is no longer the batch's (or, for a page count, a higher count already landed). */
 type Superseded = 'superseded';
 
-async function update(batchId: string, runId: string, expr: string, names: Record<string, string>, values: Record<string, unknown>): Promise<Record<string, unknown> | Superseded> {
+async function update(
+  batchId: string,
+  runId: string,
+  expr: string,
+  names: Record<string, string>,
+  values: Record<string, unknown>,
+  condition?: string,
+): Promise<Record<string, unknown> | Superseded> {
   try {
     const res = await documentClient().send(
       new UpdateCommand({
         TableName: config.tableName(),
         Key: batchKey(batchId),
         UpdateExpression: expr,
-        ConditionExpression: '#lastRunId = :runId',
+        ConditionExpression: condition ? `#lastRunId = :runId AND ${condition}` : '#lastRunId = :runId',
         ExpressionAttributeNames: { ...names, '#lastRunId': 'lastRunId' },
         ExpressionAttributeValues: { ...values, ':runId': runId },
         ReturnValues: 'ALL_NEW',
@@ -68,16 +76,18 @@ export async function pageDone(batchId: string, runId: string, stage: StageName,
   );
   if (added === 'superseded') return added;
   const done = (added[doneSet(stage)] as Set<number> | undefined)?.size ?? 0;
+  const state = added.pipeline as PipelineState;
+  const progress = overallProgress({ ...state, stages: { ...state.stages, [stage]: { ...state.stages[stage], done } } });
   const counted = await update(
     batchId,
     runId,
-    'SET #pipeline.#stages.#stage.#done = :done',
-    { '#pipeline': 'pipeline', '#stages': 'stages', '#stage': stage, '#done': 'done' },
-    { ':done': done },
+    'SET #pipeline.#stages.#stage.#done = :done, #progress = :p, #updatedAt = :at',
+    { '#pipeline': 'pipeline', '#stages': 'stages', '#stage': stage, '#done': 'done', '#progress': 'progress', '#updatedAt': 'updatedAt' },
+    { ':done': done, ':p': progress, ':at': at },
+    // Pages finish concurrently: a count never goes back when an older one lands last.
+    '#pipeline.#stages.#stage.#done < :done',
   );
-  if (counted === 'superseded') return counted;
-  await writeProgress(batchId, runId, counted, at);
-  return 'ok';
+  return counted === 'superseded' ? counted : 'ok';
 }
 
 export async function stageStatus(batchId: string, runId: string, stage: StageName, status: 'processing' | 'completed' | 'failed', at: string): Promise<'ok' | Superseded> {

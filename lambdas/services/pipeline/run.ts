@@ -4,9 +4,8 @@ import { planPages } from '../../core/pipeline/pages';
 import { manifestEventData } from '../../core/pipeline/events';
 import { now } from '../../infra/clock';
 import { events, type DomainEvent } from '../../infra/events';
-import { getBatch, listItems } from '../../infra/entities/manifests';
+import { allItemsOf, getBatch } from '../../infra/entities/manifests';
 import { failPipeline, finishPipeline, pageDone, stageStatus, startPipeline } from '../../infra/entities/pipeline-state';
-import type { StoredItem } from '../../core/manifests/model';
 import { getPage, getProductsExport, getResultHashes, getStageOutput, putPage, putProductsExport, putResultHashes, putStageOutput, type PageItem } from './pages-store';
 import { processedProductView, productFields } from '../../core/manifests/views';
 import { runStage, stageAlerts } from './stages';
@@ -34,16 +33,6 @@ export interface PrepareOutput extends RunInput {
   superseded?: boolean;
 }
 
-async function allItems(batchId: string): Promise<StoredItem[]> {
-  const out: StoredItem[] = [];
-  let cursor: string | null = null;
-  do {
-    const res = await listItems(batchId, { cursor, limit: 1000 });
-    out.push(...res.items);
-    cursor = res.cursor;
-  } while (cursor);
-  return out;
-}
 
 /**
  * Plans the run: every item without a current result (those the run created or changed, and
@@ -54,7 +43,7 @@ async function allItems(batchId: string): Promise<StoredItem[]> {
 export async function prepare(input: RunInput): Promise<PrepareOutput> {
   const batch = await getBatch(input.batchId);
   if (!batch || batch.lastRunId !== input.runId) return { ...input, pages: [], coversAll: false, superseded: true };
-  const [items, current] = await Promise.all([allItems(input.batchId), batch.finishedRunId ? getResultHashes(input.batchId, batch.finishedRunId) : ({} as Record<string, string>)]);
+  const [items, current] = await Promise.all([allItemsOf(input.batchId), batch.finishedRunId ? getResultHashes(input.batchId, batch.finishedRunId) : ({} as Record<string, string>)]);
   const awbs = new Set(items.filter((it) => it.runId === input.runId || current[it.itemKey] !== it.hash || it.awb === input.awb).map((it) => it.awb));
   const scope = items.filter((it) => awbs.has(it.awb));
   const pages = planPages(scope);
@@ -122,7 +111,7 @@ export async function finish(input: RunInput & { pages: number[]; coversAll?: bo
     }
   }
   const all = [...merged.values()].sort((a, b) => (a.item_key < b.item_key ? -1 : a.item_key > b.item_key ? 1 : 0));
-  const summary = summarize(all.map((p) => ({ awb: p.awb_number, result: { regime: p.regime ?? undefined, amount_to_pay: p.amount_to_pay ?? 0 } })));
+  const summary = summarize(all);
   await Promise.all([putProductsExport(input.batchId, input.runId, JSON.stringify(all)), putResultHashes(input.batchId, input.runId, hashes)]);
   if ((await finishPipeline(input.batchId, input.runId, summary, at)) === 'superseded') return;
   const done = (await getBatch(input.batchId))!;

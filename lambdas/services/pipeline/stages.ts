@@ -31,6 +31,9 @@ function byAwb(items: readonly PageItem[]): Map<string, PageItem[]> {
   return out;
 }
 
+/** A shipment's regime from what classification found for its items (the strictest one). */
+const regimeOf = (group: readonly PageItem[], prior: Results) => shipmentRegime(group.map((it) => ({ regime: prior[it.itemKey]?.regime ?? 'C' })));
+
 /** Stage 1: regime P / C / X per item, with its reasons (prohibited goods, limits, consignee kind). */
 function classification(items: readonly PageItem[], at: Date): Results {
   const decisions = classifyShipments(items, regimeRulesAt(at));
@@ -49,7 +52,7 @@ async function webservices(items: readonly PageItem[], prior: Results, ctx: Stag
     accountId: ctx.accountId,
     taxId: group.find((it) => it.data.consigneeIdNumber)?.data.consigneeIdNumber ?? null,
     taxIdType: group.find((it) => it.data.consigneeIdType)?.data.consigneeIdType ?? null,
-    regime: shipmentRegime(group.map((it) => ({ regime: prior[it.itemKey]?.regime ?? 'C' }))),
+    regime: regimeOf(group, prior),
     itemKeys: group.map((it) => it.itemKey),
   }));
   const checked = await checkShipmentTaxIds(shipments, ctx.at);
@@ -97,7 +100,7 @@ function calculations(items: readonly PageItem[], prior: Results, at: Date): Res
   const rules = taxRulesAt(at);
   const out: Results = {};
   for (const [awb, group] of byAwb(items)) {
-    const regime = shipmentRegime(group.map((it) => ({ regime: prior[it.itemKey]?.regime ?? 'C' })));
+    const regime = regimeOf(group, prior);
     const first = prior[group[0].itemKey] ?? {};
     const personalFranchise = regime === 'P' && first.tax_id_valid === true;
     const calc = calculateShipment(
