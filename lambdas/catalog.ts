@@ -21,6 +21,7 @@ import { BaseKeyParams, BatchIdParams, BatchStatusBody, CourierParams, Decisions
 import { Base64Supersede, Base64Upload, ListQuery, RejectBody, ReviewBody, UploadIdParams, UploadUrlBody } from './http/documents/schemas';
 import * as storage from './http/storage/schemas';
 import { CanEditBody, ClientInfoBody, QuotaCheckBody } from './http/customs/schemas';
+import * as orders from './http/orders/schemas';
 
 /** Requests per token, per group, per minute (spec section 8; groups the spec leaves open are decided in the README). */
 export const rateLimits = {
@@ -35,6 +36,8 @@ export const rateLimits = {
   'couriers.download': 30,
   webhooks: 60,
   storage: 30,
+  'orders.read': 600,
+  'orders.write': 120,
 } as const;
 
 /** SQS queues (each with its dead-letter queue) that workers consume. */
@@ -635,6 +638,8 @@ export const routes: RouteDef[] = [
       ...(module === 'test' || module === 'retry' ? { timeoutSeconds: 20 } : {}),
     }),
   ),
+  // Orders, shipments, marketplaces, stock (spec 4.1, 2.1-2.3)
+  ...orderRoutes(),
 ];
 
 /** The authorizer in front of every non-public route; it reads tokens and counts rate windows. */
@@ -651,6 +656,21 @@ export const fallback: Pick<RouteDef, 'id' | 'handler'> = {
 };
 
 export const workers: WorkerDef[] = [
+  {
+    id: 'MarketplaceSync',
+    handler: 'workers/marketplace-sync',
+    summary: 'Runs a queued marketplace sync (or, on the schedule\'s tick, starts one per connected account)',
+    queue: 'marketplaceSync',
+    batchSize: 1,
+    timeoutSeconds: 900,
+    memoryMb: 1024,
+    uses: {
+      table: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'TransactWriteItems'],
+      queues: [{ name: 'marketplaceSync', actions: ['SendMessage'] }],
+      bus: true,
+      secrets: true,
+    },
+  },
   {
     id: 'PipelineStart',
     handler: 'workers/pipeline-start',
@@ -734,3 +754,37 @@ export const pipelineTasks = {
     uses: { table: ['GetItem', 'UpdateItem'], bus: true },
   },
 } as const satisfies Record<string, PipelineTaskDef>;
+
+/** The order routes: GET needs `orders:read`, every other method `orders:write`. */
+function orderRoutes(): RouteDef[] {
+  const read = { scopes: ['orders:read'] } as const;
+  const write = { scopes: ['orders:write'] } as const;
+  const change = ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'TransactWriteItems'] as const;
+  const r = (d: Omit<RouteDef, 'tag' | 'auth' | 'rate'>): RouteDef => ({
+    ...d,
+    tag: 'orders',
+    auth: d.method === 'GET' ? read : write,
+    rate: d.method === 'GET' ? 'orders.read' : 'orders.write',
+  });
+  return [
+    r({ id: 'OrdersList', method: 'GET', path: '/v1/orders', handler: 'http/orders/list', summary: 'Orders of every channel, filtered, searched and paginated', uses: { table: ['GetItem', 'BatchGetItem', 'Query'] }, schemas: { query: orders.ListOrdersQuery }, memoryMb: 1024 }),
+    r({ id: 'OrdersCreate', method: 'POST', path: '/v1/orders', handler: 'http/orders/create', summary: 'A web-store order (channel web); the service computes the totals; Idempotency-Key (UUID) optional', uses: { table: change, bus: true }, schemas: { body: orders.CreateOrderBody }, successStatus: 201 }),
+    r({ id: 'OrdersShow', method: 'GET', path: '/v1/orders/{id}', handler: 'http/orders/show', summary: 'An order in detail form, with shipments and timeline', uses: { table: ['GetItem'] }, schemas: { params: IdParams } }),
+    r({ id: 'OrdersUpdate', method: 'PUT', path: '/v1/orders/{id}', handler: 'http/orders/update', summary: 'Change status (where the channel allows it), notes, or the shipping address (before fulfillment)', uses: { table: change, bus: true }, schemas: { params: IdParams, body: orders.UpdateOrderBody } }),
+    r({ id: 'OrdersShip', method: 'POST', path: '/v1/orders/{id}/ship', handler: 'http/orders/ship', summary: 'Create a shipment: tracking number from the carrier and a 4x6 PDF label; Idempotency-Key (UUID) optional', uses: { table: change, bucket: [{ name: 'files', actions: ['PutObject'] }], bus: true }, schemas: { params: IdParams, body: orders.ShipBody }, successStatus: 201, memoryMb: 1024, timeoutSeconds: 29 }),
+    r({ id: 'OrdersFulfill', method: 'POST', path: '/v1/orders/{id}/fulfill', handler: 'http/orders/fulfill', summary: 'Record a shipment made outside the service, with its tracking number', uses: { table: change, bus: true }, schemas: { params: IdParams, body: orders.FulfillBody } }),
+    r({ id: 'OrdersCancel', method: 'POST', path: '/v1/orders/{id}/cancel', handler: 'http/orders/cancel', summary: 'Cancel an unfulfilled order', uses: { table: change, bus: true }, schemas: { params: IdParams, body: orders.CancelBody } }),
+    r({ id: 'OrdersShipments', method: 'GET', path: '/v1/orders/{id}/shipments', handler: 'http/orders/shipments', summary: 'The shipments of an order', uses: { table: ['GetItem'] }, schemas: { params: IdParams } }),
+    r({ id: 'OrdersSync', method: 'POST', path: '/v1/orders/sync', handler: 'http/orders/sync', summary: 'Start a marketplace sync of the connected (or named) channels', uses: { table: ['GetItem', 'Query', 'PutItem', 'DeleteItem'], queues: [{ name: 'marketplaceSync', actions: ['SendMessage'] }] }, schemas: { body: orders.SyncBody } }),
+    r({ id: 'OrdersSyncStatus', method: 'GET', path: '/v1/orders/sync/status', handler: 'http/orders/sync-status', summary: 'The last sync with per-channel counters, and the next scheduled one', uses: { table: ['Query'] } }),
+    r({ id: 'MarketplacesList', method: 'GET', path: '/v1/orders/marketplaces', handler: 'http/orders/marketplaces', summary: "The account's marketplace connections (never their credentials)", uses: { table: ['Query'] } }),
+    r({ id: 'MarketplacesConnect', method: 'PUT', path: '/v1/orders/marketplaces/{channel}', handler: 'http/orders/marketplaces', summary: 'Connect a marketplace: its base URL and credentials, kept encrypted', uses: { table: ['PutItem'], secrets: true }, schemas: { params: orders.MarketplaceParams, body: orders.ConnectBody } }),
+    r({ id: 'MarketplacesDisconnect', method: 'DELETE', path: '/v1/orders/marketplaces/{channel}', handler: 'http/orders/marketplaces', summary: 'Disconnect a marketplace and delete its credentials', uses: { table: ['DeleteItem'], secrets: true }, schemas: { params: orders.MarketplaceParams } }),
+    r({ id: 'ShipmentLabel', method: 'GET', path: '/v1/shipping/shipments/{id}/label', handler: 'http/shipping/label', summary: "A shipment's 4x6 PDF label, to the order's account", uses: { table: ['GetItem'], bucket: [{ name: 'files', actions: ['GetObject'] }] }, schemas: { params: IdParams } }),
+    r({ id: 'TrackingUpdates', method: 'POST', path: '/v1/shipping/tracking-updates', handler: 'http/shipping/tracking', summary: "A carrier's tracking update by tracking number (delivered -> shipment.delivered)", uses: { table: change, bus: true }, schemas: { body: orders.TrackingUpdateBody } }),
+    r({ id: 'InventoryList', method: 'GET', path: '/v1/inventory', handler: 'http/inventory/inventory', summary: 'Products with their tracked stock levels and thresholds', uses: { table: ['Query'] } }),
+    r({ id: 'InventorySet', method: 'PUT', path: '/v1/inventory/{sku}', handler: 'http/inventory/inventory', summary: "Set a SKU's stock level, low-stock threshold and warehouse", uses: { table: ['GetItem', 'BatchGetItem', 'PutItem', 'UpdateItem'], bus: true }, schemas: { params: orders.SkuParams, body: orders.StockBody } }),
+    r({ id: 'WarehousesList', method: 'GET', path: '/v1/warehouses', handler: 'http/inventory/warehouses', summary: "The account's warehouses (ship-from addresses)", uses: { table: ['Query'] } }),
+    r({ id: 'WarehousesPut', method: 'PUT', path: '/v1/warehouses/{id}', handler: 'http/inventory/warehouses', summary: 'Add or change a warehouse (the ship-from address on labels)', uses: { table: ['PutItem'] }, schemas: { params: orders.WarehouseParams, body: orders.WarehouseBody } }),
+  ];
+}

@@ -11,9 +11,12 @@ import { useBlobs } from '../lambdas/infra/blobs';
 import { useQueues } from '../lambdas/infra/queues';
 import { useTimers } from '../lambdas/infra/timers';
 import { useEvents } from '../lambdas/infra/events';
+import { LocalMarketplaceCredentials, useMarketplaceCredentials } from '../lambdas/infra/marketplace-credentials';
 import { nowIso } from '../lambdas/infra/clock';
 import { seedAdminToken } from '../lambdas/core/auth/seed';
 import { startDynamoLocal, ensureTable, type RunningDynamo } from './dynamodb-local';
+import { nextSyncAfter, syncEveryMinutes } from '../lambdas/core/orders/sync-schedule';
+import { now } from '../lambdas/infra/clock';
 import { LocalBlobs } from './blobs';
 import { TwinJobs } from './jobs';
 import { createTwinServer } from './server';
@@ -91,6 +94,7 @@ export async function startTwin(opts: TwinOptions): Promise<Twin> {
     useQueues(jobs);
     useTimers(jobs);
     useEvents(jobs);
+    useMarketplaceCredentials(new LocalMarketplaceCredentials(dataDir));
 
     if (opts.adminToken) {
       if (opts.adminToken.length < 16 || /\s/.test(opts.adminToken)) throw new Error('ADMIN_TOKEN must be at least 16 characters without spaces.');
@@ -104,6 +108,7 @@ export async function startTwin(opts: TwinOptions): Promise<Twin> {
     const host = opts.host && opts.host !== '0.0.0.0' ? opts.host : 'localhost';
     baseUrl = `http://${host === '127.0.0.1' ? 'localhost' : host}:${port}`;
     if (opts.jobPollMs !== 0) jobs.start(opts.jobPollMs ?? 200);
+    const syncTimer = opts.jobPollMs !== 0 ? scheduleMarketplaceSync(jobs) : undefined;
 
     return {
       url: baseUrl,
@@ -111,6 +116,7 @@ export async function startTwin(opts: TwinOptions): Promise<Twin> {
       jobs,
       blobs,
       async stop() {
+        syncTimer?.stop();
         server.closeAllConnections();
         server.close();
         await jobs.stop();
@@ -121,4 +127,22 @@ export async function startTwin(opts: TwinOptions): Promise<Twin> {
     await dynamo?.stop();
     throw err;
   }
+}
+
+/**
+ * The twin's stand-in for the stack's EventBridge Scheduler schedule: at each boundary of the
+ * sync interval (core/orders/sync-schedule.ts) it queues one `scheduled` tick, named by its time
+ * so a restart in the same minute does not queue it twice.
+ */
+function scheduleMarketplaceSync(jobs: TwinJobs): { stop(): void } {
+  let timer: NodeJS.Timeout | undefined;
+  const arm = () => {
+    const next = nextSyncAfter(now(), syncEveryMinutes());
+    timer = setTimeout(() => {
+      void jobs.sendOnce('marketplaceSync', { kind: 'scheduled' }, `scheduled-sync-${next.toISOString()}`).finally(arm);
+    }, Math.max(0, next.getTime() - now().getTime()));
+    timer.unref();
+  };
+  arm();
+  return { stop: () => clearTimeout(timer) };
 }

@@ -1,0 +1,90 @@
+/**
+ * What a marketplace connector hands the order sync: the marketplace's orders mapped onto the
+ * service's own fields. Each connector (lambdas/infra/marketplaces/<channel>.ts) speaks its
+ * platform's public API and maps its records to `MarketplaceOrder`; the sync upserts them by
+ * (channel, channelOrderId), so a re-sync never duplicates.
+ */
+export const syncChannels = ['amazon', 'mercadolibre', 'shopify'] as const;
+export type SyncChannel = (typeof syncChannels)[number];
+
+export type OrderStatus = 'pending' | 'processing' | 'shipped' | 'delivered' | 'cancelled';
+export type FulfillmentStatus = 'unfulfilled' | 'partial' | 'fulfilled';
+
+export interface Address {
+  name: string;
+  address1: string;
+  address2?: string | null;
+  city: string;
+  state: string;
+  postal_code: string;
+  country: string;
+  phone?: string | null;
+}
+
+export interface MarketplaceOrderItem {
+  /** The line's id in the marketplace (line item id, order item id). */
+  channelItemId: string;
+  sku: string;
+  name: string;
+  quantity: number;
+  /** Unit price in `currency`. */
+  price: number;
+  /** Kilograms per unit when the marketplace says; else null. */
+  weight: number | null;
+}
+
+export interface MarketplaceOrder {
+  channelOrderId: string;
+  /** The number the merchant sees in the marketplace (Shopify `#1001`, ML and Amazon ids). */
+  orderNumber: string;
+  /** ISO 8601 UTC. */
+  createdAt: string;
+  updatedAt: string;
+  /** The marketplace's state mapped onto the service's order status. */
+  status: OrderStatus;
+  /** `paid`, `pending`, `refunded`, ... as the marketplace says, lower-cased; null when unknown. */
+  financialStatus: string | null;
+  customer: { name: string; email: string; phone: string | null };
+  shippingAddress: Address;
+  billingAddress: Address | null;
+  items: MarketplaceOrderItem[];
+  currency: string;
+  totals: { subtotal: number; shipping: number; tax: number; discount: number; total: number };
+}
+
+/** A record the marketplace sent that could not be mapped (missing id, bad amounts, ...). */
+export interface RejectedRecord {
+  channelOrderId: string | null;
+  reason: string;
+}
+
+export interface MarketplacePage {
+  orders: MarketplaceOrder[];
+  rejected: RejectedRecord[];
+}
+
+/** An account's connection to one marketplace: where its API is and the account's credentials. */
+export interface MarketplaceConnection {
+  channel: SyncChannel;
+  /** The API's base URL (configurable: the public one in production, a fake server in tests). */
+  baseUrl: string;
+  /**
+   * shopify: { accessToken } (X-Shopify-Access-Token);
+   * mercadolibre: { accessToken, sellerId };
+   * amazon: { accessToken, marketplaceId } (LWA access token sent as x-amz-access-token).
+   */
+  credentials: Record<string, string>;
+}
+
+export interface FetchOptions {
+  /** Only orders created after this instant (ISO 8601). */
+  since?: string;
+  /** Aborts the fetch (the sync's time budget). */
+  signal?: AbortSignal;
+}
+
+export interface MarketplaceConnector {
+  channel: SyncChannel;
+  /** The marketplace's orders, page by page, following its own pagination to the end. */
+  fetchOrders(connection: MarketplaceConnection, options: FetchOptions): AsyncIterable<MarketplacePage>;
+}

@@ -1,0 +1,132 @@
+import { now } from '../../infra/clock';
+import { argentineDay } from '../customs/regime-rules';
+import { ValidationFailed } from '../errors';
+
+/**
+ * What the ship endpoint (spec 4.1) asks of a carrier: a tracking number and a delivery estimate
+ * for a new shipment. A real carrier (FedEx, DHL, UPS, Correo Argentino...) plugs in as an
+ * adapter in lambdas/infra that implements this port with the carrier's API and the account's
+ * credentials (found by `accountId`), and is registered in `carriers` below. The label itself is
+ * drawn by lambdas/infra/label-pdf.ts whatever the carrier.
+ */
+export interface CarrierPort {
+  /** The lower-case name callers send as `carrier` (spec 2.2). */
+  name: string;
+  /** The service levels the carrier offers, as callers send them as `service`. */
+  services: readonly string[];
+  issueTracking(input: TrackingRequest): Promise<TrackingIssued>;
+}
+
+export interface TrackingRequest {
+  shipmentId: number;
+  service: string;
+  accountId: number;
+}
+
+export interface TrackingIssued {
+  trackingNumber: string;
+  /** YYYY-MM-DD, Argentine calendar. */
+  estimatedDelivery: string;
+}
+
+/**
+ * The built-in carrier's services and their transit times in business days (Monday to Friday,
+ * counted from the day after the shipment is created, on the Argentine calendar). Public holidays
+ * are not skipped: the date is an estimate.
+ */
+export const despachoTransitDays = { express: 2, standard: 5, economy: 8 } as const satisfies Record<string, number>;
+
+export type DespachoService = keyof typeof despachoTransitDays;
+
+const PREFIX = 'DSP';
+const SERIAL_DIGITS = 10;
+const MAX_SHIPMENT_ID = 10 ** SERIAL_DIGITS - 1;
+const TRACKING = /^DSP(\d{10})(\d)$/;
+const DAY_MS = 86_400_000;
+
+/**
+ * The Luhn check digit (ISO/IEC 7812-1, mod 10) of a string of digits: from the right, every
+ * second digit starting with the rightmost is doubled (9 subtracted above 9), and the digit is
+ * what brings the sum to a multiple of 10. It catches every single-digit error and every swap of
+ * adjacent digits except 09/90. `7992739871` -> 3.
+ */
+export function luhnCheckDigit(digits: string): number {
+  if (!/^\d+$/.test(digits)) throw new RangeError(`not a string of digits: ${digits}`);
+  let sum = 0;
+  for (let i = digits.length - 1, double = true; i >= 0; i--, double = !double) {
+    let d = digits.charCodeAt(i) - 48;
+    if (double) {
+      d *= 2;
+      if (d > 9) d -= 9;
+    }
+    sum += d;
+  }
+  return (10 - (sum % 10)) % 10;
+}
+
+/**
+ * The built-in carrier's tracking number of a shipment: `DSP`, the shipment id zero-padded to
+ * 10 digits, and the Luhn check digit of those 10 digits (14 characters, e.g. shipment 42 ->
+ * `DSP00000000422`). Deterministic: shipment ids are unique, so are the numbers, and issuing
+ * again (a retried request) gives the same number. Throws a RangeError outside 1..9,999,999,999.
+ */
+export function trackingNumberFor(shipmentId: number): string {
+  if (!Number.isSafeInteger(shipmentId) || shipmentId < 1 || shipmentId > MAX_SHIPMENT_ID) {
+    throw new RangeError(`shipment id out of range for a tracking number: ${shipmentId}`);
+  }
+  const serial = String(shipmentId).padStart(SERIAL_DIGITS, '0');
+  return `${PREFIX}${serial}${luhnCheckDigit(serial)}`;
+}
+
+/** Whether `s` is a built-in carrier tracking number with a right check digit (exact form: upper case, no spaces). */
+export function isValidTrackingNumber(s: string): boolean {
+  const m = TRACKING.exec(s);
+  return m !== null && Number(m[1]) > 0 && luhnCheckDigit(m[1]) === Number(m[2]);
+}
+
+/**
+ * The date `businessDays` business days (Monday to Friday) after the Argentine calendar day of
+ * `shippedAt`, as YYYY-MM-DD. The shipping day itself never counts, even on a weekday: a Friday
+ * shipment with 2 days arrives on Tuesday, a Saturday one too.
+ */
+export function deliveryEstimate(shippedAt: Date, businessDays: number): string {
+  if (!Number.isInteger(businessDays) || businessDays < 0) throw new RangeError(`business days must be a whole number >= 0: ${businessDays}`);
+  let t = Date.parse(`${argentineDay(shippedAt)}T00:00:00Z`);
+  for (let left = businessDays; left > 0; ) {
+    t += DAY_MS;
+    const weekday = new Date(t).getUTCDay();
+    if (weekday !== 0 && weekday !== 6) left--;
+  }
+  return new Date(t).toISOString().slice(0, 10);
+}
+
+function isDespachoService(service: string): service is DespachoService {
+  return Object.hasOwn(despachoTransitDays, service);
+}
+
+/** Despacho's own delivery network: tracking numbers from `trackingNumberFor`, dates from `deliveryEstimate`. */
+export const builtinCarrier: CarrierPort = {
+  name: 'despacho',
+  services: Object.keys(despachoTransitDays),
+  async issueTracking({ shipmentId, service }) {
+    if (!isDespachoService(service)) {
+      throw new ValidationFailed({ service: [`despacho offers ${Object.keys(despachoTransitDays).join(', ')}`] });
+    }
+    return { trackingNumber: trackingNumberFor(shipmentId), estimatedDelivery: deliveryEstimate(now(), despachoTransitDays[service]) };
+  },
+};
+
+/**
+ * The carriers a shipment can be created with, by the lower-case name callers send. Only carriers
+ * with an adapter are here: a name such as `fedex`, `dhl` or `ups` is refused (the caller answers
+ * 422 naming `carrier`) rather than given a made-up tracking number that no carrier knows.
+ */
+const carriers: ReadonlyMap<string, CarrierPort> = new Map([[builtinCarrier.name, builtinCarrier]]);
+
+/** The names `carrierFor` knows, for the 422 message. */
+export const carrierNames: readonly string[] = [...carriers.keys()];
+
+/** The carrier registered under `name` (exact, lower case), or undefined. */
+export function carrierFor(name: string): CarrierPort | undefined {
+  return carriers.get(name);
+}

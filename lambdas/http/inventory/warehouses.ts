@@ -1,0 +1,26 @@
+import { route } from '../kit/route';
+import { ok } from '../kit/reply';
+import { byMethod } from '../kit/by-method';
+import { listWarehouses, putWarehouse } from '../../infra/entities/warehouses';
+import { nowIso } from '../../infra/clock';
+import { WarehouseBody, WarehouseParams } from '../orders/schemas';
+
+const view = (w: { id: number; name: string; address1: string; city: string; state: string; postal_code: string; country: string; updatedAt: string }) => ({
+  id: w.id,
+  name: w.name,
+  address1: w.address1,
+  city: w.city,
+  state: w.state,
+  postal_code: w.postal_code,
+  country: w.country,
+  updated_at: w.updatedAt,
+});
+
+export const handler = byMethod({
+  GET: route({}, async ({ principal }) => ok({ warehouses: (await listWarehouses(principal.accountId)).map(view) })),
+  PUT: route({ params: WarehouseParams, body: WarehouseBody }, async ({ params, body, principal }) => {
+    const record = { accountId: principal.accountId, id: params.id, ...body, updatedAt: nowIso() };
+    await putWarehouse(record);
+    return ok(view(record), { message: 'Warehouse saved.' });
+  }),
+});

@@ -1,0 +1,21 @@
+import { route } from '../kit/route';
+import { ok } from '../kit/reply';
+import { IdParams } from '../kit/schemas';
+import { idempotencyKey } from '../kit/idempotency-key';
+import { fulfillOrder } from '../../services/orders';
+import { FulfillBody } from './schemas';
+
+export const handler = route({ params: IdParams, body: FulfillBody }, async ({ params, body, headers, principal }) => {
+  const { order, shipment, notified } = await fulfillOrder(principal, params.id, body, idempotencyKey(headers));
+  return ok(
+    {
+      order_id: order.id,
+      shipment_id: shipment.id,
+      fulfillment_status: order.fulfillmentStatus,
+      tracking_number: shipment.trackingNumber,
+      carrier: shipment.carrier,
+      notified_customer: notified,
+    },
+    { message: order.fulfillmentStatus === 'fulfilled' ? 'Order fulfilled.' : 'Order partially fulfilled.' },
+  );
+});

@@ -1,0 +1,10 @@
+import { route } from '../kit/route';
+import { ok } from '../kit/reply';
+import { orderListView } from '../../core/orders/views';
+import { listOrders } from '../../services/order-list';
+import { ListOrdersQuery } from './schemas';
+
+export const handler = route({ query: ListOrdersQuery }, async ({ query, principal }) => {
+  const { orders, pagination } = await listOrders(principal, query);
+  return ok({ orders: orders.map(orderListView), pagination });
+});

@@ -1,0 +1,27 @@
+import { route } from '../kit/route';
+import { ok } from '../kit/reply';
+import { byMethod } from '../kit/by-method';
+import { checkBaseUrl, defaultBaseUrl } from '../../infra/marketplaces';
+import { config } from '../../infra/config';
+import { connectMarketplace, connectedChannels, disconnectMarketplace } from '../../services/order-sync';
+import { ValidationFailed } from '../../core/errors';
+import { ConnectBody, MarketplaceParams } from './schemas';
+
+/** The account's marketplace connections: credentials go in encrypted and never come back out. */
+export const handler = byMethod({
+  GET: route({}, async ({ principal }) => ok({ marketplaces: (await connectedChannels(principal.accountId)).map((c) => ({ channel: c.channel, base_url: c.baseUrl, updated_at: c.updatedAt })) })),
+  PUT: route({ params: MarketplaceParams, body: ConnectBody }, async ({ params, body, principal }) => {
+    const given = body.base_url ?? defaultBaseUrl(params.channel, body.credentials);
+    if (!given) throw new ValidationFailed({ base_url: [`${params.channel} needs base_url (e.g. https://<shop>.myshopify.com).`] });
+    // The account's tokens go to this address: only the marketplace's own API hosts, except on the twin.
+    const checked = checkBaseUrl(params.channel, given, { anyHost: config.stage() === 'local' });
+    if ('problem' in checked) throw new ValidationFailed({ base_url: [`The base URL ${checked.problem}.`] });
+    const { baseUrl } = checked;
+    await connectMarketplace(principal, { channel: params.channel, baseUrl, credentials: body.credentials });
+    return ok({ channel: params.channel, base_url: baseUrl, credentials: Object.keys(body.credentials).sort() }, { message: `${params.channel} connected.` });
+  }),
+  DELETE: route({ params: MarketplaceParams }, async ({ params, principal }) => {
+    await disconnectMarketplace(principal, params.channel);
+    return ok(undefined, { message: `${params.channel} disconnected.` });
+  }),
+});

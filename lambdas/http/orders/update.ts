@@ -1,0 +1,16 @@
+import { route } from '../kit/route';
+import { ok } from '../kit/reply';
+import { IdParams } from '../kit/schemas';
+import { orderDetailView } from '../../core/orders/views';
+import { updateOrder } from '../../services/orders';
+import { UpdateOrderBody } from './schemas';
+
+export const handler = route({ params: IdParams, body: UpdateOrderBody }, async ({ params, body, principal }) => {
+  const { order, changed } = await updateOrder(principal, params.id, body);
+  const detail = orderDetailView(order);
+  const data: Record<string, unknown> = { id: order.id };
+  for (const f of ['status', 'notes', 'shipping_address'] as const) if (body[f] !== undefined) data[f] = detail[f];
+  data.fulfillment_status = order.fulfillmentStatus;
+  data.updated_at = order.updatedAt;
+  return ok(data, { message: changed.length ? `Order updated (${changed.join(', ')}).` : 'Nothing to change.' });
+});

@@ -1,0 +1,13 @@
+import { route } from '../kit/route';
+import { IdParams } from '../kit/schemas';
+import { shipmentLabel } from '../../services/orders';
+
+/** The label of a shipment, to the order's account only, as the PDF itself. */
+export const handler = route({ params: IdParams }, async ({ params, principal }) => {
+  const { pdf, fileName } = await shipmentLabel(principal, params.id);
+  return {
+    status: 200,
+    headers: { 'Content-Disposition': `inline; filename="${fileName}"`, 'Cache-Control': 'private, max-age=300' },
+    raw: { contentType: 'application/pdf', body: pdf },
+  };
+});

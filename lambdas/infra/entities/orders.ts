@@ -1,0 +1,268 @@
+/**
+ * Orders in the single table. One item per order (`ORDER#<id>`, read by id with strong
+ * consistency) holds the whole record, shipments included; beside it:
+ *
+ * - an index row per order in the account's partition (`ORDERIDX#<account>`, sorted by creation):
+ *   the few fields the list filters on, so a list reads small rows, consistently;
+ * - the account's order meta (`ORDERMETA#<account>`): `version`, bumped after every change an
+ *   index row shows, so a cached index knows when it is stale;
+ * - uniqueness keys: `CHORDER#<account>#<channel>#<channel order id>` (a re-sync never
+ *   duplicates) and `ORDERNO#<account>#<number>` (web order numbers);
+ * - pointers from a shipment id and from a tracking number to their order.
+ *
+ * Every change of an order is one transaction conditional on the version it read.
+ */
+import { BatchGetCommand, GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { documentClient } from '../dynamo';
+import { config } from '../config';
+import { pad } from './entity';
+import { batchWriteAll } from '../batch-write';
+import type { OrderRecord } from '../../core/orders/model';
+
+export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+
+const orderKey = (id: number) => ({ pk: `ORDER#${id}`, sk: 'ORDER' });
+const indexPk = (accountId: number) => `ORDERIDX#${accountId}`;
+const metaKey = (accountId: number) => ({ pk: `ORDERMETA#${accountId}`, sk: 'META' });
+const channelKey = (accountId: number, channel: string, channelOrderId: string) => ({ pk: `CHORDER#${accountId}#${channel}#${channelOrderId}`, sk: 'CHORDER' });
+const numberKey = (accountId: number, orderNumber: string) => ({ pk: `ORDERNO#${accountId}#${orderNumber.toLowerCase()}`, sk: 'ORDERNO' });
+const shipmentKey = (id: number) => ({ pk: `SHIPMENT#${id}`, sk: 'SHIPMENT' });
+const trackingKey = (trackingNumber: string) => ({ pk: `TRACKING#${trackingNumber.toUpperCase()}`, sk: 'TRACKING' });
+const sortKey = (o: { createdAt: string; id: number }) => `${o.createdAt}#${pad(o.id)}`;
+
+/** What a list filters and searches on, one small row per order. */
+export interface IndexRow {
+  id: number;
+  orderNumber: string;
+  status: string;
+  fulfillmentStatus: string;
+  channel: string;
+  customerName: string;
+  createdAt: string;
+}
+
+const indexRowOf = (o: OrderRecord) => ({
+  pk: indexPk(o.accountId),
+  sk: sortKey(o),
+  i: o.id,
+  n: o.orderNumber,
+  s: o.status,
+  f: o.fulfillmentStatus,
+  c: o.channel,
+  m: o.customer.name,
+  t: o.createdAt,
+});
+
+const table = () => config.tableName();
+
+function orderItem(o: OrderRecord) {
+  return { ...orderKey(o.id), ...o, kind: 'order', gsi1pk: `ACCOUNT#${o.accountId}#ORDERS`, gsi1sk: sortKey(o) };
+}
+
+function strip(item: Record<string, unknown> | undefined): OrderRecord | undefined {
+  if (!item) return undefined;
+  const { pk: _pk, sk: _sk, kind: _k, gsi1pk: _g, gsi1sk: _s, ...rest } = item;
+  return rest as unknown as OrderRecord;
+}
+
+/** Which uniqueness key a create lost to. */
+export type CreateOutcome = 'created' | 'number_taken' | 'channel_taken';
+
+/** A new order, its index row and its uniqueness keys, all or nothing. */
+export async function insertOrder(order: OrderRecord, keys: { number?: boolean; channel?: boolean }): Promise<CreateOutcome> {
+  const items: TransactItem[] = [
+    { Put: { TableName: table(), Item: orderItem(order), ConditionExpression: 'attribute_not_exists(pk)' } },
+    { Put: { TableName: table(), Item: indexRowOf(order) } },
+  ];
+  const reasons: (CreateOutcome | 'order')[] = ['order', 'order'];
+  if (keys.number) {
+    items.push({ Put: { TableName: table(), Item: { ...numberKey(order.accountId, order.orderNumber), orderId: order.id }, ConditionExpression: 'attribute_not_exists(pk)' } });
+    reasons.push('number_taken');
+  }
+  if (keys.channel && order.channelOrderId) {
+    items.push({ Put: { TableName: table(), Item: { ...channelKey(order.accountId, order.channel, order.channelOrderId), orderId: order.id }, ConditionExpression: 'attribute_not_exists(pk)' } });
+    reasons.push('channel_taken');
+  }
+  const failed = await transact(items);
+  if (failed === undefined) {
+    await bumpMeta(order.accountId, 1);
+    return 'created';
+  }
+  const lost = reasons[failed];
+  if (lost === 'order' || lost === 'created') throw new Error(`order ${order.id} already exists`);
+  return lost;
+}
+
+/**
+ * Replaces the order if it is still at `expectedVersion` (the caller set `next.version` to the
+ * next one); `extra` writes join the same transaction. False when another write got there first.
+ */
+export async function replaceOrder(next: OrderRecord, expectedVersion: number, extra: TransactItem[] = []): Promise<boolean> {
+  const items: TransactItem[] = [
+    {
+      Put: {
+        TableName: table(),
+        Item: orderItem(next),
+        ConditionExpression: '#v = :v',
+        ExpressionAttributeNames: { '#v': 'version' },
+        ExpressionAttributeValues: { ':v': expectedVersion },
+      },
+    },
+    { Put: { TableName: table(), Item: indexRowOf(next) } },
+    ...extra,
+  ];
+  const failed = await transact(items);
+  if (failed === 0) return false;
+  if (failed !== undefined) throw new Error(`order ${next.id}: a companion write of the transaction failed its condition (item ${failed})`);
+  await bumpMeta(next.accountId, 0);
+  return true;
+}
+
+/**
+ * Loads new orders of one account in bulk (BatchWriteItem: order, index row, channel key), for
+ * seeding demo and benchmark data; not for orders that may already exist (no conditions).
+ */
+export async function loadOrders(accountId: number, orders: OrderRecord[]): Promise<void> {
+  function* batches() {
+    const writes = orders.flatMap((o) => [
+      orderItem(o),
+      indexRowOf(o),
+      ...(o.channelOrderId ? [{ ...channelKey(o.accountId, o.channel, o.channelOrderId), orderId: o.id }] : []),
+      ...(o.channel === 'web' ? [{ ...numberKey(o.accountId, o.orderNumber), orderId: o.id }] : []),
+    ]);
+    for (let i = 0; i < writes.length; i += 25) yield { RequestItems: { [table()]: writes.slice(i, i + 25).map((Item) => ({ PutRequest: { Item } })) } };
+  }
+  await batchWriteAll(batches());
+  await bumpMeta(accountId, orders.length);
+}
+
+/** Runs a transaction; the index of the item whose condition failed, or undefined. */
+async function transact(items: TransactItem[]): Promise<number | undefined> {
+  try {
+    await documentClient().send(new TransactWriteCommand({ TransactItems: items }));
+    return undefined;
+  } catch (err) {
+    const reasons = (err as { CancellationReasons?: { Code?: string }[] }).CancellationReasons;
+    const i = reasons?.findIndex((r) => r.Code === 'ConditionalCheckFailed') ?? -1;
+    if (i >= 0) return i;
+    throw err;
+  }
+}
+
+export async function getOrder(id: number): Promise<OrderRecord | undefined> {
+  const res = await documentClient().send(new GetCommand({ TableName: table(), Key: orderKey(id), ConsistentRead: true }));
+  return strip(res.Item);
+}
+
+/** Orders by id, in the order asked (missing ones left out); strongly consistent. */
+export async function getOrders(ids: number[]): Promise<OrderRecord[]> {
+  const found = new Map<number, OrderRecord>();
+  for (let i = 0; i < ids.length; i += 100) {
+    let keys: Record<string, unknown>[] = ids.slice(i, i + 100).map(orderKey);
+    for (let attempt = 0; keys.length; attempt++) {
+      const res = await documentClient().send(new BatchGetCommand({ RequestItems: { [table()]: { Keys: keys, ConsistentRead: true } } }));
+      for (const item of res.Responses?.[table()] ?? []) {
+        const o = strip(item)!;
+        found.set(o.id, o);
+      }
+      keys = (res.UnprocessedKeys?.[table()]?.Keys as Record<string, unknown>[] | undefined) ?? [];
+      if (keys.length) await new Promise((r) => setTimeout(r, Math.min(1000, 25 * 2 ** attempt)));
+    }
+  }
+  return ids.flatMap((id) => found.get(id) ?? []);
+}
+
+export async function orderIdByChannel(accountId: number, channel: string, channelOrderId: string): Promise<number | undefined> {
+  const res = await documentClient().send(new GetCommand({ TableName: table(), Key: channelKey(accountId, channel, channelOrderId), ConsistentRead: true }));
+  return res.Item?.orderId as number | undefined;
+}
+
+export async function orderIdByNumber(accountId: number, orderNumber: string): Promise<number | undefined> {
+  const res = await documentClient().send(new GetCommand({ TableName: table(), Key: numberKey(accountId, orderNumber), ConsistentRead: true }));
+  return res.Item?.orderId as number | undefined;
+}
+
+/** The account's order meta: `version` changes with every listed change, `count` is the number of orders. */
+export async function orderMeta(accountId: number): Promise<{ version: number; count: number }> {
+  const res = await documentClient().send(new GetCommand({ TableName: table(), Key: metaKey(accountId), ConsistentRead: true }));
+  return { version: (res.Item?.version as number) ?? 0, count: (res.Item?.count as number) ?? 0 };
+}
+
+async function bumpMeta(accountId: number, added: number): Promise<void> {
+  await documentClient().send(
+    new UpdateCommand({
+      TableName: table(),
+      Key: metaKey(accountId),
+      UpdateExpression: 'ADD #v :one, #c :added',
+      ExpressionAttributeNames: { '#v': 'version', '#c': 'count' },
+      ExpressionAttributeValues: { ':one': 1, ':added': added },
+    }),
+  );
+}
+
+/** Every index row of the account, newest first, read consistently. */
+export async function readIndex(accountId: number): Promise<IndexRow[]> {
+  const rows: IndexRow[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const res = await documentClient().send(
+      new QueryCommand({
+        TableName: table(),
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': indexPk(accountId) },
+        ProjectionExpression: 'i, n, s, f, c, m, t',
+        ScanIndexForward: false,
+        ConsistentRead: true,
+        ExclusiveStartKey: start,
+      }),
+    );
+    for (const r of res.Items ?? []) {
+      rows.push({ id: r.i, orderNumber: r.n, status: r.s, fulfillmentStatus: r.f, channel: r.c, customerName: r.m, createdAt: r.t });
+    }
+    start = res.LastEvaluatedKey;
+  } while (start);
+  return rows;
+}
+
+/**
+ * The benchmark's yardstick: the newest `limit` orders of an account straight from DynamoDB,
+ * one Query on the account's orders index, nothing else.
+ */
+export async function bareOrdersQuery(accountId: number, limit: number): Promise<Record<string, unknown>[]> {
+  const res = await documentClient().send(
+    new QueryCommand({
+      TableName: table(),
+      IndexName: 'gsi1',
+      KeyConditionExpression: 'gsi1pk = :pk',
+      ExpressionAttributeValues: { ':pk': `ACCOUNT#${accountId}#ORDERS` },
+      ScanIndexForward: false,
+      Limit: limit,
+    }),
+  );
+  return res.Items ?? [];
+}
+
+/** Pointers to an order from its shipment's id and tracking number, written with the shipment. */
+export function shipmentPointers(s: { id: number; trackingNumber: string; accountId: number; orderId: number }): TransactItem[] {
+  const pointer = { shipmentId: s.id, orderId: s.orderId, accountId: s.accountId };
+  return [
+    { Put: { TableName: table(), Item: { ...shipmentKey(s.id), ...pointer }, ConditionExpression: 'attribute_not_exists(pk)' } },
+    { Put: { TableName: table(), Item: { ...trackingKey(s.trackingNumber), ...pointer } } },
+  ];
+}
+
+export interface ShipmentPointer {
+  shipmentId: number;
+  orderId: number;
+  accountId: number;
+}
+
+export async function shipmentPointer(id: number): Promise<ShipmentPointer | undefined> {
+  const res = await documentClient().send(new GetCommand({ TableName: table(), Key: shipmentKey(id), ConsistentRead: true }));
+  return res.Item as ShipmentPointer | undefined;
+}
+
+export async function trackingPointer(trackingNumber: string): Promise<ShipmentPointer | undefined> {
+  const res = await documentClient().send(new GetCommand({ TableName: table(), Key: trackingKey(trackingNumber), ConsistentRead: true }));
+  return res.Item as ShipmentPointer | undefined;
+}

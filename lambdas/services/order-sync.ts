@@ -1,0 +1,309 @@
+/**
+ * Marketplace order sync (spec 4.1 sync, sync status; 2.3). A sync is a record per account and
+ * run; starting one claims the account's sync lock with a conditional write (one sync at a time;
+ * a second request while one runs answers 409 naming it) and queues the run. The worker reads
+ * each channel through its connector, upserts every order by (channel, channel order id) and
+ * records the channel's counters; a channel that fails does not stop the others.
+ */
+import { randomUUID } from 'node:crypto';
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { Principal } from '../core/auth/principal';
+import { Conflict, ValidationFailed } from '../core/errors';
+import { syncChannels, type MarketplaceConnection, type SyncChannel } from '../core/orders/marketplace';
+import { nextSyncAfter, syncEveryMinutes } from '../core/orders/sync-schedule';
+import { documentClient } from '../infra/dynamo';
+import { config } from '../infra/config';
+import { now, nowIso } from '../infra/clock';
+import { queues } from '../infra/queues';
+import { isConditionalFailure } from '../infra/entities/entity';
+import { connectorFor } from '../infra/marketplaces';
+import { marketplaceCredentials } from '../infra/marketplace-credentials';
+import { logger } from '../http/kit/logger';
+import { importOrder } from './orders';
+
+export type SyncStatus = 'processing' | 'completed' | 'completed_with_errors' | 'failed';
+
+export interface ChannelResult {
+  status: 'pending' | 'processing' | 'completed' | 'failed';
+  orders_synced: number;
+  orders_new: number;
+  orders_updated: number;
+  orders_rejected: number;
+  rejected: { channel_order_id: string | null; reason: string }[];
+  error: string | null;
+}
+
+export interface SyncRecord {
+  syncId: string;
+  accountId: number;
+  trigger: 'manual' | 'scheduled';
+  status: SyncStatus;
+  channels: SyncChannel[];
+  since: string | null;
+  startedAt: string;
+  completedAt: string | null;
+  results: Partial<Record<SyncChannel, ChannelResult>>;
+}
+
+export interface SyncMessage {
+  kind: 'run';
+  accountId: number;
+  syncId: string;
+  startedAt: string;
+}
+
+/** How long a run may hold the account's lock before another may start (a crashed worker's run). */
+const lockSeconds = 15 * 60;
+/** Rejected records kept per channel on the sync record (the count is exact). */
+const keptRejections = 20;
+
+const table = () => config.tableName();
+const syncKey = (accountId: number, startedAt: string, syncId: string) => ({ pk: `SYNC#${accountId}`, sk: `RUN#${startedAt}#${syncId}` });
+const lockKey = (accountId: number) => ({ pk: `SYNC#${accountId}`, sk: 'LOCK' });
+const connectionKey = (accountId: number, channel: string) => ({ pk: 'MARKETPLACE_CONNECTIONS', sk: `${String(accountId).padStart(12, '0')}#${channel}` });
+
+const emptyResult = (): ChannelResult => ({ status: 'pending', orders_synced: 0, orders_new: 0, orders_updated: 0, orders_rejected: 0, rejected: [], error: null });
+
+// ---------------------------------------------------------------------------------------------
+// Connections
+
+/** Stores an account's credentials for a marketplace (encrypted) and lists the account for the schedule. */
+export async function connectMarketplace(principal: Principal, connection: MarketplaceConnection): Promise<void> {
+  await marketplaceCredentials().put(principal.accountId, connection);
+  await documentClient().send(
+    new PutCommand({ TableName: table(), Item: { ...connectionKey(principal.accountId, connection.channel), accountId: principal.accountId, channel: connection.channel, baseUrl: connection.baseUrl, updatedAt: nowIso() } }),
+  );
+}
+
+export async function disconnectMarketplace(principal: Principal, channel: SyncChannel): Promise<void> {
+  await documentClient().send(new DeleteCommand({ TableName: table(), Key: connectionKey(principal.accountId, channel) }));
+  await marketplaceCredentials().remove(principal.accountId, channel);
+}
+
+export async function connectedChannels(accountId: number): Promise<{ channel: SyncChannel; baseUrl: string; updatedAt: string }[]> {
+  const res = await documentClient().send(
+    new QueryCommand({
+      TableName: table(),
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+      ExpressionAttributeValues: { ':pk': 'MARKETPLACE_CONNECTIONS', ':prefix': `${String(accountId).padStart(12, '0')}#` },
+      ConsistentRead: true,
+    }),
+  );
+  return (res.Items ?? []).map((i) => ({ channel: i.channel, baseUrl: i.baseUrl, updatedAt: i.updatedAt }));
+}
+
+async function allConnectedAccounts(): Promise<number[]> {
+  const ids = new Set<number>();
+  let start: Record<string, unknown> | undefined;
+  do {
+    const res = await documentClient().send(
+      new QueryCommand({ TableName: table(), KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': 'MARKETPLACE_CONNECTIONS' }, ExclusiveStartKey: start }),
+    );
+    for (const i of res.Items ?? []) ids.add(i.accountId as number);
+    start = res.LastEvaluatedKey;
+  } while (start);
+  return [...ids];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Start, run, status
+
+export async function startSync(principal: Principal, input: { channels?: SyncChannel[]; since?: string }, trigger: SyncRecord['trigger'] = 'manual'): Promise<SyncRecord> {
+  const connected = new Set((await connectedChannels(principal.accountId)).map((c) => c.channel));
+  const channels = input.channels?.length ? [...new Set(input.channels)] : syncChannels.filter((c) => connected.has(c));
+  const missing = channels.filter((c) => !connected.has(c));
+  if (missing.length) throw new ValidationFailed({ channels: [`Not connected: ${missing.join(', ')}. Connect with PUT /v1/orders/marketplaces/{channel}.`] });
+  if (!channels.length) throw new ValidationFailed({ channels: ['No marketplace is connected; connect one with PUT /v1/orders/marketplaces/{channel}.'] });
+
+  const at = now();
+  const record: SyncRecord = {
+    syncId: `sync_${randomUUID()}`,
+    accountId: principal.accountId,
+    trigger,
+    status: 'processing',
+    channels,
+    since: input.since ?? null,
+    startedAt: at.toISOString(),
+    completedAt: null,
+    results: Object.fromEntries(channels.map((c) => [c, emptyResult()])),
+  };
+  try {
+    await documentClient().send(
+      new PutCommand({
+        TableName: table(),
+        Item: { ...lockKey(principal.accountId), syncId: record.syncId, expiresAt: Math.floor(at.getTime() / 1000) + lockSeconds },
+        ConditionExpression: 'attribute_not_exists(pk) OR expiresAt < :now',
+        ExpressionAttributeValues: { ':now': Math.floor(at.getTime() / 1000) },
+      }),
+    );
+  } catch (err) {
+    if (!isConditionalFailure(err)) throw err;
+    const lock = await documentClient().send(new GetCommand({ TableName: table(), Key: lockKey(principal.accountId), ConsistentRead: true }));
+    throw new Conflict(`A sync is already running (${lock.Item?.syncId ?? 'unknown'}); wait for it to finish.`, { sync_id: lock.Item?.syncId ?? null });
+  }
+  try {
+    await documentClient().send(new PutCommand({ TableName: table(), Item: { ...syncKey(record.accountId, record.startedAt, record.syncId), ...record } }));
+    const message: SyncMessage = { kind: 'run', accountId: record.accountId, syncId: record.syncId, startedAt: record.startedAt };
+    await queues().send('marketplaceSync', message);
+  } catch (err) {
+    await releaseLock(record.accountId, record.syncId);
+    throw err;
+  }
+  return record;
+}
+
+async function releaseLock(accountId: number, syncId: string) {
+  await documentClient()
+    .send(new DeleteCommand({ TableName: table(), Key: lockKey(accountId), ConditionExpression: 'syncId = :id', ExpressionAttributeValues: { ':id': syncId } }))
+    .catch((err) => {
+      if (!isConditionalFailure(err)) throw err;
+    });
+}
+
+async function readSync(accountId: number, startedAt: string, syncId: string): Promise<SyncRecord | undefined> {
+  const res = await documentClient().send(new GetCommand({ TableName: table(), Key: syncKey(accountId, startedAt, syncId), ConsistentRead: true }));
+  if (!res.Item) return undefined;
+  const { pk: _p, sk: _s, ...rest } = res.Item;
+  return rest as SyncRecord;
+}
+
+async function saveResult(s: SyncRecord, channel: SyncChannel, result: ChannelResult) {
+  await documentClient().send(
+    new UpdateCommand({
+      TableName: table(),
+      Key: syncKey(s.accountId, s.startedAt, s.syncId),
+      UpdateExpression: 'SET results.#c = :r',
+      ConditionExpression: '#status = :processing',
+      ExpressionAttributeNames: { '#c': channel, '#status': 'status' },
+      ExpressionAttributeValues: { ':r': result, ':processing': 'processing' },
+    }),
+  );
+}
+
+/**
+ * The worker's side: runs a queued sync once. A redelivered message for a finished sync does
+ * nothing; a redelivered one for a sync still marked processing (its worker died) runs it again,
+ * which the upserts make harmless.
+ */
+export async function runSync(message: SyncMessage, opts: { timeBudgetMs?: number } = {}): Promise<SyncRecord | undefined> {
+  const sync = await readSync(message.accountId, message.startedAt, message.syncId);
+  if (!sync || sync.status !== 'processing') return sync;
+  const signal = AbortSignal.timeout(opts.timeBudgetMs ?? 12 * 60_000);
+  const since = sync.since ?? (await defaultSince(sync.accountId, sync.syncId));
+  for (const channel of sync.channels) {
+    const result: ChannelResult = { ...emptyResult(), status: 'processing' };
+    await saveResult(sync, channel, result);
+    try {
+      const connection = await marketplaceCredentials().get(sync.accountId, channel);
+      if (!connection) throw new Error(`${channel} is no longer connected`);
+      for await (const page of connectorFor(channel).fetchOrders(connection, { since: since ?? undefined, signal })) {
+        for (const r of page.rejected) {
+          result.orders_rejected++;
+          if (result.rejected.length < keptRejections) result.rejected.push({ channel_order_id: r.channelOrderId, reason: r.reason });
+        }
+        const outcomes = await mapLimit(page.orders, 8, (o) => importOrder(sync.accountId, channel, o));
+        for (const outcome of outcomes) {
+          result.orders_synced++;
+          if (outcome === 'new') result.orders_new++;
+          if (outcome === 'updated') result.orders_updated++;
+        }
+        await saveResult(sync, channel, result);
+      }
+      result.status = 'completed';
+    } catch (err) {
+      logger.warn('marketplace sync failed', { syncId: sync.syncId, channel, error: err as Error });
+      result.status = 'failed';
+      result.error = (err as Error).message?.slice(0, 500) ?? 'failed';
+    }
+    await saveResult(sync, channel, result);
+    sync.results[channel] = result;
+  }
+  const failed = sync.channels.filter((c) => sync.results[c]?.status === 'failed').length;
+  const status: SyncStatus = failed === 0 ? 'completed' : failed === sync.channels.length ? 'failed' : 'completed_with_errors';
+  const completedAt = nowIso();
+  await documentClient().send(
+    new UpdateCommand({
+      TableName: table(),
+      Key: syncKey(sync.accountId, sync.startedAt, sync.syncId),
+      UpdateExpression: 'SET #status = :status, completedAt = :at',
+      ConditionExpression: '#status = :processing',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: { ':status': status, ':at': completedAt, ':processing': 'processing' },
+    }),
+  );
+  await releaseLock(sync.accountId, sync.syncId);
+  return { ...sync, status, completedAt };
+}
+
+/**
+ * Without `since`, a sync reads from the start of the last sync that completed (an hour earlier,
+ * for marketplaces that index late); the first sync of an account reads everything the
+ * marketplace's API offers by default. Updates of older orders arrive because each connector
+ * reads by creation date; see the README.
+ */
+async function defaultSince(accountId: number, exceptSyncId: string): Promise<string | null> {
+  const res = await documentClient().send(
+    new QueryCommand({
+      TableName: table(),
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :run)',
+      ExpressionAttributeValues: { ':pk': `SYNC#${accountId}`, ':run': 'RUN#' },
+      ScanIndexForward: false,
+      Limit: 20,
+      ConsistentRead: true,
+    }),
+  );
+  const last = (res.Items ?? []).find((i) => i.syncId !== exceptSyncId && i.status === 'completed' && !i.since);
+  return last ? new Date(Date.parse(last.startedAt as string) - 3_600_000).toISOString() : null;
+}
+
+async function mapLimit<T, R>(items: T[], limit: number, fn: (t: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array(items.length);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(limit, items.length) }, async () => {
+      while (next < items.length) {
+        const i = next++;
+        out[i] = await fn(items[i]);
+      }
+    }),
+  );
+  return out;
+}
+
+export async function lastSync(accountId: number): Promise<SyncRecord | undefined> {
+  const res = await documentClient().send(
+    new QueryCommand({
+      TableName: table(),
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :run)',
+      ExpressionAttributeValues: { ':pk': `SYNC#${accountId}`, ':run': 'RUN#' },
+      ScanIndexForward: false,
+      Limit: 1,
+      ConsistentRead: true,
+    }),
+  );
+  const item = res.Items?.[0];
+  if (!item) return undefined;
+  const { pk: _p, sk: _s, ...rest } = item;
+  return rest as SyncRecord;
+}
+
+export function nextScheduledSync(at = now()): string {
+  return nextSyncAfter(at, syncEveryMinutes()).toISOString();
+}
+
+/** The schedule's tick: a sync for every account with a connection (an account already syncing is skipped). */
+export async function scheduledSync(): Promise<{ started: number; skipped: number }> {
+  let started = 0;
+  let skipped = 0;
+  for (const accountId of await allConnectedAccounts()) {
+    const system: Principal = { accountId, tokenId: 0, tokenName: 'scheduled sync', email: null, role: 'partner', scopes: [] };
+    try {
+      await startSync(system, {}, 'scheduled');
+      started++;
+    } catch (err) {
+      if (!(err instanceof Conflict) && !(err instanceof ValidationFailed)) throw err;
+      skipped++;
+    }
+  }
+  return { started, skipped };
+}

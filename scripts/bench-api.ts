@@ -1,0 +1,180 @@
+/**
+ * `npm run bench:api`: the order list under load. 10,000 orders of one merchant (web and three
+ * marketplaces, every status) on the local twin; then, under 50 concurrent connections
+ * (autocannon) for `BENCH_SECONDS` each:
+ *
+ * 1. GET /v1/orders?per_page=100 (the newest page), and
+ * 2. a filtered search: GET /v1/orders?per_page=100&status=...&channel=...&search=...
+ *
+ * and, in the same run with the same concurrency, the yardstick: a bare DynamoDB Query (the
+ * account's orders index, newest first, Limit 100, nothing else). Prints req/s, p50 and p99 of
+ * each and the ratio of each p50 to the bare Query's p50. Target: ratio <= 3.0. Exits 1 if missed.
+ *
+ * The HTTP figures include everything a client pays on the twin: the HTTP server, the authorizer
+ * (token lookup, rate window), validation, the list and the JSON answer.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+import { startTwin } from '../twin/twin';
+import { startDynamoLocal } from '../twin/dynamodb-local';
+import { bareOrdersQuery, loadOrders } from '../lambdas/infra/entities/orders';
+import { productsFor } from '../lambdas/infra/entities/products';
+import { nextIds } from '../lambdas/infra/entities/counters';
+import { importedOrder } from '../lambdas/services/orders';
+import type { OrderChannel } from '../lambdas/core/orders/model';
+import type { MarketplaceOrder, OrderStatus } from '../lambdas/core/orders/marketplace';
+import { prng } from '../test/support/prng';
+
+const orderCount = Number(process.env.BENCH_ORDERS ?? 10_000);
+const seconds = Number(process.env.BENCH_SECONDS ?? 10);
+const connections = 50;
+const target = 3.0;
+
+
+const dataDir = mkdtempSync(join(tmpdir(), 'despacho-bench-api-'));
+const adminToken = 'bench-admin-token-0123456789';
+const dynamo = await startDynamoLocal();
+const twin = await startTwin({ port: 0, dataDir, tableName: 'bench_api', adminToken, jobPollMs: 0, dynamoEndpoint: dynamo.endpoint });
+
+async function api(method: string, path: string, token: string, body?: unknown) {
+  const res = await fetch(twin.apiUrl + path, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+  return { status: res.status, body: (await res.json()) as any };
+}
+
+try {
+  // A merchant and one token per connection (each token has its own rate window).
+  const account = (await api('POST', '/v1/admin/accounts', adminToken, { name: 'Bench Merchant', kind: 'partner' })).body.data;
+  const tokens: string[] = [];
+  for (let i = 0; i < connections; i++) {
+    tokens.push((await api('POST', '/v1/admin/tokens', adminToken, { account_id: account.id, name: `bench ${i}`, role: 'partner', scopes: ['orders:read'] })).body.data.token);
+  }
+
+  // Seed in bulk (what is measured is reading): the records the sync and the web store would
+  // make, with ids allocated as they allocate them, written with BatchWriteItem.
+  const rand = prng(7);
+  const names = ['María', 'Juan', 'Lucía', 'Mateo', 'Sofía', 'Benjamín', 'Valentina', 'Thiago', 'Camila', 'Santiago'];
+  const surnames = ['González', 'Rodríguez', 'Gómez', 'Fernández', 'López', 'Díaz', 'Martínez', 'Pérez', 'García', 'Romero'];
+  const channels: OrderChannel[] = ['web', 'mercadolibre', 'amazon', 'shopify', 'ebay'];
+  const statuses: OrderStatus[] = ['pending', 'processing', 'processing', 'shipped', 'delivered', 'cancelled'];
+  const start = Date.parse('2026-01-01T00:00:00Z');
+  const seedStarted = performance.now();
+  const skus = Array.from({ length: 500 }, (_, k) => ({ sku: `SKU-${k}`, name: `Producto ${k}` }));
+  const products = await productsFor(account.id, skus);
+  const productIds = new Map([...products].map(([sku, p]) => [sku, p.productId]));
+  const itemsOf = (i: number) => Array.from({ length: 1 + (i % 3) }, (_, k) => ({ ...skus[(i * 7 + k) % 500], quantity: 1 + (k % 2), price: 5 + ((i + k) % 90) + 0.99, weight: 0.3 }));
+  const firstOrder = await nextIds('order', orderCount);
+  let nextItem = await nextIds('orderItem', Array.from({ length: orderCount }, (_, i) => itemsOf(i).length).reduce((a, b) => a + b, 0));
+  const records = [];
+  for (let i = 0; i < orderCount; i++) {
+    const name = `${names[Math.floor(rand() * names.length)]} ${surnames[Math.floor(rand() * surnames.length)]}`;
+    const channel = channels[i % channels.length];
+    const items = itemsOf(i);
+    const at = new Date(start + i * 60_000).toISOString();
+    const subtotal = items.reduce((s, x) => s + Math.round(x.price * 100) * x.quantity, 0) / 100;
+    const m: MarketplaceOrder = {
+      channelOrderId: `${channel}-${i}`,
+      orderNumber: `${channel.slice(0, 2).toUpperCase()}-${100000 + i}`,
+      createdAt: at,
+      updatedAt: at,
+      status: statuses[i % statuses.length],
+      financialStatus: 'paid',
+      customer: { name, email: `c${i}@example.com`, phone: null },
+      shippingAddress: { name, address1: `Calle ${i} 123`, city: 'Buenos Aires', state: 'CABA', postal_code: 'C1000', country: 'AR' },
+      billingAddress: null,
+      items: items.map((x, k) => ({ ...x, channelItemId: `${i}-${k}` })),
+      currency: 'USD',
+      totals: { subtotal, shipping: 0, tax: 0, discount: 0, total: subtotal },
+    };
+    records.push(importedOrder(account.id, channel, m, { id: firstOrder + i, firstItemId: nextItem, productIds, at }));
+    nextItem += items.length;
+  }
+  for (let i = 0; i < records.length; i += 1000) await loadOrders(account.id, records.slice(i, i + 1000));
+  const seedSeconds = (performance.now() - seedStarted) / 1000;
+  console.log(`seeded ${orderCount} orders in ${seedSeconds.toFixed(1)} s`);
+
+  const listPath = '/api/v1/orders?per_page=100';
+  const searchPath = `/api/v1/orders?per_page=100&status=processing&channel=mercadolibre&search=${encodeURIComponent('gonzalez')}`;
+  // Warm: the first list loads the index rows; check both answer.
+  for (const p of [listPath, searchPath]) {
+    const r = await fetch(twin.url + p, { headers: { authorization: `Bearer ${tokens[0]}` } });
+    const body = (await r.json()) as any;
+    if (r.status !== 200) throw new Error(`${p}: ${r.status} ${JSON.stringify(body)}`);
+    console.log(`${p.replace('/api', '')}: ${body.data.orders.length} orders on the page of ${body.data.pagination.total}`);
+  }
+
+  const bare = await bareLoad(account.id);
+  const list = await httpLoad(listPath, tokens);
+  const search = await httpLoad(searchPath, tokens);
+  const bare2 = await bareLoad(account.id);
+  const bareP50 = (bare.p50 + bare2.p50) / 2;
+
+  const row = (name: string, r: Load) => `${name.padEnd(34)} ${r.rps.toFixed(0).padStart(7)} req/s   p50 ${r.p50.toFixed(1).padStart(6)} ms   p99 ${r.p99.toFixed(1).padStart(6)} ms${r.errors ? `   ${r.errors} errors` : ''}`;
+  console.log(`\n${connections} connections, ${seconds} s each, ${orderCount} orders`);
+  console.log(row('bare DynamoDB Query (before)', bare));
+  console.log(row('GET /v1/orders?per_page=100', list));
+  console.log(row('GET /v1/orders filtered search', search));
+  console.log(row('bare DynamoDB Query (after)', bare2));
+  const listRatio = list.p50 / bareP50;
+  const searchRatio = search.p50 / bareP50;
+  console.log(`\nratio p50 list / bare Query:   ${listRatio.toFixed(2)} (target <= ${target})`);
+  console.log(`ratio p50 search / bare Query: ${searchRatio.toFixed(2)} (target <= ${target})`);
+  const met = listRatio <= target && searchRatio <= target && !list.errors && !search.errors;
+  console.log(met ? 'target met' : 'TARGET MISSED');
+  process.exitCode = met ? 0 : 1;
+} finally {
+  // Requests autocannon left in flight finish before the engine stops under them.
+  await new Promise((r) => setTimeout(r, 3000));
+  await twin.stop();
+  await dynamo.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+}
+
+interface Load {
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+}
+
+async function httpLoad(path: string, tokens: string[]): Promise<Load> {
+  let n = 0;
+  const result = await autocannon({
+    url: twin.url,
+    connections,
+    duration: seconds,
+    requests: [
+      {
+        method: 'GET',
+        path,
+        setupRequest: (req: any) => ({ ...req, headers: { ...req.headers, authorization: `Bearer ${tokens[n++ % tokens.length]}` } }),
+      },
+    ],
+  });
+  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.non2xx };
+}
+
+/** The same concurrency against DynamoDB Local directly: `connections` loops of one Query each. */
+async function bareLoad(accountId: number): Promise<Load> {
+  const latencies: number[] = [];
+  let errors = 0;
+  const end = performance.now() + seconds * 1000;
+  await Promise.all(
+    Array.from({ length: connections }, async () => {
+      while (performance.now() < end) {
+        const t0 = performance.now();
+        try {
+          const items = await bareOrdersQuery(accountId, 100);
+          if (items.length !== Math.min(100, orderCount)) errors++;
+        } catch {
+          errors++;
+        }
+        latencies.push(performance.now() - t0);
+      }
+    }),
+  );
+  latencies.sort((a, b) => a - b);
+  const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))];
+  return { rps: latencies.length / seconds, p50: at(0.5), p99: at(0.99), errors };
+}

@@ -1,0 +1,141 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { useTwin } from '../../support/twin';
+import { recordEvents } from '../../support/events';
+import { amazonOrders, mercadolibreOrders, shopifyOrders, startFakeAmazon, startFakeMercadoLibre, startFakeShopify, type FakeAmazon, type FakeMercadoLibre, type FakeShopify } from '../../support/fake-marketplaces';
+import { scheduledSync } from '../../../lambdas/services/order-sync';
+
+const t = useTwin();
+const events = recordEvents();
+let shopify: FakeShopify;
+let ml: FakeMercadoLibre;
+let amazon: FakeAmazon;
+
+beforeAll(async () => {
+  [shopify, ml, amazon] = await Promise.all([startFakeShopify({ count: 23, seed: 1 }), startFakeMercadoLibre({ count: 120, seed: 2 }), startFakeAmazon({ count: 25, seed: 3 })]);
+});
+afterAll(async () => {
+  await Promise.all([shopify?.close(), ml?.close(), amazon?.close()]);
+});
+
+async function connectAll(token: string) {
+  const put = (channel: string, body: unknown) => t.call('PUT', `/v1/orders/marketplaces/${channel}`, { token, body });
+  expect((await put('shopify', { base_url: shopify.baseUrl, credentials: { accessToken: shopify.token } })).status).toBe(200);
+  expect((await put('mercadolibre', { base_url: ml.baseUrl, credentials: { accessToken: ml.token, sellerId: ml.sellerId } })).status).toBe(200);
+  expect((await put('amazon', { base_url: amazon.baseUrl, credentials: { accessToken: amazon.token, marketplaceId: amazon.marketplaceId } })).status).toBe(200);
+}
+
+/** Runs queued jobs until the sync is no longer processing. */
+async function settle(token: string) {
+  for (let i = 0; i < 100; i++) {
+    await t.twin.jobs.runDue();
+    const s = await t.call('GET', '/v1/orders/sync/status', { token });
+    if (s.body.data.last_sync && s.body.data.last_sync.status !== 'processing') return s.body.data;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error('sync did not finish');
+}
+
+describe('marketplace sync', () => {
+  it('imports every order of the three marketplaces once, and a re-sync updates without duplicating', async () => {
+    shopify.setOrders(shopifyOrders(23, 1));
+    ml.setOrders(mercadolibreOrders(120, 2));
+    amazon.setOrders(amazonOrders(25, 3));
+    const m = await t.account('Tienda Sync', { scopes: ['orders:read', 'orders:write'] });
+    await connectAll(m.token);
+    const listed = await t.call('GET', '/v1/orders/marketplaces', { token: m.token });
+    expect(listed.body.data.marketplaces.map((c: { channel: string }) => c.channel).sort()).toEqual(['amazon', 'mercadolibre', 'shopify']);
+    expect(listed.text).not.toContain(shopify.token);
+
+    // Amazon reads 30 days back without `since`; the fakes' orders are from 2025.
+    const started = await t.call('POST', '/v1/orders/sync', { token: m.token, body: { since: '2020-01-01T00:00:00Z' } });
+    expect(started.status).toBe(202);
+    expect(started.body.data).toMatchObject({ status: 'processing', channels: ['amazon', 'mercadolibre', 'shopify'], since: '2020-01-01T00:00:00.000Z' });
+    expect(started.body.data.sync_id).toMatch(/^sync_/);
+    expect((await t.call('POST', '/v1/orders/sync', { token: m.token, body: {} })).status).toBe(409);
+
+    const first = await settle(m.token);
+    expect(first.last_sync).toMatchObject({ sync_id: started.body.data.sync_id, status: 'completed' });
+    expect(first.last_sync.completed_at).toBeTruthy();
+    expect(first.last_sync.channels.shopify).toMatchObject({ orders_synced: 23, orders_new: 23, orders_updated: 0 });
+    expect(first.last_sync.channels.mercadolibre).toMatchObject({ orders_synced: 120, orders_new: 120, orders_updated: 0 });
+    expect(first.last_sync.channels.amazon).toMatchObject({ orders_synced: 25, orders_new: 25, orders_updated: 0 });
+    expect(Date.parse(first.next_scheduled_sync)).toBeGreaterThan(Date.now());
+    const total = async (qs = '') => (await t.call('GET', `/v1/orders?per_page=1${qs}`, { token: m.token })).body.data.pagination.total;
+    expect(await total()).toBe(168);
+    expect(await total('&channel=shopify')).toBe(23);
+    expect(events.filter((e) => e.type === 'order.created')).toHaveLength(168);
+
+    const mlId = String(ml.orders[5].id);
+    ml.mutate(mlId, (o) => (o.status = 'cancelled'));
+    const again = await t.call('POST', '/v1/orders/sync', { token: m.token, body: { channels: ['mercadolibre', 'shopify'], since: '2020-01-01T00:00:00Z' } });
+    expect(again.status).toBe(202);
+    const second = await settle(m.token);
+    expect(second.last_sync.channels.mercadolibre).toMatchObject({ orders_synced: 120, orders_new: 0, orders_updated: 1 });
+    expect(second.last_sync.channels.shopify).toMatchObject({ orders_synced: 23, orders_new: 0, orders_updated: 0 });
+    expect(await total()).toBe(168);
+    const cancelled = (await t.call('GET', '/v1/orders?channel=mercadolibre&status=cancelled&per_page=100', { token: m.token })).body.data.orders;
+    expect(cancelled.map((o: { channel_order_id: string }) => o.channel_order_id)).toContain(mlId);
+  });
+
+  it('retries a 429, keeps going past malformed records and reports them', async () => {
+    shopify.setOrders(shopifyOrders(12, 4));
+    const m = await t.account('Tienda Reintentos', { scopes: ['orders:read', 'orders:write'] });
+    await t.call('PUT', '/v1/orders/marketplaces/shopify', { token: m.token, body: { base_url: shopify.baseUrl, credentials: { accessToken: shopify.token } } });
+    shopify.malform(3, 'bad-amount');
+    shopify.requests.length = 0;
+    shopify.rateLimitOn(1, 1);
+    await t.call('POST', '/v1/orders/sync', { token: m.token, body: {} });
+    const done = await settle(m.token);
+    expect(done.last_sync.status).toBe('completed');
+    expect(done.last_sync.channels.shopify).toMatchObject({ orders_synced: 11, orders_new: 11, orders_rejected: 1 });
+    expect(done.last_sync.channels.shopify.rejected[0].reason).toBeTruthy();
+    expect(shopify.requests.some((r) => r.status === 429)).toBe(true);
+  });
+
+  it('records a channel that refuses the credentials as failed without stopping the others', async () => {
+    amazon.setOrders(amazonOrders(5, 5));
+    shopify.setOrders(shopifyOrders(4, 6));
+    const m = await t.account('Tienda Claves', { scopes: ['orders:read', 'orders:write'] });
+    await t.call('PUT', '/v1/orders/marketplaces/amazon', { token: m.token, body: { base_url: amazon.baseUrl, credentials: { accessToken: 'wrong', marketplaceId: amazon.marketplaceId } } });
+    await t.call('PUT', '/v1/orders/marketplaces/shopify', { token: m.token, body: { base_url: shopify.baseUrl, credentials: { accessToken: shopify.token } } });
+    await t.call('POST', '/v1/orders/sync', { token: m.token, body: { since: '2020-01-01T00:00:00Z' } });
+    const done = await settle(m.token);
+    expect(done.last_sync.status).toBe('completed_with_errors');
+    expect(done.last_sync.channels.amazon.status).toBe('failed');
+    expect(done.last_sync.channels.amazon.error).toBeTruthy();
+    expect(done.last_sync.channels.shopify).toMatchObject({ status: 'completed', orders_new: 4 });
+  });
+
+  it('refuses channels that are not connected or not syncable, and bad since', async () => {
+    const m = await t.account('Tienda Sin Conexión', { scopes: ['orders:read', 'orders:write'] });
+    const none = await t.call('POST', '/v1/orders/sync', { token: m.token, body: {} });
+    expect(none.status).toBe(422);
+    expect(Object.keys(none.body.errors)).toEqual(['channels']);
+    expect((await t.call('POST', '/v1/orders/sync', { token: m.token, body: { channels: ['ebay'] } })).status).toBe(422);
+    expect((await t.call('POST', '/v1/orders/sync', { token: m.token, body: { channels: ['shopify'] } })).status).toBe(422);
+    expect(Object.keys((await t.call('POST', '/v1/orders/sync', { token: m.token, body: { since: 'last week' } })).body.errors)).toEqual(['since']);
+    const status = await t.call('GET', '/v1/orders/sync/status', { token: m.token });
+    expect(status.body.data.last_sync).toBeNull();
+    expect((await t.call('PUT', '/v1/orders/marketplaces/etsy', { token: m.token, body: { credentials: { a: 'b' } } })).status).toBe(404);
+    expect((await t.call('PUT', '/v1/orders/marketplaces/shopify', { token: m.token, body: { credentials: {} } })).status).toBe(422);
+  });
+
+  it('keeps credentials encrypted on the twin and starts a sync per connected account on the schedule', async () => {
+    const m = await t.account('Tienda Programada', { scopes: ['orders:read', 'orders:write'] });
+    shopify.setOrders(shopifyOrders(3, 7));
+    await t.call('PUT', '/v1/orders/marketplaces/shopify', { token: m.token, body: { base_url: shopify.baseUrl, credentials: { accessToken: 'secret-token-visible-nowhere' } } });
+    const onDisk = readFileSync(join(t.dataDir, 'marketplace-credentials.json'), 'utf8');
+    expect(onDisk).not.toContain('secret-token-visible-nowhere');
+    await t.call('PUT', '/v1/orders/marketplaces/shopify', { token: m.token, body: { base_url: shopify.baseUrl, credentials: { accessToken: shopify.token } } });
+
+    const { started } = await scheduledSync();
+    expect(started).toBeGreaterThanOrEqual(1);
+    const done = await settle(m.token);
+    expect(done.last_sync).toMatchObject({ trigger: 'scheduled', status: 'completed' });
+    expect(done.last_sync.channels.shopify.orders_new).toBe(3);
+    expect((await t.call('DELETE', '/v1/orders/marketplaces/shopify', { token: m.token })).status).toBe(200);
+    expect((await t.call('GET', '/v1/orders/marketplaces', { token: m.token })).body.data.marketplaces).toEqual([]);
+  });
+});
