@@ -247,7 +247,7 @@ export const commands: Command[] = [
   },
   {
     name: 'demo',
-    summary: 'Seed a demo partner and broker with transport documents in every state (needs an admin token)',
+    summary: 'Seed a demo partner and broker: transport documents in every state, orders across channels and statuses (needs an admin token)',
     request: () => {
       throw new UsageError('demo runs several calls');
     },
@@ -263,10 +263,13 @@ export const commands: Command[] = [
           body: body === undefined ? undefined : JSON.stringify(body),
         });
         const answer = await res.json().catch(() => ({}));
-        if (!res.ok) throw new Error(`${method} ${path}: HTTP ${res.status} ${(answer as { message?: string }).message ?? ''}`);
+        if (!res.ok) {
+          const { message = '', errors } = answer as { message?: string; errors?: unknown };
+          throw new Error(`${method} ${path}: HTTP ${res.status} ${message}${errors ? ' ' + JSON.stringify(errors) : ''}`);
+        }
         return answer;
       };
-      for (const line of await seedDemo(call, token)) stdout.write(line + '\n');
+      for (const line of await seedDemo(call, token, base)) stdout.write(line + '\n');
       return 0;
     },
   },

@@ -1,12 +1,14 @@
 /**
- * `npm run cli -- demo`: a partner and a broker account with tokens, and a few transport documents
- * in every state, made through the public API exactly as a client would.
+ * `npm run cli -- demo`: a partner and a broker account with tokens, a few transport documents
+ * in every state, and the partner's orders across channels and statuses (bin/demo-orders.ts),
+ * made through the public API exactly as a client would.
  */
 import { samplePdf, samplePng } from './sample-files';
+import { seedOrderDemo } from './demo-orders';
 
 type Call = (method: string, path: string, token: string, body?: unknown) => Promise<any>;
 
-export async function seedDemo(call: Call, adminToken: string): Promise<string[]> {
+export async function seedDemo(call: Call, adminToken: string, apiUrl = ''): Promise<string[]> {
   const stamp = new Date().toISOString().slice(0, 16).replace('T', ' ');
   const partner = (await call('POST', '/v1/admin/accounts', adminToken, { name: `Demo Courier (${stamp})`, kind: 'partner' })).data;
   const broker = (await call('POST', '/v1/admin/accounts', adminToken, { name: `Demo Broker (${stamp})`, kind: 'broker' })).data;
@@ -33,7 +35,10 @@ export async function seedDemo(call: Call, adminToken: string): Promise<string[]
     reason: 'Added the consignee tax id.',
   });
 
+  const orderLines = await seedOrderDemo(call, partnerToken, apiUrl);
+
   return [
+    ...orderLines,
     `Demo accounts: partner ${partner.id} "${partner.name}", broker ${broker.id} "${broker.name}".`,
     `Documents: ${awb.id} approved, ${manifest.id} validated, ${customs.id} rejected then superseded by version 2, ${delivery.id} uploaded, ${notes.id} rejected.`,
     '',

@@ -25,7 +25,7 @@ import { nextIds } from '../lambdas/infra/entities/counters';
 import { importedOrder } from '../lambdas/services/orders';
 import type { OrderChannel } from '../lambdas/core/orders/model';
 import type { MarketplaceOrder, OrderStatus } from '../lambdas/core/orders/marketplace';
-import { prng } from '../test/support/prng';
+import { prng } from '../twin/prng';
 
 const orderCount = Number(process.env.BENCH_ORDERS ?? 10_000);
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);

@@ -3,7 +3,7 @@ import type { MarketplaceConnection } from '../../../lambdas/core/orders/marketp
 import { manualClock, useClock, useSystemClock } from '../../../lambdas/infra/clock';
 import { amazonConnector } from '../../../lambdas/infra/marketplaces/amazon';
 import { MarketplaceError } from '../../../lambdas/infra/marketplaces/http';
-import { amazonOrders, firstOrderAt, readAll, recordedSleep, startFakeAmazon, type FakeAmazon, type Raw } from '../../support/fake-marketplaces';
+import { amazonOrders, firstOrderAt, readAll, recordedSleep, startFakeAmazon, type FakeAmazon, type Raw } from '../../../twin/fake-marketplaces';
 
 let fake: FakeAmazon;
 let connection: MarketplaceConnection;

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { MarketplaceConnection } from '../../../lambdas/core/orders/marketplace';
 import { MarketplaceError } from '../../../lambdas/infra/marketplaces/http';
 import { shopifyConnector, shopifyPageSizes } from '../../../lambdas/infra/marketplaces/shopify';
-import { readAll, recordedSleep, shopifyOrders, shopifyQueryCost, startFakeShopify, type FakeShopify, type Raw } from '../../support/fake-marketplaces';
+import { readAll, recordedSleep, shopifyOrders, shopifyQueryCost, startFakeShopify, type FakeShopify, type Raw } from '../../../twin/fake-marketplaces';
 
 let fake: FakeShopify;
 let connection: MarketplaceConnection;

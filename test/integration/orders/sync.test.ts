@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { useTwin } from '../../support/twin';
 import { recordEvents } from '../../support/events';
-import { amazonOrders, mercadolibreOrders, shopifyOrders, startFakeAmazon, startFakeMercadoLibre, startFakeShopify, type FakeAmazon, type FakeMercadoLibre, type FakeShopify } from '../../support/fake-marketplaces';
+import { amazonOrders, mercadolibreOrders, shopifyOrders, startFakeAmazon, startFakeMercadoLibre, startFakeShopify, type FakeAmazon, type FakeMercadoLibre, type FakeShopify } from '../../../twin/fake-marketplaces';
 import { scheduledSync } from '../../../lambdas/services/order-sync';
 
 const t = useTwin();

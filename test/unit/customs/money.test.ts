@@ -11,7 +11,7 @@ import {
   toCentsExact,
   toNumber,
 } from '../../../lambdas/core/customs/money';
-import { prng } from '../../support/prng';
+import { prng } from '../../../twin/prng';
 
 
 describe('exact parsing', () => {
