@@ -242,18 +242,23 @@ export async function runSync(message: SyncMessage, opts: { timeBudgetMs?: numbe
  * reads by creation date; see the README.
  */
 async function defaultSince(accountId: number, exceptSyncId: string): Promise<string | null> {
+  const last = (await recentSyncs(accountId, 20)).find((r) => r.syncId !== exceptSyncId && r.status === 'completed' && !r.since);
+  return last ? new Date(Date.parse(last.startedAt) - 3_600_000).toISOString() : null;
+}
+
+/** The account's latest syncs, newest first. */
+async function recentSyncs(accountId: number, limit: number): Promise<SyncRecord[]> {
   const res = await documentClient().send(
     new QueryCommand({
       TableName: table(),
       KeyConditionExpression: 'pk = :pk AND begins_with(sk, :run)',
       ExpressionAttributeValues: { ':pk': `SYNC#${accountId}`, ':run': 'RUN#' },
       ScanIndexForward: false,
-      Limit: 20,
+      Limit: limit,
       ConsistentRead: true,
     }),
   );
-  const last = (res.Items ?? []).find((i) => i.syncId !== exceptSyncId && i.status === 'completed' && !i.since);
-  return last ? new Date(Date.parse(last.startedAt as string) - 3_600_000).toISOString() : null;
+  return (res.Items ?? []).map(({ pk: _p, sk: _s, ...rest }) => rest as SyncRecord);
 }
 
 async function mapLimit<T, R>(items: T[], limit: number, fn: (t: T) => Promise<R>): Promise<R[]> {
@@ -271,20 +276,7 @@ async function mapLimit<T, R>(items: T[], limit: number, fn: (t: T) => Promise<R
 }
 
 export async function lastSync(accountId: number): Promise<SyncRecord | undefined> {
-  const res = await documentClient().send(
-    new QueryCommand({
-      TableName: table(),
-      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :run)',
-      ExpressionAttributeValues: { ':pk': `SYNC#${accountId}`, ':run': 'RUN#' },
-      ScanIndexForward: false,
-      Limit: 1,
-      ConsistentRead: true,
-    }),
-  );
-  const item = res.Items?.[0];
-  if (!item) return undefined;
-  const { pk: _p, sk: _s, ...rest } = item;
-  return rest as SyncRecord;
+  return (await recentSyncs(accountId, 1))[0];
 }
 
 export function nextScheduledSync(at = now()): string {

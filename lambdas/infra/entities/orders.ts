@@ -12,11 +12,12 @@
  *
  * Every change of an order is one transaction conditional on the version it read.
  */
-import { BatchGetCommand, GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from '../dynamo';
 import { config } from '../config';
 import { pad } from './entity';
 import { batchWriteAll } from '../batch-write';
+import { batchGetAll } from '../batch-get';
 import type { OrderRecord } from '../../core/orders/model';
 
 export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
@@ -156,19 +157,7 @@ export async function getOrder(id: number): Promise<OrderRecord | undefined> {
 
 /** Orders by id, in the order asked (missing ones left out); strongly consistent. */
 export async function getOrders(ids: number[]): Promise<OrderRecord[]> {
-  const found = new Map<number, OrderRecord>();
-  for (let i = 0; i < ids.length; i += 100) {
-    let keys: Record<string, unknown>[] = ids.slice(i, i + 100).map(orderKey);
-    for (let attempt = 0; keys.length; attempt++) {
-      const res = await documentClient().send(new BatchGetCommand({ RequestItems: { [table()]: { Keys: keys, ConsistentRead: true } } }));
-      for (const item of res.Responses?.[table()] ?? []) {
-        const o = strip(item)!;
-        found.set(o.id, o);
-      }
-      keys = (res.UnprocessedKeys?.[table()]?.Keys as Record<string, unknown>[] | undefined) ?? [];
-      if (keys.length) await new Promise((r) => setTimeout(r, Math.min(1000, 25 * 2 ** attempt)));
-    }
-  }
+  const found = new Map((await batchGetAll(ids.map(orderKey))).map((item) => [item.id as number, strip(item)!]));
   return ids.flatMap((id) => found.get(id) ?? []);
 }
 

@@ -5,11 +5,12 @@
  * transaction as the shipment; `below` remembers that a fall under the threshold was announced,
  * so `inventory.low_stock` fires once per fall, by a conditional write.
  */
-import { BatchGetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from '../dynamo';
 import { config } from '../config';
 import { isConditionalFailure } from './entity';
 import { nextIds } from './counters';
+import { batchGetAll } from '../batch-get';
 import type { TransactItem } from './orders';
 
 export interface ProductRecord {
@@ -35,18 +36,8 @@ function strip(item: Record<string, unknown>): ProductRecord {
 }
 
 export async function getProducts(accountId: number, skus: string[]): Promise<Map<string, ProductRecord>> {
-  const found = new Map<string, ProductRecord>();
-  const unique = [...new Set(skus)];
-  for (let i = 0; i < unique.length; i += 100) {
-    let keys: Record<string, unknown>[] = unique.slice(i, i + 100).map((sku) => productKey(accountId, sku));
-    for (let attempt = 0; keys.length; attempt++) {
-      const res = await documentClient().send(new BatchGetCommand({ RequestItems: { [table()]: { Keys: keys, ConsistentRead: true } } }));
-      for (const item of res.Responses?.[table()] ?? []) found.set(item.sku as string, strip(item));
-      keys = (res.UnprocessedKeys?.[table()]?.Keys as Record<string, unknown>[] | undefined) ?? [];
-      if (keys.length) await new Promise((r) => setTimeout(r, Math.min(1000, 25 * 2 ** attempt)));
-    }
-  }
-  return found;
+  const items = await batchGetAll([...new Set(skus)].map((sku) => productKey(accountId, sku)));
+  return new Map(items.map((item) => [item.sku as string, strip(item)]));
 }
 
 /** The product of each SKU, made on first sight (a conditional put: two orders never make two). */
