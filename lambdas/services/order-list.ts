@@ -32,6 +32,7 @@ interface Cached {
 const maxAgeMs = 60_000;
 const maxAccounts = 64;
 const cache = new Map<number, Cached>();
+const loading = new Map<string, Promise<Cached['rows']>>();
 
 async function rowsOf(accountId: number): Promise<Cached['rows']> {
   const { version } = await orderMeta(accountId);
@@ -41,10 +42,21 @@ async function rowsOf(accountId: number): Promise<Cached['rows']> {
     cache.set(accountId, hit);
     return hit.rows;
   }
-  const rows = (await readIndex(accountId)).map((r) => ({ ...r, text: searchable(`${r.orderNumber}\u0000${r.customerName}`), ms: Date.parse(r.createdAt) }));
-  cache.set(accountId, { version, loadedAt: Date.now(), rows });
-  while (cache.size > maxAccounts) cache.delete(cache.keys().next().value!);
-  return rows;
+  // Requests that find the same stale version share one read of the rows.
+  const key = `${accountId}#${version}`;
+  let load = loading.get(key);
+  if (!load) {
+    load = readIndex(accountId)
+      .then((rows) => {
+        const loaded = rows.map((r) => ({ ...r, text: searchable(`${r.orderNumber}\u0000${r.customerName}`), ms: Date.parse(r.createdAt) }));
+        cache.set(accountId, { version, loadedAt: Date.now(), rows: loaded });
+        while (cache.size > maxAccounts) cache.delete(cache.keys().next().value!);
+        return loaded;
+      })
+      .finally(() => loading.delete(key));
+    loading.set(key, load);
+  }
+  return load;
 }
 
 export async function listOrders(principal: Principal, q: ListQuery): Promise<{ orders: OrderRecord[]; pagination: { current_page: number; per_page: number; total: number; last_page: number } }> {

@@ -397,6 +397,8 @@ export async function shipOrder(principal: Principal, id: number, input: ShipInp
     });
     await blobs().put(labelKey(principal.accountId, shipmentId), pdf, 'application/pdf');
     const notified = input.notify_customer ?? true;
+    // A shipment that does not land (the order changed under it) leaves no label behind.
+    const removeLabel = (err: unknown) => blobs().delete(labelKey(principal.accountId, shipmentId)).then(() => Promise.reject(err), () => Promise.reject(err));
     return ship(principal, id, lines, path, {
       id: shipmentId,
       orderId: id,
@@ -413,7 +415,7 @@ export async function shipOrder(principal: Principal, id: number, input: ShipInp
       estimatedDelivery,
       createdAt: at,
       deliveredAt: null,
-    }, notified);
+    }, notified).catch(removeLabel);
   }, { noun: 'shipment', idOf: (r) => `${r.order.id}:${r.shipment.id}`, load: (ref) => loadShipResult(principal, ref) });
   return result;
 }
@@ -501,8 +503,13 @@ async function ship(principal: Principal, id: number, lines: ShipLine[], path: (
   }
   evts.push({ type: 'order.updated', data: { ...orderSummary(next), fulfillment_status: next.fulfillmentStatus, shipment_id: s.id } });
   if (result.stockSkus.length) {
-    for (const p of await markLowStock(next.accountId, result.stockSkus)) {
-      const warehouse = p.warehouseId !== undefined ? await getWarehouse(next.accountId, p.warehouseId) : undefined;
+    // The shipment has landed: a failure from here on is logged, never answered as a failed ship.
+    const fallen = await markLowStock(next.accountId, result.stockSkus).catch((err) => {
+      logger.error('low-stock check failed', { orderId: next.id, error: err as Error });
+      return [];
+    });
+    for (const p of fallen) {
+      const warehouse = p.warehouseId !== undefined ? await getWarehouse(next.accountId, p.warehouseId).catch(() => undefined) : undefined;
       evts.push({
         type: 'inventory.low_stock',
         data: lowStockPayload({ productId: p.productId, sku: p.sku, name: p.name, currentStock: p.stock!, threshold: p.threshold!, warehouseId: p.warehouseId ?? 0, warehouseName: warehouse?.name ?? p.warehouseName ?? '' }),
