@@ -3,6 +3,8 @@
  * CDK app: `cdk synth|deploy -c stage=<dev|staging|prod>` (default dev) builds that stage's
  * stacks, `Despacho-<stage>-data` and `Despacho-<stage>-api`, checked by cdk-nag.
  * Optional: `-c corsOrigins=https://app.example.com,https://admin.example.com` (default *).
+ * Read from the environment at synth (lib/stage.ts): DESPACHO_BEDROCK_MODEL_ID, and
+ * DESPACHO_ORDER_SYNC_EVERY_MINUTES (5, 10, 15, 20, 30 or 60; default 60).
  */
 import { App } from 'aws-cdk-lib';
 import { buildApp, parseCorsOrigins } from '../lib/app';

@@ -1,4 +1,4 @@
-import { CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, Duration, NestedStack, Stack, type StackProps } from 'aws-cdk-lib';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import * as apigwv2 from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaAuthorizer, HttpLambdaResponseType } from 'aws-cdk-lib/aws-apigatewayv2-authorizers';
@@ -10,7 +10,7 @@ import { authorizer as authorizerDef, fallback as fallbackDef, routes as catalog
 import type { RouteDef, WorkerDef } from '../lambdas/catalog-types';
 import { apiBase, fullPath, routeKey } from '../lambdas/routing';
 import { corsPolicy } from '../lambdas/http/kit/cors';
-import type { DataStack } from './data';
+import { pascal, type DataStack } from './data';
 import { CatalogFunction, type FunctionDef } from './functions';
 import { ManifestPipeline } from './pipeline';
 import { acknowledge } from './nag';
@@ -30,6 +30,14 @@ export interface ApiStackProps extends StackProps {
  * The stateless half of a stage: one Lambda per catalog route behind an HTTP API (with the
  * catalog's REQUEST authorizer on every non-public route), the `$default` fallback, and one
  * Lambda per queue worker.
+ *
+ * A route costs seven CloudFormation resources (function, role, policy, log group, permission,
+ * integration, route), and a stack may hold 500, so the routes live in nested stacks, one per
+ * catalog `tag` (`Routes<Tag>`): the catalog's 78 routes in one stack would be over 550. Grouping
+ * by tag, not by position, keeps a route in its stack when others are added or removed (a
+ * function that moved between stacks would be created under its fixed name before the old one
+ * is deleted, and fail). The API, its stage, the authorizer (which the CDK creates under the API),
+ * the fallback, the workers and the pipeline stay in this stack.
  */
 export class ApiStack extends Stack {
   readonly api: apigwv2.HttpApi;
@@ -38,6 +46,8 @@ export class ApiStack extends Stack {
   readonly fallbackFunction: CatalogFunction;
   readonly routeFunctions: Record<string, CatalogFunction> = {};
   readonly routes: Record<string, apigwv2.HttpRoute> = {};
+  /** The nested stack of each catalog tag's routes. */
+  readonly routeStacks: Record<string, NestedStack> = {};
   readonly workerFunctions: Record<string, CatalogFunction> = {};
   readonly pipeline: ManifestPipeline;
 
@@ -47,8 +57,10 @@ export class ApiStack extends Stack {
     const routeDefs = props.routes ?? catalogRoutes;
     const workerDefs = props.workers ?? catalogWorkers;
     const httpEnv = { CORS_ORIGINS: corsOrigins.join(',') };
-    const make = (fid: string, def: FunctionDef, kind: 'http' | 'worker', environment?: Record<string, string>) =>
-      new CatalogFunction(this, fid, { def, kind, settings, data, environment });
+    const make = (fid: string, def: FunctionDef, kind: 'http' | 'worker', environment?: Record<string, string>, scope: Construct = this) =>
+      new CatalogFunction(scope, fid, { def, kind, settings, data, environment });
+    const routeStack = (tag: string) =>
+      (this.routeStacks[tag] ??= new NestedStack(this, `Routes${pascal(tag)}`, { description: `Despacho ${settings.stage}: the ${tag} routes and their functions` }));
 
     this.api = new apigwv2.HttpApi(this, 'HttpApi', {
       apiName: `${settings.namePrefix}-api`,
@@ -107,8 +119,9 @@ export class ApiStack extends Stack {
     });
 
     for (const route of routeDefs) {
-      const fn = make(route.id, { ...route, description: `${routeKey(route)}: ${route.summary}` }, 'http', httpEnv);
-      const httpRoute = new apigwv2.HttpRoute(this, `${route.id}Route`, {
+      const scope = routeStack(route.tag);
+      const fn = make(route.id, { ...route, description: `${routeKey(route)}: ${route.summary}` }, 'http', httpEnv, scope);
+      const httpRoute = new apigwv2.HttpRoute(scope, `${route.id}Route`, {
         httpApi: this.api,
         routeKey: apigwv2.HttpRouteKey.with(fullPath(route), apigwv2.HttpMethod[route.method]),
         integration: new HttpLambdaIntegration(`${route.id}Integration`, fn.fn),

@@ -34,7 +34,7 @@ export function buildApp(stage: StageName | string, opts: BuildOptions = {}): Bu
 
   const data = new DataStack(app, `${settings.stackPrefix}-data`, {
     stackName: `${settings.stackPrefix}-data`,
-    description: `Despacho ${settings.stage}: table, files bucket, event bus, queues, timers`,
+    description: `Despacho ${settings.stage}: table, files bucket, event bus, queues, timers, marketplace sync schedule`,
     env,
     settings,
     eventRuleDefs: opts.catalog?.eventRules,

@@ -1,14 +1,16 @@
-import { Aws, CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import { Aws, CfnOutput, Duration, RemovalPolicy, Stack, TimeZone, type StackProps } from 'aws-cdk-lib';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as events from 'aws-cdk-lib/aws-events';
 import * as targets from 'aws-cdk-lib/aws-events-targets';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as scheduler from 'aws-cdk-lib/aws-scheduler';
+import { SqsSendMessage } from 'aws-cdk-lib/aws-scheduler-targets';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { eventRules, queues } from '../lambdas/catalog';
 import type { EventRuleDef, QueueDef, QueueName } from '../lambdas/catalog-types';
+import { syncCron } from '../lambdas/core/orders/sync-schedule';
 import { tableSchema } from '../lambdas/infra/table-schema';
 import type { StageSettings } from './stage';
 
@@ -23,6 +25,14 @@ export function dataNames(settings: StageSettings) {
     table: settings.namePrefix,
     bus: settings.namePrefix,
     scheduleGroup: settings.namePrefix,
+    /** The recurring schedule that ticks the marketplace sync, in the stage's schedule group. */
+    marketplaceSyncSchedule: `${settings.namePrefix}-marketplace-sync`,
+    /**
+     * MARKETPLACE_SECRET_PREFIX: the functions create the secrets themselves, named
+     * `<prefix>/marketplace/<accountId>/<channel>` (lambdas/infra/marketplace-credentials.ts).
+     * They are not CloudFormation resources, so no stack deletion removes them.
+     */
+    secretPrefix: settings.namePrefix,
     /** Bucket names are global: account and region make them unique per deployment. */
     filesBucket: `${settings.namePrefix}-files-${Aws.ACCOUNT_ID}-${Aws.REGION}`,
   };
@@ -61,6 +71,9 @@ export class DataStack extends Stack {
   readonly queues: Record<QueueName, CatalogQueue>;
   readonly schedulerRole: iam.Role;
   readonly scheduleGroup: scheduler.ScheduleGroup;
+  /** The recurring marketplace-sync tick (absent only when a test's queueDefs leave out marketplaceSync). */
+  readonly marketplaceSyncSchedule?: scheduler.Schedule;
+  readonly marketplaceSyncScheduleRole?: iam.Role;
 
   constructor(scope: Construct, id: string, props: DataStackProps) {
     super(scope, id, props);
@@ -192,6 +205,47 @@ export class DataStack extends Stack {
     const queueArns = Object.values<CatalogQueue>(this.queues).map((q) => q.queue.queueArn);
     if (queueArns.length > 0) {
       this.schedulerRole.addToPrincipalPolicy(new iam.PolicyStatement({ actions: ['sqs:SendMessage'], resources: queueArns }));
+    }
+
+    // --- Scheduled marketplace sync -----------------------------------------------------------
+    // A recurring schedule puts `{"kind":"scheduled"}` on the marketplace-sync queue on the clock
+    // (UTC, syncCron of the stage's interval, the same boundaries `next_scheduled_sync` reports);
+    // the MarketplaceSync worker then starts one sync per connected account. It has a role of its
+    // own that may only send to that one queue (the timers' role above reaches every queue). The
+    // queue is SSE-SQS encrypted, so no KMS permission is needed (SqsSendMessage would add
+    // kms:Decrypt/GenerateDataKey* on the queue's key if it had a customer managed one).
+    const syncQueue = (this.queues as Partial<Record<QueueName, CatalogQueue>>).marketplaceSync;
+    if (syncQueue) {
+      this.marketplaceSyncScheduleRole = new iam.Role(this, 'MarketplaceSyncScheduleRole', {
+        description: `EventBridge Scheduler sends the scheduled marketplace sync tick of ${settings.namePrefix} to its queue`,
+        assumedBy: new iam.ServicePrincipal('scheduler.amazonaws.com', {
+          conditions: {
+            StringEquals: {
+              'aws:SourceAccount': Aws.ACCOUNT_ID,
+              // Scheduler's source is the schedule group (its docs: never a schedule's ARN).
+              'aws:SourceArn': this.formatArn({ service: 'scheduler', resource: 'schedule-group', resourceName: this.names.scheduleGroup }),
+            },
+          },
+        }),
+      });
+      const everyMinutes = settings.orderSyncEveryMinutes;
+      this.marketplaceSyncSchedule = new scheduler.Schedule(this, 'MarketplaceSyncSchedule', {
+        scheduleName: this.names.marketplaceSyncSchedule,
+        scheduleGroup: this.scheduleGroup,
+        description: `Scheduled marketplace sync of ${settings.namePrefix}, every ${everyMinutes} min on the clock (UTC)`,
+        schedule: scheduler.ScheduleExpression.expression(syncCron(everyMinutes), TimeZone.ETC_UTC),
+        timeWindow: scheduler.TimeWindow.off(),
+        target: new SqsSendMessage(syncQueue.queue, {
+          role: this.marketplaceSyncScheduleRole,
+          input: scheduler.ScheduleTargetInput.fromObject({ kind: 'scheduled' }),
+          // A tick older than one interval is superseded by the next one; no dead-letter queue
+          // (it would widen the role), a missed tick costs at most one interval's delay.
+          maxEventAge: Duration.minutes(everyMinutes),
+          retryAttempts: 10,
+        }),
+      });
+      // The group is named literally (no reference), so CloudFormation needs the order spelled out.
+      this.marketplaceSyncSchedule.node.addDependency(this.scheduleGroup);
     }
 
     new CfnOutput(this, 'TableName', { value: this.table.tableName });

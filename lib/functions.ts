@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Aws, Duration, Stack } from 'aws-cdk-lib';
+import { ArnFormat, Aws, Duration, Stack } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
@@ -140,11 +140,16 @@ function environment(def: FunctionDef, settings: StageSettings, data: DataStack)
     POWERTOOLS_SERVICE_NAME: 'despacho',
     LOG_LEVEL: settings.logLevel,
     NODE_OPTIONS: lambdaBundle.nodeOptions,
+    // The scheduled sync's interval, on every function: whichever handler reports
+    // `next_scheduled_sync` (today GET /v1/orders/sync/status) computes it from the same number
+    // the data stack's schedule was built from.
+    ORDER_SYNC_EVERY_MINUTES: String(settings.orderSyncEveryMinutes),
   };
   if (uses.bucket?.length) env.BUCKET_NAME = data.names.filesBucket;
   if (uses.bus) env.EVENT_BUS_NAME = data.names.bus;
   for (const q of uses.queues ?? []) env[queueUrlVariable(q.name)] = queueOf(data, q.name, def.id).queue.queueUrl;
   if (uses.bedrock && settings.bedrockModelId) env.BEDROCK_MODEL_ID = settings.bedrockModelId;
+  if (uses.secrets) env.MARKETPLACE_SECRET_PREFIX = data.names.secretPrefix;
   if (uses.scheduler) {
     env.SCHEDULER_ROLE_ARN = data.schedulerRole.roleArn;
     env.SCHEDULER_GROUP = data.names.scheduleGroup;
@@ -223,5 +228,54 @@ function statements(scope: CatalogFunction, uses: Access, data: DataStack): iam.
     );
     out.push(new iam.PolicyStatement({ actions: ['bedrock:InvokeModel'], resources: [models] }));
   }
+
+  if (uses.secrets) out.push(...secretStatements(scope, data, wildcard));
   return out;
+}
+
+/** The tags CreateSecret puts on a marketplace secret (lambdas/infra/marketplace-credentials.ts). */
+export const marketplaceSecretTagKeys = ['despacho:account', 'despacho:channel'] as const;
+
+/**
+ * `secrets: true`: the Secrets Manager calls of lambdas/infra/marketplace-credentials.ts, on the
+ * stage's marketplace secrets only (`<prefix>/marketplace/*`; a secret's ARN ends in `-` and six
+ * random characters, so a name pattern needs the wildcard). What the deployed code calls:
+ *  - put: CreateSecret (with tags, so also TagResource), RestoreSecret when the name is still
+ *    scheduled for deletion, PutSecretValue when it exists;
+ *  - get: GetSecretValue; remove: DeleteSecret (ForceDeleteWithoutRecovery).
+ * Not granted: the port's `list` (BatchGetSecretValue, which with a name filter also needs
+ * ListSecrets; neither can be scoped to a resource) is called by no function, since connections
+ * are listed from the table (services/order-sync.ts connectedChannels). A function that starts
+ * calling it needs both actions on `*`, an acknowledged IAM5[Resource::*] reason, and still
+ * GetSecretValue on each secret it reads (granted here).
+ *
+ * Encryption: the code creates the secrets without KmsKeyId, so Secrets Manager encrypts them
+ * with the AWS managed key aws/secretsmanager, which every principal of the account may use
+ * through Secrets Manager: no kms: grant is needed. The stack has no customer managed key (the
+ * table, buckets and queues use AWS/service-managed encryption); moving the secrets to one would
+ * mean passing KmsKeyId in the code and granting kms:GenerateDataKey/kms:Decrypt on that key
+ * (with kms:ViaService secretsmanager) here.
+ */
+function secretStatements(scope: CatalogFunction, data: DataStack, wildcard: (resource: string, reason: string) => string): iam.PolicyStatement[] {
+  const secrets = wildcard(
+    Stack.of(scope).formatArn({
+      service: 'secretsmanager',
+      resource: 'secret',
+      resourceName: `${data.names.secretPrefix}/marketplace/*`,
+      arnFormat: ArnFormat.COLON_RESOURCE_NAME,
+    }),
+    'Marketplace credentials are one secret per account and channel, created at run time under this stage\'s prefix; secret ARNs also end in a random suffix.',
+  );
+  return [
+    new iam.PolicyStatement({
+      actions: ['secretsmanager:GetSecretValue', 'secretsmanager:CreateSecret', 'secretsmanager:PutSecretValue', 'secretsmanager:DeleteSecret', 'secretsmanager:RestoreSecret'],
+      resources: [secrets],
+    }),
+    // CreateSecret's tags are authorized as TagResource; only the two tags the code writes.
+    new iam.PolicyStatement({
+      actions: ['secretsmanager:TagResource'],
+      resources: [secrets],
+      conditions: { 'ForAllValues:StringEquals': { 'aws:TagKeys': [...marketplaceSecretTagKeys] } },
+    }),
+  ];
 }

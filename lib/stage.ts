@@ -1,5 +1,6 @@
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { defaultSyncEveryMinutes, syncScheduleOptions } from '../lambdas/core/orders/sync-schedule';
 
 /** The deployable stages; each one is its own set of stacks with its own names. */
 export const stages = ['dev', 'staging', 'prod'] as const;
@@ -40,14 +41,31 @@ export interface StageSettings {
   accessLogExpiration: Duration;
   /** The Bedrock model for tariff classification (DESPACHO_BEDROCK_MODEL_ID at synth); unset: the offline classifier. */
   bedrockModelId?: string;
+  /**
+   * Minutes between scheduled marketplace syncs (DESPACHO_ORDER_SYNC_EVERY_MINUTES at synth, one of
+   * `syncScheduleOptions`; default 60). The schedule's cron and every function's
+   * ORDER_SYNC_EVERY_MINUTES (which `next_scheduled_sync` is computed from) both come from it.
+   */
+  orderSyncEveryMinutes: number;
 }
 
-export function stageSettings(stage: StageName): StageSettings {
+/** DESPACHO_ORDER_SYNC_EVERY_MINUTES: unset or empty is the default; anything else must be an allowed interval. */
+export function parseOrderSyncEveryMinutes(value: string | undefined): number {
+  if (value === undefined || value.trim() === '') return defaultSyncEveryMinutes;
+  const minutes = Number(value.trim());
+  if (!(syncScheduleOptions as readonly number[]).includes(minutes)) {
+    throw new Error(`DESPACHO_ORDER_SYNC_EVERY_MINUTES=${JSON.stringify(value)}: use one of ${syncScheduleOptions.join(', ')} (default ${defaultSyncEveryMinutes}).`);
+  }
+  return minutes;
+}
+
+export function stageSettings(stage: StageName, env: Record<string, string | undefined> = process.env): StageSettings {
   const prod = stage === 'prod';
   return {
     stage,
     stackPrefix: `Despacho-${stage}`,
-    bedrockModelId: process.env.DESPACHO_BEDROCK_MODEL_ID || undefined,
+    bedrockModelId: env.DESPACHO_BEDROCK_MODEL_ID || undefined,
+    orderSyncEveryMinutes: parseOrderSyncEveryMinutes(env.DESPACHO_ORDER_SYNC_EVERY_MINUTES),
     namePrefix: `despacho-${stage}`,
     // prod keeps the table and the buckets when a stack is deleted or a resource replaced;
     // dev and staging are disposable (the table keeps point-in-time recovery on everywhere).

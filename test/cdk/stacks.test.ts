@@ -8,13 +8,14 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { authorizer, eventRules, fallback, pipelineTasks, queues, routes, workers } from '../../lambdas/catalog';
 import { stageNames } from '../../lambdas/core/pipeline/stages';
 import type { EventRuleDef, RouteDef, WorkerDef } from '../../lambdas/catalog-types';
+import { syncCron } from '../../lambdas/core/orders/sync-schedule';
 import { tableSchema } from '../../lambdas/infra/table-schema';
 import { routeKey } from '../../lambdas/routing';
 import { buildApp, parseCorsOrigins, type BuildOptions, type BuiltStage } from '../../lib/app';
 import { pascal } from '../../lib/data';
-import { projectRoot, queueUrlVariable } from '../../lib/functions';
+import { marketplaceSecretTagKeys, projectRoot, queueUrlVariable } from '../../lib/functions';
 import { acknowledgments, nagFindings } from '../../lib/nag';
-import { parseStage } from '../../lib/stage';
+import { parseOrderSyncEveryMinutes, parseStage, stageSettings } from '../../lib/stage';
 
 // ---------------------------------------------------------------------------------------------
 // Helpers
@@ -24,7 +25,10 @@ const cdkJsonContext: Record<string, unknown> = JSON.parse(readFileSync(join(pro
 
 interface Synthesized extends BuiltStage {
   dataTemplate: Template;
+  /** The api stack and its nested route stacks as one template (their resources side by side). */
   apiTemplate: Template;
+  /** Each template of the api stack on its own: `api` itself, then one per route tag. */
+  apiTemplates: Record<string, Template>;
 }
 
 /**
@@ -36,7 +40,40 @@ interface Synthesized extends BuiltStage {
 function synth(stage: string, opts: Omit<BuildOptions, 'app'> = {}): Synthesized {
   const app = new App({ context: { ...cdkJsonContext, 'aws:cdk:bundling-stacks': [] }, builtinCloudFormationValidation: false });
   const built = buildApp(stage, { ...opts, app });
-  return { ...built, dataTemplate: Template.fromStack(built.data), apiTemplate: Template.fromStack(built.api) };
+  const apiTemplates: Record<string, Template> = { api: Template.fromStack(built.api) };
+  for (const [tag, nested] of Object.entries(built.api.routeStacks)) apiTemplates[tag] = Template.fromStack(nested);
+  return { ...built, dataTemplate: Template.fromStack(built.data), apiTemplate: merged(Object.values(apiTemplates)), apiTemplates };
+}
+
+/**
+ * The resources of a stack and its nested stacks in one template, so a function, its role and
+ * its route are found wherever they live. A nested template reaches the parent's resources
+ * through parameters; `deref` follows those back (see `parameterValues`).
+ */
+function merged(templates: Template[]): Template {
+  const [parent, ...nested] = templates.map((t) => t.toJSON());
+  const resources: Record<string, unknown> = {};
+  for (const t of [parent, ...nested]) {
+    for (const [id, r] of Object.entries(t.Resources ?? {})) {
+      if (id in resources) throw new Error(`logical id ${id} is in two templates`);
+      resources[id] = r;
+    }
+  }
+  return Template.fromJSON({ ...parent, Resources: resources });
+}
+
+/** What the parent passes for each parameter of its nested stacks. */
+function parameterValues(t: Template): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const r of Object.values(resources(t, 'AWS::CloudFormation::Stack'))) Object.assign(out, r.Properties?.Parameters ?? {});
+  return out;
+}
+
+/** A `{ Ref: <nested stack parameter> }` as the parent's value it stands for; anything else as is. */
+function deref(t: Template, value: unknown): unknown {
+  const ref = (value as { Ref?: string })?.Ref;
+  const passed = ref === undefined ? undefined : parameterValues(t)[ref];
+  return passed ?? value;
 }
 
 type Resource = { Type: string; Properties?: any; DeletionPolicy?: string; UpdateReplacePolicy?: string };
@@ -112,7 +149,16 @@ let probe: Synthesized;
 beforeAll(() => {
   dev = synth('dev');
   prod = synth('prod');
-  probe = synth('staging', { catalog: { workers: [probeWorker], eventRules: [probeRule] }, corsOrigins: ['https://app.example.com'] });
+  // The probe stage also takes a sync interval other than the default, as `cdk synth` would
+  // with DESPACHO_ORDER_SYNC_EVERY_MINUTES=15 in its environment.
+  const given = process.env.DESPACHO_ORDER_SYNC_EVERY_MINUTES;
+  process.env.DESPACHO_ORDER_SYNC_EVERY_MINUTES = '15';
+  try {
+    probe = synth('staging', { catalog: { workers: [probeWorker], eventRules: [probeRule] }, corsOrigins: ['https://app.example.com'] });
+  } finally {
+    if (given === undefined) delete process.env.DESPACHO_ORDER_SYNC_EVERY_MINUTES;
+    else process.env.DESPACHO_ORDER_SYNC_EVERY_MINUTES = given;
+  }
 }, 120_000);
 
 describe('stages', { timeout: 60_000 }, () => {
@@ -132,6 +178,16 @@ describe('stages', { timeout: 60_000 }, () => {
     expect(prod.data.terminationProtection).toBe(true);
     expect(dev.data.terminationProtection).toBe(false);
     expect(dev.api.dependencies).toContain(dev.data);
+  });
+
+  it('reads the sync interval from DESPACHO_ORDER_SYNC_EVERY_MINUTES and refuses one the sync does not offer', () => {
+    expect(parseOrderSyncEveryMinutes(undefined)).toBe(60);
+    expect(parseOrderSyncEveryMinutes('')).toBe(60);
+    expect(parseOrderSyncEveryMinutes('15')).toBe(15);
+    expect(stageSettings('dev', {}).orderSyncEveryMinutes).toBe(60);
+    expect(stageSettings('prod', { DESPACHO_ORDER_SYNC_EVERY_MINUTES: '30' }).orderSyncEveryMinutes).toBe(30);
+    expect(() => parseOrderSyncEveryMinutes('7')).toThrow(/DESPACHO_ORDER_SYNC_EVERY_MINUTES="7": use one of 5, 10, 15, 20, 30, 60/);
+    expect(() => stageSettings('dev', { DESPACHO_ORDER_SYNC_EVERY_MINUTES: 'hourly' })).toThrow(/DESPACHO_ORDER_SYNC_EVERY_MINUTES/);
   });
 
   it('reads CORS origins from a comma list or an array and rejects non-origins', () => {
@@ -261,6 +317,49 @@ describe('data stack', { timeout: 60_000 }, () => {
     expect(list(statements[0].Resource)).toHaveLength(queueIds.length);
   });
 
+  it('schedules the marketplace sync on the clock in UTC, sending the scheduled tick to the sync queue', () => {
+    dev.dataTemplate.resourceCountIs('AWS::Scheduler::Schedule', 1);
+    const [schedule] = Object.values(resources(dev.dataTemplate, 'AWS::Scheduler::Schedule'));
+    expect(schedule.Properties).toMatchObject({
+      Name: 'despacho-dev-marketplace-sync',
+      GroupName: 'despacho-dev',
+      ScheduleExpression: syncCron(60),
+      ScheduleExpressionTimezone: 'Etc/UTC',
+      FlexibleTimeWindow: { Mode: 'OFF' },
+      State: 'ENABLED',
+    });
+    expect(schedule.Properties.ScheduleExpression).toBe('cron(0 * * * ? *)');
+    // The group is named, not referenced: the schedule must wait for it.
+    expect(list((schedule as { DependsOn?: string | string[] }).DependsOn)).toEqual([expect.stringMatching(/^Timers/)]);
+    const target = schedule.Properties.Target;
+    expect(target.Arn).toEqual({ 'Fn::GetAtt': [expect.stringMatching(/^MarketplaceSyncQueue[0-9A-F]{8}$/), 'Arn'] });
+    expect(target.Input).toBe('{"kind":"scheduled"}');
+    expect(target.RoleArn).toEqual({ 'Fn::GetAtt': [expect.stringMatching(/^MarketplaceSyncScheduleRole/), 'Arn'] });
+    expect(target.DeadLetterConfig).toBeUndefined();
+    // A stage built with another interval gets that interval's cron.
+    const [every15] = Object.values(resources(probe.dataTemplate, 'AWS::Scheduler::Schedule'));
+    expect(every15.Properties.ScheduleExpression).toBe(syncCron(15));
+    expect(every15.Properties.ScheduleExpression).toBe('cron(0/15 * * * ? *)');
+  });
+
+  it('gives the sync schedule a role that can only send messages to the sync queue', () => {
+    const roles = resources(dev.dataTemplate, 'AWS::IAM::Role');
+    const [roleId, role] = Object.entries(roles).find(([id]) => id.startsWith('MarketplaceSyncScheduleRole'))!;
+    expect(role.Properties.AssumeRolePolicyDocument.Statement).toHaveLength(1);
+    const trust = role.Properties.AssumeRolePolicyDocument.Statement[0];
+    expect(trust).toMatchObject({ Effect: 'Allow', Principal: { Service: 'scheduler.amazonaws.com' }, Action: 'sts:AssumeRole' });
+    expect(trust.Condition.StringEquals['aws:SourceAccount']).toEqual({ Ref: 'AWS::AccountId' });
+    expect(flat(trust.Condition.StringEquals['aws:SourceArn'])).toBe('arn:<AWS::Partition>:scheduler:<AWS::Region>:<AWS::AccountId>:schedule-group/despacho-dev');
+    expect(role.Properties.ManagedPolicyArns).toBeUndefined();
+    expect(role.Properties.Policies).toBeUndefined();
+    const statements = Object.values(resources(dev.dataTemplate, 'AWS::IAM::Policy'))
+      .filter((p) => list<any>(p.Properties.Roles).some((r) => r.Ref === roleId))
+      .flatMap((p) => p.Properties.PolicyDocument.Statement as Statement[]);
+    // SSE-SQS queues: no KMS key to grant.
+    expect(statements).toEqual([{ Effect: 'Allow', Action: 'sqs:SendMessage', Resource: { 'Fn::GetAtt': [expect.stringMatching(/^MarketplaceSyncQueue[0-9A-F]{8}$/), 'Arn'] } }]);
+    dev.dataTemplate.hasResourceProperties('AWS::SQS::Queue', { VisibilityTimeout: queues.marketplaceSync.visibilityTimeoutSeconds, KmsMasterKeyId: Match.absent(), SqsManagedSseEnabled: true });
+  });
+
   it('routes the event types of each event rule from the bus to its queue', () => {
     const rules = resources(probe.dataTemplate, 'AWS::Events::Rule');
     expect(Object.keys(rules)).toHaveLength(1);
@@ -302,7 +401,7 @@ describe('api stack', { timeout: 60_000 }, () => {
         expect(route.AuthorizerId).toBeUndefined();
       } else {
         expect(route.AuthorizationType).toBe('CUSTOM');
-        expect(route.AuthorizerId).toEqual({ Ref: authorizerId() });
+        expect(deref(dev.apiTemplate, route.AuthorizerId)).toEqual({ Ref: authorizerId() });
       }
     }
     expect(routeByKey(dev.apiTemplate, 'GET /api/v1/me').AuthorizationType).toBe('CUSTOM');
@@ -388,15 +487,16 @@ describe('api stack', { timeout: 60_000 }, () => {
       POWERTOOLS_SERVICE_NAME: 'despacho',
       LOG_LEVEL: 'DEBUG',
       NODE_OPTIONS: '--enable-source-maps',
+      ORDER_SYNC_EVERY_MINUTES: '60',
       CORS_ORIGINS: '*',
     });
     const worker = functionProps(probe.apiTemplate, 'staging', probeWorker.id).Environment.Variables;
     expect(Object.keys(worker).sort()).toEqual(
-      ['STAGE', 'TABLE_NAME', 'POWERTOOLS_SERVICE_NAME', 'LOG_LEVEL', 'NODE_OPTIONS', 'BUCKET_NAME', 'EVENT_BUS_NAME', 'QUEUE_URL_WEBHOOK_DELIVERY', 'SCHEDULER_ROLE_ARN', 'SCHEDULER_GROUP'].sort(),
+      ['STAGE', 'TABLE_NAME', 'POWERTOOLS_SERVICE_NAME', 'LOG_LEVEL', 'NODE_OPTIONS', 'ORDER_SYNC_EVERY_MINUTES', 'BUCKET_NAME', 'EVENT_BUS_NAME', 'QUEUE_URL_WEBHOOK_DELIVERY', 'SCHEDULER_ROLE_ARN', 'SCHEDULER_GROUP'].sort(),
     );
     expect(queueUrlVariable('webhookDelivery')).toBe('QUEUE_URL_WEBHOOK_DELIVERY');
     expect(queueUrlVariable('marketplaceSync')).toBe('QUEUE_URL_MARKETPLACE_SYNC');
-    expect(worker).toMatchObject({ STAGE: 'staging', LOG_LEVEL: 'INFO', EVENT_BUS_NAME: 'despacho-staging', SCHEDULER_GROUP: 'despacho-staging' });
+    expect(worker).toMatchObject({ STAGE: 'staging', LOG_LEVEL: 'INFO', EVENT_BUS_NAME: 'despacho-staging', SCHEDULER_GROUP: 'despacho-staging', ORDER_SYNC_EVERY_MINUTES: '15' });
     expect(flat(worker.BUCKET_NAME)).toBe('despacho-staging-files-<AWS::AccountId>-<AWS::Region>');
     expect(flat(worker.QUEUE_URL_WEBHOOK_DELIVERY)).toMatch(/^import\(Despacho-staging-data:.*WebhookDeliveryQueue/);
   });
@@ -444,13 +544,104 @@ describe('api stack', { timeout: 60_000 }, () => {
     );
   });
 
-  it('never grants wildcard actions or Resource * for DynamoDB, S3 or SQS', () => {
+  const secretFunctions = [...routes, ...workers].filter((d) => d.uses?.secrets).map((d) => d.id);
+  const functionIds = (t: Template, stage: string) =>
+    Object.values(resources(t, 'AWS::Lambda::Function')).map((r) => (r.Properties.FunctionName as string).slice(`despacho-${stage}-`.length));
+
+  it('grants the marketplace secrets under the stage prefix only to the functions with secrets: true', () => {
+    expect(secretFunctions.sort()).toEqual(['MarketplaceSync', 'MarketplacesConnect', 'MarketplacesDisconnect']);
+    const secrets = 'arn:<AWS::Partition>:secretsmanager:<AWS::Region>:<AWS::AccountId>:secret:despacho-dev/marketplace/*';
+    for (const id of secretFunctions) {
+      const statements = roleStatements(dev.apiTemplate, stage, id);
+      // What lambdas/infra/marketplace-credentials.ts calls: no ListSecrets or BatchGetSecretValue (the
+      // port's `list` is not called in AWS), so no Resource '*'.
+      expect(actionsOf(statements, 'secretsmanager:'), id).toEqual(
+        ['CreateSecret', 'DeleteSecret', 'GetSecretValue', 'PutSecretValue', 'RestoreSecret', 'TagResource'].map((a) => `secretsmanager:${a}`),
+      );
+      for (const action of actionsOf(statements, 'secretsmanager:')) expect(resourcesFor(statements, action), `${id} ${action}`).toEqual([secrets]);
+      const tagging = statements.filter((s) => list(s.Action).includes('secretsmanager:TagResource'));
+      expect(tagging).toHaveLength(1);
+      expect(tagging[0].Condition).toEqual({ 'ForAllValues:StringEquals': { 'aws:TagKeys': ['despacho:account', 'despacho:channel'] } });
+      expect(actionsOf(statements, 'kms:'), id).toEqual([]);
+    }
+    expect(resourcesFor(roleStatements(prod.apiTemplate, 'prod', 'MarketplaceSync'), 'secretsmanager:GetSecretValue')).toEqual([
+      'arn:<AWS::Partition>:secretsmanager:<AWS::Region>:<AWS::AccountId>:secret:despacho-prod/marketplace/*',
+    ]);
+    // Everything else, the order routes that never touch credentials included, gets none.
+    for (const id of functionIds(dev.apiTemplate, stage).filter((f) => !secretFunctions.includes(f))) {
+      expect(actionsOf(roleStatements(dev.apiTemplate, stage, id), 'secretsmanager:'), id).toEqual([]);
+    }
+    for (const id of ['OrdersList', 'OrdersSync', 'OrdersSyncStatus', 'MarketplacesList']) {
+      expect(actionsOf(roleStatements(dev.apiTemplate, stage, id), 'secretsmanager:'), id).toEqual([]);
+    }
+  });
+
+  it('grants every Secrets Manager call the credentials module makes in AWS, and only the tags it writes', () => {
+    const source = readFileSync(join(projectRoot, 'lambdas/infra/marketplace-credentials.ts'), 'utf8');
+    const commands = [...source.matchAll(/new (\w+)Command\(/g)].map((m) => m[1]);
+    expect(commands.length).toBeGreaterThan(0);
+    const granted = actionsOf(roleStatements(dev.apiTemplate, stage, 'MarketplaceSync'), 'secretsmanager:');
+    // BatchGetSecretValue backs the port's `list`, which no deployed function calls (see lib/functions.ts).
+    for (const c of commands.filter((c) => c !== 'BatchGetSecretValue')) expect(granted, c).toContain(`secretsmanager:${c}`);
+    const tagKeys = [...source.matchAll(/\{ Key: '([^']+)', Value: /g)].map((m) => m[1]).sort();
+    expect(tagKeys).toEqual([...marketplaceSecretTagKeys].sort());
+  });
+
+  it('tells the functions with secrets their prefix and every function the sync interval', () => {
+    for (const id of functionIds(dev.apiTemplate, stage)) {
+      const env = functionProps(dev.apiTemplate, stage, id).Environment.Variables;
+      expect(env.MARKETPLACE_SECRET_PREFIX, id).toBe(secretFunctions.includes(id) ? 'despacho-dev' : undefined);
+      expect(env.ORDER_SYNC_EVERY_MINUTES, id).toBe('60');
+    }
+    expect(functionProps(prod.apiTemplate, 'prod', 'MarketplacesConnect').Environment.Variables.MARKETPLACE_SECRET_PREFIX).toBe('despacho-prod');
+    // GET /v1/orders/sync/status computes next_scheduled_sync from the interval the schedule was built with.
+    expect(functionProps(probe.apiTemplate, 'staging', 'OrdersSyncStatus').Environment.Variables.ORDER_SYNC_EVERY_MINUTES).toBe('15');
+  });
+
+  it('builds the order, shipping, inventory and warehouse routes and the marketplace sync worker', () => {
+    const added = routes.filter((r) => /^\/v1\/(orders|shipping|inventory|warehouses)(\/|$)/.test(r.path));
+    expect(added.length).toBeGreaterThanOrEqual(19);
+    for (const r of added) {
+      const route = routeByKey(dev.apiTemplate, routeKey(r));
+      expect(integratedFunction(dev.apiTemplate, route), r.id).toBe(functionLogicalId(dev.apiTemplate, stage, r.id));
+      expect(route.AuthorizationType, r.id).toBe('CUSTOM');
+    }
+    const sync = workers.find((w) => w.id === 'MarketplaceSync')!;
+    expect(sync).toMatchObject({ queue: 'marketplaceSync', batchSize: 1, timeoutSeconds: 900 });
+    expect(functionProps(dev.apiTemplate, stage, 'MarketplaceSync')).toMatchObject({ Timeout: 900, MemorySize: 1024 });
+    dev.apiTemplate.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      FunctionName: { Ref: functionLogicalId(dev.apiTemplate, stage, 'MarketplaceSync') },
+      EventSourceArn: { 'Fn::ImportValue': Match.stringLikeRegexp('MarketplaceSyncQueue') },
+      BatchSize: 1,
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+    });
+    // Lambda requires the queue's visibility timeout to be at least the function's timeout.
+    expect(queues.marketplaceSync.visibilityTimeoutSeconds).toBeGreaterThanOrEqual(sync.timeoutSeconds!);
+  });
+
+  it('keeps every stack well under CloudFormation\'s 500 resources by putting each tag\'s routes in a nested stack', () => {
+    for (const s of [dev, prod, probe]) {
+      const templates = { data: s.dataTemplate, ...s.apiTemplates };
+      for (const [name, t] of Object.entries(templates)) {
+        expect(Object.keys(t.toJSON().Resources).length, `${s.settings.stage} ${name}`).toBeLessThanOrEqual(400);
+      }
+    }
+    const tags = [...new Set(routes.map((r) => r.tag))].sort();
+    expect(Object.keys(dev.api.routeStacks).sort()).toEqual(tags);
+    dev.apiTemplates.api.resourceCountIs('AWS::CloudFormation::Stack', tags.length);
+    for (const r of routes) expect(dev.api.routeStacks[r.tag].node.tryFindChild(`${r.id}Route`), r.id).toBeDefined();
+    // The authorizer and the fallback stay with the API.
+    dev.apiTemplates.api.resourceCountIs('AWS::ApiGatewayV2::Authorizer', 1);
+    dev.apiTemplates.api.hasResourceProperties('AWS::ApiGatewayV2::Route', { RouteKey: '$default' });
+  });
+
+  it('never grants wildcard actions or Resource * for DynamoDB, S3, SQS or Secrets Manager', () => {
     for (const t of [dev.dataTemplate, dev.apiTemplate, prod.apiTemplate, probe.dataTemplate, probe.apiTemplate]) {
       for (const policy of Object.values(resources(t, 'AWS::IAM::Policy'))) {
         for (const s of policy.Properties.PolicyDocument.Statement as Statement[]) {
           const actions = list(s.Action);
-          for (const a of actions) expect(a).not.toMatch(/^(dynamodb|s3|sqs|events|scheduler|iam):\*$|^\*$/);
-          if (actions.some((a) => /^(dynamodb|s3|sqs):/.test(a))) expect(list(s.Resource)).not.toContain('*');
+          for (const a of actions) expect(a).not.toMatch(/^(dynamodb|s3|sqs|events|scheduler|iam|secretsmanager):\*$|^\*$/);
+          if (actions.some((a) => /^(dynamodb|s3|sqs|secretsmanager):/.test(a))) expect(list(s.Resource)).not.toContain('*');
         }
       }
     }
