@@ -1,11 +1,11 @@
-import { CfnElement, Duration, Stack } from 'aws-cdk-lib';
+import { CfnElement, Duration, Stack, Token } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import * as tasks from 'aws-cdk-lib/aws-stepfunctions-tasks';
 import { Construct } from 'constructs';
 import { pipelineTasks } from '../lambdas/catalog';
-import { stageNames } from '../lambdas/core/pipeline/stages';
+import { stageSteps } from '../lambdas/core/pipeline/stages';
 import type { DataStack } from './data';
 import { CatalogFunction } from './functions';
 import { acknowledge, wildcardResourceFinding } from './nag';
@@ -17,11 +17,12 @@ export interface PipelineProps {
 }
 
 /**
- * The manifest pipeline as a Step Functions state machine, built from `stageNames` (the order is
- * declared once, in lambdas/core/pipeline/stages.ts, and the twin walks the same list):
+ * The manifest pipeline as a Step Functions state machine, built from `stageSteps` (declared
+ * once, in lambdas/core/pipeline/stages.ts, and the twin walks the same steps):
  *
- *   Prepare -> (superseded? stop) -> for each stage: Map over the pages (PipelineStagePage) ->
- *   PipelineStageDone -> ... -> PipelineFinish; any step that keeps failing -> PipelineFailed -> Fail.
+ *   Prepare -> (superseded? stop) -> for each step: per stage, a Map over the pages
+ *   (PipelineStagePage) -> PipelineStageDone, the stages of a step side by side in a Parallel
+ *   state -> ... -> PipelineFinish; any step that keeps failing -> PipelineFailed -> Fail.
  *
  * Pages are item pages kept in S3; the Map iterates their numbers (a 100,000-item manifest is
  * 200 pages). It is a Distributed Map: each page runs as a child execution, so no run comes near
@@ -49,15 +50,14 @@ export class ManifestPipeline extends Construct {
       resultPath: sfn.JsonPath.DISCARD,
     });
     failed.next(new sfn.Fail(this, 'Failed', { error: 'ManifestProcessingFailed' }));
-    const onError = (state: tasks.LambdaInvoke | sfn.DistributedMap) => state.addCatch(failed, { errors: ['States.ALL'], resultPath: '$.error' });
+    const onError = (state: tasks.LambdaInvoke | sfn.DistributedMap | sfn.Parallel) => state.addCatch(failed, { errors: ['States.ALL'], resultPath: '$.error' });
 
     const prepare = new tasks.LambdaInvoke(this, 'Prepare', { lambdaFunction: fns.prepare.fn, payloadResponseOnly: true, resultPath: '$' });
     retry(prepare);
     onError(prepare);
 
-    let chain: sfn.INextable & sfn.IChainable = prepare;
-    let head: sfn.IChainable | undefined;
-    for (const stage of stageNames) {
+    /** One stage: a Map over the pages, then the stage's close. Inside a Parallel branch the Parallel state catches. */
+    const stageChain = (stage: string, catchHere: boolean) => {
       const page = new tasks.LambdaInvoke(this, `${stage}Page`, {
         lambdaFunction: fns.stagePage.fn,
         payload: sfn.TaskInput.fromObject({ ...run, stage, 'page.$': '$.page' }),
@@ -72,19 +72,37 @@ export class ManifestPipeline extends Construct {
         mapExecutionType: sfn.StateMachineType.STANDARD,
       });
       map.itemProcessor(page);
-      onError(map);
       const done = new tasks.LambdaInvoke(this, `${stage}Done`, {
         lambdaFunction: fns.stageDone.fn,
         payload: sfn.TaskInput.fromObject({ ...run, stage, 'pages.$': '$.pages' }),
         resultPath: sfn.JsonPath.DISCARD,
       });
       retry(done);
-      onError(done);
-      if (!head) head = map;
-      else (chain as sfn.INextable).next(map);
+      if (catchHere) {
+        onError(map);
+        onError(done);
+      }
       map.next(done);
-      chain = done;
-    }
+      return { head: map, tail: done };
+    };
+
+    let chain: sfn.INextable & sfn.IChainable = prepare;
+    let head: sfn.IChainable | undefined;
+    stageSteps.forEach((stages, i) => {
+      let step: { head: sfn.IChainable; tail: sfn.INextable & sfn.IChainable };
+      if (stages.length === 1) step = stageChain(stages[0], true);
+      else {
+        const parallel = new sfn.Parallel(this, `Step${i + 1}`, { resultPath: sfn.JsonPath.DISCARD });
+        for (const stage of stages) {
+          parallel.branch(stageChain(stage, false).head);
+        }
+        onError(parallel);
+        step = { head: parallel, tail: parallel };
+      }
+      if (!head) head = step.head;
+      else (chain as sfn.INextable).next(step.head);
+      chain = step.tail;
+    });
     const finish = new tasks.LambdaInvoke(this, 'Finish', { lambdaFunction: fns.finish.fn, payload: sfn.TaskInput.fromObject({ ...run, 'pages.$': '$.pages', 'coversAll.$': '$.coversAll' }), resultPath: sfn.JsonPath.DISCARD });
     retry(finish);
     onError(finish);
@@ -110,8 +128,13 @@ export class ManifestPipeline extends Construct {
     for (const fn of Object.values(this.functions)) acknowledge(this.stateMachine, wildcardResourceFinding(this.stateMachine, `${fn.fn.functionArn}:*`), why.invoke);
     const machineId = Stack.of(this).getLogicalId(this.stateMachine.node.defaultChild as CfnElement);
     const name = `{"Fn::Select":[6,{"Fn::Split":[":",{"Ref":"${machineId}"}]}]}`;
+    // The ARN names the stack's region and account as CloudFormation references, or as their
+    // values when the synth knows them (the CLI with a configured region): cdk-nag prints either.
+    const stack = Stack.of(this);
+    const region = Token.isUnresolved(stack.region) ? '<AWS::Region>' : stack.region;
+    const account = Token.isUnresolved(stack.account) ? '<AWS::AccountId>' : stack.account;
     for (const tail of [':*', '/*:*']) {
-      acknowledge(this.stateMachine, `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:states:<AWS::Region>:<AWS::AccountId>:execution:${name}${tail}]`, why.children);
+      acknowledge(this.stateMachine, `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:states:${region}:${account}:execution:${name}${tail}]`, why.children);
     }
     acknowledge(this.stateMachine, 'AwsSolutions-IAM5[Resource::*]', why.xray);
   }

@@ -121,22 +121,62 @@ export class TwinJobs implements QueuePort, TimerPort, EventPort {
     return this.running;
   }
 
+  /**
+   * Runs due jobs, `concurrency` at a time, until none is due and none is running. A worker that
+   * frees takes the next due job at once (as Lambda's pollers do), so one slow job does not hold
+   * back the jobs queued meanwhile (a pipeline stage's close while the other stage of its step
+   * still runs). A job that ran in this drain is not taken again in the state it ran in (a query
+   * can still list a job another worker just finished).
+   */
   private async drain(): Promise<number> {
+    const concurrency = this.opts.concurrency ?? 8;
+    type Due = { id: string; queue: string; body: string; receives?: number; visibleAt: string };
+    const version = (job: Due) => `${job.visibleAt}|${job.receives ?? 0}`;
+    const waiting: Due[] = [];
+    const running = new Set<string>();
+    const done = new Map<string, string>();
     let ran = 0;
-    for (;;) {
-      const concurrency = this.opts.concurrency ?? 8;
-      const due = await jobs()
+    let fetching: Promise<void> | undefined;
+    const refill = () =>
+      (fetching ??= jobs()
         .query.byVisibility({ state: 'ready' })
         .lte({ visibleAt: now().toISOString(), id: '\uffff' })
-        .go({ limit: concurrency * 4 });
-      if (due.data.length === 0) return ran;
-      const queue = [...due.data];
-      await Promise.all(
-        Array.from({ length: Math.min(concurrency, queue.length) }, async () => {
-          for (let job = queue.shift(); job; job = queue.shift()) if (await this.runOne(job)) ran++;
-        }),
-      );
-    }
+        .go({ limit: concurrency * 4 })
+        .then((due) => {
+          for (const job of due.data) {
+            if (!running.has(job.id) && done.get(job.id) !== version(job) && !waiting.some((w) => w.id === job.id)) waiting.push(job);
+          }
+        })
+        .finally(() => (fetching = undefined)));
+    // Resolved each time a job finishes: a worker with nothing to do waits for it, then looks again.
+    let notify = () => {};
+    let finished = new Promise<void>((r) => (notify = r));
+    const jobFinished = () => {
+      const n = notify;
+      finished = new Promise<void>((r) => (notify = r));
+      n();
+    };
+    const worker = async (): Promise<void> => {
+      for (;;) {
+        if (waiting.length === 0) await refill();
+        const job = waiting.shift();
+        if (!job) {
+          if (running.size === 0) return;
+          await finished;
+          continue;
+        }
+        running.add(job.id);
+        try {
+          if (await this.runOne(job)) ran++;
+        } finally {
+          running.delete(job.id);
+          done.set(job.id, version(job));
+          jobFinished();
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: concurrency }, worker));
+    return ran;
   }
 
   private async runOne(job: { id: string; queue: string; body: string; receives?: number; visibleAt: string }): Promise<boolean> {

@@ -1,5 +1,5 @@
 import type { SQSEvent } from 'aws-lambda';
-import { nextStage, stageNames, type StageName } from '../lambdas/core/pipeline/stages';
+import { stageSteps, stepOf, type StageName } from '../lambdas/core/pipeline/stages';
 import { executionName, type PipelineRunInput, type PipelineRunner } from '../lambdas/infra/state-machine';
 import { getBatch } from '../lambdas/infra/entities/manifests';
 import type { PrepareOutput } from '../lambdas/services/pipeline/run';
@@ -9,10 +9,15 @@ import { lambdaContext, type TwinJobs } from './jobs';
 
 /**
  * The twin's Step Functions: walks the same state machine as lib/pipeline.ts (prepare, then per
- * stage of `stageNames` a map over the pages and the stage's close, then finish; `failed` after
- * three attempts of a step) by invoking the same task handlers, one persisted job per step, so a
- * run survives a restart. A page's job that finds its stage's pages all done queues the stage's
- * close under a fixed id, which is the Map's join: it runs once.
+ * step of `stageSteps` a map over the pages and the close of each of its stages, side by side,
+ * then finish; `failed` after three attempts of a step) by invoking the same task handlers, one
+ * persisted job per step, so a run survives a restart. Pages run as many at a time as the job
+ * dispatcher runs jobs (as the Map's MaxConcurrency bounds them). A page's job that finds its
+ * stage's pages all done queues the stage's close under a fixed id, which is the Map's join: it
+ * runs once. A close that finds every stage of its step completed queues the next step (or
+ * finish) under a fixed id, which is the Parallel state's join. Once a run failed, the closes
+ * still to come for it do nothing (as Step Functions stops a Parallel state's other branches), so
+ * nothing after the failed step runs and no alert follows the failure.
  */
 export const pipelineQueue = 'pipelineSteps';
 export const pipelineQueueDef: QueueDef = { visibilityTimeoutSeconds: 300, maxReceiveCount: 1 };
@@ -20,6 +25,7 @@ export const pipelineWorker: WorkerDef = { id: 'TwinPipeline', handler: 'twin/pi
 
 type Step =
   | { step: 'prepare'; input: PipelineRunInput; attempt: number }
+  | { step: 'next'; run: PrepareOutput; index: number; attempt: number }
   | { step: 'page'; run: PrepareOutput; stage: StageName; page: number; attempt: number }
   | { step: 'stageDone'; run: PrepareOutput; stage: StageName; attempt: number }
   | { step: 'finish'; run: PrepareOutput; attempt: number };
@@ -51,12 +57,23 @@ export class TwinPipeline implements PipelineRunner {
     return ['pipe', executionName(run), ...parts].join('-');
   }
 
-  private async enqueueStage(run: PrepareOutput, stage: StageName) {
-    if (run.pages.length === 0) return this.jobs.sendOnce(pipelineQueue, { step: 'stageDone', run, stage, attempt: 1 } satisfies Step, this.id(run, stage, 'done'));
+  /** Queues every page of every stage of step `index` (or, without pages, the stages' closes). */
+  private async enqueueStep(run: PrepareOutput, index: number) {
+    const stages = stageSteps[index];
+    if (run.pages.length === 0) {
+      for (const stage of stages) await this.jobs.sendOnce(pipelineQueue, { step: 'stageDone', run, stage, attempt: 1 } satisfies Step, this.id(run, stage, 'done'));
+      return;
+    }
     await this.jobs.sendBatch(
       pipelineQueue,
-      run.pages.map((page): Step => ({ step: 'page', run, stage, page, attempt: 1 })),
+      stages.flatMap((stage) => run.pages.map((page): Step => ({ step: 'page', run, stage, page, attempt: 1 }))),
     );
+  }
+
+  /** True when the run failed for good: the closes still queued for it do nothing. */
+  private async failed(run: PrepareOutput): Promise<boolean> {
+    const batch = await getBatch(run.batchId);
+    return batch?.status === 'failed' && batch.pipeline?.runId === run.runId;
   }
 
   private async run(step: Step): Promise<void> {
@@ -68,7 +85,8 @@ export class TwinPipeline implements PipelineRunner {
         logger.warn('pipeline step failed; retrying', { step: step.step, attempt: step.attempt, error });
         const retry = { ...step, attempt: step.attempt + 1 };
         const run = step.step === 'prepare' ? step.input : step.run;
-        await this.jobs.sendOnce(pipelineQueue, retry, this.id(run, step.step, 'stage' in step ? step.stage : '', 'page' in step ? step.page : '', retry.attempt), {
+        const part = 'stage' in step ? step.stage : 'index' in step ? step.index : '';
+        await this.jobs.sendOnce(pipelineQueue, retry, this.id(run, step.step, part, 'page' in step ? step.page : '', retry.attempt), {
           delaySeconds: 2 ** step.attempt,
         });
         return;
@@ -82,9 +100,12 @@ export class TwinPipeline implements PipelineRunner {
     switch (step.step) {
       case 'prepare': {
         const run = (await this.task('prepare', step.input)) as PrepareOutput;
-        if (!run.superseded) await this.enqueueStage(run, stageNames[0]);
+        if (!run.superseded) await this.enqueueStep(run, 0);
         return;
       }
+      case 'next':
+        await this.enqueueStep(step.run, step.index);
+        return;
       case 'page': {
         const { pages: _pages, ...input } = step.run;
         await this.task('stage-page', { ...input, stage: step.stage, page: step.page });
@@ -96,9 +117,14 @@ export class TwinPipeline implements PipelineRunner {
         return;
       }
       case 'stageDone': {
+        if (await this.failed(step.run)) return;
         await this.task('stage-done', { ...step.run, stage: step.stage });
-        const next = nextStage(step.stage);
-        if (next) await this.enqueueStage(step.run, next);
+        // The join of the step: whichever close finds every stage of the step completed (its own
+        // included, written just before) queues what follows, under a fixed id.
+        const index = stepOf(step.stage);
+        const state = (await getBatch(step.run.batchId))?.pipeline;
+        if (state?.runId !== step.run.runId || !stageSteps[index].every((s) => state.stages[s].status === 'completed')) return;
+        if (index + 1 < stageSteps.length) await this.jobs.sendOnce(pipelineQueue, { step: 'next', run: step.run, index: index + 1, attempt: 1 } satisfies Step, this.id(step.run, 'step', index + 1));
         else await this.jobs.sendOnce(pipelineQueue, { step: 'finish', run: step.run, attempt: 1 } satisfies Step, this.id(step.run, 'finish'));
         return;
       }

@@ -64,7 +64,8 @@ export interface InvalidTaxIdAwb {
  *   used up the shipment becomes C (reason given), `quota` is 0 and it is flagged.
  *
  * Shipments of one person are reserved one after another in the order given (so the first five
- * AWBs of a manifest get the slots); different people run in parallel, `concurrency` at a time.
+ * AWBs of a manifest get the slots); different people go together (`reserveQuotas`: up to 100
+ * counters per transaction, `concurrency` transactions at a time).
  */
 export async function checkShipmentTaxIds(
   shipments: readonly ShipmentForTaxCheck[],

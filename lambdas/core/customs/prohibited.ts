@@ -155,16 +155,27 @@ export function normalizeText(s: string): string {
 
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-/** A whole-word matcher for a phrase whose last word may carry a plural s / es. */
-function phrase(term: string): RegExp {
-  return new RegExp(`(?:^| )${escape(normalizeText(term))}(?:s|es)?(?= |$)`, 'g');
+/**
+ * A whole-word matcher for a phrase whose last word may carry a plural s / es, with the phrase as
+ * normalized text: the text must contain it for the matcher to match, so a plain substring test
+ * rules most texts out before the expression runs.
+ */
+interface Phrase {
+  term: string;
+  needle: string;
+  re: RegExp;
+}
+
+function phrase(term: string): Phrase {
+  const needle = normalizeText(term);
+  return { term, needle, re: new RegExp(`(?:^| )${escape(needle)}(?:s|es)?(?= |$)`, 'g') };
 }
 
 interface Compiled {
   entry: ProhibitedEntry;
-  keywords: { term: string; re: RegExp }[];
-  except: RegExp[];
-  categories: { term: string; re: RegExp }[];
+  keywords: Phrase[];
+  except: Phrase[];
+  categories: Phrase[];
   prefixes: string[];
 }
 
@@ -175,9 +186,9 @@ function compile(list: readonly ProhibitedEntry[]): Compiled[] {
   if (!c) {
     c = list.map((entry) => ({
       entry,
-      keywords: entry.keywords.map((term) => ({ term, re: phrase(term) })),
+      keywords: entry.keywords.map(phrase),
       except: (entry.except ?? []).map(phrase),
-      categories: entry.categories.map((term) => ({ term, re: phrase(term) })),
+      categories: entry.categories.map(phrase),
       prefixes: entry.tariff_prefixes.map((p) => p.replace(/\D/g, '')).filter(Boolean),
     }));
     compiledLists.set(list, c);
@@ -185,14 +196,16 @@ function compile(list: readonly ProhibitedEntry[]): Compiled[] {
   return c;
 }
 
-function findTerm(text: string, terms: { term: string; re: RegExp }[], except: RegExp[] = []): string | null {
+function findTerm(text: string, terms: readonly Phrase[], except: readonly Phrase[] = []): string | null {
   if (!text) return null;
   let t = text;
-  for (const re of except) {
+  for (const { needle, re } of except) {
+    if (!t.includes(needle)) continue;
     re.lastIndex = 0;
     t = t.replace(re, ' ');
   }
-  for (const { term, re } of terms) {
+  for (const { term, needle, re } of terms) {
+    if (!t.includes(needle)) continue;
     re.lastIndex = 0;
     if (re.test(t)) return term;
   }

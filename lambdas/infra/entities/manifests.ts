@@ -275,9 +275,13 @@ export async function itemsOfAwb(accountId: number, awb: string): Promise<Stored
   return res.data as StoredItem[];
 }
 
-/** Every item of a batch, in item-key order. */
+/**
+ * Every item of a batch, in item-key order. Pages of at most 1,000 items (about what DynamoDB's
+ * 1 MB page holds of them anyway): DynamoDB Local reads a page without a Limit about three times
+ * slower (measured: 10,000 items in 3.0 s of its CPU against 1.1 s).
+ */
 export async function allItemsOf(batchId: string): Promise<StoredItem[]> {
-  const res = await items().query.byBatch({ batchId }).go({ pages: 'all' });
+  const res = await items().query.byBatch({ batchId }).go({ pages: 'all', limit: 1000 });
   return res.data as StoredItem[];
 }
 

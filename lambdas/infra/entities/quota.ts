@@ -1,4 +1,7 @@
+import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { defineEntity, isConditionalFailure, service } from './entity';
+import { documentClient } from '../dynamo';
+import { config } from '../config';
 import { now } from '../clock';
 import { checkTaxId, quotaHolder } from '../../core/customs/tax-id';
 import { quotaYear, regimeRulesAt } from '../../core/customs/regime-rules';
@@ -18,6 +21,15 @@ import { quotaYear, regimeRulesAt } from '../../core/customs/regime-rules';
  *   record: no second write can be lost between two (measured: a transaction with a reservation
  *   record made web services the slowest stage on DynamoDB Local, which runs transactions one at
  *   a time).
+ * - Many holders at once (`reserveQuotas`, the web-services stage): one conditional write per
+ *   counter, up to 100 of them in one TransactWriteItems. Each write's condition names the
+ *   counter's state it expects (no counter yet: the counter is put whole; or `used = n` without
+ *   the AWB: the AWB joins and `used` grows by 1), so a success tells exactly what `used` became.
+ *   A cancelled transaction writes nothing, and its reasons carry each failed counter as it is:
+ *   the AWB already holds a slot, or the year is used up, or the write is sent again expecting
+ *   that state. No read comes first and no write is unconditional. Measured on DynamoDB Local: a
+ *   transaction of 100 costs its engine about what 100 single updates cost, without the client
+ *   work of 100 requests (which took as much CPU as the engine's).
  * - Releasing (a tax-id correction moves the AWB's slot) is the mirror, under the condition that
  *   the set holds the AWB.
  * - The history count sums the holder's counters of the last ten years.
@@ -25,8 +37,10 @@ import { quotaYear, regimeRulesAt } from '../../core/customs/regime-rules';
 
 const keyless = { casing: 'none' } as const;
 
+const counterModel = { entity: 'quotaCounter', version: '1', service } as const;
+
 const counters = defineEntity({
-  model: { entity: 'quotaCounter', version: '1', service },
+  model: counterModel,
   attributes: {
     holder: { type: 'string', required: true },
     year: { type: 'number', required: true },
@@ -111,20 +125,124 @@ export async function reserveQuota(input: ReserveQuotaInput): Promise<ReserveQuo
   return { reserved: false, alreadyReserved: false, used: counter.used, remaining: 0 };
 }
 
-/** Reserves many AWBs of different holders (one AWB per holder in a call), `concurrency` at a time; answers in order. */
+/** Counter updates per transaction (DynamoDB's limit on TransactWriteItems). */
+const transactionSize = 100;
+/** Transactions sent again after a cancellation before each remaining AWB falls back to `reserveQuota`. */
+const transactionAttempts = 5;
+
+/** What a reservation expects of its counter: none yet, or `used` slots none of which is this AWB's. */
+type Expected = { used: number } | null;
+
+/**
+ * Reserves many AWBs of different holders (one AWB per holder in a call) and answers in order,
+ * each exactly as `reserveQuota` would. Up to 100 counters go in one TransactWriteItems, each
+ * update conditional on the state it expects (see the module's notes), `concurrency`
+ * transactions at a time.
+ */
 export async function reserveQuotas(inputs: readonly ReserveQuotaInput[], opts: { concurrency?: number } = {}): Promise<ReserveQuotaResult[]> {
   const holders = inputs.map((i) => holderOf(i.taxId));
   if (new Set(holders).size !== holders.length) throw new RangeError('reserveQuotas takes one AWB per holder per call');
   const out = new Array<ReserveQuotaResult>(inputs.length);
+  const groups: number[][] = [];
+  for (let i = 0; i < inputs.length; i += transactionSize) groups.push(Array.from({ length: Math.min(transactionSize, inputs.length - i) }, (_, k) => i + k));
   let next = 0;
   const worker = async () => {
-    while (next < inputs.length) {
-      const i = next++;
-      out[i] = await reserveQuota(inputs[i]);
-    }
+    while (next < groups.length) await reserveGroup(inputs, holders, groups[next++], out);
   };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(opts.concurrency ?? 32, inputs.length)) }, worker));
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(opts.concurrency ?? 4, groups.length)) }, worker));
   return out;
+}
+
+const limitOf = (input: ReserveQuotaInput) => input.limit ?? regimeRulesAt(input.at).personal_shipments_per_year;
+
+/**
+ * One write of a transaction: the counter as it must become, if it is as expected. A holder
+ * without a counter gets it whole (a conditional put: DynamoDB Local spends less on it than on an
+ * update); a counter with `used` slots, none of them this AWB's, gets the AWB and one more.
+ */
+function reservationWrite(input: ReserveQuotaInput, holder: string, expected: Expected) {
+  const slot = member(input.accountId, input.awb);
+  const TableName = config.tableName();
+  const Key = counters().get({ holder, year: input.year }).params<{ Key: Record<string, string> }>().Key;
+  const at = input.at.toISOString();
+  const ReturnValuesOnConditionCheckFailure = 'ALL_OLD' as const;
+  if (expected === null) {
+    const Item = { ...Key, holder, year: input.year, used: 1, awbs: new Set([slot]), updatedAt: at, __edb_e__: counterModel.entity, __edb_v__: counterModel.version };
+    return { Put: { TableName, Item, ConditionExpression: 'attribute_not_exists(#pk)', ExpressionAttributeNames: { '#pk': 'pk' }, ReturnValuesOnConditionCheckFailure } };
+  }
+  return {
+    Update: {
+      TableName,
+      Key,
+      UpdateExpression: 'SET #updatedAt = :at ADD #used :one, #awbs :slots',
+      ConditionExpression: '#used = :expected AND NOT contains(#awbs, :slot)',
+      ExpressionAttributeNames: { '#used': 'used', '#awbs': 'awbs', '#updatedAt': 'updatedAt' },
+      ExpressionAttributeValues: { ':one': 1, ':slots': new Set([slot]), ':at': at, ':expected': expected.used, ':slot': slot },
+      ReturnValuesOnConditionCheckFailure,
+    },
+  };
+}
+
+interface CancellationReason {
+  Code?: string;
+  Item?: Record<string, unknown>;
+}
+
+/** The counter a cancellation reason carries (as DynamoDB sends it, or already converted), or null when there is none. */
+function counterIn(item: Record<string, unknown> | undefined): { used: number; awbs: string[] } | null {
+  if (!item) return null;
+  const used = item.used as { N?: string } | number | undefined;
+  const awbs = item.awbs as { SS?: string[] } | Set<string> | string[] | undefined;
+  return {
+    used: typeof used === 'number' ? used : Number(used?.N ?? 0),
+    awbs: awbs instanceof Set || Array.isArray(awbs) ? [...awbs] : (awbs?.SS ?? []),
+  };
+}
+
+/** Cancellations that say nothing about the counter itself: the transaction is sent again. */
+const retryableReasons = new Set(['None', 'TransactionConflict', 'ThrottlingError', 'ProvisionedThroughputExceeded', 'RequestLimitExceeded']);
+
+async function reserveGroup(inputs: readonly ReserveQuotaInput[], holders: readonly string[], group: readonly number[], out: ReserveQuotaResult[]): Promise<void> {
+  const expected = new Map<number, Expected>(group.map((i) => [i, null]));
+  let pending = [...group];
+  for (let attempt = 1; pending.length && attempt <= transactionAttempts; attempt++) {
+    try {
+      await documentClient().send(new TransactWriteCommand({ TransactItems: pending.map((i) => reservationWrite(inputs[i], holders[i], expected.get(i)!)) }));
+      for (const i of pending) {
+        const used = (expected.get(i)?.used ?? 0) + 1;
+        out[i] = { reserved: true, alreadyReserved: false, used, remaining: Math.max(0, limitOf(inputs[i]) - used) };
+      }
+      return;
+    } catch (err) {
+      const reasons = (err as { name?: string; CancellationReasons?: CancellationReason[] }).CancellationReasons;
+      if ((err as { name?: string }).name !== 'TransactionCanceledException' || !reasons || reasons.length !== pending.length) throw err;
+      const again: number[] = [];
+      let contended = false;
+      pending.forEach((i, k) => {
+        const code = reasons[k]?.Code ?? 'None';
+        if (code !== 'ConditionalCheckFailed') {
+          if (!retryableReasons.has(code)) throw err;
+          contended ||= code !== 'None';
+          again.push(i);
+          return;
+        }
+        // The counter as the failed condition found it: the outcome, or what to expect next time.
+        const counter = counterIn(reasons[k].Item);
+        const limit = limitOf(inputs[i]);
+        const slot = member(inputs[i].accountId, inputs[i].awb);
+        if (counter?.awbs.includes(slot)) out[i] = { reserved: true, alreadyReserved: true, used: counter.used, remaining: Math.max(0, limit - counter.used) };
+        else if (counter && counter.used >= limit) out[i] = { reserved: false, alreadyReserved: false, used: counter.used, remaining: 0 };
+        else {
+          expected.set(i, counter ? { used: counter.used } : null);
+          again.push(i);
+        }
+      });
+      pending = again;
+      if (contended) await new Promise((r) => setTimeout(r, 20 * 2 ** attempt * Math.random()));
+    }
+  }
+  // Counters that kept changing under the transactions: one conditional update each.
+  for (const i of pending) out[i] = await reserveQuota(inputs[i]);
 }
 
 async function counterOf(holder: string, year: number): Promise<{ used: number; awbs: string[] }> {

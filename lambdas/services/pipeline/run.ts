@@ -1,21 +1,22 @@
 import { createHash } from 'node:crypto';
-import { stageNames, type StageName } from '../../core/pipeline/stages';
+import { lastStage, stageInputs, type StageName } from '../../core/pipeline/stages';
 import { planPages } from '../../core/pipeline/pages';
 import { manifestEventData } from '../../core/pipeline/events';
 import { now } from '../../infra/clock';
 import { events, type DomainEvent } from '../../infra/events';
 import { allItemsOf, getBatch } from '../../infra/entities/manifests';
 import { failPipeline, finishPipeline, pageDone, stageStatus, startPipeline } from '../../infra/entities/pipeline-state';
-import { getPage, getProductsExport, getResultHashes, getStageOutput, putPage, putProductsExport, putResultHashes, putStageOutput, type PageItem } from './pages-store';
+import { getPage, getProductsExport, getResultHashes, getStageOutput, putPage, putProductsExport, putResultHashes, putStageOutput, type PageItem, type StageOutput } from './pages-store';
 import { processedProductView, productFields } from '../../core/manifests/views';
-import { runStage, stageAlerts } from './stages';
+import { runStage, stageAlerts, stageHasAlerts } from './stages';
 import { summarize } from './summary';
 
 /**
  * The steps of one pipeline run, as the state machine (lib/pipeline.ts) and the twin's runner
- * (twin/pipeline.ts) call them: prepare, then for each stage every page and the stage's close,
- * then finish; `fail` when a step gave up after its retries. Every step is idempotent: it reads
- * its inputs from storage and writes its outputs under fixed keys, so a retried step repeats.
+ * (twin/pipeline.ts) call them: prepare, then for each stage (in the steps of `stageSteps`) every
+ * page and the stage's close, then finish; `fail` when a step gave up after its retries. Every
+ * step is idempotent: it reads its inputs from storage and writes its outputs under fixed keys,
+ * so a retried step repeats.
  */
 export interface RunInput {
   accountId: number;
@@ -57,11 +58,17 @@ export async function prepare(input: RunInput): Promise<PrepareOutput> {
   return { ...input, pages: pages.map((_, n) => n), coversAll: scope.length === items.length };
 }
 
-const previous = (stage: StageName) => stageNames[stageNames.indexOf(stage) - 1];
+/** The results of the stages `stage` reads, for one page, merged per item (see `stageInputs`). */
+async function priorResults(input: RunInput & { stage: StageName; page: number }): Promise<StageOutput> {
+  const outputs = await Promise.all(stageInputs[input.stage].map((s) => getStageOutput(input.batchId, input.runId, s, input.page)));
+  if (outputs.length <= 1) return outputs[0] ?? {};
+  const merged: StageOutput = {};
+  for (const out of outputs) for (const [key, result] of Object.entries(out)) merged[key] = { ...merged[key], ...result };
+  return merged;
+}
 
 export async function stagePage(input: RunInput & { stage: StageName; page: number }): Promise<void> {
-  const items = await getPage(input.batchId, input.runId, input.page);
-  const prior = previous(input.stage) ? await getStageOutput(input.batchId, input.runId, previous(input.stage)!, input.page) : {};
+  const [items, prior] = await Promise.all([getPage(input.batchId, input.runId, input.page), priorResults(input)]);
   const out = await runStage(input.stage, items, prior, { accountId: input.accountId, at: now() });
   await putStageOutput(input.batchId, input.runId, input.stage, input.page, out);
   await pageDone(input.batchId, input.runId, input.stage, input.page, now().toISOString());
@@ -75,7 +82,7 @@ function runEvent<T>(input: RunInput, type: string, data: T): DomainEvent<T> {
 
 export async function stageDone(input: RunInput & { stage: StageName; pages: number[] }): Promise<void> {
   const done = await stageStatus(input.batchId, input.runId, input.stage, 'completed', now().toISOString());
-  if (done === 'superseded') return;
+  if (done === 'superseded' || !stageHasAlerts(input.stage)) return;
   const [pages, outputs] = await Promise.all([
     Promise.all(input.pages.map((p) => getPage(input.batchId, input.runId, p))),
     Promise.all(input.pages.map((p) => getStageOutput(input.batchId, input.runId, input.stage, p))),
@@ -94,7 +101,6 @@ export async function stageDone(input: RunInput & { stage: StageName; pages: num
  */
 export async function finish(input: RunInput & { pages: number[]; coversAll?: boolean }): Promise<void> {
   const at = now().toISOString();
-  const last = stageNames[stageNames.length - 1];
   const batch = (await getBatch(input.batchId))!;
   const previous = !input.coversAll && batch.finishedRunId ? batch.finishedRunId : undefined;
   const [before, hashes] = await Promise.all([
@@ -104,7 +110,7 @@ export async function finish(input: RunInput & { pages: number[]; coversAll?: bo
   const merged = new Map<string, ReturnType<typeof processedProductView>>();
   for (const p of before ? (JSON.parse(before) as ReturnType<typeof processedProductView>[]) : []) merged.set(p.item_key, p);
   for (const p of input.pages) {
-    const [items, out] = await Promise.all([getPage(input.batchId, input.runId, p), getStageOutput(input.batchId, input.runId, last, p)]);
+    const [items, out] = await Promise.all([getPage(input.batchId, input.runId, p), getStageOutput(input.batchId, input.runId, lastStage, p)]);
     for (const it of items) {
       merged.set(it.itemKey, processedProductView({ awb: it.awb, itemKey: it.itemKey, item: productFields(it.data) }, out[it.itemKey] ?? {}));
       hashes[it.itemKey] = it.hash;

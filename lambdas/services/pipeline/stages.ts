@@ -11,8 +11,8 @@ import type { PageItem, StageOutput } from './pages-store';
 
 /**
  * What each stage does to one page of items. Every stage reads the page (the items as the run
- * saw them) and what the stages before it found, and answers the item results with its part
- * added. Shipments (the items of one AWB) are never split across pages.
+ * saw them) and what the stages it depends on found (`stageInputs`), and answers the item results
+ * with its part added. Shipments (the items of one AWB) are never split across pages.
  */
 export interface StageContext {
   accountId: number;
@@ -77,14 +77,13 @@ async function webservices(items: readonly PageItem[], prior: Results, ctx: Stag
   return out;
 }
 
-/** Stage 3: the tariff code (NCM) of every item, with its confidence and source. */
-async function ai(items: readonly PageItem[], prior: Results): Promise<Results> {
+/** Stage 3: the tariff code (NCM) of every item, with its confidence and source (from the item alone). */
+async function ai(items: readonly PageItem[]): Promise<Results> {
   const classifier = await tariffClassifier();
   const out: Results = {};
   for (const it of items) {
     const c = await classifier.classify({ description: it.data.itemDescription, name: it.data.itemName, category: it.data.Category, hsCode: it.data.hsCode });
     out[it.itemKey] = {
-      ...prior[it.itemKey],
       ncm_code: c.ncm_code,
       duty_rate: c.duty_rate,
       classification_confidence: c.confidence,
@@ -159,11 +158,14 @@ export async function runStage(stage: StageName, items: readonly PageItem[], pri
     case 'webservices':
       return webservices(items, before, ctx);
     case 'ai':
-      return ai(items, before);
+      return ai(items);
     case 'calculations':
       return calculations(items, before, ctx.at);
   }
 }
+
+/** Whether the stage reports anything when it closes (only web services does). */
+export const stageHasAlerts = (stage: StageName): boolean => stage === 'webservices';
 
 /** What a stage reports for the whole run when it closes: the web services' invalid tax ids and used-up quotas. */
 export function stageAlerts(
@@ -171,7 +173,7 @@ export function stageAlerts(
   pages: readonly (readonly PageItem[])[],
   outputs: readonly StageOutput[],
 ): { type: string; data: { awbs: InvalidTaxIdAwb[] } } | undefined {
-  if (stage !== 'webservices') return undefined;
+  if (!stageHasAlerts(stage)) return undefined;
   const seen = new Map<string, InvalidTaxIdAwb>();
   pages.forEach((items, p) => {
     const out = outputs[p] as Results;

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { useTwin } from '../../support/twin';
 import { cuitCheckDigit } from '../../../lambdas/core/customs/tax-id';
 import { quotaYear } from '../../../lambdas/core/customs/regime-rules';
-import { quotaHistoryCount, quotaOf, releaseQuota, reserveQuota } from '../../../lambdas/infra/entities/quota';
+import { quotaHistoryCount, quotaOf, releaseQuota, reserveQuota, reserveQuotas } from '../../../lambdas/infra/entities/quota';
 import { checkShipmentTaxIds, invalidTaxIdAwbs, type ShipmentForTaxCheck } from '../../../lambdas/services/customs-webservices';
 
 const t = useTwin();
@@ -80,6 +80,65 @@ describe('the quota ledger', () => {
     await reserve(id, 'L8-1', { year: 2025 });
     await reserve(id, 'L8-2', { year: 2026 });
     expect(await quotaHistoryCount(id)).toBe(2);
+  });
+});
+
+describe('the quota ledger, many holders at once (one transaction per 100 counters)', () => {
+  const many = (ids: string[], awb: (k: number) => string, over: Partial<Parameters<typeof reserveQuota>[0]> = {}) =>
+    ids.map((taxId, k) => ({ taxId, year: 2026, awb: awb(k), accountId: 1, at, ...over }));
+
+  it('reserves one slot for each of 250 new holders, and nothing again when the same call repeats', async () => {
+    const ids = Array.from({ length: 250 }, () => cuil());
+    const first = await reserveQuotas(many(ids, (k) => `M1-${k}`));
+    expect(first.every((r) => r.reserved && !r.alreadyReserved && r.used === 1 && r.remaining === 4)).toBe(true);
+    const again = await reserveQuotas(many(ids, (k) => `M1-${k}`));
+    expect(again.every((r) => r.reserved && r.alreadyReserved && r.used === 1 && r.remaining === 4)).toBe(true);
+    for (const id of [ids[0], ids[99], ids[100], ids[249]]) expect(await quotaOf(id, 2026)).toEqual({ used: 1, remaining: 4, records: 1 });
+  });
+
+  it('answers each holder as a single reservation would, whatever its counter holds', async () => {
+    const [fresh, four, full, holds] = [cuil(), cuil(), cuil(), cuil()];
+    for (let i = 1; i <= 4; i++) await reserve(four, `M2-four-${i}`);
+    for (let i = 1; i <= 5; i++) await reserve(full, `M2-full-${i}`);
+    await reserve(holds, 'M2-holds');
+    await reserve(holds, 'M2-holds-other');
+    const out = await reserveQuotas(many([fresh, four, full, holds], (k) => ['M2-fresh', 'M2-four-5', 'M2-full-6', 'M2-holds'][k]));
+    expect(out).toEqual([
+      { reserved: true, alreadyReserved: false, used: 1, remaining: 4 },
+      { reserved: true, alreadyReserved: false, used: 5, remaining: 0 },
+      { reserved: false, alreadyReserved: false, used: 5, remaining: 0 },
+      { reserved: true, alreadyReserved: true, used: 2, remaining: 3 },
+    ]);
+    expect(await quotaOf(four, 2026)).toEqual({ used: 5, remaining: 0, records: 5 });
+    expect(await quotaOf(full, 2026)).toEqual({ used: 5, remaining: 0, records: 5 });
+    expect(await quotaOf(holds, 2026)).toEqual({ used: 2, remaining: 3, records: 2 });
+  });
+
+  it('never passes the limit when runs reserve the same holders concurrently', async () => {
+    const ids = Array.from({ length: 120 }, () => cuil());
+    // Each holder has 3 slots used: three concurrent runs with other AWBs compete for the last 2,
+    // a fourth repeats the first run's AWBs, and single reservations join in.
+    await reserveQuotas(many(ids, (k) => `M3-a-${k}`));
+    await reserveQuotas(many(ids, (k) => `M3-b-${k}`));
+    await reserveQuotas(many(ids, (k) => `M3-c-${k}`));
+    const runs = await Promise.all([
+      reserveQuotas(many(ids, (k) => `M3-x-${k}`)),
+      reserveQuotas(many(ids, (k) => `M3-y-${k}`)),
+      reserveQuotas(many(ids, (k) => `M3-z-${k}`)),
+      reserveQuotas(many(ids, (k) => `M3-x-${k}`)),
+      ...ids.slice(0, 20).map((id, k) => reserve(id, `M3-x-${k}`)),
+    ]);
+    const [x, y, z, xAgain] = runs.slice(0, 4) as Awaited<ReturnType<typeof reserveQuotas>>[];
+    const singles = runs.slice(4) as Awaited<ReturnType<typeof reserveQuota>>[];
+    for (let k = 0; k < ids.length; k++) {
+      // The AWB M3-x-k was asked for two or three times: every answer agrees, and one of them took the slot.
+      const xAnswers = [x[k], xAgain[k], ...(k < singles.length ? [singles[k]] : [])];
+      expect(new Set(xAnswers.map((r) => r.reserved)).size).toBe(1);
+      expect(xAnswers.filter((r) => r.reserved && !r.alreadyReserved)).toHaveLength(x[k].reserved ? 1 : 0);
+      expect([x[k].reserved, y[k].reserved, z[k].reserved].filter(Boolean)).toHaveLength(2);
+      expect([y[k], z[k]].some((r) => r.alreadyReserved)).toBe(false);
+      expect(await quotaOf(ids[k], 2026)).toEqual({ used: 5, remaining: 0, records: 5 });
+    }
   });
 });
 
