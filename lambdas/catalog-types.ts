@@ -20,8 +20,8 @@ export interface Access {
   pipeline?: boolean;
   /** May call the configured Amazon Bedrock model (tariff classification). */
   bedrock?: boolean;
-  /** May read and write the accounts' marketplace credentials in Secrets Manager. */
-  secrets?: boolean;
+  /** The accounts' marketplace credentials in Secrets Manager: `read` them, or `write` (and read) them. */
+  secrets?: 'read' | 'write';
 }
 export type TableAction = 'GetItem' | 'BatchGetItem' | 'Query' | 'PutItem' | 'UpdateItem' | 'DeleteItem' | 'BatchWriteItem' | 'ConditionCheckItem' | 'TransactWriteItems' | 'Scan';
 export type BucketAction = 'GetObject' | 'PutObject' | 'DeleteObject' | 'ListBucket';

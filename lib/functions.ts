@@ -229,7 +229,7 @@ function statements(scope: CatalogFunction, uses: Access, data: DataStack): iam.
     out.push(new iam.PolicyStatement({ actions: ['bedrock:InvokeModel'], resources: [models] }));
   }
 
-  if (uses.secrets) out.push(...secretStatements(scope, data, wildcard));
+  if (uses.secrets) out.push(...secretStatements(scope, data, wildcard, uses.secrets));
   return out;
 }
 
@@ -237,12 +237,13 @@ function statements(scope: CatalogFunction, uses: Access, data: DataStack): iam.
 export const marketplaceSecretTagKeys = ['despacho:account', 'despacho:channel'] as const;
 
 /**
- * `secrets: true`: the Secrets Manager calls of lambdas/infra/marketplace-credentials.ts, on the
+ * `secrets: 'write'`: the Secrets Manager calls of lambdas/infra/marketplace-credentials.ts, on the
  * stage's marketplace secrets only (`<prefix>/marketplace/*`; a secret's ARN ends in `-` and six
  * random characters, so a name pattern needs the wildcard). What the deployed code calls:
  *  - put: CreateSecret (with tags, so also TagResource), RestoreSecret when the name is still
  *    scheduled for deletion, PutSecretValue when it exists;
  *  - get: GetSecretValue; remove: DeleteSecret (ForceDeleteWithoutRecovery).
+ * `secrets: 'read'` (the sync worker, which only reads connections): GetSecretValue alone.
  * Not granted: the port's `list` (BatchGetSecretValue, which with a name filter also needs
  * ListSecrets; neither can be scoped to a resource) is called by no function, since connections
  * are listed from the table (services/order-sync.ts connectedChannels). A function that starts
@@ -256,7 +257,7 @@ export const marketplaceSecretTagKeys = ['despacho:account', 'despacho:channel']
  * mean passing KmsKeyId in the code and granting kms:GenerateDataKey/kms:Decrypt on that key
  * (with kms:ViaService secretsmanager) here.
  */
-function secretStatements(scope: CatalogFunction, data: DataStack, wildcard: (resource: string, reason: string) => string): iam.PolicyStatement[] {
+function secretStatements(scope: CatalogFunction, data: DataStack, wildcard: (resource: string, reason: string) => string, mode: 'read' | 'write'): iam.PolicyStatement[] {
   const secrets = wildcard(
     Stack.of(scope).formatArn({
       service: 'secretsmanager',
@@ -266,6 +267,8 @@ function secretStatements(scope: CatalogFunction, data: DataStack, wildcard: (re
     }),
     'Marketplace credentials are one secret per account and channel, created at run time under this stage\'s prefix; secret ARNs also end in a random suffix.',
   );
+  // `read` (the sync worker): get only.
+  if (mode === 'read') return [new iam.PolicyStatement({ actions: ['secretsmanager:GetSecretValue'], resources: [secrets] })];
   return [
     new iam.PolicyStatement({
       actions: ['secretsmanager:GetSecretValue', 'secretsmanager:CreateSecret', 'secretsmanager:PutSecretValue', 'secretsmanager:DeleteSecret', 'secretsmanager:RestoreSecret'],
