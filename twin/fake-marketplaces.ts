@@ -9,8 +9,9 @@ import { prng } from './prng';
  * speaking the shapes the connectors are written against: Shopify's Admin GraphQL `orders` with
  * cursors, Mercado Libre's `/orders/search` with offsets and `/shipments/{id}`, Amazon SP-API's
  * `getOrders` and `getOrderItems` with NextToken. Each checks its auth header the way the
- * marketplace does, honors the date filter and paging, and takes switches to misbehave:
- * a 429 (with or without Retry-After) or a 500 on the k-th request, a malformed record, an update.
+ * marketplace does, honors the creation and last-update filters and paging, and takes switches
+ * to misbehave: a 429 (with or without Retry-After) or a 500 on the k-th request, a malformed
+ * record, an update.
  *
  * Orders are raw marketplace JSON. A few fake-only fields carry what the marketplace serves from
  * another endpoint: Shopify's full `lineItems.nodes` (sliced per request), ML's `shipment`
@@ -278,6 +279,8 @@ interface Platform {
   /** The marketplace's id of a stored order (null when it has none). */
   idOf(order: Raw): string | null;
   createdAt(order: Raw): number;
+  /** Its last update (ms). */
+  updatedAt(order: Raw): number;
   touch(order: Raw, at: string): void;
   malform(order: Raw, kind: 'missing-id' | 'bad-amount'): void;
   /** The body of its 429. */
@@ -422,6 +425,7 @@ function shopifyPlatform(token: string, throttles: Set<number>): Platform {
   const platform: Platform = {
     idOf: (o) => (typeof o.id === 'string' ? (/\/(\d+)$/.exec(o.id)?.[1] ?? null) : null),
     createdAt: (o) => Date.parse(o.createdAt),
+    updatedAt: (o) => Date.parse(o.updatedAt ?? o.createdAt),
     touch: (o, at) => {
       o.updatedAt = at;
     },
@@ -445,7 +449,10 @@ function shopifyPlatform(token: string, throttles: Set<number>): Platform {
           return { status: 200, body: { errors: [{ message, extensions: { code: 'MAX_COST_EXCEEDED', cost: requested, maxCost: 1000 } }] } };
         }
         const since = /created_at:>'([^']+)'/.exec(v.query ?? '')?.[1];
-        const list = after(store, platform, v.after ? unbase64(v.after) : undefined).filter((e) => !since || platform.createdAt(e.order) > Date.parse(since));
+        const updatedSince = /updated_at:>'([^']+)'/.exec(v.query ?? '')?.[1];
+        const list = after(store, platform, v.after ? unbase64(v.after) : undefined).filter(
+          (e) => (!since || platform.createdAt(e.order) > Date.parse(since)) && (!updatedSince || platform.updatedAt(e.order) > Date.parse(updatedSince)),
+        );
         const page = list.slice(0, v.first);
         const nodes = page.map((e) => ({ ...e.order, lineItems: linePage(lines(e.order), v.lineItems, null) }));
         const endCursor = page.length ? base64(positionOf(platform, page[page.length - 1])) : null;
@@ -489,6 +496,7 @@ function mercadolibrePlatform(token: string, sellerId: string, maxOffset: number
   const platform: Platform = {
     idOf: (o) => (typeof o.id === 'number' ? String(o.id) : null),
     createdAt: (o) => Date.parse(o.date_created),
+    updatedAt: (o) => Date.parse(o.last_updated ?? o.date_created),
     touch: (o, at) => {
       o.last_updated = at;
     },
@@ -514,7 +522,10 @@ function mercadolibrePlatform(token: string, sellerId: string, maxOffset: number
         return { status: 400, body: { message: `Invalid offset or limit (offset must be lower than ${maxOffset}, limit at most 51)`, error: 'bad_request', status: 400 } };
       }
       const from = req.query.get('order.date_created.from');
-      const list = store.entries.filter((e) => !from || platform.createdAt(e.order) >= Date.parse(from));
+      const updatedFrom = req.query.get('order.last_updated.from');
+      const list = store.entries.filter(
+        (e) => (!from || platform.createdAt(e.order) >= Date.parse(from)) && (!updatedFrom || platform.updatedAt(e.order) >= Date.parse(updatedFrom)),
+      );
       if (req.query.get('sort') === 'date_desc') list.reverse();
       const results = list.slice(offset, offset + limit).map(({ order }) => {
         const { shipment: _, ...rest } = order;
@@ -556,6 +567,7 @@ function amazonPlatform(token: string, marketplaceId: string, ordersPerPage: num
   const platform: Platform = {
     idOf: (o) => (typeof o.AmazonOrderId === 'string' && o.AmazonOrderId ? o.AmazonOrderId : null),
     createdAt: (o) => Date.parse(o.PurchaseDate),
+    updatedAt: (o) => Date.parse(o.LastUpdateDate ?? o.PurchaseDate),
     touch: (o, at) => {
       o.LastUpdateDate = at;
     },
@@ -582,17 +594,22 @@ function amazonPlatform(token: string, marketplaceId: string, ordersPerPage: num
       if (req.path !== '/orders/v0/orders') return amazonError(404, 'NotFound', 'Resource not found');
       if (!(req.query.get('MarketplaceIds') ?? '').split(',').includes(marketplaceId)) return amazonError(400, 'InvalidInput', 'Invalid MarketplaceIds');
       const nextToken = req.query.get('NextToken');
-      const state = nextToken ? (unbase64(nextToken) as { createdAfter: string; position: { at: number; key: string } }) : undefined;
-      const createdAfter = state?.createdAfter ?? req.query.get('CreatedAfter');
-      if (!createdAfter) return amazonError(400, 'InvalidInput', "Missing required 'CreatedAfter' or 'LastUpdatedAfter'.");
+      type State = { createdAfter: string | null; lastUpdatedAfter: string | null; position: { at: number; key: string } };
+      const state = nextToken ? (unbase64(nextToken) as State) : undefined;
+      const createdAfter = state ? state.createdAfter : req.query.get('CreatedAfter');
+      const lastUpdatedAfter = state ? (state.lastUpdatedAfter ?? null) : req.query.get('LastUpdatedAfter');
+      if (!createdAfter && !lastUpdatedAfter) return amazonError(400, 'InvalidInput', "Missing required 'CreatedAfter' or 'LastUpdatedAfter'.");
+      if (createdAfter && lastUpdatedAfter) return amazonError(400, 'InvalidInput', "Only one of 'CreatedAfter' and 'LastUpdatedAfter' may be given.");
       const perPage = Math.min(Number(req.query.get('MaxResultsPerPage') ?? 100), ordersPerPage);
-      const list = after(store, platform, state?.position).filter((e) => platform.createdAt(e.order) >= Date.parse(createdAfter));
+      const list = after(store, platform, state?.position).filter((e) =>
+        createdAfter ? platform.createdAt(e.order) >= Date.parse(createdAfter) : platform.updatedAt(e.order) >= Date.parse(lastUpdatedAfter!),
+      );
       const page = list.slice(0, perPage);
       const Orders = page.map(({ order }) => {
         const { OrderItems: _, ...rest } = order;
         return rest;
       });
-      const NextToken = list.length > page.length ? base64({ createdAfter, position: positionOf(platform, page[page.length - 1]) }) : undefined;
+      const NextToken = list.length > page.length ? base64({ createdAfter, lastUpdatedAfter, position: positionOf(platform, page[page.length - 1]) }) : undefined;
       return { status: 200, body: { payload: { Orders, NextToken, CreatedBefore: new Date().toISOString() } } };
     },
   };

@@ -189,14 +189,15 @@ export async function runSync(message: SyncMessage, opts: { timeBudgetMs?: numbe
   const sync = await readSync(message.accountId, message.startedAt, message.syncId);
   if (!sync || sync.status !== 'processing') return sync;
   const signal = AbortSignal.timeout(opts.timeBudgetMs ?? 12 * 60_000);
-  const since = sync.since ?? (await defaultSince(sync.accountId, sync.syncId));
+  // The client's `since` reads by creation; without it, what changed since the last sync.
+  const window = sync.since ? { since: sync.since } : { updatedSince: (await defaultUpdatedSince(sync.accountId, sync.syncId)) ?? undefined };
   for (const channel of sync.channels) {
     const result: ChannelResult = { ...emptyResult(), status: 'processing' };
     await saveResult(sync, channel, result);
     try {
       const connection = await marketplaceCredentials().get(sync.accountId, channel);
       if (!connection) throw new Error(`${channel} is no longer connected`);
-      for await (const page of connectorFor(channel).fetchOrders(connection, { since: since ?? undefined, signal })) {
+      for await (const page of connectorFor(channel).fetchOrders(connection, { ...window, signal })) {
         for (const r of page.rejected) {
           result.orders_rejected++;
           if (result.rejected.length < keptRejections) result.rejected.push({ channel_order_id: r.channelOrderId, reason: r.reason });
@@ -236,12 +237,12 @@ export async function runSync(message: SyncMessage, opts: { timeBudgetMs?: numbe
 }
 
 /**
- * Without `since`, a sync reads from the start of the last sync that completed (an hour earlier,
+ * Without `since`, a sync reads the orders updated (created or changed: a cancellation, a
+ * shipment) since the start of the last sync that completed without `since` (an hour earlier,
  * for marketplaces that index late); the first sync of an account reads everything the
- * marketplace's API offers by default. Updates of older orders arrive because each connector
- * reads by creation date; see the README.
+ * marketplace's API offers by default. See the README.
  */
-async function defaultSince(accountId: number, exceptSyncId: string): Promise<string | null> {
+async function defaultUpdatedSince(accountId: number, exceptSyncId: string): Promise<string | null> {
   const last = (await recentSyncs(accountId, 20)).find((r) => r.syncId !== exceptSyncId && r.status === 'completed' && !r.since);
   return last ? new Date(Date.parse(last.startedAt) - 3_600_000).toISOString() : null;
 }

@@ -79,6 +79,11 @@ export interface MarketplaceConnection {
 export interface FetchOptions {
   /** Only orders created after this instant (ISO 8601). */
   since?: string;
+  /**
+   * Only orders whose last update (any change: status, fulfillment, cancellation) is after this
+   * instant (ISO 8601). With `since` too, both hold. Without either, the connector's default window.
+   */
+  updatedSince?: string;
   /** Aborts the fetch (the sync's time budget). */
   signal?: AbortSignal;
 }

@@ -12,6 +12,10 @@ import { amount, asObject, count, credential, emptyAddress, endpoint, id, instan
  * last 30 days. Amazon also refuses a `CreatedAfter` less than two minutes old; a later `since` is
  * moved back to that.
  *
+ * `updatedSince` is `LastUpdatedAfter` (same two-minute rule). SP-API accepts exactly one of
+ * `CreatedAfter` and `LastUpdatedAfter`, so with `updatedSince` the `CreatedAfter` is omitted; when
+ * `since` is given too, orders created at or before it are dropped from the answer here.
+ *
  * Amazon's 429 rarely carries Retry-After and getOrders refills slowly (about one request a
  * minute after a burst of 20), so its backoff starts at 2 s and may wait up to 60 s, six attempts.
  *
@@ -67,7 +71,7 @@ export function amazonConnector(options: AmazonOptions = {}): MarketplaceConnect
 
   return {
     channel: 'amazon',
-    async *fetchOrders(connection, { since, signal }) {
+    async *fetchOrders(connection, { since, updatedSince, signal }) {
       const token = credential(connection, 'accessToken');
       const marketplaceId = credential(connection, 'marketplaceId');
       const get = (path: string, query: Record<string, string | number | undefined>) =>
@@ -84,17 +88,21 @@ export function amazonConnector(options: AmazonOptions = {}): MarketplaceConnect
       };
 
       const from = sinceMs(since);
+      const updatedFrom = sinceMs(updatedSince);
       const latest = now().getTime() - paging.minAgeMs;
-      const start = from === undefined ? now().getTime() - paging.defaultWindowDays * 86_400_000 : Math.min(from, latest);
-      let query: Record<string, string | number | undefined> = {
-        MarketplaceIds: marketplaceId,
-        CreatedAfter: new Date(start).toISOString(),
-        MaxResultsPerPage: paging.maxResultsPerPage,
-      };
+      // SP-API takes exactly one of CreatedAfter and LastUpdatedAfter; with both options, the
+      // creation bound is applied here to what LastUpdatedAfter answers.
+      const window: Record<string, string> =
+        updatedFrom !== undefined
+          ? { LastUpdatedAfter: new Date(Math.min(updatedFrom, latest)).toISOString() }
+          : { CreatedAfter: new Date(from === undefined ? now().getTime() - paging.defaultWindowDays * 86_400_000 : Math.min(from, latest)).toISOString() };
+      const createdAfter = updatedFrom !== undefined && from !== undefined ? from : undefined;
+      const wanted = (o: unknown) => createdAfter === undefined || !(Date.parse(String(asObject(o).PurchaseDate)) <= createdAfter);
+      let query: Record<string, string | number | undefined> = { MarketplaceIds: marketplaceId, ...window, MaxResultsPerPage: paging.maxResultsPerPage };
       for (;;) {
         const payload = await get('/orders/v0/orders', query);
         if (!Array.isArray(payload.Orders)) throw new MarketplaceError('amazon', 'bad_response', 200, 'amazon: getOrders answer without Orders');
-        yield await mapPage(payload.Orders, (o) => textOrNull(asObject(o).AmazonOrderId), (o) => mapOrder(asObject(o), itemsOf), paging.itemConcurrency);
+        yield await mapPage(payload.Orders.filter(wanted), (o) => textOrNull(asObject(o).AmazonOrderId), (o) => mapOrder(asObject(o), itemsOf), paging.itemConcurrency);
         const next = textOrNull(payload.NextToken);
         if (!next) return;
         query = { MarketplaceIds: marketplaceId, NextToken: next };

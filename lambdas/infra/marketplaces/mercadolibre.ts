@@ -11,6 +11,12 @@ import { amount, asObject, count, credential, emptyAddress, endpoint, id, instan
  * instant that were already read are skipped. (More than 10,000 orders in one instant cannot be
  * read this way; that ends the fetch with an error rather than loop.)
  *
+ * `updatedSince` adds `order.last_updated.from` (orders changed since then, whenever created).
+ * The order and the narrowing stay on `date_created` (the search's documented sorts are
+ * `date_asc` and `date_desc`): both filters hold on every request, so a restart still reads each
+ * changed order once. An order changed during the fetch may enter the filtered list behind the
+ * offset and is then read by the next sync, whose window starts before this one's.
+ *
  * The order has no address: it is in the shipment (`GET /shipments/{shipping.id}`), read for each
  * order, four at a time. An order without a shipment (none yet, or 404) is kept with every address
  * field empty: the order exists and must be seen; its address arrives on a later sync. Any other
@@ -65,13 +71,15 @@ export function mercadolibreConnector(options: MercadoLibreOptions = {}): Market
 
   return {
     channel: 'mercadolibre',
-    async *fetchOrders(connection, { since, signal }) {
+    async *fetchOrders(connection, { since, updatedSince, signal }) {
       const token = credential(connection, 'accessToken');
       const seller = credential(connection, 'sellerId');
       const headers = { Authorization: `Bearer ${token}` };
       const shipmentOf = (shipmentId: string) => shipment(http, connection.baseUrl, shipmentId, headers, signal);
 
       const start = sinceMs(since);
+      const updatedFrom = sinceMs(updatedSince);
+      const updatedFilter = updatedFrom === undefined ? undefined : mlDate(new Date(updatedFrom).toISOString());
       let from = start === undefined ? undefined : new Date(start).toISOString();
       let offset = 0;
       /** The newest creation instant read so far, and the ids read at exactly that instant. */
@@ -91,6 +99,7 @@ export function mercadolibreConnector(options: MercadoLibreOptions = {}): Market
             url: endpoint(connection.baseUrl, '/orders/search', {
               seller,
               'order.date_created.from': from && mlDate(from),
+              'order.last_updated.from': updatedFilter,
               sort: 'date_asc',
               offset,
               limit: paging.limit,

@@ -87,6 +87,20 @@ describe('the Amazon connector', () => {
     expect(listings()[0].query.CreatedAfter).toBe(after);
   });
 
+  it('reads only orders updated after updatedSince', async () => {
+    const updatedSince = new Date(Date.now() - 1000).toISOString();
+    const old = fake.orders[2].AmazonOrderId;
+    fake.mutate(old, (o) => {
+      o.OrderStatus = 'Canceled';
+    });
+    const { orders } = await readAll(connector().fetchOrders(connection, { updatedSince }));
+    expect(ids(orders)).toEqual([old]);
+    expect(orders[0].status).toBe('cancelled');
+    // SP-API takes exactly one of them; the two-minute rule moves it back.
+    expect(listings()[0].query.CreatedAfter).toBeUndefined();
+    expect(Date.parse(listings()[0].query.LastUpdatedAfter)).toBeLessThanOrEqual(Date.parse(updatedSince));
+  });
+
   it('reads the last 30 days when there is no since', async () => {
     useClock(manualClock(new Date(firstOrderAt + 40 * 86_400_000)));
     const { orders } = await readAll(connector().fetchOrders(connection, {}));

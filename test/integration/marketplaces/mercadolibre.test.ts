@@ -78,6 +78,34 @@ describe('the Mercado Libre connector', () => {
     expect(searches()[0].query['order.date_created.from']).toBe(since.replace('Z', '-00:00'));
   });
 
+  it('reads only orders updated after updatedSince', async () => {
+    const updatedSince = new Date(Date.now() - 1000).toISOString();
+    const old = String(fake.orders[2].id);
+    fake.mutate(old, (o) => {
+      o.status = 'cancelled';
+    });
+    const { orders } = await readAll(connector().fetchOrders(connection, { updatedSince }));
+    expect(ids(orders)).toEqual([old]);
+    expect(orders[0].status).toBe('cancelled');
+    expect(searches()[0].query['order.last_updated.from']).toBe(updatedSince.replace('Z', '-00:00'));
+    expect(searches()[0].query['order.date_created.from']).toBeUndefined();
+  });
+
+  it('narrows the date window at the offset cap with updatedSince too, reading each changed order once', async () => {
+    const orders = mercadolibreOrders(130, 5);
+    for (const o of orders.slice(96, 102)) o.date_created = orders[96].date_created;
+    fake.setOrders(orders);
+    const updatedSince = new Date(Date.now() - 1000).toISOString();
+    for (const o of orders) if (Number(o.id) % 3 !== 0) fake.mutate(String(o.id), () => {});
+    const changed = fake.orders.filter((o) => Number(o.id) % 3 !== 0).map((o) => String(o.id));
+    expect(changed.length).toBeGreaterThan(80);
+    const read = await readAll(mercadolibreConnector({ sleep: clock.sleep, paging: { maxOffset: 50, limit: 25 } }).fetchOrders(connection, { updatedSince }));
+    expect(ids(read.orders)).toEqual(changed);
+    expect(searches().length).toBeGreaterThan(2);
+    expect(searches().every((r) => r.query['order.last_updated.from'] === updatedSince.replace('Z', '-00:00'))).toBe(true);
+    expect(searches().some((r) => r.query['order.date_created.from'])).toBe(true);
+  });
+
   it('narrows the date window when the offset cap is reached, reading each order once', async () => {
     const orders = mercadolibreOrders(130, 5);
     // Six orders created in the same instant straddle the cap (offset 100).

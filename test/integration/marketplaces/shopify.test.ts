@@ -89,6 +89,20 @@ describe('the Shopify connector', () => {
     expect((fake.requests[0].body as Raw).variables.query).toBe(`created_at:>'${since}'`);
   });
 
+  it('reads only orders updated after updatedSince', async () => {
+    const updatedSince = new Date(Date.now() - 1000).toISOString();
+    const old = gidNumber(fake.orders[2])!;
+    fake.mutate(old, (o) => {
+      o.cancelledAt = new Date().toISOString();
+    });
+    const { orders } = await readAll(connector().fetchOrders(connection, { updatedSince }));
+    expect(ids(orders)).toEqual([old]);
+    expect(orders[0].status).toBe('cancelled');
+    const variables = (fake.requests[0].body as Raw).variables;
+    expect(variables.query).toBe(`updated_at:>'${updatedSince}'`);
+    expect(variables.sortKey).toBe('UPDATED_AT');
+  });
+
   it('waits what a 429 Retry-After asks and still reads everything', async () => {
     fake.rateLimitOn(2, 1);
     const { orders } = await readAll(connector().fetchOrders(connection, {}));

@@ -79,6 +79,41 @@ describe('marketplace sync', () => {
     expect(cancelled.map((o: { channel_order_id: string }) => o.channel_order_id)).toContain(mlId);
   });
 
+  it('a sync without since reads what changed since the last one, and sees a change to an old order', async () => {
+    shopify.setOrders(shopifyOrders(23, 11));
+    ml.setOrders(mercadolibreOrders(120, 12));
+    amazon.setOrders(amazonOrders(25, 13));
+    const m = await t.account('Tienda Cambios', { scopes: ['orders:read', 'orders:write'] });
+    await connectAll(m.token);
+
+    await t.call('POST', '/v1/orders/sync', { token: m.token, body: { since: '2020-01-01T00:00:00Z' } });
+    const full = await settle(m.token);
+    expect(full.last_sync.channels.mercadolibre).toMatchObject({ orders_synced: 120, orders_new: 120 });
+
+    // The first sync without since has no earlier one to start from: it reads the APIs' defaults.
+    await t.call('POST', '/v1/orders/sync', { token: m.token, body: {} });
+    const baseline = await settle(m.token);
+    expect(baseline.last_sync).toMatchObject({ status: 'completed', since: null });
+    expect(baseline.last_sync.channels.mercadolibre).toMatchObject({ orders_new: 0, orders_updated: 0 });
+
+    const oldMl = String(ml.orders[3].id);
+    ml.mutate(oldMl, (o) => (o.status = 'cancelled'));
+    const oldAmazon = amazon.orders[1].AmazonOrderId;
+    amazon.mutate(oldAmazon, (o) => (o.OrderStatus = 'Canceled'));
+    ml.requests.length = 0;
+    amazon.requests.length = 0;
+    await t.call('POST', '/v1/orders/sync', { token: m.token, body: {} });
+    const changed = await settle(m.token);
+    expect(changed.last_sync.status).toBe('completed');
+    expect(changed.last_sync.channels.mercadolibre).toMatchObject({ orders_synced: 1, orders_new: 0, orders_updated: 1 });
+    expect(changed.last_sync.channels.amazon).toMatchObject({ orders_synced: 1, orders_new: 0, orders_updated: 1 });
+    expect(changed.last_sync.channels.shopify).toMatchObject({ orders_synced: 0, orders_new: 0, orders_updated: 0 });
+    expect(ml.requests.find((r) => r.path === '/orders/search')!.query['order.last_updated.from']).toBeTruthy();
+    expect(amazon.requests.find((r) => r.path === '/orders/v0/orders')!.query.LastUpdatedAfter).toBeTruthy();
+    const cancelled = (await t.call('GET', '/v1/orders?status=cancelled&per_page=100', { token: m.token })).body.data.orders;
+    expect(cancelled.map((o: { channel_order_id: string }) => o.channel_order_id)).toEqual(expect.arrayContaining([oldMl, oldAmazon]));
+  });
+
   it('retries a 429, keeps going past malformed records and reports them', async () => {
     shopify.setOrders(shopifyOrders(12, 4));
     const m = await t.account('Tienda Reintentos', { scopes: ['orders:read', 'orders:write'] });
