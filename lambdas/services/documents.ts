@@ -14,9 +14,8 @@ import { nextId } from '../infra/entities/counters';
 import { once as runOnce } from './once';
 import { deleteDocument, getDocument, putDocument, supersedeWith, transition } from '../infra/entities/documents';
 import { blobs } from '../infra/blobs';
-import { domainEvent, events } from '../infra/events';
+import { publishEvents } from './publish';
 import { now } from '../infra/clock';
-import { logger } from '../http/kit/logger';
 
 export interface IncomingFile {
   fileName: string;
@@ -48,13 +47,9 @@ function assertOwner(principal: Principal, doc: DocumentRecord) {
   }
 }
 
-/** Publishing must not undo a saved write: a failure is logged for the operator. */
+/** A document's event, after its write landed (see `publishEvents`). */
 async function publish(type: string, doc: DocumentRecord, extra?: Record<string, unknown>) {
-  try {
-    await events().publish([domainEvent(type, doc.accountId, documentEventData(doc, extra))]);
-  } catch (err) {
-    logger.error('event not published', { type, documentId: doc.id, error: err as Error });
-  }
+  await publishEvents(doc.accountId, [{ type, data: documentEventData(doc, extra) }]);
 }
 
 function checkedFile(file: IncomingFile): { fileName: string; mimeType: string; extension: string; checksum: string } {

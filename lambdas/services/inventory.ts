@@ -8,10 +8,9 @@ import type { Principal } from '../core/auth/principal';
 import { ValidationFailed } from '../core/errors';
 import { lowStockPayload } from '../core/webhooks/payloads';
 import { nowIso } from '../infra/clock';
-import { domainEvent, events } from '../infra/events';
 import { listProducts, markLowStock, setStock, type ProductRecord } from '../infra/entities/products';
 import { getWarehouse, listWarehouses } from '../infra/entities/warehouses';
-import { logger } from '../http/kit/logger';
+import { publishEvents } from './publish';
 
 const view = (p: ProductRecord, warehouseName?: string) => ({
   product_id: p.productId,
@@ -30,17 +29,13 @@ export async function setProductStock(principal: Principal, sku: string, input: 
   if (!warehouse) throw new ValidationFailed({ warehouse_id: [`No warehouse ${input.warehouse_id}; add it with PUT /v1/warehouses/${input.warehouse_id}.`] });
   const product = await setStock(principal.accountId, sku, { name: input.name, stock: input.stock, threshold: input.threshold, warehouseId: warehouse.id, warehouseName: warehouse.name }, nowIso());
   const fallen = await markLowStock(principal.accountId, [sku]);
-  if (fallen.length) {
-    try {
-      await events().publish(
-        fallen.map((p) =>
-          domainEvent('inventory.low_stock', principal.accountId, lowStockPayload({ productId: p.productId, sku: p.sku, name: p.name, currentStock: p.stock!, threshold: p.threshold!, warehouseId: warehouse.id, warehouseName: warehouse.name })),
-        ),
-      );
-    } catch (err) {
-      logger.error('event not published', { type: 'inventory.low_stock', error: err as Error });
-    }
-  }
+  await publishEvents(
+    principal.accountId,
+    fallen.map((p) => ({
+      type: 'inventory.low_stock',
+      data: lowStockPayload({ productId: p.productId, sku: p.sku, name: p.name, currentStock: p.stock!, threshold: p.threshold!, warehouseId: warehouse.id, warehouseName: warehouse.name }),
+    })),
+  );
   return view(product, warehouse.name);
 }
 

@@ -95,10 +95,14 @@ export async function insertOrder(order: OrderRecord, keys: { number?: boolean; 
 }
 
 /**
- * Replaces the order if it is still at `expectedVersion` (the caller set `next.version` to the
- * next one); `extra` writes join the same transaction. False when another write got there first.
+ * Replaces `before` with `next` (the caller set `next.version` to the next one) if the order is
+ * still at `before.version`; `extra` writes join the same transaction. The list row and the
+ * account's version move only when a listed field changed (a note does not stale the lists).
+ * False when another write got there first.
  */
-export async function replaceOrder(next: OrderRecord, expectedVersion: number, extra: TransactItem[] = []): Promise<boolean> {
+export async function replaceOrder(next: OrderRecord, before: OrderRecord, extra: TransactItem[] = []): Promise<boolean> {
+  const row = indexRowOf(next);
+  const listed = JSON.stringify(row) !== JSON.stringify(indexRowOf(before));
   const items: TransactItem[] = [
     {
       Put: {
@@ -106,16 +110,16 @@ export async function replaceOrder(next: OrderRecord, expectedVersion: number, e
         Item: orderItem(next),
         ConditionExpression: '#v = :v',
         ExpressionAttributeNames: { '#v': 'version' },
-        ExpressionAttributeValues: { ':v': expectedVersion },
+        ExpressionAttributeValues: { ':v': before.version },
       },
     },
-    { Put: { TableName: table(), Item: indexRowOf(next) } },
+    ...(listed ? [{ Put: { TableName: table(), Item: row } }] : []),
     ...extra,
   ];
   const failed = await transact(items);
   if (failed === 0) return false;
   if (failed !== undefined) throw new Error(`order ${next.id}: a companion write of the transaction failed its condition (item ${failed})`);
-  await bumpMeta(next.accountId, 0);
+  if (listed) await bumpMeta(next.accountId, 0);
   return true;
 }
 

@@ -6,16 +6,12 @@ import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from '../dynamo';
 import { config } from '../config';
 import { pad } from './entity';
+import type { LabelAddress } from '../label-pdf';
 
-export interface WarehouseRecord {
+/** A warehouse: its address is a label's sender block as it stands. */
+export interface WarehouseRecord extends LabelAddress {
   accountId: number;
   id: number;
-  name: string;
-  address1: string;
-  city: string;
-  state: string;
-  postal_code: string;
-  country: string;
   updatedAt: string;
 }
 
