@@ -7,7 +7,7 @@
  * Route handlers never import this file (it would drag every schema into every bundle); only the
  * authorizer, the fallback and the openapi function do, because they answer for every route.
  */
-import type { EventRuleDef, PipelineTaskDef, QueueDef, RouteDef, WorkerDef } from './catalog-types';
+import type { EventRuleDef, PipelineTaskDef, RouteDef, WorkerDef } from './catalog-types';
 import { manifestReprocessRequestedEvent, manifestSubmittedEvent } from './core/pipeline/events';
 import { CreateAccountBody, CreateTokenBody, ListTokensQuery } from './http/admin/schemas';
 import { IdParams } from './http/kit/schemas';
@@ -40,13 +40,7 @@ export const rateLimits = {
   'orders.write': 120,
 } as const;
 
-/** SQS queues (each with its dead-letter queue) that workers consume. */
-export const queues = {
-  webhookFanout: { visibilityTimeoutSeconds: 60, maxReceiveCount: 5 },
-  webhookDelivery: { visibilityTimeoutSeconds: 60, maxReceiveCount: 5 },
-  marketplaceSync: { visibilityTimeoutSeconds: 900, maxReceiveCount: 3 },
-  manifestPipeline: { visibilityTimeoutSeconds: 60, maxReceiveCount: 5 },
-} as const satisfies Record<string, QueueDef>;
+export { queues } from './catalog-queues';
 
 export const routes: RouteDef[] = [
   {
@@ -406,7 +400,7 @@ export const routes: RouteDef[] = [
     tag: 'couriers',
     auth: {},
     rate: 'couriers.submit',
-    uses: { table: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem'], bus: true },
+    uses: { table: ['GetItem', 'PutItem', 'UpdateItem', 'TransactWriteItems'], bucket: [{ name: 'files', actions: ['PutObject'] }], queues: [{ name: 'manifestIntake', actions: ['SendMessage'] }] },
     schemas: { params: CourierParams, body: ManifestSubmission },
     successStatus: 202,
     memoryMb: 1769,
@@ -583,7 +577,7 @@ export const routes: RouteDef[] = [
     tag: 'manifests',
     auth: {},
     rate: 'couriers.submit',
-    uses: { table: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem'], bus: true },
+    uses: { table: ['GetItem', 'Query', 'PutItem'], bucket: [{ name: 'files', actions: ['PutObject'] }], queues: [{ name: 'manifestIntake', actions: ['SendMessage'] }] },
     schemas: { body: AlternativeManifest },
     successStatus: 201,
     memoryMb: 1024,
@@ -678,6 +672,20 @@ export const workers: WorkerDef[] = [
     queue: 'manifestPipeline',
     batchSize: 10,
     uses: { table: ['GetItem', 'UpdateItem'], pipeline: true },
+  },
+  {
+    id: 'ManifestIntake',
+    handler: 'workers/manifest-intake',
+    summary: "Writes an accepted manifest's (or chunk's) items from its stored payload, then releases the batch to processing",
+    queue: 'manifestIntake',
+    batchSize: 1,
+    timeoutSeconds: 900,
+    memoryMb: 1769,
+    uses: {
+      table: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'BatchWriteItem', 'TransactWriteItems'],
+      bucket: [{ name: 'files', actions: ['GetObject'] }],
+      bus: true,
+    },
   },
   {
     id: 'WebhookFanout',

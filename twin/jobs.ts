@@ -115,9 +115,12 @@ export class TwinJobs implements QueuePort, TimerPort, EventPort {
     await this.running?.catch(() => undefined);
   }
 
-  /** Runs every job visible now; returns how many ran. Tests call it after moving the clock. */
-  runDue(): Promise<number> {
-    this.running = (this.running ?? Promise.resolve(0)).catch(() => 0).then(() => this.drain());
+  /**
+   * Runs every job visible now (of `only` these queues, when given); returns how many ran. Tests
+   * call it after moving the clock, or to run one stage of the work (intake before processing).
+   */
+  runDue(only?: readonly string[]): Promise<number> {
+    this.running = (this.running ?? Promise.resolve(0)).catch(() => 0).then(() => this.drain(only));
     return this.running;
   }
 
@@ -128,7 +131,7 @@ export class TwinJobs implements QueuePort, TimerPort, EventPort {
    * still runs). A job that ran in this drain is not taken again in the state it ran in (a query
    * can still list a job another worker just finished).
    */
-  private async drain(): Promise<number> {
+  private async drain(only?: readonly string[]): Promise<number> {
     const concurrency = this.opts.concurrency ?? 8;
     type Due = { id: string; queue: string; body: string; receives?: number; visibleAt: string };
     const version = (job: Due) => `${job.visibleAt}|${job.receives ?? 0}`;
@@ -141,9 +144,10 @@ export class TwinJobs implements QueuePort, TimerPort, EventPort {
       (fetching ??= jobs()
         .query.byVisibility({ state: 'ready' })
         .lte({ visibleAt: now().toISOString(), id: '\uffff' })
-        .go({ limit: concurrency * 4 })
+        .go(only ? { pages: 'all' } : { limit: concurrency * 4 })
         .then((due) => {
           for (const job of due.data) {
+            if (only && !only.includes(job.queue)) continue;
             if (!running.has(job.id) && done.get(job.id) !== version(job) && !waiting.some((w) => w.id === job.id)) waiting.push(job);
           }
         })

@@ -3,7 +3,7 @@ import { Conflict, NotFound, ValidationFailed } from '../core/errors';
 import type { Regime } from '../core/customs/regime';
 import { quotaYear, regimeRulesAt } from '../core/customs/regime-rules';
 import { checkTaxId, quotaHolder, type TaxIdCheck, type TaxIdKind } from '../core/customs/tax-id';
-import type { BatchRecord, StoredItem } from '../core/manifests/model';
+import { isVisible, type BatchRecord, type StoredItem } from '../core/manifests/model';
 import { now } from '../infra/clock';
 import { setItemsTaxId } from '../infra/entities/manifest-items-taxid';
 import { getBatch, itemsOfAwb } from '../infra/entities/manifests';
@@ -190,10 +190,12 @@ interface AwbState {
 }
 
 async function awbState(principal: Principal, awb: string): Promise<AwbState> {
-  const items = await itemsOfAwb(principal.accountId, awb);
+  const found = await itemsOfAwb(principal.accountId, awb);
+  const batchIds = [...new Set(found.map((i) => i.batchId))];
+  // Items of a batch still being written are not there yet for the partner (all or nothing).
+  const batches = (await Promise.all(batchIds.map((id) => getBatch(id)))).filter((b): b is BatchRecord => Boolean(b) && isVisible(b!));
+  const items = found.filter((it) => batches.some((b) => b.batchId === it.batchId));
   if (!items.length) throw new NotFound(`No shipment with AWB ${awb} in your account.`);
-  const batchIds = [...new Set(items.map((i) => i.batchId))];
-  const batches = (await Promise.all(batchIds.map((id) => getBatch(id)))).filter((b): b is BatchRecord => Boolean(b));
   const latest = [...items].sort((a, b) => (a.updatedAt < b.updatedAt ? 1 : a.updatedAt > b.updatedAt ? -1 : 0)).find((i) => i.data.consigneeIdNumber);
   return { items, batches, closed: batches.find((b) => b.closedAt), currentTaxId: latest?.data.consigneeIdNumber ?? null };
 }

@@ -1,42 +1,47 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { Principal } from '../core/auth/principal';
-import { Gone, Locked, Unauthorized, Unprocessable, ValidationFailed } from '../core/errors';
+import { Conflict, Gone, Locked, Unauthorized, Unprocessable, ValidationFailed } from '../core/errors';
 import { isValidManifestSignature } from '../core/manifests/signature';
 import type { ChunkMetadata, ManifestSubmission } from '../core/manifests/submission';
-import { batchIdFor, chunkProgress, decisionsPerPage, type BatchRecord, type ChunkSetRecord, type DecisionSegment } from '../core/manifests/model';
-import { keyItems, resolveItems, type Resolution } from '../core/manifests/resolve';
+import { batchIdFor, chunkProgress, type BatchRecord, type ChunkSetRecord } from '../core/manifests/model';
 import { chunkExpiry, closedBody, isExpired, queuedAnswer } from '../core/manifests/views';
 import { now } from '../infra/clock';
+import { blobs } from '../infra/blobs';
+import { queues } from '../infra/queues';
 import { getAccount } from '../infra/entities/accounts';
-import type { KeyRef } from '../infra/entities/idempotency';
-import { claimed, requestHash } from './once';
-import {
-  createBatch,
-  finishChunkSet,
-  getBatch,
-  getChunkSet,
-  getItems,
-  markChunkReceived,
-  openChunkSet,
-  otherOwnersOfAwb,
-  putItems,
-  recordSegment,
-  startRun,
-} from '../infra/entities/manifests';
-import { requestProcessing } from '../infra/pipeline';
+import { claimSubmission, getSubmission, type SubmissionRecord } from '../infra/entities/manifest-submissions';
+import { getBatch, getChunk, getChunkSet, openChunkSet, reserveChunk, type ChunkRecord } from '../infra/entities/manifests';
+
+/**
+ * Manifest intake, the request's half (spec 4.3 / 4.4): validate, store the accepted payload
+ * (S3; the twin's blob store), queue its writing and record the acceptance, then answer 202.
+ * The items are written by the intake worker (services/manifest-writer.ts), so the answer takes
+ * the same time for 10 items or 10,000, and a crash anywhere after the payload is stored loses
+ * nothing: the queued job resumes from the stored payload.
+ *
+ * Order of the writes: payload, then the job, then the acceptance record (a conditional write).
+ * The job carries the acceptance record, and the worker makes the same conditional write before
+ * anything else, so a request that died between the job and its record is accepted by its job.
+ * A request whose record loses to another (same key) answers from the record that won: a replay
+ * of the same content, or 409 for other content. No key is ever held "in progress".
+ */
 
 /** How long a submission's key, its answer and its status stay readable. */
-const submissionKeepSeconds = 30 * 24 * 3600;
+export const submissionKeepSeconds = 30 * 24 * 3600;
+
+/** The queue the intake worker consumes. */
+export const intakeQueue = 'manifestIntake';
 
 export interface IntakeAnswer {
   status: number;
   body: Record<string, unknown>;
   replayed?: boolean;
-  /** The batch the answer is about, kept with the key for the status endpoint. */
+  /** The batch the answer is about. */
   batchId?: string;
 }
 
-
+/** What the intake queue carries: the acceptance the worker makes sure of, then writes. */
+export type IntakeJob = { kind: 'manifest'; record: SubmissionRecord } | { kind: 'chunk'; set: ChunkSetRecord; chunk: ChunkRecord };
 
 /**
  * X-Signature (spec 4.3): when the partner account has a manifest signing secret, the request
@@ -51,149 +56,97 @@ export async function checkSignature(principal: Principal, rawBody: Buffer, head
   }
 }
 
-/** The batch an update-mode payload names: the caller's own and open, else 422 / 423 (spec 7.2). */
-async function targetBatch(principal: Principal, batchId: string): Promise<BatchRecord> {
+/** The batch an update-mode payload names: the caller's own, complete and open, else 422 / 423 (spec 7.2). */
+export async function targetBatch(accountId: number, batchId: string): Promise<BatchRecord> {
   const batch = await getBatch(batchId);
-  if (!batch || batch.accountId !== principal.accountId || batch.status === 'receiving') {
+  if (!batch || batch.accountId !== accountId || batch.status === 'receiving') {
     throw new Unprocessable(`Batch ${batchId} is not a batch of your account.`, { error: 'unknown_batch', batch_id: batchId });
   }
   if (batch.closedAt) throw closed(batch);
   return batch;
 }
 
-const closed = (batch: BatchRecord) =>
+export const closed = (batch: BatchRecord) =>
   new Locked(
     `Batch ${batch.batchId} was closed by the broker. Ask the broker to reopen it, or submit the new shipments without batchId to create a new batch.`,
     { error: 'manifest_closed', ...closedBody(batch) },
   );
 
-function headerOf(s: ManifestSubmission) {
-  return {
-    airline: s.airline,
-    flightNumber: s.flightNumber,
-    aircraftRegistration: s.aircraftRegistration,
-    originAirport: s.originAirport,
-    customsBrokerCode: s.customsBrokerCode,
-  };
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+/** The stored payload: the validated submission and the slug it came under. */
+export interface StoredPayload {
+  courier: string;
+  submission: ManifestSubmission;
 }
 
-function newBatch(principal: Principal, courier: string, s: ManifestSubmission, batchId: string, status: BatchRecord['status'], at: string): BatchRecord {
-  return {
-    batchId,
-    accountId: principal.accountId,
-    manifestNumber: s.manifestNumber,
-    mawbNumber: s.mawbNumber,
-    courier,
-    header: headerOf(s),
-    status,
-    progress: 0,
-    itemCount: 0,
-    awbCount: 0,
-    segments: [],
-    createdAt: at,
-    updatedAt: at,
-  };
+async function storePayload(key: string, payload: string): Promise<void> {
+  await blobs().put(key, Buffer.from(payload), 'application/json');
 }
 
-/**
- * Decides and writes one payload's items into a batch: update mode reads the stored items under
- * the same keys (and, for new AWBs, whether another account holds them), then CREATE and UPDATE
- * items and the decision log pages go out in batched writes. Only what is written here counts.
- */
-async function writeItems(
-  principal: Principal,
-  batch: { batchId: string; manifestNumber: string },
-  s: ManifestSubmission,
-  run: { runId: string; segmentId: string; mode: 'create' | 'update'; chunk?: number; at: string },
-): Promise<{ resolution: Resolution; segment: DecisionSegment }> {
-  const keyed = keyItems(s.items, { accountId: principal.accountId, manifestNumber: batch.manifestNumber, batchId: batch.batchId });
-  // A batch in create mode holds only items of this same run (a retry finds its own writes, which
-  // keep their CREATE), so only update mode compares with what is stored.
-  const existing = run.mode === 'create' ? new Map() : await getItems(batch.batchId, [...new Set(keyed.map((k) => k.key))]);
-  const crossTeam = new Set<string>();
-  if (run.mode === 'update') {
-    const newAwbs = [...new Set(keyed.filter((k) => k.awb && !existing.has(k.key)).map((k) => k.awb))];
-    for (const awb of newAwbs) if (await otherOwnersOfAwb(awb, principal.accountId)) crossTeam.add(awb);
-  }
-  const resolution = resolveItems(keyed, { accountId: principal.accountId, batchId: batch.batchId, runId: run.runId, at: run.at }, existing, crossTeam);
-  const pages = [];
-  for (let i = 0, page = 0; i < resolution.entries.length; i += decisionsPerPage, page++) {
-    pages.push({ batchId: batch.batchId, segmentId: run.segmentId, page, entries: resolution.entries.slice(i, i + decisionsPerPage) });
-  }
-  await putItems(resolution.writes, pages);
-  const segment: DecisionSegment = {
-    id: run.segmentId,
-    runId: run.runId,
-    mode: run.mode,
-    ...(run.chunk ? { chunk: run.chunk } : {}),
-    at: run.at,
-    count: resolution.entries.length,
-    counts: resolution.counts,
-  };
-  return { resolution, segment };
+export async function readPayload(key: string): Promise<StoredPayload | undefined> {
+  const body = await blobs().get(key);
+  return body ? (JSON.parse(body.toString('utf8')) as StoredPayload) : undefined;
 }
 
-function outcomeMessage(r: Resolution, mode: 'create' | 'update'): string {
-  const c = r.counts;
-  if (mode === 'create') return c.reject ? `Manifest queued for processing; ${c.reject} item(s) rejected (see the batch's decisions).` : 'Manifest queued for processing.';
-  const parts = `${c.create} created, ${c.update} updated, ${c.skip} skipped, ${c.reject} rejected`;
-  return c.create + c.update > 0 ? `Batch update queued for processing: ${parts}.` : `Nothing to process: ${parts}.`;
-}
+const expiresAt = (at: Date) => Math.floor(at.getTime() / 1000) + submissionKeepSeconds;
 
-/** Runs `work` under a claimed key (services/once.ts), keeping its answer for word-for-word replays. */
-async function underKey(
-  ref: KeyRef,
-  hash: string,
-  keepSeconds: number,
-  work: () => Promise<IntakeAnswer>,
-  replay: (result: unknown, resultId: string) => Promise<IntakeAnswer>,
-): Promise<IntakeAnswer> {
-  const { result } = await claimed(ref, hash, { leaseSeconds: 120, keepSeconds }, {
-    work,
-    kept: (answer) => ({ resultId: answer.batchId ?? 'done', answer: answer.body }),
-    replay: (resultId, answer) => replay(answer, resultId),
-  });
-  return result;
+/** How a request is answered from the record that holds its key. */
+function answerFrom(held: SubmissionRecord, mine: SubmissionRecord): IntakeAnswer {
+  if (held.requestHash !== mine.requestHash) throw new Conflict('This Idempotency-Key was already used with different content. Use a fresh key for a new request.');
+  const first = held.nonce === mine.nonce;
+  return { status: first ? 202 : 200, body: held.answer, replayed: !first, batchId: held.batchId };
 }
 
 /**
- * Submits a whole manifest (spec 4.3 / 4.4): one key, one batch. The key's claim makes retries
- * and concurrent duplicates run the work once; the batch id is derived from the key, so even a
- * submission taken over after a crash writes into the same batch with the same item keys.
+ * Accepts a whole manifest (spec 4.3 / 4.4): one key, one batch (its id derived from the key, so
+ * every retry and the worker write into the same batch under the same item keys).
  */
 export async function submitManifest(principal: Principal, courier: string, s: ManifestSubmission, key: string | undefined): Promise<IntakeAnswer> {
   const idempotencyKey = key ?? randomUUID();
-  const ref = { scope: 'manifests.submit', accountId: principal.accountId, key: idempotencyKey };
-  return underKey(
-    ref,
-    requestHash({ courier, s }),
-    submissionKeepSeconds,
-    async () => {
-      const at = now().toISOString();
-      const mode = s.batchId ? 'update' : 'create';
-      const batch = s.batchId ? await targetBatch(principal, s.batchId) : newBatch(principal, courier, s, batchIdFor(principal.accountId, idempotencyKey), 'receiving', at);
-      if (mode === 'create') await createBatch(batch);
-      const { resolution, segment } = await writeItems(principal, batch, s, { runId: idempotencyKey, segmentId: idempotencyKey, mode, at });
-      const dispatch = resolution.writes.length > 0;
-      const recorded = await recordSegment(batch.batchId, segment, { created: resolution.counts.create, dispatch, awbs: resolution.newAwbs, at, runId: idempotencyKey });
-      if (recorded === 'closed') throw closed((await getBatch(batch.batchId))!);
-      if (dispatch) {
-        await requestProcessing({ accountId: principal.accountId, batchId: batch.batchId, runId: idempotencyKey, manifestNumber: batch.manifestNumber, mode, items: resolution.writes.length });
-      }
-      const body = queuedAnswer({
-        key: idempotencyKey,
-        manifestNumber: batch.manifestNumber,
-        mawbNumber: s.mawbNumber,
-        batchId: batch.batchId,
-        mode,
-        items: s.items.length,
-        at,
-        message: outcomeMessage(resolution, mode),
-      });
-      return { status: 202, body, batchId: batch.batchId };
-    },
-    async (result, batchId) => ({ status: 200, body: result as Record<string, unknown>, replayed: true, batchId }),
-  );
+  const payload = JSON.stringify({ courier, submission: s } satisfies StoredPayload);
+  const hash = sha256(payload);
+  // A repeated key is answered from its record at once, before anything is stored again.
+  const known = await getSubmission(principal.accountId, idempotencyKey);
+  if (known) return answerFrom(known, { ...known, requestHash: hash, nonce: '' });
+  const mode = s.batchId ? 'update' : 'create';
+  if (s.batchId) await targetBatch(principal.accountId, s.batchId);
+  const started = now();
+  const at = started.toISOString();
+  const batchId = s.batchId ?? batchIdFor(principal.accountId, idempotencyKey);
+  const record: SubmissionRecord = {
+    accountId: principal.accountId,
+    key: idempotencyKey,
+    requestHash: hash,
+    nonce: randomUUID(),
+    batchId,
+    mode,
+    courier,
+    manifestNumber: s.manifestNumber,
+    mawbNumber: s.mawbNumber,
+    items: s.items.length,
+    payloadKey: `intake/${principal.accountId}/${sha256(idempotencyKey).slice(0, 32)}/${hash}.json`,
+    status: 'queued',
+    answer: queuedAnswer({
+      key: idempotencyKey,
+      manifestNumber: s.manifestNumber,
+      mawbNumber: s.mawbNumber,
+      batchId,
+      mode,
+      items: s.items.length,
+      at,
+      message:
+        mode === 'create'
+          ? 'Manifest queued for processing.'
+          : "Batch update queued: each item's decision (CREATE, UPDATE, SKIP, REJECT) is listed by the batch's decisions once written.",
+    }),
+    createdAt: at,
+    updatedAt: at,
+    ttl: expiresAt(started),
+  };
+  await storePayload(record.payloadKey, payload);
+  await queues().send(intakeQueue as never, { kind: 'manifest', record } satisfies IntakeJob);
+  return answerFrom(await claimSubmission(record), record);
 }
 
 function mismatch(field: string, message: string): never {
@@ -210,13 +163,28 @@ function checkSameSet(set: ChunkSetRecord, meta: ChunkMetadata, s: ManifestSubmi
   if (set.courier !== courier) mismatch('_chunk_metadata.base_idempotency_key', `This upload was started under the ${set.courier} slug.`);
 }
 
+/**
+ * Whether `count` more items in chunk `n` can still add up to `total_items`: every chunk still
+ * missing after this one holds at least one item, and the last chunk makes the total exact.
+ */
+export function chunkCountProblem(set: Pick<ChunkSetRecord, 'totalChunks' | 'totalItems' | 'received' | 'receivedItems'>, count: number): string | undefined {
+  const after = set.receivedItems + count;
+  const missingAfter = set.totalChunks - set.received.length - 1;
+  if (after > set.totalItems) return `The chunks would hold ${after} items, more than the ${set.totalItems} declared in total_items.`;
+  if (missingAfter === 0 && after !== set.totalItems) return `This is the last missing chunk: the chunks would hold ${after} items, not the ${set.totalItems} declared in total_items.`;
+  if (after + missingAfter > set.totalItems) {
+    return `The chunks would hold ${after} items with ${missingAfter} chunk(s) still to come (at least one item each), more than the ${set.totalItems} declared in total_items.`;
+  }
+  return undefined;
+}
+
 function receivingAnswer(set: ChunkSetRecord, n: number, message: string) {
   const p = chunkProgress(set.totalChunks, set.received);
   return { success: true, status: 'receiving', message, chunk_number: n, total_chunks: set.totalChunks, progress: p };
 }
 
 /** The answer of the chunk that completes the set (the spec leaves it open; see the README). */
-function completeAnswer(set: ChunkSetRecord, n: number, at: string) {
+function completeAnswer(set: ChunkSetRecord, n: number) {
   const batchId = set.batchId;
   return {
     success: true,
@@ -229,56 +197,74 @@ function completeAnswer(set: ChunkSetRecord, n: number, at: string) {
     manifest_number: set.manifestNumber,
     batch_id: batchId,
     mode: set.mode,
-    tracking: { manifest_number: set.manifestNumber, batch_id: batchId, mawb_number: set.mawbNumber, items_count: set.totalItems, timestamp: at },
+    tracking: { manifest_number: set.manifestNumber, batch_id: batchId, mawb_number: set.mawbNumber, items_count: set.totalItems, timestamp: set.updatedAt },
   };
-}
-
-/**
- * Releases a complete set's batch to processing and marks the set complete. Every step is
- * conditional, so a request that finds the set complete-but-unfinished (its completer died)
- * finishes it; the pipeline start is keyed by (batch, run), so a repeated start runs once.
- */
-async function completeSet(principal: Principal, set: ChunkSetRecord, at: string): Promise<void> {
-  if (set.receivedItems !== set.totalItems) {
-    const failure = `the chunks hold ${set.receivedItems} items, not the ${set.totalItems} declared in total_items`;
-    await finishChunkSet(principal.accountId, set.baseKey, { status: 'failed', failure, at });
-    throw failedUpload(failure);
-  }
-  const started = await startRun(set.batchId, set.baseKey, at);
-  if (started === 'closed') throw closed((await getBatch(set.batchId))!);
-  await requestProcessing({ accountId: principal.accountId, batchId: set.batchId, runId: set.baseKey, manifestNumber: set.manifestNumber, mode: set.mode, items: set.receivedItems });
-  await finishChunkSet(principal.accountId, set.baseKey, { status: 'complete', at });
 }
 
 const failedUpload = (failure: string | undefined) =>
   new Unprocessable(`This chunked upload failed: ${failure}. Start again with a new base_idempotency_key.`, { error: 'chunked_upload_failed' });
 
-/** The answer for a chunk the set already holds: progress as it is now (200, a replay). */
-async function answerForReceivedChunk(principal: Principal, baseKey: string, n: number): Promise<IntakeAnswer> {
-  let set = (await getChunkSet(principal.accountId, baseKey))!;
+/** The answer for a chunk the set holds already: progress as it is now (200, a replay). */
+function answerForHeldChunk(set: ChunkSetRecord, n: number): IntakeAnswer {
   if (set.status === 'failed') throw failedUpload(set.failure);
-  if (set.status === 'receiving' && set.received.length === set.totalChunks) {
-    await completeSet(principal, set, now().toISOString());
-    set = { ...set, status: 'complete' };
-  }
-  const body = set.status === 'complete' ? completeAnswer(set, n, set.updatedAt) : receivingAnswer(set, n, `Chunk ${n} was already received.`);
+  const body = set.status === 'complete' ? completeAnswer(set, n) : receivingAnswer(set, n, `Chunk ${n} was already received.`);
   return { status: 200, body, replayed: true };
 }
 
 /**
- * One chunk of a chunked upload (spec 4.3). Each chunk's items are decided and written as it
- * arrives, so assembling never holds more than one chunk in memory; the chunk that completes the
- * set (exactly one: the set's update is conditional and serialized) releases the batch to
- * processing. Chunks may come in any order, twice, or at once.
+ * Accepts one chunk into its set: refused at arrival when it cannot belong (another manifest,
+ * other content for a chunk already received, counts that can no longer add up to total_items,
+ * an expired or failed set). Concurrent chunks retry on the set's condition, never on a key
+ * another request holds. Answers the set after this chunk, or `held` for a chunk received before.
+ */
+export async function acceptChunk(set: ChunkSetRecord, record: ChunkRecord, at: Date): Promise<{ set: ChunkSetRecord; fresh: boolean; completes: boolean }> {
+  let seen = set;
+  for (let attempt = 1; ; attempt++) {
+    if (seen.received.includes(record.chunk) || seen.status !== 'receiving') {
+      const held = await heldChunk(seen, record);
+      if (held) return { set: seen, fresh: held.nonce === record.nonce, completes: Boolean(held.completesSet) };
+      if (seen.status === 'failed') throw failedUpload(seen.failure);
+      if (seen.status === 'complete') mismatch('_chunk_metadata.chunk_number', `Every chunk of this upload was already received; chunk ${record.chunk} is not one of them.`);
+    }
+    if (isExpired(seen, at)) throw new Gone(`This chunked upload expired at ${seen.expiresAt} with chunks missing. Start again with a new base_idempotency_key.`, { error: 'chunked_upload_expired' });
+    const problem = chunkCountProblem(seen, record.items);
+    if (problem) mismatch('_chunk_metadata.total_items', problem);
+    const res = await reserveChunk(seen, record, at.toISOString());
+    if (res.outcome === 'reserved') return { set: res.set, fresh: true, completes: res.set.status === 'complete' };
+    if (res.outcome === 'held') {
+      if (res.chunk.requestHash !== record.requestHash) throw chunkConflict(record.chunk);
+      // Held with this request's nonce: its queued copy got there first, on its behalf.
+      return { set: (await getChunkSet(set.accountId, set.baseKey))!, fresh: res.chunk.nonce === record.nonce, completes: Boolean(res.chunk.completesSet) };
+    }
+    if (attempt >= 100) throw new Conflict('The upload is changing too fast to take this chunk; retry it.', {}, { 'Retry-After': '1' });
+    seen = (await getChunkSet(set.accountId, set.baseKey))!;
+  }
+}
+
+const chunkConflict = (n: number) => new Conflict(`Chunk ${n} of this upload was already received with different content.`);
+
+/** The chunk as the set holds it, if it does: the same content, or 409. */
+async function heldChunk(set: ChunkSetRecord, record: ChunkRecord): Promise<ChunkRecord | undefined> {
+  if (!set.received.includes(record.chunk)) return undefined;
+  const held = await getChunk(set.accountId, set.baseKey, record.chunk);
+  if (held && held.requestHash !== record.requestHash) throw chunkConflict(record.chunk);
+  return held;
+}
+
+/**
+ * One chunk of a chunked upload (spec 4.3): checked against the set at arrival, stored, queued
+ * for writing and answered. Chunks may come in any order, twice, or at once; the intake worker
+ * writes each chunk's items and releases the batch to processing once every chunk is written.
  */
 export async function submitChunk(principal: Principal, courier: string, s: ManifestSubmission): Promise<IntakeAnswer> {
   const meta = s._chunk_metadata!;
   const n = meta.chunk_number;
   const baseKey = meta.base_idempotency_key.toLowerCase();
   const started = now();
+  const at = started.toISOString();
   const mode = s.batchId ? 'update' : 'create';
   if (s.items.length > meta.total_items) mismatch('_chunk_metadata.total_items', `This chunk alone holds ${s.items.length} items, more than total_items.`);
-  if (s.batchId) await targetBatch(principal, s.batchId);
+  if (s.batchId) await targetBatch(principal.accountId, s.batchId);
   const set = await openChunkSet({
     accountId: principal.accountId,
     baseKey,
@@ -291,44 +277,36 @@ export async function submitChunk(principal: Principal, courier: string, s: Mani
     totalItems: meta.total_items,
     received: [],
     receivedItems: 0,
+    written: [],
     status: 'receiving',
-    createdAt: started.toISOString(),
-    updatedAt: started.toISOString(),
+    createdAt: at,
+    updatedAt: at,
     expiresAt: chunkExpiry(started),
-    ttl: Math.floor(started.getTime() / 1000) + submissionKeepSeconds,
+    ttl: expiresAt(started),
   });
   checkSameSet(set, meta, s, courier);
-  const ref = { scope: 'manifests.chunk', accountId: principal.accountId, key: `${baseKey}#${n}` };
-  return underKey(
-    ref,
-    requestHash({ courier, s }),
-    submissionKeepSeconds,
-    async () => {
-      if (set.received.includes(n) || set.status !== 'receiving') return answerForReceivedChunk(principal, baseKey, n);
-      if (isExpired(set, started)) throw new Gone(`This chunked upload expired at ${set.expiresAt} with chunks missing. Start again with a new base_idempotency_key.`, { error: 'chunked_upload_expired' });
-      const othersDone = set.received.length === set.totalChunks - 1;
-      if (set.receivedItems + s.items.length > set.totalItems || (othersDone && set.receivedItems + s.items.length !== set.totalItems)) {
-        mismatch('_chunk_metadata.total_items', `The chunks hold ${set.receivedItems + s.items.length} items${othersDone ? '' : ' so far'}, not the ${set.totalItems} declared.`);
-      }
-      const at = started.toISOString();
-      const batch = s.batchId ? await targetBatch(principal, s.batchId) : newBatch(principal, courier, s, set.batchId, 'receiving', at);
-      if (mode === 'create') await createBatch(batch);
-      const { resolution, segment } = await writeItems(principal, batch, s, {
-        runId: baseKey,
-        segmentId: `${baseKey}#${String(n).padStart(2, '0')}`,
-        mode,
-        chunk: n,
-        at,
-      });
-      // Chunks never dispatch on their own: the batch is released once, when the set completes.
-      const recorded = await recordSegment(batch.batchId, segment, { created: resolution.counts.create, dispatch: false, awbs: resolution.newAwbs, at, runId: baseKey });
-      if (recorded === 'closed') throw closed((await getBatch(batch.batchId))!);
-      const after = await markChunkReceived(principal.accountId, baseKey, n, s.items.length, at);
-      if (!after) return answerForReceivedChunk(principal, baseKey, n);
-      if (after.received.length < after.totalChunks) return { status: 202, body: receivingAnswer(after, n, `Chunk ${n} of ${after.totalChunks} received.`) };
-      await completeSet(principal, after, at);
-      return { status: 202, body: completeAnswer({ ...after, status: 'complete' }, n, at) };
-    },
-    async () => answerForReceivedChunk(principal, baseKey, n),
-  );
+  const payload = JSON.stringify({ courier, submission: s } satisfies StoredPayload);
+  const hash = sha256(payload);
+  const record: ChunkRecord = {
+    accountId: principal.accountId,
+    baseKey,
+    chunk: n,
+    requestHash: hash,
+    nonce: randomUUID(),
+    payloadKey: `intake/${principal.accountId}/chunks/${sha256(baseKey).slice(0, 32)}/${n}-${hash}.json`,
+    items: s.items.length,
+    receivedAt: at,
+    ttl: expiresAt(started),
+  };
+  // A chunk the set holds already is answered at once, before anything is stored again.
+  if (set.received.includes(n) || set.status !== 'receiving') {
+    if (await heldChunk(set, record)) return answerForHeldChunk(set, n);
+  }
+  await storePayload(record.payloadKey, payload);
+  await queues().send(intakeQueue as never, { kind: 'chunk', set, chunk: record } satisfies IntakeJob);
+  const accepted = await acceptChunk(set, record, started);
+  if (!accepted.fresh) return answerForHeldChunk(accepted.set, n);
+  const after = accepted.set;
+  if (accepted.completes) return { status: 202, body: completeAnswer(after, n), batchId: after.batchId };
+  return { status: 202, body: receivingAnswer(after, n, `Chunk ${n} of ${after.totalChunks} received.`) };
 }

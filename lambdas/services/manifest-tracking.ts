@@ -1,12 +1,12 @@
 import { canAccess, type Principal } from '../core/auth/principal';
 import { NotFound } from '../core/errors';
-import { decisionPagesFor, looksLikeBatchId, type BatchRecord, type BatchStatus } from '../core/manifests/model';
+import { decisionPagesFor, isVisible, looksLikeBatchId, type BatchRecord, type BatchStatus } from '../core/manifests/model';
 import { batchStatusView, chunkStatusView, decisionView, manifestView, productView, submissionStatus, zoneless, type ProcessedProduct } from '../core/manifests/views';
 import { now } from '../infra/clock';
-import { readKey } from '../infra/entities/idempotency';
+import { getSubmission } from '../infra/entities/manifest-submissions';
 import { getProductsExport } from './pipeline/pages-store';
 import type { StoredItem } from '../core/manifests/model';
-import { getBatch, getChunkSet, getDecisionPages, latestBatchOf, listBatches, listItems, setBatchClosed } from '../infra/entities/manifests';
+import { getBatch, getChunkSet, getDecisionPages, latestBatchOf, listBatches, listItems, listSegments, setBatchClosed } from '../infra/entities/manifests';
 
 /**
  * Where a path names `{manifest}`: a batch id selects that batch exactly; anything else is a
@@ -15,7 +15,7 @@ import { getBatch, getChunkSet, getDecisionPages, latestBatchOf, listBatches, li
 export async function findBatch(principal: Principal, manifest: string): Promise<BatchRecord | undefined> {
   if (looksLikeBatchId(manifest)) {
     const batch = await getBatch(manifest);
-    if (batch && canAccess(principal, batch.accountId)) return batch;
+    if (batch && canAccess(principal, batch.accountId) && isVisible(batch)) return batch;
   }
   return latestBatchOf(principal.accountId, manifest);
 }
@@ -26,35 +26,46 @@ export async function requireBatch(principal: Principal, manifest: string): Prom
   return batch;
 }
 
+/** What a submission is doing: queued until its items are written, then its batch's state. */
+const statusOfBatch = (batch: BatchRecord | undefined) => (batch && isVisible(batch) ? submissionStatus(batch) : 'queued');
+
 /** GET /v1/couriers/{courier}/webhook/{idempotencyKey}/status: the submission under that key. */
 export async function submissionStatusOf(principal: Principal, key: string) {
-  const claim = await readKey({ scope: 'manifests.submit', accountId: principal.accountId, key });
-  if (claim) {
-    const batchId = claim.resultId && claim.resultId !== 'done' ? claim.resultId : undefined;
-    const batch = batchId ? await getBatch(batchId) : undefined;
-    const updatedAt = [claim.updatedAt ?? claim.createdAt ?? '', batch?.updatedAt ?? ''].sort().pop()!;
+  const submission = await getSubmission(principal.accountId, key);
+  if (submission) {
+    const batch = submission.status === 'written' ? await getBatch(submission.batchId) : undefined;
+    const visible = batch && isVisible(batch) ? batch : undefined;
     return {
-      status: claim.status === 'pending' ? 'queued' : submissionStatus(batch),
+      status: submission.status === 'failed' ? 'failed' : statusOfBatch(visible),
       idempotency_key: key,
-      created_at: zoneless(claim.createdAt ?? updatedAt),
-      updated_at: zoneless(updatedAt),
-      batch_id: batch?.batchId ?? null,
-      manifest_number: batch?.manifestNumber ?? null,
-      progress: batch?.progress ?? 0,
+      created_at: zoneless(submission.createdAt),
+      updated_at: zoneless([submission.updatedAt, visible?.updatedAt ?? ''].sort().pop()!),
+      batch_id: visible?.batchId ?? null,
+      manifest_number: submission.manifestNumber,
+      mode: submission.mode,
+      items_count: submission.items,
+      progress: visible?.progress ?? 0,
+      decisions: submission.counts ?? null,
+      failure: submission.failure ?? null,
     };
   }
   const set = await getChunkSet(principal.accountId, key);
   if (!set) throw new NotFound('No submission with this idempotency key in your account.');
   const batch = set.status === 'complete' ? await getBatch(set.batchId) : undefined;
+  const visible = batch && isVisible(batch) && batch.lastRunId === set.baseKey ? batch : undefined;
   const view = chunkStatusView(set, now());
+  const status = set.status === 'complete' ? statusOfBatch(visible) : view.status;
   return {
-    status: batch ? submissionStatus(batch) : view.status === 'receiving' ? 'receiving' : view.status === 'expired' ? 'expired' : 'failed',
+    status,
     idempotency_key: key,
     created_at: zoneless(set.createdAt),
-    updated_at: zoneless([set.updatedAt, batch?.updatedAt ?? ''].sort().pop()!),
-    batch_id: batch?.batchId ?? null,
+    updated_at: zoneless([set.updatedAt, visible?.updatedAt ?? ''].sort().pop()!),
+    batch_id: visible?.batchId ?? null,
     manifest_number: set.manifestNumber,
-    progress: batch?.progress ?? 0,
+    mode: set.mode,
+    items_count: set.totalItems,
+    progress: visible?.progress ?? 0,
+    failure: set.failure ?? null,
   };
 }
 
@@ -86,10 +97,10 @@ export async function batchStatuses(principal: Principal, ids: readonly string[]
 /** One page of a batch's decision log, oldest submission first, items in payload order. */
 export async function decisionLog(principal: Principal, manifest: string, batchId: string, page: number, perPage: number) {
   const batch = await getBatch(batchId);
-  if (!batch || !canAccess(principal, batch.accountId) || (manifest !== batch.manifestNumber && manifest !== batch.batchId)) {
+  if (!batch || !isVisible(batch) || !canAccess(principal, batch.accountId) || (manifest !== batch.manifestNumber && manifest !== batch.batchId)) {
     throw new NotFound(`No batch ${batchId} of manifest ${manifest} in your account.`);
   }
-  const segments = batch.segments ?? [];
+  const segments = await listSegments(batch.batchId);
   const total = segments.reduce((n, s) => n + s.count, 0);
   const refs = decisionPagesFor(segments, (page - 1) * perPage, perPage);
   const pages = await getDecisionPages(batch.batchId, refs);
@@ -107,7 +118,7 @@ export async function decisionLog(principal: Principal, manifest: string, batchI
 /** Close or reopen a batch (broker or admin, any account); repeating either is harmless. */
 export async function setClosed(principal: Principal, batchId: string, close: boolean) {
   const current = await getBatch(batchId);
-  if (!current) throw new NotFound(`No batch ${batchId}.`);
+  if (!current || !isVisible(current)) throw new NotFound(`No batch ${batchId}.`);
   const unchanged = close ? Boolean(current.closedAt) : !current.closedAt;
   const by = principal.email ?? principal.tokenName;
   const batch = unchanged ? current : await setBatchClosed(batchId, close ? { at: now().toISOString(), by } : null);

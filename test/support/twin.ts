@@ -19,6 +19,12 @@ export interface TestTwin {
   tableName: string;
   dataDir: string;
   call(method: string, path: string, opts?: { token?: string | null; body?: unknown; raw?: string | Buffer; headers?: Record<string, string> }): Promise<Call>;
+  /** POSTs a manifest (or chunk) like `call`, then lets the intake write what it accepted. */
+  submit(path: string, opts?: Parameters<TestTwin['call']>[2]): Promise<Call>;
+  /** Writes the accepted manifests' items (the intake queue) until none is left, without processing them. */
+  intake(): Promise<void>;
+  /** Runs every queued job (intake, pipeline, webhooks) until none is due. */
+  settle(): Promise<void>;
   /** A new account of `kind` and a token for it. */
   account(name: string, opts?: { kind?: 'partner' | 'broker'; role?: 'partner' | 'broker' | 'admin'; scopes?: string[] }): Promise<{ accountId: number; token: string; tokenId: number }>;
 }
@@ -61,6 +67,19 @@ export function useTwin(opts: Partial<TwinOptions> = {}): TestTwin {
       parsed = undefined;
     }
     return { status: res.status, headers: res.headers, body: parsed, text };
+  };
+  ctx.submit = async (path, o) => {
+    const res = await ctx.call('POST', path, o);
+    await ctx.intake();
+    return res;
+  };
+  ctx.intake = async () => {
+    for (let i = 0; i < 100; i++) if ((await ctx.twin.jobs.runDue(['manifestIntake'])) === 0) return;
+    throw new Error('the intake did not settle');
+  };
+  ctx.settle = async () => {
+    for (let i = 0; i < 400; i++) if ((await ctx.twin.jobs.runDue()) === 0) return;
+    throw new Error('the queues did not settle');
   };
   ctx.account = async (name, o = {}) => {
     const acc = await ctx.call('POST', '/v1/admin/accounts', { body: { name, kind: o.kind ?? 'partner' } });

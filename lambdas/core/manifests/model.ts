@@ -11,6 +11,13 @@ import type { PipelineState } from '../pipeline/stages';
 export const batchStatuses = ['receiving', 'pending', 'processing', 'completed', 'failed'] as const;
 export type BatchStatus = (typeof batchStatuses)[number];
 
+/**
+ * A batch is visible to the routes (list, status, download, client info, ...) once every item of
+ * the submission that created it is written: until then it is `receiving` and hidden, so a crash
+ * in the middle of writing never shows a partial batch.
+ */
+export const isVisible = (b: Pick<BatchRecord, 'status'>): boolean => b.status !== 'receiving';
+
 export const chunkSetStatuses = ['receiving', 'complete', 'failed'] as const;
 export type ChunkSetStatus = (typeof chunkSetStatuses)[number];
 
@@ -50,7 +57,6 @@ export interface BatchRecord {
   awbCount: number;
   lastRunId?: string;
   finishedRunId?: string;
-  segments: DecisionSegment[];
   closedAt?: string;
   closedBy?: string;
   /** Written when a pipeline run finishes: regime counts and amount to pay. */
@@ -116,6 +122,8 @@ export interface ChunkSetRecord {
   totalItems: number;
   received: number[];
   receivedItems: number;
+  /** Chunks whose items are written (the batch is released once all are). */
+  written: number[];
   status: ChunkSetStatus;
   failure?: string;
   createdAt: string;

@@ -1,7 +1,10 @@
+import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { defineEntity, isConditionalFailure, service } from './entity';
+import { documentClient } from '../dynamo';
+import { config } from '../config';
 import { batchWriteAll } from '../batch-write';
 import type { BatchRecord, ChunkSetRecord, DecisionEntry, DecisionSegment, StoredItem } from '../../core/manifests/model';
-import { batchStatuses, chunkSetStatuses } from '../../core/manifests/model';
+import { batchStatuses, chunkSetStatuses, isVisible } from '../../core/manifests/model';
 
 /**
  * A manifest batch (one import of a manifest), its items, its decision log and, in chunked
@@ -26,8 +29,6 @@ const batches = defineEntity({
     lastRunId: { type: 'string' },
     /** The latest run that finished: its products file is the batch's full result. */
     finishedRunId: { type: 'string' },
-    segments: { type: 'any' },
-    segmentIds: { type: 'set', items: 'string' },
     closedAt: { type: 'string' },
     closedBy: { type: 'string' },
     summary: { type: 'any' },
@@ -99,6 +100,31 @@ const decisionPages = defineEntity({
   },
 } as const);
 
+/**
+ * One submission's (or one chunk's) decisions, as a record of its own beside the batch: the batch
+ * record stays the same size however many updates it receives. Sorted by when the submission
+ * was accepted, so the log reads oldest first.
+ */
+const segments = defineEntity({
+  model: { entity: 'manifestDecisionSegment', version: '1', service },
+  attributes: {
+    batchId: { type: 'string', required: true },
+    segmentId: { type: 'string', required: true },
+    runId: { type: 'string', required: true },
+    mode: { type: ['create', 'update'] as const, required: true },
+    chunk: { type: 'number' },
+    at: { type: 'string', required: true },
+    count: { type: 'number', required: true },
+    counts: { type: 'any', required: true },
+  },
+  indexes: {
+    byBatch: {
+      pk: { field: 'pk', composite: ['batchId'], template: 'BATCH#${batchId}', casing: 'none' },
+      sk: { field: 'sk', composite: ['at', 'segmentId'], template: 'SEGMENT#${at}#${segmentId}', casing: 'none' },
+    },
+  },
+} as const);
+
 const chunkSets = defineEntity({
   model: { entity: 'manifestChunkSet', version: '1', service },
   attributes: {
@@ -113,6 +139,8 @@ const chunkSets = defineEntity({
     totalItems: { type: 'number', required: true },
     received: { type: 'set', items: 'number' },
     receivedItems: { type: 'number', default: 0 },
+    /** Chunks whose items are written: the batch is released when every chunk is. */
+    written: { type: 'set', items: 'number' },
     status: { type: chunkSetStatuses, required: true },
     failure: { type: 'string' },
     createdAt: { type: 'string', required: true },
@@ -134,7 +162,7 @@ const chunkSets = defineEntity({
 export async function createBatch(b: BatchRecord): Promise<boolean> {
   try {
     await batches()
-      .put({ ...b, segments: b.segments as unknown[], segmentIds: undefined })
+      .put(b)
       .where(({ batchId }, { notExists }) => notExists(batchId))
       .go();
     return true;
@@ -155,38 +183,57 @@ export async function listBatches(accountId: number, range: { from?: string; to?
   return (res.data as BatchRecord[]).filter((b) => (!range.from || b.createdAt >= range.from) && (!range.to || b.createdAt <= range.to));
 }
 
+/** The account's latest batch of the manifest whose items are all written (see `isVisible`). */
 export async function latestBatchOf(accountId: number, manifestNumber: string): Promise<BatchRecord | undefined> {
-  const res = await batches().query.byManifest({ accountId, manifestNumber }).go({ order: 'desc', limit: 1 });
-  return (res.data[0] as BatchRecord | undefined) ?? undefined;
+  let cursor: string | null = null;
+  do {
+    const res: { data: unknown[]; cursor: string | null } = await batches().query.byManifest({ accountId, manifestNumber }).go({ order: 'desc', limit: 10, cursor });
+    const found = (res.data as BatchRecord[]).find(isVisible);
+    if (found) return found;
+    cursor = res.cursor;
+  } while (cursor);
+  return undefined;
 }
 
 /**
- * Records one segment of decisions on the batch and, when the segment sent items to processing,
- * moves the batch to pending for run `runId`. The segment id is added to a set under a
- * condition, so a retried segment is recorded once. Refused (423) if the batch was closed.
+ * Records one segment of decisions: the segment's record and the batch's counts in one
+ * transaction, conditional on the segment being new and the batch open, so a repeated segment
+ * (a retried or resumed write) counts once. Refused (423) if the batch was closed.
  */
-export async function recordSegment(
-  batchId: string,
-  segment: DecisionSegment,
-  changes: { created: number; dispatch: boolean; awbs: number; at: string; runId: string },
-): Promise<'recorded' | 'already' | 'closed'> {
+export async function recordSegment(batchId: string, segment: DecisionSegment, changes: { created: number; awbs: number; at: string }): Promise<'recorded' | 'already' | 'closed'> {
+  const put = segments()
+    .put({ batchId, segmentId: segment.id, runId: segment.runId, mode: segment.mode, chunk: segment.chunk, at: segment.at, count: segment.count, counts: segment.counts })
+    .where(({ segmentId }, { notExists }) => notExists(segmentId))
+    .params() as Record<string, unknown>;
+  const counts = batches()
+    .update({ batchId })
+    .add({ itemCount: changes.created, awbCount: changes.awbs })
+    .set({ updatedAt: changes.at })
+    .where(({ closedAt, batchId: id }, { notExists, exists }) => `${exists(id)} AND ${notExists(closedAt)}`)
+    .params() as Record<string, unknown>;
   try {
-    let u = batches()
-      .update({ batchId })
-      .append({ segments: [segment] })
-      .add({ segmentIds: [segment.id], itemCount: changes.created, awbCount: changes.awbs })
-      .set({ updatedAt: changes.at });
-    if (changes.dispatch) u = u.set({ status: 'pending', progress: 0, lastRunId: changes.runId });
-    await u
-      .where(({ segmentIds, closedAt, batchId: id }, { notContains, notExists, exists }) => `${exists(id)} AND ${notContains(segmentIds, segment.id)} AND ${notExists(closedAt)}`)
-      .go();
+    await documentClient().send(new TransactWriteCommand({ TransactItems: [{ Put: put as never }, { Update: counts as never }] }));
     return 'recorded';
   } catch (err) {
-    if (!isConditionalFailure(err)) throw err;
-    const b = await getBatch(batchId);
-    if (b?.closedAt) return 'closed';
-    return 'already';
+    const codes = cancellationCodes(err);
+    if (!codes) throw err;
+    if (codes[0] === 'ConditionalCheckFailed') return 'already';
+    if (codes[1] === 'ConditionalCheckFailed') return 'closed';
+    throw err;
   }
+}
+
+/** The codes of a cancelled transaction's writes, in order; undefined for any other error. */
+function cancellationCodes(err: unknown): string[] | undefined {
+  const e = err as { name?: string; CancellationReasons?: { Code?: string }[] };
+  if (e.name !== 'TransactionCanceledException') return undefined;
+  return (e.CancellationReasons ?? []).map((r) => r.Code ?? 'None');
+}
+
+/** Every decision segment of the batch, oldest first. */
+export async function listSegments(batchId: string): Promise<DecisionSegment[]> {
+  const res = await segments().query.byBatch({ batchId }).go({ pages: 'all' });
+  return res.data.map((g) => ({ id: g.segmentId, runId: g.runId, mode: g.mode, ...(g.chunk ? { chunk: g.chunk } : {}), at: g.at, count: g.count, counts: g.counts as DecisionSegment['counts'] }));
 }
 
 /**
@@ -306,11 +353,57 @@ export async function getDecisionPages(batchId: string, refs: readonly { segment
 
 /* ---- chunk sets ---- */
 
+/**
+ * One accepted chunk of a chunked upload, in the set's partition: which content it was accepted
+ * with (its hash, and the nonce of the request that accepted it) and where that content is stored.
+ */
+const chunks = defineEntity({
+  model: { entity: 'manifestChunk', version: '1', service },
+  attributes: {
+    accountId: { type: 'number', required: true },
+    baseKey: { type: 'string', required: true },
+    chunk: { type: 'number', required: true },
+    requestHash: { type: 'string', required: true },
+    nonce: { type: 'string', required: true },
+    payloadKey: { type: 'string', required: true },
+    items: { type: 'number', required: true },
+    receivedAt: { type: 'string', required: true },
+    /** This chunk's arrival completed the set (its answer is the completing answer). */
+    completesSet: { type: 'boolean' },
+    ttl: { type: 'number' },
+  },
+  indexes: {
+    byChunk: {
+      pk: { field: 'pk', composite: ['accountId', 'baseKey'], template: 'CHUNKS#${accountId}#${baseKey}', casing: 'none' },
+      sk: { field: 'sk', composite: ['chunk'], template: 'CHUNK#${chunk}', casing: 'none' },
+    },
+  },
+} as const);
+
+export interface ChunkRecord {
+  accountId: number;
+  baseKey: string;
+  chunk: number;
+  requestHash: string;
+  nonce: string;
+  payloadKey: string;
+  items: number;
+  receivedAt: string;
+  completesSet?: boolean;
+  ttl?: number;
+}
+
+const asSet = (raw: Record<string, unknown>): ChunkSetRecord => ({
+  ...(raw as unknown as ChunkSetRecord),
+  received: [...((raw.received as number[] | undefined) ?? [])].sort((a, b) => a - b),
+  written: [...((raw.written as number[] | undefined) ?? [])].sort((a, b) => a - b),
+});
+
 /** Starts the chunk set unless another chunk already did; answers the set as stored. */
 export async function openChunkSet(set: ChunkSetRecord): Promise<ChunkSetRecord> {
   try {
     await chunkSets()
-      .put({ ...set, received: undefined })
+      .put({ ...set, received: undefined, written: undefined })
       .where(({ baseKey }, { notExists }) => notExists(baseKey))
       .go();
     return set;
@@ -322,35 +415,82 @@ export async function openChunkSet(set: ChunkSetRecord): Promise<ChunkSetRecord>
 
 export async function getChunkSet(accountId: number, baseKey: string): Promise<ChunkSetRecord | undefined> {
   const res = await chunkSets().get({ accountId, baseKey }).go({ consistent: true });
-  if (!res.data) return undefined;
-  return { ...(res.data as ChunkSetRecord), received: [...((res.data.received as number[] | undefined) ?? [])].sort((a, b) => a - b) };
+  return res.data ? asSet(res.data as Record<string, unknown>) : undefined;
 }
+
+export async function getChunk(accountId: number, baseKey: string, chunk: number): Promise<ChunkRecord | undefined> {
+  const res = await chunks().get({ accountId, baseKey, chunk }).go({ consistent: true });
+  return (res.data as ChunkRecord | null) ?? undefined;
+}
+
+export type ChunkReservation =
+  | { outcome: 'reserved'; set: ChunkSetRecord }
+  /** The chunk was already accepted: with this content (its record) or with other content. */
+  | { outcome: 'held'; chunk: ChunkRecord }
+  /** The set moved on under us (another chunk landed): read it again and decide again. */
+  | { outcome: 'changed' };
 
 /**
- * Marks chunk `n` received (with its item count) unless it already was. Answers the set after
- * the change, or undefined when the chunk was already there or the set no longer receives.
- * Updates of one item are serialized, so exactly one call sees the set become complete.
+ * Accepts chunk `record.chunk` into the set as it was read (`seen`): the chunk's record and the
+ * set's counts in one transaction, conditional on the chunk being new and the set being exactly
+ * as read (still receiving, the same chunks and items). The caller has checked, against `seen`,
+ * that the counts still add up; the condition makes that check hold at the moment of the write.
+ * The chunk that completes the set marks it complete in the same write.
  */
-export async function markChunkReceived(accountId: number, baseKey: string, n: number, itemCount: number, at: string): Promise<ChunkSetRecord | undefined> {
+export async function reserveChunk(seen: ChunkSetRecord, record: ChunkRecord, at: string): Promise<ChunkReservation> {
+  const TableName = config.tableName();
+  const key = chunkSets().get({ accountId: seen.accountId, baseKey: seen.baseKey }).params().Key as Record<string, unknown>;
+  const completes = seen.received.length + 1 === seen.totalChunks;
+  const put = chunks()
+    .put({ ...record, completesSet: completes })
+    .where(({ chunk }, { notExists }) => notExists(chunk))
+    .params() as Record<string, unknown>;
+  const update = {
+    TableName,
+    Key: key,
+    UpdateExpression: `ADD #received :n, #receivedItems :items SET #updatedAt = :at${completes ? ', #status = :complete' : ''}`,
+    ConditionExpression:
+      '#status = :receiving AND #receivedItems = :seenItems AND ' +
+      (seen.received.length ? 'size(#received) = :seenChunks' : 'attribute_not_exists(#received)'),
+    ExpressionAttributeNames: { '#received': 'received', '#receivedItems': 'receivedItems', '#updatedAt': 'updatedAt', '#status': 'status' },
+    ExpressionAttributeValues: {
+      ':n': new Set([record.chunk]),
+      ':items': record.items,
+      ':at': at,
+      ':receiving': 'receiving',
+      ':seenItems': seen.receivedItems,
+      ...(seen.received.length ? { ':seenChunks': seen.received.length } : {}),
+      ...(completes ? { ':complete': 'complete' } : {}),
+    },
+  };
   try {
-    const res = await chunkSets()
-      .update({ accountId, baseKey })
-      .add({ received: [n], receivedItems: itemCount })
-      .set({ updatedAt: at })
-      .where(({ received, status }, { notContains, eq }) => `${notContains(received, n)} AND ${eq(status, 'receiving')}`)
-      .go({ response: 'all_new' });
-    return { ...(res.data as ChunkSetRecord), received: [...((res.data.received as number[] | undefined) ?? [])].sort((a, b) => a - b) };
+    await documentClient().send(new TransactWriteCommand({ TransactItems: [{ Put: put as never }, { Update: update }] }));
   } catch (err) {
-    if (isConditionalFailure(err)) return undefined;
+    const codes = cancellationCodes(err);
+    if (!codes) throw err;
+    if (codes[0] === 'ConditionalCheckFailed') {
+      const held = await getChunk(record.accountId, record.baseKey, record.chunk);
+      return held ? { outcome: 'held', chunk: held } : { outcome: 'changed' };
+    }
+    if (codes.every((c) => c === 'None' || c === 'ConditionalCheckFailed' || c === 'TransactionConflict')) return { outcome: 'changed' };
     throw err;
   }
+  const received = [...seen.received, record.chunk].sort((a, b) => a - b);
+  return { outcome: 'reserved', set: { ...seen, received, receivedItems: seen.receivedItems + record.items, status: completes ? 'complete' : 'receiving', updatedAt: at } };
 }
 
-export async function finishChunkSet(accountId: number, baseKey: string, outcome: { status: 'complete' | 'failed'; failure?: string; at: string }): Promise<void> {
+/** Chunk `n`'s items are written; answers the set after the change (adding twice changes nothing). */
+export async function markChunkWritten(accountId: number, baseKey: string, n: number, at: string): Promise<ChunkSetRecord> {
+  const res = await chunkSets().update({ accountId, baseKey }).add({ written: [n] }).set({ updatedAt: at }).go({ response: 'all_new' });
+  return asSet(res.data as Record<string, unknown>);
+}
+
+/** The set failed for good (the reason is shown by the status routes); a failed set stays failed. */
+export async function failChunkSet(accountId: number, baseKey: string, failure: string, at: string): Promise<void> {
   await chunkSets()
     .update({ accountId, baseKey })
-    .set({ status: outcome.status, updatedAt: outcome.at, ...(outcome.failure ? { failure: outcome.failure } : {}) })
-    .where(({ status }, { eq }) => eq(status, 'receiving'))
+    .set({ status: 'failed', updatedAt: at, failure })
+    .where(({ status }, { ne }) => ne(status, 'failed'))
     .go()
     .catch((err) => {
       if (!isConditionalFailure(err)) throw err;

@@ -18,7 +18,7 @@ const product = (i: number, over: Record<string, unknown> = {}) => ({
 describe('alternative manifest interface', () => {
   it('creates a manifest from products (201 pending) and lists it', async () => {
     const { token } = await t.account('Alt Couriers');
-    const res = await t.call('POST', '/v1/manifests', { token, body: { manifest: 'ALT-1', products: [product(1), product(2)] } });
+    const res = await t.submit('/v1/manifests', { token, body: { manifest: 'ALT-1', products: [product(1), product(2)] } });
     expect(res.status).toBe(201);
     expect(res.body.data).toMatchObject({ manifest_id: 'ALT-1', total_products: 2, processing_status: 'pending', batch_id: expect.stringMatching(/^BT/) });
     const list = await t.call('GET', '/v1/manifests', { token });
@@ -28,7 +28,7 @@ describe('alternative manifest interface', () => {
 
   it('shows the products with the customs fields, empty until processed, and the tax id as digits', async () => {
     const { token } = await t.account('Alt Detail Couriers');
-    await t.call('POST', '/v1/manifests', { token, body: { manifest: 'ALT-2', products: [product(7)] } });
+    await t.submit('/v1/manifests', { token, body: { manifest: 'ALT-2', products: [product(7)] } });
     const res = await t.call('GET', '/v1/manifests/ALT-2', { token });
     expect(res.status).toBe(200);
     expect(res.body.data.manifest).toMatchObject({ manifest_id: 'ALT-2', processing_status: 'pending' });
@@ -49,14 +49,14 @@ describe('alternative manifest interface', () => {
 
   it('refuses more than 1000 products with 422', async () => {
     const { token } = await t.account('Alt Big Couriers');
-    const res = await t.call('POST', '/v1/manifests', { token, body: { manifest: 'ALT-3', products: Array.from({ length: 1001 }, (_, i) => product(i)) } });
+    const res = await t.submit('/v1/manifests', { token, body: { manifest: 'ALT-3', products: Array.from({ length: 1001 }, (_, i) => product(i)) } });
     expect(res.status).toBe(422);
     expect(res.body.errors.products[0]).toContain('1000');
   });
 
   it('names the failing product fields', async () => {
     const { token } = await t.account('Alt Bad Couriers');
-    const res = await t.call('POST', '/v1/manifests', { token, body: { manifest: 'ALT-4', products: [product(1), product(2, { quantity: 1.5, tax_id: 'abc', country_of_manufacture: 'ZZ' })] } });
+    const res = await t.submit('/v1/manifests', { token, body: { manifest: 'ALT-4', products: [product(1), product(2, { quantity: 1.5, tax_id: 'abc', country_of_manufacture: 'ZZ' })] } });
     expect(res.status).toBe(422);
     expect(Object.keys(res.body.errors).sort()).toEqual(['products.1.country_of_manufacture', 'products.1.quantity', 'products.1.tax_id']);
   });
@@ -65,8 +65,8 @@ describe('alternative manifest interface', () => {
     const { token } = await t.account('Alt Retry Couriers');
     const key = randomUUID();
     const body = { manifest: 'ALT-5', products: [product(1)] };
-    const first = await t.call('POST', '/v1/manifests', { token, body, headers: { 'idempotency-key': key } });
-    const again = await t.call('POST', '/v1/manifests', { token, body, headers: { 'idempotency-key': key } });
+    const first = await t.submit('/v1/manifests', { token, body, headers: { 'idempotency-key': key } });
+    const again = await t.submit('/v1/manifests', { token, body, headers: { 'idempotency-key': key } });
     expect(again.status).toBe(201);
     expect(again.body.data).toEqual(first.body.data);
     expect((await t.call('GET', '/v1/manifests', { token })).body.data).toHaveLength(1);
@@ -75,7 +75,7 @@ describe('alternative manifest interface', () => {
   it('answers 404 for a manifest of another account', async () => {
     const a = await t.account('Alt Owner');
     const b = await t.account('Alt Other');
-    await t.call('POST', '/v1/manifests', { token: a.token, body: { manifest: 'ALT-6', products: [product(1)] } });
+    await t.submit('/v1/manifests', { token: a.token, body: { manifest: 'ALT-6', products: [product(1)] } });
     expect((await t.call('GET', '/v1/manifests/ALT-6', { token: b.token })).status).toBe(404);
   });
 });

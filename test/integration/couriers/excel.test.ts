@@ -18,7 +18,9 @@ function excelForm(file: Buffer, fields: Record<string, string>, name = 'manifie
 
 async function postForm(token: string, slug: string, form: FormData, headers: Record<string, string> = {}) {
   const res = await fetch(t.twin.apiUrl + submitPath(slug), { method: 'POST', headers: { authorization: `Bearer ${token}`, ...headers }, body: form });
-  return { status: res.status, body: (await res.json()) as any };
+  const body = (await res.json()) as any;
+  await t.intake();
+  return { status: res.status, body };
 }
 
 describe('Excel submissions', () => {

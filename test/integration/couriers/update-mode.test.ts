@@ -10,7 +10,7 @@ const t = useTwin();
 async function newBatch(token: string, n = 3, over: Record<string, unknown> = {}) {
   const key = randomUUID();
   const body = manifest(n, over);
-  await t.call('POST', submitPath(), { token, body, headers: { 'idempotency-key': key } });
+  await t.submit(submitPath(), { token, body, headers: { 'idempotency-key': key } });
   const status = await t.call('GET', `/v1/couriers/default/webhook/${key}/status`, { token });
   return { batchId: status.body.batch_id as string, body };
 }
@@ -32,7 +32,7 @@ describe('update mode', () => {
         item(10, { itemIdempotencyKey: 'line-9' }),
       ],
     };
-    const res = await t.call('POST', submitPath(), { token, body: update });
+    const res = await t.submit(submitPath(), { token, body: update });
     expect(res.status).toBe(202);
     expect(res.body).toMatchObject({ status: 'queued', mode: 'update', batch_id: batchId, tracking: { batch_id: batchId, items_count: 4 } });
     const log = await decisions(token, body.mawbNumber, batchId);
@@ -51,7 +51,7 @@ describe('update mode', () => {
   it('leaves items missing from the payload untouched (additive)', async () => {
     const { token } = await t.account('Additive Couriers');
     const { batchId, body } = await newBatch(token, 3);
-    await t.call('POST', submitPath(), { token, body: { mawbNumber: body.mawbNumber, batchId, items: [item(104)] } });
+    await t.submit(submitPath(), { token, body: { mawbNumber: body.mawbNumber, batchId, items: [item(104)] } });
     const list = await t.call('GET', '/v1/couriers/manifests', { token });
     expect(list.body.data[0].summary.total_articles).toBe(4);
   });
@@ -61,9 +61,9 @@ describe('update mode', () => {
     const noKey = (i: number, over = {}) => ({ ...item(i, over), itemIdempotencyKey: undefined });
     const first = manifest(0, { items: [noKey(201)] });
     const key = randomUUID();
-    await t.call('POST', submitPath(), { token, body: first, headers: { 'idempotency-key': key } });
+    await t.submit(submitPath(), { token, body: first, headers: { 'idempotency-key': key } });
     const batchId = (await t.call('GET', `/v1/couriers/default/webhook/${key}/status`, { token })).body.batch_id;
-    await t.call('POST', submitPath(), { token, body: { mawbNumber: first.mawbNumber, batchId, items: [noKey(201), noKey(201, { consigneeName: 'Changed' })] } });
+    await t.submit(submitPath(), { token, body: { mawbNumber: first.mawbNumber, batchId, items: [noKey(201), noKey(201, { consigneeName: 'Changed' })] } });
     const log = await decisions(token, first.mawbNumber, batchId);
     expect(log.body.data.slice(1).map((d: { decision: string }) => d.decision)).toEqual(['SKIP', 'CREATE']);
   });
@@ -72,7 +72,7 @@ describe('update mode', () => {
     const { token } = await t.account('Normalize Couriers');
     const { batchId, body } = await newBatch(token, 1);
     const same = item(1, { consigneeEmail: '  BUYER1@Example.com ', originCountry: 'cn', hsCode: '610910.00', fobValueUsd: 12.50001 });
-    await t.call('POST', submitPath(), { token, body: { mawbNumber: body.mawbNumber, batchId, items: [same] } });
+    await t.submit(submitPath(), { token, body: { mawbNumber: body.mawbNumber, batchId, items: [same] } });
     const log = await decisions(token, body.mawbNumber, batchId);
     expect(log.body.data[1].decision).toBe('SKIP');
   });
@@ -82,7 +82,7 @@ describe('update mode', () => {
     const b = await t.account('Team B Couriers');
     await newBatch(a.token, 1, { items: [item(1, { awbNumber: 'SHARED-AWB-1' })] });
     const { batchId, body } = await newBatch(b.token, 1);
-    await t.call('POST', submitPath(), { token: b.token, body: { mawbNumber: body.mawbNumber, batchId, items: [item(5, { awbNumber: 'SHARED-AWB-1' })] } });
+    await t.submit(submitPath(), { token: b.token, body: { mawbNumber: body.mawbNumber, batchId, items: [item(5, { awbNumber: 'SHARED-AWB-1' })] } });
     const log = await decisions(b.token, body.mawbNumber, batchId);
     expect(log.body.data[1]).toMatchObject({ decision: 'REJECT', reason: 'AWB belongs to another team' });
   });
@@ -91,10 +91,10 @@ describe('update mode', () => {
     const a = await t.account('Owner Couriers');
     const b = await t.account('Intruder Couriers');
     const { batchId, body } = await newBatch(a.token, 1);
-    const foreign = await t.call('POST', submitPath(), { token: b.token, body: { mawbNumber: body.mawbNumber, batchId, items: [item(2)] } });
+    const foreign = await t.submit(submitPath(), { token: b.token, body: { mawbNumber: body.mawbNumber, batchId, items: [item(2)] } });
     expect(foreign.status).toBe(422);
     expect(foreign.body).toEqual({ success: false, error: 'unknown_batch', message: expect.any(String), batch_id: batchId });
-    const none = await t.call('POST', submitPath(), { token: b.token, body: { mawbNumber: 'M', batchId: 'BT00000000000000000000', items: [item(2)] } });
+    const none = await t.submit(submitPath(), { token: b.token, body: { mawbNumber: 'M', batchId: 'BT00000000000000000000', items: [item(2)] } });
     expect(none.body).toMatchObject({ error: 'unknown_batch', batch_id: 'BT00000000000000000000' });
   });
 
@@ -106,7 +106,7 @@ describe('update mode', () => {
     const close = await t.call('POST', `/v1/couriers/batches/${batchId}/close`, { token: broker.token });
     expect(close.status).toBe(200);
     expect(close.body.data).toMatchObject({ batch_id: batchId, closed: true, closed_at: expect.stringMatching(/Z$/) });
-    const refused = await t.call('POST', submitPath(), { token, body: { mawbNumber: body.mawbNumber, batchId, items: [item(2)] } });
+    const refused = await t.submit(submitPath(), { token, body: { mawbNumber: body.mawbNumber, batchId, items: [item(2)] } });
     expect(refused.status).toBe(423);
     expect(refused.body).toEqual({
       success: false,
@@ -117,7 +117,7 @@ describe('update mode', () => {
       batch_id: batchId,
     });
     expect((await t.call('POST', `/v1/couriers/batches/${batchId}/reopen`, { token: broker.token })).body.data.closed).toBe(false);
-    expect((await t.call('POST', submitPath(), { token, body: { mawbNumber: body.mawbNumber, batchId, items: [item(2)] } })).status).toBe(202);
+    expect((await t.submit(submitPath(), { token, body: { mawbNumber: body.mawbNumber, batchId, items: [item(2)] } })).status).toBe(202);
   });
 
   it('pages through the decision log', async () => {

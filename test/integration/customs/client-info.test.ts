@@ -32,7 +32,7 @@ async function partnerWithManifest(name: string, taxId = '20123456786') {
       item(3, { awbNumber: `${awb}-B`, consigneeIdNumber: taxId }),
     ],
   };
-  const res = await t.call('POST', submitPath(), { token: partner.token, body, headers: { 'idempotency-key': key } });
+  const res = await t.submit(submitPath(), { token: partner.token, body, headers: { 'idempotency-key': key } });
   if (res.status !== 202) throw new Error(res.text);
   const status = await t.call('GET', `/v1/couriers/default/webhook/${key}/status`, { token: partner.token });
   return { ...partner, awb, batchId: status.body.batch_id as string };

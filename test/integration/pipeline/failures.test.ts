@@ -32,7 +32,7 @@ async function settle() {
 
 async function submit(token: string, body: unknown) {
   const key = randomUUID();
-  expect((await t.call('POST', submitPath(), { token, body, headers: { 'idempotency-key': key } })).status).toBe(202);
+  expect((await t.submit(submitPath(), { token, body, headers: { 'idempotency-key': key } })).status).toBe(202);
   return (await t.call('GET', `/v1/couriers/default/webhook/${key}/status`, { token })).body.batch_id as string;
 }
 

@@ -20,7 +20,7 @@ async function settle() {
 
 async function submit(token: string, body: unknown) {
   const key = randomUUID();
-  const res = await t.call('POST', submitPath(), { token, body, headers: { 'idempotency-key': key } });
+  const res = await t.submit(submitPath(), { token, body, headers: { 'idempotency-key': key } });
   expect(res.status).toBe(202);
   return (await t.call('GET', `/v1/couriers/default/webhook/${key}/status`, { token })).body.batch_id as string;
 }
@@ -124,7 +124,7 @@ describe('the manifest pipeline on the twin', () => {
     const first = manifest(3);
     const batchId = await submit(token, first);
     await settle();
-    const update = await t.call('POST', submitPath(), { token, body: { mawbNumber: first.mawbNumber, batchId, items: [item(1), item(2, { fobValueUsd: 999 })] } });
+    const update = await t.submit(submitPath(), { token, body: { mawbNumber: first.mawbNumber, batchId, items: [item(1), item(2, { fobValueUsd: 999 })] } });
     expect(update.status).toBe(202);
     const pending = await t.call('GET', `/v1/couriers/manifests/${batchId}/pipeline-status`, { token });
     expect(pending.body.data.status).toBe('pending');
@@ -153,7 +153,7 @@ describe('the manifest pipeline on the twin', () => {
 
   it('fills the alternative interface detail with results and the quota per product', async () => {
     const { token } = await t.account('Alt Results Couriers');
-    const created = await t.call('POST', '/v1/manifests', {
+    const created = await t.submit('/v1/manifests', {
       token,
       body: { manifest: 'ALT-RUN-1', products: [{ awb_number: 'ALTR1', consignee: 'Ana', tax_id: '20-12345678-6', product_description: 'Zapatillas running', quantity: 1, unit_value: 60, country_of_manufacture: 'CN' }] },
     });

@@ -1,0 +1,11 @@
+import type { QueueDef } from './catalog-types';
+
+/** SQS queues (each with its dead-letter queue) that workers consume. */
+export const queues = {
+  webhookFanout: { visibilityTimeoutSeconds: 60, maxReceiveCount: 5 },
+  webhookDelivery: { visibilityTimeoutSeconds: 60, maxReceiveCount: 5 },
+  marketplaceSync: { visibilityTimeoutSeconds: 900, maxReceiveCount: 3 },
+  manifestPipeline: { visibilityTimeoutSeconds: 60, maxReceiveCount: 5 },
+  /** Writing an accepted manifest's items: up to ~15,000 items a payload, minutes at worst. */
+  manifestIntake: { visibilityTimeoutSeconds: 900, maxReceiveCount: 5 },
+} as const satisfies Record<string, QueueDef>;

@@ -1,0 +1,107 @@
+import { defineEntity, isConditionalFailure, service } from './entity';
+import type { ItemDecision } from '../../core/manifests/identity';
+
+/**
+ * A whole-manifest submission (spec 4.3) under its Idempotency-Key: the record that makes intake
+ * exactly-once. It is written once, complete, when the payload is already stored (S3), so a
+ * repeated key is answered at once from it (replay, or 409 for other content) and never waits on
+ * a lease. The intake worker then writes the items and moves it to `written` (or `failed`, with
+ * the reason the status route shows).
+ */
+const submissions = defineEntity({
+  model: { entity: 'manifestSubmission', version: '1', service },
+  attributes: {
+    accountId: { type: 'number', required: true },
+    key: { type: 'string', required: true },
+    requestHash: { type: 'string', required: true },
+    /** The request that accepted it (a request whose claim lost to its own queued copy still answers 202). */
+    nonce: { type: 'string', required: true },
+    batchId: { type: 'string', required: true },
+    mode: { type: ['create', 'update'] as const, required: true },
+    courier: { type: 'string', required: true },
+    manifestNumber: { type: 'string', required: true },
+    mawbNumber: { type: 'string', required: true },
+    items: { type: 'number', required: true },
+    payloadKey: { type: 'string', required: true },
+    status: { type: ['queued', 'written', 'failed'] as const, required: true },
+    failure: { type: 'string' },
+    counts: { type: 'any' },
+    /** The 202 answer, replayed word for word (with 200) for the same key and content. */
+    answer: { type: 'any', required: true },
+    createdAt: { type: 'string', required: true },
+    updatedAt: { type: 'string', required: true },
+    ttl: { type: 'number' },
+  },
+  indexes: {
+    byKey: {
+      pk: { field: 'pk', composite: ['accountId', 'key'], template: 'SUBMISSION#${accountId}#${key}', casing: 'none' },
+      sk: { field: 'sk', composite: [], template: 'SUBMISSION', casing: 'none' },
+    },
+  },
+} as const);
+
+export interface SubmissionRecord {
+  accountId: number;
+  key: string;
+  requestHash: string;
+  nonce: string;
+  batchId: string;
+  mode: 'create' | 'update';
+  courier: string;
+  manifestNumber: string;
+  mawbNumber: string;
+  items: number;
+  payloadKey: string;
+  status: 'queued' | 'written' | 'failed';
+  failure?: string;
+  counts?: Record<Lowercase<ItemDecision>, number>;
+  answer: Record<string, unknown>;
+  createdAt: string;
+  updatedAt: string;
+  ttl?: number;
+}
+
+export async function getSubmission(accountId: number, key: string): Promise<SubmissionRecord | undefined> {
+  const res = await submissions().get({ accountId, key }).go({ consistent: true });
+  return (res.data as SubmissionRecord | null) ?? undefined;
+}
+
+/**
+ * Accepts the submission unless its key is taken; answers the record that holds the key (this
+ * one, or the one written first, which the caller compares by hash and nonce).
+ */
+export async function claimSubmission(record: SubmissionRecord): Promise<SubmissionRecord> {
+  try {
+    await submissions()
+      .put(record)
+      .where(({ key }, { notExists }) => notExists(key))
+      .go();
+    return record;
+  } catch (err) {
+    if (!isConditionalFailure(err)) throw err;
+  }
+  return (await getSubmission(record.accountId, record.key))!;
+}
+
+/** The items are written (and processing requested): the status route follows the batch from here. */
+export async function markSubmissionWritten(accountId: number, key: string, counts: SubmissionRecord['counts'], at: string): Promise<void> {
+  await submissions()
+    .patch({ accountId, key })
+    .set({ status: 'written', counts, updatedAt: at })
+    .where(({ status }, { eq }) => eq(status, 'queued'))
+    .go()
+    .catch((err) => {
+      if (!isConditionalFailure(err)) throw err;
+    });
+}
+
+export async function failSubmission(accountId: number, key: string, failure: string, at: string): Promise<void> {
+  await submissions()
+    .patch({ accountId, key })
+    .set({ status: 'failed', failure, updatedAt: at })
+    .where(({ status }, { eq }) => eq(status, 'queued'))
+    .go()
+    .catch((err) => {
+      if (!isConditionalFailure(err)) throw err;
+    });
+}
