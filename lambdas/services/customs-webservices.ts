@@ -7,7 +7,7 @@ import { isVisible, type BatchRecord, type StoredItem } from '../core/manifests/
 import { now } from '../infra/clock';
 import { setItemsTaxId } from '../infra/entities/manifest-items-taxid';
 import { getBatch, itemsOfAwb } from '../infra/entities/manifests';
-import { holdsQuota, releaseAwbQuota, reserveQuotas, type ReserveQuotaResult } from '../infra/entities/quota';
+import { holdsQuota, releaseAwbQuota, reserveInTurns, type ReserveQuotaResult } from '../infra/entities/quota';
 import { requestReprocessing } from '../infra/pipeline';
 import { taxAuthority, type TaxIdRecord } from '../infra/tax-authority';
 
@@ -64,8 +64,10 @@ export interface InvalidTaxIdAwb {
  *   used up the shipment becomes C (reason given), `quota` is 0 and it is flagged.
  *
  * Shipments of one person are reserved one after another in the order given (so the first five
- * AWBs of a manifest get the slots); different people go together (`reserveQuotas`: up to 100
- * counters per transaction, `concurrency` transactions at a time).
+ * AWBs of a manifest get the slots); different people go together (`reserveInTurns`: up to 100
+ * counters per transaction, `concurrency` transactions at a time). Once a person's year is found
+ * used up, their other AWBs are decided from that answer without a write, so a page of 500 AWBs
+ * of one person costs at most six reservations, not 500.
  */
 export async function checkShipmentTaxIds(
   shipments: readonly ShipmentForTaxCheck[],
@@ -76,8 +78,8 @@ export async function checkShipmentTaxIds(
   const year = quotaYear(at);
   const limit = rules.personal_shipments_per_year;
   const results = new Array<ShipmentTaxIdResult>(shipments.length);
-  // Shipments that take a slot, by person: a person's AWBs are reserved one round after another
-  // (so the first five of a manifest get the slots); each round reserves one AWB of every person,
+  // Shipments that take a slot, by person: a person's AWBs are reserved one turn after another
+  // (so the first five of a manifest get the slots); each turn reserves one AWB of every person,
   // many people at once.
   const lanes = new Map<string, number[]>();
   shipments.forEach((s, i) => {
@@ -91,14 +93,11 @@ export async function checkShipmentTaxIds(
     }
   });
   const queues = [...lanes.values()];
-  for (let round = 0; queues.some((q) => q.length > round); round++) {
-    const batch = queues.filter((q) => q.length > round).map((q) => q[round]);
-    const reserved = await reserveQuotas(
-      batch.map((i) => ({ taxId: checkTaxId(shipments[i].taxId, shipments[i].taxIdType).digits!, year, awb: shipments[i].awb, accountId: shipments[i].accountId, at, limit })),
-      { concurrency: opts.concurrency },
-    );
-    batch.forEach((i, k) => (results[i] = withQuota(shipments[i], reserved[k], year, limit)));
-  }
+  const reserved = await reserveInTurns(
+    queues.map((q) => q.map((i) => ({ taxId: checkTaxId(shipments[i].taxId, shipments[i].taxIdType).digits!, year, awb: shipments[i].awb, accountId: shipments[i].accountId, at, limit }))),
+    { concurrency: opts.concurrency },
+  );
+  queues.forEach((q, l) => q.forEach((i, k) => (results[i] = withQuota(shipments[i], reserved[l][k], year, limit))));
   return new Map(results.map((r) => [r.awb, r]));
 }
 

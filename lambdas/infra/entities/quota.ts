@@ -30,6 +30,11 @@ import { quotaYear, regimeRulesAt } from '../../core/customs/regime-rules';
  *   that state. No read comes first and no write is unconditional. Measured on DynamoDB Local: a
  *   transaction of 100 costs its engine about what 100 single updates cost, without the client
  *   work of 100 requests (which took as much CPU as the engine's).
+ * - One holder's AWBs in turn (`reserveInTurns`, the web-services stage): each turn reserves the
+ *   next AWB of every holder. A refusal hands back the used-up counter, and its set `awbs` holds at
+ *   most `limit` AWBs: the holder's remaining AWBs are answered from it without a write (in the
+ *   set: the slot is held; otherwise: used up). So one holder costs at most `limit` + 1 turns,
+ *   whatever the number of its AWBs (a 10,000-AWB manifest of one person took 10,000 turns).
  * - Releasing (a tax-id correction moves the AWB's slot) is the mirror, under the condition that
  *   the set holds the AWB.
  * - The history count sums the holder's counters of the last ten years.
@@ -87,16 +92,38 @@ export interface QuotaStatus {
 
 const member = (accountId: number, awb: string) => `${accountId}|${awb}`;
 
+/** A counter as DynamoDB handed it back: `used`, and the members (`<account>|<awb>`) holding slots. */
+interface Counter {
+  used: number;
+  awbs: readonly string[];
+}
+
+/** A reservation's answer and, when it found the holder's year used up, that counter. */
+interface Reservation {
+  result: ReserveQuotaResult;
+  usedUp?: Counter;
+}
+
+/**
+ * What a counter as found answers for `input` without a write: the AWB holds a slot already, or
+ * the year is used up; undefined while a slot is free for it (only a write can take it).
+ */
+function answerFrom(counter: Counter, input: ReserveQuotaInput): ReserveQuotaResult | undefined {
+  const limit = limitOf(input);
+  if (counter.awbs.includes(member(input.accountId, input.awb))) return { reserved: true, alreadyReserved: true, used: counter.used, remaining: Math.max(0, limit - counter.used) };
+  if (counter.used >= limit) return { reserved: false, alreadyReserved: false, used: counter.used, remaining: 0 };
+  return undefined;
+}
+
+/** The answer from a counter as found, keeping the counter when its year is used up (see `reserveInTurns`). */
+const foundAnswer = (counter: Counter, result: ReserveQuotaResult, input: ReserveQuotaInput): Reservation =>
+  counter.used >= limitOf(input) ? { result, usedUp: counter } : { result };
+
 /** The ledger key of a tax id; throws for an id that cannot hold a quota (invalid). */
 export function holderOf(taxId: string): string {
   const holder = quotaHolder(checkTaxId(taxId));
   if (!holder) throw new RangeError(`not a valid tax id: ${JSON.stringify(taxId)}`);
   return holder;
-}
-
-async function usedOf(holder: string, year: number): Promise<number> {
-  const res = await counters().get({ holder, year }).go({ consistent: true });
-  return (res.data?.used as number | undefined) ?? 0;
 }
 
 /**
@@ -105,8 +132,12 @@ async function usedOf(holder: string, year: number): Promise<number> {
  * answers `reserved: false`.
  */
 export async function reserveQuota(input: ReserveQuotaInput): Promise<ReserveQuotaResult> {
+  return (await reserveOne(input)).result;
+}
+
+async function reserveOne(input: ReserveQuotaInput): Promise<Reservation> {
   const holder = holderOf(input.taxId);
-  const limit = input.limit ?? regimeRulesAt(input.at).personal_shipments_per_year;
+  const limit = limitOf(input);
   const slot = member(input.accountId, input.awb);
   try {
     const res = await counters()
@@ -116,13 +147,13 @@ export async function reserveQuota(input: ReserveQuotaInput): Promise<ReserveQuo
       .where(({ used, awbs }, { notExists, lt, notContains }) => `(${notExists(used)} OR ${lt(used, limit)}) AND ${notContains(awbs, slot)}`)
       .go({ response: 'updated_new' });
     const used = (res.data.used as number | undefined) ?? 1;
-    return { reserved: true, alreadyReserved: false, used, remaining: Math.max(0, limit - used) };
+    return { result: { reserved: true, alreadyReserved: false, used, remaining: Math.max(0, limit - used) } };
   } catch (err) {
     if (!isConditionalFailure(err)) throw err;
   }
+  // The condition failed: the AWB holds a slot, or the year was used up when it was checked.
   const counter = await counterOf(holder, input.year);
-  if (counter.awbs.includes(slot)) return { reserved: true, alreadyReserved: true, used: counter.used, remaining: Math.max(0, limit - counter.used) };
-  return { reserved: false, alreadyReserved: false, used: counter.used, remaining: 0 };
+  return foundAnswer(counter, answerFrom(counter, input) ?? { reserved: false, alreadyReserved: false, used: counter.used, remaining: 0 }, input);
 }
 
 /** Counter updates per transaction (DynamoDB's limit on TransactWriteItems). */
@@ -140,9 +171,13 @@ type Expected = { used: number } | null;
  * transactions at a time.
  */
 export async function reserveQuotas(inputs: readonly ReserveQuotaInput[], opts: { concurrency?: number } = {}): Promise<ReserveQuotaResult[]> {
+  return (await reservations(inputs, opts)).map((r) => r.result);
+}
+
+async function reservations(inputs: readonly ReserveQuotaInput[], opts: { concurrency?: number }): Promise<Reservation[]> {
   const holders = inputs.map((i) => holderOf(i.taxId));
   if (new Set(holders).size !== holders.length) throw new RangeError('reserveQuotas takes one AWB per holder per call');
-  const out = new Array<ReserveQuotaResult>(inputs.length);
+  const out = new Array<Reservation>(inputs.length);
   const groups: number[][] = [];
   for (let i = 0; i < inputs.length; i += transactionSize) groups.push(Array.from({ length: Math.min(transactionSize, inputs.length - i) }, (_, k) => i + k));
   let next = 0;
@@ -189,7 +224,7 @@ interface CancellationReason {
 }
 
 /** The counter a cancellation reason carries (as DynamoDB sends it, or already converted), or null when there is none. */
-function counterIn(item: Record<string, unknown> | undefined): { used: number; awbs: string[] } | null {
+function counterIn(item: Record<string, unknown> | undefined): Counter | null {
   if (!item) return null;
   const used = item.used as { N?: string } | number | undefined;
   const awbs = item.awbs as { SS?: string[] } | Set<string> | string[] | undefined;
@@ -202,7 +237,7 @@ function counterIn(item: Record<string, unknown> | undefined): { used: number; a
 /** Cancellations that say nothing about the counter itself: the transaction is sent again. */
 const retryableReasons = new Set(['None', 'TransactionConflict', 'ThrottlingError', 'ProvisionedThroughputExceeded', 'RequestLimitExceeded']);
 
-async function reserveGroup(inputs: readonly ReserveQuotaInput[], holders: readonly string[], group: readonly number[], out: ReserveQuotaResult[]): Promise<void> {
+async function reserveGroup(inputs: readonly ReserveQuotaInput[], holders: readonly string[], group: readonly number[], out: Reservation[]): Promise<void> {
   const expected = new Map<number, Expected>(group.map((i) => [i, null]));
   let pending = [...group];
   for (let attempt = 1; pending.length && attempt <= transactionAttempts; attempt++) {
@@ -210,7 +245,7 @@ async function reserveGroup(inputs: readonly ReserveQuotaInput[], holders: reado
       await documentClient().send(new TransactWriteCommand({ TransactItems: pending.map((i) => reservationWrite(inputs[i], holders[i], expected.get(i)!)) }));
       for (const i of pending) {
         const used = (expected.get(i)?.used ?? 0) + 1;
-        out[i] = { reserved: true, alreadyReserved: false, used, remaining: Math.max(0, limitOf(inputs[i]) - used) };
+        out[i] = { result: { reserved: true, alreadyReserved: false, used, remaining: Math.max(0, limitOf(inputs[i]) - used) } };
       }
       return;
     } catch (err) {
@@ -228,10 +263,8 @@ async function reserveGroup(inputs: readonly ReserveQuotaInput[], holders: reado
         }
         // The counter as the failed condition found it: the outcome, or what to expect next time.
         const counter = counterIn(reasons[k].Item);
-        const limit = limitOf(inputs[i]);
-        const slot = member(inputs[i].accountId, inputs[i].awb);
-        if (counter?.awbs.includes(slot)) out[i] = { reserved: true, alreadyReserved: true, used: counter.used, remaining: Math.max(0, limit - counter.used) };
-        else if (counter && counter.used >= limit) out[i] = { reserved: false, alreadyReserved: false, used: counter.used, remaining: 0 };
+        const answer = counter && answerFrom(counter, inputs[i]);
+        if (answer) out[i] = foundAnswer(counter, answer, inputs[i]);
         else {
           expected.set(i, counter ? { used: counter.used } : null);
           again.push(i);
@@ -242,10 +275,44 @@ async function reserveGroup(inputs: readonly ReserveQuotaInput[], holders: reado
     }
   }
   // Counters that kept changing under the transactions: one conditional update each.
-  for (const i of pending) out[i] = await reserveQuota(inputs[i]);
+  for (const i of pending) out[i] = await reserveOne(inputs[i]);
 }
 
-async function counterOf(holder: string, year: number): Promise<{ used: number; awbs: string[] }> {
+/**
+ * Reserves the AWBs of many holders, each holder's in the order given (`lanes`: one list per
+ * holder, none shared), and answers each AWB as `reserveQuota` would. Each turn reserves the next
+ * AWB of every holder at once (`reserveQuotas`). Once a holder's counter is found used up, the
+ * rest of its lane is answered from that counter with no write: an AWB in its set holds its slot
+ * (`alreadyReserved`), any other finds the year used up. Nothing is counted that way, so the limit
+ * and the once-per-AWB rule hold as for every write. The answers stand as of the refusal: a slot
+ * given back after it (a tax-id correction) goes to the next reservation, not to this lane.
+ */
+export async function reserveInTurns(lanes: readonly (readonly ReserveQuotaInput[])[], opts: { concurrency?: number } = {}): Promise<ReserveQuotaResult[][]> {
+  const out = lanes.map((lane) => new Array<ReserveQuotaResult>(lane.length));
+  const next = lanes.map(() => 0);
+  const usedUp = new Array<Counter | undefined>(lanes.length);
+  for (;;) {
+    const turn: { lane: number; k: number }[] = [];
+    // A lane's used-up counter answers its next AWBs; the first it cannot answer goes in this turn.
+    lanes.forEach((lane, l) => {
+      while (next[l] < lane.length) {
+        const k = next[l]++;
+        const counter = usedUp[l];
+        const known = counter && answerFrom(counter, lane[k]);
+        if (!known) return void turn.push({ lane: l, k });
+        out[l][k] = known;
+      }
+    });
+    if (!turn.length) return out;
+    const reserved = await reservations(turn.map(({ lane, k }) => lanes[lane][k]), opts);
+    turn.forEach(({ lane, k }, n) => {
+      out[lane][k] = reserved[n].result;
+      usedUp[lane] = reserved[n].usedUp;
+    });
+  }
+}
+
+async function counterOf(holder: string, year: number): Promise<Counter> {
   const data = (await counters().get({ holder, year }).go({ consistent: true })).data;
   return { used: (data?.used as number | undefined) ?? 0, awbs: [...((data?.awbs as string[] | undefined) ?? [])] };
 }

@@ -8,7 +8,8 @@ import { allItemsOf, getBatch } from '../../infra/entities/manifests';
 import { failPipeline, finishPipeline, pageDone, stageStatus, startPipeline } from '../../infra/entities/pipeline-state';
 import { getPage, getProductsExport, getResultHashes, getStageOutput, putPage, putProductsExport, putResultHashes, putStageOutput, type PageItem, type StageOutput } from './pages-store';
 import { processedProductView, productFields } from '../../core/manifests/views';
-import { runStage, stageAlerts, stageHasAlerts } from './stages';
+import { pageAlerts, runStage, stageAlerts, stageHasAlerts } from './stages';
+import type { InvalidTaxIdAwb } from '../customs-webservices';
 import { summarize } from './summary';
 
 /**
@@ -74,24 +75,42 @@ export async function stagePage(input: RunInput & { stage: StageName; page: numb
   await pageDone(input.batchId, input.runId, input.stage, input.page, now().toISOString());
 }
 
-/** The same event for the same run and type every time, so a repeated step does not notify twice. */
-function runEvent<T>(input: RunInput, type: string, data: T): DomainEvent<T> {
-  const id = 'evt_' + createHash('sha256').update(`${input.batchId}|${input.runId}|${type}`).digest('hex').slice(0, 32);
+/**
+ * The same event for the same run and type (and part, for an event sent in parts) every time, so
+ * a repeated step does not notify twice.
+ */
+function runEvent<T>(input: RunInput, type: string, data: T, part?: number): DomainEvent<T> {
+  const key = `${input.batchId}|${input.runId}|${type}` + (part === undefined ? '' : `|${part}`);
+  const id = 'evt_' + createHash('sha256').update(key).digest('hex').slice(0, 32);
   return { id, type, created_at: now().toISOString(), account_id: input.accountId, data };
+}
+
+/** Pages a stage's close reads at once: a few overlap the storage reads, and memory holds a few pages, not the whole run. */
+const closePagesAtOnce = 4;
+
+/** What the stage flagged on its pages, in page order (so a repeated close finds the same). */
+async function flaggedOnPages(input: RunInput & { stage: StageName; pages: number[] }): Promise<InvalidTaxIdAwb[]> {
+  const flagged: InvalidTaxIdAwb[] = [];
+  for (let i = 0; i < input.pages.length; i += closePagesAtOnce) {
+    const found = await Promise.all(
+      input.pages.slice(i, i + closePagesAtOnce).map(async (p) => {
+        const [items, output] = await Promise.all([getPage(input.batchId, input.runId, p), getStageOutput(input.batchId, input.runId, input.stage, p)]);
+        return pageAlerts(input.stage, items, output);
+      }),
+    );
+    flagged.push(...found.flat());
+  }
+  return flagged;
 }
 
 export async function stageDone(input: RunInput & { stage: StageName; pages: number[] }): Promise<void> {
   const done = await stageStatus(input.batchId, input.runId, input.stage, 'completed', now().toISOString());
   if (done === 'superseded' || !stageHasAlerts(input.stage)) return;
-  const [pages, outputs] = await Promise.all([
-    Promise.all(input.pages.map((p) => getPage(input.batchId, input.runId, p))),
-    Promise.all(input.pages.map((p) => getStageOutput(input.batchId, input.runId, input.stage, p))),
-  ]);
-  const alerts = stageAlerts(input.stage, pages, outputs);
-  if (alerts) {
-    const batch = (await getBatch(input.batchId))!;
-    await events().publish([runEvent(input, alerts.type, manifestEventData(batch, alerts.data))]);
-  }
+  const alerts = stageAlerts(input.stage, await flaggedOnPages(input));
+  if (!alerts.length) return;
+  const batch = (await getBatch(input.batchId))!;
+  // One event per call: EventBridge bounds a whole PutEvents request, not only each entry, to 256 KB.
+  for (const alert of alerts) await events().publish([runEvent(input, alert.type, manifestEventData(batch, alert.data), alert.data.part)]);
 }
 
 /**

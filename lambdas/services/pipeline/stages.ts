@@ -167,20 +167,39 @@ export async function runStage(stage: StageName, items: readonly PageItem[], pri
 /** Whether the stage reports anything when it closes (only web services does). */
 export const stageHasAlerts = (stage: StageName): boolean => stage === 'webservices';
 
-/** What a stage reports for the whole run when it closes: the web services' invalid tax ids and used-up quotas. */
+/**
+ * AWBs per `manifest.invalid_cuit_detected` event. One event for a whole manifest grew with it
+ * (10,000 flagged AWBs made about 1 MB, over EventBridge's 256 KB per entry and DynamoDB's 400 KB
+ * per item); 500 entries are 55-65 KB with common AWBs, tax ids and reasons.
+ */
+export const alertPartSize = 500;
+
+/** What a stage flags on one page, for its close to report: web services' invalid tax ids and used-up quotas, once per AWB. */
+export function pageAlerts(stage: StageName, items: readonly PageItem[], output: StageOutput): InvalidTaxIdAwb[] {
+  if (!stageHasAlerts(stage)) return [];
+  const out = output as Results;
+  // A page never splits a shipment, so an AWB seen once per page is seen once per run.
+  const seen = new Map<string, InvalidTaxIdAwb>();
+  for (const it of items) {
+    const r = out[it.itemKey];
+    if (r?.tax_id_alert && !seen.has(it.awb)) seen.set(it.awb, { awb_number: it.awb, tax_id: r.tax_id ?? null, reason: r.tax_id_alert });
+  }
+  return [...seen.values()];
+}
+
+/**
+ * What a stage reports for the whole run when it closes, from what its pages flagged (in page
+ * order): the web services' invalid tax ids and used-up quotas, in parts of at most
+ * `alertPartSize` AWBs, each numbered (`part` of `parts`) and carrying the run's `total_awbs`.
+ */
 export function stageAlerts(
   stage: StageName,
-  pages: readonly (readonly PageItem[])[],
-  outputs: readonly StageOutput[],
-): { type: string; data: { awbs: InvalidTaxIdAwb[] } } | undefined {
-  if (!stageHasAlerts(stage)) return undefined;
-  const seen = new Map<string, InvalidTaxIdAwb>();
-  pages.forEach((items, p) => {
-    const out = outputs[p] as Results;
-    for (const it of items) {
-      const r = out[it.itemKey];
-      if (r?.tax_id_alert && !seen.has(it.awb)) seen.set(it.awb, { awb_number: it.awb, tax_id: r.tax_id ?? null, reason: r.tax_id_alert });
-    }
-  });
-  return seen.size ? { type: 'manifest.invalid_cuit_detected', data: { awbs: [...seen.values()] } } : undefined;
+  flagged: readonly InvalidTaxIdAwb[],
+): { type: string; data: { awbs: InvalidTaxIdAwb[]; part: number; parts: number; total_awbs: number } }[] {
+  if (!stageHasAlerts(stage) || !flagged.length) return [];
+  const parts = Math.ceil(flagged.length / alertPartSize);
+  return Array.from({ length: parts }, (_, k) => ({
+    type: 'manifest.invalid_cuit_detected',
+    data: { awbs: flagged.slice(k * alertPartSize, (k + 1) * alertPartSize), part: k + 1, parts, total_awbs: flagged.length },
+  }));
 }

@@ -1,8 +1,9 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { useTwin } from '../../support/twin';
 import { cuitCheckDigit } from '../../../lambdas/core/customs/tax-id';
 import { quotaYear } from '../../../lambdas/core/customs/regime-rules';
-import { quotaHistoryCount, quotaOf, releaseQuota, reserveQuota, reserveQuotas } from '../../../lambdas/infra/entities/quota';
+import { quotaHistoryCount, quotaOf, releaseQuota, reserveInTurns, reserveQuota, reserveQuotas } from '../../../lambdas/infra/entities/quota';
+import { documentClient } from '../../../lambdas/infra/dynamo';
 import { checkShipmentTaxIds, invalidTaxIdAwbs, type ShipmentForTaxCheck } from '../../../lambdas/services/customs-webservices';
 
 const t = useTwin();
@@ -142,6 +143,63 @@ describe('the quota ledger, many holders at once (one transaction per 100 counte
   });
 });
 
+/** Counts the ledger's writes from here on (conditional updates and transactions; a refused one counts too). */
+function countWrites() {
+  const send = vi.spyOn(documentClient(), 'send');
+  return () => send.mock.calls.filter(([command]) => /^(Update|TransactWrite|Put)(Item)?Command$/.test(command.constructor.name)).length;
+}
+afterEach(() => vi.restoreAllMocks());
+
+describe('the quota ledger, one holder\'s AWBs in turn', () => {
+  const lane = (taxId: string, awbs: string[]) => awbs.map((awb) => ({ taxId, year: 2026, awb, accountId: 1, at }));
+
+  it('answers the rest of a person\'s AWBs from the used-up counter, without another write', async () => {
+    const id = cuil();
+    for (let i = 1; i <= 5; i++) await reserve(id, `T1-held-${i}`);
+    const writes = countWrites();
+    const awbs = ['T1-new-1', 'T1-held-3', ...Array.from({ length: 98 }, (_, k) => `T1-new-${k + 2}`), 'T1-held-5'];
+    const [out] = await reserveInTurns([lane(id, awbs)]);
+    expect(writes()).toBe(1);
+    expect(out[1]).toEqual({ reserved: true, alreadyReserved: true, used: 5, remaining: 0 });
+    expect(out[100]).toEqual({ reserved: true, alreadyReserved: true, used: 5, remaining: 0 });
+    const others = out.filter((_, k) => k !== 1 && k !== 100);
+    expect(others.every((r) => r.reserved === false && r.used === 5 && r.remaining === 0)).toBe(true);
+    expect(await quotaOf(id, 2026)).toEqual({ used: 5, remaining: 0, records: 5 });
+  });
+
+  it('gives a new person\'s first five AWBs the slots and refuses the other 495 in six turns', async () => {
+    const [person, other] = [cuil(), cuil()];
+    const writes = countWrites();
+    const [many, one] = await reserveInTurns([lane(person, Array.from({ length: 500 }, (_, k) => `T2-${k}`)), lane(other, ['T2-other'])]);
+    // Six turns, each one transaction, or two when it guessed the counter's state wrong.
+    expect(writes()).toBeLessThanOrEqual(12);
+    expect(many.slice(0, 5).map((r) => [r.reserved, r.used])).toEqual([[true, 1], [true, 2], [true, 3], [true, 4], [true, 5]]);
+    expect(many.slice(5).every((r) => !r.reserved && r.used === 5)).toBe(true);
+    expect(one).toEqual([{ reserved: true, alreadyReserved: false, used: 1, remaining: 4 }]);
+  });
+
+  it('answers a re-run of a used-up person\'s AWBs as before and counts nothing again', async () => {
+    const id = cuil();
+    const awbs = Array.from({ length: 50 }, (_, k) => `T3-${k}`);
+    const first = await reserveInTurns([lane(id, awbs)]);
+    const writes = countWrites();
+    const again = await reserveInTurns([lane(id, awbs)]);
+    expect(writes()).toBe(1);
+    expect(again[0].map((r) => r.reserved)).toEqual(first[0].map((r) => r.reserved));
+    expect(again[0].map((r) => r.alreadyReserved)).toEqual(first[0].map((r) => r.reserved));
+    expect(await quotaOf(id, 2026)).toEqual({ used: 5, remaining: 0, records: 5 });
+  });
+
+  it('never passes the limit when pages of one person\'s AWBs reserve concurrently', async () => {
+    const id = cuil();
+    const pages = Array.from({ length: 8 }, (_, p) => lane(id, Array.from({ length: 100 }, (_, k) => `T4-${p}-${k}`)));
+    const out = (await Promise.all(pages.map((page) => reserveInTurns([page])))).flatMap(([results]) => results);
+    expect(out.filter((r) => r.reserved)).toHaveLength(5);
+    expect(out.filter((r) => r.alreadyReserved)).toHaveLength(0);
+    expect(await quotaOf(id, 2026)).toEqual({ used: 5, remaining: 0, records: 5 });
+  });
+});
+
 describe('web-services stage: tax ids and quota per AWB', () => {
   const shipment = (awb: string, taxId: string | undefined, regime: 'P' | 'C' | 'X' = 'P'): ShipmentForTaxCheck => ({
     awb,
@@ -159,6 +217,17 @@ describe('web-services stage: tax ids and quota per AWB', () => {
     expect([...out.values()].map((r) => [r.regime, r.quota])).toEqual([['P', 4], ['P', 3], ['P', 2], ['P', 1], ['P', 0], ['C', 0]]);
     expect(out.get('W1-6')!.reasons[0]).toMatch(/^quota used up: CUIL .* already had 5 personal shipments in 2026; cleared as commercial$/);
     expect(invalidTaxIdAwbs(out)).toEqual([{ awb_number: 'W1-6', tax_id: id, reason: 'quota used up (0 of 5 personal shipments left in 2026)' }]);
+  });
+
+  it('decides 500 AWBs of one person in six turns of the ledger, flagging the 495 over the quota', async () => {
+    const id = cuil();
+    const writes = countWrites();
+    const out = await checkShipmentTaxIds(Array.from({ length: 500 }, (_, i) => shipment(`W5-${i}`, id)), at);
+    expect(writes()).toBeLessThanOrEqual(12); // six turns of one or two transactions, not 500
+    const results = [...out.values()];
+    expect(results.slice(0, 5).map((r) => [r.regime, r.quota])).toEqual([['P', 4], ['P', 3], ['P', 2], ['P', 1], ['P', 0]]);
+    expect(results.slice(5).every((r) => r.regime === 'C' && r.quota === 0)).toBe(true);
+    expect(invalidTaxIdAwbs(out)).toHaveLength(495);
   });
 
   it('counts nothing again when the stage runs again', async () => {

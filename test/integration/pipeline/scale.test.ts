@@ -1,0 +1,170 @@
+import { randomUUID } from 'node:crypto';
+import { beforeEach, describe, expect, inject, it } from 'vitest';
+import { DynamoDBClient, ScanCommand, type AttributeValue } from '@aws-sdk/client-dynamodb';
+import { useTwin } from '../../support/twin';
+import { item, submitPath } from '../../support/manifests';
+import { useEvents, type DomainEvent } from '../../../lambdas/infra/events';
+import { cuitCheckDigit } from '../../../lambdas/core/customs/tax-id';
+import { quotaYear } from '../../../lambdas/core/customs/regime-rules';
+import { quotaOf } from '../../../lambdas/infra/entities/quota';
+
+/**
+ * 10,000-item manifests whose every item is its own AWB and all name ONE consignee: the web-services
+ * stage must not take a round per AWB of that consignee, and its alert must not become one event
+ * too big for the bus or for a table item.
+ */
+const t = useTwin();
+const seen: DomainEvent[] = [];
+beforeEach(() => {
+  seen.length = 0;
+  useEvents({ publish: async (events) => (seen.push(...events), t.twin.jobs.publish(events)) });
+});
+
+const size = 10_000;
+const timeout = 300_000;
+
+/** Runs the twin's queues (intake, pipeline, webhooks) until nothing is due. */
+async function settle() {
+  for (let i = 0; i < 200; i++) if ((await t.twin.jobs.runDue()) === 0) return;
+  throw new Error('the queues did not settle');
+}
+
+/** Submits, lets everything run, then reads the batch id (intake may answer before the batch exists). */
+async function submitAndSettle(token: string, items: unknown[]): Promise<string> {
+  const key = randomUUID();
+  const res = await t.call('POST', submitPath(), { token, body: { mawbNumber: `MAWB-${key.slice(0, 8)}`, items }, headers: { 'idempotency-key': key } });
+  expect(res.status).toBe(202);
+  await settle();
+  return (await t.call('GET', `/v1/couriers/default/webhook/${key}/status`, { token })).body.batch_id as string;
+}
+
+/** `size` small valid items (spec 2.5), one AWB each, all for the consignee `tax`. */
+const oneConsignee = (tax: { consigneeIdType?: string; consigneeIdNumber?: string }) =>
+  Array.from({ length: size }, (_, k) =>
+    item(k + 1, { consigneeAddress: undefined, consigneeCity: undefined, consigneeProvince: undefined, consigneePostalCode: undefined, consigneeEmail: undefined, consigneeIdType: undefined, consigneeIdNumber: undefined, ...tax }),
+  );
+
+/** A valid CUIL of a person no other test uses. */
+const freshCuil = () => {
+  const first10 = `27${String(10_000_000 + Math.floor(Math.random() * 89_999_999)).padStart(8, '0')}`;
+  return first10 + cuitCheckDigit(first10);
+};
+
+interface Product {
+  awb_number: string;
+  item_key: string;
+  regime: string;
+  quota: number | null;
+  tax_id_valid: boolean | null;
+}
+
+/** The batch is complete at 100% and its JSON download (fetch follows the redirect to storage a big one answers) holds every item once. */
+async function completedProducts(token: string, batchId: string): Promise<Product[]> {
+  const status = await t.call('GET', `/v1/couriers/manifests/${batchId}/pipeline-status`, { token });
+  expect(status.body.data).toMatchObject({ status: 'completed', overall_progress: 100 });
+  const res = await t.call('GET', `/v1/couriers/manifests/${batchId}/download?format=json`, { token });
+  expect(res.status).toBe(200);
+  const products = res.body.data.products as Product[];
+  expect(res.body.data.total_products).toBe(size);
+  expect(new Set(products.map((p) => p.item_key)).size).toBe(size);
+  expect(products).toHaveLength(size);
+  return products;
+}
+
+interface AlertAwb {
+  awb_number: string;
+  tax_id: string | null;
+  reason: string;
+}
+
+/**
+ * The batch's invalid_cuit_detected events: parts of at most 500 AWBs, numbered 1..parts, each
+ * under EventBridge's 256 KB per entry, each AWB in one part.
+ */
+function flaggedAwbs(batchId: string): AlertAwb[] {
+  const alerts = seen.filter((e) => e.type === 'manifest.invalid_cuit_detected' && (e.data as { batch_id: string }).batch_id === batchId);
+  for (const e of alerts) expect(Buffer.byteLength(JSON.stringify(e))).toBeLessThan(256 * 1024);
+  const parts = alerts.map((e) => e.data as { awbs: AlertAwb[]; part: number; parts: number; total_awbs: number });
+  if (!parts.length) return [];
+  const total = parts[0].total_awbs;
+  expect(parts.map((p) => p.part).sort((a, b) => a - b)).toEqual(Array.from({ length: Math.ceil(total / 500) }, (_, k) => k + 1));
+  for (const p of parts) {
+    expect(p).toMatchObject({ parts: parts.length, total_awbs: total });
+    expect(p.awbs.length).toBeGreaterThan(0);
+    expect(p.awbs.length).toBeLessThanOrEqual(500);
+  }
+  const awbs = parts.flatMap((p) => p.awbs);
+  expect(awbs).toHaveLength(total);
+  expect(new Set(awbs.map((a) => a.awb_number)).size).toBe(total);
+  return awbs;
+}
+
+const count = (products: Product[], regime: string) => products.filter((p) => p.regime === regime).length;
+
+describe('10,000-item manifests of one consignee complete', () => {
+  it('gives one person 5 personal shipments and clears the other 9,995 as commercial, flagged', { timeout }, async () => {
+    const { token } = await t.account('Scale Person Couriers');
+    const cuil = freshCuil();
+    const batchId = await submitAndSettle(token, oneConsignee({ consigneeIdType: 'CUIL', consigneeIdNumber: cuil }));
+    const products = await completedProducts(token, batchId);
+    const personal = products.filter((p) => p.regime === 'P');
+    expect(personal.map((p) => p.quota).sort((a, b) => a! - b!)).toEqual([0, 1, 2, 3, 4]);
+    expect(count(products, 'C')).toBe(size - 5);
+    expect(products.filter((p) => p.regime === 'C').every((p) => p.quota === 0 && p.tax_id_valid === true)).toBe(true);
+    expect(await quotaOf(cuil, quotaYear(new Date()))).toEqual({ used: 5, remaining: 0, records: 5 });
+    const flagged = flaggedAwbs(batchId);
+    expect(new Set(flagged.map((a) => a.awb_number))).toEqual(new Set(products.filter((p) => p.regime === 'C').map((p) => p.awb_number)));
+    expect(flagged.every((a) => a.tax_id === cuil && /^quota used up \(0 of 5 personal shipments left in \d{4}\)$/.test(a.reason))).toBe(true);
+  });
+
+  it('leaves no item over 100 KB in the table after the one-person manifest', { timeout }, async () => {
+    const client = new DynamoDBClient({ endpoint: inject('dynamoEndpoint'), region: 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+    const largest = { bytes: 0, key: '' };
+    let scanned = 0;
+    let start: Record<string, AttributeValue> | undefined;
+    do {
+      const page = await client.send(new ScanCommand({ TableName: t.tableName, ExclusiveStartKey: start }));
+      for (const it of page.Items ?? []) {
+        // The JSON of the raw attribute values: a little over DynamoDB's own measure of the item.
+        const bytes = Buffer.byteLength(JSON.stringify(it));
+        if (bytes > largest.bytes) Object.assign(largest, { bytes, key: `${it.pk?.S} ${it.sk?.S}` });
+      }
+      scanned += page.Items?.length ?? 0;
+      start = page.LastEvaluatedKey;
+    } while (start);
+    expect(scanned).toBeGreaterThan(size);
+    expect(largest.bytes, `largest item: ${largest.key}`).toBeLessThan(100 * 1024);
+  });
+
+  it('clears every shipment of one company as commercial, with no quota and no alert', { timeout }, async () => {
+    const { token } = await t.account('Scale Company Couriers');
+    const batchId = await submitAndSettle(token, oneConsignee({ consigneeIdType: 'CUIT', consigneeIdNumber: '30703088534' }));
+    const products = await completedProducts(token, batchId);
+    expect(count(products, 'C')).toBe(size);
+    expect(products.every((p) => p.quota === null && p.tax_id_valid === true)).toBe(true);
+    expect(flaggedAwbs(batchId)).toEqual([]);
+  });
+
+  it('keeps every shipment without a tax id personal, takes no quota and flags all 10,000', { timeout }, async () => {
+    const { token } = await t.account('Scale No Tax Id Couriers');
+    const batchId = await submitAndSettle(token, oneConsignee({}));
+    const products = await completedProducts(token, batchId);
+    expect(count(products, 'P')).toBe(size);
+    expect(products.every((p) => p.quota === null && p.tax_id_valid === false)).toBe(true);
+    const flagged = flaggedAwbs(batchId);
+    expect(new Set(flagged.map((a) => a.awb_number))).toEqual(new Set(products.map((p) => p.awb_number)));
+    expect(flagged.every((a) => a.tax_id === null && a.reason === 'no tax id')).toBe(true);
+  });
+
+  it('keeps every shipment with an invalid tax id personal, takes no quota and flags all 10,000 as invalid', { timeout }, async () => {
+    const { token } = await t.account('Scale Invalid Tax Id Couriers');
+    const batchId = await submitAndSettle(token, oneConsignee({ consigneeIdType: 'CUIL', consigneeIdNumber: '20123456785' }));
+    const products = await completedProducts(token, batchId);
+    expect(count(products, 'P')).toBe(size);
+    expect(products.every((p) => p.quota === null && p.tax_id_valid === false)).toBe(true);
+    const flagged = flaggedAwbs(batchId);
+    expect(new Set(flagged.map((a) => a.awb_number))).toEqual(new Set(products.map((p) => p.awb_number)));
+    expect(flagged.every((a) => a.reason === 'invalid tax id: check digit of CUIL 20-12345678-5 is 5, expected 6')).toBe(true);
+  });
+
+});
