@@ -68,6 +68,8 @@ export interface WorkerDef {
   /** The queue it consumes (SQS event source in AWS, the persisted job dispatcher on the twin). */
   queue: QueueName;
   batchSize?: number;
+  /** At most this many invocations at once (the SQS event source's maximum concurrency, 2 or more). */
+  maxConcurrency?: number;
   uses?: Access;
   timeoutSeconds?: number;
   memoryMb?: number;

@@ -679,6 +679,9 @@ export const workers: WorkerDef[] = [
     summary: "Writes an accepted manifest's (or chunk's) items from its stored payload, then releases the batch to processing",
     queue: 'manifestIntake',
     batchSize: 1,
+    // Writes are bulk work: two manifests written at once keep the table and the memory of one
+    // process (the twin) within bounds; more submissions wait their turn on the queue.
+    maxConcurrency: 2,
     timeoutSeconds: 900,
     memoryMb: 1769,
     uses: {

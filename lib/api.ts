@@ -158,7 +158,7 @@ export class ApiStack extends Stack {
         );
       }
       // The event source grants the worker receive/delete on its own queue.
-      fn.fn.addEventSource(new SqsEventSource(queue.queue, { batchSize: worker.batchSize ?? 10, reportBatchItemFailures: true }));
+      fn.fn.addEventSource(new SqsEventSource(queue.queue, { batchSize: worker.batchSize ?? 10, reportBatchItemFailures: true, maxConcurrency: worker.maxConcurrency }));
       this.workerFunctions[worker.id] = fn;
     }
 

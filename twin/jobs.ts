@@ -137,6 +137,7 @@ export class TwinJobs implements QueuePort, TimerPort, EventPort {
     const version = (job: Due) => `${job.visibleAt}|${job.receives ?? 0}`;
     const waiting: Due[] = [];
     const running = new Set<string>();
+    const runningQueues = new Map<string, number>();
     const done = new Map<string, string>();
     let ran = 0;
     let fetching: Promise<void> | undefined;
@@ -162,18 +163,23 @@ export class TwinJobs implements QueuePort, TimerPort, EventPort {
     };
     const worker = async (): Promise<void> => {
       for (;;) {
-        if (waiting.length === 0) await refill();
-        const job = waiting.shift();
+        const eligible = (w: { queue: string }) => this.hasRoom(w.queue, runningQueues);
+        // Jobs held back by their queue's maximum concurrency do not hold back other queues' jobs.
+        if (!waiting.some(eligible)) await refill();
+        const index = waiting.findIndex(eligible);
+        const job = index < 0 ? undefined : waiting.splice(index, 1)[0];
         if (!job) {
           if (running.size === 0) return;
           await finished;
           continue;
         }
         running.add(job.id);
+        runningQueues.set(job.queue, (runningQueues.get(job.queue) ?? 0) + 1);
         try {
           if (await this.runOne(job)) ran++;
         } finally {
           running.delete(job.id);
+          runningQueues.set(job.queue, runningQueues.get(job.queue)! - 1);
           done.set(job.id, version(job));
           jobFinished();
         }
@@ -181,6 +187,12 @@ export class TwinJobs implements QueuePort, TimerPort, EventPort {
     };
     await Promise.all(Array.from({ length: concurrency }, worker));
     return ran;
+  }
+
+  /** Whether a job of `queue` may start: its worker's maximum concurrency, as the SQS event source applies it. */
+  private hasRoom(queue: string, runningQueues: Map<string, number>): boolean {
+    const max = this.opts.workers.find((w) => w.queue === queue)?.maxConcurrency;
+    return max === undefined || (runningQueues.get(queue) ?? 0) < max;
   }
 
   private async runOne(job: { id: string; queue: string; body: string; receives?: number; visibleAt: string }): Promise<boolean> {

@@ -78,7 +78,8 @@ async function batchFor(accountId: number, courier: string, s: ManifestSubmissio
  */
 async function resolve(accountId: number, batch: BatchRecord, s: ManifestSubmission, run: { runId: string; mode: 'create' | 'update'; at: string }): Promise<Resolution> {
   const keyed = keyItems(s.items, { accountId, manifestNumber: batch.manifestNumber, batchId: batch.batchId });
-  const existing = await getItems(batch.batchId, [...new Set(keyed.map((k) => k.key))]);
+  // A new batch holds nothing but this run's own writes, which are CREATEs like the payload's.
+  const existing = run.mode === 'create' ? new Map() : await getItems(batch.batchId, [...new Set(keyed.map((k) => k.key))]);
   const crossTeam = new Set<string>();
   if (run.mode === 'update') {
     const newAwbs = [...new Set(keyed.filter((k) => k.awb && !existing.has(k.key)).map((k) => k.awb))];

@@ -59,7 +59,8 @@ export function resolveItems(
     counts[decision.toLowerCase() as Lowercase<ItemDecision>]++;
     entries.push([k.line, k.key, k.awb, decision, reason]);
     if (decision === 'CREATE' || decision === 'UPDATE') {
-      if (decision === 'CREATE' && !sameRun) awbs.add(k.awb);
+      // Counted again on a resumed write too: the segment (and its counts) is recorded once.
+      if (decision === 'CREATE') awbs.add(k.awb);
       writes.push({
         batchId: ctx.batchId,
         accountId: ctx.accountId,

@@ -1,0 +1,162 @@
+import { describe, expect, it } from 'vitest';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { manifest, submitPath } from '../../support/manifests';
+
+/**
+ * kill -9 of the service and of its DynamoDB Local in the middle of intake and of processing:
+ * after a restart the submission ends in one complete batch with every item once, and no route
+ * ever shows a part of it.
+ */
+
+const adminToken = 'crash-test-admin-token-7777';
+
+interface Service {
+  child: ChildProcess;
+  apiUrl: string;
+}
+
+function start(dataDir: string): Promise<Service> {
+  const child = spawn(join('node_modules', '.bin', 'tsx'), ['bin/local.ts'], {
+    env: { ...process.env, PORT: '0', DATA_DIR: dataDir, ADMIN_TOKEN: adminToken, LOG_LEVEL: 'WARN', POWERTOOLS_LOG_LEVEL: 'WARN' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout!.on('data', (d) => (out += d));
+  child.stderr!.on('data', (d) => (out += d));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`not ready in 60 s:\n${out}`)), 60_000);
+    child.stdout!.on('data', () => {
+      const m = /ready on (http:\/\/\S+\/api)/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve({ child, apiUrl: m[1] });
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`exited ${code}:\n${out}`)));
+  });
+}
+
+/** The Java (DynamoDB Local) processes serving this data directory. */
+function javaProcessesFor(dataDir: string): number[] {
+  return readdirSync('/proc')
+    .filter((p) => /^\d+$/.test(p))
+    .filter((p) => {
+      try {
+        return readFileSync(`/proc/${p}/cmdline`, 'utf8').includes(dataDir);
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}
+
+/** kill -9 of the service and its database, at once, as a power cut would. */
+async function killHard(service: Service, dataDir: string): Promise<void> {
+  const exited = new Promise((r) => service.child.once('exit', r));
+  for (const pid of javaProcessesFor(dataDir)) process.kill(pid, 'SIGKILL');
+  service.child.kill('SIGKILL');
+  await exited;
+  for (let i = 0; i < 50 && javaProcessesFor(dataDir).length; i++) await new Promise((r) => setTimeout(r, 100));
+}
+
+async function call(service: Service, method: string, path: string, token: string, body?: unknown, headers: Record<string, string> = {}) {
+  const res = await fetch(service.apiUrl + path, {
+    method,
+    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : undefined };
+}
+
+/** Watches the list while the service runs: a batch is either absent or whole. */
+function watchList(service: Service, token: string, items: number) {
+  const partial: unknown[] = [];
+  let stop = false;
+  const done = (async () => {
+    while (!stop) {
+      const list = await call(service, 'GET', '/v1/couriers/manifests?per_page=100', token).catch(() => undefined);
+      for (const m of list?.body?.data ?? []) if (m.summary.total_articles !== items) partial.push(m);
+      await new Promise((r) => setTimeout(r, 40));
+    }
+  })();
+  return {
+    partial,
+    stop: async () => {
+      stop = true;
+      await done;
+    },
+  };
+}
+
+describe('a crash in the middle', () => {
+  it('of intake and of processing ends in one complete batch with every item once, never a partial one', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'despacho-crash-'));
+    let service = await start(dataDir);
+    try {
+      const auth = adminToken;
+      const account = (await call(service, 'POST', '/v1/admin/accounts', auth, { name: 'Crash Couriers', kind: 'partner' })).body.data;
+      const token = (await call(service, 'POST', '/v1/admin/tokens', auth, { account_id: account.id, name: 'crash', role: 'partner' })).body.data.token as string;
+      const n = 3000;
+      const body = manifest(n);
+      const key = randomUUID();
+
+      let watch = watchList(service, token, n);
+      const began = Date.now();
+      const accepted = await call(service, 'POST', submitPath(), token, body, { 'idempotency-key': key });
+      expect(accepted.status).toBe(202);
+      expect(Date.now() - began).toBeLessThan(5000);
+      // Into the writing of the items, then a power cut.
+      await new Promise((r) => setTimeout(r, 700));
+      await killHard(service, dataDir);
+      await watch.stop();
+
+      service = await start(dataDir);
+      // The retry of a client that saw no answer is answered at once, from the stored acceptance.
+      const retryBegan = Date.now();
+      const retry = await call(service, 'POST', submitPath(), token, body, { 'idempotency-key': key });
+      expect(retry.status).toBe(200);
+      expect(retry.body).toEqual(accepted.body);
+      expect(Date.now() - retryBegan).toBeLessThan(2000);
+      watch = watchList(service, token, n);
+      // Wait until processing has started, then cut again.
+      for (let i = 0; i < 600; i++) {
+        const s = await call(service, 'GET', `/v1/couriers/default/webhook/${key}/status`, token);
+        if (s.body.status === 'processing' || s.body.status === 'completed') break;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      await killHard(service, dataDir);
+      await watch.stop();
+
+      service = await start(dataDir);
+      watch = watchList(service, token, n);
+      let status: any;
+      for (let i = 0; i < 1200; i++) {
+        status = (await call(service, 'GET', `/v1/couriers/default/webhook/${key}/status`, token)).body;
+        if (status.status === 'completed' || status.status === 'failed') break;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      await watch.stop();
+      expect(status).toMatchObject({ status: 'completed', progress: 100 });
+      expect(watch.partial).toEqual([]);
+      const list = await call(service, 'GET', '/v1/couriers/manifests', token);
+      expect(list.body.data).toHaveLength(1);
+      expect(list.body.data[0]).toMatchObject({ status: 'completed', summary: { total_articles: n, total_awbs: n } });
+      const download = await call(service, 'GET', `/v1/couriers/manifests/${status.batch_id}/download?format=json`, token);
+      let products = download.body?.data?.products;
+      if (!products) {
+        const location = (await fetch(service.apiUrl + `/v1/couriers/manifests/${status.batch_id}/download?format=json`, { headers: { authorization: `Bearer ${token}` }, redirect: 'manual' })).headers.get('location')!;
+        products = ((await (await fetch(location)).json()) as any).data.products;
+      }
+      expect(products).toHaveLength(n);
+      expect(new Set(products.map((p: { awb_number: string }) => p.awb_number)).size).toBe(n);
+    } finally {
+      await killHard(service, dataDir).catch(() => undefined);
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 300_000);
+});
