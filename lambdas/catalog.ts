@@ -735,7 +735,8 @@ export const pipelineTasks = {
     handler: 'workers/pipeline/stage-page',
     summary: 'One stage (classification, webservices, ai, calculations) over one page of items',
     uses: {
-      table: ['GetItem', 'Query', 'UpdateItem'],
+      // PutItem: the page's done-mark, written in one transaction with the stage's count.
+      table: ['GetItem', 'Query', 'PutItem', 'UpdateItem'],
       bucket: pipelineFiles(['GetObject', 'PutObject']),
       bedrock: true,
     },

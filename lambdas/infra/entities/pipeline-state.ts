@@ -1,19 +1,21 @@
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from '../dynamo';
 import { config } from '../config';
 import { isConditionalFailure } from './entity';
-import { batchKey } from './manifests';
-import { newPipelineState, overallProgress, stageNames, type PipelineState, type StageName } from '../../core/pipeline/stages';
+import { batchKey, getBatch } from './manifests';
+import { newPipelineState, overallProgress, type PipelineState, type StageName } from '../../core/pipeline/stages';
 import type { BatchRecord } from '../../core/manifests/model';
 
 /**
- * The pipeline's marks on the batch record: the run's stage states (`pipeline`), the batch's
- * status and progress, and per stage the set of pages done (a set, so a retried page counts once).
+ * The pipeline's marks on the batch record: the run's stage states (`pipeline`: per stage its
+ * status and pages done), the batch's status and progress. Which pages are done is kept in a mark
+ * per page beside the batch (`pageDone`), so a retried page counts once.
  * Every write is conditional on the batch still being on this run: a run superseded by a newer
  * submission stops writing the moment the newer one starts.
  */
 
-const doneSet = (stage: StageName) => `pages_${stage}`;
+/** How long a page's done-mark is kept (a run that has not finished in a month never will). */
+const pageMarkSeconds = 30 * 24 * 3600;
 
 /** The run is no longer the batch's (or, for a page count, a higher count already landed). */
 type Superseded = 'superseded';
@@ -48,13 +50,11 @@ async function update(
 /** Starts the run's stages: processing, 0%, every stage pending over `pages` pages. */
 export async function startPipeline(batchId: string, runId: string, pages: number, at: string): Promise<PipelineState | Superseded> {
   const state = newPipelineState(runId, pages, at);
-  const remove = stageNames.map((s, i) => `#d${i}`).join(', ');
-  const names = Object.fromEntries(stageNames.map((s, i) => [`#d${i}`, doneSet(s)]));
   const res = await update(
     batchId,
     runId,
-    `SET #pipeline = :state, #status = :processing, #progress = :zero, #updatedAt = :at REMOVE ${remove}`,
-    { ...names, '#pipeline': 'pipeline', '#status': 'status', '#progress': 'progress', '#updatedAt': 'updatedAt' },
+    'SET #pipeline = :state, #status = :processing, #progress = :zero, #updatedAt = :at',
+    { '#pipeline': 'pipeline', '#status': 'status', '#progress': 'progress', '#updatedAt': 'updatedAt' },
     { ':state': state, ':processing': 'processing', ':zero': 0, ':at': at },
   );
   return res === 'superseded' ? res : state;
@@ -65,29 +65,54 @@ async function writeProgress(batchId: string, runId: string, attrs: Record<strin
   await update(batchId, runId, 'SET #progress = :p, #updatedAt = :at', { '#progress': 'progress', '#updatedAt': 'updatedAt' }, { ':p': progress, ':at': at });
 }
 
-/** Page `page` of `stage` is done: counted once, the stage's and the batch's progress move. */
+/**
+ * Page `page` of `stage` is done: counted once, the stage's and the batch's progress move. The
+ * page's mark is a record of its own (in the batch's partition, kept a month), written in one
+ * transaction with the count: a retried page finds its mark and counts nothing, and the batch
+ * record stays the same size however many pages a run has.
+ */
 export async function pageDone(batchId: string, runId: string, stage: StageName, page: number, at: string): Promise<'ok' | Superseded> {
-  const added = await update(
-    batchId,
-    runId,
-    'ADD #set :page SET #pipeline.#stages.#stage.#status = :processing',
-    { '#set': doneSet(stage), '#pipeline': 'pipeline', '#stages': 'stages', '#stage': stage, '#status': 'status' },
-    { ':page': new Set([page]), ':processing': 'processing' },
-  );
-  if (added === 'superseded') return added;
-  const done = (added[doneSet(stage)] as Set<number> | undefined)?.size ?? 0;
-  const state = added.pipeline as PipelineState;
-  const progress = overallProgress({ ...state, stages: { ...state.stages, [stage]: { ...state.stages[stage], done } } });
-  const counted = await update(
-    batchId,
-    runId,
-    'SET #pipeline.#stages.#stage.#done = :done, #progress = :p, #updatedAt = :at',
-    { '#pipeline': 'pipeline', '#stages': 'stages', '#stage': stage, '#done': 'done', '#progress': 'progress', '#updatedAt': 'updatedAt' },
-    { ':done': done, ':p': progress, ':at': at },
-    // Pages finish concurrently: a count never goes back when an older one lands last.
-    '#pipeline.#stages.#stage.#done < :done',
-  );
-  return counted === 'superseded' ? counted : 'ok';
+  const key = batchKey(batchId);
+  const TableName = config.tableName();
+  try {
+    await documentClient().send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Put: {
+              TableName,
+              Item: { pk: key.pk, sk: `PAGEDONE#${runId}#${stage}#${page}`, ttl: Math.floor(Date.parse(at) / 1000) + pageMarkSeconds },
+              ConditionExpression: 'attribute_not_exists(pk)',
+            },
+          },
+          {
+            Update: {
+              TableName,
+              Key: key,
+              UpdateExpression: 'ADD #pipeline.#stages.#stage.#done :one SET #pipeline.#stages.#stage.#status = :processing',
+              ConditionExpression: '#lastRunId = :runId',
+              ExpressionAttributeNames: { '#pipeline': 'pipeline', '#stages': 'stages', '#stage': stage, '#done': 'done', '#status': 'status', '#lastRunId': 'lastRunId' },
+              ExpressionAttributeValues: { ':one': 1, ':processing': 'processing', ':runId': runId },
+            },
+          },
+        ],
+      }),
+    );
+  } catch (err) {
+    const e = err as { name?: string; CancellationReasons?: { Code?: string }[] };
+    if (e.name !== 'TransactionCanceledException') throw err;
+    const codes = (e.CancellationReasons ?? []).map((r) => r.Code ?? 'None');
+    if (codes[1] === 'ConditionalCheckFailed') return 'superseded';
+    if (codes[0] !== 'ConditionalCheckFailed') throw err;
+  }
+  const batch = (await getBatch(batchId))!;
+  if (batch.lastRunId !== runId || !batch.pipeline) return 'superseded';
+  const progress = overallProgress(batch.pipeline);
+  // Pages finish concurrently: the progress never goes back when an older reading lands last.
+  // (A failed condition here means a later reading already landed, or the run was superseded
+  // since: either way there is nothing to write.)
+  await update(batchId, runId, 'SET #progress = :p, #updatedAt = :at', { '#progress': 'progress', '#updatedAt': 'updatedAt' }, { ':p': progress, ':at': at }, '#progress < :p');
+  return 'ok';
 }
 
 export async function stageStatus(batchId: string, runId: string, stage: StageName, status: 'processing' | 'completed' | 'failed', at: string): Promise<'ok' | Superseded> {
