@@ -657,6 +657,20 @@ describe('api stack', { timeout: 60_000 }, () => {
     dev.apiTemplate.resourceCountIs('AWS::Lambda::EventSourceMapping', workers.length);
   });
 
+  it('writes accepted manifests with a worker fed by its queue two at a time, and lets the submit route only store and queue', () => {
+    dev.apiTemplate.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      FunctionName: { Ref: functionLogicalId(dev.apiTemplate, stage, 'ManifestIntake') },
+      EventSourceArn: { 'Fn::ImportValue': Match.stringLikeRegexp('ManifestIntakeQueue') },
+      BatchSize: 1,
+      ScalingConfig: { MaximumConcurrency: 2 },
+    });
+    expect(functionProps(dev.apiTemplate, stage, 'ManifestIntake')).toMatchObject({ Timeout: 900 });
+    const submit = functionProps(dev.apiTemplate, stage, 'CouriersSubmit').Environment.Variables;
+    expect(Object.keys(submit)).toEqual(expect.arrayContaining(['BUCKET_NAME', 'QUEUE_URL_MANIFEST_INTAKE']));
+    expect(Object.keys(submit)).not.toContain('EVENT_BUS_NAME');
+    expect(queues.manifestIntake.visibilityTimeoutSeconds).toBeGreaterThanOrEqual(workers.find((w) => w.id === 'ManifestIntake')!.timeoutSeconds!);
+  });
+
   it('refuses a worker that outlives its queue visibility timeout', () => {
     const slow: WorkerDef = { ...probeWorker, id: 'Slow', uses: undefined, timeoutSeconds: 120 };
     expect(() =>
