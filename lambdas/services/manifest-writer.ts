@@ -3,7 +3,7 @@ import type { ManifestSubmission } from '../core/manifests/submission';
 import { decisionsPerPage, type BatchRecord, type ChunkSetRecord, type DecisionSegment } from '../core/manifests/model';
 import { keyItems, resolveItems, type Resolution } from '../core/manifests/resolve';
 import { nowIso } from '../infra/clock';
-import { claimSubmission, failSubmission, markSubmissionWritten, type SubmissionRecord } from '../infra/entities/manifest-submissions';
+import { claimSubmission, finishSubmission, type SubmissionRecord } from '../infra/entities/manifest-submissions';
 import {
   createBatch,
   failChunkSet,
@@ -119,10 +119,10 @@ async function writeSubmission(job: SubmissionRecord): Promise<void> {
     if (held.mode === 'update' && dispatch) await release(held.accountId, batch, held.key, 'update', resolution.writes.length);
     await writeResolution(batch.batchId, resolution, { id: held.key, runId: held.key, mode: held.mode, at: held.createdAt });
     if (held.mode === 'create') await release(held.accountId, batch, held.key, 'create', resolution.writes.length);
-    await markSubmissionWritten(held.accountId, held.key, resolution.counts, nowIso());
+    await finishSubmission(held.accountId, held.key, { status: 'written', counts: resolution.counts }, nowIso());
   } catch (err) {
     if (!(err instanceof IntakeRefused)) throw err;
-    await failSubmission(held.accountId, held.key, err.message, nowIso());
+    await finishSubmission(held.accountId, held.key, { status: 'failed', failure: err.message }, nowIso());
   }
 }
 
@@ -165,7 +165,7 @@ export async function writeIntakeJob(job: IntakeJob, opts: { lastAttempt: boolea
   } catch (err) {
     if (!opts.lastAttempt) throw err;
     const reason = `writing the items failed after every retry: ${(err as Error).message}`;
-    if (job.kind === 'manifest') await failSubmission(job.record.accountId, job.record.key, reason, nowIso());
+    if (job.kind === 'manifest') await finishSubmission(job.record.accountId, job.record.key, { status: 'failed', failure: reason }, nowIso());
     else await failChunkSet(job.set.accountId, job.set.baseKey, reason, nowIso());
   }
 }

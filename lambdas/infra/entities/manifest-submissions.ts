@@ -83,22 +83,14 @@ export async function claimSubmission(record: SubmissionRecord): Promise<Submiss
   return (await getSubmission(record.accountId, record.key))!;
 }
 
-/** The items are written (and processing requested): the status route follows the batch from here. */
-export async function markSubmissionWritten(accountId: number, key: string, counts: SubmissionRecord['counts'], at: string): Promise<void> {
+/**
+ * The submission's end, once: `written` (its items are written and processing requested; the
+ * status route follows the batch from here, `counts` are its decisions) or `failed` with why.
+ */
+export async function finishSubmission(accountId: number, key: string, end: { status: 'written'; counts: SubmissionRecord['counts'] } | { status: 'failed'; failure: string }, at: string): Promise<void> {
   await submissions()
     .patch({ accountId, key })
-    .set({ status: 'written', counts, updatedAt: at })
-    .where(({ status }, { eq }) => eq(status, 'queued'))
-    .go()
-    .catch((err) => {
-      if (!isConditionalFailure(err)) throw err;
-    });
-}
-
-export async function failSubmission(accountId: number, key: string, failure: string, at: string): Promise<void> {
-  await submissions()
-    .patch({ accountId, key })
-    .set({ status: 'failed', failure, updatedAt: at })
+    .set({ ...end, updatedAt: at })
     .where(({ status }, { eq }) => eq(status, 'queued'))
     .go()
     .catch((err) => {

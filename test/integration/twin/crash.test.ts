@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { manifest, submitPath } from '../../support/manifests';
+import { javaProcessesFor, startService, type Started } from '../../support/service';
 
 /**
  * kill -9 of the service and of its DynamoDB Local in the middle of intake and of processing:
@@ -14,45 +14,9 @@ import { manifest, submitPath } from '../../support/manifests';
 
 const adminToken = 'crash-test-admin-token-7777';
 
-interface Service {
-  child: ChildProcess;
-  apiUrl: string;
-}
+type Service = Started;
 
-function start(dataDir: string): Promise<Service> {
-  const child = spawn(join('node_modules', '.bin', 'tsx'), ['bin/local.ts'], {
-    env: { ...process.env, PORT: '0', DATA_DIR: dataDir, ADMIN_TOKEN: adminToken, LOG_LEVEL: 'WARN', POWERTOOLS_LOG_LEVEL: 'WARN' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  child.stdout!.on('data', (d) => (out += d));
-  child.stderr!.on('data', (d) => (out += d));
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`not ready in 60 s:\n${out}`)), 60_000);
-    child.stdout!.on('data', () => {
-      const m = /ready on (http:\/\/\S+\/api)/.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        resolve({ child, apiUrl: m[1] });
-      }
-    });
-    child.once('exit', (code) => reject(new Error(`exited ${code}:\n${out}`)));
-  });
-}
-
-/** The Java (DynamoDB Local) processes serving this data directory. */
-function javaProcessesFor(dataDir: string): number[] {
-  return readdirSync('/proc')
-    .filter((p) => /^\d+$/.test(p))
-    .filter((p) => {
-      try {
-        return readFileSync(`/proc/${p}/cmdline`, 'utf8').includes(dataDir);
-      } catch {
-        return false;
-      }
-    })
-    .map(Number);
-}
+const start = (dataDir: string) => startService(dataDir, { ADMIN_TOKEN: adminToken, LOG_LEVEL: 'WARN', POWERTOOLS_LOG_LEVEL: 'WARN' });
 
 /** kill -9 of the service and its database, at once, as a power cut would. */
 async function killHard(service: Service, dataDir: string): Promise<void> {
@@ -110,8 +74,9 @@ describe('a crash in the middle', () => {
       const accepted = await call(service, 'POST', submitPath(), token, body, { 'idempotency-key': key });
       expect(accepted.status).toBe(202);
       expect(Date.now() - began).toBeLessThan(5000);
-      // Into the writing of the items, then a power cut.
-      await new Promise((r) => setTimeout(r, 700));
+      // Into the writing of the items, then a power cut (the batch is not shown yet).
+      await new Promise((r) => setTimeout(r, 500));
+      expect((await call(service, 'GET', `/v1/couriers/default/webhook/${key}/status`, token)).body).toMatchObject({ status: 'queued', batch_id: null });
       await killHard(service, dataDir);
       await watch.stop();
 

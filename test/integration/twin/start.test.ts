@@ -1,60 +1,20 @@
 import { describe, expect, it } from 'vitest';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { javaProcessesFor, startService } from '../../support/service';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 const adminToken = 'start-test-admin-token-5555';
 
-interface Started {
-  child: ChildProcess;
-  apiUrl: string;
-  seconds: number;
-  output: () => string;
-}
-
 /** Runs the twin as `npm start` does, in its own process, and waits for its ready line. */
-function start(dataDir: string): Promise<Started> {
-  const began = Date.now();
-  const child = spawn(join('node_modules', '.bin', 'tsx'), ['bin/local.ts'], {
-    env: { ...process.env, PORT: '0', DATA_DIR: dataDir, ADMIN_TOKEN: adminToken, LOG_LEVEL: 'INFO', POWERTOOLS_LOG_LEVEL: 'INFO' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  child.stdout!.on('data', (d) => (out += d));
-  child.stderr!.on('data', (d) => (out += d));
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`not ready in 60 s:\n${out}`)), 60_000);
-    child.stdout!.on('data', () => {
-      const m = /ready on (http:\/\/\S+\/api)/.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        resolve({ child, apiUrl: m[1], seconds: (Date.now() - began) / 1000, output: () => out });
-      }
-    });
-    child.once('exit', (code) => reject(new Error(`exited ${code}:\n${out}`)));
-  });
-}
+const start = (dataDir: string) => startService(dataDir, { ADMIN_TOKEN: adminToken });
 
 function stopWith(child: ChildProcess, signal: NodeJS.Signals): Promise<number | null> {
   return new Promise((resolve) => {
     child.once('exit', (code) => resolve(code));
     child.kill(signal);
   });
-}
-
-/** Java processes still serving this data directory. */
-function javaProcessesFor(dataDir: string): number[] {
-  return readdirSync('/proc')
-    .filter((p) => /^\d+$/.test(p))
-    .filter((p) => {
-      try {
-        return readFileSync(`/proc/${p}/cmdline`, 'utf8').includes(dataDir);
-      } catch {
-        return false;
-      }
-    })
-    .map(Number);
 }
 
 describe('npm start', () => {

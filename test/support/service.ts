@@ -1,0 +1,48 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** The twin run as `npm start` runs it, in its own process. */
+export interface Started {
+  child: ChildProcess;
+  apiUrl: string;
+  seconds: number;
+  output: () => string;
+}
+
+/** Starts `bin/local.ts` on a free port with this data directory, and waits for its ready line. */
+export function startService(dataDir: string, env: Record<string, string> = {}): Promise<Started> {
+  const began = Date.now();
+  const child = spawn(join('node_modules', '.bin', 'tsx'), ['bin/local.ts'], {
+    env: { ...process.env, PORT: '0', DATA_DIR: dataDir, LOG_LEVEL: 'INFO', POWERTOOLS_LOG_LEVEL: 'INFO', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout!.on('data', (d) => (out += d));
+  child.stderr!.on('data', (d) => (out += d));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`not ready in 60 s:\n${out}`)), 60_000);
+    child.stdout!.on('data', () => {
+      const m = /ready on (http:\/\/\S+\/api)/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve({ child, apiUrl: m[1], seconds: (Date.now() - began) / 1000, output: () => out });
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`exited ${code}:\n${out}`)));
+  });
+}
+
+/** Java processes (DynamoDB Local) still serving this data directory. */
+export function javaProcessesFor(dataDir: string): number[] {
+  return readdirSync('/proc')
+    .filter((p) => /^\d+$/.test(p))
+    .filter((p) => {
+      try {
+        return readFileSync(`/proc/${p}/cmdline`, 'utf8').includes(dataDir);
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}
