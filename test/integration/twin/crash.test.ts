@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { manifest, submitPath } from '../../support/manifests';
+import { items, manifest, submitPath } from '../../support/manifests';
 import { javaProcessesFor, startService, type Started } from '../../support/service';
 
 /**
@@ -37,14 +37,14 @@ async function call(service: Service, method: string, path: string, token: strin
   return { status: res.status, body: text ? JSON.parse(text) : undefined };
 }
 
-/** Watches the list while the service runs: a batch is either absent or whole. */
-function watchList(service: Service, token: string, items: number) {
+/** Watches the list while the service runs: a batch is either absent or whole (its items by MAWB). */
+function watchList(service: Service, token: string, items: Record<string, number>) {
   const partial: unknown[] = [];
   let stop = false;
   const done = (async () => {
     while (!stop) {
       const list = await call(service, 'GET', '/v1/couriers/manifests?per_page=100', token).catch(() => undefined);
-      for (const m of list?.body?.data ?? []) if (m.summary.total_articles !== items) partial.push(m);
+      for (const m of list?.body?.data ?? []) if (m.summary.total_articles !== items[m.mawb_number]) partial.push(m);
       await new Promise((r) => setTimeout(r, 40));
     }
   })();
@@ -68,12 +68,18 @@ describe('a crash in the middle', () => {
       const n = 3000;
       const body = manifest(n);
       const key = randomUUID();
+      // Beside it, a chunked upload of 4 x 500 items (other AWBs), complete before the cut.
+      const base = randomUUID();
+      const chunkMawb = `MAWB-CHUNKS-${base.slice(0, 6)}`;
+      const chunk = (c: number) => ({ mawbNumber: chunkMawb, items: items(500, 100_000 + (c - 1) * 500), _chunk_metadata: { chunk_number: c, total_chunks: 4, base_idempotency_key: base, total_items: 2000 } });
+      const expected = { [body.mawbNumber]: n, [chunkMawb]: 2000 };
 
-      let watch = watchList(service, token, n);
+      let watch = watchList(service, token, expected);
       const began = Date.now();
       const accepted = await call(service, 'POST', submitPath(), token, body, { 'idempotency-key': key });
       expect(accepted.status).toBe(202);
       expect(Date.now() - began).toBeLessThan(5000);
+      for (let c = 1; c <= 4; c++) expect((await call(service, 'POST', submitPath(), token, chunk(c))).status).toBe(202);
       // Into the writing of the items, then a power cut (the batch is not shown yet).
       await new Promise((r) => setTimeout(r, 500));
       expect((await call(service, 'GET', `/v1/couriers/default/webhook/${key}/status`, token)).body).toMatchObject({ status: 'queued', batch_id: null });
@@ -87,7 +93,7 @@ describe('a crash in the middle', () => {
       expect(retry.status).toBe(200);
       expect(retry.body).toEqual(accepted.body);
       expect(Date.now() - retryBegan).toBeLessThan(2000);
-      watch = watchList(service, token, n);
+      watch = watchList(service, token, expected);
       // Wait until processing has started, then cut again.
       for (let i = 0; i < 600; i++) {
         const s = await call(service, 'GET', `/v1/couriers/default/webhook/${key}/status`, token);
@@ -98,19 +104,28 @@ describe('a crash in the middle', () => {
       await watch.stop();
 
       service = await start(dataDir);
-      watch = watchList(service, token, n);
+      watch = watchList(service, token, expected);
       let status: any;
       for (let i = 0; i < 1200; i++) {
         status = (await call(service, 'GET', `/v1/couriers/default/webhook/${key}/status`, token)).body;
         if (status.status === 'completed' || status.status === 'failed') break;
         await new Promise((r) => setTimeout(r, 100));
       }
+      let chunked: any;
+      for (let i = 0; i < 1200; i++) {
+        chunked = (await call(service, 'GET', `/v1/couriers/default/webhook/${base}/status`, token)).body;
+        if (chunked.status === 'completed' || chunked.status === 'failed') break;
+        await new Promise((r) => setTimeout(r, 100));
+      }
       await watch.stop();
       expect(status).toMatchObject({ status: 'completed', progress: 100 });
+      expect(chunked).toMatchObject({ status: 'completed', progress: 100 });
       expect(watch.partial).toEqual([]);
       const list = await call(service, 'GET', '/v1/couriers/manifests', token);
-      expect(list.body.data).toHaveLength(1);
-      expect(list.body.data[0]).toMatchObject({ status: 'completed', summary: { total_articles: n, total_awbs: n } });
+      expect(list.body.data).toHaveLength(2);
+      const byMawb = Object.fromEntries(list.body.data.map((m: { mawb_number: string }) => [m.mawb_number, m]));
+      expect(byMawb[body.mawbNumber]).toMatchObject({ status: 'completed', summary: { total_articles: n, total_awbs: n } });
+      expect(byMawb[chunkMawb]).toMatchObject({ status: 'completed', summary: { total_articles: 2000, total_awbs: 2000 } });
       const download = await call(service, 'GET', `/v1/couriers/manifests/${status.batch_id}/download?format=json`, token);
       let products = download.body?.data?.products;
       if (!products) {
