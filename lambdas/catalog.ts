@@ -754,7 +754,7 @@ export const pipelineTasks = {
   finish: {
     id: 'PipelineFinish',
     handler: 'workers/pipeline/finish',
-    summary: 'Store the products file, complete the manifest with its summary, emit total_due and processing_completed',
+    summary: 'Store the results in parts and the json, csv and xlsx downloads, complete the manifest with its summary, emit total_due and processing_completed',
     uses: { table: ['GetItem', 'UpdateItem'], bucket: pipelineFiles(['GetObject', 'PutObject']), bus: true },
     memoryMb: 1024,
     timeoutSeconds: 300,

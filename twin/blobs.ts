@@ -1,7 +1,9 @@
-import { createHmac, randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { createHmac, randomBytes, randomUUID } from 'node:crypto';
+import { createWriteStream, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdir, open, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import type { BlobPort, PresignedUpload, PresignedUploadOptions } from '../lambdas/infra/blobs';
 import { constantTimeEqual } from '../lambdas/core/auth/tokens';
 import { now } from '../lambdas/infra/clock';
@@ -66,6 +68,30 @@ export class LocalBlobs implements BlobPort {
     }
   }
 
+  /** Written under a temporary name and renamed when complete, so a crash never leaves half a file under `key`. */
+  async putStream(key: string, body: Readable, contentType: string) {
+    const path = this.file(key);
+    await mkdir(dirname(path), { recursive: true });
+    const partial = `${path}.${randomUUID()}.partial`;
+    try {
+      await pipeline(body, createWriteStream(partial));
+      await writeFile(path + '.meta.json', JSON.stringify({ contentType }));
+      await rename(partial, path);
+    } catch (err) {
+      await rm(partial, { force: true });
+      throw err;
+    }
+  }
+
+  async getStream(key: string): Promise<Readable | undefined> {
+    try {
+      return (await open(this.file(key))).createReadStream();
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw err;
+    }
+  }
+
   async delete(key: string) {
     await rm(this.file(key), { force: true });
     await rm(this.file(key) + '.meta.json', { force: true });
@@ -85,16 +111,20 @@ export class LocalBlobs implements BlobPort {
     return createHmac('sha256', this.secret).update(`${key}\n${fields}`).digest('hex');
   }
 
-  /** Checks a download URL's signature and expiry: the reason it is refused, or the file. */
-  async open(key: string, params: URLSearchParams): Promise<{ refused: string } | { body: Buffer; contentType: string; fileName?: string }> {
+  /** Checks a download URL's signature and expiry: the reason it is refused, or the file as a stream (exports run to hundreds of MB). */
+  async open(key: string, params: URLSearchParams): Promise<{ refused: string } | { body: Readable; size: number; contentType: string; fileName?: string }> {
     const sig = params.get('sig') ?? '';
     if (!constantTimeEqual(sig, this.sign(key, params))) return { refused: 'The signature does not match.' };
     const expires = Number(params.get('expires'));
     if (!Number.isFinite(expires) || expires * 1000 < now().getTime()) return { refused: 'The URL has expired.' };
-    const body = await this.get(key).catch(() => undefined);
-    if (!body) return { refused: 'The file no longer exists.' };
+    const file = await open(this.file(key)).catch(() => undefined);
+    const stats = await file?.stat();
+    if (!file || !stats?.isFile()) {
+      await file?.close();
+      return { refused: 'The file no longer exists.' };
+    }
     const meta = JSON.parse(await readFile(this.file(key) + '.meta.json', 'utf8').catch(() => '{}')) as { contentType?: string };
-    return { body, contentType: params.get('type') ?? meta.contentType ?? 'application/octet-stream', fileName: params.get('name') ?? undefined };
+    return { body: file.createReadStream(), size: stats.size, contentType: params.get('type') ?? meta.contentType ?? 'application/octet-stream', fileName: params.get('name') ?? undefined };
   }
 
   async size(key: string): Promise<number | undefined> {

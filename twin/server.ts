@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';
+import { pipeline } from 'node:stream/promises';
 import type { Context } from 'aws-lambda';
 import { authorizer as authorizerDef, fallback, routes } from '../lambdas/catalog';
 
@@ -146,10 +147,10 @@ async function serveBlob(blobs: LocalBlobs, url: URL, res: ServerResponse) {
     res.end(`<?xml version="1.0" encoding="UTF-8"?><Error><Code>AccessDenied</Code><Message>${opened.refused}</Message></Error>`);
     return;
   }
-  const headers: Record<string, string> = { 'Content-Type': opened.contentType, 'Content-Length': String(opened.body.length) };
+  const headers: Record<string, string> = { 'Content-Type': opened.contentType, 'Content-Length': String(opened.size) };
   if (opened.fileName) headers['Content-Disposition'] = `attachment; filename*=UTF-8''${encodeURIComponent(opened.fileName)}`;
   res.writeHead(200, headers);
-  res.end(opened.body);
+  await pipeline(opened.body, res);
 }
 
 /**

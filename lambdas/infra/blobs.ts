@@ -1,4 +1,6 @@
+import type { Readable } from 'node:stream';
 import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { Upload } from '@aws-sdk/lib-storage';
 import { createPresignedPost } from '@aws-sdk/s3-presigned-post';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { config } from './config';
@@ -7,6 +9,14 @@ import { config } from './config';
 export interface BlobPort {
   put(key: string, body: Buffer, contentType: string): Promise<void>;
   get(key: string): Promise<Buffer | undefined>;
+  /**
+   * Stores a file as it is produced, for files too large to hold in memory (exports). The file
+   * appears under `key` whole once the stream has ended, never in part; a failed stream leaves
+   * whatever was there before.
+   */
+  putStream(key: string, body: Readable, contentType: string): Promise<void>;
+  /** A file read as it arrives, or undefined when there is no such file. */
+  getStream(key: string): Promise<Readable | undefined>;
   delete(key: string): Promise<void>;
   /** A URL anyone holding it can GET until it expires; tampering or expiry -> 403. */
   downloadUrl(key: string, opts: { expiresInSeconds: number; fileName?: string; contentType?: string }): Promise<string>;
@@ -47,6 +57,22 @@ export const s3Blobs: BlobPort = {
     try {
       const res = await client().send(new GetObjectCommand({ Bucket: config.bucketName(), Key: key }));
       return Buffer.from(await res.Body!.transformToByteArray());
+    } catch (err) {
+      if ((err as { name?: string }).name === 'NoSuchKey') return undefined;
+      throw err;
+    }
+  },
+  async putStream(key, body, contentType) {
+    // lib-storage's Upload sends the stream as a multipart upload (5 MB parts, 4 in flight), or
+    // one PutObject when it is smaller than a part; the object exists only once it is complete.
+    // A failed upload's parts are left to the bucket's abort-incomplete-uploads rule (lib/data.ts),
+    // so the failure reported is the upload's own, not a refused abort.
+    await new Upload({ client: client(), params: { Bucket: config.bucketName(), Key: key, Body: body, ContentType: contentType }, leavePartsOnError: true }).done();
+  },
+  async getStream(key) {
+    try {
+      const res = await client().send(new GetObjectCommand({ Bucket: config.bucketName(), Key: key }));
+      return res.Body as Readable;
     } catch (err) {
       if ((err as { name?: string }).name === 'NoSuchKey') return undefined;
       throw err;

@@ -4,7 +4,7 @@ import { decisionPagesFor, isVisible, looksLikeBatchId, type BatchRecord, type B
 import { batchStatusView, chunkStatusView, decisionView, manifestView, productView, submissionStatus, zoneless, type ProcessedProduct } from '../core/manifests/views';
 import { now } from '../infra/clock';
 import { getSubmission } from '../infra/entities/manifest-submissions';
-import { getProductsExport } from './pipeline/pages-store';
+import { productsByKey } from './pipeline/results-store';
 import type { StoredItem } from '../core/manifests/model';
 import { getBatch, getChunkSet, getDecisionPages, latestBatchOf, listBatches, listItems, listSegments, setBatchClosed } from '../infra/entities/manifests';
 
@@ -145,9 +145,7 @@ export async function manifestProducts(principal: Principal, manifest: string, p
     cursor = res.cursor;
   } while (cursor && products.length < perPage);
   const total = batch.itemCount;
-  const processed = new Map(
-    (JSON.parse(batch.finishedRunId ? ((await getProductsExport(batch.batchId, batch.finishedRunId)) ?? '[]') : '[]') as ProcessedProduct[]).map((p) => [p.item_key, p]),
-  );
+  const processed = batch.finishedRunId ? await productsByKey(batch.batchId, batch.finishedRunId, products.map((it) => it.itemKey)) : new Map<string, ProcessedProduct>();
   return {
     manifest: { ...manifestView(batch), processing_status: batch.status },
     products: products.map((it) => productView(it, processed.get(it.itemKey))),

@@ -37,26 +37,3 @@ export type StageOutput = Record<string, ProcessedResult>;
 export const putStageOutput = (batchId: string, runId: string, stage: StageName, page: number, out: StageOutput) =>
   putJson(`${base(batchId, runId)}/${stage}-${page}.json`, out);
 export const getStageOutput = (batchId: string, runId: string, stage: StageName, page: number) => getJson<StageOutput>(`${base(batchId, runId)}/${stage}-${page}.json`);
-
-/** The processed products of a finished run, as the download shows them (written once, at finish). */
-const exportKey = (batchId: string, runId: string) => `exports/${batchId}/${runId}/products.json`;
-
-export async function putProductsExport(batchId: string, runId: string, productsJson: string): Promise<void> {
-  await blobs().put(exportKey(batchId, runId), Buffer.from(productsJson), 'application/json');
-}
-
-export async function getProductsExport(batchId: string, runId: string): Promise<string | undefined> {
-  return (await blobs().get(exportKey(batchId, runId)))?.toString('utf8');
-}
-
-/** The item hashes a finished run's results were computed from (what makes a result current). */
-const hashesKey = (batchId: string, runId: string) => `exports/${batchId}/${runId}/hashes.json`;
-
-export async function putResultHashes(batchId: string, runId: string, hashes: Record<string, string>): Promise<void> {
-  await blobs().put(hashesKey(batchId, runId), Buffer.from(JSON.stringify(hashes)), 'application/json');
-}
-
-export async function getResultHashes(batchId: string, runId: string): Promise<Record<string, string>> {
-  const body = await blobs().get(hashesKey(batchId, runId));
-  return body ? (JSON.parse(body.toString('utf8')) as Record<string, string>) : {};
-}

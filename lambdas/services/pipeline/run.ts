@@ -1,16 +1,17 @@
 import { createHash } from 'node:crypto';
-import { lastStage, stageInputs, type StageName } from '../../core/pipeline/stages';
+import { stageInputs, type StageName } from '../../core/pipeline/stages';
 import { planPages } from '../../core/pipeline/pages';
 import { manifestEventData } from '../../core/pipeline/events';
 import { now } from '../../infra/clock';
 import { events, type DomainEvent } from '../../infra/events';
 import { allItemsOf, getBatch } from '../../infra/entities/manifests';
 import { failPipeline, finishPipeline, pageDone, stageStatus, startPipeline } from '../../infra/entities/pipeline-state';
-import { getPage, getProductsExport, getResultHashes, getStageOutput, putPage, putProductsExport, putResultHashes, putStageOutput, type PageItem, type StageOutput } from './pages-store';
-import { processedProductView, productFields } from '../../core/manifests/views';
+import { getPage, getStageOutput, putPage, putStageOutput, type PageItem, type StageOutput } from './pages-store';
+import { getResultHashes } from './results-store';
+import { writeBatchResults } from './batch-results';
+import { writeExports } from '../manifest-exports';
 import { pageAlerts, runStage, stageAlerts, stageHasAlerts } from './stages';
 import type { InvalidTaxIdAwb } from '../customs-webservices';
-import { summarize } from './summary';
 
 /**
  * The steps of one pipeline run, as the state machine (lib/pipeline.ts) and the twin's runner
@@ -114,30 +115,19 @@ export async function stageDone(input: RunInput & { stage: StageName; pages: num
 }
 
 /**
- * Ends the run: the batch's products (the previous finished run's, overlaid with this run's) and
- * the item hashes they were computed from go to storage, then the batch completes with its
- * summary. The download, the alternative interface's detail and the next run's plan read these.
+ * Ends the run: the batch's results (the previous finished run's, overlaid with this run's, in
+ * item-key order, with the item hashes they were computed from) and its three download files go
+ * to storage, then the batch completes with its summary. The download, the alternative
+ * interface's detail and the next run's plan read these.
  */
 export async function finish(input: RunInput & { pages: number[]; coversAll?: boolean }): Promise<void> {
   const at = now().toISOString();
   const batch = (await getBatch(input.batchId))!;
   const previous = !input.coversAll && batch.finishedRunId ? batch.finishedRunId : undefined;
-  const [before, hashes] = await Promise.all([
-    previous ? getProductsExport(input.batchId, previous) : undefined,
-    previous ? getResultHashes(input.batchId, previous) : ({} as Record<string, string>),
-  ]);
-  const merged = new Map<string, ReturnType<typeof processedProductView>>();
-  for (const p of before ? (JSON.parse(before) as ReturnType<typeof processedProductView>[]) : []) merged.set(p.item_key, p);
-  for (const p of input.pages) {
-    const [items, out] = await Promise.all([getPage(input.batchId, input.runId, p), getStageOutput(input.batchId, input.runId, lastStage, p)]);
-    for (const it of items) {
-      merged.set(it.itemKey, processedProductView({ awb: it.awb, itemKey: it.itemKey, item: productFields(it.data) }, out[it.itemKey] ?? {}));
-      hashes[it.itemKey] = it.hash;
-    }
-  }
-  const all = [...merged.values()].sort((a, b) => (a.item_key < b.item_key ? -1 : a.item_key > b.item_key ? 1 : 0));
-  const summary = summarize(all);
-  await Promise.all([putProductsExport(input.batchId, input.runId, JSON.stringify(all)), putResultHashes(input.batchId, input.runId, hashes)]);
+  const summary = await writeBatchResults(input.batchId, input.runId, input.pages, previous);
+  // The files are made before the batch completes, so a completed batch always has them; they show
+  // the batch as finishPipeline leaves it (a batch closed or reopened since gets its JSON made again).
+  await writeExports({ ...batch, status: 'completed', progress: 100, summary, updatedAt: at, finishedRunId: input.runId });
   if ((await finishPipeline(input.batchId, input.runId, summary, at)) === 'superseded') return;
   const done = (await getBatch(input.batchId))!;
   await events().publish([

@@ -1,16 +1,32 @@
-import { sumCents, toCents, toNumber } from '../../core/customs/money';
+import { toCents, toNumber, type Cents } from '../../core/customs/money';
 import type { ProcessedProduct } from '../../core/manifests/views';
 
-/** The manifest summary of spec 2.6 from every processed product of the batch, money summed in cents. */
-export function summarize(products: readonly ProcessedProduct[]) {
-  const count = (regime: string) => products.filter((p) => p.regime === regime).length;
-  return {
-    total_awbs: new Set(products.map((p) => p.awb_number)).size,
-    total_products: products.length,
-    personal_items: count('P'),
-    commercial_items: count('C'),
-    prohibited_items: count('X'),
-    amount_to_pay: toNumber(sumCents(products.map((p) => toCents(p.amount_to_pay ?? 0)))),
-    currency: 'USD',
-  };
+/**
+ * The manifest summary of spec 2.6, counted product by product as the batch's results are
+ * written (they are never all in memory at once), money summed in cents.
+ */
+export class SummaryTally {
+  private readonly awbs = new Set<string>();
+  private products = 0;
+  private readonly regimes = { P: 0, C: 0, X: 0 };
+  private amountToPay: Cents = 0n;
+
+  add(p: ProcessedProduct): void {
+    this.awbs.add(p.awb_number);
+    this.products++;
+    if (p.regime) this.regimes[p.regime]++;
+    this.amountToPay += toCents(p.amount_to_pay ?? 0);
+  }
+
+  summary() {
+    return {
+      total_awbs: this.awbs.size,
+      total_products: this.products,
+      personal_items: this.regimes.P,
+      commercial_items: this.regimes.C,
+      prohibited_items: this.regimes.X,
+      amount_to_pay: toNumber(this.amountToPay),
+      currency: 'USD',
+    };
+  }
 }

@@ -3,7 +3,17 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { SQSClient, SendMessageBatchCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
 import { SchedulerClient, CreateScheduleCommand } from '@aws-sdk/client-scheduler';
 import { EventBridgeClient, PutEventsCommand } from '@aws-sdk/client-eventbridge';
-import { GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import {
+  AbortMultipartUploadCommand,
+  CompleteMultipartUploadCommand,
+  CreateMultipartUploadCommand,
+  GetObjectCommand,
+  PutObjectCommand,
+  S3Client,
+  UploadPartCommand,
+} from '@aws-sdk/client-s3';
+import { Readable } from 'node:stream';
+import { text } from 'node:stream/consumers';
 import { sqsQueues } from '../../../lambdas/infra/queues';
 import { awsTimers, queueArnFromUrl } from '../../../lambdas/infra/timers';
 import { eventBridge, domainEvent } from '../../../lambdas/infra/events';
@@ -116,6 +126,53 @@ describe('the S3 blob adapter', () => {
   it('answers a missing object with undefined', async () => {
     s3.on(GetObjectCommand).rejects(Object.assign(new Error('missing'), { name: 'NoSuchKey' }));
     expect(await s3Blobs.get('nope')).toBeUndefined();
+  });
+
+  it('streams a small file to the bucket in one PutObject with its content type', async () => {
+    s3.on(PutObjectCommand).resolves({});
+    await s3Blobs.putStream('exports/B1/r1/products.csv', Readable.from([Buffer.from('a,b\r\n'), Buffer.from('1,2\r\n')]), 'text/csv; charset=utf-8');
+    const input = s3.commandCalls(PutObjectCommand)[0].args[0].input;
+    expect(input).toMatchObject({ Bucket: 'despacho-dev-files', Key: 'exports/B1/r1/products.csv', ContentType: 'text/csv; charset=utf-8' });
+    expect(Buffer.from(input.Body as Uint8Array).toString()).toBe('a,b\r\n1,2\r\n');
+    expect(s3.commandCalls(CreateMultipartUploadCommand)).toHaveLength(0);
+  });
+
+  it('streams a file larger than a part as a multipart upload of 5 MB parts, completed once every part is in', async () => {
+    s3.on(CreateMultipartUploadCommand).resolves({ UploadId: 'up-1' });
+    s3.on(UploadPartCommand).callsFake((input: { PartNumber: number }) => ({ ETag: `"etag-${input.PartNumber}"` }));
+    s3.on(CompleteMultipartUploadCommand).resolves({});
+    const mb = Buffer.alloc(1024 * 1024, 'x');
+    await s3Blobs.putStream('exports/B1/r1/products.json', Readable.from(Array.from({ length: 12 }, () => mb)), 'application/json');
+    expect(s3.commandCalls(CreateMultipartUploadCommand)[0].args[0].input).toMatchObject({ Bucket: 'despacho-dev-files', Key: 'exports/B1/r1/products.json', ContentType: 'application/json' });
+    const parts = s3.commandCalls(UploadPartCommand).map((c) => c.args[0].input);
+    expect(parts.map((p) => [p.PartNumber!, (p.Body as Uint8Array).length]).sort((a, b) => a[0] - b[0])).toEqual([
+      [1, 5 * 1024 * 1024],
+      [2, 5 * 1024 * 1024],
+      [3, 2 * 1024 * 1024],
+    ]);
+    expect(s3.commandCalls(CompleteMultipartUploadCommand)[0].args[0].input).toMatchObject({
+      UploadId: 'up-1',
+      MultipartUpload: { Parts: [1, 2, 3].map((n) => ({ PartNumber: n, ETag: `"etag-${n}"` })) },
+    });
+  });
+
+  it('never completes the object when the stream fails half-way, and reports the stream\'s failure', async () => {
+    s3.on(CreateMultipartUploadCommand).resolves({ UploadId: 'up-2' });
+    s3.on(UploadPartCommand).resolves({ ETag: '"e"' });
+    async function* failing() {
+      for (let i = 0; i < 6; i++) yield Buffer.alloc(1024 * 1024, 'x');
+      throw new Error('results part missing');
+    }
+    await expect(s3Blobs.putStream('exports/B1/r1/products.xlsx', Readable.from(failing()), 'application/octet-stream')).rejects.toThrow('results part missing');
+    expect(s3.commandCalls(CompleteMultipartUploadCommand)).toHaveLength(0);
+    expect(s3.commandCalls(AbortMultipartUploadCommand)).toHaveLength(0);
+  });
+
+  it('reads a file as a stream, and a missing one as undefined', async () => {
+    s3.on(GetObjectCommand, { Key: 'exports/B1/r1/products.csv' }).resolves({ Body: Readable.from([Buffer.from('a,b\r\n')]) as never });
+    s3.on(GetObjectCommand, { Key: 'nope' }).rejects(Object.assign(new Error('missing'), { name: 'NoSuchKey' }));
+    expect(await text((await s3Blobs.getStream('exports/B1/r1/products.csv'))!)).toBe('a,b\r\n');
+    expect(await s3Blobs.getStream('nope')).toBeUndefined();
   });
 
   it('presigns a download URL that expires and names the file', async () => {

@@ -1,0 +1,125 @@
+import { createHash } from 'node:crypto';
+import { Readable } from 'node:stream';
+import type { BatchRecord, DownloadFormat } from '../core/manifests/model';
+import { manifestView } from '../core/manifests/views';
+import { csvLine, productColumns, productRow } from '../core/manifests/product-table';
+import { blobs } from '../infra/blobs';
+import { xlsxWorkbook } from '../infra/xlsx-writer';
+import { productLines, products, resultsIndex, type ResultsIndex } from './pipeline/results-store';
+
+/**
+ * The processed manifest's download files (spec 4.3), made once per finished run from its stored
+ * results and kept beside them, written to storage as they are produced:
+ *
+ *   exports/{batchId}/{runId}/products.csv
+ *   exports/{batchId}/{runId}/products.xlsx
+ *   exports/{batchId}/{runId}/products-{digest}.json
+ *
+ * The JSON carries the manifest record, which a close or a reopen changes after the run, so it is
+ * named after a digest of that record: a batch that changed since gets a new JSON file, made on
+ * its next download; csv and xlsx depend on the run's results only.
+ */
+export type ExportFormat = 'json' | 'csv' | 'xlsx';
+
+export const exportFormatOf = (f: DownloadFormat): ExportFormat => (f === 'excel' ? 'xlsx' : f);
+
+const exportContentTypes: Record<ExportFormat, string> = {
+  json: 'application/json',
+  csv: 'text/csv; charset=utf-8',
+  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+};
+
+function finishedRun(batch: BatchRecord): string {
+  if (!batch.finishedRunId) throw new Error(`batch ${batch.batchId} has no finished run`);
+  return batch.finishedRunId;
+}
+
+function exportKey(batch: BatchRecord, format: ExportFormat): string {
+  const base = `exports/${batch.batchId}/${finishedRun(batch)}`;
+  if (format !== 'json') return `${base}/products.${format}`;
+  const manifest = createHash('sha256').update(JSON.stringify(manifestView(batch))).digest('hex').slice(0, 16);
+  return `${base}/products-${manifest}.json`;
+}
+
+/** Text goes to storage in pieces of about this many characters. */
+const pieceChars = 64 * 1024;
+
+async function* pieces(texts: AsyncIterable<string>): AsyncGenerator<Buffer> {
+  let piece = '';
+  for await (const text of texts) {
+    piece += text;
+    if (piece.length >= pieceChars) {
+      yield Buffer.from(piece);
+      piece = '';
+    }
+  }
+  if (piece) yield Buffer.from(piece);
+}
+
+/** `{"success":true,"data":{"manifest":...,"total_products":N,"products":[...]}}`, the products copied as stored, not parsed again. */
+async function* jsonText(batch: BatchRecord, runId: string, index: ResultsIndex): AsyncGenerator<string> {
+  yield `{"success":true,"data":{"manifest":${JSON.stringify(manifestView(batch))},"total_products":${index.total},"products":[`;
+  let separator = '';
+  for await (const line of productLines(batch.batchId, runId, index)) {
+    yield separator + line;
+    separator = ',';
+  }
+  yield ']}}';
+}
+
+async function* csvText(batch: BatchRecord, runId: string, index: ResultsIndex): AsyncGenerator<string> {
+  yield csvLine(productColumns.map((c) => c.header));
+  for await (const p of products(batch.batchId, runId, index)) yield csvLine(productRow(p));
+}
+
+async function* productRows(batch: BatchRecord, runId: string, index: ResultsIndex) {
+  for await (const p of products(batch.batchId, runId, index)) yield productRow(p);
+}
+
+/** The styled workbook: bold filled header, frozen first row, column widths, money as 0.00, a Summary sheet. */
+function xlsxBytes(batch: BatchRecord, runId: string, index: ResultsIndex): AsyncIterable<Uint8Array> {
+  return xlsxWorkbook([
+    {
+      name: 'Products',
+      columns: productColumns.map((c) => ({ header: c.header, width: Math.max(12, c.header.length + 2), money: c.money })),
+      rows: productRows(batch, runId, index),
+    },
+    { name: 'Summary', rows: Object.entries(manifestView(batch).summary) },
+  ]);
+}
+
+function exportBytes(batch: BatchRecord, format: ExportFormat, index: ResultsIndex): AsyncIterable<Uint8Array> {
+  const runId = finishedRun(batch);
+  if (format === 'json') return pieces(jsonText(batch, runId, index));
+  if (format === 'csv') return pieces(csvText(batch, runId, index));
+  return xlsxBytes(batch, runId, index);
+}
+
+const formats: readonly ExportFormat[] = ['json', 'csv', 'xlsx'];
+
+function writeExport(batch: BatchRecord, format: ExportFormat, index: ResultsIndex): Promise<void> {
+  return blobs().putStream(exportKey(batch, format), Readable.from(exportBytes(batch, format, index)), exportContentTypes[format]);
+}
+
+/** Makes the batch's three download files from its finished run's results (`batch` as that run completes it). */
+export async function writeExports(batch: BatchRecord): Promise<void> {
+  const index = await resultsIndex(batch.batchId, finishedRun(batch));
+  await Promise.all(formats.map((f) => writeExport(batch, f, index)));
+}
+
+export interface StoredExport {
+  key: string;
+  bytes: number;
+  contentType: string;
+}
+
+/** The stored download file of the batch's finished run in this format, made now if it is not there yet. */
+export async function storedExport(batch: BatchRecord, format: ExportFormat): Promise<StoredExport> {
+  const key = exportKey(batch, format);
+  let bytes = await blobs().size(key);
+  if (bytes === undefined) {
+    await writeExport(batch, format, await resultsIndex(batch.batchId, finishedRun(batch)));
+    bytes = (await blobs().size(key))!;
+  }
+  return { key, bytes, contentType: exportContentTypes[format] };
+}

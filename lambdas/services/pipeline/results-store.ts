@@ -1,0 +1,148 @@
+import { blobs } from '../../infra/blobs';
+import type { ProcessedProduct } from '../../core/manifests/views';
+
+/**
+ * A batch's results as a finished run leaves them: every processed product in item-key order, in
+ * parts of at most `productsPerPart`, each part beside the item hashes its products were computed
+ * from, and an index of the parts written last (a run whose index is missing has no results yet).
+ * Readers take one part at a time, so no reader holds a whole 100,000-item batch:
+ *
+ *   exports/{batchId}/{runId}/results/index.json            {total, parts: [{first, last, count}]}
+ *   exports/{batchId}/{runId}/results/products-00000.ndjson  one product (JSON) a line
+ *   exports/{batchId}/{runId}/results/hashes-00000.json      {itemKey: hash} of the same products
+ */
+export const productsPerPart = 2_000;
+
+export interface ResultRow {
+  product: ProcessedProduct;
+  /** The item hash the product was computed from (what makes a result current for the next run). */
+  hash: string;
+}
+
+export interface ResultsIndex {
+  total: number;
+  parts: { first: string; last: string; count: number }[];
+}
+
+const base = (batchId: string, runId: string) => `exports/${batchId}/${runId}/results`;
+const indexKey = (batchId: string, runId: string) => `${base(batchId, runId)}/index.json`;
+const partName = (part: number) => String(part).padStart(5, '0');
+const productsKey = (batchId: string, runId: string, part: number) => `${base(batchId, runId)}/products-${partName(part)}.ndjson`;
+const hashesKey = (batchId: string, runId: string, part: number) => `${base(batchId, runId)}/hashes-${partName(part)}.json`;
+
+/** Writes the rows (in item-key order) as parts, then the index; answers the index. */
+export async function writeResults(batchId: string, runId: string, rows: AsyncIterable<ResultRow>): Promise<ResultsIndex> {
+  const index: ResultsIndex = { total: 0, parts: [] };
+  let lines: string[] = [];
+  let hashes: Record<string, string> = {};
+  let first = '';
+  let last = '';
+  const flush = async () => {
+    const part = index.parts.length;
+    await Promise.all([
+      blobs().put(productsKey(batchId, runId, part), Buffer.from(lines.join('\n') + '\n'), 'application/x-ndjson'),
+      blobs().put(hashesKey(batchId, runId, part), Buffer.from(JSON.stringify(hashes)), 'application/json'),
+    ]);
+    index.parts.push({ first, last, count: lines.length });
+    lines = [];
+    hashes = {};
+  };
+  for await (const { product, hash } of rows) {
+    if (!lines.length) first = product.item_key;
+    last = product.item_key;
+    lines.push(JSON.stringify(product));
+    hashes[product.item_key] = hash;
+    index.total++;
+    if (lines.length === productsPerPart) await flush();
+  }
+  if (lines.length) await flush();
+  await blobs().put(indexKey(batchId, runId), Buffer.from(JSON.stringify(index)), 'application/json');
+  return index;
+}
+
+async function findIndex(batchId: string, runId: string): Promise<ResultsIndex | undefined> {
+  const body = await blobs().get(indexKey(batchId, runId));
+  return body ? (JSON.parse(body.toString('utf8')) as ResultsIndex) : undefined;
+}
+
+/** The index of a finished run's results; a finished run without one is a fault, not an empty batch. */
+export async function resultsIndex(batchId: string, runId: string): Promise<ResultsIndex> {
+  const index = await findIndex(batchId, runId);
+  if (!index) throw new Error(`results missing: ${indexKey(batchId, runId)}`);
+  return index;
+}
+
+async function readPart(batchId: string, runId: string, part: number): Promise<string[]> {
+  const body = await blobs().get(productsKey(batchId, runId, part));
+  if (!body) throw new Error(`results part missing: ${productsKey(batchId, runId, part)}`);
+  return body.toString('utf8').split('\n').filter(Boolean);
+}
+
+async function readHashes(batchId: string, runId: string, part: number): Promise<Record<string, string>> {
+  const body = await blobs().get(hashesKey(batchId, runId, part));
+  if (!body) throw new Error(`results part missing: ${hashesKey(batchId, runId, part)}`);
+  return JSON.parse(body.toString('utf8')) as Record<string, string>;
+}
+
+/** Each part in turn, the next one read while the current one is used. */
+async function* eachPart<T>(parts: number, read: (part: number) => Promise<T>): AsyncGenerator<T> {
+  const start = (part: number) => {
+    const reading = read(part);
+    reading.catch(() => undefined); // a reader that stops early must not leave a rejection unhandled
+    return reading;
+  };
+  let next = parts > 0 ? start(0) : undefined;
+  for (let part = 0; part < parts; part++) {
+    const current = await next!;
+    next = part + 1 < parts ? start(part + 1) : undefined;
+    yield current;
+  }
+}
+
+/** The products as stored, one JSON text each, in item-key order (the JSON download copies them as they are). */
+export async function* productLines(batchId: string, runId: string, index: ResultsIndex): AsyncGenerator<string> {
+  for await (const lines of eachPart(index.parts.length, (p) => readPart(batchId, runId, p))) yield* lines;
+}
+
+export async function* products(batchId: string, runId: string, index: ResultsIndex): AsyncGenerator<ProcessedProduct> {
+  for await (const line of productLines(batchId, runId, index)) yield JSON.parse(line) as ProcessedProduct;
+}
+
+/** Products with their hashes, in item-key order: what the next run merges its own results into. */
+export async function* resultRows(batchId: string, runId: string): AsyncGenerator<ResultRow> {
+  const index = await resultsIndex(batchId, runId);
+  const read = (p: number) => Promise.all([readPart(batchId, runId, p), readHashes(batchId, runId, p)]);
+  for await (const [lines, hashes] of eachPart(index.parts.length, read)) {
+    for (const line of lines) {
+      const product = JSON.parse(line) as ProcessedProduct;
+      yield { product, hash: hashes[product.item_key] };
+    }
+  }
+}
+
+/** The products of these items, reading only the parts whose key range holds one of them. */
+export async function productsByKey(batchId: string, runId: string, itemKeys: readonly string[]): Promise<Map<string, ProcessedProduct>> {
+  const wanted = new Set(itemKeys);
+  const index = await resultsIndex(batchId, runId);
+  const parts = index.parts.flatMap((p, n) => (itemKeys.some((k) => p.first <= k && k <= p.last) ? [n] : []));
+  const found = new Map<string, ProcessedProduct>();
+  for (const lines of await Promise.all(parts.map((p) => readPart(batchId, runId, p)))) {
+    for (const line of lines) {
+      const product = JSON.parse(line) as ProcessedProduct;
+      if (wanted.has(product.item_key)) found.set(product.item_key, product);
+    }
+  }
+  return found;
+}
+
+/**
+ * The item hashes a finished run's results were computed from (what makes a result current), by
+ * item key; empty when the run left none.
+ */
+export async function getResultHashes(batchId: string, runId: string): Promise<Record<string, string>> {
+  const index = await findIndex(batchId, runId);
+  const hashes: Record<string, string> = {};
+  if (!index) return hashes;
+  for await (const part of eachPart(index.parts.length, (p) => readHashes(batchId, runId, p))) Object.assign(hashes, part);
+  return hashes;
+}
