@@ -27,7 +27,7 @@ const batches = defineEntity({
     itemCount: { type: 'number', default: 0 },
     awbCount: { type: 'number', default: 0 },
     lastRunId: { type: 'string' },
-    /** The latest run that finished: its products file is the batch's full result. */
+    /** The latest run that finished: its results (products in parts, and the download files) are the batch's full result. */
     finishedRunId: { type: 'string' },
     closedAt: { type: 'string' },
     closedBy: { type: 'string' },
