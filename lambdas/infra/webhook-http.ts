@@ -3,6 +3,7 @@ import http from 'node:http';
 import https from 'node:https';
 import net from 'node:net';
 import { performance } from 'node:perf_hooks';
+import { isForbiddenAddress } from './forbidden-address';
 
 /**
  * The outbound HTTP client of webhook deliveries. Partners choose the URL, so this is where a
@@ -41,88 +42,6 @@ export class ForbiddenAddressError extends Error {
   constructor() {
     super(forbiddenAddressMessage);
     this.name = 'ForbiddenAddressError';
-  }
-}
-
-// ---------------------------------------------------------------------------------------------
-// Forbidden addresses
-
-const forbidden = new net.BlockList();
-for (const [network, prefix] of [
-  ['0.0.0.0', 8], // "this network"; 0.0.0.0 reaches the local host on Linux
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10], // carrier-grade NAT
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16], // link-local, with the EC2/ECS metadata endpoints
-  ['172.16.0.0', 12],
-  ['192.0.0.0', 24], // IETF protocol assignments
-  ['192.0.2.0', 24], // TEST-NET-1
-  ['192.168.0.0', 16],
-  ['198.18.0.0', 15], // benchmarking
-  ['198.51.100.0', 24], // TEST-NET-2
-  ['203.0.113.0', 24], // TEST-NET-3
-  ['224.0.0.0', 4], // multicast
-  ['240.0.0.0', 4], // reserved
-] as const) {
-  forbidden.addSubnet(network, prefix, 'ipv4');
-}
-forbidden.addAddress('255.255.255.255', 'ipv4');
-forbidden.addAddress('::', 'ipv6');
-forbidden.addAddress('::1', 'ipv6');
-for (const [network, prefix] of [
-  ['fc00::', 7], // unique local, with AWS's fd00:ec2::254 metadata endpoint
-  ['fe80::', 10], // link-local
-  ['ff00::', 8], // multicast
-  ['2001:db8::', 32], // documentation
-] as const) {
-  forbidden.addSubnet(network, prefix, 'ipv6');
-}
-
-/** The eight 16-bit groups of a valid IPv6 address (no zone), dotted-quad tail included. */
-function ipv6Groups(address: string): number[] {
-  let text = address;
-  const tailStart = text.lastIndexOf(':') + 1;
-  const tail = text.slice(tailStart);
-  if (tail.includes('.')) {
-    const [a, b, c, d] = tail.split('.').map(Number);
-    text = `${text.slice(0, tailStart)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
-  }
-  const [head, rest] = text.split('::');
-  const left = head ? head.split(':') : [];
-  const right = rest === undefined ? [] : rest ? rest.split(':') : [];
-  const zeros = new Array<string>(8 - left.length - right.length).fill('0');
-  return [...left, ...zeros, ...right].map((g) => parseInt(g, 16));
-}
-
-/**
- * The IPv4 address inside an IPv4-mapped (::ffff:0:0/96) or NAT64 (64:ff9b::/96) address: both
- * reach that IPv4 host, so it is the one to judge. Null for any other IPv6 address.
- */
-function embeddedIpv4(address: string): string | null {
-  const g = ipv6Groups(address);
-  const mapped = g[0] === 0 && g[1] === 0 && g[2] === 0 && g[3] === 0 && g[4] === 0 && g[5] === 0xffff;
-  const nat64 = g[0] === 0x64 && g[1] === 0xff9b && g[2] === 0 && g[3] === 0 && g[4] === 0 && g[5] === 0;
-  if (!mapped && !nat64) return null;
-  return [g[6] >> 8, g[6] & 0xff, g[7] >> 8, g[7] & 0xff].join('.');
-}
-
-/**
- * True when a delivery must not connect to this address: private, loopback, link-local (cloud
- * metadata), multicast, reserved or documentation ranges. Anything that is not an IP address is
- * forbidden too, so a surprise input fails closed.
- */
-export function isForbiddenAddress(ip: string): boolean {
-  // A zone (fe80::1%eth0) only names the interface; brackets come from URL hosts.
-  const address = ip.trim().replace(/^\[(.*)\]$/, '$1').replace(/%.*$/, '');
-  switch (net.isIP(address)) {
-    case 4:
-      return forbidden.check(address, 'ipv4');
-    case 6: {
-      const v4 = embeddedIpv4(address);
-      return v4 === null ? forbidden.check(address, 'ipv6') : forbidden.check(v4, 'ipv4');
-    }
-    default:
-      return true;
   }
 }
 

@@ -35,7 +35,8 @@ import { queues } from '../infra/queues';
 import { timers } from '../infra/timers';
 import { now } from '../infra/clock';
 import { config } from '../infra/config';
-import { checkEndpointUrl, isForbiddenAddress, postWebhook } from '../infra/webhook-http';
+import { checkEndpointUrl, postWebhook } from '../infra/webhook-http';
+import { isForbiddenAddress } from '../infra/forbidden-address';
 import { isIP } from 'node:net';
 import { logger } from '../http/kit/logger';
 
