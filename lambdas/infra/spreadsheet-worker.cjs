@@ -8,17 +8,42 @@
  * (prototype pollution, ReDoS): whatever a file does happens in this thread's own realm, which
  * the parent terminates after one parse. Only arrays of primitives leave it, by structured clone.
  *
- * In (workerData): { bytes: Uint8Array, maxRows: number, maxColumns: number }
+ * In (workerData): { bytes: Uint8Array, maxRows: number, maxColumns: number, maxExpandedBytes: number }
  * Out (one message): { ok: true, rows: Cell[][], rowNumbers: number[] }
- *                  | { ok: false, reason: 'password' | 'unreadable' | 'too_many_rows' }
+ *                  | { ok: false, reason: 'password' | 'unreadable' | 'too_many_rows' | 'too_large_expanded' }
  * Cell: string | number | boolean | null. Dates stay Excel serial numbers (cellDates: false).
  * No 'use strict' here: in the bundle it would cover the parser too.
  */
 
 const { parentPort, workerData } = require('node:worker_threads');
+const zlib = require('node:zlib');
 const XLSX = require('sheetjs-style');
+// The ZIP reader SheetJS opens xlsx files with under Node (an old JSZip, `JSZipSync`): the same module.
+const JSZipSync = require('sheetjs-style/jszip.js');
 
-const { bytes, maxRows, maxColumns } = workerData;
+const { bytes, maxRows, maxColumns, maxExpandedBytes } = workerData;
+
+/**
+ * A zip bomb (a few hundred KB that unzip to gigabytes) is stopped while it inflates. JSZip
+ * inflates a part when SheetJS reads it, and compares the result with the declared size only
+ * afterwards; a sheet larger than V8's largest string was then dropped unread and the file
+ * answered "The first sheet is empty.". Here every part is inflated by Node's zlib with its output
+ * capped at what is left of one budget for the whole file (maxOutputLength: zlib stops with
+ * ERR_BUFFER_TOO_LARGE), whatever sizes the file declares.
+ */
+let expanded = 0;
+let overBudget = false;
+JSZipSync.compressions.DEFLATE.uncompress = (input) => {
+  try {
+    const out = zlib.inflateRawSync(input, { maxOutputLength: Math.max(1, maxExpandedBytes - expanded) });
+    expanded += out.length;
+    return out;
+  } catch (err) {
+    if (err && err.code === 'ERR_BUFFER_TOO_LARGE') overBudget = true;
+    throw err;
+  }
+};
+
 parentPort.postMessage(readFirstSheet());
 
 function readFirstSheet() {
@@ -42,8 +67,11 @@ function readFirstSheet() {
       sheetRows: maxRows + 1,
     });
   } catch (err) {
+    if (overBudget) return { ok: false, reason: 'too_large_expanded' };
     return { ok: false, reason: /password|encrypt/i.test(messageOf(err)) ? 'password' : 'unreadable' };
   }
+  // The reader may swallow a part's failure and go on without it: the budget decides all the same.
+  if (overBudget) return { ok: false, reason: 'too_large_expanded' };
 
   const names = Array.isArray(workbook.SheetNames) ? workbook.SheetNames : [];
   const sheet = names.length ? workbook.Sheets[names[0]] : undefined;

@@ -39,6 +39,11 @@ export const spreadsheetLimits = {
   /** Columns read, from the first of the used range; any further ones are ignored. */
   maxColumns: 200,
   timeoutMs: 20_000,
+  /**
+   * What the parts of an xlsx may unzip to, in all. A 10 MB workbook of 100,000 rows and 25 text
+   * columns unzips to about 150 MB; a zip bomb unzips to gigabytes from a few hundred KB.
+   */
+  maxExpandedMb: 256,
   /** The worker's heap cap, unless the function's own memory calls for less. */
   maxHeapMb: 512,
 } as const;
@@ -93,7 +98,12 @@ type Outcome = { kind: 'message'; value: unknown } | { kind: 'error'; error: Err
 function runWorker(url: URL, bytes: Uint8Array, timeoutMs: number, maxHeapMb: number): Promise<unknown> {
   return new Promise((resolve, reject) => {
     const worker = new Worker(url, {
-      workerData: { bytes, maxRows: spreadsheetLimits.maxRows, maxColumns: spreadsheetLimits.maxColumns },
+      workerData: {
+        bytes,
+        maxRows: spreadsheetLimits.maxRows,
+        maxColumns: spreadsheetLimits.maxColumns,
+        maxExpandedBytes: spreadsheetLimits.maxExpandedMb * 1024 * 1024,
+      },
       transferList: [bytes.buffer as ArrayBuffer],
       resourceLimits: {
         maxOldGenerationSizeMb: maxHeapMb,
@@ -152,6 +162,7 @@ const reasons: Record<string, string> = {
   password: 'The workbook is password-protected. Remove the password and upload it again.',
   unreadable: 'The file could not be read as an Excel workbook. Save it again from Excel as .xlsx and retry.',
   too_many_rows: `The first sheet has more than ${spreadsheetLimits.maxRows.toLocaleString('en-US')} rows. Split the manifest into several files.`,
+  too_large_expanded: `The workbook is too large when expanded: its contents unzip to more than ${spreadsheetLimits.maxExpandedMb} MB. Split it into smaller files.`,
 };
 
 const isCell = (c: unknown): c is Cell =>

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ServiceError, ValidationFailed } from '../../../lambdas/core/errors';
 import { defaultMaxHeapMb, liveSpreadsheetWorkers, readSheetRows, spreadsheetLimits, type ReadSheetOptions } from '../../../lambdas/infra/spreadsheet';
 import { pdf } from '../../support/files';
-import { workbook, XLSX } from '../../support/workbooks';
+import { expandingWorkbook, workbook, XLSX } from '../../support/workbooks';
 
 const fixtureWorker = (name: string) => new URL(`../../support/workers/${name}`, import.meta.url);
 
@@ -127,6 +127,21 @@ describe('readSheetRows', () => {
     await expect(readSheetRows(workbook(bigSheet(10)), { maxHeapMb: 32 })).resolves.toHaveLength(11);
     const errors = await fileErrorsOf(hugeWorkbook(), { maxHeapMb: 32 });
     expect(errors).toEqual(['The workbook needs more memory to read than allowed. Split it into smaller files.']);
+  });
+
+  it('refuses a zip bomb, a sheet that unzips past the limit, with a 422 on file saying it is too large when expanded', async () => {
+    const bomb = expandingWorkbook((spreadsheetLimits.maxExpandedMb + 44) * 1024 * 1024);
+    expect(bomb.length).toBeLessThan(1024 * 1024);
+    const started = Date.now();
+    expect(await fileErrorsOf(bomb)).toEqual(['The workbook is too large when expanded: its contents unzip to more than 256 MB. Split it into smaller files.']);
+    expect(Date.now() - started).toBeLessThan(10_000);
+  });
+
+  it('reads a workbook that unzips to well under the limit', async () => {
+    await expect(readSheetRows(expandingWorkbook(10 * 1024 * 1024))).resolves.toEqual([
+      { row: 1, cells: ['HAWB'] },
+      { row: 2, cells: ['H1'] },
+    ]);
   });
 
   it('ends a parse that exceeds the time limit as a 422 on file', async () => {
