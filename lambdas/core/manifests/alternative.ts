@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { safeIdentifier } from '../identifier';
 import { isoAlpha2 } from './countries';
 import { decimal4 } from './identity';
 
@@ -21,18 +22,33 @@ const TaxId = v.pipe(
   v.maxLength(11, 'Must have at most 11 digits.'),
 );
 
-export const AlternativeProduct = v.object({
-  awb_number: text(100),
-  consignee: text(200),
-  tax_id: v.optional(TaxId),
-  product_description: text(1000),
-  quantity: v.pipe(v.number('Must be a number (not text).'), v.integer('Must be a whole number.'), v.minValue(1, 'Must be at least 1.'), v.maxValue(1_000_000, 'Must be at most 1000000.')),
-  unit_value: v.pipe(v.number('Must be a number (not text).'), v.finite('Must be a finite number.'), v.minValue(0, 'Must not be negative.')),
-  country_of_manufacture: v.pipe(v.string('Must be a string.'), v.trim(), v.toUpperCase(), v.check((c) => isoAlpha2.has(c), 'Must be an ISO 3166-1 alpha-2 country code (e.g. CN).')),
-});
+/** The manifest id and AWBs are identifiers: see core/identifier.ts. */
+const id = (max: number) =>
+  v.pipe(v.string('Must be a string.'), v.trim(), v.nonEmpty('Must not be empty.'), v.maxLength(max, `Must be at most ${max} characters.`), safeIdentifier);
+
+export const AlternativeProduct = v.pipe(
+  v.object({
+    awb_number: id(100),
+    consignee: text(200),
+    tax_id: v.optional(TaxId),
+    product_description: text(1000),
+    quantity: v.pipe(v.number('Must be a number (not text).'), v.integer('Must be a whole number.'), v.minValue(1, 'Must be at least 1.'), v.maxValue(1_000_000, 'Must be at most 1000000.')),
+    unit_value: v.pipe(v.number('Must be a number (not text).'), v.finite('Must be a finite number.'), v.minValue(0, 'Must not be negative.')),
+    country_of_manufacture: v.pipe(v.string('Must be a string.'), v.trim(), v.toUpperCase(), v.check((c) => isoAlpha2.has(c), 'Must be an ISO 3166-1 alpha-2 country code (e.g. CN).')),
+  }),
+  // The line's value becomes the item's fobValueUsd, which must stay an exact number (spec 2.5).
+  v.forward(
+    v.partialCheck(
+      [['unit_value'], ['quantity']],
+      (p) => p.unit_value * p.quantity <= Number.MAX_SAFE_INTEGER,
+      `unit_value x quantity must be at most ${Number.MAX_SAFE_INTEGER}.`,
+    ),
+    ['unit_value'],
+  ),
+);
 
 export const AlternativeManifest = v.object({
-  manifest: text(50),
+  manifest: id(50),
   products: v.pipe(
     v.array(AlternativeProduct, 'Must be an array of products.'),
     v.minLength(1, 'Send at least one product.'),

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { safeIdentifier } from '../identifier';
 import { isoAlpha2 } from './countries';
 
 /**
@@ -10,6 +11,8 @@ import { isoAlpha2 } from './countries';
  *   empty columns); a required field must be a non-empty string.
  * - Item fields the spec does not name are dropped (partners send extra columns).
  * - Numbers must be JSON numbers: "12.5" as text is refused rather than guessed.
+ * - Identifier fields (AWB, MAWB, keys, codes) refuse control and bidirectional characters and
+ *   unpaired surrogates (core/identifier.ts).
  * - Errors are keyed by the path the client sent, e.g. `items.12.consigneeEmail`.
  */
 
@@ -42,6 +45,10 @@ const opt = (inner: v.GenericSchema<string, string>) =>
 
 const optText = (max: number) => opt(v.pipe(v.string(), maxChars(max), noControl));
 
+/** Identifiers (AWB, MAWB, keys, codes) refuse what a label would not show: see core/identifier.ts. */
+const reqId = (max: number) => v.pipe(v.string('Must be a string.'), v.trim(), v.nonEmpty('Must not be empty.'), maxChars(max), safeIdentifier);
+const optId = (max: number) => opt(v.pipe(v.string(), maxChars(max), safeIdentifier));
+
 const isHttpUrl = (s: string) => {
   try {
     const url = new URL(s);
@@ -67,7 +74,11 @@ const Country = v.pipe(
   v.check((c) => isoAlpha2.has(c), 'Must be an ISO 3166-1 alpha-2 country code (two letters, e.g. AR, CN, US).'),
 );
 
-/** An optional JSON number: finite and >= 0; null counts as absent. */
+/**
+ * An optional JSON number: finite, >= 0 and at most 2^53 - 1; null counts as absent. The bound is
+ * the JSON body rule of the route kit, repeated here for numbers that come from spreadsheet cells:
+ * beyond it a number is not exact, and the table refuses to store it.
+ */
 const optAmount = (integer = false) =>
   v.optional(
     v.pipe(
@@ -77,6 +88,7 @@ const optAmount = (integer = false) =>
           v.finite('Must be a finite number.'),
           v.check((n) => !integer || Number.isInteger(n), 'Must be a whole number.'),
           v.minValue(0, 'Must not be negative.'),
+          v.maxValue(Number.MAX_SAFE_INTEGER, `Must be at most ${Number.MAX_SAFE_INTEGER}.`),
         ),
       ),
       v.transform((n): number | undefined => n ?? undefined),
@@ -88,9 +100,9 @@ const taxIdTypesWith11Digits = new Set(['CUIT', 'CUIL']);
 export const ManifestItem = v.pipe(
   v.object(
     {
-      trackingNumber: optText(100),
-      awbNumber: optText(100),
-      itemIdempotencyKey: optText(128),
+      trackingNumber: optId(100),
+      awbNumber: optId(100),
+      itemIdempotencyKey: optId(128),
       originCountry: Country,
       consigneeName: reqText(200),
       consigneeAddress: optText(255),
@@ -103,13 +115,13 @@ export const ManifestItem = v.pipe(
       consigneeEmail: optEmail(150),
       itemName: optText(255),
       itemDescription: optText(1000),
-      hsCode: optText(20),
+      hsCode: optId(20),
       fobValueUsd: optAmount(),
       totalWeightKg: optAmount(),
       totalVolumetricWeightKg: optAmount(),
       amountOfItems: optAmount(true),
       amountOfPackages: optAmount(true),
-      boxNumber: optText(50),
+      boxNumber: optId(50),
       productLink: optUrl(500),
       imageLink: optUrl(500),
       Category: optText(100),
@@ -173,19 +185,19 @@ export const ChunkMetadata = v.pipe(
 export const ManifestSubmission = v.pipe(
   v.object(
     {
-      mawbNumber: reqText(50),
+      mawbNumber: reqId(50),
       items: v.pipe(
         v.array(ManifestItem, 'Must be an array of items.'),
         v.minLength(1, 'Send at least one item.'),
         v.maxLength(maxItemsPerSubmission, `Send at most ${maxItemsPerSubmission} items per request; use chunked mode for more.`),
       ),
-      manifestNumber: optText(100),
-      batchId: optText(100),
+      manifestNumber: optId(100),
+      batchId: optId(100),
       airline: optText(100),
-      flightNumber: optText(50),
-      aircraftRegistration: optText(50),
-      originAirport: optText(5),
-      customsBrokerCode: optText(50),
+      flightNumber: optId(50),
+      aircraftRegistration: optId(50),
+      originAirport: optId(5),
+      customsBrokerCode: optId(50),
       _chunk_metadata: v.optional(ChunkMetadata),
     },
     objectMessage,

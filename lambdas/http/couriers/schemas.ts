@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { batchStatuses, downloadFormats } from '../../core/manifests/model';
-import { intQuery, text } from '../kit/schemas';
+import { identifier, intQuery } from '../kit/schemas';
 
 export const CourierParams = v.object({ courier: v.pipe(v.string(), v.maxLength(50)) });
 
@@ -40,7 +40,7 @@ export const ManifestListQuery = v.pipe(
 
 export const BatchStatusBody = v.object({
   manifests: v.pipe(
-    v.array(text(100), 'Must be an array of manifest ids.'),
+    v.array(identifier(100), 'Must be an array of manifest ids.'),
     v.minLength(1, 'Send at least 1 manifest id.'),
     v.maxLength(50, 'Send at most 50 manifest ids.'),
   ),

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { checkTaxId } from '../../core/customs/tax-id';
-import { text } from '../kit/schemas';
+import { identifier } from '../kit/schemas';
 
 /**
  * Bodies of the tax-id quota and client-info endpoints (spec 4.6). A tax id is a CUIT or CUIL
@@ -18,7 +18,7 @@ export const TaxIdField = v.pipe(
   ),
 );
 
-const Awb = text(100);
+const Awb = identifier(100);
 
 export const QuotaCheckBody = v.object({
   tax_id: TaxIdField,

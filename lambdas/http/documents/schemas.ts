@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { documentStates, documentTypes } from '../../core/documents/model';
-import { intQuery, text } from '../kit/schemas';
+import { identifier, intQuery, text } from '../kit/schemas';
 
 export const maxMetadataBytes = 16 * 1024;
 
@@ -13,8 +13,8 @@ export const Metadata = v.pipe(
 
 const documentFields = {
   document_type: v.picklist(documentTypes, `Must be one of ${documentTypes.join(', ')}.`),
-  manifest_id: v.optional(text(100)),
-  awb_number: v.optional(text(50)),
+  manifest_id: v.optional(identifier(100)),
+  awb_number: v.optional(identifier(50)),
   metadata: v.optional(Metadata),
 };
 
@@ -39,8 +39,8 @@ export const ReviewBody = v.object({ notes: v.optional(text(2000)) });
 export const RejectBody = v.object({ reason: text(2000) });
 
 export const ListQuery = v.object({
-  manifest_id: v.optional(text(100)),
-  awb_number: v.optional(text(50)),
+  manifest_id: v.optional(identifier(100)),
+  awb_number: v.optional(identifier(50)),
   document_type: v.optional(v.picklist(documentTypes, `Must be one of ${documentTypes.join(', ')}.`)),
   state: v.optional(v.picklist(documentStates, `Must be one of ${documentStates.join(', ')}.`)),
   per_page: v.optional(intQuery(1, 100), '15'),

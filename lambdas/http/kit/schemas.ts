@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { safeIdentifier } from '../../core/identifier';
 
 /** A positive integer id in a path: anything else names no record (404). */
 export const IdParam = v.pipe(v.string(), v.regex(/^[1-9]\d{0,14}$/), v.transform(Number));
@@ -23,3 +24,7 @@ export const text = (max: number) =>
     v.maxLength(max, `Must be at most ${max} characters.`),
     v.regex(/^[^\u0000-\u001f\u007f]*$/, 'Must not contain control characters.'),
   );
+
+/** `text` for identifiers (AWB, manifest id, SKU): no bidirectional controls or unpaired surrogates either. */
+export const identifier = (max: number) =>
+  v.pipe(v.string('Must be a string.'), v.trim(), v.nonEmpty('Must not be empty.'), v.maxLength(max, `Must be at most ${max} characters.`), safeIdentifier);

@@ -1,7 +1,8 @@
 import * as v from 'valibot';
 import { financialStatuses, fulfillmentStatuses, orderChannels, orderStatuses, shipmentStatuses } from '../../core/orders/model';
 import { syncChannels } from '../../core/orders/marketplace';
-import { intQuery, text } from '../kit/schemas';
+import { safeIdentifier } from '../../core/identifier';
+import { identifier, intQuery, text } from '../kit/schemas';
 
 const oneOf = <T extends readonly string[]>(values: T) => v.picklist(values, `Must be one of ${values.join(', ')}.`);
 
@@ -59,7 +60,7 @@ export const CreateOrderBody = v.object({
   items: v.pipe(
     v.array(
       v.object({
-        sku: v.pipe(text(100), v.regex(/^[^\s#]+$/, 'Must not contain spaces or #.')),
+        sku: v.pipe(identifier(100), v.regex(/^[^\s#]+$/, 'Must not contain spaces or #.')),
         name: text(300),
         quantity,
         price: money,
@@ -143,7 +144,7 @@ export const TrackingUpdateBody = v.object({
   occurred_at: v.optional(IsoDateTime),
 });
 
-export const SkuParams = v.object({ sku: v.pipe(v.string(), v.regex(/^[^\s#/]{1,100}$/, 'Must be a SKU.')) });
+export const SkuParams = v.object({ sku: v.pipe(v.string(), v.regex(/^[^\s#/]{1,100}$/, 'Must be a SKU.'), safeIdentifier) });
 
 export const StockBody = v.object({
   name: v.optional(text(300)),
