@@ -4,6 +4,14 @@
  */
 export type FieldErrors = Record<string, string[]>;
 
+/**
+ * A field map with no prototype: field names come from clients, and on a plain object `__proto__`
+ * or `constructor` would read as something already there (a 500, or an error lost).
+ */
+export function emptyFieldErrors(): FieldErrors {
+  return Object.create(null) as FieldErrors;
+}
+
 export class ServiceError extends Error {
   readonly status: number = 500;
   readonly code: string = 'internal_error';

@@ -43,17 +43,25 @@ export interface IntakeAnswer {
 /** What the intake queue carries: the acceptance the worker makes sure of, then writes. */
 export type IntakeJob = { kind: 'manifest'; record: SubmissionRecord } | { kind: 'chunk'; set: ChunkSetRecord; chunk: ChunkRecord };
 
+declare const signatureChecked: unique symbol;
+
+/**
+ * The caller once its request passed `checkSignature`. Intake takes no other: a route that feeds
+ * it without checking X-Signature does not compile (the alternative interface once did just that).
+ */
+export type SignedSender = Principal & { readonly [signatureChecked]: true };
+
 /**
  * X-Signature (spec 4.3): when the partner account has a manifest signing secret, the request
  * must carry `sha256=<hex>` of the raw body keyed with it; else 401 before anything is read.
  */
-export async function checkSignature(principal: Principal, rawBody: Buffer, header: string | undefined): Promise<void> {
+export async function checkSignature(principal: Principal, rawBody: Buffer, header: string | undefined): Promise<SignedSender> {
   const account = await getAccount(principal.accountId);
   const secret = account?.manifestSigningSecret;
-  if (!secret) return;
-  if (!isValidManifestSignature(secret, rawBody, header)) {
+  if (secret && !isValidManifestSignature(secret, rawBody, header)) {
     throw new Unauthorized(header ? 'X-Signature does not match the request body.' : 'X-Signature is required for this account (sha256=<hex HMAC-SHA256 of the raw body>).');
   }
+  return principal as SignedSender;
 }
 
 /** The batch an update-mode payload names: the caller's own, complete and open, else 422 / 423 (spec 7.2). */
@@ -102,7 +110,7 @@ function answerFrom(held: SubmissionRecord, mine: SubmissionRecord): IntakeAnswe
  * Accepts a whole manifest (spec 4.3 / 4.4): one key, one batch (its id derived from the key, so
  * every retry and the worker write into the same batch under the same item keys).
  */
-export async function submitManifest(principal: Principal, courier: string, s: ManifestSubmission, key: string | undefined): Promise<IntakeAnswer> {
+export async function submitManifest(principal: SignedSender, courier: string, s: ManifestSubmission, key: string | undefined): Promise<IntakeAnswer> {
   const idempotencyKey = key ?? randomUUID();
   const payload = JSON.stringify({ courier, submission: s } satisfies StoredPayload);
   const hash = sha256(payload);
@@ -256,7 +264,7 @@ async function heldChunk(set: ChunkSetRecord, record: ChunkRecord): Promise<Chun
  * for writing and answered. Chunks may come in any order, twice, or at once; the intake worker
  * writes each chunk's items and releases the batch to processing once every chunk is written.
  */
-export async function submitChunk(principal: Principal, courier: string, s: ManifestSubmission): Promise<IntakeAnswer> {
+export async function submitChunk(principal: SignedSender, courier: string, s: ManifestSubmission): Promise<IntakeAnswer> {
   const meta = s._chunk_metadata!;
   const n = meta.chunk_number;
   const baseKey = meta.base_idempotency_key.toLowerCase();

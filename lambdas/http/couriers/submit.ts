@@ -1,5 +1,5 @@
 import { route } from '../kit/route';
-import { parseJson } from '../kit/route';
+import { parseJson, validateBody } from '../kit/json-body';
 import { validate } from '../kit/validate';
 import { idempotencyKey } from '../kit/idempotency-key';
 import { ValidationFailed } from '../../core/errors';
@@ -13,10 +13,20 @@ export const submitBodyBytes = 6 * 1000 * 1000;
 
 const tooLarge = `The request body is over the 6 MB limit of one request. Send the manifest in chunked mode: up to 50 requests, each with a slice of the items and _chunk_metadata {chunk_number, total_chunks, base_idempotency_key, total_items}.`;
 
-const isJson = (contentType: string | undefined) => /^application\/(.+\+)?json\b/i.test(contentType?.trim() ?? '');
+/** A JSON manifest (the `default` slug), read by the kit's JSON rules. */
+function jsonSubmission(rawBody: Buffer | undefined, contentType: string | undefined) {
+  const input = parseJson(rawBody, contentType);
+  if (input === undefined) throw new ValidationFailed({ body: ['Send the manifest (spec 2.5) as the request body.'] });
+  return validateBody(ManifestSubmission, input);
+}
 
-/** Validation of a converted workbook: the same field paths, with messages that name the row and column. */
-async function validateSheet(input: unknown) {
+/**
+ * An Excel manifest (a partner slug); a body that is not multipart is 415. Validation of the
+ * converted workbook keeps the field paths, with messages that name the row and column. The
+ * spreadsheet reader loads only here, so JSON submissions start without it.
+ */
+async function sheetSubmission(rawBody: Buffer | undefined, contentType: string | undefined, slug: string) {
+  const input = await (await import('./excel-in')).readExcelSubmission(rawBody ?? Buffer.alloc(0), contentType, slug);
   try {
     return validate(ManifestSubmission, input);
   } catch (err) {
@@ -33,16 +43,8 @@ export const handler = route({ bodyMode: 'raw', maxBodyBytes: submitBodyBytes, t
     throw new ValidationFailed({ courier: [`Unknown courier slug "${slug}". Use \`default\` for JSON payloads; Excel slugs are ${excelSlugs.join(', ')}.`] });
   }
   const key = idempotencyKey(headers);
-  await checkSignature(principal, rawBody ?? Buffer.alloc(0), headers['x-signature']);
-  if (excel && isJson(headers['content-type'])) {
-    throw new ValidationFailed({ courier: [`The ${slug} slug converts an Excel file (multipart field \`file\`). Send JSON payloads to the \`default\` slug.`] });
-  }
-  // The spreadsheet reader loads only for Excel slugs, so JSON submissions start without it.
-  const input = excel
-    ? await (await import('./excel-in')).readExcelSubmission(rawBody ?? Buffer.alloc(0), headers['content-type'], slug)
-    : parseJson(rawBody, headers['content-type']);
-  if (input === undefined) throw new ValidationFailed({ body: ['Send the manifest (spec 2.5) as the request body.'] });
-  const submission = excel ? await validateSheet(input) : validate(ManifestSubmission, input);
-  const answer = submission._chunk_metadata ? await submitChunk(principal, slug, submission) : await submitManifest(principal, slug, submission, key);
+  const sender = await checkSignature(principal, rawBody ?? Buffer.alloc(0), headers['x-signature']);
+  const submission = excel ? await sheetSubmission(rawBody, headers['content-type'], slug) : jsonSubmission(rawBody, headers['content-type']);
+  const answer = submission._chunk_metadata ? await submitChunk(sender, slug, submission) : await submitManifest(sender, slug, submission, key);
   return { status: answer.status, body: answer.body, headers: answer.replayed ? { 'Idempotent-Replayed': 'true' } : undefined };
 });

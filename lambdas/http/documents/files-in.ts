@@ -3,6 +3,7 @@ import { BadRequest, PayloadTooLarge, UnsupportedMediaType, ValidationFailed } f
 import { maxDocumentBytes } from '../../core/documents/files';
 import { parseMultipart } from '../kit/multipart';
 import { validate } from '../kit/validate';
+import { checkJsonValue, parseJson, validateBody } from '../kit/json-body';
 import type { IncomingFile } from '../../services/documents';
 
 export { idempotencyKey } from '../kit/idempotency-key';
@@ -30,19 +31,17 @@ export async function readUpload<S extends v.GenericSchema, J extends v.GenericS
     const form = await parseMultipart(raw ?? Buffer.alloc(0), contentType!, { fileBytes: maxDocumentBytes });
     const file = form.files.find((f) => f.field === 'file');
     const fields: Record<string, unknown> = { ...form.fields };
-    if (typeof fields.metadata === 'string') fields.metadata = parseJsonField(fields.metadata);
+    if (typeof fields.metadata === 'string') {
+      fields.metadata = parseJsonField(fields.metadata);
+      // The same rules as a JSON body, with `metadata` counted as a field of one.
+      checkJsonValue(fields.metadata, ['metadata']);
+    }
     const parsed = validate(schemas.fields, fields);
     if (!file) throw new ValidationFailed({ file: ['A file is required (multipart field "file", or file_base64 with filename).'] });
     return { fields: parsed, file: { fileName: file.fileName, bytes: file.data } };
   }
   if (media === 'application/json') {
-    let body: unknown;
-    try {
-      body = JSON.parse((raw ?? Buffer.alloc(0)).toString('utf8') || '{}');
-    } catch {
-      throw new BadRequest('The body is not valid JSON.');
-    }
-    const parsed = validate(schemas.json, body) as Record<string, unknown>;
+    const parsed = validateBody(schemas.json, parseJson(raw, contentType)) as Record<string, unknown>;
     const bytes = decodeBase64(parsed.file_base64 as string);
     const { file_base64: _f, filename, ...fields } = parsed;
     return { fields: fields as v.InferOutput<S>, file: { fileName: filename as string, bytes } };

@@ -3,16 +3,7 @@ import httpCors from '@middy/http-cors';
 import httpSecurityHeaders from '@middy/http-security-headers';
 import type { APIGatewayProxyEventV2WithLambdaAuthorizer, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import type * as v from 'valibot';
-import {
-  BadRequest,
-  NotFound,
-  PayloadTooLarge,
-  ServiceError,
-  Unauthorized,
-  UnsupportedMediaType,
-  ValidationFailed,
-  errorForStatus,
-} from '../../core/errors';
+import { NotFound, PayloadTooLarge, ServiceError, Unauthorized, ValidationFailed, errorForStatus } from '../../core/errors';
 import type { Principal } from '../../core/auth/principal';
 import { config } from '../../infra/config';
 import { decodeContext, type AuthContext } from './auth-context';
@@ -20,6 +11,7 @@ import { logger } from './logger';
 import { corsPolicy } from './cors';
 import type { Reply } from './reply';
 import { validate } from './validate';
+import { parseJson, validateBody } from './json-body';
 
 export type ApiEvent = APIGatewayProxyEventV2WithLambdaAuthorizer<AuthContext>;
 export type ApiResult = APIGatewayProxyStructuredResultV2;
@@ -32,7 +24,10 @@ export interface RouteOptions<B, Q, P> {
   params?: P;
   /** Routes that need no token (health, openapi). */
   public?: boolean;
-  /** `json` (default) parses and validates the body; `raw` hands the handler the bytes (uploads). */
+  /**
+   * `json` (default) parses the body with the rules of json-body.ts and validates it; `raw` hands
+   * the handler the bytes (uploads, signed bodies), and any JSON in them goes through json-body.ts.
+   */
   bodyMode?: 'json' | 'raw';
   /** Largest body accepted, in bytes (default 1 MiB); larger -> 413 before any parsing. */
   maxBodyBytes?: number;
@@ -82,7 +77,7 @@ export function route<B extends v.GenericSchema | undefined = undefined, Q exten
     let body: unknown;
     if ((opts.bodyMode ?? 'json') === 'json') {
       const parsed = parseJson(rawBody, headers['content-type']);
-      body = opts.body ? validate(opts.body, parsed ?? {}) : undefined;
+      body = opts.body ? validateBody(opts.body, parsed) : undefined;
     }
     const reply = await fn({
       event,
@@ -195,20 +190,6 @@ function readBody(event: ApiEvent, max: number, tooLarge?: string): Buffer | und
   const buf = event.isBase64Encoded ? Buffer.from(event.body, 'base64') : Buffer.from(event.body, 'utf8');
   if (buf.length > max) throw new PayloadTooLarge(tooLarge ?? `The request body is larger than ${max} bytes.`);
   return buf;
-}
-
-/** A JSON body (application/json or +json) or 415 / 400; empty -> undefined. */
-export function parseJson(raw: Buffer | undefined, contentType: string | undefined): unknown {
-  if (!raw || raw.length === 0) return undefined;
-  const mediaType = contentType?.split(';')[0].trim().toLowerCase();
-  if (mediaType !== 'application/json' && !mediaType?.endsWith('+json')) {
-    throw new UnsupportedMediaType('Send the body as application/json.');
-  }
-  try {
-    return JSON.parse(raw.toString('utf8'));
-  } catch {
-    throw new BadRequest('The body is not valid JSON.');
-  }
 }
 
 /** A path id that does not fit its schema names no record: 404, as for any unknown path. */

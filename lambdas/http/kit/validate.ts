@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { ValidationFailed, type FieldErrors } from '../../core/errors';
+import { ValidationFailed, emptyFieldErrors, type FieldErrors } from '../../core/errors';
 
 /** Validates input; failures become 422 with one entry per field, named by the path the client sent. */
 export function validate<S extends v.GenericSchema>(schema: S, input: unknown, prefix?: string): v.InferOutput<S> {
@@ -9,7 +9,7 @@ export function validate<S extends v.GenericSchema>(schema: S, input: unknown, p
 }
 
 export function fieldErrors(issues: readonly v.BaseIssue<unknown>[], prefix?: string): FieldErrors {
-  const errors: FieldErrors = {};
+  const errors = emptyFieldErrors();
   for (const issue of issues) {
     const path = v.getDotPath(issue) ?? (prefix ? '' : 'body');
     const key = [prefix, path].filter(Boolean).join('.') || 'body';

@@ -4,9 +4,10 @@ import { byMethod } from '../kit/by-method';
 import { paginate } from '../kit/paginate';
 import { idempotencyKey } from '../kit/idempotency-key';
 import { validate } from '../kit/validate';
+import { parseJson, validateBody } from '../kit/json-body';
 import { AlternativeManifest, toSubmissionInput } from '../../core/manifests/alternative';
 import { ManifestSubmission } from '../../core/manifests/submission';
-import { submitManifest } from '../../services/manifest-intake';
+import { checkSignature, submitManifest } from '../../services/manifest-intake';
 import { listManifests } from '../../services/manifest-tracking';
 import { AlternativeListQuery } from './schemas';
 
@@ -20,9 +21,13 @@ export const handler = byMethod({
       { extra: { meta } },
     );
   }),
-  POST: route({ body: AlternativeManifest }, async ({ body, headers, principal }) => {
+  // Raw, like the courier webhook: X-Signature is checked on the exact bytes, before the body is read.
+  POST: route({ bodyMode: 'raw' }, async ({ rawBody, headers, principal }) => {
+    const key = idempotencyKey(headers);
+    const sender = await checkSignature(principal, rawBody ?? Buffer.alloc(0), headers['x-signature']);
+    const body = validateBody(AlternativeManifest, parseJson(rawBody, headers['content-type']));
     const submission = validate(ManifestSubmission, toSubmissionInput(body));
-    const answer = await submitManifest(principal, 'alternative', submission, idempotencyKey(headers));
+    const answer = await submitManifest(sender, 'alternative', submission, key);
     const data = { manifest_id: body.manifest, batch_id: answer.batchId ?? null, total_products: body.products.length, processing_status: 'pending' };
     if (answer.replayed) return { ...ok(data, { status: 201, message: 'Manifest already uploaded with this Idempotency-Key.' }), headers: { 'Idempotent-Replayed': 'true' } };
     return ok(data, { status: 201, message: String(answer.body.message) });

@@ -128,11 +128,11 @@ describe('manifest submission', () => {
     expect(res.body.errors.courier[0]).toContain('default');
   });
 
-  it('answers 422 naming `default` for JSON sent to an Excel slug', async () => {
+  it('answers 415 naming `default` for JSON sent to an Excel slug', async () => {
     const { token } = await t.account('Json Excel Couriers');
     const res = await t.call('POST', submitPath('bfe'), { token, body: manifest(1) });
-    expect(res.status).toBe(422);
-    expect(res.body.errors.courier[0]).toContain('default');
+    expect(res.status).toBe(415);
+    expect(res.body.message).toContain('`default`');
   });
 
   it('answers 413 pointing to chunked mode for a body over 6 MB', async () => {

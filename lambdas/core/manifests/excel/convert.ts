@@ -1,4 +1,4 @@
-import { ValidationFailed, type FieldErrors } from '../../errors';
+import { ValidationFailed, emptyFieldErrors, type FieldErrors } from '../../errors';
 import type { Cell, Row } from '../../../infra/spreadsheet';
 import { ManifestItem, ManifestSubmission } from '../submission';
 import type { Conversion, ExcelLayout, ItemField, LayoutColumn } from './layout';
@@ -240,7 +240,7 @@ export function spreadsheetRowOf(submission: unknown, itemIndex: number): number
 export function withSpreadsheetRows(errors: FieldErrors, submission: unknown): FieldErrors {
   const origin = typeof submission === 'object' && submission !== null ? provenance.get(submission) : undefined;
   if (!origin) return errors;
-  const out: FieldErrors = {};
+  const out = emptyFieldErrors();
   for (const [key, messages] of Object.entries(errors)) {
     const m = /^items\.(\d+)(?:\.(.+))?$/.exec(key);
     const row = m ? origin.rows[Number(m[1])] : undefined;
