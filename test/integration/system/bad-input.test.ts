@@ -1,5 +1,11 @@
+import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { manifestSignature } from '../../../lambdas/core/manifests/signature';
+import { pdf, multipart } from '../../support/files';
+import { item, manifest, submitPath } from '../../support/manifests';
+import { merchant, placeOrder } from '../../support/orders';
 import { useTwin } from '../../support/twin';
+import { expandingWorkbook, workbook } from '../../support/workbooks';
 
 const t = useTwin();
 
@@ -123,5 +129,213 @@ describe('openapi.json', () => {
     const schema = res.body.paths['/api/v1/admin/accounts'].post.requestBody.content['application/json'].schema;
     expect(schema.required).toEqual(['name', 'kind']);
     expect(schema.properties.kind.enum).toEqual(['partner', 'broker']);
+  });
+});
+
+describe('closes the holes of issue 13: every bad input is a 4xx and nothing is written', () => {
+  const json = { 'content-type': 'application/json' };
+  /** 2^53, an exponent, the largest double, a 30-digit number and one JSON.parse reads as Infinity. */
+  const inexact = ['9007199254740992', '1e20', '1.7976931348623157e308', '123456789012345678901234567890', '1e400'];
+  const numberMessage = 'Must be a number from -9007199254740991 to 9007199254740991: JSON numbers beyond that are not exact.';
+  const product = (over: Record<string, unknown> = {}) => ({ awb_number: 'ALT0001', consignee: 'Ana Pérez', product_description: 'Taza', quantity: 1, unit_value: 5, country_of_manufacture: 'CN', ...over });
+  /** JSON text of `value` with the string "<n>" replaced by the number text `n` (JSON.stringify cannot write these numbers). */
+  const withNumber = (value: unknown, n: string) => JSON.stringify(value).replace('"<n>"', n);
+  const nested = (levels: number) => '{"a":'.repeat(levels - 1) + '{"a":1}' + '}'.repeat(levels - 1);
+  const docBody = (metadata: string) => `{"document_type":"awb","file_base64":"${pdf().toString('base64')}","filename":"guia.pdf","metadata":${metadata}}`;
+
+  async function nothingSubmitted(token: string) {
+    await t.intake();
+    expect((await t.call('GET', '/v1/couriers/manifests', { token })).body.data).toEqual([]);
+    expect((await t.call('GET', '/v1/manifests', { token })).body.data).toEqual([]);
+  }
+  const documentsOf = async (token: string) => (await t.call('GET', '/v1/transport/documents', { token })).body.meta.total;
+
+  it('asks for X-Signature on every route that feeds manifest intake: alternative, default, chunk and Excel answer 401 without it or with a wrong one', async () => {
+    const { accountId, token } = await t.account('Signed Intake');
+    const secret = (await t.call('POST', `/v1/admin/accounts/${accountId}/signing-secret`)).body.data.secret as string;
+    const baseKey = randomUUID();
+    const sheet = await multipart({ mawbNumber: 'SIG-XL' }, { name: 'm.xlsx', data: workbook([['Guía Hija', 'Destinatario', 'Descripción', 'País Origen'], ['SIG1', 'Ana', 'Taza', 'CN']]) });
+    const cases: [string, string | Buffer, string][] = [
+      ['/v1/manifests', JSON.stringify({ manifest: 'SIG-ALT', products: [product()] }), 'application/json'],
+      [submitPath(), JSON.stringify(manifest(1)), 'application/json'],
+      [submitPath(), JSON.stringify(manifest(1, { _chunk_metadata: { chunk_number: 1, total_chunks: 2, base_idempotency_key: baseKey, total_items: 2 } })), 'application/json'],
+      [submitPath('bfe'), sheet.body, sheet.contentType],
+    ];
+    for (const [path, raw, type] of cases) {
+      for (const signature of [undefined, manifestSignature('another-secret', raw)]) {
+        const res = await t.call('POST', path, { token, raw, headers: { 'content-type': type, ...(signature ? { 'x-signature': signature } : {}) } });
+        expect(res.status, `${path} ${signature ?? 'unsigned'}`).toBe(401);
+        expect(res.body).toMatchObject({ success: false, error: 'unauthorized' });
+        expect(res.body.message).toContain('X-Signature');
+      }
+    }
+    await nothingSubmitted(token);
+    expect((await t.call('GET', `/v1/couriers/manifests/chunks/${baseKey}/status`, { token })).status).toBe(404);
+    const [alternative] = cases;
+    const signed = await t.call('POST', alternative[0], { token, raw: alternative[1], headers: { ...json, 'x-signature': manifestSignature(secret, alternative[1]) } });
+    expect(signed.status).toBe(201);
+  });
+
+  it('refuses manifest item numbers at or beyond 2^53 with 422 naming the item field', async () => {
+    const { token } = await t.account('Huge Numbers');
+    for (const field of ['fobValueUsd', 'amountOfItems', 'amountOfPackages', 'totalWeightKg', 'totalVolumetricWeightKg']) {
+      for (const n of inexact) {
+        const raw = withNumber(manifest(1, { items: [item(1, { [field]: '<n>' })] }), n);
+        const res = await t.call('POST', submitPath(), { token, raw, headers: json });
+        expect(res.status, `${field} ${n}`).toBe(422);
+        expect(res.body).toMatchObject({ success: false, error: 'validation_failed', errors: { [`items.0.${field}`]: [numberMessage] } });
+      }
+    }
+    await nothingSubmitted(token);
+  });
+
+  it('refuses an alternative-interface unit_value at or beyond 2^53, or a line worth that much, with 422 on unit_value', async () => {
+    const { token } = await t.account('Huge Unit Values');
+    for (const n of inexact) {
+      const res = await t.call('POST', '/v1/manifests', { token, raw: withNumber({ manifest: 'ALT-BIG', products: [product({ unit_value: '<n>' })] }, n), headers: json });
+      expect(res.status, n).toBe(422);
+      expect(res.body.errors).toEqual({ 'products.0.unit_value': [numberMessage] });
+    }
+    const line = await t.call('POST', '/v1/manifests', { token, body: { manifest: 'ALT-BIG', products: [product({ unit_value: 9e15, quantity: 2 })] } });
+    expect(line.status).toBe(422);
+    expect(line.body.errors).toEqual({ 'products.0.unit_value': ['unit_value x quantity must be at most 9007199254740991.'] });
+    await nothingSubmitted(token);
+  });
+
+  it('refuses document metadata numbers at or beyond 2^53, in JSON and in a multipart field, with 422 naming the metadata path', async () => {
+    const { token } = await t.account('Huge Metadata');
+    for (const n of inexact) {
+      const res = await t.call('POST', '/v1/transport/documents/upload', { token, raw: docBody(`{"declared":{"value":${n}}}`), headers: json });
+      expect(res.status, n).toBe(422);
+      expect(res.body.errors).toEqual({ 'metadata.declared.value': [numberMessage] });
+      const form = await multipart({ document_type: 'awb', metadata: `{"declared":${n}}` }, { name: 'guia.pdf', data: pdf(), type: 'application/pdf' });
+      const multi = await t.call('POST', '/v1/transport/documents/upload', { token, raw: form.body, headers: { 'content-type': form.contentType } });
+      expect(multi.status, n).toBe(422);
+      expect(multi.body.errors).toEqual({ 'metadata.declared': [numberMessage] });
+    }
+    const presigned = await t.call('POST', '/v1/transport/documents/upload-url', {
+      token,
+      raw: `{"document_type":"awb","filename":"g.pdf","file_size":10,"checksum":"sha256:${'a'.repeat(64)}","metadata":{"n":1e20}}`,
+      headers: json,
+    });
+    expect(presigned.status).toBe(422);
+    expect(presigned.body.errors).toEqual({ 'metadata.n': [numberMessage] });
+    expect(await documentsOf(token)).toBe(0);
+  });
+
+  it('refuses metadata nested past 32 levels (40, and 10,000) with 422 naming the path, and keeps 31 levels under the body', async () => {
+    const { token } = await t.account('Deep Metadata');
+    const tooDeep = 'metadata.' + Array(31).fill('a').join('.');
+    for (const levels of [40, 10_000]) {
+      const res = await t.call('POST', '/v1/transport/documents/upload', { token, raw: docBody(nested(levels)), headers: json });
+      expect(res.status, String(levels)).toBe(422);
+      expect(res.body.errors).toEqual({ [tooDeep]: ['Must not be nested more than 32 levels deep.'] });
+      const form = await multipart({ document_type: 'awb', metadata: nested(levels) }, { name: 'guia.pdf', data: pdf(), type: 'application/pdf' });
+      const multi = await t.call('POST', '/v1/transport/documents/upload', { token, raw: form.body, headers: { 'content-type': form.contentType } });
+      expect(multi.status, String(levels)).toBe(422);
+      expect(multi.body.errors).toEqual({ [tooDeep]: ['Must not be nested more than 32 levels deep.'] });
+    }
+    expect(await documentsOf(token)).toBe(0);
+    const deepest = await t.call('POST', '/v1/transport/documents/upload', { token, raw: docBody(nested(31)), headers: json });
+    expect(deepest.status).toBe(201);
+    expect(JSON.stringify(deepest.body.data.metadata)).toBe(nested(31));
+  });
+
+  it('refuses __proto__, constructor and prototype keys in admin bodies with 422 naming the key, creating nothing', async () => {
+    const before = (await t.call('GET', '/v1/admin/accounts')).body.data.length;
+    const bodies: [string, string, string][] = [
+      ['/v1/admin/accounts', '{"name":"Proto","kind":"partner","__proto__":{"isAdmin":true}}', '__proto__'],
+      ['/v1/admin/accounts', '{"name":"Ctor","kind":"partner","constructor":{"prototype":{"isAdmin":true}}}', 'constructor'],
+      ['/v1/admin/tokens', '{"account_id":1,"name":"t","role":"admin","prototype":1}', 'prototype'],
+    ];
+    for (const [path, raw, key] of bodies) {
+      const res = await t.call('POST', path, { raw, headers: json });
+      expect(res.status, raw).toBe(422);
+      expect(res.body).toMatchObject({ success: false, error: 'validation_failed', errors: { [key]: ['This key is not allowed.'] } });
+    }
+    expect((await t.call('GET', '/v1/admin/accounts')).body.data.length).toBe(before);
+    expect(({} as Record<string, unknown>).isAdmin).toBeUndefined();
+  });
+
+  it('answers a JSON array or scalar where an object is expected with 422 on body: the order stays open, the document unvalidated', async () => {
+    const seller = await merchant(t, 'Array Bodies');
+    const order = await placeOrder(t, seller.token);
+    for (const raw of ['[1,2,3]', '[]', '"cancel"', '42', 'null']) {
+      const res = await t.call('POST', `/v1/orders/${order.id}/cancel`, { token: seller.token, raw, headers: json });
+      expect(res.status, raw).toBe(422);
+      expect(res.body.errors).toEqual({ body: ['Must be a JSON object.'] });
+    }
+    expect((await t.call('GET', `/v1/orders/${order.id}`, { token: seller.token })).body.data.status).not.toBe('cancelled');
+
+    const partner = await t.account('Array Documents');
+    const broker = await t.account('Array Broker', { kind: 'broker' });
+    const doc = await t.call('POST', '/v1/transport/documents/upload', { token: partner.token, raw: docBody('{}'), headers: json });
+    const res = await t.call('PUT', `/v1/transport/documents/${doc.body.data.id}/validate`, { token: broker.token, raw: '["x"]', headers: json });
+    expect(res.status).toBe(422);
+    expect(res.body.errors).toEqual({ body: ['Must be a JSON object.'] });
+    expect((await t.call('GET', `/v1/transport/documents/${doc.body.data.id}`, { token: partner.token })).body.data.state).toBe(doc.body.data.state);
+  });
+
+  it('answers a zip-bomb workbook with 422 on file saying it is too large when expanded', async () => {
+    const { token } = await t.account('Zip Bomb');
+    const form = await multipart({ mawbNumber: 'BOMB-1' }, { name: 'manifiesto.xlsx', data: expandingWorkbook(300 * 1024 * 1024) });
+    const res = await t.call('POST', submitPath('bfe'), { token, raw: form.body, headers: { 'content-type': form.contentType } });
+    expect(res.status).toBe(422);
+    expect(res.body.errors).toEqual({ file: ['The workbook is too large when expanded: its contents unzip to more than 256 MB. Split it into smaller files.'] });
+    await nothingSubmitted(token);
+  });
+
+  it('answers JSON sent to an Excel slug with 415 pointing to `default`', async () => {
+    const { token } = await t.account('Json To Excel');
+    const res = await t.call('POST', submitPath('bfe'), { token, body: manifest(1) });
+    expect(res.status).toBe(415);
+    expect(res.body).toMatchObject({ success: false, error: 'unsupported_media_type' });
+    expect(res.body.message).toContain('Send JSON manifests to the `default` slug.');
+    await nothingSubmitted(token);
+  });
+
+  it('refuses control characters, bidirectional controls and unpaired surrogates in identifiers with 422 naming the field', async () => {
+    const { token } = await t.account('Sneaky Ids');
+    const unsafe = ['MAWB\u202E321', 'MAWB\uD800', 'MAWB\uDC00x', 'MAWB\u0085', 'MA\u2066WB', 'MAWB\u0007'];
+    const message = 'Must not contain control characters, bidirectional controls or unpaired surrogates.';
+    const manifestFields = ['mawbNumber', 'manifestNumber', 'batchId'];
+    const itemFields = ['awbNumber', 'trackingNumber', 'itemIdempotencyKey'];
+    for (const id of unsafe) {
+      for (const field of manifestFields) {
+        const res = await t.call('POST', submitPath(), { token, body: manifest(1, { [field]: id }) });
+        expect(res.status, `${field} ${JSON.stringify(id)}`).toBe(422);
+        expect(res.body.errors[field]).toEqual([message]);
+      }
+      for (const field of itemFields) {
+        const res = await t.call('POST', submitPath(), { token, body: manifest(1, { items: [item(1, { [field]: id })] }) });
+        expect(res.status, `${field} ${JSON.stringify(id)}`).toBe(422);
+        expect(res.body.errors[`items.0.${field}`]).toEqual([message]);
+      }
+      const alternative = await t.call('POST', '/v1/manifests', { token, body: { manifest: id, products: [product({ awb_number: id })] } });
+      expect(alternative.status).toBe(422);
+      expect(alternative.body.errors).toEqual({ manifest: [message], 'products.0.awb_number': [message] });
+      const doc = await t.call('POST', '/v1/transport/documents/upload', { token, body: { document_type: 'awb', file_base64: pdf().toString('base64'), filename: 'g.pdf', awb_number: id, manifest_id: id } });
+      expect(doc.status).toBe(422);
+      expect(doc.body.errors).toEqual({ awb_number: [message], manifest_id: [message] });
+    }
+    await nothingSubmitted(token);
+    expect(await documentsOf(token)).toBe(0);
+    const plain = await t.call('POST', submitPath(), { token, body: manifest(1, { mawbNumber: 'MAWB-Ñandú-😀' }) });
+    expect(plain.status).toBe(202);
+  });
+
+  it('refuses, in a deployed stage, webhook endpoints whose IPv6 address carries a private IPv4 address', async () => {
+    const { token } = await t.account('Sneaky Hooks');
+    process.env.STAGE = 'prod';
+    try {
+      for (const host of ['[::127.0.0.1]', '[::ffff:0:7f00:1]', '[2002:7f00:1::]', '[64:ff9b:1::a9fe:a9fe]', '[64:ff9b::10.0.0.1]']) {
+        const res = await t.call('POST', '/webhook-subscriptions', { token, body: { endpoint_url: `https://${host}/hook`, events: ['document.uploaded'] } });
+        expect(res.status, host).toBe(422);
+        expect(res.body.errors).toEqual({ endpoint_url: ['The endpoint is a private or reserved address.'] });
+      }
+    } finally {
+      process.env.STAGE = 'local';
+    }
+    expect((await t.call('GET', '/webhook-subscriptions', { token })).body.data).toEqual([]);
   });
 });
