@@ -33,7 +33,7 @@ export async function readUpload<S extends v.GenericSchema, J extends v.GenericS
     const fields: Record<string, unknown> = { ...form.fields };
     if (typeof fields.metadata === 'string') {
       fields.metadata = parseJsonField(fields.metadata);
-      // The same rules as a JSON body, with `metadata` counted as a field of one.
+      // The JSON body rules, with paths and depth counted as if `metadata` had come in a JSON body.
       checkJsonValue(fields.metadata, ['metadata']);
     }
     const parsed = validate(schemas.fields, fields);
