@@ -1,6 +1,8 @@
 /**
  * `npm start`: the whole service on this machine, offline. DynamoDB Local (the real engine),
  * local blobs with signed URLs, in-process events, queues and timers persisted in the table.
+ * DYNAMO_ENDPOINT uses a DynamoDB already running instead of starting DynamoDB Local (the
+ * benchmarks run the service in its own process against theirs); TABLE_NAME names the table.
  */
 import { startTwin } from '../twin/twin';
 
@@ -13,6 +15,8 @@ const twin = await startTwin({
   host: process.env.HOST ?? '127.0.0.1',
   dataDir: process.env.DATA_DIR ?? '.data',
   adminToken: process.env.ADMIN_TOKEN || undefined,
+  dynamoEndpoint: process.env.DYNAMO_ENDPOINT || undefined,
+  tableName: process.env.TABLE_NAME || undefined,
 }).catch((err: Error) => {
   console.error(`Despacho could not start: ${err.message}`);
   process.exit(1);
