@@ -99,8 +99,10 @@ export async function startBenchService(opts: { tableName: string; tokens?: numb
 
   let sampler: NodeJS.Timeout | undefined;
   let stopped = false;
-  const stop = async () => {
-    if (stopped) return;
+  let stopping: Promise<void> | undefined;
+  // Every caller waits for the one stop (a signal's, and the bench's `finally` that its failing requests reach).
+  const stop = () => (stopping ??= stopAll());
+  const stopAll = async () => {
     stopped = true;
     clearInterval(sampler);
     if (child && child.exitCode === null && child.signalCode === null) {
