@@ -1,6 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
 
 /** The twin run as `npm start` runs it, in its own process. */
 export interface Started {
@@ -13,7 +12,9 @@ export interface Started {
 /** Starts `bin/local.ts` on a free port with this data directory, and waits for its ready line. */
 export function startService(dataDir: string, env: Record<string, string> = {}): Promise<Started> {
   const began = Date.now();
-  const child = spawn(join('node_modules', '.bin', 'tsx'), ['bin/local.ts'], {
+  // One process (`node --import tsx`, not the tsx CLI, which runs the service in a child): a
+  // signal or a kill -9 reaches the service itself, and nothing is left behind.
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bin/local.ts'], {
     env: { ...process.env, PORT: '0', DATA_DIR: dataDir, LOG_LEVEL: 'INFO', POWERTOOLS_LOG_LEVEL: 'INFO', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -20,7 +20,8 @@ const start = (dataDir: string) => startService(dataDir, { ADMIN_TOKEN: adminTok
 
 /** kill -9 of the service and its database, at once, as a power cut would. */
 async function killHard(service: Service, dataDir: string): Promise<void> {
-  const exited = new Promise((r) => service.child.once('exit', r));
+  const gone = service.child.exitCode !== null || service.child.signalCode !== null;
+  const exited = gone ? Promise.resolve() : new Promise((r) => service.child.once('exit', r));
   for (const pid of javaProcessesFor(dataDir)) process.kill(pid, 'SIGKILL');
   service.child.kill('SIGKILL');
   await exited;
@@ -57,10 +58,17 @@ function watchList(service: Service, token: string, items: Record<string, number
   };
 }
 
+/** What the test started, stopped after it even when it times out (a finally would not run then). */
+const started: { service?: Service; dataDir?: string } = {};
+afterAll(async () => {
+  if (started.service && started.dataDir) await killHard(started.service, started.dataDir).catch(() => undefined);
+  if (started.dataDir) rmSync(started.dataDir, { recursive: true, force: true });
+});
+
 describe('a crash in the middle', () => {
   it('of intake and of processing ends in one complete batch with every item once, never a partial one', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'despacho-crash-'));
-    let service = await start(dataDir);
+    const dataDir = (started.dataDir = mkdtempSync(join(tmpdir(), 'despacho-crash-')));
+    let service = (started.service = await start(dataDir));
     try {
       const auth = adminToken;
       const account = (await call(service, 'POST', '/v1/admin/accounts', auth, { name: 'Crash Couriers', kind: 'partner' })).body.data;
@@ -86,7 +94,7 @@ describe('a crash in the middle', () => {
       await killHard(service, dataDir);
       await watch.stop();
 
-      service = await start(dataDir);
+      service = started.service = await start(dataDir);
       // The retry of a client that saw no answer is answered at once, from the stored acceptance.
       const retryBegan = Date.now();
       const retry = await call(service, 'POST', submitPath(), token, body, { 'idempotency-key': key });
@@ -103,7 +111,7 @@ describe('a crash in the middle', () => {
       await killHard(service, dataDir);
       await watch.stop();
 
-      service = await start(dataDir);
+      service = started.service = await start(dataDir);
       watch = watchList(service, token, expected);
       let status: any;
       for (let i = 0; i < 1200; i++) {
@@ -135,8 +143,8 @@ describe('a crash in the middle', () => {
       expect(products).toHaveLength(n);
       expect(new Set(products.map((p: { awb_number: string }) => p.awb_number)).size).toBe(n);
     } finally {
-      await killHard(service, dataDir).catch(() => undefined);
-      rmSync(dataDir, { recursive: true, force: true });
+      await killHard(service, dataDir);
+      started.service = undefined;
     }
   }, 300_000);
 });
