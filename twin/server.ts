@@ -139,8 +139,23 @@ function preflight(res: ServerResponse, origin: string | undefined) {
   res.end();
 }
 
+/** The blob key a download path names; undefined when its percent-encoding is malformed. */
+function blobKeyOf(url: URL): string | undefined {
+  try {
+    return url.pathname.slice('/_blobs/'.length).split('/').map(decodeURIComponent).join('/');
+  } catch {
+    return undefined;
+  }
+}
+
 async function serveBlob(blobs: LocalBlobs, url: URL, res: ServerResponse) {
-  const key = url.pathname.slice('/_blobs/'.length).split('/').map(decodeURIComponent).join('/');
+  const key = blobKeyOf(url);
+  if (key === undefined) {
+    // As S3 answers a path it cannot decode.
+    res.writeHead(400, { 'Content-Type': 'application/xml' });
+    res.end(`<?xml version="1.0" encoding="UTF-8"?><Error><Code>InvalidURI</Code><Message>Couldn't parse the specified URI.</Message></Error>`);
+    return;
+  }
   const opened = await blobs.open(key, url.searchParams).catch(() => ({ refused: 'The URL is not valid.' }));
   if ('refused' in opened) {
     res.writeHead(403, { 'Content-Type': 'application/xml' });

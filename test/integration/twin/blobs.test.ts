@@ -20,6 +20,14 @@ describe('the twin blob store', () => {
     expect(await res.text()).toBe('%PDF-1.7 test');
   });
 
+  it('answers a path with malformed percent-encoding with 400 InvalidURI, as S3 does', async () => {
+    for (const path of ['/_blobs/%ZZ', '/_blobs/documents/%E0%A4%A/x.pdf', '/_blobs/%']) {
+      const res = await fetch(t.twin.url + path);
+      expect(res.status, path).toBe(400);
+      expect(await res.text()).toContain('<Code>InvalidURI</Code>');
+    }
+  });
+
   it('refuses a tampered URL with 403', async () => {
     await blobs().put('documents/2/b.pdf', Buffer.from('secret'), 'application/pdf');
     await blobs().put('documents/3/c.pdf', Buffer.from('other'), 'application/pdf');
