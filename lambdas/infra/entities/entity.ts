@@ -35,3 +35,10 @@ export function isConditionalFailure(err: unknown): boolean {
     /conditional request failed/i.test(e?.message ?? '')
   );
 }
+
+/** The codes of a cancelled transaction's writes, in order ('None' for a write that was fine); undefined for any other error. */
+export function cancellationCodes(err: unknown): string[] | undefined {
+  const e = err as { name?: string; CancellationReasons?: { Code?: string }[] };
+  if (e?.name !== 'TransactionCanceledException') return undefined;
+  return (e.CancellationReasons ?? []).map((r) => r.Code ?? 'None');
+}

@@ -1,6 +1,7 @@
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from '../dynamo';
 import { config } from '../config';
+import { cancellationCodes } from './entity';
 
 /**
  * Tax-id corrections of stored manifest items (PUT /v1/couriers/client-info). Written against the
@@ -52,9 +53,8 @@ export async function setItemsTaxId(batchId: string, itemKeys: readonly string[]
         await documentClient().send(new TransactWriteCommand({ TransactItems: items }));
         break;
       } catch (err) {
-        const e = err as { name?: string; CancellationReasons?: { Code?: string }[] };
-        if (e.name !== 'TransactionCanceledException') throw err;
-        const codes = (e.CancellationReasons ?? []).map((r) => r.Code ?? 'None');
+        const codes = cancellationCodes(err);
+        if (!codes) throw err;
         if (codes[0] === 'ConditionalCheckFailed') return 'closed';
         if (codes.includes('ConditionalCheckFailed')) return 'missing';
         if (attempt >= 10) throw err;

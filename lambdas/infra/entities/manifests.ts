@@ -1,5 +1,5 @@
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { defineEntity, isConditionalFailure, service } from './entity';
+import { cancellationCodes, defineEntity, isConditionalFailure, service } from './entity';
 import { documentClient } from '../dynamo';
 import { config } from '../config';
 import { batchWriteAll } from '../batch-write';
@@ -221,13 +221,6 @@ export async function recordSegment(batchId: string, segment: DecisionSegment, c
     if (codes[1] === 'ConditionalCheckFailed') return 'closed';
     throw err;
   }
-}
-
-/** The codes of a cancelled transaction's writes, in order; undefined for any other error. */
-function cancellationCodes(err: unknown): string[] | undefined {
-  const e = err as { name?: string; CancellationReasons?: { Code?: string }[] };
-  if (e.name !== 'TransactionCanceledException') return undefined;
-  return (e.CancellationReasons ?? []).map((r) => r.Code ?? 'None');
 }
 
 /** Every decision segment of the batch, oldest first. */

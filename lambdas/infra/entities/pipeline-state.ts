@@ -1,7 +1,7 @@
 import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from '../dynamo';
 import { config } from '../config';
-import { isConditionalFailure } from './entity';
+import { cancellationCodes, isConditionalFailure } from './entity';
 import { batchKey, getBatch } from './manifests';
 import { newPipelineState, overallProgress, type PipelineState, type StageName } from '../../core/pipeline/stages';
 import type { BatchRecord } from '../../core/manifests/model';
@@ -99,9 +99,8 @@ export async function pageDone(batchId: string, runId: string, stage: StageName,
       }),
     );
   } catch (err) {
-    const e = err as { name?: string; CancellationReasons?: { Code?: string }[] };
-    if (e.name !== 'TransactionCanceledException') throw err;
-    const codes = (e.CancellationReasons ?? []).map((r) => r.Code ?? 'None');
+    const codes = cancellationCodes(err);
+    if (!codes) throw err;
     if (codes[1] === 'ConditionalCheckFailed') return 'superseded';
     if (codes[0] !== 'ConditionalCheckFailed') throw err;
   }
