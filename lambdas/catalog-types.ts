@@ -23,7 +23,13 @@ export interface Access {
   /** The accounts' marketplace credentials in Secrets Manager: `read` them, or `write` (and read) them. */
   secrets?: 'read' | 'write';
 }
-export type TableAction = 'GetItem' | 'BatchGetItem' | 'Query' | 'PutItem' | 'UpdateItem' | 'DeleteItem' | 'BatchWriteItem' | 'ConditionCheckItem' | 'TransactWriteItems' | 'Scan';
+/**
+ * DynamoDB IAM actions. There is no `TransactWriteItems` (or `TransactGetItems`) IAM action: each
+ * write of a transaction is authorized as its item action (Put as PutItem, Update as UpdateItem,
+ * Delete as DeleteItem, ConditionCheck as ConditionCheckItem, a transactional Get as GetItem), so a
+ * function that writes in transactions lists the item actions its transactions hold.
+ */
+export type TableAction = 'GetItem' | 'BatchGetItem' | 'Query' | 'PutItem' | 'UpdateItem' | 'DeleteItem' | 'BatchWriteItem' | 'ConditionCheckItem' | 'Scan';
 export type BucketAction = 'GetObject' | 'PutObject' | 'DeleteObject' | 'ListBucket';
 export type QueueAction = 'SendMessage';
 

@@ -400,7 +400,7 @@ export const routes: RouteDef[] = [
     tag: 'couriers',
     auth: {},
     rate: 'couriers.submit',
-    uses: { table: ['GetItem', 'PutItem', 'UpdateItem', 'TransactWriteItems'], bucket: [{ name: 'files', actions: ['PutObject'] }], queues: [{ name: 'manifestIntake', actions: ['SendMessage'] }] },
+    uses: { table: ['GetItem', 'PutItem', 'UpdateItem'], bucket: [{ name: 'files', actions: ['PutObject'] }], queues: [{ name: 'manifestIntake', actions: ['SendMessage'] }] },
     schemas: { params: CourierParams, body: ManifestSubmission },
     successStatus: 202,
     memoryMb: 1769,
@@ -552,7 +552,7 @@ export const routes: RouteDef[] = [
     tag: 'couriers',
     auth: {},
     rate: 'couriers.submit',
-    uses: { table: ['GetItem', 'Query', 'UpdateItem', 'ConditionCheckItem', 'TransactWriteItems'], bus: true },
+    uses: { table: ['GetItem', 'Query', 'UpdateItem', 'ConditionCheckItem'], bus: true },
     schemas: { body: ClientInfoBody },
   },
   // The alternative manifest interface (spec 4.5): products in, the same intake path
@@ -659,7 +659,7 @@ export const workers: WorkerDef[] = [
     timeoutSeconds: 900,
     memoryMb: 1024,
     uses: {
-      table: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'TransactWriteItems'],
+      table: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'],
       queues: [{ name: 'marketplaceSync', actions: ['SendMessage'] }],
       bus: true,
       secrets: 'read',
@@ -685,7 +685,7 @@ export const workers: WorkerDef[] = [
     timeoutSeconds: 900,
     memoryMb: 1769,
     uses: {
-      table: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'BatchWriteItem', 'TransactWriteItems'],
+      table: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'BatchWriteItem'],
       bucket: [{ name: 'files', actions: ['GetObject'] }],
       bus: true,
     },
@@ -771,7 +771,7 @@ export const pipelineTasks = {
 function orderRoutes(): RouteDef[] {
   const read = { scopes: ['orders:read'] } as const;
   const write = { scopes: ['orders:write'] } as const;
-  const change = ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'TransactWriteItems'] as const;
+  const change = ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'] as const;
   const r = (d: Omit<RouteDef, 'tag' | 'auth' | 'rate'>): RouteDef => ({
     ...d,
     tag: 'orders',
