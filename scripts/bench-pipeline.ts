@@ -142,9 +142,13 @@ interface Outcome {
 async function measure(label: string, n: number, shape: Shape, chunks: number, extra?: (batchId: string) => Promise<void>): Promise<Outcome> {
   const run = 'P' + randomUUID().slice(0, 6);
   let rawMs = 0;
+  const rawCpu0 = service.cpu().dynamo;
   for (let c = 1; c <= chunks; c++) rawMs += await rawWrite(items(n / chunks, run, shape, (c - 1) * (n / chunks) + 1), `${run}-${c}`);
+  const rawCpu = service.cpu().dynamo - rawCpu0;
   const rssPeak = service.rssWindow();
+  const cpu0 = service.cpu();
   const m = await endToEnd(n, run, shape, chunks);
+  const cpu1 = service.cpu();
   const e2e = m.tEnd - m.t0;
   const ratio = e2e / rawMs;
   const products = m.data.products;
@@ -174,7 +178,8 @@ async function measure(label: string, n: number, shape: Shape, chunks: number, e
   console.log(`  finish (results stored, 100%)         ${s(m.times.completed - prev)} s`);
   console.log(`  download json${m.redirected ? ' (303 followed)' : '               '}         ${s(m.tEnd - m.times.completed)} s   ${megabytes(m.downloadBytes)}`);
   console.log(`  end to end                            ${s(e2e)} s ${perSecond(n, e2e)} items/s`);
-  console.log(`  raw BatchWriteItem, same items        ${s(rawMs)} s ${perSecond(n, rawMs)} items/s`);
+  console.log(`  CPU used end to end: service ${(cpu1.service - cpu0.service).toFixed(1)} s, DynamoDB Local ${(cpu1.dynamo - cpu0.dynamo).toFixed(1)} s`);
+  console.log(`  raw BatchWriteItem, same items        ${s(rawMs)} s ${perSecond(n, rawMs)} items/s   (DynamoDB Local CPU ${rawCpu.toFixed(1)} s)`);
   console.log(`  ratio end to end / raw                ${ratio.toFixed(2).padStart(6)}    (target <= ${targets.ratio.toFixed(1)})`);
   console.log(`  products ${m.data.total_products}: P ${regimes.P}, C ${regimes.C}, X ${regimes.X}; ${products.filter((p) => p.ncm_code).length} with an ncm_code; ${once ? 'every item once' : 'NOT every item once'}${shape.kind === 'one-consignee' ? (regimes.P === 5 ? ', exactly 5 P' : ', NOT exactly 5 P') : ''}`);
   if (extra) await extra(m.batchId);
@@ -188,12 +193,18 @@ try {
   await rawWrite(items(500, 'WR', { kind: 'distinct', firstPerson: 900_000 }), 'WR');
 
   const outcomes: Outcome[] = [];
-  outcomes.push(await measure(`(a) ${itemCount} items, one consignee (one CUIL, an AWB each)`, itemCount, { kind: 'one-consignee', person: 5_000_000 }, 1));
-  outcomes.push(await measure(`(b) ${itemCount} items, distinct consignees (${itemCount / 2} people, two items each)`, itemCount, { kind: 'distinct', firstPerson: 0 }, 1));
+  // BENCH_RUNS: which runs, in which order (default `a,b,c`; e.g. `b,a` to see whether a run's figures depend on the one before).
+  const runs = (process.env.BENCH_RUNS ?? 'a,b,c').split(',');
   const total = chunkCount * chunkItems;
   let exportsOk = true;
-  outcomes.push(
-    await measure(`(c) ${total} items in ${chunkCount} chunks of ${chunkItems}, distinct consignees`, total, { kind: 'distinct', firstPerson: 1_000_000 }, chunkCount, async (batchId) => {
+  for (const [k, run] of runs.entries()) {
+    const person = 5_000_000 + k;
+    const firstPerson = k * 1_000_000;
+    if (run === 'a') outcomes.push(await measure(`(a) ${itemCount} items, one consignee (one CUIL, an AWB each)`, itemCount, { kind: 'one-consignee', person }, 1));
+    if (run === 'b') outcomes.push(await measure(`(b) ${itemCount} items, distinct consignees (${itemCount / 2} people, two items each)`, itemCount, { kind: 'distinct', firstPerson }, 1));
+    if (run !== 'c') continue;
+    outcomes.push(
+    await measure(`(c) ${total} items in ${chunkCount} chunks of ${chunkItems}, distinct consignees`, total, { kind: 'distinct', firstPerson }, chunkCount, async (batchId) => {
       for (const format of ['csv', 'xlsx'] as const) {
         const t = performance.now();
         const d = await drain(await service.download(batchId, format));
@@ -201,7 +212,8 @@ try {
         console.log(`  download ${format.padEnd(4)}${d.redirected ? ' (303 followed)' : '               '}         ${s(performance.now() - t)} s   ${megabytes(d.bytes)}${d.status === 200 ? '' : `  status ${d.status}`}`);
       }
     }),
-  );
+    );
+  }
 
   // The offline classifier alone, over the same descriptions.
   const offline = createOfflineClassifier(builtinTariff);

@@ -27,6 +27,17 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const mb = (kb: number) => kb / 1024;
 
 /** VmRSS and VmHWM of a process, in kB (0 once it is gone). */
+/** CPU seconds (utime + stime, in clock ticks of 1/100 s) of a process and its threads. */
+function cpuOf(pid: number | undefined): number {
+  if (!pid) return 0;
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return 0;
+  }
+}
+
 function memoryOf(pid: number): { rss: number; hwm: number } {
   try {
     const status = readFileSync(`/proc/${pid}/status`, 'utf8');
@@ -76,6 +87,8 @@ export interface BenchService {
   waitCompleted(batchId: string): Promise<StageTimes>;
   /** GET download?format=…, following a redirect; the response, its body not read. */
   download(batchId: string, format: 'json' | 'csv' | 'xlsx'): Promise<Response>;
+  /** CPU seconds used so far (user + system) by the service's process and by DynamoDB Local's. */
+  cpu(): { service: number; dynamo: number };
   /** Starts a window; the function answers the peak of the 50 ms VmRSS samples within it (MB). */
   rssWindow(): () => number;
   /** The sampled peak and the kernel's VmHWM of the service so far (MB). */
@@ -119,7 +132,9 @@ export async function startBenchService(opts: { tableName: string; tokens?: numb
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void stop().finally(() => process.exit(signal === 'SIGINT' ? 130 : 143)));
 
   try {
-    child = spawn(process.execPath, ['--import', 'tsx', 'bin/local.ts'], {
+    // BENCH_NODE_ARGS: extra flags for the service's node (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`).
+    const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+    child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'bin/local.ts'], {
       cwd: root,
       env: {
         ...process.env,
@@ -231,6 +246,7 @@ export async function startBenchService(opts: { tableName: string; tokens?: numb
         }
       },
       download: (batchId, format) => request('GET', `/v1/couriers/manifests/${batchId}/download?format=${format}`, token),
+      cpu: () => ({ service: cpuOf(pid), dynamo: cpuOf(dynamoLocal.pid) }),
       rssWindow() {
         windowPeak = memoryOf(pid).rss;
         return () => mb(windowPeak);

@@ -20,6 +20,8 @@ const jvmOptions = () => process.env.DYNAMODB_LOCAL_JVM_OPTIONS ?? '-XX:TieredSt
 
 export interface RunningDynamo {
   endpoint: string;
+  /** The process that runs it (Java), for benchmarks that read its CPU time. */
+  pid?: number;
   stop(): Promise<void>;
 }
 
@@ -97,7 +99,7 @@ export async function startDynamoLocal(opts: { dataDir?: string; timeoutMs?: num
   } finally {
     probe.destroy();
   }
-  return { endpoint, stop };
+  return { endpoint, pid: child.pid, stop };
 }
 
 function killStale(pidFile: string): void {

@@ -18,6 +18,7 @@ import {
 } from '../infra/entities/manifests';
 import { requestProcessing } from '../infra/pipeline';
 import { acceptChunk, readPayload, type IntakeJob } from './manifest-intake';
+import { putIntakeItems } from './pipeline/pages-store';
 
 /**
  * Manifest intake, the worker's half: writes an accepted submission's items from its stored
@@ -93,6 +94,10 @@ async function writeResolution(batchId: string, resolution: Resolution, segment:
   const pages = [];
   for (let i = 0, page = 0; i < resolution.entries.length; i += decisionsPerPage, page++) {
     pages.push({ batchId, segmentId: segment.id, page, entries: resolution.entries.slice(i, i + decisionsPerPage) });
+  }
+  // A create-mode segment also leaves its items as one file for the run's planning (pipeline/run.ts `prepare`).
+  if (segment.mode === 'create') {
+    await putIntakeItems(batchId, segment.runId, segment.id, resolution.writes.map((it) => ({ itemKey: it.itemKey, awb: it.awb, hash: it.hash, runId: it.runId, data: it.data })));
   }
   await putItems(resolution.writes, pages);
   const recorded = await recordSegment(batchId, { ...segment, count: resolution.entries.length, counts: resolution.counts }, { created: resolution.counts.create, awbs: resolution.newAwbs, at: nowIso() });

@@ -28,6 +28,20 @@ async function getJson<T>(key: string): Promise<T> {
   return JSON.parse(body.toString('utf8')) as T;
 }
 
+/**
+ * The items a create-mode segment (a whole submission, or one chunk) wrote, as intake wrote them:
+ * the first run of a new batch plans its pages from these instead of reading every item back
+ * from the table (see `prepare`). Written before the items and the segment record, so a recorded
+ * segment always has its file; a repeated write puts the same content.
+ */
+const intakeKey = (batchId: string, runId: string, segmentId: string) => `${base(batchId, runId)}/intake/${encodeURIComponent(segmentId)}.json`;
+export const putIntakeItems = (batchId: string, runId: string, segmentId: string, items: PageItem[]) => putJson(intakeKey(batchId, runId, segmentId), items);
+/** The segment's items as intake wrote them, or undefined when its file is missing. */
+export async function getIntakeItems(batchId: string, runId: string, segmentId: string): Promise<PageItem[] | undefined> {
+  const body = await blobs().get(intakeKey(batchId, runId, segmentId));
+  return body ? (JSON.parse(body.toString('utf8')) as PageItem[]) : undefined;
+}
+
 export const putPage = (batchId: string, runId: string, page: number, items: PageItem[]) => putJson(`${base(batchId, runId)}/page-${page}.json`, items);
 export const getPage = (batchId: string, runId: string, page: number) => getJson<PageItem[]>(`${base(batchId, runId)}/page-${page}.json`);
 

@@ -4,9 +4,10 @@ import { planPages } from '../../core/pipeline/pages';
 import { manifestEventData } from '../../core/pipeline/events';
 import { now } from '../../infra/clock';
 import { events, type DomainEvent } from '../../infra/events';
-import { allItemsOf, getBatch } from '../../infra/entities/manifests';
+import { allItemsOf, getBatch, listSegments } from '../../infra/entities/manifests';
+import type { BatchRecord } from '../../core/manifests/model';
 import { failPipeline, finishPipeline, pageDone, stageStatus, startPipeline } from '../../infra/entities/pipeline-state';
-import { getPage, getStageOutput, putPage, putStageOutput, type PageItem, type StageOutput } from './pages-store';
+import { getIntakeItems, getPage, getStageOutput, putPage, putStageOutput, type PageItem, type StageOutput } from './pages-store';
 import { getResultHashes } from './results-store';
 import { writeBatchResults } from './batch-results';
 import { writeExports } from '../manifest-exports';
@@ -46,9 +47,18 @@ export interface PrepareOutput extends RunInput {
 export async function prepare(input: RunInput): Promise<PrepareOutput> {
   const batch = await getBatch(input.batchId);
   if (!batch || batch.lastRunId !== input.runId) return { ...input, pages: [], coversAll: false, superseded: true };
-  const [items, current] = await Promise.all([allItemsOf(input.batchId), batch.finishedRunId ? getResultHashes(input.batchId, batch.finishedRunId) : ({} as Record<string, string>)]);
-  const awbs = new Set(items.filter((it) => it.runId === input.runId || current[it.itemKey] !== it.hash || it.awb === input.awb).map((it) => it.awb));
-  const scope = items.filter((it) => awbs.has(it.awb));
+  const written = await itemsAsIntakeWroteThem(batch, input);
+  let scope: readonly PageItem[];
+  let coversAll: boolean;
+  if (written) {
+    scope = written;
+    coversAll = true;
+  } else {
+    const [items, current] = await Promise.all([allItemsOf(input.batchId), batch.finishedRunId ? getResultHashes(input.batchId, batch.finishedRunId) : ({} as Record<string, string>)]);
+    const awbs = new Set(items.filter((it) => it.runId === input.runId || current[it.itemKey] !== it.hash || it.awb === input.awb).map((it) => it.awb));
+    scope = items.filter((it) => awbs.has(it.awb));
+    coversAll = scope.length === items.length;
+  }
   const pages = planPages(scope);
   await Promise.all(
     pages.map((page, n) =>
@@ -57,7 +67,35 @@ export async function prepare(input: RunInput): Promise<PrepareOutput> {
   );
   const started = await startPipeline(input.batchId, input.runId, pages.length, now().toISOString());
   if (started === 'superseded') return { ...input, pages: [], coversAll: false, superseded: true };
-  return { ...input, pages: pages.map((_, n) => n), coversAll: scope.length === items.length };
+  return { ...input, pages: pages.map((_, n) => n), coversAll };
+}
+
+/** Segment files read at once while planning. */
+const intakeFilesAtOnce = 4;
+
+/**
+ * The first run of a new batch processes every item, exactly as intake wrote them: its pages are
+ * planned from the segments' intake files (pages-store `putIntakeItems`) instead of a read of every
+ * item back from the table (for 100,000 items, 100 MB through DynamoDB). Only when the batch has
+ * no finished run, the run is not a single shipment's (a tax-id correction), every segment is a
+ * create-mode segment of this run with its file, and the files hold exactly the batch's item
+ * count with no item key twice (two chunks that repeat a key leave one item: the table says
+ * which); otherwise undefined, and the run reads the table.
+ */
+async function itemsAsIntakeWroteThem(batch: BatchRecord, input: RunInput): Promise<PageItem[] | undefined> {
+  if (batch.finishedRunId || input.awb) return undefined;
+  const segments = await listSegments(batch.batchId);
+  if (!segments.length || segments.some((g) => g.runId !== input.runId || g.mode !== 'create')) return undefined;
+  const items: PageItem[] = [];
+  for (let i = 0; i < segments.length; i += intakeFilesAtOnce) {
+    const files = await Promise.all(segments.slice(i, i + intakeFilesAtOnce).map((g) => getIntakeItems(batch.batchId, input.runId, g.id)));
+    for (const file of files) {
+      if (!file) return undefined;
+      for (const it of file) items.push(it);
+    }
+  }
+  if (items.length !== batch.itemCount || new Set(items.map((it) => it.itemKey)).size !== items.length) return undefined;
+  return items;
 }
 
 /** The results of the stages `stage` reads, for one page, merged per item (see `stageInputs`). */
