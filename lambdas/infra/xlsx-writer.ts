@@ -140,6 +140,13 @@ async function* sheetXml(sheet: Sheet): AsyncGenerator<string> {
   yield xml + '</sheetData></worksheet>';
 }
 
+/**
+ * Deflate level 3, not zlib's default 6: measured on 20,000 rows of sheet XML (6.6 MB), level 6
+ * took 640-720 ms for 0.77 MB, level 3 320-350 ms for 0.83 MB (level 1: 250-460 ms, 0.96 MB).
+ * Workbooks are written once per run at its finish, so half the CPU for 8% more bytes.
+ */
+const deflateLevel = 3;
+
 /** The workbook's bytes, in the order of its zip, as they are produced. */
 export async function* xlsxWorkbook(sheets: readonly Sheet[]): AsyncGenerator<Uint8Array> {
   const ready: Uint8Array[] = [];
@@ -156,7 +163,7 @@ export async function* xlsxWorkbook(sheets: readonly Sheet[]): AsyncGenerator<Ui
   ];
   // One entry at a time: fflate holds back an entry's data until the entries before it are done.
   for (const [name, texts] of parts) {
-    const entry = new ZipDeflate(name, { level: 6 });
+    const entry = new ZipDeflate(name, { level: deflateLevel });
     zip.add(entry);
     for await (const text of texts) {
       entry.push(encoder.encode(text));
