@@ -16,12 +16,10 @@ import { pascal } from '../../lib/data';
 import { marketplaceSecretTagKeys, projectRoot, queueUrlVariable } from '../../lib/functions';
 import { acknowledgments, nagFindings } from '../../lib/nag';
 import { parseOrderSyncEveryMinutes, parseStage, stageSettings } from '../../lib/stage';
+import { stageApp } from '../support/cdk';
 
 // ---------------------------------------------------------------------------------------------
 // Helpers
-
-/** The feature flags cdk.json gives the CLI, so these templates are what `cdk synth` writes. */
-const cdkJsonContext: Record<string, unknown> = JSON.parse(readFileSync(join(projectRoot, 'cdk.json'), 'utf8')).context;
 
 interface Synthesized extends BuiltStage {
   dataTemplate: Template;
@@ -31,15 +29,9 @@ interface Synthesized extends BuiltStage {
   apiTemplates: Record<string, Template>;
 }
 
-/**
- * Builds one stage without esbuild (`aws:cdk:bundling-stacks: []` gives NodejsFunction a
- * placeholder asset) and without the CDK's built-in CloudFormation schema check (about 12 s per
- * app here; `cdk synth` still runs it). cdk-nag stays registered, so synthesizing the templates
- * throws on any unacknowledged finding.
- */
+/** One stage's templates, built as test/support/cdk.ts `stageApp` builds them (cdk-nag on: any unacknowledged finding throws). */
 function synth(stage: string, opts: Omit<BuildOptions, 'app'> = {}): Synthesized {
-  const app = new App({ context: { ...cdkJsonContext, 'aws:cdk:bundling-stacks': [] }, builtinCloudFormationValidation: false });
-  const built = buildApp(stage, { ...opts, app });
+  const built = stageApp(stage, opts);
   const apiTemplates: Record<string, Template> = { api: Template.fromStack(built.api) };
   for (const [tag, nested] of Object.entries(built.api.routeStacks)) apiTemplates[tag] = Template.fromStack(nested);
   return { ...built, dataTemplate: Template.fromStack(built.data), apiTemplate: merged(Object.values(apiTemplates)), apiTemplates };

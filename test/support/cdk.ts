@@ -1,0 +1,79 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { App } from 'aws-cdk-lib';
+import { buildApp, type BuildOptions, type BuiltStage } from '../../lib/app';
+import { projectRoot } from '../../lib/functions';
+
+/** The feature flags cdk.json gives the CLI, so these templates are what `cdk synth` writes. */
+export const cdkJsonContext: Record<string, unknown> = JSON.parse(readFileSync(join(projectRoot, 'cdk.json'), 'utf8')).context;
+
+/**
+ * Builds one stage in-process without esbuild (`aws:cdk:bundling-stacks: []` gives
+ * NodejsFunction a placeholder asset) and without the CDK's built-in CloudFormation schema check
+ * (about 12 s per app here; `cdk synth` still runs it). cdk-nag stays registered (unless
+ * `opts.nag` is false), so synthesizing the templates throws on any unacknowledged finding.
+ * `outdir`: where `app.synth()` writes the cloud assembly (a temporary directory otherwise).
+ */
+export function stageApp(stage: string, opts: Omit<BuildOptions, 'app'> = {}, outdir?: string): BuiltStage {
+  const app = new App({ outdir, context: { ...cdkJsonContext, 'aws:cdk:bundling-stacks': [] }, builtinCloudFormationValidation: false });
+  return buildApp(stage, { ...opts, app });
+}
+
+/**
+ * Synthesizes one stage into `outdir` and answers the paths of every template it wrote: the
+ * data and api stacks and each nested stack of the api stack (as `cdk synth` writes them).
+ */
+export function writeStageTemplates(stage: string, outdir: string): string[] {
+  const built = stageApp(stage, {}, outdir);
+  built.app.synth();
+  const files = readdirSync(outdir)
+    .filter((f) => f.endsWith('.template.json'))
+    .sort()
+    .map((f) => join(outdir, f));
+  const expected = 2 + Object.keys(built.api.routeStacks).length;
+  if (files.length !== expected) throw new Error(`${stage}: expected ${expected} templates in ${outdir}, found ${files.length}`);
+  return files;
+}
+
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+
+/** Placeholder values for the references a definition string holds, by the kind of thing referenced. */
+const placeholderAccount = '123456789012';
+const placeholderRegion = 'us-east-1';
+
+/**
+ * A state machine's `DefinitionString` as the ASL object Step Functions would receive: the
+ * `Fn::Join` of JSON text and references resolved with placeholders (pseudo parameters to a
+ * fixed partition, region and account; `Fn::GetAtt <fn>.Arn` to a Lambda function ARN named after
+ * the logical id). Any other intrinsic inside the definition is an error, so nothing passes
+ * unresolved.
+ */
+export function resolveDefinition(definitionString: unknown): Record<string, any> {
+  const value = (node: Json): string => {
+    if (typeof node === 'string') return node;
+    const o = node as Record<string, Json>;
+    if (o && typeof o === 'object' && !Array.isArray(o)) {
+      if (o.Ref === 'AWS::Partition') return 'aws';
+      if (o.Ref === 'AWS::Region') return placeholderRegion;
+      if (o.Ref === 'AWS::AccountId') return placeholderAccount;
+      if (o.Ref === 'AWS::URLSuffix') return 'amazonaws.com';
+      const getAtt = o['Fn::GetAtt'] as string[] | undefined;
+      if (getAtt && getAtt[1] === 'Arn') return `arn:aws:lambda:${placeholderRegion}:${placeholderAccount}:function:${getAtt[0]}`;
+      if (o['Fn::Join']) {
+        const [delimiter, parts] = o['Fn::Join'] as [string, Json[]];
+        return parts.map(value).join(delimiter);
+      }
+    }
+    throw new Error(`resolveDefinition: cannot resolve ${JSON.stringify(node)}`);
+  };
+  return JSON.parse(value(definitionString as Json));
+}
+
+/** The ASL definitions of every state machine of a synthesized template (a template's JSON), by logical id. */
+export function stateMachineDefinitions(template: { Resources?: Record<string, { Type: string; Properties?: any }> }): Record<string, Record<string, any>> {
+  const out: Record<string, Record<string, any>> = {};
+  for (const [id, r] of Object.entries(template.Resources ?? {})) {
+    if (r.Type === 'AWS::StepFunctions::StateMachine') out[id] = resolveDefinition(r.Properties.DefinitionString);
+  }
+  return out;
+}
