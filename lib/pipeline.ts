@@ -22,7 +22,7 @@ export interface PipelineProps {
  *
  *   Prepare -> (superseded? stop) -> for each step: per stage, a Map over the pages
  *   (PipelineStagePage) -> PipelineStageDone, the stages of a step side by side in a Parallel
- *   state -> ... -> PipelineFinish; any step that keeps failing -> PipelineFailed -> Fail.
+ *   state -> ... -> PipelineFinish; any step that keeps failing -> PipelineFailed (told the stage, if a stage failed) -> Fail.
  *
  * Pages are item pages kept in S3; the Map iterates their numbers (a 100,000-item manifest is
  * 200 pages). It is a Distributed Map: each page runs as a child execution, so no run comes near
@@ -40,24 +40,39 @@ export class ManifestPipeline extends Construct {
     ) as Record<keyof typeof pipelineTasks, CatalogFunction>;
     const fns = this.functions;
 
+    // Three attempts in all, as the twin's runner makes them: MaxAttempts counts the retries.
     const retry = (task: tasks.LambdaInvoke) =>
-      task.addRetry({ errors: ['States.ALL'], interval: Duration.seconds(2), backoffRate: 2, maxAttempts: 3, maxDelay: Duration.seconds(60) });
+      task.addRetry({ errors: ['States.ALL'], interval: Duration.seconds(2), backoffRate: 2, maxAttempts: 2, maxDelay: Duration.seconds(60) });
     const run = { 'accountId.$': '$.accountId', 'batchId.$': '$.batchId', 'runId.$': '$.runId' };
 
-    const failed = new tasks.LambdaInvoke(this, 'MarkFailed', {
-      lambdaFunction: fns.failed.fn,
-      payload: sfn.TaskInput.fromObject({ ...run, 'error.$': '$.error.Cause' }),
-      resultPath: sfn.JsonPath.DISCARD,
-    });
-    failed.next(new sfn.Fail(this, 'Failed', { error: 'ManifestProcessingFailed' }));
-    const onError = (state: tasks.LambdaInvoke | sfn.DistributedMap | sfn.Parallel) => state.addCatch(failed, { errors: ['States.ALL'], resultPath: '$.error' });
+    /**
+     * The Catch path: marks the manifest failed (with the stage that failed, when one did) and
+     * ends the run in a Fail state. The task gets the whole caught error, `{ Error, Cause }`: a
+     * Catch output need not have a Cause, and a Lambda error's Cause is the JSON of its
+     * errorMessage, errorType and stack trace; the failed handler keeps the message.
+     */
+    const markFailed = (id: string, stage?: string) =>
+      new tasks.LambdaInvoke(this, id, {
+        lambdaFunction: fns.failed.fn,
+        payload: sfn.TaskInput.fromObject({ ...run, ...(stage ? { stage } : {}), 'error.$': '$.error' }),
+        resultPath: sfn.JsonPath.DISCARD,
+      });
+    const processingFailed = 'ManifestProcessingFailed';
+    const fail = new sfn.Fail(this, 'Failed', { error: processingFailed });
+    const failed = markFailed('MarkFailed').next(fail);
+    const onError = (state: tasks.LambdaInvoke | sfn.DistributedMap | sfn.Parallel, handler: sfn.IChainable = failed) =>
+      state.addCatch(handler, { errors: ['States.ALL'], resultPath: '$.error' });
 
     const prepare = new tasks.LambdaInvoke(this, 'Prepare', { lambdaFunction: fns.prepare.fn, payloadResponseOnly: true, resultPath: '$' });
     retry(prepare);
     onError(prepare);
 
-    /** One stage: a Map over the pages, then the stage's close. Inside a Parallel branch the Parallel state catches. */
-    const stageChain = (stage: string, catchHere: boolean) => {
+    /**
+     * One stage: a Map over the pages, then the stage's close; either one failing for good marks
+     * the manifest failed with this stage. Inside a Parallel branch the branch then fails with
+     * ManifestProcessingFailed, which the Parallel state passes to the Fail state unmarked again.
+     */
+    const stageChain = (stage: string, inParallel: boolean) => {
       const page = new tasks.LambdaInvoke(this, `${stage}Page`, {
         lambdaFunction: fns.stagePage.fn,
         payload: sfn.TaskInput.fromObject({ ...run, stage, 'page.$': '$.page' }),
@@ -78,10 +93,9 @@ export class ManifestPipeline extends Construct {
         resultPath: sfn.JsonPath.DISCARD,
       });
       retry(done);
-      if (catchHere) {
-        onError(map);
-        onError(done);
-      }
+      const markStage = markFailed(`${stage}Failed`, stage).next(inParallel ? new sfn.Fail(this, `${stage}Stopped`, { error: processingFailed }) : fail);
+      onError(map, markStage);
+      onError(done, markStage);
       map.next(done);
       return { head: map, tail: done };
     };
@@ -90,12 +104,13 @@ export class ManifestPipeline extends Construct {
     let head: sfn.IChainable | undefined;
     stageSteps.forEach((stages, i) => {
       let step: { head: sfn.IChainable; tail: sfn.INextable & sfn.IChainable };
-      if (stages.length === 1) step = stageChain(stages[0], true);
+      if (stages.length === 1) step = stageChain(stages[0], false);
       else {
         const parallel = new sfn.Parallel(this, `Step${i + 1}`, { resultPath: sfn.JsonPath.DISCARD });
         for (const stage of stages) {
-          parallel.branch(stageChain(stage, false).head);
+          parallel.branch(stageChain(stage, true).head);
         }
+        parallel.addCatch(fail, { errors: [processingFailed] });
         onError(parallel);
         step = { head: parallel, tail: parallel };
       }
@@ -109,7 +124,11 @@ export class ManifestPipeline extends Construct {
     (chain as sfn.INextable).next(finish).next(new sfn.Succeed(this, 'Completed'));
 
     const definition = prepare.next(
-      new sfn.Choice(this, 'Superseded?').when(sfn.Condition.booleanEquals('$.superseded', true), new sfn.Succeed(this, 'SupersededRun')).otherwise(head!),
+      // Prepare's answer has `superseded` only when a newer run superseded this one; a Choice rule
+      // on a path that is not there fails the run (States.Runtime), so the rule asks first.
+      new sfn.Choice(this, 'Superseded?')
+        .when(sfn.Condition.and(sfn.Condition.isPresent('$.superseded'), sfn.Condition.booleanEquals('$.superseded', true)), new sfn.Succeed(this, 'SupersededRun'))
+        .otherwise(head!),
     );
 
     const logGroup = new logs.LogGroup(this, 'Logs', { retention: settings.logRetention, removalPolicy: settings.logRemovalPolicy });
