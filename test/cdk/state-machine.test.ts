@@ -7,7 +7,7 @@ import { useEvents, type DomainEvent } from '../../lambdas/infra/events';
 import { usePipelineRunner, type PipelineRunInput } from '../../lambdas/infra/state-machine';
 import { tableClassifier, useTariffClassifier } from '../../lambdas/infra/tariff/classifier-port';
 import { manifest, submitPath } from '../support/manifests';
-import { allStates, forInterpreter, noRetryWaits, synthesizedPipeline, taskBindings, type Asl, type TaskCall } from '../support/state-machine';
+import { allStates, dataFlowProblems, declaredTypes, forInterpreter, noRetryWaits, synthesizedPipeline, taskBindings, type Asl, type TaskCall } from '../support/state-machine';
 import { useTwin } from '../support/twin';
 
 const aslValidator = createRequire(import.meta.url)('asl-validator') as (
@@ -82,6 +82,12 @@ describe('the synthesized manifest pipeline', () => {
     expect(maps.map(([name]) => name).sort()).toEqual(stageNames.map((s) => `${s}Pages`).sort());
     for (const [, map] of maps) expect(map.ItemProcessor?.ProcessorConfig?.Mode).toBe('DISTRIBUTED');
   });
+
+  it('gives every task the fields its handler declares, and reads no field that the state before may leave out', async () => {
+    const declared = await declaredTypes([...new Set(Object.values(handlers))], { module: 'infra/state-machine', typeName: 'PipelineRunInput' });
+    expect(declared.handlers['workers/pipeline/prepare'].output.has('pages')).toBe(true);
+    expect(dataFlowProblems(definition, handlers, declared)).toEqual([]);
+  }, 60_000);
 
   it('takes a two-page manifest from Prepare through every stage to Finish, each task given the fields its handler reads', async () => {
     const { token } = await t.account('State Machine Couriers');
