@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { manifestSignature } from '../../../lambdas/core/manifests/signature';
 import { pdf, multipart } from '../../support/files';
 import { item, manifest, submitPath } from '../../support/manifests';
-import { merchant, placeOrder } from '../../support/orders';
+import { merchant, placeOrder, webOrder } from '../../support/orders';
 import { useTwin } from '../../support/twin';
 import { expandingWorkbook, workbook } from '../../support/workbooks';
 
@@ -338,4 +338,44 @@ describe('closes the holes of issue 13: every bad input is a 4xx and nothing is 
     }
     expect((await t.call('GET', '/webhook-subscriptions', { token })).body.data).toEqual([]);
   });
+});
+
+describe('closes what the schema-driven fuzz found (issue 13, item 2)', () => {
+  const json = { 'content-type': 'application/json' };
+  const docBody = (metadata: string, type = 'awb') => `{"document_type":"${type}","file_base64":"${pdf().toString('base64')}","filename":"guia.pdf","metadata":${metadata}}`;
+  const documentsOf = async (token: string) => (await t.call('GET', '/v1/transport/documents', { token })).body.meta.total;
+  const tiny = 'Must be 0 or at least 1e-130 in magnitude: smaller numbers cannot be stored.';
+
+  it('refuses numbers too small to store (1e-131, 5e-324) with 422 naming the path, writing no order, product or document (they were 500: DynamoDB underflow)', async () => {
+    const { token } = await merchant(t, 'Tiny Numbers');
+    for (const n of ['1e-131', '5e-324', '-2.5e-300']) {
+      const order = await t.call('POST', '/v1/orders', { token, raw: JSON.stringify(webOrder({ items: [{ sku: 'TINY-1', name: 'Taza', quantity: 1, price: 1, weight: '<n>' }] })).replace('"<n>"', n), headers: json });
+      expect(order.status, n).toBe(422);
+      expect(order.body.errors).toEqual({ 'items.0.weight': [tiny] });
+      const doc = await t.call('POST', '/v1/transport/documents/upload', { token, raw: docBody(`{"x":{"y":${n}}}`), headers: json });
+      expect(doc.status, n).toBe(422);
+      expect(doc.body.errors).toEqual({ 'metadata.x.y': [tiny] });
+      const declared = await t.call('POST', '/v1/transport/documents/upload-url', { token, raw: `{"document_type":"awb","filename":"g.pdf","file_size":10,"checksum":"sha256:${'0'.repeat(64)}","metadata":{"x":${n}}}`, headers: json });
+      expect(declared.status, n).toBe(422);
+      expect(declared.body.errors).toEqual({ 'metadata.x': [tiny] });
+    }
+    expect((await t.call('GET', '/v1/orders', { token })).body.data.orders).toEqual([]);
+    expect((await t.call('GET', '/v1/inventory', { token })).body.data.products).toEqual([]);
+    expect(await documentsOf(token)).toBe(0);
+    const zero = await t.call('POST', '/v1/transport/documents/upload', { token, raw: docBody('{"x":0,"y":1e-130,"z":-0}'), headers: json });
+    expect(zero.status).toBe(201);
+  });
+
+  it('refuses an empty key in document metadata, JSON or multipart, with 422 naming the object that holds it, storing nothing (it was 500: empty attribute name)', async () => {
+    const { token } = await t.account('Empty Keys');
+    const res = await t.call('POST', '/v1/transport/documents/upload', { token, raw: docBody('{"a":{"":1}}'), headers: json });
+    expect(res.status).toBe(422);
+    expect(res.body.errors).toEqual({ 'metadata.a': ['Must not have an empty key.'] });
+    const form = await multipart({ document_type: 'awb', metadata: '{"":"x"}' }, { name: 'guia.pdf', data: pdf(), type: 'application/pdf' });
+    const multi = await t.call('POST', '/v1/transport/documents/upload', { token, raw: form.body, headers: { 'content-type': form.contentType } });
+    expect(multi.status).toBe(422);
+    expect(multi.body.errors).toEqual({ metadata: ['Must not have an empty key.'] });
+    expect(await documentsOf(token)).toBe(0);
+  });
+
 });

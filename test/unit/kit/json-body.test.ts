@@ -40,14 +40,31 @@ describe('parseJson', () => {
     expect(parseJson(Buffer.from('{"a":1}'), 'application/vnd.api+json; charset=utf-8')).toEqual({ a: 1 });
   });
 
-  it('keeps numbers from -(2^53 - 1) to 2^53 - 1, fractions and exponents included', () => {
-    expect(parse('{"a":9007199254740991,"b":-9007199254740991,"c":12.5,"d":1e15,"e":1e-300,"f":0}')).toEqual({
+  it('keeps numbers from -(2^53 - 1) to 2^53 - 1, fractions and exponents included, down to 1e-130 in magnitude', () => {
+    expect(parse('{"a":9007199254740991,"b":-9007199254740991,"c":12.5,"d":1e15,"e":1e-130,"f":0,"g":-0,"h":-1e-130}')).toEqual({
       a: Number.MAX_SAFE_INTEGER,
       b: -Number.MAX_SAFE_INTEGER,
       c: 12.5,
       d: 1e15,
-      e: 1e-300,
+      e: 1e-130,
       f: 0,
+      g: -0,
+      h: -1e-130,
+    });
+  });
+
+  it.each([
+    ['1e-131', 'just below the smallest magnitude DynamoDB stores'],
+    ['-1e-300', 'a tiny negative'],
+    ['5e-324', 'the smallest double'],
+    ['1e-400', 'a number JSON.parse turns into 0 only past the double range'],
+  ])('refuses %s (%s) with a 422 naming the field path, unless it reads as 0', (n) => {
+    if (Number(n) === 0) {
+      expect(parse(`{"metadata":{"x":${n}}}`)).toEqual({ metadata: { x: 0 } });
+      return;
+    }
+    expect(errorsOf(() => parse(`{"metadata":{"x":${n}}}`))).toEqual({
+      'metadata.x': ['Must be 0 or at least 1e-130 in magnitude: smaller numbers cannot be stored.'],
     });
   });
 
@@ -88,6 +105,15 @@ describe('parseJson', () => {
       'b.0.prototype': ['This key is not allowed.'],
     });
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  it('refuses an empty key anywhere, naming the object that holds it', () => {
+    expect(errorsOf(() => parse('{"metadata":{"a":{"":1}},"b":[{"":null}]}'))).toEqual({
+      'metadata.a': ['Must not have an empty key.'],
+      'b.0': ['Must not have an empty key.'],
+    });
+    expect(errorsOf(() => parse('{"":1}'))).toEqual({ body: ['Must not have an empty key.'] });
+    expect(parse('{" ":1,"a":""}')).toEqual({ ' ': 1, a: '' });
   });
 
   it('accepts those words as values and as parts of longer keys', () => {
