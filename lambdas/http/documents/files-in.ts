@@ -3,7 +3,7 @@ import { BadRequest, PayloadTooLarge, UnsupportedMediaType, ValidationFailed } f
 import { maxDocumentBytes } from '../../core/documents/files';
 import { parseMultipart } from '../kit/multipart';
 import { validate } from '../kit/validate';
-import { checkJsonValue, parseJson, validateBody } from '../kit/json-body';
+import { checkJsonValue, isJsonMediaType, parseJson, validateBody } from '../kit/json-body';
 import type { IncomingFile } from '../../services/documents';
 
 export { idempotencyKey } from '../kit/idempotency-key';
@@ -40,7 +40,8 @@ export async function readUpload<S extends v.GenericSchema, J extends v.GenericS
     if (!file) throw new ValidationFailed({ file: ['A file is required (multipart field "file", or file_base64 with filename).'] });
     return { fields: parsed, file: { fileName: file.fileName, bytes: file.data } };
   }
-  if (media === 'application/json') {
+  // JSON as the kit reads it everywhere else: application/json or a +json type.
+  if (isJsonMediaType(contentType)) {
     const parsed = validateBody(schemas.json, parseJson(raw, contentType)) as Record<string, unknown>;
     const bytes = decodeBase64(parsed.file_base64 as string);
     const { file_base64: _f, filename, ...fields } = parsed;

@@ -40,13 +40,16 @@ const depthMessage = `Must not be nested more than ${jsonBodyLimits.maxDepth} le
 const keyMessage = 'This key is not allowed.';
 const emptyKeyMessage = 'Must not have an empty key.';
 
+/** Whether a Content-Type names JSON: application/json, or any `+json` type (application/vnd.x+json). */
+export function isJsonMediaType(contentType: string | undefined): boolean {
+  const mediaType = contentType?.split(';')[0].trim().toLowerCase();
+  return mediaType === 'application/json' || Boolean(mediaType?.endsWith('+json'));
+}
+
 /** A JSON body (application/json or +json), checked by `checkJsonValue`; empty -> undefined; else 415 / 400. */
 export function parseJson(raw: Buffer | undefined, contentType: string | undefined): unknown {
   if (!raw || raw.length === 0) return undefined;
-  const mediaType = contentType?.split(';')[0].trim().toLowerCase();
-  if (mediaType !== 'application/json' && !mediaType?.endsWith('+json')) {
-    throw new UnsupportedMediaType('Send the body as application/json.');
-  }
+  if (!isJsonMediaType(contentType)) throw new UnsupportedMediaType('Send the body as application/json.');
   let value: unknown;
   try {
     value = JSON.parse(raw.toString('utf8'));

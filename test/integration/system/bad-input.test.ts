@@ -378,4 +378,16 @@ describe('closes what the schema-driven fuzz found (issue 13, item 2)', () => {
     expect(await documentsOf(token)).toBe(0);
   });
 
+  it('takes a +json content type on document uploads and supersedes, as every other JSON route does (it was 415)', async () => {
+    const { token } = await t.account('Vendor Json');
+    const res = await t.call('POST', '/v1/transport/documents/upload', { token, raw: docBody('{}'), headers: { 'content-type': 'application/vnd.despacho+json; charset=utf-8' } });
+    expect(res.status).toBe(201);
+    const next = await t.call('POST', `/v1/transport/documents/${res.body.data.id}/supersede`, {
+      token,
+      raw: JSON.stringify({ file_base64: pdf('v2').toString('base64'), filename: 'guia-2.pdf' }),
+      headers: { 'content-type': 'application/problem+json' },
+    });
+    expect(next.status).toBe(201);
+  });
+
 });
