@@ -272,6 +272,11 @@ export async function submitChunk(principal: SignedSender, courier: string, s: M
   const at = started.toISOString();
   const mode = s.batchId ? 'update' : 'create';
   if (s.items.length > meta.total_items) mismatch('_chunk_metadata.total_items', `This chunk alone holds ${s.items.length} items, more than total_items.`);
+  // A chunk whose items cannot add up to total_items even in an empty upload is refused before
+  // anything is stored: no upload is opened for it (a set that already holds chunks only makes
+  // the sum tighter, so this never refuses a chunk the set would take).
+  const alone = chunkCountProblem({ totalChunks: meta.total_chunks, totalItems: meta.total_items, received: [], receivedItems: 0 }, s.items.length);
+  if (alone) mismatch('_chunk_metadata.total_items', alone);
   if (s.batchId) await targetBatch(principal.accountId, s.batchId);
   const set = await openChunkSet({
     accountId: principal.accountId,
@@ -309,6 +314,11 @@ export async function submitChunk(principal: SignedSender, courier: string, s: M
   // A chunk the set holds already is answered at once, before anything is stored again.
   if (set.received.includes(n) || set.status !== 'receiving') {
     if (await heldChunk(set, record)) return answerForHeldChunk(set, n);
+  } else {
+    // And one that cannot add up with what the set holds is refused before its payload is stored
+    // and queued (acceptChunk checks again, against the set as it is when the chunk is reserved).
+    const problem = chunkCountProblem(set, record.items);
+    if (problem) mismatch('_chunk_metadata.total_items', problem);
   }
   await storePayload(record.payloadKey, payload);
   await queues().send(intakeQueue as never, { kind: 'chunk', set, chunk: record } satisfies IntakeJob);

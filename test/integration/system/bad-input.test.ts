@@ -390,4 +390,24 @@ describe('closes what the schema-driven fuzz found (issue 13, item 2)', () => {
     expect(next.status).toBe(201);
   });
 
+  it('refuses a chunk whose items cannot add up to total_items before storing anything: no upload, payload or queued write is left', async () => {
+    const { token } = await t.account('Impossible Chunks');
+    await t.intake();
+    const base = randomUUID();
+    const only = await t.call('POST', submitPath(), { token, body: manifest(2, { _chunk_metadata: { chunk_number: 1, total_chunks: 1, base_idempotency_key: base, total_items: 5 } }) });
+    expect(only.status).toBe(422);
+    expect(only.body.errors['_chunk_metadata.total_items'][0]).toMatch(/^This is the last missing chunk/);
+    expect((await t.call('GET', `/v1/couriers/manifests/chunks/${base}/status`, { token })).status).toBe(404);
+    // A second chunk that cannot fit what the first left room for is refused the same way.
+    const other = randomUUID();
+    const first = await t.call('POST', submitPath(), { token, body: manifest(2, { _chunk_metadata: { chunk_number: 1, total_chunks: 2, base_idempotency_key: other, total_items: 3 } }) });
+    expect(first.status).toBe(202);
+    const second = await t.call('POST', submitPath(), { token, body: manifest(2, { mawbNumber: first.body.manifest_number, _chunk_metadata: { chunk_number: 2, total_chunks: 2, base_idempotency_key: other, total_items: 3 } }) });
+    expect(second.status).toBe(422);
+    // One write was queued, the first chunk's; the refused one queued none.
+    expect(await t.twin.jobs.runDue(['manifestIntake'])).toBe(1);
+    const status = await t.call('GET', `/v1/couriers/manifests/chunks/${other}/status`, { token });
+    expect(status.body.data).toMatchObject({ received_items: 2, progress: { missing_chunks: [2] } });
+  });
+
 });
