@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { pipeline } from 'node:stream/promises';
+import type { Duplex } from 'node:stream';
 import type { Context } from 'aws-lambda';
 import { authorizer as authorizerDef, fallback, routes } from '../lambdas/catalog';
 
@@ -44,13 +45,32 @@ const compiled = routes.map(compile);
  * and invokes each route's handler with the same v2 event the cloud would send.
  */
 export function createTwinServer(deps: ServerDeps): Server {
-  return createServer((req, res) => {
+  const server = createServer((req, res) => {
     handle(deps, req, res).catch((err) => {
       logger.error('twin server failure', { error: err as Error });
       if (!res.headersSent) send(res, errorResponse(err, randomUUID()));
       else res.destroy();
     });
   });
+  server.on('clientError', answerClientError);
+  return server;
+}
+
+/**
+ * A request Node's HTTP parser refuses before any route sees it: a request line and headers over
+ * its 16 KiB (a path of 100,000 characters), or bytes that are not HTTP. Node would answer a bare
+ * 431 or 400; the twin answers with the service's error body, as a route would.
+ */
+function answerClientError(err: NodeJS.ErrnoException, socket: Duplex) {
+  if (err.code === 'ECONNRESET' || !socket.writable) return socket.destroy();
+  const tooLarge = err.code === 'HPE_HEADER_OVERFLOW';
+  const status = tooLarge ? '431 Request Header Fields Too Large' : '400 Bad Request';
+  const body = JSON.stringify({
+    success: false,
+    message: tooLarge ? 'The request line and headers are larger than 16 KiB.' : 'The request is not valid HTTP.',
+    error: tooLarge ? 'headers_too_large' : 'bad_request',
+  });
+  socket.end(`HTTP/1.1 ${status}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
 }
 
 async function handle(deps: ServerDeps, req: IncomingMessage, res: ServerResponse) {

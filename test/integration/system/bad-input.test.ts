@@ -410,4 +410,9 @@ describe('closes what the schema-driven fuzz found (issue 13, item 2)', () => {
     expect(status.body.data).toMatchObject({ received_items: 2, progress: { missing_chunks: [2] } });
   });
 
+  it("answers a request line and headers over Node's 16 KiB with 431 and the error body (the twin answered a bare 431)", async () => {
+    const res = await t.call('GET', `/v1/orders/${'ñ'.repeat(10_000)}`);
+    expect(res.status).toBe(431);
+    expect(res.body).toEqual({ success: false, error: 'headers_too_large', message: 'The request line and headers are larger than 16 KiB.' });
+  });
 });
