@@ -13,7 +13,7 @@
  * Each against a raw BatchWriteItem of the same items into another table of the same DynamoDB
  * Local (scripts/raw-writes.ts), just before, on a quiet engine. Prints per run the time to the
  * 202 and to visible, each stage from the start of its step to its close (as pipeline-status,
- * polled every 100 ms, first shows it), the finish, the download, end to end and the ratio; the
+ * polled every 500 ms, first shows it), the finish, the download, end to end and the ratio; the
  * offline classifier's own throughput; the service's peak RSS (VmHWM of its process). Checks
  * (a) exactly 5 products P, and every product once in each.
  * Targets: each ratio end to end / raw <= 3.0; peak RSS of the service < 1 GB; offline
