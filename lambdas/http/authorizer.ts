@@ -63,7 +63,7 @@ async function resolve(event: APIGatewayRequestAuthorizerEventV2, at: Date, touc
   const tokenHash = hashToken(token);
   const record = await findTokenByHash(tokenHash);
   if (!record || record.revokedAt) return undefined;
-  touches.push(touchToken(tokenHash, at));
+  touches.push(touchToken(tokenHash, at, record.lastUsedAt));
   return {
     accountId: record.accountId,
     tokenId: record.id,

@@ -1,4 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { documentClient } from '../../../lambdas/infra/dynamo';
+import { touchToken } from '../../../lambdas/infra/entities/accounts';
 import { DynamoDBClient, ScanCommand } from '@aws-sdk/client-dynamodb';
 import { createHash } from 'node:crypto';
 import { inject } from 'vitest';
@@ -50,6 +52,30 @@ describe('bearer tokens', () => {
     expect(me.body.data).toMatchObject({ account: { id: accountId, name: 'Acme Couriers', kind: 'partner' }, token: { id: tokenId, role: 'partner', scopes: ['orders:read'] } });
     const list = await t.call('GET', `/v1/admin/tokens?account_id=${accountId}`);
     expect(list.body.data[0].last_used_at).toMatch(/Z$/);
+  });
+
+  it('writes last_used_at at most once a minute, with no table write for the calls in between', async () => {
+    const { token } = await t.account('Poller Couriers');
+    const tokenHash = createHash('sha256').update(token).digest('hex');
+    const at = new Date('2026-11-23T12:00:00.000Z');
+    const sent: string[] = [];
+    const client = documentClient();
+    const send = client.send.bind(client);
+    const spy = vi.spyOn(client, 'send').mockImplementation(((command: { constructor: { name: string } }) => {
+      sent.push(command.constructor.name);
+      return send(command as never);
+    }) as never);
+    try {
+      await touchToken(tokenHash, at, new Date(at.getTime() - 30_000).toISOString());
+      expect(sent).toEqual([]);
+      await touchToken(tokenHash, at, new Date(at.getTime() - 61_000).toISOString());
+      await touchToken(tokenHash, at, undefined);
+      expect(sent).toHaveLength(2);
+    } finally {
+      spy.mockRestore();
+    }
+    const list = await t.call('GET', '/v1/me', { token });
+    expect(list.status).toBe(200);
   });
 
   it('refuses a revoked token with 401 on the very next call', async () => {
