@@ -105,8 +105,14 @@ export interface FuzzOptions {
   label?: string;
 }
 
-/** Every route the fuzz sends to: the whole catalog. */
-export const fuzzRoutes: RouteDef[] = routes;
+/**
+ * Every route the fuzz sends to: the whole catalog, the DELETE routes last, so a record one of
+ * them deletes early in the round is still there for the other routes that name it.
+ */
+export const fuzzRoutes: { route: RouteDef; index: number }[] = [
+  ...routes.map((route, index) => ({ route, index })).filter((r) => r.route.method !== 'DELETE'),
+  ...routes.map((route, index) => ({ route, index })).filter((r) => r.route.method === 'DELETE'),
+];
 
 const writeMethods = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
@@ -120,12 +126,17 @@ export async function fuzzRound(o: FuzzOptions): Promise<RoundReport> {
   journal.install();
   const report: RoundReport = { seed: o.seed, tried: 0, ms: 0, routes: {}, findings: [] };
   try {
-    for (const [i, route] of fuzzRoutes.entries()) {
+    // A route's seed is the round's plus its index in the catalog, whatever order it runs in.
+    for (const { route, index: i } of fuzzRoutes) {
       if (o.route && route.id !== o.route) continue;
       if (o.deadline && Date.now() > o.deadline) break;
       const stats: RouteStats = (report.routes[route.id] = { tried: 0, ms: 0, valid: 0, validTaken: 0, statuses: {}, kinds: {} });
       const routeStarted = Date.now();
       const requests = fc.sample(requestArbitrary(route, world), { seed: o.seed + i, numRuns: o.perRoute });
+      // Making many requests can take longer than the server keeps an idle connection (5 s): a
+      // health check first, sent again if it meets a connection the server has just closed, so
+      // that the route's first request does not (ECONNRESET, no answer at all).
+      await send(world.apiUrl, 'GET', '/health').catch(() => send(world.apiUrl, 'GET', '/health'));
       for (const [index, req] of requests.entries()) {
         guard(route, req, world);
         const writes = writeMethods.has(route.method);
@@ -142,7 +153,8 @@ export async function fuzzRound(o: FuzzOptions): Promise<RoundReport> {
         report.tried++;
         stats.tried++;
         stats.kinds[req.kind] = (stats.kinds[req.kind] ?? 0) + 1;
-        const problems = thrown ? [`the request failed: ${String(thrown)}`] : check(route, req, res!, world);
+        const cause = (thrown as { cause?: { code?: string; message?: string } })?.cause;
+        const problems = thrown ? [`the request failed: ${String(thrown)}${cause ? ` (${cause.code ?? cause.message})` : ''}`] : check(route, req, res!, world);
         if (res) stats.statuses[res.status] = (stats.statuses[res.status] ?? 0) + 1;
         if (req.kind === 'valid') {
           stats.valid++;
@@ -409,7 +421,7 @@ function requestArbitrary(route: RouteDef, w: World): fc.Arbitrary<FuzzRequest> 
   if (!formOnly) options.push({ arbitrary: valid, weight: 3 });
   if (mutated) options.push({ arbitrary: mutated, weight: 4 });
   if (tenancy) options.push({ arbitrary: tenancy, weight: 1 });
-  if (multipart) options.push({ arbitrary: multipart, weight: 4 });
+  if (multipart) options.push({ arbitrary: multipart, weight: 6 });
   if (csv) options.push({ arbitrary: csv, weight: 5 });
   return fc.oneof(...options);
 }
@@ -526,7 +538,7 @@ async function sendRequest(route: RouteDef, req: FuzzRequest, w: World): Promise
 }
 
 function describeRequest(route: RouteDef, req: FuzzRequest): string {
-  const body = req.body === undefined ? '' : Buffer.isBuffer(req.body) ? `<${req.body.length} bytes> ${req.body.subarray(0, 160).toString('latin1')}` : req.body.slice(0, 300);
+  const body = req.body === undefined ? '' : Buffer.isBuffer(req.body) ? `<${req.body.length} bytes> ${req.body.subarray(0, 160).toString('latin1')}` : `<${Buffer.byteLength(req.body)} bytes> ${req.body.slice(0, 300)}`;
   return `${route.method} ${pathOf(route, req).slice(0, 200)}${req.query.slice(0, 200)} as ${req.as} [${req.note}] ${JSON.stringify(req.headers).slice(0, 200)} ${body}`;
 }
 
