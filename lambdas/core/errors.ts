@@ -72,7 +72,7 @@ const byStatus: Record<number, new (message?: string, extra?: Record<string, unk
 };
 
 /** The named error for a status decided elsewhere (the authorizer's verdict). */
-export function errorForStatus(status: number, message: string, headers: Record<string, string> = {}): ServiceError {
+export function errorForStatus(status: number, message: string, headers: Record<string, string> = {}, extra: Record<string, unknown> = {}): ServiceError {
   const Cls = byStatus[status];
-  return Cls ? new Cls(message, {}, headers) : new ServiceError(message);
+  return Cls ? new Cls(message, extra, headers) : new ServiceError(message);
 }

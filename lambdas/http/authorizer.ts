@@ -40,14 +40,16 @@ async function decide(route: RouteDef, principal: Principal | undefined, at: Dat
   if (!route.rate || !principal) return allow({ principal });
 
   const limit = rateLimits[route.rate];
-  const { window, resetInSeconds, expiresAt } = minuteWindow(at);
+  const { window, resetInSeconds, resetAt, expiresAt } = minuteWindow(at);
   const hits = await hit(`${principal.tokenId}#${route.rate}#${window}`, expiresAt);
-  const headers = rateHeaders(limit, hits);
+  const headers = rateHeaders(limit, hits, resetAt);
   if (hits > limit) {
     const denial: Denial = {
       status: 429,
       message: `Rate limit of ${limit} requests per minute exceeded; retry in ${resetInSeconds} s.`,
       headers: { 'Retry-After': String(resetInSeconds) },
+      // In the body too, as the seed system's 429 carries it: seconds until the window resets.
+      extra: { retry_after: resetInSeconds },
     };
     logger.warn('rate limited', { tokenId: principal.tokenId, group: route.rate });
     return allow({ principal, denial, rateHeaders: headers });

@@ -16,6 +16,8 @@ export interface Denial {
   status: number;
   message: string;
   headers?: Record<string, string>;
+  /** Extra top-level fields of the error body (a 429's `retry_after`). */
+  extra?: Record<string, unknown>;
 }
 
 export function encodeContext(c: { principal?: Principal; denial?: Denial; rateHeaders?: Record<string, string> }): AuthContext {

@@ -4,7 +4,7 @@
  */
 export const corsPolicy = {
   allowHeaders: ['Authorization', 'Content-Type', 'Idempotency-Key', 'X-Signature', 'X-Request-Id'],
-  exposeHeaders: ['X-Request-Id', 'Retry-After', 'X-RateLimit-Limit', 'X-RateLimit-Remaining'],
+  exposeHeaders: ['X-Request-Id', 'Retry-After', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'],
   allowMethods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
   maxAgeSeconds: 600,
 } as const;

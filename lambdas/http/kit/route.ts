@@ -68,7 +68,7 @@ export function route<B extends v.GenericSchema | undefined = undefined, Q exten
     const requestId = context.requestId!;
     const headers = lowerCaseHeaders(event.headers);
     const { principal, denial } = decodeContext(event.requestContext.authorizer?.lambda);
-    if (denial) throw errorForStatus(denial.status, denial.message, denial.headers);
+    if (denial) throw errorForStatus(denial.status, denial.message, denial.headers, denial.extra);
     if (!opts.public && !principal) throw new Unauthorized();
 
     const params = opts.params ? validatePath(opts.params, event.pathParameters ?? {}) : undefined;

@@ -48,6 +48,7 @@ describe('rate windows', () => {
   it('are whole minutes, with the seconds left until the next one', () => {
     expect(minuteWindow(new Date('2026-11-20T10:00:05Z')).resetInSeconds).toBe(55);
     expect(minuteWindow(new Date('2026-11-20T10:00:59.900Z')).resetInSeconds).toBe(1);
+    expect(minuteWindow(new Date('2026-11-20T10:00:05Z')).resetAt).toBe(Date.parse('2026-11-20T10:01:00Z') / 1000);
     expect(minuteWindow(new Date('2026-11-20T10:00:00Z')).window).toBe(minuteWindow(new Date('2026-11-20T10:00:59Z')).window);
   });
 });
