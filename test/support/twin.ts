@@ -1,3 +1,4 @@
+import { answerOf } from './http';
 import { afterAll, beforeAll, inject } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -58,15 +59,7 @@ export function useTwin(opts: Partial<TwinOptions> = {}): TestTwin {
       body = JSON.stringify(o.body);
       headers['content-type'] ??= 'application/json';
     }
-    const res = await fetch(ctx.twin.apiUrl + path, { method, headers, body });
-    const text = await res.text();
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      parsed = undefined;
-    }
-    return { status: res.status, headers: res.headers, body: parsed, text };
+    return answerOf(await fetch(ctx.twin.apiUrl + path, { method, headers, body }));
   };
   ctx.submit = async (path, o) => {
     const res = await ctx.call('POST', path, o);
@@ -92,3 +85,4 @@ export function useTwin(opts: Partial<TwinOptions> = {}): TestTwin {
   };
   return ctx;
 }
+

@@ -6,6 +6,7 @@ import { manifestSignature } from '../../../lambdas/core/manifests/signature';
 import type { TwinJobs } from '../../../twin/jobs';
 import { samplePdf } from '../../../bin/sample-files';
 import { workbook } from '../workbooks';
+import { answerOf } from '../http';
 
 /** One HTTP answer, parsed when it is JSON. */
 export interface Answer {
@@ -47,15 +48,7 @@ async function sendOnce(base: string, method: string, path: string, o: SendOptio
     headers['content-type'] ??= 'application/json';
   }
   if (method === 'GET' || method === 'HEAD') body = undefined;
-  const res = await fetch(base + path, { method, headers, body, redirect: 'manual' });
-  const text = await res.text();
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    parsed = undefined;
-  }
-  return { status: res.status, headers: res.headers, body: parsed, text };
+  return answerOf(await fetch(base + path, { method, headers, body, redirect: 'manual' }));
 }
 
 export interface Tenant {
