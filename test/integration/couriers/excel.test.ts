@@ -48,6 +48,20 @@ describe('Excel submissions', () => {
     expect(res.body.errors.file[0]).toContain('default');
   });
 
+  it('convert a workbook with spelled-out headers ("Consignee Name") under every slug, and name its column in errors', async () => {
+    const { token } = await t.account('Excel Spelled Couriers');
+    const spelled = ['AWB Number', 'Tracking Number', 'Consignee Name', 'Consignee Email', 'Item Description', 'Fob Value Usd', 'Origin Country'];
+    for (const slug of ['bfe', 'golucky', '360lion', 'n24', 'nohs', 'mercadolibre', 'mailamericas']) {
+      const rows = [spelled, ['SP1', 'TR1', 'Ana', 'ana@example.com', 'Cotton t-shirt', 12.5, 'CN'], ['SP2', 'TR2', 'Luis', 'luis@example.com', 'Zapatillas', 40, 'cn']];
+      const res = await postForm(token, slug, excelForm(workbook(rows), { mawbNumber: `XL-SP-${slug}` }));
+      expect(res.status, slug).toBe(202);
+      expect(res.body.tracking.items_count, slug).toBe(2);
+    }
+    const bad = await postForm(token, 'bfe', excelForm(workbook([spelled, ['SP1', 'TR1', 'Ana', 'not-an-email', 'Cotton t-shirt', 12.5, 'CN']]), { mawbNumber: 'XL-SP-BAD' }));
+    expect(bad.status).toBe(422);
+    expect(bad.body.errors['items.0.consigneeEmail'][0]).toMatch(/^Row 2, column "Consignee Email"/);
+  });
+
   it('refuse a file that is not a workbook', async () => {
     const { token } = await t.account('Excel Fake Couriers');
     const res = await postForm(token, 'bfe', excelForm(Buffer.from('%PDF-1.7 not a sheet'), { mawbNumber: 'XL-MAWB-4' }));

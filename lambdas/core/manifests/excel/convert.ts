@@ -22,6 +22,29 @@ const jsonFieldNames = new Map(
     .map((name) => [name.toLowerCase(), name]),
 );
 
+/**
+ * A field name of spec 2.5 written out as words, as the seed system's developer pages say Excel
+ * slugs read headers: `consigneeName` -> "Consignee Name", `fobValueUsd` -> "Fob Value Usd",
+ * `awbNumber` -> "Awb Number" (which matches "AWB Number": headers compare normalized).
+ */
+export function spelledOut(field: string): string {
+  return field
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .split(' ')
+    .map((w) => w[0].toUpperCase() + w.slice(1))
+    .join(' ');
+}
+
+/**
+ * Every item field of spec 2.5 under its spelled-out header. Every slug reads these beside its
+ * layout's own headers: a field the layout's own columns fill (directly or combined from parts)
+ * keeps them, and the spelled-out column fills the fields they leave empty, so a sheet may mix both.
+ */
+const spelledOutColumns: readonly LayoutColumn[] = Object.keys(ManifestItem.pipe[0].entries).map((field) => ({
+  headers: [spelledOut(field)],
+  field: field as ItemField,
+}));
+
 /** Header text as compared: no accents, no case, nothing but letters and digits ("Peso (Kg)" = "PESO KG"). */
 export function normalizeHeader(text: string): string {
   return text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().replace(/[^a-z0-9]/g, '');
@@ -110,22 +133,46 @@ function matchColumns(layout: ExcelLayout, cells: readonly Cell[]): HeaderMatch[
     const at = column.headers.map((h) => positions.get(normalizeHeader(h))).find((i) => i !== undefined);
     if (at !== undefined) out.push({ column, at, header: cellText(cells[at]) });
   }
+  // The spelled-out headers fill what the layout's own columns leave: a field none of them fills,
+  // and none of them makes from parts, from a cell none of them took.
+  const taken = new Set(out.map((m) => m.at));
+  const filled = new Set(out.flatMap((m) => (m.column.field ? [m.column.field] : [])));
+  const matchedParts = new Set(out.flatMap((m) => (m.column.part ? [m.column.part] : [])));
+  for (const c of layout.combine ?? []) if (c.parts.some((p) => matchedParts.has(p))) filled.add(c.field);
+  for (const column of spelledOutColumns) {
+    const at = positions.get(normalizeHeader(column.headers[0]));
+    if (at === undefined || taken.has(at) || filled.has(column.field!)) continue;
+    out.push({ column, at, header: cellText(cells[at]) });
+    taken.add(at);
+  }
   return out;
 }
 
 const namesOf = (column: LayoutColumn) => [column.field, column.part].filter((n): n is string => n !== undefined);
 
+/**
+ * A required group is met by one of its names, or by the field its parts make given whole (a
+ * spelled-out "Fob Value Usd" meets a layout that needs a unit price to make fobValueUsd).
+ */
+const groupNames = (layout: ExcelLayout, group: readonly string[]) => [
+  ...group,
+  ...(layout.combine ?? []).filter((c) => c.parts.some((p) => group.includes(p))).map((c) => c.field),
+];
+
 function missingGroups(layout: ExcelLayout, matched: HeaderMatch['columns']): (readonly string[])[] {
   const present = new Set(matched.flatMap((m) => namesOf(m.column)));
-  return layout.required.filter((group) => !group.some((name) => present.has(name)));
+  return layout.required.filter((group) => !groupNames(layout, group).some((name) => present.has(name)));
 }
 
 const quoteAll = (headers: readonly string[]) => headers.map((h) => `"${h}"`).join(' or ');
 
 function describeGroup(layout: ExcelLayout, group: readonly string[]): string {
-  return layout.columns
-    .filter((c) => namesOf(c).some((n) => group.includes(n)))
-    .map((c) => quoteAll(c.headers))
+  const fields = new Set(spelledOutColumns.map((c) => c.field as string));
+  return [
+    ...layout.columns.filter((c) => namesOf(c).some((n) => group.includes(n))).map((c) => quoteAll(c.headers)),
+    ...groupNames(layout, group).filter((n) => fields.has(n)).map((n) => `"${spelledOut(n)}"`),
+  ]
+    .filter((text, i, all) => all.indexOf(text) === i)
     .join(' or ');
 }
 

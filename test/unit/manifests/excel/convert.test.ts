@@ -1,8 +1,8 @@
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { ValidationFailed } from '../../../../lambdas/core/errors';
-import { parseDecimal, rowsToSubmission, spreadsheetRowOf, withSpreadsheetRows } from '../../../../lambdas/core/manifests/excel/convert';
-import { layoutFor } from '../../../../lambdas/core/manifests/excel/slugs';
+import { parseDecimal, rowsToSubmission, spelledOut, spreadsheetRowOf, withSpreadsheetRows } from '../../../../lambdas/core/manifests/excel/convert';
+import { excelSlugs, layoutFor } from '../../../../lambdas/core/manifests/excel/slugs';
 import { ManifestSubmission } from '../../../../lambdas/core/manifests/submission';
 import type { Cell, Row } from '../../../../lambdas/infra/spreadsheet';
 import { fieldErrors } from '../../../../lambdas/http/kit/validate';
@@ -49,7 +49,7 @@ describe('rowsToSubmission', () => {
 
   it('names the missing required headers in a 422 on file', () => {
     expect(fileErrorsOf(sheet(['Guía Hija', 'Valor FOB USD'], ['H1', 10]))).toEqual([
-      'The BFE layout (`bfe`) needs these column headers, not found in row 1: "Destinatario"; "País Origen". Headers found in row 1: "Guía Hija", "Valor FOB USD".',
+      'The BFE layout (`bfe`) needs these column headers, not found in row 1: "Destinatario" or "Consignee Name"; "País Origen" or "Origin Country". Headers found in row 1: "Guía Hija", "Valor FOB USD".',
     ]);
   });
 
@@ -124,6 +124,55 @@ describe('rowsToSubmission', () => {
 
   it('refuses an empty sheet', () => {
     expect(fileErrorsOf([])).toEqual(['The first sheet is empty.']);
+  });
+});
+
+describe('spelled-out headers (the field names of spec 2.5 written as words)', () => {
+  /** Every item field once, as the seed system's pages spell them ("Consignee Name"). */
+  const spelledHeader: Cell[] = ['AWB Number', 'Tracking Number', 'Item Idempotency Key', 'Origin Country', 'Consignee Name', 'Consignee Address', 'Consignee City',
+    'Consignee Province', 'Consignee Postal Code', 'Consignee Id Type', 'Consignee Id Number', 'Consignee Email', 'Item Description', 'Hs Code', 'Fob Value Usd',
+    'Total Weight Kg', 'Amount Of Items', 'Amount Of Packages'];
+  const row: Cell[] = ['H1', 'T1', 'line-1', 'cn', 'Ana Pérez', 'Av. Corrientes 1234', 'CABA', 'Buenos Aires', 'C1043', 'CUIL', '20-12345678-6', 'ana@example.com',
+    'Cotton t-shirt', '6109.10.00', 12.5, 0.3, 2, 1];
+
+  it('spells each field out as words: consigneeName is "Consignee Name"', () => {
+    expect(spelledOut('consigneeName')).toBe('Consignee Name');
+    expect(spelledOut('fobValueUsd')).toBe('Fob Value Usd');
+    expect(spelledOut('Category')).toBe('Category');
+  });
+
+  it('converts a sheet written with spelled-out headers under every one of the seven slugs', () => {
+    for (const slug of excelSlugs) {
+      const [item] = itemsOf(sheet(spelledHeader, row), layoutFor(slug)!);
+      expect(item, slug).toMatchObject({
+        awbNumber: 'H1',
+        trackingNumber: 'T1',
+        originCountry: 'CN',
+        consigneeName: 'Ana Pérez',
+        consigneeIdNumber: '20123456786',
+        fobValueUsd: 12.5,
+        totalWeightKg: 0.3,
+        amountOfItems: 2,
+        hsCode: '6109.10.00',
+      });
+    }
+  });
+
+  it('reads a sheet that mixes the layout\'s own headers with spelled-out ones, the layout\'s own first', () => {
+    const [item] = itemsOf(sheet(['Guía Hija', 'Destinatario', 'Consignee Name', 'Origin Country', 'Fob Value Usd'], ['H1', 'Own Name', 'Spelled Name', 'CN', 9]));
+    expect(item).toMatchObject({ awbNumber: 'H1', consigneeName: 'Own Name', originCountry: 'CN', fobValueUsd: 9 });
+  });
+
+  it('keeps a field a layout makes from parts when the parts are there, and takes it whole when they are not', () => {
+    const golucky = layoutFor('golucky')!;
+    const fromParts = itemsOf(sheet(['Tracking Number', 'Consignee Name', 'Origin Country', 'Unit Price (USD)', 'Qty', 'Fob Value Usd'], ['T1', 'Ana', 'CN', 5, 3, 99]), golucky);
+    expect(fromParts[0].fobValueUsd).toBe(15);
+    const whole = itemsOf(sheet(['Tracking Number', 'Consignee Name', 'Origin Country', 'Fob Value Usd'], ['T1', 'Ana', 'CN', 99]), golucky);
+    expect(whole[0].fobValueUsd).toBe(99);
+  });
+
+  it('still refuses camelCase JSON names, pointing to the default slug', () => {
+    expect(fileErrorsOf(sheet(['awbNumber', 'consigneeName', 'originCountry'], ['H1', 'Ana', 'CN']))[0]).toContain('use the `default` slug for JSON field names');
   });
 });
 
