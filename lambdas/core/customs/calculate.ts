@@ -6,7 +6,9 @@
  * All arithmetic is in integer cents (money.ts). The steps, each rounded half up to the cent once:
  *
  *   freight (shipment) = USD per kg x chargeable kg           split to products by weight or FOB
+ *                        (or the amount a quote declares)
  *   insurance (shipment) = insurance % x FOB                   split to products by FOB
+ *                          (or the amount a quote declares)
  *   CIF = FOB + freight + insurance                            (per product, exact sum)
  *   franchise (shipment, P within the quota) = min(USD 400, FOB)   split to products by FOB
  *   duty base = CIF                                            C, or P outside the quota
@@ -65,6 +67,13 @@ export type ShipmentInput = {
   /** True when the shipment is personal and the consignee still has yearly quota: the franchise applies. */
   personalFranchise: boolean;
   products: readonly ProductInput[];
+  /**
+   * The shipment's freight in USD when the caller knows it (a landed-cost quote): it replaces the
+   * rules' USD per chargeable kg. Absent (the pipeline: a manifest carries no freight), the rate applies.
+   */
+  freight_usd?: number | null;
+  /** The shipment's insurance in USD when the caller knows it: it replaces the rules' percent of FOB. */
+  insurance_usd?: number | null;
 };
 
 /** One product's numbers. Every amount is a JSON number with 2 decimals, in `currency`. */
@@ -161,6 +170,13 @@ function optionalKg(value: number | null | undefined, field: string, key: string
   return parseDec(value);
 }
 
+/** A declared shipment amount (freight, insurance) in cents, or null when none was declared. */
+function declaredCents(value: number | null | undefined, field: string, awb: string): Cents | null {
+  if (value === null || value === undefined) return null;
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) throw new RangeError(`shipment ${awb}: ${field} must be a number >= 0`);
+  return toCents(value);
+}
+
 function readLine(p: ProductInput): Line {
   const key = p.itemKey;
   if (typeof key !== 'string' || key === '') throw new RangeError('every product needs an itemKey');
@@ -249,6 +265,8 @@ export function calculateShipment(input: ShipmentInput, rules: TaxRules | Applie
     if (keys.has(l.key)) throw new RangeError(`shipment ${input.awb}: product ${l.key} appears twice`);
     keys.add(l.key);
   }
+  const declaredFreight = declaredCents(input.freight_usd, 'freight_usd', input.awb);
+  const declaredInsurance = declaredCents(input.insurance_usd, 'insurance_usd', input.awb);
   if (input.regime === 'X') return prohibited(input, lines, rules);
 
   const feeRate = parseDec(rules.statistics_fee_rate);
@@ -264,14 +282,14 @@ export function calculateShipment(input: ShipmentInput, rules: TaxRules | Applie
   // Freight: one amount for the shipment, from its chargeable weight, then split.
   const declaredKg = lines.reduce<Dec>((s, l) => (l.chargeable ? decAdd(s, l.chargeable) : s), decZero);
   const chargeableKg = decMax(declaredKg, minKg);
-  const freightTotal = decTimesToCents(freightRate, chargeableKg);
+  const freightTotal = declaredFreight ?? decTimesToCents(freightRate, chargeableKg);
   const byWeight = lines.every((l) => l.chargeable && l.chargeable.units > 0n);
   const freights = allocate(freightTotal, byWeight ? decUnitsAtCommonScale(lines.map((l) => l.chargeable as Dec)) : fobs);
   const freightHow: FreightAllocation = byWeight ? 'weight' : 'fob';
   const minApplied = decCompare(declaredKg, minKg) < 0;
 
   // Insurance: a share of the shipment's FOB, split by FOB.
-  const insuranceTotal = percentOf(fobTotal, insuranceRate);
+  const insuranceTotal = declaredInsurance ?? percentOf(fobTotal, insuranceRate);
   const insurances = allocate(insuranceTotal, fobs);
 
   // Franchise: the first USD 400 FOB of a personal shipment within the quota, split by FOB.
@@ -283,9 +301,15 @@ export function calculateShipment(input: ShipmentInput, rules: TaxRules | Applie
   const products = new Map<string, Breakdown>();
   const sums = { fob: 0n, freight: 0n, insurance: 0n, cif: 0n, franchise: 0n, duty: 0n, fee: 0n, vat: 0n, ddp: 0n, pay: 0n };
   const freightLine =
-    `shipment freight ${usd(freightTotal)} = ${kg(chargeableKg)} chargeable x USD ${usdRate(freightRate)}/kg` +
-    (minApplied ? ` (declared ${kg(declaredKg)}, minimum ${kg(minKg)} applies)` : '') +
+    (declaredFreight !== null
+      ? `shipment freight ${usd(freightTotal)} as declared (${kg(chargeableKg)} chargeable)`
+      : `shipment freight ${usd(freightTotal)} = ${kg(chargeableKg)} chargeable x USD ${usdRate(freightRate)}/kg` +
+        (minApplied ? ` (declared ${kg(declaredKg)}, minimum ${kg(minKg)} applies)` : '')) +
     (byWeight ? ', split by chargeable weight' : ', split by FOB (not every product declares a weight)');
+  const insuranceLine =
+    declaredInsurance !== null
+      ? `shipment insurance ${usd(insuranceTotal)} as declared, split by FOB`
+      : `${pct(insuranceRate)} of shipment FOB ${usd(fobTotal)} = ${usd(insuranceTotal)}, split by FOB`;
 
   lines.forEach((line, i) => {
     const fob = line.fob;
@@ -298,7 +322,7 @@ export function calculateShipment(input: ShipmentInput, rules: TaxRules | Applie
     explanation.push(
       `freight ${usd(freight)}: ${freightLine}` + (byWeight ? ` (this product ${kg(line.chargeable as Dec)})` : ''),
     );
-    explanation.push(`insurance ${usd(insurance)}: ${pct(insuranceRate)} of shipment FOB ${usd(fobTotal)} = ${usd(insuranceTotal)}, split by FOB`);
+    explanation.push(`insurance ${usd(insurance)}: ${insuranceLine}`);
     explanation.push(`CIF ${usd(cif)} = FOB ${usd(fob)} + freight ${usd(freight)} + insurance ${usd(insurance)}`);
 
     let dutyBase: Cents;

@@ -1,4 +1,5 @@
 import { ncmDigits, type TariffRow } from './table';
+import type { ManifestItem } from '../manifests/submission';
 
 /**
  * The offline tariff classifier: deterministic retrieval over the tariff table. Every row is indexed
@@ -42,6 +43,11 @@ export interface ClassifyInput {
   category?: string;
   /** The partner's code (HS6, NCM or longer), any punctuation. */
   hsCode?: string;
+}
+
+/** What the classifier reads of a manifest line (the pipeline's ai stage and a landed-cost quote alike). */
+export function classifyInputOf(d: Pick<ManifestItem, 'itemDescription' | 'itemName' | 'Category' | 'hsCode'>): ClassifyInput {
+  return { description: d.itemDescription, name: d.itemName, category: d.Category, hsCode: d.hsCode };
 }
 
 export interface Candidate {

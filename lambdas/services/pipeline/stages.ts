@@ -2,11 +2,12 @@ import type { StageName } from '../../core/pipeline/stages';
 import type { ProcessedResult } from '../../core/manifests/model';
 import { classifyShipments, shipmentRegime } from '../../core/customs/regime';
 import { regimeRulesAt } from '../../core/customs/regime-rules';
-import { calculateShipment } from '../../core/customs/calculate';
+import { calculateLines } from '../../core/customs/landed-cost';
 import { taxRulesAt } from '../../core/customs/tax-rules';
 import { customsChannel, shipmentChannel } from '../../core/customs/channel';
 import { checkShipmentTaxIds, type InvalidTaxIdAwb } from '../customs-webservices';
 import { tariffClassifier } from '../../infra/tariff/classifier-port';
+import { classifyInputOf } from '../../core/tariff/classifier';
 import type { PageItem, StageOutput } from './pages-store';
 
 /**
@@ -82,7 +83,7 @@ async function ai(items: readonly PageItem[]): Promise<Results> {
   const classifier = await tariffClassifier();
   const out: Results = {};
   for (const it of items) {
-    const c = await classifier.classify({ description: it.data.itemDescription, name: it.data.itemName, category: it.data.Category, hsCode: it.data.hsCode });
+    const c = await classifier.classify(classifyInputOf(it.data));
     out[it.itemKey] = {
       ncm_code: c.ncm_code,
       duty_rate: c.duty_rate,
@@ -99,25 +100,18 @@ function calculations(items: readonly PageItem[], prior: Results, at: Date): Res
   const rules = taxRulesAt(at);
   const out: Results = {};
   for (const [awb, group] of byAwb(items)) {
-    const regime = regimeOf(group, prior);
-    const first = prior[group[0].itemKey] ?? {};
-    const personalFranchise = regime === 'P' && first.tax_id_valid === true;
-    const calc = calculateShipment(
-      {
-        awb,
-        regime,
-        personalFranchise,
-        products: group.map((it) => ({
-          itemKey: it.itemKey,
-          fob_usd: it.data.fobValueUsd ?? 0,
-          net_kg: it.data.totalWeightKg ?? null,
-          volumetric_kg: it.data.totalVolumetricWeightKg ?? null,
-          quantity: it.data.amountOfItems ?? null,
-          duty_rate: prior[it.itemKey]?.duty_rate ?? 0,
-        })),
-      },
+    const calc = calculateLines(
+      awb,
+      group.map((it) => ({
+        itemKey: it.itemKey,
+        data: it.data,
+        regime: prior[it.itemKey]?.regime,
+        taxIdValid: prior[it.itemKey]?.tax_id_valid === true,
+        dutyRate: prior[it.itemKey]?.duty_rate,
+      })),
       rules,
     );
+    const regime = calc.regime;
     const channels = group.map((it) =>
       customsChannel({
         awb,

@@ -223,6 +223,27 @@ describe('freight and insurance', () => {
     const r = calculateShipment(shipment('C', [{ itemKey: 'a', fob_usd: 40, net_kg: 1, duty_rate: 0 }]), custom);
     expect(product(r, 'a').explanation).toContain('CIF 45.00 = FOB 40.00 + freight 4.60 + insurance 0.40');
   });
+
+  it('takes a declared freight and insurance of the shipment in place of the rate and the percent, split the same way', () => {
+    const r = calculateShipment(
+      {
+        ...shipment('C', [
+          { itemKey: 'a', fob_usd: 30, net_kg: 1, duty_rate: 0 },
+          { itemKey: 'b', fob_usd: 10, net_kg: 3, duty_rate: 0 },
+        ]),
+        freight_usd: 12.345,
+        insurance_usd: 1,
+      },
+      rules,
+    );
+    // freight 12.35 (rounded on entry) by weight 1:3 -> 3.09 / 9.26; insurance 1.00 by FOB 3:1 -> 0.75 / 0.25
+    expect([product(r, 'a').freight, product(r, 'b').freight]).toEqual([3.09, 9.26]);
+    expect([product(r, 'a').insurance, product(r, 'b').insurance]).toEqual([0.75, 0.25]);
+    expect(r.totals).toMatchObject({ freight: 12.35, insurance: 1, cif: 53.35 });
+    expect(product(r, 'a').explanation).toContain('freight 3.09: shipment freight 12.35 as declared (4 kg chargeable), split by chargeable weight (this product 1 kg)');
+    expect(product(r, 'a').explanation).toContain('insurance 0.75: shipment insurance 1.00 as declared, split by FOB');
+    expect(() => calculateShipment({ ...shipment('C', [{ itemKey: 'a', fob_usd: 1, duty_rate: 0 }]), freight_usd: -1 }, rules)).toThrow(/freight_usd/);
+  });
 });
 
 describe('the franchise split', () => {
