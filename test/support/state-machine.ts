@@ -5,6 +5,9 @@ import { pipelineTasks } from '../../lambdas/catalog';
 import { projectRoot } from '../../lib/functions';
 import { lambdaContext } from '../../twin/jobs';
 import { stageApp, stateMachineDefinitions } from './cdk';
+import { allStates, type Asl, type AslState } from '../../twin/cloud/asl';
+
+export { allStates, forInterpreter, type Asl, type AslState } from '../../twin/cloud/asl';
 
 /*
  * The manifest pipeline's state machine as CDK synthesizes it, executed by an ASL interpreter
@@ -14,36 +17,6 @@ import { stageApp, stateMachineDefinitions } from './cdk';
  * back as the Lambda error Step Functions sees (Error: the error type; Cause: the JSON of
  * errorMessage, errorType and stackTrace).
  */
-
-// aws-local-stepfunctions 3 targets Node 22 and uses Promise.withResolvers in its Task states;
-// Node 20 (this machine's) lacks it. The polyfill is the specification's, nothing more.
-const promiseStatics = Promise as unknown as { withResolvers?: () => unknown };
-promiseStatics.withResolvers ??= function withResolvers<T>() {
-  let resolve!: (value: T) => void;
-  let reject!: (reason?: unknown) => void;
-  const promise = new Promise<T>((res, rej) => ((resolve = res), (reject = rej)));
-  return { promise, resolve, reject };
-};
-
-export type Asl = { StartAt: string; States: Record<string, AslState> };
-export type AslState = {
-  Type: string;
-  Resource?: string;
-  Parameters?: Record<string, any>;
-  ItemSelector?: Record<string, any>;
-  ItemsPath?: string;
-  ItemProcessor?: Asl & { ProcessorConfig?: { Mode?: string } };
-  Branches?: Asl[];
-  Choices?: any[];
-  Retry?: unknown[];
-  Catch?: { ErrorEquals: string[]; ResultPath?: string | null; Next: string }[];
-  ResultPath?: string | null;
-  OutputPath?: string;
-  ResultSelector?: Record<string, any>;
-  Next?: string;
-  Default?: string;
-  End?: boolean;
-};
 
 /** The pipeline's synthesized definition (the dev stage; the stages differ only in names) and the handler module of each Task state. */
 export function synthesizedPipeline(): { definition: Asl; handlers: Record<string, string> } {
@@ -64,15 +37,6 @@ export function synthesizedPipeline(): { definition: Asl; handlers: Record<strin
     handlers[name] = handler;
   }
   return { definition, handlers };
-}
-
-/** Every state of a definition, those of Map item processors and Parallel branches included, by name. */
-export function allStates(asl: Asl): [string, AslState][] {
-  return Object.entries(asl.States).flatMap(([name, state]): [string, AslState][] => [
-    [name, state],
-    ...(state.ItemProcessor ? allStates(state.ItemProcessor) : []),
-    ...(state.Branches ?? []).flatMap(allStates),
-  ]);
 }
 
 export interface TaskCall {
@@ -119,18 +83,6 @@ export async function taskBindings(definition: Asl, handlers: Record<string, str
     };
   }
   return out;
-}
-
-/**
- * The definition as the interpreter needs it, with the same meaning: aws-local-stepfunctions 3.0.0
- * reads `"ResultPath": "$"` as a field named `$` instead of the whole state (in Step Functions it
- * is the default: the result replaces the input), so that one value is dropped. Nothing else
- * changes.
- */
-export function forInterpreter(definition: Asl): Asl {
-  const copy = JSON.parse(JSON.stringify(definition)) as Asl;
-  for (const [, state] of allStates(copy)) if (state.ResultPath === '$') delete state.ResultPath;
-  return copy;
 }
 
 /** No waiting between retries (the back-off itself is checked on the definition). */

@@ -1,0 +1,188 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { freePort, startDynamoLocal, type RunningDynamo } from '../dynamodb-local';
+import { resetDocumentClient } from '../../lambdas/infra/dynamo';
+import { createGateway } from './gateway';
+import { laneClients, provision, type Clients } from './provision';
+import { Runner } from './runner';
+import { Functions, functionSpecs } from './sandbox';
+import { Deployment } from './template';
+
+/*
+ * The cloud lane: the deployable artifact (the templates and Lambda bundles `cdk synth` writes)
+ * run on this machine against AWS-faithful engines: moto_server for S3, SQS, EventBridge,
+ * Scheduler, Step Functions and Secrets Manager, DynamoDB Local for the table. Every adapter is the
+ * production one; every resource comes from the templates.
+ */
+
+const projectRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+
+export interface LaneOptions {
+  /** A cloud assembly already synthesized (`cdk synth -o <dir>`); otherwise the lane synthesizes one. */
+  assemblyDir?: string;
+  stage?: string;
+  port?: number;
+  host?: string;
+  /** Overrides the functions' LOG_LEVEL (the dev stage logs at DEBUG). */
+  logLevel?: string;
+  /** Polling interval of the runner's SQS pollers, schedules and executions. */
+  pollMs?: number;
+  /** Where moto and the runner log; defaults to nowhere. */
+  log?: (line: string) => void;
+}
+
+export interface Lane {
+  apiUrl: string;
+  motoUrl: string;
+  dynamoUrl: string;
+  region: string;
+  deployment: Deployment;
+  functions: Functions;
+  runner: Runner;
+  clients: Clients;
+  /** The table, bucket and bus names of the deployment (as the template names them). */
+  names: { table: string; bucket: string; bus: string };
+  /** Moves the lane's clock (moto's and every function's) on by `ms`. */
+  advanceClock(ms: number): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** `cdk synth` of one stage into `outdir`, with the CDK CLI of the lock file (bundles every function with esbuild). */
+export async function synthesize(stage: string, outdir: string, log?: (line: string) => void): Promise<void> {
+  const cdk = join(projectRoot, 'node_modules', '.bin', 'cdk');
+  const child = spawn(cdk, ['synth', '-c', `stage=${stage}`, '-o', outdir, '-q'], { cwd: projectRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  for (const s of [child.stdout!, child.stderr!]) s.on('data', (b: Buffer) => (output += b.toString()));
+  const [code] = (await once(child, 'exit')) as [number];
+  log?.(output.trim());
+  if (code !== 0) throw new Error(`cdk synth -c stage=${stage} failed (exit ${code}):\n${output.slice(-4000)}`);
+}
+
+interface RunningMoto {
+  url: string;
+  child: ChildProcess;
+  advance(seconds: number): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** moto_server with a movable clock (moto-server.py), on a free port. */
+export async function startMoto(log?: (line: string) => void): Promise<RunningMoto> {
+  const port = await freePort();
+  const python = process.env.CLOUD_LANE_PYTHON ?? 'python3';
+  const child = spawn(python, [join(projectRoot, 'twin', 'cloud', 'moto-server.py'), String(port)], { stdio: ['pipe', 'pipe', 'pipe'] });
+  child.stderr!.on('data', (b: Buffer) => log?.(b.toString().trimEnd()));
+  const answers = createInterface({ input: child.stdout! });
+  const waiting: ((line: string) => void)[] = [];
+  answers.on('line', (line) => (line.startsWith('ok ') ? waiting.shift()?.(line) : log?.(line)));
+  const url = `http://127.0.0.1:${port}`;
+  const exited = once(child, 'exit').then(() => {
+    throw new Error(`moto_server exited (is moto 5 installed in ${python}?)`);
+  });
+  exited.catch(() => undefined);
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const up = await fetch(`${url}/moto-api/`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (up) break;
+    if (child.exitCode !== null) await exited;
+    if (Date.now() > deadline) throw new Error('moto_server did not answer within 30 s');
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return {
+    url,
+    child,
+    async advance(seconds) {
+      const answered = new Promise<string>((resolve) => waiting.push(resolve));
+      child.stdin!.write(`advance ${seconds}\n`);
+      await answered;
+    },
+    async stop() {
+      if (child.exitCode !== null) return;
+      child.kill('SIGTERM');
+      await once(child, 'exit');
+    },
+  };
+}
+
+export async function startCloudLane(opts: LaneOptions = {}): Promise<Lane> {
+  const stage = opts.stage ?? 'dev';
+  const region = 'us-east-1';
+  let synthDir: string | undefined;
+  let assemblyDir = opts.assemblyDir;
+  if (!assemblyDir) {
+    synthDir = await mkdtemp(join(tmpdir(), 'despacho-cloud-'));
+    assemblyDir = synthDir;
+    await synthesize(stage, assemblyDir, opts.log);
+  }
+  if (!existsSync(join(assemblyDir, 'manifest.json'))) throw new Error(`${assemblyDir} is no cloud assembly (no manifest.json)`);
+
+  let dynamo: RunningDynamo | undefined;
+  let moto: RunningMoto | undefined;
+  let functions: Functions | undefined;
+  let runner: Runner | undefined;
+  try {
+    [dynamo, moto] = await Promise.all([startDynamoLocal(), startMoto(opts.log)]);
+    const deployment = new Deployment(assemblyDir, { region, moto: moto.url });
+    const clients = laneClients(region, moto.url, dynamo.endpoint);
+    await provision(deployment, clients);
+    functions = new Functions(functionSpecs(deployment), { region, motoUrl: moto.url, dynamoUrl: dynamo.endpoint }, { logLevel: opts.logLevel });
+    runner = new Runner(deployment, clients, functions, { pollMs: opts.pollMs });
+    runner.start();
+
+    const table = deployment.physicalId(deployment.resources('AWS::DynamoDB::Table')[0]);
+    const bucket = deployment.resources('AWS::S3::Bucket').map((r) => deployment.physicalId(r)).find((b) => b.includes('-files-')) ?? '';
+    const bus = deployment.physicalId(deployment.resources('AWS::Events::EventBus')[0]);
+    // The operator's own calls (the CLI's bootstrap of an admin token) reach the same table.
+    process.env.AWS_REGION = region;
+    process.env.AWS_ACCESS_KEY_ID ??= 'test';
+    process.env.AWS_SECRET_ACCESS_KEY ??= 'test';
+    process.env.AWS_ENDPOINT_URL_DYNAMODB = dynamo.endpoint;
+    process.env.TABLE_NAME = table;
+    resetDocumentClient();
+
+    const server = createGateway(deployment, functions);
+    server.listen(opts.port ?? 0, opts.host ?? '127.0.0.1');
+    await once(server, 'listening');
+    const { port } = server.address() as AddressInfo;
+    const host = !opts.host || opts.host === '127.0.0.1' || opts.host === '0.0.0.0' ? 'localhost' : opts.host;
+    const lane: Lane = {
+      apiUrl: `http://${host}:${port}/api`,
+      motoUrl: moto.url,
+      dynamoUrl: dynamo.endpoint,
+      region,
+      deployment,
+      functions,
+      runner,
+      clients,
+      names: { table, bucket, bus },
+      async advanceClock(ms) {
+        await moto!.advance(ms / 1000);
+        functions!.clock[0] += ms;
+      },
+      async stop() {
+        server.closeAllConnections();
+        server.close();
+        await runner!.stop();
+        await functions!.stop();
+        await Promise.all([moto!.stop(), dynamo!.stop()]);
+        if (synthDir) await rm(synthDir, { recursive: true, force: true });
+      },
+    };
+    return lane;
+  } catch (err) {
+    await runner?.stop();
+    await functions?.stop();
+    await Promise.all([moto?.stop(), dynamo?.stop()]);
+    if (synthDir) await rm(synthDir, { recursive: true, force: true });
+    throw err;
+  }
+}

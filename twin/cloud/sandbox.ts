@@ -1,0 +1,228 @@
+import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { Deployment, StackResource } from './template';
+
+/*
+ * The cloud lane's Lambda: each function of the template runs from its bundle in cdk.out, in
+ * worker threads (one per concurrent invocation, kept warm), each with exactly the environment
+ * variables the template sets for that function plus those the Lambda runtime adds. A handler
+ * that reads a variable the template does not set fails here as it would in AWS; a bundle that
+ * misses a file beside it fails to load as it would. A call over the function's Timeout is cut.
+ */
+
+export interface FunctionSpec {
+  logicalId: string;
+  name: string;
+  arn: string;
+  file: string;
+  exportName: string;
+  environment: Record<string, string>;
+  timeoutSeconds: number;
+  memoryMb: number;
+}
+
+export interface LambdaError {
+  errorType: string;
+  errorMessage: string;
+  trace?: string[];
+}
+
+/** A failed invocation, as Lambda reports a function error to its caller. */
+export class FunctionError extends Error {
+  constructor(
+    readonly fn: string,
+    readonly lambda: LambdaError,
+  ) {
+    super(lambda.errorMessage);
+    this.name = lambda.errorType;
+  }
+}
+
+const workerFile = join(dirname(fileURLToPath(import.meta.url)), 'sandbox-worker.mjs');
+
+/** What the runtime adds to a function's environment (and what the SDK needs to reach the lane). */
+export interface RuntimeEnvironment {
+  region: string;
+  motoUrl: string;
+  dynamoUrl: string;
+}
+
+/** The functions of a deployment, by name, read from its `AWS::Lambda::Function` resources. */
+export function functionSpecs(d: Deployment): Map<string, FunctionSpec> {
+  const out = new Map<string, FunctionSpec>();
+  for (const r of d.resources('AWS::Lambda::Function')) out.set(d.physicalId(r), functionSpec(d, r));
+  return out;
+}
+
+function functionSpec(d: Deployment, r: StackResource): FunctionSpec {
+  const p = d.properties(r);
+  const asset = r.resource.Metadata?.['aws:asset:path'] as string | undefined;
+  if (!asset) throw new Error(`${r.logicalId}: no bundled asset in its metadata (was it synthesized with bundling?)`);
+  const [module, exportName] = String(p.Handler).split(/\.(?=[^.]+$)/);
+  const dir = join(d.assemblyDir, asset);
+  const file = ['.mjs', '.js', '.cjs'].map((ext) => join(dir, module + ext)).find(existsSync) ?? join(dir, `${module}.mjs`);
+  const name = d.physicalId(r);
+  return {
+    logicalId: r.logicalId,
+    name,
+    arn: `arn:aws:lambda:${d.endpoints.region}:123456789012:function:${name}`,
+    file,
+    exportName,
+    environment: Object.fromEntries(Object.entries((p.Environment?.Variables ?? {}) as Record<string, unknown>).map(([k, v]) => [k, String(v)])),
+    timeoutSeconds: Number(p.Timeout ?? 3),
+    memoryMb: Number(p.MemorySize ?? 128),
+  };
+}
+
+interface Sandbox {
+  worker: Worker;
+  ready: Promise<LambdaError | undefined>;
+  busy: boolean;
+  pending?: { id: string; resolve(v: unknown): void; reject(e: Error): void; timer: NodeJS.Timeout };
+}
+
+export class Functions {
+  private readonly pools = new Map<string, Sandbox[]>();
+  private readonly waiting = new Map<string, (() => void)[]>();
+  /** Shared with every sandbox: the lane clock's offset from the real one, in ms. */
+  readonly clock = new Float64Array(new SharedArrayBuffer(8));
+  /** Cold starts so far, by function (a new sandbox each). */
+  readonly coldStarts = new Map<string, number>();
+
+  constructor(
+    readonly specs: Map<string, FunctionSpec>,
+    private readonly runtime: RuntimeEnvironment,
+    private readonly opts: { maxConcurrencyPerFunction?: number; logLevel?: string } = {},
+  ) {}
+
+  byArn(arn: string): FunctionSpec {
+    const name = /:function:([^:]+)(:[^:]+)?$/.exec(arn)?.[1];
+    const spec = name ? this.specs.get(name) : undefined;
+    if (!spec) throw new Error(`No function of the template has the ARN ${arn}`);
+    return spec;
+  }
+
+  /** Invokes a function synchronously (RequestResponse): its result, or a FunctionError. */
+  async invoke(name: string, event: unknown): Promise<unknown> {
+    const spec = this.specs.get(name);
+    if (!spec) throw new Error(`No function ${name} in the template`);
+    const sandbox = await this.acquire(spec);
+    try {
+      const initError = await sandbox.ready;
+      if (initError) throw new FunctionError(name, initError);
+      return await new Promise((resolve, reject) => {
+        const id = randomUUID();
+        const timer = setTimeout(() => {
+          // Lambda stops the environment; the next call gets a fresh one.
+          this.discard(spec.name, sandbox);
+          reject(new FunctionError(name, { errorType: 'Sandbox.Timedout', errorMessage: `Task timed out after ${spec.timeoutSeconds.toFixed(2)} seconds` }));
+        }, spec.timeoutSeconds * 1000);
+        sandbox.pending = { id, resolve, reject, timer };
+        sandbox.worker.postMessage({ id, requestId: id, event: JSON.parse(JSON.stringify(event ?? null)), timeoutMs: spec.timeoutSeconds * 1000 });
+      });
+    } finally {
+      this.release(spec.name, sandbox);
+    }
+  }
+
+  private async acquire(spec: FunctionSpec): Promise<Sandbox> {
+    const pool = this.pools.get(spec.name) ?? [];
+    this.pools.set(spec.name, pool);
+    for (;;) {
+      const idle = pool.find((s) => !s.busy);
+      if (idle) {
+        idle.busy = true;
+        return idle;
+      }
+      if (pool.length < (this.opts.maxConcurrencyPerFunction ?? 8)) {
+        const s = this.start(spec);
+        s.busy = true;
+        pool.push(s);
+        return s;
+      }
+      await new Promise<void>((resolve) => {
+        const list = this.waiting.get(spec.name) ?? [];
+        list.push(resolve);
+        this.waiting.set(spec.name, list);
+      });
+    }
+  }
+
+  private release(name: string, sandbox: Sandbox) {
+    sandbox.busy = false;
+    this.waiting.get(name)?.shift()?.();
+  }
+
+  private discard(name: string, sandbox: Sandbox) {
+    const pool = this.pools.get(name) ?? [];
+    pool.splice(pool.indexOf(sandbox), 1);
+    void sandbox.worker.terminate();
+  }
+
+  private start(spec: FunctionSpec): Sandbox {
+    this.coldStarts.set(spec.name, (this.coldStarts.get(spec.name) ?? 0) + 1);
+    const { region, motoUrl, dynamoUrl } = this.runtime;
+    const env: Record<string, string> = {
+      // What the Lambda runtime sets.
+      AWS_REGION: region,
+      AWS_DEFAULT_REGION: region,
+      AWS_LAMBDA_FUNCTION_NAME: spec.name,
+      AWS_LAMBDA_FUNCTION_MEMORY_SIZE: String(spec.memoryMb),
+      AWS_LAMBDA_FUNCTION_VERSION: '$LATEST',
+      AWS_EXECUTION_ENV: 'AWS_Lambda_nodejs22.x',
+      LAMBDA_TASK_ROOT: dirname(spec.file),
+      _HANDLER: `${spec.exportName}`,
+      TZ: ':UTC',
+      // The credentials a role would give, and where the SDK finds the lane's services.
+      AWS_ACCESS_KEY_ID: 'test',
+      AWS_SECRET_ACCESS_KEY: 'test',
+      AWS_ENDPOINT_URL: motoUrl,
+      AWS_ENDPOINT_URL_DYNAMODB: dynamoUrl,
+      AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+      PATH: process.env.PATH ?? '/usr/bin:/bin',
+      ...spec.environment,
+      ...(this.opts.logLevel ? { LOG_LEVEL: this.opts.logLevel, POWERTOOLS_LOG_LEVEL: this.opts.logLevel } : {}),
+    };
+    delete env.NODE_OPTIONS;
+    const worker = new Worker(workerFile, {
+      env,
+      execArgv: [],
+      workerData: { file: spec.file, export: spec.exportName, functionName: spec.name, functionArn: spec.arn, memoryMb: spec.memoryMb, clock: this.clock.buffer },
+      stdout: false,
+      stderr: false,
+    });
+    worker.unref();
+    const sandbox: Sandbox = { worker, busy: false, ready: undefined as never };
+    sandbox.ready = new Promise((resolve) => {
+      worker.once('message', (m: { ready: boolean; error?: LambdaError }) => resolve(m.ready ? undefined : m.error));
+      worker.once('error', (err) => resolve({ errorType: 'Runtime.ExitError', errorMessage: err.message }));
+    });
+    worker.on('message', (m: { id?: string; result?: unknown; error?: LambdaError }) => {
+      const p = sandbox.pending;
+      if (!m.id || !p || p.id !== m.id) return;
+      clearTimeout(p.timer);
+      sandbox.pending = undefined;
+      if (m.error) p.reject(new FunctionError(spec.name, m.error));
+      else p.resolve(m.result);
+    });
+    worker.on('error', (err) => {
+      const p = sandbox.pending;
+      if (p) {
+        clearTimeout(p.timer);
+        sandbox.pending = undefined;
+        p.reject(new FunctionError(spec.name, { errorType: 'Runtime.ExitError', errorMessage: err.message }));
+      }
+      this.discard(spec.name, sandbox);
+    });
+    return sandbox;
+  }
+
+  async stop(): Promise<void> {
+    const all = [...this.pools.values()].flat();
+    this.pools.clear();
+    await Promise.all(all.map((s) => s.worker.terminate()));
+  }
+}
