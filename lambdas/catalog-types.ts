@@ -2,7 +2,7 @@ import type { GenericSchema } from 'valibot';
 
 export const roles = ['admin', 'broker', 'partner'] as const;
 export type Role = (typeof roles)[number];
-export const scopes = ['orders:read', 'orders:write'] as const;
+export const scopes = ['orders:read', 'orders:write', 'customs:read', 'customs:write'] as const;
 export type Scope = (typeof scopes)[number];
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';

@@ -20,7 +20,7 @@ import { AlternativeListQuery, AlternativeShowQuery, ManifestParams } from './ht
 import { BaseKeyParams, BatchIdParams, BatchStatusBody, CourierParams, DecisionsParams, DecisionsQuery, DownloadQuery, ManifestListQuery, ManifestPathParams, SubmissionStatusParams } from './http/couriers/schemas';
 import { Base64Supersede, Base64Upload, ListQuery, RejectBody, ReviewBody, UploadIdParams, UploadUrlBody } from './http/documents/schemas';
 import * as storage from './http/storage/schemas';
-import { CanEditBody, ClientInfoBody, QuotaCheckBody } from './http/customs/schemas';
+import { CalculateBody, CanEditBody, ClientInfoBody, QuotaCheckBody } from './http/customs/schemas';
 import * as orders from './http/orders/schemas';
 
 /** Requests per token, per group, per minute (spec section 8; groups the spec leaves open are decided in the README). */
@@ -38,6 +38,7 @@ export const rateLimits = {
   storage: 30,
   'orders.read': 600,
   'orders.write': 120,
+  'customs.quotes': 30,
 } as const;
 
 export { queues } from './catalog-queues';
@@ -554,6 +555,19 @@ export const routes: RouteDef[] = [
     rate: 'couriers.submit',
     uses: { table: ['GetItem', 'Query', 'UpdateItem', 'ConditionCheckItem'], bus: true },
     schemas: { body: ClientInfoBody },
+  },
+  // Landed-cost quotes (issue 17, item 3): the pipeline's calculation of one product line, stored nowhere
+  {
+    id: 'CustomsCalculate',
+    method: 'POST',
+    path: '/v1/customs/calculate',
+    handler: 'http/customs/calculate',
+    summary: 'A landed-cost quote: regime, tariff code, CIF, duty, statistics fee, VAT and DDP of one product line into AR, as the pipeline calculates them',
+    tag: 'customs',
+    auth: { scopes: ['customs:read'] },
+    rate: 'customs.quotes',
+    uses: { table: ['GetItem', 'Query'], bedrock: true },
+    schemas: { body: CalculateBody },
   },
   // The alternative manifest interface (spec 4.5): products in, the same intake path
   {

@@ -19,6 +19,6 @@ export async function seedAdminToken(value: string, at: string): Promise<{ recor
   const existing = await findTokenByHash(hashToken(value));
   if (existing) return { record: existing, created: false };
   const accountId = await operatorAccountId(at);
-  const { record } = await issueToken({ accountId, name: 'seeded admin token', role: 'admin', scopes: ['orders:read', 'orders:write'], value }, at);
+  const { record } = await issueToken({ accountId, name: 'seeded admin token', role: 'admin', scopes: ['orders:read', 'orders:write', 'customs:read', 'customs:write'], value }, at);
   return { record, created: true };
 }

@@ -43,11 +43,11 @@ const opt = (inner: v.GenericSchema<string, string>) =>
     ),
   );
 
-const optText = (max: number) => opt(v.pipe(v.string(), maxChars(max), noControl));
+export const optText = (max: number) => opt(v.pipe(v.string(), maxChars(max), noControl));
 
 /** Identifiers (AWB, MAWB, keys, codes) refuse what a label would not show: see core/identifier.ts. */
 const reqId = (max: number) => v.pipe(v.string('Must be a string.'), v.trim(), v.nonEmpty('Must not be empty.'), maxChars(max), safeIdentifier);
-const optId = (max: number) => opt(v.pipe(v.string(), maxChars(max), safeIdentifier));
+export const optId = (max: number) => opt(v.pipe(v.string(), maxChars(max), safeIdentifier));
 
 const isHttpUrl = (s: string) => {
   try {

@@ -1,6 +1,8 @@
 import * as v from 'valibot';
 import { checkTaxId } from '../../core/customs/tax-id';
 import { identifier } from '../kit/schemas';
+import { isoAlpha2 } from '../../core/manifests/countries';
+import { optId, optText } from '../../core/manifests/submission';
 
 /**
  * Bodies of the tax-id quota and client-info endpoints (spec 4.6). A tax id is a CUIT or CUIL
@@ -33,3 +35,87 @@ export const ClientInfoBody = v.object({
   awb_number: Awb,
   tax_id: TaxIdField,
 });
+
+/* ---------------- POST /v1/customs/calculate: a landed-cost quote ---------------- */
+
+/** Missing required keys read as "Required."; a body that is not an object as "Must be an object.". */
+const objectMessage = (issue: v.BaseIssue<unknown>) =>
+  issue.received === 'undefined' && issue.expected?.startsWith('"') ? 'Required.' : 'Must be an object.';
+
+const maxNumber = v.maxValue<number, number, string>(Number.MAX_SAFE_INTEGER, `Must be at most ${Number.MAX_SAFE_INTEGER}.`);
+const jsonNumber = () => v.pipe(v.number('Must be a number (not text).'), v.finite('Must be a finite number.'));
+
+/** A finite JSON number above 0, at most 2^53 - 1. */
+const positiveAmount = () => v.pipe(jsonNumber(), v.gtValue(0, 'Must be greater than 0.'), maxNumber);
+/** A finite JSON number of 0 or more, at most 2^53 - 1. */
+const amount = () => v.pipe(jsonNumber(), v.minValue(0, 'Must not be negative.'), maxNumber);
+/** A whole JSON number of 1 or more, at most 2^53 - 1. */
+const count = () => v.pipe(jsonNumber(), v.integer('Must be a whole number.'), v.minValue(1, 'Must be at least 1.'), maxNumber);
+
+/** ISO 3166-1 alpha-2 in any case, returned upper-case; `only` further limits the codes taken. */
+const country = (only?: { code: string; why: string }) =>
+  v.pipe(
+    v.string('Must be a string.'),
+    v.trim(),
+    v.toUpperCase(),
+    v.check(
+      (c) => isoAlpha2.has(c) && (!only || c === only.code),
+      (issue) =>
+        only && isoAlpha2.has(String(issue.input))
+          ? `${only.why}; ${String(issue.input)} is not.`
+          : 'Must be an ISO 3166-1 alpha-2 country code (two letters, e.g. AR, CN, US).',
+    ),
+  );
+
+/** The regimes a quote may be asked for; `auto` lets the classification rules decide, as the pipeline does. */
+export const quoteRegimes = ['auto', 'personal', 'commercial'] as const;
+
+/**
+ * A landed-cost quote of one product line (README, "Landed-cost quotes"). The line reads as a
+ * manifest line (spec 2.5): `declared_value` is its FOB (`fobValueUsd`, the whole line), `weight`
+ * its net kg (`totalWeightKg`), `quantity` its units (`amountOfItems`), `hs_code` and
+ * `description` its `hsCode` and `itemDescription`, with the same bounds.
+ */
+export const CalculateBody = v.pipe(
+  v.object(
+    {
+      destination_country: country({ code: 'AR', why: 'Only AR (Argentina) is supported as the destination country' }),
+      origin_country: v.optional(country(), 'US'),
+      currency: v.optional(
+        v.pipe(
+          v.string('Must be a string.'),
+          v.trim(),
+          v.toUpperCase(),
+          v.check(
+            (c) => c === 'USD',
+            (issue) =>
+              /^[A-Z]{3}$/.test(String(issue.input))
+                ? `Only USD is supported until exchange rates exist; ${String(issue.input)} is not.`
+                : 'Must be a currency code: USD.',
+          ),
+        ),
+        'USD',
+      ),
+      declared_value: positiveAmount(),
+      weight: v.optional(amount()),
+      hs_code: optId(20),
+      description: optText(1000),
+      freight: v.optional(amount()),
+      insurance: v.optional(amount()),
+      quantity: v.optional(count()),
+      regime: v.optional(v.picklist(quoteRegimes, `Must be one of ${quoteRegimes.join(', ')}.`), 'auto'),
+      compare_regimes: v.optional(v.boolean('Must be true or false.'), false),
+    },
+    objectMessage,
+  ),
+  v.forward(
+    v.partialCheck(
+      [['hs_code'], ['description']],
+      (b) => b.hs_code !== undefined || b.description !== undefined,
+      'Send hs_code or description (or both): without a code, the tariff code is classified from the description.',
+    ),
+    ['hs_code'],
+  ),
+);
+
+export type CalculateInput = v.InferOutput<typeof CalculateBody>;

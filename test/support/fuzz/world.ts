@@ -124,7 +124,7 @@ export async function buildWorld(opts: { apiUrl: string; rootUrl: string; adminT
     return { accountId: acc.data.id as number, token: tok.data.token as string, tokenId: tok.data.id as number };
   };
   const me = expect2xx('me', await call('GET', '/v1/me')).data;
-  const rw = ['orders:read', 'orders:write'];
+  const rw = ['orders:read', 'orders:write', 'customs:read'];
   const a = await account(`Fuzz A ${marker} ${opts.label}`, 'partner', rw);
   const b = await account(`Fuzz B ${opts.label}`, 'broker');
   const c = await account(`Fuzz C ${opts.label}`, 'partner', rw);
