@@ -74,7 +74,7 @@ async function marketplaceDemo(call: Call, token: string, apiUrl: string): Promi
   const [shopify, ml, amazon] = await Promise.all([fakes.startFakeShopify({ count: 8, seed: 11 }), fakes.startFakeMercadoLibre({ count: 10, seed: 12 }), fakes.startFakeAmazon({ count: 6, seed: 13 })]);
   try {
     await call('PUT', '/v1/orders/marketplaces/shopify', token, { base_url: shopify.baseUrl, credentials: { accessToken: shopify.token } });
-    await call('PUT', '/v1/orders/marketplaces/mercadolibre', token, { base_url: ml.baseUrl, credentials: { accessToken: ml.token, sellerId: ml.sellerId } });
+    await call('PUT', '/v1/orders/marketplaces/meli', token, { base_url: ml.baseUrl, credentials: { accessToken: ml.token, sellerId: ml.sellerId } });
     await call('PUT', '/v1/orders/marketplaces/amazon', token, { base_url: amazon.baseUrl, credentials: { accessToken: amazon.token, marketplaceId: amazon.marketplaceId } });
     const sync = (await call('POST', '/v1/orders/sync', token, { since: '2020-01-01T00:00:00Z' })).data;
     let status: any;
@@ -86,7 +86,7 @@ async function marketplaceDemo(call: Call, token: string, apiUrl: string): Promi
     const counts = Object.entries(status?.channels ?? {}).map(([c, r]: [string, any]) => `${c} ${r.orders_new} new`);
     return [`Marketplace orders: sync ${sync.sync_id} ${status?.status ?? 'still running'} (${counts.join(', ')}); the demo marketplaces were local fakes and are disconnected again.`];
   } finally {
-    for (const c of ['shopify', 'mercadolibre', 'amazon']) await call('DELETE', `/v1/orders/marketplaces/${c}`, token).catch(() => undefined);
+    for (const c of ['shopify', 'meli', 'amazon']) await call('DELETE', `/v1/orders/marketplaces/${c}`, token).catch(() => undefined);
     await Promise.all([shopify.close(), ml.close(), amazon.close()]);
   }
 }

@@ -673,7 +673,8 @@ export const workers: WorkerDef[] = [
     timeoutSeconds: 900,
     memoryMb: 1024,
     uses: {
-      table: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'],
+      // ConditionCheckItem: a new order's channel key is written only if no former code's key holds it.
+      table: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'ConditionCheckItem'],
       queues: [{ name: 'marketplaceSync', actions: ['SendMessage'] }],
       bus: true,
       secrets: 'read',
@@ -804,7 +805,7 @@ function orderRoutes(): RouteDef[] {
     r({ id: 'OrdersSync', method: 'POST', path: '/v1/orders/sync', handler: 'http/orders/sync', summary: 'Start a marketplace sync of the connected (or named) channels', uses: { table: ['GetItem', 'Query', 'PutItem', 'DeleteItem'], queues: [{ name: 'marketplaceSync', actions: ['SendMessage'] }] }, schemas: { body: orders.SyncBody }, successStatus: 202 }),
     r({ id: 'OrdersSyncStatus', method: 'GET', path: '/v1/orders/sync/status', handler: 'http/orders/sync-status', summary: 'The last sync with per-channel counters, and the next scheduled one', uses: { table: ['Query'] } }),
     r({ id: 'MarketplacesList', method: 'GET', path: '/v1/orders/marketplaces', handler: 'http/orders/marketplaces', summary: "The account's marketplace connections (never their credentials)", uses: { table: ['Query'] } }),
-    r({ id: 'MarketplacesConnect', method: 'PUT', path: '/v1/orders/marketplaces/{channel}', handler: 'http/orders/marketplaces', summary: 'Connect a marketplace: its base URL and credentials, kept encrypted', uses: { table: ['PutItem'], secrets: 'write' }, schemas: { params: orders.MarketplaceParams, body: orders.ConnectBody } }),
+    r({ id: 'MarketplacesConnect', method: 'PUT', path: '/v1/orders/marketplaces/{channel}', handler: 'http/orders/marketplaces', summary: 'Connect a marketplace: its base URL and credentials, kept encrypted', uses: { table: ['PutItem', 'DeleteItem'], secrets: 'write' }, schemas: { params: orders.MarketplaceParams, body: orders.ConnectBody } }),
     r({ id: 'MarketplacesDisconnect', method: 'DELETE', path: '/v1/orders/marketplaces/{channel}', handler: 'http/orders/marketplaces', summary: 'Disconnect a marketplace and delete its credentials', uses: { table: ['DeleteItem'], secrets: 'write' }, schemas: { params: orders.MarketplaceParams } }),
     r({ id: 'ShipmentLabel', method: 'GET', path: '/v1/shipping/shipments/{id}/label', handler: 'http/shipping/label', summary: "A shipment's 4x6 PDF label, to the order's account", uses: { table: ['GetItem'], bucket: [{ name: 'files', actions: ['GetObject'] }] }, schemas: { params: IdParams } }),
     r({ id: 'TrackingUpdates', method: 'POST', path: '/v1/shipping/tracking-updates', handler: 'http/shipping/tracking', summary: "A carrier's tracking update by tracking number (delivered -> shipment.delivered)", uses: { table: change, bus: true }, schemas: { body: orders.TrackingUpdateBody } }),

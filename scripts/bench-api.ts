@@ -56,7 +56,7 @@ try {
   const rand = prng(7);
   const names = ['María', 'Juan', 'Lucía', 'Mateo', 'Sofía', 'Benjamín', 'Valentina', 'Thiago', 'Camila', 'Santiago'];
   const surnames = ['González', 'Rodríguez', 'Gómez', 'Fernández', 'López', 'Díaz', 'Martínez', 'Pérez', 'García', 'Romero'];
-  const channels: OrderChannel[] = ['web', 'mercadolibre', 'amazon', 'shopify', 'ebay'];
+  const channels: OrderChannel[] = ['web', 'meli', 'amazon', 'shopify', 'ebay'];
   const statuses: OrderStatus[] = ['pending', 'processing', 'processing', 'shipped', 'delivered', 'cancelled'];
   const start = Date.parse('2026-01-01T00:00:00Z');
   const seedStarted = performance.now();
@@ -95,7 +95,7 @@ try {
   console.log(`seeded ${orderCount} orders in ${seedSeconds.toFixed(1)} s`);
 
   const listPath = '/api/v1/orders?per_page=100';
-  const searchPath = `/api/v1/orders?per_page=100&status=processing&channel=mercadolibre&search=${encodeURIComponent('gonzalez')}`;
+  const searchPath = `/api/v1/orders?per_page=100&status=processing&channel=meli&search=${encodeURIComponent('gonzalez')}`;
   // Warm: the first list loads the index rows; check both answer.
   for (const p of [listPath, searchPath]) {
     const r = await fetch(twin.url + p, { headers: { authorization: `Bearer ${tokens[0]}` } });

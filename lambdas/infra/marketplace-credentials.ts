@@ -10,13 +10,18 @@ import {
 import { createCipheriv, createDecipheriv, randomBytes, scrypt as scryptCb, type ScryptOptions } from 'node:crypto';
 import { mkdir, open, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { syncChannels, type MarketplaceConnection, type SyncChannel } from '../core/orders/marketplace';
+import { canonicalChannel, formerCodesOf, syncChannels, type MarketplaceConnection, type SyncChannel } from '../core/orders/marketplace';
 import { nowIso } from './clock';
 
 /**
  * Each account's marketplace connections (base URL and credentials), kept encrypted: in AWS one
  * Secrets Manager secret per account and channel, on the twin one local file whose entries are
  * AES-256-GCM encrypted. Nothing here ever logs or returns a credential except `get`.
+ *
+ * Connections stored under a former channel code (`mercadolibre`, now `meli`) are still the
+ * channel's: `get` and `list` find them (answering the current code), `put` replaces them (writes
+ * the current name and deletes the former), `remove` deletes them, and `migrateFormer` moves them to
+ * the current name (the `migrate channel-codes` command).
  */
 export interface ConnectionSummary {
   channel: SyncChannel;
@@ -31,6 +36,11 @@ export interface MarketplaceCredentialsPort {
   /** Removing what is not there is not an error. */
   remove(accountId: number, channel: SyncChannel): Promise<void>;
   list(accountId: number): Promise<ConnectionSummary[]>;
+  /**
+   * Moves the account's connection stored under a former code of `channel` to `channel`; a
+   * connection already stored under `channel` is newer and is kept. True when something moved.
+   */
+  migrateFormer(accountId: number, channel: SyncChannel): Promise<boolean>;
 }
 
 /** What is stored for one connection, encrypted as a whole. */
@@ -44,10 +54,21 @@ function stored(connection: MarketplaceConnection): StoredConnection {
 
 function parseStored(json: string, where: string): StoredConnection {
   const value = JSON.parse(json) as StoredConnection;
-  if (!syncChannels.includes(value?.channel) || typeof value.baseUrl !== 'string' || typeof value.credentials !== 'object') {
+  const channel = typeof value?.channel === 'string' ? canonicalChannel(value.channel) : undefined;
+  if (!syncChannels.includes(channel as SyncChannel) || typeof value.baseUrl !== 'string' || typeof value.credentials !== 'object') {
     throw new Error(`${where} does not hold a marketplace connection`);
   }
-  return value;
+  return { ...value, channel: channel as SyncChannel };
+}
+
+/** One summary per channel: a connection under the current code wins over one under a former code. */
+function oneEach(found: { summary: ConnectionSummary; former: boolean }[]): ConnectionSummary[] {
+  const by = new Map<string, { summary: ConnectionSummary; former: boolean }>();
+  for (const f of found) {
+    const held = by.get(f.summary.channel);
+    if (!held || (held.former && !f.former)) by.set(f.summary.channel, f);
+  }
+  return [...by.values()].map((f) => f.summary).sort(byChannel);
 }
 
 const summary = (s: StoredConnection): ConnectionSummary => ({ channel: s.channel, baseUrl: s.baseUrl, updatedAt: s.updatedAt });
@@ -57,7 +78,7 @@ const byChannel = (a: ConnectionSummary, b: ConnectionSummary) => a.channel.loca
 // AWS Secrets Manager
 
 /** `<MARKETPLACE_SECRET_PREFIX>/marketplace/<accountId>/<channel>` */
-export function secretName(accountId: number, channel: SyncChannel): string {
+export function secretName(accountId: number, channel: string): string {
   return `${secretPrefix()}/marketplace/${accountId}/${channel}`;
 }
 
@@ -74,68 +95,112 @@ const scheduledForDeletion = (err: unknown) => errorName(err) === 'InvalidReques
 
 export const secretsManagerCredentials: MarketplaceCredentialsPort = {
   async get(accountId, channel) {
-    const name = secretName(accountId, channel);
-    try {
-      const res = await client().send(new GetSecretValueCommand({ SecretId: name }));
-      if (res.SecretString === undefined) return undefined;
-      const { baseUrl, credentials } = parseStored(res.SecretString, `Secret ${name}`);
-      return { channel, baseUrl, credentials };
-    } catch (err) {
-      if (errorName(err) === 'ResourceNotFoundException' || scheduledForDeletion(err)) return undefined;
-      throw err;
+    for (const code of [channel, ...formerCodesOf(channel)]) {
+      const found = await readSecret(secretName(accountId, code));
+      if (found) return { channel, baseUrl: found.baseUrl, credentials: found.credentials };
     }
+    return undefined;
   },
 
   async put(accountId, connection) {
     const name = secretName(accountId, connection.channel);
     const SecretString = JSON.stringify(stored(connection));
+    let created = false;
     try {
       await client().send(
         new CreateSecretCommand({
           Name: name,
           SecretString,
           Description: `Despacho: account ${accountId}'s ${connection.channel} connection`,
-          Tags: [
-            { Key: 'despacho:account', Value: String(accountId) },
-            { Key: 'despacho:channel', Value: connection.channel },
-          ],
+          Tags: secretTags(accountId, connection.channel),
         }),
       );
-      return;
+      created = true;
     } catch (err) {
       if (scheduledForDeletion(err)) await client().send(new RestoreSecretCommand({ SecretId: name }));
       else if (errorName(err) !== 'ResourceExistsException') throw err;
     }
-    await client().send(new PutSecretValueCommand({ SecretId: name, SecretString }));
+    if (!created) await client().send(new PutSecretValueCommand({ SecretId: name, SecretString }));
+    // Replaced: a connection kept under a former code of the channel goes.
+    for (const former of formerCodesOf(connection.channel)) await deleteSecret(secretName(accountId, former));
   },
 
   async remove(accountId, channel) {
-    try {
-      // Credentials an account took back are not kept for a recovery window.
-      await client().send(new DeleteSecretCommand({ SecretId: secretName(accountId, channel), ForceDeleteWithoutRecovery: true }));
-    } catch (err) {
-      if (errorName(err) !== 'ResourceNotFoundException') throw err;
+    for (const code of [channel, ...formerCodesOf(channel)]) await deleteSecret(secretName(accountId, code));
+  },
+
+  async migrateFormer(accountId, channel) {
+    let moved = false;
+    for (const former of formerCodesOf(channel)) {
+      const formerName = secretName(accountId, former);
+      const found = await readSecret(formerName);
+      if (!found) continue;
+      try {
+        // CreateSecret is the condition: a connection made under the current name since is newer and stays.
+        await client().send(
+          new CreateSecretCommand({
+            Name: secretName(accountId, channel),
+            SecretString: JSON.stringify({ ...found, channel }),
+            Description: `Despacho: account ${accountId}'s ${channel} connection`,
+            Tags: secretTags(accountId, channel),
+          }),
+        );
+      } catch (err) {
+        // Exists: newer, kept. Scheduled for deletion: the account just disconnected; not brought back.
+        if (errorName(err) !== 'ResourceExistsException' && !scheduledForDeletion(err)) throw err;
+      }
+      await deleteSecret(formerName);
+      moved = true;
     }
+    return moved;
   },
 
   async list(accountId) {
     const under = `${secretPrefix()}/marketplace/${accountId}/`;
-    const found: ConnectionSummary[] = [];
+    const found: { summary: ConnectionSummary; former: boolean }[] = [];
     let NextToken: string | undefined;
     do {
       const res = await client().send(new BatchGetSecretValueCommand({ Filters: [{ Key: 'name', Values: [under] }], NextToken }));
       if (res.Errors?.length) throw new Error(`Secrets Manager could not read ${res.Errors.map((e) => `${e.SecretId}: ${e.ErrorCode}`).join(', ')}`);
       for (const s of res.SecretValues ?? []) {
         // The name filter is a case-insensitive prefix match: keep exact names only.
-        const channel = s.Name?.startsWith(under) ? s.Name.slice(under.length) : undefined;
-        if (!syncChannels.includes(channel as SyncChannel) || s.SecretString === undefined) continue;
-        found.push(summary(parseStored(s.SecretString, `Secret ${s.Name}`)));
+        const code = s.Name?.startsWith(under) ? s.Name.slice(under.length) : undefined;
+        if (code === undefined || !syncChannels.includes(canonicalChannel(code) as SyncChannel) || s.SecretString === undefined) continue;
+        found.push({ summary: summary(parseStored(s.SecretString, `Secret ${s.Name}`)), former: canonicalChannel(code) !== code });
       }
       NextToken = res.NextToken;
     } while (NextToken);
-    return found.sort(byChannel);
+    return oneEach(found);
   },
 };
+
+/** The tags a connection's secret is created with (the policy allows only these keys). */
+function secretTags(accountId: number, channel: string) {
+  return [
+    { Key: 'despacho:account', Value: String(accountId) },
+    { Key: 'despacho:channel', Value: channel },
+  ];
+}
+
+async function readSecret(name: string): Promise<StoredConnection | undefined> {
+  try {
+    const res = await client().send(new GetSecretValueCommand({ SecretId: name }));
+    return res.SecretString === undefined ? undefined : parseStored(res.SecretString, `Secret ${name}`);
+  } catch (err) {
+    if (errorName(err) === 'ResourceNotFoundException' || scheduledForDeletion(err)) return undefined;
+    throw err;
+  }
+}
+
+/** Deleting what is not there is not an error. */
+async function deleteSecret(name: string): Promise<void> {
+  try {
+    // Credentials an account took back are not kept for a recovery window.
+    await client().send(new DeleteSecretCommand({ SecretId: name, ForceDeleteWithoutRecovery: true }));
+  } catch (err) {
+    if (errorName(err) !== 'ResourceNotFoundException') throw err;
+  }
+}
 
 // ---------------------------------------------------------------------------------------------
 // Encrypted local file (the twin)
@@ -189,33 +254,58 @@ export class LocalMarketplaceCredentials implements MarketplaceCredentialsPort {
 
   async get(accountId: number, channel: SyncChannel) {
     const file = await this.read();
-    const entry = file?.entries[entryKey(accountId, channel)];
-    if (!file || !entry) return undefined;
-    const { baseUrl, credentials } = await this.decrypt(file, accountId, channel, entry);
-    return { channel, baseUrl, credentials };
+    if (!file) return undefined;
+    // An entry made before the rename sits under the former code, and is bound to it (its AAD).
+    for (const code of [channel, ...formerCodesOf(channel)]) {
+      const entry = file.entries[entryKey(accountId, code)];
+      if (!entry) continue;
+      const { baseUrl, credentials } = await this.decrypt(file, accountId, code, entry);
+      return { channel, baseUrl, credentials };
+    }
+    return undefined;
   }
 
   async put(accountId: number, connection: MarketplaceConnection) {
     await this.change(async (file) => {
       file.entries[entryKey(accountId, connection.channel)] = await this.encrypt(file, accountId, connection.channel, stored(connection));
+      for (const former of formerCodesOf(connection.channel)) delete file.entries[entryKey(accountId, former)];
     });
   }
 
   async remove(accountId: number, channel: SyncChannel) {
     await this.change(async (file) => {
-      delete file.entries[entryKey(accountId, channel)];
+      for (const code of [channel, ...formerCodesOf(channel)]) delete file.entries[entryKey(accountId, code)];
     });
   }
 
   async list(accountId: number) {
     const file = await this.read();
     if (!file) return [];
-    const found: ConnectionSummary[] = [];
+    const found: { summary: ConnectionSummary; former: boolean }[] = [];
     for (const channel of syncChannels) {
-      const entry = file.entries[entryKey(accountId, channel)];
-      if (entry) found.push(summary(await this.decrypt(file, accountId, channel, entry)));
+      for (const code of [channel, ...formerCodesOf(channel)]) {
+        const entry = file.entries[entryKey(accountId, code)];
+        if (entry) found.push({ summary: summary(await this.decrypt(file, accountId, code, entry)), former: code !== channel });
+      }
     }
-    return found.sort(byChannel);
+    return oneEach(found);
+  }
+
+  async migrateFormer(accountId: number, channel: SyncChannel) {
+    let moved = false;
+    await this.change(async (file) => {
+      for (const former of formerCodesOf(channel)) {
+        const entry = file.entries[entryKey(accountId, former)];
+        if (!entry) continue;
+        if (!file.entries[entryKey(accountId, channel)]) {
+          const value = await this.decrypt(file, accountId, former, entry);
+          file.entries[entryKey(accountId, channel)] = await this.encrypt(file, accountId, channel, { ...value, channel });
+        }
+        delete file.entries[entryKey(accountId, former)];
+        moved = true;
+      }
+    });
+    return moved;
   }
 
   private async read(): Promise<CredentialsFile | undefined> {
@@ -292,7 +382,7 @@ export class LocalMarketplaceCredentials implements MarketplaceCredentialsPort {
     return (await readFile(this.keyFile, 'utf8')).trim();
   }
 
-  private async encrypt(file: CredentialsFile, accountId: number, channel: SyncChannel, value: StoredConnection): Promise<EncryptedEntry> {
+  private async encrypt(file: CredentialsFile, accountId: number, channel: string, value: StoredConnection): Promise<EncryptedEntry> {
     const iv = randomBytes(12);
     const cipher = createCipheriv('aes-256-gcm', await this.key(file.salt), iv);
     cipher.setAAD(Buffer.from(entryKey(accountId, channel)));
@@ -300,7 +390,7 @@ export class LocalMarketplaceCredentials implements MarketplaceCredentialsPort {
     return { iv: iv.toString('base64'), tag: cipher.getAuthTag().toString('base64'), data: data.toString('base64') };
   }
 
-  private async decrypt(file: CredentialsFile, accountId: number, channel: SyncChannel, entry: EncryptedEntry): Promise<StoredConnection> {
+  private async decrypt(file: CredentialsFile, accountId: number, channel: string, entry: EncryptedEntry): Promise<StoredConnection> {
     const where = `account ${accountId}'s ${channel} credentials`;
     const key = await this.key(file.salt);
     let json: string;
@@ -316,7 +406,8 @@ export class LocalMarketplaceCredentials implements MarketplaceCredentialsPort {
   }
 }
 
-const entryKey = (accountId: number, channel: SyncChannel) => `${accountId}/${channel}`;
+/** Also the entry's AAD: an entry stored under a former code decrypts only under that code. */
+const entryKey = (accountId: number, channel: string) => `${accountId}/${channel}`;
 
 // ---------------------------------------------------------------------------------------------
 

@@ -4,18 +4,22 @@
  * a second request while one runs answers 409 naming it) and queues the run. The worker reads
  * each channel through its connector, upserts every order by (channel, channel order id) and
  * records the channel's counters; a channel that fails does not stop the others.
+ *
+ * Connection rows and sync records written before a channel's rename (`mercadolibre`, now `meli`)
+ * read as the current code; connecting or disconnecting a channel also removes its former row.
+ * `migrateFormerConnections` and `migrateFormerSyncs` rewrite them (`migrate channel-codes`).
  */
 import { randomUUID } from 'node:crypto';
-import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Principal } from '../core/auth/principal';
 import { Conflict, ValidationFailed } from '../core/errors';
-import { syncChannels, type MarketplaceConnection, type SyncChannel } from '../core/orders/marketplace';
+import { canonicalChannel, formerChannels, formerCodesOf, syncChannels, type MarketplaceConnection, type SyncChannel } from '../core/orders/marketplace';
 import { nextSyncAfter, syncEveryMinutes } from '../core/orders/sync-schedule';
 import { documentClient } from '../infra/dynamo';
 import { config } from '../infra/config';
 import { now, nowIso } from '../infra/clock';
 import { queues } from '../infra/queues';
-import { isConditionalFailure } from '../infra/entities/entity';
+import { cancellationCodes, isConditionalFailure } from '../infra/entities/entity';
 import { connectorFor } from '../infra/marketplaces';
 import { marketplaceCredentials } from '../infra/marketplace-credentials';
 import { logger } from '../http/kit/logger';
@@ -73,14 +77,29 @@ export async function connectMarketplace(principal: Principal, connection: Marke
   await documentClient().send(
     new PutCommand({ TableName: table(), Item: { ...connectionKey(principal.accountId, connection.channel), accountId: principal.accountId, channel: connection.channel, baseUrl: connection.baseUrl, updatedAt: nowIso() } }),
   );
+  // The connection made under a former code of the channel is this one now.
+  for (const former of formerCodesOf(connection.channel)) await documentClient().send(new DeleteCommand({ TableName: table(), Key: connectionKey(principal.accountId, former) }));
 }
 
 export async function disconnectMarketplace(principal: Principal, channel: SyncChannel): Promise<void> {
-  await documentClient().send(new DeleteCommand({ TableName: table(), Key: connectionKey(principal.accountId, channel) }));
+  for (const code of [channel, ...formerCodesOf(channel)]) await documentClient().send(new DeleteCommand({ TableName: table(), Key: connectionKey(principal.accountId, code) }));
   await marketplaceCredentials().remove(principal.accountId, channel);
 }
 
+/** The account's connections, one per channel, under current codes (a row under the current code wins over a former one). */
 export async function connectedChannels(accountId: number): Promise<{ channel: SyncChannel; baseUrl: string; updatedAt: string }[]> {
+  const rows = await connectionRows(accountId);
+  const by = new Map<SyncChannel, { channel: SyncChannel; baseUrl: string; updatedAt: string; former: boolean }>();
+  for (const i of rows) {
+    const channel = canonicalChannel(i.channel as string) as SyncChannel;
+    const held = by.get(channel);
+    const former = channel !== i.channel;
+    if (!held || (held.former && !former)) by.set(channel, { channel, baseUrl: i.baseUrl as string, updatedAt: i.updatedAt as string, former });
+  }
+  return [...by.values()].sort((a, b) => a.channel.localeCompare(b.channel)).map(({ former: _f, ...c }) => c);
+}
+
+async function connectionRows(accountId: number): Promise<Record<string, unknown>[]> {
   const res = await documentClient().send(
     new QueryCommand({
       TableName: table(),
@@ -89,7 +108,7 @@ export async function connectedChannels(accountId: number): Promise<{ channel: S
       ConsistentRead: true,
     }),
   );
-  return (res.Items ?? []).map((i) => ({ channel: i.channel, baseUrl: i.baseUrl, updatedAt: i.updatedAt }));
+  return res.Items ?? [];
 }
 
 async function allConnectedAccounts(): Promise<number[]> {
@@ -164,7 +183,17 @@ async function readSync(accountId: number, startedAt: string, syncId: string): P
   const res = await documentClient().send(new GetCommand({ TableName: table(), Key: syncKey(accountId, startedAt, syncId), ConsistentRead: true }));
   if (!res.Item) return undefined;
   const { pk: _p, sk: _s, ...rest } = res.Item;
-  return rest as SyncRecord;
+  return currentCodes(rest as SyncRecord);
+}
+
+/** A sync record as the current codes say it (one written before a rename names former codes). */
+function currentCodes(s: SyncRecord): SyncRecord {
+  if (!s.channels.some((c) => canonicalChannel(c) !== c) && !Object.keys(s.results ?? {}).some((c) => canonicalChannel(c) !== c)) return s;
+  const results: SyncRecord['results'] = {};
+  // A former code's result first, so a current one written since (a run resumed after the rename) wins.
+  const entries = Object.entries(s.results ?? {}).sort(([a], [b]) => Number(canonicalChannel(b) !== b) - Number(canonicalChannel(a) !== a));
+  for (const [c, r] of entries) results[canonicalChannel(c) as SyncChannel] = r;
+  return { ...s, channels: [...new Set(s.channels.map((c) => canonicalChannel(c) as SyncChannel))], results };
 }
 
 async function saveResult(s: SyncRecord, channel: SyncChannel, result: ChannelResult) {
@@ -259,7 +288,7 @@ async function recentSyncs(accountId: number, limit: number): Promise<SyncRecord
       ConsistentRead: true,
     }),
   );
-  return (res.Items ?? []).map(({ pk: _p, sk: _s, ...rest }) => rest as SyncRecord);
+  return (res.Items ?? []).map(({ pk: _p, sk: _s, ...rest }) => currentCodes(rest as SyncRecord));
 }
 
 async function mapLimit<T, R>(items: T[], limit: number, fn: (t: T) => Promise<R>): Promise<R[]> {
@@ -299,4 +328,95 @@ export async function scheduledSync(): Promise<{ started: number; skipped: numbe
     }
   }
   return { started, skipped };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Former channel codes: the migration's part (lambdas/services/channel-migration.ts)
+
+/**
+ * Moves the account's connection rows under a former code to the current one: in one transaction
+ * the current row is put (unless one exists: it is newer) and the former row deleted, conditional on
+ * the former row being as read, so a connect or disconnect racing this wins. Then the credentials
+ * move (`migrateFormer` of the credentials port). Answers how many rows and credentials moved.
+ */
+export async function migrateFormerConnections(accountId: number): Promise<{ connections: number; credentials: number; conflicts: string[] }> {
+  const out = { connections: 0, credentials: 0, conflicts: [] as string[] };
+  const rows = await connectionRows(accountId);
+  const codes = new Set(rows.map((r) => r.channel as string));
+  for (const row of rows.filter((r) => formerChannels.includes(r.channel as never))) {
+    const former = row.channel as string;
+    const channel = canonicalChannel(former) as SyncChannel;
+    const formerRow = { TableName: table(), Key: connectionKey(accountId, former), ConditionExpression: 'updatedAt = :u', ExpressionAttributeValues: { ':u': row.updatedAt } };
+    try {
+      if (codes.has(channel)) {
+        await documentClient().send(new DeleteCommand(formerRow));
+      } else {
+        const Item = { ...connectionKey(accountId, channel), accountId, channel, baseUrl: row.baseUrl, updatedAt: row.updatedAt };
+        await documentClient().send(
+          new TransactWriteCommand({ TransactItems: [{ Put: { TableName: table(), Item, ConditionExpression: 'attribute_not_exists(pk)' } }, { Delete: formerRow }] }),
+        );
+      }
+      out.connections++;
+    } catch (err) {
+      const codes = cancellationCodes(err);
+      if (!isConditionalFailure(err) && !codes) throw err;
+      // Changed meanwhile (connected again, or disconnected): the account's own write stands.
+      if (codes && !codes.includes('ConditionalCheckFailed')) out.conflicts.push(`account ${accountId}: the ${former} connection row was being written; run the migration again`);
+    }
+  }
+  for (const channel of syncChannels) {
+    if (!formerCodesOf(channel).length) continue;
+    if (!(await marketplaceCredentials().migrateFormer(accountId, channel))) continue;
+    out.credentials++;
+    // Disconnected while the credentials moved: what moved is no connection's any more.
+    if (!(await connectedChannels(accountId)).some((c) => c.channel === channel)) {
+      await marketplaceCredentials().remove(accountId, channel);
+      out.conflicts.push(`account ${accountId}: ${channel} was disconnected during the migration; its credentials were removed`);
+    }
+  }
+  return out;
+}
+
+/**
+ * Rewrites the account's finished sync records that name a former code (a finished record no
+ * longer changes: the write is conditional on its status being the finished one read). A record
+ * still processing is left for the next run; it reads as the current codes meanwhile.
+ */
+export async function migrateFormerSyncs(accountId: number): Promise<number> {
+  let moved = 0;
+  let start: Record<string, unknown> | undefined;
+  do {
+    const res = await documentClient().send(
+      new QueryCommand({
+        TableName: table(),
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :run)',
+        ExpressionAttributeValues: { ':pk': `SYNC#${accountId}`, ':run': 'RUN#' },
+        ConsistentRead: true,
+        ExclusiveStartKey: start,
+      }),
+    );
+    for (const item of res.Items ?? []) {
+      const { pk: _p, sk: _s, ...rest } = item;
+      const before = rest as SyncRecord;
+      const after = currentCodes(before);
+      if (after === before || before.status === 'processing') continue;
+      try {
+        await documentClient().send(
+          new UpdateCommand({
+            TableName: table(),
+            Key: syncKey(before.accountId, before.startedAt, before.syncId),
+            UpdateExpression: 'SET channels = :channels, results = :results',
+            ConditionExpression: '#status = :status',
+            ExpressionAttributeNames: { '#status': 'status' },
+            ExpressionAttributeValues: { ':channels': after.channels, ':results': after.results, ':status': before.status },
+          }),
+        );
+        moved++;
+      } catch (err) {
+        if (!isConditionalFailure(err)) throw err;
+      }
+    }
+    start = res.LastEvaluatedKey;
+  } while (start);
+  return moved;
 }

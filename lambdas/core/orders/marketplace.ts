@@ -4,8 +4,28 @@
  * platform's public API and maps its records to `MarketplaceOrder`; the sync upserts them by
  * (channel, channelOrderId), so a re-sync never duplicates.
  */
-export const syncChannels = ['amazon', 'mercadolibre', 'shopify'] as const;
+export const syncChannels = ['amazon', 'meli', 'shopify'] as const;
 export type SyncChannel = (typeof syncChannels)[number];
+
+/**
+ * Former channel codes, still accepted on input and still found in data stored before the
+ * rename: former -> current. Mercado Libre was `mercadolibre` until issue 17 made it `meli`, the
+ * code of the seed system's public pages. The service answers only current codes.
+ */
+export const channelAliases = { mercadolibre: 'meli' } as const satisfies Record<string, SyncChannel>;
+export type FormerChannel = keyof typeof channelAliases;
+export const formerChannels = Object.keys(channelAliases) as FormerChannel[];
+
+/** The current code of a channel code, former or current (anything else is returned as is). */
+export function canonicalChannel<T extends string>(code: T): T extends FormerChannel ? (typeof channelAliases)[T] : T;
+export function canonicalChannel(code: string): string {
+  return Object.hasOwn(channelAliases, code) ? channelAliases[code as FormerChannel] : code;
+}
+
+/** The former codes that meant `channel` (`meli` -> [`mercadolibre`]); data stored under them is still `channel`'s. */
+export function formerCodesOf(channel: string): FormerChannel[] {
+  return formerChannels.filter((f) => channelAliases[f] === channel);
+}
 
 export type OrderStatus = 'pending' | 'processing' | 'shipped' | 'delivered' | 'cancelled';
 export type FulfillmentStatus = 'unfulfilled' | 'partial' | 'fulfilled';
@@ -70,7 +90,7 @@ export interface MarketplaceConnection {
   baseUrl: string;
   /**
    * shopify: { accessToken } (X-Shopify-Access-Token);
-   * mercadolibre: { accessToken, sellerId };
+   * meli: { accessToken, sellerId };
    * amazon: { accessToken, marketplaceId } (LWA access token sent as x-amz-access-token).
    */
   credentials: Record<string, string>;

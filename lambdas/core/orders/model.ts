@@ -25,8 +25,11 @@ export type { Address, FulfillmentStatus, OrderStatus } from './marketplace';
 
 export const orderStatuses = ['pending', 'processing', 'shipped', 'delivered', 'cancelled'] as const satisfies readonly OrderStatus[];
 export const fulfillmentStatuses = ['unfulfilled', 'partial', 'fulfilled'] as const satisfies readonly FulfillmentStatus[];
-/** The five channel codes of spec 2.1: the web store plus four marketplaces and platforms. */
-export const orderChannels = ['web', 'amazon', 'mercadolibre', 'shopify', 'ebay'] as const;
+/**
+ * The five channel codes of spec 2.1: the web store plus four marketplaces and platforms
+ * (`meli` is Mercado Libre; its former code `mercadolibre` is an input alias, see `channelAliases`).
+ */
+export const orderChannels = ['web', 'amazon', 'meli', 'shopify', 'ebay'] as const;
 export type OrderChannel = (typeof orderChannels)[number];
 /** `paid` is the one value spec 2.1 shows; the rest of the set is decided here. */
 export const financialStatuses = ['pending', 'authorized', 'paid', 'partially_paid', 'partially_refunded', 'refunded', 'voided'] as const;
@@ -124,7 +127,7 @@ const field = (f: string, message: string): Verdict => ({ ok: false, kind: 'fiel
 export const channelStatusMoves: Record<OrderChannel, Partial<Record<OrderStatus, readonly OrderStatus[]>>> = {
   web: { pending: ['processing'], processing: ['pending'], shipped: ['delivered'] },
   shopify: { pending: ['processing'], processing: ['pending'], shipped: ['delivered'] },
-  mercadolibre: {},
+  meli: {},
   amazon: {},
   ebay: {},
 };

@@ -1,10 +1,25 @@
 import * as v from 'valibot';
 import { financialStatuses, fulfillmentStatuses, orderChannels, orderStatuses, shipmentStatuses } from '../../core/orders/model';
-import { syncChannels } from '../../core/orders/marketplace';
+import { canonicalChannel, formerCodesOf, syncChannels } from '../../core/orders/marketplace';
 import { safeIdentifier } from '../../core/identifier';
 import { identifier, intQuery, text } from '../kit/schemas';
 
 const oneOf = <T extends readonly string[]>(values: T) => v.picklist(values, `Must be one of ${values.join(', ')}.`);
+
+/**
+ * A channel code of `values`, wherever a channel comes in (the list filter, sync's `channels`, the
+ * marketplace path): a former code (`mercadolibre`) is accepted as an alias and becomes the
+ * current one (`meli`) here, so nothing past validation sees a former code. The one place input
+ * channel codes are normalized.
+ */
+export const channelCode = <T extends readonly string[]>(values: T) => {
+  const aliases = values.flatMap((c) => formerCodesOf(c));
+  const note = aliases.length ? ` (${aliases.map((a) => `${a} is accepted for ${canonicalChannel(a)}`).join('; ')})` : '';
+  return v.pipe(
+    v.picklist([...values, ...aliases], `Must be one of ${values.join(', ')}${note}.`),
+    v.transform((code) => canonicalChannel(code) as T[number]),
+  );
+};
 
 /** An ISO 8601 date or date-time (`2026-01-31`, `2026-01-31T12:00:00Z`, with an offset). */
 export const IsoDateTime = v.pipe(
@@ -42,7 +57,7 @@ export const ListOrdersQuery = v.object({
   per_page: v.optional(intQuery(1, 100), '20'),
   status: v.optional(oneOf(orderStatuses)),
   fulfillment_status: v.optional(oneOf(fulfillmentStatuses)),
-  channel: v.optional(oneOf(orderChannels)),
+  channel: v.optional(channelCode(orderChannels)),
   date_from: v.optional(IsoDateTime),
   date_to: v.optional(IsoDateTime),
   search: v.optional(text(200)),
@@ -124,11 +139,11 @@ export const CancelBody = v.object({
 });
 
 export const SyncBody = v.object({
-  channels: v.optional(v.pipe(v.array(oneOf(syncChannels), 'Must be an array of channel codes.'), v.maxLength(3, 'At most 3 channels.'))),
+  channels: v.optional(v.pipe(v.array(channelCode(syncChannels), 'Must be an array of channel codes.'), v.maxLength(3, 'At most 3 channels.'))),
   since: v.optional(IsoDateTime),
 });
 
-export const MarketplaceParams = v.object({ channel: oneOf(syncChannels) });
+export const MarketplaceParams = v.object({ channel: channelCode(syncChannels) });
 
 export const ConnectBody = v.object({
   base_url: v.optional(v.pipe(v.string('Must be a string.'), v.url('Must be a URL.'), v.regex(/^https?:\/\//, 'Must be an http(s) URL.'), v.maxLength(500, 'Must be at most 500 characters.'))),

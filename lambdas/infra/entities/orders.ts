@@ -11,14 +11,23 @@
  * - pointers from a shipment id and from a tracking number to their order.
  *
  * Every change of an order is one transaction conditional on the version it read.
+ *
+ * Former channel codes (`mercadolibre`, now `meli`): items written before the rename may still
+ * hold one (the order's `channel`, the index row's `c`, the channel key's pk) until the
+ * `migrate channel-codes` command rewrites them. Reads answer the current code; the channel key
+ * is looked up under the current code, then the former ones, and a new order's key is written only
+ * if no former key holds that channel order id, so an order imported before the rename is never
+ * imported twice. `migrateFormerChannel` rewrites one order's items.
  */
-import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from '../dynamo';
 import { config } from '../config';
 import { pad } from './entity';
 import { batchWriteAll } from '../batch-write';
 import { batchGetAll } from '../batch-get';
 import type { OrderRecord } from '../../core/orders/model';
+import { canonicalChannel, formerCodesOf } from '../../core/orders/marketplace';
+import { cancellationCodes, isConditionalFailure } from './entity';
 
 export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
@@ -63,7 +72,9 @@ function orderItem(o: OrderRecord) {
 function strip(item: Record<string, unknown> | undefined): OrderRecord | undefined {
   if (!item) return undefined;
   const { pk: _pk, sk: _sk, kind: _k, gsi1pk: _g, gsi1sk: _s, ...rest } = item;
-  return rest as unknown as OrderRecord;
+  const order = rest as unknown as OrderRecord;
+  // Stored before the rename: read as the current code (the next write stores that).
+  return { ...order, channel: canonicalChannel(order.channel) };
 }
 
 /** Which uniqueness key a create lost to. */
@@ -83,6 +94,11 @@ export async function insertOrder(order: OrderRecord, keys: { number?: boolean; 
   if (keys.channel && order.channelOrderId) {
     items.push({ Put: { TableName: table(), Item: { ...channelKey(order.accountId, order.channel, order.channelOrderId), orderId: order.id }, ConditionExpression: 'attribute_not_exists(pk)' } });
     reasons.push('channel_taken');
+    // An order imported under a former code of the channel holds this channel order id too.
+    for (const former of formerCodesOf(order.channel)) {
+      items.push({ ConditionCheck: { TableName: table(), Key: channelKey(order.accountId, former, order.channelOrderId), ConditionExpression: 'attribute_not_exists(pk)' } });
+      reasons.push('channel_taken');
+    }
   }
   const failed = await transact(items);
   if (failed === undefined) {
@@ -165,9 +181,17 @@ export async function getOrders(ids: number[]): Promise<OrderRecord[]> {
   return ids.flatMap((id) => found.get(id) ?? []);
 }
 
+/**
+ * The order a channel order id was imported as: under the channel's current code, else under a
+ * former one (imported before the rename and not migrated yet). The migration writes the current
+ * key before it deletes the former one, so one of the two reads finds a migrating order.
+ */
 export async function orderIdByChannel(accountId: number, channel: string, channelOrderId: string): Promise<number | undefined> {
-  const res = await documentClient().send(new GetCommand({ TableName: table(), Key: channelKey(accountId, channel, channelOrderId), ConsistentRead: true }));
-  return res.Item?.orderId as number | undefined;
+  for (const code of [canonicalChannel(channel), ...formerCodesOf(canonicalChannel(channel))]) {
+    const res = await documentClient().send(new GetCommand({ TableName: table(), Key: channelKey(accountId, code, channelOrderId), ConsistentRead: true }));
+    if (res.Item) return res.Item.orderId as number;
+  }
+  return undefined;
 }
 
 export async function orderIdByNumber(accountId: number, orderNumber: string): Promise<number | undefined> {
@@ -210,7 +234,7 @@ export async function readIndex(accountId: number): Promise<IndexRow[]> {
       }),
     );
     for (const r of res.Items ?? []) {
-      rows.push({ id: r.i, orderNumber: r.n, status: r.s, fulfillmentStatus: r.f, channel: r.c, customerName: r.m, createdAt: r.t });
+      rows.push({ id: r.i, orderNumber: r.n, status: r.s, fulfillmentStatus: r.f, channel: canonicalChannel(r.c as string), customerName: r.m, createdAt: r.t });
     }
     start = res.LastEvaluatedKey;
   } while (start);
@@ -258,4 +282,114 @@ export async function shipmentPointer(id: number): Promise<ShipmentPointer | und
 export async function trackingPointer(trackingNumber: string): Promise<ShipmentPointer | undefined> {
   const res = await documentClient().send(new GetCommand({ TableName: table(), Key: trackingKey(trackingNumber), ConsistentRead: true }));
   return res.Item as ShipmentPointer | undefined;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Former channel codes: the migration's part (lambdas/services/channel-migration.ts)
+
+/** An index row that still holds a former channel code. */
+export interface FormerChannelRow {
+  sk: string;
+  id: number;
+  former: string;
+}
+
+/**
+ * A page of the account's index rows whose `c` is a former code, after the row `after` (a sort
+ * key); `next` is where the following page starts, undefined at the end.
+ */
+export async function formerChannelRows(accountId: number, formers: readonly string[], after?: string, limit = 500): Promise<{ rows: FormerChannelRow[]; next?: string }> {
+  const values = Object.fromEntries(formers.map((f, i) => [`:f${i}`, f]));
+  const res = await documentClient().send(
+    new QueryCommand({
+      TableName: table(),
+      KeyConditionExpression: 'pk = :pk',
+      FilterExpression: `c IN (${Object.keys(values).join(', ')})`,
+      ExpressionAttributeValues: { ':pk': indexPk(accountId), ...values },
+      ProjectionExpression: 'sk, i, c',
+      ConsistentRead: true,
+      Limit: limit,
+      ExclusiveStartKey: after === undefined ? undefined : { pk: indexPk(accountId), sk: after },
+    }),
+  );
+  return {
+    rows: (res.Items ?? []).map((r) => ({ sk: r.sk as string, id: r.i as number, former: r.c as string })),
+    next: res.LastEvaluatedKey?.sk as string | undefined,
+  };
+}
+
+/** What `migrateFormerChannel` rewrote of one order; `conflict` says why it left the order as it was. */
+export interface FormerChannelOutcome {
+  key: boolean;
+  order: boolean;
+  row: boolean;
+  conflict?: string;
+}
+
+/**
+ * Rewrites one order stored under a former channel code to the current code, every write
+ * conditional, so it is safe to repeat and beside the running service:
+ *
+ * 1. the channel key: in one transaction the current key is put (unless it names another order)
+ *    and the former one deleted (if it still names this order); a re-sync between the two finds one
+ *    of them, so it never imports the order again;
+ * 2. the order's `channel`, if it still holds the former code (a write by the service since stored
+ *    the current code already: reads give the current code);
+ * 3. the index row's `c`, last, so a run that stopped midway finds the row again.
+ *
+ * When the current key already names another order (a duplicate made outside this code), nothing is
+ * rewritten and the conflict is answered for an operator to resolve.
+ */
+export async function migrateFormerChannel(accountId: number, row: FormerChannelRow): Promise<FormerChannelOutcome> {
+  const current = canonicalChannel(row.former);
+  const out: FormerChannelOutcome = { key: false, order: false, row: false };
+  const raw = (await documentClient().send(new GetCommand({ TableName: table(), Key: orderKey(row.id), ConsistentRead: true }))).Item;
+  const channelOrderId = typeof raw?.channelOrderId === 'string' ? raw.channelOrderId : undefined;
+  if (channelOrderId !== undefined) {
+    const currentKey = { TableName: table(), Item: { ...channelKey(accountId, current, channelOrderId), orderId: row.id }, ConditionExpression: 'attribute_not_exists(pk) OR orderId = :id', ExpressionAttributeValues: { ':id': row.id } };
+    const formerKey = { TableName: table(), Key: channelKey(accountId, row.former, channelOrderId), ConditionExpression: 'orderId = :id', ExpressionAttributeValues: { ':id': row.id } };
+    try {
+      await documentClient().send(new TransactWriteCommand({ TransactItems: [{ Put: currentKey }, { Delete: formerKey }] }));
+      out.key = true;
+    } catch (err) {
+      const codes = cancellationCodes(err);
+      if (!codes) throw err;
+      const taken = async () => {
+        const other = (await documentClient().send(new GetCommand({ TableName: table(), Key: channelKey(accountId, current, channelOrderId), ConsistentRead: true }))).Item?.orderId;
+        return `order ${row.id}: ${current} order ${channelOrderId} is already order ${other}; left under ${row.former}`;
+      };
+      if (codes[0] === 'ConditionalCheckFailed') return { ...out, conflict: await taken() };
+      if (codes[1] !== 'ConditionalCheckFailed') return { ...out, conflict: `order ${row.id}: its channel key was being written; run the migration again` };
+      // No former key naming this order (moved by an earlier run, or never written): the current one must be there.
+      try {
+        await documentClient().send(new PutCommand(currentKey));
+      } catch (e) {
+        if (!isConditionalFailure(e)) throw e;
+        return { ...out, conflict: await taken() };
+      }
+    }
+  }
+  if (raw && raw.channel === row.former) out.order = await setIf(orderKey(row.id), 'channel', row.former, current);
+  out.row = await setIf({ pk: indexPk(accountId), sk: row.sk }, 'c', row.former, current);
+  return out;
+}
+
+/** Sets `attribute` to `to` if it is still `from`; false when it was not. */
+async function setIf(key: Record<string, string>, attribute: string, from: string, to: string): Promise<boolean> {
+  try {
+    await documentClient().send(
+      new UpdateCommand({
+        TableName: table(),
+        Key: key,
+        UpdateExpression: 'SET #a = :to',
+        ConditionExpression: '#a = :from',
+        ExpressionAttributeNames: { '#a': attribute },
+        ExpressionAttributeValues: { ':to': to, ':from': from },
+      }),
+    );
+    return true;
+  } catch (err) {
+    if (isConditionalFailure(err)) return false;
+    throw err;
+  }
 }

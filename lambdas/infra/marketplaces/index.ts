@@ -5,7 +5,7 @@ import { shopify } from './shopify';
 
 export { MarketplaceError, type MarketplaceErrorCode } from './http';
 
-export const connectors: Record<SyncChannel, MarketplaceConnector> = { amazon, mercadolibre, shopify };
+export const connectors: Record<SyncChannel, MarketplaceConnector> = { amazon, meli: mercadolibre, shopify };
 
 export function connectorFor(channel: SyncChannel): MarketplaceConnector {
   const connector = connectors[channel];
@@ -19,12 +19,12 @@ export function connectorFor(channel: SyncChannel): MarketplaceConnector {
  */
 export const apiHosts: Record<SyncChannel, RegExp> = {
   shopify: /^[a-z0-9][a-z0-9-]*\.myshopify\.com$/,
-  mercadolibre: /^api\.mercadolibre\.com$/,
+  meli: /^api\.mercadolibre\.com$/,
   amazon: /^(sandbox\.)?sellingpartnerapi-(na|eu|fe)\.amazon\.com$/,
 };
 
 const publicBaseUrls: Partial<Record<SyncChannel, string>> = {
-  mercadolibre: 'https://api.mercadolibre.com',
+  meli: 'https://api.mercadolibre.com',
   amazon: 'https://sellingpartnerapi-na.amazon.com',
 };
 

@@ -66,11 +66,11 @@ export interface MercadoLibreOptions extends HttpClientOptions {
 type Raw = Record<string, unknown>;
 
 export function mercadolibreConnector(options: MercadoLibreOptions = {}): MarketplaceConnector {
-  const http = jsonClient('mercadolibre', options);
+  const http = jsonClient('meli', options);
   const paging = { ...mercadolibrePaging, ...options.paging };
 
   return {
-    channel: 'mercadolibre',
+    channel: 'meli',
     async *fetchOrders(connection, { since, updatedSince, signal }) {
       const token = credential(connection, 'accessToken');
       const seller = credential(connection, 'sellerId');
@@ -88,7 +88,7 @@ export function mercadolibreConnector(options: MercadoLibreOptions = {}): Market
       for (;;) {
         if (offset >= paging.maxOffset) {
           if (!last || last.at === from) {
-            throw new MarketplaceError('mercadolibre', 'rejected', null, `mercadolibre: more than ${paging.maxOffset} orders created at ${from}; the search cannot page past them`);
+            throw new MarketplaceError('meli', 'rejected', null, `meli: more than ${paging.maxOffset} orders created at ${from}; the search cannot page past them`);
           }
           from = last.at;
           skip = new Set(last.ids);
@@ -111,7 +111,7 @@ export function mercadolibreConnector(options: MercadoLibreOptions = {}): Market
         const results = body.results;
         const total = Number(asObject(body.paging).total);
         if (!Array.isArray(results) || !Number.isFinite(total)) {
-          throw new MarketplaceError('mercadolibre', 'bad_response', 200, 'mercadolibre: the search answer has no results or paging.total');
+          throw new MarketplaceError('meli', 'bad_response', 200, 'meli: the search answer has no results or paging.total');
         }
         for (const r of results) last = advance(last, asObject(r));
         const fresh = results.filter((r) => !skip.has(String(asObject(r).id)));

@@ -21,7 +21,7 @@ describe('cli demo', () => {
     expect((await t.call('GET', '/v1/me', { token: partnerToken })).body.data.token.role).toBe('partner');
 
     const orders = (await t.call('GET', '/v1/orders?per_page=100', { token: partnerToken })).body.data.orders as { channel: string; status: string; fulfillment_status: string }[];
-    expect([...new Set(orders.map((o) => o.channel))].sort()).toEqual(['amazon', 'mercadolibre', 'shopify', 'web']);
+    expect([...new Set(orders.map((o) => o.channel))].sort()).toEqual(['amazon', 'meli', 'shopify', 'web']);
     for (const status of ['pending', 'processing', 'shipped', 'delivered', 'cancelled']) expect(orders.some((o) => o.status === status), status).toBe(true);
     for (const f of ['unfulfilled', 'partial', 'fulfilled']) expect(orders.some((o) => o.fulfillment_status === f), f).toBe(true);
     expect(out).toMatch(/sync sync_\S+ completed/);

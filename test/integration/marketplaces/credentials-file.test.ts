@@ -8,7 +8,7 @@ import { CredentialsUnreadable, LocalMarketplaceCredentials } from '../../../lam
 
 const token = 'shpat_5ecr3t_70k3n_do_not_leak';
 const shopify: MarketplaceConnection = { channel: 'shopify', baseUrl: 'https://acme.myshopify.com', credentials: { accessToken: token } };
-const ml: MarketplaceConnection = { channel: 'mercadolibre', baseUrl: 'https://api.mercadolibre.com', credentials: { accessToken: 'APP_USR-123', sellerId: '777' } };
+const ml: MarketplaceConnection = { channel: 'meli', baseUrl: 'https://api.mercadolibre.com', credentials: { accessToken: 'APP_USR-123', sellerId: '777' } };
 
 let dir: string;
 const savedKey = process.env.MARKETPLACE_CREDENTIALS_KEY;
@@ -43,7 +43,7 @@ describe('the encrypted local credentials file', () => {
     await store.put(1, ml);
     await store.put(2, shopify);
     expect(await store.list(1)).toEqual([
-      { channel: 'mercadolibre', baseUrl: 'https://api.mercadolibre.com', updatedAt: '2025-03-01T12:00:00.000Z' },
+      { channel: 'meli', baseUrl: 'https://api.mercadolibre.com', updatedAt: '2025-03-01T12:00:00.000Z' },
       { channel: 'shopify', baseUrl: 'https://acme.myshopify.com', updatedAt: '2025-03-01T12:00:00.000Z' },
     ]);
     expect(await store.list(3)).toEqual([]);
@@ -116,6 +116,56 @@ describe('the encrypted local credentials file', () => {
     expect(await new LocalMarketplaceCredentials(dir).get(1, 'shopify')).toEqual(shopify);
     process.env.MARKETPLACE_CREDENTIALS_KEY = 'twin-passphrase-two';
     await expect(new LocalMarketplaceCredentials(dir).get(1, 'shopify')).rejects.toThrow(CredentialsUnreadable);
+  });
+
+  describe('a Mercado Libre connection stored before the rename, under the former code mercadolibre', () => {
+    /** What the store wrote before meli: the entry `1/mercadolibre`, its value and AAD naming mercadolibre. */
+    const storeFormer = (store: LocalMarketplaceCredentials) => store.put(1, { ...ml, channel: 'mercadolibre' as never });
+
+    it('is still found, answered as meli, and listed as meli', async () => {
+      const store = new LocalMarketplaceCredentials(dir);
+      await storeFormer(store);
+      expect(Object.keys(stored().entries)).toEqual(['1/mercadolibre']);
+      expect(await store.get(1, 'meli')).toEqual(ml);
+      expect(await store.list(1)).toEqual([{ channel: 'meli', baseUrl: 'https://api.mercadolibre.com', updatedAt: '2025-03-01T12:00:00.000Z' }]);
+    });
+
+    it('is replaced by connecting meli again, and removed by disconnecting meli', async () => {
+      const store = new LocalMarketplaceCredentials(dir);
+      await storeFormer(store);
+      await store.put(1, { ...ml, credentials: { accessToken: 'APP_USR-new', sellerId: '777' } });
+      expect(Object.keys(stored().entries)).toEqual(['1/meli']);
+      expect((await store.get(1, 'meli'))?.credentials.accessToken).toBe('APP_USR-new');
+      await storeFormer(store);
+      await store.remove(1, 'meli');
+      expect(stored().entries).toEqual({});
+      expect(await store.get(1, 'meli')).toBeUndefined();
+    });
+
+    it('is migrated to meli (re-encrypted, bound to the meli entry), and a second migration changes nothing', async () => {
+      const store = new LocalMarketplaceCredentials(dir);
+      await storeFormer(store);
+      await store.put(2, ml);
+      expect(await store.migrateFormer(1, 'meli')).toBe(true);
+      expect(Object.keys(stored().entries).sort()).toEqual(['1/meli', '2/meli']);
+      expect(await new LocalMarketplaceCredentials(dir).get(1, 'meli')).toEqual(ml);
+      const before = readFileSync(file(), 'utf8');
+      expect(await store.migrateFormer(1, 'meli')).toBe(false);
+      expect(await store.migrateFormer(2, 'meli')).toBe(false);
+      expect(readFileSync(file(), 'utf8')).toBe(before);
+    });
+
+    it('is dropped, not copied over, when a meli connection was made since', async () => {
+      const store = new LocalMarketplaceCredentials(dir);
+      await storeFormer(store);
+      const content = stored();
+      await store.put(1, { ...ml, credentials: { accessToken: 'APP_USR-new', sellerId: '777' } });
+      // Put the former entry back beside the new one, as if both were there when the migration ran.
+      writeFileSync(file(), JSON.stringify({ ...stored(), entries: { ...stored().entries, '1/mercadolibre': content.entries['1/mercadolibre'] } }));
+      expect(await store.migrateFormer(1, 'meli')).toBe(true);
+      expect(Object.keys(stored().entries)).toEqual(['1/meli']);
+      expect((await store.get(1, 'meli'))?.credentials.accessToken).toBe('APP_USR-new');
+    });
   });
 
   it('keeps every change made at the same time, leaving no temporary file', async () => {

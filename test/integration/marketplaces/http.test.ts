@@ -67,7 +67,7 @@ describe('the marketplace HTTP client', () => {
 
   it('retries a 429 after the seconds Retry-After asks for', async () => {
     script = [{ status: 429, headers: { 'retry-after': '2' } }, ok];
-    expect(await jsonClient('mercadolibre', options()).request({ url })).toEqual({ orders: [1, 2] });
+    expect(await jsonClient('meli', options()).request({ url })).toEqual({ orders: [1, 2] });
     expect(seen).toHaveLength(2);
     expect(waits).toEqual([2000]);
   });
@@ -136,17 +136,17 @@ describe('the marketplace HTTP client', () => {
 
   it('refuses bad credentials without retrying', async () => {
     script = [{ status: 401, body: '{"message":"invalid access token"}' }];
-    const err = await failure(jsonClient('mercadolibre', options()).request({ url }));
+    const err = await failure(jsonClient('meli', options()).request({ url }));
     expect(err).toMatchObject({ code: 'unauthorized', status: 401, attempts: 1 });
-    expect(err.message).toBe('mercadolibre: the credentials were refused (401): {"message":"invalid access token"}');
+    expect(err.message).toBe('meli: the credentials were refused (401): {"message":"invalid access token"}');
   });
 
   it('tells a missing resource and a refused request apart', async () => {
     script = [{ status: 404 }];
-    expect(await failure(jsonClient('mercadolibre', options()).request({ url }))).toMatchObject({ code: 'not_found', status: 404 });
+    expect(await failure(jsonClient('meli', options()).request({ url }))).toMatchObject({ code: 'not_found', status: 404 });
     seen.length = 0;
     script = [{ status: 400, body: '{"message":"bad offset"}' }];
-    expect(await failure(jsonClient('mercadolibre', options()).request({ url }))).toMatchObject({ code: 'rejected', status: 400 });
+    expect(await failure(jsonClient('meli', options()).request({ url }))).toMatchObject({ code: 'rejected', status: 400 });
     expect(seen).toHaveLength(1);
   });
 

@@ -11,7 +11,7 @@ const connector = () => mercadolibreConnector({ sleep: clock.sleep });
 
 beforeAll(async () => {
   fake = await startFakeMercadoLibre({ maxOffset: 100 });
-  connection = { channel: 'mercadolibre', baseUrl: fake.baseUrl, credentials: { accessToken: fake.token, sellerId: fake.sellerId } };
+  connection = { channel: 'meli', baseUrl: fake.baseUrl, credentials: { accessToken: fake.token, sellerId: fake.sellerId } };
 });
 afterAll(() => fake.close());
 beforeEach(() => {
@@ -149,8 +149,8 @@ describe('the Mercado Libre connector', () => {
   it('refuses bad credentials with a clear error', async () => {
     const err = await readAll(connector().fetchOrders({ ...connection, credentials: { ...connection.credentials, accessToken: 'APP_USR-wrong' } }, {})).catch((e) => e);
     expect(err).toBeInstanceOf(MarketplaceError);
-    expect(err).toMatchObject({ channel: 'mercadolibre', code: 'unauthorized', status: 401 });
-    expect(err.message).toMatch(/^mercadolibre: the credentials were refused \(401\): .*invalid access token/);
+    expect(err).toMatchObject({ channel: 'meli', code: 'unauthorized', status: 401 });
+    expect(err.message).toMatch(/^meli: the credentials were refused \(401\): .*invalid access token/);
   });
 
   it("refuses another seller's orders with a clear error", async () => {

@@ -117,7 +117,7 @@ describe('GET /v1/orders', () => {
     const m = await merchant(t, 'Tienda Lista');
     const web = [];
     for (let i = 0; i < 5; i++) web.push(await placeOrder(t, m.token, { customer: { name: i === 3 ? 'Ñandú Núñez' : `Cliente ${i}`, email: `c${i}@example.com` }, financial_status: i % 2 ? 'paid' : 'pending' }));
-    await importOrder(m.accountId, 'mercadolibre', marketplaceOrder('2001'));
+    await importOrder(m.accountId, 'meli', marketplaceOrder('2001'));
     await importOrder(m.accountId, 'amazon', marketplaceOrder('111-222', { orderNumber: '111-222', status: 'pending', financialStatus: null }));
 
     const all = await t.call('GET', '/v1/orders?per_page=3', { token: m.token });
@@ -134,7 +134,7 @@ describe('GET /v1/orders', () => {
     expect(Object.keys(listed).sort()).toEqual(['channel', 'channel_order_id', 'created_at', 'customer', 'financial_status', 'fulfillment_status', 'id', 'items', 'order_number', 'shipping_address', 'status', 'totals'].sort());
 
     const q = async (qs: string) => (await t.call('GET', `/v1/orders?${qs}`, { token: m.token })).body.data;
-    expect((await q('channel=mercadolibre')).orders.map((o: { channel_order_id: string }) => o.channel_order_id)).toEqual(['2001']);
+    expect((await q('channel=meli')).orders.map((o: { channel_order_id: string }) => o.channel_order_id)).toEqual(['2001']);
     expect((await q('status=pending')).pagination.total).toBe(4);
     expect((await q('status=processing&channel=web')).pagination.total).toBe(2);
     expect((await q('fulfillment_status=unfulfilled')).pagination.total).toBe(7);
@@ -198,8 +198,8 @@ describe('PUT /v1/orders/:id', () => {
 
   it('leaves the status of marketplace orders to the marketplace', async () => {
     const m = await merchant(t, 'Tienda ML');
-    await importOrder(m.accountId, 'mercadolibre', marketplaceOrder('3001', { status: 'pending' }));
-    const [o] = (await t.call('GET', '/v1/orders?channel=mercadolibre', { token: m.token })).body.data.orders;
+    await importOrder(m.accountId, 'meli', marketplaceOrder('3001', { status: 'pending' }));
+    const [o] = (await t.call('GET', '/v1/orders?channel=meli', { token: m.token })).body.data.orders;
     const res = await t.call('PUT', `/v1/orders/${o.id}`, { token: m.token, body: { status: 'processing' } });
     expect(res.status).toBe(409);
     expect(res.body.message).toMatch(/managed by the marketplace/);
@@ -350,17 +350,17 @@ describe('tracking updates and stock', () => {
 describe('marketplace upserts', () => {
   it('imports once by channel order id, applies newer records only and never moves status back', async () => {
     const m = await merchant(t, 'Tienda Upsert');
-    expect(await importOrder(m.accountId, 'mercadolibre', marketplaceOrder('5001'))).toBe('new');
-    const both = await Promise.all([importOrder(m.accountId, 'mercadolibre', marketplaceOrder('5002')), importOrder(m.accountId, 'mercadolibre', marketplaceOrder('5002'))]);
+    expect(await importOrder(m.accountId, 'meli', marketplaceOrder('5001'))).toBe('new');
+    const both = await Promise.all([importOrder(m.accountId, 'meli', marketplaceOrder('5002')), importOrder(m.accountId, 'meli', marketplaceOrder('5002'))]);
     expect(both.sort()).toEqual(['new', 'unchanged']);
-    expect(await importOrder(m.accountId, 'mercadolibre', marketplaceOrder('5001'))).toBe('unchanged');
-    expect(await importOrder(m.accountId, 'mercadolibre', marketplaceOrder('5001', { updatedAt: '2026-11-02T00:00:00.000Z', status: 'shipped' }))).toBe('updated');
-    expect(await importOrder(m.accountId, 'mercadolibre', marketplaceOrder('5001', { updatedAt: '2026-11-03T00:00:00.000Z', status: 'processing' }))).toBe('updated');
-    const list = (await t.call('GET', '/v1/orders?channel=mercadolibre', { token: m.token })).body.data;
+    expect(await importOrder(m.accountId, 'meli', marketplaceOrder('5001'))).toBe('unchanged');
+    expect(await importOrder(m.accountId, 'meli', marketplaceOrder('5001', { updatedAt: '2026-11-02T00:00:00.000Z', status: 'shipped' }))).toBe('updated');
+    expect(await importOrder(m.accountId, 'meli', marketplaceOrder('5001', { updatedAt: '2026-11-03T00:00:00.000Z', status: 'processing' }))).toBe('updated');
+    const list = (await t.call('GET', '/v1/orders?channel=meli', { token: m.token })).body.data;
     expect(list.pagination.total).toBe(2);
     const o = list.orders.find((x: { channel_order_id: string }) => x.channel_order_id === '5001');
     expect(o.status).toBe('shipped');
-    expect(await importOrder(m.accountId, 'mercadolibre', marketplaceOrder('5002', { updatedAt: '2026-11-04T00:00:00.000Z', status: 'cancelled' }))).toBe('updated');
+    expect(await importOrder(m.accountId, 'meli', marketplaceOrder('5002', { updatedAt: '2026-11-04T00:00:00.000Z', status: 'cancelled' }))).toBe('updated');
     expect(events.filter((e) => e.type === 'order.cancelled')).toHaveLength(1);
     expect(events.filter((e) => e.type === 'order.created')).toHaveLength(2);
   });

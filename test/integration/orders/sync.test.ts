@@ -22,7 +22,7 @@ afterAll(async () => {
 async function connectAll(token: string) {
   const put = (channel: string, body: unknown) => t.call('PUT', `/v1/orders/marketplaces/${channel}`, { token, body });
   expect((await put('shopify', { base_url: shopify.baseUrl, credentials: { accessToken: shopify.token } })).status).toBe(200);
-  expect((await put('mercadolibre', { base_url: ml.baseUrl, credentials: { accessToken: ml.token, sellerId: ml.sellerId } })).status).toBe(200);
+  expect((await put('meli', { base_url: ml.baseUrl, credentials: { accessToken: ml.token, sellerId: ml.sellerId } })).status).toBe(200);
   expect((await put('amazon', { base_url: amazon.baseUrl, credentials: { accessToken: amazon.token, marketplaceId: amazon.marketplaceId } })).status).toBe(200);
 }
 
@@ -45,13 +45,13 @@ describe('marketplace sync', () => {
     const m = await t.account('Tienda Sync', { scopes: ['orders:read', 'orders:write'] });
     await connectAll(m.token);
     const listed = await t.call('GET', '/v1/orders/marketplaces', { token: m.token });
-    expect(listed.body.data.marketplaces.map((c: { channel: string }) => c.channel).sort()).toEqual(['amazon', 'mercadolibre', 'shopify']);
+    expect(listed.body.data.marketplaces.map((c: { channel: string }) => c.channel).sort()).toEqual(['amazon', 'meli', 'shopify']);
     expect(listed.text).not.toContain(shopify.token);
 
     // Amazon reads 30 days back without `since`; the fakes' orders are from 2025.
     const started = await t.call('POST', '/v1/orders/sync', { token: m.token, body: { since: '2020-01-01T00:00:00Z' } });
     expect(started.status).toBe(202);
-    expect(started.body.data).toMatchObject({ status: 'processing', channels: ['amazon', 'mercadolibre', 'shopify'], since: '2020-01-01T00:00:00.000Z' });
+    expect(started.body.data).toMatchObject({ status: 'processing', channels: ['amazon', 'meli', 'shopify'], since: '2020-01-01T00:00:00.000Z' });
     expect(started.body.data.sync_id).toMatch(/^sync_/);
     expect((await t.call('POST', '/v1/orders/sync', { token: m.token, body: {} })).status).toBe(409);
 
@@ -59,7 +59,7 @@ describe('marketplace sync', () => {
     expect(first.last_sync).toMatchObject({ sync_id: started.body.data.sync_id, status: 'completed' });
     expect(first.last_sync.completed_at).toBeTruthy();
     expect(first.last_sync.channels.shopify).toMatchObject({ orders_synced: 23, orders_new: 23, orders_updated: 0 });
-    expect(first.last_sync.channels.mercadolibre).toMatchObject({ orders_synced: 120, orders_new: 120, orders_updated: 0 });
+    expect(first.last_sync.channels.meli).toMatchObject({ orders_synced: 120, orders_new: 120, orders_updated: 0 });
     expect(first.last_sync.channels.amazon).toMatchObject({ orders_synced: 25, orders_new: 25, orders_updated: 0 });
     expect(Date.parse(first.next_scheduled_sync)).toBeGreaterThan(Date.now());
     const total = async (qs = '') => (await t.call('GET', `/v1/orders?per_page=1${qs}`, { token: m.token })).body.data.pagination.total;
@@ -69,13 +69,13 @@ describe('marketplace sync', () => {
 
     const mlId = String(ml.orders[5].id);
     ml.mutate(mlId, (o) => (o.status = 'cancelled'));
-    const again = await t.call('POST', '/v1/orders/sync', { token: m.token, body: { channels: ['mercadolibre', 'shopify'], since: '2020-01-01T00:00:00Z' } });
+    const again = await t.call('POST', '/v1/orders/sync', { token: m.token, body: { channels: ['meli', 'shopify'], since: '2020-01-01T00:00:00Z' } });
     expect(again.status).toBe(202);
     const second = await settle(m.token);
-    expect(second.last_sync.channels.mercadolibre).toMatchObject({ orders_synced: 120, orders_new: 0, orders_updated: 1 });
+    expect(second.last_sync.channels.meli).toMatchObject({ orders_synced: 120, orders_new: 0, orders_updated: 1 });
     expect(second.last_sync.channels.shopify).toMatchObject({ orders_synced: 23, orders_new: 0, orders_updated: 0 });
     expect(await total()).toBe(168);
-    const cancelled = (await t.call('GET', '/v1/orders?channel=mercadolibre&status=cancelled&per_page=100', { token: m.token })).body.data.orders;
+    const cancelled = (await t.call('GET', '/v1/orders?channel=meli&status=cancelled&per_page=100', { token: m.token })).body.data.orders;
     expect(cancelled.map((o: { channel_order_id: string }) => o.channel_order_id)).toContain(mlId);
   });
 
@@ -88,13 +88,13 @@ describe('marketplace sync', () => {
 
     await t.call('POST', '/v1/orders/sync', { token: m.token, body: { since: '2020-01-01T00:00:00Z' } });
     const full = await settle(m.token);
-    expect(full.last_sync.channels.mercadolibre).toMatchObject({ orders_synced: 120, orders_new: 120 });
+    expect(full.last_sync.channels.meli).toMatchObject({ orders_synced: 120, orders_new: 120 });
 
     // The first sync without since has no earlier one to start from: it reads the APIs' defaults.
     await t.call('POST', '/v1/orders/sync', { token: m.token, body: {} });
     const baseline = await settle(m.token);
     expect(baseline.last_sync).toMatchObject({ status: 'completed', since: null });
-    expect(baseline.last_sync.channels.mercadolibre).toMatchObject({ orders_new: 0, orders_updated: 0 });
+    expect(baseline.last_sync.channels.meli).toMatchObject({ orders_new: 0, orders_updated: 0 });
 
     const oldMl = String(ml.orders[3].id);
     ml.mutate(oldMl, (o) => (o.status = 'cancelled'));
@@ -105,7 +105,7 @@ describe('marketplace sync', () => {
     await t.call('POST', '/v1/orders/sync', { token: m.token, body: {} });
     const changed = await settle(m.token);
     expect(changed.last_sync.status).toBe('completed');
-    expect(changed.last_sync.channels.mercadolibre).toMatchObject({ orders_synced: 1, orders_new: 0, orders_updated: 1 });
+    expect(changed.last_sync.channels.meli).toMatchObject({ orders_synced: 1, orders_new: 0, orders_updated: 1 });
     expect(changed.last_sync.channels.amazon).toMatchObject({ orders_synced: 1, orders_new: 0, orders_updated: 1 });
     expect(changed.last_sync.channels.shopify).toMatchObject({ orders_synced: 0, orders_new: 0, orders_updated: 0 });
     expect(ml.requests.find((r) => r.path === '/orders/search')!.query['order.last_updated.from']).toBeTruthy();

@@ -81,6 +81,10 @@ export class WriteJournal {
         await this.rememberCred(a, c);
         return creds.remove(a, c);
       },
+      migrateFormer: async (a, c) => {
+        await this.rememberCred(a, c);
+        return creds.migrateFormer(a, c);
+      },
     });
   }
 

@@ -3,7 +3,7 @@ import type { RouteDef } from '../../../lambdas/catalog-types';
 import { UploadFields as DocumentUploadFields, SupersedeFields } from '../../../lambdas/http/documents/schemas';
 import { UploadFields as StorageUploadFields } from '../../../lambdas/http/storage/schemas';
 import { excelSlugs } from '../../../lambdas/core/manifests/excel/slugs';
-import { syncChannels } from '../../../lambdas/core/orders/marketplace';
+import { formerChannels, syncChannels } from '../../../lambdas/core/orders/marketplace';
 import type { World } from './world';
 
 /**
@@ -45,7 +45,8 @@ export function paramKinds(route: RouteDef): Record<string, string> {
 /** Values every account may name (not records of `a`): a namespace, not a tenancy question. */
 export const sharedPools: Record<string, string[]> = {
   courier: ['default', 'default', ...excelSlugs],
-  channel: [...syncChannels],
+  // A former code (mercadolibre) is an alias the path takes too.
+  channel: [...syncChannels, ...formerChannels],
   asset: ['app.js', 'app.css'],
 };
 
@@ -74,6 +75,7 @@ export const csvRoutes = new Set(['AdminTariffImport']);
 export const beyondSchema: Record<string, { fields?: string[]; statuses?: number[]; why: string }> = {
   AdminTokensCreate: { fields: ['account_id', 'role'], why: 'the account must exist, and the role must be the one of its kind' },
   AdminTariffImport: { why: 'CSV lines are checked by the importer' },
+  AdminMigrateChannelCodes: { fields: ['cursor'], why: 'a cursor the previous call answered' },
   ManifestStorageUpload: { fields: ['file', 'file_name'], why: 'the file itself: type by its bytes, readable, the extension' },
   ManifestStorageUploadUrl: { fields: ['file_name'], statuses: [413], why: 'an allowed extension; the 40 MB limit is 413' },
   ManifestStorageUploadComplete: { fields: ['file', 'file_size', 'checksum'], why: 'the stored file must match its declaration' },

@@ -12,7 +12,7 @@ describe('the marketplace connector registry', () => {
   });
 
   it('knows the public API of Mercado Libre and Amazon', () => {
-    expect(defaultBaseUrl('mercadolibre')).toBe('https://api.mercadolibre.com');
+    expect(defaultBaseUrl('meli')).toBe('https://api.mercadolibre.com');
     expect(defaultBaseUrl('amazon')).toBe('https://sellingpartnerapi-na.amazon.com');
   });
 
@@ -28,7 +28,7 @@ describe('the marketplace connector registry', () => {
     expect(checkBaseUrl('shopify', 'https://acme.myshopify.com/')).toEqual({ baseUrl: 'https://acme.myshopify.com' });
     expect(checkBaseUrl('amazon', 'https://sellingpartnerapi-eu.amazon.com')).toEqual({ baseUrl: 'https://sellingpartnerapi-eu.amazon.com' });
     expect(checkBaseUrl('shopify', 'http://acme.myshopify.com')).toEqual({ problem: 'must use https' });
-    expect(checkBaseUrl('mercadolibre', 'https://169.254.169.254/latest')).toEqual({ problem: 'is not a mercadolibre API host' });
+    expect(checkBaseUrl('meli', 'https://169.254.169.254/latest')).toEqual({ problem: 'is not a meli API host' });
     expect(checkBaseUrl('shopify', 'https://acme.myshopify.com.evil.com')).toEqual({ problem: 'is not a shopify API host' });
     expect(checkBaseUrl('amazon', 'https://user:pw@sellingpartnerapi-na.amazon.com')).toEqual({ problem: 'must not carry credentials' });
     expect(checkBaseUrl('amazon', 'not a url')).toEqual({ problem: 'is not a URL' });

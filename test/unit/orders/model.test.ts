@@ -114,7 +114,7 @@ describe('the order state table', () => {
     expect(canSetStatus(order(), 'cancelled')).toMatchObject({ ok: false });
     expect(canSetStatus(order(), 'delivered')).toMatchObject({ ok: false });
     expect(canSetStatus(order({ status: 'shipped', fulfillmentStatus: 'fulfilled' }), 'delivered')).toEqual({ ok: true });
-    for (const channel of ['amazon', 'mercadolibre', 'ebay'] as const) expect(canSetStatus(order({ channel, status: 'pending' }), 'processing')).toMatchObject({ ok: false });
+    for (const channel of ['amazon', 'meli', 'ebay'] as const) expect(canSetStatus(order({ channel, status: 'pending' }), 'processing')).toMatchObject({ ok: false });
     expect(canSetStatus(order({ channel: 'shopify', status: 'pending' }), 'processing')).toEqual({ ok: true });
   });
 
