@@ -67,6 +67,8 @@ export interface Command {
   request(input: Input): Request;
   /** Prints a successful answer for people (--json prints the raw body instead). */
   print(answer: ApiAnswer, out: Printer): void;
+  /** For a command made of several calls: the request that follows a successful answer, none when done. */
+  next?(answer: ApiAnswer): Request | undefined;
   /** For the few commands that act on a stage directly instead of through the API. */
   direct?(input: Input, io: { stdout: Writer; env: Record<string, string | undefined> }): Promise<number>;
 }
@@ -155,6 +157,21 @@ export const commands: Command[] = [
       },
     }),
   ),
+  {
+    name: 'migrate channel-codes',
+    summary: 'Rewrite data stored under a former channel code (mercadolibre) to the current one (meli); safe to repeat and to run while the service runs',
+    options: {
+      cursor: { type: 'string', value: '<cursor>', description: 'Go on from where an interrupted run stopped (the cursor it printed)' },
+    },
+    request: ({ options }) => ({ method: 'POST', path: '/v1/admin/migrations/channel-codes', body: { cursor: str(options, 'cursor') } }),
+    next: ({ data }) => (data?.done === false && typeof data.cursor === 'string' ? { method: 'POST', path: '/v1/admin/migrations/channel-codes', body: { cursor: data.cursor } } : undefined),
+    print: ({ data }, out) => {
+      const counts = ['accounts', 'orders', 'index_rows', 'channel_keys', 'connections', 'credentials', 'syncs'].map((k) => `${k.replace('_', ' ')} ${data[k]}`).join(', ');
+      out.line(`${data.done ? 'Done' : 'Going on'}: ${counts}.`);
+      for (const c of data.conflicts ?? []) out.line(`  left as it was: ${c}`);
+      if (!data.done) out.line(`  cursor: ${data.cursor}`);
+    },
+  },
   {
     name: 'tariff import',
     summary: 'Replace the tariff table from a CSV file (ncm,description,duty_rate[,description_en][,keywords]); bad lines are listed and nothing is stored',
@@ -430,9 +447,13 @@ export async function run(argv: string[], io: Partial<CliIO> = {}): Promise<numb
     }
     const args = Object.fromEntries(argNames.map((n, i) => [n, rest[i]]));
     if (command.direct) return await command.direct({ args, options: values }, { stdout, env });
-    const request = command.request({ args, options: values });
+    let request: Request | undefined = command.request({ args, options: values });
     const base = (str(values, 'url') ?? env.DESPACHO_URL ?? defaultUrl).replace(/\/+$/, '');
-    return await send(request, { base, token: command.auth === false ? undefined : token, json: values.json === true, command }, { fetch: doFetch, stdout, stderr });
+    for (;;) {
+      const { status, answer } = await send(request, { base, token: command.auth === false ? undefined : token, json: values.json === true, command }, { fetch: doFetch, stdout, stderr });
+      request = status === 0 && answer ? command.next?.(answer) : undefined;
+      if (!request) return status;
+    }
   } catch (err) {
     if (err instanceof UsageError || (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
       stderr.write(`Error: ${(err as Error).message}\nRun 'npm run cli -- help' for usage.\n`);
@@ -447,7 +468,7 @@ async function send(
   request: Request,
   ctx: { base: string; token?: string; json: boolean; command: Command },
   io: { fetch: typeof fetch; stdout: Writer; stderr: Writer },
-): Promise<number> {
+): Promise<{ status: number; answer?: ApiAnswer }> {
   const query = new URLSearchParams();
   for (const [k, v] of Object.entries(request.query ?? {})) if (v !== undefined) query.set(k, v);
   const url = `${ctx.base}${request.path}${query.size ? `?${query}` : ''}`;
@@ -468,7 +489,7 @@ async function send(
   } catch (err) {
     const cause = (err as { cause?: { code?: string; message?: string } }).cause;
     io.stderr.write(`Error: cannot reach ${ctx.base}: ${cause?.code ?? cause?.message ?? (err as Error).message}\n`);
-    return 1;
+    return { status: 1 };
   }
 
   let answer: ApiAnswer | undefined;
@@ -482,14 +503,14 @@ async function send(
   if (ctx.json && answer !== undefined) {
     io.stdout.write(`${JSON.stringify(answer, null, 2)}\n`);
     if (failed) io.stderr.write(`Error: HTTP ${res.status}\n`);
-    return failed ? 1 : 0;
+    return { status: failed ? 1 : 0, answer };
   }
   if (failed || answer === undefined) {
     printFailure(res, answer, text, io.stderr);
-    return 1;
+    return { status: 1, answer };
   }
   ctx.command.print(answer, printer(io.stdout));
-  return 0;
+  return { status: 0, answer };
 }
 
 function printFailure(res: Response, answer: ApiAnswer | undefined, text: string, w: Writer): void {

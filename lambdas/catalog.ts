@@ -9,7 +9,7 @@
  */
 import type { EventRuleDef, PipelineTaskDef, RouteDef, WorkerDef } from './catalog-types';
 import { manifestReprocessRequestedEvent, manifestSubmittedEvent } from './core/pipeline/events';
-import { CreateAccountBody, CreateTokenBody, ListTokensQuery } from './http/admin/schemas';
+import { CreateAccountBody, CreateTokenBody, ListTokensQuery, MigrateChannelCodesBody } from './http/admin/schemas';
 import { IdParams } from './http/kit/schemas';
 import { CreateSubscriptionBody, DeliveriesQuery, DeliveryParams, RetryFailedBody, UpdateSubscriptionBody } from './http/webhooks/schemas';
 import { webhookEventNames } from './core/webhooks/events';
@@ -390,6 +390,20 @@ export const routes: RouteDef[] = [
     auth: { roles: ['admin'] },
     rate: 'admin',
     uses: { table: ['GetItem'] },
+  },
+  {
+    id: 'AdminMigrateChannelCodes',
+    method: 'POST',
+    path: '/v1/admin/migrations/channel-codes',
+    handler: 'http/admin/migrations',
+    summary: 'Rewrite items stored under a former channel code (mercadolibre) to the current one (meli) for about 20 s; call again with data.cursor until data.done',
+    tag: 'admin',
+    auth: { roles: ['admin'] },
+    rate: 'admin',
+    // Transactions: the current key or row put (PutItem) and the former one deleted (DeleteItem).
+    uses: { table: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'], secrets: 'write' },
+    schemas: { body: MigrateChannelCodesBody },
+    timeoutSeconds: 29,
   },
   // Courier manifests: intake (spec 4.3, 4.4)
   {

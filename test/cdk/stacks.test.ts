@@ -541,7 +541,8 @@ describe('api stack', { timeout: 60_000 }, () => {
     Object.values(resources(t, 'AWS::Lambda::Function')).map((r) => (r.Properties.FunctionName as string).slice(`despacho-${stage}-`.length));
 
   it('grants the marketplace secrets under the stage prefix only to the functions with secrets, the sync worker read only', () => {
-    expect(secretFunctions.sort()).toEqual(['MarketplaceSync', 'MarketplacesConnect', 'MarketplacesDisconnect']);
+    // AdminMigrateChannelCodes moves credentials stored under a former channel code (issue 17, item 2).
+    expect(secretFunctions.sort()).toEqual(['AdminMigrateChannelCodes', 'MarketplaceSync', 'MarketplacesConnect', 'MarketplacesDisconnect']);
     const secrets = 'arn:<AWS::Partition>:secretsmanager:<AWS::Region>:<AWS::AccountId>:secret:despacho-dev/marketplace/*';
     for (const id of secretFunctions) {
       const statements = roleStatements(dev.apiTemplate, stage, id);
