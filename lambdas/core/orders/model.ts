@@ -110,6 +110,12 @@ export interface OrderRecord {
   updatedAt: string;
   /** Optimistic lock: every write is conditional on the version it read. */
   version: number;
+  /**
+   * Set by the reader when the order was stored under a former channel code (`mercadolibre`;
+   * `channel` then holds the current one): writes keep storing that code, so the order, its list
+   * row and its channel key stay together until `migrate channel-codes` moves all three.
+   */
+  storedChannel?: string;
 }
 
 /** A refusal that the caller turns into 409 (state) or 422 (a field). */

@@ -14,10 +14,12 @@
  *
  * Former channel codes (`mercadolibre`, now `meli`): items written before the rename may still
  * hold one (the order's `channel`, the index row's `c`, the channel key's pk) until the
- * `migrate channel-codes` command rewrites them. Reads answer the current code; the channel key
- * is looked up under the current code, then the former ones, and a new order's key is written only
- * if no former key holds that channel order id, so an order imported before the rename is never
- * imported twice. `migrateFormerChannel` rewrites one order's items.
+ * `migrate channel-codes` command rewrites them. Reads answer the current code (the stored one is
+ * kept in `storedChannel`, and writes store it again, so an order, its row and its key move
+ * together, only by the migration, which finds them by the row); the channel key is looked up
+ * under the current code, then the former ones, and a new order's key is written only if no former
+ * key holds that channel order id, so an order imported before the rename is never imported twice.
+ * `migrateFormerChannel` rewrites one order's items.
  */
 import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from '../dynamo';
@@ -58,7 +60,7 @@ const indexRowOf = (o: OrderRecord) => ({
   n: o.orderNumber,
   s: o.status,
   f: o.fulfillmentStatus,
-  c: o.channel,
+  c: o.storedChannel ?? o.channel,
   m: o.customer.name,
   t: o.createdAt,
 });
@@ -66,15 +68,17 @@ const indexRowOf = (o: OrderRecord) => ({
 const table = () => config.tableName();
 
 function orderItem(o: OrderRecord) {
-  return { ...orderKey(o.id), ...o, kind: 'order', gsi1pk: `ACCOUNT#${o.accountId}#ORDERS`, gsi1sk: sortKey(o) };
+  const { storedChannel, ...record } = o;
+  return { ...orderKey(o.id), ...record, channel: storedChannel ?? o.channel, kind: 'order', gsi1pk: `ACCOUNT#${o.accountId}#ORDERS`, gsi1sk: sortKey(o) };
 }
 
 function strip(item: Record<string, unknown> | undefined): OrderRecord | undefined {
   if (!item) return undefined;
   const { pk: _pk, sk: _sk, kind: _k, gsi1pk: _g, gsi1sk: _s, ...rest } = item;
   const order = rest as unknown as OrderRecord;
-  // Stored before the rename: read as the current code (the next write stores that).
-  return { ...order, channel: canonicalChannel(order.channel) };
+  // Stored before the rename: read as the current code; writes keep the stored one until the migration.
+  const channel = canonicalChannel(order.channel);
+  return channel === order.channel ? order : { ...order, channel, storedChannel: order.channel };
 }
 
 /** Which uniqueness key a create lost to. */
@@ -369,22 +373,23 @@ export async function migrateFormerChannel(accountId: number, row: FormerChannel
       }
     }
   }
-  if (raw && raw.channel === row.former) out.order = await setIf(orderKey(row.id), 'channel', row.former, current);
+  // The order's version moves too: a write that read the former code (and would store it again) loses its condition and reads again.
+  if (raw && raw.channel === row.former) out.order = await setIf(orderKey(row.id), 'channel', row.former, current, { bumpVersion: true });
   out.row = await setIf({ pk: indexPk(accountId), sk: row.sk }, 'c', row.former, current);
   return out;
 }
 
 /** Sets `attribute` to `to` if it is still `from`; false when it was not. */
-async function setIf(key: Record<string, string>, attribute: string, from: string, to: string): Promise<boolean> {
+async function setIf(key: Record<string, string>, attribute: string, from: string, to: string, opts: { bumpVersion?: boolean } = {}): Promise<boolean> {
   try {
     await documentClient().send(
       new UpdateCommand({
         TableName: table(),
         Key: key,
-        UpdateExpression: 'SET #a = :to',
+        UpdateExpression: opts.bumpVersion ? 'SET #a = :to ADD version :one' : 'SET #a = :to',
         ConditionExpression: '#a = :from',
         ExpressionAttributeNames: { '#a': attribute },
-        ExpressionAttributeValues: { ':to': to, ':from': from },
+        ExpressionAttributeValues: { ':to': to, ':from': from, ...(opts.bumpVersion ? { ':one': 1 } : {}) },
       }),
     );
     return true;

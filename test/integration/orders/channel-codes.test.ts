@@ -116,10 +116,13 @@ describe('channel codes: meli, with mercadolibre accepted as an alias', () => {
     const put = await t.call('PUT', `/v1/orders/${order.id}`, { token: m.token, body: { status: 'pending' } });
     expect(put.status).toBe(409);
     expect(put.body.message).toContain('meli orders is managed by the marketplace');
-    // Changed since, it is stored under the current code.
+    // Changed since, it reads as meli and stays stored as it was (order, row and key move together, by the migration).
     const noted = await t.call('PUT', `/v1/orders/${order.id}`, { token: m.token, body: { notes: 'legado' } });
     expect(noted.status).toBe(200);
-    expect((await rawItem(keys.order(order.id)))!.channel).toBe('meli');
+    expect(noted.body.data.id).toBe(order.id);
+    expect((await t.call('GET', `/v1/orders/${order.id}`, { token: m.token })).body.data).toMatchObject({ channel: 'meli', notes: 'legado' });
+    expect((await rawItem(keys.order(order.id)))!.channel).toBe('mercadolibre');
+    expect((await rawItem(keys.order(order.id)))!.storedChannel).toBeUndefined();
   });
 
   it('a re-sync after the rename does not duplicate an order imported before it, and its events say meli', async () => {

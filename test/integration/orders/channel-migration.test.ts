@@ -55,6 +55,9 @@ describe('migrate channel-codes', () => {
     const b = await merchant('Migra B');
     const ordersA = [await importBeforeRename(a.accountId, mlOrder('1001')), await importBeforeRename(a.accountId, mlOrder('1002')), await importBeforeRename(a.accountId, mlOrder('1003'))];
     const orderB = await importBeforeRename(b.accountId, mlOrder('1001'));
+    // Synced since the rename (a listed change rewrites the row): still stored under mercadolibre, so the migration finds it.
+    expect(await importOrder(a.accountId, 'meli', { ...mlOrder('1003'), updatedAt: '2026-11-05T00:00:00.000Z', status: 'cancelled' })).toBe('updated');
+    expect((await rawItem(keys.indexRow(ordersA[2])))).toMatchObject({ c: 'mercadolibre', s: 'cancelled' });
     expect(await importOrder(b.accountId, 'meli', mlOrder('2001'))).toBe('new');
     await connectBeforeRename(a.accountId, { baseUrl: 'https://api.mercadolibre.com', credentials: { accessToken: 'APP_USR-a', sellerId: '1' } });
     const finished = await syncBeforeRename(a.accountId);
