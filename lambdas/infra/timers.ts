@@ -1,5 +1,5 @@
 import { CreateScheduleCommand, SchedulerClient } from '@aws-sdk/client-scheduler';
-import { randomUUID } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import type { QueueName } from '../catalog-types';
 import { config } from './config';
 import { now } from './clock';
@@ -8,7 +8,9 @@ import { maxQueueDelaySeconds, queues } from './queues';
 /**
  * Durable timers: deliver a message to a catalog queue at a given time. Up to 15 minutes away an
  * SQS delay does it; beyond, a one-time EventBridge Scheduler schedule (deleted after it fires).
- * Nothing waits in memory, so a timer survives any restart.
+ * Nothing waits in memory, so a timer survives any restart. A schedule is named by what it
+ * delivers, where and when, so setting the same timer again (a redelivered message re-arming it)
+ * leaves the one schedule there: Scheduler refuses the second with ConflictException.
  */
 export interface TimerPort {
   at(when: Date, queue: QueueName, body: unknown): Promise<void>;
@@ -32,9 +34,10 @@ export const awsTimers: TimerPort = {
       return;
     }
     scheduler ??= new SchedulerClient({});
-    await scheduler.send(
+    const name = `t-${createHash('sha256').update(`${queue}|${when.toISOString()}|${JSON.stringify(body)}`).digest('hex').slice(0, 48)}`;
+    const created = scheduler.send(
       new CreateScheduleCommand({
-        Name: `t-${randomUUID()}`,
+        Name: name,
         GroupName: config.schedulerGroup(),
         ScheduleExpression: `at(${when.toISOString().slice(0, 19)})`,
         ScheduleExpressionTimezone: 'UTC',
@@ -47,6 +50,9 @@ export const awsTimers: TimerPort = {
         },
       }),
     );
+    await created.catch((err: Error) => {
+      if (err.name !== 'ConflictException') throw err;
+    });
   },
 };
 

@@ -94,6 +94,23 @@ describe('the durable timer adapter', () => {
     expect(sqs.calls()).toHaveLength(0);
   });
 
+  it('names a schedule by its queue, time and message, so the same timer set twice is one schedule', async () => {
+    scheduler.on(CreateScheduleCommand).resolvesOnce({ ScheduleArn: 'arn' }).rejects(Object.assign(new Error('exists'), { name: 'ConflictException' }));
+    const when = new Date('2026-11-21T10:00:00Z');
+    await awsTimers.at(when, 'webhookDelivery', { retry: 6 });
+    await awsTimers.at(when, 'webhookDelivery', { retry: 6 });
+    await awsTimers.at(when, 'webhookDelivery', { retry: 7 }).catch(() => undefined);
+    const names = scheduler.commandCalls(CreateScheduleCommand).map((c) => c.args[0].input.Name);
+    expect(names[0]).toBe(names[1]);
+    expect(names[2]).not.toBe(names[0]);
+    expect(names[0]).toMatch(/^t-[0-9a-f]{48}$/);
+  });
+
+  it('passes on any refusal of a schedule but the one that says it exists', async () => {
+    scheduler.on(CreateScheduleCommand).rejects(Object.assign(new Error('no role'), { name: 'ValidationException' }));
+    await expect(awsTimers.at(new Date('2026-11-21T10:00:00Z'), 'webhookDelivery', { retry: 6 })).rejects.toThrow('no role');
+  });
+
   it('derives a queue ARN from its URL', () => {
     expect(queueArnFromUrl(queueUrl)).toBe('arn:aws:sqs:us-east-1:123456789012:despacho-dev-webhookDelivery');
   });
