@@ -7,9 +7,9 @@ import { spawnSync } from 'node:child_process';
  */
 export const cloudToolsRequired = process.env.CI_REQUIRE_CLOUD_TOOLS === '1';
 
-/** True when `command --version` runs. */
+/** True when `command --version` runs (`--help` for those with no --version, such as moto_server). */
 export function onPath(command: string): boolean {
-  const run = spawnSync(command, ['--version'], { stdio: 'ignore' });
+  const run = spawnSync(command, [command === 'moto_server' ? '--help' : '--version'], { stdio: 'ignore' });
   return !run.error && run.status === 0;
 }
 

@@ -34,6 +34,8 @@ export interface LaneOptions {
   logLevel?: string;
   /** Polling interval of the runner's SQS pollers, schedules and executions. */
   pollMs?: number;
+  /** false: the runner waits for `lane.runner.start()` (nothing consumes the queues until then). */
+  autoRun?: boolean;
   /** Where moto and the runner log; defaults to nowhere. */
   log?: (line: string) => void;
 }
@@ -136,7 +138,7 @@ export async function startCloudLane(opts: LaneOptions = {}): Promise<Lane> {
     await provision(deployment, clients);
     functions = new Functions(functionSpecs(deployment), { region, motoUrl: moto.url, dynamoUrl: dynamo.endpoint }, { logLevel: opts.logLevel });
     runner = new Runner(deployment, clients, functions, { pollMs: opts.pollMs });
-    runner.start();
+    if (opts.autoRun !== false) runner.start();
 
     const table = deployment.physicalId(deployment.resources('AWS::DynamoDB::Table')[0]);
     const bucket = deployment.resources('AWS::S3::Bucket').map((r) => deployment.physicalId(r)).find((b) => b.includes('-files-')) ?? '';

@@ -86,6 +86,7 @@ export class Runner {
   }
 
   start(): void {
+    if (this.loops.length) return;
     for (const m of this.mappings) for (let i = 0; i < m.maxConcurrency; i++) this.loops.push(this.pollQueue(m));
     this.loops.push(this.every(() => this.fireSchedules()));
     this.loops.push(this.every(() => this.runExecutions()));

@@ -105,10 +105,26 @@ export class Functions {
     return spec;
   }
 
+  private readonly failures: { name: string; when: (event: any) => boolean; message: string }[] = [];
+
+  /**
+   * From now on, calls of function `name` whose event matches `when` fail with a function error
+   * of this message, as a function that throws on every such call would (for tests of the paths
+   * that handle a function failing for good). Answers a function that ends it.
+   */
+  failWhen(name: string, when: (event: any) => boolean, message: string): () => void {
+    if (!this.specs.has(name)) throw new Error(`No function ${name} in the template`);
+    const entry = { name, when, message };
+    this.failures.push(entry);
+    return () => void this.failures.splice(this.failures.indexOf(entry), 1);
+  }
+
   /** Invokes a function synchronously (RequestResponse): its result, or a FunctionError. */
   async invoke(name: string, event: unknown): Promise<unknown> {
     const spec = this.specs.get(name);
     if (!spec) throw new Error(`No function ${name} in the template`);
+    const injected = this.failures.find((f) => f.name === name && f.when(event));
+    if (injected) throw new FunctionError(name, { errorType: 'Error', errorMessage: injected.message });
     const sandbox = await this.acquire(spec);
     try {
       const initError = await sandbox.ready;

@@ -1,0 +1,302 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { DeleteSecretCommand, GetSecretValueCommand, ListSecretsCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { GetScheduleCommand, ListSchedulesCommand } from '@aws-sdk/client-scheduler';
+import { DeleteMessageBatchCommand, GetQueueAttributesCommand, ReceiveMessageCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { eventRules } from '../../lambdas/catalog';
+import { sha256Checksum } from '../../lambdas/core/documents/files';
+import { seedAdminToken } from '../../lambdas/core/auth/seed';
+import { startCloudLane, synthesize, type Lane } from '../../twin/cloud/lane';
+import { pdf } from '../support/files';
+import { answerOf } from '../support/http';
+import { items } from '../support/manifests';
+import { toolAvailable } from '../support/tools';
+
+/*
+ * The cloud lane (README "The cloud lane"): the templates and Lambda bundles `cdk synth` writes,
+ * run against moto_server and DynamoDB Local with the production adapters, and the scenarios that
+ * cross services. Skipped, saying so, where moto_server is not on the PATH (CI_REQUIRE_CLOUD_TOOLS=1
+ * makes that a failure).
+ */
+
+const run = toolAvailable('moto_server', 'the cloud lane (test/cloud/lane.test.ts)');
+const adminToken = 'cloud-lane-admin-token-0001';
+const fn = (id: string) => `despacho-dev-${id}`;
+
+const webOrder = {
+  customer: { name: 'María Pérez', email: 'maria@example.com' },
+  shipping_address: { name: 'María Pérez', address1: 'Av. Corrientes 1234', city: 'Buenos Aires', state: 'CABA', postal_code: 'C1043', country: 'AR' },
+  items: [{ sku: 'MUG-01', name: 'Taza', quantity: 2, price: 10.1, weight: 0.4 }],
+  currency: 'USD',
+  shipping: 5,
+  financial_status: 'paid',
+};
+
+let assemblyDir: string;
+let lane: Lane;
+
+async function call(method: string, path: string, o: { token?: string; body?: unknown; headers?: Record<string, string> } = {}) {
+  const headers: Record<string, string> = { ...o.headers, authorization: `Bearer ${o.token ?? adminToken}` };
+  if (o.body !== undefined) headers['content-type'] = 'application/json';
+  return answerOf(await fetch(lane.apiUrl + path, { method, headers, body: o.body === undefined ? undefined : JSON.stringify(o.body) }));
+}
+
+/** Every scenario but the first runs with the runner on (start() is idempotent). */
+beforeEach(() => {
+  if (!expect.getState().currentTestName?.includes('routes every domain event')) lane.runner.start();
+});
+
+async function account(name: string, scopes: string[] = ['orders:read', 'orders:write']) {
+  const acc = await call('POST', '/v1/admin/accounts', { body: { name, kind: 'partner' } });
+  const tok = await call('POST', '/v1/admin/tokens', { body: { account_id: acc.body.data.id, name, role: 'partner', scopes } });
+  if (tok.status !== 201) throw new Error(`token: ${tok.text}`);
+  return { accountId: acc.body.data.id as number, token: tok.body.data.token as string };
+}
+
+async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+const queueUrl = (queue: string) => {
+  const r = lane.deployment.resources('AWS::SQS::Queue').find((q) => q.logicalId.startsWith(queue));
+  if (!r) throw new Error(`no queue ${queue} in the template`);
+  return lane.deployment.physicalId(r);
+};
+
+async function depth(url: string): Promise<number> {
+  const res = await lane.clients.sqs.send(new GetQueueAttributesCommand({ QueueUrl: url, AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible', 'ApproximateNumberOfMessagesDelayed'] }));
+  const a = res.Attributes ?? {};
+  return Number(a.ApproximateNumberOfMessages ?? 0) + Number(a.ApproximateNumberOfMessagesNotVisible ?? 0) + Number(a.ApproximateNumberOfMessagesDelayed ?? 0);
+}
+
+describe.runIf(run)('the cloud lane: the synthesized stacks on moto_server and DynamoDB Local', () => {
+  beforeAll(async () => {
+    assemblyDir = mkdtempSync(join(tmpdir(), 'despacho-cdk-'));
+    await synthesize('dev', assemblyDir);
+    lane = await startCloudLane({ assemblyDir, autoRun: false, logLevel: 'SILENT', pollMs: 100 });
+    await seedAdminToken(adminToken, new Date().toISOString());
+  }, 300_000);
+
+  afterAll(async () => {
+    await lane?.stop();
+    if (assemblyDir) rmSync(assemblyDir, { recursive: true, force: true });
+  });
+
+  it('routes every domain event the production adapter publishes to the queue its rule targets, and to no other', async () => {
+    // The runner is not started yet: nothing consumes the queues, so what the rules delivered stays there.
+    const { eventBridge, domainEvent } = await import('../../lambdas/infra/events');
+    process.env.EVENT_BUS_NAME = lane.names.bus;
+    process.env.AWS_ENDPOINT_URL_EVENTBRIDGE = lane.motoUrl;
+    const types = [...new Set(eventRules.flatMap((r) => r.eventTypes)), 'webhook.test', 'manifest.unknown'];
+    await eventBridge.publish(types.map((type) => domainEvent(type, 1, { type })));
+    const received = new Map<string, string[]>();
+    for (const rule of eventRules) {
+      const url = queueUrl(rule.queue.charAt(0).toUpperCase() + rule.queue.slice(1) + 'Queue');
+      const got: string[] = [];
+      for (;;) {
+        const res = await lane.clients.sqs.send(new ReceiveMessageCommand({ QueueUrl: url, MaxNumberOfMessages: 10, VisibilityTimeout: 300 }));
+        if (!res.Messages?.length) break;
+        for (const m of res.Messages) got.push(JSON.parse(m.Body!)['detail-type']);
+        await lane.clients.sqs.send(new DeleteMessageBatchCommand({ QueueUrl: url, Entries: res.Messages.map((m, i) => ({ Id: String(i), ReceiptHandle: m.ReceiptHandle! })) }));
+      }
+      received.set(rule.queue, got.sort());
+    }
+    for (const rule of eventRules) expect(received.get(rule.queue), rule.id).toEqual([...rule.eventTypes].sort());
+    lane.runner.start();
+    expect(lane.runner.faults).toEqual([]);
+  });
+
+  it('serves the API from the bundles with the template environment, and the authorizer guards it', async () => {
+    const health = await answerOf(await fetch(`${lane.apiUrl}/health`));
+    expect(health.status).toBe(200);
+    expect(health.body.data.stage).toBe('dev');
+    expect((await call('GET', '/v1/orders', { token: 'dsp_not-a-token' })).status).toBe(401);
+    expect((await call('GET', '/v1/nowhere')).status).toBe(404);
+    const { token } = await account('Lane Orders SA');
+    const order = await call('POST', '/v1/orders', {
+      token,
+      body: webOrder,
+      headers: { 'idempotency-key': randomUUID() },
+    });
+    expect(order.status).toBe(201);
+    expect(order.body.data.order_number).toMatch(/^WEB-/);
+  });
+
+  it('uploads a document by the presigned POST to S3 and downloads it by a presigned GET', async () => {
+    const { token } = await account('Lane Documents SA');
+    const file = pdf('cloud lane');
+    const declared = await call('POST', '/v1/transport/documents/upload-url', {
+      token,
+      body: { document_type: 'manifest', filename: 'vuelo.pdf', file_size: file.length, checksum: sha256Checksum(file) },
+    });
+    expect(declared.status).toBe(201);
+    const { upload_url, fields, upload_id } = declared.body.data;
+    expect(upload_url).toBe(`${lane.motoUrl}/${lane.names.bucket}`);
+    // The policy S3 enforces (moto does not: see the README): the key, the type and the size range.
+    const policy = JSON.parse(Buffer.from(fields.Policy, 'base64').toString());
+    expect(policy.conditions).toEqual(expect.arrayContaining([['content-length-range', 1, file.length], ['eq', '$Content-Type', 'application/pdf'], { key: fields.key }, { bucket: lane.names.bucket }]));
+    expect(Date.parse(policy.expiration) - Date.now()).toBeGreaterThan(14 * 60_000);
+    const form = new FormData();
+    for (const [k, v] of Object.entries(fields as Record<string, string>)) form.append(k, v);
+    form.append('file', new Blob([file]), 'vuelo.pdf');
+    expect((await fetch(upload_url, { method: 'POST', body: form })).status).toBe(204);
+    const done = await call('POST', `/v1/transport/documents/uploads/${upload_id}/complete`, { token });
+    expect(done.status).toBe(201);
+    const link = await call('GET', `/v1/transport/documents/${done.body.data.id}/download`, { token });
+    expect(link.status).toBe(200);
+    const url = new URL(link.body.data.download_url);
+    expect(url.origin).toBe(lane.motoUrl);
+    expect(url.searchParams.get('X-Amz-Expires')).toBe(String(link.body.data.expires_in_minutes * 60));
+    const got = await fetch(url);
+    expect(got.status).toBe(200);
+    expect(Buffer.from(await got.arrayBuffer()).equals(file)).toBe(true);
+    // S3 answers with the Content-Disposition the URL asks for; moto 5.2 ignores it (README).
+    expect(url.searchParams.get('response-content-disposition')).toContain('vuelo.pdf');
+  });
+
+  it('takes a 1,000-item manifest from submission to download through the synthesized state machine', async () => {
+    const { token } = await account('Lane Couriers SA');
+    const key = randomUUID();
+    const sent = await call('POST', '/v1/couriers/default/manifests/webhook', { token, body: { mawbNumber: '176-12345675', items: items(1000) }, headers: { 'idempotency-key': key } });
+    expect(sent.status).toBe(202);
+    const batchId = await until('the batch', async () => {
+      const list = await call('GET', '/v1/couriers/manifests', { token });
+      const b = list.body.data?.[0];
+      return b?.status === 'completed' ? (b.batch_id as string) : undefined;
+    }, 120_000);
+    const status = await call('GET', `/v1/couriers/manifests/${batchId}/pipeline-status`, { token });
+    expect(status.body.data).toMatchObject({ status: 'completed', overall_progress: 100 });
+    const download = await call('GET', `/v1/couriers/manifests/${batchId}/download`, { token });
+    expect(download.status).toBe(200);
+    expect(download.body.data.total_products).toBe(1000);
+    const executions = [...lane.runner.executions.values()];
+    expect(executions.length).toBeGreaterThan(0);
+    expect(executions.every((e) => e.status === 'SUCCEEDED')).toBe(true);
+    expect(lane.runner.faults).toEqual([]);
+  }, 180_000);
+
+  it('marks the manifest failed and emits processing_failed when a stage fails for good (the Catch path)', async () => {
+    const { token } = await account('Lane Failing SA');
+    const hook = await call('POST', '/webhook-subscriptions', { token, body: { endpoint_url: 'https://receiver.invalid/hooks', events: ['manifest.processing_failed'] } });
+    expect(hook.status).toBe(201);
+    const stop = lane.functions.failWhen(fn('PipelineStagePage'), (e) => e?.stage === 'ai', 'model unavailable');
+    try {
+      await call('POST', '/v1/couriers/default/manifests/webhook', { token, body: { mawbNumber: '176-12345675', items: items(20) }, headers: { 'idempotency-key': randomUUID() } });
+      const batchId = await until('the failure', async () => {
+        const list = await call('GET', '/v1/couriers/manifests', { token });
+        const b = list.body.data?.[0];
+        return b?.status === 'failed' ? (b.batch_id as string) : undefined;
+      }, 120_000);
+      const status = await call('GET', `/v1/couriers/manifests/${batchId}/pipeline-status`, { token });
+      expect(status.body.data).toMatchObject({ status: 'failed', error: 'model unavailable' });
+      expect(status.body.data.pipeline_steps.map((s: { status: string }) => s.status)).toEqual(['completed', 'completed', 'failed', 'pending']);
+      const deliveries = await until('the processing_failed delivery', async () => {
+        const res = await call('GET', `/webhook-subscriptions/${hook.body.data.id}/deliveries`, { token });
+        return res.body.data?.length ? res.body.data : undefined;
+      });
+      expect(deliveries[0]).toMatchObject({ event_type: 'manifest.processing_failed' });
+    } finally {
+      stop();
+    }
+  }, 180_000);
+
+  it('retries a failing webhook at +1 min and +5 min on SQS delays, then +30 min, +2 h and +24 h on one-time Scheduler schedules', async () => {
+    const { token } = await account('Lane Hooks SA');
+    const hook = await call('POST', '/webhook-subscriptions', { token, body: { endpoint_url: 'https://receiver.invalid/hooks', events: ['order.created'] } });
+    expect(hook.status).toBe(201);
+    const order = await call('POST', '/v1/orders', {
+      token,
+      body: webOrder,
+      headers: { 'idempotency-key': randomUUID() },
+    });
+    expect(order.status).toBe(201);
+    const attempts = async () => {
+      const res = await call('GET', `/webhook-subscriptions/${hook.body.data.id}/deliveries`, { token });
+      return (res.body.data?.[0]?.attempts as unknown[] | undefined)?.length ?? 0;
+    };
+    await until('the first attempt', async () => ((await attempts()) >= 1 ? true : undefined));
+    const waits = [60, 300, 1800, 7200, 86400];
+    for (const [i, seconds] of waits.entries()) {
+      if (seconds > 900) {
+        const schedules = await until('the one-time schedule', async () => {
+          const res = await lane.clients.scheduler.send(new ListSchedulesCommand({ GroupName: 'despacho-dev', NamePrefix: 't-' }));
+          return res.Schedules?.length ? res.Schedules : undefined;
+        });
+        if (i === 2) {
+          // At least once: the message of the attempt just made comes again (as after a visibility
+          // timeout). The worker sets the next attempt's timer again; it stays one schedule.
+          const d = await call('GET', `/webhook-subscriptions/${hook.body.data.id}/deliveries`, { token });
+          const again = { subscriptionId: hook.body.data.id, eventId: d.body.data[0].event_id, attempt: i + 1 };
+          await lane.clients.sqs.send(new SendMessageCommand({ QueueUrl: queueUrl('WebhookDeliveryQueue'), MessageBody: JSON.stringify(again) }));
+          await until('the repeated message to be taken', async () => ((await depth(queueUrl('WebhookDeliveryQueue'))) === 0 ? true : undefined));
+        }
+        const current = await lane.clients.scheduler.send(new ListSchedulesCommand({ GroupName: 'despacho-dev', NamePrefix: 't-' }));
+        const inputs = await Promise.all((current.Schedules ?? []).map(async (x) => (await lane.clients.scheduler.send(new GetScheduleCommand({ Name: x.Name!, GroupName: x.GroupName }))).Target?.Input));
+        expect(inputs.map((input) => JSON.parse(input!).attempt), JSON.stringify(schedules)).toEqual([i + 2]);
+      }
+      // Just short of the wait nothing happens; past it the next attempt is made.
+      await lane.advanceClock((seconds - 5) * 1000);
+      await new Promise((r) => setTimeout(r, 1000));
+      expect(await attempts()).toBe(i + 1);
+      await lane.advanceClock(10_000);
+      await until(`attempt ${i + 2}`, async () => ((await attempts()) >= i + 2 ? true : undefined)).catch(async (err: Error) => {
+        const res = await call('GET', `/webhook-subscriptions/${hook.body.data.id}/deliveries`, { token });
+        throw new Error(`${err.message}: lane time ${lane.runner.now().toISOString()}, delivery ${JSON.stringify(res.body.data?.[0])}, faults ${JSON.stringify(lane.runner.faults)}`);
+      });
+    }
+    const last = await call('GET', `/webhook-subscriptions/${hook.body.data.id}/deliveries`, { token });
+    expect(last.body.data[0]).toMatchObject({ state: 'failed' });
+    expect(last.body.data[0].attempts).toHaveLength(6);
+    expect(last.body.data[0].attempts.every((a: { error: string }) => a.error === 'ENOTFOUND')).toBe(true);
+    // Each one-time schedule deleted itself after it fired; the stack's own sync schedule stays.
+    const left = await lane.clients.scheduler.send(new ListSchedulesCommand({ GroupName: 'despacho-dev', NamePrefix: 't-' }));
+    expect(left.Schedules ?? []).toEqual([]);
+    expect(lane.runner.faults).toEqual([]);
+  }, 180_000);
+
+  it('moves a poisoned message to the dead-letter queue after maxReceiveCount receives', async () => {
+    const url = queueUrl('WebhookDeliveryQueue');
+    const dlq = queueUrl('WebhookDeliveryDlq');
+    await lane.clients.sqs.send(new SendMessageCommand({ QueueUrl: url, MessageBody: 'not json' }));
+    for (let i = 0; i < 6 && (await depth(dlq)) === 0; i++) {
+      await new Promise((r) => setTimeout(r, 1500));
+      await lane.advanceClock(61_000);
+    }
+    await until('the dead-letter queue', async () => ((await depth(dlq)) === 1 ? true : undefined), 20_000);
+    const res = await lane.clients.sqs.send(new ReceiveMessageCommand({ QueueUrl: dlq, MessageSystemAttributeNames: ['ApproximateReceiveCount'] }));
+    expect(res.Messages?.[0].Body).toBe('not json');
+    expect(Number(res.Messages?.[0].Attributes?.ApproximateReceiveCount)).toBeGreaterThanOrEqual(5);
+  }, 120_000);
+
+  it('keeps marketplace credentials in Secrets Manager: stored on connect, read by the sync, deleted on disconnect', async () => {
+    const { token, accountId } = await account('Lane Market SA');
+    const connect = await call('PUT', '/v1/orders/marketplaces/shopify', { token, body: { base_url: 'https://acme.myshopify.com', credentials: { accessToken: 'shpat_secret' } } });
+    expect(connect.status).toBe(200);
+    expect(JSON.stringify(connect.body)).not.toContain('shpat_secret');
+    const secrets = new SecretsManagerClient({ region: lane.region, endpoint: lane.motoUrl, credentials: { accessKeyId: 'test', secretAccessKey: 'test' } });
+    const name = `despacho-dev/marketplace/${accountId}/shopify`;
+    const secret = await secrets.send(new GetSecretValueCommand({ SecretId: name }));
+    expect(secret.SecretString).toContain('shpat_secret');
+    // The sync worker reads the secret, then calls the shop, which does not resolve offline.
+    expect((await call('POST', '/v1/orders/sync', { token, body: {} })).status).toBe(202);
+    const sync = await until('the sync', async () => {
+      const res = await call('GET', '/v1/orders/sync/status', { token });
+      return res.body.data?.last_sync?.status === 'failed' ? res.body.data.last_sync : undefined;
+    });
+    expect(sync.channels.shopify.error).not.toMatch(/credential|accessToken/i);
+    const removed = await call('DELETE', '/v1/orders/marketplaces/shopify', { token });
+    expect(removed.status).toBe(200);
+    const left = await secrets.send(new ListSecretsCommand({ Filters: [{ Key: 'name', Values: [name] }] }));
+    expect((left.SecretList ?? []).filter((s) => !s.DeletedDate)).toEqual([]);
+    await secrets.send(new DeleteSecretCommand({ SecretId: name, ForceDeleteWithoutRecovery: true })).catch(() => undefined);
+  });
+});
