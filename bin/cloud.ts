@@ -20,6 +20,7 @@ const lane = await startCloudLane({
   port: Number(process.env.PORT ?? 3000),
   host: process.env.HOST ?? '127.0.0.1',
   logLevel: process.env.LOG_LEVEL ?? 'INFO',
+  endpoint: process.env.AWS_ENDPOINT_URL || undefined,
   log: verbose ? (line) => console.log(line) : undefined,
 }).catch((err: Error) => {
   console.error(`The cloud lane could not start: ${err.message}`);
@@ -36,8 +37,8 @@ if (process.env.ADMIN_TOKEN) {
 }
 
 console.log(`Despacho (cloud lane, ${lane.functions.specs.size} functions from their bundles) is ready on ${lane.apiUrl} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-console.log(`  moto_server:    ${lane.motoUrl} (bucket ${lane.names.bucket}, bus ${lane.names.bus})`);
-console.log(`  DynamoDB Local: ${lane.dynamoUrl} (table ${lane.names.table})`);
+console.log(`  ${process.env.AWS_ENDPOINT_URL ? 'AWS endpoint:  ' : 'moto_server:   '} ${lane.servicesUrl} (bucket ${lane.names.bucket}, bus ${lane.names.bus})`);
+console.log(`  ${process.env.AWS_ENDPOINT_URL ? 'DynamoDB:      ' : 'DynamoDB Local:'} ${lane.dynamoUrl} (table ${lane.names.table})`);
 if (process.env.ADMIN_TOKEN) console.log('  admin token: the value of ADMIN_TOKEN');
 
 const faults = setInterval(() => {

@@ -13,7 +13,7 @@ import { createGateway } from './gateway';
 import { laneClients, provision, type Clients } from './provision';
 import { Runner } from './runner';
 import { Functions, functionSpecs } from './sandbox';
-import { Deployment } from './template';
+import { Deployment, motoAccount } from './template';
 
 /*
  * The cloud lane: the deployable artifact (the templates and Lambda bundles `cdk synth` writes)
@@ -34,6 +34,13 @@ export interface LaneOptions {
   logLevel?: string;
   /** Polling interval of the runner's SQS pollers, schedules and executions. */
   pollMs?: number;
+  /**
+   * Run against AWS services already running there (LocalStack: every service, DynamoDB included,
+   * on one endpoint) instead of starting moto_server and DynamoDB Local. Its clock cannot be moved.
+   */
+  endpoint?: string;
+  /** The account the external endpoint answers for (LocalStack: 000000000000). */
+  account?: string;
   /** false: the runner waits for `lane.runner.start()` (nothing consumes the queues until then). */
   autoRun?: boolean;
   /** Where moto and the runner log; defaults to nowhere. */
@@ -42,8 +49,11 @@ export interface LaneOptions {
 
 export interface Lane {
   apiUrl: string;
-  motoUrl: string;
+  /** Where S3, SQS, EventBridge, Scheduler, Step Functions and Secrets Manager answer (moto_server, or the endpoint given). */
+  servicesUrl: string;
   dynamoUrl: string;
+  /** False on an external endpoint, whose clock the lane cannot move. */
+  clockMovable: boolean;
   region: string;
   deployment: Deployment;
   functions: Functions;
@@ -132,11 +142,13 @@ export async function startCloudLane(opts: LaneOptions = {}): Promise<Lane> {
   let functions: Functions | undefined;
   let runner: Runner | undefined;
   try {
-    [dynamo, moto] = await Promise.all([startDynamoLocal(), startMoto(opts.log)]);
-    const deployment = new Deployment(assemblyDir, { region, moto: moto.url });
-    const clients = laneClients(region, moto.url, dynamo.endpoint);
+    if (!opts.endpoint) [dynamo, moto] = await Promise.all([startDynamoLocal(), startMoto(opts.log)]);
+    const servicesUrl = opts.endpoint ?? moto!.url;
+    const dynamoUrl = opts.endpoint ?? dynamo!.endpoint;
+    const deployment = new Deployment(assemblyDir, { region, account: opts.endpoint ? (opts.account ?? '000000000000') : motoAccount });
+    const clients = laneClients(region, servicesUrl, dynamoUrl);
     await provision(deployment, clients);
-    functions = new Functions(functionSpecs(deployment), { region, motoUrl: moto.url, dynamoUrl: dynamo.endpoint }, { logLevel: opts.logLevel });
+    functions = new Functions(functionSpecs(deployment), { region, servicesUrl, dynamoUrl }, { logLevel: opts.logLevel });
     runner = new Runner(deployment, clients, functions, { pollMs: opts.pollMs });
     if (opts.autoRun !== false) runner.start();
 
@@ -147,7 +159,7 @@ export async function startCloudLane(opts: LaneOptions = {}): Promise<Lane> {
     process.env.AWS_REGION = region;
     process.env.AWS_ACCESS_KEY_ID ??= 'test';
     process.env.AWS_SECRET_ACCESS_KEY ??= 'test';
-    process.env.AWS_ENDPOINT_URL_DYNAMODB = dynamo.endpoint;
+    process.env.AWS_ENDPOINT_URL_DYNAMODB = dynamoUrl;
     process.env.TABLE_NAME = table;
     resetDocumentClient();
 
@@ -158,8 +170,9 @@ export async function startCloudLane(opts: LaneOptions = {}): Promise<Lane> {
     const host = !opts.host || opts.host === '127.0.0.1' || opts.host === '0.0.0.0' ? 'localhost' : opts.host;
     const lane: Lane = {
       apiUrl: `http://${host}:${port}/api`,
-      motoUrl: moto.url,
-      dynamoUrl: dynamo.endpoint,
+      servicesUrl,
+      dynamoUrl,
+      clockMovable: !!moto,
       region,
       deployment,
       functions,
@@ -167,7 +180,8 @@ export async function startCloudLane(opts: LaneOptions = {}): Promise<Lane> {
       clients,
       names: { table, bucket, bus },
       async advanceClock(ms) {
-        await moto!.advance(ms / 1000);
+        if (!moto) throw new Error(`the clock of ${servicesUrl} cannot be moved`);
+        await moto.advance(ms / 1000);
         functions!.clock[0] += ms;
       },
       async stop() {
@@ -175,7 +189,7 @@ export async function startCloudLane(opts: LaneOptions = {}): Promise<Lane> {
         server.close();
         await runner!.stop();
         await functions!.stop();
-        await Promise.all([moto!.stop(), dynamo!.stop()]);
+        await Promise.all([moto?.stop(), dynamo?.stop()]);
         if (synthDir) await rm(synthDir, { recursive: true, force: true });
       },
     };

@@ -24,9 +24,9 @@ export interface Clients {
   sfn: SFNClient;
 }
 
-export function laneClients(region: string, motoUrl: string, dynamoUrl: string): Clients {
+export function laneClients(region: string, servicesUrl: string, dynamoUrl: string): Clients {
   const credentials = { accessKeyId: 'test', secretAccessKey: 'test' };
-  const common = { region, credentials, endpoint: motoUrl };
+  const common = { region, credentials, endpoint: servicesUrl };
   return {
     dynamo: new DynamoDBClient({ region, credentials, endpoint: dynamoUrl }),
     s3: new S3Client({ ...common, forcePathStyle: true }),
@@ -100,7 +100,7 @@ export async function provision(d: Deployment, c: Clients): Promise<void> {
     for (const [prop, attr] of Object.entries(queueAttributes)) if (p[prop] !== undefined) Attributes[attr] = String(p[prop]);
     if (p.RedrivePolicy) Attributes.RedrivePolicy = JSON.stringify(p.RedrivePolicy);
     const res = await c.sqs.send(new CreateQueueCommand({ QueueName: d.queueName(r), Attributes }));
-    if (res.QueueUrl !== d.physicalId(r)) throw new Error(`queue ${r.logicalId}: moto answered ${res.QueueUrl}, the lane expected ${d.physicalId(r)}`);
+    d.assign(r, res.QueueUrl!);
   }
 
   for (const r of d.resources('AWS::Events::EventBus')) await c.events.send(new CreateEventBusCommand({ Name: d.physicalId(r) }));

@@ -5,7 +5,7 @@ import { StateMachine } from 'aws-local-stepfunctions';
 import { allStates, forInterpreter, type Asl } from './asl';
 import type { Clients } from './provision';
 import { FunctionError, type Functions } from './sandbox';
-import { laneAccount, type Deployment } from './template';
+import type { Deployment } from './template';
 
 /*
  * What AWS itself does between the services, played by the lane: Lambda's SQS pollers (one per
@@ -81,8 +81,7 @@ export class Runner {
   }
 
   queueUrl(arn: string): string {
-    const name = arn.split(':').pop();
-    return `${this.d.endpoints.moto}/${laneAccount}/${name}`;
+    return this.d.queueUrlOf(arn);
   }
 
   start(): void {

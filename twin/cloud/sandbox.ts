@@ -46,7 +46,8 @@ const workerFile = join(dirname(fileURLToPath(import.meta.url)), 'sandbox-worker
 /** What the runtime adds to a function's environment (and what the SDK needs to reach the lane). */
 export interface RuntimeEnvironment {
   region: string;
-  motoUrl: string;
+  /** Where S3, SQS, EventBridge, Scheduler, Step Functions and Secrets Manager answer. */
+  servicesUrl: string;
   dynamoUrl: string;
 }
 
@@ -68,7 +69,7 @@ function functionSpec(d: Deployment, r: StackResource): FunctionSpec {
   return {
     logicalId: r.logicalId,
     name,
-    arn: `arn:aws:lambda:${d.endpoints.region}:123456789012:function:${name}`,
+    arn: `arn:aws:lambda:${d.endpoints.region}:${d.endpoints.account}:function:${name}`,
     file,
     exportName,
     environment: Object.fromEntries(Object.entries((p.Environment?.Variables ?? {}) as Record<string, unknown>).map(([k, v]) => [k, String(v)])),
@@ -180,7 +181,7 @@ export class Functions {
 
   private start(spec: FunctionSpec): Sandbox {
     this.coldStarts.set(spec.name, (this.coldStarts.get(spec.name) ?? 0) + 1);
-    const { region, motoUrl, dynamoUrl } = this.runtime;
+    const { region, servicesUrl, dynamoUrl } = this.runtime;
     const env: Record<string, string> = {
       // What the Lambda runtime sets.
       AWS_REGION: region,
@@ -195,7 +196,7 @@ export class Functions {
       // The credentials a role would give, and where the SDK finds the lane's services.
       AWS_ACCESS_KEY_ID: 'test',
       AWS_SECRET_ACCESS_KEY: 'test',
-      AWS_ENDPOINT_URL: motoUrl,
+      AWS_ENDPOINT_URL: servicesUrl,
       AWS_ENDPOINT_URL_DYNAMODB: dynamoUrl,
       AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
       PATH: process.env.PATH ?? '/usr/bin:/bin',

@@ -10,7 +10,8 @@ import { join } from 'node:path';
  * templates.
  */
 
-export const laneAccount = '123456789012';
+/** moto's default account; LocalStack's is 000000000000 (`Endpoints.account`). */
+export const motoAccount = '123456789012';
 
 export interface Resource {
   Type: string;
@@ -42,8 +43,8 @@ export interface StackResource {
 
 export interface Endpoints {
   region: string;
-  /** moto_server's URL (SQS queue URLs are made of it). */
-  moto: string;
+  /** The account the engines answer for (moto 123456789012, LocalStack 000000000000). */
+  account: string;
 }
 
 /** The cloud assembly in `dir`: its top-level stacks (manifest.json) and their nested stacks. */
@@ -71,7 +72,7 @@ export function loadAssembly(dir: string): LoadedStack[] {
 export class Deployment {
   readonly stacks: LoadedStack[];
   private readonly exports = new Map<string, { stack: LoadedStack; value: unknown }>();
-  /** Physical names fixed once created (e.g. the ARN moto gives a state machine). */
+  /** Physical names fixed once created (a queue's URL, the ARN a state machine got). */
   private readonly assigned = new Map<string, string>();
 
   constructor(
@@ -156,7 +157,7 @@ export class Deployment {
   private ref(stack: LoadedStack, name: string): unknown {
     switch (name) {
       case 'AWS::AccountId':
-        return laneAccount;
+        return this.endpoints.account;
       case 'AWS::Region':
         return this.endpoints.region;
       case 'AWS::Partition':
@@ -192,7 +193,7 @@ export class Deployment {
       case 'AWS::S3::Bucket':
         return p('BucketName') ?? generated.toLowerCase();
       case 'AWS::SQS::Queue':
-        return `${this.endpoints.moto}/${laneAccount}/${this.queueName(r)}`;
+        throw new Error(`queue ${r.logicalId}: its URL is known once it is created`);
       case 'AWS::Events::EventBus':
       case 'AWS::Scheduler::ScheduleGroup':
       case 'AWS::Scheduler::Schedule':
@@ -203,11 +204,18 @@ export class Deployment {
       case 'AWS::Lambda::Function':
         return p('FunctionName') ?? generated;
       case 'AWS::StepFunctions::StateMachine':
-        return `arn:aws:states:${this.endpoints.region}:${laneAccount}:stateMachine:${p('StateMachineName') ?? generated}`;
+        return `arn:aws:states:${this.endpoints.region}:${this.endpoints.account}:stateMachine:${p('StateMachineName') ?? generated}`;
       default:
         // API Gateway ids, log groups, policies: an id of the lane's own.
         return r.logicalId;
     }
+  }
+
+  /** The URL of the queue an ARN names (created by provision). */
+  queueUrlOf(arn: string): string {
+    const r = this.resources('AWS::SQS::Queue').find((q) => this.getAtt(q.stack, q.logicalId, 'Arn') === arn);
+    if (!r) throw new Error(`no queue of the template has the ARN ${arn}`);
+    return this.physicalId(r);
   }
 
   queueName(r: StackResource): string {
@@ -224,29 +232,29 @@ export class Deployment {
     const key = `${resource.Type}.${attr}`;
     switch (key) {
       case 'AWS::SQS::Queue.Arn':
-        return `arn:aws:sqs:${region}:${laneAccount}:${this.queueName(r)}`;
+        return `arn:aws:sqs:${region}:${this.endpoints.account}:${this.queueName(r)}`;
       case 'AWS::SQS::Queue.QueueName':
         return this.queueName(r);
       case 'AWS::SQS::Queue.QueueUrl':
         return id;
       case 'AWS::Lambda::Function.Arn':
-        return `arn:aws:lambda:${region}:${laneAccount}:function:${id}`;
+        return `arn:aws:lambda:${region}:${this.endpoints.account}:function:${id}`;
       case 'AWS::IAM::Role.Arn':
-        return `arn:aws:iam::${laneAccount}:role/${id}`;
+        return `arn:aws:iam::${this.endpoints.account}:role/${id}`;
       case 'AWS::DynamoDB::Table.Arn':
-        return `arn:aws:dynamodb:${region}:${laneAccount}:table/${id}`;
+        return `arn:aws:dynamodb:${region}:${this.endpoints.account}:table/${id}`;
       case 'AWS::S3::Bucket.Arn':
         return `arn:aws:s3:::${id}`;
       case 'AWS::Events::EventBus.Arn':
-        return `arn:aws:events:${region}:${laneAccount}:event-bus/${id}`;
+        return `arn:aws:events:${region}:${this.endpoints.account}:event-bus/${id}`;
       case 'AWS::Events::EventBus.Name':
         return id;
       case 'AWS::Scheduler::ScheduleGroup.Arn':
-        return `arn:aws:scheduler:${region}:${laneAccount}:schedule-group/${id}`;
+        return `arn:aws:scheduler:${region}:${this.endpoints.account}:schedule-group/${id}`;
       case 'AWS::StepFunctions::StateMachine.Arn':
         return id;
       case 'AWS::Logs::LogGroup.Arn':
-        return `arn:aws:logs:${region}:${laneAccount}:log-group:${logicalId}:*`;
+        return `arn:aws:logs:${region}:${this.endpoints.account}:log-group:${logicalId}:*`;
       case 'AWS::ApiGatewayV2::Api.ApiEndpoint':
         return `https://${id}.execute-api.${region}.amazonaws.com`;
       case 'AWS::DynamoDB::Table.StreamArn':
