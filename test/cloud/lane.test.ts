@@ -148,14 +148,24 @@ describe.runIf(run)('the cloud lane: the synthesized stacks on moto_server and D
     expect(declared.status).toBe(201);
     const { upload_url, fields, upload_id } = declared.body.data;
     expect(upload_url).toContain(lane.names.bucket);
-    // The policy S3 enforces (moto does not: see the README): the key, the type and the size range.
+    // The policy S3 enforces: the key, the type and the size range.
     const policy = JSON.parse(Buffer.from(fields.Policy, 'base64').toString());
     expect(policy.conditions).toEqual(expect.arrayContaining([['content-length-range', 1, file.length], ['eq', '$Content-Type', 'application/pdf'], { key: fields.key }, { bucket: lane.names.bucket }]));
-    expect(Date.parse(policy.expiration) - Date.now()).toBeGreaterThan(14 * 60_000);
-    const form = new FormData();
-    for (const [k, v] of Object.entries(fields as Record<string, string>)) form.append(k, v);
-    form.append('file', new Blob([file]), 'vuelo.pdf');
-    expect((await fetch(upload_url, { method: 'POST', body: form })).status).toBe(204);
+    const post = (form: Record<string, string>, data: Buffer) => {
+      const body = new FormData();
+      for (const [k, v] of Object.entries(form)) body.append(k, v);
+      body.append('file', new Blob([data]), 'vuelo.pdf');
+      return fetch(upload_url, { method: 'POST', body });
+    };
+    if (lane.clockMovable) {
+      // moto stores any POST; the lane checks the policy as S3 does (README).
+      expect((await post(fields, Buffer.concat([file, Buffer.alloc(1)]))).status).toBe(400);
+      expect((await post({ ...fields, 'Content-Type': 'text/html' }, file)).status).toBe(403);
+      expect((await post({ ...fields, key: `${fields.key}.exe` }, file)).status).toBe(403);
+      expect((await post({ ...fields, 'x-amz-meta-owner': 'someone' }, file)).status).toBe(403);
+      expect((await post({ ...fields, Policy: Buffer.from(JSON.stringify({ ...policy, conditions: policy.conditions.filter((c: unknown) => !Array.isArray(c)) })).toString('base64') }, file)).status).toBe(403);
+    }
+    expect((await post(fields, file)).status).toBe(204);
     const done = await call('POST', `/v1/transport/documents/uploads/${upload_id}/complete`, { token });
     expect(done.status).toBe(201);
     const link = await call('GET', `/v1/transport/documents/${done.body.data.id}/download`, { token });
@@ -165,6 +175,19 @@ describe.runIf(run)('the cloud lane: the synthesized stacks on moto_server and D
     const got = await fetch(url);
     expect(got.status).toBe(200);
     expect(Buffer.from(await got.arrayBuffer()).equals(file)).toBe(true);
+    if (lane.clockMovable) {
+      const late = await call('POST', '/v1/transport/documents/upload-url', {
+        token,
+        body: { document_type: 'manifest', filename: 'tarde.pdf', file_size: file.length, checksum: sha256Checksum(file) },
+      });
+      await lane.advanceClock(16 * 60_000);
+      const form = new FormData();
+      for (const [k, v] of Object.entries(late.body.data.fields as Record<string, string>)) form.append(k, v);
+      form.append('file', new Blob([file]), 'tarde.pdf');
+      const expired = await fetch(late.body.data.upload_url, { method: 'POST', body: form });
+      expect(expired.status).toBe(403);
+      expect(await expired.text()).toContain('Policy expired');
+    }
     // S3 answers with the Content-Disposition the URL asks for; moto 5.2 ignores it (README).
     expect(url.searchParams.get('response-content-disposition')).toContain('vuelo.pdf');
   });

@@ -9,7 +9,9 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { freePort, startDynamoLocal, type RunningDynamo } from '../dynamodb-local';
 import { resetDocumentClient } from '../../lambdas/infra/dynamo';
+import type { Server } from 'node:http';
 import { createGateway } from './gateway';
+import { createS3PostGate } from './s3-post-gate';
 import { laneClients, provision, type Clients } from './provision';
 import { Runner } from './runner';
 import { Functions, functionSpecs } from './sandbox';
@@ -141,6 +143,7 @@ export async function startCloudLane(opts: LaneOptions = {}): Promise<Lane> {
   let moto: RunningMoto | undefined;
   let functions: Functions | undefined;
   let runner: Runner | undefined;
+  let gate: Server | undefined;
   try {
     if (!opts.endpoint) [dynamo, moto] = await Promise.all([startDynamoLocal(), startMoto(opts.log)]);
     const servicesUrl = opts.endpoint ?? moto!.url;
@@ -148,7 +151,15 @@ export async function startCloudLane(opts: LaneOptions = {}): Promise<Lane> {
     const deployment = new Deployment(assemblyDir, { region, account: opts.endpoint ? (opts.account ?? '000000000000') : motoAccount });
     const clients = laneClients(region, servicesUrl, dynamoUrl);
     await provision(deployment, clients);
-    functions = new Functions(functionSpecs(deployment), { region, servicesUrl, dynamoUrl }, { logLevel: opts.logLevel });
+    // moto stores any POST Object: the gate checks the policy first, as S3 does.
+    let s3Url: string | undefined;
+    if (moto) {
+      gate = createS3PostGate({ target: moto.url, secretAccessKey: 'test', now: () => new Date(Date.now() + (functions?.clock[0] ?? 0)) });
+      gate.listen(0, '127.0.0.1');
+      await once(gate, 'listening');
+      s3Url = `http://127.0.0.1:${(gate.address() as AddressInfo).port}`;
+    }
+    functions = new Functions(functionSpecs(deployment), { region, servicesUrl, dynamoUrl, s3Url }, { logLevel: opts.logLevel });
     runner = new Runner(deployment, clients, functions, { pollMs: opts.pollMs });
     if (opts.autoRun !== false) runner.start();
 
@@ -189,6 +200,7 @@ export async function startCloudLane(opts: LaneOptions = {}): Promise<Lane> {
         server.close();
         await runner!.stop();
         await functions!.stop();
+        gate?.close();
         await Promise.all([moto?.stop(), dynamo?.stop()]);
         if (synthDir) await rm(synthDir, { recursive: true, force: true });
       },
@@ -197,6 +209,7 @@ export async function startCloudLane(opts: LaneOptions = {}): Promise<Lane> {
   } catch (err) {
     await runner?.stop();
     await functions?.stop();
+    gate?.close();
     await Promise.all([moto?.stop(), dynamo?.stop()]);
     if (synthDir) await rm(synthDir, { recursive: true, force: true });
     throw err;

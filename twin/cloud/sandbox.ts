@@ -49,6 +49,8 @@ export interface RuntimeEnvironment {
   /** Where S3, SQS, EventBridge, Scheduler, Step Functions and Secrets Manager answer. */
   servicesUrl: string;
   dynamoUrl: string;
+  /** Where the functions' S3 client goes, when not servicesUrl (the lane's POST policy gate). */
+  s3Url?: string;
 }
 
 /** The functions of a deployment, by name, read from its `AWS::Lambda::Function` resources. */
@@ -181,7 +183,7 @@ export class Functions {
 
   private start(spec: FunctionSpec): Sandbox {
     this.coldStarts.set(spec.name, (this.coldStarts.get(spec.name) ?? 0) + 1);
-    const { region, servicesUrl, dynamoUrl } = this.runtime;
+    const { region, servicesUrl, dynamoUrl, s3Url } = this.runtime;
     const env: Record<string, string> = {
       // What the Lambda runtime sets.
       AWS_REGION: region,
@@ -198,6 +200,7 @@ export class Functions {
       AWS_SECRET_ACCESS_KEY: 'test',
       AWS_ENDPOINT_URL: servicesUrl,
       AWS_ENDPOINT_URL_DYNAMODB: dynamoUrl,
+      ...(s3Url ? { AWS_ENDPOINT_URL_S3: s3Url } : {}),
       AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
       PATH: process.env.PATH ?? '/usr/bin:/bin',
       ...spec.environment,
