@@ -6,6 +6,7 @@
  * Scheduler and Step Functions (aws-local-stepfunctions). See README "The cloud lane".
  * CLOUD_ASSEMBLY: a cdk.out already synthesized (skips the synth); CLOUD_STAGE: the stage (dev).
  */
+import { stopOnSignal } from './stop-on-signal';
 import { seedAdminToken } from '../lambdas/core/auth/seed';
 import { startCloudLane } from '../twin/cloud/lane';
 
@@ -46,18 +47,4 @@ const faults = setInterval(() => {
 }, 1000);
 faults.unref();
 
-let stopping = false;
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.on(signal, () => {
-    if (stopping) return;
-    stopping = true;
-    console.log(`\n${signal}: stopping`);
-    lane.stop().then(
-      () => process.exit(0),
-      (err) => {
-        console.error(err);
-        process.exit(1);
-      },
-    );
-  });
-}
+stopOnSignal(() => lane.stop());

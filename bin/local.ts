@@ -4,6 +4,7 @@
  * DYNAMO_ENDPOINT uses a DynamoDB already running instead of starting DynamoDB Local (the
  * benchmarks run the service in its own process against theirs); TABLE_NAME names the table.
  */
+import { stopOnSignal } from './stop-on-signal';
 import { startTwin } from '../twin/twin';
 
 const started = Date.now();
@@ -28,18 +29,4 @@ console.log(`  openapi: ${twin.apiUrl}/openapi.json`);
 console.log(`  webhook dashboard: ${twin.url}/dashboard`);
 if (process.env.ADMIN_TOKEN) console.log('  admin token: the value of ADMIN_TOKEN');
 
-let stopping = false;
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.on(signal, () => {
-    if (stopping) return;
-    stopping = true;
-    console.log(`\n${signal}: stopping`);
-    twin.stop().then(
-      () => process.exit(0),
-      (err) => {
-        console.error(err);
-        process.exit(1);
-      },
-    );
-  });
-}
+stopOnSignal(() => twin.stop());
