@@ -11,7 +11,7 @@ import { documentEventData } from '../core/documents/views';
 import { extensionOf, inspectFile, isDocumentExtension, maxDocumentBytes, mimeTypeForExtension, sanitizeFileName, sha256Checksum } from '../core/documents/files';
 import { createUpload, getUpload } from '../infra/entities/uploads';
 import { nextId } from '../infra/entities/counters';
-import { once as runOnce } from './once';
+import { once as runOnce } from './idempotency';
 import { deleteDocument, getDocument, putDocument, supersedeWith, transition } from '../infra/entities/documents';
 import { blobs } from '../infra/blobs';
 import { publishEvents } from './publish';
@@ -60,7 +60,7 @@ function checkedFile(file: IncomingFile): { fileName: string; mimeType: string; 
 }
 
 /**
- * Runs `work` once per idempotency key (see services/once): the same key with the same request
+ * Runs `work` once per idempotency key (see services/idempotency): the same key with the same request
  * replays the first document, with another request -> 409. Without a key the work simply runs.
  */
 async function once(

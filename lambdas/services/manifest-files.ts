@@ -14,7 +14,7 @@ import { createUpload, getUpload, type PendingManifestFileUpload } from '../infr
 import { nextId } from '../infra/entities/counters';
 import { blobs } from '../infra/blobs';
 import { now } from '../infra/clock';
-import { once } from './once';
+import { once } from './idempotency';
 import type { IncomingFile } from './documents';
 
 /** What the caller says about the file: `courierCode` already upper-cased by the schema. */

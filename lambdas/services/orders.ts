@@ -30,7 +30,7 @@ import { nowIso } from '../infra/clock';
 import { nextId, nextIds } from '../infra/entities/counters';
 import { getOrder, insertOrder, orderIdByChannel, orderIdByNumber, replaceOrder, type TransactItem } from '../infra/entities/orders';
 import { productsFor } from '../infra/entities/products';
-import { once } from './once';
+import { once } from './idempotency';
 import { publishEvents } from './publish';
 
 /** A rule's refusal as the HTTP answer: 409 for the order's state, 422 naming the field. */

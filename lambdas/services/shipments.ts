@@ -29,7 +29,7 @@ import { getOrder, shipmentPointer, shipmentPointers, trackingPointer } from '..
 import { getProducts, markLowStock, stockDecrements, type ProductRecord } from '../infra/entities/products';
 import { getWarehouse, listWarehouses } from '../infra/entities/warehouses';
 import { logger } from '../http/kit/logger';
-import { once } from './once';
+import { once } from './idempotency';
 import { change, findOrder, notifiedEntry, refuse } from './orders';
 import { publishEvents } from './publish';
 
