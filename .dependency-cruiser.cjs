@@ -1,0 +1,56 @@
+/**
+ * The layers of lambdas/ (README, "How it is built"). An arrow may point down or sideways, never up:
+ *
+ *   entry points   lambdas/http, lambdas/workers, lambdas/catalog.ts
+ *   services       lambdas/services
+ *   adapters       lambdas/infra
+ *   rules          lambdas/core
+ *
+ * Beside them, usable from every layer but core: lambdas/shared (the logger and the runtime
+ * settings; no domain, no data access). Usable from every layer, core included: the declarations
+ * (catalog-types.ts, catalog-queues.ts, catalog-rates.ts, routing.ts), which are types, data and
+ * path matching and import nothing but each other. Hosts (twin/, bin/, lib/, scripts/) run or
+ * deploy the layers and may import any of them; nothing in lambdas/ imports a host.
+ *
+ * Type-only imports count (tsPreCompilationDeps): a type is an arrow too.
+ */
+const declarations = '^lambdas/(catalog-types|catalog-queues|catalog-rates|routing)[.]ts$';
+const local = '^(lambdas|twin|bin|lib|scripts|test)/';
+
+/** A rule forbidding `from` any local import that is not one of `allowed`. */
+function only(name, comment, from, allowed) {
+  return { name, comment, severity: 'error', from: { path: from }, to: { path: local, pathNot: [...allowed, declarations] } };
+}
+
+module.exports = {
+  forbidden: [
+    only('core-imports-only-core', 'core holds the rules: it imports core and the declarations, nothing of infra, services, shared, http, workers or the catalog.', '^lambdas/core/', ['^lambdas/core/']),
+    {
+      name: 'core-imports-no-aws',
+      comment: 'core is tested without mocks: no AWS SDK, Lambda types, Powertools, middy or ElectroDB.',
+      severity: 'error',
+      from: { path: '^lambdas/core/' },
+      to: { path: '^node_modules/(@aws-sdk|@smithy|@aws-lambda-powertools|@types/aws-lambda|@middy|electrodb)/' },
+    },
+    only('infra-imports-core-and-infra', 'adapters may use the rules and each other, never services or entry points.', '^lambdas/infra/', ['^lambdas/(infra|core|shared)/']),
+    only('services-import-down', 'services join rules and adapters; they never reach an entry point.', '^lambdas/services/', ['^lambdas/(services|infra|core|shared)/']),
+    only('http-goes-through-services', 'a handler calls services and core (for pure types and rules), never an adapter directly.', '^lambdas/http/', ['^lambdas/(http|services|core|shared)/', '^lambdas/catalog[.]ts$']),
+    only('workers-go-through-services', 'a worker is an entry point like a handler: services and core, no adapter, no handler.', '^lambdas/workers/', ['^lambdas/(workers|services|core|shared)/']),
+    only('catalog-declares-entry-points', 'the catalog names handlers, schemas and events; it reaches no service or adapter.', '^lambdas/catalog[.]ts$', ['^lambdas/(http|workers|core|shared)/']),
+    only('shared-imports-only-shared', 'shared is beneath every layer but core, so it imports nothing of them.', '^lambdas/shared/', ['^lambdas/shared/']),
+    only('declarations-import-only-declarations', 'every layer may import the declarations, so they import nothing of any layer.', declarations, []),
+    {
+      name: 'lambdas-import-no-host',
+      comment: 'twin, bin, lib and scripts run or deploy the functions; no function imports them.',
+      severity: 'error',
+      from: { path: '^lambdas/' },
+      to: { path: '^(twin|bin|lib|scripts|test)/' },
+    },
+  ],
+  options: {
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    doNotFollow: { path: '^node_modules' },
+    exclude: { path: '^(node_modules|cdk[.]out|[.]data)/' },
+  },
+};
