@@ -6,7 +6,7 @@ import type { TimerPort } from '../lambdas/infra/timers';
 import { busEnvelope, type EventPort } from '../lambdas/infra/events';
 import type { EventRuleDef, QueueDef, QueueName, WorkerDef } from '../lambdas/catalog-types';
 import { now } from '../lambdas/infra/clock';
-import { logger } from '../lambdas/http/kit/logger';
+import { logger } from '../lambdas/shared/logger';
 
 /**
  * The twin's SQS, EventBridge and Scheduler in one: every message is a job item in the table with

@@ -4,7 +4,7 @@ import { executionName, type PipelineRunInput, type PipelineRunner } from '../la
 import { getBatch } from '../lambdas/infra/entities/manifests';
 import type { PrepareOutput } from '../lambdas/services/pipeline/run';
 import type { QueueDef, WorkerDef } from '../lambdas/catalog-types';
-import { logger } from '../lambdas/http/kit/logger';
+import { logger } from '../lambdas/shared/logger';
 import { lambdaContext, type TwinJobs } from './jobs';
 
 /**

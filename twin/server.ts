@@ -12,8 +12,8 @@ import { BadRequest, PayloadTooLarge, UnsupportedMediaType, ValidationFailed } f
 import { humanSize, maxDocumentBytes } from '../lambdas/core/documents/files';
 import { maxManifestFileBytes } from '../lambdas/core/manifest-files/files';
 import { parseMultipart } from '../lambdas/http/kit/multipart';
-import { config } from '../lambdas/infra/config';
-import { logger } from '../lambdas/http/kit/logger';
+import { config } from '../lambdas/shared/config';
+import { logger } from '../lambdas/shared/logger';
 import { corsPolicy } from '../lambdas/http/kit/cors';
 import { apiEvent, authorizerEvent, type IncomingCall } from './api-events';
 import { lambdaContext } from './jobs';

@@ -10,7 +10,7 @@ import { findTokenByHash, touchToken } from '../infra/entities/accounts';
 import { hit } from '../infra/entities/rate-windows';
 import { now } from '../infra/clock';
 import { encodeContext, type AuthContext, type Denial } from './kit/auth-context';
-import { logger } from './kit/logger';
+import { logger } from '../shared/logger';
 
 const byKey = new Map<string, RouteDef>(routes.map((r) => [routeKey(r), r]));
 

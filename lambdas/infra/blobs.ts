@@ -3,7 +3,7 @@ import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectComm
 import { Upload } from '@aws-sdk/lib-storage';
 import { createPresignedPost } from '@aws-sdk/s3-presigned-post';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import { config } from './config';
+import { config } from '../shared/config';
 
 /** Files (documents, stored manifests, exports, labels). Keys are always chosen by the service. */
 export interface BlobPort {

@@ -1,6 +1,6 @@
 import { EventBridgeClient, PutEventsCommand } from '@aws-sdk/client-eventbridge';
 import { randomUUID } from 'node:crypto';
-import { config } from './config';
+import { config } from '../shared/config';
 import { nowIso } from './clock';
 
 /**

@@ -1,6 +1,6 @@
 import { SQSClient, SendMessageBatchCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
 import type { QueueName } from '../catalog-types';
-import { config } from './config';
+import { config } from '../shared/config';
 
 /** Puts a message on a catalog queue, optionally delayed (SQS allows up to 15 minutes). */
 export interface QueuePort {

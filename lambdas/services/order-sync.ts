@@ -16,13 +16,13 @@ import { Conflict, ValidationFailed } from '../core/errors';
 import { canonicalChannel, formerChannels, formerCodesOf, syncChannels, type MarketplaceConnection, type SyncChannel } from '../core/orders/marketplace';
 import { nextSyncAfter, syncEveryMinutes } from '../core/orders/sync-schedule';
 import { documentClient } from '../infra/dynamo';
-import { config } from '../infra/config';
+import { config } from '../shared/config';
 import { now, nowIso } from '../infra/clock';
 import { queues } from '../infra/queues';
 import { cancellationCodes, isConditionalFailure } from '../infra/entities/entity';
 import { connectorFor } from '../infra/marketplaces';
 import { marketplaceCredentials } from '../infra/marketplace-credentials';
-import { logger } from '../http/kit/logger';
+import { logger } from '../shared/logger';
 import { importOrder } from './orders';
 
 export type SyncStatus = 'processing' | 'completed' | 'completed_with_errors' | 'failed';

@@ -28,7 +28,7 @@ import { nextId } from '../infra/entities/counters';
 import { getOrder, shipmentPointer, shipmentPointers, trackingPointer } from '../infra/entities/orders';
 import { getProducts, markLowStock, stockDecrements, type ProductRecord } from '../infra/entities/products';
 import { getWarehouse, listWarehouses } from '../infra/entities/warehouses';
-import { logger } from '../http/kit/logger';
+import { logger } from '../shared/logger';
 import { once } from './idempotency';
 import { change, findOrder, notifiedEntry, refuse } from './orders';
 import { publishEvents } from './publish';

@@ -34,11 +34,11 @@ import type { DomainEvent } from '../infra/events';
 import { queues } from '../infra/queues';
 import { timers } from '../infra/timers';
 import { now } from '../infra/clock';
-import { config } from '../infra/config';
+import { config } from '../shared/config';
 import { checkEndpointUrl, postWebhook } from '../infra/webhook-http';
 import { isForbiddenAddress } from '../infra/forbidden-address';
 import { isIP } from 'node:net';
-import { logger } from '../http/kit/logger';
+import { logger } from '../shared/logger';
 
 /** How long the delivery log keeps a delivery (DynamoDB TTL). */
 export const deliveryLogDays = 30;

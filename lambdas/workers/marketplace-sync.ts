@@ -1,5 +1,5 @@
 import { runSync, scheduledSync, type SyncMessage } from '../services/order-sync';
-import { logger } from '../http/kit/logger';
+import { logger } from '../shared/logger';
 import { sqsRecords } from './sqs-records';
 
 /**

@@ -1,6 +1,6 @@
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import { logger } from '../http/kit/logger';
+import { logger } from '../shared/logger';
 
 /**
  * An SQS worker's handler: `fn` runs on each record, in order unless `inParallel`; a record that

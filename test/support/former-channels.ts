@@ -7,7 +7,7 @@
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { MarketplaceOrder } from '../../lambdas/core/orders/marketplace';
 import type { OrderChannel, OrderRecord } from '../../lambdas/core/orders/model';
-import { config } from '../../lambdas/infra/config';
+import { config } from '../../lambdas/shared/config';
 import { documentClient } from '../../lambdas/infra/dynamo';
 import { nextId, nextIds } from '../../lambdas/infra/entities/counters';
 import { insertOrder } from '../../lambdas/infra/entities/orders';

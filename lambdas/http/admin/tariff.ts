@@ -6,7 +6,7 @@ import { parseTariffCsv } from '../../core/tariff/table';
 import { builtinTariff } from '../../core/tariff/builtin';
 import { getTariffMeta, replaceTariff } from '../../infra/entities/tariff';
 import { forgetTariffTable } from '../../infra/tariff/table-source';
-import { config } from '../../infra/config';
+import { config } from '../../shared/config';
 import { nowIso } from '../../infra/clock';
 
 /**

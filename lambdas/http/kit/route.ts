@@ -5,9 +5,9 @@ import type { APIGatewayProxyEventV2WithLambdaAuthorizer, APIGatewayProxyStructu
 import type * as v from 'valibot';
 import { NotFound, PayloadTooLarge, ServiceError, Unauthorized, ValidationFailed, errorForStatus } from '../../core/errors';
 import type { Principal } from '../../core/auth/principal';
-import { config } from '../../infra/config';
+import { config } from '../../shared/config';
 import { decodeContext, type AuthContext } from './auth-context';
-import { logger } from './logger';
+import { logger } from '../../shared/logger';
 import { corsPolicy } from './cors';
 import type { Reply } from './reply';
 import { validate } from './validate';

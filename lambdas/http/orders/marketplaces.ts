@@ -2,7 +2,7 @@ import { route } from '../kit/route';
 import { ok } from '../kit/reply';
 import { byMethod } from '../kit/by-method';
 import { checkBaseUrl, defaultBaseUrl } from '../../infra/marketplaces';
-import { config } from '../../infra/config';
+import { config } from '../../shared/config';
 import { connectMarketplace, connectedChannels, disconnectMarketplace } from '../../services/order-sync';
 import { ValidationFailed } from '../../core/errors';
 import { ConnectBody, MarketplaceParams } from './schemas';

@@ -1,6 +1,6 @@
 import { Entity, type Schema } from 'electrodb';
 import { documentClient } from '../dynamo';
-import { config } from '../config';
+import { config } from '../../shared/config';
 
 export const service = 'despacho';
 

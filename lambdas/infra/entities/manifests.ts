@@ -1,7 +1,7 @@
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { cancellationCodes, defineEntity, isConditionalFailure, service } from './entity';
 import { documentClient } from '../dynamo';
-import { config } from '../config';
+import { config } from '../../shared/config';
 import { batchWriteAll } from '../batch-write';
 import type { BatchRecord, ChunkSetRecord, DecisionEntry, DecisionSegment, StoredItem } from '../../core/manifests/model';
 import { batchStatuses, chunkSetStatuses, isVisible } from '../../core/manifests/model';

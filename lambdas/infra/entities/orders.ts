@@ -23,7 +23,7 @@
  */
 import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from '../dynamo';
-import { config } from '../config';
+import { config } from '../../shared/config';
 import { pad } from './entity';
 import { batchWriteAll } from '../batch-write';
 import { batchGetAll } from '../batch-get';

@@ -1,6 +1,6 @@
 import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from '../dynamo';
-import { config } from '../config';
+import { config } from '../../shared/config';
 import { cancellationCodes, isConditionalFailure } from './entity';
 import { batchKey, getBatch } from './manifests';
 import { newPipelineState, overallProgress, type PipelineState, type StageName } from '../../core/pipeline/stages';

@@ -7,7 +7,7 @@
  */
 import { PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from '../dynamo';
-import { config } from '../config';
+import { config } from '../../shared/config';
 import { isConditionalFailure } from './entity';
 import { nextIds } from './counters';
 import { batchGetAll } from '../batch-get';

@@ -1,7 +1,7 @@
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { defineEntity, isConditionalFailure, service } from './entity';
 import { documentClient } from '../dynamo';
-import { config } from '../config';
+import { config } from '../../shared/config';
 import { now } from '../clock';
 import { checkTaxId, quotaHolder } from '../../core/customs/tax-id';
 import { quotaYear, regimeRulesAt } from '../../core/customs/regime-rules';

@@ -4,7 +4,7 @@
  */
 import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from '../dynamo';
-import { config } from '../config';
+import { config } from '../../shared/config';
 import { pad } from './entity';
 import type { LabelAddress } from '../label-pdf';
 

@@ -1,6 +1,6 @@
 import { BedrockRuntimeClient } from '@aws-sdk/client-bedrock-runtime';
 import { createOfflineClassifier, type Classification, type ClassifyInput } from '../../core/tariff/classifier';
-import { config } from '../config';
+import { config } from '../../shared/config';
 import { createBedrockClassifier } from './bedrock';
 import { loadTariffTable, type TariffTable } from './table-source';
 

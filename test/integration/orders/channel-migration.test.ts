@@ -9,7 +9,7 @@ import { importOrder } from '../../../lambdas/services/orders';
 import { migrateChannelCodes } from '../../../lambdas/services/channel-migration';
 import { marketplaceCredentials } from '../../../lambdas/infra/marketplace-credentials';
 import { documentClient } from '../../../lambdas/infra/dynamo';
-import { config } from '../../../lambdas/infra/config';
+import { config } from '../../../lambdas/shared/config';
 import type { MarketplaceOrder } from '../../../lambdas/core/orders/marketplace';
 import type { OrderRecord } from '../../../lambdas/core/orders/model';
 
