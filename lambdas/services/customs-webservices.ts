@@ -13,8 +13,8 @@ import { taxAuthority, type TaxIdRecord } from '../infra/tax-authority';
 
 /**
  * The web-services stage (tax ids and the personal-shipment quota) and the client-info use cases
- * (spec 4.6). The pipeline's stage worker calls `checkShipmentTaxIds` and publishes
- * `manifest.invalid_cuit_detected` with `invalidTaxIdAwbs(results)`.
+ * (spec 4.6). The pipeline's web-services stage calls `checkShipmentTaxIds`; its alerts
+ * (`manifest.invalid_cuit_detected`) are `pageAlerts` and `stageAlerts` in services/pipeline/stages.
  */
 
 export interface ShipmentForTaxCheck {
@@ -145,14 +145,6 @@ function withQuota(s: ShipmentForTaxCheck, r: ReserveQuotaResult, year: number, 
     reasons: [`quota used up: ${name} already had ${limit} personal shipments in ${year}; cleared as commercial`],
     alert: `quota used up (0 of ${limit} personal shipments left in ${year})`,
   };
-}
-
-/** The AWBs for `manifest.invalid_cuit_detected`: invalid or missing tax ids, and quotas used up. */
-export function invalidTaxIdAwbs(results: Iterable<ShipmentTaxIdResult> | Map<string, ShipmentTaxIdResult>): InvalidTaxIdAwb[] {
-  const list = results instanceof Map ? results.values() : results;
-  const out: InvalidTaxIdAwb[] = [];
-  for (const r of list) if (r.alert) out.push({ awb_number: r.awb, tax_id: r.tax_id, reason: r.alert });
-  return out;
 }
 
 /* ---- endpoints (spec 4.6) ---- */

@@ -130,23 +130,6 @@ export type ShipmentCalculation = {
   totals: ShipmentTotals;
 };
 
-/** What `manifestTotals` reads from each shipment: a `ShipmentCalculation`, or the same fields as stored. */
-export type ManifestShipment = {
-  regime: Regime;
-  currency: string;
-  item_count: number;
-  totals: { amount_to_pay: number };
-};
-
-/** The manifest summary's money and regime counts (spec 2.6 `summary`). */
-export type ManifestTotals = {
-  amount_to_pay: number;
-  currency: string;
-  personal_items: number;
-  commercial_items: number;
-  prohibited_items: number;
-};
-
 type Line = {
   key: string;
   fob: Cents;
@@ -421,30 +404,5 @@ export function calculateShipment(input: ShipmentInput, rules: TaxRules | Applie
       ddp: toNumber(sums.ddp),
       amount_to_pay: toNumber(sums.pay),
     },
-  };
-}
-
-/**
- * The manifest's `amount_to_pay` (summed in cents, exactly) and its item counts per regime: each
- * shipment's items count under the shipment's regime. An empty manifest is 0 in `currency`.
- * Throws a RangeError when the shipments are in different currencies.
- */
-export function manifestTotals(shipments: Iterable<ManifestShipment>, currency = 'USD'): ManifestTotals {
-  let total = 0n;
-  let seen: string | null = null;
-  const counts = { P: 0, C: 0, X: 0 };
-  for (const s of shipments) {
-    if (seen !== null && s.currency !== seen) throw new RangeError(`shipments in ${seen} and ${s.currency}: one currency per manifest`);
-    seen = s.currency;
-    if (!(s.regime in counts)) throw new RangeError(`unknown regime ${JSON.stringify(s.regime)}`);
-    total += toCentsExact(s.totals.amount_to_pay);
-    counts[s.regime] += s.item_count;
-  }
-  return {
-    amount_to_pay: toNumber(total),
-    currency: seen ?? currency,
-    personal_items: counts.P,
-    commercial_items: counts.C,
-    prohibited_items: counts.X,
   };
 }

@@ -4,7 +4,10 @@ import { cuitCheckDigit } from '../../../lambdas/core/customs/tax-id';
 import { quotaYear } from '../../../lambdas/core/customs/regime-rules';
 import { quotaHistoryCount, quotaOf, releaseQuota, reserveInTurns, reserveQuota, reserveQuotas } from '../../../lambdas/infra/entities/quota';
 import { documentClient } from '../../../lambdas/infra/dynamo';
-import { checkShipmentTaxIds, invalidTaxIdAwbs, type ShipmentForTaxCheck } from '../../../lambdas/services/customs-webservices';
+import { checkShipmentTaxIds, type ShipmentForTaxCheck } from '../../../lambdas/services/customs-webservices';
+import type { ManifestItem } from '../../../lambdas/core/manifests/submission';
+import type { PageItem } from '../../../lambdas/services/pipeline/pages-store';
+import { pageAlerts, runStage } from '../../../lambdas/services/pipeline/stages';
 
 const t = useTwin();
 
@@ -210,24 +213,38 @@ describe('web-services stage: tax ids and quota per AWB', () => {
     itemKeys: [`${awb}-item`],
   });
 
+  /** What the web-services stage flags for these shipments, one item each, as `manifest.invalid_cuit_detected` lists them. */
+  async function flagged(list: ShipmentForTaxCheck[]) {
+    const items: PageItem[] = list.map((s) => ({
+      itemKey: s.itemKeys[0],
+      awb: s.awb,
+      hash: s.awb,
+      runId: 'run-1',
+      data: { consigneeIdNumber: s.taxId ?? undefined, consigneeIdType: s.taxIdType ?? undefined } as ManifestItem,
+    }));
+    const classified = Object.fromEntries(list.map((s) => [s.itemKeys[0], { regime: s.regime }]));
+    return pageAlerts('webservices', items, await runStage('webservices', items, classified, { accountId: 7, at }));
+  }
+
   it('reserves once per personal AWB and turns the 6th into commercial, flagged', async () => {
     const id = cuil();
     const list = Array.from({ length: 6 }, (_, i) => shipment(`W1-${i + 1}`, id));
     const out = await checkShipmentTaxIds(list, at);
     expect([...out.values()].map((r) => [r.regime, r.quota])).toEqual([['P', 4], ['P', 3], ['P', 2], ['P', 1], ['P', 0], ['C', 0]]);
     expect(out.get('W1-6')!.reasons[0]).toMatch(/^quota used up: CUIL .* already had 5 personal shipments in 2026; cleared as commercial$/);
-    expect(invalidTaxIdAwbs(out)).toEqual([{ awb_number: 'W1-6', tax_id: id, reason: 'quota used up (0 of 5 personal shipments left in 2026)' }]);
+    expect(await flagged(list)).toEqual([{ awb_number: 'W1-6', tax_id: id, reason: 'quota used up (0 of 5 personal shipments left in 2026)' }]);
   });
 
   it('decides 500 AWBs of one person in six turns of the ledger, flagging the 495 over the quota', async () => {
     const id = cuil();
     const writes = countWrites();
-    const out = await checkShipmentTaxIds(Array.from({ length: 500 }, (_, i) => shipment(`W5-${i}`, id)), at);
+    const list = Array.from({ length: 500 }, (_, i) => shipment(`W5-${i}`, id));
+    const out = await checkShipmentTaxIds(list, at);
     expect(writes()).toBeLessThanOrEqual(12); // six turns of one or two transactions, not 500
     const results = [...out.values()];
     expect(results.slice(0, 5).map((r) => [r.regime, r.quota])).toEqual([['P', 4], ['P', 3], ['P', 2], ['P', 1], ['P', 0]]);
     expect(results.slice(5).every((r) => r.regime === 'C' && r.quota === 0)).toBe(true);
-    expect(invalidTaxIdAwbs(out)).toHaveLength(495);
+    expect(await flagged(list)).toHaveLength(495);
   });
 
   it('counts nothing again when the stage runs again', async () => {
@@ -239,10 +256,11 @@ describe('web-services stage: tax ids and quota per AWB', () => {
   });
 
   it('flags a missing or invalid tax id and reserves nothing', async () => {
-    const out = await checkShipmentTaxIds([shipment('W3-1', undefined), shipment('W3-2', '20123456785'), shipment('W3-3', undefined, 'C')], at);
+    const list = [shipment('W3-1', undefined), shipment('W3-2', '20123456785'), shipment('W3-3', undefined, 'C')];
+    const out = await checkShipmentTaxIds(list, at);
     expect(out.get('W3-1')).toMatchObject({ regime: 'P', quota: null, alert: 'no tax id', tax_id_result: { valid: false, kind: 'unknown' } });
     expect(out.get('W3-2')).toMatchObject({ regime: 'P', quota: null, alert: 'invalid tax id: check digit of CUIL 20-12345678-5 is 5, expected 6' });
-    expect(invalidTaxIdAwbs(out).map((a) => a.awb_number)).toEqual(['W3-1', 'W3-2', 'W3-3']);
+    expect((await flagged(list)).map((a) => a.awb_number)).toEqual(['W3-1', 'W3-2', 'W3-3']);
   });
 
   it('checks no quota for commercial and prohibited shipments', async () => {

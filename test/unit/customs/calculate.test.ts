@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
   calculateShipment,
-  manifestTotals,
   type ProductInput,
   type ShipmentCalculation,
   type ShipmentInput,
@@ -359,33 +358,5 @@ describe('bad input', () => {
     ).toThrow(/appears twice/);
     expect(() => calculateShipment(shipment('C', [{ itemKey: 'a', fob_usd: -1, duty_rate: 0 }]), rules)).toThrow(RangeError);
     expect(() => calculateShipment(shipment('C', [{ itemKey: 'a', fob_usd: 1, duty_rate: 101 }]), rules)).toThrow(RangeError);
-  });
-});
-
-describe('manifest totals', () => {
-  it('sums amounts to pay exactly and counts items per regime', () => {
-    const s = (regime: 'P' | 'C' | 'X', amount: number, items: number) => ({ regime, currency: 'USD', item_count: items, totals: { amount_to_pay: amount } });
-    expect(manifestTotals([s('P', 0.1, 2), s('C', 0.2, 1), s('X', 0, 3)])).toEqual({
-      amount_to_pay: 0.3,
-      currency: 'USD',
-      personal_items: 2,
-      commercial_items: 1,
-      prohibited_items: 3,
-    });
-  });
-
-  it('takes calculated shipments as they are', () => {
-    const a = calculateShipment(shipment('P', [{ itemKey: 'a', fob_usd: 120, net_kg: 0.8, duty_rate: 20 }]), rules);
-    const b = calculateShipment(shipment('C', [{ itemKey: 'a', fob_usd: 100, net_kg: 2, volumetric_kg: 3, duty_rate: 35 }]), rules);
-    expect(manifestTotals([a, b]).amount_to_pay).toBe(103.99); // 26.29 + 77.70
-  });
-
-  it('is zero for an empty manifest', () => {
-    expect(manifestTotals([])).toEqual({ amount_to_pay: 0, currency: 'USD', personal_items: 0, commercial_items: 0, prohibited_items: 0 });
-  });
-
-  it('refuses shipments in two currencies', () => {
-    const s = (currency: string) => ({ regime: 'C' as const, currency, item_count: 1, totals: { amount_to_pay: 1 } });
-    expect(() => manifestTotals([s('USD'), s('EUR')])).toThrow(RangeError);
   });
 });
