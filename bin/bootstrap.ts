@@ -1,5 +1,5 @@
 import { generateToken } from '../lambdas/core/auth/tokens';
-import { seedAdminToken } from '../lambdas/core/auth/seed';
+import { seedAdminToken } from '../lambdas/services/accounts';
 import { nowIso } from '../lambdas/infra/clock';
 
 /**

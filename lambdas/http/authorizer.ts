@@ -4,11 +4,8 @@ import { routeKey } from '../routing';
 import type { RouteDef } from '../catalog-types';
 import { authorize } from '../core/auth/policy';
 import type { Principal } from '../core/auth/principal';
-import { bearerToken, hashToken } from '../core/auth/tokens';
-import { minuteWindow, rateHeaders } from '../core/auth/rate-limit';
-import { findTokenByHash, touchToken } from '../infra/entities/accounts';
-import { hit } from '../infra/entities/rate-windows';
-import { now } from '../infra/clock';
+import { rateHeaders } from '../core/auth/rate-limit';
+import { checkRequest, type RequestCheck } from '../services/request-check';
 import { encodeContext, type AuthContext, type Denial } from './kit/auth-context';
 import { logger } from '../shared/logger';
 
@@ -25,23 +22,21 @@ export async function handler(
 ): Promise<APIGatewaySimpleAuthorizerWithContextResult<AuthContext>> {
   const route = byKey.get(event.routeKey);
   if (!route) return { isAuthorized: false, context: {} };
-  const at = now();
-  const touches: Promise<void>[] = [];
+  const check = checkRequest();
   try {
-    return await decide(route, await resolve(event, at, touches), at);
+    return await decide(route, await check.principalOf(event.headers?.authorization ?? event.headers?.Authorization), check);
   } finally {
-    await Promise.all(touches);
+    await check.settled();
   }
 }
 
-async function decide(route: RouteDef, principal: Principal | undefined, at: Date): Promise<APIGatewaySimpleAuthorizerWithContextResult<AuthContext>> {
+async function decide(route: RouteDef, principal: Principal | undefined, check: RequestCheck): Promise<APIGatewaySimpleAuthorizerWithContextResult<AuthContext>> {
   const verdict = authorize(route, principal);
   if (!verdict.allow) return allow({ principal, denial: { status: verdict.status, message: verdict.message } });
   if (!route.rate || !principal) return allow({ principal });
 
   const limit = rateLimits[route.rate];
-  const { window, resetInSeconds, resetAt, expiresAt } = minuteWindow(at);
-  const hits = await hit(`${principal.tokenId}#${route.rate}#${window}`, expiresAt);
+  const { hits, resetInSeconds, resetAt } = await check.count(`${principal.tokenId}#${route.rate}`);
   const headers = rateHeaders(limit, hits, resetAt);
   if (hits > limit) {
     const denial: Denial = {
@@ -55,25 +50,6 @@ async function decide(route: RouteDef, principal: Principal | undefined, at: Dat
     return allow({ principal, denial, rateHeaders: headers });
   }
   return allow({ principal, rateHeaders: headers });
-}
-
-/** The token's principal; its last_used_at write runs alongside the rate count (`touches`). */
-async function resolve(event: APIGatewayRequestAuthorizerEventV2, at: Date, touches: Promise<void>[]): Promise<Principal | undefined> {
-  const header = event.headers?.authorization ?? event.headers?.Authorization;
-  const token = bearerToken(header);
-  if (!token) return undefined;
-  const tokenHash = hashToken(token);
-  const record = await findTokenByHash(tokenHash);
-  if (!record || record.revokedAt) return undefined;
-  touches.push(touchToken(tokenHash, at, record.lastUsedAt));
-  return {
-    accountId: record.accountId,
-    tokenId: record.id,
-    tokenName: record.name,
-    email: record.email ?? null,
-    role: record.role,
-    scopes: record.scopes ?? [],
-  };
 }
 
 function allow(c: Parameters<typeof encodeContext>[0]): APIGatewaySimpleAuthorizerWithContextResult<AuthContext> {

@@ -1,4 +1,4 @@
-import type { Account, TokenRecord } from '../../infra/entities/accounts';
+import type { Account, TokenRecord } from './accounts';
 
 /** Public shapes (snake_case, as the rest of the interface); a token's value or hash never appears. */
 export function accountView(a: Account) {

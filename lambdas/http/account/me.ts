@@ -1,6 +1,6 @@
 import { route } from '../kit/route';
 import { ok } from '../kit/reply';
-import { getAccount } from '../../infra/entities/accounts';
+import { getAccount } from '../../services/accounts';
 import { accountView } from '../../core/auth/views';
 import { NotFound } from '../../core/errors';
 

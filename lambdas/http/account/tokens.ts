@@ -2,10 +2,9 @@ import { route } from '../kit/route';
 import { byMethod } from '../kit/by-method';
 import { ok } from '../kit/reply';
 import { IdParams } from '../kit/schemas';
-import { getTokenById, listTokens, revokeToken } from '../../infra/entities/accounts';
+import { getTokenById, listTokens, revokeToken } from '../../services/accounts';
 import { tokenView } from '../../core/auth/views';
 import { NotFound } from '../../core/errors';
-import { nowIso } from '../../infra/clock';
 
 const list = route({}, async ({ principal }) => {
   const tokens = await listTokens(principal.accountId);
@@ -16,7 +15,7 @@ const list = route({}, async ({ principal }) => {
 const revoke = route({ params: IdParams }, async ({ params, principal }) => {
   const token = await getTokenById(params.id);
   if (!token || token.accountId !== principal.accountId) throw new NotFound('Token not found.');
-  const revoked = await revokeToken(token, nowIso());
+  const revoked = await revokeToken(token);
   return ok(tokenView(revoked), { message: 'Token revoked.' });
 });
 

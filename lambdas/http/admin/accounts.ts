@@ -2,12 +2,11 @@ import { route } from '../kit/route';
 import { byMethod } from '../kit/by-method';
 import { created, ok } from '../kit/reply';
 import { CreateAccountBody } from './schemas';
-import { createAccount, listAccounts } from '../../infra/entities/accounts';
+import { createAccount, listAccounts } from '../../services/accounts';
 import { accountView } from '../../core/auth/views';
-import { nowIso } from '../../infra/clock';
 
 const create = route({ body: CreateAccountBody }, async ({ body }) => {
-  const account = await createAccount(body, nowIso());
+  const account = await createAccount(body);
   return created(accountView(account), 'Account created.');
 });
 

@@ -3,11 +3,9 @@ import { byMethod } from '../kit/by-method';
 import { created, ok } from '../kit/reply';
 import { IdParams } from '../kit/schemas';
 import { CreateTokenBody, ListTokensQuery } from './schemas';
-import { getAccount, getTokenById, listTokens, revokeToken } from '../../infra/entities/accounts';
-import { issueToken } from '../../core/auth/issue-token';
+import { getAccount, getTokenById, issueToken, listTokens, revokeToken } from '../../services/accounts';
 import { tokenView } from '../../core/auth/views';
 import { NotFound, ValidationFailed } from '../../core/errors';
-import { nowIso } from '../../infra/clock';
 
 /** A token's role follows its account: partners act for themselves, brokers review, the operator administers. */
 const roleForKind = { partner: 'partner', broker: 'broker', operator: 'admin' } as const;
@@ -18,10 +16,7 @@ const create = route({ body: CreateTokenBody }, async ({ body }) => {
   if (roleForKind[account.kind] !== body.role) {
     throw new ValidationFailed({ role: [`A ${account.kind} account's tokens have the ${roleForKind[account.kind]} role.`] });
   }
-  const { token, record } = await issueToken(
-    { accountId: account.id, name: body.name, email: body.email, role: body.role, scopes: body.scopes },
-    nowIso(),
-  );
+  const { token, record } = await issueToken({ accountId: account.id, name: body.name, email: body.email, role: body.role, scopes: body.scopes });
   return created({ ...tokenView(record), token }, 'Token created. Store it now: it is not shown again.');
 });
 
@@ -33,7 +28,7 @@ const list = route({ query: ListTokensQuery }, async ({ query }) => {
 const revoke = route({ params: IdParams }, async ({ params }) => {
   const token = await getTokenById(params.id);
   if (!token) throw new NotFound('Token not found.');
-  const revoked = await revokeToken(token, nowIso());
+  const revoked = await revokeToken(token);
   return ok(tokenView(revoked), { message: 'Token revoked.' });
 });
 

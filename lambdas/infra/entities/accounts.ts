@@ -1,33 +1,6 @@
 import { defineEntity, isConditionalFailure, pad, service } from './entity';
 import { nextId } from './counters';
-import type { Role, Scope } from '../../catalog-types';
-
-export const accountKinds = ['partner', 'broker', 'operator'] as const;
-export type AccountKind = (typeof accountKinds)[number];
-
-export interface Account {
-  id: number;
-  name: string;
-  kind: AccountKind;
-  /** HMAC key partners sign manifest submissions with (X-Signature); shown once when made. */
-  manifestSigningSecret?: string;
-  createdAt: string;
-  updatedAt: string;
-}
-
-export interface TokenRecord {
-  id: number;
-  tokenHash: string;
-  accountId: number;
-  name: string;
-  /** Who holds the token (a person or an integration's contact); shown as uploader/approver. */
-  email?: string;
-  role: Role;
-  scopes: Scope[];
-  createdAt: string;
-  lastUsedAt?: string;
-  revokedAt?: string;
-}
+import { accountKinds, type Account, type AccountKind, type TokenRecord } from '../../core/auth/accounts';
 
 const accounts = defineEntity({
   model: { entity: 'account', version: '1', service },

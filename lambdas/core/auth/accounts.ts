@@ -1,0 +1,29 @@
+/** Accounts and their API tokens as the rules and views read them; infra/entities/accounts.ts stores them. */
+import type { Role, Scope } from '../../catalog-types';
+
+export const accountKinds = ['partner', 'broker', 'operator'] as const;
+export type AccountKind = (typeof accountKinds)[number];
+
+export interface Account {
+  id: number;
+  name: string;
+  kind: AccountKind;
+  /** HMAC key partners sign manifest submissions with (X-Signature); shown once when made. */
+  manifestSigningSecret?: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface TokenRecord {
+  id: number;
+  tokenHash: string;
+  accountId: number;
+  name: string;
+  /** Who holds the token (a person or an integration's contact); shown as uploader/approver. */
+  email?: string;
+  role: Role;
+  scopes: Scope[];
+  createdAt: string;
+  lastUsedAt?: string;
+  revokedAt?: string;
+}

@@ -1,0 +1,74 @@
+/** Accounts and their API tokens: what the account and admin routes, the twin and `tokens bootstrap` do with them. */
+import { nowIso } from '../infra/clock';
+import * as store from '../infra/entities/accounts';
+import { getSetting, setSettingOnce } from '../infra/entities/settings';
+import type { Account, AccountKind, TokenRecord } from '../core/auth/accounts';
+import { generateToken, hashToken } from '../core/auth/tokens';
+import { newManifestSigningSecret } from '../core/manifests/signature';
+import type { Role, Scope } from '../catalog-types';
+
+export const getAccount = store.getAccount;
+export const listAccounts = store.listAccounts;
+export const getTokenById = store.getTokenById;
+export const listTokens = store.listTokens;
+
+export function createAccount(input: { name: string; kind: AccountKind }): Promise<Account> {
+  return store.createAccount(input, nowIso());
+}
+
+export function revokeToken(record: TokenRecord): Promise<TokenRecord> {
+  return store.revokeToken(record, nowIso());
+}
+
+/**
+ * Issues a token: the plain value is returned once and only its SHA-256 hash is stored.
+ * `value` lets the operator seed a token they chose (ADMIN_TOKEN on the twin).
+ */
+export async function issueToken(
+  input: { accountId: number; name: string; email?: string; role: Role; scopes: Scope[]; value?: string; id?: number },
+  at: string = nowIso(),
+): Promise<{ token: string; record: TokenRecord }> {
+  const token = input.value ?? generateToken();
+  const record = await store.putToken({
+    id: input.id,
+    tokenHash: hashToken(token),
+    accountId: input.accountId,
+    name: input.name,
+    email: input.email,
+    role: input.role,
+    scopes: [...new Set(input.scopes)],
+    createdAt: at,
+  });
+  return { token, record };
+}
+
+/** Makes or rotates an account's manifest signing secret; undefined when there is no such account. */
+export async function rotateSigningSecret(accountId: number): Promise<{ account: Account; secret: string; at: string; rotated: boolean } | undefined> {
+  const account = await store.getAccount(accountId);
+  if (!account) return undefined;
+  const rotated = account.manifestSigningSecret !== undefined;
+  const secret = newManifestSigningSecret();
+  const at = nowIso();
+  if (!(await store.setSigningSecret(account.id, secret, at))) return undefined;
+  return { account, secret, at, rotated };
+}
+
+/** The operator's own account, created on first use; admin tokens belong to it. */
+async function operatorAccountId(at: string): Promise<number> {
+  const existing = await getSetting('operatorAccountId');
+  if (existing) return Number(existing);
+  const account = await store.createAccount({ name: 'Operator', kind: 'operator' }, at);
+  return Number(await setSettingOnce('operatorAccountId', String(account.id)));
+}
+
+/**
+ * Makes `value` a working admin token (ADMIN_TOKEN on the twin, `tokens bootstrap` for a stage).
+ * Seeding the same value again changes nothing; a value revoked earlier stays revoked.
+ */
+export async function seedAdminToken(value: string, at: string): Promise<{ record: TokenRecord; created: boolean }> {
+  const existing = await store.findTokenByHash(hashToken(value));
+  if (existing) return { record: existing, created: false };
+  const accountId = await operatorAccountId(at);
+  const { record } = await issueToken({ accountId, name: 'seeded admin token', role: 'admin', scopes: ['orders:read', 'orders:write', 'customs:read', 'customs:write'], value }, at);
+  return { record, created: true };
+}
