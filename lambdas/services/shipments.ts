@@ -20,7 +20,7 @@ import {
 } from '../core/orders/model';
 import { lowStockPayload, shipmentCreatedPayload } from '../core/webhooks/payloads';
 import { orderSummary } from '../core/orders/views';
-import { carrierFor } from '../core/shipping/carrier';
+import { carrierFor } from '../infra/carriers';
 import { renderLabel } from '../infra/label-pdf';
 import { blobs } from '../infra/blobs';
 import { nowIso } from '../infra/clock';

@@ -1,13 +1,11 @@
-import { now } from '../../infra/clock';
 import { argentineDay } from '../customs/regime-rules';
-import { ValidationFailed } from '../errors';
 
 /**
  * What the ship endpoint (spec 4.1) asks of a carrier: a tracking number and a delivery estimate
  * for a new shipment. A real carrier (FedEx, DHL, UPS, Correo Argentino...) plugs in as an
  * adapter in lambdas/infra that implements this port with the carrier's API and the account's
- * credentials (found by `accountId`), and is registered in `carriers` below. The label itself is
- * drawn by lambdas/infra/label-pdf.ts whatever the carrier.
+ * credentials (found by `accountId`), and is registered in `carriers` (lambdas/infra/carriers.ts).
+ * The label itself is drawn by lambdas/infra/label-pdf.ts whatever the carrier.
  */
 export interface CarrierPort {
   /** The lower-case name callers send as `carrier` (spec 2.2). */
@@ -98,35 +96,4 @@ export function deliveryEstimate(shippedAt: Date, businessDays: number): string 
     if (weekday !== 0 && weekday !== 6) left--;
   }
   return new Date(t).toISOString().slice(0, 10);
-}
-
-function isDespachoService(service: string): service is DespachoService {
-  return Object.hasOwn(despachoTransitDays, service);
-}
-
-/** Despacho's own delivery network: tracking numbers from `trackingNumberFor`, dates from `deliveryEstimate`. */
-export const builtinCarrier: CarrierPort = {
-  name: 'despacho',
-  services: Object.keys(despachoTransitDays),
-  async issueTracking({ shipmentId, service }) {
-    if (!isDespachoService(service)) {
-      throw new ValidationFailed({ service: [`despacho offers ${Object.keys(despachoTransitDays).join(', ')}`] });
-    }
-    return { trackingNumber: trackingNumberFor(shipmentId), estimatedDelivery: deliveryEstimate(now(), despachoTransitDays[service]) };
-  },
-};
-
-/**
- * The carriers a shipment can be created with, by the lower-case name callers send. Only carriers
- * with an adapter are here: a name such as `fedex`, `dhl` or `ups` is refused (the caller answers
- * 422 naming `carrier`) rather than given a made-up tracking number that no carrier knows.
- */
-const carriers: ReadonlyMap<string, CarrierPort> = new Map([[builtinCarrier.name, builtinCarrier]]);
-
-/** The names `carrierFor` knows, for the 422 message. */
-export const carrierNames: readonly string[] = [...carriers.keys()];
-
-/** The carrier registered under `name` (exact, lower case), or undefined. */
-export function carrierFor(name: string): CarrierPort | undefined {
-  return carriers.get(name);
 }

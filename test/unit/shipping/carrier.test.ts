@@ -1,12 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  builtinCarrier,
-  carrierFor,
-  carrierNames,
-  deliveryEstimate,
-  isValidTrackingNumber,
-  trackingNumberFor,
-} from '../../../lambdas/core/shipping/carrier';
+import { deliveryEstimate, isValidTrackingNumber, trackingNumberFor } from '../../../lambdas/core/shipping/carrier';
+import { builtinCarrier, carrierFor, carrierNames } from '../../../lambdas/infra/carriers';
 import { ValidationFailed } from '../../../lambdas/core/errors';
 import { manualClock, useClock, useSystemClock } from '../../../lambdas/infra/clock';
 import { prng } from '../../../twin/prng';
