@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { ServiceError, ValidationFailed } from '../core/errors';
+import type { Cell, Row } from '../core/manifests/excel/rows';
 
 /**
  * Reads untrusted workbooks (xlsx, xlsm, xls) into rows of plain values.
@@ -12,17 +13,6 @@ import { ServiceError, ValidationFailed } from '../core/errors';
  * one file. Only structured-cloned primitives come back, and they are checked and copied again
  * here. Whatever goes wrong with the file ends as a 422 on `file`, never a 500.
  */
-
-/** One cell: text, number (dates are Excel serial numbers), boolean, or null when empty. */
-export type Cell = string | number | boolean | null;
-
-/** One non-blank row of the first sheet. */
-export interface Row {
-  /** The row's number as the spreadsheet shows it (1-based). */
-  readonly row: number;
-  /** Cells from the first column of the sheet's used range; at most `spreadsheetLimits.maxColumns`. */
-  readonly cells: readonly Cell[];
-}
 
 export interface ReadSheetOptions {
   /** Deadline for the whole parse, in ms (default 20 s). */

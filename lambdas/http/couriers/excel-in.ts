@@ -1,7 +1,6 @@
 import { UnsupportedMediaType, ValidationFailed } from '../../core/errors';
-import { rowsToSubmission } from '../../core/manifests/excel/convert';
 import { excelSlugs, layoutFor } from '../../core/manifests/excel/slugs';
-import { readSheetRows } from '../../infra/spreadsheet';
+import { workbookSubmission } from '../../services/excel-manifests';
 import { parseMultipart } from '../kit/multipart';
 
 /** Largest workbook accepted; in AWS the 6 MB request limit comes first. */
@@ -31,6 +30,5 @@ export async function readExcelSubmission(rawBody: Buffer, contentType: string |
   if (!extension || !(workbookExtensions as readonly string[]).includes(extension)) {
     throw new ValidationFailed({ file: ['Must be an Excel workbook named .xlsx, .xlsm or .xls.'] });
   }
-  const rows = await readSheetRows(file.data);
-  return rowsToSubmission(layout, rows, form.fields);
+  return workbookSubmission(layout, file.data, form.fields);
 }

@@ -1,5 +1,5 @@
 import { ValidationFailed, emptyFieldErrors, type FieldErrors } from '../../errors';
-import type { Cell, Row } from '../../../infra/spreadsheet';
+import type { Cell, Row } from './rows';
 import { ManifestItem, ManifestSubmission } from '../submission';
 import type { Conversion, ExcelLayout, ItemField, LayoutColumn } from './layout';
 

@@ -4,7 +4,7 @@ import { ValidationFailed } from '../../../../lambdas/core/errors';
 import { parseDecimal, rowsToSubmission, spelledOut, spreadsheetRowOf, withSpreadsheetRows } from '../../../../lambdas/core/manifests/excel/convert';
 import { excelSlugs, layoutFor } from '../../../../lambdas/core/manifests/excel/slugs';
 import { ManifestSubmission } from '../../../../lambdas/core/manifests/submission';
-import type { Cell, Row } from '../../../../lambdas/infra/spreadsheet';
+import type { Cell, Row } from '../../../../lambdas/core/manifests/excel/rows';
 import { fieldErrors } from '../../../../lambdas/http/kit/validate';
 
 const bfe = layoutFor('bfe')!;
