@@ -1,3 +1,5 @@
+import { dashboardScript } from '../lambdas/http/dashboard/script';
+
 /**
  * How every Lambda is bundled: one minified ESM file per handler with the AWS SDK inside (pinned by
  * the lock file), source maps beside it. The CDK (lib/functions.ts) and `npm run bench:cold`
@@ -12,7 +14,8 @@ export const lambdaBundle = {
   mainFields: ['module', 'main'],
   /** ESM bundles still meet CommonJS dependencies that call require(). */
   banner: "import { createRequire } from 'module';const require = createRequire(import.meta.url);",
-  external: [] as string[],
+  /** esbuild compiles the dashboard's script only when run from the sources; a bundle carries it compiled (`browserScripts`). */
+  external: ['esbuild'] as string[],
   /** Stack traces point into the TypeScript sources. */
   nodeOptions: '--enable-source-maps',
 } as const;
@@ -71,13 +74,41 @@ export function workerEsbuildArgs(worker: WorkerScript, inputDir: string, output
   ];
 }
 
+/**
+ * Browser scripts a handler serves as text, read from beside index.mjs: each is compiled there
+ * whenever the bundle contains the module that serves it.
+ */
+export const browserScripts = [dashboardScript] as const;
+
+export type BrowserScript = (typeof browserScripts)[number];
+
+/** The browser scripts a bundle needs, from the inputs listed in its esbuild metafile. */
+export function browserScriptsFor(bundleInputs: Iterable<string>): BrowserScript[] {
+  const inputs = new Set([...bundleInputs].map((p) => p.replaceAll('\\', '/')));
+  return browserScripts.filter((s) => inputs.has(s.servedBy));
+}
+
+/** esbuild's command-line flags for a browser script. */
+export function browserEsbuildArgs(script: BrowserScript, inputDir: string, outputDir: string): string[] {
+  return [
+    `${inputDir}/${script.entry}`,
+    '--bundle',
+    `--platform=${script.platform}`,
+    `--format=${script.format}`,
+    `--target=${script.target}`,
+    `--tsconfig=${inputDir}/${script.tsconfig}`,
+    '--log-level=warning',
+    `--outfile=${outputDir}/${script.outfile}`,
+  ];
+}
+
 const shellQuote = (s: string) => `'${s.replaceAll("'", `'\\''`)}'`;
 
 /**
  * NodejsFunction's `commandHooks.afterBundling` (bash, run from the project root): esbuild has
  * written `index.meta.json` (bundling `metafile: true`); each worker script whose starter is among
- * its inputs is bundled next to index.mjs with the local esbuild binary, then the metafile is
- * removed so it does not ship.
+ * its inputs is bundled next to index.mjs with the local esbuild binary, and so is each browser
+ * script whose server is among them; then the metafile is removed so it does not ship.
  */
 export function workerBundlingCommands(inputDir: string, outputDir: string): string[] {
   const meta = shellQuote(`${outputDir}/index.meta.json`);
@@ -85,6 +116,9 @@ export function workerBundlingCommands(inputDir: string, outputDir: string): str
   return [
     ...workerScripts.map(
       (w) => `if grep -qF ${shellQuote(`"${w.startedBy}"`)} ${meta}; then ${esbuild} ${workerEsbuildArgs(w, inputDir, outputDir).map(shellQuote).join(' ')}; fi`,
+    ),
+    ...browserScripts.map(
+      (s) => `if grep -qF ${shellQuote(`"${s.servedBy}"`)} ${meta}; then ${esbuild} ${browserEsbuildArgs(s, inputDir, outputDir).map(shellQuote).join(' ')}; fi`,
     ),
     `rm -f ${meta}`,
   ];

@@ -7,7 +7,7 @@ import { stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build, type BuildOptions } from 'esbuild';
-import { lambdaBundle, workerBundle, workerScriptsFor } from '../lib/bundling';
+import { browserScriptsFor, lambdaBundle, workerBundle, workerScriptsFor } from '../lib/bundling';
 
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -48,11 +48,14 @@ export interface Bundle {
   bytes: number;
   /** Absolute paths of the worker scripts bundled beside it (lib/bundling.ts `workerScripts`). */
   workers: string[];
+  /** Absolute paths of the browser scripts compiled beside it (lib/bundling.ts `browserScripts`). */
+  browserScripts: string[];
 }
 
 /**
  * Bundles `lambdas/<handler>.ts` into `<outDir>/index.mjs`, as NodejsFunction would, plus the
- * worker scripts it starts (see `workerBundlingCommands`, the CDK's side of the same rule).
+ * worker scripts it starts and the browser scripts it serves (see `workerBundlingCommands`, the
+ * CDK's side of the same rule).
  */
 export async function bundleHandler(handler: string, outDir: string): Promise<Bundle> {
   const file = join(outDir, 'index.mjs');
@@ -77,7 +80,23 @@ export async function bundleHandler(handler: string, outDir: string): Promise<Bu
     });
     workers.push(outfile);
   }
-  return { file, bytes: (await stat(file)).size, workers };
+  const browserScripts: string[] = [];
+  for (const script of browserScriptsFor(Object.keys(metafile.inputs))) {
+    const outfile = join(outDir, script.outfile);
+    await build({
+      entryPoints: [join(repoRoot, script.entry)],
+      tsconfig: join(repoRoot, script.tsconfig),
+      bundle: true,
+      platform: script.platform,
+      format: script.format,
+      target: script.target,
+      logLevel: 'warning',
+      outfile,
+      absWorkingDir: repoRoot,
+    });
+    browserScripts.push(outfile);
+  }
+  return { file, bytes: (await stat(file)).size, workers, browserScripts };
 }
 
 /** Runs in the child: performance.now() is relative to that process's start, so only the import is timed. */

@@ -2,8 +2,8 @@ import { route } from '../kit/route';
 import type { Reply } from '../kit/reply';
 import { NotFound } from '../../core/errors';
 import { pageHtml } from './page-html';
-import { pageJs } from './page-js';
 import { pageCss } from './page-css';
+import { dashboardScriptText } from './script';
 
 /** Only this origin's own script, styles and API; no inline code, no framing. */
 export const dashboardCsp: Record<string, string> = {
@@ -17,13 +17,15 @@ export const dashboardCsp: Record<string, string> = {
   'frame-ancestors': "'none'",
 };
 
-/** Leading indentation is all that is stripped: no line of the page or script is continued across lines. */
+/** Leading indentation is all that is stripped: no line of the page is continued across lines. */
 const dedent = (text: string) => text.replace(/^[ \t]+/gm, '');
 
-const files: Record<string, { contentType: string; body: string; cache: string }> = {
-  '/dashboard': { contentType: 'text/html; charset=utf-8', body: dedent(pageHtml), cache: 'no-store' },
-  '/dashboard/app.js': { contentType: 'text/javascript; charset=utf-8', body: dedent(pageJs), cache: 'no-cache' },
-  '/dashboard/app.css': { contentType: 'text/css; charset=utf-8', body: pageCss, cache: 'no-cache' },
+const html = dedent(pageHtml);
+
+const files: Record<string, { contentType: string; body: () => string | Promise<string>; cache: string }> = {
+  '/dashboard': { contentType: 'text/html; charset=utf-8', body: () => html, cache: 'no-store' },
+  '/dashboard/app.js': { contentType: 'text/javascript; charset=utf-8', body: dashboardScriptText, cache: 'no-cache' },
+  '/dashboard/app.css': { contentType: 'text/css; charset=utf-8', body: () => pageCss, cache: 'no-cache' },
 };
 
 /** The webhook dashboard: the page at /dashboard, its script and stylesheet beside it. */
@@ -37,6 +39,6 @@ export const handler = route(
   async ({ event }): Promise<Reply> => {
     const file = files[event.rawPath];
     if (!file) throw new NotFound(`No dashboard file at ${event.rawPath}.`);
-    return { status: 200, raw: { contentType: file.contentType, body: file.body }, headers: { 'Cache-Control': file.cache } };
+    return { status: 200, raw: { contentType: file.contentType, body: await file.body() }, headers: { 'Cache-Control': file.cache } };
   },
 );
