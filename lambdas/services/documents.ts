@@ -9,9 +9,10 @@ import { Conflict, Forbidden, NotFound, PayloadTooLarge, ValidationFailed } from
 import { allowedFrom, documentStateLabels, type Actor, type DocumentAction, type DocumentRecord, type DocumentType } from '../core/documents/model';
 import { documentEventData } from '../core/documents/views';
 import { extensionOf, inspectFile, isDocumentExtension, maxDocumentBytes, mimeTypeForExtension, sanitizeFileName, sha256Checksum } from '../core/documents/files';
-import { createUpload, getUpload } from '../infra/entities/uploads';
+import { getUpload } from '../infra/entities/uploads';
 import { nextId } from '../infra/entities/counters';
 import { once as runOnce } from './idempotency';
+import { receivedFile, startPresignedUpload } from './presigned-upload';
 import { deleteDocument, getDocument, putDocument, supersedeWith, transition } from '../infra/entities/documents';
 import { blobs } from '../infra/blobs';
 import { publishEvents } from './publish';
@@ -127,12 +128,9 @@ export async function uploadDocument(principal: Principal, fields: DocumentField
   });
 }
 
-export const uploadUrlSeconds = 15 * 60;
+export { uploadUrlSeconds } from './presigned-upload';
 
-/**
- * Large files, step 1: declare the file, get a presigned POST that storage accepts only for
- * that type and at most the declared size, for 15 minutes.
- */
+/** Large files, step 1: declare the file, get a presigned POST for it (services/presigned-upload). */
 export async function startUpload(
   principal: Principal,
   fields: DocumentFields,
@@ -142,9 +140,7 @@ export async function startUpload(
   const extension = extensionOf(fileName);
   if (!isDocumentExtension(extension)) throw new ValidationFailed({ filename: ['Allowed types: pdf, jpg, jpeg, png, xlsx, xls.'] });
   if (declared.fileSize > maxDocumentBytes) throw new PayloadTooLarge('The file is larger than 10 MB.');
-  const at = now();
-  const upload = {
-    id: randomUUID(),
+  return startPresignedUpload({
     accountId: principal.accountId,
     blobKey: blobKeyFor(principal.accountId, extension),
     documentType: fields.documentType,
@@ -155,41 +151,23 @@ export async function startUpload(
     manifestId: fields.manifestId,
     awbNumber: fields.awbNumber,
     metadata: fields.metadata,
-    createdAt: at.toISOString(),
-    expiresAt: Math.floor(at.getTime() / 1000) + 24 * 3600,
-  };
-  await createUpload(upload);
-  const post = await blobs().presignedUpload(upload.blobKey, { maxBytes: upload.fileSize, contentType: upload.mimeType, expiresInSeconds: uploadUrlSeconds });
-  return { upload, post };
+  });
 }
 
 /**
- * Large files, step 2: check what arrived (size, content, checksum) and register it as the same
- * document record the direct upload makes. Completing twice returns the same document.
+ * Large files, step 2: check what arrived and register it as the same document record the direct
+ * upload makes. Completing twice returns the same document.
  */
 export async function completeUpload(principal: Principal, uploadId: string) {
   const upload = await getUpload(uploadId);
   if (!upload || upload.accountId !== principal.accountId) throw new NotFound('Upload not found.');
   return once(principal, 'documents.complete', uploadId, { uploadId }, async () => {
-    const size = await blobs().size(upload.blobKey);
-    if (size === undefined) throw new Conflict('The file has not been uploaded yet: POST it to the upload_url first.');
-    const reject = async (errors: Record<string, string[]>) => {
-      await blobs().delete(upload.blobKey);
-      throw new ValidationFailed(errors, 'The uploaded file does not match its declaration; upload it again.');
-    };
-    // The size is checked before reading the file, so a wrong upload costs no download.
-    if (size !== upload.fileSize) await reject({ file_size: [`Declared ${upload.fileSize} bytes, received ${size}.`] });
-    const bytes = await blobs().get(upload.blobKey);
-    if (!bytes) throw new Conflict('The file has not been uploaded yet: POST it to the upload_url first.');
-    const inspected = inspectFile(upload.fileName, bytes);
-    if (!inspected.ok) await reject({ [inspected.field]: [inspected.message] });
-    const checksum = sha256Checksum(bytes);
-    if (checksum !== upload.checksum) await reject({ checksum: [`Declared ${upload.checksum}, received ${checksum}.`] });
+    const file = await receivedFile(upload, inspectFile);
     const id = await nextId('document');
     const record = newRecord(
       principal,
       { documentType: upload.documentType, manifestId: upload.manifestId, awbNumber: upload.awbNumber, metadata: upload.metadata },
-      { fileName: upload.fileName, mimeType: (inspected as { mimeType: string }).mimeType, checksum, size: bytes.length },
+      { fileName: upload.fileName, mimeType: file.mimeType, checksum: file.checksum, size: file.bytes.length },
       { id, rootId: id, version: 1, accountId: principal.accountId },
       upload.blobKey,
       now().toISOString(),

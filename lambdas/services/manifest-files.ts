@@ -4,17 +4,18 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Principal } from '../core/auth/principal';
-import { Conflict, NotFound, PayloadTooLarge, ValidationFailed } from '../core/errors';
+import { NotFound, PayloadTooLarge, ValidationFailed } from '../core/errors';
 import { extensionOf, humanSize, sanitizeFileName, sha256Checksum } from '../core/documents/files';
 import { inspectManifestFile, isManifestFileExtension, manifestFileExtensions, manifestFileMimeTypes, maxManifestFileBytes } from '../core/manifest-files/files';
 import { fileUrlMinutes, type ManifestFileRecord } from '../core/manifest-files/model';
 import { manifestFileView } from '../core/manifest-files/views';
 import { getManifestFile, listManifestFiles, putManifestFile } from '../infra/entities/manifest-files';
-import { createUpload, getUpload, type PendingManifestFileUpload } from '../infra/entities/uploads';
+import { getUpload } from '../infra/entities/uploads';
 import { nextId } from '../infra/entities/counters';
 import { blobs } from '../infra/blobs';
 import { now } from '../infra/clock';
 import { once } from './idempotency';
+import { receivedFile, startPresignedUpload } from './presigned-upload';
 import type { IncomingFile } from './documents';
 
 /** What the caller says about the file: `courierCode` already upper-cased by the schema. */
@@ -24,7 +25,7 @@ export interface ManifestFileFields {
   description?: string;
 }
 
-export const uploadUrlSeconds = 15 * 60;
+export { uploadUrlSeconds } from './presigned-upload';
 const tooLarge = () => new PayloadTooLarge(`The file is larger than ${humanSize(maxManifestFileBytes)}.`);
 
 /** The object key, chosen by the service: `manifest-files/<account>/<uuid>.<ext>`. */
@@ -100,10 +101,7 @@ export async function storeManifestFile(principal: Principal, fields: ManifestFi
   );
 }
 
-/**
- * Large files, step 1: declare the file, get a presigned POST that storage accepts only for that
- * type and at most the declared size, for 15 minutes.
- */
+/** Large files, step 1: declare the file, get a presigned POST for it (services/presigned-upload). */
 export async function startManifestFileUpload(
   principal: Principal,
   fields: ManifestFileFields,
@@ -113,9 +111,7 @@ export async function startManifestFileUpload(
   const extension = extensionOf(fileName);
   if (!isManifestFileExtension(extension)) throw new ValidationFailed({ file_name: [`Allowed types: ${manifestFileExtensions.join(', ')}.`] });
   if (declared.fileSize > maxManifestFileBytes) throw tooLarge();
-  const at = now();
-  const upload: PendingManifestFileUpload = {
-    id: randomUUID(),
+  return startPresignedUpload({
     purpose: 'manifest-file',
     accountId: principal.accountId,
     blobKey: blobKeyFor(principal.accountId, extension),
@@ -126,18 +122,13 @@ export async function startManifestFileUpload(
     courierCode: fields.courierCode,
     manifestName: fields.manifestName,
     description: fields.description,
-    createdAt: at.toISOString(),
-    expiresAt: Math.floor(at.getTime() / 1000) + 24 * 3600,
-  };
-  await createUpload(upload);
-  const post = await blobs().presignedUpload(upload.blobKey, { maxBytes: upload.fileSize, contentType: upload.mimeType, expiresInSeconds: uploadUrlSeconds });
-  return { upload, post };
+  });
 }
 
 /**
- * Large files, step 2: check what arrived (size, content by magic bytes, checksum) and register
- * it as the same record a direct upload makes. Completing twice returns the same file. JSON is
- * checked for its shape (UTF-8, an object or an array), not parsed in full.
+ * Large files, step 2: check what arrived (content by magic bytes; JSON for its shape, UTF-8 and
+ * an object or an array, not parsed in full) and register it as the same record a direct upload
+ * makes. Completing twice returns the same file.
  */
 export async function completeManifestFileUpload(principal: Principal, uploadId: string) {
   const upload = await getUpload(uploadId, 'manifest-file');
@@ -148,25 +139,11 @@ export async function completeManifestFileUpload(principal: Principal, uploadId:
     uploadId,
     { uploadId },
     async () => {
-      const notYet = () => new Conflict('The file has not been uploaded yet: POST it to the upload_url first.');
-      const size = await blobs().size(upload.blobKey);
-      if (size === undefined) throw notYet();
-      const reject = async (errors: Record<string, string[]>): Promise<never> => {
-        await blobs().delete(upload.blobKey);
-        throw new ValidationFailed(errors, 'The uploaded file does not match its declaration; upload it again.');
-      };
-      // The size is checked before reading the file, so a wrong upload costs no download.
-      if (size !== upload.fileSize) await reject({ file_size: [`Declared ${upload.fileSize} bytes, received ${size}.`] });
-      const bytes = await blobs().get(upload.blobKey);
-      if (!bytes) throw notYet();
-      const inspected = inspectManifestFile(upload.fileName, bytes, 'shape');
-      if (!inspected.ok) return reject({ [inspected.field]: [inspected.message] });
-      const checksum = sha256Checksum(bytes);
-      if (checksum !== upload.checksum) await reject({ checksum: [`Declared ${upload.checksum}, received ${checksum}.`] });
+      const file = await receivedFile(upload, (fileName, bytes) => inspectManifestFile(fileName, bytes, 'shape'));
       const record = newRecord(
         principal,
         { courierCode: upload.courierCode, manifestName: upload.manifestName, description: upload.description },
-        { fileName: upload.fileName, mimeType: inspected.mimeType, checksum, size: bytes.length },
+        { fileName: upload.fileName, mimeType: file.mimeType, checksum: file.checksum, size: file.bytes.length },
         upload.blobKey,
         await nextId('manifestFile'),
       );
