@@ -237,25 +237,9 @@ function statements(scope: CatalogFunction, uses: Access, data: DataStack): iam.
 export const marketplaceSecretTagKeys = ['despacho:account', 'despacho:channel'] as const;
 
 /**
- * `secrets: 'write'`: the Secrets Manager calls of lambdas/infra/marketplace-credentials.ts, on the
- * stage's marketplace secrets only (`<prefix>/marketplace/*`; a secret's ARN ends in `-` and six
- * random characters, so a name pattern needs the wildcard). What the deployed code calls:
- *  - put: CreateSecret (with tags, so also TagResource), RestoreSecret when the name is still
- *    scheduled for deletion, PutSecretValue when it exists;
- *  - get: GetSecretValue; remove: DeleteSecret (ForceDeleteWithoutRecovery).
- * `secrets: 'read'` (the sync worker, which only reads connections): GetSecretValue alone.
- * Not granted: the port's `list` (BatchGetSecretValue, which with a name filter also needs
- * ListSecrets; neither can be scoped to a resource) is called by no function, since connections
- * are listed from the table (services/order-sync.ts connectedChannels). A function that starts
- * calling it needs both actions on `*`, an acknowledged IAM5[Resource::*] reason, and still
- * GetSecretValue on each secret it reads (granted here).
- *
- * Encryption: the code creates the secrets without KmsKeyId, so Secrets Manager encrypts them
- * with the AWS managed key aws/secretsmanager, which every principal of the account may use
- * through Secrets Manager: no kms: grant is needed. The stack has no customer managed key (the
- * table, buckets and queues use AWS/service-managed encryption); moving the secrets to one would
- * mean passing KmsKeyId in the code and granting kms:GenerateDataKey/kms:Decrypt on that key
- * (with kms:ViaService secretsmanager) here.
+ * The marketplace secrets' grants (`secrets: 'write'` or `'read'`): the calls the code makes, on
+ * the stage's prefix only. What each call needs, what is not granted and why no kms: grant:
+ * README, "Deploy" (marketplace credentials).
  */
 function secretStatements(scope: CatalogFunction, data: DataStack, wildcard: (resource: string, reason: string) => string, mode: 'read' | 'write'): iam.PolicyStatement[] {
   const secrets = wildcard(

@@ -7,37 +7,10 @@ import { checkTaxId, quotaHolder } from '../../core/customs/tax-id';
 import { quotaYear, regimeRulesAt } from '../../core/customs/regime-rules';
 
 /**
- * The quota ledger: personal shipments per person per calendar year (domain/customs-ar.md: "without
- * a connection to the registry, the service keeps its own ledger").
- *
- * - One counter per (holder, year): `used`, and the set `awbs` of the shipments holding the year's
- *   slots (each as `<account>|<awb>`, so two partners' equal AWB strings stay apart).
- * - The holder is the person, whichever id names them: a person's CUIL/CUIT and their DNI share
- *   one quota (`quotaHolder` in core/customs/tax-id.ts); a company's CUIT is its own holder.
- * - Reserving is ONE conditional update of the counter: the AWB joins the set and `used` grows by
- *   1, only if the set does not hold it yet and `used < limit`. A retry or a re-run of the same
- *   AWB finds it in the set and counts nothing; concurrent reservations for one holder are
- *   serialized by DynamoDB on that one item and never pass the limit. The counter is the only
- *   record: no second write can be lost between two (measured: a transaction with a reservation
- *   record made web services the slowest stage on DynamoDB Local, which runs transactions one at
- *   a time).
- * - Many holders at once (`reserveQuotas`, the web-services stage): one conditional write per
- *   counter, up to 100 of them in one TransactWriteItems. Each write's condition names the
- *   counter's state it expects (no counter yet: the counter is put whole; or `used = n` without
- *   the AWB: the AWB joins and `used` grows by 1), so a success tells exactly what `used` became.
- *   A cancelled transaction writes nothing, and its reasons carry each failed counter as it is:
- *   the AWB already holds a slot, or the year is used up, or the write is sent again expecting
- *   that state. No read comes first and no write is unconditional. Measured on DynamoDB Local: a
- *   transaction of 100 costs its engine about what 100 single updates cost, without the client
- *   work of 100 requests (which took as much CPU as the engine's).
- * - One holder's AWBs in turn (`reserveInTurns`, the web-services stage): each turn reserves the
- *   next AWB of every holder. A refusal hands back the used-up counter, and its set `awbs` holds at
- *   most `limit` AWBs: the holder's remaining AWBs are answered from it without a write (in the
- *   set: the slot is held; otherwise: used up). So one holder costs at most `limit` + 1 turns,
- *   whatever the number of its AWBs (a 10,000-AWB manifest of one person took 10,000 turns).
- * - Releasing (a tax-id correction moves the AWB's slot) is the mirror, under the condition that
- *   the set holds the AWB.
- * - The history count sums the holder's counters of the last ten years.
+ * The quota ledger: personal shipments per person per calendar year, kept by the service itself
+ * (no registry connection). One counter item per (holder, year) with the set of AWBs holding its
+ * slots, every write conditional on it, so a retry counts nothing and the limit holds under
+ * concurrency. How reserving, batching and turns work, and why: README, "The quota ledger".
  */
 
 const keyless = { casing: 'none' } as const;
