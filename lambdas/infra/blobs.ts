@@ -4,6 +4,7 @@ import { Upload } from '@aws-sdk/lib-storage';
 import { createPresignedPost } from '@aws-sdk/s3-presigned-post';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { config } from '../shared/config';
+import { contentDisposition } from '../core/documents/files';
 
 /** Files (documents, stored manifests, exports, labels). Keys are always chosen by the service. */
 export interface BlobPort {
@@ -43,11 +44,6 @@ export interface PresignedUpload {
 
 let s3: S3Client | undefined;
 const client = () => (s3 ??= new S3Client({}));
-
-export function contentDisposition(fileName: string): string {
-  const ascii = fileName.replace(/[^\x20-\x7e]|["\\]/g, '_');
-  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName)}`;
-}
 
 export const s3Blobs: BlobPort = {
   async put(key, body, contentType) {

@@ -8,7 +8,8 @@ import type { Breakdown, ShipmentCalculation } from '../core/customs/calculate';
 import { toCentsExact, toNumber } from '../core/customs/money';
 import { classifyInputOf, type Classification } from '../core/tariff/classifier';
 import { tariffClassifier } from '../infra/tariff/classifier-port';
-import type { CalculateInput } from '../http/customs/schemas';
+import type { QuoteRequest } from '../core/customs/quote-request';
+import { now } from '../infra/clock';
 
 /**
  * A landed-cost quote (`POST /v1/customs/calculate`, issue 17 item 3): one product line valued
@@ -44,7 +45,7 @@ export interface Quote extends Omit<QuoteRegime, 'regime'> {
   quantity: number;
   weight_kg: number | null;
   chargeable_kg: number;
-  regime_requested: CalculateInput['regime'];
+  regime_requested: QuoteRequest['regime'];
   regime_reasons: string[];
   ncm: { code: string; description: string; duty_rate: number; source: Classification['source']; confidence: number; reason: string };
   rules: { effective_from: string; source: string; overridden: readonly string[]; regime_rules_effective_from: string; regime_rules_source: string };
@@ -54,7 +55,7 @@ export interface Quote extends Omit<QuoteRegime, 'regime'> {
 }
 
 /** The quote's line as the manifest line it stands for (spec 2.5 field names). */
-export function quoteItem(body: CalculateInput): ManifestItem {
+export function quoteItem(body: QuoteRequest): ManifestItem {
   return {
     originCountry: body.origin_country,
     consigneeName: 'Landed-cost quote',
@@ -67,7 +68,7 @@ export function quoteItem(body: CalculateInput): ManifestItem {
   };
 }
 
-function regimeOf(calc: ShipmentCalculation, body: CalculateInput): QuoteRegime {
+function regimeOf(calc: ShipmentCalculation, body: QuoteRequest): QuoteRegime {
   const b = calc.products.get(QUOTE_KEY)!;
   return {
     regime: calc.regime,
@@ -85,7 +86,7 @@ function regimeOf(calc: ShipmentCalculation, body: CalculateInput): QuoteRegime 
   };
 }
 
-export async function quoteLandedCost(body: CalculateInput, at: Date): Promise<Quote> {
+export async function quoteLandedCost(body: QuoteRequest, at: Date = now()): Promise<Quote> {
   const item = quoteItem(body);
   const regimeRules = regimeRulesAt(at);
   const decision = classifyShipments([{ itemKey: QUOTE_KEY, awb: QUOTE_AWB, data: item }], regimeRules).get(QUOTE_KEY)!;

@@ -9,7 +9,7 @@ import { ValidationFailed } from '../core/errors';
 import { lowStockPayload } from '../core/webhooks/payloads';
 import { nowIso } from '../infra/clock';
 import { listProducts, markLowStock, setStock, type ProductRecord } from '../infra/entities/products';
-import { getWarehouse, listWarehouses } from '../infra/entities/warehouses';
+import { getWarehouse, listWarehouses, putWarehouse, type WarehouseRecord } from '../infra/entities/warehouses';
 import { publishEvents } from './publish';
 
 const view = (p: ProductRecord, warehouseName?: string) => ({
@@ -43,4 +43,15 @@ export async function stockList(accountId: number) {
   const [products, warehouses] = await Promise.all([listProducts(accountId), listWarehouses(accountId)]);
   const names = new Map(warehouses.map((w) => [w.id, w.name]));
   return products.map((p) => view(p, p.warehouseId !== undefined ? names.get(p.warehouseId) : undefined));
+}
+
+export function warehousesOf(accountId: number): Promise<WarehouseRecord[]> {
+  return listWarehouses(accountId);
+}
+
+/** Creates or replaces one of the account's warehouses; answers the record as stored. */
+export async function saveWarehouse(warehouse: Omit<WarehouseRecord, 'updatedAt'>): Promise<WarehouseRecord> {
+  const record = { ...warehouse, updatedAt: nowIso() };
+  await putWarehouse(record);
+  return record;
 }

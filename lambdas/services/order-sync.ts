@@ -20,7 +20,7 @@ import { config } from '../shared/config';
 import { now, nowIso } from '../infra/clock';
 import { queues } from '../infra/queues';
 import { cancellationCodes, isConditionalFailure } from '../infra/entities/entity';
-import { connectorFor } from '../infra/marketplaces';
+import { checkBaseUrl, connectorFor, defaultBaseUrl } from '../infra/marketplaces';
 import { marketplaceCredentials } from '../infra/marketplace-credentials';
 import { logger } from '../shared/logger';
 import { importOrder } from './orders';
@@ -72,6 +72,17 @@ const emptyResult = (): ChannelResult => ({ status: 'pending', orders_synced: 0,
 // Connections
 
 /** Stores an account's credentials for a marketplace (encrypted) and lists the account for the schedule. */
+/**
+ * The API address a connection's credentials will go to: `given`, else the marketplace's own for
+ * these credentials; checked to be one of the marketplace's API hosts, except on the twin (stage local).
+ * Undefined when nothing was given and the marketplace has no fixed address.
+ */
+export function connectionBaseUrl(channel: SyncChannel, given: string | undefined, credentials: Record<string, string>): { baseUrl: string } | { problem: string } | undefined {
+  const url = given ?? defaultBaseUrl(channel, credentials);
+  if (!url) return undefined;
+  return checkBaseUrl(channel, url, { anyHost: config.stage() === 'local' });
+}
+
 export async function connectMarketplace(principal: Principal, connection: MarketplaceConnection): Promise<void> {
   await marketplaceCredentials().put(principal.accountId, connection);
   await documentClient().send(

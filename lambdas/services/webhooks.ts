@@ -17,6 +17,7 @@ import {
 import {
   createDelivery,
   createSubscription,
+  deleteSubscription,
   getDelivery,
   getDeliveryById,
   getSubscription,
@@ -93,6 +94,23 @@ export function validateEndpoint(url: string): void {
   if (!allowPrivate && isIP(host) && isForbiddenAddress(host)) {
     throw new ValidationFailed({ endpoint_url: ['The endpoint is a private or reserved address.'] });
   }
+}
+
+/** The account's subscriptions. */
+export function subscriptionsOf(accountId: number): Promise<Subscription[]> {
+  return listSubscriptions(accountId);
+}
+
+/** The caller's own subscription and its delivery log, newest first. */
+export async function deliveriesOf(principal: Principal, id: number): Promise<Delivery[]> {
+  const sub = await findSubscription(principal, id);
+  return listDeliveries(sub.id);
+}
+
+/** Deletes the caller's own subscription. */
+export async function unsubscribe(principal: Principal, id: number): Promise<void> {
+  const sub = await findSubscription(principal, id);
+  await deleteSubscription(sub.id);
 }
 
 /** The caller's own subscription; another account's answers like a missing one. */

@@ -80,6 +80,12 @@ function shorten(name: string): string {
   return (out || 'file') + (keepExt ? ext : '');
 }
 
+/** An attachment's Content-Disposition: an ASCII fallback name and the exact name in UTF-8 (RFC 6266). */
+export function contentDisposition(fileName: string): string {
+  const ascii = fileName.replace(/[^\x20-\x7e]|["\\]/g, '_');
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName)}`;
+}
+
 /** The extension of a file name, lower-cased, without the dot; '' when it has none (`.bashrc`, `a.`). */
 export function extensionOf(name: string): string {
   const last = String(name).split(/[/\\]/).pop() ?? '';

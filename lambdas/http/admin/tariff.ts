@@ -4,10 +4,7 @@ import { ok } from '../kit/reply';
 import { UnsupportedMediaType, ValidationFailed } from '../../core/errors';
 import { parseTariffCsv } from '../../core/tariff/table';
 import { builtinTariff } from '../../core/tariff/builtin';
-import { getTariffMeta, replaceTariff } from '../../infra/entities/tariff';
-import { forgetTariffTable } from '../../infra/tariff/table-source';
-import { config } from '../../shared/config';
-import { nowIso } from '../../infra/clock';
+import { importTariff, tariffStatus } from '../../services/tariff';
 
 /**
  * Room for a whole NCM table (about 10,000 rows with synonyms) while staying under Lambda's 6 MB
@@ -32,18 +29,15 @@ const replace = route({ bodyMode: 'raw', maxBodyBytes: tariffBodyBytes }, async 
     const more = errors.length > listedErrors ? ` (the first ${listedErrors} are listed)` : '';
     throw new ValidationFailed(listed, `${errors.length} line${errors.length === 1 ? ' is' : 's are'} invalid${more}; nothing was stored.`);
   }
-  const at = nowIso();
-  const result = await replaceTariff(rows, { at, by: `${principal.tokenId} ${principal.tokenName}` });
-  forgetTariffTable();
+  const result = await importTariff(rows, `${principal.tokenId} ${principal.tokenName}`);
   return ok(
-    { source: 'imported', rows: result.rows, version: result.version, imported_at: at, replaced_version: result.replaced },
+    { source: 'imported', rows: result.rows, version: result.version, imported_at: result.at, replaced_version: result.replaced },
     { message: `Tariff table imported: ${result.rows} rows.` },
   );
 });
 
 const show = route({}, async () => {
-  const meta = await getTariffMeta();
-  const classifier = config.bedrockModelId() ? 'bedrock' : 'offline';
+  const { meta, classifier } = await tariffStatus();
   return ok(
     meta
       ? { source: 'imported', rows: meta.rows, version: meta.currentVersion, imported_at: meta.importedAt, imported_by: meta.importedBy ?? null, classifier }

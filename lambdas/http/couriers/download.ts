@@ -1,6 +1,6 @@
 import { route } from '../kit/route';
 import type { Reply } from '../kit/reply';
-import { contentDisposition } from '../../infra/blobs';
+import { contentDisposition } from '../../core/documents/files';
 import { downloadManifest } from '../../services/manifest-download';
 import { DownloadQuery, ManifestPathParams } from './schemas';
 

@@ -1,8 +1,7 @@
 import { route } from '../kit/route';
 import { ok } from '../kit/reply';
-import { now } from '../../infra/clock';
 import { quoteLandedCost } from '../../services/customs-quote';
 import { CalculateBody } from './schemas';
 
 /** POST /v1/customs/calculate: a landed-cost quote of one product line (README, "Landed-cost quotes"). Stores nothing. */
-export const handler = route({ body: CalculateBody }, async ({ body }) => ok(await quoteLandedCost(body, now())));
+export const handler = route({ body: CalculateBody }, async ({ body }) => ok(await quoteLandedCost(body)));

@@ -3,6 +3,7 @@ import { checkTaxId } from '../../core/customs/tax-id';
 import { identifier } from '../kit/schemas';
 import { isoAlpha2 } from '../../core/manifests/countries';
 import { optId, optText } from '../../core/manifests/submission';
+import { quoteRegimes } from '../../core/customs/quote-request';
 
 /**
  * Bodies of the tax-id quota and client-info endpoints (spec 4.6). A tax id is a CUIT or CUIL
@@ -67,9 +68,6 @@ const country = (only?: { code: string; why: string }) =>
     ),
   );
 
-/** The regimes a quote may be asked for; `auto` lets the classification rules decide, as the pipeline does. */
-export const quoteRegimes = ['auto', 'personal', 'commercial'] as const;
-
 /**
  * A landed-cost quote of one product line (README, "Landed-cost quotes"). The line reads as a
  * manifest line (spec 2.5): `declared_value` is its FOB (`fobValueUsd`, the whole line), `weight`
@@ -117,5 +115,3 @@ export const CalculateBody = v.pipe(
     ['hs_code'],
   ),
 );
-
-export type CalculateInput = v.InferOutput<typeof CalculateBody>;

@@ -1,13 +1,11 @@
 import { route } from '../kit/route';
 import { ok } from '../kit/reply';
 import { IdParams } from '../kit/schemas';
-import { findDocument } from '../../services/documents';
-import { listVersions } from '../../infra/entities/documents';
+import { versionsOf } from '../../services/document-list';
 
 /** The newest version is current; every earlier one is listed (newest first) and stays downloadable. */
 export const handler = route({ params: IdParams }, async ({ params, principal }) => {
-  const doc = await findDocument(principal, params.id);
-  const versions = await listVersions(doc.rootId);
+  const versions = await versionsOf(principal, params.id);
   const current = versions[versions.length - 1];
   const earlier = versions.slice(0, -1).reverse();
   return ok({

@@ -1,13 +1,12 @@
 import { route } from '../kit/route';
 import { ok } from '../kit/reply';
 import { documentListView } from '../../core/documents/views';
-import { seesAllAccounts } from '../../core/auth/principal';
-import { listDocuments } from '../../infra/entities/documents';
+import { documentsVisibleTo } from '../../services/document-list';
 import { ListQuery } from './schemas';
 import { paginate } from '../kit/paginate';
 
 export const handler = route({ query: ListQuery }, async ({ query, principal }) => {
-  const all = await listDocuments(seesAllAccounts(principal) ? undefined : principal.accountId);
+  const all = await documentsVisibleTo(principal);
   const matching = all.filter(
     (d) =>
       (!query.manifest_id || d.manifestId === query.manifest_id) &&

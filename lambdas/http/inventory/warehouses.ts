@@ -1,8 +1,7 @@
 import { route } from '../kit/route';
 import { ok } from '../kit/reply';
 import { byMethod } from '../kit/by-method';
-import { listWarehouses, putWarehouse } from '../../infra/entities/warehouses';
-import { nowIso } from '../../infra/clock';
+import { saveWarehouse, warehousesOf } from '../../services/inventory';
 import { WarehouseBody, WarehouseParams } from '../orders/schemas';
 
 const view = (w: { id: number; name: string; address1: string; city: string; state: string; postal_code: string; country: string; updatedAt: string }) => ({
@@ -17,10 +16,9 @@ const view = (w: { id: number; name: string; address1: string; city: string; sta
 });
 
 export const handler = byMethod({
-  GET: route({}, async ({ principal }) => ok({ warehouses: (await listWarehouses(principal.accountId)).map(view) })),
+  GET: route({}, async ({ principal }) => ok({ warehouses: (await warehousesOf(principal.accountId)).map(view) })),
   PUT: route({ params: WarehouseParams, body: WarehouseBody }, async ({ params, body, principal }) => {
-    const record = { accountId: principal.accountId, id: params.id, ...body, updatedAt: nowIso() };
-    await putWarehouse(record);
+    const record = await saveWarehouse({ accountId: principal.accountId, id: params.id, ...body });
     return ok(view(record), { message: 'Warehouse saved.' });
   }),
 });

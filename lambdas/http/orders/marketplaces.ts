@@ -1,9 +1,7 @@
 import { route } from '../kit/route';
 import { ok } from '../kit/reply';
 import { byMethod } from '../kit/by-method';
-import { checkBaseUrl, defaultBaseUrl } from '../../infra/marketplaces';
-import { config } from '../../shared/config';
-import { connectMarketplace, connectedChannels, disconnectMarketplace } from '../../services/order-sync';
+import { connectMarketplace, connectedChannels, connectionBaseUrl, disconnectMarketplace } from '../../services/order-sync';
 import { ValidationFailed } from '../../core/errors';
 import { ConnectBody, MarketplaceParams } from './schemas';
 
@@ -11,10 +9,9 @@ import { ConnectBody, MarketplaceParams } from './schemas';
 export const handler = byMethod({
   GET: route({}, async ({ principal }) => ok({ marketplaces: (await connectedChannels(principal.accountId)).map((c) => ({ channel: c.channel, base_url: c.baseUrl, updated_at: c.updatedAt })) })),
   PUT: route({ params: MarketplaceParams, body: ConnectBody }, async ({ params, body, principal }) => {
-    const given = body.base_url ?? defaultBaseUrl(params.channel, body.credentials);
-    if (!given) throw new ValidationFailed({ base_url: [`${params.channel} needs base_url (e.g. https://<shop>.myshopify.com).`] });
     // The account's tokens go to this address: only the marketplace's own API hosts, except on the twin.
-    const checked = checkBaseUrl(params.channel, given, { anyHost: config.stage() === 'local' });
+    const checked = connectionBaseUrl(params.channel, body.base_url, body.credentials);
+    if (!checked) throw new ValidationFailed({ base_url: [`${params.channel} needs base_url (e.g. https://<shop>.myshopify.com).`] });
     if ('problem' in checked) throw new ValidationFailed({ base_url: [`The base URL ${checked.problem}.`] });
     const { baseUrl } = checked;
     await connectMarketplace(principal, { channel: params.channel, baseUrl, credentials: body.credentials });

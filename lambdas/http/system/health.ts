@@ -1,6 +1,5 @@
 import { route } from '../kit/route';
 import { ok } from '../kit/reply';
-import { nowIso } from '../../infra/clock';
-import { config } from '../../shared/config';
+import { health } from '../../services/system';
 
-export const handler = route({ public: true }, async () => ok({ status: 'ok', stage: config.stage(), time: nowIso() }));
+export const handler = route({ public: true }, async () => ok(health()));

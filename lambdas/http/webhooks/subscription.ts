@@ -2,8 +2,7 @@ import { route } from '../kit/route';
 import { byMethod } from '../kit/by-method';
 import { ok } from '../kit/reply';
 import { IdParams } from '../kit/schemas';
-import { deleteSubscription } from '../../infra/entities/webhooks';
-import { changeSubscription, findSubscription, subscriptionView } from '../../services/webhooks';
+import { changeSubscription, findSubscription, subscriptionView, unsubscribe } from '../../services/webhooks';
 import { UpdateSubscriptionBody } from './schemas';
 
 const show = route({ params: IdParams }, async ({ params, principal }) => ok(subscriptionView(await findSubscription(principal, params.id))));
@@ -18,8 +17,7 @@ const update = route({ params: IdParams, body: UpdateSubscriptionBody }, async (
 });
 
 const remove = route({ params: IdParams }, async ({ params, principal }) => {
-  const sub = await findSubscription(principal, params.id);
-  await deleteSubscription(sub.id);
+  await unsubscribe(principal, params.id);
   return ok(undefined, { message: 'Subscription deleted.' });
 });
 

@@ -1,12 +1,11 @@
 import { route } from '../kit/route';
 import { byMethod } from '../kit/by-method';
 import { created, ok } from '../kit/reply';
-import { listSubscriptions } from '../../infra/entities/webhooks';
-import { subscribe, subscriptionView } from '../../services/webhooks';
+import { subscribe, subscriptionsOf, subscriptionView } from '../../services/webhooks';
 import { CreateSubscriptionBody } from './schemas';
 
 const list = route({}, async ({ principal }) => {
-  const subs = await listSubscriptions(principal.accountId);
+  const subs = await subscriptionsOf(principal.accountId);
   return ok(subs.map(subscriptionView), { extra: { count: subs.length } });
 });
 
