@@ -98,6 +98,7 @@ export interface EventRuleDef {
   queue: QueueName;
 }
 
-import type { queues, rateLimits } from './catalog';
+import type { queues } from './catalog-queues';
+import type { rateLimits } from './catalog-rates';
 export type QueueName = keyof typeof queues;
 export type RateGroup = keyof typeof rateLimits;

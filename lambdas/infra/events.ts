@@ -2,18 +2,10 @@ import { EventBridgeClient, PutEventsCommand } from '@aws-sdk/client-eventbridge
 import { randomUUID } from 'node:crypto';
 import { config } from '../shared/config';
 import { nowIso } from './clock';
+import type { DomainEvent } from '../core/domain-event';
 
-/**
- * A domain event as it travels on the bus: the webhook envelope of spec 2.10 ({id, type,
- * created_at, data}) plus the account it belongs to. `id` stays the same on every delivery.
- */
-export interface DomainEvent<T = unknown> {
-  id: string;
-  type: string;
-  created_at: string;
-  account_id: number;
-  data: T;
-}
+/** The event port's envelope, declared with the rules (core/domain-event.ts). */
+export type { DomainEvent };
 
 export const eventSource = 'despacho';
 

@@ -1,4 +1,4 @@
-import type { DomainEvent } from '../infra/events';
+import type { DomainEvent } from '../core/domain-event';
 import { startRunFor } from '../services/pipeline/start';
 import { sqsRecords } from './sqs-records';
 

@@ -1,4 +1,4 @@
-import type { DomainEvent } from '../infra/events';
+import type { DomainEvent } from '../core/domain-event';
 import { fanOut } from '../services/webhooks';
 import { sqsRecords } from './sqs-records';
 

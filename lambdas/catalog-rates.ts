@@ -1,0 +1,17 @@
+/** Requests per token, per group, per minute (spec section 8; groups the spec leaves open are decided in the README). */
+export const rateLimits = {
+  account: 60,
+  admin: 120,
+  'documents.upload': 30,
+  'documents.read': 60,
+  'documents.download': 60,
+  'documents.workflow': 60,
+  'couriers.submit': 60,
+  'couriers.status': 120,
+  'couriers.download': 30,
+  webhooks: 60,
+  storage: 30,
+  'orders.read': 600,
+  'orders.write': 120,
+  'customs.quotes': 30,
+} as const;
