@@ -7,7 +7,8 @@ import { isVisible, type BatchRecord, type StoredItem } from '../core/manifests/
 import { now } from '../infra/clock';
 import { setItemsTaxId } from '../infra/entities/manifest-items-taxid';
 import { getBatch, itemsOfAwb } from '../infra/entities/manifests';
-import { holdsQuota, releaseAwbQuota, reserveInTurns, type ReserveQuotaResult } from '../infra/entities/quota';
+import { holdsQuota, releaseAwbQuota, reserveInTurns } from '../infra/entities/quota';
+import type { ReserveQuotaResult } from '../core/customs/quota';
 import { requestReprocessing } from '../infra/pipeline';
 import { taxAuthority, type TaxIdRecord } from '../infra/tax-authority';
 

@@ -3,14 +3,26 @@ import { defineEntity, isConditionalFailure, service } from './entity';
 import { documentClient } from '../dynamo';
 import { config } from '../../shared/config';
 import { now } from '../clock';
-import { checkTaxId, quotaHolder } from '../../core/customs/tax-id';
-import { quotaYear, regimeRulesAt } from '../../core/customs/regime-rules';
+import {
+  answerFrom,
+  historyYearsAt,
+  holderOf,
+  holderOrNull,
+  quotaLimit,
+  quotaRemaining,
+  quotaSlot,
+  releaseYears,
+  type QuotaCounter,
+  type QuotaStatus,
+  type ReserveQuotaResult,
+} from '../../core/customs/quota';
 
 /**
  * The quota ledger: personal shipments per person per calendar year, kept by the service itself
  * (no registry connection). One counter item per (holder, year) with the set of AWBs holding its
  * slots, every write conditional on it, so a retry counts nothing and the limit holds under
- * concurrency. How reserving, batching and turns work, and why: README, "The quota ledger".
+ * concurrency. How reserving, batching and turns work, and why: README, "The quota ledger". The
+ * rules (holder, limit, what a counter answers, which years) are core/customs/quota.ts.
  */
 
 const keyless = { casing: 'none' } as const;
@@ -47,57 +59,20 @@ export interface ReserveQuotaInput {
   limit?: number;
 }
 
-export interface ReserveQuotaResult {
-  /** True when this AWB holds a slot of the year (taken now or before). */
-  reserved: boolean;
-  /** True when the slot was taken before (a retry or a re-run): nothing was counted now. */
-  alreadyReserved: boolean;
-  used: number;
-  remaining: number;
-}
-
-export interface QuotaStatus {
-  used: number;
-  remaining: number;
-  /** Shipments holding the year's slots. */
-  records: number;
-}
-
-const member = (accountId: number, awb: string) => `${accountId}|${awb}`;
-
-/** A counter as DynamoDB handed it back: `used`, and the members (`<account>|<awb>`) holding slots. */
-interface Counter {
-  used: number;
-  awbs: readonly string[];
-}
+const member = (input: ReserveQuotaInput) => quotaSlot(input.accountId, input.awb);
 
 /** A reservation's answer and, when it found the holder's year used up, that counter. */
 interface Reservation {
   result: ReserveQuotaResult;
-  usedUp?: Counter;
+  usedUp?: QuotaCounter;
 }
 
-/**
- * What a counter as found answers for `input` without a write: the AWB holds a slot already, or
- * the year is used up; undefined while a slot is free for it (only a write can take it).
- */
-function answerFrom(counter: Counter, input: ReserveQuotaInput): ReserveQuotaResult | undefined {
-  const limit = limitOf(input);
-  if (counter.awbs.includes(member(input.accountId, input.awb))) return { reserved: true, alreadyReserved: true, used: counter.used, remaining: Math.max(0, limit - counter.used) };
-  if (counter.used >= limit) return { reserved: false, alreadyReserved: false, used: counter.used, remaining: 0 };
-  return undefined;
-}
+/** What a counter as found answers for `input` without a write (`answerFrom`). */
+const answerFor = (counter: QuotaCounter, input: ReserveQuotaInput) => answerFrom(counter, member(input), limitOf(input));
 
 /** The answer from a counter as found, keeping the counter when its year is used up (see `reserveInTurns`). */
-const foundAnswer = (counter: Counter, result: ReserveQuotaResult, input: ReserveQuotaInput): Reservation =>
+const foundAnswer = (counter: QuotaCounter, result: ReserveQuotaResult, input: ReserveQuotaInput): Reservation =>
   counter.used >= limitOf(input) ? { result, usedUp: counter } : { result };
-
-/** The ledger key of a tax id; throws for an id that cannot hold a quota (invalid). */
-export function holderOf(taxId: string): string {
-  const holder = quotaHolder(checkTaxId(taxId));
-  if (!holder) throw new RangeError(`not a valid tax id: ${JSON.stringify(taxId)}`);
-  return holder;
-}
 
 /**
  * Takes one of the year's personal-shipment slots of `taxId` for `awb`, once: a second call for
@@ -111,7 +86,7 @@ export async function reserveQuota(input: ReserveQuotaInput): Promise<ReserveQuo
 async function reserveOne(input: ReserveQuotaInput): Promise<Reservation> {
   const holder = holderOf(input.taxId);
   const limit = limitOf(input);
-  const slot = member(input.accountId, input.awb);
+  const slot = member(input);
   try {
     const res = await counters()
       .update({ holder, year: input.year })
@@ -120,13 +95,13 @@ async function reserveOne(input: ReserveQuotaInput): Promise<Reservation> {
       .where(({ used, awbs }, { notExists, lt, notContains }) => `(${notExists(used)} OR ${lt(used, limit)}) AND ${notContains(awbs, slot)}`)
       .go({ response: 'updated_new' });
     const used = (res.data.used as number | undefined) ?? 1;
-    return { result: { reserved: true, alreadyReserved: false, used, remaining: Math.max(0, limit - used) } };
+    return { result: { reserved: true, alreadyReserved: false, used, remaining: quotaRemaining(limit, used) } };
   } catch (err) {
     if (!isConditionalFailure(err)) throw err;
   }
   // The condition failed: the AWB holds a slot, or the year was used up when it was checked.
   const counter = await counterOf(holder, input.year);
-  return foundAnswer(counter, answerFrom(counter, input) ?? { reserved: false, alreadyReserved: false, used: counter.used, remaining: 0 }, input);
+  return foundAnswer(counter, answerFor(counter, input) ?? { reserved: false, alreadyReserved: false, used: counter.used, remaining: 0 }, input);
 }
 
 /** Counter updates per transaction (DynamoDB's limit on TransactWriteItems). */
@@ -161,7 +136,7 @@ async function reservations(inputs: readonly ReserveQuotaInput[], opts: { concur
   return out;
 }
 
-const limitOf = (input: ReserveQuotaInput) => input.limit ?? regimeRulesAt(input.at).personal_shipments_per_year;
+const limitOf = (input: ReserveQuotaInput) => quotaLimit(input.at, input.limit);
 
 /**
  * One write of a transaction: the counter as it must become, if it is as expected. A holder
@@ -169,7 +144,7 @@ const limitOf = (input: ReserveQuotaInput) => input.limit ?? regimeRulesAt(input
  * update); a counter with `used` slots, none of them this AWB's, gets the AWB and one more.
  */
 function reservationWrite(input: ReserveQuotaInput, holder: string, expected: Expected) {
-  const slot = member(input.accountId, input.awb);
+  const slot = member(input);
   const TableName = config.tableName();
   const Key = counters().get({ holder, year: input.year }).params<{ Key: Record<string, string> }>().Key;
   const at = input.at.toISOString();
@@ -197,7 +172,7 @@ interface CancellationReason {
 }
 
 /** The counter a cancellation reason carries (as DynamoDB sends it, or already converted), or null when there is none. */
-function counterIn(item: Record<string, unknown> | undefined): Counter | null {
+function counterIn(item: Record<string, unknown> | undefined): QuotaCounter | null {
   if (!item) return null;
   const used = item.used as { N?: string } | number | undefined;
   const awbs = item.awbs as { SS?: string[] } | Set<string> | string[] | undefined;
@@ -218,7 +193,7 @@ async function reserveGroup(inputs: readonly ReserveQuotaInput[], holders: reado
       await documentClient().send(new TransactWriteCommand({ TransactItems: pending.map((i) => reservationWrite(inputs[i], holders[i], expected.get(i)!)) }));
       for (const i of pending) {
         const used = (expected.get(i)?.used ?? 0) + 1;
-        out[i] = { result: { reserved: true, alreadyReserved: false, used, remaining: Math.max(0, limitOf(inputs[i]) - used) } };
+        out[i] = { result: { reserved: true, alreadyReserved: false, used, remaining: quotaRemaining(limitOf(inputs[i]), used) } };
       }
       return;
     } catch (err) {
@@ -236,7 +211,7 @@ async function reserveGroup(inputs: readonly ReserveQuotaInput[], holders: reado
         }
         // The counter as the failed condition found it: the outcome, or what to expect next time.
         const counter = counterIn(reasons[k].Item);
-        const answer = counter && answerFrom(counter, inputs[i]);
+        const answer = counter && answerFor(counter, inputs[i]);
         if (answer) out[i] = foundAnswer(counter, answer, inputs[i]);
         else {
           expected.set(i, counter ? { used: counter.used } : null);
@@ -263,7 +238,7 @@ async function reserveGroup(inputs: readonly ReserveQuotaInput[], holders: reado
 export async function reserveInTurns(lanes: readonly (readonly ReserveQuotaInput[])[], opts: { concurrency?: number } = {}): Promise<ReserveQuotaResult[][]> {
   const out = lanes.map((lane) => new Array<ReserveQuotaResult>(lane.length));
   const next = lanes.map(() => 0);
-  const usedUp = new Array<Counter | undefined>(lanes.length);
+  const usedUp = new Array<QuotaCounter | undefined>(lanes.length);
   for (;;) {
     const turn: { lane: number; k: number }[] = [];
     // A lane's used-up counter answers its next AWBs; the first it cannot answer goes in this turn.
@@ -271,7 +246,7 @@ export async function reserveInTurns(lanes: readonly (readonly ReserveQuotaInput
       while (next[l] < lane.length) {
         const k = next[l]++;
         const counter = usedUp[l];
-        const known = counter && answerFrom(counter, lane[k]);
+        const known = counter && answerFor(counter, lane[k]);
         if (!known) return void turn.push({ lane: l, k });
         out[l][k] = known;
       }
@@ -285,7 +260,7 @@ export async function reserveInTurns(lanes: readonly (readonly ReserveQuotaInput
   }
 }
 
-async function counterOf(holder: string, year: number): Promise<Counter> {
+async function counterOf(holder: string, year: number): Promise<QuotaCounter> {
   const data = (await counters().get({ holder, year }).go({ consistent: true })).data;
   return { used: (data?.used as number | undefined) ?? 0, awbs: [...((data?.awbs as string[] | undefined) ?? [])] };
 }
@@ -295,9 +270,9 @@ async function counterOf(holder: string, year: number): Promise<Counter> {
  * tax id when the pipeline runs again). Answers whether there was a slot to give back.
  */
 export async function releaseQuota(input: { taxId: string; year: number; awb: string; accountId: number; at?: Date }): Promise<{ released: boolean; used: number }> {
-  const holder = quotaHolder(checkTaxId(input.taxId));
+  const holder = holderOrNull(input.taxId);
   if (!holder) return { released: false, used: 0 };
-  const slot = member(input.accountId, input.awb);
+  const slot = quotaSlot(input.accountId, input.awb);
   let released = false;
   try {
     await counters()
@@ -321,15 +296,14 @@ export async function releaseQuota(input: { taxId: string; year: number; awb: st
  */
 export async function releaseAwbQuota(input: { awb: string; accountId: number; fromTaxIds: readonly (string | null | undefined)[]; keepTaxId?: string; at?: Date }): Promise<number> {
   const at = input.at ?? now();
-  const keep = input.keepTaxId ? quotaHolder(checkTaxId(input.keepTaxId)) : null;
-  const year = quotaYear(at);
+  const keep = input.keepTaxId ? holderOrNull(input.keepTaxId) : null;
   let released = 0;
   const seen = new Set<string>();
   for (const taxId of input.fromTaxIds) {
-    const holder = taxId ? quotaHolder(checkTaxId(taxId)) : null;
+    const holder = taxId ? holderOrNull(taxId) : null;
     if (!holder || holder === keep || seen.has(holder)) continue;
     seen.add(holder);
-    for (const y of [year, year - 1]) if ((await releaseQuota({ taxId: taxId!, year: y, awb: input.awb, accountId: input.accountId, at })).released) released++;
+    for (const y of releaseYears(at)) if ((await releaseQuota({ taxId: taxId!, year: y, awb: input.awb, accountId: input.accountId, at })).released) released++;
   }
   return released;
 }
@@ -337,26 +311,23 @@ export async function releaseAwbQuota(input: { awb: string; accountId: number; f
 /** The year's ledger of a tax id: slots used, left and the shipments holding them. */
 export async function quotaOf(taxId: string, year: number, limit?: number): Promise<QuotaStatus> {
   const holder = holderOf(taxId);
-  const max = limit ?? regimeRulesAt(now()).personal_shipments_per_year;
+  const max = quotaLimit(now(), limit);
   const counter = await counterOf(holder, year);
-  return { used: counter.used, remaining: Math.max(0, max - counter.used), records: counter.awbs.length };
+  return { used: counter.used, remaining: quotaRemaining(max, counter.used), records: counter.awbs.length };
 }
-
-export const historyYears = 10;
 
 /** Every personal shipment the ledger recorded for the tax id's holder over the last ten years. */
 export async function quotaHistoryCount(taxId: string, at: Date = now()): Promise<number> {
   const holder = holderOf(taxId);
-  const year = quotaYear(at);
   const res = await counters()
-    .get(Array.from({ length: historyYears }, (_, k) => ({ holder, year: year - k })))
+    .get(historyYearsAt(at).map((year) => ({ holder, year })))
     .go({ attributes: ['used'] });
   return res.data.reduce((n, c) => n + ((c.used as number | undefined) ?? 0), 0);
 }
 
 /** Whether the AWB of `accountId` holds one of the tax id's slots of the year. */
 export async function holdsQuota(taxId: string, year: number, awb: string, accountId: number): Promise<boolean> {
-  const holder = quotaHolder(checkTaxId(taxId));
+  const holder = holderOrNull(taxId);
   if (!holder) return false;
-  return (await counterOf(holder, year)).awbs.includes(member(accountId, awb));
+  return (await counterOf(holder, year)).awbs.includes(quotaSlot(accountId, awb));
 }
