@@ -128,6 +128,14 @@ describe.runIf(run)('the cloud lane: the synthesized stacks on moto_server and D
     expect(health.body.data.stage).toBe('dev');
     expect((await call('GET', '/v1/orders', { token: 'dsp_not-a-token' })).status).toBe(401);
     expect((await call('GET', '/v1/nowhere')).status).toBe(404);
+    // The dashboard's page and its script, a file its bundle must ship beside index.mjs.
+    const root = lane.apiUrl.replace(/\/api$/, '');
+    const page = await fetch(`${root}/dashboard`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toContain('text/html');
+    const script = await fetch(`${root}/dashboard/app.js`);
+    expect(script.status).toBe(200);
+    expect((await script.text()).length).toBeGreaterThan(1000);
     const { token } = await account('Lane Orders SA');
     const order = await call('POST', '/v1/orders', {
       token,
