@@ -1,0 +1,31 @@
+import type { RouteDef } from '../../catalog-types';
+import { IdParams } from '../kit/schemas';
+import { TrackingUpdateBody } from '../orders/schemas';
+
+/** Shipment labels and carrier tracking updates (spec 2.2): GET needs `orders:read`, every other method `orders:write`. */
+export const shippingRoutes: RouteDef[] = [
+  {
+    id: 'ShipmentLabel',
+    method: 'GET',
+    path: '/v1/shipping/shipments/{id}/label',
+    handler: 'http/shipping/label',
+    summary: "A shipment's 4x6 PDF label, to the order's account",
+    tag: 'orders',
+    auth: { scopes: ['orders:read'] },
+    rate: 'orders.read',
+    uses: { table: ['GetItem'], bucket: [{ name: 'files', actions: ['GetObject'] }] },
+    schemas: { params: IdParams },
+  },
+  {
+    id: 'TrackingUpdates',
+    method: 'POST',
+    path: '/v1/shipping/tracking-updates',
+    handler: 'http/shipping/tracking',
+    summary: "A carrier's tracking update by tracking number (delivered -> shipment.delivered)",
+    tag: 'orders',
+    auth: { scopes: ['orders:write'] },
+    rate: 'orders.write',
+    uses: { table: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'], bus: true },
+    schemas: { body: TrackingUpdateBody },
+  },
+];

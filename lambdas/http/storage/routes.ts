@@ -1,0 +1,67 @@
+import type { RouteDef } from '../../catalog-types';
+import { ListQuery, UploadIdParams, UploadUrlBody } from './schemas';
+
+/** Stored manifest files (spec 4.7). */
+export const storageRoutes: RouteDef[] = [
+  {
+    id: 'ManifestStorageUpload',
+    method: 'POST',
+    path: '/v1/manifests/storage/upload',
+    handler: 'http/storage/upload',
+    summary:
+      'Store a manifest file: multipart `file` (json, xlsx, xlsm, xls; 40 MB) and `courier_code`, optional `manifest_name`, `description`; Idempotency-Key (UUID) optional',
+    tag: 'storage',
+    auth: {},
+    rate: 'storage',
+    uses: {
+      table: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
+      bucket: [{ name: 'files', actions: ['PutObject', 'DeleteObject', 'GetObject'] }],
+    },
+    successStatus: 201,
+    memoryMb: 512,
+    timeoutSeconds: 29,
+  },
+  {
+    id: 'ManifestStorageUploadUrl',
+    method: 'POST',
+    path: '/v1/manifests/storage/upload-url',
+    handler: 'http/storage/upload-url',
+    summary: 'Large manifest files: declare the file and get a presigned POST straight to storage (15 minutes, declared size and type only)',
+    tag: 'storage',
+    auth: {},
+    rate: 'storage',
+    uses: { table: ['PutItem'], bucket: [{ name: 'files', actions: ['PutObject'] }] },
+    schemas: { body: UploadUrlBody },
+    successStatus: 201,
+  },
+  {
+    id: 'ManifestStorageUploadComplete',
+    method: 'POST',
+    path: '/v1/manifests/storage/uploads/{uploadId}/complete',
+    handler: 'http/storage/complete',
+    summary: 'Large manifest files: check the stored file against its declaration and register it',
+    tag: 'storage',
+    auth: {},
+    rate: 'storage',
+    uses: {
+      table: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
+      bucket: [{ name: 'files', actions: ['GetObject', 'DeleteObject', 'ListBucket'] }],
+    },
+    schemas: { params: UploadIdParams },
+    successStatus: 201,
+    memoryMb: 512,
+    timeoutSeconds: 29,
+  },
+  {
+    id: 'ManifestStorageList',
+    method: 'GET',
+    path: '/v1/manifests/storage/list',
+    handler: 'http/storage/list',
+    summary: "The caller's stored manifest files, newest first, with file URLs signed for 60 minutes",
+    tag: 'storage',
+    auth: {},
+    rate: 'storage',
+    uses: { table: ['Query'], bucket: [{ name: 'files', actions: ['GetObject'] }] },
+    schemas: { query: ListQuery },
+  },
+];
