@@ -1,5 +1,5 @@
 import { generateToken } from '../lambdas/core/auth/tokens';
-import { seedAdminToken } from '../lambdas/services/accounts';
+import { seedAdminToken } from '../lambdas/services/auth/accounts';
 import { nowIso } from '../lambdas/infra/clock';
 
 /**

@@ -7,7 +7,7 @@
  * CLOUD_ASSEMBLY: a cdk.out already synthesized (skips the synth); CLOUD_STAGE: the stage (dev).
  */
 import { stopOnSignal } from './stop-on-signal';
-import { seedAdminToken } from '../lambdas/services/accounts';
+import { seedAdminToken } from '../lambdas/services/auth/accounts';
 import { startCloudLane } from '../twin/cloud/lane';
 
 const started = Date.now();

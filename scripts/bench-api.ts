@@ -22,7 +22,7 @@ import { startDynamoLocal } from '../twin/dynamodb-local';
 import { bareOrdersQuery, loadOrders } from '../lambdas/infra/entities/orders';
 import { productsFor } from '../lambdas/infra/entities/products';
 import { nextIds } from '../lambdas/infra/entities/counters';
-import { importedOrder } from '../lambdas/services/orders';
+import { importedOrder } from '../lambdas/services/orders/orders';
 import type { OrderChannel } from '../lambdas/core/orders/model';
 import type { MarketplaceOrder, OrderStatus } from '../lambdas/core/orders/marketplace';
 import { prng } from '../twin/prng';

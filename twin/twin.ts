@@ -13,7 +13,7 @@ import { useTimers } from '../lambdas/infra/timers';
 import { useEvents } from '../lambdas/infra/events';
 import { LocalMarketplaceCredentials, useMarketplaceCredentials } from '../lambdas/infra/marketplace-credentials';
 import { nowIso } from '../lambdas/infra/clock';
-import { seedAdminToken } from '../lambdas/services/accounts';
+import { seedAdminToken } from '../lambdas/services/auth/accounts';
 import { startDynamoLocal, ensureTable, type RunningDynamo } from './dynamodb-local';
 import { nextSyncAfter, syncEveryMinutes } from '../lambdas/core/orders/sync-schedule';
 import { now } from '../lambdas/infra/clock';

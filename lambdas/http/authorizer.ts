@@ -5,7 +5,7 @@ import type { RouteDef } from '../catalog-types';
 import { authorize } from '../core/auth/policy';
 import type { Principal } from '../core/auth/principal';
 import { rateHeaders } from '../core/auth/rate-limit';
-import { checkRequest, type RequestCheck } from '../services/request-check';
+import { checkRequest, type RequestCheck } from '../services/auth/request-check';
 import { encodeContext, type AuthContext, type Denial } from './kit/auth-context';
 import { logger } from '../shared/logger';
 

@@ -1,6 +1,6 @@
 import { queues } from '../catalog-queues';
-import type { IntakeJob } from '../services/manifest-intake';
-import { writeIntakeJob } from '../services/manifest-writer';
+import type { IntakeJob } from '../services/manifests/intake';
+import { writeIntakeJob } from '../services/manifests/writer';
 import { sqsRecords } from './sqs-records';
 
 /**

@@ -1,4 +1,4 @@
-import { runSync, scheduledSync, type SyncMessage } from '../services/order-sync';
+import { runSync, scheduledSync, type SyncMessage } from '../services/orders/sync';
 import { logger } from '../shared/logger';
 import { sqsRecords } from './sqs-records';
 

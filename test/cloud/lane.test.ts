@@ -8,7 +8,7 @@ import { DeleteMessageBatchCommand, GetQueueAttributesCommand, ReceiveMessageCom
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { eventRules } from '../../lambdas/catalog';
 import { sha256Checksum } from '../../lambdas/core/documents/files';
-import { seedAdminToken } from '../../lambdas/services/accounts';
+import { seedAdminToken } from '../../lambdas/services/auth/accounts';
 import { startCloudLane, synthesize, type Lane } from '../../twin/cloud/lane';
 import { Functions } from '../../twin/cloud/sandbox';
 import { apiEvent, authorizerEvent } from '../../twin/api-events';

@@ -13,7 +13,7 @@ import { nextId, nextIds } from '../../lambdas/infra/entities/counters';
 import { insertOrder } from '../../lambdas/infra/entities/orders';
 import { productsFor } from '../../lambdas/infra/entities/products';
 import { marketplaceCredentials } from '../../lambdas/infra/marketplace-credentials';
-import { importedOrder } from '../../lambdas/services/orders';
+import { importedOrder } from '../../lambdas/services/orders/orders';
 
 export const former = 'mercadolibre' as unknown as OrderChannel & 'meli';
 

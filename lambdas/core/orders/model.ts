@@ -1,6 +1,6 @@
 /**
  * Orders: the record, the state table of spec 3.1 as the service decides it, and the pure rules
- * every operation checks. Storage and side effects live in lambdas/services/orders.ts; this file
+ * every operation checks. Storage and side effects live in lambdas/services/orders/orders.ts; this file
  * only decides, so every rule can be read (and tested) in one place.
  *
  * | Trigger                         | Condition                                            | Result                                                     |

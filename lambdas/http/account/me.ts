@@ -1,6 +1,6 @@
 import { route } from '../kit/route';
 import { ok } from '../kit/reply';
-import { getAccount } from '../../services/accounts';
+import { getAccount } from '../../services/auth/accounts';
 import { accountView } from '../../core/auth/views';
 import { NotFound } from '../../core/errors';
 

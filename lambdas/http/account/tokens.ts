@@ -2,7 +2,7 @@ import { route } from '../kit/route';
 import { byMethod } from '../kit/by-method';
 import { ok } from '../kit/reply';
 import { IdParams } from '../kit/schemas';
-import { getTokenById, listTokens, revokeToken } from '../../services/accounts';
+import { getTokenById, listTokens, revokeToken } from '../../services/auth/accounts';
 import { tokenView } from '../../core/auth/views';
 import { NotFound } from '../../core/errors';
 

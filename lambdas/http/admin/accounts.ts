@@ -2,7 +2,7 @@ import { route } from '../kit/route';
 import { byMethod } from '../kit/by-method';
 import { created, ok } from '../kit/reply';
 import { CreateAccountBody } from './schemas';
-import { createAccount, listAccounts } from '../../services/accounts';
+import { createAccount, listAccounts } from '../../services/auth/accounts';
 import { accountView } from '../../core/auth/views';
 
 const create = route({ body: CreateAccountBody }, async ({ body }) => {

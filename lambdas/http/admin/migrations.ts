@@ -1,6 +1,6 @@
 import { route } from '../kit/route';
 import { ok } from '../kit/reply';
-import { migrateChannelCodes } from '../../services/channel-migration';
+import { migrateChannelCodes } from '../../services/orders/channel-migration';
 import { MigrateChannelCodesBody } from './schemas';
 
 /**

@@ -1,7 +1,7 @@
 import { route } from '../kit/route';
 import { created } from '../kit/reply';
 import { IdParams } from '../kit/schemas';
-import { rotateSigningSecret } from '../../services/accounts';
+import { rotateSigningSecret } from '../../services/auth/accounts';
 import { NotFound } from '../../core/errors';
 
 /** Makes or rotates a partner account's manifest signing secret; the value is shown only here. */

@@ -4,7 +4,7 @@ import { ok } from '../kit/reply';
 import { UnsupportedMediaType, ValidationFailed } from '../../core/errors';
 import { parseTariffCsv } from '../../core/tariff/table';
 import { builtinTariff } from '../../core/tariff/builtin';
-import { importTariff, tariffStatus } from '../../services/tariff';
+import { importTariff, tariffStatus } from '../../services/tariff/tariff';
 
 /**
  * Room for a whole NCM table (about 10,000 rows with synonyms) while staying under Lambda's 6 MB

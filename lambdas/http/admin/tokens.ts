@@ -3,7 +3,7 @@ import { byMethod } from '../kit/by-method';
 import { created, ok } from '../kit/reply';
 import { IdParams } from '../kit/schemas';
 import { CreateTokenBody, ListTokensQuery } from './schemas';
-import { getAccount, getTokenById, issueToken, listTokens, revokeToken } from '../../services/accounts';
+import { getAccount, getTokenById, issueToken, listTokens, revokeToken } from '../../services/auth/accounts';
 import { tokenView } from '../../core/auth/views';
 import { NotFound, ValidationFailed } from '../../core/errors';
 

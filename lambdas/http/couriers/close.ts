@@ -1,6 +1,6 @@
 import { route } from '../kit/route';
 import { ok } from '../kit/reply';
-import { setClosed } from '../../services/manifest-tracking';
+import { setClosed } from '../../services/manifests/tracking';
 import { BatchIdParams } from './schemas';
 
 /** POST .../close and .../reopen: the last path segment says which. */

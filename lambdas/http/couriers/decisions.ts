@@ -1,6 +1,6 @@
 import { route } from '../kit/route';
 import { ok } from '../kit/reply';
-import { decisionLog } from '../../services/manifest-tracking';
+import { decisionLog } from '../../services/manifests/tracking';
 import { DecisionsParams, DecisionsQuery } from './schemas';
 
 export const handler = route({ params: DecisionsParams, query: DecisionsQuery }, async ({ params, query, principal }) => {

@@ -1,7 +1,7 @@
 import { route } from '../kit/route';
 import type { Reply } from '../kit/reply';
 import { contentDisposition } from '../../core/documents/files';
-import { downloadManifest } from '../../services/manifest-download';
+import { downloadManifest } from '../../services/manifests/download';
 import { DownloadQuery, ManifestPathParams } from './schemas';
 
 export const handler = route({ params: ManifestPathParams, query: DownloadQuery }, async ({ params, query, principal }): Promise<Reply> => {

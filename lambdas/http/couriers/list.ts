@@ -1,7 +1,7 @@
 import { route } from '../kit/route';
 import { ok } from '../kit/reply';
 import { paginate } from '../kit/paginate';
-import { listManifests } from '../../services/manifest-tracking';
+import { listManifests } from '../../services/manifests/tracking';
 import { ManifestListQuery } from './schemas';
 
 export const handler = route({ query: ManifestListQuery }, async ({ query, principal }) => {

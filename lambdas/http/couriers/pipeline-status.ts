@@ -1,7 +1,7 @@
 import { route } from '../kit/route';
 import { ok } from '../kit/reply';
 import { pipelineStatusView } from '../../core/manifests/views';
-import { requireBatch } from '../../services/manifest-tracking';
+import { requireBatch } from '../../services/manifests/tracking';
 import { ManifestPathParams } from './schemas';
 
 export const handler = route({ params: ManifestPathParams }, async ({ params, principal }) => ok(pipelineStatusView(await requireBatch(principal, params.manifest))));

@@ -1,6 +1,6 @@
 import { route } from '../kit/route';
 import { ok } from '../kit/reply';
-import { chunkStatus } from '../../services/manifest-tracking';
+import { chunkStatus } from '../../services/manifests/tracking';
 import { BaseKeyParams } from './schemas';
 
 /** Lists the chunks still to send; it resends nothing itself (spec 4.3). */

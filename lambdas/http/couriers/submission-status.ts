@@ -1,5 +1,5 @@
 import { route } from '../kit/route';
-import { submissionStatusOf } from '../../services/manifest-tracking';
+import { submissionStatusOf } from '../../services/manifests/tracking';
 import { SubmissionStatusParams } from './schemas';
 
 export const handler = route({ params: SubmissionStatusParams }, async ({ params, principal }) => {

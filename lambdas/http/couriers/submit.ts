@@ -5,7 +5,7 @@ import { idempotencyKey } from '../kit/idempotency-key';
 import { ValidationFailed } from '../../core/errors';
 import { ManifestSubmission } from '../../core/manifests/submission';
 import { excelSlugs } from '../../core/manifests/excel/slugs';
-import { checkSignature, submitChunk, submitManifest } from '../../services/manifest-intake';
+import { checkSignature, submitChunk, submitManifest } from '../../services/manifests/intake';
 import { CourierParams } from './schemas';
 
 /** Lambda's synchronous invoke limit is 6 MB for the whole event; a body over this is refused up front. */

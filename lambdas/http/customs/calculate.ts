@@ -1,6 +1,6 @@
 import { route } from '../kit/route';
 import { ok } from '../kit/reply';
-import { quoteLandedCost } from '../../services/customs-quote';
+import { quoteLandedCost } from '../../services/customs/quote';
 import { CalculateBody } from './schemas';
 
 /** POST /v1/customs/calculate: a landed-cost quote of one product line (README, "Landed-cost quotes"). Stores nothing. */

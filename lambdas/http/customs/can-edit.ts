@@ -1,6 +1,6 @@
 import { route } from '../kit/route';
 import { ok } from '../kit/reply';
-import { canEditClientInfo } from '../../services/customs-webservices';
+import { canEditClientInfo } from '../../services/customs/webservices';
 import { CanEditBody } from './schemas';
 
 /** POST /v1/couriers/client-info/can-edit: whether the AWB's tax id can still be corrected. */

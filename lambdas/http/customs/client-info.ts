@@ -1,6 +1,6 @@
 import { route } from '../kit/route';
 import { ok } from '../kit/reply';
-import { updateClientInfo } from '../../services/customs-webservices';
+import { updateClientInfo } from '../../services/customs/webservices';
 import { ClientInfoBody } from './schemas';
 
 /** PUT /v1/couriers/client-info: corrects the AWB's tax id and re-runs web services and calculations. */

@@ -1,6 +1,6 @@
 import { route } from '../kit/route';
 import { ok } from '../kit/reply';
-import { quotaCheck } from '../../services/customs-webservices';
+import { quotaCheck } from '../../services/customs/webservices';
 import { QuotaCheckBody } from './schemas';
 
 /** POST /v1/couriers/quota/check: the tax id's quota record (spec 2.7). */

@@ -1,7 +1,7 @@
 import { route } from '../kit/route';
 import { created, ok } from '../kit/reply';
 import { documentView } from '../../core/documents/views';
-import { completeUpload } from '../../services/documents';
+import { completeUpload } from '../../services/documents/documents';
 import { UploadIdParams } from './schemas';
 
 export const handler = route({ params: UploadIdParams }, async ({ params, principal }) => {

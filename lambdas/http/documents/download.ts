@@ -1,7 +1,7 @@
 import { route } from '../kit/route';
 import { ok } from '../kit/reply';
 import { IdParams } from '../kit/schemas';
-import { downloadDocument, downloadMinutes } from '../../services/documents';
+import { downloadDocument, downloadMinutes } from '../../services/documents/documents';
 
 export const handler = route({ params: IdParams }, async ({ params, principal }) => {
   const { doc, url } = await downloadDocument(principal, params.id);

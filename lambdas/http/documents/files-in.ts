@@ -4,7 +4,7 @@ import { maxDocumentBytes } from '../../core/documents/files';
 import { parseMultipart } from '../kit/multipart';
 import { validate } from '../kit/validate';
 import { checkJsonValue, isJsonMediaType, parseJson, validateBody } from '../kit/json-body';
-import type { IncomingFile } from '../../services/documents';
+import type { IncomingFile } from '../../services/documents/documents';
 
 export { idempotencyKey } from '../kit/idempotency-key';
 

@@ -1,7 +1,7 @@
 import { route } from '../kit/route';
 import { ok } from '../kit/reply';
 import { IdParams } from '../kit/schemas';
-import { versionsOf } from '../../services/document-list';
+import { versionsOf } from '../../services/documents/list';
 
 /** The newest version is current; every earlier one is listed (newest first) and stays downloadable. */
 export const handler = route({ params: IdParams }, async ({ params, principal }) => {

@@ -1,7 +1,7 @@
 import { route } from '../kit/route';
 import { ok } from '../kit/reply';
 import { documentListView } from '../../core/documents/views';
-import { documentsVisibleTo } from '../../services/document-list';
+import { documentsVisibleTo } from '../../services/documents/list';
 import { ListQuery } from './schemas';
 import { paginate } from '../kit/paginate';
 

@@ -3,7 +3,7 @@ import { route, type ApiEvent } from '../kit/route';
 import { ok } from '../kit/reply';
 import { IdParams } from '../kit/schemas';
 import { documentStateLabels } from '../../core/documents/model';
-import { reviewDocument } from '../../services/documents';
+import { reviewDocument } from '../../services/documents/documents';
 import { RejectBody, ReviewBody } from './schemas';
 
 /** PUT validate | approve | reject: the broker's review, one module for the three routes. */

@@ -1,7 +1,7 @@
 import { route } from '../kit/route';
 import { ok } from '../kit/reply';
 import { IdParams } from '../kit/schemas';
-import { supersedeDocument } from '../../services/documents';
+import { supersedeDocument } from '../../services/documents/documents';
 import { Base64Supersede, SupersedeFields } from './schemas';
 import { idempotencyKey, readUpload } from './files-in';
 import { uploadBodyBytes } from './upload';

@@ -1,6 +1,6 @@
 import { route } from '../kit/route';
 import { presignedUploadAnswer } from '../kit/presigned';
-import { startUpload, uploadUrlSeconds } from '../../services/documents';
+import { startUpload, uploadUrlSeconds } from '../../services/documents/documents';
 import { UploadUrlBody } from './schemas';
 
 /** Large files: a presigned POST straight to storage (see the README's "large files"). */

@@ -1,7 +1,7 @@
 import { route } from '../kit/route';
 import { created, ok } from '../kit/reply';
 import { documentView } from '../../core/documents/views';
-import { uploadDocument } from '../../services/documents';
+import { uploadDocument } from '../../services/documents/documents';
 import { Base64Upload, UploadFields } from './schemas';
 import { idempotencyKey, readUpload } from './files-in';
 

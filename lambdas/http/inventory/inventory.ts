@@ -1,7 +1,7 @@
 import { route } from '../kit/route';
 import { ok } from '../kit/reply';
 import { byMethod } from '../kit/by-method';
-import { setProductStock, stockList } from '../../services/inventory';
+import { setProductStock, stockList } from '../../services/inventory/inventory';
 import { SkuParams, StockBody } from '../orders/schemas';
 
 export const handler = byMethod({

@@ -1,7 +1,7 @@
 import { route } from '../kit/route';
 import { ok } from '../kit/reply';
 import { byMethod } from '../kit/by-method';
-import { saveWarehouse, warehousesOf } from '../../services/inventory';
+import { saveWarehouse, warehousesOf } from '../../services/inventory/inventory';
 import { WarehouseBody, WarehouseParams } from '../orders/schemas';
 
 const view = (w: { id: number; name: string; address1: string; city: string; state: string; postal_code: string; country: string; updatedAt: string }) => ({

@@ -7,8 +7,8 @@ import { validate } from '../kit/validate';
 import { parseJson, validateBody } from '../kit/json-body';
 import { AlternativeManifest, toSubmissionInput } from '../../core/manifests/alternative';
 import { ManifestSubmission } from '../../core/manifests/submission';
-import { checkSignature, submitManifest } from '../../services/manifest-intake';
-import { listManifests } from '../../services/manifest-tracking';
+import { checkSignature, submitManifest } from '../../services/manifests/intake';
+import { listManifests } from '../../services/manifests/tracking';
 import { AlternativeListQuery } from './schemas';
 
 /** GET and POST /v1/manifests: the alternative interface's list and upload (spec 4.5). */

@@ -1,6 +1,6 @@
 import { route } from '../kit/route';
 import { ok } from '../kit/reply';
-import { manifestProducts } from '../../services/manifest-tracking';
+import { manifestProducts } from '../../services/manifests/tracking';
 import { AlternativeShowQuery, ManifestParams } from './schemas';
 
 /** GET /v1/manifests/{manifest} (spec 4.5): the products with their results, a page at a time. */

@@ -1,7 +1,7 @@
 import { route } from '../kit/route';
 import { ok } from '../kit/reply';
 import { IdParams } from '../kit/schemas';
-import { cancelOrder } from '../../services/orders';
+import { cancelOrder } from '../../services/orders/orders';
 import { CancelBody } from './schemas';
 
 export const handler = route({ params: IdParams, body: CancelBody }, async ({ params, body, principal }) => {

@@ -2,7 +2,7 @@ import { route } from '../kit/route';
 import { created } from '../kit/reply';
 import { idempotencyKey } from '../kit/idempotency-key';
 import { orderDetailView } from '../../core/orders/views';
-import { createWebOrder } from '../../services/orders';
+import { createWebOrder } from '../../services/orders/orders';
 import { CreateOrderBody } from './schemas';
 
 /** Web-store orders (channel `web`): the service computes the totals. A documented extension of 4.1. */

@@ -2,7 +2,7 @@ import { route } from '../kit/route';
 import { ok } from '../kit/reply';
 import { IdParams } from '../kit/schemas';
 import { idempotencyKey } from '../kit/idempotency-key';
-import { fulfillOrder } from '../../services/shipments';
+import { fulfillOrder } from '../../services/shipping/shipments';
 import { FulfillBody } from './schemas';
 
 export const handler = route({ params: IdParams, body: FulfillBody }, async ({ params, body, headers, principal }) => {

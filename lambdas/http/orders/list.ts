@@ -1,7 +1,7 @@
 import { route } from '../kit/route';
 import { ok } from '../kit/reply';
 import { orderListView } from '../../core/orders/views';
-import { listOrders } from '../../services/order-list';
+import { listOrders } from '../../services/orders/list';
 import { ListOrdersQuery } from './schemas';
 
 export const handler = route({ query: ListOrdersQuery }, async ({ query, principal }) => {

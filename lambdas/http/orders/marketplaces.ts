@@ -1,7 +1,7 @@
 import { route } from '../kit/route';
 import { ok } from '../kit/reply';
 import { byMethod } from '../kit/by-method';
-import { connectMarketplace, connectedChannels, connectionBaseUrl, disconnectMarketplace } from '../../services/order-sync';
+import { connectMarketplace, connectedChannels, connectionBaseUrl, disconnectMarketplace } from '../../services/orders/sync';
 import { ValidationFailed } from '../../core/errors';
 import { ConnectBody, MarketplaceParams } from './schemas';
 

@@ -2,7 +2,7 @@ import { route } from '../kit/route';
 import { ok } from '../kit/reply';
 import { IdParams } from '../kit/schemas';
 import { idempotencyKey } from '../kit/idempotency-key';
-import { shipOrder } from '../../services/shipments';
+import { shipOrder } from '../../services/shipping/shipments';
 import { labelUrl } from './label-url';
 import { ShipBody } from './schemas';
 

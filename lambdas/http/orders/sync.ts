@@ -1,6 +1,6 @@
 import { route } from '../kit/route';
 import { ok } from '../kit/reply';
-import { startSync } from '../../services/order-sync';
+import { startSync } from '../../services/orders/sync';
 import { SyncBody } from './schemas';
 
 export const handler = route({ body: SyncBody }, async ({ body, principal }) => {

@@ -2,7 +2,7 @@ import { route } from '../kit/route';
 import { ok } from '../kit/reply';
 import { IdParams } from '../kit/schemas';
 import { orderDetailView } from '../../core/orders/views';
-import { updateOrder } from '../../services/orders';
+import { updateOrder } from '../../services/orders/orders';
 import { UpdateOrderBody } from './schemas';
 
 export const handler = route({ params: IdParams, body: UpdateOrderBody }, async ({ params, body, principal }) => {

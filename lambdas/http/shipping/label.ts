@@ -1,6 +1,6 @@
 import { route } from '../kit/route';
 import { IdParams } from '../kit/schemas';
-import { shipmentLabel } from '../../services/shipments';
+import { shipmentLabel } from '../../services/shipping/shipments';
 
 /** The label of a shipment, to the order's account only, as the PDF itself. */
 export const handler = route({ params: IdParams }, async ({ params, principal }) => {

@@ -1,7 +1,7 @@
 import { route } from '../kit/route';
 import { ok } from '../kit/reply';
 import { shipmentView } from '../../core/orders/views';
-import { trackingUpdate } from '../../services/shipments';
+import { trackingUpdate } from '../../services/shipping/shipments';
 import { TrackingUpdateBody } from '../orders/schemas';
 
 /** The tracking-update entry point: a carrier's (or the merchant's) report of a shipment's status. */

@@ -1,6 +1,6 @@
 import { route } from '../kit/route';
 import { created, ok } from '../kit/reply';
-import { completeManifestFileUpload, withFileUrl } from '../../services/manifest-files';
+import { completeManifestFileUpload, withFileUrl } from '../../services/manifest-files/manifest-files';
 import { UploadIdParams } from './schemas';
 
 export const handler = route({ params: UploadIdParams }, async ({ params, principal }) => {

@@ -1,7 +1,7 @@
 import { route } from '../kit/route';
 import { ok } from '../kit/reply';
 import { paginate } from '../kit/paginate';
-import { listStoredFiles, withFileUrl } from '../../services/manifest-files';
+import { listStoredFiles, withFileUrl } from '../../services/manifest-files/manifest-files';
 import { ListQuery } from './schemas';
 
 /** The caller's account's stored files, newest first, each with a file_url signed for 60 minutes. */

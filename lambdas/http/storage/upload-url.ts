@@ -1,6 +1,6 @@
 import { route } from '../kit/route';
 import { presignedUploadAnswer } from '../kit/presigned';
-import { startManifestFileUpload, uploadUrlSeconds } from '../../services/manifest-files';
+import { startManifestFileUpload, uploadUrlSeconds } from '../../services/manifest-files/manifest-files';
 import { UploadUrlBody } from './schemas';
 
 /** Large files: a presigned POST straight to storage (see the README's "Stored manifest files"). */

@@ -1,7 +1,7 @@
 import { route } from '../kit/route';
 import { ok } from '../kit/reply';
 import { IdParams } from '../kit/schemas';
-import { deliveriesOf, deliveryView } from '../../services/webhooks';
+import { deliveriesOf, deliveryView } from '../../services/webhooks/webhooks';
 import { DeliveriesQuery } from './schemas';
 import { paginate } from '../kit/paginate';
 

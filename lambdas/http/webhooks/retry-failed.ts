@@ -1,7 +1,7 @@
 import { route } from '../kit/route';
 import { ok } from '../kit/reply';
 import { IdParams } from '../kit/schemas';
-import { retryFailed } from '../../services/webhooks';
+import { retryFailed } from '../../services/webhooks/webhooks';
 import { RetryFailedBody } from './schemas';
 
 /** Re-sends every failed delivery of the subscription (since `since`), through the delivery queue. */

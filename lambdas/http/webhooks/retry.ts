@@ -1,6 +1,6 @@
 import { route } from '../kit/route';
 import { ok } from '../kit/reply';
-import { deliveryView, retryNow } from '../../services/webhooks';
+import { deliveryView, retryNow } from '../../services/webhooks/webhooks';
 import { DeliveryParams } from './schemas';
 
 export const handler = route({ params: DeliveryParams }, async ({ params, principal }) => {

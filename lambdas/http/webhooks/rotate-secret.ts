@@ -1,7 +1,7 @@
 import { route } from '../kit/route';
 import { ok } from '../kit/reply';
 import { IdParams } from '../kit/schemas';
-import { rotateSecret } from '../../services/webhooks';
+import { rotateSecret } from '../../services/webhooks/webhooks';
 
 /** A new signing secret for every delivery from now on, shown once. */
 export const handler = route({ params: IdParams }, async ({ params, principal }) => {

@@ -2,7 +2,7 @@ import { route } from '../kit/route';
 import { byMethod } from '../kit/by-method';
 import { ok } from '../kit/reply';
 import { IdParams } from '../kit/schemas';
-import { changeSubscription, findSubscription, subscriptionView, unsubscribe } from '../../services/webhooks';
+import { changeSubscription, findSubscription, subscriptionView, unsubscribe } from '../../services/webhooks/webhooks';
 import { UpdateSubscriptionBody } from './schemas';
 
 const show = route({ params: IdParams }, async ({ params, principal }) => ok(subscriptionView(await findSubscription(principal, params.id))));

@@ -1,7 +1,7 @@
 import { route } from '../kit/route';
 import { byMethod } from '../kit/by-method';
 import { created, ok } from '../kit/reply';
-import { subscribe, subscriptionsOf, subscriptionView } from '../../services/webhooks';
+import { subscribe, subscriptionsOf, subscriptionView } from '../../services/webhooks/webhooks';
 import { CreateSubscriptionBody } from './schemas';
 
 const list = route({}, async ({ principal }) => {

@@ -1,6 +1,6 @@
 import { route } from '../kit/route';
 import { IdParams } from '../kit/schemas';
-import { sendTest } from '../../services/webhooks';
+import { sendTest } from '../../services/webhooks/webhooks';
 
 /** 200 when the endpoint accepted the signed test, 502 with its answer when it did not. */
 export const handler = route({ params: IdParams }, async ({ params, principal }) => {

@@ -289,7 +289,7 @@ export async function trackingPointer(trackingNumber: string): Promise<ShipmentP
 }
 
 // ---------------------------------------------------------------------------------------------
-// Former channel codes: the migration's part (lambdas/services/channel-migration.ts)
+// Former channel codes: the migration's part (lambdas/services/orders/channel-migration.ts)
 
 /** An index row that still holds a former channel code. */
 export interface FormerChannelRow {

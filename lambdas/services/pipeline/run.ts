@@ -10,9 +10,9 @@ import { failPipeline, finishPipeline, pageDone, stageStatus, startPipeline } fr
 import { getIntakeItems, getPage, getStageOutput, putPage, putStageOutput, type PageItem, type StageOutput } from './pages-store';
 import { getResultHashes } from './results-store';
 import { writeBatchResults } from './batch-results';
-import { writeExports } from '../manifest-exports';
+import { writeExports } from '../manifests/exports';
 import { pageAlerts, runStage, stageAlerts, stageHasAlerts } from './stages';
-import type { InvalidTaxIdAwb } from '../customs-webservices';
+import type { InvalidTaxIdAwb } from '../customs/webservices';
 
 /**
  * The steps of one pipeline run, as the state machine (lib/pipeline.ts) and the twin's runner

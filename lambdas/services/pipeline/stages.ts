@@ -5,7 +5,7 @@ import { regimeRulesAt } from '../../core/customs/regime-rules';
 import { calculateLines } from '../../core/customs/landed-cost';
 import { taxRulesAt } from '../../core/customs/tax-rules';
 import { customsChannel, shipmentChannel } from '../../core/customs/channel';
-import { checkShipmentTaxIds, type InvalidTaxIdAwb } from '../customs-webservices';
+import { checkShipmentTaxIds, type InvalidTaxIdAwb } from '../customs/webservices';
 import { tariffClassifier } from '../../infra/tariff/classifier-port';
 import { classifyInputOf } from '../../core/tariff/classifier';
 import type { PageItem, StageOutput } from './pages-store';

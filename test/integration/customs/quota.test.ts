@@ -4,7 +4,7 @@ import { cuitCheckDigit } from '../../../lambdas/core/customs/tax-id';
 import { quotaYear } from '../../../lambdas/core/customs/regime-rules';
 import { quotaHistoryCount, quotaOf, releaseQuota, reserveInTurns, reserveQuota, reserveQuotas } from '../../../lambdas/infra/entities/quota';
 import { documentClient } from '../../../lambdas/infra/dynamo';
-import { checkShipmentTaxIds, type ShipmentForTaxCheck } from '../../../lambdas/services/customs-webservices';
+import { checkShipmentTaxIds, type ShipmentForTaxCheck } from '../../../lambdas/services/customs/webservices';
 import type { ManifestItem } from '../../../lambdas/core/manifests/submission';
 import type { PageItem } from '../../../lambdas/services/pipeline/pages-store';
 import { pageAlerts, runStage } from '../../../lambdas/services/pipeline/stages';

@@ -4,7 +4,7 @@ import { recordEvents } from '../../support/events';
 import { connectBeforeRename, importBeforeRename, keys, rawItem, syncBeforeRename } from '../../support/former-channels';
 import { mercadolibreOrders, readAll, startFakeMercadoLibre, type FakeMercadoLibre } from '../../../twin/fake-marketplaces';
 import { mercadolibreConnector } from '../../../lambdas/infra/marketplaces/mercadolibre';
-import { importOrder, importedOrder } from '../../../lambdas/services/orders';
+import { importOrder, importedOrder } from '../../../lambdas/services/orders/orders';
 import { insertOrder } from '../../../lambdas/infra/entities/orders';
 import type { MarketplaceOrder } from '../../../lambdas/core/orders/marketplace';
 

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { useTwin } from '../../support/twin';
 import { recordEvents } from '../../support/events';
 import { merchant, placeOrder, shipBody, webOrder } from '../../support/orders';
-import { importOrder } from '../../../lambdas/services/orders';
+import { importOrder } from '../../../lambdas/services/orders/orders';
 import type { MarketplaceOrder } from '../../../lambdas/core/orders/marketplace';
 
 const t = useTwin();

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { useTwin } from '../../support/twin';
 import { recordEvents } from '../../support/events';
 import { amazonOrders, mercadolibreOrders, shopifyOrders, startFakeAmazon, startFakeMercadoLibre, startFakeShopify, type FakeAmazon, type FakeMercadoLibre, type FakeShopify } from '../../../twin/fake-marketplaces';
-import { scheduledSync } from '../../../lambdas/services/order-sync';
+import { scheduledSync } from '../../../lambdas/services/orders/sync';
 
 const t = useTwin();
 const events = recordEvents();

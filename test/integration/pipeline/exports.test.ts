@@ -12,7 +12,7 @@ import type { ProcessedProduct } from '../../../lambdas/core/manifests/views';
 import { putPage, putStageOutput, type PageItem, type StageOutput } from '../../../lambdas/services/pipeline/pages-store';
 import { writeBatchResults } from '../../../lambdas/services/pipeline/batch-results';
 import { getResultHashes, productsPerPart, resultRows, resultsIndex } from '../../../lambdas/services/pipeline/results-store';
-import { writeExports } from '../../../lambdas/services/manifest-exports';
+import { writeExports } from '../../../lambdas/services/manifests/exports';
 
 const t = useTwin();
 

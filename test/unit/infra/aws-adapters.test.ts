@@ -204,7 +204,7 @@ describe('webhook endpoints in a deployed stage', () => {
   it('refuses a private IP literal when the subscription is made', async () => {
     process.env.STAGE = 'prod';
     try {
-      const { validateEndpoint } = await import('../../../lambdas/services/webhooks');
+      const { validateEndpoint } = await import('../../../lambdas/services/webhooks/webhooks');
       for (const url of ['https://10.0.0.1/hook', 'https://[::1]/hook', 'https://169.254.169.254/latest', 'http://example.com/hook']) {
         expect(() => validateEndpoint(url), url).toThrow();
       }

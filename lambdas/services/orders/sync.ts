@@ -11,18 +11,18 @@
  */
 import { randomUUID } from 'node:crypto';
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { Principal } from '../core/auth/principal';
-import { Conflict, ValidationFailed } from '../core/errors';
-import { canonicalChannel, formerChannels, formerCodesOf, syncChannels, type MarketplaceConnection, type SyncChannel } from '../core/orders/marketplace';
-import { nextSyncAfter, syncEveryMinutes } from '../core/orders/sync-schedule';
-import { documentClient } from '../infra/dynamo';
-import { config } from '../shared/config';
-import { now, nowIso } from '../infra/clock';
-import { queues } from '../infra/queues';
-import { cancellationCodes, isConditionalFailure } from '../infra/entities/entity';
-import { checkBaseUrl, connectorFor, defaultBaseUrl } from '../infra/marketplaces';
-import { marketplaceCredentials } from '../infra/marketplace-credentials';
-import { logger } from '../shared/logger';
+import type { Principal } from '../../core/auth/principal';
+import { Conflict, ValidationFailed } from '../../core/errors';
+import { canonicalChannel, formerChannels, formerCodesOf, syncChannels, type MarketplaceConnection, type SyncChannel } from '../../core/orders/marketplace';
+import { nextSyncAfter, syncEveryMinutes } from '../../core/orders/sync-schedule';
+import { documentClient } from '../../infra/dynamo';
+import { config } from '../../shared/config';
+import { now, nowIso } from '../../infra/clock';
+import { queues } from '../../infra/queues';
+import { cancellationCodes, isConditionalFailure } from '../../infra/entities/entity';
+import { checkBaseUrl, connectorFor, defaultBaseUrl } from '../../infra/marketplaces';
+import { marketplaceCredentials } from '../../infra/marketplace-credentials';
+import { logger } from '../../shared/logger';
 import { importOrder } from './orders';
 
 export type SyncStatus = 'processing' | 'completed' | 'completed_with_errors' | 'failed';
@@ -342,7 +342,7 @@ export async function scheduledSync(): Promise<{ started: number; skipped: numbe
 }
 
 // ---------------------------------------------------------------------------------------------
-// Former channel codes: the migration's part (lambdas/services/channel-migration.ts)
+// Former channel codes: the migration's part (lambdas/services/orders/channel-migration.ts)
 
 /**
  * Moves the account's connection rows under a former code to the current one: in one transaction

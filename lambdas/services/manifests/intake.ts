@@ -1,21 +1,21 @@
 import { createHash, randomUUID } from 'node:crypto';
-import type { Principal } from '../core/auth/principal';
-import { Conflict, Gone, Locked, Unauthorized, Unprocessable, ValidationFailed } from '../core/errors';
-import { isValidManifestSignature } from '../core/manifests/signature';
-import type { ChunkMetadata, ManifestSubmission } from '../core/manifests/submission';
-import { batchIdFor, chunkProgress, type BatchRecord, type ChunkSetRecord } from '../core/manifests/model';
-import { chunkExpiry, closedBody, isExpired, queuedAnswer } from '../core/manifests/views';
-import { now } from '../infra/clock';
-import { blobs } from '../infra/blobs';
-import { queues } from '../infra/queues';
-import { getAccount } from '../infra/entities/accounts';
-import { claimSubmission, getSubmission, type SubmissionRecord } from '../infra/entities/manifest-submissions';
-import { getBatch, getChunk, getChunkSet, openChunkSet, reserveChunk, type ChunkRecord } from '../infra/entities/manifests';
+import type { Principal } from '../../core/auth/principal';
+import { Conflict, Gone, Locked, Unauthorized, Unprocessable, ValidationFailed } from '../../core/errors';
+import { isValidManifestSignature } from '../../core/manifests/signature';
+import type { ChunkMetadata, ManifestSubmission } from '../../core/manifests/submission';
+import { batchIdFor, chunkProgress, type BatchRecord, type ChunkSetRecord } from '../../core/manifests/model';
+import { chunkExpiry, closedBody, isExpired, queuedAnswer } from '../../core/manifests/views';
+import { now } from '../../infra/clock';
+import { blobs } from '../../infra/blobs';
+import { queues } from '../../infra/queues';
+import { getAccount } from '../../infra/entities/accounts';
+import { claimSubmission, getSubmission, type SubmissionRecord } from '../../infra/entities/manifest-submissions';
+import { getBatch, getChunk, getChunkSet, openChunkSet, reserveChunk, type ChunkRecord } from '../../infra/entities/manifests';
 
 /**
  * Manifest intake, the request's half (spec 4.3 / 4.4): validate, store the accepted payload
  * (S3; the twin's blob store), queue its writing and record the acceptance, then answer 202.
- * The items are written by the intake worker (services/manifest-writer.ts), so the answer takes
+ * The items are written by the intake worker (services/manifests/writer.ts), so the answer takes
  * the same time for 10 items or 10,000, and a crash anywhere after the payload is stored loses
  * nothing: the queued job resumes from the stored payload.
  *

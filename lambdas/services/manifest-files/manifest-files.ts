@@ -3,20 +3,20 @@
  * the blob store. Handlers call these; nothing here knows about HTTP.
  */
 import { randomUUID } from 'node:crypto';
-import type { Principal } from '../core/auth/principal';
-import { NotFound, PayloadTooLarge, ValidationFailed } from '../core/errors';
-import { extensionOf, humanSize, sanitizeFileName, sha256Checksum } from '../core/documents/files';
-import { inspectManifestFile, isManifestFileExtension, manifestFileExtensions, manifestFileMimeTypes, maxManifestFileBytes } from '../core/manifest-files/files';
-import { fileUrlMinutes, type ManifestFileRecord } from '../core/manifest-files/model';
-import { manifestFileView } from '../core/manifest-files/views';
-import { getManifestFile, listManifestFiles, putManifestFile } from '../infra/entities/manifest-files';
-import { getUpload } from '../infra/entities/uploads';
-import { nextId } from '../infra/entities/counters';
-import { blobs } from '../infra/blobs';
-import { now } from '../infra/clock';
-import { once } from './idempotency';
-import { receivedFile, startPresignedUpload } from './presigned-upload';
-import type { IncomingFile } from './documents';
+import type { Principal } from '../../core/auth/principal';
+import { NotFound, PayloadTooLarge, ValidationFailed } from '../../core/errors';
+import { extensionOf, humanSize, sanitizeFileName, sha256Checksum } from '../../core/documents/files';
+import { inspectManifestFile, isManifestFileExtension, manifestFileExtensions, manifestFileMimeTypes, maxManifestFileBytes } from '../../core/manifest-files/files';
+import { fileUrlMinutes, type ManifestFileRecord } from '../../core/manifest-files/model';
+import { manifestFileView } from '../../core/manifest-files/views';
+import { getManifestFile, listManifestFiles, putManifestFile } from '../../infra/entities/manifest-files';
+import { getUpload } from '../../infra/entities/uploads';
+import { nextId } from '../../infra/entities/counters';
+import { blobs } from '../../infra/blobs';
+import { now } from '../../infra/clock';
+import { once } from '../idempotency';
+import { receivedFile, startPresignedUpload } from '../presigned-upload';
+import type { IncomingFile } from '../documents/documents';
 
 /** What the caller says about the file: `courierCode` already upper-cased by the schema. */
 export interface ManifestFileFields {
@@ -25,7 +25,7 @@ export interface ManifestFileFields {
   description?: string;
 }
 
-export { uploadUrlSeconds } from './presigned-upload';
+export { uploadUrlSeconds } from '../presigned-upload';
 const tooLarge = () => new PayloadTooLarge(`The file is larger than ${humanSize(maxManifestFileBytes)}.`);
 
 /** The object key, chosen by the service: `manifest-files/<account>/<uuid>.<ext>`. */

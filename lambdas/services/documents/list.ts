@@ -1,6 +1,6 @@
-import { seesAllAccounts, type Principal } from '../core/auth/principal';
-import type { DocumentRecord } from '../core/documents/model';
-import { listDocuments, listVersions } from '../infra/entities/documents';
+import { seesAllAccounts, type Principal } from '../../core/auth/principal';
+import type { DocumentRecord } from '../../core/documents/model';
+import { listDocuments, listVersions } from '../../infra/entities/documents';
 import { findDocument } from './documents';
 
 /** The documents the caller may see: every account's for those who see all, else the caller's own. */

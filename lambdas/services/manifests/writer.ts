@@ -1,9 +1,9 @@
-import { ServiceError } from '../core/errors';
-import type { ManifestSubmission } from '../core/manifests/submission';
-import { decisionsPerPage, type BatchRecord, type ChunkSetRecord, type DecisionSegment } from '../core/manifests/model';
-import { keyItems, resolveItems, type Resolution } from '../core/manifests/resolve';
-import { nowIso } from '../infra/clock';
-import { claimSubmission, finishSubmission, type SubmissionRecord } from '../infra/entities/manifest-submissions';
+import { ServiceError } from '../../core/errors';
+import type { ManifestSubmission } from '../../core/manifests/submission';
+import { decisionsPerPage, type BatchRecord, type ChunkSetRecord, type DecisionSegment } from '../../core/manifests/model';
+import { keyItems, resolveItems, type Resolution } from '../../core/manifests/resolve';
+import { nowIso } from '../../infra/clock';
+import { claimSubmission, finishSubmission, type SubmissionRecord } from '../../infra/entities/manifest-submissions';
 import {
   createBatch,
   failChunkSet,
@@ -15,10 +15,10 @@ import {
   recordSegment,
   startRun,
   type ChunkRecord,
-} from '../infra/entities/manifests';
-import { requestProcessing } from '../infra/pipeline';
-import { acceptChunk, readPayload, type IntakeJob } from './manifest-intake';
-import { putIntakeItems } from './pipeline/pages-store';
+} from '../../infra/entities/manifests';
+import { requestProcessing } from '../../infra/pipeline';
+import { acceptChunk, readPayload, type IntakeJob } from './intake';
+import { putIntakeItems } from '../pipeline/pages-store';
 
 /**
  * Manifest intake, the worker's half: writes an accepted submission's items from its stored

@@ -11,11 +11,11 @@
  * conditional (see `migrateFormerChannel`, `migrateFormerConnections`, `migrateFormerSyncs`), so a
  * run is safe to repeat, to stop anywhere and to make while the service runs.
  */
-import { ValidationFailed } from '../core/errors';
-import { channelAliases, formerChannels } from '../core/orders/marketplace';
-import { listAccounts } from '../infra/entities/accounts';
-import { formerChannelRows, migrateFormerChannel, type FormerChannelRow } from '../infra/entities/orders';
-import { migrateFormerConnections, migrateFormerSyncs } from './order-sync';
+import { ValidationFailed } from '../../core/errors';
+import { channelAliases, formerChannels } from '../../core/orders/marketplace';
+import { listAccounts } from '../../infra/entities/accounts';
+import { formerChannelRows, migrateFormerChannel, type FormerChannelRow } from '../../infra/entities/orders';
+import { migrateFormerConnections, migrateFormerSyncs } from './sync';
 
 export interface ChannelMigrationReport {
   /** True when every account was gone through; else call again with `cursor`. */

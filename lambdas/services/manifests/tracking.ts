@@ -1,12 +1,12 @@
-import { canAccess, type Principal } from '../core/auth/principal';
-import { NotFound } from '../core/errors';
-import { decisionPagesFor, isVisible, looksLikeBatchId, type BatchRecord, type BatchStatus } from '../core/manifests/model';
-import { batchStatusView, chunkStatusView, decisionView, manifestView, productView, submissionStatus, zoneless, type ProcessedProduct } from '../core/manifests/views';
-import { now } from '../infra/clock';
-import { getSubmission } from '../infra/entities/manifest-submissions';
-import { productsByKey } from './pipeline/results-store';
-import type { StoredItem } from '../core/manifests/model';
-import { getBatch, getChunkSet, getDecisionPages, latestBatchOf, listBatches, listItems, listSegments, setBatchClosed } from '../infra/entities/manifests';
+import { canAccess, type Principal } from '../../core/auth/principal';
+import { NotFound } from '../../core/errors';
+import { decisionPagesFor, isVisible, looksLikeBatchId, type BatchRecord, type BatchStatus } from '../../core/manifests/model';
+import { batchStatusView, chunkStatusView, decisionView, manifestView, productView, submissionStatus, zoneless, type ProcessedProduct } from '../../core/manifests/views';
+import { now } from '../../infra/clock';
+import { getSubmission } from '../../infra/entities/manifest-submissions';
+import { productsByKey } from '../pipeline/results-store';
+import type { StoredItem } from '../../core/manifests/model';
+import { getBatch, getChunkSet, getDecisionPages, latestBatchOf, listBatches, listItems, listSegments, setBatchClosed } from '../../infra/entities/manifests';
 
 /**
  * Where a path names `{manifest}`: a batch id selects that batch exactly; anything else is a

@@ -1,9 +1,9 @@
-import type { Principal } from '../core/auth/principal';
-import { Conflict } from '../core/errors';
-import type { DownloadFormat } from '../core/manifests/model';
-import { blobs } from '../infra/blobs';
-import { exportFormatOf, storedExport } from './manifest-exports';
-import { requireBatch } from './manifest-tracking';
+import type { Principal } from '../../core/auth/principal';
+import { Conflict } from '../../core/errors';
+import type { DownloadFormat } from '../../core/manifests/model';
+import { blobs } from '../../infra/blobs';
+import { exportFormatOf, storedExport } from './exports';
+import { requireBatch } from './tracking';
 
 /** Bodies above this are answered with a redirect to a signed URL of the stored file (Lambda answers at most 6 MB). */
 export const inlineBodyBytes = 5 * 1000 * 1000;

@@ -3,20 +3,20 @@
  * store and the bus. Handlers call these; nothing here knows about HTTP.
  */
 import { randomUUID } from 'node:crypto';
-import type { Principal } from '../core/auth/principal';
-import { canAccess } from '../core/auth/principal';
-import { Conflict, Forbidden, NotFound, PayloadTooLarge, ValidationFailed } from '../core/errors';
-import { allowedFrom, documentStateLabels, type Actor, type DocumentAction, type DocumentRecord, type DocumentType } from '../core/documents/model';
-import { documentEventData } from '../core/documents/views';
-import { extensionOf, inspectFile, isDocumentExtension, maxDocumentBytes, mimeTypeForExtension, sanitizeFileName, sha256Checksum } from '../core/documents/files';
-import { getUpload } from '../infra/entities/uploads';
-import { nextId } from '../infra/entities/counters';
-import { once as runOnce } from './idempotency';
-import { receivedFile, startPresignedUpload } from './presigned-upload';
-import { deleteDocument, getDocument, putDocument, supersedeWith, transition } from '../infra/entities/documents';
-import { blobs } from '../infra/blobs';
-import { publishEvents } from './publish';
-import { now } from '../infra/clock';
+import type { Principal } from '../../core/auth/principal';
+import { canAccess } from '../../core/auth/principal';
+import { Conflict, Forbidden, NotFound, PayloadTooLarge, ValidationFailed } from '../../core/errors';
+import { allowedFrom, documentStateLabels, type Actor, type DocumentAction, type DocumentRecord, type DocumentType } from '../../core/documents/model';
+import { documentEventData } from '../../core/documents/views';
+import { extensionOf, inspectFile, isDocumentExtension, maxDocumentBytes, mimeTypeForExtension, sanitizeFileName, sha256Checksum } from '../../core/documents/files';
+import { getUpload } from '../../infra/entities/uploads';
+import { nextId } from '../../infra/entities/counters';
+import { once as runOnce } from '../idempotency';
+import { receivedFile, startPresignedUpload } from '../presigned-upload';
+import { deleteDocument, getDocument, putDocument, supersedeWith, transition } from '../../infra/entities/documents';
+import { blobs } from '../../infra/blobs';
+import { publishEvents } from '../publish';
+import { now } from '../../infra/clock';
 
 export interface IncomingFile {
   fileName: string;
@@ -128,7 +128,7 @@ export async function uploadDocument(principal: Principal, fields: DocumentField
   });
 }
 
-export { uploadUrlSeconds } from './presigned-upload';
+export { uploadUrlSeconds } from '../presigned-upload';
 
 /** Large files, step 1: declare the file, get a presigned POST for it (services/presigned-upload). */
 export async function startUpload(

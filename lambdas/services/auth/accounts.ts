@@ -1,11 +1,11 @@
 /** Accounts and their API tokens: what the account and admin routes, the twin and `tokens bootstrap` do with them. */
-import { nowIso } from '../infra/clock';
-import * as store from '../infra/entities/accounts';
-import { getSetting, setSettingOnce } from '../infra/entities/settings';
-import type { Account, AccountKind, TokenRecord } from '../core/auth/accounts';
-import { generateToken, hashToken } from '../core/auth/tokens';
-import { newManifestSigningSecret } from '../core/manifests/signature';
-import type { Role, Scope } from '../catalog-types';
+import { nowIso } from '../../infra/clock';
+import * as store from '../../infra/entities/accounts';
+import { getSetting, setSettingOnce } from '../../infra/entities/settings';
+import type { Account, AccountKind, TokenRecord } from '../../core/auth/accounts';
+import { generateToken, hashToken } from '../../core/auth/tokens';
+import { newManifestSigningSecret } from '../../core/manifests/signature';
+import type { Role, Scope } from '../../catalog-types';
 
 export const getAccount = store.getAccount;
 export const listAccounts = store.listAccounts;

@@ -1,14 +1,14 @@
 /**
  * The order use cases of spec 4.1: create (web store), list, read, update, cancel, and the upsert
- * the marketplace sync uses; shipments (ship, fulfill, labels, tracking) are in shipments.ts, so
- * the functions that never ship do not carry the label code. The rules are in
- * core/orders/model.ts; here they meet storage and events.
+ * the marketplace sync uses; shipments (ship, fulfill, labels, tracking) are in
+ * services/shipping/shipments.ts, so the functions that never ship do not carry the label code.
+ * The rules are in core/orders/model.ts; here they meet storage and events.
  *
  * Every change reads the order, decides, and writes it back conditional on the version it read;
  * a lost race reads again and decides again.
  */
-import type { Principal } from '../core/auth/principal';
-import { Conflict, NotFound, ValidationFailed } from '../core/errors';
+import type { Principal } from '../../core/auth/principal';
+import { Conflict, NotFound, ValidationFailed } from '../../core/errors';
 import {
   canCancel,
   canChangeAddress,
@@ -22,16 +22,16 @@ import {
   type OrderStatus,
   type TimelineEntry,
   type Verdict,
-} from '../core/orders/model';
-import type { MarketplaceOrder, SyncChannel } from '../core/orders/marketplace';
-import { orderCreatedPayload } from '../core/webhooks/payloads';
-import { orderSummary } from '../core/orders/views';
-import { nowIso } from '../infra/clock';
-import { nextId, nextIds } from '../infra/entities/counters';
-import { getOrder, insertOrder, orderIdByChannel, orderIdByNumber, replaceOrder, type TransactItem } from '../infra/entities/orders';
-import { productsFor } from '../infra/entities/products';
-import { once } from './idempotency';
-import { publishEvents } from './publish';
+} from '../../core/orders/model';
+import type { MarketplaceOrder, SyncChannel } from '../../core/orders/marketplace';
+import { orderCreatedPayload } from '../../core/webhooks/payloads';
+import { orderSummary } from '../../core/orders/views';
+import { nowIso } from '../../infra/clock';
+import { nextId, nextIds } from '../../infra/entities/counters';
+import { getOrder, insertOrder, orderIdByChannel, orderIdByNumber, replaceOrder, type TransactItem } from '../../infra/entities/orders';
+import { productsFor } from '../../infra/entities/products';
+import { once } from '../idempotency';
+import { publishEvents } from '../publish';
 
 /** A rule's refusal as the HTTP answer: 409 for the order's state, 422 naming the field. */
 export function refuse(v: Verdict): void {

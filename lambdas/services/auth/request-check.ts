@@ -1,9 +1,9 @@
-import { now } from '../infra/clock';
-import { findTokenByHash, touchToken } from '../infra/entities/accounts';
-import { hit } from '../infra/entities/rate-windows';
-import type { Principal } from '../core/auth/principal';
-import { bearerToken, hashToken } from '../core/auth/tokens';
-import { minuteWindow } from '../core/auth/rate-limit';
+import { now } from '../../infra/clock';
+import { findTokenByHash, touchToken } from '../../infra/entities/accounts';
+import { hit } from '../../infra/entities/rate-windows';
+import type { Principal } from '../../core/auth/principal';
+import { bearerToken, hashToken } from '../../core/auth/tokens';
+import { minuteWindow } from '../../core/auth/rate-limit';
 
 /** The authorizer's reads and writes for one request, all at the moment the request is judged. */
 export interface RequestCheck {
