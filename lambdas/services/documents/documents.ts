@@ -4,7 +4,6 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Principal } from '../../core/auth/principal';
-import { canAccess } from '../../core/auth/principal';
 import { Conflict, Forbidden, NotFound, PayloadTooLarge, ValidationFailed } from '../../core/errors';
 import { allowedFrom, documentStateLabels, type Actor, type DocumentAction, type DocumentRecord, type DocumentType } from '../../core/documents/model';
 import { documentEventData } from '../../core/documents/views';
@@ -16,6 +15,10 @@ import { receivedFile, startPresignedUpload } from '../presigned-upload';
 import { deleteDocument, getDocument, putDocument, supersedeWith, transition } from '../../infra/entities/documents';
 import { blobs } from '../../infra/blobs';
 import { publishEvents } from '../publish';
+import { findDocument } from './list';
+
+/** The document lookup lives beside the list (its bundle stays free of S3); re-exported for the routes that change documents. */
+export { findDocument };
 import { now } from '../../infra/clock';
 
 export interface IncomingFile {
@@ -34,12 +37,6 @@ export function actorOf(p: Principal): Actor {
   return p.email ? { id: p.tokenId, name: p.tokenName, email: p.email } : ({ id: p.tokenId, name: p.tokenName } as Actor);
 }
 
-/** A document the caller may see: another account's answers exactly like a missing one. */
-export async function findDocument(principal: Principal, id: number): Promise<DocumentRecord> {
-  const doc = await getDocument(id);
-  if (!doc || !canAccess(principal, doc.accountId)) throw new NotFound('Document not found.');
-  return doc;
-}
 
 /** Only the owning account (or the operator) may change a document's file or remove it. */
 function assertOwner(principal: Principal, doc: DocumentRecord) {
