@@ -29,12 +29,11 @@ const lane = await startCloudLane({
 });
 
 if (process.env.ADMIN_TOKEN) {
-  if (process.env.ADMIN_TOKEN.length < 16 || /\s/.test(process.env.ADMIN_TOKEN)) {
-    console.error('ADMIN_TOKEN must be at least 16 characters without spaces.');
+  await seedAdminToken(process.env.ADMIN_TOKEN, new Date().toISOString()).catch(async (err: Error) => {
+    console.error(`The cloud lane could not start: ${err.message}`);
     await lane.stop();
     process.exit(1);
-  }
-  await seedAdminToken(process.env.ADMIN_TOKEN, new Date().toISOString());
+  });
 }
 
 console.log(`Despacho (cloud lane, ${lane.functions.specs.size} functions from their bundles) is ready on ${lane.apiUrl} in ${((Date.now() - started) / 1000).toFixed(1)} s`);

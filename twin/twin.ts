@@ -97,7 +97,6 @@ export async function startTwin(opts: TwinOptions): Promise<Twin> {
     useMarketplaceCredentials(new LocalMarketplaceCredentials(dataDir));
 
     if (opts.adminToken) {
-      if (opts.adminToken.length < 16 || /\s/.test(opts.adminToken)) throw new Error('ADMIN_TOKEN must be at least 16 characters without spaces.');
       await seedAdminToken(opts.adminToken, nowIso());
     }
 

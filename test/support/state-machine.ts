@@ -5,7 +5,7 @@ import { pipelineTasks } from '../../lambdas/catalog';
 import { projectRoot } from '../../lib/functions';
 import { lambdaContext } from '../../twin/jobs';
 import { stageApp, stateMachineDefinitions } from './cdk';
-import { allStates, type Asl, type AslState } from '../../twin/cloud/asl';
+import { allStates, taskError, type Asl, type AslState } from '../../twin/cloud/asl';
 
 export { allStates, forInterpreter, type Asl, type AslState } from '../../twin/cloud/asl';
 
@@ -48,14 +48,6 @@ export interface TaskCall {
   error?: string;
 }
 
-/** The error Step Functions reports for a Lambda function's error (lambda:invoke and a plain function ARN alike). */
-class LambdaFunctionError extends Error {
-  constructor(err: Error) {
-    super(JSON.stringify({ errorMessage: err.message, errorType: err.name, stackTrace: (err.stack ?? '').split('\n').slice(1).map((l) => l.trim()) }));
-    this.name = err.name;
-  }
-}
-
 const viaJson = (value: unknown) => (value === undefined ? null : JSON.parse(JSON.stringify(value)));
 
 /**
@@ -76,7 +68,7 @@ export async function taskBindings(definition: Asl, handlers: Record<string, str
         call.result = viaJson(await handler(event, lambdaContext(module)));
       } catch (err) {
         call.error = (err as Error).message;
-        throw new LambdaFunctionError(err as Error);
+        throw taskError({ errorType: (err as Error).name, errorMessage: (err as Error).message, trace: ((err as Error).stack ?? '').split('\n') });
       }
       // lambda:invoke answers the invocation; a plain function ARN answers the payload alone.
       return invokeApi ? { ExecutedVersion: '$LATEST', Payload: call.result, StatusCode: 200 } : call.result;

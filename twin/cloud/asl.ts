@@ -53,3 +53,13 @@ export function forInterpreter(definition: Asl): Asl {
   return copy;
 }
 
+
+/**
+ * The error Step Functions reports for a Lambda function's error (lambda:invoke and a plain
+ * function ARN alike): Error is the function's error type, Cause the JSON Lambda returned.
+ */
+export function taskError(lambda: { errorType: string; errorMessage: string; trace?: string[] }): Error {
+  const e = new Error(JSON.stringify({ errorMessage: lambda.errorMessage, errorType: lambda.errorType, trace: lambda.trace ?? [] }));
+  e.name = lambda.errorType;
+  return e;
+}

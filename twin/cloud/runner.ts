@@ -2,7 +2,7 @@ import { DeleteScheduleCommand, GetScheduleCommand, ListSchedulesCommand, type G
 import { DescribeExecutionCommand, ListExecutionsCommand } from '@aws-sdk/client-sfn';
 import { DeleteMessageBatchCommand, ReceiveMessageCommand, SendMessageCommand, type Message } from '@aws-sdk/client-sqs';
 import { StateMachine } from 'aws-local-stepfunctions';
-import { allStates, forInterpreter, type Asl } from './asl';
+import { allStates, forInterpreter, taskError, type Asl } from './asl';
 import type { Clients } from './provision';
 import { FunctionError, type Functions } from './sandbox';
 import type { Deployment } from './template';
@@ -243,10 +243,7 @@ export class Runner {
           return invokeApi ? { ExecutedVersion: '$LATEST', Payload: result, StatusCode: 200 } : result;
         } catch (err) {
           if (!(err instanceof FunctionError)) throw err;
-          // As Step Functions reports a Lambda function error: Error is its type, Cause its JSON.
-          const e = new Error(JSON.stringify(err.lambda));
-          e.name = err.lambda.errorType;
-          throw e;
+          throw taskError(err.lambda);
         }
       };
     }

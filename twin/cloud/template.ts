@@ -257,7 +257,6 @@ export class Deployment {
         return `arn:aws:logs:${region}:${this.endpoints.account}:log-group:${logicalId}:*`;
       case 'AWS::ApiGatewayV2::Api.ApiEndpoint':
         return `https://${id}.execute-api.${region}.amazonaws.com`;
-      case 'AWS::DynamoDB::Table.StreamArn':
       default:
         throw new Error(`${stack.name}: the lane does not know Fn::GetAtt ${key}`);
     }

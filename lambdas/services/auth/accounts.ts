@@ -66,6 +66,7 @@ async function operatorAccountId(at: string): Promise<number> {
  * Seeding the same value again changes nothing; a value revoked earlier stays revoked.
  */
 export async function seedAdminToken(value: string, at: string): Promise<{ record: TokenRecord; created: boolean }> {
+  if (value.length < 16 || /\s/.test(value)) throw new Error('ADMIN_TOKEN must be at least 16 characters without spaces.');
   const existing = await store.findTokenByHash(hashToken(value));
   if (existing) return { record: existing, created: false };
   const accountId = await operatorAccountId(at);
