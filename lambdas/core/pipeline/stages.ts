@@ -9,12 +9,11 @@ export type StageName = (typeof stageNames)[number];
 /**
  * How a run walks the stages, declared once: the CDK state machine (lib/pipeline.ts) and the
  * twin's runner (twin/pipeline.ts) both follow it. Steps run in order, each when every stage of
- * the step before completed; the stages of one step would run side by side. Each step holds one
- * stage, in the spec's order. Tariff classification (ai) reads nothing but the items
- * (`stageInputs`), so `['webservices', 'ai']` as one step is a valid choice too: it lets ai run
- * while web services waits on the quota ledger (bench:pipeline ratio ~3.2 against ~3.0-3.7).
+ * the step before completed; the stages of one step run side by side. Tariff classification (ai)
+ * reads nothing but the items (`stageInputs`), so it shares web services' step and uses the time
+ * web services waits on the quota ledger (README, "Processing: the four-stage pipeline").
  */
-export const stageSteps: readonly (readonly StageName[])[] = [['classification'], ['webservices'], ['ai'], ['calculations']];
+export const stageSteps: readonly (readonly StageName[])[] = [['classification'], ['webservices', 'ai'], ['calculations']];
 
 /**
  * What each stage reads besides the page: the results of these stages (of earlier steps), merged
