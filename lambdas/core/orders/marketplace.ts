@@ -110,6 +110,25 @@ export interface FetchOptions {
 
 export interface MarketplaceConnector {
   channel: SyncChannel;
+  /**
+   * The credential fields a connection holds: `required`, every one read by its requests, and
+   * `optional`, read only while connecting (Shopify's `shop`, for the base URL). A connection is
+   * refused at connect (422) when one is missing or a field is neither, instead of at its first sync.
+   */
+  credentials: { required: readonly string[]; optional?: readonly string[] };
   /** The marketplace's orders, page by page, following its own pagination to the end. */
   fetchOrders(connection: MarketplaceConnection, options: FetchOptions): AsyncIterable<MarketplacePage>;
+}
+
+/**
+ * What is wrong with credentials for `connector` (messages for the `credentials` field), or an
+ * empty list: every required field present, no field the connector does not read.
+ */
+export function credentialProblems(connector: Pick<MarketplaceConnector, 'channel' | 'credentials'>, credentials: Readonly<Record<string, string>>): string[] {
+  const { required, optional = [] } = connector.credentials;
+  const known = [...required, ...optional];
+  const takes = `${connector.channel} takes ${known.join(', ')}`;
+  const problems = required.filter((name) => !credentials[name]?.trim()).map((name) => `Missing ${name}: ${takes}.`);
+  for (const name of Object.keys(credentials)) if (!known.includes(name)) problems.push(`Unknown field ${name}: ${takes}.`);
+  return problems;
 }

@@ -1,7 +1,7 @@
 import { route } from '../kit/route';
 import { ok } from '../kit/reply';
 import { byMethod } from '../kit/by-method';
-import { connectMarketplace, connectedChannels, connectionBaseUrl, disconnectMarketplace } from '../../services/orders/sync';
+import { connectMarketplace, connectedChannels, connectionBaseUrl, disconnectMarketplace, requireUsableCredentials } from '../../services/orders/sync';
 import { ValidationFailed } from '../../core/errors';
 import { ConnectBody, MarketplaceParams } from './schemas';
 
@@ -9,6 +9,7 @@ import { ConnectBody, MarketplaceParams } from './schemas';
 export const handler = byMethod({
   GET: route({}, async ({ principal }) => ok({ marketplaces: (await connectedChannels(principal.accountId)).map((c) => ({ channel: c.channel, base_url: c.baseUrl, updated_at: c.updatedAt })) })),
   PUT: route({ params: MarketplaceParams, body: ConnectBody }, async ({ params, body, principal }) => {
+    requireUsableCredentials(params.channel, body.credentials);
     // The account's tokens go to this address: only the marketplace's own API hosts, except on the twin.
     const checked = connectionBaseUrl(params.channel, body.base_url, body.credentials);
     if (!checked) throw new ValidationFailed({ base_url: [`${params.channel} needs base_url (e.g. https://<shop>.myshopify.com).`] });

@@ -71,6 +71,7 @@ export function amazonConnector(options: AmazonOptions = {}): MarketplaceConnect
 
   return {
     channel: 'amazon',
+    credentials: { required: ['accessToken', 'marketplaceId'] },
     async *fetchOrders(connection, { since, updatedSince, signal }) {
       const token = credential(connection, 'accessToken');
       const marketplaceId = credential(connection, 'marketplaceId');

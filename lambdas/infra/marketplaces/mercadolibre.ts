@@ -71,6 +71,7 @@ export function mercadolibreConnector(options: MercadoLibreOptions = {}): Market
 
   return {
     channel: 'meli',
+    credentials: { required: ['accessToken', 'sellerId'] },
     async *fetchOrders(connection, { since, updatedSince, signal }) {
       const token = credential(connection, 'accessToken');
       const seller = credential(connection, 'sellerId');

@@ -111,6 +111,7 @@ export function shopifyConnector(options: ShopifyOptions = {}): MarketplaceConne
 
   return {
     channel: 'shopify',
+    credentials: { required: ['accessToken'], optional: ['shop'] },
     async *fetchOrders(connection, { since, updatedSince, signal }) {
       const token = credential(connection, 'accessToken');
       const graphql = (query: string, variables: Record<string, unknown>) => ask(http, connection.baseUrl, token, query, variables, signal);

@@ -13,7 +13,7 @@ import { randomUUID } from 'node:crypto';
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Principal } from '../../core/auth/principal';
 import { Conflict, ValidationFailed } from '../../core/errors';
-import { canonicalChannel, formerChannels, formerCodesOf, syncChannels, type MarketplaceConnection, type SyncChannel } from '../../core/orders/marketplace';
+import { canonicalChannel, credentialProblems, formerChannels, formerCodesOf, syncChannels, type MarketplaceConnection, type SyncChannel } from '../../core/orders/marketplace';
 import { nextSyncAfter, syncEveryMinutes } from '../../core/orders/sync-schedule';
 import { documentClient } from '../../infra/dynamo';
 import { config } from '../../shared/config';
@@ -81,6 +81,12 @@ export function connectionBaseUrl(channel: SyncChannel, given: string | undefine
   const url = given ?? defaultBaseUrl(channel, credentials);
   if (!url) return undefined;
   return checkBaseUrl(channel, url, { anyHost: config.stage() === 'local' });
+}
+
+/** 422 on `credentials` unless they are the fields the channel's connector reads (`credentialProblems`). */
+export function requireUsableCredentials(channel: SyncChannel, credentials: Record<string, string>): void {
+  const problems = credentialProblems(connectorFor(channel), credentials);
+  if (problems.length) throw new ValidationFailed({ credentials: problems });
 }
 
 export async function connectMarketplace(principal: Principal, connection: MarketplaceConnection): Promise<void> {

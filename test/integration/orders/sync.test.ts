@@ -157,6 +157,21 @@ describe('marketplace sync', () => {
     expect((await t.call('PUT', '/v1/orders/marketplaces/shopify', { token: m.token, body: { credentials: {} } })).status).toBe(422);
   });
 
+  it('refuses at connect, naming the fields, credentials a connector cannot use, and stores nothing', async () => {
+    const m = await t.account('Credential Names SRL', { scopes: ['orders:read', 'orders:write'] });
+    const put = (channel: string, credentials: Record<string, string>) => t.call('PUT', `/v1/orders/marketplaces/${channel}`, { token: m.token, body: { base_url: shopify.baseUrl, credentials } });
+    const snake = await put('shopify', { access_token: 'shpat_x' });
+    expect(snake.status).toBe(422);
+    expect(snake.body.errors.credentials).toEqual(['Missing accessToken: shopify takes accessToken, shop.', 'Unknown field access_token: shopify takes accessToken, shop.']);
+    const half = await t.call('PUT', '/v1/orders/marketplaces/meli', { token: m.token, body: { base_url: ml.baseUrl, credentials: { accessToken: ml.token } } });
+    expect(half.status).toBe(422);
+    expect(half.body.errors.credentials).toEqual(['Missing sellerId: meli takes accessToken, sellerId.']);
+    const blank = await t.call('PUT', '/v1/orders/marketplaces/amazon', { token: m.token, body: { base_url: amazon.baseUrl, credentials: { accessToken: '   ', marketplaceId: amazon.marketplaceId } } });
+    expect(blank.body.errors.credentials).toEqual(['Missing accessToken: amazon takes accessToken, marketplaceId.']);
+    expect((await t.call('GET', '/v1/orders/marketplaces', { token: m.token })).body.data.marketplaces).toEqual([]);
+    expect((await put('shopify', { accessToken: shopify.token, shop: 'acme' })).status).toBe(200);
+  });
+
   it('keeps credentials encrypted on the twin and starts a sync per connected account on the schedule', async () => {
     const m = await t.account('Tienda Programada', { scopes: ['orders:read', 'orders:write'] });
     shopify.setOrders(shopifyOrders(3, 7));

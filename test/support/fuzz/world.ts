@@ -184,7 +184,7 @@ export async function buildWorld(opts: { apiUrl: string; rootUrl: string; adminT
   add('trackingNumber', ship.tracking_number);
 
   // A connected marketplace, so a sync can start (its jobs never run during the fuzz: no call out).
-  expect2xx('marketplace', await call('PUT', '/v1/orders/marketplaces/meli', as({ body: { base_url: 'http://127.0.0.1:9/meli', credentials: { access_token: `tok-${marker}` } } })));
+  expect2xx('marketplace', await call('PUT', '/v1/orders/marketplaces/meli', as({ body: { base_url: 'http://127.0.0.1:9/meli', credentials: { accessToken: `tok-${marker}`, sellerId: '1' } } })));
 
   // Transport documents: two uploaded, one declared for the presigned path.
   const pdf = samplePdf(`Fuzz ${marker}`);
