@@ -235,7 +235,10 @@ describe.runIf(run)('the cloud lane: the synthesized stacks on moto_server and D
       }, 120_000);
       const status = await call('GET', `/v1/couriers/manifests/${batchId}/pipeline-status`, { token });
       expect(status.body.data).toMatchObject({ status: 'failed', error: 'model unavailable' });
-      expect(status.body.data.pipeline_steps.map((s: { status: string }) => s.status)).toEqual(['completed', 'completed', 'failed', 'pending']);
+      // Web services runs beside ai: it completed, or the failure stopped it (as a Parallel state stops its other branch).
+      const steps = Object.fromEntries(status.body.data.pipeline_steps.map((s: { key: string; status: string }) => [s.key, s.status]));
+      expect(steps).toMatchObject({ classification: 'completed', ai: 'failed', calculations: 'pending' });
+      expect(['completed', 'processing']).toContain(steps.webservices);
       const deliveries = await until('the processing_failed delivery', async () => {
         const res = await call('GET', `/webhook-subscriptions/${hook.body.data.id}/deliveries`, { token });
         return res.body.data?.length ? res.body.data : undefined;
@@ -265,8 +268,13 @@ describe.runIf(run)('the cloud lane: the synthesized stacks on moto_server and D
     /** The attempts this delivery's one-time schedules are set for (other scenarios' deliveries have their own). */
     const scheduled = async () => {
       const res = await lane.clients.scheduler.send(new ListSchedulesCommand({ GroupName: 'despacho-dev', NamePrefix: 't-' }));
-      const inputs = await Promise.all((res.Schedules ?? []).map(async (x) => (await lane.clients.scheduler.send(new GetScheduleCommand({ Name: x.Name!, GroupName: x.GroupName }))).Target?.Input));
-      return inputs.map((input) => JSON.parse(input!)).filter((job) => job.eventId === eventId).map((job) => job.attempt as number);
+      // A schedule listed may fire and be deleted by the runner before it is read (another scenario's, or this one's): skipped.
+      const inputs = await Promise.all(
+        (res.Schedules ?? []).map(async (x) =>
+          (await lane.clients.scheduler.send(new GetScheduleCommand({ Name: x.Name!, GroupName: x.GroupName })).catch((err: Error) => (err.name === 'ResourceNotFoundException' ? undefined : Promise.reject(err))))?.Target?.Input,
+        ),
+      );
+      return inputs.filter((input): input is string => input !== undefined).map((input) => JSON.parse(input)).filter((job) => job.eventId === eventId).map((job) => job.attempt as number);
     };
     const waits = [60, 300, 1800, 7200, 86400];
     for (const [i, seconds] of waits.entries()) {

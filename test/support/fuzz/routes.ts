@@ -96,7 +96,7 @@ export const beyondSchema: Record<string, { fields?: string[]; statuses?: number
   OrdersShip: { fields: ['carrier', 'service', 'warehouse_id', 'packages', 'items'], why: 'a carrier adapter and its services, a warehouse, lines of the order' },
   OrdersFulfill: { fields: ['items'], why: 'lines of the order, not more than is left' },
   OrdersSync: { fields: ['channels'], why: 'only connected marketplaces' },
-  MarketplacesConnect: { fields: ['base_url'], why: "the marketplace's own API hosts" },
+  MarketplacesConnect: { fields: ['base_url', 'credentials'], why: "the marketplace's own API hosts; the credential fields the channel's connector reads" },
   InventorySet: { fields: ['warehouse_id'], why: 'the warehouse must exist' },
   CouriersQuotaCheck: { fields: ['tax_id'], why: 'a valid CUIT, CUIL or DNI' },
   CouriersClientInfoUpdate: { fields: ['tax_id'], why: 'a valid CUIT, CUIL or DNI' },
