@@ -18,6 +18,12 @@ export const lambdaBundle = {
   external: ['esbuild'] as string[],
   /** Stack traces point into the TypeScript sources. */
   nodeOptions: '--enable-source-maps',
+  /**
+   * Modules replaced in every bundle (paths from the repository root): the SDK's default
+   * credential chain by the environment's credentials, all a Lambda function is ever given
+   * (lambdas/infra/lambda-credentials.ts).
+   */
+  alias: { '@aws-sdk/credential-provider-node': './lambdas/infra/lambda-credentials.ts' },
 } as const;
 
 /**

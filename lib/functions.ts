@@ -49,6 +49,7 @@ export const bundling = {
   externalModules: [...lambdaBundle.external],
   mainFields: [...lambdaBundle.mainFields],
   banner: lambdaBundle.banner,
+  esbuildArgs: Object.fromEntries(Object.entries(lambdaBundle.alias).map(([from, to]) => [`--alias:${from}`, resolve(projectRoot, to)])),
   forceDockerBundling: false,
   // The metafile tells the hook below which worker scripts the bundle needs; the hook removes it.
   metafile: true,

@@ -29,6 +29,7 @@ export const lambdaBuildOptions: BuildOptions = {
   mainFields: [...lambdaBundle.mainFields],
   banner: { js: lambdaBundle.banner },
   external: [...lambdaBundle.external],
+  alias: { ...lambdaBundle.alias },
   logLevel: 'warning',
 };
 

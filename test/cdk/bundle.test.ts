@@ -55,4 +55,19 @@ describe('esbuild bundling', () => {
     expect(res.statusCode).toBe(200);
     expect(JSON.parse(res.body)).toMatchObject({ success: true, data: { status: 'ok', stage: 'dev' } });
   });
+
+  it("bundles the SDK with the environment's credentials only, the one source Lambda gives a function", { timeout: 60_000 }, async () => {
+    const list = routes.find((r) => r.id === 'OrdersList')!;
+    const settings = stageSettings('dev');
+    const app = new App({ outdir: join(outdir, 'sdk'), context: { 'aws:cdk:bundling-stacks': ['SdkProbe'] }, builtinCloudFormationValidation: false });
+    const data = new DataStack(app, 'SdkProbeData', { settings });
+    const stack = new Stack(app, 'SdkProbe');
+    new CatalogFunction(stack, 'OrdersList', { def: list, kind: 'http', settings, data });
+    const assembly = app.synth();
+    const [asset] = readdirSync(assembly.directory).filter((f) => f.startsWith('asset.') && existsSync(join(assembly.directory, f, 'index.mjs')));
+    const code = readFileSync(join(assembly.directory, asset, 'index.mjs'), 'utf8');
+    expect(code).toContain('AWS_SECRET_ACCESS_KEY');
+    // The default chain's other links: container credentials, SSO, web identity.
+    for (const link of ['AWS_CONTAINER_CREDENTIALS_RELATIVE_URI', 'sso_start_url', 'AWS_WEB_IDENTITY_TOKEN_FILE']) expect(code, link).not.toContain(link);
+  });
 });
