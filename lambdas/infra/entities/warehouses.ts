@@ -2,40 +2,54 @@
  * An account's warehouses (`WAREHOUSE#<account>`, one row each): the ship-from address printed on
  * labels and the place tracked stock sits. The merchant numbers them (`PUT /v1/warehouses/{id}`).
  */
-import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { documentClient } from '../dynamo';
-import { config } from '../../shared/config';
-import { pad } from './entity';
-import type { LabelAddress } from '../label-pdf';
+import type { EntityItem } from 'electrodb';
+import { defineEntity, pad, service } from './entity';
+
+const keyless = { casing: 'none' } as const;
+
+const warehouses = defineEntity({
+  model: { entity: 'warehouse', version: '1', service },
+  attributes: {
+    accountId: { type: 'number', required: true },
+    id: { type: 'number', required: true },
+    /** The id zero-padded, so the account's warehouses list in id order. */
+    idKey: { type: 'string', hidden: true, watch: ['id'], set: (_: unknown, { id }: { id: number }) => pad(id) },
+    /** The label's sender block, as it stands (infra/label-pdf `LabelAddress`). */
+    name: { type: 'string', required: true },
+    address1: { type: 'string', required: true },
+    city: { type: 'string', required: true },
+    state: { type: 'string', required: true },
+    postal_code: { type: 'string', required: true },
+    country: { type: 'string', required: true },
+    updatedAt: { type: 'string', required: true },
+  },
+  indexes: {
+    byAccount: {
+      pk: { field: 'pk', composite: ['accountId'], template: 'WAREHOUSE#${accountId}', ...keyless },
+      sk: { field: 'sk', composite: ['idKey'], template: 'W#${idKey}', ...keyless },
+    },
+  },
+} as const);
 
 /** A warehouse: its address is a label's sender block as it stands. */
-export interface WarehouseRecord extends LabelAddress {
-  accountId: number;
-  id: number;
-  updatedAt: string;
-}
+export type WarehouseRecord = EntityItem<ReturnType<typeof warehouses>>;
 
-const key = (accountId: number, id: number) => ({ pk: `WAREHOUSE#${accountId}`, sk: `W#${pad(id)}` });
-const strip = ({ pk: _p, sk: _s, ...rest }: Record<string, unknown>) => rest as unknown as WarehouseRecord;
+/**
+ * Rows written before the entity (by hand, the same keys and fields) carry no ElectroDB
+ * identifiers: reads do not ask for them (`ignoreOwnership`), and a read gives back only the
+ * declared attributes either way.
+ */
+const read = { ignoreOwnership: true } as const;
 
 export async function putWarehouse(w: WarehouseRecord): Promise<void> {
-  await documentClient().send(new PutCommand({ TableName: config.tableName(), Item: { ...key(w.accountId, w.id), ...w } }));
+  await warehouses().put({ ...w, idKey: pad(w.id) }).go();
 }
 
 export async function getWarehouse(accountId: number, id: number): Promise<WarehouseRecord | undefined> {
-  const res = await documentClient().send(new GetCommand({ TableName: config.tableName(), Key: key(accountId, id), ConsistentRead: true }));
-  return res.Item ? strip(res.Item) : undefined;
+  return (await warehouses().get({ accountId, idKey: pad(id) }).go({ consistent: true, ...read })).data ?? undefined;
 }
 
 /** The account's warehouses by id; the first is the default ship-from address. */
 export async function listWarehouses(accountId: number): Promise<WarehouseRecord[]> {
-  const res = await documentClient().send(
-    new QueryCommand({
-      TableName: config.tableName(),
-      KeyConditionExpression: 'pk = :pk',
-      ExpressionAttributeValues: { ':pk': `WAREHOUSE#${accountId}` },
-      ConsistentRead: true,
-    }),
-  );
-  return (res.Items ?? []).map(strip);
+  return (await warehouses().query.byAccount({ accountId }).go({ pages: 'all', consistent: true, ...read })).data;
 }
