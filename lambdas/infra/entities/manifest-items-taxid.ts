@@ -2,11 +2,13 @@ import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from '../dynamo';
 import { config } from '../../shared/config';
 import { cancellationCodes } from './entity';
+import { batchKey, itemKeyOf } from './manifests';
 
 /**
  * Tax-id corrections of stored manifest items (PUT /v1/couriers/client-info). Written against the
- * item and batch keys of `manifests.ts` (pk `BATCH#<batchId>`; sk `ITEM#<itemKey>` for an item,
- * `BATCH` for the batch), because only `data.consigneeIdNumber` and `data.consigneeIdType` change.
+ * item and batch keys the entities of `manifests.ts` give (`itemKeyOf`, `batchKey`), as one
+ * update expression, because only `data.consigneeIdNumber` and `data.consigneeIdType` change
+ * inside the item's `data` (an `any` attribute, which ElectroDB updates only whole).
  *
  * Each call is one TransactWriteItems per 99 items: a ConditionCheck that the batch exists and is
  * not closed (the broker's clearance), plus one conditional update per item. A batch closed at
@@ -33,14 +35,14 @@ export async function setItemsTaxId(batchId: string, itemKeys: readonly string[]
       {
         ConditionCheck: {
           TableName,
-          Key: { pk: `BATCH#${batchId}`, sk: 'BATCH' },
+          Key: batchKey(batchId),
           ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(closedAt)',
         },
       },
       ...itemKeys.slice(i, i + perTransaction).map((itemKey) => ({
         Update: {
           TableName,
-          Key: { pk: `BATCH#${batchId}`, sk: `ITEM#${itemKey}` },
+          Key: itemKeyOf(batchId, itemKey),
           UpdateExpression: 'SET #data.#number = :number, #data.#type = :type, #updatedAt = :at',
           ConditionExpression: 'attribute_exists(pk) AND attribute_exists(#data)',
           ExpressionAttributeNames: { '#data': 'data', '#number': 'consigneeIdNumber', '#type': 'consigneeIdType', '#updatedAt': 'updatedAt' },

@@ -271,6 +271,11 @@ export function batchKey(batchId: string): Record<string, string> {
 
 /* ---- items ---- */
 
+/** An item record's table key, for writes that touch only a field inside `data` (lambdas/infra/entities/manifest-items-taxid.ts). */
+export function itemKeyOf(batchId: string, itemKey: string): Record<string, string> {
+  return items().get({ batchId, itemKey }).params().Key as Record<string, string>;
+}
+
 /** The stored items of a batch under these keys (what update mode compares against). */
 export async function getItems(batchId: string, keys: readonly string[]): Promise<Map<string, Pick<StoredItem, 'itemKey' | 'hash' | 'runId' | 'decision' | 'createdAt'>>> {
   const found = new Map<string, Pick<StoredItem, 'itemKey' | 'hash' | 'runId' | 'decision' | 'createdAt'>>();
