@@ -10,16 +10,29 @@
  * `migrateFormerConnections` and `migrateFormerSyncs` rewrite them (`migrate channel-codes`).
  */
 import { randomUUID } from 'node:crypto';
-import { DeleteCommand, GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Principal } from '../../core/auth/principal';
 import { Conflict, ValidationFailed } from '../../core/errors';
 import { canonicalChannel, credentialProblems, formerChannels, formerCodesOf, syncChannels, type MarketplaceConnection, type SyncChannel } from '../../core/orders/marketplace';
 import { nextSyncAfter, syncEveryMinutes } from '../../core/orders/sync-schedule';
-import { documentClient } from '../../infra/dynamo';
 import { config } from '../../shared/config';
 import { now, nowIso } from '../../infra/clock';
 import { queues } from '../../infra/queues';
-import { cancellationCodes, isConditionalFailure } from '../../infra/entities/entity';
+import {
+  allSyncRuns,
+  connectedAccountIds,
+  connectionRows,
+  deleteConnection,
+  finishSyncRun,
+  getSyncRun,
+  moveConnection,
+  putConnection,
+  putSyncRun,
+  recentSyncRuns,
+  releaseSyncLock,
+  rewriteSyncRunCodes,
+  saveSyncResult,
+  takeSyncLock,
+} from '../../infra/entities/order-sync';
 import { checkBaseUrl, connectorFor, defaultBaseUrl } from '../../infra/marketplaces';
 import { marketplaceCredentials } from '../../infra/marketplace-credentials';
 import { logger } from '../../shared/logger';
@@ -61,10 +74,6 @@ const lockSeconds = 15 * 60;
 /** Rejected records kept per channel on the sync record (the count is exact). */
 const keptRejections = 20;
 
-const table = () => config.tableName();
-const syncKey = (accountId: number, startedAt: string, syncId: string) => ({ pk: `SYNC#${accountId}`, sk: `RUN#${startedAt}#${syncId}` });
-const lockKey = (accountId: number) => ({ pk: `SYNC#${accountId}`, sk: 'LOCK' });
-const connectionKey = (accountId: number, channel: string) => ({ pk: 'MARKETPLACE_CONNECTIONS', sk: `${String(accountId).padStart(12, '0')}#${channel}` });
 
 const emptyResult = (): ChannelResult => ({ status: 'pending', orders_synced: 0, orders_new: 0, orders_updated: 0, orders_rejected: 0, rejected: [], error: null });
 
@@ -91,15 +100,13 @@ export function requireUsableCredentials(channel: SyncChannel, credentials: Reco
 
 export async function connectMarketplace(principal: Principal, connection: MarketplaceConnection): Promise<void> {
   await marketplaceCredentials().put(principal.accountId, connection);
-  await documentClient().send(
-    new PutCommand({ TableName: table(), Item: { ...connectionKey(principal.accountId, connection.channel), accountId: principal.accountId, channel: connection.channel, baseUrl: connection.baseUrl, updatedAt: nowIso() } }),
-  );
+  await putConnection({ accountId: principal.accountId, channel: connection.channel, baseUrl: connection.baseUrl, updatedAt: nowIso() });
   // The connection made under a former code of the channel is this one now.
-  for (const former of formerCodesOf(connection.channel)) await documentClient().send(new DeleteCommand({ TableName: table(), Key: connectionKey(principal.accountId, former) }));
+  for (const former of formerCodesOf(connection.channel)) await deleteConnection(principal.accountId, former);
 }
 
 export async function disconnectMarketplace(principal: Principal, channel: SyncChannel): Promise<void> {
-  for (const code of [channel, ...formerCodesOf(channel)]) await documentClient().send(new DeleteCommand({ TableName: table(), Key: connectionKey(principal.accountId, code) }));
+  for (const code of [channel, ...formerCodesOf(channel)]) await deleteConnection(principal.accountId, code);
   await marketplaceCredentials().remove(principal.accountId, channel);
 }
 
@@ -114,31 +121,6 @@ export async function connectedChannels(accountId: number): Promise<{ channel: S
     if (!held || (held.former && !former)) by.set(channel, { channel, baseUrl: i.baseUrl as string, updatedAt: i.updatedAt as string, former });
   }
   return [...by.values()].sort((a, b) => a.channel.localeCompare(b.channel)).map(({ former: _f, ...c }) => c);
-}
-
-async function connectionRows(accountId: number): Promise<Record<string, unknown>[]> {
-  const res = await documentClient().send(
-    new QueryCommand({
-      TableName: table(),
-      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-      ExpressionAttributeValues: { ':pk': 'MARKETPLACE_CONNECTIONS', ':prefix': `${String(accountId).padStart(12, '0')}#` },
-      ConsistentRead: true,
-    }),
-  );
-  return res.Items ?? [];
-}
-
-async function allConnectedAccounts(): Promise<number[]> {
-  const ids = new Set<number>();
-  let start: Record<string, unknown> | undefined;
-  do {
-    const res = await documentClient().send(
-      new QueryCommand({ TableName: table(), KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': 'MARKETPLACE_CONNECTIONS' }, ExclusiveStartKey: start }),
-    );
-    for (const i of res.Items ?? []) ids.add(i.accountId as number);
-    start = res.LastEvaluatedKey;
-  } while (start);
-  return [...ids];
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -163,22 +145,10 @@ export async function startSync(principal: Principal, input: { channels?: SyncCh
     completedAt: null,
     results: Object.fromEntries(channels.map((c) => [c, emptyResult()])),
   };
+  const lock = await takeSyncLock(principal.accountId, record.syncId, Math.floor(at.getTime() / 1000) + lockSeconds, Math.floor(at.getTime() / 1000));
+  if (!lock.taken) throw new Conflict(`A sync is already running (${lock.heldBy ?? 'unknown'}); wait for it to finish.`, { sync_id: lock.heldBy });
   try {
-    await documentClient().send(
-      new PutCommand({
-        TableName: table(),
-        Item: { ...lockKey(principal.accountId), syncId: record.syncId, expiresAt: Math.floor(at.getTime() / 1000) + lockSeconds },
-        ConditionExpression: 'attribute_not_exists(pk) OR expiresAt < :now',
-        ExpressionAttributeValues: { ':now': Math.floor(at.getTime() / 1000) },
-      }),
-    );
-  } catch (err) {
-    if (!isConditionalFailure(err)) throw err;
-    const lock = await documentClient().send(new GetCommand({ TableName: table(), Key: lockKey(principal.accountId), ConsistentRead: true }));
-    throw new Conflict(`A sync is already running (${lock.Item?.syncId ?? 'unknown'}); wait for it to finish.`, { sync_id: lock.Item?.syncId ?? null });
-  }
-  try {
-    await documentClient().send(new PutCommand({ TableName: table(), Item: { ...syncKey(record.accountId, record.startedAt, record.syncId), ...record } }));
+    await putSyncRun(record);
     const message: SyncMessage = { kind: 'run', accountId: record.accountId, syncId: record.syncId, startedAt: record.startedAt };
     await queues().send('marketplaceSync', message);
   } catch (err) {
@@ -188,19 +158,11 @@ export async function startSync(principal: Principal, input: { channels?: SyncCh
   return record;
 }
 
-async function releaseLock(accountId: number, syncId: string) {
-  await documentClient()
-    .send(new DeleteCommand({ TableName: table(), Key: lockKey(accountId), ConditionExpression: 'syncId = :id', ExpressionAttributeValues: { ':id': syncId } }))
-    .catch((err) => {
-      if (!isConditionalFailure(err)) throw err;
-    });
-}
+const releaseLock = releaseSyncLock;
 
 async function readSync(accountId: number, startedAt: string, syncId: string): Promise<SyncRecord | undefined> {
-  const res = await documentClient().send(new GetCommand({ TableName: table(), Key: syncKey(accountId, startedAt, syncId), ConsistentRead: true }));
-  if (!res.Item) return undefined;
-  const { pk: _p, sk: _s, ...rest } = res.Item;
-  return currentCodes(rest as SyncRecord);
+  const row = await getSyncRun({ accountId, startedAt, syncId });
+  return row ? currentCodes(row as SyncRecord) : undefined;
 }
 
 /** A sync record as the current codes say it (one written before a rename names former codes). */
@@ -214,16 +176,7 @@ function currentCodes(s: SyncRecord): SyncRecord {
 }
 
 async function saveResult(s: SyncRecord, channel: SyncChannel, result: ChannelResult) {
-  await documentClient().send(
-    new UpdateCommand({
-      TableName: table(),
-      Key: syncKey(s.accountId, s.startedAt, s.syncId),
-      UpdateExpression: 'SET results.#c = :r',
-      ConditionExpression: '#status = :processing',
-      ExpressionAttributeNames: { '#c': channel, '#status': 'status' },
-      ExpressionAttributeValues: { ':r': result, ':processing': 'processing' },
-    }),
-  );
+  await saveSyncResult(s, channel, result);
 }
 
 /**
@@ -268,16 +221,7 @@ export async function runSync(message: SyncMessage, opts: { timeBudgetMs?: numbe
   const failed = sync.channels.filter((c) => sync.results[c]?.status === 'failed').length;
   const status: SyncStatus = failed === 0 ? 'completed' : failed === sync.channels.length ? 'failed' : 'completed_with_errors';
   const completedAt = nowIso();
-  await documentClient().send(
-    new UpdateCommand({
-      TableName: table(),
-      Key: syncKey(sync.accountId, sync.startedAt, sync.syncId),
-      UpdateExpression: 'SET #status = :status, completedAt = :at',
-      ConditionExpression: '#status = :processing',
-      ExpressionAttributeNames: { '#status': 'status' },
-      ExpressionAttributeValues: { ':status': status, ':at': completedAt, ':processing': 'processing' },
-    }),
-  );
+  await finishSyncRun(sync, status, completedAt);
   await releaseLock(sync.accountId, sync.syncId);
   return { ...sync, status, completedAt };
 }
@@ -295,17 +239,7 @@ async function defaultUpdatedSince(accountId: number, exceptSyncId: string): Pro
 
 /** The account's latest syncs, newest first. */
 async function recentSyncs(accountId: number, limit: number): Promise<SyncRecord[]> {
-  const res = await documentClient().send(
-    new QueryCommand({
-      TableName: table(),
-      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :run)',
-      ExpressionAttributeValues: { ':pk': `SYNC#${accountId}`, ':run': 'RUN#' },
-      ScanIndexForward: false,
-      Limit: limit,
-      ConsistentRead: true,
-    }),
-  );
-  return (res.Items ?? []).map(({ pk: _p, sk: _s, ...rest }) => currentCodes(rest as SyncRecord));
+  return (await recentSyncRuns(accountId, limit)).map((r) => currentCodes(r as SyncRecord));
 }
 
 async function mapLimit<T, R>(items: T[], limit: number, fn: (t: T) => Promise<R>): Promise<R[]> {
@@ -334,7 +268,7 @@ export function nextScheduledSync(at = now()): string {
 export async function scheduledSync(): Promise<{ started: number; skipped: number }> {
   let started = 0;
   let skipped = 0;
-  for (const accountId of await allConnectedAccounts()) {
+  for (const accountId of await connectedAccountIds()) {
     const system: Principal = { accountId, tokenId: 0, tokenName: 'scheduled sync', email: null, role: 'partner', scopes: [] };
     try {
       await startSync(system, {}, 'scheduled');
@@ -363,23 +297,10 @@ export async function migrateFormerConnections(accountId: number): Promise<{ con
   for (const row of rows.filter((r) => formerChannels.includes(r.channel as never))) {
     const former = row.channel as string;
     const channel = canonicalChannel(former) as SyncChannel;
-    const formerRow = { TableName: table(), Key: connectionKey(accountId, former), ConditionExpression: 'updatedAt = :u', ExpressionAttributeValues: { ':u': row.updatedAt } };
-    try {
-      if (codes.has(channel)) {
-        await documentClient().send(new DeleteCommand(formerRow));
-      } else {
-        const Item = { ...connectionKey(accountId, channel), accountId, channel, baseUrl: row.baseUrl, updatedAt: row.updatedAt };
-        await documentClient().send(
-          new TransactWriteCommand({ TransactItems: [{ Put: { TableName: table(), Item, ConditionExpression: 'attribute_not_exists(pk)' } }, { Delete: formerRow }] }),
-        );
-      }
-      out.connections++;
-    } catch (err) {
-      const codes = cancellationCodes(err);
-      if (!isConditionalFailure(err) && !codes) throw err;
-      // Changed meanwhile (connected again, or disconnected): the account's own write stands.
-      if (codes && !codes.includes('ConditionalCheckFailed')) out.conflicts.push(`account ${accountId}: the ${former} connection row was being written; run the migration again`);
-    }
+    const moved = await moveConnection(row, channel, codes.has(channel));
+    if (moved === 'moved') out.connections++;
+    // Changed meanwhile (connected again, or disconnected): the account's own write stands.
+    if (moved === 'busy') out.conflicts.push(`account ${accountId}: the ${former} connection row was being written; run the migration again`);
   }
   for (const channel of syncChannels) {
     if (!formerCodesOf(channel).length) continue;
@@ -401,39 +322,13 @@ export async function migrateFormerConnections(accountId: number): Promise<{ con
  */
 export async function migrateFormerSyncs(accountId: number): Promise<number> {
   let moved = 0;
-  let start: Record<string, unknown> | undefined;
-  do {
-    const res = await documentClient().send(
-      new QueryCommand({
-        TableName: table(),
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :run)',
-        ExpressionAttributeValues: { ':pk': `SYNC#${accountId}`, ':run': 'RUN#' },
-        ConsistentRead: true,
-        ExclusiveStartKey: start,
-      }),
-    );
-    for (const item of res.Items ?? []) {
-      const { pk: _p, sk: _s, ...rest } = item;
-      const before = rest as SyncRecord;
+  for await (const page of allSyncRuns(accountId)) {
+    for (const row of page) {
+      const before = row as SyncRecord;
       const after = currentCodes(before);
       if (after === before || before.status === 'processing') continue;
-      try {
-        await documentClient().send(
-          new UpdateCommand({
-            TableName: table(),
-            Key: syncKey(before.accountId, before.startedAt, before.syncId),
-            UpdateExpression: 'SET channels = :channels, results = :results',
-            ConditionExpression: '#status = :status',
-            ExpressionAttributeNames: { '#status': 'status' },
-            ExpressionAttributeValues: { ':channels': after.channels, ':results': after.results, ':status': before.status },
-          }),
-        );
-        moved++;
-      } catch (err) {
-        if (!isConditionalFailure(err)) throw err;
-      }
+      if (await rewriteSyncRunCodes(row, after.channels, after.results)) moved++;
     }
-    start = res.LastEvaluatedKey;
-  } while (start);
+  }
   return moved;
 }
