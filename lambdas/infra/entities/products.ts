@@ -5,42 +5,56 @@
  * transaction as the shipment; `below` remembers that a fall under the threshold was announced,
  * so `inventory.low_stock` fires once per fall, by a conditional write.
  */
-import { PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { documentClient } from '../dynamo';
-import { config } from '../../shared/config';
-import { isConditionalFailure } from './entity';
+import type { EntityItem } from 'electrodb';
+import { defineEntity, isConditionalFailure, service } from './entity';
 import { nextIds } from './counters';
-import { batchGetAll } from '../batch-get';
 import type { TransactItem } from './orders';
 
-export interface ProductRecord {
-  accountId: number;
-  productId: number;
-  sku: string;
-  name: string;
-  /** Undefined while the merchant does not track this SKU's stock. */
-  stock?: number;
-  threshold?: number;
-  warehouseId?: number;
-  warehouseName?: string;
-  below?: boolean;
-  updatedAt?: string;
-}
+const keyless = { casing: 'none' } as const;
+/** Rows written by hand before the entity carry no ElectroDB markers: reads do not ask for them. */
+const read = { ignoreOwnership: true } as const;
 
-const table = () => config.tableName();
-const productKey = (accountId: number, sku: string) => ({ pk: `PRODUCT#${accountId}#${sku}`, sk: 'PRODUCT' });
+const products = defineEntity({
+  model: { entity: 'product', version: '1', service },
+  attributes: {
+    accountId: { type: 'number', required: true },
+    productId: { type: 'number', required: true },
+    sku: { type: 'string', required: true },
+    name: { type: 'string', required: true },
+    /** Undefined while the merchant does not track this SKU's stock. */
+    stock: { type: 'number' },
+    threshold: { type: 'number' },
+    warehouseId: { type: 'number' },
+    warehouseName: { type: 'string' },
+    below: { type: 'boolean' },
+    updatedAt: { type: 'string' },
+  },
+  indexes: {
+    bySku: {
+      pk: { field: 'pk', composite: ['accountId', 'sku'], template: 'PRODUCT#${accountId}#${sku}', ...keyless },
+      sk: { field: 'sk', composite: [], template: 'PRODUCT', ...keyless },
+    },
+    byAccount: {
+      index: 'gsi1',
+      pk: { field: 'gsi1pk', composite: ['accountId'], template: 'ACCOUNT#${accountId}#PRODUCTS', ...keyless },
+      sk: { field: 'gsi1sk', composite: ['sku'], template: '${sku}', ...keyless },
+    },
+  },
+} as const);
 
-function strip(item: Record<string, unknown>): ProductRecord {
-  const { pk: _p, sk: _s, gsi1pk: _g, gsi1sk: _k, ...rest } = item;
-  return rest as unknown as ProductRecord;
-}
+export type ProductRecord = EntityItem<ReturnType<typeof products>>;
 
 export async function getProducts(accountId: number, skus: string[]): Promise<Map<string, ProductRecord>> {
-  const items = await batchGetAll([...new Set(skus)].map((sku) => productKey(accountId, sku)));
-  return new Map(items.map((item) => [item.sku as string, strip(item)]));
+  const unique = [...new Set(skus)];
+  if (!unique.length) return new Map();
+  const res = await products()
+    .get(unique.map((sku) => ({ accountId, sku })))
+    .go({ consistent: true, ...read });
+  if (res.unprocessed.length) throw new Error(`products: ${res.unprocessed.length} keys left unread after retries`);
+  return new Map(res.data.map((p) => [p.sku, p]));
 }
 
-/** The product of each SKU, made on first sight (a conditional put: two orders never make two). */
+/** The product of each SKU, made on first sight (a conditional create: two orders never make two). */
 export async function productsFor(accountId: number, lines: { sku: string; name: string }[]): Promise<Map<string, ProductRecord>> {
   const known = await getProducts(accountId, lines.map((l) => l.sku));
   const missing = [...new Map(lines.filter((l) => !known.has(l.sku)).map((l) => [l.sku, l])).values()];
@@ -50,13 +64,7 @@ export async function productsFor(accountId: number, lines: { sku: string; name:
     missing.map(async (line, i) => {
       const record: ProductRecord = { accountId, productId: first + i, sku: line.sku, name: line.name };
       try {
-        await documentClient().send(
-          new PutCommand({
-            TableName: table(),
-            Item: { ...productKey(accountId, line.sku), ...record, gsi1pk: `ACCOUNT#${accountId}#PRODUCTS`, gsi1sk: line.sku },
-            ConditionExpression: 'attribute_not_exists(pk)',
-          }),
-        );
+        await products().create(record).go();
         known.set(line.sku, record);
       } catch (err) {
         if (!isConditionalFailure(err)) throw err;
@@ -76,17 +84,11 @@ export async function setStock(
   at: string,
 ): Promise<ProductRecord> {
   const [product] = (await productsFor(accountId, [{ sku, name: s.name ?? sku }])).values();
-  const res = await documentClient().send(
-    new UpdateCommand({
-      TableName: table(),
-      Key: productKey(accountId, sku),
-      UpdateExpression: 'SET #stock = :stock, #threshold = :threshold, #wid = :wid, #wname = :wname, #name = :name, #at = :at',
-      ExpressionAttributeNames: { '#stock': 'stock', '#threshold': 'threshold', '#wid': 'warehouseId', '#wname': 'warehouseName', '#name': 'name', '#at': 'updatedAt' },
-      ExpressionAttributeValues: { ':stock': s.stock, ':threshold': s.threshold, ':wid': s.warehouseId, ':wname': s.warehouseName, ':name': s.name ?? product.name, ':at': at },
-      ReturnValues: 'ALL_NEW',
-    }),
-  );
-  return strip(res.Attributes!);
+  const res = await products()
+    .patch({ accountId, sku })
+    .set({ stock: s.stock, threshold: s.threshold, warehouseId: s.warehouseId, warehouseName: s.warehouseName, name: s.name ?? product.name, updatedAt: at })
+    .go({ response: 'all_new' });
+  return res.data as ProductRecord;
 }
 
 /** The writes that take shipped quantities off tracked stock, for the shipment's transaction. */
@@ -94,14 +96,11 @@ export function stockDecrements(accountId: number, lines: { sku: string; quantit
   const bySku = new Map<string, number>();
   for (const l of lines) if (tracked.get(l.sku)?.stock !== undefined) bySku.set(l.sku, (bySku.get(l.sku) ?? 0) + l.quantity);
   return [...bySku].map(([sku, quantity]) => ({
-    Update: {
-      TableName: table(),
-      Key: productKey(accountId, sku),
-      UpdateExpression: 'ADD #stock :minus',
-      ConditionExpression: 'attribute_exists(#stock)',
-      ExpressionAttributeNames: { '#stock': 'stock' },
-      ExpressionAttributeValues: { ':minus': -quantity },
-    },
+    Update: products()
+      .update({ accountId, sku })
+      .add({ stock: -quantity })
+      .where(({ stock }, { exists }) => exists(stock))
+      .params() as never,
   }));
 }
 
@@ -113,31 +112,19 @@ export async function markLowStock(accountId: number, skus: string[]): Promise<P
   const fallen: ProductRecord[] = [];
   for (const sku of new Set(skus)) {
     try {
-      const res = await documentClient().send(
-        new UpdateCommand({
-          TableName: table(),
-          Key: productKey(accountId, sku),
-          UpdateExpression: 'SET #below = :true',
-          ConditionExpression: '#stock < #threshold AND (attribute_not_exists(#below) OR #below = :false)',
-          ExpressionAttributeNames: { '#below': 'below', '#stock': 'stock', '#threshold': 'threshold' },
-          ExpressionAttributeValues: { ':true': true, ':false': false },
-          ReturnValues: 'ALL_NEW',
-        }),
-      );
-      fallen.push(strip(res.Attributes!));
+      const res = await products()
+        .patch({ accountId, sku })
+        .set({ below: true })
+        .where(({ stock, threshold, below }, { notExists, eq, name }) => `${name(stock)} < ${name(threshold)} AND (${notExists(below)} OR ${eq(below, false)})`)
+        .go({ response: 'all_new' });
+      fallen.push(res.data as ProductRecord);
     } catch (err) {
       if (!isConditionalFailure(err)) throw err;
-      await documentClient()
-        .send(
-          new UpdateCommand({
-            TableName: table(),
-            Key: productKey(accountId, sku),
-            UpdateExpression: 'SET #below = :false',
-            ConditionExpression: '#stock >= #threshold AND #below = :true',
-            ExpressionAttributeNames: { '#below': 'below', '#stock': 'stock', '#threshold': 'threshold' },
-            ExpressionAttributeValues: { ':true': true, ':false': false },
-          }),
-        )
+      await products()
+        .patch({ accountId, sku })
+        .set({ below: false })
+        .where(({ stock, threshold, below }, { eq, name }) => `${name(stock)} >= ${name(threshold)} AND ${eq(below, true)}`)
+        .go()
         .catch((e) => {
           if (!isConditionalFailure(e)) throw e;
         });
@@ -147,20 +134,5 @@ export async function markLowStock(accountId: number, skus: string[]): Promise<P
 }
 
 export async function listProducts(accountId: number): Promise<ProductRecord[]> {
-  const out: ProductRecord[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const res = await documentClient().send(
-      new QueryCommand({
-        TableName: table(),
-        IndexName: 'gsi1',
-        KeyConditionExpression: 'gsi1pk = :pk',
-        ExpressionAttributeValues: { ':pk': `ACCOUNT#${accountId}#PRODUCTS` },
-        ExclusiveStartKey: start,
-      }),
-    );
-    out.push(...(res.Items ?? []).map(strip));
-    start = res.LastEvaluatedKey;
-  } while (start);
-  return out;
+  return (await products().query.byAccount({ accountId }).go({ pages: 'all', ...read })).data;
 }
