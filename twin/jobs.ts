@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Context, SQSEvent, SQSBatchResponse } from 'aws-lambda';
-import { defineEntity, isConditionalFailure, service } from '../lambdas/infra/entities/entity';
+import { defineEntity, isConditionalFailure, key, service } from '../lambdas/infra/entities/entity';
 import type { QueuePort } from '../lambdas/infra/queues';
 import type { TimerPort } from '../lambdas/infra/timers';
 import { busEnvelope, type EventPort } from '../lambdas/infra/events';
@@ -27,15 +27,8 @@ const jobs = defineEntity({
     lastError: { type: 'string' },
   },
   indexes: {
-    byId: {
-      pk: { field: 'pk', composite: ['id'], template: 'TWINJOB#${id}' },
-      sk: { field: 'sk', composite: [], template: 'JOB' },
-    },
-    byVisibility: {
-      index: 'gsi1',
-      pk: { field: 'gsi1pk', composite: ['state'], template: 'TWINJOBS#${state}' },
-      sk: { field: 'gsi1sk', composite: ['visibleAt', 'id'], template: '${visibleAt}#${id}' },
-    },
+    byId: { pk: key('pk', 'TWINJOB#${id}'), sk: key('sk', 'JOB') },
+    byVisibility: { index: 'gsi1', pk: key('gsi1pk', 'TWINJOBS#${state}'), sk: key('gsi1sk', '${visibleAt}#${id}') },
   },
 } as const);
 

@@ -1,4 +1,4 @@
-import { defineEntity, isConditionalFailure, pad, service } from './entity';
+import { defineEntity, isConditionalFailure, pad, service, key } from './entity';
 import { nextId } from './counters';
 import { accountKinds, type Account, type AccountKind, type TokenRecord } from '../../core/auth/accounts';
 
@@ -14,15 +14,8 @@ const accounts = defineEntity({
     updatedAt: { type: 'string', required: true },
   },
   indexes: {
-    byId: {
-      pk: { field: 'pk', composite: ['id'], template: 'ACCOUNT#${id}' },
-      sk: { field: 'sk', composite: [], template: 'ACCOUNT' },
-    },
-    all: {
-      index: 'gsi1',
-      pk: { field: 'gsi1pk', composite: [], template: 'ACCOUNTS' },
-      sk: { field: 'gsi1sk', composite: ['idKey'], template: 'ACCOUNT#${idKey}' },
-    },
+    byId: { pk: key('pk', 'ACCOUNT#${id}'), sk: key('sk', 'ACCOUNT') },
+    all: { index: 'gsi1', pk: key('gsi1pk', 'ACCOUNTS'), sk: key('gsi1sk', 'ACCOUNT#${idKey}') },
   },
 } as const);
 
@@ -41,25 +34,10 @@ const tokens = defineEntity({
     revokedAt: { type: 'string' },
   },
   indexes: {
-    byHash: {
-      pk: { field: 'pk', composite: ['tokenHash'], template: 'TOKEN#${tokenHash}' },
-      sk: { field: 'sk', composite: [], template: 'TOKEN' },
-    },
-    byId: {
-      index: 'gsi1',
-      pk: { field: 'gsi1pk', composite: ['id'], template: 'TOKENID#${id}' },
-      sk: { field: 'gsi1sk', composite: [], template: 'TOKEN' },
-    },
-    byAccount: {
-      index: 'gsi2',
-      pk: { field: 'gsi2pk', composite: ['accountId'], template: 'ACCOUNT#${accountId}#TOKENS' },
-      sk: { field: 'gsi2sk', composite: ['createdAt'], template: 'TOKEN#${createdAt}' },
-    },
-    all: {
-      index: 'gsi3',
-      pk: { field: 'gsi3pk', composite: [], template: 'TOKENS' },
-      sk: { field: 'gsi3sk', composite: ['createdAt'], template: 'TOKEN#${createdAt}' },
-    },
+    byHash: { pk: key('pk', 'TOKEN#${tokenHash}'), sk: key('sk', 'TOKEN') },
+    byId: { index: 'gsi1', pk: key('gsi1pk', 'TOKENID#${id}'), sk: key('gsi1sk', 'TOKEN') },
+    byAccount: { index: 'gsi2', pk: key('gsi2pk', 'ACCOUNT#${accountId}#TOKENS'), sk: key('gsi2sk', 'TOKEN#${createdAt}') },
+    all: { index: 'gsi3', pk: key('gsi3pk', 'TOKENS'), sk: key('gsi3sk', 'TOKEN#${createdAt}') },
   },
 } as const);
 

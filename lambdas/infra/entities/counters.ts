@@ -1,4 +1,4 @@
-import { defineEntity, service } from './entity';
+import { defineEntity, service, key } from './entity';
 
 const counters = defineEntity({
   model: { entity: 'counter', version: '1', service },
@@ -7,10 +7,7 @@ const counters = defineEntity({
     value: { type: 'number', default: 0 },
   },
   indexes: {
-    byName: {
-      pk: { field: 'pk', composite: ['name'], template: 'COUNTER#${name}' },
-      sk: { field: 'sk', composite: [], template: 'COUNTER' },
-    },
+    byName: { pk: key('pk', 'COUNTER#${name}'), sk: key('sk', 'COUNTER') },
   },
 } as const);
 

@@ -1,5 +1,5 @@
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { defineEntity, isConditionalFailure, pad, service } from './entity';
+import { defineEntity, isConditionalFailure, pad, service, key } from './entity';
 import { documentClient } from '../dynamo';
 import type { DocumentRecord, DocumentState } from '../../core/documents/model';
 import { documentStates, documentTypes } from '../../core/documents/model';
@@ -41,25 +41,10 @@ const documents = defineEntity({
     updatedAt: { type: 'string', required: true },
   },
   indexes: {
-    byId: {
-      pk: { field: 'pk', composite: ['id'], template: 'DOC#${id}' },
-      sk: { field: 'sk', composite: [], template: 'DOC' },
-    },
-    byAccount: {
-      index: 'gsi1',
-      pk: { field: 'gsi1pk', composite: ['accountId'], template: 'ACCOUNT#${accountId}#DOCS' },
-      sk: { field: 'gsi1sk', composite: ['idKey'], template: 'DOC#${idKey}' },
-    },
-    all: {
-      index: 'gsi2',
-      pk: { field: 'gsi2pk', composite: [], template: 'DOCS' },
-      sk: { field: 'gsi2sk', composite: ['idKey'], template: 'DOC#${idKey}' },
-    },
-    versions: {
-      index: 'gsi3',
-      pk: { field: 'gsi3pk', composite: ['rootId'], template: 'DOCROOT#${rootId}' },
-      sk: { field: 'gsi3sk', composite: ['versionKey'], template: 'V#${versionKey}' },
-    },
+    byId: { pk: key('pk', 'DOC#${id}'), sk: key('sk', 'DOC') },
+    byAccount: { index: 'gsi1', pk: key('gsi1pk', 'ACCOUNT#${accountId}#DOCS'), sk: key('gsi1sk', 'DOC#${idKey}') },
+    all: { index: 'gsi2', pk: key('gsi2pk', 'DOCS'), sk: key('gsi2sk', 'DOC#${idKey}') },
+    versions: { index: 'gsi3', pk: key('gsi3pk', 'DOCROOT#${rootId}'), sk: key('gsi3sk', 'V#${versionKey}') },
   },
 } as const);
 

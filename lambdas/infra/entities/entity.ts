@@ -42,3 +42,19 @@ export function cancellationCodes(err: unknown): string[] | undefined {
   if (e?.name !== 'TransactionCanceledException') return undefined;
   return (e.CancellationReasons ?? []).map((r) => r.Code ?? 'None');
 }
+
+/** The `${name}` placeholders of a key template, in order: the key's composite attributes. */
+type Composites<T extends string> = T extends `${string}\${${infer A}}${infer Rest}` ? [A, ...Composites<Rest>] : [];
+
+/**
+ * One key of an index, from its field and template: the composite attributes are read off the
+ * template's `${name}` placeholders, so each key is written once. `casing: 'none'` keeps the
+ * template's case (entities declared without it store keys lower-cased, ElectroDB's default, and
+ * keep doing so).
+ */
+export function key<F extends string, T extends string>(field: F, template: T): { field: F; composite: Composites<T>; template: T };
+export function key<F extends string, T extends string>(field: F, template: T, opts: { casing: 'none' }): { field: F; composite: Composites<T>; template: T; casing: 'none' };
+export function key(field: string, template: string, opts?: { casing: 'none' }) {
+  const composite = [...template.matchAll(/\$\{(\w+)\}/g)].map((m) => m[1]);
+  return { field, composite, template, ...(opts ?? {}) };
+}

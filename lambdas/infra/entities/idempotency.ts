@@ -1,4 +1,4 @@
-import { defineEntity, isConditionalFailure, service } from './entity';
+import { defineEntity, isConditionalFailure, service, key } from './entity';
 
 /**
  * Idempotency keys: one item per (scope, account, key), claimed with a conditional write before
@@ -23,10 +23,7 @@ const keys = defineEntity({
     expiresAt: { type: 'number', field: 'ttl' },
   },
   indexes: {
-    byKey: {
-      pk: { field: 'pk', composite: ['scope', 'accountId', 'key'], template: 'IDEM#${scope}#${accountId}#${key}' },
-      sk: { field: 'sk', composite: [], template: 'IDEM' },
-    },
+    byKey: { pk: key('pk', 'IDEM#${scope}#${accountId}#${key}'), sk: key('sk', 'IDEM') },
   },
 } as const);
 

@@ -1,4 +1,4 @@
-import { defineEntity, pad, service } from './entity';
+import { defineEntity, pad, service, key } from './entity';
 import type { ManifestFileRecord } from '../../core/manifest-files/model';
 
 /**
@@ -23,20 +23,9 @@ const manifestFiles = defineEntity({
     uploadedAt: { type: 'string', required: true },
   },
   indexes: {
-    byId: {
-      pk: { field: 'pk', composite: ['id'], template: 'MFILE#${id}' },
-      sk: { field: 'sk', composite: [], template: 'MFILE' },
-    },
-    byAccount: {
-      index: 'gsi1',
-      pk: { field: 'gsi1pk', composite: ['accountId'], template: 'ACCOUNT#${accountId}#MFILES' },
-      sk: { field: 'gsi1sk', composite: ['idKey'], template: 'MFILE#${idKey}' },
-    },
-    byCourier: {
-      index: 'gsi2',
-      pk: { field: 'gsi2pk', composite: ['accountId', 'courierCode'], template: 'ACCOUNT#${accountId}#MFILES#${courierCode}' },
-      sk: { field: 'gsi2sk', composite: ['idKey'], template: 'MFILE#${idKey}' },
-    },
+    byId: { pk: key('pk', 'MFILE#${id}'), sk: key('sk', 'MFILE') },
+    byAccount: { index: 'gsi1', pk: key('gsi1pk', 'ACCOUNT#${accountId}#MFILES'), sk: key('gsi1sk', 'MFILE#${idKey}') },
+    byCourier: { index: 'gsi2', pk: key('gsi2pk', 'ACCOUNT#${accountId}#MFILES#${courierCode}'), sk: key('gsi2sk', 'MFILE#${idKey}') },
   },
 } as const);
 

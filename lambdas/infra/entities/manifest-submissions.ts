@@ -1,5 +1,7 @@
-import { defineEntity, isConditionalFailure, service } from './entity';
+import { defineEntity, isConditionalFailure, service, key } from './entity';
 import type { ItemDecision } from '../../core/manifests/identity';
+
+const keyless = { casing: 'none' } as const;
 
 /**
  * A whole-manifest submission (spec 4.3) under its Idempotency-Key: the record that makes intake
@@ -33,10 +35,7 @@ const submissions = defineEntity({
     ttl: { type: 'number' },
   },
   indexes: {
-    byKey: {
-      pk: { field: 'pk', composite: ['accountId', 'key'], template: 'SUBMISSION#${accountId}#${key}', casing: 'none' },
-      sk: { field: 'sk', composite: [], template: 'SUBMISSION', casing: 'none' },
-    },
+    byKey: { pk: key('pk', 'SUBMISSION#${accountId}#${key}', keyless), sk: key('sk', 'SUBMISSION', keyless) },
   },
 } as const);
 

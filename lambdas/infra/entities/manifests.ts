@@ -1,10 +1,12 @@
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { cancellationCodes, defineEntity, isConditionalFailure, service } from './entity';
+import { cancellationCodes, defineEntity, isConditionalFailure, service, key } from './entity';
 import { documentClient } from '../dynamo';
 import { config } from '../../shared/config';
 import { batchWriteAll } from '../batch-write';
 import type { BatchRecord, ChunkSetRecord, DecisionEntry, DecisionSegment, StoredItem } from '../../core/manifests/model';
 import { batchStatuses, chunkSetStatuses, isVisible } from '../../core/manifests/model';
+
+const keyless = { casing: 'none' } as const;
 
 /**
  * A manifest batch (one import of a manifest), its items, its decision log and, in chunked
@@ -37,19 +39,12 @@ const batches = defineEntity({
     updatedAt: { type: 'string', required: true },
   },
   indexes: {
-    byId: {
-      pk: { field: 'pk', composite: ['batchId'], template: 'BATCH#${batchId}', casing: 'none' },
-      sk: { field: 'sk', composite: [], template: 'BATCH', casing: 'none' },
-    },
-    byAccount: {
-      index: 'gsi1',
-      pk: { field: 'gsi1pk', composite: ['accountId'], template: 'ACCOUNT#${accountId}#BATCHES', casing: 'none' },
-      sk: { field: 'gsi1sk', composite: ['createdAt', 'batchId'], template: '${createdAt}#${batchId}', casing: 'none' },
-    },
+    byId: { pk: key('pk', 'BATCH#${batchId}', keyless), sk: key('sk', 'BATCH', keyless) },
+    byAccount: { index: 'gsi1', pk: key('gsi1pk', 'ACCOUNT#${accountId}#BATCHES', keyless), sk: key('gsi1sk', '${createdAt}#${batchId}', keyless) },
     byManifest: {
       index: 'gsi2',
-      pk: { field: 'gsi2pk', composite: ['accountId', 'manifestNumber'], template: 'ACCOUNT#${accountId}#MANIFEST#${manifestNumber}', casing: 'none' },
-      sk: { field: 'gsi2sk', composite: ['createdAt', 'batchId'], template: '${createdAt}#${batchId}', casing: 'none' },
+      pk: key('gsi2pk', 'ACCOUNT#${accountId}#MANIFEST#${manifestNumber}', keyless),
+      sk: key('gsi2sk', '${createdAt}#${batchId}', keyless),
     },
   },
 } as const);
@@ -71,15 +66,8 @@ const items = defineEntity({
     updatedAt: { type: 'string', required: true },
   },
   indexes: {
-    byBatch: {
-      pk: { field: 'pk', composite: ['batchId'], template: 'BATCH#${batchId}', casing: 'none' },
-      sk: { field: 'sk', composite: ['itemKey'], template: 'ITEM#${itemKey}', casing: 'none' },
-    },
-    byAwb: {
-      index: 'gsi1',
-      pk: { field: 'gsi1pk', composite: ['awb'], template: 'AWB#${awb}', casing: 'none' },
-      sk: { field: 'gsi1sk', composite: ['accountId', 'batchId', 'itemKey'], template: '${accountId}#${batchId}#${itemKey}', casing: 'none' },
-    },
+    byBatch: { pk: key('pk', 'BATCH#${batchId}', keyless), sk: key('sk', 'ITEM#${itemKey}', keyless) },
+    byAwb: { index: 'gsi1', pk: key('gsi1pk', 'AWB#${awb}', keyless), sk: key('gsi1sk', '${accountId}#${batchId}#${itemKey}', keyless) },
   },
 } as const);
 
@@ -93,10 +81,7 @@ const decisionPages = defineEntity({
     entries: { type: 'any', required: true },
   },
   indexes: {
-    byBatch: {
-      pk: { field: 'pk', composite: ['batchId'], template: 'BATCH#${batchId}', casing: 'none' },
-      sk: { field: 'sk', composite: ['segmentId', 'pageKey'], template: 'DECISIONS#${segmentId}#${pageKey}', casing: 'none' },
-    },
+    byBatch: { pk: key('pk', 'BATCH#${batchId}', keyless), sk: key('sk', 'DECISIONS#${segmentId}#${pageKey}', keyless) },
   },
 } as const);
 
@@ -118,10 +103,7 @@ const segments = defineEntity({
     counts: { type: 'any', required: true },
   },
   indexes: {
-    byBatch: {
-      pk: { field: 'pk', composite: ['batchId'], template: 'BATCH#${batchId}', casing: 'none' },
-      sk: { field: 'sk', composite: ['at', 'segmentId'], template: 'SEGMENT#${at}#${segmentId}', casing: 'none' },
-    },
+    byBatch: { pk: key('pk', 'BATCH#${batchId}', keyless), sk: key('sk', 'SEGMENT#${at}#${segmentId}', keyless) },
   },
 } as const);
 
@@ -149,10 +131,7 @@ const chunkSets = defineEntity({
     ttl: { type: 'number' },
   },
   indexes: {
-    byKey: {
-      pk: { field: 'pk', composite: ['accountId', 'baseKey'], template: 'CHUNKS#${accountId}#${baseKey}', casing: 'none' },
-      sk: { field: 'sk', composite: [], template: 'CHUNKS', casing: 'none' },
-    },
+    byKey: { pk: key('pk', 'CHUNKS#${accountId}#${baseKey}', keyless), sk: key('sk', 'CHUNKS', keyless) },
   },
 } as const);
 
@@ -371,10 +350,7 @@ const chunks = defineEntity({
     ttl: { type: 'number' },
   },
   indexes: {
-    byChunk: {
-      pk: { field: 'pk', composite: ['accountId', 'baseKey'], template: 'CHUNKS#${accountId}#${baseKey}', casing: 'none' },
-      sk: { field: 'sk', composite: ['chunk'], template: 'CHUNK#${chunk}', casing: 'none' },
-    },
+    byChunk: { pk: key('pk', 'CHUNKS#${accountId}#${baseKey}', keyless), sk: key('sk', 'CHUNK#${chunk}', keyless) },
   },
 } as const);
 

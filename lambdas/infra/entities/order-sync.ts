@@ -1,5 +1,5 @@
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { defineEntity, isConditionalFailure, pad, service } from './entity';
+import { defineEntity, isConditionalFailure, pad, service, key } from './entity';
 import { documentClient } from '../dynamo';
 import { formerChannels, syncChannels } from '../../core/orders/marketplace';
 
@@ -27,10 +27,7 @@ const connections = defineEntity({
     updatedAt: { type: 'string', required: true },
   },
   indexes: {
-    all: {
-      pk: { field: 'pk', composite: [], template: 'MARKETPLACE_CONNECTIONS', ...keyless },
-      sk: { field: 'sk', composite: ['accountKey', 'channel'], template: '${accountKey}#${channel}', ...keyless },
-    },
+    all: { pk: key('pk', 'MARKETPLACE_CONNECTIONS', keyless), sk: key('sk', '${accountKey}#${channel}', keyless) },
   },
 } as const);
 
@@ -43,10 +40,7 @@ const locks = defineEntity({
     expiresAt: { type: 'number', required: true },
   },
   indexes: {
-    byAccount: {
-      pk: { field: 'pk', composite: ['accountId'], template: 'SYNC#${accountId}', ...keyless },
-      sk: { field: 'sk', composite: [], template: 'LOCK', ...keyless },
-    },
+    byAccount: { pk: key('pk', 'SYNC#${accountId}', keyless), sk: key('sk', 'LOCK', keyless) },
   },
 } as const);
 
@@ -66,10 +60,7 @@ const runs = defineEntity({
     results: { type: 'map', properties: Object.fromEntries(channelCodes.map((c) => [c, { type: 'any' } as const])) as Record<string, { type: 'any' }> },
   },
   indexes: {
-    byAccount: {
-      pk: { field: 'pk', composite: ['accountId'], template: 'SYNC#${accountId}', ...keyless },
-      sk: { field: 'sk', composite: ['startedAt', 'syncId'], template: 'RUN#${startedAt}#${syncId}', ...keyless },
-    },
+    byAccount: { pk: key('pk', 'SYNC#${accountId}', keyless), sk: key('sk', 'RUN#${startedAt}#${syncId}', keyless) },
   },
 } as const);
 

@@ -6,7 +6,7 @@
  * so `inventory.low_stock` fires once per fall, by a conditional write.
  */
 import type { EntityItem } from 'electrodb';
-import { defineEntity, isConditionalFailure, service } from './entity';
+import { defineEntity, isConditionalFailure, service, key } from './entity';
 import { nextIds } from './counters';
 import type { TransactItem } from './orders';
 
@@ -30,15 +30,8 @@ const products = defineEntity({
     updatedAt: { type: 'string' },
   },
   indexes: {
-    bySku: {
-      pk: { field: 'pk', composite: ['accountId', 'sku'], template: 'PRODUCT#${accountId}#${sku}', ...keyless },
-      sk: { field: 'sk', composite: [], template: 'PRODUCT', ...keyless },
-    },
-    byAccount: {
-      index: 'gsi1',
-      pk: { field: 'gsi1pk', composite: ['accountId'], template: 'ACCOUNT#${accountId}#PRODUCTS', ...keyless },
-      sk: { field: 'gsi1sk', composite: ['sku'], template: '${sku}', ...keyless },
-    },
+    bySku: { pk: key('pk', 'PRODUCT#${accountId}#${sku}', keyless), sk: key('sk', 'PRODUCT', keyless) },
+    byAccount: { index: 'gsi1', pk: key('gsi1pk', 'ACCOUNT#${accountId}#PRODUCTS', keyless), sk: key('gsi1sk', '${sku}', keyless) },
   },
 } as const);
 

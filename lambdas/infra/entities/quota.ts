@@ -1,5 +1,5 @@
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { defineEntity, isConditionalFailure, service } from './entity';
+import { defineEntity, isConditionalFailure, service, key } from './entity';
 import { documentClient } from '../dynamo';
 import { config } from '../../shared/config';
 import { now } from '../clock';
@@ -40,10 +40,7 @@ const counters = defineEntity({
     updatedAt: { type: 'string' },
   },
   indexes: {
-    byHolderYear: {
-      pk: { field: 'pk', composite: ['holder', 'year'], template: 'QUOTA#${holder}#${year}', ...keyless },
-      sk: { field: 'sk', composite: [], template: 'COUNTER', ...keyless },
-    },
+    byHolderYear: { pk: key('pk', 'QUOTA#${holder}#${year}', keyless), sk: key('sk', 'COUNTER', keyless) },
   },
 } as const);
 

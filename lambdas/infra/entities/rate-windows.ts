@@ -1,4 +1,4 @@
-import { defineEntity, service } from './entity';
+import { defineEntity, service, key } from './entity';
 
 const windows = defineEntity({
   model: { entity: 'rateWindow', version: '1', service },
@@ -9,10 +9,7 @@ const windows = defineEntity({
     expiresAt: { type: 'number', field: 'ttl' },
   },
   indexes: {
-    byKey: {
-      pk: { field: 'pk', composite: ['key'], template: 'RATE#${key}' },
-      sk: { field: 'sk', composite: [], template: 'RATE' },
-    },
+    byKey: { pk: key('pk', 'RATE#${key}'), sk: key('sk', 'RATE') },
   },
 } as const);
 

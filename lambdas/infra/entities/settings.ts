@@ -1,4 +1,4 @@
-import { defineEntity, isConditionalFailure, service } from './entity';
+import { defineEntity, isConditionalFailure, service, key } from './entity';
 
 /** Small service-wide facts that must be decided once (e.g. which account is the operator's). */
 const settings = defineEntity({
@@ -8,10 +8,7 @@ const settings = defineEntity({
     value: { type: 'string', required: true },
   },
   indexes: {
-    byName: {
-      pk: { field: 'pk', composite: ['name'], template: 'SETTING#${name}' },
-      sk: { field: 'sk', composite: [], template: 'SETTING' },
-    },
+    byName: { pk: key('pk', 'SETTING#${name}'), sk: key('sk', 'SETTING') },
   },
 } as const);
 

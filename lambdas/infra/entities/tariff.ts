@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { defineEntity, isConditionalFailure, service } from './entity';
+import { defineEntity, isConditionalFailure, service, key } from './entity';
 import { batchWriteAll } from '../batch-write';
 import { Conflict, Unavailable } from '../../core/errors';
 import type { TariffRow } from '../../core/tariff/table';
+
+const keyless = { casing: 'none' } as const;
 
 /**
  * The imported tariff table. Each import writes its rows under a new version (one item per row,
@@ -22,10 +24,7 @@ const rows = defineEntity({
     keywords: { type: 'list', items: { type: 'string' } },
   },
   indexes: {
-    byVersion: {
-      pk: { field: 'pk', composite: ['version'], template: 'TARIFF#${version}', casing: 'none' },
-      sk: { field: 'sk', composite: ['ncm'], template: 'NCM#${ncm}', casing: 'none' },
-    },
+    byVersion: { pk: key('pk', 'TARIFF#${version}', keyless), sk: key('sk', 'NCM#${ncm}', keyless) },
   },
 } as const);
 
@@ -40,10 +39,7 @@ const meta = defineEntity({
     previousVersion: { type: 'string' },
   },
   indexes: {
-    current: {
-      pk: { field: 'pk', composite: [], template: 'TARIFF', casing: 'none' },
-      sk: { field: 'sk', composite: [], template: 'META', casing: 'none' },
-    },
+    current: { pk: key('pk', 'TARIFF', keyless), sk: key('sk', 'META', keyless) },
   },
 } as const);
 

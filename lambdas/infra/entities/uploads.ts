@@ -1,4 +1,4 @@
-import { defineEntity, service } from './entity';
+import { defineEntity, service, key } from './entity';
 
 /**
  * A large file on its way straight to storage: declared first (type, size, checksum), uploaded
@@ -60,10 +60,7 @@ const uploads = defineEntity({
     expiresAt: { type: 'number', field: 'ttl', required: true },
   },
   indexes: {
-    byId: {
-      pk: { field: 'pk', composite: ['id'], template: 'UPLOAD#${id}' },
-      sk: { field: 'sk', composite: [], template: 'UPLOAD' },
-    },
+    byId: { pk: key('pk', 'UPLOAD#${id}'), sk: key('sk', 'UPLOAD') },
   },
 } as const);
 

@@ -3,7 +3,7 @@
  * labels and the place tracked stock sits. The merchant numbers them (`PUT /v1/warehouses/{id}`).
  */
 import type { EntityItem } from 'electrodb';
-import { defineEntity, pad, service } from './entity';
+import { defineEntity, key, pad, service } from './entity';
 
 const keyless = { casing: 'none' } as const;
 
@@ -24,10 +24,7 @@ const warehouses = defineEntity({
     updatedAt: { type: 'string', required: true },
   },
   indexes: {
-    byAccount: {
-      pk: { field: 'pk', composite: ['accountId'], template: 'WAREHOUSE#${accountId}', ...keyless },
-      sk: { field: 'sk', composite: ['idKey'], template: 'W#${idKey}', ...keyless },
-    },
+    byAccount: { pk: key('pk', 'WAREHOUSE#${accountId}', keyless), sk: key('sk', 'W#${idKey}', keyless) },
   },
 } as const);
 

@@ -1,4 +1,4 @@
-import { defineEntity, isConditionalFailure, pad, service } from './entity';
+import { defineEntity, isConditionalFailure, pad, service, key } from './entity';
 
 export interface Subscription {
   id: number;
@@ -61,15 +61,8 @@ const subscriptions = defineEntity({
     updatedAt: { type: 'string', required: true },
   },
   indexes: {
-    byId: {
-      pk: { field: 'pk', composite: ['id'], template: 'WEBHOOKSUB#${id}' },
-      sk: { field: 'sk', composite: [], template: 'SUB' },
-    },
-    byAccount: {
-      index: 'gsi1',
-      pk: { field: 'gsi1pk', composite: ['accountId'], template: 'ACCOUNT#${accountId}#WEBHOOKSUBS' },
-      sk: { field: 'gsi1sk', composite: ['idKey'], template: 'SUB#${idKey}' },
-    },
+    byId: { pk: key('pk', 'WEBHOOKSUB#${id}'), sk: key('sk', 'SUB') },
+    byAccount: { index: 'gsi1', pk: key('gsi1pk', 'ACCOUNT#${accountId}#WEBHOOKSUBS'), sk: key('gsi1sk', 'SUB#${idKey}') },
   },
 } as const);
 
@@ -93,20 +86,9 @@ const deliveries = defineEntity({
   },
   indexes: {
     // One delivery per (subscription, event): a repeated fan-out finds it already there.
-    byEvent: {
-      pk: { field: 'pk', composite: ['subscriptionId', 'eventId'], template: 'WEBHOOKSUB#${subscriptionId}#EVT#${eventId}' },
-      sk: { field: 'sk', composite: [], template: 'DELIVERY' },
-    },
-    bySubscription: {
-      index: 'gsi1',
-      pk: { field: 'gsi1pk', composite: ['subscriptionId'], template: 'WEBHOOKSUB#${subscriptionId}#DELIVERIES' },
-      sk: { field: 'gsi1sk', composite: ['idKey'], template: 'DELIVERY#${idKey}' },
-    },
-    byId: {
-      index: 'gsi2',
-      pk: { field: 'gsi2pk', composite: ['id'], template: 'DELIVERYID#${id}' },
-      sk: { field: 'gsi2sk', composite: [], template: 'DELIVERY' },
-    },
+    byEvent: { pk: key('pk', 'WEBHOOKSUB#${subscriptionId}#EVT#${eventId}'), sk: key('sk', 'DELIVERY') },
+    bySubscription: { index: 'gsi1', pk: key('gsi1pk', 'WEBHOOKSUB#${subscriptionId}#DELIVERIES'), sk: key('gsi1sk', 'DELIVERY#${idKey}') },
+    byId: { index: 'gsi2', pk: key('gsi2pk', 'DELIVERYID#${id}'), sk: key('gsi2sk', 'DELIVERY') },
   },
 } as const);
 
