@@ -12,6 +12,7 @@ import { useQueues } from '../lambdas/infra/queues';
 import { useTimers } from '../lambdas/infra/timers';
 import { useEvents } from '../lambdas/infra/events';
 import { LocalMarketplaceCredentials, useMarketplaceCredentials } from '../lambdas/infra/marketplace-credentials';
+import { LocalCarrierCredentials, useCarrierCredentials } from '../lambdas/infra/carrier-credentials';
 import { nowIso } from '../lambdas/infra/clock';
 import { seedAdminToken } from '../lambdas/services/auth/accounts';
 import { startDynamoLocal, ensureTable, type RunningDynamo } from './dynamodb-local';
@@ -95,6 +96,7 @@ export async function startTwin(opts: TwinOptions): Promise<Twin> {
     useTimers(jobs);
     useEvents(jobs);
     useMarketplaceCredentials(new LocalMarketplaceCredentials(dataDir));
+    useCarrierCredentials(new LocalCarrierCredentials(dataDir));
 
     if (opts.adminToken) {
       await seedAdminToken(opts.adminToken, nowIso());

@@ -541,19 +541,21 @@ describe('api stack', { timeout: 60_000 }, () => {
     Object.values(resources(t, 'AWS::Lambda::Function')).map((r) => (r.Properties.FunctionName as string).slice(`despacho-${stage}-`.length));
 
   it('grants the marketplace secrets under the stage prefix only to the functions with secrets, the sync worker read only', () => {
-    // AdminMigrateChannelCodes moves credentials stored under a former channel code (issue 17, item 2).
-    expect(secretFunctions.sort()).toEqual(['AdminMigrateChannelCodes', 'MarketplaceSync', 'MarketplacesConnect', 'MarketplacesDisconnect']);
+    // AdminMigrateChannelCodes moves credentials stored under a former channel code (issue 17, item 2);
+    // the carrier accounts (issue 18) are secrets under the same path, the list reading only.
+    expect(secretFunctions.sort()).toEqual(['AdminMigrateChannelCodes', 'CarriersConnect', 'CarriersDisconnect', 'CarriersList', 'MarketplaceSync', 'MarketplacesConnect', 'MarketplacesDisconnect']);
+    const readOnly = ['MarketplaceSync', 'CarriersList'];
     const secrets = 'arn:<AWS::Partition>:secretsmanager:<AWS::Region>:<AWS::AccountId>:secret:despacho-dev/marketplace/*';
     for (const id of secretFunctions) {
       const statements = roleStatements(dev.apiTemplate, stage, id);
       // What lambdas/infra/marketplace-credentials.ts calls: no ListSecrets or BatchGetSecretValue (the
       // port's `list` is not called in AWS), so no Resource '*'.
       expect(actionsOf(statements, 'secretsmanager:'), id).toEqual(
-        (id === 'MarketplaceSync' ? ['GetSecretValue'] : ['CreateSecret', 'DeleteSecret', 'GetSecretValue', 'PutSecretValue', 'RestoreSecret', 'TagResource']).map((a) => `secretsmanager:${a}`),
+        (readOnly.includes(id) ? ['GetSecretValue'] : ['CreateSecret', 'DeleteSecret', 'GetSecretValue', 'PutSecretValue', 'RestoreSecret', 'TagResource']).map((a) => `secretsmanager:${a}`),
       );
       for (const action of actionsOf(statements, 'secretsmanager:')) expect(resourcesFor(statements, action), `${id} ${action}`).toEqual([secrets]);
       const tagging = statements.filter((s) => list(s.Action).includes('secretsmanager:TagResource'));
-      expect(tagging).toHaveLength(id === 'MarketplaceSync' ? 0 : 1);
+      expect(tagging).toHaveLength(readOnly.includes(id) ? 0 : 1);
       if (tagging.length) expect(tagging[0].Condition).toEqual({ 'ForAllValues:StringEquals': { 'aws:TagKeys': ['despacho:account', 'despacho:channel'] } });
       expect(actionsOf(statements, 'kms:'), id).toEqual([]);
     }
@@ -570,13 +572,13 @@ describe('api stack', { timeout: 60_000 }, () => {
   });
 
   it('grants every Secrets Manager call the credentials module makes in AWS, and only the tags it writes', () => {
-    const source = readFileSync(join(projectRoot, 'lambdas/infra/marketplace-credentials.ts'), 'utf8');
+    const source = ['lambdas/infra/marketplace-credentials.ts', 'lambdas/infra/carrier-credentials.ts'].map((f) => readFileSync(join(projectRoot, f), 'utf8')).join('\n');
     const commands = [...source.matchAll(/new (\w+)Command\(/g)].map((m) => m[1]);
     expect(commands.length).toBeGreaterThan(0);
     const granted = actionsOf(roleStatements(dev.apiTemplate, stage, 'MarketplacesConnect'), 'secretsmanager:');
     // BatchGetSecretValue backs the port's `list`, which no deployed function calls (see lib/functions.ts).
     for (const c of commands.filter((c) => c !== 'BatchGetSecretValue')) expect(granted, c).toContain(`secretsmanager:${c}`);
-    const tagKeys = [...source.matchAll(/\{ Key: '([^']+)', Value: /g)].map((m) => m[1]).sort();
+    const tagKeys = [...new Set([...source.matchAll(/\{ Key: '([^']+)', Value: /g)].map((m) => m[1]))].sort();
     expect(tagKeys).toEqual([...marketplaceSecretTagKeys].sort());
   });
 

@@ -1,6 +1,7 @@
 import type { RouteDef } from '../../catalog-types';
 import { IdParams } from '../kit/schemas';
 import { TrackingUpdateBody } from '../orders/schemas';
+import { CarrierAccountBody, CarrierParams } from './schemas';
 
 /** Shipment labels and carrier tracking updates (spec 2.2): GET needs `orders:read`, every other method `orders:write`. */
 export const shippingRoutes: RouteDef[] = [
@@ -27,5 +28,40 @@ export const shippingRoutes: RouteDef[] = [
     rate: 'orders.write',
     uses: { table: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'], bus: true },
     schemas: { body: TrackingUpdateBody },
+  },
+  {
+    id: 'CarriersList',
+    method: 'GET',
+    path: '/v1/shipping/carriers',
+    handler: 'http/shipping/carriers',
+    summary: "The account's carrier accounts (never their secrets)",
+    tag: 'orders',
+    auth: { scopes: ['orders:read'] },
+    rate: 'orders.read',
+    uses: { secrets: 'read' },
+  },
+  {
+    id: 'CarriersConnect',
+    method: 'PUT',
+    path: '/v1/shipping/carriers/{carrier}',
+    handler: 'http/shipping/carriers',
+    summary: 'Connect a carrier account (fedex, ups, dhl, usps): its credentials, kept encrypted',
+    tag: 'orders',
+    auth: { scopes: ['orders:write'] },
+    rate: 'orders.write',
+    uses: { secrets: 'write' },
+    schemas: { params: CarrierParams, body: CarrierAccountBody },
+  },
+  {
+    id: 'CarriersDisconnect',
+    method: 'DELETE',
+    path: '/v1/shipping/carriers/{carrier}',
+    handler: 'http/shipping/carriers',
+    summary: 'Disconnect a carrier account and delete its credentials',
+    tag: 'orders',
+    auth: { scopes: ['orders:write'] },
+    rate: 'orders.write',
+    uses: { secrets: 'write' },
+    schemas: { params: CarrierParams },
   },
 ];
