@@ -1,7 +1,5 @@
-import { CreateSecretCommand, DeleteSecretCommand, GetSecretValueCommand, PutSecretValueCommand, RestoreSecretCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import { createCipheriv, createDecipheriv, randomBytes, scrypt as scryptCb } from 'node:crypto';
-import { mkdir, open, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+import { deleteSecret, EncryptedFile, readSecretText, secretTags, writeSecret, type SealedEntries } from './sealed-store';
 import { externalCarriers, isExternalCarrier, type CarrierAccount, type CarrierAccountSummary, type ExternalCarrier } from '../core/shipping/carrier-accounts';
 import { nowIso } from './clock';
 
@@ -44,19 +42,9 @@ export function carrierSecretName(accountId: number, carrier: ExternalCarrier): 
   return `${prefix}/marketplace/${accountId}/carrier-${carrier}`;
 }
 
-let sm: SecretsManagerClient | undefined;
-const client = () => (sm ??= new SecretsManagerClient({}));
-const errorName = (err: unknown) => (err as { name?: string }).name;
-const scheduledForDeletion = (err: unknown) => errorName(err) === 'InvalidRequestException' && /deletion/i.test((err as Error).message);
-
 async function readSecret(name: string): Promise<Stored | undefined> {
-  try {
-    const res = await client().send(new GetSecretValueCommand({ SecretId: name }));
-    return res.SecretString === undefined ? undefined : parseStored(res.SecretString, `Secret ${name}`);
-  } catch (err) {
-    if (errorName(err) === 'ResourceNotFoundException' || scheduledForDeletion(err)) return undefined;
-    throw err;
-  }
+  const text = await readSecretText(name);
+  return text === undefined ? undefined : parseStored(text, `Secret ${name}`);
 }
 
 export const secretsManagerCarrierCredentials: CarrierCredentialsPort = {
@@ -65,33 +53,11 @@ export const secretsManagerCarrierCredentials: CarrierCredentialsPort = {
     return found && withoutDate(found);
   },
   async put(accountId, account) {
-    const name = carrierSecretName(accountId, account.carrier);
-    const SecretString = JSON.stringify({ ...account, updatedAt: nowIso() });
-    try {
-      await client().send(
-        new CreateSecretCommand({
-          Name: name,
-          SecretString,
-          Description: `Despacho: account ${accountId}'s ${account.carrier} carrier account`,
-          Tags: [
-            { Key: 'despacho:account', Value: String(accountId) },
-            { Key: 'despacho:channel', Value: `carrier-${account.carrier}` },
-          ],
-        }),
-      );
-      return;
-    } catch (err) {
-      if (scheduledForDeletion(err)) await client().send(new RestoreSecretCommand({ SecretId: name }));
-      else if (errorName(err) !== 'ResourceExistsException') throw err;
-    }
-    await client().send(new PutSecretValueCommand({ SecretId: name, SecretString }));
+    const description = `Despacho: account ${accountId}'s ${account.carrier} carrier account`;
+    await writeSecret(carrierSecretName(accountId, account.carrier), JSON.stringify({ ...account, updatedAt: nowIso() }), { description, tags: secretTags(accountId, `carrier-${account.carrier}`) });
   },
   async remove(accountId, carrier) {
-    try {
-      await client().send(new DeleteSecretCommand({ SecretId: carrierSecretName(accountId, carrier), ForceDeleteWithoutRecovery: true }));
-    } catch (err) {
-      if (errorName(err) !== 'ResourceNotFoundException') throw err;
-    }
+    await deleteSecret(carrierSecretName(accountId, carrier));
   },
   async list(accountId) {
     // One GetSecretValue per carrier (four): the grant is GetSecretValue, not BatchGetSecretValue.
@@ -107,156 +73,54 @@ export class CarrierCredentialsUnreadable extends Error {
   override readonly name = 'CarrierCredentialsUnreadable';
 }
 
-interface Entry {
-  iv: string;
-  tag: string;
-  data: string;
-}
-interface CredentialsFile {
-  version: 1;
-  salt: string;
-  entries: Record<string, Entry>;
-}
-
 /**
- * `<dataDir>/carrier-credentials.json`, made like the marketplace credentials file: each entry
- * AES-256-GCM encrypted alone with `<accountId>/<carrier>` as associated data, the key scrypt of
- * `MARKETPLACE_CREDENTIALS_KEY` or of the random key in `<dataDir>/marketplace-credentials.key`
- * (shared with the marketplace store, created 0600 on first use), rewritten atomically.
+ * `<dataDir>/carrier-credentials.json`, an `EncryptedFile` (sealed-store.ts) made like the
+ * marketplace credentials file: each entry encrypted alone with `<accountId>/<carrier>` as
+ * associated data, the key scrypt of `MARKETPLACE_CREDENTIALS_KEY` or of the random key in
+ * `<dataDir>/marketplace-credentials.key` (shared with the marketplace store).
  */
 export class LocalCarrierCredentials implements CarrierCredentialsPort {
-  readonly file: string;
-  private readonly keyFile: string;
-  private readonly secret: string | undefined;
-  private writing: Promise<unknown> = Promise.resolve();
+  private readonly store: EncryptedFile;
 
   constructor(dataDir: string, opts: { key?: string } = {}) {
     const dir = resolve(dataDir);
-    this.file = join(dir, 'carrier-credentials.json');
-    this.keyFile = join(dir, 'marketplace-credentials.key');
-    this.secret = opts.key ?? (process.env.MARKETPLACE_CREDENTIALS_KEY || undefined);
+    this.store = new EncryptedFile(join(dir, 'carrier-credentials.json'), {
+      keyFile: join(dir, 'marketplace-credentials.key'),
+      secret: opts.key ?? (process.env.MARKETPLACE_CREDENTIALS_KEY || undefined),
+      what: 'carrier credentials',
+      unreadable: (message) => new CarrierCredentialsUnreadable(message),
+    });
+  }
+
+  get file(): string {
+    return this.store.file;
   }
 
   async get(accountId: number, carrier: ExternalCarrier) {
-    const file = await this.read();
-    const entry = file?.entries[`${accountId}/${carrier}`];
-    return file && entry ? withoutDate(await this.decrypt(file, `${accountId}/${carrier}`, entry)) : undefined;
+    const entries = await this.store.view();
+    return entries?.has(`${accountId}/${carrier}`) ? withoutDate(await open(entries, `${accountId}/${carrier}`)) : undefined;
   }
 
   async put(accountId: number, account: CarrierAccount) {
-    await this.change(async (file) => {
-      file.entries[`${accountId}/${account.carrier}`] = await this.encrypt(file, `${accountId}/${account.carrier}`, { ...account, updatedAt: nowIso() });
-    });
+    await this.store.change((entries) => entries.seal(`${accountId}/${account.carrier}`, JSON.stringify({ ...account, updatedAt: nowIso() })));
   }
 
   async remove(accountId: number, carrier: ExternalCarrier) {
-    await this.change(async (file) => {
-      delete file.entries[`${accountId}/${carrier}`];
-    });
+    await this.store.change(async (entries) => entries.delete(`${accountId}/${carrier}`));
   }
 
   async list(accountId: number) {
-    const file = await this.read();
-    if (!file) return [];
+    const entries = await this.store.view();
+    if (!entries) return [];
     const out: CarrierAccountSummary[] = [];
-    for (const carrier of externalCarriers) {
-      const entry = file.entries[`${accountId}/${carrier}`];
-      if (entry) out.push(summary(await this.decrypt(file, `${accountId}/${carrier}`, entry)));
-    }
+    for (const carrier of externalCarriers) if (entries.has(`${accountId}/${carrier}`)) out.push(summary(await open(entries, `${accountId}/${carrier}`)));
     return out;
   }
+}
 
-  private async read(): Promise<CredentialsFile | undefined> {
-    let text: string;
-    try {
-      text = await readFile(this.file, 'utf8');
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-      throw err;
-    }
-    let file: CredentialsFile | undefined;
-    try {
-      file = JSON.parse(text) as CredentialsFile;
-    } catch {
-      file = undefined;
-    }
-    if (file?.version !== 1 || typeof file.salt !== 'string' || typeof file.entries !== 'object') throw new CarrierCredentialsUnreadable(`${this.file} is not a carrier credentials file`);
-    return file;
-  }
-
-  private change(fn: (file: CredentialsFile) => Promise<void>): Promise<void> {
-    const run = this.writing.then(async () => {
-      const file = (await this.read()) ?? { version: 1 as const, salt: randomBytes(16).toString('base64'), entries: {} };
-      await fn(file);
-      await mkdir(resolve(this.file, '..'), { recursive: true });
-      const temp = `${this.file}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
-      const handle = await open(temp, 'wx', 0o600);
-      try {
-        await handle.writeFile(JSON.stringify(file, null, 2));
-        await handle.sync();
-      } catch (err) {
-        await handle.close();
-        await rm(temp, { force: true });
-        throw err;
-      }
-      await handle.close();
-      await rename(temp, this.file);
-    });
-    this.writing = run.catch(() => undefined);
-    return run;
-  }
-
-  private async keyMaterial(): Promise<string> {
-    if (this.secret) return this.secret;
-    try {
-      return (await readFile(this.keyFile, 'utf8')).trim();
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-    }
-    await mkdir(resolve(this.keyFile, '..'), { recursive: true });
-    try {
-      await writeFile(this.keyFile, randomBytes(32).toString('hex'), { mode: 0o600, flag: 'wx' });
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-    }
-    return (await readFile(this.keyFile, 'utf8')).trim();
-  }
-
-  private keys = new Map<string, Promise<Buffer>>();
-
-  /** scrypt of the key material with the file's salt, worked out once per salt. */
-  private key(salt: string): Promise<Buffer> {
-    let key = this.keys.get(salt);
-    if (!key) {
-      key = this.keyMaterial().then(
-        (secret) => new Promise<Buffer>((done, fail) => scryptCb(secret, Buffer.from(salt, 'base64'), 32, { N: 2 ** 14, r: 8, p: 1 }, (err, k) => (err ? fail(err) : done(k)))),
-      );
-      key.catch(() => this.keys.delete(salt));
-      this.keys.set(salt, key);
-    }
-    return key;
-  }
-
-  private async encrypt(file: CredentialsFile, aad: string, value: Stored): Promise<Entry> {
-    const iv = randomBytes(12);
-    const cipher = createCipheriv('aes-256-gcm', await this.key(file.salt), iv);
-    cipher.setAAD(Buffer.from(aad));
-    const data = Buffer.concat([cipher.update(JSON.stringify(value), 'utf8'), cipher.final()]);
-    return { iv: iv.toString('base64'), tag: cipher.getAuthTag().toString('base64'), data: data.toString('base64') };
-  }
-
-  private async decrypt(file: CredentialsFile, aad: string, entry: Entry): Promise<Stored> {
-    let json: string;
-    try {
-      const decipher = createDecipheriv('aes-256-gcm', await this.key(file.salt), Buffer.from(entry.iv, 'base64'), { authTagLength: 16 });
-      decipher.setAAD(Buffer.from(aad));
-      decipher.setAuthTag(Buffer.from(entry.tag, 'base64'));
-      json = Buffer.concat([decipher.update(Buffer.from(entry.data, 'base64')), decipher.final()]).toString('utf8');
-    } catch {
-      throw new CarrierCredentialsUnreadable(`The stored carrier credentials ${aad} cannot be decrypted: the file was changed, or the key is not the one they were stored with.`);
-    }
-    return parseStored(json, `The stored carrier credentials ${aad}`);
-  }
+/** A stored carrier account, decrypted and checked. */
+async function open(entries: SealedEntries, name: string): Promise<Stored> {
+  return parseStored(await entries.open(name, `carrier credentials ${name}`), `The stored carrier credentials ${name}`);
 }
 
 let current: CarrierCredentialsPort = secretsManagerCarrierCredentials;

@@ -1,15 +1,6 @@
-import {
-  BatchGetSecretValueCommand,
-  CreateSecretCommand,
-  DeleteSecretCommand,
-  GetSecretValueCommand,
-  PutSecretValueCommand,
-  RestoreSecretCommand,
-  SecretsManagerClient,
-} from '@aws-sdk/client-secrets-manager';
-import { createCipheriv, createDecipheriv, randomBytes, scrypt as scryptCb, type ScryptOptions } from 'node:crypto';
-import { mkdir, open, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { BatchGetSecretValueCommand, CreateSecretCommand } from '@aws-sdk/client-secrets-manager';
 import { join, resolve } from 'node:path';
+import { deleteSecret, EncryptedFile, type SealedEntries, readSecretText, scheduledForDeletion, secretErrorName, secretsClient, secretTags, writeSecret } from './sealed-store';
 import { canonicalChannel, formerCodesOf, syncChannels, type MarketplaceConnection, type SyncChannel } from '../core/orders/marketplace';
 import { nowIso } from './clock';
 
@@ -88,10 +79,6 @@ function secretPrefix(): string {
   return prefix;
 }
 
-let sm: SecretsManagerClient | undefined;
-const client = () => (sm ??= new SecretsManagerClient({}));
-const errorName = (err: unknown) => (err as { name?: string }).name;
-const scheduledForDeletion = (err: unknown) => errorName(err) === 'InvalidRequestException' && /deletion/i.test((err as Error).message);
 
 export const secretsManagerCredentials: MarketplaceCredentialsPort = {
   async get(accountId, channel) {
@@ -103,24 +90,8 @@ export const secretsManagerCredentials: MarketplaceCredentialsPort = {
   },
 
   async put(accountId, connection) {
-    const name = secretName(accountId, connection.channel);
-    const SecretString = JSON.stringify(stored(connection));
-    let created = false;
-    try {
-      await client().send(
-        new CreateSecretCommand({
-          Name: name,
-          SecretString,
-          Description: `Despacho: account ${accountId}'s ${connection.channel} connection`,
-          Tags: secretTags(accountId, connection.channel),
-        }),
-      );
-      created = true;
-    } catch (err) {
-      if (scheduledForDeletion(err)) await client().send(new RestoreSecretCommand({ SecretId: name }));
-      else if (errorName(err) !== 'ResourceExistsException') throw err;
-    }
-    if (!created) await client().send(new PutSecretValueCommand({ SecretId: name, SecretString }));
+    const description = `Despacho: account ${accountId}'s ${connection.channel} connection`;
+    await writeSecret(secretName(accountId, connection.channel), JSON.stringify(stored(connection)), { description, tags: secretTags(accountId, connection.channel) });
     // Replaced: a connection kept under a former code of the channel goes.
     for (const former of formerCodesOf(connection.channel)) await deleteSecret(secretName(accountId, former));
   },
@@ -137,7 +108,7 @@ export const secretsManagerCredentials: MarketplaceCredentialsPort = {
       if (!found) continue;
       try {
         // CreateSecret is the condition: a connection made under the current name since is newer and stays.
-        await client().send(
+        await secretsClient().send(
           new CreateSecretCommand({
             Name: secretName(accountId, channel),
             SecretString: JSON.stringify({ ...found, channel }),
@@ -147,7 +118,7 @@ export const secretsManagerCredentials: MarketplaceCredentialsPort = {
         );
       } catch (err) {
         // Exists: newer, kept. Scheduled for deletion: the account just disconnected; not brought back.
-        if (errorName(err) !== 'ResourceExistsException' && !scheduledForDeletion(err)) throw err;
+        if (secretErrorName(err) !== 'ResourceExistsException' && !scheduledForDeletion(err)) throw err;
       }
       await deleteSecret(formerName);
       moved = true;
@@ -160,7 +131,7 @@ export const secretsManagerCredentials: MarketplaceCredentialsPort = {
     const found: { summary: ConnectionSummary; former: boolean }[] = [];
     let NextToken: string | undefined;
     do {
-      const res = await client().send(new BatchGetSecretValueCommand({ Filters: [{ Key: 'name', Values: [under] }], NextToken }));
+      const res = await secretsClient().send(new BatchGetSecretValueCommand({ Filters: [{ Key: 'name', Values: [under] }], NextToken }));
       if (res.Errors?.length) throw new Error(`Secrets Manager could not read ${res.Errors.map((e) => `${e.SecretId}: ${e.ErrorCode}`).join(', ')}`);
       for (const s of res.SecretValues ?? []) {
         // The name filter is a case-insensitive prefix match: keep exact names only.
@@ -174,32 +145,9 @@ export const secretsManagerCredentials: MarketplaceCredentialsPort = {
   },
 };
 
-/** The tags a connection's secret is created with (the policy allows only these keys). */
-function secretTags(accountId: number, channel: string) {
-  return [
-    { Key: 'despacho:account', Value: String(accountId) },
-    { Key: 'despacho:channel', Value: channel },
-  ];
-}
-
 async function readSecret(name: string): Promise<StoredConnection | undefined> {
-  try {
-    const res = await client().send(new GetSecretValueCommand({ SecretId: name }));
-    return res.SecretString === undefined ? undefined : parseStored(res.SecretString, `Secret ${name}`);
-  } catch (err) {
-    if (errorName(err) === 'ResourceNotFoundException' || scheduledForDeletion(err)) return undefined;
-    throw err;
-  }
-}
-
-/** Deleting what is not there is not an error. */
-async function deleteSecret(name: string): Promise<void> {
-  try {
-    // Credentials an account took back are not kept for a recovery window.
-    await client().send(new DeleteSecretCommand({ SecretId: name, ForceDeleteWithoutRecovery: true }));
-  } catch (err) {
-    if (errorName(err) !== 'ResourceNotFoundException') throw err;
-  }
+  const text = await readSecretText(name);
+  return text === undefined ? undefined : parseStored(text, `Secret ${name}`);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -209,83 +157,62 @@ export class CredentialsUnreadable extends Error {
   override readonly name = 'CredentialsUnreadable';
 }
 
-interface EncryptedEntry {
-  iv: string;
-  tag: string;
-  data: string;
-}
-
-interface CredentialsFile {
-  version: 1;
-  /** scrypt's salt for this file's key. */
-  salt: string;
-  /** `<accountId>/<channel>` -> that connection, encrypted. */
-  entries: Record<string, EncryptedEntry>;
-}
-
-const scryptParams: ScryptOptions = { N: 2 ** 14, r: 8, p: 1 };
-
-function scrypt(secret: string, salt: Buffer): Promise<Buffer> {
-  return new Promise((done, fail) => scryptCb(secret, salt, 32, scryptParams, (err, key) => (err ? fail(err) : done(key))));
-}
-
 /**
- * The twin's store: `<dataDir>/marketplace-credentials.json`. Each connection is encrypted alone
- * with AES-256-GCM (fresh 12-byte IV each write), with its `<accountId>/<channel>` as associated
- * data, so an entry moved to another account or channel fails to decrypt like a tampered one does.
- * The key is scrypt of `MARKETPLACE_CREDENTIALS_KEY`, or else of a random key kept in
- * `<dataDir>/marketplace-credentials.key` (created 0600 on first use), salted per file. Every
- * change rewrites the file atomically (a 0600 temporary file, then rename); changes made by this
- * process are applied one at a time.
+ * The twin's store: `<dataDir>/marketplace-credentials.json`, an `EncryptedFile` (sealed-store.ts):
+ * each connection encrypted alone, with its `<accountId>/<channel>` as associated data, so an
+ * entry moved to another account or channel fails to decrypt like a tampered one does. The key is
+ * scrypt of `MARKETPLACE_CREDENTIALS_KEY`, or else of a random key kept in
+ * `<dataDir>/marketplace-credentials.key` (created 0600 on first use), salted per file.
  */
 export class LocalMarketplaceCredentials implements MarketplaceCredentialsPort {
-  readonly file: string;
-  private readonly keyFile: string;
-  private readonly secret: string | undefined;
-  private keys = new Map<string, Promise<Buffer>>();
-  private writing: Promise<unknown> = Promise.resolve();
+  private readonly store: EncryptedFile;
 
   constructor(dataDir: string, opts: { key?: string } = {}) {
     const dir = resolve(dataDir);
-    this.file = join(dir, 'marketplace-credentials.json');
-    this.keyFile = join(dir, 'marketplace-credentials.key');
-    this.secret = opts.key ?? (process.env.MARKETPLACE_CREDENTIALS_KEY || undefined);
+    this.store = new EncryptedFile(join(dir, 'marketplace-credentials.json'), {
+      keyFile: join(dir, 'marketplace-credentials.key'),
+      secret: opts.key ?? (process.env.MARKETPLACE_CREDENTIALS_KEY || undefined),
+      what: 'marketplace credentials',
+      unreadable: (message) => new CredentialsUnreadable(message),
+    });
+  }
+
+  get file(): string {
+    return this.store.file;
   }
 
   async get(accountId: number, channel: SyncChannel) {
-    const file = await this.read();
-    if (!file) return undefined;
+    const entries = await this.store.view();
+    if (!entries) return undefined;
     // An entry made before the rename sits under the former code, and is bound to it (its AAD).
     for (const code of [channel, ...formerCodesOf(channel)]) {
-      const entry = file.entries[entryKey(accountId, code)];
-      if (!entry) continue;
-      const { baseUrl, credentials } = await this.decrypt(file, accountId, code, entry);
+      if (!entries.has(entryKey(accountId, code))) continue;
+      const { baseUrl, credentials } = await open(entries, accountId, code);
       return { channel, baseUrl, credentials };
     }
     return undefined;
   }
 
   async put(accountId: number, connection: MarketplaceConnection) {
-    await this.change(async (file) => {
-      file.entries[entryKey(accountId, connection.channel)] = await this.encrypt(file, accountId, connection.channel, stored(connection));
-      for (const former of formerCodesOf(connection.channel)) delete file.entries[entryKey(accountId, former)];
+    await this.store.change(async (entries) => {
+      await entries.seal(entryKey(accountId, connection.channel), JSON.stringify(stored(connection)));
+      for (const former of formerCodesOf(connection.channel)) entries.delete(entryKey(accountId, former));
     });
   }
 
   async remove(accountId: number, channel: SyncChannel) {
-    await this.change(async (file) => {
-      for (const code of [channel, ...formerCodesOf(channel)]) delete file.entries[entryKey(accountId, code)];
+    await this.store.change(async (entries) => {
+      for (const code of [channel, ...formerCodesOf(channel)]) entries.delete(entryKey(accountId, code));
     });
   }
 
   async list(accountId: number) {
-    const file = await this.read();
-    if (!file) return [];
+    const entries = await this.store.view();
+    if (!entries) return [];
     const found: { summary: ConnectionSummary; former: boolean }[] = [];
     for (const channel of syncChannels) {
       for (const code of [channel, ...formerCodesOf(channel)]) {
-        const entry = file.entries[entryKey(accountId, code)];
-        if (entry) found.push({ summary: summary(await this.decrypt(file, accountId, code, entry)), former: code !== channel });
+        if (entries.has(entryKey(accountId, code))) found.push({ summary: summary(await open(entries, accountId, code)), former: code !== channel });
       }
     }
     return oneEach(found);
@@ -293,117 +220,25 @@ export class LocalMarketplaceCredentials implements MarketplaceCredentialsPort {
 
   async migrateFormer(accountId: number, channel: SyncChannel) {
     let moved = false;
-    await this.change(async (file) => {
+    await this.store.change(async (entries) => {
       for (const former of formerCodesOf(channel)) {
-        const entry = file.entries[entryKey(accountId, former)];
-        if (!entry) continue;
-        if (!file.entries[entryKey(accountId, channel)]) {
-          const value = await this.decrypt(file, accountId, former, entry);
-          file.entries[entryKey(accountId, channel)] = await this.encrypt(file, accountId, channel, { ...value, channel });
+        if (!entries.has(entryKey(accountId, former))) continue;
+        if (!entries.has(entryKey(accountId, channel))) {
+          const value = await open(entries, accountId, former);
+          await entries.seal(entryKey(accountId, channel), JSON.stringify({ ...value, channel }));
         }
-        delete file.entries[entryKey(accountId, former)];
+        entries.delete(entryKey(accountId, former));
         moved = true;
       }
     });
     return moved;
   }
+}
 
-  private async read(): Promise<CredentialsFile | undefined> {
-    let text: string;
-    try {
-      text = await readFile(this.file, 'utf8');
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-      throw err;
-    }
-    let file: CredentialsFile | undefined;
-    try {
-      file = JSON.parse(text) as CredentialsFile;
-    } catch {
-      file = undefined;
-    }
-    if (file?.version !== 1 || typeof file.salt !== 'string' || typeof file.entries !== 'object') {
-      throw new CredentialsUnreadable(`${this.file} is not a marketplace credentials file`);
-    }
-    return file;
-  }
-
-  /** Read, change, write back; one change at a time. */
-  private change(fn: (file: CredentialsFile) => Promise<void>): Promise<void> {
-    const run = this.writing.then(async () => {
-      const file = (await this.read()) ?? { version: 1, salt: randomBytes(16).toString('base64'), entries: {} };
-      await fn(file);
-      await this.write(file);
-    });
-    this.writing = run.catch(() => undefined);
-    return run;
-  }
-
-  private async write(file: CredentialsFile) {
-    await mkdir(resolve(this.file, '..'), { recursive: true });
-    const temp = `${this.file}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
-    const handle = await open(temp, 'wx', 0o600);
-    try {
-      await handle.writeFile(JSON.stringify(file, null, 2));
-      await handle.sync();
-    } catch (err) {
-      await handle.close();
-      await rm(temp, { force: true });
-      throw err;
-    }
-    await handle.close();
-    await rename(temp, this.file);
-  }
-
-  private key(salt: string): Promise<Buffer> {
-    let key = this.keys.get(salt);
-    if (!key) {
-      key = this.keyMaterial().then((secret) => scrypt(secret, Buffer.from(salt, 'base64')));
-      key.catch(() => this.keys.delete(salt));
-      this.keys.set(salt, key);
-    }
-    return key;
-  }
-
-  private async keyMaterial(): Promise<string> {
-    if (this.secret) return this.secret;
-    try {
-      return (await readFile(this.keyFile, 'utf8')).trim();
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-    }
-    await mkdir(resolve(this.keyFile, '..'), { recursive: true });
-    try {
-      await writeFile(this.keyFile, randomBytes(32).toString('hex'), { mode: 0o600, flag: 'wx' });
-    } catch (err) {
-      // Another store made it first: use theirs.
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-    }
-    return (await readFile(this.keyFile, 'utf8')).trim();
-  }
-
-  private async encrypt(file: CredentialsFile, accountId: number, channel: string, value: StoredConnection): Promise<EncryptedEntry> {
-    const iv = randomBytes(12);
-    const cipher = createCipheriv('aes-256-gcm', await this.key(file.salt), iv);
-    cipher.setAAD(Buffer.from(entryKey(accountId, channel)));
-    const data = Buffer.concat([cipher.update(JSON.stringify(value), 'utf8'), cipher.final()]);
-    return { iv: iv.toString('base64'), tag: cipher.getAuthTag().toString('base64'), data: data.toString('base64') };
-  }
-
-  private async decrypt(file: CredentialsFile, accountId: number, channel: string, entry: EncryptedEntry): Promise<StoredConnection> {
-    const where = `account ${accountId}'s ${channel} credentials`;
-    const key = await this.key(file.salt);
-    let json: string;
-    try {
-      const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(entry.iv, 'base64'), { authTagLength: 16 });
-      decipher.setAAD(Buffer.from(entryKey(accountId, channel)));
-      decipher.setAuthTag(Buffer.from(entry.tag, 'base64'));
-      json = Buffer.concat([decipher.update(Buffer.from(entry.data, 'base64')), decipher.final()]).toString('utf8');
-    } catch {
-      throw new CredentialsUnreadable(`The stored ${where} cannot be decrypted: the file was changed, or the key is not the one they were stored with.`);
-    }
-    return parseStored(json, `The stored ${where}`);
-  }
+/** A stored connection, decrypted and checked. */
+async function open(entries: SealedEntries, accountId: number, channel: string): Promise<StoredConnection> {
+  const where = `account ${accountId}'s ${channel} credentials`;
+  return parseStored(await entries.open(entryKey(accountId, channel), where), `The stored ${where}`);
 }
 
 /** Also the entry's AAD: an entry stored under a former code decrypts only under that code. */

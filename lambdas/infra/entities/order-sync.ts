@@ -85,9 +85,7 @@ export async function deleteConnection(accountId: number, channel: string): Prom
 
 /** The account's connection rows, under whatever code each was written. */
 export async function connectionRows(accountId: number): Promise<ConnectionRow[]> {
-  const res = await connections().query.all({}).begins({ accountKey: pad(accountId) }).go({ pages: 'all', consistent: true, ...read });
-  // begins_with on the padded id alone: a longer id sharing the prefix cannot exist (all are 12 digits).
-  return res.data.filter((r) => r.accountId === accountId);
+  return (await connections().query.all({ accountKey: pad(accountId) }).go({ pages: 'all', consistent: true, ...read })).data;
 }
 
 /** Every account with at least one connection. */

@@ -8,6 +8,7 @@
 import type { EntityItem } from 'electrodb';
 import { defineEntity, isConditionalFailure, service, key } from './entity';
 import { nextIds } from './counters';
+import { batchGetAll } from '../batch-get';
 import type { TransactItem } from './orders';
 
 const keyless = { casing: 'none' } as const;
@@ -38,13 +39,9 @@ const products = defineEntity({
 export type ProductRecord = EntityItem<ReturnType<typeof products>>;
 
 export async function getProducts(accountId: number, skus: string[]): Promise<Map<string, ProductRecord>> {
-  const unique = [...new Set(skus)];
-  if (!unique.length) return new Map();
-  const res = await products()
-    .get(unique.map((sku) => ({ accountId, sku })))
-    .go({ consistent: true, ...read });
-  if (res.unprocessed.length) throw new Error(`products: ${res.unprocessed.length} keys left unread after retries`);
-  return new Map(res.data.map((p) => [p.sku, p]));
+  // batchGetAll asks again for what DynamoDB leaves unprocessed; the entity gives the keys and reads the rows (parse ignores ownership).
+  const items = await batchGetAll([...new Set(skus)].map((sku) => products().get({ accountId, sku }).params().Key as Record<string, unknown>));
+  return new Map(items.map((Item) => products().parse({ Item }).data!).map((p) => [p.sku, p]));
 }
 
 /** The product of each SKU, made on first sight (a conditional create: two orders never make two). */
