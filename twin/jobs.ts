@@ -11,7 +11,8 @@ import { logger } from '../lambdas/shared/logger';
 /**
  * The twin's SQS, EventBridge and Scheduler in one: every message is a job item in the table with
  * the time it becomes visible. One dispatcher per table runs due jobs (its drains never overlap):
- * a success deletes the job; a failure makes it visible again after the queue's visibility
+ * a success deletes the job (a job sent once under a fixed id is kept as `done` instead, so the
+ * id stays taken: see `sendOnce`); a failure makes it visible again after the queue's visibility
  * timeout, as in SQS, and after `maxReceiveCount` receipts moves it to the dead state (the DLQ).
  * A crash mid-job leaves the job due, so it runs again at the next start.
  */
@@ -22,15 +23,22 @@ const jobs = defineEntity({
     queue: { type: 'string', required: true },
     body: { type: 'string', required: true },
     receives: { type: 'number', default: 0 },
-    state: { type: ['ready', 'dead'] as const, required: true },
+    state: { type: ['ready', 'dead', 'done'] as const, required: true },
     visibleAt: { type: 'string', required: true },
     lastError: { type: 'string' },
+    /** Sent with `sendOnce`: kept as `done` after it ran. */
+    once: { type: 'boolean' },
+    /** When a `done` job may go (epoch seconds; the table's TTL attribute). */
+    ttl: { type: 'number' },
   },
   indexes: {
     byId: { pk: key('pk', 'TWINJOB#${id}'), sk: key('sk', 'JOB') },
     byVisibility: { index: 'gsi1', pk: key('gsi1pk', 'TWINJOBS#${state}'), sk: key('gsi1sk', '${visibleAt}#${id}') },
   },
 } as const);
+
+/** How long a `done` job keeps its id taken. */
+const doneJobSeconds = 7 * 24 * 3600;
 
 type WorkerHandler = (event: SQSEvent, context: Context) => Promise<SQSBatchResponse | void>;
 
@@ -61,11 +69,16 @@ export class TwinJobs implements QueuePort, TimerPort, EventPort {
       .go();
   }
 
-  /** Enqueues under a fixed id: a second call with the same id adds nothing (a step that must run once). */
+  /**
+   * Enqueues under a fixed id: a second call with the same id adds nothing (a step that must run
+   * once), before the job ran and after: a job sent this way is kept as `done` (for a week) when it
+   * succeeds rather than deleted, so a join that two closes reach one after the other still runs
+   * once (a deleted job would free its id for the later close).
+   */
   async sendOnce(queue: string, body: unknown, id: string, opts: { delaySeconds?: number } = {}) {
     const visibleAt = new Date(now().getTime() + (opts.delaySeconds ?? 0) * 1000).toISOString();
     try {
-      await jobs().create({ id, queue, body: JSON.stringify(body), state: 'ready', visibleAt }).go();
+      await jobs().create({ id, queue, body: JSON.stringify(body), state: 'ready', visibleAt, once: true }).go();
     } catch (err) {
       if (!isConditionalFailure(err)) throw err;
     }
@@ -126,7 +139,7 @@ export class TwinJobs implements QueuePort, TimerPort, EventPort {
    */
   private async drain(only?: readonly string[]): Promise<number> {
     const concurrency = this.opts.concurrency ?? 8;
-    type Due = { id: string; queue: string; body: string; receives?: number; visibleAt: string };
+    type Due = { id: string; queue: string; body: string; receives?: number; visibleAt: string; once?: boolean };
     const version = (job: Due) => `${job.visibleAt}|${job.receives ?? 0}`;
     const waiting: Due[] = [];
     const running = new Set<string>();
@@ -188,7 +201,7 @@ export class TwinJobs implements QueuePort, TimerPort, EventPort {
     return max === undefined || (runningQueues.get(queue) ?? 0) < max;
   }
 
-  private async runOne(job: { id: string; queue: string; body: string; receives?: number; visibleAt: string }): Promise<boolean> {
+  private async runOne(job: { id: string; queue: string; body: string; receives?: number; visibleAt: string; once?: boolean }): Promise<boolean> {
     const def = this.opts.queues[job.queue];
     const worker = this.opts.workers.find((w) => w.queue === job.queue);
     const receives = (job.receives ?? 0) + 1;
@@ -206,7 +219,8 @@ export class TwinJobs implements QueuePort, TimerPort, EventPort {
       }
     }
     if (!error) {
-      await jobs().delete({ id: job.id }).go();
+      if (job.once) await jobs().patch({ id: job.id }).set({ state: 'done', visibleAt: job.visibleAt, body: '{}', ttl: Math.floor(now().getTime() / 1000) + doneJobSeconds }).go();
+      else await jobs().delete({ id: job.id }).go();
       return true;
     }
     logger.warn('job failed', { queue: job.queue, jobId: job.id, receives, error });

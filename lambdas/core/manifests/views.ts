@@ -1,5 +1,5 @@
 import type { BatchRecord, BatchStatus, ChunkSetRecord, DecisionEntry, DecisionSegment, ProcessedResult, StoredItem } from './model';
-import { stageNames, stageProgress } from '../pipeline/stages';
+import { liveProgress, stageNames, stageProgress } from '../pipeline/stages';
 import { chunkProgress, chunkUploadHours } from './model';
 
 /** The 202 answer of spec 4.3 (also replayed word for word, with 200, for a repeated key). */
@@ -72,7 +72,7 @@ export function manifestView(b: BatchRecord) {
     manifest_id: b.manifestNumber,
     batch_id: b.batchId,
     status: b.status,
-    progress: b.progress,
+    progress: liveProgress(b),
     summary: {
       total_awbs: b.summary?.total_awbs ?? b.awbCount,
       total_articles: b.summary?.total_products ?? b.itemCount,
@@ -91,7 +91,7 @@ export function manifestView(b: BatchRecord) {
 
 export function batchStatusView(requested: string, b: BatchRecord | undefined) {
   if (!b) return { manifest_id: requested, batch_id: null, status: 'not_found', progress: 0, can_download: false };
-  return { manifest_id: b.manifestNumber, batch_id: b.batchId, status: b.status, progress: b.progress, can_download: b.status === 'completed' && b.progress === 100 };
+  return { manifest_id: b.manifestNumber, batch_id: b.batchId, status: b.status, progress: liveProgress(b), can_download: b.status === 'completed' && b.progress === 100 };
 }
 
 /** The 423 body of spec 7.2. */
@@ -141,7 +141,7 @@ export function pipelineStatusView(b: BatchRecord) {
     manifest_id: b.manifestNumber,
     batch_id: b.batchId,
     status: b.status,
-    overall_progress: b.progress,
+    overall_progress: liveProgress(b),
     pipeline_steps: stageNames.map((name) => {
       const s = p?.stages[name];
       return { key: name, status: s?.status ?? 'pending', progress: s ? stageProgress(s) : 0, pages_done: s?.done ?? 0, pages: s?.pages ?? 0 };

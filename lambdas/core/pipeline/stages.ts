@@ -63,6 +63,17 @@ export function overallProgress(p: PipelineState): number {
   return all ? 100 : Math.min(99, Math.floor(sum));
 }
 
+/**
+ * A batch's progress as the routes show it: while its current run processes, the run's overall
+ * progress from the pages its stages have done (counted on the batch by each page, so it moves
+ * with every page without a write of its own); else the progress stored at the last stage change
+ * (0 pending, 100 completed, where it stopped when failed).
+ */
+export function liveProgress(b: { status: string; progress: number; lastRunId?: string; pipeline?: PipelineState }): number {
+  if (b.status !== 'processing' || !b.pipeline || b.pipeline.runId !== b.lastRunId) return b.progress;
+  return Math.max(b.progress, overallProgress(b.pipeline));
+}
+
 export function newPipelineState(runId: string, pages: number, at: string): PipelineState {
   const stages = Object.fromEntries(stageNames.map((n) => [n, { status: 'pending', done: 0, pages }])) as Record<StageName, StageState>;
   return { runId, stages, startedAt: at };

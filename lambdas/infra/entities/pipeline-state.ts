@@ -2,7 +2,7 @@ import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from '../dynamo';
 import { config } from '../../shared/config';
 import { cancellationCodes, isConditionalFailure } from './entity';
-import { batchKey, getBatch } from './manifests';
+import { batchKey } from './manifests';
 import { newPipelineState, overallProgress, type PipelineState, type StageName } from '../../core/pipeline/stages';
 import type { BatchRecord } from '../../core/manifests/model';
 
@@ -66,8 +66,8 @@ async function writeProgress(batchId: string, runId: string, attrs: Record<strin
 }
 
 /**
- * Page `page` of `stage` is done: counted once, the stage's and the batch's progress move. The
- * page's mark is a record of its own (in the batch's partition, kept a month), written in one
+ * Page `page` of `stage` is done: counted once on the batch, which moves the stage's progress and
+ * the batch's (`liveProgress` reads it from the counts: no second write per page). The page's mark is a record of its own (in the batch's partition, kept a month), written in one
  * transaction with the count: a retried page finds its mark and counts nothing, and the batch
  * record stays the same size however many pages a run has.
  */
@@ -104,13 +104,6 @@ export async function pageDone(batchId: string, runId: string, stage: StageName,
     if (codes[1] === 'ConditionalCheckFailed') return 'superseded';
     if (codes[0] !== 'ConditionalCheckFailed') throw err;
   }
-  const batch = (await getBatch(batchId))!;
-  if (batch.lastRunId !== runId || !batch.pipeline) return 'superseded';
-  const progress = overallProgress(batch.pipeline);
-  // Pages finish concurrently: the progress never goes back when an older reading lands last.
-  // (A failed condition here means a later reading already landed, or the run was superseded
-  // since: either way there is nothing to write.)
-  await update(batchId, runId, 'SET #progress = :p, #updatedAt = :at', { '#progress': 'progress', '#updatedAt': 'updatedAt' }, { ':p': progress, ':at': at }, '#progress < :p');
   return 'ok';
 }
 

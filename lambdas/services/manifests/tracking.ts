@@ -5,6 +5,7 @@ import { batchStatusView, chunkStatusView, decisionView, manifestView, productVi
 import { now } from '../../infra/clock';
 import { getSubmission } from '../../infra/entities/manifest-submissions';
 import { productsByKey } from '../pipeline/results-store';
+import { liveProgress } from '../../core/pipeline/stages';
 import type { StoredItem } from '../../core/manifests/model';
 import { getBatch, getChunkSet, getDecisionPages, latestBatchOf, listBatches, listItems, listSegments, setBatchClosed } from '../../infra/entities/manifests';
 
@@ -44,7 +45,7 @@ export async function submissionStatusOf(principal: Principal, key: string) {
       manifest_number: submission.manifestNumber,
       mode: submission.mode,
       items_count: submission.items,
-      progress: visible?.progress ?? 0,
+      progress: visible ? liveProgress(visible) : 0,
       decisions: submission.counts ?? null,
       failure: submission.failure ?? null,
     };
@@ -64,7 +65,7 @@ export async function submissionStatusOf(principal: Principal, key: string) {
     manifest_number: set.manifestNumber,
     mode: set.mode,
     items_count: set.totalItems,
-    progress: visible?.progress ?? 0,
+    progress: visible ? liveProgress(visible) : 0,
     failure: set.failure ?? null,
   };
 }

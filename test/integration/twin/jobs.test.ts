@@ -58,6 +58,19 @@ describe('the twin queues, timers and events', () => {
     expect(seen).toEqual([{ n: 3 }]);
   });
 
+  it('runs a message sent once under a fixed id once, even when the same id is sent again after it ran', async () => {
+    const { jobs, seen } = runner();
+    await jobs.sendOnce('work', { n: 'join' }, 'join-step-2');
+    await jobs.sendOnce('work', { n: 'join' }, 'join-step-2');
+    expect(await jobs.runDue()).toBe(1);
+    // The second close of a Parallel step reaches the join after the first one's job ran.
+    await jobs.sendOnce('work', { n: 'join' }, 'join-step-2');
+    expect(await jobs.runDue()).toBe(0);
+    expect(seen).toEqual([{ n: 'join' }]);
+    expect(await jobs.pending()).toEqual([]);
+    expect(await jobs.dead()).toEqual([]);
+  });
+
   it('keeps pending work across a restart of the runner', async () => {
     const first = runner();
     await first.jobs.send('work' as never, { n: 4 }, { delaySeconds: 5 });
