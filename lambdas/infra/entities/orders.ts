@@ -21,10 +21,10 @@
  * key holds that channel order id, so an order imported before the rename is never imported twice.
  * `migrateFormerChannel` rewrites one order's items.
  */
-import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand, TransactWriteCommand, type QueryCommandInput, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from '../dynamo';
 import { config } from '../../shared/config';
-import { pad } from './entity';
+import { defineEntity, key, pad, service } from './entity';
 import { batchWriteAll } from '../batch-write';
 import { batchGetAll } from '../batch-get';
 import type { OrderRecord } from '../../core/orders/model';
@@ -33,14 +33,138 @@ import { cancellationCodes, isConditionalFailure } from './entity';
 
 export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
-const orderKey = (id: number) => ({ pk: `ORDER#${id}`, sk: 'ORDER' });
-const indexPk = (accountId: number) => `ORDERIDX#${accountId}`;
-const metaKey = (accountId: number) => ({ pk: `ORDERMETA#${accountId}`, sk: 'META' });
-const channelKey = (accountId: number, channel: string, channelOrderId: string) => ({ pk: `CHORDER#${accountId}#${channel}#${channelOrderId}`, sk: 'CHORDER' });
-const numberKey = (accountId: number, orderNumber: string) => ({ pk: `ORDERNO#${accountId}#${orderNumber.toLowerCase()}`, sk: 'ORDERNO' });
-const shipmentKey = (id: number) => ({ pk: `SHIPMENT#${id}`, sk: 'SHIPMENT' });
-const trackingKey = (trackingNumber: string) => ({ pk: `TRACKING#${trackingNumber.toUpperCase()}`, sk: 'TRACKING' });
-const sortKey = (o: { createdAt: string; id: number }) => `${o.createdAt}#${pad(o.id)}`;
+const keyless = { casing: 'none' } as const;
+/** The id zero-padded in sort keys, so orders of one instant sort by id. */
+const idKey = { type: 'string', hidden: true, watch: ['id'], set: (_: unknown, { id }: { id: number }) => pad(id) } as const;
+
+/**
+ * The order, whole. Nested parts (customer, addresses, items, totals, timeline, shipments) and
+ * the fields that may be null are stored as they are (`any`); their shape is `OrderRecord`'s.
+ */
+const orders = defineEntity({
+  model: { entity: 'order', version: '1', service },
+  attributes: {
+    id: { type: 'number', required: true },
+    accountId: { type: 'number', required: true },
+    idKey,
+    orderNumber: { type: 'string', required: true },
+    channel: { type: 'string', required: true },
+    channelOrderId: { type: 'any' },
+    channelUpdatedAt: { type: 'any' },
+    status: { type: 'string', required: true },
+    fulfillmentStatus: { type: 'string', required: true },
+    financialStatus: { type: 'any' },
+    customer: { type: 'any', required: true },
+    shippingAddress: { type: 'any', required: true },
+    billingAddress: { type: 'any' },
+    items: { type: 'any', required: true },
+    currency: { type: 'string', required: true },
+    totals: { type: 'any', required: true },
+    notes: { type: 'any' },
+    timeline: { type: 'any', required: true },
+    shipments: { type: 'any', required: true },
+    cancelledAt: { type: 'any' },
+    cancelReason: { type: 'any' },
+    createdAt: { type: 'string', required: true },
+    updatedAt: { type: 'string', required: true },
+    version: { type: 'number', required: true },
+  },
+  indexes: {
+    byId: { pk: key('pk', 'ORDER#${id}', keyless), sk: key('sk', 'ORDER', keyless) },
+    byAccount: { index: 'gsi1', pk: key('gsi1pk', 'ACCOUNT#${accountId}#ORDERS', keyless), sk: key('gsi1sk', '${createdAt}#${idKey}', keyless) },
+  },
+} as const);
+
+/** What a list filters and searches on, one small row per order in the account's partition (short field names). */
+const rows = defineEntity({
+  model: { entity: 'orderRow', version: '1', service },
+  attributes: {
+    accountId: { type: 'number', required: true, hidden: true },
+    id: { type: 'number', required: true, field: 'i' },
+    idKey,
+    orderNumber: { type: 'string', required: true, field: 'n' },
+    status: { type: 'string', required: true, field: 's' },
+    fulfillmentStatus: { type: 'string', required: true, field: 'f' },
+    channel: { type: 'string', required: true, field: 'c' },
+    customerName: { type: 'string', required: true, field: 'm' },
+    createdAt: { type: 'string', required: true, field: 't' },
+  },
+  indexes: {
+    byAccount: { pk: key('pk', 'ORDERIDX#${accountId}', keyless), sk: key('sk', '${createdAt}#${idKey}', keyless) },
+  },
+} as const);
+
+/** The account's order meta: `version` changes with every listed change, `count` is the number of orders. */
+const metas = defineEntity({
+  model: { entity: 'orderMeta', version: '1', service },
+  attributes: {
+    accountId: { type: 'number', required: true },
+    version: { type: 'number' },
+    count: { type: 'number' },
+  },
+  indexes: {
+    byAccount: { pk: key('pk', 'ORDERMETA#${accountId}', keyless), sk: key('sk', 'META', keyless) },
+  },
+} as const);
+
+/** Uniqueness key of a marketplace order: a re-sync never imports it twice. */
+const channelKeys = defineEntity({
+  model: { entity: 'orderChannelKey', version: '1', service },
+  attributes: {
+    accountId: { type: 'number', required: true },
+    channel: { type: 'string', required: true },
+    channelOrderId: { type: 'string', required: true },
+    orderId: { type: 'number', required: true },
+  },
+  indexes: {
+    byChannelOrder: { pk: key('pk', 'CHORDER#${accountId}#${channel}#${channelOrderId}', keyless), sk: key('sk', 'CHORDER', keyless) },
+  },
+} as const);
+
+/** Uniqueness key of a web order number (case-insensitive: the key holds it lower-cased). */
+const numberKeys = defineEntity({
+  model: { entity: 'orderNumberKey', version: '1', service },
+  attributes: {
+    accountId: { type: 'number', required: true },
+    /** Lower-cased. */
+    orderNumber: { type: 'string', required: true },
+    orderId: { type: 'number', required: true },
+  },
+  indexes: {
+    byNumber: { pk: key('pk', 'ORDERNO#${accountId}#${orderNumber}', keyless), sk: key('sk', 'ORDERNO', keyless) },
+  },
+} as const);
+
+const pointer = {
+  shipmentId: { type: 'number', required: true },
+  orderId: { type: 'number', required: true },
+  accountId: { type: 'number', required: true },
+} as const;
+
+/** From a shipment's id to its order. */
+const shipmentPointers = defineEntity({
+  model: { entity: 'shipmentPointer', version: '1', service },
+  attributes: pointer,
+  indexes: {
+    byShipment: { pk: key('pk', 'SHIPMENT#${shipmentId}', keyless), sk: key('sk', 'SHIPMENT', keyless) },
+  },
+} as const);
+
+/** From a tracking number (upper-cased) to its shipment and order. */
+const trackingPointers = defineEntity({
+  model: { entity: 'trackingPointer', version: '1', service },
+  attributes: { ...pointer, /** Upper-cased. */
+    trackingNumber: { type: 'string', required: true } },
+  indexes: {
+    byTracking: { pk: key('pk', 'TRACKING#${trackingNumber}', keyless), sk: key('sk', 'TRACKING', keyless) },
+  },
+} as const);
+
+/**
+ * Items written before these entities (by hand, under the same keys and fields) carry no
+ * ElectroDB identifiers: reads do not ask for them.
+ */
+const read = { ignoreOwnership: true } as const;
 
 /** What a list filters and searches on, one small row per order. */
 export interface IndexRow {
@@ -53,33 +177,34 @@ export interface IndexRow {
   createdAt: string;
 }
 
-const indexRowOf = (o: OrderRecord) => ({
-  pk: indexPk(o.accountId),
-  sk: sortKey(o),
-  i: o.id,
-  n: o.orderNumber,
-  s: o.status,
-  f: o.fulfillmentStatus,
-  c: o.storedChannel ?? o.channel,
-  m: o.customer.name,
-  t: o.createdAt,
+const rowOf = (o: OrderRecord) => ({
+  accountId: o.accountId,
+  id: o.id,
+  idKey: pad(o.id),
+  orderNumber: o.orderNumber,
+  status: o.status,
+  fulfillmentStatus: o.fulfillmentStatus,
+  channel: o.storedChannel ?? o.channel,
+  customerName: o.customer.name,
+  createdAt: o.createdAt,
 });
 
-const table = () => config.tableName();
-
-function orderItem(o: OrderRecord) {
+/** The order as stored: under the channel code it was stored with (see the module's notes). */
+function stored(o: OrderRecord) {
   const { storedChannel, ...record } = o;
-  return { ...orderKey(o.id), ...record, channel: storedChannel ?? o.channel, kind: 'order', gsi1pk: `ACCOUNT#${o.accountId}#ORDERS`, gsi1sk: sortKey(o) };
+  return { ...record, idKey: pad(o.id), channel: storedChannel ?? o.channel };
 }
 
-function strip(item: Record<string, unknown> | undefined): OrderRecord | undefined {
+function fromStored(item: Record<string, unknown> | null | undefined): OrderRecord | undefined {
   if (!item) return undefined;
-  const { pk: _pk, sk: _sk, kind: _k, gsi1pk: _g, gsi1sk: _s, ...rest } = item;
-  const order = rest as unknown as OrderRecord;
+  const order = item as unknown as OrderRecord;
   // Stored before the rename: read as the current code; writes keep the stored one until the migration.
   const channel = canonicalChannel(order.channel);
   return channel === order.channel ? order : { ...order, channel, storedChannel: order.channel };
 }
+
+const orderPut = (o: OrderRecord) => orders().put(stored(o));
+const channelKeyOf = (accountId: number, channel: string, channelOrderId: string) => channelKeys().get({ accountId, channel, channelOrderId }).params<{ Key: Record<string, string> }>().Key;
 
 /** Which uniqueness key a create lost to. */
 export type CreateOutcome = 'created' | 'number_taken' | 'channel_taken';
@@ -87,20 +212,20 @@ export type CreateOutcome = 'created' | 'number_taken' | 'channel_taken';
 /** A new order, its index row and its uniqueness keys, all or nothing. */
 export async function insertOrder(order: OrderRecord, keys: { number?: boolean; channel?: boolean }): Promise<CreateOutcome> {
   const items: TransactItem[] = [
-    { Put: { TableName: table(), Item: orderItem(order), ConditionExpression: 'attribute_not_exists(pk)' } },
-    { Put: { TableName: table(), Item: indexRowOf(order) } },
+    { Put: orders().create(stored(order)).params() },
+    { Put: rows().put(rowOf(order)).params() },
   ];
   const reasons: (CreateOutcome | 'order')[] = ['order', 'order'];
   if (keys.number) {
-    items.push({ Put: { TableName: table(), Item: { ...numberKey(order.accountId, order.orderNumber), orderId: order.id }, ConditionExpression: 'attribute_not_exists(pk)' } });
+    items.push({ Put: numberKeys().create({ accountId: order.accountId, orderNumber: order.orderNumber.toLowerCase(), orderId: order.id }).params() });
     reasons.push('number_taken');
   }
   if (keys.channel && order.channelOrderId) {
-    items.push({ Put: { TableName: table(), Item: { ...channelKey(order.accountId, order.channel, order.channelOrderId), orderId: order.id }, ConditionExpression: 'attribute_not_exists(pk)' } });
+    items.push({ Put: channelKeys().create({ accountId: order.accountId, channel: order.channel, channelOrderId: order.channelOrderId, orderId: order.id }).params() });
     reasons.push('channel_taken');
     // An order imported under a former code of the channel holds this channel order id too.
     for (const former of formerCodesOf(order.channel)) {
-      items.push({ ConditionCheck: { TableName: table(), Key: channelKey(order.accountId, former, order.channelOrderId), ConditionExpression: 'attribute_not_exists(pk)' } });
+      items.push({ ConditionCheck: { TableName: config.tableName(), Key: channelKeyOf(order.accountId, former, order.channelOrderId), ConditionExpression: 'attribute_not_exists(pk)' } });
       reasons.push('channel_taken');
     }
   }
@@ -121,19 +246,11 @@ export async function insertOrder(order: OrderRecord, keys: { number?: boolean; 
  * False when another write got there first.
  */
 export async function replaceOrder(next: OrderRecord, before: OrderRecord, extra: TransactItem[] = []): Promise<boolean> {
-  const row = indexRowOf(next);
-  const listed = JSON.stringify(row) !== JSON.stringify(indexRowOf(before));
+  const row = rowOf(next);
+  const listed = JSON.stringify(row) !== JSON.stringify(rowOf(before));
   const items: TransactItem[] = [
-    {
-      Put: {
-        TableName: table(),
-        Item: orderItem(next),
-        ConditionExpression: '#v = :v',
-        ExpressionAttributeNames: { '#v': 'version' },
-        ExpressionAttributeValues: { ':v': before.version },
-      },
-    },
-    ...(listed ? [{ Put: { TableName: table(), Item: row } }] : []),
+    { Put: orderPut(next).where(({ version }, { eq }) => eq(version, before.version)).params() as never },
+    ...(listed ? [{ Put: rows().put(row).params() as never }] : []),
     ...extra,
   ];
   const failed = await transact(items);
@@ -147,18 +264,21 @@ export async function replaceOrder(next: OrderRecord, before: OrderRecord, extra
  * Loads new orders of one account in bulk (BatchWriteItem: order, index row, channel key), for
  * seeding demo and benchmark data; not for orders that may already exist (no conditions).
  */
-export async function loadOrders(accountId: number, orders: OrderRecord[]): Promise<void> {
+export async function loadOrders(accountId: number, list: OrderRecord[]): Promise<void> {
+  const requests = (writes: { params<T>(): T }[]) => writes.map((w) => w.params<{ Item: Record<string, unknown> }>().Item);
   function* batches() {
-    const writes = orders.flatMap((o) => [
-      orderItem(o),
-      indexRowOf(o),
-      ...(o.channelOrderId ? [{ ...channelKey(o.accountId, o.channel, o.channelOrderId), orderId: o.id }] : []),
-      ...(o.channel === 'web' ? [{ ...numberKey(o.accountId, o.orderNumber), orderId: o.id }] : []),
-    ]);
-    for (let i = 0; i < writes.length; i += 25) yield { RequestItems: { [table()]: writes.slice(i, i + 25).map((Item) => ({ PutRequest: { Item } })) } };
+    const writes = list.flatMap((o) =>
+      requests([
+        orderPut(o),
+        rows().put(rowOf(o)),
+        ...(o.channelOrderId ? [channelKeys().put({ accountId: o.accountId, channel: o.channel, channelOrderId: o.channelOrderId, orderId: o.id })] : []),
+        ...(o.channel === 'web' ? [numberKeys().put({ accountId: o.accountId, orderNumber: o.orderNumber.toLowerCase(), orderId: o.id })] : []),
+      ]),
+    );
+    for (let i = 0; i < writes.length; i += 25) yield { RequestItems: { [config.tableName()]: writes.slice(i, i + 25).map((Item) => ({ PutRequest: { Item } })) } };
   }
   await batchWriteAll(batches());
-  await bumpMeta(accountId, orders.length);
+  await bumpMeta(accountId, list.length);
 }
 
 /** Runs a transaction; the index of the item whose condition failed, or undefined. */
@@ -167,21 +287,24 @@ async function transact(items: TransactItem[]): Promise<number | undefined> {
     await documentClient().send(new TransactWriteCommand({ TransactItems: items }));
     return undefined;
   } catch (err) {
-    const reasons = (err as { CancellationReasons?: { Code?: string }[] }).CancellationReasons;
-    const i = reasons?.findIndex((r) => r.Code === 'ConditionalCheckFailed') ?? -1;
+    const i = cancellationCodes(err)?.indexOf('ConditionalCheckFailed') ?? -1;
     if (i >= 0) return i;
     throw err;
   }
 }
 
 export async function getOrder(id: number): Promise<OrderRecord | undefined> {
-  const res = await documentClient().send(new GetCommand({ TableName: table(), Key: orderKey(id), ConsistentRead: true }));
-  return strip(res.Item);
+  return fromStored((await orders().get({ id }).go({ consistent: true, ...read })).data);
 }
 
 /** Orders by id, in the order asked (missing ones left out); strongly consistent. */
 export async function getOrders(ids: number[]): Promise<OrderRecord[]> {
-  const found = new Map((await batchGetAll(ids.map(orderKey))).map((item) => [item.id as number, strip(item)!]));
+  const keys = ids.map((id) => orders().get({ id }).params<{ Key: Record<string, unknown> }>().Key);
+  const found = new Map<number, OrderRecord>();
+  for (const item of await batchGetAll(keys)) {
+    const order = fromStored(orders().parse({ Item: item }, read).data);
+    if (order) found.set(order.id, order);
+  }
   return ids.flatMap((id) => found.get(id) ?? []);
 }
 
@@ -192,83 +315,50 @@ export async function getOrders(ids: number[]): Promise<OrderRecord[]> {
  */
 export async function orderIdByChannel(accountId: number, channel: string, channelOrderId: string): Promise<number | undefined> {
   for (const code of [canonicalChannel(channel), ...formerCodesOf(canonicalChannel(channel))]) {
-    const res = await documentClient().send(new GetCommand({ TableName: table(), Key: channelKey(accountId, code, channelOrderId), ConsistentRead: true }));
-    if (res.Item) return res.Item.orderId as number;
+    const found = (await channelKeys().get({ accountId, channel: code, channelOrderId }).go({ consistent: true, ...read })).data;
+    if (found) return found.orderId;
   }
   return undefined;
 }
 
 export async function orderIdByNumber(accountId: number, orderNumber: string): Promise<number | undefined> {
-  const res = await documentClient().send(new GetCommand({ TableName: table(), Key: numberKey(accountId, orderNumber), ConsistentRead: true }));
-  return res.Item?.orderId as number | undefined;
+  return (await numberKeys().get({ accountId, orderNumber: orderNumber.toLowerCase() }).go({ consistent: true, ...read })).data?.orderId;
 }
 
 /** The account's order meta: `version` changes with every listed change, `count` is the number of orders. */
 export async function orderMeta(accountId: number): Promise<{ version: number; count: number }> {
-  const res = await documentClient().send(new GetCommand({ TableName: table(), Key: metaKey(accountId), ConsistentRead: true }));
-  return { version: (res.Item?.version as number) ?? 0, count: (res.Item?.count as number) ?? 0 };
+  const meta = (await metas().get({ accountId }).go({ consistent: true, ...read })).data;
+  return { version: meta?.version ?? 0, count: meta?.count ?? 0 };
 }
 
 async function bumpMeta(accountId: number, added: number): Promise<void> {
-  await documentClient().send(
-    new UpdateCommand({
-      TableName: table(),
-      Key: metaKey(accountId),
-      UpdateExpression: 'ADD #v :one, #c :added',
-      ExpressionAttributeNames: { '#v': 'version', '#c': 'count' },
-      ExpressionAttributeValues: { ':one': 1, ':added': added },
-    }),
-  );
+  await metas().update({ accountId }).add({ version: 1, count: added }).go({ response: 'none' });
 }
 
 /** Every index row of the account, newest first, read consistently. */
 export async function readIndex(accountId: number): Promise<IndexRow[]> {
-  const rows: IndexRow[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const res = await documentClient().send(
-      new QueryCommand({
-        TableName: table(),
-        KeyConditionExpression: 'pk = :pk',
-        ExpressionAttributeValues: { ':pk': indexPk(accountId) },
-        ProjectionExpression: 'i, n, s, f, c, m, t',
-        ScanIndexForward: false,
-        ConsistentRead: true,
-        ExclusiveStartKey: start,
-      }),
-    );
-    for (const r of res.Items ?? []) {
-      rows.push({ id: r.i, orderNumber: r.n, status: r.s, fulfillmentStatus: r.f, channel: canonicalChannel(r.c as string), customerName: r.m, createdAt: r.t });
-    }
-    start = res.LastEvaluatedKey;
-  } while (start);
-  return rows;
+  const found = await rows()
+    .query.byAccount({ accountId })
+    .go({ pages: 'all', order: 'desc', consistent: true, attributes: ['id', 'orderNumber', 'status', 'fulfillmentStatus', 'channel', 'customerName', 'createdAt'], ...read });
+  return found.data.map((r) => ({ ...r, channel: canonicalChannel(r.channel) }) as IndexRow);
 }
 
 /**
  * The benchmark's yardstick: the newest `limit` orders of an account straight from DynamoDB,
- * one Query on the account's orders index, nothing else.
+ * one Query on the account's orders index, nothing else (no parsing).
  */
 export async function bareOrdersQuery(accountId: number, limit: number): Promise<Record<string, unknown>[]> {
-  const res = await documentClient().send(
-    new QueryCommand({
-      TableName: table(),
-      IndexName: 'gsi1',
-      KeyConditionExpression: 'gsi1pk = :pk',
-      ExpressionAttributeValues: { ':pk': `ACCOUNT#${accountId}#ORDERS` },
-      ScanIndexForward: false,
-      Limit: limit,
-    }),
-  );
+  const params = orders().query.byAccount({ accountId }).params<QueryCommandInput>({ order: 'desc', ...read });
+  const res = await documentClient().send(new QueryCommand({ ...params, Limit: limit }));
   return res.Items ?? [];
 }
 
 /** Pointers to an order from its shipment's id and tracking number, written with the shipment. */
-export function shipmentPointers(s: { id: number; trackingNumber: string; accountId: number; orderId: number }): TransactItem[] {
-  const pointer = { shipmentId: s.id, orderId: s.orderId, accountId: s.accountId };
+export function shipmentPointerWrites(s: { id: number; trackingNumber: string; accountId: number; orderId: number }): TransactItem[] {
+  const to = { shipmentId: s.id, orderId: s.orderId, accountId: s.accountId };
   return [
-    { Put: { TableName: table(), Item: { ...shipmentKey(s.id), ...pointer }, ConditionExpression: 'attribute_not_exists(pk)' } },
-    { Put: { TableName: table(), Item: { ...trackingKey(s.trackingNumber), ...pointer } } },
+    { Put: shipmentPointers().create(to).params() },
+    { Put: trackingPointers().put({ ...to, trackingNumber: s.trackingNumber.toUpperCase() }).params() },
   ];
 }
 
@@ -279,45 +369,43 @@ export interface ShipmentPointer {
 }
 
 export async function shipmentPointer(id: number): Promise<ShipmentPointer | undefined> {
-  const res = await documentClient().send(new GetCommand({ TableName: table(), Key: shipmentKey(id), ConsistentRead: true }));
-  return res.Item as ShipmentPointer | undefined;
+  const found = (await shipmentPointers().get({ shipmentId: id }).go({ consistent: true, ...read })).data;
+  return found ? { shipmentId: found.shipmentId, orderId: found.orderId, accountId: found.accountId } : undefined;
 }
 
 export async function trackingPointer(trackingNumber: string): Promise<ShipmentPointer | undefined> {
-  const res = await documentClient().send(new GetCommand({ TableName: table(), Key: trackingKey(trackingNumber), ConsistentRead: true }));
-  return res.Item as ShipmentPointer | undefined;
+  const found = (await trackingPointers().get({ trackingNumber: trackingNumber.toUpperCase() }).go({ consistent: true, ...read })).data;
+  return found ? { shipmentId: found.shipmentId, orderId: found.orderId, accountId: found.accountId } : undefined;
 }
 
 // ---------------------------------------------------------------------------------------------
 // Former channel codes: the migration's part (lambdas/services/orders/channel-migration.ts)
 
-/** An index row that still holds a former channel code. */
+/** An index row that still holds a former channel code; `sk` is where the next page starts after it. */
 export interface FormerChannelRow {
   sk: string;
   id: number;
+  createdAt: string;
   former: string;
 }
 
 /**
- * A page of the account's index rows whose `c` is a former code, after the row `after` (a sort
- * key); `next` is where the following page starts, undefined at the end.
+ * A page of the account's index rows whose channel is a former code, after the row `after` (a
+ * sort key); `next` is where the following page starts, undefined at the end. `limit` rows are
+ * read per page (DynamoDB's Limit, before the filter), so a page may hold fewer.
  */
 export async function formerChannelRows(accountId: number, formers: readonly string[], after?: string, limit = 500): Promise<{ rows: FormerChannelRow[]; next?: string }> {
-  const values = Object.fromEntries(formers.map((f, i) => [`:f${i}`, f]));
-  const res = await documentClient().send(
-    new QueryCommand({
-      TableName: table(),
-      KeyConditionExpression: 'pk = :pk',
-      FilterExpression: `c IN (${Object.keys(values).join(', ')})`,
-      ExpressionAttributeValues: { ':pk': indexPk(accountId), ...values },
-      ProjectionExpression: 'sk, i, c',
-      ConsistentRead: true,
-      Limit: limit,
-      ExclusiveStartKey: after === undefined ? undefined : { pk: indexPk(accountId), sk: after },
-    }),
-  );
+  const params = rows()
+    .query.byAccount({ accountId })
+    .where(({ channel }, { eq }) => formers.map((f) => eq(channel, f)).join(' OR '))
+    .params<QueryCommandInput & { ExpressionAttributeValues: Record<string, unknown> }>({ consistent: true, ...read });
+  const pk = params.ExpressionAttributeValues[':pk'];
+  const res = await documentClient().send(new QueryCommand({ ...params, Limit: limit, ExclusiveStartKey: after === undefined ? undefined : { pk, sk: after } }));
   return {
-    rows: (res.Items ?? []).map((r) => ({ sk: r.sk as string, id: r.i as number, former: r.c as string })),
+    rows: (res.Items ?? []).map((item) => {
+      const r = rows().parse({ Item: item }, read).data!;
+      return { sk: item.sk as string, id: r.id, createdAt: r.createdAt, former: r.channel };
+    }),
     next: res.LastEvaluatedKey?.sk as string | undefined,
   };
 }
@@ -339,7 +427,7 @@ export interface FormerChannelOutcome {
  *    of them, so it never imports the order again;
  * 2. the order's `channel`, if it still holds the former code (a write by the service since stored
  *    the current code already: reads give the current code);
- * 3. the index row's `c`, last, so a run that stopped midway finds the row again.
+ * 3. the index row's channel, last, so a run that stopped midway finds the row again.
  *
  * When the current key already names another order (a duplicate made outside this code), nothing is
  * rewritten and the conflict is answered for an operator to resolve.
@@ -347,26 +435,31 @@ export interface FormerChannelOutcome {
 export async function migrateFormerChannel(accountId: number, row: FormerChannelRow): Promise<FormerChannelOutcome> {
   const current = canonicalChannel(row.former);
   const out: FormerChannelOutcome = { key: false, order: false, row: false };
-  const raw = (await documentClient().send(new GetCommand({ TableName: table(), Key: orderKey(row.id), ConsistentRead: true }))).Item;
+  // As stored: the channel code is not read as the current one here.
+  const raw = (await orders().get({ id: row.id }).go({ consistent: true, ...read })).data;
   const channelOrderId = typeof raw?.channelOrderId === 'string' ? raw.channelOrderId : undefined;
   if (channelOrderId !== undefined) {
-    const currentKey = { TableName: table(), Item: { ...channelKey(accountId, current, channelOrderId), orderId: row.id }, ConditionExpression: 'attribute_not_exists(pk) OR orderId = :id', ExpressionAttributeValues: { ':id': row.id } };
-    const formerKey = { TableName: table(), Key: channelKey(accountId, row.former, channelOrderId), ConditionExpression: 'orderId = :id', ExpressionAttributeValues: { ':id': row.id } };
+    const currentKey = channelKeys()
+      .put({ accountId, channel: current, channelOrderId, orderId: row.id })
+      .where(({ orderId }, { notExists, eq }) => `${notExists(orderId)} OR ${eq(orderId, row.id)}`);
+    const formerKey = channelKeys()
+      .delete({ accountId, channel: row.former, channelOrderId })
+      .where(({ orderId }, { eq }) => eq(orderId, row.id));
     try {
-      await documentClient().send(new TransactWriteCommand({ TransactItems: [{ Put: currentKey }, { Delete: formerKey }] }));
+      await documentClient().send(new TransactWriteCommand({ TransactItems: [{ Put: currentKey.params() }, { Delete: formerKey.params() }] }));
       out.key = true;
     } catch (err) {
       const codes = cancellationCodes(err);
       if (!codes) throw err;
       const taken = async () => {
-        const other = (await documentClient().send(new GetCommand({ TableName: table(), Key: channelKey(accountId, current, channelOrderId), ConsistentRead: true }))).Item?.orderId;
+        const other = (await channelKeys().get({ accountId, channel: current, channelOrderId }).go({ consistent: true, ...read })).data?.orderId;
         return `order ${row.id}: ${current} order ${channelOrderId} is already order ${other}; left under ${row.former}`;
       };
       if (codes[0] === 'ConditionalCheckFailed') return { ...out, conflict: await taken() };
       if (codes[1] !== 'ConditionalCheckFailed') return { ...out, conflict: `order ${row.id}: its channel key was being written; run the migration again` };
       // No former key naming this order (moved by an earlier run, or never written): the current one must be there.
       try {
-        await documentClient().send(new PutCommand(currentKey));
+        await currentKey.go({ response: 'none' });
       } catch (e) {
         if (!isConditionalFailure(e)) throw e;
         return { ...out, conflict: await taken() };
@@ -374,24 +467,30 @@ export async function migrateFormerChannel(accountId: number, row: FormerChannel
     }
   }
   // The order's version moves too: a write that read the former code (and would store it again) loses its condition and reads again.
-  if (raw && raw.channel === row.former) out.order = await setIf(orderKey(row.id), 'channel', row.former, current, { bumpVersion: true });
-  out.row = await setIf({ pk: indexPk(accountId), sk: row.sk }, 'c', row.former, current);
+  if (raw && raw.channel === row.former) {
+    out.order = await unlessLost(
+      orders()
+        .patch({ id: row.id })
+        .set({ channel: current })
+        .add({ version: 1 })
+        .where(({ channel }, { eq }) => eq(channel, row.former))
+        .go({ response: 'none' }),
+    );
+  }
+  out.row = await unlessLost(
+    rows()
+      .patch({ accountId, createdAt: row.createdAt, idKey: pad(row.id) })
+      .set({ channel: current })
+      .where(({ channel }, { eq }) => eq(channel, row.former))
+      .go({ response: 'none' }),
+  );
   return out;
 }
 
-/** Sets `attribute` to `to` if it is still `from`; false when it was not. */
-async function setIf(key: Record<string, string>, attribute: string, from: string, to: string, opts: { bumpVersion?: boolean } = {}): Promise<boolean> {
+/** True once the conditional write is done; false when its condition failed. */
+async function unlessLost(write: Promise<unknown>): Promise<boolean> {
   try {
-    await documentClient().send(
-      new UpdateCommand({
-        TableName: table(),
-        Key: key,
-        UpdateExpression: opts.bumpVersion ? 'SET #a = :to ADD version :one' : 'SET #a = :to',
-        ConditionExpression: '#a = :from',
-        ExpressionAttributeNames: { '#a': attribute },
-        ExpressionAttributeValues: { ':to': to, ':from': from, ...(opts.bumpVersion ? { ':one': 1 } : {}) },
-      }),
-    );
+    await write;
     return true;
   } catch (err) {
     if (isConditionalFailure(err)) return false;

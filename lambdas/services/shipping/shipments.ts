@@ -25,7 +25,7 @@ import { renderLabel } from '../../infra/label-pdf';
 import { blobs } from '../../infra/blobs';
 import { nowIso } from '../../infra/clock';
 import { nextId } from '../../infra/entities/counters';
-import { getOrder, shipmentPointer, shipmentPointers, trackingPointer } from '../../infra/entities/orders';
+import { getOrder, shipmentPointer, shipmentPointerWrites as shipmentPointers, trackingPointer } from '../../infra/entities/orders';
 import { getProducts, markLowStock, stockDecrements, type ProductRecord } from '../../infra/entities/products';
 import { getWarehouse, listWarehouses } from '../../infra/entities/warehouses';
 import { logger } from '../../shared/logger';
