@@ -1,7 +1,7 @@
 import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from '../dynamo';
 import { config } from '../../shared/config';
-import { cancellationCodes, isConditionalFailure } from './entity';
+import { cancellationCodes, defineEntity, isConditionalFailure, key, service } from './entity';
 import { batchKey } from './manifests';
 import { newPipelineState, overallProgress, type PipelineState, type StageName } from '../../core/pipeline/stages';
 import type { BatchRecord } from '../../core/manifests/model';
@@ -16,6 +16,23 @@ import type { BatchRecord } from '../../core/manifests/model';
 
 /** How long a page's done-mark is kept (a run that has not finished in a month never will). */
 const pageMarkSeconds = 30 * 24 * 3600;
+
+const keyless = { casing: 'none' } as const;
+
+/** That page `page` of `stage` of run `runId` was counted: one small item beside the batch. */
+const pageMarks = defineEntity({
+  model: { entity: 'pipelinePageMark', version: '1', service },
+  attributes: {
+    batchId: { type: 'string', required: true },
+    runId: { type: 'string', required: true },
+    stage: { type: 'string', required: true },
+    page: { type: 'number', required: true },
+    ttl: { type: 'number', required: true },
+  },
+  indexes: {
+    byBatch: { pk: key('pk', 'BATCH#${batchId}', keyless), sk: key('sk', 'PAGEDONE#${runId}#${stage}#${page}', keyless) },
+  },
+} as const);
 
 /** The run is no longer the batch's (or, for a page count, a higher count already landed). */
 type Superseded = 'superseded';
@@ -72,23 +89,16 @@ async function writeProgress(batchId: string, runId: string, attrs: Record<strin
  * record stays the same size however many pages a run has.
  */
 export async function pageDone(batchId: string, runId: string, stage: StageName, page: number, at: string): Promise<'ok' | Superseded> {
-  const key = batchKey(batchId);
   const TableName = config.tableName();
   try {
     await documentClient().send(
       new TransactWriteCommand({
         TransactItems: [
-          {
-            Put: {
-              TableName,
-              Item: { pk: key.pk, sk: `PAGEDONE#${runId}#${stage}#${page}`, ttl: Math.floor(Date.parse(at) / 1000) + pageMarkSeconds },
-              ConditionExpression: 'attribute_not_exists(pk)',
-            },
-          },
+          { Put: pageMarks().create({ batchId, runId, stage, page, ttl: Math.floor(Date.parse(at) / 1000) + pageMarkSeconds }).params() as never },
           {
             Update: {
               TableName,
-              Key: key,
+              Key: batchKey(batchId),
               UpdateExpression: 'ADD #pipeline.#stages.#stage.#done :one SET #pipeline.#stages.#stage.#status = :processing',
               ConditionExpression: '#lastRunId = :runId',
               ExpressionAttributeNames: { '#pipeline': 'pipeline', '#stages': 'stages', '#stage': stage, '#done': 'done', '#status': 'status', '#lastRunId': 'lastRunId' },
