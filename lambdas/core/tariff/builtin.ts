@@ -1,9 +1,12 @@
+import { builtinDutySource } from '../customs/tariff-rates';
 import type { TariffRow } from './table';
 
 /**
  * The built-in tariff table of the embedded default: common cross-border e-commerce goods with their
- * 8-digit NCM, Spanish and English descriptions, the Mercosur duty rate (plausible figures; the
- * operator imports the authoritative table) and the synonyms couriers use, in both languages.
+ * 8-digit NCM, Spanish and English descriptions, the Mercosur duty rate (estimates: no per-NCM
+ * source was found, so every row's duty is marked unverified, `builtinDutySource`; the operator
+ * imports the authoritative table) and the synonyms couriers use, in both languages. VAT is not
+ * here: it follows the NCM (core/customs/tariff-rates.ts).
  * Keywords are `;`-separated, as in the CSV import; `~word` marks a weak hint (a brand or model).
  *
  * It is data compiled into the bundle: no file is read at run time.
@@ -480,4 +483,5 @@ export const builtinTariff: readonly TariffRow[] = entries.map(([ncm, duty_rate,
     .split(';')
     .map((k) => k.trim())
     .filter(Boolean),
+  duty_source: builtinDutySource,
 }));

@@ -1,4 +1,5 @@
 import { ncmDigits, type TariffRow } from './table';
+import { importedDutySource, type DutySource } from '../customs/tariff-rates';
 import type { ManifestItem } from '../manifests/submission';
 
 /**
@@ -35,6 +36,8 @@ export interface Classification {
   reason: string;
   /** The NCM's Spanish description. */
   description: string;
+  /** Where the duty rate comes from (verified, unverified, or the operator's imported table). */
+  duty_source: DutySource;
 }
 
 export interface ClassifyInput {
@@ -343,7 +346,7 @@ export function createOfflineClassifier(table: readonly TariffRow[], opts: Offli
 
   function answer(i: number, confidence: number, source: ClassificationSource, reason: string): Classification {
     const row = rows[i];
-    return { ncm_code: row.ncm, duty_rate: row.duty_rate, confidence, source, reason, description: row.description };
+    return { ncm_code: row.ncm, duty_rate: row.duty_rate, confidence, source, reason, description: row.description, duty_source: row.duty_source ?? importedDutySource(null) };
   }
 
   function fallback(reason: string): Classification {
