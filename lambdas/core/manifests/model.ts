@@ -101,7 +101,7 @@ export interface ProcessedResult {
   /** The duty, statistics fee and VAT the calculation used, each with its source or marked unverified. */
   tariff_rates?: TariffRates;
   classification_confidence?: number;
-  classification_source?: 'partner' | 'ai' | 'offline';
+  classification_source?: 'partner' | 'ai' | 'offline' | 'hs-fallback';
   classification_reason?: string;
   cif_value?: number;
   ddp_value?: number;

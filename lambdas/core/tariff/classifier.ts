@@ -1,5 +1,6 @@
-import { ncmDigits, type TariffRow } from './table';
+import { maxDutyRate, ncmDigits, type TariffRow } from './table';
 import { importedDutySource, type DutySource } from '../customs/tariff-rates';
+import type { HsIndex, HsMatch } from './hs-fallback';
 import type { ManifestItem } from '../manifests/submission';
 
 /**
@@ -22,10 +23,13 @@ import type { ManifestItem } from '../manifests/submission';
  * at or below 0.55, and the fallback row answers 0.1.
  */
 
-export type ClassificationSource = 'partner' | 'offline' | 'ai';
+export type ClassificationSource = 'partner' | 'offline' | 'ai' | 'hs-fallback';
 
 export interface Classification {
-  /** The 8-digit NCM, `dddd.dd.dd`. */
+  /**
+   * The 8-digit NCM, `dddd.dd.dd`; from the HS fallback tier, the 6-digit HS subheading `dddd.dd`
+   * when the tariff table has no NCM under it (the tier completes 8 digits only where the table knows them).
+   */
   ncm_code: string;
   /** Duty of that NCM, percent. */
   duty_rate: number;
@@ -67,7 +71,13 @@ export interface PartnerCheck {
 export interface OfflineClassifier {
   /** The table's rows in NCM order. */
   readonly rows: readonly TariffRow[];
-  classify(input: ClassifyInput): Classification;
+  /**
+   * The classification of a product. With `hs` (the HS fallback tier), a description the table's best
+   * row explains less of than a subheading of the whole nomenclature gets that subheading instead.
+   */
+  classify(input: ClassifyInput, hs?: HsIndex): Classification;
+  /** Whether the HS tier could change the answer: nothing matches, or the best row leaves a word of the description unexplained. */
+  hsCouldHelp(input: ClassifyInput): boolean;
   /** The best `n` rows for the description (no partner code, no fallback), best first. */
   candidates(input: ClassifyInput, n: number): Candidate[];
   /** The partner hsCode alone: kept when the table has it, else a note saying why not. */
@@ -84,6 +94,9 @@ export interface OfflineClassifierOptions {
 /** "Other articles of plastics": the commonest catch-all of small parcels. */
 export const defaultFallbackNcm = '3926.90.90';
 export const fallbackConfidence = 0.1;
+/** HS-tier answers whose NCM the table completes stay at or below this; the rest below the review threshold. */
+export const hsCompletedCap = 0.75;
+export const hsOnlyCap = 0.55;
 export const partnerHs6Confidence = 0.9;
 
 /* ---------------- normalization ---------------- */
@@ -264,6 +277,8 @@ function deletionsOf(term: string): string[] {
 
 /* ---------------- the classifier ---------------- */
 
+const round2 = (x: number) => Math.round(x * 100) / 100;
+
 interface QueryTerm {
   term: string;
   weight: number;
@@ -373,12 +388,79 @@ export function createOfflineClassifier(table: readonly TariffRow[], opts: Offli
     };
   }
 
-  function classify(input: ClassifyInput): Classification {
+  /** The normalized words of the product, as the HS tier reads them. */
+  function wordsOf(input: ClassifyInput): string[] {
+    return [input.description, input.name, input.category].flatMap((t) => (t ? normalizeText(t) : []));
+  }
+
+  /** The table's best row, its score and the query's total weight (no partner code, no HS tier). */
+  function best(input: ClassifyInput): { terms: QueryTerm[]; order: number[]; total: number } {
+    const terms = queryTerms(input);
+    const { order, total } = rank(terms);
+    return { terms, order, total };
+  }
+
+  function explainedByRow(i: number, word: string): boolean {
+    const known = index.postings.has(word) ? word : fuzzy(word);
+    return known !== undefined && index.rowTerms[i].has(known);
+  }
+
+  function hsCouldHelp(input: ClassifyInput): boolean {
+    if (partner(input).classification) return false;
+    const { order } = best(input);
+    if (!order.length) return true;
+    return wordsOf(input).some((w) => !explainedByRow(order[0], w));
+  }
+
+  /** The HS tier's answer when it explains more of the description than the table's best row. */
+  function hsAnswer(input: ClassifyInput, hs: HsIndex, top: number | undefined, note: string): Classification | undefined {
+    const words = wordsOf(input);
+    const m: HsMatch | undefined = hs.match(words);
+    if (!m) return undefined;
+    if (top !== undefined && ncmDigits(rows[top].ncm).startsWith(m.hs6)) return undefined;
+    const meaningful = words.map((w, k) => m.known[k] || index.postings.has(w) || fuzzy(w) !== undefined);
+    const byHs = words.filter((_, k) => meaningful[k] && m.explained[k]).length;
+    const byTable = top === undefined ? 0 : words.filter((w, k) => meaningful[k] && explainedByRow(top, w)).length;
+    if (byHs <= byTable) return undefined;
+    const share = byHs / Math.max(1, meaningful.filter(Boolean).length);
+    const margin = m.score > 0 ? (m.score - m.runnerUp) / m.score : 0;
+    const raw = 0.3 + 0.3 * share + 0.25 * margin;
+    const hsText = `${m.hs6.slice(0, 4)}.${m.hs6.slice(4)}`;
+    const why = `HS fallback: matched ${m.matched.slice(0, 6).join(', ')} in HS ${hsText} (${m.description.slice(0, 120)})`;
+    const under = rows.map((r, i) => (ncmDigits(r.ncm).startsWith(m.hs6) ? i : -1)).filter((i) => i >= 0);
+    if (under.length) {
+      const allowed = new Set(under);
+      const { order } = rank(queryTerms(input), (i) => allowed.has(i));
+      const row = order[0] ?? under[0];
+      const confidence = round2(Math.min(hsCompletedCap, raw));
+      return answer(row, confidence, 'hs-fallback', `${why}; NCM ${rows[row].ncm} of the tariff table under it.${note}`);
+    }
+    const chapter = m.hs6.slice(0, 2);
+    const inChapter = rows.filter((r) => r.ncm.startsWith(chapter)).map((r) => r.duty_rate);
+    const duty = inChapter.length ? Math.max(...inChapter) : maxDutyRate;
+    const basis = inChapter.length ? `the highest rate of the table's rows in chapter ${chapter}` : `the common external tariff's ceiling (the table has no row in chapter ${chapter})`;
+    return {
+      ncm_code: hsText,
+      duty_rate: duty,
+      confidence: round2(Math.min(hsOnlyCap, raw)),
+      source: 'hs-fallback',
+      reason: `${why}; the tariff table has no NCM under it: duty estimated at ${duty}%, to be confirmed in document review.${note}`,
+      description: m.description,
+      duty_source: {
+        status: 'unverified',
+        source: 'estimate',
+        note: `HS ${hsText} has no row in the tariff table: ${duty}% is ${basis}, an upper estimate until a broker confirms the NCM`,
+      },
+    };
+  }
+
+  function classify(input: ClassifyInput, hs?: HsIndex): Classification {
     const checked = partner(input);
     if (checked.classification) return checked.classification;
     const note = checked.note ? ` ${checked.note}` : '';
-    const terms = queryTerms(input);
-    const { order, total } = rank(terms);
+    const { terms, order, total } = best(input);
+    const fromHs = hs ? hsAnswer(input, hs, order[0], note) : undefined;
+    if (fromHs) return fromHs;
     if (!order.length) return fallback(`No tariff row matches the description; fallback ${rows[fallbackIndex].ncm}, to be reviewed.${note}`);
 
     const top = order[0];
@@ -391,7 +473,7 @@ export function createOfflineClassifier(table: readonly TariffRow[], opts: Offli
     const margin = 0.5 * ((s1 - s2) / s1) + 0.5 * ((s1 - s3) / s1);
     let confidence = 0.3 + 0.35 * coverage + 0.3 * margin;
     if (!strong[top]) confidence = Math.min(confidence, 0.55);
-    confidence = Math.round(Math.min(0.95, Math.max(0.3, confidence)) * 100) / 100;
+    confidence = round2(Math.min(0.95, Math.max(0.3, confidence)));
 
     const matched = terms
       .filter((q) => index.rowTerms[top].has(q.term))
@@ -406,5 +488,5 @@ export function createOfflineClassifier(table: readonly TariffRow[], opts: Offli
     return order.slice(0, Math.max(0, n)).map((i) => ({ row: rows[i], score: Math.round(scores[i] * 1000) / 1000 }));
   }
 
-  return { rows, classify, candidates, partner, fallback };
+  return { rows, classify, hsCouldHelp, candidates, partner, fallback };
 }

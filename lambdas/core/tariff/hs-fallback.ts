@@ -1,0 +1,171 @@
+import { normalizeText } from './classifier';
+import { hsGlossary, hsSynonyms } from './hs-glossary';
+
+/**
+ * The HS fallback tier (issue 21, item 2): retrieval over the whole Harmonized System nomenclature
+ * (6-digit subheadings with their English descriptions, hs-nomenclature.ts), for descriptions the
+ * built-in or imported tariff table does not explain. Spanish words are read through a bilingual
+ * glossary (hs-glossary.ts), and a few commercial names the nomenclature's legal wording never
+ * uses (`ramen`, `tequila`) are attached to their subheading as synonyms.
+ *
+ * Each subheading is indexed with its own description (weight 1), the description of its heading
+ * (0.5, context: `olive oil` is in heading 1509's words) and its synonyms (1.2); adjacent words form
+ * two-word phrases, so `olive oil` outweighs `oil`. Scores are idf-weighted; ties go to the
+ * subheading with the shorter description (the one that says least beyond the query), then the
+ * lower code. The same input always gives the same answer.
+ */
+
+export interface HsSubheading {
+  /** Six digits, `150920`. */
+  code: string;
+  description: string;
+}
+
+export interface HsMatch {
+  /** Six digits. */
+  hs6: string;
+  description: string;
+  score: number;
+  /** The runner-up subheading's score (0 when none). */
+  runnerUp: number;
+  /** Per query term (as `normalizeText` gives them): whether the chosen subheading explains it. */
+  explained: boolean[];
+  /** Per query term: whether the nomenclature (or the glossary) knows the word at all. */
+  known: boolean[];
+  /** Words of the subheading that matched, for the reason. */
+  matched: string[];
+}
+
+export interface HsIndex {
+  readonly size: number;
+  subheading(hs6: string): HsSubheading | undefined;
+  /** The best subheading for these normalized query terms, or undefined when none shares a word. */
+  match(terms: readonly string[]): HsMatch | undefined;
+}
+
+const ownWeight = 1;
+const headingWeight = 0.5;
+const synonymWeight = 1.2;
+
+/** Words of the nomenclature's legal wording that name no kind of goods. */
+const hsStopWords = new Set(
+  'nec heading headings item items chapter subheading subheadings whether not excluding including exceeding weight weighing kind used put up form forms containing thereof but than other others such having being mixed unmixed purposes'.split(
+    ' ',
+  ),
+);
+
+const gram = (a: string, b: string) => `${a}_${b}`;
+
+interface Doc {
+  code: string;
+  description: string;
+  terms: Map<string, number>;
+  length: number;
+}
+
+function docTerms(text: string): string[] {
+  return normalizeText(text).filter((t) => !hsStopWords.has(t));
+}
+
+/** Parses `code<TAB>description` lines (4-digit headings and 6-digit subheadings). */
+export function parseNomenclature(text: string): { headings: Map<string, string>; subheadings: HsSubheading[] } {
+  const headings = new Map<string, string>();
+  const subheadings: HsSubheading[] = [];
+  for (const line of text.split('\n')) {
+    const tab = line.indexOf('\t');
+    if (tab < 0) continue;
+    const code = line.slice(0, tab);
+    const description = line.slice(tab + 1);
+    if (/^\d{4}$/.test(code)) headings.set(code, description);
+    else if (/^\d{6}$/.test(code)) subheadings.push({ code, description });
+  }
+  return { headings, subheadings };
+}
+
+/** Builds the tier's index from the nomenclature text (a few hundred milliseconds, once per process). */
+export function createHsIndex(text: string, synonyms: Readonly<Record<string, string>> = hsSynonyms): HsIndex {
+  const { headings, subheadings } = parseNomenclature(text);
+  const byCode = new Map(subheadings.map((s) => [s.code, s]));
+  const docs: Doc[] = subheadings.map((s) => {
+    const terms = new Map<string, number>();
+    const put = (t: string, w: number) => {
+      if ((terms.get(t) ?? 0) < w) terms.set(t, w);
+    };
+    const add = (words: string[], w: number) => {
+      words.forEach((t, k) => {
+        put(t, w);
+        if (k > 0) put(gram(words[k - 1], t), w);
+      });
+    };
+    const own = docTerms(s.description);
+    add(docTerms(headings.get(s.code.slice(0, 4)) ?? ''), headingWeight);
+    add(own, ownWeight);
+    for (const phrase of (synonyms[s.code] ?? '').split(';')) if (phrase.trim()) add(docTerms(phrase), synonymWeight);
+    return { code: s.code, description: s.description, terms, length: own.length };
+  });
+
+  const postings = new Map<string, { docs: number[]; weights: number[] }>();
+  docs.forEach((d, i) => {
+    for (const [t, w] of d.terms) {
+      let p = postings.get(t);
+      if (!p) postings.set(t, (p = { docs: [], weights: [] }));
+      p.docs.push(i);
+      p.weights.push(w);
+    }
+  });
+  const idf = new Map<string, number>();
+  for (const [t, p] of postings) idf.set(t, Math.log(1 + docs.length / p.docs.length));
+
+  const scores = new Float64Array(docs.length);
+
+  /** A query word as the nomenclature writes it: the glossary's English words, or itself. */
+  const translate = (term: string): string[] => {
+    const english = hsGlossary[term];
+    return english ? docTerms(english) : hsStopWords.has(term) ? [] : [term];
+  };
+
+  function match(terms: readonly string[]): HsMatch | undefined {
+    const translated = terms.map(translate);
+    const flat = translated.flat();
+    const query = new Map<string, number>();
+    flat.forEach((t, k) => {
+      if (postings.has(t)) query.set(t, 1);
+      if (k > 0 && postings.has(gram(flat[k - 1], t))) query.set(gram(flat[k - 1], t), 1);
+    });
+    // Phrases inside one glossary entry (`presion arterial` -> blood pressure) count as well.
+    for (const words of translated) for (let k = 1; k < words.length; k++) if (postings.has(gram(words[k - 1], words[k]))) query.set(gram(words[k - 1], words[k]), 1);
+    if (!query.size) return undefined;
+
+    const touched: number[] = [];
+    for (const [t, qw] of query) {
+      const p = postings.get(t)!;
+      const w = idf.get(t)! * qw;
+      for (let k = 0; k < p.docs.length; k++) {
+        const i = p.docs[k];
+        if (scores[i] === 0) touched.push(i);
+        scores[i] += w * p.weights[k];
+      }
+    }
+    let best = -1;
+    let bestScore = -Infinity;
+    let second = 0;
+    const rankOf = (i: number) => scores[i] - 0.001 * docs[i].length;
+    for (const i of touched) {
+      const s = rankOf(i);
+      if (s > bestScore || (s === bestScore && docs[i].code < docs[best].code)) {
+        if (best >= 0) second = Math.max(second, scores[best]);
+        best = i;
+        bestScore = s;
+      } else second = Math.max(second, scores[i]);
+    }
+    const score = scores[best];
+    for (const i of touched) scores[i] = 0;
+    const doc = docs[best];
+    const explained = translated.map((words) => words.some((t) => doc.terms.has(t)));
+    const known = terms.map((t, k) => translated[k].some((w) => postings.has(w)) || hsGlossary[t] !== undefined);
+    const matched = [...query.keys()].filter((t) => doc.terms.has(t)).map((t) => t.replace('_', ' '));
+    return { hs6: doc.code, description: doc.description, score, runnerUp: second, explained, known, matched };
+  }
+
+  return { size: docs.length, subheading: (hs6) => byCode.get(hs6), match };
+}
