@@ -97,6 +97,10 @@ export const fallbackConfidence = 0.1;
 /** HS-tier answers whose NCM the table completes stay at or below this; the rest below the review threshold. */
 export const hsCompletedCap = 0.75;
 export const hsOnlyCap = 0.55;
+/** The weight of a word the table knows and the nomenclature does not (about the idf of a word in 100 subheadings). */
+const hsTableWordWeight = 4;
+/** How much more of the description the nomenclature must explain than the table's best row (half a typical word). */
+const hsLead = 2;
 export const partnerHs6Confidence = 0.9;
 
 /* ---------------- normalization ---------------- */
@@ -390,7 +394,11 @@ export function createOfflineClassifier(table: readonly TariffRow[], opts: Offli
 
   /** The normalized words of the product, as the HS tier reads them. */
   function wordsOf(input: ClassifyInput): string[] {
-    return [input.description, input.name, input.category].flatMap((t) => (t ? normalizeText(t) : []));
+    return wordTokens(input).map((t) => t.term);
+  }
+
+  function wordTokens(input: ClassifyInput): Token[] {
+    return [input.description, input.name, input.category].flatMap((t) => (t ? tokens(t) : []));
   }
 
   /** The table's best row, its score and the query's total weight (no partner code, no HS tier). */
@@ -413,16 +421,23 @@ export function createOfflineClassifier(table: readonly TariffRow[], opts: Offli
   }
 
   /** The HS tier's answer when it explains more of the description than the table's best row. */
-  function hsAnswer(input: ClassifyInput, hs: HsIndex, top: number | undefined, note: string): Classification | undefined {
-    const words = wordsOf(input);
+  function hsAnswer(input: ClassifyInput, hs: HsIndex, top: number | undefined, note: string): { answer?: Classification; tableShare: number } {
+    const toks = wordTokens(input);
+    const words = toks.map((t) => t.term);
     const m: HsMatch | undefined = hs.match(words);
-    if (!m) return undefined;
-    if (top !== undefined && ncmDigits(rows[top].ncm).startsWith(m.hs6)) return undefined;
-    const meaningful = words.map((w, k) => m.known[k] || index.postings.has(w) || fuzzy(w) !== undefined);
-    const byHs = words.filter((_, k) => meaningful[k] && m.explained[k]).length;
-    const byTable = top === undefined ? 0 : words.filter((w, k) => meaningful[k] && explainedByRow(top, w)).length;
-    if (byHs <= byTable) return undefined;
-    const share = byHs / Math.max(1, meaningful.filter(Boolean).length);
+    if (!m) return { tableShare: 1 };
+    // Each word counts as much as it is specific in the nomenclature; a word only the table knows, as a typical word.
+    const weight = words.map(
+      (w, k) => (m.weights[k] || (index.postings.has(w) || fuzzy(w) !== undefined ? hsTableWordWeight : 0)) * (toks[k].secondary ? secondaryWeight : 1),
+    );
+    const sum = (keep: (k: number) => boolean) => weight.reduce((s, w, k) => (keep(k) ? s + w : s), 0);
+    const byHs = sum((k) => m.explained[k]);
+    const byTable = top === undefined ? 0 : sum((k) => explainedByRow(top, words[k]));
+    const total = Math.max(1e-9, sum(() => true));
+    const tableShare = byTable / total;
+    if (top !== undefined && ncmDigits(rows[top].ncm).startsWith(m.hs6)) return { tableShare: Math.max(tableShare, byHs / total) };
+    if (byHs <= byTable + hsLead) return { tableShare };
+    const share = byHs / total;
     const margin = m.score > 0 ? (m.score - m.runnerUp) / m.score : 0;
     const raw = 0.3 + 0.3 * share + 0.25 * margin;
     const hsText = `${m.hs6.slice(0, 4)}.${m.hs6.slice(4)}`;
@@ -433,13 +448,13 @@ export function createOfflineClassifier(table: readonly TariffRow[], opts: Offli
       const { order } = rank(queryTerms(input), (i) => allowed.has(i));
       const row = order[0] ?? under[0];
       const confidence = round2(Math.min(hsCompletedCap, raw));
-      return answer(row, confidence, 'hs-fallback', `${why}; NCM ${rows[row].ncm} of the tariff table under it.${note}`);
+      return { tableShare, answer: answer(row, confidence, 'hs-fallback', `${why}; NCM ${rows[row].ncm} of the tariff table under it.${note}`) };
     }
     const chapter = m.hs6.slice(0, 2);
     const inChapter = rows.filter((r) => r.ncm.startsWith(chapter)).map((r) => r.duty_rate);
     const duty = inChapter.length ? Math.max(...inChapter) : maxDutyRate;
     const basis = inChapter.length ? `the highest rate of the table's rows in chapter ${chapter}` : `the common external tariff's ceiling (the table has no row in chapter ${chapter})`;
-    return {
+    const onlyHs: Classification = {
       ncm_code: hsText,
       duty_rate: duty,
       confidence: round2(Math.min(hsOnlyCap, raw)),
@@ -452,6 +467,7 @@ export function createOfflineClassifier(table: readonly TariffRow[], opts: Offli
         note: `HS ${hsText} has no row in the tariff table: ${duty}% is ${basis}, an upper estimate until a broker confirms the NCM`,
       },
     };
+    return { tableShare, answer: onlyHs };
   }
 
   function classify(input: ClassifyInput, hs?: HsIndex): Classification {
@@ -460,7 +476,7 @@ export function createOfflineClassifier(table: readonly TariffRow[], opts: Offli
     const note = checked.note ? ` ${checked.note}` : '';
     const { terms, order, total } = best(input);
     const fromHs = hs ? hsAnswer(input, hs, order[0], note) : undefined;
-    if (fromHs) return fromHs;
+    if (fromHs?.answer) return fromHs.answer;
     if (!order.length) return fallback(`No tariff row matches the description; fallback ${rows[fallbackIndex].ncm}, to be reviewed.${note}`);
 
     const top = order[0];
@@ -473,6 +489,8 @@ export function createOfflineClassifier(table: readonly TariffRow[], opts: Offli
     const margin = 0.5 * ((s1 - s2) / s1) + 0.5 * ((s1 - s3) / s1);
     let confidence = 0.3 + 0.35 * coverage + 0.3 * margin;
     if (!strong[top]) confidence = Math.min(confidence, 0.55);
+    // Words the nomenclature knows and the row does not explain (not brands: the HS tier knows no brand) lower it.
+    if (fromHs) confidence = Math.min(confidence, 0.35 + 0.6 * fromHs.tableShare);
     confidence = round2(Math.min(0.95, Math.max(0.3, confidence)));
 
     const matched = terms

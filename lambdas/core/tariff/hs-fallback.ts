@@ -32,6 +32,8 @@ export interface HsMatch {
   explained: boolean[];
   /** Per query term: whether the nomenclature (or the glossary) knows the word at all. */
   known: boolean[];
+  /** Per query term: how specific the word is in the nomenclature (the highest idf of its English words; 0 unknown). */
+  weights: number[];
   /** Words of the subheading that matched, for the reason. */
   matched: string[];
 }
@@ -49,7 +51,7 @@ const synonymWeight = 1.2;
 
 /** Words of the nomenclature's legal wording that name no kind of goods. */
 const hsStopWords = new Set(
-  'nec heading headings item items chapter subheading subheadings whether not excluding including exceeding weight weighing kind used put up form forms containing thereof but than other others such having being mixed unmixed purposes'.split(
+  'nec mg kg ml lt cc gr oz lb heading headings item items chapter subheading subheadings whether not excluding including exceeding weight weighing kind used put up form forms containing thereof but than other others such having being mixed unmixed purposes'.split(
     ' ',
   ),
 );
@@ -64,7 +66,17 @@ interface Doc {
 }
 
 function docTerms(text: string): string[] {
-  return normalizeText(text).filter((t) => !hsStopWords.has(t));
+  return normalizeText(text).filter((t) => !hsStopWords.has(t) && !/\d/.test(t));
+}
+
+/**
+ * The nomenclature's words for what a subheading is, without what it is not: `other than crude`,
+ * `(excluding ...)`, `not containing added sugar`, `neither crushed nor ground` name other goods.
+ */
+export function positiveText(description: string): string {
+  return description
+    .replace(/\((?:excluding|other than|not|but not)[^)]*\)/gi, ' ')
+    .replace(/\b(?:other than|excluding|except|not|neither|nor|n\.e\.c\.)\b[^,;:()]*/gi, ' ');
 }
 
 /** Parses `code<TAB>description` lines (4-digit headings and 6-digit subheadings). */
@@ -86,21 +98,20 @@ export function parseNomenclature(text: string): { headings: Map<string, string>
 export function createHsIndex(text: string, synonyms: Readonly<Record<string, string>> = hsSynonyms): HsIndex {
   const { headings, subheadings } = parseNomenclature(text);
   const byCode = new Map(subheadings.map((s) => [s.code, s]));
+  /** Words and two-word phrases of a text, each once. */
+  const withPhrases = (words: string[]): string[] => {
+    const out = new Set(words);
+    for (let k = 1; k < words.length; k++) out.add(gram(words[k - 1], words[k]));
+    return [...out];
+  };
+  const headingTerms = new Map<string, string[]>();
+  for (const [code, description] of headings) headingTerms.set(code, withPhrases(docTerms(positiveText(description))));
   const docs: Doc[] = subheadings.map((s) => {
     const terms = new Map<string, number>();
-    const put = (t: string, w: number) => {
-      if ((terms.get(t) ?? 0) < w) terms.set(t, w);
-    };
-    const add = (words: string[], w: number) => {
-      words.forEach((t, k) => {
-        put(t, w);
-        if (k > 0) put(gram(words[k - 1], t), w);
-      });
-    };
-    const own = docTerms(s.description);
-    add(docTerms(headings.get(s.code.slice(0, 4)) ?? ''), headingWeight);
-    add(own, ownWeight);
-    for (const phrase of (synonyms[s.code] ?? '').split(';')) if (phrase.trim()) add(docTerms(phrase), synonymWeight);
+    const own = docTerms(positiveText(s.description));
+    for (const t of headingTerms.get(s.code.slice(0, 4)) ?? []) terms.set(t, headingWeight);
+    for (const t of withPhrases(own)) terms.set(t, ownWeight);
+    for (const phrase of (synonyms[s.code] ?? '').split(';')) if (phrase.trim()) for (const t of withPhrases(docTerms(phrase))) terms.set(t, synonymWeight);
     return { code: s.code, description: s.description, terms, length: own.length };
   });
 
@@ -163,8 +174,9 @@ export function createHsIndex(text: string, synonyms: Readonly<Record<string, st
     const doc = docs[best];
     const explained = translated.map((words) => words.some((t) => doc.terms.has(t)));
     const known = terms.map((t, k) => translated[k].some((w) => postings.has(w)) || hsGlossary[t] !== undefined);
+    const weights = translated.map((words) => Math.max(0, ...words.map((w) => idf.get(w) ?? 0)));
     const matched = [...query.keys()].filter((t) => doc.terms.has(t)).map((t) => t.replace('_', ' '));
-    return { hs6: doc.code, description: doc.description, score, runnerUp: second, explained, known, matched };
+    return { hs6: doc.code, description: doc.description, score, runnerUp: second, explained, known, weights, matched };
   }
 
   return { size: docs.length, subheading: (hs6) => byCode.get(hs6), match };
