@@ -97,6 +97,8 @@ export const fallbackConfidence = 0.1;
 /** HS-tier answers whose NCM the table completes stay at or below this; the rest below the review threshold. */
 export const hsCompletedCap = 0.75;
 export const hsOnlyCap = 0.55;
+/** A match that rests only on typo-corrected words stays at or below this. */
+const typoOnlyCap = 0.75;
 /** The weight of a word the table knows and the nomenclature does not (about the idf of a word in 100 subheadings). */
 const hsTableWordWeight = 4;
 /** How much more of the description the nomenclature must explain than the table's best row (half a typical word). */
@@ -288,6 +290,8 @@ interface QueryTerm {
   weight: number;
   /** A single word (phrases add score but not coverage). */
   unigram: boolean;
+  /** Written as the index knows it (not matched through a typo). */
+  exact: boolean;
 }
 
 export function createOfflineClassifier(table: readonly TariffRow[], opts: OfflineClassifierOptions = {}): OfflineClassifier {
@@ -304,9 +308,10 @@ export function createOfflineClassifier(table: readonly TariffRow[], opts: Offli
 
   function queryTerms(input: ClassifyInput): QueryTerm[] {
     const weights = new Map<string, QueryTerm>();
-    const add = (term: string, weight: number, unigram: boolean) => {
+    const add = (term: string, weight: number, unigram: boolean, exact = true) => {
       const known = weights.get(term);
-      if (!known || known.weight < weight) weights.set(term, { term, weight, unigram });
+      if (!known || known.weight < weight) weights.set(term, { term, weight, unigram, exact: exact || (known?.exact ?? false) });
+      else if (exact && !known.exact) known.exact = true;
     };
     const fields: [string | undefined, number][] = [
       [input.description, 1],
@@ -319,7 +324,7 @@ export function createOfflineClassifier(table: readonly TariffRow[], opts: Offli
       // What an accessory fits or a feature it has counts less only when a word names the product itself.
       const named = toks.some((t) => !t.secondary && t.known !== undefined && index.heads.has(t.known));
       toks.forEach((t, k) => {
-        if (t.known) add(t.known, fieldWeight * (t.secondary && named ? secondaryWeight : 1) * (t.known === t.term ? 1 : fuzzyWeight), true);
+        if (t.known) add(t.known, fieldWeight * (t.secondary && named ? secondaryWeight : 1) * (t.known === t.term ? 1 : fuzzyWeight), true, t.known === t.term);
         for (let len = 2; len <= Math.min(maxGram, k + 1); len++) add(gram(toks.slice(k + 1 - len, k + 1).map((x) => x.term)), fieldWeight, false);
       });
     }
@@ -489,6 +494,9 @@ export function createOfflineClassifier(table: readonly TariffRow[], opts: Offli
     const margin = 0.5 * ((s1 - s2) / s1) + 0.5 * ((s1 - s3) / s1);
     let confidence = 0.3 + 0.35 * coverage + 0.3 * margin;
     if (!strong[top]) confidence = Math.min(confidence, 0.55);
+    // A row found only through a typo-corrected word is less sure than one the words name.
+    const exact = terms.some((q) => q.unigram && q.exact && index.rowTerms[top].has(q.term));
+    if (!exact) confidence = Math.min(confidence, typoOnlyCap);
     // Words the nomenclature knows and the row does not explain (not brands: the HS tier knows no brand) lower it.
     if (fromHs) confidence = Math.min(confidence, 0.35 + 0.6 * fromHs.tableShare);
     confidence = round2(Math.min(0.95, Math.max(0.3, confidence)));

@@ -132,7 +132,7 @@ export function createHsIndex(text: string, synonyms: Readonly<Record<string, st
   /** A query word as the nomenclature writes it: the glossary's English words, or itself. */
   const translate = (term: string): string[] => {
     const english = hsGlossary[term];
-    return english ? docTerms(english) : hsStopWords.has(term) ? [] : [term];
+    return english !== undefined ? docTerms(english) : hsStopWords.has(term) ? [] : [term];
   };
 
   function match(terms: readonly string[]): HsMatch | undefined {

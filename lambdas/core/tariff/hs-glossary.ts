@@ -52,6 +52,7 @@ const spanish: Record<string, string> = {
   higienico: 'toilet', servilleta: 'serviettes', perla: 'pearls', cultivada: 'cultured', diamante: 'diamonds', tallado: 'worked', oro: 'gold',
   plata: 'silver', lingote: 'unwrought', resma: 'printing writing', hoja: 'sheets', motor: 'motors engines',
   mate: '', collar: 'necklaces', inalambrica: 'cordless', inalambrico: 'cordless', digital: '', pelo: 'hair', cabello: 'hair',
+  hexagonal: 'hexagonal',
   pelada: 'shelled', pelado: 'shelled', refinado: 'refined', escoces: 'scotch', entera: 'whole', negra: 'black', hidraulica: 'hydraulic',
   engranaje: 'gear', plegable: 'folding', organica: 'organic', guitarra: 'guitars', plato: 'plates', vidrio: 'glass', cuero: 'leather',
   algodon: 'cotton', seda: 'silk', hierro: 'iron', cobre: 'copper', plastico: 'plastics', caucho: 'rubber', goma: 'rubber', medicinal: 'medicinal',
