@@ -103,6 +103,8 @@ const typoOnlyCap = 0.75;
 const hsTableWordWeight = 4;
 /** How much more of the description the nomenclature must explain than the table's best row (half a typical word). */
 const hsLead = 2;
+/** What a whole phrase adds, for either side (at most two phrases count). */
+const hsPhraseWeight = 1;
 export const partnerHs6Confidence = 0.9;
 
 /* ---------------- normalization ---------------- */
@@ -441,7 +443,11 @@ export function createOfflineClassifier(table: readonly TariffRow[], opts: Offli
     const total = Math.max(1e-9, sum(() => true));
     const tableShare = byTable / total;
     if (top !== undefined && ncmDigits(rows[top].ncm).startsWith(m.hs6)) return { tableShare: Math.max(tableShare, byHs / total) };
-    if (byHs <= byTable + hsLead) return { tableShare };
+    // A phrase met whole (`motor oil`, `chain saw`) says more than its words met apart.
+    const tablePhrases = top === undefined ? 0 : queryTerms(input).filter((q) => !q.unigram && index.rowTerms[top].has(q.term)).length;
+    const hsPhrases = m.matched.filter((t) => t.includes(' ')).length;
+    const phraseBonus = hsPhraseWeight * (Math.min(2, hsPhrases) - Math.min(2, tablePhrases));
+    if (byHs + phraseBonus <= byTable + hsLead) return { tableShare };
     const share = byHs / total;
     const margin = m.score > 0 ? (m.score - m.runnerUp) / m.score : 0;
     const raw = 0.3 + 0.3 * share + 0.25 * margin;

@@ -69,6 +69,11 @@ function docTerms(text: string): string[] {
   return normalizeText(text).filter((t) => !hsStopWords.has(t) && !/\d/.test(t));
 }
 
+/** A commercial name's words: as a description's, digits kept (`3d printer`). */
+function synonymTerms(text: string): string[] {
+  return normalizeText(text).filter((t) => !hsStopWords.has(t));
+}
+
 /**
  * The nomenclature's words for what a subheading is, without what it is not: `other than crude`,
  * `(excluding ...)`, `not containing added sugar`, `neither crushed nor ground` name other goods.
@@ -111,7 +116,7 @@ export function createHsIndex(text: string, synonyms: Readonly<Record<string, st
     const own = docTerms(positiveText(s.description));
     for (const t of headingTerms.get(s.code.slice(0, 4)) ?? []) terms.set(t, headingWeight);
     for (const t of withPhrases(own)) terms.set(t, ownWeight);
-    for (const phrase of (synonyms[s.code] ?? '').split(';')) if (phrase.trim()) for (const t of withPhrases(docTerms(phrase))) terms.set(t, synonymWeight);
+    for (const phrase of (synonyms[s.code] ?? '').split(';')) if (phrase.trim()) for (const t of withPhrases(synonymTerms(phrase))) terms.set(t, synonymWeight);
     return { code: s.code, description: s.description, terms, length: own.length };
   });
 
@@ -137,26 +142,34 @@ export function createHsIndex(text: string, synonyms: Readonly<Record<string, st
 
   function match(terms: readonly string[]): HsMatch | undefined {
     const translated = terms.map(translate);
+    // Query groups: each word's English words (a word counts once, by its best translation), then
+    // the two-word phrases across neighbouring words and inside one glossary entry.
+    const groups: string[][] = translated.map((words) => words.filter((t) => postings.has(t)));
     const flat = translated.flat();
-    const query = new Map<string, number>();
-    flat.forEach((t, k) => {
-      if (postings.has(t)) query.set(t, 1);
-      if (k > 0 && postings.has(gram(flat[k - 1], t))) query.set(gram(flat[k - 1], t), 1);
-    });
-    // Phrases inside one glossary entry (`presion arterial` -> blood pressure) count as well.
-    for (const words of translated) for (let k = 1; k < words.length; k++) if (postings.has(gram(words[k - 1], words[k]))) query.set(gram(words[k - 1], words[k]), 1);
-    if (!query.size) return undefined;
+    const phrases = new Set<string>();
+    for (let k = 1; k < flat.length; k++) phrases.add(gram(flat[k - 1], flat[k]));
+    for (const words of translated) for (let k = 1; k < words.length; k++) phrases.add(gram(words[k - 1], words[k]));
+    for (const p of phrases) if (postings.has(p)) groups.push([p]);
+    if (!groups.some((g) => g.length)) return undefined;
 
     const touched: number[] = [];
-    for (const [t, qw] of query) {
-      const p = postings.get(t)!;
-      const w = idf.get(t)! * qw;
-      for (let k = 0; k < p.docs.length; k++) {
-        const i = p.docs[k];
+    const best1 = new Map<number, number>();
+    for (const group of groups) {
+      best1.clear();
+      for (const t of group) {
+        const p = postings.get(t)!;
+        const w = idf.get(t)!;
+        for (let k = 0; k < p.docs.length; k++) {
+          const v = w * p.weights[k];
+          if ((best1.get(p.docs[k]) ?? 0) < v) best1.set(p.docs[k], v);
+        }
+      }
+      for (const [i, v] of best1) {
         if (scores[i] === 0) touched.push(i);
-        scores[i] += w * p.weights[k];
+        scores[i] += v;
       }
     }
+    const query = new Set(groups.flat());
     let best = -1;
     let bestScore = -Infinity;
     let second = 0;
@@ -175,7 +188,7 @@ export function createHsIndex(text: string, synonyms: Readonly<Record<string, st
     const explained = translated.map((words) => words.some((t) => doc.terms.has(t)));
     const known = terms.map((t, k) => translated[k].some((w) => postings.has(w)) || hsGlossary[t] !== undefined);
     const weights = translated.map((words) => Math.max(0, ...words.map((w) => idf.get(w) ?? 0)));
-    const matched = [...query.keys()].filter((t) => doc.terms.has(t)).map((t) => t.replace('_', ' '));
+    const matched = [...query].filter((t) => doc.terms.has(t)).map((t) => t.replace('_', ' '));
     return { hs6: doc.code, description: doc.description, score, runnerUp: second, explained, known, weights, matched };
   }
 
