@@ -15,7 +15,8 @@
  *             = 0                                              P within the quota, FOB <= franchise
  *             = CIF x (FOB - franchise share) / FOB            P within the quota, FOB > franchise
  *   duty = duty base x NCM rate %;  statistics fee = duty base x fee %
- *   VAT base = CIF + duty + statistics fee;  VAT = VAT base x VAT %
+ *   VAT base = CIF + duty + statistics fee;  VAT = VAT base x the NCM's VAT % (21, 10.5 or 0;
+ *                                            the rules' general rate without one)
  *   DDP = CIF + duty + statistics fee + VAT;  amount to pay = duty + statistics fee + VAT
  *
  * Shipment totals are the sums of the products' values, so products always add up to the totals.
@@ -59,6 +60,8 @@ export type ProductInput = {
   quantity?: number | null;
   /** Import duty of the product's NCM code, percent (from the tariff table). */
   duty_rate: number;
+  /** VAT of the product's NCM code, percent (`vatAt`, tariff-rates.ts); absent, the rules' general rate. */
+  vat_rate?: number | null;
 };
 
 export type ShipmentInput = {
@@ -137,6 +140,7 @@ type Line = {
   quantity: number | null;
   dutyRate: Dec;
   dutyRateNumber: number;
+  vatRate: Dec | null;
 };
 
 const pct = (d: Dec) => `${formatDec(d)}%`;
@@ -169,11 +173,15 @@ function readLine(p: ProductInput): Line {
   if (typeof p.duty_rate !== 'number' || !Number.isFinite(p.duty_rate) || p.duty_rate < 0 || p.duty_rate > 100) {
     throw new RangeError(`product ${key}: duty_rate must be a percent between 0 and 100`);
   }
+  const vatRate = p.vat_rate === null || p.vat_rate === undefined ? null : p.vat_rate;
+  if (vatRate !== null && (typeof vatRate !== 'number' || !Number.isFinite(vatRate) || vatRate < 0 || vatRate > 100)) {
+    throw new RangeError(`product ${key}: vat_rate must be a percent between 0 and 100`);
+  }
   const net = optionalKg(p.net_kg, 'net_kg', key);
   const vol = optionalKg(p.volumetric_kg, 'volumetric_kg', key);
   const chargeable = net && vol ? decMax(net, vol) : (net ?? vol);
   const quantity = typeof p.quantity === 'number' && Number.isFinite(p.quantity) ? p.quantity : null;
-  return { key, fob: toCents(p.fob_usd), chargeable, quantity, dutyRate: parseDec(p.duty_rate), dutyRateNumber: Number(formatDec(parseDec(p.duty_rate))) };
+  return { key, fob: toCents(p.fob_usd), chargeable, quantity, dutyRate: parseDec(p.duty_rate), dutyRateNumber: Number(formatDec(parseDec(p.duty_rate))), vatRate: vatRate === null ? null : parseDec(vatRate) };
 }
 
 const zeroTotals = (): ShipmentTotals => ({
@@ -254,6 +262,7 @@ export function calculateShipment(input: ShipmentInput, rules: TaxRules | Applie
 
   const feeRate = parseDec(rules.statistics_fee_rate);
   const vatRate = parseDec(rules.vat_rate);
+  const vatOverridden = 'overridden' in rules && rules.overridden.includes('vat_rate');
   const insuranceRate = parseDec(rules.insurance_rate);
   const freightRate = parseDec(rules.freight_usd_per_kg);
   const minKg = parseDec(rules.min_chargeable_kg ?? 0);
@@ -340,13 +349,17 @@ export function calculateShipment(input: ShipmentInput, rules: TaxRules | Applie
     const duty = percentOf(dutyBase, line.dutyRate);
     const fee = percentOf(dutyBase, feeRate);
     const vatBase = cif + duty + fee;
-    const vat = percentOf(vatBase, vatRate);
+    // The NCM's VAT, unless a setting replaced the VAT rate for the whole calculation.
+    const ncmVat = vatOverridden ? null : line.vatRate;
+    const productVat = ncmVat ?? vatRate;
+    const vatNote = !ncmVat || decCompare(ncmVat, vatRate) === 0 ? '' : ncmVat.units === 0n ? ' (VAT-exempt NCM)' : ' (NCM rate)';
+    const vat = percentOf(vatBase, productVat);
     const ddp = vatBase + vat;
     const pay = duty + fee + vat;
     explanation.push(`duty ${usd(duty)} = ${pct(line.dutyRate)} (NCM rate) of ${usd(dutyBase)}`);
     explanation.push(`statistics fee ${usd(fee)} = ${pct(feeRate)} of ${usd(dutyBase)}`);
     explanation.push(
-      `VAT ${usd(vat)} = ${pct(vatRate)} of VAT base ${usd(vatBase)} (CIF ${usd(cif)} + duty ${usd(duty)} + statistics fee ${usd(fee)})`,
+      `VAT ${usd(vat)} = ${pct(productVat)}${vatNote} of VAT base ${usd(vatBase)} (CIF ${usd(cif)} + duty ${usd(duty)} + statistics fee ${usd(fee)})`,
     );
     explanation.push(`DDP ${usd(ddp)} = CIF ${usd(cif)} + duty ${usd(duty)} + statistics fee ${usd(fee)} + VAT ${usd(vat)}`);
     explanation.push(`amount to pay ${usd(pay)} = duty ${usd(duty)} + statistics fee ${usd(fee)} + VAT ${usd(vat)} (${rules.currency})`);
@@ -364,7 +377,7 @@ export function calculateShipment(input: ShipmentInput, rules: TaxRules | Applie
       statistics_fee_rate: rules.statistics_fee_rate,
       statistics_fee: toNumber(fee),
       vat_base: toNumber(vatBase),
-      vat_rate: rules.vat_rate,
+      vat_rate: Number(formatDec(productVat)),
       vat: toNumber(vat),
       ddp_value: toNumber(ddp),
       amount_to_pay: toNumber(pay),

@@ -7,6 +7,8 @@
  * Values are per shipment (AWB): pass the shipment's FOB and CIF with each of its products.
  */
 
+import { calibration } from '../tariff/calibration';
+
 /** `V` verde (automatic clearance), `A` azul (document review), `RO` rojo (physical inspection). */
 export type Channel = 'V' | 'A' | 'RO';
 
@@ -75,9 +77,10 @@ export const channelRules: ChannelRules = [
   },
   {
     id: 'low-confidence',
-    description: 'Tariff classification confidence below 0.6: document review of the NCM code.',
+    // The threshold is the classifier's calibration (`npm run eval:classify -- --write`), not a guess.
+    description: `Tariff classification confidence below ${calibration.review_below} (the classifier's calibration): document review of the NCM code.`,
     channel: 'A',
-    when: { kind: 'confidence_below', threshold: 0.6 },
+    when: { kind: 'confidence_below', threshold: calibration.review_below },
   },
   {
     id: 'mid-value',

@@ -23,6 +23,8 @@ export interface CalculationLine {
   taxIdValid: boolean;
   /** The duty of the line's NCM code, percent. */
   dutyRate: number | undefined;
+  /** The VAT of the line's NCM code, percent (`vatAt`); absent, the rules' general rate. */
+  vatRate?: number;
 }
 
 /** Amounts a caller knows for the whole shipment, in USD, that replace the rules' defaults. */
@@ -50,6 +52,7 @@ export function calculateLines(awb: string, lines: readonly CalculationLine[], r
         volumetric_kg: l.data.totalVolumetricWeightKg ?? null,
         quantity: l.data.amountOfItems ?? null,
         duty_rate: l.dutyRate ?? 0,
+        vat_rate: l.vatRate,
       })),
       freight_usd: declared.freight_usd,
       insurance_usd: declared.insurance_usd,

@@ -1,3 +1,4 @@
+import type { DutySource, TariffRates } from '../customs/tariff-rates';
 import { createHash } from 'node:crypto';
 import type { ItemDecision } from './identity';
 import type { ManifestItem } from './submission';
@@ -95,8 +96,12 @@ export interface ProcessedResult {
   quota?: number | null;
   ncm_code?: string;
   duty_rate?: number;
+  /** Where the duty rate comes from (tariff-rates.ts). */
+  duty_source?: DutySource;
+  /** The duty, statistics fee and VAT the calculation used, each with its source or marked unverified. */
+  tariff_rates?: TariffRates;
   classification_confidence?: number;
-  classification_source?: 'partner' | 'ai' | 'offline';
+  classification_source?: 'partner' | 'ai' | 'offline' | 'hs-fallback';
   classification_reason?: string;
   cif_value?: number;
   ddp_value?: number;

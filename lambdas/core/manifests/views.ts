@@ -204,6 +204,7 @@ export function processedProductView(it: { awb: string; itemKey: string; item: P
     customs_channel: r?.customs_channel ?? null,
     reasons: [...(r?.regime_reasons ?? []), ...(r?.channel_reasons ?? [])],
     breakdown: r?.breakdown ?? null,
+    tariff_rates: r?.tariff_rates ?? null,
   };
 }
 

@@ -1,9 +1,12 @@
+import { builtinDutySource } from '../customs/tariff-rates';
 import type { TariffRow } from './table';
 
 /**
  * The built-in tariff table of the embedded default: common cross-border e-commerce goods with their
- * 8-digit NCM, Spanish and English descriptions, the Mercosur duty rate (plausible figures; the
- * operator imports the authoritative table) and the synonyms couriers use, in both languages.
+ * 8-digit NCM, Spanish and English descriptions, the Mercosur duty rate (estimates: no per-NCM
+ * source was found, so every row's duty is marked unverified, `builtinDutySource`; the operator
+ * imports the authoritative table) and the synonyms couriers use, in both languages. VAT is not
+ * here: it follows the NCM (core/customs/tariff-rates.ts).
  * Keywords are `;`-separated, as in the CSV import; `~word` marks a weak hint (a brand or model).
  *
  * It is data compiled into the bundle: no file is read at run time.
@@ -88,7 +91,7 @@ const entries: Entry[] = [
 
   // Wood, paper and printed matter (chapters 44, 48, 49)
   ['4419.90.00', 16, 'Artículos de mesa o de cocina, de madera', 'Tableware and kitchenware of wood', 'tabla de picar; tabla de madera; tabla para asado; utensilios de madera; cutting board; chopping board; wooden spoon; wooden utensils; bandeja de madera'],
-  ['4420.10.00', 18, 'Estatuillas y demás objetos de adorno, de madera', 'Statuettes and other ornaments of wood', 'adorno de madera; figura de madera; estatuilla de madera; wooden decor; wood carving; talla de madera'],
+  ['4420.19.00', 18, 'Estatuillas y demás objetos de adorno, de madera (excepto de madera tropical)', 'Statuettes and other ornaments of wood', 'adorno de madera; figura de madera; estatuilla de madera; wooden decor; wood carving; talla de madera'],
   ['4820.10.00', 16, 'Libros registro, agendas, talonarios, blocs de notas y artículos similares', 'Registers, diaries, memo pads and similar articles', 'agenda; agendas; planner; planners; diario; journal; bloc de notas; block de notas; notepad; libreta; libretas; anotador; anotadores; post it; sticky notes; notas adhesivas'],
   ['4820.20.00', 16, 'Cuadernos', 'Exercise books', 'cuaderno; cuadernos; exercise book; cuaderno universitario; cuaderno rayado; cuaderno cuadriculado; spiral notebook; paper notebook; dotted notebook; lined notebook; sketchbook; cuaderno de dibujo; block de dibujo'],
   ['4901.99.00', 0, 'Los demás libros, folletos e impresos similares', 'Other printed books, brochures and similar printed matter', 'libro; libros; book; books; novela; novelas; novel; paperback; hardcover; tapa blanda; manga; comic; comics; historieta; biografia; textbook; libro de texto; diccionario; dictionary; enciclopedia; cookbook; libro de cocina; autor; author; ~planeta; ~penguin'],
@@ -224,7 +227,7 @@ const entries: Entry[] = [
   ['7113.20.00', 18, 'Artículos de joyería de chapado de metal precioso sobre metal común', 'Articles of jewellery of base metal clad with precious metal', 'enchapado en oro; enchapado; plaque; gold filled; laminado en oro; rolled gold'],
   ['7117.11.00', 18, 'Gemelos y pasadores similares, de metal común', 'Cuff-links and studs of base metal', 'gemelos; gemelos de camisa; cufflinks; cuff links; pisacorbata; tie clip'],
   ['7117.19.00', 18, 'Las demás bisuterías de metal común', 'Other imitation jewellery of base metal', 'bijouterie; bijou; bisuteria; fantasia; joyeria de fantasia; fashion jewelry; costume jewelry; stainless steel jewelry; aros; aritos; earrings; earring; collar; collares; necklace; necklaces; pulsera; pulseras; bracelet; bracelets; anillo; anillos; ring; rings; dije; dijes; pendant; cadena; cadenita; chain; tobillera; anklet; piercing; choker; banado en oro; gold plated; dorado; dorada; plateado; silver plated'],
-  ['7117.90.00', 18, 'Las demás bisuterías (de plástico, cuentas, hilo, cuero)', 'Other imitation jewellery (plastic, beads, thread, leather)', 'pulsera de hilo; pulsera tejida; beaded bracelet; perlas sinteticas; pulsera de silicona; friendship bracelet; pulsera de la amistad; bijouterie de resina'],
+  ['7117.90.00', 18, 'Las demás bisuterías (de plástico, cuentas, hilo, cuero)', 'Other imitation jewellery (plastic, beads, thread, leather)', 'pulsera de hilo; pulsera tejida; pulsera de cuentas; fantasia con cuentas; cuentas; beaded bracelet; beads; perlas sinteticas; pulsera de silicona; friendship bracelet; pulsera de la amistad; bijouterie de resina'],
 
   // Iron, steel and aluminium household articles, tools, cutlery, locks (chapters 73, 76, 82, 83)
   ['7323.91.00', 18, 'Artículos de uso doméstico de fundición de hierro, sin esmaltar', 'Household articles of cast iron, not enamelled', 'hierro fundido; cast iron; sarten de hierro; cast iron skillet; plancha de hierro; bifera de hierro; olla de hierro; dutch oven'],
@@ -350,13 +353,13 @@ const entries: Entry[] = [
   ['8708.21.00', 18, 'Cinturones de seguridad para vehículos automóviles', 'Safety seat belts for motor vehicles', 'cinturon de seguridad; cinturones de seguridad; seat belt; seatbelt'],
   ['8708.29.99', 18, 'Las demás partes y accesorios de carrocería de vehículos automóviles', 'Other parts and accessories of motor vehicle bodies', 'paragolpes; bumper; guardabarros; manija de puerta; door handle; capot; moldura; spoiler; aleron; parrilla frontal; grille; estribo'],
   ['8708.30.90', 18, 'Los demás frenos y servofrenos, y sus partes, para vehículos automóviles', 'Other brakes and servo-brakes and parts thereof, for motor vehicles', 'disco de freno; discos de freno; brake disc; brake discs; brake rotor; frenos; freno; brake; brakes; caliper; mordaza de freno; bomba de freno; pastillas de freno; brake pads; kit de frenos'],
-  ['8708.70.90', 18, 'Las demás ruedas, sus partes y accesorios, para vehículos automóviles', 'Other road wheels and parts and accessories thereof, for motor vehicles', 'llanta; llantas; wheel rim; rims; llanta de aleacion; alloy wheel; alloy wheels; tazas de rueda; hubcap; bulones de rueda; wheel nuts'],
+  ['8708.70.90', 18, 'Las demás ruedas, sus partes y accesorios, para vehículos automóviles', 'Other road wheels and parts and accessories thereof, for motor vehicles', 'llanta; llantas; wheel rim; rims; llanta de aleacion; alloy wheel; alloy wheels; tazas de rueda; hubcap; wheel nuts; lug nuts'],
   ['8708.80.00', 18, 'Sistemas de suspensión y sus partes, incluidos los amortiguadores', 'Suspension systems and parts thereof, including shock absorbers', 'amortiguador; amortiguadores; shock absorber; shock absorbers; shocks; suspension; parrilla de suspension; control arm; bujes; rotula; coilover; strut'],
   ['8708.91.00', 18, 'Radiadores y sus partes, para vehículos automóviles', 'Radiators and parts thereof, for motor vehicles', 'radiador; radiadores; radiator; car radiator; intercooler'],
   ['8708.99.90', 18, 'Las demás partes y accesorios de vehículos automóviles', 'Other parts and accessories of motor vehicles', 'repuesto auto; repuestos auto; repuestos de auto; autoparte; autopartes; auto parts; car parts; accesorio auto; accesorios auto; car accessory; repuesto automotor; soporte de motor; engine mount; cubre volante; steering wheel cover; auto; car; automotor; ~volkswagen; ~chevrolet; ~ford; ~renault; ~peugeot'],
   ['8711.60.00', 20, 'Motocicletas, ciclomotores y velocípedos con motor eléctrico de propulsión (monopatines y bicicletas eléctricas)', 'Motorcycles and cycles with electric motor for propulsion (e-scooters, e-bikes)', 'monopatin electrico; monopatines electricos; electric scooter; escooter; scooter electrico; bicicleta electrica; ebike; electric bike; moto electrica; patineta electrica'],
   ['8712.00.10', 35, 'Bicicletas sin motor', 'Bicycles, not motorised', 'bicicleta; bicicletas; bici; bike; bikes; bicycle; bicycles; mountain bike; mtb; bicicleta de ruta; road bike; bmx; bicicleta plegable; folding bike; bicicleta infantil; kids bike; rodado; ~trek; ~specialized; ~venzo'],
-  ['8714.10.00', 16, 'Partes y accesorios de motocicletas (incluidos los ciclomotores)', 'Parts and accessories of motorcycles', 'moto; motos; motocicleta; motorcycle; repuesto moto; repuestos moto; repuestos de moto; motorcycle parts; kit de arrastre; cadena de moto; escape moto; manubrio moto; cubre carter; ~honda; ~yamaha; ~motomel'],
+  ['8714.10.00', 16, 'Partes y accesorios de motocicletas (incluidos los ciclomotores)', 'Parts and accessories of motorcycles', '~moto; ~motos; ~motocicleta; ~motorcycle; repuesto moto; repuestos moto; repuestos de moto; motorcycle parts; kit de arrastre; cadena de moto; escape moto; manubrio moto; cubre carter; ~honda; ~yamaha; ~motomel'],
   ['8714.91.00', 16, 'Cuadros y horquillas, y sus partes, para bicicletas', 'Bicycle frames and forks, and parts thereof', 'cuadro de bicicleta; cuadro mtb; cuadro bici; bike frame; bicycle frame; horquilla; horquilla de suspension; suspension fork; fork'],
   ['8714.94.90', 16, 'Los demás frenos y sus partes, para bicicletas', 'Other brakes and parts thereof, for bicycles', 'freno de bicicleta; frenos de bicicleta; frenos de bici; bike brake; bike brakes; freno a disco bici; pastillas de freno bici; v brake; manijas de freno bici'],
   ['8714.95.00', 16, 'Sillines (asientos) de bicicletas', 'Bicycle saddles', 'asiento de bicicleta; asiento bicicleta; asiento bici; asiento de bici; sillin; bike saddle; bicycle seat; bike seat; saddle; funda asiento bici'],
@@ -406,7 +409,7 @@ const entries: Entry[] = [
 
   // Furniture, bedding and lighting (chapter 94)
   ['9401.20.00', 18, 'Asientos de los tipos utilizados en vehículos automóviles (incluidas las butacas de bebé para auto)', 'Seats of a kind used for motor vehicles (including child car seats)', 'butaca para auto; butaca de auto; silla de auto; butaca bebe; car seat; child car seat; booster; huevito'],
-  ['9401.30.90', 18, 'Asientos giratorios de altura ajustable, excepto de madera (sillas de oficina, sillas gamer)', 'Swivel seats with variable height adjustment, other than wooden (office and gaming chairs)', 'silla gamer; sillas gamer; gaming chair; silla de oficina; office chair; silla ergonomica; ergonomic chair; silla giratoria; silla de escritorio; sillon gamer; desk chair'],
+  ['9401.39.00', 18, 'Asientos giratorios de altura ajustable, excepto de madera (sillas de oficina, sillas gamer)', 'Swivel seats with variable height adjustment, other than wooden (office and gaming chairs)', 'silla gamer; sillas gamer; gaming chair; silla de oficina; office chair; silla ergonomica; ergonomic chair; silla giratoria; silla de escritorio; sillon gamer; desk chair'],
   ['9403.60.00', 18, 'Los demás muebles de madera', 'Other wooden furniture', 'mueble; muebles; furniture; mueble de madera; mesa de madera; mesita; mesa de luz; nightstand; estante; estanteria; shelf; bookshelf; escritorio; desk; rack tv; mueble tv; tv stand; mesa ratona; coffee table'],
   ['9403.70.00', 18, 'Muebles de plástico', 'Furniture of plastics', 'mueble plastico; silla plastica; mesa plastica; plastic chair; cajonera plastica; banco plastico'],
   ['9404.21.00', 20, 'Colchones de caucho o plástico celulares', 'Mattresses of cellular rubber or plastics', 'colchon; colchones; mattress; colchon de espuma; memory foam mattress; colchon viscoelastico; topper'],
@@ -480,4 +483,5 @@ export const builtinTariff: readonly TariffRow[] = entries.map(([ncm, duty_rate,
     .split(';')
     .map((k) => k.trim())
     .filter(Boolean),
+  duty_source: builtinDutySource,
 }));

@@ -1,4 +1,6 @@
-import { ncmDigits, type TariffRow } from './table';
+import { maxDutyRate, ncmDigits, type TariffRow } from './table';
+import { importedDutySource, type DutySource } from '../customs/tariff-rates';
+import type { HsIndex, HsMatch } from './hs-fallback';
 import type { ManifestItem } from '../manifests/submission';
 
 /**
@@ -21,10 +23,13 @@ import type { ManifestItem } from '../manifests/submission';
  * at or below 0.55, and the fallback row answers 0.1.
  */
 
-export type ClassificationSource = 'partner' | 'offline' | 'ai';
+export type ClassificationSource = 'partner' | 'offline' | 'ai' | 'hs-fallback';
 
 export interface Classification {
-  /** The 8-digit NCM, `dddd.dd.dd`. */
+  /**
+   * The 8-digit NCM, `dddd.dd.dd`; from the HS fallback tier, the 6-digit HS subheading `dddd.dd`
+   * when the tariff table has no NCM under it (the tier completes 8 digits only where the table knows them).
+   */
   ncm_code: string;
   /** Duty of that NCM, percent. */
   duty_rate: number;
@@ -35,6 +40,8 @@ export interface Classification {
   reason: string;
   /** The NCM's Spanish description. */
   description: string;
+  /** Where the duty rate comes from (verified, unverified, or the operator's imported table). */
+  duty_source: DutySource;
 }
 
 export interface ClassifyInput {
@@ -64,7 +71,13 @@ export interface PartnerCheck {
 export interface OfflineClassifier {
   /** The table's rows in NCM order. */
   readonly rows: readonly TariffRow[];
-  classify(input: ClassifyInput): Classification;
+  /**
+   * The classification of a product. With `hs` (the HS fallback tier), a description the table's best
+   * row explains less of than a subheading of the whole nomenclature gets that subheading instead.
+   */
+  classify(input: ClassifyInput, hs?: HsIndex): Classification;
+  /** Whether the HS tier could change the answer: nothing matches, or the best row leaves a word of the description unexplained. */
+  hsCouldHelp(input: ClassifyInput): boolean;
   /** The best `n` rows for the description (no partner code, no fallback), best first. */
   candidates(input: ClassifyInput, n: number): Candidate[];
   /** The partner hsCode alone: kept when the table has it, else a note saying why not. */
@@ -81,6 +94,17 @@ export interface OfflineClassifierOptions {
 /** "Other articles of plastics": the commonest catch-all of small parcels. */
 export const defaultFallbackNcm = '3926.90.90';
 export const fallbackConfidence = 0.1;
+/** HS-tier answers whose NCM the table completes stay at or below this; the rest below the review threshold. */
+export const hsCompletedCap = 0.75;
+export const hsOnlyCap = 0.55;
+/** A match that rests only on typo-corrected words stays at or below this. */
+const typoOnlyCap = 0.75;
+/** The weight of a word the table knows and the nomenclature does not (about the idf of a word in 100 subheadings). */
+const hsTableWordWeight = 4;
+/** How much more of the description the nomenclature must explain than the table's best row (half a typical word). */
+const hsLead = 2;
+/** What a whole phrase adds, for either side (at most two phrases count). */
+const hsPhraseWeight = 1;
 export const partnerHs6Confidence = 0.9;
 
 /* ---------------- normalization ---------------- */
@@ -261,11 +285,15 @@ function deletionsOf(term: string): string[] {
 
 /* ---------------- the classifier ---------------- */
 
+const round2 = (x: number) => Math.round(x * 100) / 100;
+
 interface QueryTerm {
   term: string;
   weight: number;
   /** A single word (phrases add score but not coverage). */
   unigram: boolean;
+  /** Written as the index knows it (not matched through a typo). */
+  exact: boolean;
 }
 
 export function createOfflineClassifier(table: readonly TariffRow[], opts: OfflineClassifierOptions = {}): OfflineClassifier {
@@ -282,9 +310,10 @@ export function createOfflineClassifier(table: readonly TariffRow[], opts: Offli
 
   function queryTerms(input: ClassifyInput): QueryTerm[] {
     const weights = new Map<string, QueryTerm>();
-    const add = (term: string, weight: number, unigram: boolean) => {
+    const add = (term: string, weight: number, unigram: boolean, exact = true) => {
       const known = weights.get(term);
-      if (!known || known.weight < weight) weights.set(term, { term, weight, unigram });
+      if (!known || known.weight < weight) weights.set(term, { term, weight, unigram, exact: exact || (known?.exact ?? false) });
+      else if (exact && !known.exact) known.exact = true;
     };
     const fields: [string | undefined, number][] = [
       [input.description, 1],
@@ -297,7 +326,7 @@ export function createOfflineClassifier(table: readonly TariffRow[], opts: Offli
       // What an accessory fits or a feature it has counts less only when a word names the product itself.
       const named = toks.some((t) => !t.secondary && t.known !== undefined && index.heads.has(t.known));
       toks.forEach((t, k) => {
-        if (t.known) add(t.known, fieldWeight * (t.secondary && named ? secondaryWeight : 1) * (t.known === t.term ? 1 : fuzzyWeight), true);
+        if (t.known) add(t.known, fieldWeight * (t.secondary && named ? secondaryWeight : 1) * (t.known === t.term ? 1 : fuzzyWeight), true, t.known === t.term);
         for (let len = 2; len <= Math.min(maxGram, k + 1); len++) add(gram(toks.slice(k + 1 - len, k + 1).map((x) => x.term)), fieldWeight, false);
       });
     }
@@ -343,7 +372,7 @@ export function createOfflineClassifier(table: readonly TariffRow[], opts: Offli
 
   function answer(i: number, confidence: number, source: ClassificationSource, reason: string): Classification {
     const row = rows[i];
-    return { ncm_code: row.ncm, duty_rate: row.duty_rate, confidence, source, reason, description: row.description };
+    return { ncm_code: row.ncm, duty_rate: row.duty_rate, confidence, source, reason, description: row.description, duty_source: row.duty_source ?? importedDutySource(null) };
   }
 
   function fallback(reason: string): Classification {
@@ -370,12 +399,95 @@ export function createOfflineClassifier(table: readonly TariffRow[], opts: Offli
     };
   }
 
-  function classify(input: ClassifyInput): Classification {
+  /** The normalized words of the product, as the HS tier reads them. */
+  function wordsOf(input: ClassifyInput): string[] {
+    return wordTokens(input).map((t) => t.term);
+  }
+
+  function wordTokens(input: ClassifyInput): Token[] {
+    return [input.description, input.name, input.category].flatMap((t) => (t ? tokens(t) : []));
+  }
+
+  /** The table's best row, its score and the query's total weight (no partner code, no HS tier). */
+  function best(input: ClassifyInput): { terms: QueryTerm[]; order: number[]; total: number } {
+    const terms = queryTerms(input);
+    const { order, total } = rank(terms);
+    return { terms, order, total };
+  }
+
+  function explainedByRow(i: number, word: string): boolean {
+    const known = index.postings.has(word) ? word : fuzzy(word);
+    return known !== undefined && index.rowTerms[i].has(known);
+  }
+
+  function hsCouldHelp(input: ClassifyInput): boolean {
+    if (partner(input).classification) return false;
+    const { order } = best(input);
+    if (!order.length) return true;
+    return wordsOf(input).some((w) => !explainedByRow(order[0], w));
+  }
+
+  /** The HS tier's answer when it explains more of the description than the table's best row. */
+  function hsAnswer(input: ClassifyInput, hs: HsIndex, top: number | undefined, note: string): { answer?: Classification; tableShare: number } {
+    const toks = wordTokens(input);
+    const words = toks.map((t) => t.term);
+    const m: HsMatch | undefined = hs.match(words);
+    if (!m) return { tableShare: 1 };
+    // Each word counts as much as it is specific in the nomenclature; a word only the table knows, as a typical word.
+    const weight = words.map(
+      (w, k) => (m.weights[k] || (index.postings.has(w) || fuzzy(w) !== undefined ? hsTableWordWeight : 0)) * (toks[k].secondary ? secondaryWeight : 1),
+    );
+    const sum = (keep: (k: number) => boolean) => weight.reduce((s, w, k) => (keep(k) ? s + w : s), 0);
+    const byHs = sum((k) => m.explained[k]);
+    const byTable = top === undefined ? 0 : sum((k) => explainedByRow(top, words[k]));
+    const total = Math.max(1e-9, sum(() => true));
+    const tableShare = byTable / total;
+    if (top !== undefined && ncmDigits(rows[top].ncm).startsWith(m.hs6)) return { tableShare: Math.max(tableShare, byHs / total) };
+    // A phrase met whole (`motor oil`, `chain saw`) says more than its words met apart.
+    const tablePhrases = top === undefined ? 0 : queryTerms(input).filter((q) => !q.unigram && index.rowTerms[top].has(q.term)).length;
+    const hsPhrases = m.matched.filter((t) => t.includes(' ')).length;
+    const phraseBonus = hsPhraseWeight * (Math.min(2, hsPhrases) - Math.min(2, tablePhrases));
+    if (byHs + phraseBonus <= byTable + hsLead) return { tableShare };
+    const share = byHs / total;
+    const margin = m.score > 0 ? (m.score - m.runnerUp) / m.score : 0;
+    const raw = 0.3 + 0.3 * share + 0.25 * margin;
+    const hsText = `${m.hs6.slice(0, 4)}.${m.hs6.slice(4)}`;
+    const why = `HS fallback: matched ${m.matched.slice(0, 6).join(', ')} in HS ${hsText} (${m.description.slice(0, 120)})`;
+    const under = rows.map((r, i) => (ncmDigits(r.ncm).startsWith(m.hs6) ? i : -1)).filter((i) => i >= 0);
+    if (under.length) {
+      const allowed = new Set(under);
+      const { order } = rank(queryTerms(input), (i) => allowed.has(i));
+      const row = order[0] ?? under[0];
+      const confidence = round2(Math.min(hsCompletedCap, raw));
+      return { tableShare, answer: answer(row, confidence, 'hs-fallback', `${why}; NCM ${rows[row].ncm} of the tariff table under it.${note}`) };
+    }
+    const chapter = m.hs6.slice(0, 2);
+    const inChapter = rows.filter((r) => r.ncm.startsWith(chapter)).map((r) => r.duty_rate);
+    const duty = inChapter.length ? Math.max(...inChapter) : maxDutyRate;
+    const basis = inChapter.length ? `the highest rate of the table's rows in chapter ${chapter}` : `the common external tariff's ceiling (the table has no row in chapter ${chapter})`;
+    const onlyHs: Classification = {
+      ncm_code: hsText,
+      duty_rate: duty,
+      confidence: round2(Math.min(hsOnlyCap, raw)),
+      source: 'hs-fallback',
+      reason: `${why}; the tariff table has no NCM under it: duty estimated at ${duty}%, to be confirmed in document review.${note}`,
+      description: m.description,
+      duty_source: {
+        status: 'unverified',
+        source: 'estimate',
+        note: `HS ${hsText} has no row in the tariff table: ${duty}% is ${basis}, an upper estimate until a broker confirms the NCM`,
+      },
+    };
+    return { tableShare, answer: onlyHs };
+  }
+
+  function classify(input: ClassifyInput, hs?: HsIndex): Classification {
     const checked = partner(input);
     if (checked.classification) return checked.classification;
     const note = checked.note ? ` ${checked.note}` : '';
-    const terms = queryTerms(input);
-    const { order, total } = rank(terms);
+    const { terms, order, total } = best(input);
+    const fromHs = hs ? hsAnswer(input, hs, order[0], note) : undefined;
+    if (fromHs?.answer) return fromHs.answer;
     if (!order.length) return fallback(`No tariff row matches the description; fallback ${rows[fallbackIndex].ncm}, to be reviewed.${note}`);
 
     const top = order[0];
@@ -388,7 +500,12 @@ export function createOfflineClassifier(table: readonly TariffRow[], opts: Offli
     const margin = 0.5 * ((s1 - s2) / s1) + 0.5 * ((s1 - s3) / s1);
     let confidence = 0.3 + 0.35 * coverage + 0.3 * margin;
     if (!strong[top]) confidence = Math.min(confidence, 0.55);
-    confidence = Math.round(Math.min(0.95, Math.max(0.3, confidence)) * 100) / 100;
+    // A row found only through a typo-corrected word is less sure than one the words name.
+    const exact = terms.some((q) => q.unigram && q.exact && index.rowTerms[top].has(q.term));
+    if (!exact) confidence = Math.min(confidence, typoOnlyCap);
+    // Words the nomenclature knows and the row does not explain (not brands: the HS tier knows no brand) lower it.
+    if (fromHs) confidence = Math.min(confidence, 0.35 + 0.6 * fromHs.tableShare);
+    confidence = round2(Math.min(0.95, Math.max(0.3, confidence)));
 
     const matched = terms
       .filter((q) => index.rowTerms[top].has(q.term))
@@ -403,5 +520,5 @@ export function createOfflineClassifier(table: readonly TariffRow[], opts: Offli
     return order.slice(0, Math.max(0, n)).map((i) => ({ row: rows[i], score: Math.round(scores[i] * 1000) / 1000 }));
   }
 
-  return { rows, classify, candidates, partner, fallback };
+  return { rows, classify, hsCouldHelp, candidates, partner, fallback };
 }

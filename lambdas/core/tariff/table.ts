@@ -1,3 +1,5 @@
+import type { DutySource } from '../customs/tariff-rates';
+
 /**
  * The tariff table (domain/customs-ar.md, "Tariff codes"): one row per 8-digit NCM code with its
  * Spanish description, duty rate and the synonyms the offline classifier retrieves by. The operator
@@ -17,6 +19,8 @@ export interface TariffRow {
    * written `~word` is a weak hint (a brand or model name): it decides only when no product word does.
    */
   keywords?: string[];
+  /** Where the duty rate comes from; absent for the operator's imported rows (the operator's table is the source). */
+  duty_source?: DutySource;
 }
 
 export interface CsvLineError {

@@ -1,6 +1,7 @@
 import { BedrockRuntimeClient, ConverseCommand, type ConverseCommandOutput } from '@aws-sdk/client-bedrock-runtime';
 import { classificationKey, type Candidate, type Classification, type ClassifyInput, type OfflineClassifier } from '../../core/tariff/classifier';
 import { normalizeNcm } from '../../core/tariff/table';
+import { importedDutySource } from '../../core/customs/tariff-rates';
 
 /**
  * Tariff classification by an Amazon Bedrock model (Converse API), on top of the offline classifier:
@@ -116,6 +117,7 @@ export function createBedrockClassifier(opts: BedrockClassifierOptions): Bedrock
       source: 'ai',
       reason: `The AI model (${modelId}) chose ${chosen.row.ncm} among ${candidates.length} candidates of the tariff table.${note}`,
       description: chosen.row.description,
+      duty_source: chosen.row.duty_source ?? importedDutySource(null),
     };
   }
 

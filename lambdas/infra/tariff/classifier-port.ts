@@ -1,5 +1,6 @@
 import { BedrockRuntimeClient } from '@aws-sdk/client-bedrock-runtime';
-import { createOfflineClassifier, type Classification, type ClassifyInput } from '../../core/tariff/classifier';
+import { createOfflineClassifier, type Classification, type ClassifyInput, type OfflineClassifier } from '../../core/tariff/classifier';
+import type { HsIndex } from '../../core/tariff/hs-fallback';
 import { config } from '../../shared/config';
 import { createBedrockClassifier } from './bedrock';
 import { loadTariffTable, type TariffTable } from './table-source';
@@ -10,6 +11,25 @@ export interface TariffClassifierPort {
 
 let built: { rows: TariffTable['rows']; modelId: string | undefined; port: TariffClassifierPort } | undefined;
 let bedrockClient: BedrockRuntimeClient | undefined;
+let hsIndex: Promise<HsIndex> | undefined;
+
+/**
+ * The HS fallback tier, loaded at the first description the tariff table does not fully explain:
+ * the nomenclature (about 760 KB of text) is imported and indexed then, once per process, and never
+ * by a function that only meets descriptions the table explains.
+ */
+export function loadHsIndex(): Promise<HsIndex> {
+  hsIndex ??= Promise.all([import('../../core/tariff/hs-fallback'), import('../../core/tariff/hs-nomenclature')]).then(([tier, data]) =>
+    tier.createHsIndex(data.hsNomenclature),
+  );
+  return hsIndex;
+}
+
+/** The offline answer, with the HS tier when the table leaves part of the description unexplained. */
+async function classifyOffline(offline: OfflineClassifier, input: ClassifyInput): Promise<Classification> {
+  const hs = offline.hsCouldHelp(input) ? await loadHsIndex() : undefined;
+  return offline.classify(input, hs);
+}
 
 /**
  * The default classifier: the offline classifier of the table in force, behind the Bedrock model
@@ -22,7 +42,7 @@ export const tableClassifier: TariffClassifierPort = {
     const modelId = config.bedrockModelId();
     if (!built || built.rows !== table.rows || built.modelId !== modelId) {
       const offline = createOfflineClassifier(table.rows);
-      let port: TariffClassifierPort = { classify: async (i) => offline.classify(i) };
+      let port: TariffClassifierPort = { classify: (i) => classifyOffline(offline, i) };
       if (modelId) port = createBedrockClassifier({ modelId, offline, client: (bedrockClient ??= new BedrockRuntimeClient({})) });
       built = { rows: table.rows, modelId, port };
     }

@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import type { ManifestItem } from '../../core/manifests/submission';
 import { classifyShipments, type Regime } from '../../core/customs/regime';
 import { regimeRulesAt } from '../../core/customs/regime-rules';
-import { taxRulesAt, type AppliedTaxRules } from '../../core/customs/tax-rules';
+import { argentineDate, taxRulesAt, type AppliedTaxRules } from '../../core/customs/tax-rules';
+import { tariffRatesOf, type TariffRates } from '../../core/customs/tariff-rates';
 import { calculateLines } from '../../core/customs/landed-cost';
 import type { Breakdown, ShipmentCalculation } from '../../core/customs/calculate';
 import { toCentsExact, toNumber } from '../../core/customs/money';
@@ -47,7 +48,17 @@ export interface Quote extends Omit<QuoteRegime, 'regime'> {
   chargeable_kg: number;
   regime_requested: QuoteRequest['regime'];
   regime_reasons: string[];
-  ncm: { code: string; description: string; duty_rate: number; source: Classification['source']; confidence: number; reason: string };
+  ncm: {
+    code: string;
+    description: string;
+    duty_rate: number;
+    vat_rate: number;
+    source: Classification['source'];
+    confidence: number;
+    reason: string;
+    /** The duty, statistics fee and VAT used, each with its source or marked unverified. */
+    rates: TariffRates;
+  };
   rules: { effective_from: string; source: string; overridden: readonly string[]; regime_rules_effective_from: string; regime_rules_source: string };
   /** With `compare_regimes`: personal and commercial, each with `difference` = its landed cost minus the one used. */
   regimes?: (QuoteRegime & { difference: number })[];
@@ -92,6 +103,13 @@ export async function quoteLandedCost(body: QuoteRequest, at: Date = now()): Pro
   const decision = classifyShipments([{ itemKey: QUOTE_KEY, awb: QUOTE_AWB, data: item }], regimeRules).get(QUOTE_KEY)!;
   const tariff = await (await tariffClassifier()).classify(classifyInputOf(item));
   const rules: AppliedTaxRules = taxRulesAt(at);
+  const rates = tariffRatesOf({
+    ncm: tariff.ncm_code,
+    duty_rate: tariff.duty_rate,
+    duty_source: tariff.duty_source,
+    statistics_fee_rate: rules.statistics_fee_rate,
+    date: argentineDate(at),
+  });
 
   // The regime: what cannot clear stays X whatever was asked; otherwise the one asked for, or the rules' own.
   let used: Regime;
@@ -108,7 +126,7 @@ export async function quoteLandedCost(body: QuoteRequest, at: Date = now()): Pro
   const calculate = (regime: Regime) =>
     calculateLines(
       QUOTE_AWB,
-      [{ itemKey: QUOTE_KEY, data: item, regime, taxIdValid: regime === 'P', dutyRate: tariff.duty_rate }],
+      [{ itemKey: QUOTE_KEY, data: item, regime, taxIdValid: regime === 'P', dutyRate: tariff.duty_rate, vatRate: rates.vat.rate }],
       rules,
       { freight_usd: body.freight, insurance_usd: body.insurance },
     );
@@ -144,9 +162,11 @@ export async function quoteLandedCost(body: QuoteRequest, at: Date = now()): Pro
       code: tariff.ncm_code,
       description: tariff.description,
       duty_rate: tariff.duty_rate,
+      vat_rate: rates.vat.rate,
       source: tariff.source,
       confidence: tariff.confidence,
       reason: tariff.reason,
+      rates,
     },
     rules: {
       effective_from: calc.rules.effective_from,

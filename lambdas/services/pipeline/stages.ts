@@ -3,7 +3,8 @@ import type { ProcessedResult } from '../../core/manifests/model';
 import { classifyShipments, shipmentRegime } from '../../core/customs/regime';
 import { regimeRulesAt } from '../../core/customs/regime-rules';
 import { calculateLines } from '../../core/customs/landed-cost';
-import { taxRulesAt } from '../../core/customs/tax-rules';
+import { argentineDate, taxRulesAt } from '../../core/customs/tax-rules';
+import { tariffRatesOf } from '../../core/customs/tariff-rates';
 import { customsChannel, shipmentChannel } from '../../core/customs/channel';
 import { checkShipmentTaxIds, type InvalidTaxIdAwb } from '../customs/webservices';
 import { tariffClassifier } from '../../infra/tariff/classifier-port';
@@ -87,6 +88,7 @@ async function ai(items: readonly PageItem[]): Promise<Results> {
     out[it.itemKey] = {
       ncm_code: c.ncm_code,
       duty_rate: c.duty_rate,
+      duty_source: c.duty_source,
       classification_confidence: c.confidence,
       classification_source: c.source,
       classification_reason: c.reason,
@@ -98,8 +100,16 @@ async function ai(items: readonly PageItem[]): Promise<Results> {
 /** Stage 4: CIF, duty, statistics fee, VAT and DDP per item, and the shipment's customs channel. */
 function calculations(items: readonly PageItem[], prior: Results, at: Date): Results {
   const rules = taxRulesAt(at);
+  const date = argentineDate(at);
   const out: Results = {};
   for (const [awb, group] of byAwb(items)) {
+    // Which of each product's rates were verified; VAT follows the NCM.
+    const rates = new Map(
+      group.map((it) => {
+        const p = prior[it.itemKey];
+        return [it.itemKey, p?.ncm_code ? tariffRatesOf({ ncm: p.ncm_code, duty_rate: p.duty_rate ?? 0, duty_source: p.duty_source, statistics_fee_rate: rules.statistics_fee_rate, date }) : undefined];
+      }),
+    );
     const calc = calculateLines(
       awb,
       group.map((it) => ({
@@ -108,6 +118,7 @@ function calculations(items: readonly PageItem[], prior: Results, at: Date): Res
         regime: prior[it.itemKey]?.regime,
         taxIdValid: prior[it.itemKey]?.tax_id_valid === true,
         dutyRate: prior[it.itemKey]?.duty_rate,
+        vatRate: rates.get(it.itemKey)?.vat.rate,
       })),
       rules,
     );
@@ -136,6 +147,7 @@ function calculations(items: readonly PageItem[], prior: Results, at: Date): Res
         amount_to_pay: b.amount_to_pay,
         currency: b.currency,
         breakdown: b as unknown as Record<string, unknown>,
+        ...(rates.get(it.itemKey) ? { tariff_rates: rates.get(it.itemKey) } : {}),
         customs_channel: channel.channel,
         channel_reasons: channel.reasons,
       };

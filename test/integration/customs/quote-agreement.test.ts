@@ -25,9 +25,10 @@ interface Case {
 }
 
 /**
- * Twenty product lines, each its own shipment: personal within and above the franchise, commercial
+ * Twenty-one product lines, each its own shipment: personal within and above the franchise, commercial
  * by consignee and by units, no weight and a weight below the minimum, FOB with 3 decimals, partner
- * codes of 8 and 10 digits and one too short, prohibited goods and shipments over the courier limits.
+ * codes of 8 and 10 digits and one too short, prohibited goods and shipments over the courier limits,
+ * and goods only the HS fallback tier knows.
  */
 const cases: Case[] = [
   { what: 'a t-shirt by its partner code', fob: 12.5, weight: 0.3, hs: '6109.10.00', description: 'Cotton t-shirt', quantity: 1, regime: 'P' },
@@ -50,12 +51,13 @@ const cases: Case[] = [
   { what: 'earphones with a code too short to use', fob: 45, weight: 0.3, hs: '12', description: 'Auriculares inalámbricos', quantity: 1, regime: 'P' },
   { what: 'three pairs of socks (3 of a kind)', fob: 15.75, weight: 0.6, description: 'Medias de algodón', quantity: 3, regime: 'P' },
   { what: 'a monitor for a company, CIF above USD 2,500', fob: 2800.5, weight: 12.345, description: 'Monitor LED 27 pulgadas', company: true, regime: 'C' },
+  { what: 'olive oil, found by the HS fallback tier', fob: 30, weight: 1, description: 'Aceite de oliva extra virgen 500ml', regime: 'P' },
 ];
 
 const key = (i: number) => `case-${i + 1}`;
 
 describe('a landed-cost quote and the pipeline', { timeout: 120_000 }, () => {
-  it('agree to the cent on 20 products: regime, tariff code, every amount and every explanation line', async () => {
+  it('agree to the cent on 21 products: regime, tariff code, rates and their sources, every amount and every explanation line', async () => {
     const { token } = await t.account('Quote Agreement', { scopes: ['customs:read'] });
     const lines = cases.map((c, i) =>
       item(900 + i, {
@@ -77,7 +79,7 @@ describe('a landed-cost quote and the pipeline', { timeout: 120_000 }, () => {
     const download = await t.call('GET', `/v1/couriers/manifests/${batchId}/download`, { token });
     expect(download.status).toBe(200);
     const products = new Map<string, any>(download.body.data.products.map((p: any) => [p.item_key, p]));
-    expect(products.size).toBe(20);
+    expect(products.size).toBe(cases.length);
 
     for (const [i, c] of cases.entries()) {
       const product = products.get(key(i));
@@ -106,6 +108,7 @@ describe('a landed-cost quote and the pipeline', { timeout: 120_000 }, () => {
         confidence: product.classification_confidence,
       });
       expect(q.duties_and_taxes, c.what).toEqual(product.breakdown);
+      expect(q.ncm.rates, c.what).toEqual(product.tariff_rates);
       expect(q.total_landed_cost, c.what).toBe(product.ddp_value);
       expect([q.values.cif, q.duties_and_taxes.amount_to_pay, q.duties_and_taxes.customs_duty], c.what).toEqual([product.cif_value, product.amount_to_pay, product.customs_duty]);
     }

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { customsChannel, sampleBucket, shipmentChannel, type ChannelInput } from '../../../lambdas/core/customs/channel';
 import { channelRules, type ChannelRules } from '../../../lambdas/core/customs/channel-rules';
+import { calibration } from '../../../lambdas/core/tariff/calibration';
 
 /** The first AWB of a numbered series whose sample bucket passes `test`. */
 function awbWhere(test: (bucket: number) => boolean): string {
@@ -47,12 +48,16 @@ describe('customs channel rules', () => {
     expect(d).toEqual({ channel: 'A', reasons: [expect.stringMatching(/^invalid-tax-id: /)] });
   });
 
-  it('sends a classification confidence below 0.6 to blue', () => {
-    expect(customsChannel({ ...clean, classificationConfidence: 0.59 }).channel).toBe('A');
+  it('sends a classification confidence below the calibrated threshold to blue', () => {
+    expect(customsChannel({ ...clean, classificationConfidence: calibration.review_below - 0.01 }).channel).toBe('A');
   });
 
-  it('clears a confidence of exactly 0.6', () => {
-    expect(customsChannel({ ...clean, classificationConfidence: 0.6 }).channel).toBe('V');
+  it('clears a confidence of exactly the calibrated threshold', () => {
+    expect(customsChannel({ ...clean, classificationConfidence: calibration.review_below }).channel).toBe('V');
+  });
+
+  it('reads the low-confidence threshold from the calibration', () => {
+    expect(channelRules.find((r) => r.id === 'low-confidence')?.when).toEqual({ kind: 'confidence_below', threshold: calibration.review_below });
   });
 
   it('treats a missing confidence as low', () => {

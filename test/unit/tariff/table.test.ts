@@ -121,6 +121,7 @@ describe('the built-in tariff table', () => {
     const csv = ['ncm,description,duty_rate,description_en,keywords', ...builtinTariff.map((r) => [r.ncm, quote(r.description), r.duty_rate, quote(r.description_en ?? ''), quote((r.keywords ?? []).join(';'))].join(','))].join('\n');
     const { rows, errors } = parseTariffCsv(csv);
     expect(errors).toEqual([]);
-    expect(rows).toEqual(builtinTariff);
+    // The duty source is not a column: an imported row's source is the operator's table itself.
+    expect(rows).toEqual(builtinTariff.map(({ duty_source: _source, ...row }) => row));
   });
 });

@@ -1,0 +1,196 @@
+import { normalizeText } from './classifier';
+import { hsGlossary, hsSynonyms } from './hs-glossary';
+
+/**
+ * The HS fallback tier (issue 21, item 2): retrieval over the whole Harmonized System nomenclature
+ * (6-digit subheadings with their English descriptions, hs-nomenclature.ts), for descriptions the
+ * built-in or imported tariff table does not explain. Spanish words are read through a bilingual
+ * glossary (hs-glossary.ts), and a few commercial names the nomenclature's legal wording never
+ * uses (`ramen`, `tequila`) are attached to their subheading as synonyms.
+ *
+ * Each subheading is indexed with its own description (weight 1), the description of its heading
+ * (0.5, context: `olive oil` is in heading 1509's words) and its synonyms (1.2); adjacent words form
+ * two-word phrases, so `olive oil` outweighs `oil`. Scores are idf-weighted; ties go to the
+ * subheading with the shorter description (the one that says least beyond the query), then the
+ * lower code. The same input always gives the same answer.
+ */
+
+export interface HsSubheading {
+  /** Six digits, `150920`. */
+  code: string;
+  description: string;
+}
+
+export interface HsMatch {
+  /** Six digits. */
+  hs6: string;
+  description: string;
+  score: number;
+  /** The runner-up subheading's score (0 when none). */
+  runnerUp: number;
+  /** Per query term (as `normalizeText` gives them): whether the chosen subheading explains it. */
+  explained: boolean[];
+  /** Per query term: whether the nomenclature (or the glossary) knows the word at all. */
+  known: boolean[];
+  /** Per query term: how specific the word is in the nomenclature (the highest idf of its English words; 0 unknown). */
+  weights: number[];
+  /** Words of the subheading that matched, for the reason. */
+  matched: string[];
+}
+
+export interface HsIndex {
+  readonly size: number;
+  subheading(hs6: string): HsSubheading | undefined;
+  /** The best subheading for these normalized query terms, or undefined when none shares a word. */
+  match(terms: readonly string[]): HsMatch | undefined;
+}
+
+const ownWeight = 1;
+const headingWeight = 0.5;
+const synonymWeight = 1.2;
+
+/** Words of the nomenclature's legal wording that name no kind of goods. */
+const hsStopWords = new Set(
+  'nec mg kg ml lt cc gr oz lb heading headings item items chapter subheading subheadings whether not excluding including exceeding weight weighing kind used put up form forms containing thereof but than other others such having being mixed unmixed purposes'.split(
+    ' ',
+  ),
+);
+
+const gram = (a: string, b: string) => `${a}_${b}`;
+
+interface Doc {
+  code: string;
+  description: string;
+  terms: Map<string, number>;
+  length: number;
+}
+
+function docTerms(text: string): string[] {
+  return normalizeText(text).filter((t) => !hsStopWords.has(t) && !/\d/.test(t));
+}
+
+/** A commercial name's words: as a description's, digits kept (`3d printer`). */
+function synonymTerms(text: string): string[] {
+  return normalizeText(text).filter((t) => !hsStopWords.has(t));
+}
+
+/**
+ * The nomenclature's words for what a subheading is, without what it is not: `other than crude`,
+ * `(excluding ...)`, `not containing added sugar`, `neither crushed nor ground` name other goods.
+ */
+export function positiveText(description: string): string {
+  return description
+    .replace(/\((?:excluding|other than|not|but not)[^)]*\)/gi, ' ')
+    .replace(/\b(?:other than|excluding|except|not|neither|nor|n\.e\.c\.)\b[^,;:()]*/gi, ' ');
+}
+
+/** Parses `code<TAB>description` lines (4-digit headings and 6-digit subheadings). */
+export function parseNomenclature(text: string): { headings: Map<string, string>; subheadings: HsSubheading[] } {
+  const headings = new Map<string, string>();
+  const subheadings: HsSubheading[] = [];
+  for (const line of text.split('\n')) {
+    const tab = line.indexOf('\t');
+    if (tab < 0) continue;
+    const code = line.slice(0, tab);
+    const description = line.slice(tab + 1);
+    if (/^\d{4}$/.test(code)) headings.set(code, description);
+    else if (/^\d{6}$/.test(code)) subheadings.push({ code, description });
+  }
+  return { headings, subheadings };
+}
+
+/** Builds the tier's index from the nomenclature text (a few hundred milliseconds, once per process). */
+export function createHsIndex(text: string, synonyms: Readonly<Record<string, string>> = hsSynonyms): HsIndex {
+  const { headings, subheadings } = parseNomenclature(text);
+  const byCode = new Map(subheadings.map((s) => [s.code, s]));
+  /** Words and two-word phrases of a text, each once. */
+  const withPhrases = (words: string[]): string[] => {
+    const out = new Set(words);
+    for (let k = 1; k < words.length; k++) out.add(gram(words[k - 1], words[k]));
+    return [...out];
+  };
+  const headingTerms = new Map<string, string[]>();
+  for (const [code, description] of headings) headingTerms.set(code, withPhrases(docTerms(positiveText(description))));
+  const docs: Doc[] = subheadings.map((s) => {
+    const terms = new Map<string, number>();
+    const own = docTerms(positiveText(s.description));
+    for (const t of headingTerms.get(s.code.slice(0, 4)) ?? []) terms.set(t, headingWeight);
+    for (const t of withPhrases(own)) terms.set(t, ownWeight);
+    for (const phrase of (synonyms[s.code] ?? '').split(';')) if (phrase.trim()) for (const t of withPhrases(synonymTerms(phrase))) terms.set(t, synonymWeight);
+    return { code: s.code, description: s.description, terms, length: own.length };
+  });
+
+  const postings = new Map<string, { docs: number[]; weights: number[] }>();
+  docs.forEach((d, i) => {
+    for (const [t, w] of d.terms) {
+      let p = postings.get(t);
+      if (!p) postings.set(t, (p = { docs: [], weights: [] }));
+      p.docs.push(i);
+      p.weights.push(w);
+    }
+  });
+  const idf = new Map<string, number>();
+  for (const [t, p] of postings) idf.set(t, Math.log(1 + docs.length / p.docs.length));
+
+  const scores = new Float64Array(docs.length);
+
+  /** A query word as the nomenclature writes it: the glossary's English words, or itself. */
+  const translate = (term: string): string[] => {
+    const english = hsGlossary[term];
+    return english !== undefined ? docTerms(english) : hsStopWords.has(term) ? [] : [term];
+  };
+
+  function match(terms: readonly string[]): HsMatch | undefined {
+    const translated = terms.map(translate);
+    // Query groups: each word's English words (a word counts once, by its best translation), then
+    // the two-word phrases across neighbouring words and inside one glossary entry.
+    const groups: string[][] = translated.map((words) => words.filter((t) => postings.has(t)));
+    const flat = translated.flat();
+    const phrases = new Set<string>();
+    for (let k = 1; k < flat.length; k++) phrases.add(gram(flat[k - 1], flat[k]));
+    for (const words of translated) for (let k = 1; k < words.length; k++) phrases.add(gram(words[k - 1], words[k]));
+    for (const p of phrases) if (postings.has(p)) groups.push([p]);
+    if (!groups.some((g) => g.length)) return undefined;
+
+    const touched: number[] = [];
+    const best1 = new Map<number, number>();
+    for (const group of groups) {
+      best1.clear();
+      for (const t of group) {
+        const p = postings.get(t)!;
+        const w = idf.get(t)!;
+        for (let k = 0; k < p.docs.length; k++) {
+          const v = w * p.weights[k];
+          if ((best1.get(p.docs[k]) ?? 0) < v) best1.set(p.docs[k], v);
+        }
+      }
+      for (const [i, v] of best1) {
+        if (scores[i] === 0) touched.push(i);
+        scores[i] += v;
+      }
+    }
+    const query = new Set(groups.flat());
+    let best = -1;
+    let bestScore = -Infinity;
+    let second = 0;
+    const rankOf = (i: number) => scores[i] - 0.001 * docs[i].length;
+    for (const i of touched) {
+      const s = rankOf(i);
+      if (s > bestScore || (s === bestScore && docs[i].code < docs[best].code)) {
+        if (best >= 0) second = Math.max(second, scores[best]);
+        best = i;
+        bestScore = s;
+      } else second = Math.max(second, scores[i]);
+    }
+    const score = scores[best];
+    for (const i of touched) scores[i] = 0;
+    const doc = docs[best];
+    const explained = translated.map((words) => words.some((t) => doc.terms.has(t)));
+    const known = terms.map((t, k) => translated[k].some((w) => postings.has(w)) || hsGlossary[t] !== undefined);
+    const weights = translated.map((words) => Math.max(0, ...words.map((w) => idf.get(w) ?? 0)));
+    const matched = [...query].filter((t) => doc.terms.has(t)).map((t) => t.replace('_', ' '));
+    return { hs6: doc.code, description: doc.description, score, runnerUp: second, explained, known, weights, matched };
+  }
+
+  return { size: docs.length, subheading: (hs6) => byCode.get(hs6), match };
+}
