@@ -32,6 +32,17 @@ function parameters(s: GenericSchema | undefined, where: 'query' | 'path'): Json
   }));
 }
 
+/**
+ * Every `{name}` of the path template is declared as a path parameter: from the route's params
+ * schema when it has one, else as a string (a route that reads its path itself, as the dashboard's
+ * asset route does). An undeclared template parameter makes the document invalid.
+ */
+function pathParameters(r: RouteDef): Json[] {
+  const declared = parameters(r.schemas?.params, 'path');
+  const names = [...fullPath(r).matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
+  return names.map((name) => declared.find((p) => p.name === name) ?? { name, in: 'path', required: true, schema: { type: 'string' } });
+}
+
 /** The OpenAPI 3.1 document of every catalog route, with request schemas from its valibot schemas. */
 export function openApiDocument(routes: RouteDef[], info: { title: string; version: string }): Json {
   const paths: Record<string, Record<string, Json>> = {};
@@ -40,7 +51,7 @@ export function openApiDocument(routes: RouteDef[], info: { title: string; versi
       operationId: r.id,
       summary: r.summary,
       tags: [r.tag],
-      parameters: [...parameters(r.schemas?.params, 'path'), ...parameters(r.schemas?.query, 'query')],
+      parameters: [...pathParameters(r), ...parameters(r.schemas?.query, 'query')],
       responses: {
         [String(r.successStatus ?? 200)]: { description: 'Success', content: { 'application/json': { schema: { type: 'object', properties: { success: { const: true } } } } } },
         default: { description: 'Failure', content: { 'application/json': { schema: errorBody } } },
