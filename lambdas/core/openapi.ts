@@ -1,6 +1,6 @@
 import { toJsonSchema } from '@valibot/to-json-schema';
 import type { GenericSchema } from 'valibot';
-import type { RouteDef } from '../catalog-types';
+import type { ResponseDef, RouteDef } from '../catalog-types';
 import { fullPath } from '../routing';
 
 type Json = Record<string, unknown>;
@@ -43,21 +43,122 @@ function pathParameters(r: RouteDef): Json[] {
   return names.map((name) => declared.find((p) => p.name === name) ?? { name, in: 'path', required: true, schema: { type: 'string' } });
 }
 
+const errorMessages: Record<number, string> = {
+  400: 'Malformed request (bad JSON, bad Idempotency-Key, bad multipart)',
+  401: 'No token, a bad token, or a bad X-Signature',
+  403: 'Authenticated, but not allowed',
+  404: 'Not found, or not yours',
+  409: 'Conflict with the current state',
+  410: 'Gone',
+  413: 'Too large',
+  415: 'Unsupported content type',
+  422: 'Invalid: one entry per failing field in `errors`',
+  423: 'Locked',
+  429: 'Rate limit exceeded: retry after `Retry-After` seconds',
+  500: 'Internal error, with a request id and no internals',
+  503: 'Busy: retry shortly',
+};
+
+const header = (description: string, type: 'string' | 'integer' = 'string'): Json => ({ description, schema: { type } });
+const requestIdHeader = { 'X-Request-Id': header('The request id (the one sent, when it was a valid one)') };
+const rateHeaders = {
+  'X-RateLimit-Limit': header("Requests allowed per minute in the route's rate group", 'integer'),
+  'X-RateLimit-Remaining': header('Requests left in this minute', 'integer'),
+  'X-RateLimit-Reset': header('Unix time (seconds) when the window resets', 'integer'),
+};
+
+/** The failures any route of its kind can give, with their codes. */
+function kindFailures(r: RouteDef): Record<number, ResponseDef> {
+  const out: Record<number, ResponseDef> = {};
+  const add = (status: number, ...errors: string[]) => (out[status] = { description: errorMessages[status], errors });
+  const hasPathIds = /\{\w+\}/.test(r.path);
+  if (r.schemas?.body) add(400, 'bad_request');
+  if (r.auth !== 'public') add(401, 'unauthorized');
+  if (r.auth !== 'public' && (r.auth.roles || r.auth.scopes)) add(403, 'forbidden');
+  if (hasPathIds && r.schemas?.params) add(404, 'not_found');
+  if (r.schemas?.body) add(413, 'payload_too_large');
+  if (r.schemas?.body) add(415, 'unsupported_media_type');
+  if (r.schemas?.body || r.schemas?.query) add(422, 'validation_failed');
+  if (r.rate) out[429] = { description: errorMessages[429], errors: ['rate_limited'], headers: { 'Retry-After': { description: 'Seconds until the window resets', type: 'integer' } } };
+  add(500, 'internal_error');
+  return out;
+}
+
+/** Two declarations of one status: the codes, headers and descriptions of both. */
+function merge(a: ResponseDef | undefined, b: ResponseDef): ResponseDef {
+  if (!a) return b;
+  return {
+    ...a,
+    ...b,
+    description: b.description,
+    errors: [...new Set([...(a.errors ?? []), ...(b.errors ?? [])])],
+    headers: { ...a.headers, ...b.headers },
+  };
+}
+
+/** The failure body: the shared shape, the codes of this status, and the route's extra fields. */
+function failureSchema(def: ResponseDef, status: number): Json {
+  const extra = def.body ? ((schemaOf(def.body) as { properties?: Json }).properties ?? {}) : {};
+  const properties: Json = { ...(errorBody.properties as Json), ...extra };
+  properties.error = { type: 'string', enum: [...(def.errors ?? [])], description: 'Stable machine code' };
+  if (status !== 422) delete properties.errors;
+  if (status === 500) properties.request_id = { type: 'string' };
+  return { type: 'object', required: ['success', 'message', 'error'], properties };
+}
+
+function responseObject(r: RouteDef, status: number, def: ResponseDef): Json {
+  const headers: Json = { ...requestIdHeader, ...(r.rate ? rateHeaders : {}) };
+  for (const [name, h] of Object.entries(def.headers ?? {})) headers[name] = header(h.description, h.type);
+  const out: Json = { description: def.description, headers };
+  if (def.file) out.content = Object.fromEntries(def.file.map((t) => [t, { schema: { type: 'string', format: 'binary' } }]));
+  else if (status >= 400) out.content = { 'application/json': { schema: failureSchema(def, status) } };
+  else if (def.body) out.content = { 'application/json': { schema: schemaOf(def.body) } };
+  return out;
+}
+
+/** Every answer of a route: its declared ones over the ones of its kind. */
+export function routeAnswers(r: RouteDef): Record<number, ResponseDef> {
+  const answers = kindFailures(r);
+  const declared = r.responses?.answers ?? { [r.successStatus ?? 200]: { description: 'Success' } };
+  for (const [status, def] of Object.entries(declared)) answers[Number(status)] = merge(answers[Number(status)], def);
+  return answers;
+}
+
+const requestHeaders: Record<string, Json> = {
+  'Idempotency-Key': {
+    name: 'Idempotency-Key',
+    in: 'header',
+    required: false,
+    description: 'A UUID: a repeat with the same key and payload replays the first answer (`Idempotent-Replayed: true`); with another payload, 409',
+    schema: { type: 'string', format: 'uuid' },
+  },
+  'X-Signature': {
+    name: 'X-Signature',
+    in: 'header',
+    required: false,
+    description: "`sha256=<hex>`: the HMAC-SHA256 of the raw request body keyed with the account's manifest signing secret; required once the account has one",
+    schema: { type: 'string', pattern: '^sha256=[0-9a-f]{64}$' },
+  },
+};
+
 /** The OpenAPI 3.1 document of every catalog route, with request schemas from its valibot schemas. */
-export function openApiDocument(routes: RouteDef[], info: { title: string; version: string }): Json {
+export function openApiDocument(routes: RouteDef[], info: { title: string; version: string }, extra: { webhooks?: Json } = {}): Json {
   const paths: Record<string, Record<string, Json>> = {};
   for (const r of routes) {
+    const answers = routeAnswers(r);
     const op: Json = {
       operationId: r.id,
       summary: r.summary,
       tags: [r.tag],
-      parameters: [...pathParameters(r), ...parameters(r.schemas?.query, 'query')],
-      responses: {
-        [String(r.successStatus ?? 200)]: { description: 'Success', content: { 'application/json': { schema: { type: 'object', properties: { success: { const: true } } } } } },
-        default: { description: 'Failure', content: { 'application/json': { schema: errorBody } } },
-      },
+      parameters: [
+        ...pathParameters(r),
+        ...parameters(r.schemas?.query, 'query'),
+        ...(r.responses?.requestHeaders ?? []).map((h) => requestHeaders[h]),
+      ],
+      responses: Object.fromEntries(Object.entries(answers).map(([status, def]) => [status, responseObject(r, Number(status), def)])),
     };
     if (r.auth === 'public') op.security = [];
+    else op.security = [{ bearer: [...(r.auth.scopes ?? [])] }];
     if (r.rate) op['x-rate-limit-group'] = r.rate;
     if (r.auth !== 'public' && r.auth.roles) op['x-roles'] = r.auth.roles;
     if (r.auth !== 'public' && r.auth.scopes) op['x-scopes'] = r.auth.scopes;
@@ -70,8 +171,19 @@ export function openApiDocument(routes: RouteDef[], info: { title: string; versi
     openapi: '3.1.0',
     info,
     servers: [{ url: '/' }],
-    components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+    tags: [...new Set(routes.map((r) => r.tag))].map((name) => ({ name })),
+    components: {
+      securitySchemes: {
+        bearer: {
+          type: 'http',
+          scheme: 'bearer',
+          description:
+            'An API token. An operation that lists scopes needs a token holding them (orders:read, orders:write, customs:read, customs:write); `x-roles` names the roles allowed (admin, broker, partner).',
+        },
+      },
+    },
     security: [{ bearer: [] }],
     paths,
+    ...(extra.webhooks ? { webhooks: extra.webhooks } : {}),
   };
 }
