@@ -79,6 +79,12 @@ function kindFailures(r: RouteDef): Record<number, ResponseDef> {
   if (r.schemas?.body) add(413, 'payload_too_large');
   if (r.schemas?.body) add(415, 'unsupported_media_type');
   if (r.schemas?.body || r.schemas?.query) add(422, 'validation_failed');
+  const reads = r.responses?.requestHeaders ?? [];
+  if (reads.includes('Idempotency-Key')) {
+    add(400, 'bad_request');
+    out[409] = { description: 'The Idempotency-Key was used with another payload, or its first request is still running', errors: ['conflict'], headers: { 'Retry-After': { description: 'Seconds to wait while the first request runs', type: 'integer' } } };
+  }
+  if (reads.includes('X-Signature')) add(401, 'unauthorized');
   if (r.rate) out[429] = { description: errorMessages[429], errors: ['rate_limited'], headers: { 'Retry-After': { description: 'Seconds until the window resets', type: 'integer' } } };
   add(500, 'internal_error');
   return out;

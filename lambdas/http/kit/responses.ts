@@ -58,3 +58,8 @@ export function redirect(description: string): ResponseDef {
 }
 
 export const replayedHeader = { 'Idempotent-Replayed': { description: '`true` when this is the stored answer of an earlier request with the same Idempotency-Key' } } as const;
+
+/** A success with a `message` and no `data` (deletes, disconnects). */
+export function done(description: string): ResponseDef {
+  return { description, body: okBody({ message: true }) };
+}
