@@ -116,9 +116,11 @@ function responseObject(r: RouteDef, status: number, def: ResponseDef): Json {
   const headers: Json = { ...requestIdHeader, ...(r.rate ? rateHeaders : {}) };
   for (const [name, h] of Object.entries(def.headers ?? {})) headers[name] = header(h.description, h.type);
   const out: Json = { description: def.description, headers };
-  if (def.file) out.content = Object.fromEntries(def.file.map((t) => [t, { schema: { type: 'string', format: 'binary' } }]));
-  else if (status >= 400) out.content = { 'application/json': { schema: failureSchema(def, status) } };
-  else if (def.body) out.content = { 'application/json': { schema: schemaOf(def.body) } };
+  const content: Json = {};
+  if (status >= 400) content['application/json'] = { schema: failureSchema(def, status) };
+  else if (def.body) content['application/json'] = { schema: schemaOf(def.body) };
+  for (const type of def.file ?? []) content[type] = { schema: { type: 'string', contentMediaType: type } };
+  if (Object.keys(content).length) out.content = content;
   return out;
 }
 
