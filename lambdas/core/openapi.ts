@@ -117,7 +117,7 @@ function responseObject(r: RouteDef, status: number, def: ResponseDef): Json {
   for (const [name, h] of Object.entries(def.headers ?? {})) headers[name] = header(h.description, h.type);
   const out: Json = { description: def.description, headers };
   const content: Json = {};
-  if (status >= 400) content['application/json'] = { schema: failureSchema(def, status) };
+  if (status >= 400 && def.errors) content['application/json'] = { schema: failureSchema(def, status) };
   else if (def.body) content['application/json'] = { schema: schemaOf(def.body) };
   for (const type of def.file ?? []) content[type] = { schema: { type: 'string', contentMediaType: type } };
   if (Object.keys(content).length) out.content = content;

@@ -1,0 +1,86 @@
+import * as v from 'valibot';
+import type { RouteResponses } from '../../catalog-types';
+import { webhookEventNames } from '../../core/webhooks/events';
+import { data, done, failure, integer, json, nullable, pageMeta, timestamp } from '../kit/responses';
+
+/** The answers of the webhook subscription routes (spec 2.9, 4.8), for openapi.json. */
+
+const healthStatus = v.picklist(['healthy', 'degraded', 'unhealthy', 'disabled']);
+export const Subscription = v.object({
+  id: integer,
+  endpoint_url: v.string(),
+  events: v.array(v.picklist(webhookEventNames)),
+  active: v.boolean(),
+  health_status: healthStatus,
+  health_status_color: v.picklist(['green', 'yellow', 'red', 'gray']),
+  consecutive_failures: integer,
+  failed_deliveries: integer,
+  disabled_reason: nullable(v.string()),
+  last_delivery_at: nullable(timestamp),
+  last_success_at: nullable(timestamp),
+  created_at: timestamp,
+  updated_at: timestamp,
+});
+const Delivery = v.object({
+  id: integer,
+  event_id: v.string(),
+  event_type: v.string(),
+  state: v.picklist(['pending', 'retrying', 'delivered', 'failed']),
+  attempts: v.array(v.object({ attempted_at: timestamp, status_code: nullable(integer), response_time_ms: integer, error: nullable(v.string()) })),
+  next_attempt_at: nullable(timestamp),
+  created_at: timestamp,
+  updated_at: timestamp,
+});
+const notFound = failure('No such subscription (or delivery) of this account', ['not_found']);
+const important = { important: v.string() };
+
+export const webhooksResponses = {
+  WebhooksAvailableEvents: {
+    answers: {
+      200: data('Every event a subscription can name', v.array(v.object({ event: v.picklist(webhookEventNames), type: v.string(), action: v.string(), description: v.string() })), {
+        extra: { count: integer },
+      }),
+    },
+  },
+  WebhooksList: { answers: { 200: data("The account's subscriptions with their health", v.array(Subscription), { extra: { count: integer } }) } },
+  WebhooksCreate: {
+    answers: {
+      201: data('The subscription, with its hmac_secret shown this once', v.object({ ...Subscription.entries, hmac_secret: v.string() }), { message: true, extra: important }),
+    },
+  },
+  WebhooksShow: { answers: { 200: data('The subscription with its health', Subscription), 404: notFound } },
+  WebhooksUpdate: {
+    answers: {
+      200: data(
+        'Updated (or reactivated: active=true on a disabled subscription resets its failures)',
+        v.object({ id: integer, endpoint_url: v.string(), events: v.array(v.picklist(webhookEventNames)), active: v.boolean(), health_status: healthStatus, updated_at: timestamp }),
+        { message: true },
+      ),
+      404: notFound,
+    },
+  },
+  WebhooksDelete: { answers: { 200: done('Deleted, with its delivery log'), 404: notFound } },
+  WebhooksTest: {
+    answers: {
+      200: json('The endpoint accepted the signed test delivery', v.object({ success: v.literal(true), message: v.string(), data: v.object({ status_code: integer, response_time_ms: integer }) })),
+      404: notFound,
+      409: failure('The subscription is disabled: reactivate it first', ['conflict']),
+      502: json(
+        'The endpoint did not accept the test delivery: its status (null when it did not answer) and the error (spec 4.8)',
+        v.object({ success: v.literal(false), message: v.string(), data: v.object({ status_code: nullable(integer), error: v.string(), response_time_ms: integer }) }),
+      ),
+    },
+  },
+  WebhooksDeliveries: { answers: { 200: data('A page of the delivery log, newest first', v.array(Delivery), { extra: { meta: pageMeta } }), 404: notFound } },
+  WebhooksRetry: {
+    answers: {
+      200: data('The delivery after one more attempt now', Delivery, { message: true }),
+      404: notFound,
+      409: failure('Already delivered, the subscription is disabled, or another attempt is running', ['conflict']),
+    },
+  },
+  WebhooksRetryFailed: { answers: { 200: data('How many failed deliveries were queued again', v.object({ queued: integer }), { message: true }), 404: notFound } },
+  WebhooksRotateSecret: {
+    answers: { 200: data('The new hmac_secret, shown this once', v.object({ id: integer, hmac_secret: v.string() }), { message: true, extra: important }), 404: notFound },
+  },
+} satisfies Record<string, RouteResponses>;
