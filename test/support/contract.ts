@@ -39,7 +39,8 @@ export function contractProblem(method: string, path: string, answer: Answer, re
   const url = new URL(path, 'http://twin');
   const { route } = match(compiled, method.toUpperCase(), apiBase + url.pathname);
   // No route: the fallback's 404 / 405, or a path outside the API; nothing declared to hold it to.
-  if (!route) return undefined;
+  // 431: Node's HTTP server refused the headers before any route ran.
+  if (!route || answer.status === 431) return undefined;
   const op = doc().paths[apiBase + route.path]?.[method.toLowerCase()] as Json | undefined;
   if (!op) return `${route.id}: no operation in openapi.json`;
   const responses = op.responses as Record<string, Json>;

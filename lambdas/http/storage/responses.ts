@@ -6,7 +6,7 @@ import { data, failure, integer, nullable, pageMeta, replayedHeader, timestamp }
 /** The answers of the manifest file storage (spec 2.8, 4.7), for openapi.json: see core/manifest-files/views.ts. */
 
 export const StoredFile = v.object({
-  id: v.string(),
+  id: integer,
   file_name: v.string(),
   file_url: v.string(),
   file_size: v.object({ bytes: integer, human: v.string() }),

@@ -38,7 +38,7 @@ describe('the OpenAPI document', () => {
     const { status, output } = await runOn('openapi-spec-validator', ['--schema', '3.1']);
     expect(output.trim()).toMatch(/: OK$/);
     expect(status).toBe(0);
-  }, 60_000);
+  }, 180_000);
 
   it('declares every parameter of every path template, the dashboard asset included', async () => {
     const doc = (await t.call('GET', '/openapi.json', { token: null })).body;
