@@ -76,7 +76,8 @@ function kindFailures(r: RouteDef): Record<number, ResponseDef> {
   if (r.auth !== 'public') add(401, 'unauthorized');
   if (r.auth !== 'public' && (r.auth.roles || r.auth.scopes)) add(403, 'forbidden');
   if (hasPathIds && r.schemas?.params) add(404, 'not_found');
-  if (r.schemas?.body) add(413, 'payload_too_large');
+  // Every route reads its body within a limit (1 MiB unless it says more): over it, 413.
+  add(413, 'payload_too_large');
   if (r.schemas?.body) add(415, 'unsupported_media_type');
   if (r.schemas?.body || r.schemas?.query) add(422, 'validation_failed');
   const reads = r.responses?.requestHeaders ?? [];
@@ -149,6 +150,21 @@ const requestHeaders: Record<string, Json> = {
   },
 };
 
+/** What each tag of the catalog groups, for the reference's table of contents. */
+const tagDescriptions: Record<string, string> = {
+  system: 'Liveness, this document and its reference page: public',
+  account: "The caller's own account and tokens",
+  admin: "The operator's accounts, tokens, signing secrets, tariff table and migrations (role admin)",
+  storage: 'Manifest files stored as they were uploaded (spec 4.7)',
+  documents: 'Transport documents: upload, review workflow, versions, downloads (spec 4.2)',
+  couriers: 'Courier manifests: submission (whole, chunked, Excel), tracking, downloads, batches (spec 4.3, 4.4)',
+  customs: 'Tax-id quota, client info and landed-cost quotes (spec 4.6)',
+  manifests: 'The alternative manifest interface (spec 4.5)',
+  dashboard: 'The webhook dashboard page and its assets, served at the root',
+  webhooks: 'Webhook subscriptions, deliveries and signing secrets (spec 4.8); the events are under `webhooks`',
+  orders: 'Orders, shipments, labels, marketplaces, stock and warehouses (spec 4.1)',
+};
+
 /** The OpenAPI 3.1 document of every catalog route, with request schemas from its valibot schemas. */
 export function openApiDocument(routes: RouteDef[], info: { title: string; version: string }, extra: { webhooks?: Json } = {}): Json {
   const paths: Record<string, Record<string, Json>> = {};
@@ -179,7 +195,7 @@ export function openApiDocument(routes: RouteDef[], info: { title: string; versi
     openapi: '3.1.0',
     info,
     servers: [{ url: '/' }],
-    tags: [...new Set(routes.map((r) => r.tag))].map((name) => ({ name })),
+    tags: [...new Set(routes.map((r) => r.tag))].map((name) => ({ name, description: tagDescriptions[name] ?? name })),
     components: {
       securitySchemes: {
         bearer: {

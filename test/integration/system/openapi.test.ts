@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { projectRoot } from '../../../lib/functions';
 import { onPath, toolAvailable } from '../../support/tools';
 import { useTwin } from '../../support/twin';
 
@@ -13,14 +14,14 @@ import { useTwin } from '../../support/twin';
 const t = useTwin();
 
 /** Writes the served document to a file of its own and runs `command` on it. */
-async function runOn(command: string, args: string[]): Promise<{ status: number | null; output: string }> {
+async function runOn(command: string, args: string[], env: Record<string, string> = {}): Promise<{ status: number | null; output: string }> {
   const doc = await t.call('GET', '/openapi.json', { token: null });
   expect(doc.status).toBe(200);
   const dir = mkdtempSync(join(tmpdir(), 'despacho-openapi-'));
   try {
     const file = join(dir, 'openapi.json');
     writeFileSync(file, doc.text);
-    const run = spawnSync(command, [...args, file], { encoding: 'utf8', timeout: 60_000 });
+    const run = spawnSync(command, [...args, file], { encoding: 'utf8', timeout: 150_000, env: { ...process.env, ...env } });
     if (run.error) throw run.error;
     return { status: run.status, output: `${run.stdout}${run.stderr}` };
   } finally {
@@ -38,6 +39,17 @@ describe('the OpenAPI document', () => {
     const { status, output } = await runOn('openapi-spec-validator', ['--schema', '3.1']);
     expect(output.trim()).toMatch(/: OK$/);
     expect(status).toBe(0);
+  }, 180_000);
+
+  it('passes @redocly/cli lint with the committed ruleset (redocly.yaml: recommended-strict)', async () => {
+    const redocly = join(projectRoot, 'node_modules', '.bin', 'redocly');
+    // No telemetry and no update check: the tests run offline.
+    const { status, output } = await runOn(redocly, ['lint', '--config', join(projectRoot, 'redocly.yaml'), '--format', 'stylish'], {
+      REDOCLY_TELEMETRY: 'off',
+      REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true',
+    });
+    expect(output).toContain('Your API description is valid');
+    expect(status, output).toBe(0);
   }, 180_000);
 
   it('declares every parameter of every path template, the dashboard asset included', async () => {
