@@ -165,8 +165,65 @@ const tagDescriptions: Record<string, string> = {
   orders: 'Orders, shipments, labels, marketplaces, stock and warehouses (spec 4.1)',
 };
 
+/** An outbound event: what it means and the schema of its `data`. */
+export interface EventDoc {
+  description: string;
+  data: GenericSchema;
+}
+
+const deliveryHeader = (name: string, description: string, schema: Json = { type: 'string' }): Json => ({ name, in: 'header', required: true, description, schema });
+
+/** OpenAPI 3.1 `webhooks`: one POST per event, its envelope (spec 2.10) and the signature headers (spec 5.7). */
+function webhooksOf(events: Record<string, EventDoc>): Json {
+  const parameters = [
+    deliveryHeader(
+      'X-Service-Signature',
+      '`sha256=` and the hex HMAC-SHA256, keyed with the subscription\'s hmac_secret, of `<X-Service-Timestamp>.<raw JSON body>`; reject a mismatch (e.g. 401)',
+      { type: 'string', pattern: '^sha256=[0-9a-f]{64}$' },
+    ),
+    deliveryHeader('X-Service-Timestamp', 'Unix time of the attempt, in seconds', { type: 'string', pattern: '^[0-9]+$' }),
+    deliveryHeader('X-Service-Event', 'The event name (the envelope\'s `type`)'),
+    deliveryHeader('X-Service-Delivery', 'The delivery id (the same on every attempt of one delivery)'),
+  ];
+  return Object.fromEntries(
+    Object.entries(events).map(([name, e]) => [
+      name,
+      {
+        post: {
+          operationId: `event_${name.replace(/\W/g, '_')}`,
+          summary: e.description,
+          tags: ['webhooks'],
+          security: [],
+          parameters,
+          requestBody: {
+            required: true,
+            content: {
+              'application/json': {
+                schema: {
+                  type: 'object',
+                  required: ['id', 'type', 'created_at', 'data'],
+                  additionalProperties: false,
+                  properties: {
+                    id: { type: 'string', description: 'Unique event id, the same on every attempt: deduplicate by it' },
+                    type: { const: name },
+                    created_at: { type: 'string', format: 'date-time' },
+                    data: schemaOf(e.data),
+                  },
+                },
+              },
+            },
+          },
+          responses: {
+            '200': { description: 'Any 2xx within 5 seconds accepts the delivery; anything else is retried at +1 min, +5 min, +30 min, +2 h and +24 h' },
+          },
+        },
+      },
+    ]),
+  );
+}
+
 /** The OpenAPI 3.1 document of every catalog route, with request schemas from its valibot schemas. */
-export function openApiDocument(routes: RouteDef[], info: { title: string; version: string }, extra: { webhooks?: Json } = {}): Json {
+export function openApiDocument(routes: RouteDef[], info: { title: string; version: string }, extra: { events?: Record<string, EventDoc> } = {}): Json {
   const paths: Record<string, Record<string, Json>> = {};
   for (const r of routes) {
     const answers = routeAnswers(r);
@@ -208,6 +265,6 @@ export function openApiDocument(routes: RouteDef[], info: { title: string; versi
     },
     security: [{ bearer: [] }],
     paths,
-    ...(extra.webhooks ? { webhooks: extra.webhooks } : {}),
+    ...(extra.events ? { webhooks: webhooksOf(extra.events) } : {}),
   };
 }

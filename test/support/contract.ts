@@ -3,7 +3,7 @@ import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { routes } from '../../lambdas/catalog';
 import type { RouteDef } from '../../lambdas/catalog-types';
-import { openApiDocument } from '../../lambdas/core/openapi';
+import { serviceDocument } from '../../lambdas/http/system/openapi';
 import { apiBase, compile, match } from '../../lambdas/routing';
 
 /**
@@ -20,12 +20,9 @@ type Json = Record<string, any>;
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
 const ajv = addFormats(new Ajv2020({ allErrors: true, strict: false }));
 const compiled = routes.map((r) => compile(r));
-let document: Json | undefined;
 const validators = new Map<string, ValidateFunction>();
 
-function doc(): Json {
-  return (document ??= openApiDocument(routes, { title: 'Despacho API', version: 'test' }) as Json);
-}
+const doc = () => serviceDocument() as Json;
 
 export interface Answer {
   status: number;

@@ -84,3 +84,90 @@ export const webhooksResponses = {
     answers: { 200: data('The new hmac_secret, shown this once', v.object({ id: integer, hmac_secret: v.string() }), { message: true, extra: important }), 404: notFound },
   },
 } satisfies Record<string, RouteResponses>;
+
+/** The `data` of the events (spec 6.3; the README lists what each adds), for openapi.json's `webhooks`. */
+const orderSummary = {
+  id: integer,
+  order_number: v.string(),
+  channel: v.string(),
+  status: v.string(),
+  totals: v.object({ subtotal: v.number(), shipping: v.number(), tax: v.number(), total: v.number(), currency: v.string() }),
+};
+const manifestRef = { manifest_number: v.string(), batch_id: v.string(), mawb_number: v.string() };
+const manifestSummary = v.object({
+  personal_items: v.optional(integer),
+  commercial_items: v.optional(integer),
+  prohibited_items: v.optional(integer),
+  amount_to_pay: v.optional(v.number()),
+  currency: v.optional(v.string()),
+  total_awbs: v.optional(integer),
+  total_products: v.optional(integer),
+});
+const documentRef = {
+  id: integer,
+  account_id: integer,
+  document_type: v.string(),
+  state: v.string(),
+  version: integer,
+  file_name: v.string(),
+  manifest_id: nullable(v.string()),
+  awb_number: nullable(v.string()),
+};
+
+export const webhookEventData: Record<(typeof webhookEventNames)[number], v.GenericSchema> = {
+  'order.created': v.object({
+    id: integer,
+    order_number: v.string(),
+    channel: v.string(),
+    channel_order_id: nullable(v.string()),
+    status: v.string(),
+    customer: v.object({ name: v.string(), email: v.string() }),
+    items: v.array(v.object({ id: integer, sku: v.string(), name: v.string(), quantity: integer, price: v.number(), currency: v.string() })),
+    totals: v.object({ subtotal: v.number(), shipping: v.number(), total: v.number(), currency: v.string() }),
+    created_at: timestamp,
+  }),
+  'order.updated': v.object({
+    ...orderSummary,
+    previous_status: v.optional(v.string()),
+    fulfillment_status: v.optional(v.string()),
+    shipment_id: v.optional(integer),
+  }),
+  'order.cancelled': v.object({ ...orderSummary, cancelled_at: nullable(timestamp), reason: nullable(v.string()) }),
+  'shipment.created': v.object({
+    shipment_id: integer,
+    order_id: integer,
+    carrier: v.string(),
+    service: v.string(),
+    tracking_number: v.string(),
+    label_url: v.string(),
+    estimated_delivery: v.string(),
+    created_at: timestamp,
+  }),
+  'shipment.delivered': v.object({ shipment_id: integer, order_id: integer, carrier: v.string(), tracking_number: v.string(), delivered_at: nullable(timestamp) }),
+  'inventory.low_stock': v.object({
+    product_id: integer,
+    sku: v.string(),
+    name: v.string(),
+    current_stock: integer,
+    threshold: integer,
+    warehouse_id: integer,
+    warehouse_name: v.string(),
+  }),
+  'manifest.processed': v.object({ ...manifestRef, summary: manifestSummary }),
+  'manifest.processing_completed': v.object({ ...manifestRef, summary: manifestSummary }),
+  'manifest.invalid_cuit_detected': v.object({
+    ...manifestRef,
+    awbs: v.array(v.object({ awb_number: v.string(), tax_id: nullable(v.string()), reason: v.string() })),
+    part: integer,
+    parts: integer,
+    total_awbs: integer,
+  }),
+  'manifest.total_due': v.object({ ...manifestRef, amount_to_pay: v.number(), currency: v.string() }),
+  'manifest.processing_failed': v.object({ ...manifestRef, stage: nullable(v.string()), error: v.string() }),
+  'document.uploaded': v.object({ ...documentRef, supersedes: v.optional(integer) }),
+  'document.validated': v.object({ ...documentRef, validation_notes: nullable(v.string()) }),
+  'document.approved': v.object(documentRef),
+  'document.rejected': v.object({ ...documentRef, rejection_reason: v.string() }),
+  'document.superseded': v.object({ ...documentRef, superseded_by: integer, new_version: integer, supersede_reason: nullable(v.string()) }),
+  'document.downloaded': v.object({ ...documentRef, downloaded_by: v.object({ account_id: integer, token_id: integer }) }),
+};
