@@ -84,7 +84,8 @@ export const documentsResponses = {
     answers: {
       201: data('The document stored from the uploaded file (or, called again, the same one)', TransportDocument, { message: true }),
       404: failure('No such upload of this account', ['not_found']),
-      422: failure('The uploaded file is missing or does not match what was declared', ['validation_failed']),
+      409: failure('The file has not been uploaded yet: POST it to the upload_url first', ['conflict']),
+      422: failure('The uploaded file does not match what was declared (it is removed; upload again)', ['validation_failed']),
     },
   },
   DocumentsList: {

@@ -39,7 +39,8 @@ export const storageResponses = {
     answers: {
       201: data('The file stored from the upload (or, called again, the same one)', StoredFile, { message: true }),
       404: failure('No such upload of this account', ['not_found']),
-      422: failure('The uploaded file is missing or does not match what was declared', ['validation_failed']),
+      409: failure('The file has not been uploaded yet: POST it to the upload_url first', ['conflict']),
+      422: failure('The uploaded file does not match what was declared (it is removed; upload again)', ['validation_failed']),
     },
   },
   ManifestStorageList: { answers: { 200: data("A page of the account's stored files, newest first", v.array(StoredFile), { extra: { meta: pageMeta } }) } },
