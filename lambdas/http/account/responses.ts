@@ -9,7 +9,7 @@ import { data, failure, integer } from '../kit/responses';
 export const accountResponses = {
   Me: {
     answers: {
-      200: data('The account and the token making the request', v.object({ account: Account, token: v.object({ id: integer, role: v.picklist(roles), scopes: v.array(v.picklist(scopes)) }) })),
+      200: data('The account and the token making the request', v.strictObject({ account: Account, token: v.strictObject({ id: integer, role: v.picklist(roles), scopes: v.array(v.picklist(scopes)) }) })),
     },
   },
   MyTokensList: { answers: { 200: data("The account's tokens (never their values)", v.array(Token), { extra: { count: integer } }) } },

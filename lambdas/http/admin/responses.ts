@@ -6,7 +6,7 @@ import { data, failure, integer, nullable, timestamp } from '../kit/responses';
 
 /** The answers of the operator's routes (accounts, tokens, tariff, migrations), for openapi.json: see core/auth/views.ts. */
 
-export const Account = v.object({
+export const Account = v.strictObject({
   id: integer,
   name: v.string(),
   kind: v.picklist(accountKinds),
@@ -14,7 +14,7 @@ export const Account = v.object({
   created_at: timestamp,
   updated_at: timestamp,
 });
-export const Token = v.object({
+export const Token = v.strictObject({
   id: integer,
   account_id: integer,
   name: v.string(),
@@ -35,20 +35,20 @@ export const adminResponses = {
     answers: {
       201: data(
         'The manifest signing secret, shown this once (a new one replaces the old)',
-        v.object({ account_id: integer, secret: v.string(), created_at: timestamp, rotated: v.boolean() }),
+        v.strictObject({ account_id: integer, secret: v.string(), created_at: timestamp, rotated: v.boolean() }),
         { message: true, extra: { important: v.string() } },
       ),
       404: failure('No such account', ['not_found']),
     },
   },
-  AdminTokensCreate: { answers: { 201: data('The token, its value shown this once', v.object({ ...Token.entries, token: v.string() }), { message: true }) } },
+  AdminTokensCreate: { answers: { 201: data('The token, its value shown this once', v.strictObject({ ...Token.entries, token: v.string() }), { message: true }) } },
   AdminTokensList: { answers: { 200: data('The tokens (of one account with account_id)', v.array(Token), { extra: { count: integer } }) } },
   AdminTokensRevoke: { answers: { 200: data('The token, revoked', Token, { message: true }), 404: failure('No such token', ['not_found']) } },
   AdminTariffImport: {
     answers: {
       200: data(
         'The table imported, and the version it replaced',
-        v.object({ source: v.literal('imported'), rows: integer, version: v.string(), imported_at: timestamp, replaced_version: nullable(v.string()) }),
+        v.strictObject({ source: v.literal('imported'), rows: integer, version: v.string(), imported_at: timestamp, replaced_version: nullable(v.string()) }),
         { message: true },
       ),
       413: failure('The file is larger than 4 MB', ['payload_too_large']),
@@ -61,8 +61,8 @@ export const adminResponses = {
       200: data(
         'The tariff table in use (the built-in one until a table is imported) and the classifier',
         v.union([
-          v.object({ source: v.literal('imported'), ...tariffTable, version: v.string(), imported_at: timestamp, imported_by: nullable(v.string()) }),
-          v.object({ source: v.literal('builtin'), ...tariffTable, version: v.null(), imported_at: v.null(), imported_by: v.null() }),
+          v.strictObject({ source: v.literal('imported'), ...tariffTable, version: v.string(), imported_at: timestamp, imported_by: nullable(v.string()) }),
+          v.strictObject({ source: v.literal('builtin'), ...tariffTable, version: v.null(), imported_at: v.null(), imported_by: v.null() }),
         ]),
       ),
     },
@@ -71,7 +71,7 @@ export const adminResponses = {
     answers: {
       200: data(
         'What this call moved; call again with data.cursor until done',
-        v.object({
+        v.strictObject({
           done: v.boolean(),
           cursor: nullable(v.string()),
           codes: v.record(v.string(), v.string()),

@@ -7,7 +7,7 @@ import { data, failure, file, integer, json, money, nullable, okBody, pageMeta, 
 /** The answers of the courier manifest routes (spec 2.6, 4.3, 4.4, 7.2), for openapi.json: see core/manifests/views.ts. */
 
 const batchStatus = v.picklist(batchStatuses);
-const tracking = v.object({ manifest_number: v.string(), batch_id: nullable(v.string()), mawb_number: v.string(), items_count: integer, timestamp });
+const tracking = v.strictObject({ manifest_number: v.string(), batch_id: nullable(v.string()), mawb_number: v.string(), items_count: integer, timestamp });
 const mode = v.picklist(['create', 'update']);
 
 /** The 202 of spec 4.3, replayed word for word with 200 for a repeated Idempotency-Key. */
@@ -15,7 +15,7 @@ const queued = okBody({
   message: true,
   extra: { status: v.literal('queued'), idempotency_key: v.string(), manifest_number: v.string(), batch_id: nullable(v.string()), mode, tracking },
 });
-const chunkProgress = v.object({ received_chunks: integer, missing_chunks: v.array(integer), percentage: integer, is_complete: v.boolean() });
+const chunkProgress = v.strictObject({ received_chunks: integer, missing_chunks: v.array(integer), percentage: integer, is_complete: v.boolean() });
 /** A chunk taken while others are missing. */
 const receiving = okBody({ message: true, extra: { status: v.literal('receiving'), chunk_number: integer, total_chunks: integer, progress: chunkProgress } });
 /** The chunk that completes the upload: the manifest is queued (see the README). */
@@ -30,16 +30,16 @@ const complete = okBody({
     manifest_number: v.string(),
     batch_id: v.string(),
     mode,
-    tracking: v.object({ ...tracking.entries, batch_id: v.string() }),
+    tracking: v.strictObject({ ...tracking.entries, batch_id: v.string() }),
   },
 });
 
-export const ManifestRecord = v.object({
+export const ManifestRecord = v.strictObject({
   manifest_id: v.string(),
   batch_id: v.string(),
   status: batchStatus,
   progress: integer,
-  summary: v.object({
+  summary: v.strictObject({
     total_awbs: integer,
     total_articles: integer,
     personal_items: integer,
@@ -54,10 +54,10 @@ export const ManifestRecord = v.object({
   updated_at: timestamp,
 });
 
-const chunkStatus = v.object({
+const chunkStatus = v.strictObject({
   manifest_number: v.string(),
   status: v.picklist(['receiving', 'complete', 'failed', 'expired']),
-  progress: v.object({ total_chunks: integer, received_chunks: integer, missing_chunks: v.array(integer), percentage: integer }),
+  progress: v.strictObject({ total_chunks: integer, received_chunks: integer, missing_chunks: v.array(integer), percentage: integer }),
   batch_id: nullable(v.string()),
   total_items: integer,
   received_items: integer,
@@ -67,7 +67,7 @@ const chunkStatus = v.object({
 
 const orNull = <S extends v.GenericSchema>(s: S) => nullable(s);
 /** A processed product of the download (spec 2.6), with the reasons behind each figure. */
-export const ProcessedProduct = v.object({
+export const ProcessedProduct = v.strictObject({
   awb_number: v.string(),
   tracking_number: orNull(v.string()),
   item_key: v.string(),
@@ -134,7 +134,7 @@ export const couriersResponses = {
             mode,
             items_count: integer,
             progress: integer,
-            decisions: v.optional(nullable(v.object({ create: integer, update: integer, skip: integer, reject: integer }))),
+            decisions: v.optional(nullable(v.strictObject({ create: integer, update: integer, skip: integer, reject: integer }))),
             failure: nullable(v.string()),
           },
         }),
@@ -147,7 +147,7 @@ export const couriersResponses = {
     answers: {
       200: data(
         'The chunks still to send (nothing is resent)',
-        v.object({ manifest_number: v.string(), missing_chunks: v.array(integer), missing_count: integer, status: chunkStatus.entries.status }),
+        v.strictObject({ manifest_number: v.string(), missing_chunks: v.array(integer), missing_count: integer, status: chunkStatus.entries.status }),
         { message: true },
       ),
       404: notFound,
@@ -158,7 +158,7 @@ export const couriersResponses = {
     answers: {
       200: data(
         'One entry per manifest asked for, `not_found` for one of another account',
-        v.array(v.object({ manifest_id: v.string(), batch_id: nullable(v.string()), status: v.picklist([...batchStatuses, 'not_found']), progress: integer, can_download: v.boolean() })),
+        v.array(v.strictObject({ manifest_id: v.string(), batch_id: nullable(v.string()), status: v.picklist([...batchStatuses, 'not_found']), progress: integer, can_download: v.boolean() })),
       ),
     },
   },
@@ -167,7 +167,7 @@ export const couriersResponses = {
       200: data(
         'A page of the per-item decisions of the batch (CREATE, UPDATE, SKIP, REJECT) and the counts',
         v.array(
-          v.object({
+          v.strictObject({
             item_key: v.string(),
             awb_number: v.string(),
             decision: v.picklist(['CREATE', 'UPDATE', 'SKIP', 'REJECT']),
@@ -178,7 +178,7 @@ export const couriersResponses = {
             decided_at: timestamp,
           }),
         ),
-        { extra: { meta: v.object({ ...pageMeta.entries, counts: v.record(v.string(), integer) }) } },
+        { extra: { meta: v.strictObject({ ...pageMeta.entries, counts: v.record(v.string(), integer) }) } },
       ),
       404: notFound,
     },
@@ -187,19 +187,19 @@ export const couriersResponses = {
     answers: {
       200: data(
         'The four stages, overall progress and the summary',
-        v.object({
+        v.strictObject({
           manifest_id: v.string(),
           batch_id: v.string(),
           status: batchStatus,
           overall_progress: integer,
-          pipeline_steps: v.array(v.object({ key: v.picklist(stageNames), status: v.string(), progress: integer, pages_done: integer, pages: integer })),
+          pipeline_steps: v.array(v.strictObject({ key: v.picklist(stageNames), status: v.string(), progress: integer, pages_done: integer, pages: integer })),
           run_id: nullable(v.string()),
           started_at: nullable(timestamp),
           finished_at: nullable(timestamp),
           error: nullable(v.string()),
-          summary: v.object({
+          summary: v.strictObject({
             total_products: integer,
-            regime_breakdown: v.object({ personal: integer, commercial: integer, prohibited: integer }),
+            regime_breakdown: v.strictObject({ personal: integer, commercial: integer, prohibited: integer }),
             amount_to_pay: money,
             currency: v.string(),
           }),
@@ -211,7 +211,7 @@ export const couriersResponses = {
   CouriersDownload: {
     answers: {
       200: {
-        ...data('The results: JSON (`format=json`), or a CSV or Excel file as an attachment', v.object({ manifest: ManifestRecord, total_products: integer, products: v.array(ProcessedProduct) })),
+        ...data('The results: JSON (`format=json`), or a CSV or Excel file as an attachment', v.strictObject({ manifest: ManifestRecord, total_products: integer, products: v.array(ProcessedProduct) })),
         file: ['text/csv', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'],
       },
       303: redirect('A large result: a signed URL to the file'),
@@ -219,10 +219,10 @@ export const couriersResponses = {
       409: failure('Processing is not at 100% yet', ['processing_incomplete'], { batch_id: v.string(), status: batchStatus, progress: integer }),
     },
   },
-  CouriersBatchClose: { answers: { 200: data('Closed (or already closed)', batchClosed()), 404: notFound } },
-  CouriersBatchReopen: { answers: { 200: data('Reopened (or not closed)', batchClosed()), 404: notFound } },
+  CouriersBatchClose: { answers: { 200: data('Closed (or already closed)', batchClosed(), { message: true }), 404: notFound } },
+  CouriersBatchReopen: { answers: { 200: data('Reopened (or not closed)', batchClosed(), { message: true }), 404: notFound } },
 } satisfies Record<string, RouteResponses>;
 
 function batchClosed() {
-  return v.object({ batch_id: v.string(), manifest_number: v.string(), closed: v.boolean(), closed_at: nullable(timestamp), closed_by: nullable(v.string()) });
+  return v.strictObject({ batch_id: v.string(), manifest_number: v.string(), closed: v.boolean(), closed_at: nullable(timestamp), closed_by: nullable(v.string()) });
 }

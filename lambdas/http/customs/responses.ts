@@ -7,12 +7,12 @@ import { data, failure, integer, money, nullable, timestamp } from '../kit/respo
 const taxIdRecord = {
   tax_id: v.pipe(v.string(), v.regex(/^\d+$/)),
   tax_id_formatted: v.string(),
-  current_quota: v.object({ quota: v.pipe(integer, v.minValue(0), v.maxValue(5)), status: integer, domicilio: v.string() }),
+  current_quota: v.strictObject({ quota: v.pipe(integer, v.minValue(0), v.maxValue(5)), status: integer, domicilio: v.string() }),
   historical_records_count: integer,
 };
 const awbNotFound = failure('No shipment with this AWB in the account', ['not_found']);
 /** A calculation's figures: duties, taxes and how each was reached (core/customs). */
-const breakdown = v.object({
+const breakdown = v.strictObject({
   fob_value: money,
   freight: money,
   insurance: money,
@@ -35,7 +35,7 @@ const regimeCode = v.picklist(['P', 'C', 'X']);
 const regimeQuote = {
   regime: regimeCode,
   regime_name: v.string(),
-  values: v.object({ declared_value: money, fob: money, freight: money, insurance: money, cif: money, currency: v.string() }),
+  values: v.strictObject({ declared_value: money, fob: money, freight: money, insurance: money, cif: money, currency: v.string() }),
   duties_and_taxes: breakdown,
   total_landed_cost: money,
 };
@@ -45,7 +45,7 @@ export const customsResponses = {
     answers: {
       200: data(
         "The tax id's quota record (spec 2.7); with awb_number, whether that AWB already holds one of this year's slots",
-        v.object({ ...taxIdRecord, awb_number: v.optional(v.string()), awb_holds_quota: v.optional(v.boolean()) }),
+        v.strictObject({ ...taxIdRecord, awb_number: v.optional(v.string()), awb_holds_quota: v.optional(v.boolean()) }),
       ),
     },
   },
@@ -53,14 +53,14 @@ export const customsResponses = {
     answers: {
       200: data(
         "Whether the AWB's tax id can still be corrected (until its batch is closed)",
-        v.object({ awb_number: v.string(), can_edit: v.boolean(), current_tax_id: nullable(v.string()), status: v.picklist(['editable', 'cleared']) }),
+        v.strictObject({ awb_number: v.string(), can_edit: v.boolean(), current_tax_id: nullable(v.string()), status: v.picklist(['editable', 'cleared']) }),
       ),
       404: awbNotFound,
     },
   },
   CouriersClientInfoUpdate: {
     answers: {
-      200: data('Corrected; web services and calculations run again for the AWB', v.object({ awb_number: v.string(), tax_id_formatted: v.string() }), { message: true }),
+      200: data('Corrected; web services and calculations run again for the AWB', v.strictObject({ awb_number: v.string(), tax_id_formatted: v.string() }), { message: true }),
       404: awbNotFound,
       409: failure('The AWB is cleared: its batch was closed by the broker', ['conflict'], { awb_number: v.string(), closed_at: nullable(timestamp) }),
     },
@@ -69,7 +69,7 @@ export const customsResponses = {
     answers: {
       200: data(
         'A landed-cost quote of one product line; nothing is stored',
-        v.object({
+        v.strictObject({
           calculation_id: v.string(),
           destination_country: v.string(),
           origin_country: v.string(),
@@ -83,15 +83,15 @@ export const customsResponses = {
           values: regimeQuote.values,
           duties_and_taxes: breakdown,
           total_landed_cost: money,
-          ncm: v.object({ code: v.string(), description: v.string(), duty_rate: v.number(), source: v.string(), confidence: v.number(), reason: v.string() }),
-          rules: v.object({
+          ncm: v.strictObject({ code: v.string(), description: v.string(), duty_rate: v.number(), source: v.string(), confidence: v.number(), reason: v.string() }),
+          rules: v.strictObject({
             effective_from: v.string(),
             source: v.string(),
             overridden: v.array(v.string()),
             regime_rules_effective_from: v.string(),
             regime_rules_source: v.string(),
           }),
-          regimes: v.optional(v.array(v.object({ ...regimeQuote, difference: money }))),
+          regimes: v.optional(v.array(v.strictObject({ ...regimeQuote, difference: money }))),
           calculated_at: timestamp,
         }),
       ),

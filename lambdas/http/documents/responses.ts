@@ -22,13 +22,13 @@ const listEntry = {
   created_at: timestamp,
   updated_at: timestamp,
 };
-export const TransportDocument = v.object({
+export const TransportDocument = v.strictObject({
   ...listEntry,
   checksum: v.pipe(v.string(), v.regex(/^sha256:[0-9a-f]{64}$/)),
   metadata: v.record(v.string(), v.unknown()),
 });
-const actor = nullable(v.object({ id: integer, name: v.string(), email: nullable(v.string()) }));
-const DocumentDetail = v.object({
+const actor = nullable(v.strictObject({ id: integer, name: v.string(), email: nullable(v.string()) }));
+const DocumentDetail = v.strictObject({
   ...TransportDocument.entries,
   uploader: actor,
   validator: actor,
@@ -44,7 +44,7 @@ const DocumentDetail = v.object({
 });
 
 /** The 201 of an upload-url route (lambdas/http/kit/presigned.ts): where and how to POST the file, then where to complete. */
-export const PresignedUpload = v.object({
+export const PresignedUpload = v.strictObject({
   upload_id: v.string(),
   upload_url: v.string(),
   method: v.literal('POST'),
@@ -89,14 +89,14 @@ export const documentsResponses = {
     },
   },
   DocumentsList: {
-    answers: { 200: data('A page of documents (no checksum, no metadata)', v.array(v.object(listEntry)), { extra: { meta: pageMeta } }) },
+    answers: { 200: data('A page of documents (no checksum, no metadata)', v.array(v.strictObject(listEntry)), { extra: { meta: pageMeta } }) },
   },
   DocumentsShow: { answers: { 200: data('The document in detail form', DocumentDetail), 404: notFound } },
   DocumentsDownload: {
     answers: {
       200: data(
         'A signed URL to the file, valid 60 minutes',
-        v.object({ download_url: v.string(), expires_in_minutes: integer, file_name: v.string(), file_size: integer, mime_type: v.string() }),
+        v.strictObject({ download_url: v.string(), expires_in_minutes: integer, file_name: v.string(), file_size: integer, mime_type: v.string() }),
       ),
       404: notFound,
     },
@@ -105,10 +105,10 @@ export const documentsResponses = {
     answers: {
       200: data(
         'The current version and every earlier one, newest first',
-        v.object({
-          current: v.object({ id: integer, version: integer, state, created_at: timestamp }),
+        v.strictObject({
+          current: v.strictObject({ id: integer, version: integer, state, created_at: timestamp }),
           history: v.array(
-            v.object({
+            v.strictObject({
               id: integer,
               version: integer,
               state,
@@ -128,7 +128,7 @@ export const documentsResponses = {
     answers: {
       200: data(
         'Validated',
-        v.object({ id: integer, state, state_label: v.string(), validation_notes: nullable(v.string()), validated_at: timestamp }),
+        v.strictObject({ id: integer, state, state_label: v.string(), validation_notes: nullable(v.string()), validated_at: timestamp }),
         { message: true },
       ),
       404: notFound,
@@ -137,14 +137,14 @@ export const documentsResponses = {
   },
   DocumentsApprove: {
     answers: {
-      200: data('Approved', v.object({ id: integer, state, state_label: v.string(), approved_at: timestamp }), { message: true }),
+      200: data('Approved', v.strictObject({ id: integer, state, state_label: v.string(), approved_at: timestamp }), { message: true }),
       404: notFound,
       409: stateConflict,
     },
   },
   DocumentsReject: {
     answers: {
-      200: data('Rejected', v.object({ id: integer, state, state_label: v.string(), rejection_reason: v.string(), rejected_at: timestamp }), { message: true }),
+      200: data('Rejected', v.strictObject({ id: integer, state, state_label: v.string(), rejection_reason: v.string(), rejected_at: timestamp }), { message: true }),
       404: notFound,
       409: stateConflict,
     },
@@ -154,9 +154,9 @@ export const documentsResponses = {
     answers: {
       201: data(
         'The new version (uploaded) and the superseded one',
-        v.object({
-          new_document: v.object({ id: integer, file_name: v.string(), state, version: integer }),
-          superseded_document: v.object({ id: integer, state: v.literal('superseded'), superseded_by: integer }),
+        v.strictObject({
+          new_document: v.strictObject({ id: integer, file_name: v.string(), state, version: integer }),
+          superseded_document: v.strictObject({ id: integer, state: v.literal('superseded'), superseded_by: integer }),
         }),
         { message: true },
       ),

@@ -4,7 +4,7 @@ import { data, integer, nullable, timestamp } from '../kit/responses';
 
 /** The answers of the stock and warehouse routes, for openapi.json: see services/inventory/inventory.ts. */
 
-const Stock = v.object({
+const Stock = v.strictObject({
   product_id: integer,
   sku: v.string(),
   name: v.string(),
@@ -15,7 +15,7 @@ const Stock = v.object({
   low_stock: v.boolean(),
   updated_at: nullable(timestamp),
 });
-const Warehouse = v.object({
+const Warehouse = v.strictObject({
   id: integer,
   name: v.string(),
   address1: v.string(),
@@ -27,8 +27,8 @@ const Warehouse = v.object({
 });
 
 export const inventoryResponses = {
-  InventoryList: { answers: { 200: data('The stock levels of the account\'s products', v.object({ products: v.array(Stock) })) } },
+  InventoryList: { answers: { 200: data('The stock levels of the account\'s products', v.strictObject({ products: v.array(Stock) })) } },
   InventorySet: { answers: { 200: data('The product\'s stock level as set', Stock, { message: true }) } },
-  WarehousesList: { answers: { 200: data("The account's warehouses, in id order", v.object({ warehouses: v.array(Warehouse) })) } },
+  WarehousesList: { answers: { 200: data("The account's warehouses, in id order", v.strictObject({ warehouses: v.array(Warehouse) })) } },
   WarehousesPut: { answers: { 200: data('The warehouse as saved', Warehouse, { message: true }) } },
 } satisfies Record<string, RouteResponses>;

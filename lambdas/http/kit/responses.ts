@@ -26,11 +26,11 @@ export function okBody(parts: { data?: v.GenericSchema; message?: true | 'option
   if (parts.message === true) entries.message = v.string();
   if (parts.message === 'optional') entries.message = v.optional(v.string());
   if (parts.meta) entries.meta = parts.meta;
-  return v.object({ ...entries, ...parts.extra });
+  return v.strictObject({ ...entries, ...parts.extra });
 }
 
 /** `meta` of a paginated list (lambdas/http/kit/paginate.ts). */
-export const pageMeta = v.object({ current_page: integer, last_page: integer, per_page: integer, total: integer });
+export const pageMeta = v.strictObject({ current_page: integer, last_page: integer, per_page: integer, total: integer });
 
 /** A JSON success answer. */
 export function json(description: string, body: v.GenericSchema, headers?: ResponseDef['headers']): ResponseDef {
@@ -44,7 +44,7 @@ export function data(description: string, schema: v.GenericSchema, opts: { messa
 
 /** A failure particular to the route, with its machine codes and any extra top-level fields. */
 export function failure(description: string, errors: readonly string[], extra?: Entries, headers?: ResponseDef['headers']): ResponseDef {
-  return { description, errors, body: extra ? v.object(extra) : undefined, headers };
+  return { description, errors, body: extra ? v.strictObject(extra) : undefined, headers };
 }
 
 /** A file or page. */

@@ -14,7 +14,7 @@ export const manifestsResponses = {
     answers: {
       200: data(
         "A page of the caller's manifests",
-        v.array(v.object({ manifest_id: v.string(), batch_id: v.string(), total_products: integer, processing_status: status, created_at: timestamp })),
+        v.array(v.strictObject({ manifest_id: v.string(), batch_id: v.string(), total_products: integer, processing_status: status, created_at: timestamp })),
         { extra: { meta: pageMeta } },
       ),
     },
@@ -24,7 +24,7 @@ export const manifestsResponses = {
     answers: {
       201: data(
         'Queued on the courier intake path (a replay of the same Idempotency-Key answers the same)',
-        v.object({ manifest_id: v.string(), batch_id: nullable(v.string()), total_products: integer, processing_status: v.literal('pending') }),
+        v.strictObject({ manifest_id: v.string(), batch_id: nullable(v.string()), total_products: integer, processing_status: v.literal('pending') }),
         { message: true, headers: replayedHeader },
       ),
       400: failure('Malformed JSON or a bad Idempotency-Key', ['bad_request']),
@@ -37,10 +37,10 @@ export const manifestsResponses = {
     answers: {
       200: data(
         'The manifest and a page of its products with customs results (null until processed)',
-        v.object({
-          manifest: v.object({ ...ManifestRecord.entries, processing_status: status }),
+        v.strictObject({
+          manifest: v.strictObject({ ...ManifestRecord.entries, processing_status: status }),
           products: v.array(
-            v.object({
+            v.strictObject({
               awb_number: v.string(),
               tracking_number: orNull(v.string()),
               item_key: v.string(),
@@ -55,7 +55,7 @@ export const manifestsResponses = {
               ddp_value: orNull(money),
               customs_duty: orNull(money),
               customs_channel: orNull(v.picklist(['V', 'A', 'RO'])),
-              quota: v.object({ tax_id: orNull(v.string()), quota: orNull(integer) }),
+              quota: v.strictObject({ tax_id: orNull(v.string()), quota: orNull(integer) }),
             }),
           ),
         }),

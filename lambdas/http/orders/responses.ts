@@ -6,11 +6,11 @@ import { data, done, failure, integer, money, nullable, pageMeta, replayedHeader
 /** The answers of the order routes (spec 2.1, 2.2, 2.3), for openapi.json: see core/orders/views.ts. */
 
 const channel = v.picklist(orderChannels);
-const address = v.object({ name: v.string(), address1: v.string(), city: v.string(), state: v.string(), postal_code: v.string(), country: v.string() });
-const fullAddress = v.object({ ...address.entries, address2: nullable(v.string()), phone: nullable(v.string()) });
-const totals = v.object({ subtotal: money, shipping: money, tax: money, total: money, currency: v.string() });
+const address = v.strictObject({ name: v.string(), address1: v.string(), city: v.string(), state: v.string(), postal_code: v.string(), country: v.string() });
+const fullAddress = v.strictObject({ ...address.entries, address2: nullable(v.string()), phone: nullable(v.string()) });
+const totals = v.strictObject({ subtotal: money, shipping: money, tax: money, total: money, currency: v.string() });
 
-export const OrderListItem = v.object({
+export const OrderListItem = v.strictObject({
   id: integer,
   order_number: v.string(),
   channel,
@@ -19,33 +19,33 @@ export const OrderListItem = v.object({
   fulfillment_status: v.picklist(fulfillmentStatuses),
   // As the marketplace says it (paid, pending, payment_required, ...); web orders use financialStatuses.
   financial_status: nullable(v.string()),
-  customer: v.object({ name: v.string(), email: v.string() }),
+  customer: v.strictObject({ name: v.string(), email: v.string() }),
   shipping_address: address,
-  items: v.array(v.object({ id: integer, sku: v.string(), name: v.string(), quantity: integer, price: money, currency: v.string() })),
+  items: v.array(v.strictObject({ id: integer, sku: v.string(), name: v.string(), quantity: integer, price: money, currency: v.string() })),
   totals,
   created_at: timestamp,
 });
 
-export const Shipment = v.object({
+export const Shipment = v.strictObject({
   id: integer,
   tracking_number: v.string(),
   carrier: v.string(),
   service: v.string(),
   status: v.picklist(shipmentStatuses),
-  items: v.array(v.object({ order_item_id: integer, sku: v.string(), quantity: integer })),
+  items: v.array(v.strictObject({ order_item_id: integer, sku: v.string(), quantity: integer })),
   label_url: nullable(v.string()),
   estimated_delivery: nullable(v.string()),
   delivered_at: nullable(timestamp),
   created_at: timestamp,
 });
 
-export const OrderDetail = v.object({
+export const OrderDetail = v.strictObject({
   ...OrderListItem.entries,
-  customer: v.object({ name: v.string(), email: v.string(), phone: nullable(v.string()) }),
+  customer: v.strictObject({ name: v.string(), email: v.string(), phone: nullable(v.string()) }),
   shipping_address: fullAddress,
   billing_address: nullable(fullAddress),
   items: v.array(
-    v.object({
+    v.strictObject({
       id: integer,
       product_id: integer,
       sku: v.string(),
@@ -57,21 +57,21 @@ export const OrderDetail = v.object({
       currency: v.string(),
     }),
   ),
-  totals: v.object({ ...totals.entries, discount: money }),
+  totals: v.strictObject({ ...totals.entries, discount: money }),
   shipments: v.array(Shipment),
-  timeline: v.array(v.object({ event: v.string(), timestamp, description: v.string() })),
+  timeline: v.array(v.strictObject({ event: v.string(), timestamp, description: v.string() })),
   notes: nullable(v.string()),
   cancelled_at: nullable(timestamp),
   updated_at: timestamp,
 });
 
-const channelResult = v.object({
+const channelResult = v.strictObject({
   status: v.picklist(['pending', 'processing', 'completed', 'failed']),
   orders_synced: integer,
   orders_new: integer,
   orders_updated: integer,
   orders_rejected: integer,
-  rejected: v.array(v.object({ channel_order_id: nullable(v.string()), reason: v.string() })),
+  rejected: v.array(v.strictObject({ channel_order_id: nullable(v.string()), reason: v.string() })),
   error: nullable(v.string()),
 });
 
@@ -83,7 +83,7 @@ const notFound = failure('No such order of this account', ['not_found']);
 export const ordersResponses = {
   OrdersList: {
     answers: {
-      200: data('A page of orders (list form) and its pagination', v.object({ orders: v.array(OrderListItem), pagination: pageMeta })),
+      200: data('A page of orders (list form) and its pagination', v.strictObject({ orders: v.array(OrderListItem), pagination: pageMeta })),
     },
   },
   OrdersCreate: {
@@ -98,7 +98,7 @@ export const ordersResponses = {
     answers: {
       200: data(
         'The fields that were sent, as stored now',
-        v.object({
+        v.strictObject({
           id: integer,
           status: v.optional(v.picklist(orderStatuses)),
           notes: v.optional(nullable(v.string())),
@@ -117,7 +117,7 @@ export const ordersResponses = {
     answers: {
       201: data(
         'The shipment created, its tracking number and label',
-        v.object({
+        v.strictObject({
           order_id: integer,
           shipment_id: integer,
           tracking_number: v.string(),
@@ -139,7 +139,7 @@ export const ordersResponses = {
     answers: {
       200: data(
         'The shipment recorded with the tracking number given',
-        v.object({
+        v.strictObject({
           order_id: integer,
           shipment_id: integer,
           fulfillment_status: v.picklist(fulfillmentStatuses),
@@ -155,17 +155,17 @@ export const ordersResponses = {
   },
   OrdersCancel: {
     answers: {
-      200: data('The order cancelled (or already cancelled)', v.object({ order_id: integer, status: v.picklist(orderStatuses), cancelled_at: nullable(timestamp) }), { message: true }),
+      200: data('The order cancelled (or already cancelled)', v.strictObject({ order_id: integer, status: v.picklist(orderStatuses), cancelled_at: nullable(timestamp) }), { message: true }),
       404: notFound,
       409: stateConflict,
     },
   },
-  OrdersShipments: { answers: { 200: data('The shipments of the order', v.object({ shipments: v.array(Shipment) })), 404: notFound } },
+  OrdersShipments: { answers: { 200: data('The shipments of the order', v.strictObject({ shipments: v.array(Shipment) })), 404: notFound } },
   OrdersSync: {
     answers: {
       202: data(
         'The sync started',
-        v.object({ sync_id: v.string(), status: v.string(), channels: v.array(v.string()), since: nullable(timestamp), started_at: timestamp }),
+        v.strictObject({ sync_id: v.string(), status: v.string(), channels: v.array(v.string()), since: nullable(timestamp), started_at: timestamp }),
         { message: true },
       ),
       409: failure('A sync is already running', ['conflict'], { sync_id: nullable(v.string()) }),
@@ -175,9 +175,9 @@ export const ordersResponses = {
     answers: {
       200: data(
         'The last sync (null before the first) and the next scheduled one',
-        v.object({
+        v.strictObject({
           last_sync: nullable(
-            v.object({
+            v.strictObject({
               sync_id: v.string(),
               status: v.picklist(['processing', 'completed', 'completed_with_errors', 'failed']),
               trigger: v.picklist(['manual', 'scheduled']),
@@ -194,12 +194,12 @@ export const ordersResponses = {
   },
   MarketplacesList: {
     answers: {
-      200: data('The connected marketplaces (never their credentials)', v.object({ marketplaces: v.array(v.object({ channel: v.string(), base_url: nullable(v.string()), updated_at: timestamp })) })),
+      200: data('The connected marketplaces (never their credentials)', v.strictObject({ marketplaces: v.array(v.strictObject({ channel: v.string(), base_url: nullable(v.string()), updated_at: timestamp })) })),
     },
   },
   MarketplacesConnect: {
     answers: {
-      200: data('Connected: the names of the credentials stored, never their values', v.object({ channel: v.string(), base_url: nullable(v.string()), credentials: v.array(v.string()) }), { message: true }),
+      200: data('Connected: the names of the credentials stored, never their values', v.strictObject({ channel: v.string(), base_url: nullable(v.string()), credentials: v.array(v.string()) }), { message: true }),
     },
   },
   MarketplacesDisconnect: { answers: { 200: done('Disconnected') } },

@@ -18,16 +18,16 @@ export const shippingResponses = {
   },
   TrackingUpdates: {
     answers: {
-      200: data('The shipment as it is now, and its order\'s status', v.object({ order_id: integer, order_status: v.picklist(orderStatuses), shipment: Shipment }), { message: true }),
+      200: data('The shipment as it is now, and its order\'s status', v.strictObject({ order_id: integer, order_status: v.picklist(orderStatuses), shipment: Shipment }), { message: true }),
       404: failure('No shipment of this account has the tracking number', ['not_found']),
       409: failure('The shipment cannot move to this status from its current one', ['conflict']),
     },
   },
   CarriersList: {
-    answers: { 200: data('The connected carrier accounts, account numbers masked, no secret', v.object({ carriers: v.array(v.object({ ...carrierAccount, updated_at: timestamp })) })) },
+    answers: { 200: data('The connected carrier accounts, account numbers masked, no secret', v.strictObject({ carriers: v.array(v.strictObject({ ...carrierAccount, updated_at: timestamp })) })) },
   },
   CarriersConnect: {
-    answers: { 200: data('Connected: the names of the fields stored, never their values', v.object({ ...carrierAccount, credentials: v.array(v.string()) }), { message: true }) },
+    answers: { 200: data('Connected: the names of the fields stored, never their values', v.strictObject({ ...carrierAccount, credentials: v.array(v.string()) }), { message: true }) },
   },
   CarriersDisconnect: { answers: { 200: done('Disconnected') } },
 } satisfies Record<string, RouteResponses>;

@@ -5,11 +5,11 @@ import { data, failure, integer, nullable, pageMeta, replayedHeader, timestamp }
 
 /** The answers of the manifest file storage (spec 2.8, 4.7), for openapi.json: see core/manifest-files/views.ts. */
 
-export const StoredFile = v.object({
+export const StoredFile = v.strictObject({
   id: integer,
   file_name: v.string(),
   file_url: v.string(),
-  file_size: v.object({ bytes: integer, human: v.string() }),
+  file_size: v.strictObject({ bytes: integer, human: v.string() }),
   courier_code: v.string(),
   manifest_name: nullable(v.string()),
   description: nullable(v.string()),

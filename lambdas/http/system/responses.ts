@@ -5,7 +5,7 @@ import { data, json, timestamp } from '../kit/responses';
 /** The answers of the public system routes, for openapi.json. */
 
 export const systemResponses = {
-  Health: { answers: { 200: data('The service answers', v.object({ status: v.literal('ok'), stage: v.string(), time: timestamp })) } },
+  Health: { answers: { 200: data('The service answers', v.strictObject({ status: v.literal('ok'), stage: v.string(), time: timestamp })) } },
   OpenApi: {
     answers: {
       200: json(

@@ -6,7 +6,7 @@ import { data, done, failure, integer, json, nullable, pageMeta, timestamp } fro
 /** The answers of the webhook subscription routes (spec 2.9, 4.8), for openapi.json. */
 
 const healthStatus = v.picklist(['healthy', 'degraded', 'unhealthy', 'disabled']);
-export const Subscription = v.object({
+export const Subscription = v.strictObject({
   id: integer,
   endpoint_url: v.string(),
   events: v.array(v.picklist(webhookEventNames)),
@@ -21,12 +21,12 @@ export const Subscription = v.object({
   created_at: timestamp,
   updated_at: timestamp,
 });
-const Delivery = v.object({
+const Delivery = v.strictObject({
   id: integer,
   event_id: v.string(),
   event_type: v.string(),
   state: v.picklist(['pending', 'retrying', 'delivered', 'failed']),
-  attempts: v.array(v.object({ attempted_at: timestamp, status_code: nullable(integer), response_time_ms: integer, error: nullable(v.string()) })),
+  attempts: v.array(v.strictObject({ attempted_at: timestamp, status_code: nullable(integer), response_time_ms: integer, error: nullable(v.string()) })),
   next_attempt_at: nullable(timestamp),
   created_at: timestamp,
   updated_at: timestamp,
@@ -37,7 +37,7 @@ const important = { important: v.string() };
 export const webhooksResponses = {
   WebhooksAvailableEvents: {
     answers: {
-      200: data('Every event a subscription can name', v.array(v.object({ event: v.picklist(webhookEventNames), type: v.string(), action: v.string(), description: v.string() })), {
+      200: data('Every event a subscription can name', v.array(v.strictObject({ event: v.picklist(webhookEventNames), type: v.string(), action: v.string(), description: v.string() })), {
         extra: { count: integer },
       }),
     },
@@ -45,7 +45,7 @@ export const webhooksResponses = {
   WebhooksList: { answers: { 200: data("The account's subscriptions with their health", v.array(Subscription), { extra: { count: integer } }) } },
   WebhooksCreate: {
     answers: {
-      201: data('The subscription, with its hmac_secret shown this once', v.object({ ...Subscription.entries, hmac_secret: v.string() }), { message: true, extra: important }),
+      201: data('The subscription, with its hmac_secret shown this once', v.strictObject({ ...Subscription.entries, hmac_secret: v.string() }), { message: true, extra: important }),
     },
   },
   WebhooksShow: { answers: { 200: data('The subscription with its health', Subscription), 404: notFound } },
@@ -53,7 +53,7 @@ export const webhooksResponses = {
     answers: {
       200: data(
         'Updated (or reactivated: active=true on a disabled subscription resets its failures)',
-        v.object({ id: integer, endpoint_url: v.string(), events: v.array(v.picklist(webhookEventNames)), active: v.boolean(), health_status: healthStatus, updated_at: timestamp }),
+        v.strictObject({ id: integer, endpoint_url: v.string(), events: v.array(v.picklist(webhookEventNames)), active: v.boolean(), health_status: healthStatus, updated_at: timestamp }),
         { message: true },
       ),
       404: notFound,
@@ -62,12 +62,12 @@ export const webhooksResponses = {
   WebhooksDelete: { answers: { 200: done('Deleted, with its delivery log'), 404: notFound } },
   WebhooksTest: {
     answers: {
-      200: json('The endpoint accepted the signed test delivery', v.object({ success: v.literal(true), message: v.string(), data: v.object({ status_code: integer, response_time_ms: integer }) })),
+      200: json('The endpoint accepted the signed test delivery', v.strictObject({ success: v.literal(true), message: v.string(), data: v.strictObject({ status_code: integer, response_time_ms: integer }) })),
       404: notFound,
       409: failure('The subscription is disabled: reactivate it first', ['conflict']),
       502: json(
         'The endpoint did not accept the test delivery: its status (null when it did not answer) and the error (spec 4.8)',
-        v.object({ success: v.literal(false), message: v.string(), data: v.object({ status_code: nullable(integer), error: v.string(), response_time_ms: integer }) }),
+        v.strictObject({ success: v.literal(false), message: v.string(), data: v.strictObject({ status_code: nullable(integer), error: v.string(), response_time_ms: integer }) }),
       ),
     },
   },
@@ -79,9 +79,9 @@ export const webhooksResponses = {
       409: failure('Already delivered, the subscription is disabled, or another attempt is running', ['conflict']),
     },
   },
-  WebhooksRetryFailed: { answers: { 200: data('How many failed deliveries were queued again', v.object({ queued: integer }), { message: true }), 404: notFound } },
+  WebhooksRetryFailed: { answers: { 200: data('How many failed deliveries were queued again', v.strictObject({ queued: integer }), { message: true }), 404: notFound } },
   WebhooksRotateSecret: {
-    answers: { 200: data('The new hmac_secret, shown this once', v.object({ id: integer, hmac_secret: v.string() }), { message: true, extra: important }), 404: notFound },
+    answers: { 200: data('The new hmac_secret, shown this once', v.strictObject({ id: integer, hmac_secret: v.string() }), { message: true, extra: important }), 404: notFound },
   },
 } satisfies Record<string, RouteResponses>;
 
@@ -91,10 +91,10 @@ const orderSummary = {
   order_number: v.string(),
   channel: v.string(),
   status: v.string(),
-  totals: v.object({ subtotal: v.number(), shipping: v.number(), tax: v.number(), total: v.number(), currency: v.string() }),
+  totals: v.strictObject({ subtotal: v.number(), shipping: v.number(), tax: v.number(), total: v.number(), currency: v.string() }),
 };
 const manifestRef = { manifest_number: v.string(), batch_id: v.string(), mawb_number: v.string() };
-const manifestSummary = v.object({
+const manifestSummary = v.strictObject({
   personal_items: v.optional(integer),
   commercial_items: v.optional(integer),
   prohibited_items: v.optional(integer),
@@ -115,25 +115,25 @@ const documentRef = {
 };
 
 export const webhookEventData: Record<(typeof webhookEventNames)[number], v.GenericSchema> = {
-  'order.created': v.object({
+  'order.created': v.strictObject({
     id: integer,
     order_number: v.string(),
     channel: v.string(),
     channel_order_id: nullable(v.string()),
     status: v.string(),
-    customer: v.object({ name: v.string(), email: v.string() }),
-    items: v.array(v.object({ id: integer, sku: v.string(), name: v.string(), quantity: integer, price: v.number(), currency: v.string() })),
-    totals: v.object({ subtotal: v.number(), shipping: v.number(), total: v.number(), currency: v.string() }),
+    customer: v.strictObject({ name: v.string(), email: v.string() }),
+    items: v.array(v.strictObject({ id: integer, sku: v.string(), name: v.string(), quantity: integer, price: v.number(), currency: v.string() })),
+    totals: v.strictObject({ subtotal: v.number(), shipping: v.number(), total: v.number(), currency: v.string() }),
     created_at: timestamp,
   }),
-  'order.updated': v.object({
+  'order.updated': v.strictObject({
     ...orderSummary,
     previous_status: v.optional(v.string()),
     fulfillment_status: v.optional(v.string()),
     shipment_id: v.optional(integer),
   }),
-  'order.cancelled': v.object({ ...orderSummary, cancelled_at: nullable(timestamp), reason: nullable(v.string()) }),
-  'shipment.created': v.object({
+  'order.cancelled': v.strictObject({ ...orderSummary, cancelled_at: nullable(timestamp), reason: nullable(v.string()) }),
+  'shipment.created': v.strictObject({
     shipment_id: integer,
     order_id: integer,
     carrier: v.string(),
@@ -143,8 +143,8 @@ export const webhookEventData: Record<(typeof webhookEventNames)[number], v.Gene
     estimated_delivery: v.string(),
     created_at: timestamp,
   }),
-  'shipment.delivered': v.object({ shipment_id: integer, order_id: integer, carrier: v.string(), tracking_number: v.string(), delivered_at: nullable(timestamp) }),
-  'inventory.low_stock': v.object({
+  'shipment.delivered': v.strictObject({ shipment_id: integer, order_id: integer, carrier: v.string(), tracking_number: v.string(), delivered_at: nullable(timestamp) }),
+  'inventory.low_stock': v.strictObject({
     product_id: integer,
     sku: v.string(),
     name: v.string(),
@@ -153,21 +153,21 @@ export const webhookEventData: Record<(typeof webhookEventNames)[number], v.Gene
     warehouse_id: integer,
     warehouse_name: v.string(),
   }),
-  'manifest.processed': v.object({ ...manifestRef, summary: manifestSummary }),
-  'manifest.processing_completed': v.object({ ...manifestRef, summary: manifestSummary }),
-  'manifest.invalid_cuit_detected': v.object({
+  'manifest.processed': v.strictObject({ ...manifestRef, summary: manifestSummary }),
+  'manifest.processing_completed': v.strictObject({ ...manifestRef, summary: manifestSummary }),
+  'manifest.invalid_cuit_detected': v.strictObject({
     ...manifestRef,
-    awbs: v.array(v.object({ awb_number: v.string(), tax_id: nullable(v.string()), reason: v.string() })),
+    awbs: v.array(v.strictObject({ awb_number: v.string(), tax_id: nullable(v.string()), reason: v.string() })),
     part: integer,
     parts: integer,
     total_awbs: integer,
   }),
-  'manifest.total_due': v.object({ ...manifestRef, amount_to_pay: v.number(), currency: v.string() }),
-  'manifest.processing_failed': v.object({ ...manifestRef, stage: nullable(v.string()), error: v.string() }),
-  'document.uploaded': v.object({ ...documentRef, supersedes: v.optional(integer) }),
-  'document.validated': v.object({ ...documentRef, validation_notes: nullable(v.string()) }),
-  'document.approved': v.object(documentRef),
-  'document.rejected': v.object({ ...documentRef, rejection_reason: v.string() }),
-  'document.superseded': v.object({ ...documentRef, superseded_by: integer, new_version: integer, supersede_reason: nullable(v.string()) }),
-  'document.downloaded': v.object({ ...documentRef, downloaded_by: v.object({ account_id: integer, token_id: integer }) }),
+  'manifest.total_due': v.strictObject({ ...manifestRef, amount_to_pay: v.number(), currency: v.string() }),
+  'manifest.processing_failed': v.strictObject({ ...manifestRef, stage: nullable(v.string()), error: v.string() }),
+  'document.uploaded': v.strictObject({ ...documentRef, supersedes: v.optional(integer) }),
+  'document.validated': v.strictObject({ ...documentRef, validation_notes: nullable(v.string()) }),
+  'document.approved': v.strictObject(documentRef),
+  'document.rejected': v.strictObject({ ...documentRef, rejection_reason: v.string() }),
+  'document.superseded': v.strictObject({ ...documentRef, superseded_by: integer, new_version: integer, supersede_reason: nullable(v.string()) }),
+  'document.downloaded': v.strictObject({ ...documentRef, downloaded_by: v.strictObject({ account_id: integer, token_id: integer }) }),
 };
