@@ -63,8 +63,37 @@ export interface RouteDef {
   schemas?: { body?: GenericSchema; query?: GenericSchema; params?: GenericSchema };
   /** Success status the route answers with, for openapi.json (default 200). */
   successStatus?: number;
+  /**
+   * What the route answers, read here only to write openapi.json and by the integration suite's
+   * contract check (from `lambdas/http/<area>/responses.ts`; handlers never import those).
+   */
+  responses?: RouteResponses;
   timeoutSeconds?: number;
   memoryMb?: number;
+}
+
+/** One answer of a route: a JSON body with its schema, a file or page, or a redirect. */
+export interface ResponseDef {
+  description: string;
+  /** The whole JSON body (envelope included). */
+  body?: GenericSchema;
+  /** A file or page instead of JSON: its content types. */
+  file?: readonly string[];
+  /** Headers of this answer, beyond the ones every answer carries. */
+  headers?: Readonly<Record<string, { description: string; type?: 'string' | 'integer' }>>;
+  /** A failure's machine codes (the body's `error`). */
+  errors?: readonly string[];
+}
+
+/**
+ * A route's answers by status: each success, and the failures particular to the route. The ones
+ * any route of its kind can give (401 without a token, 403 without the role, 404 for a path id,
+ * 422 for a schema, 429 over the rate, 500) are added by the openapi function.
+ */
+export interface RouteResponses {
+  answers: Readonly<Record<number, ResponseDef>>;
+  /** Request headers the route reads. */
+  requestHeaders?: readonly ('Idempotency-Key' | 'X-Signature')[];
 }
 
 export interface WorkerDef {

@@ -1,6 +1,6 @@
 import { toJsonSchema } from '@valibot/to-json-schema';
 import type { GenericSchema } from 'valibot';
-import type { RouteDef } from '../catalog-types';
+import type { ResponseDef, RouteDef } from '../catalog-types';
 import { fullPath } from '../routing';
 
 type Json = Record<string, unknown>;
@@ -32,21 +32,214 @@ function parameters(s: GenericSchema | undefined, where: 'query' | 'path'): Json
   }));
 }
 
+/**
+ * Every `{name}` of the path template is declared as a path parameter: from the route's params
+ * schema when it has one, else as a string (a route that reads its path itself, as the dashboard's
+ * asset route does). An undeclared template parameter makes the document invalid.
+ */
+function pathParameters(r: RouteDef): Json[] {
+  const declared = parameters(r.schemas?.params, 'path');
+  const names = [...fullPath(r).matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
+  return names.map((name) => declared.find((p) => p.name === name) ?? { name, in: 'path', required: true, schema: { type: 'string' } });
+}
+
+const errorMessages: Record<number, string> = {
+  400: 'Malformed request (bad JSON, bad Idempotency-Key, bad multipart)',
+  401: 'No token, a bad token, or a bad X-Signature',
+  403: 'Authenticated, but not allowed',
+  404: 'Not found, or not yours',
+  409: 'Conflict with the current state',
+  410: 'Gone',
+  413: 'Too large',
+  415: 'Unsupported content type',
+  422: 'Invalid: one entry per failing field in `errors`',
+  423: 'Locked',
+  429: 'Rate limit exceeded: retry after `Retry-After` seconds',
+  500: 'Internal error, with a request id and no internals',
+  503: 'Busy: retry shortly',
+};
+
+const header = (description: string, type: 'string' | 'integer' = 'string'): Json => ({ description, schema: { type } });
+const requestIdHeader = { 'X-Request-Id': header('The request id (the one sent, when it was a valid one)') };
+const rateHeaders = {
+  'X-RateLimit-Limit': header("Requests allowed per minute in the route's rate group", 'integer'),
+  'X-RateLimit-Remaining': header('Requests left in this minute', 'integer'),
+  'X-RateLimit-Reset': header('Unix time (seconds) when the window resets', 'integer'),
+};
+
+/** The failures any route of its kind can give, with their codes. */
+function kindFailures(r: RouteDef): Record<number, ResponseDef> {
+  const out: Record<number, ResponseDef> = {};
+  const add = (status: number, ...errors: string[]) => (out[status] = { description: errorMessages[status], errors });
+  const hasPathIds = /\{\w+\}/.test(r.path);
+  if (r.schemas?.body) add(400, 'bad_request');
+  if (r.auth !== 'public') add(401, 'unauthorized');
+  if (r.auth !== 'public' && (r.auth.roles || r.auth.scopes)) add(403, 'forbidden');
+  if (hasPathIds && r.schemas?.params) add(404, 'not_found');
+  // Every route reads its body within a limit (1 MiB unless it says more): over it, 413.
+  add(413, 'payload_too_large');
+  if (r.schemas?.body) add(415, 'unsupported_media_type');
+  if (r.schemas?.body || r.schemas?.query) add(422, 'validation_failed');
+  const reads = r.responses?.requestHeaders ?? [];
+  if (reads.includes('Idempotency-Key')) {
+    add(400, 'bad_request');
+    out[409] = { description: 'The Idempotency-Key was used with another payload, or its first request is still running', errors: ['conflict'], headers: { 'Retry-After': { description: 'Seconds to wait while the first request runs', type: 'integer' } } };
+  }
+  if (reads.includes('X-Signature')) add(401, 'unauthorized');
+  if (r.rate) out[429] = { description: errorMessages[429], errors: ['rate_limited'], headers: { 'Retry-After': { description: 'Seconds until the window resets', type: 'integer' } } };
+  add(500, 'internal_error');
+  return out;
+}
+
+/** Two declarations of one status: the codes, headers and descriptions of both. */
+function merge(a: ResponseDef | undefined, b: ResponseDef): ResponseDef {
+  if (!a) return b;
+  return {
+    ...a,
+    ...b,
+    description: b.description,
+    errors: [...new Set([...(a.errors ?? []), ...(b.errors ?? [])])],
+    headers: { ...a.headers, ...b.headers },
+  };
+}
+
+/** The failure body: the shared shape, the codes of this status, and the route's extra fields. */
+function failureSchema(def: ResponseDef, status: number): Json {
+  const extra = def.body ? ((schemaOf(def.body) as { properties?: Json }).properties ?? {}) : {};
+  const properties: Json = { ...(errorBody.properties as Json), ...extra };
+  properties.error = { type: 'string', enum: [...(def.errors ?? [])], description: 'Stable machine code' };
+  if (status !== 422) delete properties.errors;
+  if (status === 500) properties.request_id = { type: 'string' };
+  return { type: 'object', required: ['success', 'message', 'error'], properties };
+}
+
+function responseObject(r: RouteDef, status: number, def: ResponseDef): Json {
+  const headers: Json = { ...requestIdHeader, ...(r.rate ? rateHeaders : {}) };
+  for (const [name, h] of Object.entries(def.headers ?? {})) headers[name] = header(h.description, h.type);
+  const out: Json = { description: def.description, headers };
+  const content: Json = {};
+  if (status >= 400 && def.errors) content['application/json'] = { schema: failureSchema(def, status) };
+  else if (def.body) content['application/json'] = { schema: schemaOf(def.body) };
+  for (const type of def.file ?? []) content[type] = { schema: { type: 'string', contentMediaType: type } };
+  if (Object.keys(content).length) out.content = content;
+  return out;
+}
+
+/** Every answer of a route: its declared ones over the ones of its kind. */
+export function routeAnswers(r: RouteDef): Record<number, ResponseDef> {
+  const answers = kindFailures(r);
+  const declared = r.responses?.answers ?? { [r.successStatus ?? 200]: { description: 'Success' } };
+  for (const [status, def] of Object.entries(declared)) answers[Number(status)] = merge(answers[Number(status)], def);
+  return answers;
+}
+
+const requestHeaders: Record<string, Json> = {
+  'Idempotency-Key': {
+    name: 'Idempotency-Key',
+    in: 'header',
+    required: false,
+    description: 'A UUID: a repeat with the same key and payload replays the first answer (`Idempotent-Replayed: true`); with another payload, 409',
+    schema: { type: 'string', format: 'uuid' },
+  },
+  'X-Signature': {
+    name: 'X-Signature',
+    in: 'header',
+    required: false,
+    description: "`sha256=<hex>`: the HMAC-SHA256 of the raw request body keyed with the account's manifest signing secret; required once the account has one",
+    schema: { type: 'string', pattern: '^sha256=[0-9a-f]{64}$' },
+  },
+};
+
+/** What each tag of the catalog groups, for the reference's table of contents. */
+const tagDescriptions: Record<string, string> = {
+  system: 'Liveness, this document and its reference page: public',
+  account: "The caller's own account and tokens",
+  admin: "The operator's accounts, tokens, signing secrets, tariff table and migrations (role admin)",
+  storage: 'Manifest files stored as they were uploaded (spec 4.7)',
+  documents: 'Transport documents: upload, review workflow, versions, downloads (spec 4.2)',
+  couriers: 'Courier manifests: submission (whole, chunked, Excel), tracking, downloads, batches (spec 4.3, 4.4)',
+  customs: 'Tax-id quota, client info and landed-cost quotes (spec 4.6)',
+  manifests: 'The alternative manifest interface (spec 4.5)',
+  dashboard: 'The webhook dashboard page and its assets, served at the root',
+  webhooks: 'Webhook subscriptions, deliveries and signing secrets (spec 4.8); the events are under `webhooks`',
+  orders: 'Orders, shipments, labels, marketplaces, stock and warehouses (spec 4.1)',
+};
+
+/** An outbound event: what it means and the schema of its `data`. */
+export interface EventDoc {
+  description: string;
+  data: GenericSchema;
+}
+
+const deliveryHeader = (name: string, description: string, schema: Json = { type: 'string' }): Json => ({ name, in: 'header', required: true, description, schema });
+
+/** OpenAPI 3.1 `webhooks`: one POST per event, its envelope (spec 2.10) and the signature headers (spec 5.7). */
+function webhooksOf(events: Record<string, EventDoc>): Json {
+  const parameters = [
+    deliveryHeader(
+      'X-Service-Signature',
+      '`sha256=` and the hex HMAC-SHA256, keyed with the subscription\'s hmac_secret, of `<X-Service-Timestamp>.<raw JSON body>`; reject a mismatch (e.g. 401)',
+      { type: 'string', pattern: '^sha256=[0-9a-f]{64}$' },
+    ),
+    deliveryHeader('X-Service-Timestamp', 'Unix time of the attempt, in seconds', { type: 'string', pattern: '^[0-9]+$' }),
+    deliveryHeader('X-Service-Event', 'The event name (the envelope\'s `type`)'),
+    deliveryHeader('X-Service-Delivery', 'The delivery id (the same on every attempt of one delivery)'),
+  ];
+  return Object.fromEntries(
+    Object.entries(events).map(([name, e]) => [
+      name,
+      {
+        post: {
+          operationId: `event_${name.replace(/\W/g, '_')}`,
+          summary: e.description,
+          tags: ['webhooks'],
+          security: [],
+          parameters,
+          requestBody: {
+            required: true,
+            content: {
+              'application/json': {
+                schema: {
+                  type: 'object',
+                  required: ['id', 'type', 'created_at', 'data'],
+                  additionalProperties: false,
+                  properties: {
+                    id: { type: 'string', description: 'Unique event id, the same on every attempt: deduplicate by it' },
+                    type: { const: name },
+                    created_at: { type: 'string', format: 'date-time' },
+                    data: schemaOf(e.data),
+                  },
+                },
+              },
+            },
+          },
+          responses: {
+            '200': { description: 'Any 2xx within 5 seconds accepts the delivery; anything else is retried at +1 min, +5 min, +30 min, +2 h and +24 h' },
+          },
+        },
+      },
+    ]),
+  );
+}
+
 /** The OpenAPI 3.1 document of every catalog route, with request schemas from its valibot schemas. */
-export function openApiDocument(routes: RouteDef[], info: { title: string; version: string }): Json {
+export function openApiDocument(routes: RouteDef[], info: { title: string; version: string }, extra: { events?: Record<string, EventDoc> } = {}): Json {
   const paths: Record<string, Record<string, Json>> = {};
   for (const r of routes) {
+    const answers = routeAnswers(r);
     const op: Json = {
       operationId: r.id,
       summary: r.summary,
       tags: [r.tag],
-      parameters: [...parameters(r.schemas?.params, 'path'), ...parameters(r.schemas?.query, 'query')],
-      responses: {
-        [String(r.successStatus ?? 200)]: { description: 'Success', content: { 'application/json': { schema: { type: 'object', properties: { success: { const: true } } } } } },
-        default: { description: 'Failure', content: { 'application/json': { schema: errorBody } } },
-      },
+      parameters: [
+        ...pathParameters(r),
+        ...parameters(r.schemas?.query, 'query'),
+        ...(r.responses?.requestHeaders ?? []).map((h) => requestHeaders[h]),
+      ],
+      responses: Object.fromEntries(Object.entries(answers).map(([status, def]) => [status, responseObject(r, Number(status), def)])),
     };
     if (r.auth === 'public') op.security = [];
+    else op.security = [{ bearer: [...(r.auth.scopes ?? [])] }];
     if (r.rate) op['x-rate-limit-group'] = r.rate;
     if (r.auth !== 'public' && r.auth.roles) op['x-roles'] = r.auth.roles;
     if (r.auth !== 'public' && r.auth.scopes) op['x-scopes'] = r.auth.scopes;
@@ -59,8 +252,19 @@ export function openApiDocument(routes: RouteDef[], info: { title: string; versi
     openapi: '3.1.0',
     info,
     servers: [{ url: '/' }],
-    components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+    tags: [...new Set(routes.map((r) => r.tag))].map((name) => ({ name, description: tagDescriptions[name] ?? name })),
+    components: {
+      securitySchemes: {
+        bearer: {
+          type: 'http',
+          scheme: 'bearer',
+          description:
+            'An API token. An operation that lists scopes needs a token holding them (orders:read, orders:write, customs:read, customs:write); `x-roles` names the roles allowed (admin, broker, partner).',
+        },
+      },
+    },
     security: [{ bearer: [] }],
     paths,
+    ...(extra.events ? { webhooks: webhooksOf(extra.events) } : {}),
   };
 }

@@ -1,4 +1,5 @@
 import { answerOf } from './http';
+import { checkContract } from './contract';
 import { afterAll, beforeAll, inject } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -59,7 +60,11 @@ export function useTwin(opts: Partial<TwinOptions> = {}): TestTwin {
       body = JSON.stringify(o.body);
       headers['content-type'] ??= 'application/json';
     }
-    return answerOf(await fetch(ctx.twin.apiUrl + path, { method, headers, body }));
+    const res = await fetch(ctx.twin.apiUrl + path, { method, headers, body });
+    const answer = await answerOf(res);
+    // Every answer is held to openapi.json: each integration test is a contract test too.
+    checkContract(method, path, answer, res.redirected);
+    return answer;
   };
   ctx.submit = async (path, o) => {
     const res = await ctx.call('POST', path, o);

@@ -1,5 +1,6 @@
 import type { RouteDef } from '../../catalog-types';
 import { IdParams } from '../kit/schemas';
+import { accountResponses } from './responses';
 
 /** The calling token's account and its tokens. */
 export const accountRoutes: RouteDef[] = [
@@ -10,6 +11,7 @@ export const accountRoutes: RouteDef[] = [
     handler: 'http/account/me',
     summary: "The calling token's account, role and scopes",
     tag: 'account',
+    responses: accountResponses.Me,
     auth: {},
     rate: 'account',
     uses: { table: ['GetItem'] },
@@ -21,6 +23,7 @@ export const accountRoutes: RouteDef[] = [
     handler: 'http/account/tokens',
     summary: "List the tokens of the caller's account (never their values)",
     tag: 'account',
+    responses: accountResponses.MyTokensList,
     auth: {},
     rate: 'account',
     uses: { table: ['Query'] },
@@ -32,6 +35,7 @@ export const accountRoutes: RouteDef[] = [
     handler: 'http/account/tokens',
     summary: "Revoke one of the caller's account's tokens",
     tag: 'account',
+    responses: accountResponses.MyTokensRevoke,
     auth: {},
     rate: 'account',
     uses: { table: ['Query', 'GetItem', 'UpdateItem'] },

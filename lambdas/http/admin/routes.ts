@@ -1,6 +1,7 @@
 import type { RouteDef } from '../../catalog-types';
 import { CreateAccountBody, CreateTokenBody, ListTokensQuery, MigrateChannelCodesBody } from './schemas';
 import { IdParams } from '../kit/schemas';
+import { adminResponses } from './responses';
 
 /** Accounts and tokens, for the operator (admin role). */
 export const adminRoutes: RouteDef[] = [
@@ -11,6 +12,7 @@ export const adminRoutes: RouteDef[] = [
     handler: 'http/admin/accounts',
     summary: 'Create a partner or broker account',
     tag: 'admin',
+    responses: adminResponses.AdminAccountsCreate,
     auth: { roles: ['admin'] },
     rate: 'admin',
     uses: { table: ['PutItem', 'UpdateItem'] },
@@ -24,6 +26,7 @@ export const adminRoutes: RouteDef[] = [
     handler: 'http/admin/accounts',
     summary: 'List accounts',
     tag: 'admin',
+    responses: adminResponses.AdminAccountsList,
     auth: { roles: ['admin'] },
     rate: 'admin',
     uses: { table: ['Query'] },
@@ -35,6 +38,7 @@ export const adminRoutes: RouteDef[] = [
     handler: 'http/admin/signing-secret',
     summary: "Make or rotate an account's manifest signing secret (shown once)",
     tag: 'admin',
+    responses: adminResponses.AdminAccountSigningSecret,
     auth: { roles: ['admin'] },
     rate: 'admin',
     uses: { table: ['GetItem', 'UpdateItem'] },
@@ -48,6 +52,7 @@ export const adminRoutes: RouteDef[] = [
     handler: 'http/admin/tokens',
     summary: 'Issue a token for an account (the value is shown once)',
     tag: 'admin',
+    responses: adminResponses.AdminTokensCreate,
     auth: { roles: ['admin'] },
     rate: 'admin',
     uses: { table: ['GetItem', 'PutItem', 'UpdateItem'] },
@@ -61,6 +66,7 @@ export const adminRoutes: RouteDef[] = [
     handler: 'http/admin/tokens',
     summary: 'List tokens, optionally of one account',
     tag: 'admin',
+    responses: adminResponses.AdminTokensList,
     auth: { roles: ['admin'] },
     rate: 'admin',
     uses: { table: ['Query'] },
@@ -73,6 +79,7 @@ export const adminRoutes: RouteDef[] = [
     handler: 'http/admin/tokens',
     summary: 'Revoke a token',
     tag: 'admin',
+    responses: adminResponses.AdminTokensRevoke,
     auth: { roles: ['admin'] },
     rate: 'admin',
     uses: { table: ['Query', 'GetItem', 'UpdateItem'] },
@@ -90,6 +97,7 @@ export const adminDataRoutes: RouteDef[] = [
     summary:
       'Replace the tariff table from a CSV body (text/csv: ncm,description,duty_rate[,description_en][,keywords]); 422 lists the bad lines by number and stores nothing',
     tag: 'admin',
+    responses: adminResponses.AdminTariffImport,
     auth: { roles: ['admin'] },
     rate: 'admin',
     uses: { table: ['GetItem', 'Query', 'BatchWriteItem', 'PutItem', 'UpdateItem'] },
@@ -103,6 +111,7 @@ export const adminDataRoutes: RouteDef[] = [
     handler: 'http/admin/tariff',
     summary: 'The tariff table in force: source (builtin or imported), rows, version, imported_at',
     tag: 'admin',
+    responses: adminResponses.AdminTariffShow,
     auth: { roles: ['admin'] },
     rate: 'admin',
     uses: { table: ['GetItem'] },
@@ -115,6 +124,7 @@ export const adminDataRoutes: RouteDef[] = [
     summary:
       'Rewrite items stored under a former channel code (mercadolibre) to the current one (meli) for about 20 s; call again with data.cursor until data.done',
     tag: 'admin',
+    responses: adminResponses.AdminMigrateChannelCodes,
     auth: { roles: ['admin'] },
     rate: 'admin',
     // Transactions: the current key or row put (PutItem) and the former one deleted (DeleteItem).

@@ -1,6 +1,7 @@
 import type { RouteDef } from '../../catalog-types';
 import { BaseKeyParams, BatchIdParams, BatchStatusBody, CourierParams, DecisionsParams, DecisionsQuery, DownloadQuery, ManifestListQuery, ManifestPathParams, SubmissionStatusParams } from './schemas';
 import { ManifestSubmission } from '../../core/manifests/submission';
+import { couriersResponses } from './responses';
 
 /** Courier manifests: intake, status, decisions, downloads, batch close and reopen (spec 4.3, 4.4). */
 export const couriersRoutes: RouteDef[] = [
@@ -11,6 +12,7 @@ export const couriersRoutes: RouteDef[] = [
     handler: 'http/couriers/submit',
     summary: 'Submit a manifest (JSON under `default`, an Excel file under a partner slug), whole or as one chunk; Idempotency-Key, X-Signature',
     tag: 'couriers',
+    responses: couriersResponses.CouriersSubmit,
     auth: {},
     rate: 'couriers.submit',
     uses: {
@@ -30,6 +32,7 @@ export const couriersRoutes: RouteDef[] = [
     handler: 'http/couriers/submission-status',
     summary: 'Status of a submission by its Idempotency-Key (queued, processing, completed, failed)',
     tag: 'couriers',
+    responses: couriersResponses.CouriersSubmissionStatus,
     auth: {},
     rate: 'couriers.status',
     uses: { table: ['GetItem'] },
@@ -42,6 +45,7 @@ export const couriersRoutes: RouteDef[] = [
     handler: 'http/couriers/chunk-status',
     summary: 'Progress of a chunked upload: received and missing chunks',
     tag: 'couriers',
+    responses: couriersResponses.CouriersChunkStatus,
     auth: {},
     rate: 'couriers.status',
     uses: { table: ['GetItem'] },
@@ -54,6 +58,7 @@ export const couriersRoutes: RouteDef[] = [
     handler: 'http/couriers/retry-missing',
     summary: 'The chunks still to send (it resends nothing itself)',
     tag: 'couriers',
+    responses: couriersResponses.CouriersRetryMissing,
     auth: {},
     rate: 'couriers.status',
     uses: { table: ['GetItem'] },
@@ -66,6 +71,7 @@ export const couriersRoutes: RouteDef[] = [
     handler: 'http/couriers/list',
     summary: "The caller's manifest batches with progress and summary (filters status, date_from, date_to)",
     tag: 'couriers',
+    responses: couriersResponses.CouriersManifests,
     auth: {},
     rate: 'couriers.status',
     uses: { table: ['Query'] },
@@ -78,6 +84,7 @@ export const couriersRoutes: RouteDef[] = [
     handler: 'http/couriers/batch-status',
     summary: 'Status of 1 to 50 manifests (batch ids or manifest numbers) at once',
     tag: 'couriers',
+    responses: couriersResponses.CouriersBatchStatus,
     auth: {},
     rate: 'couriers.status',
     uses: { table: ['GetItem', 'Query'] },
@@ -90,6 +97,7 @@ export const couriersRoutes: RouteDef[] = [
     handler: 'http/couriers/decisions',
     summary: "A batch's item decisions (CREATE, UPDATE, SKIP, REJECT) with reasons, paginated",
     tag: 'couriers',
+    responses: couriersResponses.CouriersDecisions,
     auth: {},
     rate: 'couriers.status',
     uses: { table: ['GetItem', 'BatchGetItem'] },
@@ -102,6 +110,7 @@ export const couriersRoutes: RouteDef[] = [
     handler: 'http/couriers/pipeline-status',
     summary: 'The four stages of processing with their status and progress, overall progress and the summary',
     tag: 'couriers',
+    responses: couriersResponses.CouriersPipelineStatus,
     auth: {},
     rate: 'couriers.status',
     uses: { table: ['GetItem', 'Query'] },
@@ -114,6 +123,7 @@ export const couriersRoutes: RouteDef[] = [
     handler: 'http/couriers/download',
     summary: 'The processed products as json, csv or a styled xlsx (excel), at 100% only (else 409 processing_incomplete)',
     tag: 'couriers',
+    responses: couriersResponses.CouriersDownload,
     auth: {},
     rate: 'couriers.download',
     uses: { table: ['GetItem', 'Query'], bucket: [{ name: 'files', actions: ['PutObject', 'GetObject'] }] },
@@ -128,6 +138,7 @@ export const couriersRoutes: RouteDef[] = [
     handler: 'http/couriers/close',
     summary: 'Close a batch: every later write to it gets 423 (broker or admin)',
     tag: 'couriers',
+    responses: couriersResponses.CouriersBatchClose,
     auth: { roles: ['broker', 'admin'] },
     rate: 'couriers.status',
     uses: { table: ['GetItem', 'UpdateItem'] },
@@ -140,6 +151,7 @@ export const couriersRoutes: RouteDef[] = [
     handler: 'http/couriers/close',
     summary: 'Reopen a closed batch (broker or admin)',
     tag: 'couriers',
+    responses: couriersResponses.CouriersBatchReopen,
     auth: { roles: ['broker', 'admin'] },
     rate: 'couriers.status',
     uses: { table: ['GetItem', 'UpdateItem'] },

@@ -1,5 +1,6 @@
 import type { RouteDef } from '../../catalog-types';
 import { CalculateBody, CanEditBody, ClientInfoBody, QuotaCheckBody } from './schemas';
+import { customsResponses } from './responses';
 
 /**
  * Tax-id quota and client info (spec 4.6: the ledger of personal shipments, tax-id corrections),
@@ -13,6 +14,7 @@ export const customsRoutes: RouteDef[] = [
     handler: 'http/customs/quota-check',
     summary: "A tax id's personal-shipment quota record (spec 2.7); an invalid CUIT/CUIL/DNI is 422",
     tag: 'couriers',
+    responses: customsResponses.CouriersQuotaCheck,
     auth: {},
     rate: 'couriers.status',
     uses: { table: ['GetItem', 'BatchGetItem'] },
@@ -25,6 +27,7 @@ export const customsRoutes: RouteDef[] = [
     handler: 'http/customs/can-edit',
     summary: "Whether an AWB's tax id can still be corrected (until the broker closes its batch)",
     tag: 'couriers',
+    responses: customsResponses.CouriersClientInfoCanEdit,
     auth: {},
     rate: 'couriers.status',
     uses: { table: ['GetItem', 'Query'] },
@@ -37,6 +40,7 @@ export const customsRoutes: RouteDef[] = [
     handler: 'http/customs/client-info',
     summary: "Correct an AWB's tax id: its quota slot is given back and web services and calculations run again",
     tag: 'couriers',
+    responses: customsResponses.CouriersClientInfoUpdate,
     auth: {},
     rate: 'couriers.submit',
     uses: { table: ['GetItem', 'Query', 'UpdateItem', 'ConditionCheckItem'], bus: true },
@@ -50,6 +54,7 @@ export const customsRoutes: RouteDef[] = [
     summary:
       'A landed-cost quote: regime, tariff code, CIF, duty, statistics fee, VAT and DDP of one product line into AR, as the pipeline calculates them',
     tag: 'customs',
+    responses: customsResponses.CustomsCalculate,
     auth: { scopes: ['customs:read'] },
     rate: 'customs.quotes',
     uses: { table: ['GetItem', 'Query'], bedrock: true },

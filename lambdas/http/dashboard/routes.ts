@@ -1,4 +1,5 @@
 import type { RouteDef } from '../../catalog-types';
+import { dashboardResponses } from './responses';
 
 /** The webhook dashboard: one page and its two assets, served at the root (not under /api). */
 export const dashboardRoutes: RouteDef[] = [
@@ -10,6 +11,7 @@ export const dashboardRoutes: RouteDef[] = [
     handler: 'http/dashboard/page',
     summary: 'The webhook dashboard page',
     tag: 'dashboard',
+    responses: dashboardResponses.DashboardPage,
     auth: 'public',
   },
   {
@@ -20,6 +22,7 @@ export const dashboardRoutes: RouteDef[] = [
     handler: 'http/dashboard/page',
     summary: 'The dashboard script and stylesheet',
     tag: 'dashboard',
+    responses: dashboardResponses.DashboardAssets,
     auth: 'public',
   },
 ];

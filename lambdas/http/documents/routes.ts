@@ -1,6 +1,7 @@
 import type { RouteDef } from '../../catalog-types';
 import { Base64Supersede, Base64Upload, ListQuery, RejectBody, ReviewBody, UploadIdParams, UploadUrlBody } from './schemas';
 import { IdParams } from '../kit/schemas';
+import { documentsResponses } from './responses';
 
 /** Transport documents (spec 4.2). */
 export const documentsRoutes: RouteDef[] = [
@@ -11,6 +12,7 @@ export const documentsRoutes: RouteDef[] = [
     handler: 'http/documents/upload',
     summary: 'Upload a document: multipart `file`, or JSON `file_base64` + `filename`; Idempotency-Key (UUID) optional',
     tag: 'documents',
+    responses: documentsResponses.DocumentsUpload,
     auth: {},
     rate: 'documents.upload',
     uses: {
@@ -30,6 +32,7 @@ export const documentsRoutes: RouteDef[] = [
     handler: 'http/documents/upload-url',
     summary: 'Large files: declare the file and get a presigned POST straight to storage (15 minutes, declared size and type only)',
     tag: 'documents',
+    responses: documentsResponses.DocumentsUploadUrl,
     auth: {},
     rate: 'documents.upload',
     uses: { table: ['PutItem'], bucket: [{ name: 'files', actions: ['PutObject'] }] },
@@ -43,6 +46,7 @@ export const documentsRoutes: RouteDef[] = [
     handler: 'http/documents/complete',
     summary: 'Large files: check the stored file against its declaration and register the document',
     tag: 'documents',
+    responses: documentsResponses.DocumentsUploadComplete,
     auth: {},
     rate: 'documents.upload',
     uses: {
@@ -62,6 +66,7 @@ export const documentsRoutes: RouteDef[] = [
     handler: 'http/documents/list',
     summary: 'List documents with filters and pagination',
     tag: 'documents',
+    responses: documentsResponses.DocumentsList,
     auth: {},
     rate: 'documents.read',
     uses: { table: ['Query'] },
@@ -74,6 +79,7 @@ export const documentsRoutes: RouteDef[] = [
     handler: 'http/documents/show',
     summary: 'One document in detail form',
     tag: 'documents',
+    responses: documentsResponses.DocumentsShow,
     auth: {},
     rate: 'documents.read',
     uses: { table: ['GetItem'] },
@@ -86,6 +92,7 @@ export const documentsRoutes: RouteDef[] = [
     handler: 'http/documents/download',
     summary: 'A signed download URL valid for 60 minutes',
     tag: 'documents',
+    responses: documentsResponses.DocumentsDownload,
     auth: {},
     rate: 'documents.download',
     uses: { table: ['GetItem'], bucket: [{ name: 'files', actions: ['GetObject'] }], bus: true },
@@ -98,6 +105,7 @@ export const documentsRoutes: RouteDef[] = [
     handler: 'http/documents/history',
     summary: 'The current version and every earlier one',
     tag: 'documents',
+    responses: documentsResponses.DocumentsHistory,
     auth: {},
     rate: 'documents.read',
     uses: { table: ['GetItem', 'Query'] },
@@ -110,6 +118,7 @@ export const documentsRoutes: RouteDef[] = [
     handler: 'http/documents/review',
     summary: 'Validate a document (broker)',
     tag: 'documents',
+    responses: documentsResponses.DocumentsValidate,
     auth: { roles: ['broker'] },
     rate: 'documents.workflow',
     uses: { table: ['GetItem', 'UpdateItem'], bus: true },
@@ -122,6 +131,7 @@ export const documentsRoutes: RouteDef[] = [
     handler: 'http/documents/review',
     summary: 'Approve a document (broker)',
     tag: 'documents',
+    responses: documentsResponses.DocumentsApprove,
     auth: { roles: ['broker'] },
     rate: 'documents.workflow',
     uses: { table: ['GetItem', 'UpdateItem'], bus: true },
@@ -134,6 +144,7 @@ export const documentsRoutes: RouteDef[] = [
     handler: 'http/documents/review',
     summary: 'Reject a document (broker)',
     tag: 'documents',
+    responses: documentsResponses.DocumentsReject,
     auth: { roles: ['broker'] },
     rate: 'documents.workflow',
     uses: { table: ['GetItem', 'UpdateItem'], bus: true },
@@ -146,6 +157,7 @@ export const documentsRoutes: RouteDef[] = [
     handler: 'http/documents/supersede',
     summary: 'Replace a document with a new version (multipart `file` or JSON `file_base64` + `filename`, optional `reason`)',
     tag: 'documents',
+    responses: documentsResponses.DocumentsSupersede,
     auth: {},
     rate: 'documents.workflow',
     uses: {
@@ -165,6 +177,7 @@ export const documentsRoutes: RouteDef[] = [
     handler: 'http/documents/delete',
     summary: 'Delete a document that is uploaded or rejected, with its file',
     tag: 'documents',
+    responses: documentsResponses.DocumentsDelete,
     auth: {},
     rate: 'documents.workflow',
     uses: { table: ['GetItem', 'DeleteItem'], bucket: [{ name: 'files', actions: ['DeleteObject'] }] },

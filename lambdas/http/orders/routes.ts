@@ -1,6 +1,7 @@
 import type { RouteDef } from '../../catalog-types';
 import { CancelBody, ConnectBody, CreateOrderBody, FulfillBody, ListOrdersQuery, MarketplaceParams, ShipBody, SyncBody, UpdateOrderBody } from './schemas';
 import { IdParams } from '../kit/schemas';
+import { ordersResponses } from './responses';
 
 /** Orders and marketplaces (spec 4.1, 2.1): GET needs `orders:read`, every other method `orders:write`. */
 export const ordersRoutes: RouteDef[] = [
@@ -11,6 +12,7 @@ export const ordersRoutes: RouteDef[] = [
     handler: 'http/orders/list',
     summary: 'Orders of every channel, filtered, searched and paginated',
     tag: 'orders',
+    responses: ordersResponses.OrdersList,
     auth: { scopes: ['orders:read'] },
     rate: 'orders.read',
     uses: { table: ['GetItem', 'BatchGetItem', 'Query'] },
@@ -24,6 +26,7 @@ export const ordersRoutes: RouteDef[] = [
     handler: 'http/orders/create',
     summary: 'A web-store order (channel web); the service computes the totals; Idempotency-Key (UUID) optional',
     tag: 'orders',
+    responses: ordersResponses.OrdersCreate,
     auth: { scopes: ['orders:write'] },
     rate: 'orders.write',
     uses: { table: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'], bus: true },
@@ -37,6 +40,7 @@ export const ordersRoutes: RouteDef[] = [
     handler: 'http/orders/show',
     summary: 'An order in detail form, with shipments and timeline',
     tag: 'orders',
+    responses: ordersResponses.OrdersShow,
     auth: { scopes: ['orders:read'] },
     rate: 'orders.read',
     uses: { table: ['GetItem'] },
@@ -49,6 +53,7 @@ export const ordersRoutes: RouteDef[] = [
     handler: 'http/orders/update',
     summary: 'Change status (where the channel allows it), notes, or the shipping address (before fulfillment)',
     tag: 'orders',
+    responses: ordersResponses.OrdersUpdate,
     auth: { scopes: ['orders:write'] },
     rate: 'orders.write',
     uses: { table: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'], bus: true },
@@ -61,6 +66,7 @@ export const ordersRoutes: RouteDef[] = [
     handler: 'http/orders/ship',
     summary: 'Create a shipment: tracking number from the carrier and a 4x6 PDF label; Idempotency-Key (UUID) optional',
     tag: 'orders',
+    responses: ordersResponses.OrdersShip,
     auth: { scopes: ['orders:write'] },
     rate: 'orders.write',
     uses: {
@@ -80,6 +86,7 @@ export const ordersRoutes: RouteDef[] = [
     handler: 'http/orders/fulfill',
     summary: 'Record a shipment made outside the service, with its tracking number',
     tag: 'orders',
+    responses: ordersResponses.OrdersFulfill,
     auth: { scopes: ['orders:write'] },
     rate: 'orders.write',
     uses: { table: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'], bus: true },
@@ -92,6 +99,7 @@ export const ordersRoutes: RouteDef[] = [
     handler: 'http/orders/cancel',
     summary: 'Cancel an unfulfilled order',
     tag: 'orders',
+    responses: ordersResponses.OrdersCancel,
     auth: { scopes: ['orders:write'] },
     rate: 'orders.write',
     uses: { table: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'], bus: true },
@@ -104,6 +112,7 @@ export const ordersRoutes: RouteDef[] = [
     handler: 'http/orders/shipments',
     summary: 'The shipments of an order',
     tag: 'orders',
+    responses: ordersResponses.OrdersShipments,
     auth: { scopes: ['orders:read'] },
     rate: 'orders.read',
     uses: { table: ['GetItem'] },
@@ -116,6 +125,7 @@ export const ordersRoutes: RouteDef[] = [
     handler: 'http/orders/sync',
     summary: 'Start a marketplace sync of the connected (or named) channels',
     tag: 'orders',
+    responses: ordersResponses.OrdersSync,
     auth: { scopes: ['orders:write'] },
     rate: 'orders.write',
     uses: { table: ['GetItem', 'Query', 'PutItem', 'DeleteItem'], queues: [{ name: 'marketplaceSync', actions: ['SendMessage'] }] },
@@ -129,6 +139,7 @@ export const ordersRoutes: RouteDef[] = [
     handler: 'http/orders/sync-status',
     summary: 'The last sync with per-channel counters, and the next scheduled one',
     tag: 'orders',
+    responses: ordersResponses.OrdersSyncStatus,
     auth: { scopes: ['orders:read'] },
     rate: 'orders.read',
     uses: { table: ['Query'] },
@@ -140,6 +151,7 @@ export const ordersRoutes: RouteDef[] = [
     handler: 'http/orders/marketplaces',
     summary: "The account's marketplace connections (never their credentials)",
     tag: 'orders',
+    responses: ordersResponses.MarketplacesList,
     auth: { scopes: ['orders:read'] },
     rate: 'orders.read',
     uses: { table: ['Query'] },
@@ -151,6 +163,7 @@ export const ordersRoutes: RouteDef[] = [
     handler: 'http/orders/marketplaces',
     summary: 'Connect a marketplace: its base URL and credentials, kept encrypted',
     tag: 'orders',
+    responses: ordersResponses.MarketplacesConnect,
     auth: { scopes: ['orders:write'] },
     rate: 'orders.write',
     uses: { table: ['PutItem', 'DeleteItem'], secrets: 'write' },
@@ -163,6 +176,7 @@ export const ordersRoutes: RouteDef[] = [
     handler: 'http/orders/marketplaces',
     summary: 'Disconnect a marketplace and delete its credentials',
     tag: 'orders',
+    responses: ordersResponses.MarketplacesDisconnect,
     auth: { scopes: ['orders:write'] },
     rate: 'orders.write',
     uses: { table: ['DeleteItem'], secrets: 'write' },

@@ -1,5 +1,6 @@
 import type { RouteDef } from '../../catalog-types';
 import { ListQuery, UploadIdParams, UploadUrlBody } from './schemas';
+import { storageResponses } from './responses';
 
 /** Stored manifest files (spec 4.7). */
 export const storageRoutes: RouteDef[] = [
@@ -11,6 +12,7 @@ export const storageRoutes: RouteDef[] = [
     summary:
       'Store a manifest file: multipart `file` (json, xlsx, xlsm, xls; 40 MB) and `courier_code`, optional `manifest_name`, `description`; Idempotency-Key (UUID) optional',
     tag: 'storage',
+    responses: storageResponses.ManifestStorageUpload,
     auth: {},
     rate: 'storage',
     uses: {
@@ -28,6 +30,7 @@ export const storageRoutes: RouteDef[] = [
     handler: 'http/storage/upload-url',
     summary: 'Large manifest files: declare the file and get a presigned POST straight to storage (15 minutes, declared size and type only)',
     tag: 'storage',
+    responses: storageResponses.ManifestStorageUploadUrl,
     auth: {},
     rate: 'storage',
     uses: { table: ['PutItem'], bucket: [{ name: 'files', actions: ['PutObject'] }] },
@@ -41,6 +44,7 @@ export const storageRoutes: RouteDef[] = [
     handler: 'http/storage/complete',
     summary: 'Large manifest files: check the stored file against its declaration and register it',
     tag: 'storage',
+    responses: storageResponses.ManifestStorageUploadComplete,
     auth: {},
     rate: 'storage',
     uses: {
@@ -59,6 +63,7 @@ export const storageRoutes: RouteDef[] = [
     handler: 'http/storage/list',
     summary: "The caller's stored manifest files, newest first, with file URLs signed for 60 minutes",
     tag: 'storage',
+    responses: storageResponses.ManifestStorageList,
     auth: {},
     rate: 'storage',
     uses: { table: ['Query'], bucket: [{ name: 'files', actions: ['GetObject'] }] },

@@ -1,4 +1,5 @@
 import type { RouteDef } from '../../catalog-types';
+import { systemResponses } from './responses';
 
 /** Liveness and this API's OpenAPI document: public. */
 export const systemRoutes: RouteDef[] = [
@@ -9,6 +10,7 @@ export const systemRoutes: RouteDef[] = [
     handler: 'http/system/health',
     summary: 'Liveness: 200 once the service answers',
     tag: 'system',
+    responses: systemResponses.Health,
     auth: 'public',
   },
   {
@@ -18,6 +20,7 @@ export const systemRoutes: RouteDef[] = [
     handler: 'http/system/openapi',
     summary: 'This OpenAPI 3.1 document',
     tag: 'system',
+    responses: systemResponses.OpenApi,
     auth: 'public',
   },
 ];

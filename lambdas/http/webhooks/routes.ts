@@ -1,6 +1,7 @@
 import type { RouteDef } from '../../catalog-types';
 import { CreateSubscriptionBody, DeliveriesQuery, DeliveryParams, RetryFailedBody, UpdateSubscriptionBody } from './schemas';
 import { IdParams } from '../kit/schemas';
+import { webhooksResponses } from './responses';
 
 /** Webhook subscriptions (spec 4.8; no /v1 prefix, as the spec has it). */
 export const webhooksRoutes: RouteDef[] = [
@@ -11,6 +12,7 @@ export const webhooksRoutes: RouteDef[] = [
     handler: 'http/webhooks/available-events',
     summary: 'Every event a subscription can name',
     tag: 'webhooks',
+    responses: webhooksResponses.WebhooksAvailableEvents,
     auth: {},
     rate: 'webhooks',
     uses: { table: [] },
@@ -22,6 +24,7 @@ export const webhooksRoutes: RouteDef[] = [
     handler: 'http/webhooks/subscriptions',
     summary: "The caller's subscriptions with their health",
     tag: 'webhooks',
+    responses: webhooksResponses.WebhooksList,
     auth: {},
     rate: 'webhooks',
     uses: { table: ['Query'] },
@@ -33,6 +36,7 @@ export const webhooksRoutes: RouteDef[] = [
     handler: 'http/webhooks/subscriptions',
     summary: 'Subscribe an endpoint to events (the signing secret is shown once)',
     tag: 'webhooks',
+    responses: webhooksResponses.WebhooksCreate,
     auth: {},
     rate: 'webhooks',
     uses: { table: ['PutItem', 'UpdateItem'] },
@@ -46,6 +50,7 @@ export const webhooksRoutes: RouteDef[] = [
     handler: 'http/webhooks/subscription',
     summary: 'One subscription with its health',
     tag: 'webhooks',
+    responses: webhooksResponses.WebhooksShow,
     auth: {},
     rate: 'webhooks',
     uses: { table: ['GetItem'] },
@@ -58,6 +63,7 @@ export const webhooksRoutes: RouteDef[] = [
     handler: 'http/webhooks/subscription',
     summary: 'Change the URL or events, deactivate, or reactivate',
     tag: 'webhooks',
+    responses: webhooksResponses.WebhooksUpdate,
     auth: {},
     rate: 'webhooks',
     uses: { table: ['GetItem', 'UpdateItem'] },
@@ -70,6 +76,7 @@ export const webhooksRoutes: RouteDef[] = [
     handler: 'http/webhooks/subscription',
     summary: 'Delete a subscription',
     tag: 'webhooks',
+    responses: webhooksResponses.WebhooksDelete,
     auth: {},
     rate: 'webhooks',
     uses: { table: ['GetItem', 'DeleteItem'] },
@@ -82,6 +89,7 @@ export const webhooksRoutes: RouteDef[] = [
     handler: 'http/webhooks/test',
     summary: 'Send a signed test delivery now',
     tag: 'webhooks',
+    responses: webhooksResponses.WebhooksTest,
     auth: {},
     rate: 'webhooks',
     uses: { table: ['GetItem'] },
@@ -95,6 +103,7 @@ export const webhooksRoutes: RouteDef[] = [
     handler: 'http/webhooks/deliveries',
     summary: 'The delivery log, newest first',
     tag: 'webhooks',
+    responses: webhooksResponses.WebhooksDeliveries,
     auth: {},
     rate: 'webhooks',
     uses: { table: ['GetItem', 'Query'] },
@@ -107,6 +116,7 @@ export const webhooksRoutes: RouteDef[] = [
     handler: 'http/webhooks/retry',
     summary: 'Send one delivery again now',
     tag: 'webhooks',
+    responses: webhooksResponses.WebhooksRetry,
     auth: {},
     rate: 'webhooks',
     uses: { table: ['GetItem', 'Query', 'UpdateItem'], queues: [{ name: 'webhookDelivery', actions: ['SendMessage'] }], scheduler: true },
@@ -120,6 +130,7 @@ export const webhooksRoutes: RouteDef[] = [
     handler: 'http/webhooks/retry-failed',
     summary: 'Send every failed delivery (since a time) again',
     tag: 'webhooks',
+    responses: webhooksResponses.WebhooksRetryFailed,
     auth: {},
     rate: 'webhooks',
     uses: { table: ['GetItem', 'Query'], queues: [{ name: 'webhookDelivery', actions: ['SendMessage'] }] },
@@ -132,6 +143,7 @@ export const webhooksRoutes: RouteDef[] = [
     handler: 'http/webhooks/rotate-secret',
     summary: 'Issue a new signing secret (shown once)',
     tag: 'webhooks',
+    responses: webhooksResponses.WebhooksRotateSecret,
     auth: {},
     rate: 'webhooks',
     uses: { table: ['GetItem', 'UpdateItem'] },

@@ -1,0 +1,91 @@
+import * as v from 'valibot';
+import type { RouteResponses } from '../../catalog-types';
+import { roles, scopes } from '../../catalog-types';
+import { accountKinds } from '../../core/auth/accounts';
+import { data, failure, integer, nullable, timestamp } from '../kit/responses';
+
+/** The answers of the operator's routes (accounts, tokens, tariff, migrations), for openapi.json: see core/auth/views.ts. */
+
+export const Account = v.strictObject({
+  id: integer,
+  name: v.string(),
+  kind: v.picklist(accountKinds),
+  has_signing_secret: v.boolean(),
+  created_at: timestamp,
+  updated_at: timestamp,
+});
+export const Token = v.strictObject({
+  id: integer,
+  account_id: integer,
+  name: v.string(),
+  email: nullable(v.string()),
+  role: v.picklist(roles),
+  scopes: v.array(v.picklist(scopes)),
+  created_at: timestamp,
+  last_used_at: nullable(timestamp),
+  revoked_at: nullable(timestamp),
+  active: v.boolean(),
+});
+const tariffTable = { rows: integer, classifier: v.picklist(['bedrock', 'offline']) };
+
+export const adminResponses = {
+  AdminAccountsCreate: { answers: { 201: data('The account', Account, { message: true }) } },
+  AdminAccountsList: { answers: { 200: data('Every account', v.array(Account), { extra: { count: integer } }) } },
+  AdminAccountSigningSecret: {
+    answers: {
+      201: data(
+        'The manifest signing secret, shown this once (a new one replaces the old)',
+        v.strictObject({ account_id: integer, secret: v.string(), created_at: timestamp, rotated: v.boolean() }),
+        { message: true, extra: { important: v.string() } },
+      ),
+      404: failure('No such account', ['not_found']),
+    },
+  },
+  AdminTokensCreate: { answers: { 201: data('The token, its value shown this once', v.strictObject({ ...Token.entries, token: v.string() }), { message: true }) } },
+  AdminTokensList: { answers: { 200: data('The tokens (of one account with account_id)', v.array(Token), { extra: { count: integer } }) } },
+  AdminTokensRevoke: { answers: { 200: data('The token, revoked', Token, { message: true }), 404: failure('No such token', ['not_found']) } },
+  AdminTariffImport: {
+    answers: {
+      200: data(
+        'The table imported, and the version it replaced',
+        v.strictObject({ source: v.literal('imported'), rows: integer, version: v.string(), imported_at: timestamp, replaced_version: nullable(v.string()) }),
+        { message: true },
+      ),
+      413: failure('The file is larger than 4 MB', ['payload_too_large']),
+      415: failure('Not text/csv', ['unsupported_media_type']),
+      422: failure('Not UTF-8, or lines are invalid (one entry per line); nothing was stored', ['validation_failed']),
+    },
+  },
+  AdminTariffShow: {
+    answers: {
+      200: data(
+        'The tariff table in use (the built-in one until a table is imported) and the classifier',
+        v.union([
+          v.strictObject({ source: v.literal('imported'), ...tariffTable, version: v.string(), imported_at: timestamp, imported_by: nullable(v.string()) }),
+          v.strictObject({ source: v.literal('builtin'), ...tariffTable, version: v.null(), imported_at: v.null(), imported_by: v.null() }),
+        ]),
+      ),
+    },
+  },
+  AdminMigrateChannelCodes: {
+    answers: {
+      200: data(
+        'What this call moved; call again with data.cursor until done',
+        v.strictObject({
+          done: v.boolean(),
+          cursor: nullable(v.string()),
+          codes: v.record(v.string(), v.string()),
+          accounts: integer,
+          orders: integer,
+          index_rows: integer,
+          channel_keys: integer,
+          connections: integer,
+          credentials: integer,
+          syncs: integer,
+          conflicts: v.array(v.string()),
+        }),
+        { message: true },
+      ),
+    },
+  },
+} satisfies Record<string, RouteResponses>;

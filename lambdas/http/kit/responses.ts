@@ -1,0 +1,65 @@
+import * as v from 'valibot';
+import type { ResponseDef } from '../../catalog-types';
+
+/**
+ * Building blocks of the areas' `responses.ts`: the answers each route declares for openapi.json
+ * and the integration suite's contract check. Only the catalog reads these; no handler imports them
+ * (they would weigh on every bundle).
+ */
+
+/** ISO 8601 UTC with `Z` (DESIGN.md, "Conventions of the interface"). */
+export const timestamp = v.pipe(v.string(), v.isoTimestamp(), v.description('ISO 8601 UTC timestamp'));
+/** Money: a number with 2 decimals. */
+export const money = v.pipe(v.number(), v.description('Amount with 2 decimals'));
+export const integer = v.pipe(v.number(), v.integer());
+export const nullable = <S extends v.GenericSchema>(s: S) => v.nullable(s);
+
+type Entries = v.ObjectEntries;
+
+/**
+ * `{ success: true, data?, message?, meta?, ...extra }`, every listed field present, none other.
+ * `message: 'optional'` for answers that carry it only sometimes.
+ */
+export function okBody(parts: { data?: v.GenericSchema; message?: true | 'optional'; meta?: v.GenericSchema; extra?: Entries }) {
+  const entries: Entries = { success: v.literal(true) };
+  if (parts.data) entries.data = parts.data;
+  if (parts.message === true) entries.message = v.string();
+  if (parts.message === 'optional') entries.message = v.optional(v.string());
+  if (parts.meta) entries.meta = parts.meta;
+  return v.strictObject({ ...entries, ...parts.extra });
+}
+
+/** `meta` of a paginated list (lambdas/http/kit/paginate.ts). */
+export const pageMeta = v.strictObject({ current_page: integer, last_page: integer, per_page: integer, total: integer });
+
+/** A JSON success answer. */
+export function json(description: string, body: v.GenericSchema, headers?: ResponseDef['headers']): ResponseDef {
+  return { description, body, headers };
+}
+
+/** A success answer with `data` (and `message` when given). */
+export function data(description: string, schema: v.GenericSchema, opts: { message?: true | 'optional'; meta?: v.GenericSchema; extra?: Entries; headers?: ResponseDef['headers'] } = {}): ResponseDef {
+  return { description, body: okBody({ data: schema, message: opts.message, meta: opts.meta, extra: opts.extra }), headers: opts.headers };
+}
+
+/** A failure particular to the route, with its machine codes and any extra top-level fields. */
+export function failure(description: string, errors: readonly string[], extra?: Entries, headers?: ResponseDef['headers']): ResponseDef {
+  return { description, errors, body: extra ? v.strictObject(extra) : undefined, headers };
+}
+
+/** A file or page. */
+export function file(description: string, contentTypes: readonly string[], headers?: ResponseDef['headers']): ResponseDef {
+  return { description, file: contentTypes, headers };
+}
+
+/** A redirect to a signed URL. */
+export function redirect(description: string): ResponseDef {
+  return { description, headers: { Location: { description: 'Where the file is (a signed URL)' } } };
+}
+
+export const replayedHeader = { 'Idempotent-Replayed': { description: '`true` when this is the stored answer of an earlier request with the same Idempotency-Key' } } as const;
+
+/** A success with a `message` and no `data` (deletes, disconnects). */
+export function done(description: string): ResponseDef {
+  return { description, body: okBody({ message: true }) };
+}

@@ -1,0 +1,18 @@
+import * as v from 'valibot';
+import type { RouteResponses } from '../../catalog-types';
+import { data, json, timestamp } from '../kit/responses';
+
+/** The answers of the public system routes, for openapi.json. */
+
+export const systemResponses = {
+  Health: { answers: { 200: data('The service answers', v.strictObject({ status: v.literal('ok'), stage: v.string(), time: timestamp })) } },
+  OpenApi: {
+    answers: {
+      200: json(
+        'This OpenAPI 3.1 document',
+        v.looseObject({ openapi: v.literal('3.1.0'), info: v.looseObject({ title: v.string(), version: v.string() }), paths: v.record(v.string(), v.unknown()) }),
+        { 'Cache-Control': { description: 'public, max-age=300' } },
+      ),
+    },
+  },
+} satisfies Record<string, RouteResponses>;

@@ -1,0 +1,66 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { projectRoot } from '../../../lib/functions';
+import { onPath, toolAvailable } from '../../support/tools';
+import { useTwin } from '../../support/twin';
+
+/**
+ * The document GET /api/openapi.json serves, checked by the reference validators: the machine's
+ * Python openapi-spec-validator (see the README's "The API reference"), as cfn-lint is for the stacks.
+ */
+const t = useTwin();
+
+/** Writes the served document to a file of its own and runs `command` on it. */
+async function runOn(command: string, args: string[], env: Record<string, string> = {}): Promise<{ status: number | null; output: string }> {
+  const doc = await t.call('GET', '/openapi.json', { token: null });
+  expect(doc.status).toBe(200);
+  const dir = mkdtempSync(join(tmpdir(), 'despacho-openapi-'));
+  try {
+    const file = join(dir, 'openapi.json');
+    writeFileSync(file, doc.text);
+    const run = spawnSync(command, [...args, file], { encoding: 'utf8', timeout: 150_000, env: { ...process.env, ...env } });
+    if (run.error) throw run.error;
+    return { status: run.status, output: `${run.stdout}${run.stderr}` };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const validatable = toolAvailable('openapi-spec-validator', 'openapi-spec-validator on GET /api/openapi.json');
+
+describe('the OpenAPI document', () => {
+  it.skipIf(!validatable)('passes openapi-spec-validator as OpenAPI 3.1', async () => {
+    if (!onPath('openapi-spec-validator')) {
+      throw new Error('openapi-spec-validator is not on the PATH, and CI_REQUIRE_CLOUD_TOOLS=1 requires it (pip install openapi-spec-validator)');
+    }
+    const { status, output } = await runOn('openapi-spec-validator', ['--schema', '3.1']);
+    expect(output.trim()).toMatch(/: OK$/);
+    expect(status).toBe(0);
+  }, 180_000);
+
+  it('passes @redocly/cli lint with the committed ruleset (redocly.yaml: recommended-strict)', async () => {
+    const redocly = join(projectRoot, 'node_modules', '.bin', 'redocly');
+    // No telemetry and no update check: the tests run offline.
+    const { status, output } = await runOn(redocly, ['lint', '--config', join(projectRoot, 'redocly.yaml'), '--format', 'stylish'], {
+      REDOCLY_TELEMETRY: 'off',
+      REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true',
+    });
+    expect(output).toContain('Your API description is valid');
+    expect(status, output).toBe(0);
+  }, 180_000);
+
+  it('declares every parameter of every path template, the dashboard asset included', async () => {
+    const doc = (await t.call('GET', '/openapi.json', { token: null })).body;
+    const asset = doc.paths['/dashboard/{asset}'].get.parameters;
+    expect(asset).toEqual([{ name: 'asset', in: 'path', required: true, schema: { type: 'string' } }]);
+    for (const [path, item] of Object.entries<Record<string, { parameters: { name: string; in: string }[] }>>(doc.paths)) {
+      const names = [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
+      for (const [method, op] of Object.entries(item)) {
+        expect(op.parameters.filter((p) => p.in === 'path').map((p) => p.name).sort(), `${method} ${path}`).toEqual(names);
+      }
+    }
+  });
+});
