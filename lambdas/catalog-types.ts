@@ -65,6 +65,11 @@ export interface RouteDef {
   successStatus?: number;
   timeoutSeconds?: number;
   memoryMb?: number;
+  /**
+   * Served by the local twin only: the CDK deploys no function or route for it, and in AWS the
+   * fallback answers 404. For what only makes sense in one process (the twin's metrics tally).
+   */
+  twinOnly?: true;
 }
 
 export interface WorkerDef {

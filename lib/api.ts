@@ -54,7 +54,8 @@ export class ApiStack extends Stack {
   constructor(scope: Construct, id: string, props: ApiStackProps) {
     super(scope, id, props);
     const { settings, data, corsOrigins } = props;
-    const routeDefs = props.routes ?? catalogRoutes;
+    // A twin-only route (the twin's metrics tally) has no function in AWS.
+    const routeDefs = (props.routes ?? catalogRoutes).filter((r) => !r.twinOnly);
     const workerDefs = props.workers ?? catalogWorkers;
     const httpEnv = { CORS_ORIGINS: corsOrigins.join(',') };
     const make = (fid: string, def: FunctionDef, kind: 'http' | 'worker', environment?: Record<string, string>, scope: Construct = this) =>
