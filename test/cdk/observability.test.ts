@@ -65,7 +65,7 @@ describe('alarms from the catalog', { timeout: 60_000 }, () => {
   it('sets each duration alarm at the share of its own timeout the thresholds name', () => {
     const alarms = alarmsOf(prod);
     const timeout = (id: string) =>
-      [...routes, ...workers, ...Object.values(pipelineTasks)].find((d) => d.id === id)?.timeoutSeconds ??
+      ([...routes, ...workers, ...Object.values(pipelineTasks)] as { id: string; timeoutSeconds?: number }[]).find((d) => d.id === id)?.timeoutSeconds ??
       (workers.some((w) => w.id === id) || Object.values(pipelineTasks).some((t) => t.id === id) ? defaults.timeoutSeconds.worker : defaults.timeoutSeconds.http);
     for (const id of functionIds) expect(alarms[`despacho-prod-${id}-duration`].Threshold, id).toBe(Math.round(timeout(id) * 1000 * alarmThresholds.functions.durationOfTimeout));
     expect(alarms['despacho-prod-MarketplaceSync-duration'].Threshold).toBe(720_000);
