@@ -70,6 +70,11 @@ export interface RouteDef {
   responses?: RouteResponses;
   timeoutSeconds?: number;
   memoryMb?: number;
+  /**
+   * Served by the local twin only: the CDK deploys no function or route for it, and in AWS the
+   * fallback answers 404. For what only makes sense in one process (the twin's metrics tally).
+   */
+  twinOnly?: true;
 }
 
 /** One answer of a route: a JSON body with its schema, a file or page, or a redirect. */

@@ -13,7 +13,7 @@ import type { EventRuleDef, PipelineTaskDef, RouteDef, WorkerDef } from './catal
 import { manifestReprocessRequestedEvent, manifestSubmittedEvent } from './core/pipeline/events';
 import { webhookEventNames } from './core/webhooks/events';
 import { accountRoutes } from './http/account/routes';
-import { adminDataRoutes, adminRoutes } from './http/admin/routes';
+import { adminDataRoutes, adminMetricsRoutes, adminRoutes } from './http/admin/routes';
 import { couriersRoutes } from './http/couriers/routes';
 import { customsRoutes } from './http/customs/routes';
 import { dashboardRoutes } from './http/dashboard/routes';
@@ -40,6 +40,7 @@ export const routes: RouteDef[] = [
   ...storageRoutes,
   ...documentsRoutes,
   ...adminDataRoutes,
+  ...adminMetricsRoutes,
   ...couriersRoutes,
   ...customsRoutes,
   ...manifestsRoutes,

@@ -13,6 +13,7 @@ import { corsPolicy } from '../lambdas/http/kit/cors';
 import { pascal, type DataStack } from './data';
 import { CatalogFunction, type FunctionDef } from './functions';
 import { ManifestPipeline } from './pipeline';
+import { Observability, type WatchedFunction } from './observability';
 import { acknowledge } from './nag';
 import type { StageSettings } from './stage';
 
@@ -24,6 +25,8 @@ export interface ApiStackProps extends StackProps {
   /** Overrides for tests; default to the catalog. */
   routes?: RouteDef[];
   workers?: WorkerDef[];
+  /** Where the stage's alarms are e-mailed (`-c alarmEmail=...`). */
+  alarmEmail?: string;
 }
 
 /**
@@ -50,11 +53,14 @@ export class ApiStack extends Stack {
   readonly routeStacks: Record<string, NestedStack> = {};
   readonly workerFunctions: Record<string, CatalogFunction> = {};
   readonly pipeline: ManifestPipeline;
+  /** The stage's alarms, their topic and its dashboard (lib/observability.ts). */
+  readonly observability: Observability;
 
   constructor(scope: Construct, id: string, props: ApiStackProps) {
     super(scope, id, props);
     const { settings, data, corsOrigins } = props;
-    const routeDefs = props.routes ?? catalogRoutes;
+    // A twin-only route (the twin's metrics tally) has no function in AWS.
+    const routeDefs = (props.routes ?? catalogRoutes).filter((r) => !r.twinOnly);
     const workerDefs = props.workers ?? catalogWorkers;
     const httpEnv = { CORS_ORIGINS: corsOrigins.join(',') };
     const make = (fid: string, def: FunctionDef, kind: 'http' | 'worker', environment?: Record<string, string>, scope: Construct = this) =>
@@ -164,6 +170,22 @@ export class ApiStack extends Stack {
 
     this.pipeline = new ManifestPipeline(this, 'ManifestPipeline', { settings, data });
     for (const worker of workerDefs) if (worker.uses?.pipeline) this.pipeline.allowStart(this.workerFunctions[worker.id]);
+
+    const watched: WatchedFunction[] = [
+      ...routeDefs.map((r) => ({ id: r.id, group: r.tag, fn: this.routeFunctions[r.id], scope: this.routeStacks[r.tag] })),
+      { id: authorizerDef.id, group: 'api', fn: this.authorizerFunction, scope: this },
+      { id: fallbackDef.id, group: 'api', fn: this.fallbackFunction, scope: this },
+      ...workerDefs.map((w) => ({ id: w.id, group: 'workers', fn: this.workerFunctions[w.id], scope: this })),
+      ...Object.values(this.pipeline.functions).map((fn) => ({ id: fn.node.id, group: 'pipeline', fn, scope: this.pipeline })),
+    ];
+    this.observability = new Observability(this, 'Observability', {
+      settings,
+      data,
+      api: this.api,
+      functions: watched,
+      stateMachine: this.pipeline.stateMachine,
+      alarmEmail: props.alarmEmail,
+    });
 
     new CfnOutput(this, 'ApiUrl', { value: this.api.apiEndpoint, description: 'Root of the HTTP API (every route is under /api)' });
     new CfnOutput(this, 'ApiBaseUrl', { value: `${this.api.apiEndpoint}${apiBase}`, description: 'Base URL for clients (DESPACHO_URL)' });

@@ -50,6 +50,46 @@ export function workerScriptsFor(bundleInputs: Iterable<string>): WorkerScript[]
   return workerScripts.filter((w) => inputs.has(w.startedBy));
 }
 
+/**
+ * Modules a handler imports only at run time, and only when its configuration asks (a computed
+ * URL, which esbuild does not follow): each is bundled on its own, as ESM with the Lambda bundle's
+ * settings, beside index.mjs whenever the bundle contains the module that loads it. The tracer is
+ * one (lambdas/infra/tracing.ts): about 120 KB that a function with tracing off never reads.
+ */
+export const lazyModules = [
+  {
+    entry: 'lambdas/infra/xray-tracer.ts',
+    outfile: 'xray-tracer.mjs',
+    loadedBy: 'lambdas/infra/tracing.ts',
+  },
+] as const;
+
+export type LazyModule = (typeof lazyModules)[number];
+
+/** The lazy modules a bundle needs, from the inputs listed in its esbuild metafile. */
+export function lazyModulesFor(bundleInputs: Iterable<string>): LazyModule[] {
+  const inputs = new Set([...bundleInputs].map((p) => p.replaceAll('\\', '/')));
+  return lazyModules.filter((m) => inputs.has(m.loadedBy));
+}
+
+/** esbuild's command-line flags for a lazy module: the Lambda bundle's, for its own file. */
+export function lazyEsbuildArgs(module: LazyModule, inputDir: string, outputDir: string): string[] {
+  return [
+    `${inputDir}/${module.entry}`,
+    '--bundle',
+    '--platform=node',
+    `--format=${lambdaBundle.format}`,
+    `--target=${lambdaBundle.target}`,
+    ...(lambdaBundle.minify ? ['--minify'] : []),
+    ...(lambdaBundle.sourcemap ? ['--sourcemap'] : []),
+    `--sources-content=${lambdaBundle.sourcesContent}`,
+    `--main-fields=${lambdaBundle.mainFields.join(',')}`,
+    `--banner:js=${lambdaBundle.banner}`,
+    '--log-level=warning',
+    `--outfile=${outputDir}/${module.outfile}`,
+  ];
+}
+
 /** How a worker script is bundled: the Lambda bundle's settings, as CommonJS (no ESM banner). */
 export const workerBundle = {
   format: 'cjs',
@@ -114,7 +154,7 @@ const shellQuote = (s: string) => `'${s.replaceAll("'", `'\\''`)}'`;
  * NodejsFunction's `commandHooks.afterBundling` (bash, run from the project root): esbuild has
  * written `index.meta.json` (bundling `metafile: true`); each worker script whose starter is among
  * its inputs is bundled next to index.mjs with the local esbuild binary, and so is each browser
- * script whose server is among them; then the metafile is removed so it does not ship.
+ * script whose server is among them and each lazy module whose loader is; then the metafile is removed so it does not ship.
  */
 export function workerBundlingCommands(inputDir: string, outputDir: string): string[] {
   const meta = shellQuote(`${outputDir}/index.meta.json`);
@@ -125,6 +165,9 @@ export function workerBundlingCommands(inputDir: string, outputDir: string): str
     ),
     ...browserScripts.map(
       (s) => `if grep -qF ${shellQuote(`"${s.servedBy}"`)} ${meta}; then ${esbuild} ${browserEsbuildArgs(s, inputDir, outputDir).map(shellQuote).join(' ')}; fi`,
+    ),
+    ...lazyModules.map(
+      (m) => `if grep -qF ${shellQuote(`"${m.loadedBy}"`)} ${meta}; then ${esbuild} ${lazyEsbuildArgs(m, inputDir, outputDir).map(shellQuote).join(' ')}; fi`,
     ),
     `rm -f ${meta}`,
   ];

@@ -109,7 +109,7 @@ export class CatalogFunction extends Construct {
       architecture: lambda.Architecture.ARM_64,
       memorySize: def.memoryMb ?? defaults.memoryMb,
       timeout: Duration.seconds(def.timeoutSeconds ?? defaults.timeoutSeconds[kind]),
-      tracing: lambda.Tracing.ACTIVE,
+      tracing: settings.tracing ? lambda.Tracing.ACTIVE : lambda.Tracing.DISABLED,
       logGroup: this.logGroup,
       role: this.role,
       // SDK v3 keeps connections alive by itself; this flag only sets an SDK v2 variable.
@@ -120,11 +120,13 @@ export class CatalogFunction extends Construct {
 
     for (const statement of statements(this, uses, data)) this.role.addToPrincipalPolicy(statement);
 
-    acknowledge(
-      this.role,
-      'AwsSolutions-IAM5[Resource::*]',
-      'Active X-Ray tracing: xray:PutTraceSegments and xray:PutTelemetryRecords support no resource-level permissions.',
-    );
+    if (settings.tracing) {
+      acknowledge(
+        this.role,
+        'AwsSolutions-IAM5[Resource::*]',
+        'Active X-Ray tracing: xray:PutTraceSegments and xray:PutTelemetryRecords support no resource-level permissions.',
+      );
+    }
     acknowledge(
       this.fn,
       'AwsSolutions-L1',
@@ -139,6 +141,8 @@ function environment(def: FunctionDef, settings: StageSettings, data: DataStack)
     STAGE: settings.stage,
     TABLE_NAME: data.names.table,
     POWERTOOLS_SERVICE_NAME: 'despacho',
+    // The Powertools tracer's SDK subsegments (lambdas/infra/tracing.ts), with the stage's tracing.
+    POWERTOOLS_TRACE_ENABLED: String(settings.tracing),
     LOG_LEVEL: settings.logLevel,
     NODE_OPTIONS: lambdaBundle.nodeOptions,
     // The scheduled sync's interval, on every function: whichever handler reports

@@ -32,7 +32,15 @@ export interface StageSettings {
   logRemovalPolicy: RemovalPolicy;
   /** S3 object versioning on the files bucket. */
   versionedFiles: boolean;
+  /** How long every function's, the API's and the state machine's log groups keep their logs: 30 days dev, 90 staging, 365 prod. */
   logRetention: RetentionDays;
+  /**
+   * X-Ray: active tracing on every function, and the Powertools tracer's
+   * subsegments for each AWS SDK call (POWERTOOLS_TRACE_ENABLED). On in every stage by default
+   * (`tracingByStage`); DESPACHO_TRACING=on|off at synth decides for the stage being built. The
+   * state machine is traced whatever this says (cdk-nag's SF2 asks for it; its traces are few).
+   */
+  tracing: boolean;
   logLevel: 'DEBUG' | 'INFO' | 'WARN';
   /** Stage-wide HTTP API throttling (requests per second / burst). */
   throttle: { rateLimit: number; burstLimit: number };
@@ -47,6 +55,17 @@ export interface StageSettings {
    * ORDER_SYNC_EVERY_MINUTES (which `next_scheduled_sync` is computed from) both come from it.
    */
   orderSyncEveryMinutes: number;
+}
+
+/** Tracing per stage, unless DESPACHO_TRACING says otherwise at synth. */
+export const tracingByStage: Record<StageName, boolean> = { dev: true, staging: true, prod: true };
+
+/** DESPACHO_TRACING: unset or empty is the stage's default; otherwise `on` or `off`. */
+export function parseTracing(value: string | undefined, stage: StageName): boolean {
+  if (value === undefined || value.trim() === '') return tracingByStage[stage];
+  const v = value.trim().toLowerCase();
+  if (v === 'on' || v === 'off') return v === 'on';
+  throw new Error(`DESPACHO_TRACING=${JSON.stringify(value)}: use on or off (default ${tracingByStage[stage] ? 'on' : 'off'} for ${stage}).`);
 }
 
 /** DESPACHO_ORDER_SYNC_EVERY_MINUTES: unset or empty is the default; anything else must be an allowed interval. */
@@ -72,7 +91,8 @@ export function stageSettings(stage: StageName, env: Record<string, string | und
     dataRemovalPolicy: prod ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
     logRemovalPolicy: prod ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
     versionedFiles: prod,
-    logRetention: prod ? RetentionDays.SIX_MONTHS : stage === 'staging' ? RetentionDays.ONE_MONTH : RetentionDays.ONE_WEEK,
+    logRetention: prod ? RetentionDays.ONE_YEAR : stage === 'staging' ? RetentionDays.THREE_MONTHS : RetentionDays.ONE_MONTH,
+    tracing: parseTracing(env.DESPACHO_TRACING, stage),
     logLevel: stage === 'dev' ? 'DEBUG' : 'INFO',
     throttle: prod ? { rateLimit: 500, burstLimit: 1000 } : { rateLimit: 50, burstLimit: 100 },
     noncurrentVersionExpiration: Duration.days(prod ? 90 : 7),

@@ -20,7 +20,9 @@ interface Fn {
   handler: string;
 }
 
-const functions: Fn[] = [...routes, authorizer, fallback, ...workers, ...Object.values(pipelineTasks)].map(({ id, handler }) => ({ id, handler }));
+/** What AWS runs: a twin-only route (the twin's metrics) has no function there. */
+const deployedRoutes = routes.filter((r) => !r.twinOnly);
+const functions: Fn[] = [...deployedRoutes, authorizer, fallback, ...workers, ...Object.values(pipelineTasks)].map(({ id, handler }) => ({ id, handler }));
 
 /** Routes sharing a handler module share one bundle, named after the first function using it. */
 const handlers = functions.filter((f, i) => functions.findIndex((g) => g.handler === f.handler) === i);

@@ -7,7 +7,7 @@ import { stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build, type BuildOptions } from 'esbuild';
-import { browserScriptsFor, lambdaBundle, workerBundle, workerScriptsFor } from '../lib/bundling';
+import { browserScriptsFor, lambdaBundle, lazyModulesFor, workerBundle, workerScriptsFor } from '../lib/bundling';
 
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -51,6 +51,8 @@ export interface Bundle {
   workers: string[];
   /** Absolute paths of the browser scripts compiled beside it (lib/bundling.ts `browserScripts`). */
   browserScripts: string[];
+  /** Absolute paths of the lazy modules bundled beside it (lib/bundling.ts `lazyModules`), loaded only when configured. */
+  lazyModules: string[];
 }
 
 /**
@@ -97,7 +99,13 @@ export async function bundleHandler(handler: string, outDir: string): Promise<Bu
     });
     browserScripts.push(outfile);
   }
-  return { file, bytes: (await stat(file)).size, workers, browserScripts };
+  const lazy: string[] = [];
+  for (const m of lazyModulesFor(Object.keys(metafile.inputs))) {
+    const outfile = join(outDir, m.outfile);
+    await build({ ...lambdaBuildOptions, entryPoints: [join(repoRoot, m.entry)], outfile, absWorkingDir: repoRoot });
+    lazy.push(outfile);
+  }
+  return { file, bytes: (await stat(file)).size, workers, browserScripts, lazyModules: lazy };
 }
 
 /** Runs in the child: performance.now() is relative to that process's start, so only the import is timed. */

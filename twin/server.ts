@@ -14,6 +14,7 @@ import { maxManifestFileBytes } from '../lambdas/core/manifest-files/files';
 import { parseMultipart } from '../lambdas/http/kit/multipart';
 import { config } from '../lambdas/shared/config';
 import { logger } from '../lambdas/shared/logger';
+import { recordMetric } from '../lambdas/shared/metrics';
 import { corsPolicy } from '../lambdas/http/kit/cors';
 import { apiEvent, authorizerEvent, type IncomingCall } from './api-events';
 import { lambdaContext } from './jobs';
@@ -95,7 +96,7 @@ async function handle(deps: ServerDeps, req: IncomingMessage, res: ServerRespons
   const { route, params } = match(compiled, method, url.pathname);
   if (!route) {
     const event = apiEvent(call, '$default', {});
-    return send(res, (await invoke(deps, fallback.handler, fallback.id, event)) as ApiResult);
+    return answer(res, 'fallback', (await invoke(deps, fallback.handler, fallback.id, event)) as ApiResult);
   }
   const event = apiEvent(call, routeKey(route), params);
   if (route.auth !== 'public') {
@@ -103,10 +104,19 @@ async function handle(deps: ServerDeps, req: IncomingMessage, res: ServerRespons
       isAuthorized: boolean;
       context?: AuthContext;
     };
-    if (!verdict.isAuthorized) return send(res, { statusCode: 403, headers: { 'Content-Type': 'application/json' }, body: '{"message":"Forbidden"}' });
+    if (!verdict.isAuthorized) return answer(res, route.tag, { statusCode: 403, headers: { 'Content-Type': 'application/json' }, body: '{"message":"Forbidden"}' });
     event.requestContext.authorizer = { lambda: verdict.context ?? {} } as ApiEvent['requestContext']['authorizer'];
   }
-  send(res, (await invoke(deps, route.handler, route.id, event)) as ApiResult);
+  answer(res, route.tag, (await invoke(deps, route.handler, route.id, event)) as ApiResult);
+}
+
+/**
+ * Sends a route's answer and counts it by route group (the catalog tag) and status class, as API
+ * Gateway and the functions' own metrics show it in AWS (the twin's GET /api/v1/admin/metrics).
+ */
+function answer(res: ServerResponse, group: string, result: ApiResult) {
+  recordMetric('ApiRequests', 1, { group, by: `${Math.floor((result.statusCode ?? 200) / 100)}xx` });
+  send(res, result);
 }
 
 async function invoke(deps: ServerDeps, module: string, functionName: string, event: unknown) {

@@ -8,6 +8,7 @@ import { rateHeaders } from '../core/auth/rate-limit';
 import { checkRequest, type RequestCheck } from '../services/auth/request-check';
 import { encodeContext, type AuthContext, type Denial } from './kit/auth-context';
 import { logger } from '../shared/logger';
+import { recordMetric } from '../shared/metrics';
 
 const byKey = new Map<string, RouteDef>(routes.map((r) => [routeKey(r), r]));
 
@@ -47,6 +48,7 @@ async function decide(route: RouteDef, principal: Principal | undefined, check: 
       extra: { retry_after: resetInSeconds },
     };
     logger.warn('rate limited', { tokenId: principal.tokenId, group: route.rate });
+    recordMetric('RateLimited', 1, { by: route.rate });
     return allow({ principal, denial, rateHeaders: headers });
   }
   return allow({ principal, rateHeaders: headers });

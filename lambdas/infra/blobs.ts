@@ -5,6 +5,7 @@ import { createPresignedPost } from '@aws-sdk/s3-presigned-post';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { config } from '../shared/config';
 import { contentDisposition } from '../core/documents/files';
+import { traced } from './tracing';
 
 /** Files (documents, stored manifests, exports, labels). Keys are always chosen by the service. */
 export interface BlobPort {
@@ -43,7 +44,7 @@ export interface PresignedUpload {
 }
 
 let s3: S3Client | undefined;
-const client = () => (s3 ??= new S3Client({}));
+const client = () => (s3 ??= traced(new S3Client({})));
 
 export const s3Blobs: BlobPort = {
   async put(key, body, contentType) {

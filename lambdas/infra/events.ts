@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { config } from '../shared/config';
 import { nowIso } from './clock';
 import type { DomainEvent } from '../core/domain-event';
+import { traced } from './tracing';
 
 /** The event port's envelope, declared with the rules (core/domain-event.ts). */
 export type { DomainEvent };
@@ -26,7 +27,7 @@ let client: EventBridgeClient | undefined;
 
 export const eventBridge: EventPort = {
   async publish(events) {
-    client ??= new EventBridgeClient({});
+    client ??= traced(new EventBridgeClient({}));
     for (let i = 0; i < events.length; i += 10) {
       const batch = events.slice(i, i + 10);
       const res = await client.send(

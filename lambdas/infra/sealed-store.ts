@@ -2,6 +2,7 @@ import { CreateSecretCommand, DeleteSecretCommand, GetSecretValueCommand, PutSec
 import { createCipheriv, createDecipheriv, randomBytes, scrypt as scryptCb, type ScryptOptions } from 'node:crypto';
 import { mkdir, open, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
+import { traced } from './tracing';
 
 /**
  * Where an account's secrets are kept, shared by the marketplace connections
@@ -13,7 +14,7 @@ import { resolve } from 'node:path';
 /* ---- AWS Secrets Manager ---- */
 
 let sm: SecretsManagerClient | undefined;
-export const secretsClient = () => (sm ??= new SecretsManagerClient({}));
+export const secretsClient = () => (sm ??= traced(new SecretsManagerClient({})));
 export const secretErrorName = (err: unknown) => (err as { name?: string }).name;
 /** A secret deleted with a recovery window (made outside this code) answers as absent. */
 export const scheduledForDeletion = (err: unknown) => secretErrorName(err) === 'InvalidRequestException' && /deletion/i.test((err as Error).message);

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
 import { config } from '../shared/config';
+import { traced } from './tracing';
 
 /** Where pipeline runs start: Step Functions in AWS, the twin's runner locally. */
 export interface PipelineRunner {
@@ -22,7 +23,7 @@ let client: SFNClient | undefined;
 
 export const stepFunctions: PipelineRunner = {
   async start(input) {
-    client ??= new SFNClient({});
+    client ??= traced(new SFNClient({}));
     try {
       await client.send(new StartExecutionCommand({ stateMachineArn: config.pipelineArn(), name: executionName(input), input: JSON.stringify(input) }));
     } catch (err) {

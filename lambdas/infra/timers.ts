@@ -4,6 +4,7 @@ import type { QueueName } from '../catalog-types';
 import { config } from '../shared/config';
 import { now } from './clock';
 import { maxQueueDelaySeconds, queues } from './queues';
+import { traced } from './tracing';
 
 /**
  * Durable timers: deliver a message to a catalog queue at a given time. Up to 15 minutes away an
@@ -33,7 +34,7 @@ export const awsTimers: TimerPort = {
       await queues().send(queue, body, { delaySeconds });
       return;
     }
-    scheduler ??= new SchedulerClient({});
+    scheduler ??= traced(new SchedulerClient({}));
     const name = `t-${createHash('sha256').update(`${queue}|${when.toISOString()}|${JSON.stringify(body)}`).digest('hex').slice(0, 48)}`;
     const created = scheduler.send(
       new CreateScheduleCommand({

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { App, Stack } from 'aws-cdk-lib';
@@ -69,5 +69,31 @@ describe('esbuild bundling', () => {
     expect(code).toContain('AWS_SECRET_ACCESS_KEY');
     // The default chain's other links: container credentials, SSO, web identity.
     for (const link of ['AWS_CONTAINER_CREDENTIALS_RELATIVE_URI', 'sso_start_url', 'AWS_WEB_IDENTITY_TOKEN_FILE']) expect(code, link).not.toContain(link);
+  });
+
+  it('bundles the tracer beside the handler, not in it, and loads it only when tracing is on', { timeout: 60_000 }, async () => {
+    const list = routes.find((r) => r.id === 'OrdersList')!;
+    const settings = stageSettings('dev');
+    const app = new App({ outdir: join(outdir, 'tracer'), context: { 'aws:cdk:bundling-stacks': ['TracerProbe'] }, builtinCloudFormationValidation: false });
+    const data = new DataStack(app, 'TracerProbeData', { settings });
+    const stack = new Stack(app, 'TracerProbe');
+    new CatalogFunction(stack, 'OrdersList', { def: list, kind: 'http', settings, data });
+    const assembly = app.synth();
+    const [asset] = readdirSync(assembly.directory).filter((f) => f.startsWith('asset.') && existsSync(join(assembly.directory, f, 'index.mjs')));
+    const dir = join(assembly.directory, asset);
+    expect(readdirSync(dir).filter((f) => !f.endsWith('.map')).sort()).toEqual(['index.mjs', 'xray-tracer.mjs']);
+    // The X-Ray SDK (its daemon address variable) is in the side file only.
+    expect(readFileSync(join(dir, 'index.mjs'), 'utf8')).not.toContain('AWS_XRAY_DAEMON_ADDRESS');
+    expect(readFileSync(join(dir, 'xray-tracer.mjs'), 'utf8')).toContain('AWS_XRAY_DAEMON_ADDRESS');
+    const load = (env: Record<string, string>) =>
+      execFileSync(process.execPath, ['--input-type=module', '-e', `await import(${JSON.stringify(join(dir, 'index.mjs'))}); process.stdout.write('loaded')`], {
+        env: { PATH: process.env.PATH, STAGE: 'dev', LOG_LEVEL: 'ERROR', TABLE_NAME: 't', AWS_REGION: 'us-east-1', AWS_LAMBDA_FUNCTION_NAME: 'despacho-dev-OrdersList', ...env },
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+    expect(load({ POWERTOOLS_TRACE_ENABLED: 'true' })).toBe('loaded');
+    renameSync(join(dir, 'xray-tracer.mjs'), join(dir, 'moved.mjs'));
+    expect(load({ POWERTOOLS_TRACE_ENABLED: 'false' })).toBe('loaded');
+    expect(() => load({ POWERTOOLS_TRACE_ENABLED: 'true' })).toThrow(/xray-tracer\.mjs/);
   });
 });

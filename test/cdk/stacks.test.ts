@@ -5,7 +5,7 @@ import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { authorizer, eventRules, fallback, pipelineTasks, queues, routes, workers } from '../../lambdas/catalog';
+import { authorizer, eventRules, fallback, pipelineTasks, queues, routes as catalogRoutes, workers } from '../../lambdas/catalog';
 import { stageNames, stageSteps } from '../../lambdas/core/pipeline/stages';
 import type { EventRuleDef, RouteDef, WorkerDef } from '../../lambdas/catalog-types';
 import { syncCron } from '../../lambdas/core/orders/sync-schedule';
@@ -20,6 +20,9 @@ import { stageApp } from '../support/cdk';
 
 // ---------------------------------------------------------------------------------------------
 // Helpers
+
+/** The routes AWS serves: a twin-only route (the twin's metrics tally) has no function or route there. */
+const routes = catalogRoutes.filter((r) => !r.twinOnly);
 
 interface Synthesized extends BuiltStage {
   dataTemplate: Template;
@@ -401,6 +404,15 @@ describe('api stack', { timeout: 60_000 }, () => {
     dev.apiTemplate.resourceCountIs('AWS::ApiGatewayV2::Route', routes.length + 1);
   });
 
+  it('deploys no function or route for a twin-only route', () => {
+    const twinOnly = catalogRoutes.filter((r) => r.twinOnly);
+    expect(twinOnly.map((r) => r.id)).toContain('AdminMetrics');
+    for (const r of twinOnly) {
+      expect(Object.values(resources(dev.apiTemplate, 'AWS::ApiGatewayV2::Route')).filter((x) => x.Properties.RouteKey === routeKey(r))).toEqual([]);
+      expect(Object.values(resources(dev.apiTemplate, 'AWS::Lambda::Function')).filter((f) => f.Properties.FunctionName === `despacho-dev-${r.id}`)).toEqual([]);
+    }
+  });
+
   it('sends every unmatched request to the fallback without the authorizer', () => {
     const route = routeByKey(dev.apiTemplate, '$default');
     expect(route.AuthorizationType).toBe('NONE');
@@ -462,8 +474,9 @@ describe('api stack', { timeout: 60_000 }, () => {
       expect(logGroups.size).toBe(functions.length);
       for (const role of Object.values(resources(t, 'AWS::IAM::Role'))) expect(role.Properties.ManagedPolicyArns).toBeUndefined();
     }
-    expect(Object.values(resources(dev.apiTemplate, 'AWS::Logs::LogGroup')).every((g) => g.Properties.RetentionInDays === 7)).toBe(true);
-    expect(Object.values(resources(prod.apiTemplate, 'AWS::Logs::LogGroup')).every((g) => g.Properties.RetentionInDays === 180)).toBe(true);
+    expect(Object.values(resources(dev.apiTemplate, 'AWS::Logs::LogGroup')).every((g) => g.Properties.RetentionInDays === 30)).toBe(true);
+    expect(Object.values(resources(probe.apiTemplate, 'AWS::Logs::LogGroup')).every((g) => g.Properties.RetentionInDays === 90)).toBe(true);
+    expect(Object.values(resources(prod.apiTemplate, 'AWS::Logs::LogGroup')).every((g) => g.Properties.RetentionInDays === 365)).toBe(true);
   });
 
   it('gives defaults of 256 MB and 10 s to routes and 30 s to workers', () => {
@@ -477,6 +490,7 @@ describe('api stack', { timeout: 60_000 }, () => {
       STAGE: 'dev',
       TABLE_NAME: 'despacho-dev',
       POWERTOOLS_SERVICE_NAME: 'despacho',
+      POWERTOOLS_TRACE_ENABLED: 'true',
       LOG_LEVEL: 'DEBUG',
       NODE_OPTIONS: '--enable-source-maps',
       ORDER_SYNC_EVERY_MINUTES: '60',
@@ -484,7 +498,7 @@ describe('api stack', { timeout: 60_000 }, () => {
     });
     const worker = functionProps(probe.apiTemplate, 'staging', probeWorker.id).Environment.Variables;
     expect(Object.keys(worker).sort()).toEqual(
-      ['STAGE', 'TABLE_NAME', 'POWERTOOLS_SERVICE_NAME', 'LOG_LEVEL', 'NODE_OPTIONS', 'ORDER_SYNC_EVERY_MINUTES', 'BUCKET_NAME', 'EVENT_BUS_NAME', 'QUEUE_URL_WEBHOOK_DELIVERY', 'SCHEDULER_ROLE_ARN', 'SCHEDULER_GROUP'].sort(),
+      ['STAGE', 'TABLE_NAME', 'POWERTOOLS_SERVICE_NAME', 'POWERTOOLS_TRACE_ENABLED', 'LOG_LEVEL', 'NODE_OPTIONS', 'ORDER_SYNC_EVERY_MINUTES', 'BUCKET_NAME', 'EVENT_BUS_NAME', 'QUEUE_URL_WEBHOOK_DELIVERY', 'SCHEDULER_ROLE_ARN', 'SCHEDULER_GROUP'].sort(),
     );
     expect(queueUrlVariable('webhookDelivery')).toBe('QUEUE_URL_WEBHOOK_DELIVERY');
     expect(queueUrlVariable('marketplaceSync')).toBe('QUEUE_URL_MARKETPLACE_SYNC');

@@ -1,5 +1,5 @@
 import type { RouteDef } from '../../catalog-types';
-import { CreateAccountBody, CreateTokenBody, ListTokensQuery, MigrateChannelCodesBody } from './schemas';
+import { CreateAccountBody, CreateTokenBody, ListTokensQuery, MetricsQuery, MigrateChannelCodesBody } from './schemas';
 import { IdParams } from '../kit/schemas';
 import { adminResponses } from './responses';
 
@@ -84,6 +84,26 @@ export const adminRoutes: RouteDef[] = [
     rate: 'admin',
     uses: { table: ['Query', 'GetItem', 'UpdateItem'] },
     schemas: { params: IdParams },
+  },
+];
+
+/**
+ * The business metrics this process counted, for a developer on the twin (`npm start`): in AWS the
+ * same metrics go to CloudWatch (namespace Despacho) and the stage's dashboard, so no function is
+ * deployed for it.
+ */
+export const adminMetricsRoutes: RouteDef[] = [
+  {
+    id: 'AdminMetrics',
+    method: 'GET',
+    path: '/v1/admin/metrics',
+    handler: 'http/admin/metrics',
+    summary: "The twin's business metrics since it started, as JSON or (format=prometheus) Prometheus text; local twin only, in AWS they are in CloudWatch",
+    tag: 'admin',
+    auth: { roles: ['admin'] },
+    rate: 'admin',
+    schemas: { query: MetricsQuery },
+    twinOnly: true,
   },
 ];
 

@@ -26,6 +26,11 @@ export const ListTokensQuery = v.object({
   account_id: v.optional(intQuery(1, Number.MAX_SAFE_INTEGER)),
 });
 
+/** GET /v1/admin/metrics: JSON by default, or Prometheus' text exposition format. */
+export const MetricsQuery = v.object({
+  format: v.optional(v.picklist(['json', 'prometheus'], 'Must be json or prometheus.')),
+});
+
 /** `migrate channel-codes`: the cursor the previous call answered, none to start. */
 export const MigrateChannelCodesBody = v.strictObject({
   cursor: v.optional(v.pipe(v.string('Must be a string.'), v.regex(/^[A-Za-z0-9_-]{1,400}$/, 'Must be a cursor the previous call answered.'))),

@@ -4,6 +4,7 @@ import type { HsIndex } from '../../core/tariff/hs-fallback';
 import { config } from '../../shared/config';
 import { createBedrockClassifier } from './bedrock';
 import { loadTariffTable, type TariffTable } from './table-source';
+import { traced } from '../tracing';
 
 export interface TariffClassifierPort {
   classify(input: ClassifyInput): Promise<Classification>;
@@ -43,7 +44,7 @@ export const tableClassifier: TariffClassifierPort = {
     if (!built || built.rows !== table.rows || built.modelId !== modelId) {
       const offline = createOfflineClassifier(table.rows);
       let port: TariffClassifierPort = { classify: (i) => classifyOffline(offline, i) };
-      if (modelId) port = createBedrockClassifier({ modelId, offline, client: (bedrockClient ??= new BedrockRuntimeClient({})) });
+      if (modelId) port = createBedrockClassifier({ modelId, offline, client: (bedrockClient ??= traced(new BedrockRuntimeClient({}))) });
       built = { rows: table.rows, modelId, port };
     }
     return built.port.classify(input);

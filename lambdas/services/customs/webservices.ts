@@ -11,6 +11,7 @@ import { holdsQuota, releaseAwbQuota, reserveInTurns } from '../../infra/entitie
 import type { ReserveQuotaResult } from '../../core/customs/quota';
 import { requestReprocessing } from '../../infra/pipeline';
 import { taxAuthority, type TaxIdRecord } from '../../infra/tax-authority';
+import { recordMetric } from '../../shared/metrics';
 
 /**
  * The web-services stage (tax ids and the personal-shipment quota) and the client-info use cases
@@ -99,6 +100,10 @@ export async function checkShipmentTaxIds(
     { concurrency: opts.concurrency },
   );
   queues.forEach((q, l) => q.forEach((i, k) => (results[i] = withQuota(shipments[i], reserved[l][k], year, limit))));
+  const refused = reserved.flat().filter((r) => !r.reserved).length;
+  const invalid = results.filter((r) => r.regime !== 'X' && !r.tax_id_result.valid).length;
+  if (refused) recordMetric('QuotaReservationsRefused', refused);
+  if (invalid) recordMetric('TaxIdsInvalid', invalid);
   return new Map(results.map((r) => [r.awb, r]));
 }
 

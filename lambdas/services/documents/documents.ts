@@ -20,6 +20,7 @@ import { findDocument } from './list';
 /** The document lookup lives beside the list (its bundle stays free of S3); re-exported for the routes that change documents. */
 export { findDocument };
 import { now } from '../../infra/clock';
+import { recordMetric } from '../../shared/metrics';
 
 export interface IncomingFile {
   fileName: string;
@@ -46,7 +47,9 @@ function assertOwner(principal: Principal, doc: DocumentRecord) {
 }
 
 /** A document's event, after its write landed (see `publishEvents`). */
+/** Publishes a document's event; every state a document enters has one, so the transitions are counted here. */
 async function publish(type: string, doc: DocumentRecord, extra?: Record<string, unknown>) {
+  recordMetric('DocumentTransitions', 1, { by: type.replace(/^document\./, '') });
   await publishEvents(doc.accountId, [{ type, data: documentEventData(doc, extra) }]);
 }
 
@@ -253,6 +256,7 @@ export async function removeDocument(principal: Principal, id: number): Promise<
   assertOwner(principal, doc);
   if (!allowedFrom.delete.includes(doc.state)) notAllowed('delete', doc);
   if (!(await deleteDocument(id, doc.state))) return lostRace('delete', id);
+  recordMetric('DocumentTransitions', 1, { by: 'deleted' });
   await blobs().delete(doc.blobKey);
 }
 

@@ -11,6 +11,7 @@ import { queues } from '../../infra/queues';
 import { getAccount } from '../../infra/entities/accounts';
 import { claimSubmission, getSubmission, type SubmissionRecord } from '../../infra/entities/manifest-submissions';
 import { getBatch, getChunk, getChunkSet, openChunkSet, reserveChunk, type ChunkRecord } from '../../infra/entities/manifests';
+import { recordMetric } from '../../shared/metrics';
 
 /**
  * Manifest intake, the request's half (spec 4.3 / 4.4): validate, store the accepted payload
@@ -154,7 +155,9 @@ export async function submitManifest(principal: SignedSender, courier: string, s
   };
   await storePayload(record.payloadKey, payload);
   await queues().send(intakeQueue as never, { kind: 'manifest', record } satisfies IntakeJob);
-  return answerFrom(await claimSubmission(record), record);
+  const answer = answerFrom(await claimSubmission(record), record);
+  if (!answer.replayed) recordMetric('ManifestsSubmitted', 1, { by: mode });
+  return answer;
 }
 
 function mismatch(field: string, message: string): never {
@@ -325,6 +328,9 @@ export async function submitChunk(principal: SignedSender, courier: string, s: M
   const accepted = await acceptChunk(set, record, started);
   if (!accepted.fresh) return answerForHeldChunk(accepted.set, n);
   const after = accepted.set;
-  if (accepted.completes) return { status: 202, body: completeAnswer(after, n), batchId: after.batchId };
+  if (accepted.completes) {
+    recordMetric('ManifestsSubmitted', 1, { by: 'chunked' });
+    return { status: 202, body: completeAnswer(after, n), batchId: after.batchId };
+  }
   return { status: 202, body: receivingAnswer(after, n, `Chunk ${n} of ${after.totalChunks} received.`) };
 }

@@ -19,6 +19,7 @@ import {
 import { requestProcessing } from '../../infra/pipeline';
 import { acceptChunk, readPayload, type IntakeJob } from './intake';
 import { putIntakeItems } from '../pipeline/pages-store';
+import { recordMetric } from '../../shared/metrics';
 
 /**
  * Manifest intake, the worker's half: writes an accepted submission's items from its stored
@@ -102,6 +103,7 @@ async function writeResolution(batchId: string, resolution: Resolution, segment:
   await putItems(resolution.writes, pages);
   const recorded = await recordSegment(batchId, { ...segment, count: resolution.entries.length, counts: resolution.counts }, { created: resolution.counts.create, awbs: resolution.newAwbs, at: nowIso() });
   if (recorded === 'closed') throw new IntakeRefused(`batch ${batchId} was closed by the broker before the items were written`);
+  recordMetric('ItemsAccepted', resolution.writes.length);
 }
 
 async function release(accountId: number, batch: { batchId: string; manifestNumber: string }, runId: string, mode: 'create' | 'update', items: number): Promise<void> {

@@ -32,6 +32,7 @@ import { getOrder, insertOrder, orderIdByChannel, orderIdByNumber, replaceOrder,
 import { productsFor } from '../../infra/entities/products';
 import { once } from '../idempotency';
 import { publishEvents } from '../publish';
+import { recordMetric } from '../../shared/metrics';
 
 /** A rule's refusal as the HTTP answer: 409 for the order's state, 422 naming the field. */
 export function refuse(v: Verdict): void {
@@ -145,6 +146,7 @@ async function insertWebOrder(principal: Principal, input: NewOrderInput, totals
   };
   const outcome = await insertOrder(order, { number: true });
   if (outcome === 'number_taken') throw new Conflict(`Order number ${order.orderNumber} already exists.`, { field: 'order_number' });
+  recordMetric('OrdersCreated', 1, { by: 'web' });
   await publishEvents(order.accountId, [{ type: 'order.created', data: createdData(order) }]);
   return order;
 }
@@ -230,6 +232,7 @@ export async function importOrder(accountId: number, channel: SyncChannel, m: Ma
     const order = importedOrder(accountId, channel, m, { id, firstItemId: firstItem, productIds: new Map([...products].map(([sku, p]) => [sku, p.productId])), at });
     const outcome = await insertOrder(order, { channel: true });
     if (outcome === 'created') {
+      recordMetric('OrdersCreated', 1, { by: channel });
       await publishEvents(accountId, [{ type: 'order.created', data: createdData(order) }]);
       return 'new';
     }

@@ -37,6 +37,7 @@ import { checkBaseUrl, connectorFor, defaultBaseUrl } from '../../infra/marketpl
 import { marketplaceCredentials } from '../../infra/marketplace-credentials';
 import { logger } from '../../shared/logger';
 import { importOrder } from './orders';
+import { recordMetric } from '../../shared/metrics';
 
 export type SyncStatus = 'processing' | 'completed' | 'completed_with_errors' | 'failed';
 
@@ -212,6 +213,7 @@ export async function runSync(message: SyncMessage, opts: { timeBudgetMs?: numbe
       result.status = 'completed';
     } catch (err) {
       logger.warn('marketplace sync failed', { syncId: sync.syncId, channel, error: err as Error });
+      recordMetric('MarketplaceSyncErrors', 1, { by: channel });
       result.status = 'failed';
       result.error = (err as Error).message?.slice(0, 500) ?? 'failed';
     }

@@ -13,6 +13,7 @@ import { writeBatchResults } from './batch-results';
 import { writeExports } from '../manifests/exports';
 import { pageAlerts, runStage, stageAlerts, stageHasAlerts } from './stages';
 import type { InvalidTaxIdAwb } from '../customs/webservices';
+import { recordMetric } from '../../shared/metrics';
 
 /**
  * The steps of one pipeline run, as the state machine (lib/pipeline.ts) and the twin's runner
@@ -108,10 +109,15 @@ async function priorResults(input: RunInput & { stage: StageName; page: number }
 }
 
 export async function stagePage(input: RunInput & { stage: StageName; page: number }): Promise<void> {
+  // Wall-clock time of the page's work (performance.now, not the injectable clock tests move).
+  const started = performance.now();
   const [items, prior] = await Promise.all([getPage(input.batchId, input.runId, input.page), priorResults(input)]);
   const out = await runStage(input.stage, items, prior, { accountId: input.accountId, at: now() });
   await putStageOutput(input.batchId, input.runId, input.stage, input.page, out);
   await pageDone(input.batchId, input.runId, input.stage, input.page, now().toISOString());
+  const ms = Math.max(1, performance.now() - started);
+  recordMetric('StageDuration', ms, { by: input.stage });
+  recordMetric('StageItemsPerSecond', (items.length * 1000) / ms, { by: input.stage });
 }
 
 /**
@@ -167,6 +173,7 @@ export async function finish(input: RunInput & { pages: number[]; coversAll?: bo
   // the batch as finishPipeline leaves it (a batch closed or reopened since gets its JSON made again).
   await writeExports({ ...batch, status: 'completed', progress: 100, summary, updatedAt: at, finishedRunId: input.runId });
   if ((await finishPipeline(input.batchId, input.runId, summary, at)) === 'superseded') return;
+  recordMetric('ManifestsCompleted');
   const done = (await getBatch(input.batchId))!;
   await events().publish([
     runEvent(input, 'manifest.total_due', manifestEventData(done, { amount_to_pay: summary.amount_to_pay, currency: summary.currency })),
@@ -177,6 +184,7 @@ export async function finish(input: RunInput & { pages: number[]; coversAll?: bo
 
 export async function fail(input: RunInput & { stage?: StageName; error: string }): Promise<void> {
   if ((await failPipeline(input.batchId, input.runId, input.stage, input.error, now().toISOString())) === 'superseded') return;
+  recordMetric('ManifestsFailed');
   const batch = (await getBatch(input.batchId))!;
   await events().publish([runEvent(input, 'manifest.processing_failed', manifestEventData(batch, { stage: input.stage ?? null, error: input.error }))]);
 }

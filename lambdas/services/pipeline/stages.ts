@@ -10,6 +10,8 @@ import { checkShipmentTaxIds, type InvalidTaxIdAwb } from '../customs/webservice
 import { tariffClassifier } from '../../infra/tariff/classifier-port';
 import { classifyInputOf } from '../../core/tariff/classifier';
 import type { PageItem, StageOutput } from './pages-store';
+import { recordMetric } from '../../shared/metrics';
+import { channelRules } from '../../core/customs/channel-rules';
 
 /**
  * What each stage does to one page of items. Every stage reads the page (the items as the run
@@ -79,12 +81,22 @@ async function webservices(items: readonly PageItem[], prior: Results, ctx: Stag
   return out;
 }
 
+/**
+ * The confidence under which the customs channel sends an item's tariff code to document review
+ * (the `confidence_below` rule of the channel rules); such items are counted as low-confidence.
+ */
+const lowConfidence = channelRules.flatMap((r) => (r.when.kind === 'confidence_below' ? [r.when.threshold] : [])).reduce((a, b) => Math.max(a, b), 0);
+
 /** Stage 3: the tariff code (NCM) of every item, with its confidence and source (from the item alone). */
 async function ai(items: readonly PageItem[]): Promise<Results> {
   const classifier = await tariffClassifier();
   const out: Results = {};
+  const bySource = new Map<string, number>();
+  let low = 0;
   for (const it of items) {
     const c = await classifier.classify(classifyInputOf(it.data));
+    bySource.set(c.source, (bySource.get(c.source) ?? 0) + 1);
+    if (c.confidence < lowConfidence) low++;
     out[it.itemKey] = {
       ncm_code: c.ncm_code,
       duty_rate: c.duty_rate,
@@ -94,6 +106,8 @@ async function ai(items: readonly PageItem[]): Promise<Results> {
       classification_reason: c.reason,
     };
   }
+  for (const [source, n] of bySource) recordMetric('ItemsClassified', n, { by: source });
+  if (low) recordMetric('LowConfidenceClassifications', low);
   return out;
 }
 

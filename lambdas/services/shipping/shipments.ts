@@ -32,6 +32,7 @@ import { logger } from '../../shared/logger';
 import { once } from '../idempotency';
 import { change, findOrder, notifiedEntry, refuse } from '../orders/orders';
 import { publishEvents } from '../publish';
+import { recordMetric } from '../../shared/metrics';
 
 // ---------------------------------------------------------------------------------------------
 
@@ -176,6 +177,7 @@ async function ship(principal: Principal, read: OrderRecord, lines: ShipLine[], 
   }, read);
   const evts: { type: string; data: unknown }[] = [];
   const s = result.shipment;
+  recordMetric('OrdersShipped', 1, { by: s.source });
   if (s.source === 'label') {
     evts.push({
       type: 'shipment.created',

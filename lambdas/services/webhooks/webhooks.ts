@@ -40,6 +40,7 @@ import { checkEndpointUrl, postWebhook } from '../../infra/webhook-http';
 import { isForbiddenAddress } from '../../infra/forbidden-address';
 import { isIP } from 'node:net';
 import { logger } from '../../shared/logger';
+import { recordMetric } from '../../shared/metrics';
 
 /** How long the delivery log keeps a delivery (DynamoDB TTL). */
 export const deliveryLogDays = 30;
@@ -213,6 +214,7 @@ async function attempt(sub: Subscription, d: Delivery, done: number, manual: boo
   const state = result.ok ? 'delivered' : next ? 'retrying' : 'failed';
   const updated = await recordAttempt(d, done, record, { state, nextAttemptAt: next?.toISOString() });
   if (!updated) return undefined; // another worker recorded this attempt first
+  recordMetric('WebhookDeliveries', 1, { by: result.ok ? 'succeeded' : next ? 'retried' : 'failed' });
   if (next) await schedule(updated, done + 2, next);
   if (!sub.active) return updated;
   // A healthy subscription that succeeded within the last second is left as it is: under load
@@ -222,7 +224,10 @@ async function attempt(sub: Subscription, d: Delivery, done: number, manual: boo
     if (!fresh) await recordSuccess(sub.id, at.toISOString());
   } else {
     const disabled = await recordFailure(sub.id, at.toISOString(), disableAfterFailures, gone ? 'Disabled at once: the endpoint answered 410 Gone.' : undefined);
-    if (disabled && !disabled.active) logger.warn('webhook subscription disabled', { subscriptionId: sub.id, reason: disabled.disabledReason });
+    if (disabled && !disabled.active) {
+      logger.warn('webhook subscription disabled', { subscriptionId: sub.id, reason: disabled.disabledReason });
+      recordMetric('WebhookSubscriptionsDisabled');
+    }
   }
   return updated;
 }

@@ -1,0 +1,54 @@
+import type { QueueName } from '../lambdas/catalog-types';
+
+/**
+ * Every alarm threshold of a stage, as data (README, "Operating", explains each alarm and what to do
+ * when it fires). lib/observability.ts reads these; a threshold changes here and nowhere else.
+ * Every alarm looks at `periodMinutes`-long periods and fires on `evaluationPeriods` of them in a row;
+ * missing data (no traffic) is never a breach.
+ */
+export const alarmThresholds = {
+  periodMinutes: 5,
+  evaluationPeriods: 1,
+  api: {
+    /** Percent of the API's requests answered 5xx in a period (only with at least `minRequests`). */
+    serverErrorPercent: 1,
+    minRequests: 20,
+    /** p99 of the API's latency in a period, milliseconds. */
+    p99LatencyMs: 3000,
+  },
+  functions: {
+    /** Errors (uncaught exceptions, timeouts, crashes) of one function in a period. */
+    errors: 1,
+    /** Throttled invocations of one function in a period. */
+    throttles: 1,
+    /** The longest invocation in a period, as a fraction of the function's timeout. */
+    durationOfTimeout: 0.8,
+  },
+  queues: {
+    /** Messages in a dead-letter queue (any is an alarm). */
+    deadLetterMessages: 1,
+    /** Age of the oldest message of each queue, seconds: a backlog or a stuck consumer. */
+    oldestMessageSeconds: {
+      webhookFanout: 300,
+      // Retries wait in the queue up to 15 min (SQS delays); longer waits are Scheduler timers.
+      webhookDelivery: 1800,
+      // One sync may run 15 min; the scheduled tick queues one per connected account.
+      marketplaceSync: 3600,
+      manifestPipeline: 300,
+      // Intake writes two manifests at a time, up to 15 min each.
+      manifestIntake: 1800,
+    } satisfies Record<QueueName, number>,
+  },
+  pipeline: {
+    /** Manifest pipeline runs that failed (a manifest marked failed) in a period. */
+    executionsFailed: 1,
+    /** Runs that hit the state machine's 6 h timeout in a period. */
+    executionsTimedOut: 1,
+  },
+  business: {
+    /** Webhook subscriptions disabled after consecutive failures, in a period. */
+    webhookSubscriptionsDisabled: 1,
+    /** Marketplace syncs (one account, one channel) that ended in error, in a period. */
+    marketplaceSyncErrors: 1,
+  },
+} as const;
