@@ -21,6 +21,7 @@ import { now } from '../lambdas/infra/clock';
 import { LocalBlobs } from './blobs';
 import { TwinJobs } from './jobs';
 import { createTwinServer } from './server';
+import { startFakeCarriers, type FakeCarriers } from './fake-carriers';
 
 const lambdasDir = resolve(dirname(fileURLToPath(import.meta.url)), '../lambdas');
 
@@ -36,6 +37,8 @@ export interface TwinOptions {
   adminToken?: string;
   /** Poll interval of the job dispatcher; 0 turns polling off (tests drive it with `jobs.runDue()`). */
   jobPollMs?: number;
+  /** The fake carriers' tracking step (default 10 minutes): in transit, then out for delivery, then delivered. */
+  carrierStepMs?: number;
 }
 
 export interface Twin {
@@ -43,6 +46,8 @@ export interface Twin {
   apiUrl: string;
   jobs: TwinJobs;
   blobs: LocalBlobs;
+  /** The fake FedEx, UPS, DHL Express and USPS APIs every carrier adapter calls here. */
+  carriers: FakeCarriers;
   stop(): Promise<void>;
 }
 
@@ -62,6 +67,7 @@ export async function startTwin(opts: TwinOptions): Promise<Twin> {
   const dataDir = resolve(opts.dataDir);
   const tableName = opts.tableName ?? 'despacho';
   let dynamo: RunningDynamo | undefined;
+  let carriers: FakeCarriers | undefined;
   const endpoint = opts.dynamoEndpoint ?? (dynamo = await startDynamoLocal({ dataDir: join(dataDir, 'dynamodb') })).endpoint;
   try {
     localEnvironment(endpoint, tableName);
@@ -97,6 +103,9 @@ export async function startTwin(opts: TwinOptions): Promise<Twin> {
     useEvents(jobs);
     useMarketplaceCredentials(new LocalMarketplaceCredentials(dataDir));
     useCarrierCredentials(new LocalCarrierCredentials(dataDir));
+    // Every carrier adapter calls the fakes (CARRIER_API_URL), never a carrier's real host.
+    carriers = await startFakeCarriers({ stepMs: opts.carrierStepMs });
+    process.env.CARRIER_API_URL = carriers.baseUrl;
 
     if (opts.adminToken) {
       await seedAdminToken(opts.adminToken, nowIso());
@@ -116,8 +125,10 @@ export async function startTwin(opts: TwinOptions): Promise<Twin> {
       apiUrl: `${baseUrl}/api`,
       jobs,
       blobs,
+      carriers,
       async stop() {
         syncTimer?.stop();
+        await carriers?.close();
         server.closeAllConnections();
         server.close();
         await jobs.stop();
@@ -125,6 +136,7 @@ export async function startTwin(opts: TwinOptions): Promise<Twin> {
       },
     };
   } catch (err) {
+    await carriers?.close();
     await dynamo?.stop();
     throw err;
   }

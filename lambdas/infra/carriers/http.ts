@@ -73,7 +73,12 @@ const snippet = (text: string) => (text.length > 300 ? `${text.slice(0, 300)}...
  * into one line; undefined when it cannot.
  */
 export function carrierHttp(carrier: string, messageOf: (body: unknown) => string | undefined, options: CarrierHttpOptions = {}): CarrierHttp {
-  const policy: CarrierRetryPolicy = { ...carrierRetryPolicy, ...Object.fromEntries(Object.entries(options).filter(([k, v]) => k in carrierRetryPolicy && v !== undefined)) };
+  const given = Object.fromEntries(Object.entries(options).filter(([k, v]) => k in carrierRetryPolicy && v !== undefined));
+  // CARRIER_TIMEOUT_MS (read at each call) shortens one attempt: the twin's timeout tests.
+  const policyNow = (): CarrierRetryPolicy => {
+    const timeout = Number(process.env.CARRIER_TIMEOUT_MS);
+    return { ...carrierRetryPolicy, ...(Number.isInteger(timeout) && timeout > 0 ? { timeoutMs: timeout } : {}), ...given };
+  };
   const sleep = options.sleep ?? ((ms: number) => delay(ms));
   const random = options.random ?? Math.random;
 
@@ -87,7 +92,7 @@ export function carrierHttp(carrier: string, messageOf: (body: unknown) => strin
 
   type Outcome = { body: unknown } | { error: CarrierError; retry: boolean; waitMs?: number };
 
-  async function attempt(req: CarrierRequest, n: number, deadline: number): Promise<Outcome> {
+  async function attempt(policy: CarrierRetryPolicy, req: CarrierRequest, n: number, deadline: number): Promise<Outcome> {
     const left = deadline - Date.now();
     const timeoutMs = Math.max(1, Math.min(policy.timeoutMs, left));
     let res: Response;
@@ -125,9 +130,10 @@ export function carrierHttp(carrier: string, messageOf: (body: unknown) => strin
 
   return {
     async request<T>(req: CarrierRequest): Promise<T> {
+      const policy = policyNow();
       const deadline = Date.now() + policy.deadlineMs;
       for (let n = 1; ; n++) {
-        const outcome = await attempt(req, n, deadline);
+        const outcome = await attempt(policy, req, n, deadline);
         if ('body' in outcome) return outcome.body as T;
         if (!outcome.retry || n >= policy.maxAttempts) throw outcome.error;
         const wait = Math.min(outcome.waitMs ?? backoffMs(n, policy, random), policy.maxDelayMs);

@@ -191,9 +191,11 @@ export function uspsParseTracking(body: unknown): CarrierTracking {
   return { status: uspsStatus(b.statusCategory), occurredAt: at && !Number.isNaN(at.getTime()) ? at.toISOString() : null, description: String(b.statusSummary ?? b.status ?? '') };
 }
 
-/** USPS error bodies: `{apiVersion, error: {code, message, errors: [{status, code, title, detail}]}}`. */
+/** USPS error bodies: `{apiVersion, error: {code, message, errors: [{status, code, title, detail}]}}`, or OAuth's. */
 export function uspsMessage(body: unknown): string | undefined {
   const e = (body as Raw)?.error;
+  // The OAuth endpoints answer RFC 6749 errors: `{error: "invalid_client", error_description}`.
+  if (typeof e === 'string') return `${e}: ${(body as Raw).error_description ?? ''}`;
   if (!e || typeof e !== 'object') return undefined;
   const details = Array.isArray(e.errors) ? e.errors.map((x: Raw) => x.detail ?? x.title).filter(Boolean) : [];
   return [e.message, ...details].filter(Boolean).join(': ');
