@@ -124,8 +124,10 @@ async function pdfLabel(carrier: string, service: string, trackingNumber: string
 
 /** UPS's label: a 6x4 GIF at 200 dpi, the label turned a quarter (UPS's own GIFs print rotated). */
 async function upsGif(trackingNumber: string): Promise<Buffer> {
-  const code = bwipPngToGray(await code128({ bcid: 'code128', text: trackingNumber, scale: 4, height: 25, includetext: true, paddingwidth: 10, backgroundcolor: 'FFFFFF' }));
   const [pw, ph] = [800, 1200];
+  const probe = bwipPngToGray(await code128({ bcid: 'code128', text: trackingNumber, scale: 1, height: 25, paddingwidth: 10 }));
+  const scale = Math.max(1, Math.min(4, Math.floor((pw - 20) / probe.width)));
+  const code = bwipPngToGray(await code128({ bcid: 'code128', text: trackingNumber, scale, height: 25, includetext: true, paddingwidth: 10, backgroundcolor: 'FFFFFF' }));
   const portrait = Buffer.alloc(pw * ph, 0);
   const ox = Math.max(0, Math.floor((pw - code.width) / 2));
   const oy = 700;

@@ -67,6 +67,8 @@ export const ordersRoutes: RouteDef[] = [
       table: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'],
       bucket: [{ name: 'files', actions: ['PutObject', 'DeleteObject'] }],
       bus: true,
+      // The account's carrier credentials (fedex, ups, dhl, usps), read to buy the label.
+      secrets: 'read',
     },
     schemas: { params: IdParams, body: ShipBody },
     successStatus: 201,

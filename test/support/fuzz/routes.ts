@@ -93,7 +93,7 @@ export const beyondSchema: Record<string, { fields?: string[]; statuses?: number
   WebhooksUpdate: { fields: ['endpoint_url'], why: 'the endpoint address policy' },
   OrdersCreate: { fields: ['discount'], why: 'the discount may not exceed the order' },
   OrdersUpdate: { fields: ['status', 'shipping_address'], why: "the channel's status transitions; the address only before fulfillment" },
-  OrdersShip: { fields: ['carrier', 'service', 'warehouse_id', 'packages', 'items'], why: 'a carrier adapter and its services, a warehouse, lines of the order' },
+  OrdersShip: { fields: ['carrier', 'service', 'warehouse_id', 'packages', 'items', 'shipping_address.phone'], why: 'a carrier adapter, its services and a connected account, a warehouse (with a phone for the external carriers), lines of the order' },
   OrdersFulfill: { fields: ['items'], why: 'lines of the order, not more than is left' },
   OrdersSync: { fields: ['channels'], why: 'only connected marketplaces' },
   MarketplacesConnect: { fields: ['base_url', 'credentials'], why: "the marketplace's own API hosts; the credential fields the channel's connector reads" },
