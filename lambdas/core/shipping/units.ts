@@ -22,10 +22,12 @@ export function ceilTo(value: number, decimals: number): number {
 export const kgToLb = (kg: number, decimals = 1): number => ceilTo(kg / kgPerLb, decimals);
 /** Centimetres to inches, rounded up to whole inches by default (FedEx and UPS take integers). */
 export const cmToIn = (cm: number, decimals = 0): number => ceilTo(cm / cmPerIn, decimals);
-/** Pounds back to kilograms, to 3 decimals (for a quote given in pounds). */
-export const lbToKg = (lb: number): number => Math.round(lb * kgPerLb * 1000) / 1000;
-/** Inches back to centimetres, to 1 decimal. */
-export const inToCm = (inches: number): number => Math.round(inches * cmPerIn * 10) / 10;
+/**
+ * Pounds to kilograms and inches to centimetres (a quote given in pounds and inches), exact: not
+ * rounded, so a carrier that wants pounds again gets what was sent (4.4 lb stays 4.4, not 4.5).
+ */
+export const lbToKg = (lb: number): number => lb * kgPerLb;
+export const inToCm = (inches: number): number => inches * cmPerIn;
 
 export interface PackageMeasures {
   /** kg */

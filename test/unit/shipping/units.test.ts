@@ -22,10 +22,11 @@ describe('package units for the carriers', () => {
     expect(ceilTo(1.00001, 0)).toBe(2);
   });
 
-  it('converts back to kilograms and centimetres for quotes given in pounds and inches', () => {
-    expect(lbToKg(1)).toBe(0.454);
-    expect(lbToKg(10)).toBe(4.536);
-    expect(inToCm(12)).toBe(30.5);
+  it('converts quotes given in pounds and inches to kilograms and centimetres exactly, so they convert back unchanged', () => {
+    expect(lbToKg(1)).toBe(0.45359237);
+    expect(inToCm(12)).toBeCloseTo(30.48, 10);
+    expect(kgToLb(lbToKg(4.4))).toBe(4.4);
+    expect(cmToIn(inToCm(12))).toBe(12);
   });
 
   it('gives a package in pounds and inches from the US and in kilograms and centimetres elsewhere', () => {
