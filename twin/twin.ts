@@ -119,6 +119,7 @@ export async function startTwin(opts: TwinOptions): Promise<Twin> {
     baseUrl = `http://${host === '127.0.0.1' ? 'localhost' : host}:${port}`;
     if (opts.jobPollMs !== 0) jobs.start(opts.jobPollMs ?? 200);
     const syncTimer = opts.jobPollMs !== 0 ? scheduleMarketplaceSync(jobs) : undefined;
+    const pollTimer = opts.jobPollMs !== 0 ? scheduleTrackingPoll(jobs) : undefined;
 
     return {
       url: baseUrl,
@@ -128,6 +129,7 @@ export async function startTwin(opts: TwinOptions): Promise<Twin> {
       carriers,
       async stop() {
         syncTimer?.stop();
+        pollTimer?.stop();
         await carriers?.close();
         server.closeAllConnections();
         server.close();
@@ -154,6 +156,26 @@ function scheduleMarketplaceSync(jobs: TwinJobs): { stop(): void } {
     timer = setTimeout(() => {
       void jobs.sendOnce('marketplaceSync', { kind: 'scheduled' }, `scheduled-sync-${next.toISOString()}`).finally(arm);
     }, Math.max(0, next.getTime() - now().getTime()));
+    timer.unref();
+  };
+  arm();
+  return { stop: () => clearTimeout(timer) };
+}
+
+/**
+ * The twin's stand-in for the stack's tracking-poll schedule (lib/data.ts): every
+ * TRACKING_POLL_MINUTES (default 5 on the twin, against the fakes' 10-minute steps) one
+ * `scheduled` tick, named by its time so a restart does not queue it twice.
+ */
+function scheduleTrackingPoll(jobs: TwinJobs): { stop(): void } {
+  const minutes = Number(process.env.TRACKING_POLL_MINUTES) > 0 ? Number(process.env.TRACKING_POLL_MINUTES) : 5;
+  const everyMs = minutes * 60_000;
+  let timer: NodeJS.Timeout | undefined;
+  const arm = () => {
+    const at = Math.ceil((now().getTime() + 1) / everyMs) * everyMs;
+    timer = setTimeout(() => {
+      void jobs.sendOnce('trackingPoll', { kind: 'scheduled' }, `tracking-poll-${new Date(at).toISOString()}`).finally(arm);
+    }, Math.max(0, at - now().getTime()));
     timer.unref();
   };
   arm();

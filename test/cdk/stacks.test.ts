@@ -543,9 +543,20 @@ describe('api stack', { timeout: 60_000 }, () => {
   it('grants the marketplace secrets under the stage prefix only to the functions with secrets, the sync worker read only', () => {
     // AdminMigrateChannelCodes moves credentials stored under a former channel code (issue 17, item 2);
     // the carrier accounts (issue 18) are secrets under the same path, the list reading only, and
-    // ship reads them to buy a label.
-    expect(secretFunctions.sort()).toEqual(['AdminMigrateChannelCodes', 'CarriersConnect', 'CarriersDisconnect', 'CarriersList', 'MarketplaceSync', 'MarketplacesConnect', 'MarketplacesDisconnect', 'OrdersShip']);
-    const readOnly = ['MarketplaceSync', 'CarriersList', 'OrdersShip'];
+    // ship, the quotes and the tracking poll read them to call the carriers.
+    expect(secretFunctions.sort()).toEqual([
+      'AdminMigrateChannelCodes',
+      'CarriersConnect',
+      'CarriersDisconnect',
+      'CarriersList',
+      'MarketplaceSync',
+      'MarketplacesConnect',
+      'MarketplacesDisconnect',
+      'OrdersShip',
+      'ShippingQuotes',
+      'TrackingPoll',
+    ]);
+    const readOnly = ['MarketplaceSync', 'CarriersList', 'OrdersShip', 'ShippingQuotes', 'TrackingPoll'];
     const secrets = 'arn:<AWS::Partition>:secretsmanager:<AWS::Region>:<AWS::AccountId>:secret:despacho-dev/marketplace/*';
     for (const id of secretFunctions) {
       const statements = roleStatements(dev.apiTemplate, stage, id);

@@ -21,7 +21,7 @@
  * key holds that channel order id, so an order imported before the rename is never imported twice.
  * `migrateFormerChannel` rewrites one order's items.
  */
-import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from '../dynamo';
 import { config } from '../../shared/config';
 import { pad } from './entity';
@@ -40,6 +40,7 @@ const channelKey = (accountId: number, channel: string, channelOrderId: string) 
 const numberKey = (accountId: number, orderNumber: string) => ({ pk: `ORDERNO#${accountId}#${orderNumber.toLowerCase()}`, sk: 'ORDERNO' });
 const shipmentKey = (id: number) => ({ pk: `SHIPMENT#${id}`, sk: 'SHIPMENT' });
 const trackingKey = (trackingNumber: string) => ({ pk: `TRACKING#${trackingNumber.toUpperCase()}`, sk: 'TRACKING' });
+const watchKey = (shipmentId: number) => ({ pk: 'TRACKWATCH', sk: pad(shipmentId) });
 const sortKey = (o: { createdAt: string; id: number }) => `${o.createdAt}#${pad(o.id)}`;
 
 /** What a list filters and searches on, one small row per order. */
@@ -397,4 +398,47 @@ async function setIf(key: Record<string, string>, attribute: string, from: strin
     if (isConditionalFailure(err)) return false;
     throw err;
   }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Shipments the tracking poll follows (issue 18 item 5)
+
+/**
+ * One small row per shipment of an external carrier that is not final yet (`TRACKWATCH`, sorted
+ * by shipment id): the scheduled tracking poll reads these, never the orders. Written in the ship
+ * transaction, deleted in the transaction that makes the shipment final (delivered, returned) or
+ * voids its label, so the partition holds only the shipments still moving.
+ */
+export interface TrackingWatch {
+  shipmentId: number;
+  orderId: number;
+  accountId: number;
+  carrier: string;
+  trackingNumber: string;
+}
+
+export function trackingWatch(w: TrackingWatch): TransactItem {
+  return { Put: { TableName: table(), Item: { ...watchKey(w.shipmentId), ...w } } };
+}
+
+export function trackingWatchDone(shipmentId: number): TransactItem {
+  return { Delete: { TableName: table(), Key: watchKey(shipmentId) } };
+}
+
+/** Up to `limit` watched shipments after shipment id `after` (exclusive), in id order. */
+export async function watchedShipments(after: number, limit: number): Promise<TrackingWatch[]> {
+  const res = await documentClient().send(
+    new QueryCommand({
+      TableName: table(),
+      KeyConditionExpression: 'pk = :pk AND sk > :after',
+      ExpressionAttributeValues: { ':pk': 'TRACKWATCH', ':after': pad(after) },
+      Limit: limit,
+      ConsistentRead: true,
+    }),
+  );
+  return (res.Items ?? []).map((i) => ({ shipmentId: i.shipmentId, orderId: i.orderId, accountId: i.accountId, carrier: i.carrier, trackingNumber: i.trackingNumber }));
+}
+
+export async function forgetWatchedShipment(shipmentId: number): Promise<void> {
+  await documentClient().send(new DeleteCommand({ TableName: table(), Key: watchKey(shipmentId) }));
 }

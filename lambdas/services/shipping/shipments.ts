@@ -26,7 +26,7 @@ import { renderLabel } from '../../infra/label-pdf';
 import { blobs } from '../../infra/blobs';
 import { nowIso } from '../../infra/clock';
 import { nextId } from '../../infra/entities/counters';
-import { getOrder, shipmentPointer, shipmentPointers, trackingPointer } from '../../infra/entities/orders';
+import { getOrder, shipmentPointer, shipmentPointers, trackingPointer, trackingWatch, trackingWatchDone } from '../../infra/entities/orders';
 import { getProducts, markLowStock, stockDecrements, type ProductRecord } from '../../infra/entities/products';
 import { getWarehouse, listWarehouses, type WarehouseRecord } from '../../infra/entities/warehouses';
 import { logger } from '../../shared/logger';
@@ -221,7 +221,13 @@ async function ship(principal: Principal, read: OrderRecord, lines: ShipLine[], 
     if (notify) next = { ...next, timeline: [...next.timeline, notifiedEntry(o, at, `shipment ${shipment.id}`)] };
     const tracked: Map<string, ProductRecord> = shipment.source === 'label' ? await getProducts(o.accountId, shipment.items.map((i) => i.sku)) : new Map();
     const stock = shipment.source === 'label' ? stockDecrements(o.accountId, shipment.items, new Map([...tracked].filter(([, p]) => p.warehouseId === undefined || p.warehouseId === shipment.warehouseId))) : [];
-    return { next, extra: [...shipmentPointers({ id: shipment.id, trackingNumber: shipment.trackingNumber, accountId: o.accountId, orderId: o.id }), ...stock], result: { shipment, stockSkus: stock.length ? shipment.items.map((i) => i.sku) : [] } };
+    // A shipment of an external carrier is followed by the scheduled tracking poll.
+    const watch = shipment.source === 'label' && carrierFor(shipment.carrier)?.track ? [trackingWatch({ shipmentId: shipment.id, orderId: o.id, accountId: o.accountId, carrier: shipment.carrier, trackingNumber: shipment.trackingNumber })] : [];
+    return {
+      next,
+      extra: [...shipmentPointers({ id: shipment.id, trackingNumber: shipment.trackingNumber, accountId: o.accountId, orderId: o.id }), ...watch, ...stock],
+      result: { shipment, stockSkus: stock.length ? shipment.items.map((i) => i.sku) : [] },
+    };
   }, read);
   const evts: { type: string; data: unknown }[] = [];
   const s = result.shipment;
@@ -273,19 +279,29 @@ export async function shipmentLabel(principal: Principal, shipmentId: number): P
 export async function trackingUpdate(principal: Principal, input: { tracking_number: string; status: ShipmentStatus; occurred_at?: string }): Promise<{ order: OrderRecord; shipment: ShipmentRecord; changed: boolean }> {
   const pointer = await trackingPointer(input.tracking_number);
   if (!pointer || pointer.accountId !== principal.accountId) throw new NotFound(`No shipment with tracking number ${input.tracking_number}.`);
+  return moveShipment(principal, pointer, input.status, input.occurred_at);
+}
+
+/**
+ * A shipment's new status, by the tracking-updates entry point or the tracking poll: the order,
+ * its timeline and the end of the poll's watch (a final status) in one transaction; then
+ * shipment.delivered once, and order.updated when the order's status moved.
+ */
+export async function moveShipment(principal: Principal, pointer: { orderId: number; shipmentId: number }, status: ShipmentStatus, occurredAt?: string): Promise<{ order: OrderRecord; shipment: ShipmentRecord; changed: boolean }> {
   const { before, next, result } = await change(principal, pointer.orderId, async (o) => {
     const current = o.shipments.find((s) => s.id === pointer.shipmentId)!;
-    if (current.status === input.status) return { next: o, result: current };
-    if (!canMoveShipment(current.status, input.status)) throw new Conflict(`Shipment ${current.id} is ${current.status}; it cannot become ${input.status}.`);
+    if (current.status === status) return { next: o, result: current };
+    if (!canMoveShipment(current.status, status)) throw new Conflict(`Shipment ${current.id} is ${current.status}; it cannot become ${status}.`);
     const at = nowIso();
-    const when = input.occurred_at ?? at;
-    const shipment: ShipmentRecord = { ...current, status: input.status, deliveredAt: input.status === 'delivered' ? when : current.deliveredAt };
+    const when = occurredAt ?? at;
+    const shipment: ShipmentRecord = { ...current, status, deliveredAt: status === 'delivered' ? when : current.deliveredAt };
     const shipments = o.shipments.map((s) => (s.id === shipment.id ? shipment : s));
-    const timeline = [...o.timeline, { event: `shipment_${input.status}`, timestamp: at, description: `Shipment ${shipment.id} (${shipment.trackingNumber}) is ${input.status.replace(/_/g, ' ')}.` }];
+    const timeline = [...o.timeline, { event: `shipment_${status}`, timestamp: at, description: `Shipment ${shipment.id} (${shipment.trackingNumber}) is ${status.replace(/_/g, ' ')}.` }];
     let next: OrderRecord = { ...o, shipments, timeline, updatedAt: at };
-    const status = statusAfterTracking(next);
-    if (status !== next.status) next = { ...next, status, timeline: [...timeline, statusEntry(o.status, status, at, 'every shipment delivered')] };
-    return { next, result: shipment };
+    const orderStatus = statusAfterTracking(next);
+    if (orderStatus !== next.status) next = { ...next, status: orderStatus, timeline: [...timeline, statusEntry(o.status, orderStatus, at, 'every shipment delivered')] };
+    const final = status === 'delivered' || status === 'returned';
+    return { next, extra: final ? [trackingWatchDone(shipment.id)] : [], result: shipment };
   });
   const changed = next !== before;
   if (changed) {
@@ -298,4 +314,3 @@ export async function trackingUpdate(principal: Principal, input: { tracking_num
   }
   return { order: next, shipment: result, changed };
 }
-
