@@ -543,7 +543,7 @@ describe('api stack', { timeout: 60_000 }, () => {
   it('grants the marketplace secrets under the stage prefix only to the functions with secrets, the sync worker read only', () => {
     // AdminMigrateChannelCodes moves credentials stored under a former channel code (issue 17, item 2);
     // the carrier accounts (issue 18) are secrets under the same path, the list reading only, and
-    // ship, the quotes and the tracking poll read them to call the carriers.
+    // ship, cancel (voids), the quotes and the tracking poll read them to call the carriers.
     expect(secretFunctions.sort()).toEqual([
       'AdminMigrateChannelCodes',
       'CarriersConnect',
@@ -552,11 +552,12 @@ describe('api stack', { timeout: 60_000 }, () => {
       'MarketplaceSync',
       'MarketplacesConnect',
       'MarketplacesDisconnect',
+      'OrdersCancel',
       'OrdersShip',
       'ShippingQuotes',
       'TrackingPoll',
     ]);
-    const readOnly = ['MarketplaceSync', 'CarriersList', 'OrdersShip', 'ShippingQuotes', 'TrackingPoll'];
+    const readOnly = ['MarketplaceSync', 'CarriersList', 'OrdersCancel', 'OrdersShip', 'ShippingQuotes', 'TrackingPoll'];
     const secrets = 'arn:<AWS::Partition>:secretsmanager:<AWS::Region>:<AWS::AccountId>:secret:despacho-dev/marketplace/*';
     for (const id of secretFunctions) {
       const statements = roleStatements(dev.apiTemplate, stage, id);

@@ -92,11 +92,13 @@ export const ordersRoutes: RouteDef[] = [
     method: 'POST',
     path: '/v1/orders/{id}/cancel',
     handler: 'http/orders/cancel',
-    summary: 'Cancel an unfulfilled order',
+    summary: "Cancel an unfulfilled order, or one whose labels are all unused (voided with the carrier)",
     tag: 'orders',
     auth: { scopes: ['orders:write'] },
     rate: 'orders.write',
-    uses: { table: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'], bus: true },
+    // The carrier credentials: unused labels are voided with the carrier (issue 18).
+    uses: { table: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'], bus: true, secrets: 'read' },
+    timeoutSeconds: 29,
     schemas: { params: IdParams, body: CancelBody },
   },
   {

@@ -290,6 +290,7 @@ export async function trackingUpdate(principal: Principal, input: { tracking_num
 export async function moveShipment(principal: Principal, pointer: { orderId: number; shipmentId: number }, status: ShipmentStatus, occurredAt?: string): Promise<{ order: OrderRecord; shipment: ShipmentRecord; changed: boolean }> {
   const { before, next, result } = await change(principal, pointer.orderId, async (o) => {
     const current = o.shipments.find((s) => s.id === pointer.shipmentId)!;
+    if (current.voidedAt) throw new Conflict(`Shipment ${current.id}'s label was voided; it does not move any more.`);
     if (current.status === status) return { next: o, result: current };
     if (!canMoveShipment(current.status, status)) throw new Conflict(`Shipment ${current.id} is ${current.status}; it cannot become ${status}.`);
     const at = nowIso();
