@@ -12,9 +12,8 @@ import { publishEvents } from '../publish';
 
 /**
  * Cancel (spec 4.1, issue 18 item 5). An unfulfilled order is cancelled as before. An order whose
- * every shipment is a label made here and not yet moving (`in_transit`, nothing delivered) can
- * be cancelled too: each external carrier's label is voided with the carrier first (the
- * built-in carrier's label is only ours), then, in one transaction, the order is cancelled, its
+ * every shipment is an unused label of a carrier that voids labels (`voidable`) can be cancelled
+ * too: each label is voided with its carrier first, then, in one transaction, the order is cancelled, its
  * shipments marked voided, its items unshipped (fulfillment back to unfulfilled), the stock they
  * took put back and the tracking poll's watch ended. A carrier that refuses a void (the label is
  * used) makes the cancel a 409 naming the shipment; the labels voided before it stay recorded as
@@ -26,16 +25,16 @@ export async function cancelVoidingLabels(principal: Principal, id: number, inpu
   const blocking = read.shipments.find((s) => !voidable(s));
   if (blocking) {
     throw new Conflict(
-      `Only unfulfilled orders, or orders whose every shipment is an unused label made here, can be cancelled; shipment ${blocking.id} is ${blocking.source === 'external' ? 'recorded from outside the service' : blocking.status}.`,
+      `Only unfulfilled orders, or orders whose every shipment is an unused fedex, ups or usps label, can be cancelled; shipment ${blocking.id} is ${blocking.source === 'external' ? 'recorded from outside the service' : blocking.status !== 'in_transit' ? blocking.status : `a ${blocking.carrier} label, which cannot be voided`}.`,
     );
   }
   const voidedNow: { id: number; at: string }[] = [];
   let refusal: ServiceError | undefined;
   for (const s of read.shipments) {
     if (s.voidedAt) continue;
-    const carrier = carrierFor(s.carrier);
+    const carrier = carrierFor(s.carrier)!;
     try {
-      if (carrier?.voidShipment) {
+      if (carrier.voidShipment) {
         await carrier.voidShipment({ accountId: read.accountId, trackingNumber: s.trackingNumber, reference: s.carrierReference ?? null, destinationCountry: read.shippingAddress.country });
       }
       voidedNow.push({ id: s.id, at: nowIso() });
@@ -88,7 +87,11 @@ export async function cancelVoidingLabels(principal: Principal, id: number, inpu
   return { order: next, already, voided: already ? [] : next.shipments.map((s) => s.id) };
 }
 
-/** A label made here that has not moved: the carrier can still take it back. */
+/**
+ * A label bought here from a carrier that voids labels (FedEx, UPS, USPS) and that has not moved.
+ * The built-in carrier's labels and DHL's (MyDHL has no void) cannot be taken back: an order with
+ * one is not cancelled once shipped, as before.
+ */
 function voidable(s: ShipmentRecord): boolean {
-  return s.source === 'label' && s.status === 'in_transit' && s.deliveredAt === null;
+  return s.source === 'label' && s.status === 'in_transit' && s.deliveredAt === null && (s.voidedAt != null || carrierFor(s.carrier)?.voidShipment !== undefined);
 }

@@ -71,13 +71,27 @@ describe('cancel with unused labels', () => {
     expect(t.twin.carriers.requests.length).toBe(asked);
   });
 
-  it('cancels an order shipped with the built-in carrier and USPS: only USPS has a label to void', async () => {
+  it('cancels an order shipped with USPS; one with a built-in or a DHL label stays shipped (409), nothing voided', async () => {
     const m = await shop('Tienda Mixta');
+    await t.call('PUT', '/v1/shipping/carriers/dhl', { token: m.token, body: { client_id: 'dhl-user-0001', client_secret: 'dhl-password-9', account_number: '123456789' } });
     const order = await placeOrder(t, m.token);
-    const shipped = await shipEach(m.token, order.id, order.items, ['despacho', 'usps']);
+    const [u] = await shipEach(m.token, order.id, order.items, ['usps']);
     const res = await t.call('POST', `/v1/orders/${order.id}/cancel`, { token: m.token, body: {} });
     expect(res.status, res.text).toBe(200);
-    expect(t.twin.carriers.requests.some((r) => r.carrier === 'usps' && r.method === 'DELETE' && r.path === `/international-labels/v3/international-label/${shipped[1].tracking}`)).toBe(true);
+    expect(t.twin.carriers.requests.some((r) => r.carrier === 'usps' && r.method === 'DELETE' && r.path === `/international-labels/v3/international-label/${u.tracking}`)).toBe(true);
+
+    for (const carrier of ['despacho', 'dhl'] as const) {
+      const mixed = await placeOrder(t, m.token);
+      const lines = mixed.items.map((i: { id: number; quantity: number }) => ({ order_item_id: i.id, quantity: i.quantity }));
+      const [first, second] = lines;
+      const usps = await t.call('POST', `/v1/orders/${mixed.id}/ship`, { token: m.token, body: { carrier: 'usps', service: services.usps, packages: [{ weight: 1, length: 20, width: 20, height: 10, items: [first] }] } });
+      const other = await t.call('POST', `/v1/orders/${mixed.id}/ship`, { token: m.token, body: { carrier, service: carrier === 'dhl' ? 'express_worldwide' : 'standard', packages: [{ weight: 1, length: 20, width: 20, height: 10, items: [second] }] } });
+      expect([usps.status, other.status]).toEqual([201, 201]);
+      const refused = await t.call('POST', `/v1/orders/${mixed.id}/cancel`, { token: m.token, body: {} });
+      expect(refused.status).toBe(409);
+      expect(refused.body.message).toMatch(new RegExp(`a ${carrier} label, which cannot be voided`));
+      expect(t.twin.carriers.shipments.get(usps.body.data.tracking_number)?.voided).toBe(false);
+    }
   });
 
   it('refuses with 409 when a label has moved, or a carrier refuses its void; a retry voids only what is left', async () => {
@@ -87,7 +101,7 @@ describe('cancel with unused labels', () => {
     await t.call('POST', '/v1/shipping/tracking-updates', { token: m.token, body: { tracking_number: a.tracking, status: 'out_for_delivery' } });
     const refused = await t.call('POST', `/v1/orders/${moved.id}/cancel`, { token: m.token, body: {} });
     expect(refused.status).toBe(409);
-    expect(refused.body.message).toMatch(/unused label/);
+    expect(refused.body.message).toMatch(/unused fedex, ups or usps label, can be cancelled; shipment \d+ is out_for_delivery/);
     expect(t.twin.carriers.shipments.get(a.tracking)?.voided).toBe(false);
 
     const used = await placeOrder(t, m.token);

@@ -97,6 +97,7 @@ export const beyondSchema: Record<string, { fields?: string[]; statuses?: number
   OrdersFulfill: { fields: ['items'], why: 'lines of the order, not more than is left' },
   OrdersSync: { fields: ['channels'], why: 'only connected marketplaces' },
   MarketplacesConnect: { fields: ['base_url', 'credentials'], why: "the marketplace's own API hosts; the credential fields the channel's connector reads" },
+  ShippingQuotes: { fields: ['carriers', 'declared_value', 'hs_code'], why: 'a connected carrier account; with include_ddp the declared value and a description or tariff code' },
   CarriersConnect: { fields: ['client_id', 'client_secret', 'account_number', 'crid', 'mailer_id'], why: "the fields each carrier needs (and no other carrier's), its account number's form" },
   InventorySet: { fields: ['warehouse_id'], why: 'the warehouse must exist' },
   CouriersQuotaCheck: { fields: ['tax_id'], why: 'a valid CUIT, CUIL or DNI' },
