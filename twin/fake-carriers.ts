@@ -98,7 +98,6 @@ interface State {
   refused: Map<FakeCarrierName, Set<string>>;
   shipments: Map<string, FakeShipment>;
   stepMs: number;
-  counter: number;
 }
 
 const json = (status: number, body: unknown, headers?: Record<string, string>): Answer => ({ status, body, headers });
@@ -708,7 +707,7 @@ const busy: Record<FakeCarrierName, unknown> = {
 const on = (faultPath: string | undefined, path: string) => !faultPath || path === faultPath || (faultPath.endsWith('/') && path.startsWith(faultPath));
 
 export async function startFakeCarriers(opts: FakeCarriersOptions = {}): Promise<FakeCarriers> {
-  const state: State = { tokens: new Set(), refused: new Map(), shipments: new Map(), stepMs: opts.stepMs ?? 10 * 60_000, counter: 0 };
+  const state: State = { tokens: new Set(), refused: new Map(), shipments: new Map(), stepMs: opts.stepMs ?? 10 * 60_000 };
   const requests: CarrierLoggedRequest[] = [];
   const faults: Fault[] = [];
   const server = createServer(async (req: IncomingMessage, res: ServerResponse) => {
