@@ -27,6 +27,7 @@ console.log(`Despacho is ready on ${twin.apiUrl} in ${((Date.now() - started) / 
 console.log(`  health:  ${twin.apiUrl}/health`);
 console.log(`  openapi: ${twin.apiUrl}/openapi.json`);
 console.log(`  webhook dashboard: ${twin.url}/dashboard`);
+console.log(`  fake carriers (fedex, ups, dhl, usps): ${twin.carriers.baseUrl}`);
 if (process.env.ADMIN_TOKEN) console.log('  admin token: the value of ADMIN_TOKEN');
 
 stopOnSignal(() => twin.stop());

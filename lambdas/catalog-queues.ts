@@ -5,6 +5,8 @@ export const queues = {
   webhookFanout: { visibilityTimeoutSeconds: 60, maxReceiveCount: 5 },
   webhookDelivery: { visibilityTimeoutSeconds: 60, maxReceiveCount: 5 },
   marketplaceSync: { visibilityTimeoutSeconds: 900, maxReceiveCount: 3 },
+  /** The scheduled tracking poll of external carriers' shipments (issue 18), a page per message. */
+  trackingPoll: { visibilityTimeoutSeconds: 300, maxReceiveCount: 3 },
   manifestPipeline: { visibilityTimeoutSeconds: 60, maxReceiveCount: 5 },
   /** Writing an accepted manifest's items: up to ~15,000 items a payload, minutes at worst. */
   manifestIntake: { visibilityTimeoutSeconds: 900, maxReceiveCount: 5 },

@@ -82,6 +82,20 @@ export const workers: WorkerDef[] = [
     },
   },
   {
+    id: 'TrackingPoll',
+    handler: 'workers/tracking-poll',
+    summary: "Asks the carriers (fedex, ups, dhl, usps) for their shipments' tracking on the schedule's tick; moves them as tracking updates do",
+    queue: 'trackingPoll',
+    batchSize: 1,
+    timeoutSeconds: 300,
+    uses: {
+      table: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'],
+      queues: [{ name: 'trackingPoll', actions: ['SendMessage'] }],
+      bus: true,
+      secrets: 'read',
+    },
+  },
+  {
     id: 'PipelineStart',
     handler: 'workers/pipeline-start',
     summary: 'manifest.submitted / manifest.reprocess_requested -> one state machine run per (batch, run)',

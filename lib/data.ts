@@ -20,6 +20,9 @@ import type { StageSettings } from './stage';
  * than from cross-stack imports, so the ARNs read plainly in IAM and their cdk-nag findings can
  * be acknowledged by exact id.
  */
+/** How often the carriers' tracking is polled (issue 18): carriers update scans every few minutes to hours. */
+export const trackingPollEveryMinutes = 30;
+
 export function dataNames(settings: StageSettings) {
   return {
     table: settings.namePrefix,
@@ -27,6 +30,8 @@ export function dataNames(settings: StageSettings) {
     scheduleGroup: settings.namePrefix,
     /** The recurring schedule that ticks the marketplace sync, in the stage's schedule group. */
     marketplaceSyncSchedule: `${settings.namePrefix}-marketplace-sync`,
+    /** The recurring schedule that ticks the carriers' tracking poll (issue 18). */
+    trackingPollSchedule: `${settings.namePrefix}-tracking-poll`,
     /**
      * MARKETPLACE_SECRET_PREFIX: the functions create the secrets themselves, named
      * `<prefix>/marketplace/<accountId>/<channel>` (lambdas/infra/marketplace-credentials.ts).
@@ -74,6 +79,8 @@ export class DataStack extends Stack {
   /** The recurring marketplace-sync tick (absent only when a test's queueDefs leave out marketplaceSync). */
   readonly marketplaceSyncSchedule?: scheduler.Schedule;
   readonly marketplaceSyncScheduleRole?: iam.Role;
+  /** The recurring tracking-poll tick (absent only when a test's queueDefs leave out trackingPoll). */
+  readonly trackingPollSchedule?: scheduler.Schedule;
 
   constructor(scope: Construct, id: string, props: DataStackProps) {
     super(scope, id, props);
@@ -246,6 +253,39 @@ export class DataStack extends Stack {
       });
       // The group is named literally (no reference), so CloudFormation needs the order spelled out.
       this.marketplaceSyncSchedule.node.addDependency(this.scheduleGroup);
+    }
+
+    // --- Scheduled tracking poll (issue 18) -------------------------------------------------
+    // Every trackingPollEveryMinutes, `{"kind":"scheduled"}` on the tracking-poll queue; the
+    // TrackingPoll worker asks the carriers for the shipments still moving. Its role may only
+    // send to that one queue, like the sync's.
+    const pollQueue = (this.queues as Partial<Record<QueueName, CatalogQueue>>).trackingPoll;
+    if (pollQueue) {
+      const role = new iam.Role(this, 'TrackingPollScheduleRole', {
+        description: `EventBridge Scheduler sends the tracking-poll tick of ${settings.namePrefix} to its queue`,
+        assumedBy: new iam.ServicePrincipal('scheduler.amazonaws.com', {
+          conditions: {
+            StringEquals: {
+              'aws:SourceAccount': Aws.ACCOUNT_ID,
+              'aws:SourceArn': this.formatArn({ service: 'scheduler', resource: 'schedule-group', resourceName: this.names.scheduleGroup }),
+            },
+          },
+        }),
+      });
+      this.trackingPollSchedule = new scheduler.Schedule(this, 'TrackingPollSchedule', {
+        scheduleName: this.names.trackingPollSchedule,
+        scheduleGroup: this.scheduleGroup,
+        description: `The carriers' tracking poll of ${settings.namePrefix}, every ${trackingPollEveryMinutes} min`,
+        schedule: scheduler.ScheduleExpression.rate(Duration.minutes(trackingPollEveryMinutes)),
+        timeWindow: scheduler.TimeWindow.off(),
+        target: new SqsSendMessage(pollQueue.queue, {
+          role,
+          input: scheduler.ScheduleTargetInput.fromObject({ kind: 'scheduled' }),
+          maxEventAge: Duration.minutes(trackingPollEveryMinutes),
+          retryAttempts: 10,
+        }),
+      });
+      this.trackingPollSchedule.node.addDependency(this.scheduleGroup);
     }
 
     new CfnOutput(this, 'TableName', { value: this.table.tableName });

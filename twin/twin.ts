@@ -21,6 +21,7 @@ import { now } from '../lambdas/infra/clock';
 import { LocalBlobs } from './blobs';
 import { TwinJobs } from './jobs';
 import { createTwinServer } from './server';
+import { startFakeCarriers, type FakeCarriers } from './fake-carriers';
 
 const lambdasDir = resolve(dirname(fileURLToPath(import.meta.url)), '../lambdas');
 
@@ -36,6 +37,8 @@ export interface TwinOptions {
   adminToken?: string;
   /** Poll interval of the job dispatcher; 0 turns polling off (tests drive it with `jobs.runDue()`). */
   jobPollMs?: number;
+  /** The fake carriers' tracking step (default 10 minutes): in transit, then out for delivery, then delivered. */
+  carrierStepMs?: number;
 }
 
 export interface Twin {
@@ -43,6 +46,8 @@ export interface Twin {
   apiUrl: string;
   jobs: TwinJobs;
   blobs: LocalBlobs;
+  /** The fake FedEx, UPS, DHL Express and USPS APIs every carrier adapter calls here. */
+  carriers: FakeCarriers;
   stop(): Promise<void>;
 }
 
@@ -62,6 +67,7 @@ export async function startTwin(opts: TwinOptions): Promise<Twin> {
   const dataDir = resolve(opts.dataDir);
   const tableName = opts.tableName ?? 'despacho';
   let dynamo: RunningDynamo | undefined;
+  let carriers: FakeCarriers | undefined;
   const endpoint = opts.dynamoEndpoint ?? (dynamo = await startDynamoLocal({ dataDir: join(dataDir, 'dynamodb') })).endpoint;
   try {
     localEnvironment(endpoint, tableName);
@@ -97,6 +103,9 @@ export async function startTwin(opts: TwinOptions): Promise<Twin> {
     useEvents(jobs);
     useMarketplaceCredentials(new LocalMarketplaceCredentials(dataDir));
     useCarrierCredentials(new LocalCarrierCredentials(dataDir));
+    // Every carrier adapter calls the fakes (CARRIER_API_URL), never a carrier's real host.
+    carriers = await startFakeCarriers({ stepMs: opts.carrierStepMs });
+    process.env.CARRIER_API_URL = carriers.baseUrl;
 
     if (opts.adminToken) {
       await seedAdminToken(opts.adminToken, nowIso());
@@ -110,14 +119,18 @@ export async function startTwin(opts: TwinOptions): Promise<Twin> {
     baseUrl = `http://${host === '127.0.0.1' ? 'localhost' : host}:${port}`;
     if (opts.jobPollMs !== 0) jobs.start(opts.jobPollMs ?? 200);
     const syncTimer = opts.jobPollMs !== 0 ? scheduleMarketplaceSync(jobs) : undefined;
+    const pollTimer = opts.jobPollMs !== 0 ? scheduleTrackingPoll(jobs) : undefined;
 
     return {
       url: baseUrl,
       apiUrl: `${baseUrl}/api`,
       jobs,
       blobs,
+      carriers,
       async stop() {
         syncTimer?.stop();
+        pollTimer?.stop();
+        await carriers?.close();
         server.closeAllConnections();
         server.close();
         await jobs.stop();
@@ -125,6 +138,7 @@ export async function startTwin(opts: TwinOptions): Promise<Twin> {
       },
     };
   } catch (err) {
+    await carriers?.close();
     await dynamo?.stop();
     throw err;
   }
@@ -142,6 +156,26 @@ function scheduleMarketplaceSync(jobs: TwinJobs): { stop(): void } {
     timer = setTimeout(() => {
       void jobs.sendOnce('marketplaceSync', { kind: 'scheduled' }, `scheduled-sync-${next.toISOString()}`).finally(arm);
     }, Math.max(0, next.getTime() - now().getTime()));
+    timer.unref();
+  };
+  arm();
+  return { stop: () => clearTimeout(timer) };
+}
+
+/**
+ * The twin's stand-in for the stack's tracking-poll schedule (lib/data.ts): every
+ * TRACKING_POLL_MINUTES (default 5 on the twin, against the fakes' 10-minute steps) one
+ * `scheduled` tick, named by its time so a restart does not queue it twice.
+ */
+function scheduleTrackingPoll(jobs: TwinJobs): { stop(): void } {
+  const minutes = Number(process.env.TRACKING_POLL_MINUTES) > 0 ? Number(process.env.TRACKING_POLL_MINUTES) : 5;
+  const everyMs = minutes * 60_000;
+  let timer: NodeJS.Timeout | undefined;
+  const arm = () => {
+    const at = Math.ceil((now().getTime() + 1) / everyMs) * everyMs;
+    timer = setTimeout(() => {
+      void jobs.sendOnce('trackingPoll', { kind: 'scheduled' }, `tracking-poll-${new Date(at).toISOString()}`).finally(arm);
+    }, Math.max(0, at - now().getTime()));
     timer.unref();
   };
   arm();

@@ -44,6 +44,10 @@ export class Locked extends define(423, 'locked', 'The resource is locked.') {}
 export class TooManyRequests extends define(429, 'rate_limited', 'Too many requests.') {}
 export class Gone extends define(410, 'gone', 'This no longer exists.') {}
 export class Unavailable extends define(503, 'unavailable', 'The service is busy; retry shortly.') {}
+/** An upstream service (a carrier's API) failed or answered what cannot be used. */
+export class BadGateway extends define(502, 'bad_gateway', 'An upstream service failed.') {}
+/** An upstream service (a carrier's API) did not answer in time. */
+export class GatewayTimeout extends define(504, 'gateway_timeout', 'An upstream service did not answer in time.') {}
 
 export class ValidationFailed extends ServiceError {
   override readonly status = 422;

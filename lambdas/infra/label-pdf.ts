@@ -151,7 +151,7 @@ function fitText(text: string, font: FontId, size: number, maxWidth: number, min
 // ---------------------------------------------------------------------------------------------
 // The barcode image
 
-interface GrayImage {
+export interface GrayImage {
   width: number;
   height: number;
   /** One byte per pixel, rows top to bottom. */
@@ -162,7 +162,7 @@ interface GrayImage {
  * The pixels of a bwip-js PNG as gray over white. bwip-js writes one kind of PNG: 8-bit RGBA,
  * not interlaced, every row unfiltered; anything else is refused rather than misread.
  */
-function bwipPngToGray(png: Buffer): GrayImage {
+export function bwipPngToGray(png: Buffer): GrayImage {
   let offset = 8;
   let header: Buffer | undefined;
   const idat: Buffer[] = [];
@@ -399,3 +399,47 @@ export async function renderLabel(input: LabelInput): Promise<Buffer> {
   const info = pdf.add(`<< /Title ${pdfString(`Label ${input.trackingNumber}`)} /Producer (Despacho) /CreationDate (${pdfDate(input.createdAt)}) >>`);
   return pdf.toBuffer(root, info);
 }
+
+// ---------------------------------------------------------------------------------------------
+// A carrier's label images on 4x6 pages
+
+/** A palette image (a GIF's frame): `indices` one byte per pixel, rows top to bottom; `palette` RGB triples. */
+export interface PaletteImage {
+  width: number;
+  height: number;
+  palette: Buffer;
+  indices: Buffer;
+}
+
+/**
+ * A PDF of a carrier's label images (UPS prints GIFs), one 4x6 page each: the image fills the page
+ * keeping its proportions, turned a quarter when it is landscape (UPS's 6x4 GIF) so it prints on
+ * the same 4x6 stock as every other label.
+ */
+export function imageLabelPdf(images: PaletteImage[], title: string, createdAt: string): Buffer {
+  if (images.length === 0) throw new RangeError('a label needs at least one image');
+  const pdf = new PdfFile();
+  const pages = pdf.reserve();
+  const kids = images.map((img, i) => {
+    const colors = img.palette.length / 3;
+    if (!Number.isInteger(colors) || colors < 1 || colors > 256) throw new RangeError(`label image ${i + 1}: a palette of ${img.palette.length} bytes`);
+    if (img.indices.length !== img.width * img.height) throw new RangeError(`label image ${i + 1}: ${img.indices.length} pixels for ${img.width}x${img.height}`);
+    const image = pdf.stream(`/Type /XObject /Subtype /Image /Width ${img.width} /Height ${img.height} /ColorSpace [/Indexed /DeviceRGB ${colors - 1} <${img.palette.toString('hex')}>] /BitsPerComponent 8`, img.indices);
+    const turn = img.width > img.height;
+    const [w, h] = turn ? [img.height, img.width] : [img.width, img.height];
+    const scale = Math.min(labelSize.width / w, labelSize.height / h);
+    const [dw, dh] = [w * scale, h * scale];
+    const x = (labelSize.width - dw) / 2;
+    const y = (labelSize.height - dh) / 2;
+    // Turned: the image's width runs up the page (a quarter turn counter-clockwise).
+    const cm = turn ? `0 ${fmt(dh)} ${fmt(-dw)} 0 ${fmt(x + dw)} ${fmt(y)} cm` : `${fmt(dw)} 0 0 ${fmt(dh)} ${fmt(x)} ${fmt(y)} cm`;
+    const contents = pdf.stream('', Buffer.from(`q ${cm} /Im1 Do Q`, 'latin1'));
+    return pdf.add(`<< /Type /Page /Parent ${pages} 0 R /MediaBox [0 0 ${labelSize.width} ${labelSize.height}] /Resources << /XObject << /Im1 ${image} 0 R >> >> /Contents ${contents} 0 R >>`);
+  });
+  pdf.set(pages, `<< /Type /Pages /Kids [${kids.map((k) => `${k} 0 R`).join(' ')}] /Count ${kids.length} >>`);
+  const root = pdf.add(`<< /Type /Catalog /Pages ${pages} 0 R >>`);
+  const info = pdf.add(`<< /Title ${pdfString(title)} /Producer (Despacho) /CreationDate (${pdfDate(createdAt)}) >>`);
+  return pdf.toBuffer(root, info);
+}
+
+const fmt = (n: number) => (Math.round(n * 1000) / 1000).toString();

@@ -313,8 +313,9 @@ describe('data stack', { timeout: 60_000 }, () => {
   });
 
   it('schedules the marketplace sync on the clock in UTC, sending the scheduled tick to the sync queue', () => {
-    dev.dataTemplate.resourceCountIs('AWS::Scheduler::Schedule', 1);
-    const [schedule] = Object.values(resources(dev.dataTemplate, 'AWS::Scheduler::Schedule'));
+    // Two recurring schedules: the marketplace sync and the carriers' tracking poll (issue 18).
+    dev.dataTemplate.resourceCountIs('AWS::Scheduler::Schedule', 2);
+    const schedule = Object.values(resources(dev.dataTemplate, 'AWS::Scheduler::Schedule')).find((r) => r.Properties.Name === 'despacho-dev-marketplace-sync')!;
     expect(schedule.Properties).toMatchObject({
       Name: 'despacho-dev-marketplace-sync',
       GroupName: 'despacho-dev',
@@ -332,9 +333,24 @@ describe('data stack', { timeout: 60_000 }, () => {
     expect(target.RoleArn).toEqual({ 'Fn::GetAtt': [expect.stringMatching(/^MarketplaceSyncScheduleRole/), 'Arn'] });
     expect(target.DeadLetterConfig).toBeUndefined();
     // A stage built with another interval gets that interval's cron.
-    const [every15] = Object.values(resources(probe.dataTemplate, 'AWS::Scheduler::Schedule'));
+    const every15 = Object.values(resources(probe.dataTemplate, 'AWS::Scheduler::Schedule')).find((r) => String(r.Properties.Name).endsWith('-marketplace-sync'))!;
     expect(every15.Properties.ScheduleExpression).toBe(syncCron(15));
     expect(every15.Properties.ScheduleExpression).toBe('cron(0/15 * * * ? *)');
+  });
+
+  it("schedules the carriers' tracking poll every 30 minutes, its own role sending only to the poll queue", () => {
+    const poll = Object.values(resources(dev.dataTemplate, 'AWS::Scheduler::Schedule')).find((r) => r.Properties.Name === 'despacho-dev-tracking-poll')!;
+    expect(poll.Properties).toMatchObject({ GroupName: 'despacho-dev', ScheduleExpression: 'rate(30 minutes)', FlexibleTimeWindow: { Mode: 'OFF' }, State: 'ENABLED' });
+    expect(poll.Properties.Target.Arn).toEqual({ 'Fn::GetAtt': [expect.stringMatching(/^TrackingPollQueue[0-9A-F]{8}$/), 'Arn'] });
+    expect(poll.Properties.Target.Input).toBe('{"kind":"scheduled"}');
+    const roleId = (poll.Properties.Target.RoleArn as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'][0];
+    expect(roleId).toMatch(/^TrackingPollScheduleRole/);
+    const statements = Object.values(resources(dev.dataTemplate, 'AWS::IAM::Policy'))
+      .filter((p) => list<any>(p.Properties.Roles).some((r) => r.Ref === roleId))
+      .flatMap((p) => p.Properties.PolicyDocument.Statement as Statement[]);
+    expect(statements).toHaveLength(1);
+    expect(statements[0].Action).toBe('sqs:SendMessage');
+    expect(list(statements[0].Resource)).toEqual([{ 'Fn::GetAtt': [poll.Properties.Target.Arn['Fn::GetAtt'][0], 'Arn'] }]);
   });
 
   it('gives the sync schedule a role that can only send messages to the sync queue', () => {
@@ -556,9 +572,22 @@ describe('api stack', { timeout: 60_000 }, () => {
 
   it('grants the marketplace secrets under the stage prefix only to the functions with secrets, the sync worker read only', () => {
     // AdminMigrateChannelCodes moves credentials stored under a former channel code (issue 17, item 2);
-    // the carrier accounts (issue 18) are secrets under the same path, the list reading only.
-    expect(secretFunctions.sort()).toEqual(['AdminMigrateChannelCodes', 'CarriersConnect', 'CarriersDisconnect', 'CarriersList', 'MarketplaceSync', 'MarketplacesConnect', 'MarketplacesDisconnect']);
-    const readOnly = ['MarketplaceSync', 'CarriersList'];
+    // the carrier accounts (issue 18) are secrets under the same path, the list reading only, and
+    // ship, cancel (voids), the quotes and the tracking poll read them to call the carriers.
+    expect(secretFunctions.sort()).toEqual([
+      'AdminMigrateChannelCodes',
+      'CarriersConnect',
+      'CarriersDisconnect',
+      'CarriersList',
+      'MarketplaceSync',
+      'MarketplacesConnect',
+      'MarketplacesDisconnect',
+      'OrdersCancel',
+      'OrdersShip',
+      'ShippingQuotes',
+      'TrackingPoll',
+    ]);
+    const readOnly = ['MarketplaceSync', 'CarriersList', 'OrdersCancel', 'OrdersShip', 'ShippingQuotes', 'TrackingPoll'];
     const secrets = 'arn:<AWS::Partition>:secretsmanager:<AWS::Region>:<AWS::AccountId>:secret:despacho-dev/marketplace/*';
     for (const id of secretFunctions) {
       const statements = roleStatements(dev.apiTemplate, stage, id);

@@ -74,6 +74,12 @@ export interface ShipmentRecord {
   estimatedDelivery: string | null;
   createdAt: string;
   deliveredAt: string | null;
+  /** What the carrier charged for the label, when it says (external carriers). */
+  cost?: { amount: number; currency: string } | null;
+  /** What the carrier voids or tracks the shipment by, when not its tracking number (UPS's shipment id). */
+  carrierReference?: string | null;
+  /** When the carrier voided the label (the order was cancelled before it was used). */
+  voidedAt?: string | null;
 }
 
 export interface Totals {

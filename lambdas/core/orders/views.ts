@@ -60,6 +60,9 @@ export function shipmentView(s: ShipmentRecord) {
     estimated_delivery: s.estimatedDelivery,
     delivered_at: s.deliveredAt,
     created_at: s.createdAt,
+    // External carriers (issue 18): what the label cost, and when it was voided.
+    ...(s.cost ? { shipping_cost: s.cost } : {}),
+    ...(s.voidedAt ? { voided_at: s.voidedAt } : {}),
   };
 }
 

@@ -1,18 +1,24 @@
 import { argentineDay } from '../customs/regime-rules';
 
 /**
- * What the ship endpoint (spec 4.1) asks of a carrier: a tracking number and a delivery estimate
- * for a new shipment. A real carrier (FedEx, DHL, UPS, Correo Argentino...) plugs in as an
- * adapter in lambdas/infra that implements this port with the carrier's API and the account's
- * credentials (found by `accountId`), and is registered in `carriers` (lambdas/infra/carriers.ts).
- * The label itself is drawn by lambdas/infra/label-pdf.ts whatever the carrier.
+ * What the ship endpoint (spec 4.1), the quotes, cancel and the tracking poll ask of a carrier.
+ * Each carrier is an adapter in lambdas/infra/carriers/ that implements this port with the
+ * carrier's API and the account's credentials (found by `accountId`), registered in `carriers`
+ * (lambdas/infra/carriers.ts). The built-in `despacho` carrier returns no label: the service draws
+ * its own with lambdas/infra/label-pdf.ts; an external carrier's label is the carrier's.
  */
 export interface CarrierPort {
   /** The lower-case name callers send as `carrier` (spec 2.2). */
   name: string;
   /** The service levels the carrier offers, as callers send them as `service`. */
   services: readonly string[];
-  issueTracking(input: TrackingRequest): Promise<TrackingIssued>;
+  createShipment(input: CarrierShipmentRequest): Promise<CarrierShipment>;
+  /** Voids (cancels) an unused label. Absent: the carrier has nothing to void. */
+  voidShipment?(input: CarrierShipmentRef): Promise<void>;
+  /** The shipment's latest tracking status. */
+  track?(input: CarrierShipmentRef): Promise<CarrierTracking>;
+  /** The carrier's rates for a route and packages. */
+  rate?(input: CarrierRateRequest): Promise<CarrierRate[]>;
 }
 
 export interface TrackingRequest {
@@ -25,6 +31,102 @@ export interface TrackingIssued {
   trackingNumber: string;
   /** YYYY-MM-DD, Argentine calendar. */
   estimatedDelivery: string;
+}
+
+/** A shipper or recipient as the carriers want them. */
+export interface CarrierParty {
+  name: string;
+  phone: string | null;
+  email: string | null;
+  address1: string;
+  address2: string | null;
+  city: string;
+  state: string;
+  postal_code: string;
+  /** ISO 3166-1 alpha-2, upper case. */
+  country: string;
+}
+
+/** One line of the customs declaration, from an order item. */
+export interface CustomsLine {
+  description: string;
+  sku: string;
+  quantity: number;
+  /** Per unit, in `currency`. */
+  unitValue: number;
+  /** Per unit, kg. */
+  unitWeight: number;
+  /** null when unknown: carriers then take the description alone. */
+  hsCode: string | null;
+  /** ISO alpha-2 country of manufacture. */
+  originCountry: string;
+}
+
+export interface CarrierShipmentRequest {
+  shipmentId: number;
+  accountId: number;
+  service: string;
+  orderNumber: string;
+  /** YYYY-MM-DD. */
+  shipDate: string;
+  shipper: CarrierParty;
+  recipient: CarrierParty;
+  /** kg and cm. */
+  packages: { weight: number; length: number; width: number; height: number }[];
+  currency: string;
+  /** The declaration of an international shipment (every line shipped); empty for a domestic one. */
+  customs: CustomsLine[];
+}
+
+export interface Money {
+  amount: number;
+  currency: string;
+}
+
+export interface CarrierShipment {
+  trackingNumber: string;
+  /** YYYY-MM-DD, or null when the carrier gives none. */
+  estimatedDelivery: string | null;
+  /** The carrier's 4x6 PDF label; null for the built-in carrier, whose label the service draws. */
+  label: Buffer | null;
+  cost: Money | null;
+  /** What the carrier needs to void or track it, when not the tracking number alone. */
+  reference: string | null;
+}
+
+export interface CarrierShipmentRef {
+  accountId: number;
+  trackingNumber: string;
+  reference: string | null;
+  /** Destination country: USPS voids domestic and international labels at different addresses. */
+  destinationCountry: string;
+}
+
+/** Shipment statuses a carrier reports (core/orders/model ShipmentStatus), or null when nothing moved yet. */
+export interface CarrierTracking {
+  status: 'in_transit' | 'out_for_delivery' | 'delivered' | 'exception' | 'returned' | null;
+  /** ISO 8601 of the latest event, when given. */
+  occurredAt: string | null;
+  description: string;
+}
+
+export interface CarrierRateRequest {
+  accountId: number;
+  shipDate: string;
+  origin: { country: string; postal_code: string; city: string; state: string };
+  destination: { country: string; postal_code: string; city: string; state: string };
+  /** kg and cm. */
+  packages: { weight: number; length: number; width: number; height: number }[];
+  declaredValue: Money | null;
+}
+
+export interface CarrierRate {
+  service: string;
+  serviceName: string;
+  transitDays: number | null;
+  /** YYYY-MM-DD or null. */
+  deliveryDate: string | null;
+  cost: Money;
 }
 
 /**

@@ -4,7 +4,7 @@ import { byMethod } from '../kit/by-method';
 import { saveWarehouse, warehousesOf } from '../../services/inventory/inventory';
 import { WarehouseBody, WarehouseParams } from '../orders/schemas';
 
-const view = (w: { id: number; name: string; address1: string; city: string; state: string; postal_code: string; country: string; updatedAt: string }) => ({
+const view = (w: { id: number; name: string; address1: string; city: string; state: string; postal_code: string; country: string; phone?: string; updatedAt: string }) => ({
   id: w.id,
   name: w.name,
   address1: w.address1,
@@ -12,6 +12,7 @@ const view = (w: { id: number; name: string; address1: string; city: string; sta
   state: w.state,
   postal_code: w.postal_code,
   country: w.country,
+  ...(w.phone ? { phone: w.phone } : {}),
   updated_at: w.updatedAt,
 });
 

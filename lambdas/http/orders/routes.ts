@@ -73,6 +73,8 @@ export const ordersRoutes: RouteDef[] = [
       table: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'],
       bucket: [{ name: 'files', actions: ['PutObject', 'DeleteObject'] }],
       bus: true,
+      // The account's carrier credentials (fedex, ups, dhl, usps), read to buy the label.
+      secrets: 'read',
     },
     schemas: { params: IdParams, body: ShipBody },
     successStatus: 201,
@@ -97,12 +99,14 @@ export const ordersRoutes: RouteDef[] = [
     method: 'POST',
     path: '/v1/orders/{id}/cancel',
     handler: 'http/orders/cancel',
-    summary: 'Cancel an unfulfilled order',
+    summary: "Cancel an unfulfilled order, or one whose labels are all unused (voided with the carrier)",
     tag: 'orders',
     responses: ordersResponses.OrdersCancel,
     auth: { scopes: ['orders:write'] },
     rate: 'orders.write',
-    uses: { table: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'], bus: true },
+    // The carrier credentials: unused labels are voided with the carrier (issue 18).
+    uses: { table: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'], bus: true, secrets: 'read' },
+    timeoutSeconds: 29,
     schemas: { params: IdParams, body: CancelBody },
   },
   {

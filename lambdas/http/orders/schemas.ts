@@ -177,4 +177,6 @@ export const WarehouseBody = v.object({
   state: text(120),
   postal_code: text(20),
   country: v.pipe(v.string('Must be a string.'), v.trim(), v.regex(/^[A-Za-z]{2}$/, 'Must be a 2-letter ISO country code.'), v.toUpperCase()),
+  /** The carriers (FedEx, UPS, DHL, USPS) print and call it: their APIs require a shipper phone. */
+  phone: v.optional(v.pipe(v.string('Must be a string.'), v.trim(), v.regex(/^\+?[0-9 ()-]{6,25}$/, 'Must be a phone number: digits, spaces, ( ) - and an optional leading +.'))),
 });

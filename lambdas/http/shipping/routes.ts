@@ -1,7 +1,7 @@
 import type { RouteDef } from '../../catalog-types';
 import { IdParams } from '../kit/schemas';
 import { TrackingUpdateBody } from '../orders/schemas';
-import { CarrierAccountBody, CarrierParams } from './schemas';
+import { CarrierAccountBody, CarrierParams, QuoteBody } from './schemas';
 import { shippingResponses } from './responses';
 
 /** Shipment labels and carrier tracking updates (spec 2.2): GET needs `orders:read`, every other method `orders:write`. */
@@ -69,5 +69,19 @@ export const shippingRoutes: RouteDef[] = [
     rate: 'orders.write',
     uses: { secrets: 'write' },
     schemas: { params: CarrierParams },
+  },
+  {
+    id: 'ShippingQuotes',
+    method: 'POST',
+    path: '/v1/shipping/quotes',
+    handler: 'http/shipping/quotes',
+    summary: "Rates of the connected carriers (fedex, ups, dhl, usps) for a route and packages, cheapest first; with include_ddp, AR duties and taxes",
+    tag: 'orders',
+    auth: { scopes: ['orders:read'] },
+    rate: 'orders.read',
+    // The carrier credentials, and the tariff table the landed-cost calculation reads.
+    uses: { secrets: 'read', table: ['GetItem', 'Query'], bedrock: true },
+    schemas: { body: QuoteBody },
+    timeoutSeconds: 29,
   },
 ];

@@ -497,3 +497,54 @@ async function unlessLost(write: Promise<unknown>): Promise<boolean> {
     throw err;
   }
 }
+
+// ---------------------------------------------------------------------------------------------
+// Shipments the tracking poll follows (issue 18 item 5)
+
+/**
+ * One small row per shipment of an external carrier that is not final yet (`TRACKWATCH`, sorted
+ * by shipment id): the scheduled tracking poll reads these, never the orders. Written in the ship
+ * transaction, deleted in the transaction that makes the shipment final (delivered, returned) or
+ * voids its label, so the partition holds only the shipments still moving.
+ */
+const trackingWatches = defineEntity({
+  model: { entity: 'trackingWatch', version: '1', service },
+  attributes: {
+    shipmentId: { type: 'number', required: true },
+    /** The shipment id zero-padded: the watches sort by id. */
+    shipmentKey: { type: 'string', hidden: true, watch: ['shipmentId'], set: (_: unknown, { shipmentId }: { shipmentId: number }) => pad(shipmentId) },
+    orderId: { type: 'number', required: true },
+    accountId: { type: 'number', required: true },
+    carrier: { type: 'string', required: true },
+    trackingNumber: { type: 'string', required: true },
+  },
+  indexes: {
+    all: { pk: key('pk', 'TRACKWATCH', keyless), sk: key('sk', '${shipmentKey}', keyless) },
+  },
+} as const);
+
+export interface TrackingWatch {
+  shipmentId: number;
+  orderId: number;
+  accountId: number;
+  carrier: string;
+  trackingNumber: string;
+}
+
+export function trackingWatch(w: TrackingWatch): TransactItem {
+  return { Put: trackingWatches().put({ ...w, shipmentKey: pad(w.shipmentId) }).params() as never };
+}
+
+export function trackingWatchDone(shipmentId: number): TransactItem {
+  return { Delete: trackingWatches().delete({ shipmentKey: pad(shipmentId) }).params() as never };
+}
+
+/** Up to `limit` watched shipments after shipment id `after` (exclusive), in id order. */
+export async function watchedShipments(after: number, limit: number): Promise<TrackingWatch[]> {
+  const found = await trackingWatches().query.all({}).gt({ shipmentKey: pad(after) }).go({ limit, consistent: true, ...read });
+  return found.data.map((w) => ({ shipmentId: w.shipmentId, orderId: w.orderId, accountId: w.accountId, carrier: w.carrier, trackingNumber: w.trackingNumber }));
+}
+
+export async function forgetWatchedShipment(shipmentId: number): Promise<void> {
+  await trackingWatches().delete({ shipmentKey: pad(shipmentId) }).go({ response: 'none' });
+}

@@ -21,6 +21,8 @@ const warehouses = defineEntity({
     state: { type: 'string', required: true },
     postal_code: { type: 'string', required: true },
     country: { type: 'string', required: true },
+    /** Optional; the external carriers' APIs need a shipper phone. */
+    phone: { type: 'string' },
     updatedAt: { type: 'string', required: true },
   },
   indexes: {

@@ -18,16 +18,17 @@ import {
   type ShipmentRecord,
   type ShipmentStatus,
 } from '../../core/orders/model';
+import type { CarrierShipmentRequest } from '../../core/shipping/carrier';
 import { lowStockPayload, shipmentCreatedPayload } from '../../core/webhooks/payloads';
 import { orderSummary } from '../../core/orders/views';
-import { carrierFor } from '../../infra/carriers';
+import { carrierFor, carrierNames } from '../../infra/carriers';
 import { renderLabel } from '../../infra/label-pdf';
 import { blobs } from '../../infra/blobs';
 import { nowIso } from '../../infra/clock';
 import { nextId } from '../../infra/entities/counters';
-import { getOrder, shipmentPointer, shipmentPointerWrites as shipmentPointers, trackingPointer } from '../../infra/entities/orders';
+import { getOrder, shipmentPointer, shipmentPointerWrites as shipmentPointers, trackingPointer, trackingWatch, trackingWatchDone } from '../../infra/entities/orders';
 import { getProducts, markLowStock, stockDecrements, type ProductRecord } from '../../infra/entities/products';
-import { getWarehouse, listWarehouses } from '../../infra/entities/warehouses';
+import { getWarehouse, listWarehouses, type WarehouseRecord } from '../../infra/entities/warehouses';
 import { logger } from '../../shared/logger';
 import { once } from '../idempotency';
 import { change, findOrder, notifiedEntry, refuse } from '../orders/orders';
@@ -55,7 +56,7 @@ const labelKey = (accountId: number, shipmentId: number) => `labels/${accountId}
 /** Creates the shipment: tracking number from the carrier, a 4x6 PDF label in storage, stock taken off. */
 export async function shipOrder(principal: Principal, id: number, input: ShipInput, labelUrlOf: (shipmentId: number) => string, idempotencyKey?: string): Promise<ShipResult> {
   const carrier = carrierFor(input.carrier);
-  if (!carrier) throw new ValidationFailed({ carrier: [`No carrier adapter for "${input.carrier}"; use fulfill to record a shipment made outside the service.`] });
+  if (!carrier) throw new ValidationFailed({ carrier: [`No carrier adapter for "${input.carrier}" (${carrierNames.join(', ')}); use fulfill to record a shipment made outside the service.`] });
   if (!carrier.services.includes(input.service)) throw new ValidationFailed({ service: [`${input.carrier} offers ${carrier.services.join(', ')}.`] });
   const lines = input.packages.flatMap((p) => p.items.map((i) => ({ orderItemId: i.order_item_id, quantity: i.quantity })));
   const path = pathOfPackageLine(input);
@@ -65,22 +66,37 @@ export async function shipOrder(principal: Principal, id: number, input: ShipInp
     const warehouse = await shipFrom(principal.accountId, input.warehouse_id);
     const shipmentId = await nextId('shipment');
     const at = nowIso();
-    const { trackingNumber, estimatedDelivery } = await carrier.issueTracking({ shipmentId, service: input.service, accountId: principal.accountId });
-    const pdf = await renderLabel({
-      trackingNumber,
-      carrier: carrier.name,
-      service: input.service,
-      orderNumber: order.orderNumber,
-      shipmentId,
-      createdAt: at,
-      sender: warehouse,
-      recipient: { ...order.shippingAddress },
-      packages: input.packages.map((p) => ({ weight: p.weight, length: p.length, width: p.width, height: p.height })),
-    });
-    await blobs().put(labelKey(principal.accountId, shipmentId), pdf, 'application/pdf');
+    const request = carrierRequest(order, lines, input, warehouse, shipmentId, principal.accountId, at);
+    const made = await carrier.createShipment(request);
+    const { trackingNumber } = made;
+    const estimatedDelivery = made.estimatedDelivery;
+    const pdf =
+      made.label ??
+      (await renderLabel({
+        trackingNumber,
+        carrier: carrier.name,
+        service: input.service,
+        orderNumber: order.orderNumber,
+        shipmentId,
+        createdAt: at,
+        sender: warehouse,
+        recipient: { ...order.shippingAddress },
+        packages: input.packages.map((p) => ({ weight: p.weight, length: p.length, width: p.width, height: p.height })),
+      }));
+    // A carrier's label that does not land on a shipment is voided, so it is never billed.
+    const voidLabel = () =>
+      carrier.voidShipment && made.label
+        ? carrier.voidShipment({ accountId: principal.accountId, trackingNumber, reference: made.reference, destinationCountry: order.shippingAddress.country }).catch((err: unknown) => {
+            logger.error('could not void the label of a shipment that did not land', { carrier: carrier.name, trackingNumber, error: err as Error });
+          })
+        : Promise.resolve();
+    await blobs()
+      .put(labelKey(principal.accountId, shipmentId), pdf, 'application/pdf')
+      .catch((err: unknown) => voidLabel().then(() => Promise.reject(err)));
     const notified = input.notify_customer ?? true;
     // A shipment that does not land (the order changed under it) leaves no label behind.
-    const removeLabel = (err: unknown) => blobs().delete(labelKey(principal.accountId, shipmentId)).then(() => Promise.reject(err), () => Promise.reject(err));
+    const removeLabel = (err: unknown) =>
+      Promise.all([blobs().delete(labelKey(principal.accountId, shipmentId)).catch(() => undefined), voidLabel()]).then(() => Promise.reject(err));
     return ship(principal, order, lines, path, {
       id: shipmentId,
       orderId: id,
@@ -97,9 +113,42 @@ export async function shipOrder(principal: Principal, id: number, input: ShipInp
       estimatedDelivery,
       createdAt: at,
       deliveredAt: null,
+      ...(made.cost ? { cost: made.cost } : {}),
+      ...(made.reference ? { carrierReference: made.reference } : {}),
     }, notified).catch(removeLabel);
   }, { noun: 'shipment', idOf: (r) => `${r.order.id}:${r.shipment.id}`, load: (ref) => loadShipResult(principal, ref) });
   return result;
+}
+
+/**
+ * What a carrier is asked for: the warehouse as shipper (its country is the goods' origin), the
+ * order's shipping address as recipient (the phone of the address, else the customer's), the
+ * packages in kg and cm, and the customs lines of the items shipped (the item's weight, or the
+ * packages' weight shared by the units when the item has none).
+ */
+function carrierRequest(order: OrderRecord, lines: ShipLine[], input: ShipInput, warehouse: WarehouseRecord, shipmentId: number, accountId: number, at: string): CarrierShipmentRequest {
+  const byId = new Map(order.items.map((i) => [i.id, i]));
+  const units = lines.reduce((a, l) => a + l.quantity, 0);
+  const totalKg = input.packages.reduce((a, p) => a + p.weight, 0);
+  const a = order.shippingAddress;
+  return {
+    shipmentId,
+    accountId,
+    service: input.service,
+    orderNumber: order.orderNumber,
+    shipDate: at.slice(0, 10),
+    shipper: { name: warehouse.name, phone: warehouse.phone ?? null, email: null, address1: warehouse.address1, address2: null, city: warehouse.city, state: warehouse.state, postal_code: warehouse.postal_code, country: warehouse.country.toUpperCase() },
+    recipient: { name: a.name, phone: a.phone || order.customer.phone || null, email: order.customer.email || null, address1: a.address1, address2: a.address2 ?? null, city: a.city, state: a.state, postal_code: a.postal_code, country: a.country.toUpperCase() },
+    packages: input.packages.map((p) => ({ weight: p.weight, length: p.length, width: p.width, height: p.height })),
+    currency: order.currency,
+    customs:
+      warehouse.country.toUpperCase() === a.country.toUpperCase()
+        ? []
+        : lines.map((l) => {
+            const item = byId.get(l.orderItemId)!;
+            return { description: item.name, sku: item.sku, quantity: l.quantity, unitValue: item.price, unitWeight: item.weight ?? totalKg / units, hsCode: null, originCountry: warehouse.country.toUpperCase() };
+          }),
+  };
 }
 
 async function loadShipResult(principal: Principal, ref: string): Promise<ShipResult | undefined> {
@@ -173,7 +222,13 @@ async function ship(principal: Principal, read: OrderRecord, lines: ShipLine[], 
     if (notify) next = { ...next, timeline: [...next.timeline, notifiedEntry(o, at, `shipment ${shipment.id}`)] };
     const tracked: Map<string, ProductRecord> = shipment.source === 'label' ? await getProducts(o.accountId, shipment.items.map((i) => i.sku)) : new Map();
     const stock = shipment.source === 'label' ? stockDecrements(o.accountId, shipment.items, new Map([...tracked].filter(([, p]) => p.warehouseId === undefined || p.warehouseId === shipment.warehouseId))) : [];
-    return { next, extra: [...shipmentPointers({ id: shipment.id, trackingNumber: shipment.trackingNumber, accountId: o.accountId, orderId: o.id }), ...stock], result: { shipment, stockSkus: stock.length ? shipment.items.map((i) => i.sku) : [] } };
+    // A shipment of an external carrier is followed by the scheduled tracking poll.
+    const watch = shipment.source === 'label' && carrierFor(shipment.carrier)?.track ? [trackingWatch({ shipmentId: shipment.id, orderId: o.id, accountId: o.accountId, carrier: shipment.carrier, trackingNumber: shipment.trackingNumber })] : [];
+    return {
+      next,
+      extra: [...shipmentPointers({ id: shipment.id, trackingNumber: shipment.trackingNumber, accountId: o.accountId, orderId: o.id }), ...watch, ...stock],
+      result: { shipment, stockSkus: stock.length ? shipment.items.map((i) => i.sku) : [] },
+    };
   }, read);
   const evts: { type: string; data: unknown }[] = [];
   const s = result.shipment;
@@ -226,19 +281,30 @@ export async function shipmentLabel(principal: Principal, shipmentId: number): P
 export async function trackingUpdate(principal: Principal, input: { tracking_number: string; status: ShipmentStatus; occurred_at?: string }): Promise<{ order: OrderRecord; shipment: ShipmentRecord; changed: boolean }> {
   const pointer = await trackingPointer(input.tracking_number);
   if (!pointer || pointer.accountId !== principal.accountId) throw new NotFound(`No shipment with tracking number ${input.tracking_number}.`);
+  return moveShipment(principal, pointer, input.status, input.occurred_at);
+}
+
+/**
+ * A shipment's new status, by the tracking-updates entry point or the tracking poll: the order,
+ * its timeline and the end of the poll's watch (a final status) in one transaction; then
+ * shipment.delivered once, and order.updated when the order's status moved.
+ */
+export async function moveShipment(principal: Principal, pointer: { orderId: number; shipmentId: number }, status: ShipmentStatus, occurredAt?: string): Promise<{ order: OrderRecord; shipment: ShipmentRecord; changed: boolean }> {
   const { before, next, result } = await change(principal, pointer.orderId, async (o) => {
     const current = o.shipments.find((s) => s.id === pointer.shipmentId)!;
-    if (current.status === input.status) return { next: o, result: current };
-    if (!canMoveShipment(current.status, input.status)) throw new Conflict(`Shipment ${current.id} is ${current.status}; it cannot become ${input.status}.`);
+    if (current.voidedAt) throw new Conflict(`Shipment ${current.id}'s label was voided; it does not move any more.`);
+    if (current.status === status) return { next: o, result: current };
+    if (!canMoveShipment(current.status, status)) throw new Conflict(`Shipment ${current.id} is ${current.status}; it cannot become ${status}.`);
     const at = nowIso();
-    const when = input.occurred_at ?? at;
-    const shipment: ShipmentRecord = { ...current, status: input.status, deliveredAt: input.status === 'delivered' ? when : current.deliveredAt };
+    const when = occurredAt ?? at;
+    const shipment: ShipmentRecord = { ...current, status, deliveredAt: status === 'delivered' ? when : current.deliveredAt };
     const shipments = o.shipments.map((s) => (s.id === shipment.id ? shipment : s));
-    const timeline = [...o.timeline, { event: `shipment_${input.status}`, timestamp: at, description: `Shipment ${shipment.id} (${shipment.trackingNumber}) is ${input.status.replace(/_/g, ' ')}.` }];
+    const timeline = [...o.timeline, { event: `shipment_${status}`, timestamp: at, description: `Shipment ${shipment.id} (${shipment.trackingNumber}) is ${status.replace(/_/g, ' ')}.` }];
     let next: OrderRecord = { ...o, shipments, timeline, updatedAt: at };
-    const status = statusAfterTracking(next);
-    if (status !== next.status) next = { ...next, status, timeline: [...timeline, statusEntry(o.status, status, at, 'every shipment delivered')] };
-    return { next, result: shipment };
+    const orderStatus = statusAfterTracking(next);
+    if (orderStatus !== next.status) next = { ...next, status: orderStatus, timeline: [...timeline, statusEntry(o.status, orderStatus, at, 'every shipment delivered')] };
+    const final = status === 'delivered' || status === 'returned';
+    return { next, extra: final ? [trackingWatchDone(shipment.id)] : [], result: shipment };
   });
   const changed = next !== before;
   if (changed) {
@@ -251,4 +317,3 @@ export async function trackingUpdate(principal: Principal, input: { tracking_num
   }
   return { order: next, shipment: result, changed };
 }
-

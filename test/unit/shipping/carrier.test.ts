@@ -108,14 +108,15 @@ describe('delivery estimates', () => {
 });
 
 describe('the carrier registry', () => {
-  it('has the built-in carrier under despacho, with its services', () => {
+  it('has the built-in carrier under despacho, with its services, and the four external carriers (issue 18)', () => {
     expect(carrierFor('despacho')).toBe(builtinCarrier);
     expect(builtinCarrier.services).toEqual(['express', 'standard', 'economy']);
-    expect(carrierNames).toEqual(['despacho']);
+    expect(carrierNames).toEqual(['despacho', 'fedex', 'ups', 'dhl', 'usps']);
+    expect(carrierFor('dhl')?.services).toContain('express_worldwide');
   });
 
   it('knows no carrier it has no adapter for, and no other spelling', () => {
-    for (const name of ['fedex', 'dhl', 'ups', 'correo-argentino', 'Despacho', ' despacho', 'constructor', 'toString', '']) {
+    for (const name of ['correo-argentino', 'FEDEX', 'Despacho', ' despacho', 'constructor', 'toString', '']) {
       expect(carrierFor(name)).toBeUndefined();
     }
   });
