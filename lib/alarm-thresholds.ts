@@ -34,6 +34,8 @@ export const alarmThresholds = {
       webhookDelivery: 1800,
       // One sync may run 15 min; the scheduled tick queues one per connected account.
       marketplaceSync: 3600,
+      // The scheduled poll queues a page of watched shipments at a time; each page runs in minutes.
+      trackingPoll: 900,
       manifestPipeline: 300,
       // Intake writes two manifests at a time, up to 15 min each.
       manifestIntake: 1800,
