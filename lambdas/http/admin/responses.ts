@@ -28,7 +28,26 @@ export const Token = v.strictObject({
 });
 const tariffTable = { rows: integer, classifier: v.picklist(['bedrock', 'offline']) };
 
+/** One metric as the twin tallied it since it started (lambdas/shared/metrics.ts). */
+const metricSample = v.strictObject({
+  name: v.string(),
+  unit: v.string(),
+  dimensions: v.record(v.string(), v.string()),
+  samples: integer,
+  sum: v.number(),
+  min: v.number(),
+  max: v.number(),
+});
+
 export const adminResponses = {
+  AdminMetrics: {
+    answers: {
+      200: {
+        ...data("The twin's metrics since it started (JSON), or with format=prometheus Prometheus' text format", v.strictObject({ namespace: v.string(), stage: v.string(), since: timestamp, metrics: v.array(metricSample) })),
+        file: ['text/plain'],
+      },
+    },
+  },
   AdminAccountsCreate: { answers: { 201: data('The account', Account, { message: true }) } },
   AdminAccountsList: { answers: { 200: data('Every account', v.array(Account), { extra: { count: integer } }) } },
   AdminAccountSigningSecret: {

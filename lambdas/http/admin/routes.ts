@@ -103,6 +103,7 @@ export const adminMetricsRoutes: RouteDef[] = [
     auth: { roles: ['admin'] },
     rate: 'admin',
     schemas: { query: MetricsQuery },
+    responses: adminResponses.AdminMetrics,
     twinOnly: true,
   },
 ];

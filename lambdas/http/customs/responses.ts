@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import type { RouteResponses } from '../../catalog-types';
-import { data, failure, integer, money, nullable, timestamp } from '../kit/responses';
+import { data, failure, integer, money, nullable, tariffRates, timestamp } from '../kit/responses';
 
 /** The answers of the quota, client-info and landed-cost routes (spec 2.7, 4.6), for openapi.json. */
 
@@ -12,7 +12,7 @@ const taxIdRecord = {
 };
 const awbNotFound = failure('No shipment with this AWB in the account', ['not_found']);
 /** A calculation's figures: duties, taxes and how each was reached (core/customs). */
-const breakdown = v.strictObject({
+export const breakdown = v.strictObject({
   fob_value: money,
   freight: money,
   insurance: money,
@@ -83,7 +83,7 @@ export const customsResponses = {
           values: regimeQuote.values,
           duties_and_taxes: breakdown,
           total_landed_cost: money,
-          ncm: v.strictObject({ code: v.string(), description: v.string(), duty_rate: v.number(), source: v.string(), confidence: v.number(), reason: v.string() }),
+          ncm: v.strictObject({ code: v.string(), description: v.string(), duty_rate: v.number(), vat_rate: v.number(), rates: tariffRates, source: v.string(), confidence: v.number(), reason: v.string() }),
           rules: v.strictObject({
             effective_from: v.string(),
             source: v.string(),

@@ -23,6 +23,8 @@ const Warehouse = v.strictObject({
   state: v.string(),
   postal_code: v.string(),
   country: v.string(),
+  /** The shipper's phone the external carriers need; absent when none was given. */
+  phone: v.optional(v.string()),
   updated_at: timestamp,
 });
 

@@ -63,3 +63,15 @@ export const replayedHeader = { 'Idempotent-Replayed': { description: '`true` wh
 export function done(description: string): ResponseDef {
   return { description, body: okBody({ message: true }) };
 }
+
+/** One rate of a product and where it comes from (core/customs/tariff-rates.ts `RateCheck`). */
+const rateCheck = v.strictObject({
+  rate: v.number(),
+  status: v.picklist(['verified', 'unverified', 'imported']),
+  source: v.string(),
+  read: v.optional(v.string()),
+  note: v.optional(v.string()),
+});
+
+/** The duty, statistics fee and VAT of a product, each with its source, and whether all were verified. */
+export const tariffRates = v.strictObject({ duty: rateCheck, statistics_fee: rateCheck, vat: rateCheck, verified: v.boolean() });

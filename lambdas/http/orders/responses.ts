@@ -37,6 +37,10 @@ export const Shipment = v.strictObject({
   estimated_delivery: nullable(v.string()),
   delivered_at: nullable(timestamp),
   created_at: timestamp,
+  /** What the carrier charged for the label (external carriers, when it says). */
+  shipping_cost: v.optional(v.strictObject({ amount: money, currency: v.string() })),
+  /** When the carrier voided the label (an order cancelled with unused labels). */
+  voided_at: v.optional(timestamp),
 });
 
 export const OrderDetail = v.strictObject({
@@ -79,6 +83,12 @@ const stateConflict = failure('The order cannot make this move from its state, o
   'Retry-After': { description: 'Seconds to wait when the order was changing under concurrency', type: 'integer' },
 });
 const notFound = failure('No such order of this account', ['not_found']);
+/** An external carrier's API failed (502), rate-limited us past the retries (503) or did not answer in time (504). */
+const carrierFailures = {
+  502: failure("The carrier's API failed or answered what cannot be used; `carrier` names it", ['bad_gateway'], { carrier: v.string() }),
+  503: failure('The carrier kept answering 429 after the retries; retry after Retry-After', ['unavailable'], { carrier: v.optional(v.string()) }, { 'Retry-After': { description: 'Seconds to wait', type: 'integer' } }),
+  504: failure("The carrier's API did not answer in time; `carrier` names it", ['gateway_timeout'], { carrier: v.string() }),
+};
 
 export const ordersResponses = {
   OrdersList: {
@@ -132,6 +142,7 @@ export const ordersResponses = {
       ),
       404: notFound,
       409: stateConflict,
+      ...carrierFailures,
     },
   },
   OrdersFulfill: {
@@ -155,9 +166,16 @@ export const ordersResponses = {
   },
   OrdersCancel: {
     answers: {
-      200: data('The order cancelled (or already cancelled)', v.strictObject({ order_id: integer, status: v.picklist(orderStatuses), cancelled_at: nullable(timestamp) }), { message: true }),
+      200: data(
+        'The order cancelled (or already cancelled); the shipments whose unused labels the carriers voided',
+        v.strictObject({ order_id: integer, status: v.picklist(orderStatuses), cancelled_at: nullable(timestamp), voided_shipments: v.optional(v.array(integer)) }),
+        { message: true },
+      ),
       404: notFound,
-      409: stateConflict,
+      409: failure('The order cannot be cancelled from its state, or a carrier refused to void a label (the labels voided before it are listed)', ['conflict'], { voided_shipments: v.optional(v.array(integer)) }, {
+        'Retry-After': { description: 'Seconds to wait when the order was changing under concurrency', type: 'integer' },
+      }),
+      ...carrierFailures,
     },
   },
   OrdersShipments: { answers: { 200: data('The shipments of the order', v.strictObject({ shipments: v.array(Shipment) })), 404: notFound } },

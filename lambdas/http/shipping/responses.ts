@@ -3,13 +3,40 @@ import type { RouteResponses } from '../../catalog-types';
 import { carrierEnvironments, externalCarriers } from '../../core/shipping/carrier-accounts';
 import { orderStatuses } from '../../core/orders/model';
 import { Shipment } from '../orders/responses';
-import { data, done, failure, file, integer, timestamp } from '../kit/responses';
+import { data, done, failure, file, integer, money, nullable, timestamp } from '../kit/responses';
+import { breakdown } from '../customs/responses';
 
 /** The answers of the shipping routes (labels, tracking updates, carrier accounts), for openapi.json. */
 
 const carrierAccount = { carrier: v.picklist(externalCarriers), account_number: v.string(), environment: v.picklist(carrierEnvironments) };
 
+/** One carrier's rate of a quote; with include_ddp for AR, the landed cost of the customs quote. */
+const quotedRate = v.strictObject({
+  carrier: v.string(),
+  service: v.string(),
+  service_name: v.string(),
+  transit_days: nullable(integer),
+  delivery_date: nullable(v.string()),
+  shipping_cost: v.strictObject({ amount: money, currency: v.string() }),
+  duties_and_taxes: v.optional(breakdown),
+  total_landed_cost: v.optional(money),
+});
+
 export const shippingResponses = {
+  ShippingQuotes: {
+    answers: {
+      200: data(
+        "The connected carriers' rates, cheapest first; the carriers that failed, with their error",
+        v.strictObject({
+          quote_id: v.string(),
+          valid_until: timestamp,
+          currency: v.string(),
+          rates: v.array(quotedRate),
+          carrier_errors: v.array(v.strictObject({ carrier: v.string(), status: integer, error: v.string(), message: v.string() })),
+        }),
+      ),
+    },
+  },
   ShipmentLabel: {
     answers: {
       200: file('The label as a PDF', ['application/pdf'], { 'Content-Disposition': { description: 'inline; filename="<label file>"' } }),

@@ -82,6 +82,7 @@ export const shippingRoutes: RouteDef[] = [
     // The carrier credentials, and the tariff table the landed-cost calculation reads.
     uses: { secrets: 'read', table: ['GetItem', 'Query'], bedrock: true },
     schemas: { body: QuoteBody },
+    responses: shippingResponses.ShippingQuotes,
     timeoutSeconds: 29,
   },
 ];
