@@ -615,7 +615,7 @@ describe('api stack', { timeout: 60_000 }, () => {
   });
 
   it('grants every Secrets Manager call the credentials module makes in AWS, and only the tags it writes', () => {
-    const source = ['lambdas/infra/marketplace-credentials.ts', 'lambdas/infra/carrier-credentials.ts'].map((f) => readFileSync(join(projectRoot, f), 'utf8')).join('\n');
+    const source = ['lambdas/infra/sealed-store.ts', 'lambdas/infra/marketplace-credentials.ts', 'lambdas/infra/carrier-credentials.ts'].map((f) => readFileSync(join(projectRoot, f), 'utf8')).join('\n');
     const commands = [...source.matchAll(/new (\w+)Command\(/g)].map((m) => m[1]);
     expect(commands.length).toBeGreaterThan(0);
     const granted = actionsOf(roleStatements(dev.apiTemplate, stage, 'MarketplacesConnect'), 'secretsmanager:');
