@@ -256,7 +256,7 @@ export class DataStack extends Stack {
     }
 
     // --- Scheduled tracking poll (issue 18) -------------------------------------------------
-    // Every trackingPollEveryMinutes, `{"kind":"scheduled"}` on the tracking-poll queue; the
+    // Every trackingPollEveryMinutes on the clock, `{"kind":"scheduled"}` on the tracking-poll queue; the
     // TrackingPoll worker asks the carriers for the shipments still moving. Its role may only
     // send to that one queue, like the sync's.
     const pollQueue = (this.queues as Partial<Record<QueueName, CatalogQueue>>).trackingPoll;
@@ -275,8 +275,9 @@ export class DataStack extends Stack {
       this.trackingPollSchedule = new scheduler.Schedule(this, 'TrackingPollSchedule', {
         scheduleName: this.names.trackingPollSchedule,
         scheduleGroup: this.scheduleGroup,
-        description: `The carriers' tracking poll of ${settings.namePrefix}, every ${trackingPollEveryMinutes} min`,
-        schedule: scheduler.ScheduleExpression.rate(Duration.minutes(trackingPollEveryMinutes)),
+        description: `The carriers' tracking poll of ${settings.namePrefix}, every ${trackingPollEveryMinutes} min on the clock (UTC)`,
+        // A cron on the clock like the sync's (the cloud lane evaluates cron and at(), not rate()).
+        schedule: scheduler.ScheduleExpression.expression(syncCron(trackingPollEveryMinutes), TimeZone.ETC_UTC),
         timeWindow: scheduler.TimeWindow.off(),
         target: new SqsSendMessage(pollQueue.queue, {
           role,

@@ -340,7 +340,7 @@ describe('data stack', { timeout: 60_000 }, () => {
 
   it("schedules the carriers' tracking poll every 30 minutes, its own role sending only to the poll queue", () => {
     const poll = Object.values(resources(dev.dataTemplate, 'AWS::Scheduler::Schedule')).find((r) => r.Properties.Name === 'despacho-dev-tracking-poll')!;
-    expect(poll.Properties).toMatchObject({ GroupName: 'despacho-dev', ScheduleExpression: 'rate(30 minutes)', FlexibleTimeWindow: { Mode: 'OFF' }, State: 'ENABLED' });
+    expect(poll.Properties).toMatchObject({ GroupName: 'despacho-dev', ScheduleExpression: 'cron(0/30 * * * ? *)', ScheduleExpressionTimezone: 'Etc/UTC', FlexibleTimeWindow: { Mode: 'OFF' }, State: 'ENABLED' });
     expect(poll.Properties.Target.Arn).toEqual({ 'Fn::GetAtt': [expect.stringMatching(/^TrackingPollQueue[0-9A-F]{8}$/), 'Arn'] });
     expect(poll.Properties.Target.Input).toBe('{"kind":"scheduled"}');
     const roleId = (poll.Properties.Target.RoleArn as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'][0];
