@@ -181,3 +181,24 @@ export function tariffRatesOf(p: { ncm: string; duty_rate: number; duty_source?:
   const ok = (c: RateCheck) => c.status === 'verified' || c.status === 'imported';
   return { duty, statistics_fee, vat, verified: ok(duty) && ok(statistics_fee) && ok(vat) };
 }
+
+/** What a processed product keeps of its rates: each rate and its status (the sources are the quote's and the README's). */
+export interface TariffRateStatuses {
+  duty: Pick<RateCheck, 'rate' | 'status' | 'source'>;
+  statistics_fee: Pick<RateCheck, 'rate' | 'status'>;
+  vat: Pick<RateCheck, 'rate' | 'status'>;
+  verified: boolean;
+}
+
+/**
+ * The rates in a few dozen bytes: a manifest of 100,000 products carries this per product, so the
+ * sources' sentences stay out of it.
+ */
+export function rateStatuses(r: TariffRates): TariffRateStatuses {
+  return {
+    duty: { rate: r.duty.rate, status: r.duty.status, source: r.duty.source },
+    statistics_fee: { rate: r.statistics_fee.rate, status: r.statistics_fee.status },
+    vat: { rate: r.vat.rate, status: r.vat.status },
+    verified: r.verified,
+  };
+}

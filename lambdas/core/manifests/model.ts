@@ -1,4 +1,4 @@
-import type { DutySource, TariffRates } from '../customs/tariff-rates';
+import type { DutySource, TariffRateStatuses } from '../customs/tariff-rates';
 import { createHash } from 'node:crypto';
 import type { ItemDecision } from './identity';
 import type { ManifestItem } from './submission';
@@ -98,8 +98,8 @@ export interface ProcessedResult {
   duty_rate?: number;
   /** Where the duty rate comes from (tariff-rates.ts). */
   duty_source?: DutySource;
-  /** The duty, statistics fee and VAT the calculation used, each with its source or marked unverified. */
-  tariff_rates?: TariffRates;
+  /** The duty, statistics fee and VAT the calculation used, each with its status (verified, unverified, imported). */
+  tariff_rates?: TariffRateStatuses;
   classification_confidence?: number;
   classification_source?: 'partner' | 'ai' | 'offline' | 'hs-fallback';
   classification_reason?: string;

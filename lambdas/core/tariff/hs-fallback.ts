@@ -135,9 +135,15 @@ export function createHsIndex(text: string, synonyms: Readonly<Record<string, st
   const scores = new Float64Array(docs.length);
 
   /** A query word as the nomenclature writes it: the glossary's English words, or itself. */
+  const translations = new Map<string, string[]>();
   const translate = (term: string): string[] => {
-    const english = hsGlossary[term];
-    return english !== undefined ? docTerms(english) : hsStopWords.has(term) ? [] : [term];
+    let words = translations.get(term);
+    if (!words) {
+      const english = hsGlossary[term];
+      words = english !== undefined ? docTerms(english) : hsStopWords.has(term) ? [] : [term];
+      if (translations.size < 10_000) translations.set(term, words);
+    }
+    return words;
   };
 
   function match(terms: readonly string[]): HsMatch | undefined {

@@ -98,7 +98,7 @@ export const hsSynonyms: Readonly<Record<string, string>> = {
   '710812': 'gold bar; gold bullion',
   '731700': 'nails; steel nails',
   '731815': 'bolts; hex bolts',
-  '760711': 'aluminium foil; aluminum foil; kitchen foil',
+  '760711': 'aluminium foil; aluminum foil; household foil',
   '830300': 'safe; safe box',
   '841360': 'gear pump; hydraulic pump',
   '842430': 'pressure washer',

@@ -4,7 +4,7 @@ import { classifyShipments, shipmentRegime } from '../../core/customs/regime';
 import { regimeRulesAt } from '../../core/customs/regime-rules';
 import { calculateLines } from '../../core/customs/landed-cost';
 import { argentineDate, taxRulesAt } from '../../core/customs/tax-rules';
-import { tariffRatesOf } from '../../core/customs/tariff-rates';
+import { rateStatuses, tariffRatesOf } from '../../core/customs/tariff-rates';
 import { customsChannel, shipmentChannel } from '../../core/customs/channel';
 import { checkShipmentTaxIds, type InvalidTaxIdAwb } from '../customs/webservices';
 import { tariffClassifier } from '../../infra/tariff/classifier-port';
@@ -100,7 +100,7 @@ async function ai(items: readonly PageItem[]): Promise<Results> {
     out[it.itemKey] = {
       ncm_code: c.ncm_code,
       duty_rate: c.duty_rate,
-      duty_source: c.duty_source,
+      duty_source: { status: c.duty_source.status, source: c.duty_source.source },
       classification_confidence: c.confidence,
       classification_source: c.source,
       classification_reason: c.reason,
@@ -161,7 +161,7 @@ function calculations(items: readonly PageItem[], prior: Results, at: Date): Res
         amount_to_pay: b.amount_to_pay,
         currency: b.currency,
         breakdown: b as unknown as Record<string, unknown>,
-        ...(rates.get(it.itemKey) ? { tariff_rates: rates.get(it.itemKey) } : {}),
+        ...(rates.get(it.itemKey) ? { tariff_rates: rateStatuses(rates.get(it.itemKey)!) } : {}),
         customs_channel: channel.channel,
         channel_reasons: channel.reasons,
       };
