@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import type { RouteResponses } from '../../catalog-types';
 import { batchStatuses } from '../../core/manifests/model';
 import { stageNames } from '../../core/pipeline/stages';
-import { data, failure, file, integer, json, money, nullable, okBody, pageMeta, redirect, replayedHeader, tariffRates, timestamp } from '../kit/responses';
+import { data, failure, file, integer, json, money, nullable, okBody, pageMeta, redirect, replayedHeader, tariffRateStatuses, timestamp } from '../kit/responses';
 
 /** The answers of the courier manifest routes (spec 2.6, 4.3, 4.4, 7.2), for openapi.json: see core/manifests/views.ts. */
 
@@ -92,7 +92,7 @@ export const ProcessedProduct = v.strictObject({
   reasons: v.array(v.string()),
   breakdown: orNull(v.record(v.string(), v.unknown())),
   /** The rates applied and their sources (issue 21); absent for a product without a tariff code. */
-  tariff_rates: v.optional(nullable(tariffRates)),
+  tariff_rates: v.optional(nullable(tariffRateStatuses)),
 });
 
 const notFound = failure('No such manifest, batch or upload in this account', ['not_found']);

@@ -75,3 +75,7 @@ const rateCheck = v.strictObject({
 
 /** The duty, statistics fee and VAT of a product, each with its source, and whether all were verified. */
 export const tariffRates = v.strictObject({ duty: rateCheck, statistics_fee: rateCheck, vat: rateCheck, verified: v.boolean() });
+
+/** What a processed product keeps of its rates: each rate and its status, the duty's source (core/customs/tariff-rates.ts `rateStatuses`). */
+const rateStatus = v.strictObject({ rate: v.number(), status: v.picklist(['verified', 'unverified', 'imported']) });
+export const tariffRateStatuses = v.strictObject({ duty: v.strictObject({ ...rateStatus.entries, source: v.string() }), statistics_fee: rateStatus, vat: rateStatus, verified: v.boolean() });
