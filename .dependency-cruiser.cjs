@@ -40,6 +40,13 @@ module.exports = {
     only('shared-imports-only-shared', 'shared is beneath every layer but core, so it imports nothing of them.', '^lambdas/shared/', ['^lambdas/shared/']),
     only('declarations-import-only-declarations', 'every layer may import the declarations, so they import nothing of any layer.', declarations, []),
     {
+      name: 'answers-only-for-the-reference',
+      comment: "the answer schemas (http/<area>/responses.ts) are read by the routes and the openapi function only: a handler importing them would carry every schema in its bundle.",
+      severity: 'error',
+      from: { path: '^lambdas/', pathNot: '^lambdas/http/([^/]+/(routes|responses)|system/openapi)[.]ts$' },
+      to: { path: '^lambdas/http/[^/]+/responses[.]ts$' },
+    },
+    {
       name: 'lambdas-import-no-host',
       comment: 'twin, bin, lib and scripts run or deploy the functions; no function imports them.',
       severity: 'error',

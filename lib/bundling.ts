@@ -1,4 +1,5 @@
 import { dashboardScript } from '../lambdas/http/dashboard/script';
+import { docsScript } from '../lambdas/http/system/docs-script';
 
 /**
  * How every Lambda is bundled: one minified ESM file per handler with the AWS SDK inside (pinned by
@@ -124,7 +125,7 @@ export function workerEsbuildArgs(worker: WorkerScript, inputDir: string, output
  * Browser scripts a handler serves as text, read from beside index.mjs: each is compiled there
  * whenever the bundle contains the module that serves it.
  */
-export const browserScripts = [dashboardScript] as const;
+export const browserScripts = [dashboardScript, docsScript] as const;
 
 export type BrowserScript = (typeof browserScripts)[number];
 

@@ -79,3 +79,33 @@ export function checkContract(method: string, path: string, answer: Answer, redi
   }
   throw new Error(`Contract: ${method} ${path}: ${problem}`);
 }
+
+/**
+ * What is wrong with a webhook delivery the twin sent, held to openapi.json's `webhooks` (the
+ * envelope, its `data` and the signature headers), or undefined when it keeps the contract. The
+ * test delivery (`webhook.test`) is not an event and is not documented there.
+ */
+export function deliveryProblem(headers: Record<string, string | string[] | undefined>, body: string): string | undefined {
+  let envelope: { type?: string };
+  try {
+    envelope = JSON.parse(body);
+  } catch {
+    return `a delivery is not JSON: ${body.slice(0, 200)}`;
+  }
+  if (envelope.type === 'webhook.test') return undefined;
+  const op = (doc().webhooks as Record<string, { post: Json }> | undefined)?.[envelope.type ?? '']?.post;
+  if (!op) return `event ${envelope.type}: not in openapi.json's webhooks`;
+  for (const p of op.parameters as { name: string; in: string; schema: Json }[]) {
+    const value = headers[p.name.toLowerCase()];
+    if (typeof value !== 'string') return `event ${envelope.type}: header ${p.name} missing`;
+  }
+  const key = `webhook ${envelope.type}`;
+  let validate = validators.get(key);
+  if (!validate) {
+    validate = ajv.compile(op.requestBody.content['application/json'].schema);
+    validators.set(key, validate);
+  }
+  if (validate(envelope)) return undefined;
+  const errors = (validate.errors ?? []).slice(0, 8).map((e) => `${e.instancePath || '/'} ${e.message}${e.params ? ' ' + JSON.stringify(e.params) : ''}`);
+  return `${key}: the delivery does not match its schema: ${errors.join('; ')}; body ${body.slice(0, 400)}`;
+}

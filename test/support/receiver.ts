@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll } from 'vitest';
+import { deliveryProblem } from './contract';
 
 export interface Received {
   headers: Record<string, string | string[] | undefined>;
@@ -9,7 +10,7 @@ export interface Received {
   at: number;
 }
 
-/** A local webhook receiver that records every request and answers with `status()`. */
+/** A local webhook receiver that records every request and answers with `status()`; each delivery is held to openapi.json. */
 export function useReceiver() {
   const r = {
     url: '',
@@ -39,6 +40,9 @@ export function useReceiver() {
   afterAll(() => {
     r.server?.closeAllConnections();
     r.server?.close();
+    // Every delivery received is held to openapi.json's webhooks: a mismatch fails this file.
+    const problems = [...new Set(r.received.map((d) => deliveryProblem(d.headers, d.body)).filter(Boolean))];
+    if (problems.length) throw new Error(`Contract: deliveries break openapi.json's webhooks:\n${problems.join('\n')}`);
   });
   return r;
 }

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import type { RouteResponses } from '../../catalog-types';
-import { data, json, timestamp } from '../kit/responses';
+import { data, failure, file, json, timestamp } from '../kit/responses';
 
 /** The answers of the public system routes, for openapi.json. */
 
@@ -15,4 +15,6 @@ export const systemResponses = {
       ),
     },
   },
+  ApiDocs: { answers: { 200: file('The reference page', ['text/html']) } },
+  ApiDocsScript: { answers: { 200: file('redoc.js: Redoc and the call that renders openapi.json', ['text/javascript']), 404: failure('No such file', ['not_found']) } },
 } satisfies Record<string, RouteResponses>;

@@ -63,4 +63,36 @@ describe('the OpenAPI document', () => {
       }
     }
   });
+
+  it('declares each success body, the failures with their codes, scopes per operation, X-Signature and the webhooks', async () => {
+    const doc = (await t.call('GET', '/openapi.json', { token: null })).body;
+    const json = (op: any, status: string) => op.responses[status].content['application/json'].schema;
+    const submit = doc.paths['/api/v1/couriers/{courier}/manifests/webhook'].post;
+    expect(submit.responses['423']).toBeDefined();
+    expect(json(submit, '422').properties.error.enum).toEqual(expect.arrayContaining(['validation_failed', 'unknown_batch']));
+    expect(json(submit, '423').properties.error.enum).toEqual(['manifest_closed']);
+    expect(json(submit, '423').properties).toHaveProperty('closed_at');
+    expect(submit.parameters.map((p: { name: string }) => p.name)).toEqual(expect.arrayContaining(['Idempotency-Key', 'X-Signature']));
+    expect(Object.keys(submit.responses['200'].headers)).toContain('Idempotent-Replayed');
+    expect(Object.keys(submit.responses['429'].headers)).toContain('Retry-After');
+
+    const download = doc.paths['/api/v1/couriers/manifests/{manifest}/download'].get;
+    expect(json(download, '409').properties.error.enum).toEqual(['processing_incomplete']);
+    expect(Object.keys(download.responses['200'].content)).toEqual(expect.arrayContaining(['application/json', 'text/csv']));
+    expect(download.responses['303'].headers).toHaveProperty('Location');
+
+    const order = doc.paths['/api/v1/orders/{id}'].get;
+    expect(order.security).toEqual([{ bearer: ['orders:read'] }]);
+    const data = json(order, '200').properties.data;
+    expect(data.required).toEqual(expect.arrayContaining(['id', 'order_number', 'shipments', 'timeline', 'totals']));
+    expect(data.additionalProperties).toBe(false);
+    expect(Object.keys(order.responses['200'].headers)).toEqual(expect.arrayContaining(['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset']));
+    expect(doc.paths['/api/health'].get.security).toEqual([]);
+
+    const event = doc.webhooks['manifest.total_due'].post;
+    expect(event.parameters.map((p: { name: string }) => p.name)).toEqual(expect.arrayContaining(['X-Service-Signature', 'X-Service-Timestamp']));
+    const envelope = event.requestBody.content['application/json'].schema;
+    expect(envelope.required).toEqual(['id', 'type', 'created_at', 'data']);
+    expect(envelope.properties.data.required).toEqual(expect.arrayContaining(['manifest_number', 'amount_to_pay', 'currency']));
+  });
 });
