@@ -1,3 +1,7 @@
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { dashboardScript } from '../lambdas/http/dashboard/script';
 import { docsScript } from '../lambdas/http/system/docs-script';
 
@@ -91,6 +95,24 @@ export function lazyEsbuildArgs(module: LazyModule, inputDir: string, outputDir:
   ];
 }
 
+const repositoryRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+
+/**
+ * A lazy module is the same file for every function, so a synth bundles it once and copies it:
+ * into `node_modules/.cache/despacho-lazy/<key>/`, where the key hashes the lock file, the module's
+ * entry and its esbuild flags (a change to any of them makes a new one).
+ */
+export function lazyCacheDir(module: LazyModule, inputDir: string): string {
+  const read = (f: string) => (existsSync(join(repositoryRoot, f)) ? readFileSync(join(repositoryRoot, f)) : '');
+  const key = createHash('sha256')
+    .update(read('package-lock.json'))
+    .update(read(module.entry))
+    .update(JSON.stringify(lazyEsbuildArgs(module, '', '')))
+    .digest('hex')
+    .slice(0, 16);
+  return `${inputDir}/node_modules/.cache/despacho-lazy/${key}`;
+}
+
 /** How a worker script is bundled: the Lambda bundle's settings, as CommonJS (no ESM banner). */
 export const workerBundle = {
   format: 'cjs',
@@ -167,9 +189,12 @@ export function workerBundlingCommands(inputDir: string, outputDir: string): str
     ...browserScripts.map(
       (s) => `if grep -qF ${shellQuote(`"${s.servedBy}"`)} ${meta}; then ${esbuild} ${browserEsbuildArgs(s, inputDir, outputDir).map(shellQuote).join(' ')}; fi`,
     ),
-    ...lazyModules.map(
-      (m) => `if grep -qF ${shellQuote(`"${m.loadedBy}"`)} ${meta}; then ${esbuild} ${lazyEsbuildArgs(m, inputDir, outputDir).map(shellQuote).join(' ')}; fi`,
-    ),
+    ...lazyModules.map((m) => {
+      const cache = lazyCacheDir(m, inputDir);
+      const build = `mkdir -p ${shellQuote(cache)} && ${esbuild} ${lazyEsbuildArgs(m, inputDir, cache).map(shellQuote).join(' ')}`;
+      const copy = `cp ${shellQuote(`${cache}/${m.outfile}`)} ${shellQuote(`${cache}/${m.outfile}.map`)} ${shellQuote(outputDir)}`;
+      return `if grep -qF ${shellQuote(`"${m.loadedBy}"`)} ${meta}; then { [ -f ${shellQuote(`${cache}/${m.outfile}`)} ] || ${build}; } && ${copy}; fi`;
+    }),
     `rm -f ${meta}`,
   ];
 }

@@ -3,8 +3,8 @@
  * CDK alarms and draws them (lib/observability.ts), the twin shows them (GET /v1/admin/metrics).
  *
  * Every metric carries the dimensions `service` (despacho), `stage` (dev, staging, prod; `local` on
- * the twin) and `group` (the route group, i.e. the catalog tag of the area that emits it), plus at
- * most one breakdown dimension whose values are a closed list. Nothing unbounded is ever a
+ * the twin) and `group` (the route group: the catalog tag of the area that emits it, `auth` for
+ * the authorizer), plus at most one breakdown dimension whose values are a closed list. Nothing unbounded is ever a
  * dimension: no account id, batch id, AWB, tax id or URL (each distinct value is a metric of its own).
  */
 import { rateLimits } from '../catalog-rates';

@@ -96,6 +96,8 @@ describe('cfn-lint', () => {
         rmSync(dir, { recursive: true, force: true });
       }
     },
-    180_000,
+    // The alarms (about 300 per stage, lib/observability.ts) give cfn-lint a third more to read;
+    // on a shared two-core machine the lint of the three stages took 186 s.
+    300_000,
   );
 });

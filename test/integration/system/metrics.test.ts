@@ -3,6 +3,7 @@ import { useTwin, type TestTwin } from '../../support/twin';
 import { useReceiver } from '../../support/receiver';
 import { manifest, submitPath } from '../../support/manifests';
 import { merchant, placeOrder, shipBody } from '../../support/orders';
+import { rateLimits } from '../../../lambdas/catalog-rates';
 
 /**
  * The twin's GET /api/v1/admin/metrics shows the business metrics the services record, the same
@@ -78,6 +79,16 @@ describe('GET /v1/admin/metrics on the twin', () => {
     const after = await metrics();
     expect(total(after, 'ApiRequests', { group: 'account', status: '2xx' }) - total(before, 'ApiRequests', { group: 'account', status: '2xx' })).toBe(1);
     expect(total(after, 'ApiRequests', { group: 'orders', status: '4xx' }) - total(before, 'ApiRequests', { group: 'orders', status: '4xx' })).toBe(1);
+  });
+
+  it('counts a 429 under its rate group', async () => {
+    const { token } = await t.account('Metrics Limited');
+    const before = await metrics();
+    const answers = [];
+    for (let i = 0; i <= rateLimits.account; i++) answers.push((await t.call('GET', '/v1/me', { token })).status);
+    expect(answers.at(-1)).toBe(429);
+    const after = await metrics();
+    expect(total(after, 'RateLimited', { rateGroup: 'account', group: 'auth' }) - total(before, 'RateLimited', { rateGroup: 'account' })).toBe(1);
   });
 
   it('never uses an account, batch or token as a dimension', async () => {
