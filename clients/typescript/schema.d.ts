@@ -483,6 +483,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/admin/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The twin's business metrics since it started, as JSON or (format=prometheus) Prometheus text; local twin only, in AWS they are in CloudWatch */
+        get: operations["AdminMetrics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/couriers/{courier}/manifests/webhook": {
         parameters: {
             query?: never;
@@ -1025,7 +1042,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Cancel an unfulfilled order */
+        /** Cancel an unfulfilled order, or one whose labels are all unused (voided with the carrier) */
         post: operations["OrdersCancel"];
         delete?: never;
         options?: never;
@@ -1183,6 +1200,23 @@ export interface paths {
         post?: never;
         /** Disconnect a carrier account and delete its credentials */
         delete: operations["CarriersDisconnect"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/shipping/quotes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Rates of the connected carriers (fedex, ups, dhl, usps) for a route and packages, cheapest first; with include_ddp, AR duties and taxes */
+        post: operations["ShippingQuotes"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -8423,6 +8457,222 @@ export interface operations {
             };
         };
     };
+    AdminMetrics: {
+        parameters: {
+            query?: {
+                format?: "json" | "prometheus";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The twin's metrics since it started (JSON), or with format=prometheus Prometheus' text format */
+            200: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            namespace: string;
+                            stage: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC timestamp
+                             */
+                            since: string;
+                            metrics: {
+                                name: string;
+                                unit: string;
+                                dimensions: {
+                                    [key: string]: string;
+                                };
+                                samples: number;
+                                sum: number;
+                                min: number;
+                                max: number;
+                            }[];
+                        };
+                    };
+                    "text/plain": string;
+                };
+            };
+            /** @description No token, a bad token, or a bad X-Signature */
+            401: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "unauthorized";
+                    };
+                };
+            };
+            /** @description Authenticated, but not allowed */
+            403: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "forbidden";
+                    };
+                };
+            };
+            /** @description Too large */
+            413: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "payload_too_large";
+                    };
+                };
+            };
+            /** @description Invalid: one entry per failing field in `errors` */
+            422: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "validation_failed";
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Rate limit exceeded: retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds until the window resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal error, with a request id and no internals */
+            500: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "internal_error";
+                        request_id?: string;
+                    };
+                };
+            };
+        };
+    };
     CouriersSubmit: {
         parameters: {
             query?: never;
@@ -10441,7 +10691,7 @@ export interface operations {
                                 regime: string | null;
                                 ncm_code: string | null;
                                 classification_confidence: number | null;
-                                classification_source: ("partner" | "ai" | "offline") | null;
+                                classification_source: ("partner" | "ai" | "offline" | "hs-fallback") | null;
                                 fob_value: number | null;
                                 cif_value: number | null;
                                 customs_duty: number | null;
@@ -10454,6 +10704,25 @@ export interface operations {
                                 reasons: string[];
                                 breakdown: {
                                     [key: string]: unknown;
+                                } | null;
+                                tariff_rates?: {
+                                    duty: {
+                                        rate: number;
+                                        /** @enum {string} */
+                                        status: "verified" | "unverified" | "imported";
+                                        source: string;
+                                    };
+                                    statistics_fee: {
+                                        rate: number;
+                                        /** @enum {string} */
+                                        status: "verified" | "unverified" | "imported";
+                                    };
+                                    vat: {
+                                        rate: number;
+                                        /** @enum {string} */
+                                        status: "verified" | "unverified" | "imported";
+                                    };
+                                    verified: boolean;
                                 } | null;
                             }[];
                         };
@@ -11966,6 +12235,34 @@ export interface operations {
                                 code: string;
                                 description: string;
                                 duty_rate: number;
+                                vat_rate: number;
+                                rates: {
+                                    duty: {
+                                        rate: number;
+                                        /** @enum {string} */
+                                        status: "verified" | "unverified" | "imported";
+                                        source: string;
+                                        read?: string;
+                                        note?: string;
+                                    };
+                                    statistics_fee: {
+                                        rate: number;
+                                        /** @enum {string} */
+                                        status: "verified" | "unverified" | "imported";
+                                        source: string;
+                                        read?: string;
+                                        note?: string;
+                                    };
+                                    vat: {
+                                        rate: number;
+                                        /** @enum {string} */
+                                        status: "verified" | "unverified" | "imported";
+                                        source: string;
+                                        read?: string;
+                                        note?: string;
+                                    };
+                                    verified: boolean;
+                                };
                                 source: string;
                                 confidence: number;
                                 reason: string;
@@ -15849,6 +16146,16 @@ export interface operations {
                                  * @description ISO 8601 UTC timestamp
                                  */
                                 created_at: string;
+                                shipping_cost?: {
+                                    /** @description Amount with 2 decimals */
+                                    amount: number;
+                                    currency: string;
+                                };
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 UTC timestamp
+                                 */
+                                voided_at?: string;
                             }[];
                             timeline: {
                                 event: string;
@@ -16230,6 +16537,16 @@ export interface operations {
                                  * @description ISO 8601 UTC timestamp
                                  */
                                 created_at: string;
+                                shipping_cost?: {
+                                    /** @description Amount with 2 decimals */
+                                    amount: number;
+                                    currency: string;
+                                };
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 UTC timestamp
+                                 */
+                                voided_at?: string;
                             }[];
                             timeline: {
                                 event: string;
@@ -17091,6 +17408,89 @@ export interface operations {
                     };
                 };
             };
+            /** @description The carrier's API failed or answered what cannot be used; `carrier` names it */
+            502: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "bad_gateway";
+                        carrier?: string;
+                    };
+                };
+            };
+            /** @description The carrier kept answering 429 after the retries; retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "unavailable";
+                        carrier?: string;
+                    };
+                };
+            };
+            /** @description The carrier's API did not answer in time; `carrier` names it */
+            504: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "gateway_timeout";
+                        carrier?: string;
+                    };
+                };
+            };
         };
     };
     OrdersFulfill: {
@@ -17439,7 +17839,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The order cancelled (or already cancelled) */
+            /** @description The order cancelled (or already cancelled); the shipments whose unused labels the carriers voided */
             200: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -17461,6 +17861,7 @@ export interface operations {
                             /** @enum {string} */
                             status: "pending" | "processing" | "shipped" | "delivered" | "cancelled";
                             cancelled_at: string | null;
+                            voided_shipments?: number[];
                         };
                         message: string;
                     };
@@ -17570,7 +17971,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The order cannot make this move from its state, or changed under heavy concurrency */
+            /** @description The order cannot be cancelled from its state, or a carrier refused to void a label (the labels voided before it are listed) */
             409: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -17595,6 +17996,7 @@ export interface operations {
                          * @enum {string}
                          */
                         error: "conflict";
+                        voided_shipments?: number[];
                     };
                 };
             };
@@ -17734,6 +18136,89 @@ export interface operations {
                     };
                 };
             };
+            /** @description The carrier's API failed or answered what cannot be used; `carrier` names it */
+            502: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "bad_gateway";
+                        carrier?: string;
+                    };
+                };
+            };
+            /** @description The carrier kept answering 429 after the retries; retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "unavailable";
+                        carrier?: string;
+                    };
+                };
+            };
+            /** @description The carrier's API did not answer in time; `carrier` names it */
+            504: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "gateway_timeout";
+                        carrier?: string;
+                    };
+                };
+            };
         };
     };
     OrdersShipments: {
@@ -17785,6 +18270,16 @@ export interface operations {
                                  * @description ISO 8601 UTC timestamp
                                  */
                                 created_at: string;
+                                shipping_cost?: {
+                                    /** @description Amount with 2 decimals */
+                                    amount: number;
+                                    currency: string;
+                                };
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 UTC timestamp
+                                 */
+                                voided_at?: string;
                             }[];
                         };
                     };
@@ -19349,6 +19844,16 @@ export interface operations {
                                  * @description ISO 8601 UTC timestamp
                                  */
                                 created_at: string;
+                                shipping_cost?: {
+                                    /** @description Amount with 2 decimals */
+                                    amount: number;
+                                    currency: string;
+                                };
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 UTC timestamp
+                                 */
+                                voided_at?: string;
                             };
                         };
                         message: string;
@@ -20288,6 +20793,354 @@ export interface operations {
             };
         };
     };
+    ShippingQuotes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    origin: {
+                        country: string;
+                        postal_code: string;
+                        city: string;
+                        /** @default  */
+                        state?: string;
+                    };
+                    destination: {
+                        country: string;
+                        postal_code: string;
+                        city: string;
+                        /** @default  */
+                        state?: string;
+                    };
+                    packages: {
+                        weight: number;
+                        length: number;
+                        width: number;
+                        height: number;
+                        /**
+                         * @default kg
+                         * @enum {string}
+                         */
+                        weight_unit?: "kg" | "lb";
+                        /**
+                         * @default cm
+                         * @enum {string}
+                         */
+                        dimension_unit?: "cm" | "in";
+                    }[];
+                    declared_value?: number;
+                    /** @default USD */
+                    currency?: string;
+                    carriers?: ("dhl" | "fedex" | "ups" | "usps")[];
+                    /** @default false */
+                    include_ddp?: boolean;
+                    description?: string;
+                    hs_code?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The connected carriers' rates, cheapest first; the carriers that failed, with their error */
+            200: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            quote_id: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC timestamp
+                             */
+                            valid_until: string;
+                            currency: string;
+                            rates: {
+                                carrier: string;
+                                service: string;
+                                service_name: string;
+                                transit_days: number | null;
+                                delivery_date: string | null;
+                                shipping_cost: {
+                                    /** @description Amount with 2 decimals */
+                                    amount: number;
+                                    currency: string;
+                                };
+                                duties_and_taxes?: {
+                                    /** @description Amount with 2 decimals */
+                                    fob_value: number;
+                                    /** @description Amount with 2 decimals */
+                                    freight: number;
+                                    /** @description Amount with 2 decimals */
+                                    insurance: number;
+                                    /** @description Amount with 2 decimals */
+                                    cif_value: number;
+                                    /** @description Amount with 2 decimals */
+                                    franchise_usd_applied: number;
+                                    /** @description Amount with 2 decimals */
+                                    duty_base: number;
+                                    duty_rate: number;
+                                    /** @description Amount with 2 decimals */
+                                    customs_duty: number;
+                                    statistics_fee_rate: number;
+                                    /** @description Amount with 2 decimals */
+                                    statistics_fee: number;
+                                    /** @description Amount with 2 decimals */
+                                    vat_base: number;
+                                    vat_rate: number;
+                                    /** @description Amount with 2 decimals */
+                                    vat: number;
+                                    /** @description Amount with 2 decimals */
+                                    ddp_value: number;
+                                    /** @description Amount with 2 decimals */
+                                    amount_to_pay: number;
+                                    currency: string;
+                                    explanation: string[];
+                                };
+                                /** @description Amount with 2 decimals */
+                                total_landed_cost?: number;
+                            }[];
+                            carrier_errors: {
+                                carrier: string;
+                                status: number;
+                                error: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Malformed request (bad JSON, bad Idempotency-Key, bad multipart) */
+            400: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "bad_request";
+                    };
+                };
+            };
+            /** @description No token, a bad token, or a bad X-Signature */
+            401: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "unauthorized";
+                    };
+                };
+            };
+            /** @description Authenticated, but not allowed */
+            403: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "forbidden";
+                    };
+                };
+            };
+            /** @description Too large */
+            413: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "payload_too_large";
+                    };
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Invalid: one entry per failing field in `errors` */
+            422: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "validation_failed";
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Rate limit exceeded: retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds until the window resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal error, with a request id and no internals */
+            500: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "internal_error";
+                        request_id?: string;
+                    };
+                };
+            };
+        };
+    };
     InventoryList: {
         parameters: {
             query?: never;
@@ -20794,6 +21647,7 @@ export interface operations {
                                 state: string;
                                 postal_code: string;
                                 country: string;
+                                phone?: string;
                                 /**
                                  * Format: date-time
                                  * @description ISO 8601 UTC timestamp
@@ -20957,6 +21811,7 @@ export interface operations {
                     state: string;
                     postal_code: string;
                     country: string;
+                    phone?: string;
                 };
             };
         };
@@ -20986,6 +21841,7 @@ export interface operations {
                             state: string;
                             postal_code: string;
                             country: string;
+                            phone?: string;
                             /**
                              * Format: date-time
                              * @description ISO 8601 UTC timestamp
