@@ -1,6 +1,4 @@
-import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
+import { browserScriptText, type BrowserScript } from '../kit/browser-script';
 
 /**
  * How the dashboard's script (app.ts, a browser module type-checked by tsconfig.app.json) is
@@ -15,30 +13,7 @@ export const dashboardScript = {
   format: 'iife',
   platform: 'browser',
   target: 'es2020',
-} as const;
+} as const satisfies BrowserScript;
 
-let text: Promise<string> | undefined;
-
-/** The compiled script: in a bundle, the file beside it; from the sources (the twin, the tests), compiled once here. */
-export function dashboardScriptText(): Promise<string> {
-  return (text ??= load());
-}
-
-async function load(): Promise<string> {
-  const bundled = new URL(`./${dashboardScript.outfile}`, import.meta.url);
-  if (existsSync(bundled)) return readFile(bundled, 'utf8');
-  // A dev dependency, external to the Lambda bundle (lib/bundling.ts), which never reaches here.
-  const { build } = await import('esbuild');
-  const { format, platform, target } = dashboardScript;
-  const out = await build({
-    entryPoints: [fileURLToPath(new URL('./app.ts', import.meta.url))],
-    tsconfig: fileURLToPath(new URL('./tsconfig.app.json', import.meta.url)),
-    bundle: true,
-    write: false,
-    format,
-    platform,
-    target,
-    logLevel: 'warning',
-  });
-  return out.outputFiles[0].text;
-}
+/** The compiled script: in a bundle, the file beside it; from the sources (the twin, the tests), compiled once. */
+export const dashboardScriptText = browserScriptText(dashboardScript, import.meta.url);

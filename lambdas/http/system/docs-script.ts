@@ -1,6 +1,4 @@
-import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
+import { browserScriptText, type BrowserScript } from '../kit/browser-script';
 
 /**
  * How the reference page's script (docs-app.ts: Redoc and the call that renders openapi.json) is
@@ -15,31 +13,7 @@ export const docsScript = {
   format: 'iife',
   platform: 'browser',
   target: 'es2020',
-} as const;
+} as const satisfies BrowserScript;
 
-let text: Promise<string> | undefined;
-
-/** The compiled script: in a bundle, the file beside it; from the sources (the twin, the tests), compiled once here. */
-export function docsScriptText(): Promise<string> {
-  return (text ??= load());
-}
-
-async function load(): Promise<string> {
-  const bundled = new URL(`./${docsScript.outfile}`, import.meta.url);
-  if (existsSync(bundled)) return readFile(bundled, 'utf8');
-  // A dev dependency, external to the Lambda bundle (lib/bundling.ts), which never reaches here.
-  const { build } = await import('esbuild');
-  const { format, platform, target } = docsScript;
-  const out = await build({
-    entryPoints: [fileURLToPath(new URL('./docs-app.ts', import.meta.url))],
-    tsconfig: fileURLToPath(new URL('./tsconfig.docs.json', import.meta.url)),
-    bundle: true,
-    minify: true,
-    write: false,
-    format,
-    platform,
-    target,
-    logLevel: 'warning',
-  });
-  return out.outputFiles[0].text;
-}
+/** The compiled script: in a bundle, the file beside it; from the sources (the twin, the tests), compiled once. */
+export const docsScriptText = browserScriptText(docsScript, import.meta.url, { minify: true });
