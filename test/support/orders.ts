@@ -40,3 +40,11 @@ export const shipBody = (lines: { order_item_id: number; quantity: number }[], o
   packages: [{ weight: 1.2, length: 30, width: 20, height: 10, items: lines }],
   ...over,
 });
+
+/** Carrier accounts the fake carriers (twin/fake-carriers.ts) accept, one per external carrier. */
+export const carrierAccounts = {
+  fedex: { client_id: 'l7fedexkey0001', client_secret: 'fedex-secret-value-42', account_number: '740561073' },
+  ups: { client_id: 'ups-client-0001', client_secret: 'ups-secret-value-7', account_number: 'A1B2C3' },
+  dhl: { client_id: 'dhl-user-0001', client_secret: 'dhl-password-9', account_number: '123456789' },
+  usps: { client_id: 'usps-client', client_secret: 'usps-secret-value-9', account_number: '1000012345', crid: '56982563', mailer_id: '899999999' },
+} as const;

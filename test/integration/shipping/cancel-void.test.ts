@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useTwin } from '../../support/twin';
 import { recordEvents } from '../../support/events';
-import { merchant, placeOrder, warehouse } from '../../support/orders';
+import { merchant, placeOrder, warehouse, carrierAccounts } from '../../support/orders';
 import { manualClock, useClock, useSystemClock } from '../../../lambdas/infra/clock';
 
 const step = 60_000;
@@ -11,11 +11,8 @@ const clock = manualClock(new Date());
 beforeAll(() => useClock(clock));
 afterAll(() => useSystemClock());
 
-const accounts = {
-  fedex: { client_id: 'l7fedexkey0001', client_secret: 'fedex-secret-value-42', account_number: '740561073' },
-  ups: { client_id: 'ups-client-0001', client_secret: 'ups-secret-value-7', account_number: 'A1B2C3' },
-  usps: { client_id: 'usps-client', client_secret: 'usps-secret-value-9', account_number: '1000012345', crid: '56982563', mailer_id: '899999999' },
-} as const;
+const { fedex, ups, usps } = carrierAccounts;
+const accounts = { fedex, ups, usps };
 const services = { fedex: 'international_priority', ups: 'worldwide_saver', usps: 'priority_mail_international', despacho: 'standard' } as const;
 
 async function shop(name: string) {

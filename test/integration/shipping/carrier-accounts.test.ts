@@ -2,12 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { useTwin } from '../../support/twin';
+import { carrierAccounts } from '../../support/orders';
 import { carrierCredentials } from '../../../lambdas/infra/carrier-credentials';
 
 const t = useTwin();
 
-const fedex = { client_id: 'l7fedexkey0001', client_secret: 'fedex-secret-value-42', account_number: '740561073' };
-const usps = { client_id: 'usps-client', client_secret: 'usps-secret-value-9', account_number: '1000012345', crid: '56982563', mailer_id: '899999999' };
+const { fedex, usps } = carrierAccounts;
 
 describe('carrier accounts', () => {
   it('connects fedex and usps, lists them without secrets and with masked account numbers, and disconnects', async () => {

@@ -1,16 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { useTwin } from '../../support/twin';
-import { merchant, placeOrder, shipBody, warehouse } from '../../support/orders';
+import { merchant, placeOrder, shipBody, warehouse, carrierAccounts } from '../../support/orders';
 import { printPage, readLabel, scanCode128 } from '../../unit/shipping/label-reading';
 
 const t = useTwin();
 
-const accounts = {
-  fedex: { client_id: 'l7fedexkey0001', client_secret: 'fedex-secret-value-42', account_number: '740561073' },
-  ups: { client_id: 'ups-client-0001', client_secret: 'ups-secret-value-7', account_number: 'A1B2C3' },
-  dhl: { client_id: 'dhl-user-0001', client_secret: 'dhl-password-9', account_number: '123456789' },
-  usps: { client_id: 'usps-client', client_secret: 'usps-secret-value-9', account_number: '1000012345', crid: '56982563', mailer_id: '899999999' },
-} as const;
+const { fedex, ups, dhl, usps } = carrierAccounts;
+const accounts = { fedex, ups, dhl, usps };
 
 const services = { fedex: 'international_priority', ups: 'worldwide_saver', dhl: 'express_worldwide', usps: 'priority_mail_international' } as const;
 const trackingForm = { fedex: /^\d{12}$/, ups: /^1ZA1B2C365\d{8}$/, dhl: /^\d{10}$/, usps: /^CP\d{9}US$/ } as const;

@@ -1,14 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { useTwin } from '../../support/twin';
+import { carrierAccounts } from '../../support/orders';
 
 const t = useTwin();
 
-const accounts = {
-  fedex: { client_id: 'l7fedexkey0001', client_secret: 'fedex-secret-value-42', account_number: '740561073' },
-  ups: { client_id: 'ups-client-0001', client_secret: 'ups-secret-value-7', account_number: 'A1B2C3' },
-  dhl: { client_id: 'dhl-user-0001', client_secret: 'dhl-password-9', account_number: '123456789' },
-  usps: { client_id: 'usps-client', client_secret: 'usps-secret-value-9', account_number: '1000012345', crid: '56982563', mailer_id: '899999999' },
-} as const;
+const { fedex, ups, dhl, usps } = carrierAccounts;
+const accounts = { fedex, ups, dhl, usps };
 
 const route = {
   origin: { country: 'US', postal_code: '33142', city: 'Miami', state: 'FL' },

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useTwin } from '../../support/twin';
 import { recordEvents } from '../../support/events';
-import { merchant, placeOrder, warehouse } from '../../support/orders';
+import { merchant, placeOrder, warehouse, carrierAccounts } from '../../support/orders';
 import { manualClock, useClock, useSystemClock } from '../../../lambdas/infra/clock';
 
 const step = 60_000;
@@ -12,10 +12,8 @@ const clock = manualClock(new Date());
 beforeAll(() => useClock(clock));
 afterAll(() => useSystemClock());
 
-const accounts = {
-  fedex: { client_id: 'l7fedexkey0001', client_secret: 'fedex-secret-value-42', account_number: '740561073' },
-  dhl: { client_id: 'dhl-user-0001', client_secret: 'dhl-password-9', account_number: '123456789' },
-} as const;
+const { fedex, dhl } = carrierAccounts;
+const accounts = { fedex, dhl };
 
 /** One tick of the schedule, run to the end (pages included). */
 async function tick() {
