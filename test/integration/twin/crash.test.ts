@@ -112,12 +112,14 @@ describe('a crash in the middle', () => {
       await watch.stop();
 
       service = started.service = await start(dataDir);
-      // The retry of a client that saw no answer is answered at once, from the stored acceptance.
+      // The retry of a client that saw no answer is answered at once, from the stored acceptance
+      // (the bound leaves room for a loaded machine loading the route's module cold; the defect it
+      // guards against was a minute of 409s).
       const retryBegan = Date.now();
       const retry = await call(service, 'POST', submitPath(), token, body, { 'idempotency-key': key });
       expect(retry.status).toBe(200);
       expect(retry.body).toEqual(accepted.body);
-      expect(Date.now() - retryBegan).toBeLessThan(2000);
+      expect(Date.now() - retryBegan).toBeLessThan(5000);
       watch = watchList(service, watcher, expected);
       // Wait until processing has started, then cut again.
       for (let i = 0; i < 600; i++) {
