@@ -1,8 +1,6 @@
 import type { DomainEvent } from '../core/domain-event';
 import { startRunFor } from '../services/pipeline/start';
-import { sqsRecords } from './sqs-records';
+import { eventIds, sqsRecords } from './sqs-records';
 
 /** Bus -> SQS -> here: an accepted submission (or a tax-id correction) starts a pipeline run. */
-export const handler = sqsRecords('pipeline start failed', async (record) =>
-  startRunFor((JSON.parse(record.body) as { detail: DomainEvent }).detail),
-);
+export const handler = sqsRecords('pipeline start failed', async (record) => startRunFor((JSON.parse(record.body) as { detail: DomainEvent }).detail), { ids: eventIds });

@@ -2,21 +2,33 @@ import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-p
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { logInvocation, logger } from '../shared/logger';
 
+/** The ids a worker's log lines carry for a record's body (a batch id, an event id: never personal data). */
+export type RecordIds = (body: any) => Record<string, string | number | undefined>;
+
+function idsOf(record: SQSRecord, ids: RecordIds | undefined): Record<string, string | number | undefined> {
+  if (!ids) return {};
+  try {
+    return ids(JSON.parse(record.body));
+  } catch {
+    return {}; // an unparseable body fails in `fn`, and is logged by its message id
+  }
+}
+
 /**
  * An SQS worker's handler: `fn` runs on each record, in order unless `inParallel`; a record that
- * throws (an unparseable body too) is logged and reported in `batchItemFailures`, the others
- * succeed.
+ * throws (an unparseable body too) is logged, with the message id and the body's `ids`, and
+ * reported in `batchItemFailures`, the others succeed.
  */
 export function sqsRecords(
   failure: string,
   fn: (record: SQSRecord) => Promise<unknown>,
-  opts: { inParallel?: boolean } = {},
+  opts: { inParallel?: boolean; ids?: RecordIds } = {},
 ): (event: SQSEvent, context?: Context) => Promise<SQSBatchResponse> {
   const record = async (r: SQSRecord) => {
     try {
       await fn(r);
     } catch (err) {
-      logger.error(failure, { messageId: r.messageId, error: err as Error });
+      logger.error(failure, { messageId: r.messageId, ...idsOf(r, opts.ids), error: err as Error });
       throw err;
     }
   };
@@ -31,3 +43,6 @@ export function sqsRecords(
     });
   };
 }
+
+/** The ids of a bus event delivered through SQS (`{ detail: DomainEvent }`): the event and, for a manifest's, its batch. */
+export const eventIds: RecordIds = (body) => ({ eventId: body?.detail?.id, eventType: body?.detail?.type, batchId: body?.detail?.data?.batch_id });

@@ -120,6 +120,11 @@ export function route<B extends v.GenericSchema | undefined = undefined, Q exten
 
 const requestIdPattern = /^[A-Za-z0-9._:-]{8,128}$/;
 
+/** The path's parameters for the access log, each cut to 128 characters (they are the caller's text). */
+function pathIds(params: Record<string, string | undefined>): Record<string, string> {
+  return Object.fromEntries(Object.entries(params).flatMap(([k, v]) => (v === undefined ? [] : [[k, v.slice(0, 128)]])));
+}
+
 /** Request id, access log, and the single place where errors become HTTP answers. */
 function requestIdAndErrors(): middy.MiddlewareObj<ApiEvent, ApiResult, Error, Context & { requestId?: string }> {
   const startedAt = new WeakMap<object, number>();
@@ -130,6 +135,8 @@ function requestIdAndErrors(): middy.MiddlewareObj<ApiEvent, ApiResult, Error, C
     logger.info('request', {
       requestId: request.context.requestId,
       route: request.event.routeKey,
+      // The resource the request named (a document, batch, order or subscription id): the path's ids, never a body.
+      ...(request.event.pathParameters ? { ids: pathIds(request.event.pathParameters) } : {}),
       status: res.statusCode,
       ms: Date.now() - (startedAt.get(request.context) ?? Date.now()),
     });

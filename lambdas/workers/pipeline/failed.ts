@@ -1,5 +1,6 @@
 import { fail, type RunInput } from '../../services/pipeline/run';
 import type { StageName } from '../../core/pipeline/stages';
+import { pipelineTask } from './task';
 
 /**
  * The error a run failed with: what a Step Functions Catch gives (`{ Error, Cause }`; a Lambda
@@ -25,4 +26,4 @@ export function errorMessage(error: CaughtError): string {
 }
 
 /** State machine task: a step gave up after its retries; the manifest is marked failed. */
-export const handler = (input: RunInput & { stage?: StageName; error: CaughtError }) => fail({ ...input, error: errorMessage(input.error) });
+export const handler = pipelineTask('failed', async (input: RunInput & { stage?: StageName; error: CaughtError }) => fail({ ...input, error: errorMessage(input.error) }));

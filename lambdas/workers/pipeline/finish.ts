@@ -1,4 +1,5 @@
 import { finish, type RunInput } from '../../services/pipeline/run';
+import { pipelineTask } from './task';
 
 /** State machine task: store the results, complete the manifest, announce it. `coversAll` is Prepare's (the run's pages hold every item). */
-export const handler = (input: RunInput & { pages: number[]; coversAll?: boolean }) => finish(input);
+export const handler = pipelineTask('finish', async (input: RunInput & { pages: number[]; coversAll?: boolean }) => finish(input));

@@ -1,4 +1,5 @@
 import { prepare, type RunInput } from '../../services/pipeline/run';
+import { pipelineTask } from './task';
 
 /** State machine task: plan the run's pages. */
-export const handler = (input: RunInput) => prepare(input);
+export const handler = pipelineTask('prepare', async (input: RunInput) => prepare(input));

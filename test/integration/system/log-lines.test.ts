@@ -1,0 +1,38 @@
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { useTwin } from '../../support/twin';
+import { manifest, submitPath } from '../../support/manifests';
+import { useLogLines } from '../../support/logs';
+
+const t = useTwin();
+const lines = useLogLines();
+
+describe('the log lines of a request and of the work it starts', () => {
+  it("find a manifest's intake and every pipeline task by its batch id, with no personal data", async () => {
+    const { token } = await t.account('Logged Couriers');
+    const key = randomUUID();
+    const body = manifest(3);
+    expect((await t.submit(submitPath(), { token, body, headers: { 'idempotency-key': key } })).status).toBe(202);
+    for (let i = 0; i < 200 && (await t.twin.jobs.runDue()) > 0; i++);
+    const batchId = (await t.call('GET', `/v1/couriers/default/webhook/${key}/status`, { token })).body.batch_id as string;
+    expect(batchId).toEqual(expect.any(String));
+
+    const ofBatch = lines.filter((l) => l.batchId === batchId);
+    expect(ofBatch.find((l) => l.message === 'manifest intake written')).toMatchObject({ level: 'INFO', ms: expect.any(Number) });
+    const tasks = ofBatch.filter((l) => l.message === 'pipeline task').map((l) => (l.stage ? `${l.task}:${l.stage}` : l.task));
+    expect(new Set(tasks)).toEqual(new Set(['prepare', 'stage-page:classification', 'stage-page:webservices', 'stage-page:ai', 'stage-page:calculations', 'stage-done:classification', 'stage-done:webservices', 'stage-done:ai', 'stage-done:calculations', 'finish']));
+    const text = JSON.stringify(lines);
+    for (const it of body.items) {
+      expect(text).not.toContain(it.consigneeName);
+      expect(text).not.toContain(it.consigneeIdNumber);
+    }
+  });
+
+  it('name in the access log the document a request asked for', async () => {
+    const { token } = await t.account('Logged Documents', { kind: 'broker' });
+    const id = 'doc_' + randomUUID().replace(/-/g, '').slice(0, 20);
+    const res = await t.call('GET', `/v1/transport/documents/${id}`, { token });
+    const line = lines.find((l) => l.message === 'request' && l.route === 'GET /api/v1/transport/documents/{id}');
+    expect(line).toMatchObject({ status: res.status, ids: { id }, requestId: expect.any(String) });
+  });
+});
