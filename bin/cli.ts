@@ -7,6 +7,7 @@ import { readFileSync, realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { roles, scopes } from '../lambdas/catalog-types';
+import { createDespachoClient, type DespachoClient } from '../clients/typescript';
 
 export const defaultUrl = 'http://localhost:3000/api';
 
@@ -38,14 +39,12 @@ interface Input {
   options: Values;
 }
 
-interface Request {
-  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-  path: string;
-  query?: Record<string, string | undefined>;
-  body?: unknown;
-  /** Sends `body` (a string) as is with this content type instead of as JSON (a CSV file). */
-  contentType?: string;
-}
+/**
+ * One call of the API through the typed client (clients/typescript): the path, its parameters and
+ * its body are checked against openapi.json when this file compiles. It answers the parsed body
+ * (`data` on success, `error` on failure: JSON, or the text when it is not) and the response.
+ */
+type Call = (api: DespachoClient, init: { signal: AbortSignal }) => Promise<{ data?: unknown; error?: unknown; response: Response }>;
 
 interface ApiAnswer {
   success?: boolean;
@@ -63,12 +62,12 @@ export interface Command {
   options?: Record<string, OptionSpec>;
   /** False for the few calls that need no token. */
   auth?: boolean;
-  /** Builds the request; throws UsageError when the input cannot make one. */
-  request(input: Input): Request;
+  /** Builds the call; throws UsageError when the input cannot make one. */
+  request(input: Input): Call;
   /** Prints a successful answer for people (--json prints the raw body instead). */
   print(answer: ApiAnswer, out: Printer): void;
-  /** For a command made of several calls: the request that follows a successful answer, none when done. */
-  next?(answer: ApiAnswer): Request | undefined;
+  /** For a command made of several calls: the call that follows a successful answer, none when done. */
+  next?(answer: ApiAnswer): Call | undefined;
   /** For the few commands that act on a stage directly instead of through the API. */
   direct?(input: Input, io: { stdout: Writer; env: Record<string, string | undefined> }): Promise<number>;
 }
@@ -119,7 +118,7 @@ export const commands: Command[] = [
       name: { type: 'string', value: '<name>', description: 'Account name', required: true },
       kind: { type: 'string', value: 'partner|broker', description: 'Account kind', required: true },
     },
-    request: ({ options }) => ({ method: 'POST', path: '/v1/admin/accounts', body: { name: options.name, kind: options.kind } }),
+    request: ({ options }) => (api, init) => api.POST('/api/v1/admin/accounts', { ...init, body: { name: String(options.name), kind: options.kind as 'partner' | 'broker' } }),
     print: ({ message, data }, out) => {
       out.line(message ?? 'Account created.');
       out.fields(data, accountColumns);
@@ -128,14 +127,17 @@ export const commands: Command[] = [
   {
     name: 'accounts list',
     summary: 'List accounts',
-    request: () => ({ method: 'GET', path: '/v1/admin/accounts' }),
+    request: () => (api, init) => api.GET('/api/v1/admin/accounts', init),
     print: ({ data }, out) => out.table(data, accountColumns, 'account'),
   },
   {
     name: 'accounts signing-secret',
     summary: "Make or rotate an account's manifest signing secret (shown once)",
     args: ['id'],
-    request: ({ args }) => ({ method: 'POST', path: `/v1/admin/accounts/${id(args.id, 'The account id')}/signing-secret` }),
+    request: ({ args }) => {
+      const account = id(args.id, 'The account id');
+      return (api, init) => api.POST('/api/v1/admin/accounts/{id}/signing-secret', { ...init, params: { path: { id: account } } });
+    },
     print: ({ message, data }, out) => {
       out.line(message ?? 'Signing secret created.');
       out.line('');
@@ -150,7 +152,7 @@ export const commands: Command[] = [
       name: `batches ${action}`,
       summary: action === 'close' ? 'Close a manifest batch: later writes to it get 423 (broker or admin token)' : 'Reopen a closed manifest batch (broker or admin token)',
       args: ['batchId'],
-      request: ({ args }) => ({ method: 'POST', path: `/v1/couriers/batches/${encodeURIComponent(args.batchId)}/${action}` }),
+      request: ({ args }) => (api, init) => api.POST(`/api/v1/couriers/batches/{batchId}/${action}`, { ...init, params: { path: { batchId: args.batchId } } }),
       print: ({ message, data }, out) => {
         out.line(message ?? 'Done.');
         out.line(`batch ${data.batch_id} (manifest ${data.manifest_number}): ${data.closed ? `closed at ${data.closed_at} by ${data.closed_by}` : 'open'}`);
@@ -163,8 +165,8 @@ export const commands: Command[] = [
     options: {
       cursor: { type: 'string', value: '<cursor>', description: 'Go on from where an interrupted run stopped (the cursor it printed)' },
     },
-    request: ({ options }) => ({ method: 'POST', path: '/v1/admin/migrations/channel-codes', body: { cursor: str(options, 'cursor') } }),
-    next: ({ data }) => (data?.done === false && typeof data.cursor === 'string' ? { method: 'POST', path: '/v1/admin/migrations/channel-codes', body: { cursor: data.cursor } } : undefined),
+    request: ({ options }) => migrateFrom(str(options, 'cursor')),
+    next: ({ data }) => (data?.done === false && typeof data.cursor === 'string' ? migrateFrom(data.cursor) : undefined),
     print: ({ data }, out) => {
       const counts = ['accounts', 'orders', 'index_rows', 'channel_keys', 'connections', 'credentials', 'syncs'].map((k) => `${k.replace('_', ' ')} ${data[k]}`).join(', ');
       out.line(`${data.done ? 'Done' : 'Going on'}: ${counts}.`);
@@ -176,7 +178,10 @@ export const commands: Command[] = [
     name: 'tariff import',
     summary: 'Replace the tariff table from a CSV file (ncm,description,duty_rate[,description_en][,keywords]); bad lines are listed and nothing is stored',
     args: ['file'],
-    request: ({ args }) => ({ method: 'PUT', path: '/v1/admin/tariff', body: readTextFile(args.file), contentType: 'text/csv' }),
+    request: ({ args }) => {
+      const csv = readTextFile(args.file);
+      return (api, init) => api.PUT('/api/v1/admin/tariff', { ...init, body: csv, bodySerializer: (text: string) => text, headers: { 'Content-Type': 'text/csv' } });
+    },
     print: ({ message, data }, out) => {
       out.line(message ?? 'Tariff table imported.');
       out.fields(data, tariffColumns.concat([['REPLACED', (t) => t.replaced_version]]));
@@ -185,7 +190,7 @@ export const commands: Command[] = [
   {
     name: 'tariff show',
     summary: 'Show the tariff table in force: built-in or imported, rows, version',
-    request: () => ({ method: 'GET', path: '/v1/admin/tariff' }),
+    request: () => (api, init) => api.GET('/api/v1/admin/tariff', init),
     print: ({ data }, out) => out.fields(data, tariffColumns.concat([['CLASSIFIER', (t) => t.classifier]])),
   },
   {
@@ -198,17 +203,17 @@ export const commands: Command[] = [
       role: { type: 'string', value: roles.join('|'), description: 'Token role', required: true },
       scopes: { type: 'string', value: scopes.join(','), description: 'Comma-separated scopes (default none)' },
     },
-    request: ({ options }) => ({
-      method: 'POST',
-      path: '/v1/admin/tokens',
-      body: {
+    request: ({ options }) => {
+      const body = {
         account_id: Number(id(str(options, 'account-id')!, '--account-id')),
-        name: options.name,
+        name: String(options.name),
         email: str(options, 'email'),
-        role: options.role,
-        scopes: (str(options, 'scopes') ?? '').split(',').map((s) => s.trim()).filter(Boolean),
-      },
-    }),
+        // The service names a bad role or scope (422); the CLI does not check them twice.
+        role: options.role as never,
+        scopes: (str(options, 'scopes') ?? '').split(',').map((s) => s.trim()).filter(Boolean) as never,
+      };
+      return (api, init) => api.POST('/api/v1/admin/tokens', { ...init, body });
+    },
     print: ({ message, data }, out) => {
       const { token, ...record } = data;
       out.line(message ?? 'Token created.');
@@ -228,7 +233,8 @@ export const commands: Command[] = [
     },
     request: ({ options }) => {
       const accountId = str(options, 'account-id');
-      return { method: 'GET', path: '/v1/admin/tokens', query: { account_id: accountId && id(accountId, '--account-id') } };
+      const query = accountId ? { account_id: id(accountId, '--account-id') } : {};
+      return (api, init) => api.GET('/api/v1/admin/tokens', { ...init, params: { query } });
     },
     print: ({ data }, out) => out.table(data, tokenColumns, 'token'),
   },
@@ -236,7 +242,10 @@ export const commands: Command[] = [
     name: 'tokens revoke',
     summary: 'Revoke a token',
     args: ['id'],
-    request: ({ args }) => ({ method: 'DELETE', path: `/v1/admin/tokens/${id(args.id, 'The token id')}` }),
+    request: ({ args }) => {
+      const token = id(args.id, 'The token id');
+      return (api, init) => api.DELETE('/api/v1/admin/tokens/{id}', { ...init, params: { path: { id: token } } });
+    },
     print: ({ message, data }, out) => {
       out.line(message ?? 'Token revoked.');
       out.fields(data, tokenColumns.concat([['REVOKED', (t) => t.revoked_at]]));
@@ -273,18 +282,15 @@ export const commands: Command[] = [
       const { seedDemo } = await import('./demo');
       const base = (str(options, 'url') ?? env.DESPACHO_URL ?? defaultUrl).replace(/\/+$/, '');
       const token = str(options, 'token') ?? env.DESPACHO_TOKEN ?? env.ADMIN_TOKEN!;
+      const api = createDespachoClient({ baseUrl: clientBase(base) });
+      // The demo's calls are many and built from its data: sent through the client by method and path.
       const call = async (method: string, path: string, bearer: string, body?: unknown) => {
-        const res = await fetch(base + path, {
-          method,
-          headers: { Authorization: `Bearer ${bearer}`, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
-          body: body === undefined ? undefined : JSON.stringify(body),
-        });
-        const answer = await res.json().catch(() => ({}));
-        if (!res.ok) {
-          const { message = '', errors } = answer as { message?: string; errors?: unknown };
-          throw new Error(`${method} ${path}: HTTP ${res.status} ${message}${errors ? ' ' + JSON.stringify(errors) : ''}`);
+        const { data, error, response } = await api.request(method.toLowerCase() as never, `/api${path}` as never, { body, headers: { Authorization: `Bearer ${bearer}` } } as never);
+        if (!response.ok) {
+          const { message = '', errors } = (typeof error === 'object' && error ? error : {}) as { message?: string; errors?: unknown };
+          throw new Error(`${method} ${path}: HTTP ${response.status} ${message}${errors ? ' ' + JSON.stringify(errors) : ''}`);
         }
-        return answer;
+        return data;
       };
       for (const line of await seedDemo(call, token, base)) stdout.write(line + '\n');
       return 0;
@@ -293,7 +299,7 @@ export const commands: Command[] = [
   {
     name: 'whoami',
     summary: "Show the calling token's account, role and scopes",
-    request: () => ({ method: 'GET', path: '/v1/me' }),
+    request: () => (api, init) => api.GET('/api/v1/me', init),
     print: ({ data }, out) => {
       out.fields(
         { ...data.account, token_id: data.token?.id, role: data.token?.role, scopes: data.token?.scopes },
@@ -316,6 +322,16 @@ const tariffColumns: Column[] = [
   ['VERSION', (t) => t.version],
   ['IMPORTED', (t) => t.imported_at],
 ];
+
+/** One page of the channel-code migration, from `cursor` (the first page without one). */
+function migrateFrom(cursor: string | undefined): Call {
+  return (api, init) => api.POST('/api/v1/admin/migrations/channel-codes', { ...init, body: { cursor } });
+}
+
+/** The client's base: the CLI's URL names the API (`…/api`), the client's paths start with `/api`. */
+function clientBase(url: string): string {
+  return url.replace(/\/+$/, '').replace(/\/api$/, '');
+}
 
 /** A file's text for the request; a missing or unreadable file is a usage error. */
 function readTextFile(path: string): string {
@@ -447,12 +463,15 @@ export async function run(argv: string[], io: Partial<CliIO> = {}): Promise<numb
     }
     const args = Object.fromEntries(argNames.map((n, i) => [n, rest[i]]));
     if (command.direct) return await command.direct({ args, options: values }, { stdout, env });
-    let request: Request | undefined = command.request({ args, options: values });
+    let call: Call | undefined = command.request({ args, options: values });
     const base = (str(values, 'url') ?? env.DESPACHO_URL ?? defaultUrl).replace(/\/+$/, '');
+    const bearer = command.auth === false ? undefined : token;
+    const api = createDespachoClient({ baseUrl: clientBase(base), token: bearer, fetch: doFetch });
+    api.use({ onRequest: ({ request }) => (request.headers.set('Accept', 'application/json'), request) });
     for (;;) {
-      const { status, answer } = await send(request, { base, token: command.auth === false ? undefined : token, json: values.json === true, command }, { fetch: doFetch, stdout, stderr });
-      request = status === 0 && answer ? command.next?.(answer) : undefined;
-      if (!request) return status;
+      const { status, answer } = await send(call, { api, base, json: values.json === true, command }, { stdout, stderr });
+      call = status === 0 && answer ? command.next?.(answer) : undefined;
+      if (!call) return status;
     }
   } catch (err) {
     if (err instanceof UsageError || (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
@@ -465,39 +484,25 @@ export async function run(argv: string[], io: Partial<CliIO> = {}): Promise<numb
 }
 
 async function send(
-  request: Request,
-  ctx: { base: string; token?: string; json: boolean; command: Command },
-  io: { fetch: typeof fetch; stdout: Writer; stderr: Writer },
+  call: Call,
+  ctx: { api: DespachoClient; base: string; json: boolean; command: Command },
+  io: { stdout: Writer; stderr: Writer },
 ): Promise<{ status: number; answer?: ApiAnswer }> {
-  const query = new URLSearchParams();
-  for (const [k, v] of Object.entries(request.query ?? {})) if (v !== undefined) query.set(k, v);
-  const url = `${ctx.base}${request.path}${query.size ? `?${query}` : ''}`;
-  const headers: Record<string, string> = { Accept: 'application/json' };
-  if (ctx.token) headers.Authorization = `Bearer ${ctx.token}`;
-  if (request.body !== undefined) headers['Content-Type'] = request.contentType ?? 'application/json';
-
-  let res: Response;
-  let text: string;
+  let result: Awaited<ReturnType<Call>>;
   try {
-    res = await io.fetch(url, {
-      method: request.method,
-      headers,
-      body: request.body === undefined ? undefined : request.contentType ? String(request.body) : JSON.stringify(request.body),
-      signal: AbortSignal.timeout(30_000),
-    });
-    text = await res.text();
+    result = await call(ctx.api, { signal: AbortSignal.timeout(30_000) });
   } catch (err) {
+    if (err instanceof SyntaxError) {
+      io.stderr.write(`Error: ${ctx.base} answered with a body that is not JSON\n`);
+      return { status: 1 };
+    }
     const cause = (err as { cause?: { code?: string; message?: string } }).cause;
     io.stderr.write(`Error: cannot reach ${ctx.base}: ${cause?.code ?? cause?.message ?? (err as Error).message}\n`);
     return { status: 1 };
   }
-
-  let answer: ApiAnswer | undefined;
-  try {
-    answer = text ? (JSON.parse(text) as ApiAnswer) : undefined;
-  } catch {
-    answer = undefined;
-  }
+  const res = result.response;
+  const body = res.ok ? result.data : result.error;
+  const answer = typeof body === 'object' && body !== null ? (body as ApiAnswer) : undefined;
   const failed = !res.ok || answer?.success === false;
 
   if (ctx.json && answer !== undefined) {
@@ -506,7 +511,7 @@ async function send(
     return { status: failed ? 1 : 0, answer };
   }
   if (failed || answer === undefined) {
-    printFailure(res, answer, text, io.stderr);
+    printFailure(res, answer, typeof body === 'string' ? body : '', io.stderr);
     return { status: 1, answer };
   }
   ctx.command.print(answer, printer(io.stdout));

@@ -61,6 +61,11 @@ export interface RouteDef {
   uses?: Access;
   /** Schemas the handler validates with; read here only to write openapi.json. */
   schemas?: { body?: GenericSchema; query?: GenericSchema; params?: GenericSchema };
+  /**
+   * A body the handler reads raw instead of as JSON (a CSV file, a multipart form), for
+   * openapi.json: its media type and what it holds (`file` fields as binary strings).
+   */
+  rawBody?: { contentType: string; description: string; schema?: GenericSchema; files?: readonly string[] };
   /** Success status the route answers with, for openapi.json (default 200). */
   successStatus?: number;
   /**

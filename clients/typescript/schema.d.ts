@@ -3761,7 +3761,18 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        /** @description The file and what it is */
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    courier_code: string;
+                    manifest_name?: string;
+                    description?: string;
+                    /** Format: binary */
+                    file: string;
+                };
+            };
+        };
         responses: {
             /** @description The file stored, with a file_url signed for 60 minutes */
             201: {
@@ -7965,7 +7976,12 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        /** @description The table, a header line then one row per NCM: ncm,description,duty_rate[,description_en][,keywords] */
+        requestBody: {
+            content: {
+                "text/csv": string;
+            };
+        };
         responses: {
             /** @description The table imported, and the version it replaced */
             200: {

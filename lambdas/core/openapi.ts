@@ -222,6 +222,18 @@ function webhooksOf(events: Record<string, EventDoc>): Json {
   );
 }
 
+/** A raw body's schema: text, or a form of the schema's fields plus its files (binary). */
+function rawBodySchema(raw: NonNullable<RouteDef['rawBody']>): Json {
+  if (!raw.schema && !raw.files) return { type: 'string' };
+  const fields = (raw.schema ? schemaOf(raw.schema) : { type: 'object', properties: {}, required: [] }) as { properties?: Json; required?: string[] };
+  const files = raw.files ?? [];
+  return {
+    type: 'object',
+    properties: { ...fields.properties, ...Object.fromEntries(files.map((f) => [f, { type: 'string', format: 'binary' }])) },
+    required: [...(fields.required ?? []), ...files],
+  };
+}
+
 /** The OpenAPI 3.1 document of every catalog route, with request schemas from its valibot schemas. */
 export function openApiDocument(routes: RouteDef[], info: { title: string; version: string }, extra: { events?: Record<string, EventDoc> } = {}): Json {
   const paths: Record<string, Record<string, Json>> = {};
@@ -245,6 +257,8 @@ export function openApiDocument(routes: RouteDef[], info: { title: string; versi
     if (r.auth !== 'public' && r.auth.scopes) op['x-scopes'] = r.auth.scopes;
     if (r.schemas?.body) {
       op.requestBody = { required: true, content: { 'application/json': { schema: schemaOf(r.schemas.body) } } };
+    } else if (r.rawBody) {
+      op.requestBody = { required: true, description: r.rawBody.description, content: { [r.rawBody.contentType]: { schema: rawBodySchema(r.rawBody) } } };
     }
     (paths[fullPath(r)] ??= {})[r.method.toLowerCase()] = op;
   }

@@ -119,6 +119,7 @@ export const adminDataRoutes: RouteDef[] = [
       'Replace the tariff table from a CSV body (text/csv: ncm,description,duty_rate[,description_en][,keywords]); 422 lists the bad lines by number and stores nothing',
     tag: 'admin',
     responses: adminResponses.AdminTariffImport,
+    rawBody: { contentType: 'text/csv', description: 'The table, a header line then one row per NCM: ncm,description,duty_rate[,description_en][,keywords]' },
     auth: { roles: ['admin'] },
     rate: 'admin',
     uses: { table: ['GetItem', 'Query', 'BatchWriteItem', 'PutItem', 'UpdateItem'] },

@@ -1,5 +1,5 @@
 import type { RouteDef } from '../../catalog-types';
-import { ListQuery, UploadIdParams, UploadUrlBody } from './schemas';
+import { ListQuery, UploadFields, UploadIdParams, UploadUrlBody } from './schemas';
 import { storageResponses } from './responses';
 
 /** Stored manifest files (spec 4.7). */
@@ -13,6 +13,7 @@ export const storageRoutes: RouteDef[] = [
       'Store a manifest file: multipart `file` (json, xlsx, xlsm, xls; 40 MB) and `courier_code`, optional `manifest_name`, `description`; Idempotency-Key (UUID) optional',
     tag: 'storage',
     responses: storageResponses.ManifestStorageUpload,
+    rawBody: { contentType: 'multipart/form-data', description: 'The file and what it is', schema: UploadFields, files: ['file'] },
     auth: {},
     rate: 'storage',
     uses: {
