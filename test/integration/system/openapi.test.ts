@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,9 +21,14 @@ async function runOn(command: string, args: string[], env: Record<string, string
   try {
     const file = join(dir, 'openapi.json');
     writeFileSync(file, doc.text);
-    const run = spawnSync(command, [...args, file], { encoding: 'utf8', timeout: 150_000, env: { ...process.env, ...env } });
-    if (run.error) throw run.error;
-    return { status: run.status, output: `${run.stdout}${run.stderr}` };
+    // Not spawnSync: a blocked event loop lets the twin's keep-alive timer close the test client's
+    // pooled connection under the next request (ECONNRESET).
+    return await new Promise((resolve, reject) =>
+      execFile(command, [...args, file], { encoding: 'utf8', timeout: 150_000, env: { ...process.env, ...env } }, (err, stdout, stderr) => {
+        if (err && typeof err.code !== 'number') reject(err);
+        else resolve({ status: err ? (err.code as number) : 0, output: `${stdout}${stderr}` });
+      }),
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
