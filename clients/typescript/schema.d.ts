@@ -2259,6 +2259,32 @@ export interface operations {
                     };
                 };
             };
+            /** @description Malformed request (bad JSON, bad Idempotency-Key, bad multipart) */
+            400: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "bad_request";
+                    };
+                };
+            };
             /** @description No token, a bad token, or a bad X-Signature */
             401: {
                 headers: {
@@ -2334,6 +2360,61 @@ export interface operations {
                          * @enum {string}
                          */
                         error: "payload_too_large";
+                    };
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Invalid: one entry per failing field in `errors` */
+            422: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "validation_failed";
+                        errors?: {
+                            [key: string]: string[];
+                        };
                     };
                 };
             };
@@ -2890,6 +2971,32 @@ export interface operations {
                     };
                 };
             };
+            /** @description Malformed request (bad JSON, bad Idempotency-Key, bad multipart) */
+            400: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "bad_request";
+                    };
+                };
+            };
             /** @description No token, a bad token, or a bad X-Signature */
             401: {
                 headers: {
@@ -2991,6 +3098,61 @@ export interface operations {
                          * @enum {string}
                          */
                         error: "payload_too_large";
+                    };
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Invalid: one entry per failing field in `errors` */
+            422: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "validation_failed";
+                        errors?: {
+                            [key: string]: string[];
+                        };
                     };
                 };
             };
@@ -3590,6 +3752,32 @@ export interface operations {
                     };
                 };
             };
+            /** @description Malformed request (bad JSON, bad Idempotency-Key, bad multipart) */
+            400: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "bad_request";
+                    };
+                };
+            };
             /** @description No token, a bad token, or a bad X-Signature */
             401: {
                 headers: {
@@ -3691,6 +3879,61 @@ export interface operations {
                          * @enum {string}
                          */
                         error: "payload_too_large";
+                    };
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Invalid: one entry per failing field in `errors` */
+            422: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "validation_failed";
+                        errors?: {
+                            [key: string]: string[];
+                        };
                     };
                 };
             };
@@ -4331,6 +4574,32 @@ export interface operations {
                     };
                 };
             };
+            /** @description Malformed request (bad JSON, bad Idempotency-Key, bad multipart) */
+            400: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "bad_request";
+                    };
+                };
+            };
             /** @description No token, a bad token, or a bad X-Signature */
             401: {
                 headers: {
@@ -4432,6 +4701,32 @@ export interface operations {
                          * @enum {string}
                          */
                         error: "payload_too_large";
+                    };
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "unsupported_media_type";
                     };
                 };
             };
@@ -5326,6 +5621,32 @@ export interface operations {
                     };
                 };
             };
+            /** @description Malformed request (bad JSON, bad Idempotency-Key, bad multipart) */
+            400: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "bad_request";
+                    };
+                };
+            };
             /** @description No token, a bad token, or a bad X-Signature */
             401: {
                 headers: {
@@ -5427,6 +5748,32 @@ export interface operations {
                          * @enum {string}
                          */
                         error: "payload_too_large";
+                    };
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "unsupported_media_type";
                     };
                 };
             };
@@ -5973,6 +6320,32 @@ export interface operations {
                     };
                 };
             };
+            /** @description Malformed request (bad JSON, bad Idempotency-Key, bad multipart) */
+            400: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "bad_request";
+                    };
+                };
+            };
             /** @description No token, a bad token, or a bad X-Signature */
             401: {
                 headers: {
@@ -6074,6 +6447,61 @@ export interface operations {
                          * @enum {string}
                          */
                         error: "payload_too_large";
+                    };
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Invalid: one entry per failing field in `errors` */
+            422: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "validation_failed";
+                        errors?: {
+                            [key: string]: string[];
+                        };
                     };
                 };
             };
@@ -9639,6 +10067,32 @@ export interface operations {
                     };
                 };
             };
+            /** @description Malformed request (bad JSON, bad Idempotency-Key, bad multipart) */
+            400: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "bad_request";
+                    };
+                };
+            };
             /** @description No token, a bad token, or a bad X-Signature */
             401: {
                 headers: {
@@ -9714,6 +10168,61 @@ export interface operations {
                          * @enum {string}
                          */
                         error: "payload_too_large";
+                    };
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Invalid: one entry per failing field in `errors` */
+            422: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "validation_failed";
+                        errors?: {
+                            [key: string]: string[];
+                        };
                     };
                 };
             };
@@ -10997,6 +11506,32 @@ export interface operations {
                     };
                 };
             };
+            /** @description Malformed request (bad JSON, bad Idempotency-Key, bad multipart) */
+            400: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "bad_request";
+                    };
+                };
+            };
             /** @description No token, a bad token, or a bad X-Signature */
             401: {
                 headers: {
@@ -11098,6 +11633,61 @@ export interface operations {
                          * @enum {string}
                          */
                         error: "payload_too_large";
+                    };
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Invalid: one entry per failing field in `errors` */
+            422: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "validation_failed";
+                        errors?: {
+                            [key: string]: string[];
+                        };
                     };
                 };
             };
@@ -11197,6 +11787,32 @@ export interface operations {
                     };
                 };
             };
+            /** @description Malformed request (bad JSON, bad Idempotency-Key, bad multipart) */
+            400: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "bad_request";
+                    };
+                };
+            };
             /** @description No token, a bad token, or a bad X-Signature */
             401: {
                 headers: {
@@ -11298,6 +11914,61 @@ export interface operations {
                          * @enum {string}
                          */
                         error: "payload_too_large";
+                    };
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Invalid: one entry per failing field in `errors` */
+            422: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "validation_failed";
+                        errors?: {
+                            [key: string]: string[];
+                        };
                     };
                 };
             };
@@ -14497,6 +15168,32 @@ export interface operations {
                     };
                 };
             };
+            /** @description Malformed request (bad JSON, bad Idempotency-Key, bad multipart) */
+            400: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "bad_request";
+                    };
+                };
+            };
             /** @description No token, a bad token, or a bad X-Signature */
             401: {
                 headers: {
@@ -14572,6 +15269,61 @@ export interface operations {
                          * @enum {string}
                          */
                         error: "payload_too_large";
+                    };
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Invalid: one entry per failing field in `errors` */
+            422: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "validation_failed";
+                        errors?: {
+                            [key: string]: string[];
+                        };
                     };
                 };
             };
@@ -14665,6 +15417,32 @@ export interface operations {
                             status_code: number;
                             response_time_ms: number;
                         };
+                    };
+                };
+            };
+            /** @description Malformed request (bad JSON, bad Idempotency-Key, bad multipart) */
+            400: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "bad_request";
                     };
                 };
             };
@@ -14769,6 +15547,61 @@ export interface operations {
                          * @enum {string}
                          */
                         error: "payload_too_large";
+                    };
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Invalid: one entry per failing field in `errors` */
+            422: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "validation_failed";
+                        errors?: {
+                            [key: string]: string[];
+                        };
                     };
                 };
             };
@@ -15149,6 +15982,32 @@ export interface operations {
                     };
                 };
             };
+            /** @description Malformed request (bad JSON, bad Idempotency-Key, bad multipart) */
+            400: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "bad_request";
+                    };
+                };
+            };
             /** @description No token, a bad token, or a bad X-Signature */
             401: {
                 headers: {
@@ -15250,6 +16109,61 @@ export interface operations {
                          * @enum {string}
                          */
                         error: "payload_too_large";
+                    };
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Invalid: one entry per failing field in `errors` */
+            422: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "validation_failed";
+                        errors?: {
+                            [key: string]: string[];
+                        };
                     };
                 };
             };
@@ -15430,6 +16344,32 @@ export interface operations {
                     };
                 };
             };
+            /** @description The subscription is disabled: reactivate it first */
+            409: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "conflict";
+                    };
+                };
+            };
             /** @description Too large */
             413: {
                 headers: {
@@ -15605,6 +16545,32 @@ export interface operations {
                     };
                 };
             };
+            /** @description Malformed request (bad JSON, bad Idempotency-Key, bad multipart) */
+            400: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "bad_request";
+                    };
+                };
+            };
             /** @description No token, a bad token, or a bad X-Signature */
             401: {
                 headers: {
@@ -15680,6 +16646,61 @@ export interface operations {
                          * @enum {string}
                          */
                         error: "payload_too_large";
+                    };
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Invalid: one entry per failing field in `errors` */
+            422: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "validation_failed";
+                        errors?: {
+                            [key: string]: string[];
+                        };
                     };
                 };
             };
@@ -19449,6 +20470,32 @@ export interface operations {
                     };
                 };
             };
+            /** @description Malformed request (bad JSON, bad Idempotency-Key, bad multipart) */
+            400: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "bad_request";
+                    };
+                };
+            };
             /** @description No token, a bad token, or a bad X-Signature */
             401: {
                 headers: {
@@ -19550,6 +20597,61 @@ export interface operations {
                          * @enum {string}
                          */
                         error: "payload_too_large";
+                    };
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Invalid: one entry per failing field in `errors` */
+            422: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "validation_failed";
+                        errors?: {
+                            [key: string]: string[];
+                        };
                     };
                 };
             };
@@ -20648,6 +21750,32 @@ export interface operations {
                     };
                 };
             };
+            /** @description Malformed request (bad JSON, bad Idempotency-Key, bad multipart) */
+            400: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "bad_request";
+                    };
+                };
+            };
             /** @description No token, a bad token, or a bad X-Signature */
             401: {
                 headers: {
@@ -20749,6 +21877,61 @@ export interface operations {
                          * @enum {string}
                          */
                         error: "payload_too_large";
+                    };
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Invalid: one entry per failing field in `errors` */
+            422: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "validation_failed";
+                        errors?: {
+                            [key: string]: string[];
+                        };
                     };
                 };
             };

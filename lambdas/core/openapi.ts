@@ -72,14 +72,17 @@ function kindFailures(r: RouteDef): Record<number, ResponseDef> {
   const out: Record<number, ResponseDef> = {};
   const add = (status: number, ...errors: string[]) => (out[status] = { description: errorMessages[status], errors });
   const hasPathIds = /\{\w+\}/.test(r.path);
-  if (r.schemas?.body) add(400, 'bad_request');
+  // A JSON body is parsed and held to the kit's JSON rules on every method that carries one,
+  // whether or not the route reads it (a route without a body schema ignores a body that parses).
+  const parsesBody = !!r.schemas?.body || (!r.rawBody && ['POST', 'PUT', 'PATCH', 'DELETE'].includes(r.method));
+  if (parsesBody) add(400, 'bad_request');
   if (r.auth !== 'public') add(401, 'unauthorized');
   if (r.auth !== 'public' && (r.auth.roles || r.auth.scopes)) add(403, 'forbidden');
   if (hasPathIds && r.schemas?.params) add(404, 'not_found');
   // Every route reads its body within a limit (1 MiB unless it says more): over it, 413.
   add(413, 'payload_too_large');
-  if (r.schemas?.body) add(415, 'unsupported_media_type');
-  if (r.schemas?.body || r.schemas?.query) add(422, 'validation_failed');
+  if (parsesBody) add(415, 'unsupported_media_type');
+  if (parsesBody || r.schemas?.query) add(422, 'validation_failed');
   const reads = r.responses?.requestHeaders ?? [];
   if (reads.includes('Idempotency-Key')) {
     add(400, 'bad_request');

@@ -79,7 +79,13 @@ export const webhooksResponses = {
       409: failure('Already delivered, the subscription is disabled, or another attempt is running', ['conflict']),
     },
   },
-  WebhooksRetryFailed: { answers: { 200: data('How many failed deliveries were queued again', v.strictObject({ queued: integer }), { message: true }), 404: notFound } },
+  WebhooksRetryFailed: {
+    answers: {
+      200: data('How many failed deliveries were queued again', v.strictObject({ queued: integer }), { message: true }),
+      404: notFound,
+      409: failure('The subscription is disabled: reactivate it first', ['conflict']),
+    },
+  },
   WebhooksRotateSecret: {
     answers: { 200: data('The new hmac_secret, shown this once', v.strictObject({ id: integer, hmac_secret: v.string() }), { message: true, extra: important }), 404: notFound },
   },

@@ -22,6 +22,7 @@ import {
 import { WriteJournal } from './journal';
 import { beyondSchema, csvRoutes, forms, jsonParams, paramKinds, sharedPools, signedRoutes, tenantKinds, validRefusals, withReferences } from './routes';
 import { buildWorld, send, serviceClock, type Answer, type World } from './world';
+import { contractProblem } from '../contract';
 
 /**
  * The fuzz run (issue 13, item 2): for every catalog route, requests made by fast-check from a
@@ -549,6 +550,11 @@ const related = (a: string, b: string) => a === b || a.startsWith(b + '.') || b.
 
 function check(route: RouteDef, req: FuzzRequest, res: Answer, w: World): string[] {
   const problems: string[] = [];
+  // Every answer keeps the contract openapi.json declares (as every integration test's does).
+  if (!route.root) {
+    const contract = contractProblem(route.method, pathOf(route, req) + req.query, res, res.status >= 300 && res.status < 400);
+    if (contract) problems.push(`contract: ${contract}`);
+  }
   const body = res.body;
   const declared = route.id === 'WebhooksTest' && res.status === 502 && body?.success === false && body?.data !== undefined;
   if (res.status >= 500 && !declared) problems.push(`answered ${res.status}`);
