@@ -26,6 +26,7 @@ import { importedOrder } from '../lambdas/services/orders/orders';
 import type { OrderChannel } from '../lambdas/core/orders/model';
 import type { MarketplaceOrder, OrderStatus } from '../lambdas/core/orders/marketplace';
 import { prng } from '../twin/prng';
+import { clients, must } from './api-client';
 
 const orderCount = Number(process.env.BENCH_ORDERS ?? 10_000);
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
@@ -38,17 +39,15 @@ const adminToken = 'bench-admin-token-0123456789';
 const dynamo = await startDynamoLocal();
 const twin = await startTwin({ port: 0, dataDir, tableName: 'bench_api', adminToken, jobPollMs: 0, dynamoEndpoint: dynamo.endpoint });
 
-async function api(method: string, path: string, token: string, body?: unknown) {
-  const res = await fetch(twin.apiUrl + path, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
-  return { status: res.status, body: (await res.json()) as any };
-}
+const api = clients(twin.apiUrl);
 
 try {
   // A merchant and one token per connection (each token has its own rate window).
-  const account = (await api('POST', '/v1/admin/accounts', adminToken, { name: 'Bench Merchant', kind: 'partner' })).body.data;
+  const account = (await must('account', api(adminToken).POST('/api/v1/admin/accounts', { body: { name: 'Bench Merchant', kind: 'partner' } }))).data;
   const tokens: string[] = [];
   for (let i = 0; i < connections; i++) {
-    tokens.push((await api('POST', '/v1/admin/tokens', adminToken, { account_id: account.id, name: `bench ${i}`, role: 'partner', scopes: ['orders:read'] })).body.data.token);
+    const body = { account_id: account.id, name: `bench ${i}`, role: 'partner' as const, scopes: ['orders:read' as const] };
+    tokens.push((await must('token', api(adminToken).POST('/api/v1/admin/tokens', { body }))).data.token);
   }
 
   // Seed in bulk (what is measured is reading): the records the sync and the web store would
@@ -97,11 +96,10 @@ try {
   const listPath = '/api/v1/orders?per_page=100';
   const searchPath = `/api/v1/orders?per_page=100&status=processing&channel=meli&search=${encodeURIComponent('gonzalez')}`;
   // Warm: the first list loads the index rows; check both answer.
-  for (const p of [listPath, searchPath]) {
-    const r = await fetch(twin.url + p, { headers: { authorization: `Bearer ${tokens[0]}` } });
-    const body = (await r.json()) as any;
-    if (r.status !== 200) throw new Error(`${p}: ${r.status} ${JSON.stringify(body)}`);
-    console.log(`${p.replace('/api', '')}: ${body.data.orders.length} orders on the page of ${body.data.pagination.total}`);
+  const queries = [{ per_page: '100' }, { per_page: '100', status: 'processing', channel: 'meli', search: 'gonzalez' }] as const;
+  for (const [n, query] of queries.entries()) {
+    const body = await must(`orders ${JSON.stringify(query)}`, api(tokens[0]).GET('/api/v1/orders', { params: { query } }));
+    console.log(`${[listPath, searchPath][n].replace('/api', '')}: ${body.data.orders.length} orders on the page of ${body.data.pagination.total}`);
   }
 
   const bare = await bareLoad(account.id);

@@ -19,6 +19,7 @@ import { fileURLToPath } from 'node:url';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { ensureTable, startDynamoLocal } from '../twin/dynamodb-local';
+import { clients } from './api-client';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -181,27 +182,37 @@ export async function startBenchService(opts: { tableName: string; tokens?: numb
     }, 50);
 
     let limited = 0;
-    /** One request; a 429 is waited out (its Retry-After, else 2 s) and the request sent again with the next token. */
-    const request = async (method: string, path: string, token: () => string, body?: unknown, headers: Record<string, string> = {}) => {
+    const api = clients(apiUrl);
+    /**
+     * One call through the typed client, by method and path (the bench builds them from its data);
+     * a 429 is waited out (its Retry-After, else 2 s) and the call sent again with the next token.
+     * `stream` answers a success with its body unread (a download).
+     */
+    const call = async (method: string, path: string, token: () => string, o: { body?: unknown; headers?: Record<string, string>; stream?: boolean } = {}) => {
       for (;;) {
-        const res = await fetch(apiUrl + path, {
-          method,
-          headers: { authorization: `Bearer ${token()}`, 'content-type': 'application/json', ...headers },
-          body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
-        });
-        if (res.status !== 429) return res;
+        const answer = await api(token()).request(method.toLowerCase() as never, `/api${path}` as never, {
+          body: o.body,
+          headers: o.headers,
+          // A body given as text (a signed submission) goes as it is.
+          bodySerializer: (b: unknown) => (typeof b === 'string' ? b : JSON.stringify(b)),
+          parseAs: o.stream ? 'stream' : 'json',
+        } as never);
+        const res = (answer as { response: Response }).response;
+        if (res.status !== 429) return answer as { data?: any; error?: any; response: Response };
         limited++;
-        await res.arrayBuffer();
         await sleep(Number(res.headers.get('retry-after') ?? 2) * 1000);
       }
     };
-    const json = async (res: Response) => ({ status: res.status, body: (await res.json()) as any });
+    const json = async (method: string, path: string, token: () => string, o: { body?: unknown; headers?: Record<string, string> } = {}) => {
+      const { data, error, response } = await call(method, path, token, o);
+      return { status: response.status, body: (data ?? error) as any };
+    };
 
     const admin = () => adminToken;
-    const account = (await json(await request('POST', '/v1/admin/accounts', admin, { name: 'Bench Courier', kind: 'partner' }))).body.data;
+    const account = (await json('POST', '/v1/admin/accounts', admin, { body: { name: 'Bench Courier', kind: 'partner' } })).body.data;
     const tokens: string[] = [];
     for (let i = 0; i < (opts.tokens ?? 10); i++) {
-      const res = await json(await request('POST', '/v1/admin/tokens', admin, { account_id: account.id, name: `bench-${i}`, role: 'partner' }));
+      const res = await json('POST', '/v1/admin/tokens', admin, { body: { account_id: account.id, name: `bench-${i}`, role: 'partner' } });
       if (!res.body.data?.token) throw new Error(`token: ${res.status} ${JSON.stringify(res.body)}`);
       tokens.push(res.body.data.token);
     }
@@ -218,14 +229,13 @@ export async function startBenchService(opts: { tableName: string; tokens?: numb
       ensureTable: (name) => ensureTable(dynamo as unknown as DynamoDBClient, name),
       async submit(body, headers = {}) {
         const started = performance.now();
-        const res = await request('POST', '/v1/couriers/default/manifests/webhook', token, body, headers);
-        const answer = await json(res);
+        const answer = await json('POST', '/v1/couriers/default/manifests/webhook', token, { body, headers });
         return { ...answer, ms: performance.now() - started };
       },
       async waitVisible(key) {
         const deadline = Date.now() + waitMs;
         for (;;) {
-          const s = await json(await request('GET', `/v1/couriers/default/webhook/${key}/status`, token));
+          const s = await json('GET', `/v1/couriers/default/webhook/${key}/status`, token);
           if (s.status !== 200) throw new Error(`status of ${key}: ${s.status} ${JSON.stringify(s.body).slice(0, 300)}`);
           if (s.body.status === 'failed') throw new Error(`submission ${key} failed: ${s.body.failure}`);
           if (s.body.batch_id) return s.body.batch_id as string;
@@ -237,7 +247,7 @@ export async function startBenchService(opts: { tableName: string; tokens?: numb
         const times: StageTimes = { stages: {}, completed: 0, status: undefined };
         const deadline = Date.now() + waitMs;
         for (;;) {
-          const s = await json(await request('GET', `/v1/couriers/manifests/${batchId}/pipeline-status`, token));
+          const s = await json('GET', `/v1/couriers/manifests/${batchId}/pipeline-status`, token);
           const now = performance.now();
           if (s.status !== 200) throw new Error(`pipeline-status of ${batchId}: ${s.status} ${JSON.stringify(s.body).slice(0, 300)}`);
           const d = s.body.data;
@@ -249,7 +259,7 @@ export async function startBenchService(opts: { tableName: string; tokens?: numb
           await sleep(pollMs);
         }
       },
-      download: (batchId, format) => request('GET', `/v1/couriers/manifests/${batchId}/download?format=${format}`, token),
+      download: async (batchId, format) => (await call('GET', `/v1/couriers/manifests/${batchId}/download?format=${format}`, token, { stream: true })).response,
       cpu: () => ({ service: cpuOf(pid), dynamo: cpuOf(dynamoLocal.pid) }),
       rssWindow() {
         windowPeak = memoryOf(pid).rss;

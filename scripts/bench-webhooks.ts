@@ -13,6 +13,7 @@ import type { AddressInfo } from 'node:net';
 import { startTwin } from '../twin/twin';
 import { startDynamoLocal } from '../twin/dynamodb-local';
 import { domainEvent, events } from '../lambdas/infra/events';
+import { clients, must } from './api-client';
 
 const eventCount = Number(process.env.BENCH_EVENTS ?? 10_000);
 const subscriptionCount = 5;
@@ -49,20 +50,13 @@ const adminToken = 'bench-admin-token-0123456789';
 // The engine keeps this run in memory: the bench measures the delivery path, not the disk's fsync.
 const dynamo = await startDynamoLocal();
 const twin = await startTwin({ port: 0, dataDir, adminToken, jobPollMs: 20, dynamoEndpoint: dynamo.endpoint });
-const call = async (method: string, path: string, token: string, body?: unknown) => {
-  const res = await fetch(twin.apiUrl + path, {
-    method,
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return (await res.json()) as { data: any };
-};
+const api = clients(twin.apiUrl);
 
 try {
-  const account = (await call('POST', '/v1/admin/accounts', adminToken, { name: 'Bench Partner', kind: 'partner' })).data;
-  const token = (await call('POST', '/v1/admin/tokens', adminToken, { account_id: account.id, name: 'bench', role: 'partner' })).data.token;
+  const account = (await must('account', api(adminToken).POST('/api/v1/admin/accounts', { body: { name: 'Bench Partner', kind: 'partner' } }))).data;
+  const token = (await must('token', api(adminToken).POST('/api/v1/admin/tokens', { body: { account_id: account.id, name: 'bench', role: 'partner' } }))).data.token;
   for (let i = 1; i <= subscriptionCount; i++) {
-    await call('POST', '/webhook-subscriptions', token, { endpoint_url: `${receiverUrl}/s${i}`, events: ['order.created'] });
+    await must('subscription', api(token).POST('/api/webhook-subscriptions', { body: { endpoint_url: `${receiverUrl}/s${i}`, events: ['order.created'] } }));
   }
 
   const expected = eventCount * subscriptionCount;
