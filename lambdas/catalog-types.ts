@@ -59,7 +59,7 @@ export interface RouteDef {
   /** Rate-limit group (a key of `rateLimits`); limited per token, per group, per minute. */
   rate?: RateGroup;
   uses?: Access;
-  /** Schemas the handler validates with; read here only to write openapi.json. */
+  /** The schemas the handler validates with: it reads them from this entry (`route(xRoutes.Id.schemas, ...)`); openapi.json is written from them. */
   schemas?: { body?: GenericSchema; query?: GenericSchema; params?: GenericSchema };
   /**
    * A body the handler reads raw instead of as JSON (a CSV file, a multipart form), for
@@ -69,8 +69,10 @@ export interface RouteDef {
   /** Success status the route answers with, for openapi.json (default 200). */
   successStatus?: number;
   /**
-   * What the route answers, read here only to write openapi.json and by the integration suite's
-   * contract check (from `lambdas/http/<area>/responses.ts`; handlers never import those).
+   * What the route answers: not written in the area's routes.ts (a handler imports its entry, and
+   * must not carry the answer schemas) but joined by id from `lambdas/http/<area>/responses.ts`
+   * where openapi.json is made (`documentedRoutes` in http/system/openapi.ts), which the
+   * integration suite's contract check reads.
    */
   responses?: RouteResponses;
   timeoutSeconds?: number;

@@ -34,21 +34,21 @@ export { queues } from './catalog-queues';
  * order of openapi.json; the operator's tariff and migration routes follow the documents, as ever.
  */
 export const routes: RouteDef[] = [
-  ...systemRoutes,
-  ...accountRoutes,
-  ...adminRoutes,
-  ...storageRoutes,
-  ...documentsRoutes,
-  ...adminDataRoutes,
-  ...adminMetricsRoutes,
-  ...couriersRoutes,
-  ...customsRoutes,
-  ...manifestsRoutes,
-  ...dashboardRoutes,
-  ...webhooksRoutes,
-  ...ordersRoutes,
-  ...shippingRoutes,
-  ...inventoryRoutes,
+  ...Object.values(systemRoutes),
+  ...Object.values(accountRoutes),
+  ...Object.values(adminRoutes),
+  ...Object.values(storageRoutes),
+  ...Object.values(documentsRoutes),
+  ...Object.values(adminDataRoutes),
+  ...Object.values(adminMetricsRoutes),
+  ...Object.values(couriersRoutes),
+  ...Object.values(customsRoutes),
+  ...Object.values(manifestsRoutes),
+  ...Object.values(dashboardRoutes),
+  ...Object.values(webhooksRoutes),
+  ...Object.values(ordersRoutes),
+  ...Object.values(shippingRoutes),
+  ...Object.values(inventoryRoutes),
 ];
 
 /** The authorizer in front of every non-public route; it reads tokens and counts rate windows. */

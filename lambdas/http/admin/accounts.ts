@@ -1,11 +1,11 @@
 import { route } from '../kit/route';
 import { byMethod } from '../kit/by-method';
 import { created, ok } from '../kit/reply';
-import { CreateAccountBody } from './schemas';
 import { createAccount, listAccounts } from '../../services/auth/accounts';
 import { accountView } from '../../core/auth/views';
+import { adminRoutes } from './routes';
 
-const create = route({ body: CreateAccountBody }, async ({ body }) => {
+const create = route(adminRoutes.AdminAccountsCreate.schemas, async ({ body }) => {
   const account = await createAccount(body);
   return created(accountView(account), 'Account created.');
 });

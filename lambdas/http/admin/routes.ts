@@ -1,99 +1,92 @@
 import type { RouteDef } from '../../catalog-types';
 import { CreateAccountBody, CreateTokenBody, ListTokensQuery, MetricsQuery, MigrateChannelCodesBody } from './schemas';
 import { IdParams } from '../kit/schemas';
-import { adminResponses } from './responses';
 
 /** Accounts and tokens, for the operator (admin role). */
-export const adminRoutes: RouteDef[] = [
-  {
+export const adminRoutes = {
+  AdminAccountsCreate: {
     id: 'AdminAccountsCreate',
     method: 'POST',
     path: '/v1/admin/accounts',
     handler: 'http/admin/accounts',
     summary: 'Create a partner or broker account',
     tag: 'admin',
-    responses: adminResponses.AdminAccountsCreate,
     auth: { roles: ['admin'] },
     rate: 'admin',
     uses: { table: ['PutItem', 'UpdateItem'] },
     schemas: { body: CreateAccountBody },
     successStatus: 201,
   },
-  {
+  AdminAccountsList: {
     id: 'AdminAccountsList',
     method: 'GET',
     path: '/v1/admin/accounts',
     handler: 'http/admin/accounts',
     summary: 'List accounts',
     tag: 'admin',
-    responses: adminResponses.AdminAccountsList,
     auth: { roles: ['admin'] },
     rate: 'admin',
     uses: { table: ['Query'] },
   },
-  {
+  AdminAccountSigningSecret: {
     id: 'AdminAccountSigningSecret',
     method: 'POST',
     path: '/v1/admin/accounts/{id}/signing-secret',
     handler: 'http/admin/signing-secret',
     summary: "Make or rotate an account's manifest signing secret (shown once)",
     tag: 'admin',
-    responses: adminResponses.AdminAccountSigningSecret,
     auth: { roles: ['admin'] },
     rate: 'admin',
     uses: { table: ['GetItem', 'UpdateItem'] },
     schemas: { params: IdParams },
     successStatus: 201,
   },
-  {
+  AdminTokensCreate: {
     id: 'AdminTokensCreate',
     method: 'POST',
     path: '/v1/admin/tokens',
     handler: 'http/admin/tokens',
     summary: 'Issue a token for an account (the value is shown once)',
     tag: 'admin',
-    responses: adminResponses.AdminTokensCreate,
     auth: { roles: ['admin'] },
     rate: 'admin',
     uses: { table: ['GetItem', 'PutItem', 'UpdateItem'] },
     schemas: { body: CreateTokenBody },
     successStatus: 201,
   },
-  {
+  AdminTokensList: {
     id: 'AdminTokensList',
     method: 'GET',
     path: '/v1/admin/tokens',
     handler: 'http/admin/tokens',
     summary: 'List tokens, optionally of one account',
     tag: 'admin',
-    responses: adminResponses.AdminTokensList,
     auth: { roles: ['admin'] },
     rate: 'admin',
     uses: { table: ['Query'] },
     schemas: { query: ListTokensQuery },
   },
-  {
+  AdminTokensRevoke: {
     id: 'AdminTokensRevoke',
     method: 'DELETE',
     path: '/v1/admin/tokens/{id}',
     handler: 'http/admin/tokens',
     summary: 'Revoke a token',
     tag: 'admin',
-    responses: adminResponses.AdminTokensRevoke,
     auth: { roles: ['admin'] },
     rate: 'admin',
     uses: { table: ['Query', 'GetItem', 'UpdateItem'] },
     schemas: { params: IdParams },
   },
-];
+} satisfies Record<string, RouteDef>;
 
 /**
  * The business metrics this process counted, for a developer on the twin (`npm start`): in AWS the
  * same metrics go to CloudWatch (namespace Despacho) and the stage's dashboard, so no function is
  * deployed for it.
  */
-export const adminMetricsRoutes: RouteDef[] = [
-  {
+export const adminMetricsRoutes = {
+  AdminMetrics: {
     id: 'AdminMetrics',
     method: 'GET',
     path: '/v1/admin/metrics',
@@ -103,14 +96,13 @@ export const adminMetricsRoutes: RouteDef[] = [
     auth: { roles: ['admin'] },
     rate: 'admin',
     schemas: { query: MetricsQuery },
-    responses: adminResponses.AdminMetrics,
     twinOnly: true,
   },
-];
+} satisfies Record<string, RouteDef>;
 
 /** The operator's data: the tariff table (read by the tariff classifier) and the channel-code migration. */
-export const adminDataRoutes: RouteDef[] = [
-  {
+export const adminDataRoutes = {
+  AdminTariffImport: {
     id: 'AdminTariffImport',
     method: 'PUT',
     path: '/v1/admin/tariff',
@@ -118,7 +110,6 @@ export const adminDataRoutes: RouteDef[] = [
     summary:
       'Replace the tariff table from a CSV body (text/csv: ncm,description,duty_rate[,description_en][,keywords]); 422 lists the bad lines by number and stores nothing',
     tag: 'admin',
-    responses: adminResponses.AdminTariffImport,
     rawBody: { contentType: 'text/csv', description: 'The table, a header line then one row per NCM: ncm,description,duty_rate[,description_en][,keywords]' },
     auth: { roles: ['admin'] },
     rate: 'admin',
@@ -126,19 +117,18 @@ export const adminDataRoutes: RouteDef[] = [
     memoryMb: 512,
     timeoutSeconds: 29,
   },
-  {
+  AdminTariffShow: {
     id: 'AdminTariffShow',
     method: 'GET',
     path: '/v1/admin/tariff',
     handler: 'http/admin/tariff',
     summary: 'The tariff table in force: source (builtin or imported), rows, version, imported_at',
     tag: 'admin',
-    responses: adminResponses.AdminTariffShow,
     auth: { roles: ['admin'] },
     rate: 'admin',
     uses: { table: ['GetItem'] },
   },
-  {
+  AdminMigrateChannelCodes: {
     id: 'AdminMigrateChannelCodes',
     method: 'POST',
     path: '/v1/admin/migrations/channel-codes',
@@ -146,7 +136,6 @@ export const adminDataRoutes: RouteDef[] = [
     summary:
       'Rewrite items stored under a former channel code (mercadolibre) to the current one (meli) for about 20 s; call again with data.cursor until data.done',
     tag: 'admin',
-    responses: adminResponses.AdminMigrateChannelCodes,
     auth: { roles: ['admin'] },
     rate: 'admin',
     // Transactions: the current key or row put (PutItem) and the former one deleted (DeleteItem).
@@ -154,4 +143,4 @@ export const adminDataRoutes: RouteDef[] = [
     schemas: { body: MigrateChannelCodesBody },
     timeoutSeconds: 29,
   },
-];
+} satisfies Record<string, RouteDef>;

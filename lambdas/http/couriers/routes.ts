@@ -1,18 +1,16 @@
 import type { RouteDef } from '../../catalog-types';
 import { BaseKeyParams, BatchIdParams, BatchStatusBody, CourierParams, DecisionsParams, DecisionsQuery, DownloadQuery, ManifestListQuery, ManifestPathParams, SubmissionStatusParams } from './schemas';
 import { ManifestSubmission } from '../../core/manifests/submission';
-import { couriersResponses } from './responses';
 
 /** Courier manifests: intake, status, decisions, downloads, batch close and reopen (spec 4.3, 4.4). */
-export const couriersRoutes: RouteDef[] = [
-  {
+export const couriersRoutes = {
+  CouriersSubmit: {
     id: 'CouriersSubmit',
     method: 'POST',
     path: '/v1/couriers/{courier}/manifests/webhook',
     handler: 'http/couriers/submit',
     summary: 'Submit a manifest (JSON under `default`, an Excel file under a partner slug), whole or as one chunk; Idempotency-Key, X-Signature',
     tag: 'couriers',
-    responses: couriersResponses.CouriersSubmit,
     auth: {},
     rate: 'couriers.submit',
     uses: {
@@ -25,105 +23,97 @@ export const couriersRoutes: RouteDef[] = [
     memoryMb: 1769,
     timeoutSeconds: 29,
   },
-  {
+  CouriersSubmissionStatus: {
     id: 'CouriersSubmissionStatus',
     method: 'GET',
     path: '/v1/couriers/{courier}/webhook/{idempotencyKey}/status',
     handler: 'http/couriers/submission-status',
     summary: 'Status of a submission by its Idempotency-Key (queued, processing, completed, failed)',
     tag: 'couriers',
-    responses: couriersResponses.CouriersSubmissionStatus,
     auth: {},
     rate: 'couriers.status',
     uses: { table: ['GetItem'] },
     schemas: { params: SubmissionStatusParams },
   },
-  {
+  CouriersChunkStatus: {
     id: 'CouriersChunkStatus',
     method: 'GET',
     path: '/v1/couriers/manifests/chunks/{baseIdempotencyKey}/status',
     handler: 'http/couriers/chunk-status',
     summary: 'Progress of a chunked upload: received and missing chunks',
     tag: 'couriers',
-    responses: couriersResponses.CouriersChunkStatus,
     auth: {},
     rate: 'couriers.status',
     uses: { table: ['GetItem'] },
     schemas: { params: BaseKeyParams },
   },
-  {
+  CouriersRetryMissing: {
     id: 'CouriersRetryMissing',
     method: 'POST',
     path: '/v1/couriers/manifests/chunks/{baseIdempotencyKey}/retry-missing',
     handler: 'http/couriers/retry-missing',
     summary: 'The chunks still to send (it resends nothing itself)',
     tag: 'couriers',
-    responses: couriersResponses.CouriersRetryMissing,
     auth: {},
     rate: 'couriers.status',
     uses: { table: ['GetItem'] },
     schemas: { params: BaseKeyParams },
   },
-  {
+  CouriersManifests: {
     id: 'CouriersManifests',
     method: 'GET',
     path: '/v1/couriers/manifests',
     handler: 'http/couriers/list',
     summary: "The caller's manifest batches with progress and summary (filters status, date_from, date_to)",
     tag: 'couriers',
-    responses: couriersResponses.CouriersManifests,
     auth: {},
     rate: 'couriers.status',
     uses: { table: ['Query'] },
     schemas: { query: ManifestListQuery },
   },
-  {
+  CouriersBatchStatus: {
     id: 'CouriersBatchStatus',
     method: 'POST',
     path: '/v1/couriers/manifests/batch-status',
     handler: 'http/couriers/batch-status',
     summary: 'Status of 1 to 50 manifests (batch ids or manifest numbers) at once',
     tag: 'couriers',
-    responses: couriersResponses.CouriersBatchStatus,
     auth: {},
     rate: 'couriers.status',
     uses: { table: ['GetItem', 'Query'] },
     schemas: { body: BatchStatusBody },
   },
-  {
+  CouriersDecisions: {
     id: 'CouriersDecisions',
     method: 'GET',
     path: '/v1/couriers/manifests/{manifest}/batches/{batch}/decisions',
     handler: 'http/couriers/decisions',
     summary: "A batch's item decisions (CREATE, UPDATE, SKIP, REJECT) with reasons, paginated",
     tag: 'couriers',
-    responses: couriersResponses.CouriersDecisions,
     auth: {},
     rate: 'couriers.status',
     uses: { table: ['GetItem', 'BatchGetItem'] },
     schemas: { params: DecisionsParams, query: DecisionsQuery },
   },
-  {
+  CouriersPipelineStatus: {
     id: 'CouriersPipelineStatus',
     method: 'GET',
     path: '/v1/couriers/manifests/{manifest}/pipeline-status',
     handler: 'http/couriers/pipeline-status',
     summary: 'The four stages of processing with their status and progress, overall progress and the summary',
     tag: 'couriers',
-    responses: couriersResponses.CouriersPipelineStatus,
     auth: {},
     rate: 'couriers.status',
     uses: { table: ['GetItem', 'Query'] },
     schemas: { params: ManifestPathParams },
   },
-  {
+  CouriersDownload: {
     id: 'CouriersDownload',
     method: 'GET',
     path: '/v1/couriers/manifests/{manifest}/download',
     handler: 'http/couriers/download',
     summary: 'The processed products as json, csv or a styled xlsx (excel), at 100% only (else 409 processing_incomplete)',
     tag: 'couriers',
-    responses: couriersResponses.CouriersDownload,
     auth: {},
     rate: 'couriers.download',
     uses: { table: ['GetItem', 'Query'], bucket: [{ name: 'files', actions: ['PutObject', 'GetObject'] }] },
@@ -131,30 +121,28 @@ export const couriersRoutes: RouteDef[] = [
     memoryMb: 1769,
     timeoutSeconds: 29,
   },
-  {
+  CouriersBatchClose: {
     id: 'CouriersBatchClose',
     method: 'POST',
     path: '/v1/couriers/batches/{batchId}/close',
     handler: 'http/couriers/close',
     summary: 'Close a batch: every later write to it gets 423 (broker or admin)',
     tag: 'couriers',
-    responses: couriersResponses.CouriersBatchClose,
     auth: { roles: ['broker', 'admin'] },
     rate: 'couriers.status',
     uses: { table: ['GetItem', 'UpdateItem'] },
     schemas: { params: BatchIdParams },
   },
-  {
+  CouriersBatchReopen: {
     id: 'CouriersBatchReopen',
     method: 'POST',
     path: '/v1/couriers/batches/{batchId}/reopen',
     handler: 'http/couriers/close',
     summary: 'Reopen a closed batch (broker or admin)',
     tag: 'couriers',
-    responses: couriersResponses.CouriersBatchReopen,
     auth: { roles: ['broker', 'admin'] },
     rate: 'couriers.status',
     uses: { table: ['GetItem', 'UpdateItem'] },
     schemas: { params: BatchIdParams },
   },
-];
+} satisfies Record<string, RouteDef>;

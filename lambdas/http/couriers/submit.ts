@@ -3,10 +3,9 @@ import { parseJson, validateBody } from '../kit/json-body';
 import { validate } from '../kit/validate';
 import { idempotencyKey } from '../kit/idempotency-key';
 import { ValidationFailed } from '../../core/errors';
-import { ManifestSubmission } from '../../core/manifests/submission';
 import { excelSlugs } from '../../core/manifests/excel/slugs';
 import { checkSignature, submitChunk, submitManifest } from '../../services/manifests/intake';
-import { CourierParams } from './schemas';
+import { couriersRoutes } from './routes';
 
 /** Lambda's synchronous invoke limit is 6 MB for the whole event; a body over this is refused up front. */
 export const submitBodyBytes = 6 * 1000 * 1000;
@@ -17,7 +16,7 @@ const tooLarge = `The request body is over the 6 MB limit of one request. Send t
 function jsonSubmission(rawBody: Buffer | undefined, contentType: string | undefined) {
   const input = parseJson(rawBody, contentType);
   if (input === undefined) throw new ValidationFailed({ body: ['Send the manifest (spec 2.5) as the request body.'] });
-  return validateBody(ManifestSubmission, input);
+  return validateBody(couriersRoutes.CouriersSubmit.schemas.body, input);
 }
 
 /**
@@ -28,7 +27,7 @@ function jsonSubmission(rawBody: Buffer | undefined, contentType: string | undef
 async function sheetSubmission(rawBody: Buffer | undefined, contentType: string | undefined, slug: string) {
   const input = await (await import('./excel-in')).readExcelSubmission(rawBody ?? Buffer.alloc(0), contentType, slug);
   try {
-    return validate(ManifestSubmission, input);
+    return validate(couriersRoutes.CouriersSubmit.schemas.body, input);
   } catch (err) {
     if (!(err instanceof ValidationFailed)) throw err;
     const { withSpreadsheetRows } = await import('../../core/manifests/excel/convert');
@@ -36,7 +35,7 @@ async function sheetSubmission(rawBody: Buffer | undefined, contentType: string 
   }
 }
 
-export const handler = route({ bodyMode: 'raw', maxBodyBytes: submitBodyBytes, tooLargeMessage: tooLarge, params: CourierParams }, async ({ rawBody, headers, principal, params }) => {
+export const handler = route({ params: couriersRoutes.CouriersSubmit.schemas.params, bodyMode: 'raw', maxBodyBytes: submitBodyBytes, tooLargeMessage: tooLarge }, async ({ rawBody, headers, principal, params }) => {
   const slug = params.courier;
   const excel = (excelSlugs as readonly string[]).includes(slug);
   if (slug !== 'default' && !excel) {

@@ -1,9 +1,8 @@
 import type { RouteDef } from '../../catalog-types';
-import { dashboardResponses } from './responses';
 
 /** The webhook dashboard: one page and its two assets, served at the root (not under /api). */
-export const dashboardRoutes: RouteDef[] = [
-  {
+export const dashboardRoutes = {
+  DashboardPage: {
     id: 'DashboardPage',
     method: 'GET',
     path: '/dashboard',
@@ -11,10 +10,9 @@ export const dashboardRoutes: RouteDef[] = [
     handler: 'http/dashboard/page',
     summary: 'The webhook dashboard page',
     tag: 'dashboard',
-    responses: dashboardResponses.DashboardPage,
     auth: 'public',
   },
-  {
+  DashboardAssets: {
     id: 'DashboardAssets',
     method: 'GET',
     path: '/dashboard/{asset}',
@@ -22,7 +20,6 @@ export const dashboardRoutes: RouteDef[] = [
     handler: 'http/dashboard/page',
     summary: 'The dashboard script and stylesheet',
     tag: 'dashboard',
-    responses: dashboardResponses.DashboardAssets,
     auth: 'public',
   },
-];
+} satisfies Record<string, RouteDef>;

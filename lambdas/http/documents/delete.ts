@@ -1,9 +1,9 @@
 import { route } from '../kit/route';
 import { ok } from '../kit/reply';
-import { IdParams } from '../kit/schemas';
 import { removeDocument } from '../../services/documents/documents';
+import { documentsRoutes } from './routes';
 
-export const handler = route({ params: IdParams }, async ({ params, principal }) => {
+export const handler = route(documentsRoutes.DocumentsDelete.schemas, async ({ params, principal }) => {
   await removeDocument(principal, params.id);
   return ok(undefined, { message: 'Document deleted.' });
 });

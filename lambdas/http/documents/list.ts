@@ -2,10 +2,10 @@ import { route } from '../kit/route';
 import { ok } from '../kit/reply';
 import { documentListView } from '../../core/documents/views';
 import { documentsVisibleTo } from '../../services/documents/list';
-import { ListQuery } from './schemas';
 import { paginate } from '../kit/paginate';
+import { documentsRoutes } from './routes';
 
-export const handler = route({ query: ListQuery }, async ({ query, principal }) => {
+export const handler = route(documentsRoutes.DocumentsList.schemas, async ({ query, principal }) => {
   const all = await documentsVisibleTo(principal);
   const matching = all.filter(
     (d) =>

@@ -1,18 +1,16 @@
 import type { RouteDef } from '../../catalog-types';
 import { Base64Supersede, Base64Upload, ListQuery, RejectBody, ReviewBody, UploadIdParams, UploadUrlBody } from './schemas';
 import { IdParams } from '../kit/schemas';
-import { documentsResponses } from './responses';
 
 /** Transport documents (spec 4.2). */
-export const documentsRoutes: RouteDef[] = [
-  {
+export const documentsRoutes = {
+  DocumentsUpload: {
     id: 'DocumentsUpload',
     method: 'POST',
     path: '/v1/transport/documents/upload',
     handler: 'http/documents/upload',
     summary: 'Upload a document: multipart `file`, or JSON `file_base64` + `filename`; Idempotency-Key (UUID) optional',
     tag: 'documents',
-    responses: documentsResponses.DocumentsUpload,
     auth: {},
     rate: 'documents.upload',
     uses: {
@@ -25,28 +23,26 @@ export const documentsRoutes: RouteDef[] = [
     memoryMb: 512,
     timeoutSeconds: 29,
   },
-  {
+  DocumentsUploadUrl: {
     id: 'DocumentsUploadUrl',
     method: 'POST',
     path: '/v1/transport/documents/upload-url',
     handler: 'http/documents/upload-url',
     summary: 'Large files: declare the file and get a presigned POST straight to storage (15 minutes, declared size and type only)',
     tag: 'documents',
-    responses: documentsResponses.DocumentsUploadUrl,
     auth: {},
     rate: 'documents.upload',
     uses: { table: ['PutItem'], bucket: [{ name: 'files', actions: ['PutObject'] }] },
     schemas: { body: UploadUrlBody },
     successStatus: 201,
   },
-  {
+  DocumentsUploadComplete: {
     id: 'DocumentsUploadComplete',
     method: 'POST',
     path: '/v1/transport/documents/uploads/{uploadId}/complete',
     handler: 'http/documents/complete',
     summary: 'Large files: check the stored file against its declaration and register the document',
     tag: 'documents',
-    responses: documentsResponses.DocumentsUploadComplete,
     auth: {},
     rate: 'documents.upload',
     uses: {
@@ -59,105 +55,97 @@ export const documentsRoutes: RouteDef[] = [
     memoryMb: 512,
     timeoutSeconds: 29,
   },
-  {
+  DocumentsList: {
     id: 'DocumentsList',
     method: 'GET',
     path: '/v1/transport/documents',
     handler: 'http/documents/list',
     summary: 'List documents with filters and pagination',
     tag: 'documents',
-    responses: documentsResponses.DocumentsList,
     auth: {},
     rate: 'documents.read',
     uses: { table: ['Query'] },
     schemas: { query: ListQuery },
   },
-  {
+  DocumentsShow: {
     id: 'DocumentsShow',
     method: 'GET',
     path: '/v1/transport/documents/{id}',
     handler: 'http/documents/show',
     summary: 'One document in detail form',
     tag: 'documents',
-    responses: documentsResponses.DocumentsShow,
     auth: {},
     rate: 'documents.read',
     uses: { table: ['GetItem'] },
     schemas: { params: IdParams },
   },
-  {
+  DocumentsDownload: {
     id: 'DocumentsDownload',
     method: 'GET',
     path: '/v1/transport/documents/{id}/download',
     handler: 'http/documents/download',
     summary: 'A signed download URL valid for 60 minutes',
     tag: 'documents',
-    responses: documentsResponses.DocumentsDownload,
     auth: {},
     rate: 'documents.download',
     uses: { table: ['GetItem'], bucket: [{ name: 'files', actions: ['GetObject'] }], bus: true },
     schemas: { params: IdParams },
   },
-  {
+  DocumentsHistory: {
     id: 'DocumentsHistory',
     method: 'GET',
     path: '/v1/transport/documents/{id}/history',
     handler: 'http/documents/history',
     summary: 'The current version and every earlier one',
     tag: 'documents',
-    responses: documentsResponses.DocumentsHistory,
     auth: {},
     rate: 'documents.read',
     uses: { table: ['GetItem', 'Query'] },
     schemas: { params: IdParams },
   },
-  {
+  DocumentsValidate: {
     id: 'DocumentsValidate',
     method: 'PUT',
     path: '/v1/transport/documents/{id}/validate',
     handler: 'http/documents/review',
     summary: 'Validate a document (broker)',
     tag: 'documents',
-    responses: documentsResponses.DocumentsValidate,
     auth: { roles: ['broker'] },
     rate: 'documents.workflow',
     uses: { table: ['GetItem', 'UpdateItem'], bus: true },
     schemas: { params: IdParams, body: ReviewBody },
   },
-  {
+  DocumentsApprove: {
     id: 'DocumentsApprove',
     method: 'PUT',
     path: '/v1/transport/documents/{id}/approve',
     handler: 'http/documents/review',
     summary: 'Approve a document (broker)',
     tag: 'documents',
-    responses: documentsResponses.DocumentsApprove,
     auth: { roles: ['broker'] },
     rate: 'documents.workflow',
     uses: { table: ['GetItem', 'UpdateItem'], bus: true },
     schemas: { params: IdParams, body: ReviewBody },
   },
-  {
+  DocumentsReject: {
     id: 'DocumentsReject',
     method: 'PUT',
     path: '/v1/transport/documents/{id}/reject',
     handler: 'http/documents/review',
     summary: 'Reject a document (broker)',
     tag: 'documents',
-    responses: documentsResponses.DocumentsReject,
     auth: { roles: ['broker'] },
     rate: 'documents.workflow',
     uses: { table: ['GetItem', 'UpdateItem'], bus: true },
     schemas: { params: IdParams, body: RejectBody },
   },
-  {
+  DocumentsSupersede: {
     id: 'DocumentsSupersede',
     method: 'POST',
     path: '/v1/transport/documents/{id}/supersede',
     handler: 'http/documents/supersede',
     summary: 'Replace a document with a new version (multipart `file` or JSON `file_base64` + `filename`, optional `reason`)',
     tag: 'documents',
-    responses: documentsResponses.DocumentsSupersede,
     auth: {},
     rate: 'documents.workflow',
     uses: {
@@ -170,17 +158,16 @@ export const documentsRoutes: RouteDef[] = [
     memoryMb: 512,
     timeoutSeconds: 29,
   },
-  {
+  DocumentsDelete: {
     id: 'DocumentsDelete',
     method: 'DELETE',
     path: '/v1/transport/documents/{id}',
     handler: 'http/documents/delete',
     summary: 'Delete a document that is uploaded or rejected, with its file',
     tag: 'documents',
-    responses: documentsResponses.DocumentsDelete,
     auth: {},
     rate: 'documents.workflow',
     uses: { table: ['GetItem', 'DeleteItem'], bucket: [{ name: 'files', actions: ['DeleteObject'] }] },
     schemas: { params: IdParams },
   },
-];
+} satisfies Record<string, RouteDef>;

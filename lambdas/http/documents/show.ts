@@ -1,7 +1,7 @@
 import { route } from '../kit/route';
 import { ok } from '../kit/reply';
-import { IdParams } from '../kit/schemas';
 import { documentDetailView } from '../../core/documents/views';
 import { findDocument } from '../../services/documents/documents';
+import { documentsRoutes } from './routes';
 
-export const handler = route({ params: IdParams }, async ({ params, principal }) => ok(documentDetailView(await findDocument(principal, params.id))));
+export const handler = route(documentsRoutes.DocumentsShow.schemas, async ({ params, principal }) => ok(documentDetailView(await findDocument(principal, params.id))));

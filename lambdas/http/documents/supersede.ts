@@ -1,14 +1,14 @@
 import { route } from '../kit/route';
 import { ok } from '../kit/reply';
-import { IdParams } from '../kit/schemas';
 import { supersedeDocument } from '../../services/documents/documents';
-import { Base64Supersede, SupersedeFields } from './schemas';
+import { SupersedeFields } from './schemas';
 import { idempotencyKey, readUpload } from './files-in';
 import { uploadBodyBytes } from './upload';
+import { documentsRoutes } from './routes';
 
-export const handler = route({ params: IdParams, bodyMode: 'raw', maxBodyBytes: uploadBodyBytes }, async ({ params, rawBody, headers, principal }) => {
+export const handler = route({ params: documentsRoutes.DocumentsSupersede.schemas.params, bodyMode: 'raw', maxBodyBytes: uploadBodyBytes }, async ({ params, rawBody, headers, principal }) => {
   const key = idempotencyKey(headers);
-  const { fields, file } = await readUpload(rawBody, headers['content-type'], { fields: SupersedeFields, json: Base64Supersede });
+  const { fields, file } = await readUpload(rawBody, headers['content-type'], { fields: SupersedeFields, json: documentsRoutes.DocumentsSupersede.schemas.body });
   const { doc } = await supersedeDocument(principal, params.id, file, fields.reason, key);
   return ok(
     {

@@ -9,11 +9,11 @@ import { AlternativeManifest, toSubmissionInput } from '../../core/manifests/alt
 import { ManifestSubmission } from '../../core/manifests/submission';
 import { checkSignature, submitManifest } from '../../services/manifests/intake';
 import { listManifests } from '../../services/manifests/tracking';
-import { AlternativeListQuery } from './schemas';
+import { manifestsRoutes } from './routes';
 
 /** GET and POST /v1/manifests: the alternative interface's list and upload (spec 4.5). */
 export const handler = byMethod({
-  GET: route({ query: AlternativeListQuery }, async ({ query, principal }) => {
+  GET: route(manifestsRoutes.ManifestsList.schemas, async ({ query, principal }) => {
     const all = await listManifests(principal, {});
     const { page, meta } = paginate(all, query.page, query.per_page);
     return ok(

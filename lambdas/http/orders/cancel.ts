@@ -1,10 +1,9 @@
 import { route } from '../kit/route';
 import { ok } from '../kit/reply';
-import { IdParams } from '../kit/schemas';
 import { cancelVoidingLabels } from '../../services/shipping/cancel';
-import { CancelBody } from './schemas';
+import { ordersRoutes } from './routes';
 
-export const handler = route({ params: IdParams, body: CancelBody }, async ({ params, body, principal }) => {
+export const handler = route(ordersRoutes.OrdersCancel.schemas, async ({ params, body, principal }) => {
   const { order, already, voided } = await cancelVoidingLabels(principal, params.id, body);
   return ok(
     { order_id: order.id, status: order.status, cancelled_at: order.cancelledAt, ...(voided.length ? { voided_shipments: voided } : {}) },

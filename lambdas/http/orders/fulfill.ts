@@ -1,11 +1,10 @@
 import { route } from '../kit/route';
 import { ok } from '../kit/reply';
-import { IdParams } from '../kit/schemas';
 import { idempotencyKey } from '../kit/idempotency-key';
 import { fulfillOrder } from '../../services/shipping/shipments';
-import { FulfillBody } from './schemas';
+import { ordersRoutes } from './routes';
 
-export const handler = route({ params: IdParams, body: FulfillBody }, async ({ params, body, headers, principal }) => {
+export const handler = route(ordersRoutes.OrdersFulfill.schemas, async ({ params, body, headers, principal }) => {
   const { order, shipment, notified } = await fulfillOrder(principal, params.id, body, idempotencyKey(headers));
   return ok(
     {

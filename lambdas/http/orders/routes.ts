@@ -1,72 +1,66 @@
 import type { RouteDef } from '../../catalog-types';
 import { CancelBody, ConnectBody, CreateOrderBody, FulfillBody, ListOrdersQuery, MarketplaceParams, ShipBody, SyncBody, UpdateOrderBody } from './schemas';
 import { IdParams } from '../kit/schemas';
-import { ordersResponses } from './responses';
 
 /** Orders and marketplaces (spec 4.1, 2.1): GET needs `orders:read`, every other method `orders:write`. */
-export const ordersRoutes: RouteDef[] = [
-  {
+export const ordersRoutes = {
+  OrdersList: {
     id: 'OrdersList',
     method: 'GET',
     path: '/v1/orders',
     handler: 'http/orders/list',
     summary: 'Orders of every channel, filtered, searched and paginated',
     tag: 'orders',
-    responses: ordersResponses.OrdersList,
     auth: { scopes: ['orders:read'] },
     rate: 'orders.read',
     uses: { table: ['GetItem', 'BatchGetItem', 'Query'] },
     schemas: { query: ListOrdersQuery },
     memoryMb: 1024,
   },
-  {
+  OrdersCreate: {
     id: 'OrdersCreate',
     method: 'POST',
     path: '/v1/orders',
     handler: 'http/orders/create',
     summary: 'A web-store order (channel web); the service computes the totals; Idempotency-Key (UUID) optional',
     tag: 'orders',
-    responses: ordersResponses.OrdersCreate,
     auth: { scopes: ['orders:write'] },
     rate: 'orders.write',
     uses: { table: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'], bus: true },
     schemas: { body: CreateOrderBody },
     successStatus: 201,
   },
-  {
+  OrdersShow: {
     id: 'OrdersShow',
     method: 'GET',
     path: '/v1/orders/{id}',
     handler: 'http/orders/show',
     summary: 'An order in detail form, with shipments and timeline',
     tag: 'orders',
-    responses: ordersResponses.OrdersShow,
     auth: { scopes: ['orders:read'] },
     rate: 'orders.read',
     uses: { table: ['GetItem'] },
     schemas: { params: IdParams },
   },
-  {
+  OrdersUpdate: {
     id: 'OrdersUpdate',
     method: 'PUT',
     path: '/v1/orders/{id}',
     handler: 'http/orders/update',
     summary: 'Change status (where the channel allows it), notes, or the shipping address (before fulfillment)',
     tag: 'orders',
-    responses: ordersResponses.OrdersUpdate,
     auth: { scopes: ['orders:write'] },
     rate: 'orders.write',
     uses: { table: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'], bus: true },
     schemas: { params: IdParams, body: UpdateOrderBody },
   },
-  {
+  OrdersShip: {
     id: 'OrdersShip',
     method: 'POST',
     path: '/v1/orders/{id}/ship',
     handler: 'http/orders/ship',
     summary: 'Create a shipment: tracking number from the carrier and a 4x6 PDF label; Idempotency-Key (UUID) optional',
     tag: 'orders',
-    responses: ordersResponses.OrdersShip,
     auth: { scopes: ['orders:write'] },
     rate: 'orders.write',
     uses: {
@@ -81,27 +75,25 @@ export const ordersRoutes: RouteDef[] = [
     memoryMb: 1024,
     timeoutSeconds: 29,
   },
-  {
+  OrdersFulfill: {
     id: 'OrdersFulfill',
     method: 'POST',
     path: '/v1/orders/{id}/fulfill',
     handler: 'http/orders/fulfill',
     summary: 'Record a shipment made outside the service, with its tracking number',
     tag: 'orders',
-    responses: ordersResponses.OrdersFulfill,
     auth: { scopes: ['orders:write'] },
     rate: 'orders.write',
     uses: { table: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'], bus: true },
     schemas: { params: IdParams, body: FulfillBody },
   },
-  {
+  OrdersCancel: {
     id: 'OrdersCancel',
     method: 'POST',
     path: '/v1/orders/{id}/cancel',
     handler: 'http/orders/cancel',
     summary: "Cancel an unfulfilled order, or one whose labels are all unused (voided with the carrier)",
     tag: 'orders',
-    responses: ordersResponses.OrdersCancel,
     auth: { scopes: ['orders:write'] },
     rate: 'orders.write',
     // The carrier credentials: unused labels are voided with the carrier (issue 18).
@@ -109,81 +101,75 @@ export const ordersRoutes: RouteDef[] = [
     timeoutSeconds: 29,
     schemas: { params: IdParams, body: CancelBody },
   },
-  {
+  OrdersShipments: {
     id: 'OrdersShipments',
     method: 'GET',
     path: '/v1/orders/{id}/shipments',
     handler: 'http/orders/shipments',
     summary: 'The shipments of an order',
     tag: 'orders',
-    responses: ordersResponses.OrdersShipments,
     auth: { scopes: ['orders:read'] },
     rate: 'orders.read',
     uses: { table: ['GetItem'] },
     schemas: { params: IdParams },
   },
-  {
+  OrdersSync: {
     id: 'OrdersSync',
     method: 'POST',
     path: '/v1/orders/sync',
     handler: 'http/orders/sync',
     summary: 'Start a marketplace sync of the connected (or named) channels',
     tag: 'orders',
-    responses: ordersResponses.OrdersSync,
     auth: { scopes: ['orders:write'] },
     rate: 'orders.write',
     uses: { table: ['GetItem', 'Query', 'PutItem', 'DeleteItem'], queues: [{ name: 'marketplaceSync', actions: ['SendMessage'] }] },
     schemas: { body: SyncBody },
     successStatus: 202,
   },
-  {
+  OrdersSyncStatus: {
     id: 'OrdersSyncStatus',
     method: 'GET',
     path: '/v1/orders/sync/status',
     handler: 'http/orders/sync-status',
     summary: 'The last sync with per-channel counters, and the next scheduled one',
     tag: 'orders',
-    responses: ordersResponses.OrdersSyncStatus,
     auth: { scopes: ['orders:read'] },
     rate: 'orders.read',
     uses: { table: ['Query'] },
   },
-  {
+  MarketplacesList: {
     id: 'MarketplacesList',
     method: 'GET',
     path: '/v1/orders/marketplaces',
     handler: 'http/orders/marketplaces',
     summary: "The account's marketplace connections (never their credentials)",
     tag: 'orders',
-    responses: ordersResponses.MarketplacesList,
     auth: { scopes: ['orders:read'] },
     rate: 'orders.read',
     uses: { table: ['Query'] },
   },
-  {
+  MarketplacesConnect: {
     id: 'MarketplacesConnect',
     method: 'PUT',
     path: '/v1/orders/marketplaces/{channel}',
     handler: 'http/orders/marketplaces',
     summary: 'Connect a marketplace: its base URL and credentials, kept encrypted',
     tag: 'orders',
-    responses: ordersResponses.MarketplacesConnect,
     auth: { scopes: ['orders:write'] },
     rate: 'orders.write',
     uses: { table: ['PutItem', 'DeleteItem'], secrets: 'write' },
     schemas: { params: MarketplaceParams, body: ConnectBody },
   },
-  {
+  MarketplacesDisconnect: {
     id: 'MarketplacesDisconnect',
     method: 'DELETE',
     path: '/v1/orders/marketplaces/{channel}',
     handler: 'http/orders/marketplaces',
     summary: 'Disconnect a marketplace and delete its credentials',
     tag: 'orders',
-    responses: ordersResponses.MarketplacesDisconnect,
     auth: { scopes: ['orders:write'] },
     rate: 'orders.write',
     uses: { table: ['DeleteItem'], secrets: 'write' },
     schemas: { params: MarketplaceParams },
   },
-];
+} satisfies Record<string, RouteDef>;

@@ -1,12 +1,11 @@
 import { route } from '../kit/route';
 import { ok } from '../kit/reply';
-import { IdParams } from '../kit/schemas';
 import { idempotencyKey } from '../kit/idempotency-key';
 import { shipOrder } from '../../services/shipping/shipments';
 import { labelUrl } from './label-url';
-import { ShipBody } from './schemas';
+import { ordersRoutes } from './routes';
 
-export const handler = route({ params: IdParams, body: ShipBody }, async ({ event, params, body, headers, principal }) => {
+export const handler = route(ordersRoutes.OrdersShip.schemas, async ({ event, params, body, headers, principal }) => {
   const { order, shipment, notified } = await shipOrder(principal, params.id, body, (id) => labelUrl(event, headers, id), idempotencyKey(headers));
   return ok(
     {

@@ -1,11 +1,10 @@
 import { route } from '../kit/route';
 import { ok } from '../kit/reply';
-import { IdParams } from '../kit/schemas';
 import { orderDetailView } from '../../core/orders/views';
 import { updateOrder } from '../../services/orders/orders';
-import { UpdateOrderBody } from './schemas';
+import { ordersRoutes } from './routes';
 
-export const handler = route({ params: IdParams, body: UpdateOrderBody }, async ({ params, body, principal }) => {
+export const handler = route(ordersRoutes.OrdersUpdate.schemas, async ({ params, body, principal }) => {
   const { order, changed } = await updateOrder(principal, params.id, body);
   const detail = orderDetailView(order);
   const data: Record<string, unknown> = { id: order.id };

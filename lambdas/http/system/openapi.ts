@@ -2,7 +2,44 @@ import { route } from '../kit/route';
 import { routes } from '../../catalog';
 import { openApiDocument } from '../../core/openapi';
 import { webhookEvents } from '../../core/webhooks/events';
-import { webhookEventData } from '../webhooks/responses';
+import type { RouteDef, RouteResponses } from '../../catalog-types';
+import { accountResponses } from '../account/responses';
+import { adminResponses } from '../admin/responses';
+import { couriersResponses } from '../couriers/responses';
+import { customsResponses } from '../customs/responses';
+import { dashboardResponses } from '../dashboard/responses';
+import { documentsResponses } from '../documents/responses';
+import { inventoryResponses } from '../inventory/responses';
+import { manifestsResponses } from '../manifests/responses';
+import { ordersResponses } from '../orders/responses';
+import { shippingResponses } from '../shipping/responses';
+import { storageResponses } from '../storage/responses';
+import { systemResponses } from './responses';
+import { webhookEventData, webhooksResponses } from '../webhooks/responses';
+
+/**
+ * What each route answers, by route id, from the areas' responses.ts: joined to the catalog's
+ * routes only here (and by the integration suite's contract check, through this document), so
+ * no handler, nor the authorizer that reads the catalog, carries the answer schemas.
+ */
+const answers: Record<string, RouteResponses> = {
+  ...systemResponses,
+  ...accountResponses,
+  ...adminResponses,
+  ...storageResponses,
+  ...documentsResponses,
+  ...couriersResponses,
+  ...customsResponses,
+  ...manifestsResponses,
+  ...dashboardResponses,
+  ...webhooksResponses,
+  ...ordersResponses,
+  ...shippingResponses,
+  ...inventoryResponses,
+};
+
+/** The catalog's routes with what each answers. */
+export const documentedRoutes = (): RouteDef[] => routes.map((r) => ({ ...r, responses: answers[r.id] }));
 
 /** Every outbound event with the schema of its `data`. */
 const events = Object.fromEntries(webhookEvents.map((e) => [e.event, { description: e.description, data: webhookEventData[e.event] }]));
@@ -11,7 +48,7 @@ let document: Record<string, unknown> | undefined;
 
 /** The document this route serves (built once per instance). */
 export function serviceDocument(): Record<string, unknown> {
-  return (document ??= openApiDocument(routes, { title: 'Despacho API', version: '1.0.0' }, { events }));
+  return (document ??= openApiDocument(documentedRoutes(), { title: 'Despacho API', version: '1.0.0' }, { events }));
 }
 
 export const handler = route({ public: true }, async () => {

@@ -1,152 +1,140 @@
 import type { RouteDef } from '../../catalog-types';
 import { CreateSubscriptionBody, DeliveriesQuery, DeliveryParams, RetryFailedBody, UpdateSubscriptionBody } from './schemas';
 import { IdParams } from '../kit/schemas';
-import { webhooksResponses } from './responses';
 
 /** Webhook subscriptions (spec 4.8; no /v1 prefix, as the spec has it). */
-export const webhooksRoutes: RouteDef[] = [
-  {
+export const webhooksRoutes = {
+  WebhooksAvailableEvents: {
     id: 'WebhooksAvailableEvents',
     method: 'GET',
     path: '/webhook-subscriptions/available-events',
     handler: 'http/webhooks/available-events',
     summary: 'Every event a subscription can name',
     tag: 'webhooks',
-    responses: webhooksResponses.WebhooksAvailableEvents,
     auth: {},
     rate: 'webhooks',
     uses: { table: [] },
   },
-  {
+  WebhooksList: {
     id: 'WebhooksList',
     method: 'GET',
     path: '/webhook-subscriptions',
     handler: 'http/webhooks/subscriptions',
     summary: "The caller's subscriptions with their health",
     tag: 'webhooks',
-    responses: webhooksResponses.WebhooksList,
     auth: {},
     rate: 'webhooks',
     uses: { table: ['Query'] },
   },
-  {
+  WebhooksCreate: {
     id: 'WebhooksCreate',
     method: 'POST',
     path: '/webhook-subscriptions',
     handler: 'http/webhooks/subscriptions',
     summary: 'Subscribe an endpoint to events (the signing secret is shown once)',
     tag: 'webhooks',
-    responses: webhooksResponses.WebhooksCreate,
     auth: {},
     rate: 'webhooks',
     uses: { table: ['PutItem', 'UpdateItem'] },
     schemas: { body: CreateSubscriptionBody },
     successStatus: 201,
   },
-  {
+  WebhooksShow: {
     id: 'WebhooksShow',
     method: 'GET',
     path: '/webhook-subscriptions/{id}',
     handler: 'http/webhooks/subscription',
     summary: 'One subscription with its health',
     tag: 'webhooks',
-    responses: webhooksResponses.WebhooksShow,
     auth: {},
     rate: 'webhooks',
     uses: { table: ['GetItem'] },
     schemas: { params: IdParams },
   },
-  {
+  WebhooksUpdate: {
     id: 'WebhooksUpdate',
     method: 'PUT',
     path: '/webhook-subscriptions/{id}',
     handler: 'http/webhooks/subscription',
     summary: 'Change the URL or events, deactivate, or reactivate',
     tag: 'webhooks',
-    responses: webhooksResponses.WebhooksUpdate,
     auth: {},
     rate: 'webhooks',
     uses: { table: ['GetItem', 'UpdateItem'] },
     schemas: { params: IdParams, body: UpdateSubscriptionBody },
   },
-  {
+  WebhooksDelete: {
     id: 'WebhooksDelete',
     method: 'DELETE',
     path: '/webhook-subscriptions/{id}',
     handler: 'http/webhooks/subscription',
     summary: 'Delete a subscription',
     tag: 'webhooks',
-    responses: webhooksResponses.WebhooksDelete,
     auth: {},
     rate: 'webhooks',
     uses: { table: ['GetItem', 'DeleteItem'] },
     schemas: { params: IdParams },
   },
-  {
+  WebhooksTest: {
     id: 'WebhooksTest',
     method: 'POST',
     path: '/webhook-subscriptions/{id}/test',
     handler: 'http/webhooks/test',
     summary: 'Send a signed test delivery now',
     tag: 'webhooks',
-    responses: webhooksResponses.WebhooksTest,
     auth: {},
     rate: 'webhooks',
     uses: { table: ['GetItem'] },
     schemas: { params: IdParams },
     timeoutSeconds: 20,
   },
-  {
+  WebhooksDeliveries: {
     id: 'WebhooksDeliveries',
     method: 'GET',
     path: '/webhook-subscriptions/{id}/deliveries',
     handler: 'http/webhooks/deliveries',
     summary: 'The delivery log, newest first',
     tag: 'webhooks',
-    responses: webhooksResponses.WebhooksDeliveries,
     auth: {},
     rate: 'webhooks',
     uses: { table: ['GetItem', 'Query'] },
     schemas: { params: IdParams, query: DeliveriesQuery },
   },
-  {
+  WebhooksRetry: {
     id: 'WebhooksRetry',
     method: 'POST',
     path: '/webhook-subscriptions/{id}/deliveries/{delivery}/retry',
     handler: 'http/webhooks/retry',
     summary: 'Send one delivery again now',
     tag: 'webhooks',
-    responses: webhooksResponses.WebhooksRetry,
     auth: {},
     rate: 'webhooks',
     uses: { table: ['GetItem', 'Query', 'UpdateItem'], queues: [{ name: 'webhookDelivery', actions: ['SendMessage'] }], scheduler: true },
     schemas: { params: DeliveryParams },
     timeoutSeconds: 20,
   },
-  {
+  WebhooksRetryFailed: {
     id: 'WebhooksRetryFailed',
     method: 'POST',
     path: '/webhook-subscriptions/{id}/deliveries/retry-failed',
     handler: 'http/webhooks/retry-failed',
     summary: 'Send every failed delivery (since a time) again',
     tag: 'webhooks',
-    responses: webhooksResponses.WebhooksRetryFailed,
     auth: {},
     rate: 'webhooks',
     uses: { table: ['GetItem', 'Query'], queues: [{ name: 'webhookDelivery', actions: ['SendMessage'] }] },
     schemas: { params: IdParams, body: RetryFailedBody },
   },
-  {
+  WebhooksRotateSecret: {
     id: 'WebhooksRotateSecret',
     method: 'POST',
     path: '/webhook-subscriptions/{id}/rotate-secret',
     handler: 'http/webhooks/rotate-secret',
     summary: 'Issue a new signing secret (shown once)',
     tag: 'webhooks',
-    responses: webhooksResponses.WebhooksRotateSecret,
     auth: {},
     rate: 'webhooks',
     uses: { table: ['GetItem', 'UpdateItem'] },
     schemas: { params: IdParams },
   },
-];
+} satisfies Record<string, RouteDef>;

@@ -1,13 +1,12 @@
 import { route } from '../kit/route';
 import { byMethod } from '../kit/by-method';
 import { ok } from '../kit/reply';
-import { IdParams } from '../kit/schemas';
 import { changeSubscription, findSubscription, subscriptionView, unsubscribe } from '../../services/webhooks/webhooks';
-import { UpdateSubscriptionBody } from './schemas';
+import { webhooksRoutes } from './routes';
 
-const show = route({ params: IdParams }, async ({ params, principal }) => ok(subscriptionView(await findSubscription(principal, params.id))));
+const show = route(webhooksRoutes.WebhooksShow.schemas, async ({ params, principal }) => ok(subscriptionView(await findSubscription(principal, params.id))));
 
-const update = route({ params: IdParams, body: UpdateSubscriptionBody }, async ({ params, body, principal }) => {
+const update = route(webhooksRoutes.WebhooksUpdate.schemas, async ({ params, body, principal }) => {
   const { sub, reactivated } = await changeSubscription(principal, params.id, { endpointUrl: body.endpoint_url, events: body.events, active: body.active });
   const view = subscriptionView(sub);
   return ok(
@@ -16,7 +15,7 @@ const update = route({ params: IdParams, body: UpdateSubscriptionBody }, async (
   );
 });
 
-const remove = route({ params: IdParams }, async ({ params, principal }) => {
+const remove = route(webhooksRoutes.WebhooksDelete.schemas, async ({ params, principal }) => {
   await unsubscribe(principal, params.id);
   return ok(undefined, { message: 'Subscription deleted.' });
 });
