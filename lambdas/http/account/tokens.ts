@@ -4,7 +4,7 @@ import { ok } from '../kit/reply';
 import { getTokenById, listTokens, revokeToken } from '../../services/auth/accounts';
 import { tokenView } from '../../core/auth/views';
 import { NotFound } from '../../core/errors';
-import { accountRoutes } from './routes';
+import { MyTokensRevoke } from './routes';
 
 const list = route({}, async ({ principal }) => {
   const tokens = await listTokens(principal.accountId);
@@ -12,7 +12,7 @@ const list = route({}, async ({ principal }) => {
 });
 
 /** Another account's token answers exactly like a token that does not exist. */
-const revoke = route(accountRoutes.MyTokensRevoke.schemas, async ({ params, principal }) => {
+const revoke = route(MyTokensRevoke.schemas, async ({ params, principal }) => {
   const token = await getTokenById(params.id);
   if (!token || token.accountId !== principal.accountId) throw new NotFound('Token not found.');
   const revoked = await revokeToken(token);

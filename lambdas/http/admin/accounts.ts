@@ -3,9 +3,9 @@ import { byMethod } from '../kit/by-method';
 import { created, ok } from '../kit/reply';
 import { createAccount, listAccounts } from '../../services/auth/accounts';
 import { accountView } from '../../core/auth/views';
-import { adminRoutes } from './routes';
+import { AdminAccountsCreate } from './routes';
 
-const create = route(adminRoutes.AdminAccountsCreate.schemas, async ({ body }) => {
+const create = route(AdminAccountsCreate.schemas, async ({ body }) => {
   const account = await createAccount(body);
   return created(accountView(account), 'Account created.');
 });

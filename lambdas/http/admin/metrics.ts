@@ -2,14 +2,14 @@ import { route } from '../kit/route';
 import { ok, type Reply } from '../kit/reply';
 import { config } from '../../shared/config';
 import { metricsSnapshot, type MetricSample } from '../../shared/metrics';
-import { adminMetricsRoutes } from './routes';
+import { AdminMetrics } from './routes';
 
 /**
  * GET /v1/admin/metrics (admin, the local twin only): what this process counted since it started,
  * fed by the same calls that send the metrics to CloudWatch in AWS (lambdas/shared/metrics.ts).
  * `?format=prometheus` answers Prometheus' text format for a local scraper.
  */
-export const handler = route(adminMetricsRoutes.AdminMetrics.schemas, async ({ query }): Promise<Reply> => {
+export const handler = route(AdminMetrics.schemas, async ({ query }): Promise<Reply> => {
   const snapshot = metricsSnapshot();
   if (query.format === 'prometheus') return { status: 200, raw: { contentType: 'text/plain; version=0.0.4; charset=utf-8', body: prometheusText(snapshot.metrics) } };
   return ok({

@@ -1,7 +1,7 @@
 import { route } from '../kit/route';
 import { ok } from '../kit/reply';
 import { migrateChannelCodes } from '../../services/orders/channel-migration';
-import { adminDataRoutes } from './routes';
+import { AdminMigrateChannelCodes } from './routes';
 
 /**
  * POST /v1/admin/migrations/channel-codes: rewrites items stored under a former channel code
@@ -9,7 +9,7 @@ import { adminDataRoutes } from './routes';
  * with; `npm run cli -- migrate channel-codes` calls it until `done`. Safe to repeat and to run
  * while the service runs.
  */
-export const handler = route(adminDataRoutes.AdminMigrateChannelCodes.schemas, async ({ body }) => {
+export const handler = route(AdminMigrateChannelCodes.schemas, async ({ body }) => {
   const report = await migrateChannelCodes(body);
   return ok(report, { message: report.done ? 'Every account is on the current channel codes.' : 'Partly done: call again with data.cursor.' });
 });

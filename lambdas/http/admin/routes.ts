@@ -2,145 +2,152 @@ import type { RouteDef } from '../../catalog-types';
 import { CreateAccountBody, CreateTokenBody, ListTokensQuery, MetricsQuery, MigrateChannelCodesBody } from './schemas';
 import { IdParams } from '../kit/schemas';
 
+export const AdminAccountsCreate = {
+  id: 'AdminAccountsCreate',
+  method: 'POST',
+  path: '/v1/admin/accounts',
+  handler: 'http/admin/accounts',
+  summary: 'Create a partner or broker account',
+  tag: 'admin',
+  auth: { roles: ['admin'] },
+  rate: 'admin',
+  uses: { table: ['PutItem', 'UpdateItem'] },
+  schemas: { body: CreateAccountBody },
+  successStatus: 201,
+} satisfies RouteDef;
+
+export const AdminAccountsList = {
+  id: 'AdminAccountsList',
+  method: 'GET',
+  path: '/v1/admin/accounts',
+  handler: 'http/admin/accounts',
+  summary: 'List accounts',
+  tag: 'admin',
+  auth: { roles: ['admin'] },
+  rate: 'admin',
+  uses: { table: ['Query'] },
+} satisfies RouteDef;
+
+export const AdminAccountSigningSecret = {
+  id: 'AdminAccountSigningSecret',
+  method: 'POST',
+  path: '/v1/admin/accounts/{id}/signing-secret',
+  handler: 'http/admin/signing-secret',
+  summary: "Make or rotate an account's manifest signing secret (shown once)",
+  tag: 'admin',
+  auth: { roles: ['admin'] },
+  rate: 'admin',
+  uses: { table: ['GetItem', 'UpdateItem'] },
+  schemas: { params: IdParams },
+  successStatus: 201,
+} satisfies RouteDef;
+
+export const AdminTokensCreate = {
+  id: 'AdminTokensCreate',
+  method: 'POST',
+  path: '/v1/admin/tokens',
+  handler: 'http/admin/tokens',
+  summary: 'Issue a token for an account (the value is shown once)',
+  tag: 'admin',
+  auth: { roles: ['admin'] },
+  rate: 'admin',
+  uses: { table: ['GetItem', 'PutItem', 'UpdateItem'] },
+  schemas: { body: CreateTokenBody },
+  successStatus: 201,
+} satisfies RouteDef;
+
+export const AdminTokensList = {
+  id: 'AdminTokensList',
+  method: 'GET',
+  path: '/v1/admin/tokens',
+  handler: 'http/admin/tokens',
+  summary: 'List tokens, optionally of one account',
+  tag: 'admin',
+  auth: { roles: ['admin'] },
+  rate: 'admin',
+  uses: { table: ['Query'] },
+  schemas: { query: ListTokensQuery },
+} satisfies RouteDef;
+
+export const AdminTokensRevoke = {
+  id: 'AdminTokensRevoke',
+  method: 'DELETE',
+  path: '/v1/admin/tokens/{id}',
+  handler: 'http/admin/tokens',
+  summary: 'Revoke a token',
+  tag: 'admin',
+  auth: { roles: ['admin'] },
+  rate: 'admin',
+  uses: { table: ['Query', 'GetItem', 'UpdateItem'] },
+  schemas: { params: IdParams },
+} satisfies RouteDef;
+
 /** Accounts and tokens, for the operator (admin role). */
-export const adminRoutes = {
-  AdminAccountsCreate: {
-    id: 'AdminAccountsCreate',
-    method: 'POST',
-    path: '/v1/admin/accounts',
-    handler: 'http/admin/accounts',
-    summary: 'Create a partner or broker account',
-    tag: 'admin',
-    auth: { roles: ['admin'] },
-    rate: 'admin',
-    uses: { table: ['PutItem', 'UpdateItem'] },
-    schemas: { body: CreateAccountBody },
-    successStatus: 201,
-  },
-  AdminAccountsList: {
-    id: 'AdminAccountsList',
-    method: 'GET',
-    path: '/v1/admin/accounts',
-    handler: 'http/admin/accounts',
-    summary: 'List accounts',
-    tag: 'admin',
-    auth: { roles: ['admin'] },
-    rate: 'admin',
-    uses: { table: ['Query'] },
-  },
-  AdminAccountSigningSecret: {
-    id: 'AdminAccountSigningSecret',
-    method: 'POST',
-    path: '/v1/admin/accounts/{id}/signing-secret',
-    handler: 'http/admin/signing-secret',
-    summary: "Make or rotate an account's manifest signing secret (shown once)",
-    tag: 'admin',
-    auth: { roles: ['admin'] },
-    rate: 'admin',
-    uses: { table: ['GetItem', 'UpdateItem'] },
-    schemas: { params: IdParams },
-    successStatus: 201,
-  },
-  AdminTokensCreate: {
-    id: 'AdminTokensCreate',
-    method: 'POST',
-    path: '/v1/admin/tokens',
-    handler: 'http/admin/tokens',
-    summary: 'Issue a token for an account (the value is shown once)',
-    tag: 'admin',
-    auth: { roles: ['admin'] },
-    rate: 'admin',
-    uses: { table: ['GetItem', 'PutItem', 'UpdateItem'] },
-    schemas: { body: CreateTokenBody },
-    successStatus: 201,
-  },
-  AdminTokensList: {
-    id: 'AdminTokensList',
-    method: 'GET',
-    path: '/v1/admin/tokens',
-    handler: 'http/admin/tokens',
-    summary: 'List tokens, optionally of one account',
-    tag: 'admin',
-    auth: { roles: ['admin'] },
-    rate: 'admin',
-    uses: { table: ['Query'] },
-    schemas: { query: ListTokensQuery },
-  },
-  AdminTokensRevoke: {
-    id: 'AdminTokensRevoke',
-    method: 'DELETE',
-    path: '/v1/admin/tokens/{id}',
-    handler: 'http/admin/tokens',
-    summary: 'Revoke a token',
-    tag: 'admin',
-    auth: { roles: ['admin'] },
-    rate: 'admin',
-    uses: { table: ['Query', 'GetItem', 'UpdateItem'] },
-    schemas: { params: IdParams },
-  },
-} satisfies Record<string, RouteDef>;
+export const adminRoutes = { AdminAccountsCreate, AdminAccountsList, AdminAccountSigningSecret, AdminTokensCreate, AdminTokensList, AdminTokensRevoke };
+
+export const AdminMetrics = {
+  id: 'AdminMetrics',
+  method: 'GET',
+  path: '/v1/admin/metrics',
+  handler: 'http/admin/metrics',
+  summary: "The twin's business metrics since it started, as JSON or (format=prometheus) Prometheus text; local twin only, in AWS they are in CloudWatch",
+  tag: 'admin',
+  auth: { roles: ['admin'] },
+  rate: 'admin',
+  schemas: { query: MetricsQuery },
+  twinOnly: true,
+} satisfies RouteDef;
 
 /**
  * The business metrics this process counted, for a developer on the twin (`npm start`): in AWS the
  * same metrics go to CloudWatch (namespace Despacho) and the stage's dashboard, so no function is
  * deployed for it.
  */
-export const adminMetricsRoutes = {
-  AdminMetrics: {
-    id: 'AdminMetrics',
-    method: 'GET',
-    path: '/v1/admin/metrics',
-    handler: 'http/admin/metrics',
-    summary: "The twin's business metrics since it started, as JSON or (format=prometheus) Prometheus text; local twin only, in AWS they are in CloudWatch",
-    tag: 'admin',
-    auth: { roles: ['admin'] },
-    rate: 'admin',
-    schemas: { query: MetricsQuery },
-    twinOnly: true,
-  },
-} satisfies Record<string, RouteDef>;
+export const adminMetricsRoutes = { AdminMetrics };
+
+export const AdminTariffImport = {
+  id: 'AdminTariffImport',
+  method: 'PUT',
+  path: '/v1/admin/tariff',
+  handler: 'http/admin/tariff',
+  summary:
+    'Replace the tariff table from a CSV body (text/csv: ncm,description,duty_rate[,description_en][,keywords]); 422 lists the bad lines by number and stores nothing',
+  tag: 'admin',
+  rawBody: { contentType: 'text/csv', description: 'The table, a header line then one row per NCM: ncm,description,duty_rate[,description_en][,keywords]' },
+  auth: { roles: ['admin'] },
+  rate: 'admin',
+  uses: { table: ['GetItem', 'Query', 'BatchWriteItem', 'PutItem', 'UpdateItem'] },
+  memoryMb: 512,
+  timeoutSeconds: 29,
+} satisfies RouteDef;
+
+export const AdminTariffShow = {
+  id: 'AdminTariffShow',
+  method: 'GET',
+  path: '/v1/admin/tariff',
+  handler: 'http/admin/tariff',
+  summary: 'The tariff table in force: source (builtin or imported), rows, version, imported_at',
+  tag: 'admin',
+  auth: { roles: ['admin'] },
+  rate: 'admin',
+  uses: { table: ['GetItem'] },
+} satisfies RouteDef;
+
+export const AdminMigrateChannelCodes = {
+  id: 'AdminMigrateChannelCodes',
+  method: 'POST',
+  path: '/v1/admin/migrations/channel-codes',
+  handler: 'http/admin/migrations',
+  summary:
+    'Rewrite items stored under a former channel code (mercadolibre) to the current one (meli) for about 20 s; call again with data.cursor until data.done',
+  tag: 'admin',
+  auth: { roles: ['admin'] },
+  rate: 'admin',
+  // Transactions: the current key or row put (PutItem) and the former one deleted (DeleteItem).
+  uses: { table: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'], secrets: 'write' },
+  schemas: { body: MigrateChannelCodesBody },
+  timeoutSeconds: 29,
+} satisfies RouteDef;
 
 /** The operator's data: the tariff table (read by the tariff classifier) and the channel-code migration. */
-export const adminDataRoutes = {
-  AdminTariffImport: {
-    id: 'AdminTariffImport',
-    method: 'PUT',
-    path: '/v1/admin/tariff',
-    handler: 'http/admin/tariff',
-    summary:
-      'Replace the tariff table from a CSV body (text/csv: ncm,description,duty_rate[,description_en][,keywords]); 422 lists the bad lines by number and stores nothing',
-    tag: 'admin',
-    rawBody: { contentType: 'text/csv', description: 'The table, a header line then one row per NCM: ncm,description,duty_rate[,description_en][,keywords]' },
-    auth: { roles: ['admin'] },
-    rate: 'admin',
-    uses: { table: ['GetItem', 'Query', 'BatchWriteItem', 'PutItem', 'UpdateItem'] },
-    memoryMb: 512,
-    timeoutSeconds: 29,
-  },
-  AdminTariffShow: {
-    id: 'AdminTariffShow',
-    method: 'GET',
-    path: '/v1/admin/tariff',
-    handler: 'http/admin/tariff',
-    summary: 'The tariff table in force: source (builtin or imported), rows, version, imported_at',
-    tag: 'admin',
-    auth: { roles: ['admin'] },
-    rate: 'admin',
-    uses: { table: ['GetItem'] },
-  },
-  AdminMigrateChannelCodes: {
-    id: 'AdminMigrateChannelCodes',
-    method: 'POST',
-    path: '/v1/admin/migrations/channel-codes',
-    handler: 'http/admin/migrations',
-    summary:
-      'Rewrite items stored under a former channel code (mercadolibre) to the current one (meli) for about 20 s; call again with data.cursor until data.done',
-    tag: 'admin',
-    auth: { roles: ['admin'] },
-    rate: 'admin',
-    // Transactions: the current key or row put (PutItem) and the former one deleted (DeleteItem).
-    uses: { table: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'], secrets: 'write' },
-    schemas: { body: MigrateChannelCodesBody },
-    timeoutSeconds: 29,
-  },
-} satisfies Record<string, RouteDef>;
+export const adminDataRoutes = { AdminTariffImport, AdminTariffShow, AdminMigrateChannelCodes };

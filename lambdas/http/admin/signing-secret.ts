@@ -2,10 +2,10 @@ import { route } from '../kit/route';
 import { created } from '../kit/reply';
 import { rotateSigningSecret } from '../../services/auth/accounts';
 import { NotFound } from '../../core/errors';
-import { adminRoutes } from './routes';
+import { AdminAccountSigningSecret } from './routes';
 
 /** Makes or rotates a partner account's manifest signing secret; the value is shown only here. */
-export const handler = route(adminRoutes.AdminAccountSigningSecret.schemas, async ({ params }) => {
+export const handler = route(AdminAccountSigningSecret.schemas, async ({ params }) => {
   const made = await rotateSigningSecret(params.id);
   if (!made) throw new NotFound('Account not found.');
   const { account, secret, at, rotated } = made;

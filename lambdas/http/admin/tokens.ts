@@ -4,12 +4,12 @@ import { created, ok } from '../kit/reply';
 import { getAccount, getTokenById, issueToken, listTokens, revokeToken } from '../../services/auth/accounts';
 import { tokenView } from '../../core/auth/views';
 import { NotFound, ValidationFailed } from '../../core/errors';
-import { adminRoutes } from './routes';
+import { AdminTokensCreate, AdminTokensList, AdminTokensRevoke } from './routes';
 
 /** A token's role follows its account: partners act for themselves, brokers review, the operator administers. */
 const roleForKind = { partner: 'partner', broker: 'broker', operator: 'admin' } as const;
 
-const create = route(adminRoutes.AdminTokensCreate.schemas, async ({ body }) => {
+const create = route(AdminTokensCreate.schemas, async ({ body }) => {
   const account = await getAccount(body.account_id);
   if (!account) throw new ValidationFailed({ account_id: ['No account has this id.'] });
   if (roleForKind[account.kind] !== body.role) {
@@ -19,12 +19,12 @@ const create = route(adminRoutes.AdminTokensCreate.schemas, async ({ body }) => 
   return created({ ...tokenView(record), token }, 'Token created. Store it now: it is not shown again.');
 });
 
-const list = route(adminRoutes.AdminTokensList.schemas, async ({ query }) => {
+const list = route(AdminTokensList.schemas, async ({ query }) => {
   const tokens = await listTokens(query.account_id);
   return ok(tokens.map(tokenView), { extra: { count: tokens.length } });
 });
 
-const revoke = route(adminRoutes.AdminTokensRevoke.schemas, async ({ params }) => {
+const revoke = route(AdminTokensRevoke.schemas, async ({ params }) => {
   const token = await getTokenById(params.id);
   if (!token) throw new NotFound('Token not found.');
   const revoked = await revokeToken(token);

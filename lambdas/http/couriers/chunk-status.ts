@@ -1,6 +1,6 @@
 import { route } from '../kit/route';
 import { ok } from '../kit/reply';
 import { chunkStatus } from '../../services/manifests/tracking';
-import { couriersRoutes } from './routes';
+import { CouriersChunkStatus } from './routes';
 
-export const handler = route(couriersRoutes.CouriersChunkStatus.schemas, async ({ params, principal }) => ok(await chunkStatus(principal, params.baseIdempotencyKey)));
+export const handler = route(CouriersChunkStatus.schemas, async ({ params, principal }) => ok(await chunkStatus(principal, params.baseIdempotencyKey)));

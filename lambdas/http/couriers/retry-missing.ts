@@ -1,10 +1,10 @@
 import { route } from '../kit/route';
 import { ok } from '../kit/reply';
 import { chunkStatus } from '../../services/manifests/tracking';
-import { couriersRoutes } from './routes';
+import { CouriersRetryMissing } from './routes';
 
 /** Lists the chunks still to send; it resends nothing itself (spec 4.3). */
-export const handler = route(couriersRoutes.CouriersRetryMissing.schemas, async ({ params, principal }) => {
+export const handler = route(CouriersRetryMissing.schemas, async ({ params, principal }) => {
   const status = await chunkStatus(principal, params.baseIdempotencyKey);
   const missing = status.progress.missing_chunks;
   const message =

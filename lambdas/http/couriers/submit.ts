@@ -5,7 +5,7 @@ import { idempotencyKey } from '../kit/idempotency-key';
 import { ValidationFailed } from '../../core/errors';
 import { excelSlugs } from '../../core/manifests/excel/slugs';
 import { checkSignature, submitChunk, submitManifest } from '../../services/manifests/intake';
-import { couriersRoutes } from './routes';
+import { CouriersSubmit } from './routes';
 
 /** Lambda's synchronous invoke limit is 6 MB for the whole event; a body over this is refused up front. */
 export const submitBodyBytes = 6 * 1000 * 1000;
@@ -16,7 +16,7 @@ const tooLarge = `The request body is over the 6 MB limit of one request. Send t
 function jsonSubmission(rawBody: Buffer | undefined, contentType: string | undefined) {
   const input = parseJson(rawBody, contentType);
   if (input === undefined) throw new ValidationFailed({ body: ['Send the manifest (spec 2.5) as the request body.'] });
-  return validateBody(couriersRoutes.CouriersSubmit.schemas.body, input);
+  return validateBody(CouriersSubmit.schemas.body, input);
 }
 
 /**
@@ -27,7 +27,7 @@ function jsonSubmission(rawBody: Buffer | undefined, contentType: string | undef
 async function sheetSubmission(rawBody: Buffer | undefined, contentType: string | undefined, slug: string) {
   const input = await (await import('./excel-in')).readExcelSubmission(rawBody ?? Buffer.alloc(0), contentType, slug);
   try {
-    return validate(couriersRoutes.CouriersSubmit.schemas.body, input);
+    return validate(CouriersSubmit.schemas.body, input);
   } catch (err) {
     if (!(err instanceof ValidationFailed)) throw err;
     const { withSpreadsheetRows } = await import('../../core/manifests/excel/convert');
@@ -35,7 +35,7 @@ async function sheetSubmission(rawBody: Buffer | undefined, contentType: string 
   }
 }
 
-export const handler = route({ params: couriersRoutes.CouriersSubmit.schemas.params, bodyMode: 'raw', maxBodyBytes: submitBodyBytes, tooLargeMessage: tooLarge }, async ({ rawBody, headers, principal, params }) => {
+export const handler = route({ params: CouriersSubmit.schemas.params, bodyMode: 'raw', maxBodyBytes: submitBodyBytes, tooLargeMessage: tooLarge }, async ({ rawBody, headers, principal, params }) => {
   const slug = params.courier;
   const excel = (excelSlugs as readonly string[]).includes(slug);
   if (slug !== 'default' && !excel) {

@@ -1,7 +1,7 @@
 import { route } from '../kit/route';
 import { ok } from '../kit/reply';
 import { quoteLandedCost } from '../../services/customs/quote';
-import { customsRoutes } from './routes';
+import { CustomsCalculate } from './routes';
 
 /** POST /v1/customs/calculate: a landed-cost quote of one product line (README, "Landed-cost quotes"). Stores nothing. */
-export const handler = route(customsRoutes.CustomsCalculate.schemas, async ({ body }) => ok(await quoteLandedCost(body)));
+export const handler = route(CustomsCalculate.schemas, async ({ body }) => ok(await quoteLandedCost(body)));

@@ -1,10 +1,10 @@
 import { route } from '../kit/route';
 import { ok } from '../kit/reply';
 import { updateClientInfo } from '../../services/customs/webservices';
-import { customsRoutes } from './routes';
+import { CouriersClientInfoUpdate } from './routes';
 
 /** PUT /v1/couriers/client-info: corrects the AWB's tax id and re-runs web services and calculations. */
-export const handler = route(customsRoutes.CouriersClientInfoUpdate.schemas, async ({ body, principal }) => {
+export const handler = route(CouriersClientInfoUpdate.schemas, async ({ body, principal }) => {
   const { message, data } = await updateClientInfo(principal, body.awb_number, body.tax_id);
   return ok(data, { message });
 });

@@ -1,58 +1,61 @@
 import type { RouteDef } from '../../catalog-types';
 import { CalculateBody, CanEditBody, ClientInfoBody, QuotaCheckBody } from './schemas';
 
+export const CouriersQuotaCheck = {
+  id: 'CouriersQuotaCheck',
+  method: 'POST',
+  path: '/v1/couriers/quota/check',
+  handler: 'http/customs/quota-check',
+  summary: "A tax id's personal-shipment quota record (spec 2.7); an invalid CUIT/CUIL/DNI is 422",
+  tag: 'couriers',
+  auth: {},
+  rate: 'couriers.status',
+  uses: { table: ['GetItem', 'BatchGetItem'] },
+  schemas: { body: QuotaCheckBody },
+} satisfies RouteDef;
+
+export const CouriersClientInfoCanEdit = {
+  id: 'CouriersClientInfoCanEdit',
+  method: 'POST',
+  path: '/v1/couriers/client-info/can-edit',
+  handler: 'http/customs/can-edit',
+  summary: "Whether an AWB's tax id can still be corrected (until the broker closes its batch)",
+  tag: 'couriers',
+  auth: {},
+  rate: 'couriers.status',
+  uses: { table: ['GetItem', 'Query'] },
+  schemas: { body: CanEditBody },
+} satisfies RouteDef;
+
+export const CouriersClientInfoUpdate = {
+  id: 'CouriersClientInfoUpdate',
+  method: 'PUT',
+  path: '/v1/couriers/client-info',
+  handler: 'http/customs/client-info',
+  summary: "Correct an AWB's tax id: its quota slot is given back and web services and calculations run again",
+  tag: 'couriers',
+  auth: {},
+  rate: 'couriers.submit',
+  uses: { table: ['GetItem', 'Query', 'UpdateItem', 'ConditionCheckItem'], bus: true },
+  schemas: { body: ClientInfoBody },
+} satisfies RouteDef;
+
+export const CustomsCalculate = {
+  id: 'CustomsCalculate',
+  method: 'POST',
+  path: '/v1/customs/calculate',
+  handler: 'http/customs/calculate',
+  summary:
+    'A landed-cost quote: regime, tariff code, CIF, duty, statistics fee, VAT and DDP of one product line into AR, as the pipeline calculates them',
+  tag: 'customs',
+  auth: { scopes: ['customs:read'] },
+  rate: 'customs.quotes',
+  uses: { table: ['GetItem', 'Query'], bedrock: true },
+  schemas: { body: CalculateBody },
+} satisfies RouteDef;
+
 /**
  * Tax-id quota and client info (spec 4.6: the ledger of personal shipments, tax-id corrections),
  * and landed-cost quotes (issue 17, item 3: the pipeline's calculation of one product line, stored nowhere).
  */
-export const customsRoutes = {
-  CouriersQuotaCheck: {
-    id: 'CouriersQuotaCheck',
-    method: 'POST',
-    path: '/v1/couriers/quota/check',
-    handler: 'http/customs/quota-check',
-    summary: "A tax id's personal-shipment quota record (spec 2.7); an invalid CUIT/CUIL/DNI is 422",
-    tag: 'couriers',
-    auth: {},
-    rate: 'couriers.status',
-    uses: { table: ['GetItem', 'BatchGetItem'] },
-    schemas: { body: QuotaCheckBody },
-  },
-  CouriersClientInfoCanEdit: {
-    id: 'CouriersClientInfoCanEdit',
-    method: 'POST',
-    path: '/v1/couriers/client-info/can-edit',
-    handler: 'http/customs/can-edit',
-    summary: "Whether an AWB's tax id can still be corrected (until the broker closes its batch)",
-    tag: 'couriers',
-    auth: {},
-    rate: 'couriers.status',
-    uses: { table: ['GetItem', 'Query'] },
-    schemas: { body: CanEditBody },
-  },
-  CouriersClientInfoUpdate: {
-    id: 'CouriersClientInfoUpdate',
-    method: 'PUT',
-    path: '/v1/couriers/client-info',
-    handler: 'http/customs/client-info',
-    summary: "Correct an AWB's tax id: its quota slot is given back and web services and calculations run again",
-    tag: 'couriers',
-    auth: {},
-    rate: 'couriers.submit',
-    uses: { table: ['GetItem', 'Query', 'UpdateItem', 'ConditionCheckItem'], bus: true },
-    schemas: { body: ClientInfoBody },
-  },
-  CustomsCalculate: {
-    id: 'CustomsCalculate',
-    method: 'POST',
-    path: '/v1/customs/calculate',
-    handler: 'http/customs/calculate',
-    summary:
-      'A landed-cost quote: regime, tariff code, CIF, duty, statistics fee, VAT and DDP of one product line into AR, as the pipeline calculates them',
-    tag: 'customs',
-    auth: { scopes: ['customs:read'] },
-    rate: 'customs.quotes',
-    uses: { table: ['GetItem', 'Query'], bedrock: true },
-    schemas: { body: CalculateBody },
-  },
-} satisfies Record<string, RouteDef>;
+export const customsRoutes = { CouriersQuotaCheck, CouriersClientInfoCanEdit, CouriersClientInfoUpdate, CustomsCalculate };

@@ -1,25 +1,26 @@
 import type { RouteDef } from '../../catalog-types';
 
+export const DashboardPage = {
+  id: 'DashboardPage',
+  method: 'GET',
+  path: '/dashboard',
+  root: true,
+  handler: 'http/dashboard/page',
+  summary: 'The webhook dashboard page',
+  tag: 'dashboard',
+  auth: 'public',
+} satisfies RouteDef;
+
+export const DashboardAssets = {
+  id: 'DashboardAssets',
+  method: 'GET',
+  path: '/dashboard/{asset}',
+  root: true,
+  handler: 'http/dashboard/page',
+  summary: 'The dashboard script and stylesheet',
+  tag: 'dashboard',
+  auth: 'public',
+} satisfies RouteDef;
+
 /** The webhook dashboard: one page and its two assets, served at the root (not under /api). */
-export const dashboardRoutes = {
-  DashboardPage: {
-    id: 'DashboardPage',
-    method: 'GET',
-    path: '/dashboard',
-    root: true,
-    handler: 'http/dashboard/page',
-    summary: 'The webhook dashboard page',
-    tag: 'dashboard',
-    auth: 'public',
-  },
-  DashboardAssets: {
-    id: 'DashboardAssets',
-    method: 'GET',
-    path: '/dashboard/{asset}',
-    root: true,
-    handler: 'http/dashboard/page',
-    summary: 'The dashboard script and stylesheet',
-    tag: 'dashboard',
-    auth: 'public',
-  },
-} satisfies Record<string, RouteDef>;
+export const dashboardRoutes = { DashboardPage, DashboardAssets };

@@ -2,9 +2,9 @@ import { route } from '../kit/route';
 import { created, ok } from '../kit/reply';
 import { documentView } from '../../core/documents/views';
 import { completeUpload } from '../../services/documents/documents';
-import { documentsRoutes } from './routes';
+import { DocumentsUploadComplete } from './routes';
 
-export const handler = route(documentsRoutes.DocumentsUploadComplete.schemas, async ({ params, principal }) => {
+export const handler = route(DocumentsUploadComplete.schemas, async ({ params, principal }) => {
   const { doc, replayed } = await completeUpload(principal, params.uploadId);
   return replayed ? ok(documentView(doc), { status: 201, message: 'Upload already completed.' }) : created(documentView(doc), 'Document uploaded.');
 });

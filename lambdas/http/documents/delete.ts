@@ -1,9 +1,9 @@
 import { route } from '../kit/route';
 import { ok } from '../kit/reply';
 import { removeDocument } from '../../services/documents/documents';
-import { documentsRoutes } from './routes';
+import { DocumentsDelete } from './routes';
 
-export const handler = route(documentsRoutes.DocumentsDelete.schemas, async ({ params, principal }) => {
+export const handler = route(DocumentsDelete.schemas, async ({ params, principal }) => {
   await removeDocument(principal, params.id);
   return ok(undefined, { message: 'Document deleted.' });
 });

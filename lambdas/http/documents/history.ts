@@ -1,10 +1,10 @@
 import { route } from '../kit/route';
 import { ok } from '../kit/reply';
 import { versionsOf } from '../../services/documents/list';
-import { documentsRoutes } from './routes';
+import { DocumentsHistory } from './routes';
 
 /** The newest version is current; every earlier one is listed (newest first) and stays downloadable. */
-export const handler = route(documentsRoutes.DocumentsHistory.schemas, async ({ params, principal }) => {
+export const handler = route(DocumentsHistory.schemas, async ({ params, principal }) => {
   const versions = await versionsOf(principal, params.id);
   const current = versions[versions.length - 1];
   const earlier = versions.slice(0, -1).reverse();

@@ -3,9 +3,9 @@ import { ok } from '../kit/reply';
 import { documentListView } from '../../core/documents/views';
 import { documentsVisibleTo } from '../../services/documents/list';
 import { paginate } from '../kit/paginate';
-import { documentsRoutes } from './routes';
+import { DocumentsList } from './routes';
 
-export const handler = route(documentsRoutes.DocumentsList.schemas, async ({ query, principal }) => {
+export const handler = route(DocumentsList.schemas, async ({ query, principal }) => {
   const all = await documentsVisibleTo(principal);
   const matching = all.filter(
     (d) =>

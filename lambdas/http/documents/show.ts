@@ -2,6 +2,6 @@ import { route } from '../kit/route';
 import { ok } from '../kit/reply';
 import { documentDetailView } from '../../core/documents/views';
 import { findDocument } from '../../services/documents/documents';
-import { documentsRoutes } from './routes';
+import { DocumentsShow } from './routes';
 
-export const handler = route(documentsRoutes.DocumentsShow.schemas, async ({ params, principal }) => ok(documentDetailView(await findDocument(principal, params.id))));
+export const handler = route(DocumentsShow.schemas, async ({ params, principal }) => ok(documentDetailView(await findDocument(principal, params.id))));

@@ -4,11 +4,11 @@ import { supersedeDocument } from '../../services/documents/documents';
 import { SupersedeFields } from './schemas';
 import { idempotencyKey, readUpload } from './files-in';
 import { uploadBodyBytes } from './upload';
-import { documentsRoutes } from './routes';
+import { DocumentsSupersede } from './routes';
 
-export const handler = route({ params: documentsRoutes.DocumentsSupersede.schemas.params, bodyMode: 'raw', maxBodyBytes: uploadBodyBytes }, async ({ params, rawBody, headers, principal }) => {
+export const handler = route({ params: DocumentsSupersede.schemas.params, bodyMode: 'raw', maxBodyBytes: uploadBodyBytes }, async ({ params, rawBody, headers, principal }) => {
   const key = idempotencyKey(headers);
-  const { fields, file } = await readUpload(rawBody, headers['content-type'], { fields: SupersedeFields, json: documentsRoutes.DocumentsSupersede.schemas.body });
+  const { fields, file } = await readUpload(rawBody, headers['content-type'], { fields: SupersedeFields, json: DocumentsSupersede.schemas.body });
   const { doc } = await supersedeDocument(principal, params.id, file, fields.reason, key);
   return ok(
     {

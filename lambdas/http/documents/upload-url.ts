@@ -1,10 +1,10 @@
 import { route } from '../kit/route';
 import { presignedUploadAnswer } from '../kit/presigned';
 import { startUpload, uploadUrlSeconds } from '../../services/documents/documents';
-import { documentsRoutes } from './routes';
+import { DocumentsUploadUrl } from './routes';
 
 /** Large files: a presigned POST straight to storage (see the README's "large files"). */
-export const handler = route(documentsRoutes.DocumentsUploadUrl.schemas, async ({ body, principal }) => {
+export const handler = route(DocumentsUploadUrl.schemas, async ({ body, principal }) => {
   const { upload, post } = await startUpload(
     principal,
     { documentType: body.document_type, manifestId: body.manifest_id, awbNumber: body.awb_number, metadata: body.metadata },

@@ -3,7 +3,7 @@ import { created, ok } from '../kit/reply';
 import { documentView } from '../../core/documents/views';
 import { uploadDocument } from '../../services/documents/documents';
 import { UploadFields } from './schemas';
-import { documentsRoutes } from './routes';
+import { DocumentsUpload } from './routes';
 import { idempotencyKey, readUpload } from './files-in';
 
 /** Room for a 10 MB file in base64 plus the form around it; the file itself is checked at 10 MB. */
@@ -11,7 +11,7 @@ export const uploadBodyBytes = Math.ceil((10 * 1024 * 1024 * 4) / 3) + 64 * 1024
 
 export const handler = route({ bodyMode: 'raw', maxBodyBytes: uploadBodyBytes }, async ({ rawBody, headers, principal }) => {
   const key = idempotencyKey(headers);
-  const { fields, file } = await readUpload(rawBody, headers['content-type'], { fields: UploadFields, json: documentsRoutes.DocumentsUpload.schemas.body });
+  const { fields, file } = await readUpload(rawBody, headers['content-type'], { fields: UploadFields, json: DocumentsUpload.schemas.body });
   const { doc, replayed } = await uploadDocument(
     principal,
     { documentType: fields.document_type, manifestId: fields.manifest_id, awbNumber: fields.awb_number, metadata: fields.metadata },

@@ -2,7 +2,7 @@ import { route } from '../kit/route';
 import { ok } from '../kit/reply';
 import { byMethod } from '../kit/by-method';
 import { saveWarehouse, warehousesOf } from '../../services/inventory/inventory';
-import { inventoryRoutes } from './routes';
+import { WarehousesPut } from './routes';
 
 const view = (w: { id: number; name: string; address1: string; city: string; state: string; postal_code: string; country: string; phone?: string; updatedAt: string }) => ({
   id: w.id,
@@ -18,7 +18,7 @@ const view = (w: { id: number; name: string; address1: string; city: string; sta
 
 export const handler = byMethod({
   GET: route({}, async ({ principal }) => ok({ warehouses: (await warehousesOf(principal.accountId)).map(view) })),
-  PUT: route(inventoryRoutes.WarehousesPut.schemas, async ({ params, body, principal }) => {
+  PUT: route(WarehousesPut.schemas, async ({ params, body, principal }) => {
     const record = await saveWarehouse({ accountId: principal.accountId, id: params.id, ...body });
     return ok(view(record), { message: 'Warehouse saved.' });
   }),

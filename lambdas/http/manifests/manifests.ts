@@ -9,11 +9,11 @@ import { AlternativeManifest, toSubmissionInput } from '../../core/manifests/alt
 import { ManifestSubmission } from '../../core/manifests/submission';
 import { checkSignature, submitManifest } from '../../services/manifests/intake';
 import { listManifests } from '../../services/manifests/tracking';
-import { manifestsRoutes } from './routes';
+import { ManifestsList } from './routes';
 
 /** GET and POST /v1/manifests: the alternative interface's list and upload (spec 4.5). */
 export const handler = byMethod({
-  GET: route(manifestsRoutes.ManifestsList.schemas, async ({ query, principal }) => {
+  GET: route(ManifestsList.schemas, async ({ query, principal }) => {
     const all = await listManifests(principal, {});
     const { page, meta } = paginate(all, query.page, query.per_page);
     return ok(

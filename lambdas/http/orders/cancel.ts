@@ -1,9 +1,9 @@
 import { route } from '../kit/route';
 import { ok } from '../kit/reply';
 import { cancelVoidingLabels } from '../../services/shipping/cancel';
-import { ordersRoutes } from './routes';
+import { OrdersCancel } from './routes';
 
-export const handler = route(ordersRoutes.OrdersCancel.schemas, async ({ params, body, principal }) => {
+export const handler = route(OrdersCancel.schemas, async ({ params, body, principal }) => {
   const { order, already, voided } = await cancelVoidingLabels(principal, params.id, body);
   return ok(
     { order_id: order.id, status: order.status, cancelled_at: order.cancelledAt, ...(voided.length ? { voided_shipments: voided } : {}) },

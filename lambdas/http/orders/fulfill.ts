@@ -2,9 +2,9 @@ import { route } from '../kit/route';
 import { ok } from '../kit/reply';
 import { idempotencyKey } from '../kit/idempotency-key';
 import { fulfillOrder } from '../../services/shipping/shipments';
-import { ordersRoutes } from './routes';
+import { OrdersFulfill } from './routes';
 
-export const handler = route(ordersRoutes.OrdersFulfill.schemas, async ({ params, body, headers, principal }) => {
+export const handler = route(OrdersFulfill.schemas, async ({ params, body, headers, principal }) => {
   const { order, shipment, notified } = await fulfillOrder(principal, params.id, body, idempotencyKey(headers));
   return ok(
     {

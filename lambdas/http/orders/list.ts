@@ -2,9 +2,9 @@ import { route } from '../kit/route';
 import { ok } from '../kit/reply';
 import { orderListView } from '../../core/orders/views';
 import { listOrders } from '../../services/orders/list';
-import { ordersRoutes } from './routes';
+import { OrdersList } from './routes';
 
-export const handler = route(ordersRoutes.OrdersList.schemas, async ({ query, principal }) => {
+export const handler = route(OrdersList.schemas, async ({ query, principal }) => {
   const { orders, pagination } = await listOrders(principal, query);
   return ok({ orders: orders.map(orderListView), pagination });
 });

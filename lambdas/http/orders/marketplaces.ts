@@ -3,12 +3,12 @@ import { ok } from '../kit/reply';
 import { byMethod } from '../kit/by-method';
 import { connectMarketplace, connectedChannels, connectionBaseUrl, disconnectMarketplace, requireUsableCredentials } from '../../services/orders/sync';
 import { ValidationFailed } from '../../core/errors';
-import { ordersRoutes } from './routes';
+import { MarketplacesConnect, MarketplacesDisconnect } from './routes';
 
 /** The account's marketplace connections: credentials go in encrypted and never come back out. */
 export const handler = byMethod({
   GET: route({}, async ({ principal }) => ok({ marketplaces: (await connectedChannels(principal.accountId)).map((c) => ({ channel: c.channel, base_url: c.baseUrl, updated_at: c.updatedAt })) })),
-  PUT: route(ordersRoutes.MarketplacesConnect.schemas, async ({ params, body, principal }) => {
+  PUT: route(MarketplacesConnect.schemas, async ({ params, body, principal }) => {
     requireUsableCredentials(params.channel, body.credentials);
     // The account's tokens go to this address: only the marketplace's own API hosts, except on the twin.
     const checked = connectionBaseUrl(params.channel, body.base_url, body.credentials);
@@ -18,7 +18,7 @@ export const handler = byMethod({
     await connectMarketplace(principal, { channel: params.channel, baseUrl, credentials: body.credentials });
     return ok({ channel: params.channel, base_url: baseUrl, credentials: Object.keys(body.credentials).sort() }, { message: `${params.channel} connected.` });
   }),
-  DELETE: route(ordersRoutes.MarketplacesDisconnect.schemas, async ({ params, principal }) => {
+  DELETE: route(MarketplacesDisconnect.schemas, async ({ params, principal }) => {
     await disconnectMarketplace(principal, params.channel);
     return ok(undefined, { message: `${params.channel} disconnected.` });
   }),

@@ -3,9 +3,9 @@ import { ok } from '../kit/reply';
 import { idempotencyKey } from '../kit/idempotency-key';
 import { shipOrder } from '../../services/shipping/shipments';
 import { labelUrl } from './label-url';
-import { ordersRoutes } from './routes';
+import { OrdersShip } from './routes';
 
-export const handler = route(ordersRoutes.OrdersShip.schemas, async ({ event, params, body, headers, principal }) => {
+export const handler = route(OrdersShip.schemas, async ({ event, params, body, headers, principal }) => {
   const { order, shipment, notified } = await shipOrder(principal, params.id, body, (id) => labelUrl(event, headers, id), idempotencyKey(headers));
   return ok(
     {

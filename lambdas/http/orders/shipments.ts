@@ -2,9 +2,9 @@ import { route } from '../kit/route';
 import { ok } from '../kit/reply';
 import { shipmentView } from '../../core/orders/views';
 import { findOrder } from '../../services/orders/orders';
-import { ordersRoutes } from './routes';
+import { OrdersShipments } from './routes';
 
-export const handler = route(ordersRoutes.OrdersShipments.schemas, async ({ params, principal }) => {
+export const handler = route(OrdersShipments.schemas, async ({ params, principal }) => {
   const order = await findOrder(principal, params.id);
   return ok({ shipments: order.shipments.map(shipmentView) });
 });

@@ -2,6 +2,6 @@ import { route } from '../kit/route';
 import { ok } from '../kit/reply';
 import { orderDetailView } from '../../core/orders/views';
 import { findOrder } from '../../services/orders/orders';
-import { ordersRoutes } from './routes';
+import { OrdersShow } from './routes';
 
-export const handler = route(ordersRoutes.OrdersShow.schemas, async ({ params, principal }) => ok(orderDetailView(await findOrder(principal, params.id))));
+export const handler = route(OrdersShow.schemas, async ({ params, principal }) => ok(orderDetailView(await findOrder(principal, params.id))));

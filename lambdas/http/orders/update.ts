@@ -2,9 +2,9 @@ import { route } from '../kit/route';
 import { ok } from '../kit/reply';
 import { orderDetailView } from '../../core/orders/views';
 import { updateOrder } from '../../services/orders/orders';
-import { ordersRoutes } from './routes';
+import { OrdersUpdate } from './routes';
 
-export const handler = route(ordersRoutes.OrdersUpdate.schemas, async ({ params, body, principal }) => {
+export const handler = route(OrdersUpdate.schemas, async ({ params, body, principal }) => {
   const { order, changed } = await updateOrder(principal, params.id, body);
   const detail = orderDetailView(order);
   const data: Record<string, unknown> = { id: order.id };

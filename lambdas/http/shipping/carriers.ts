@@ -3,7 +3,7 @@ import { ok } from '../kit/reply';
 import { byMethod } from '../kit/by-method';
 import { maskAccountNumber } from '../../core/shipping/carrier-accounts';
 import { connectCarrier, connectedCarriers, disconnectCarrier } from '../../services/shipping/carrier-accounts';
-import { shippingRoutes } from './routes';
+import { CarriersConnect, CarriersDisconnect } from './routes';
 
 /** The account's carrier accounts (issue 18): credentials go in encrypted and never come back out. */
 export const handler = byMethod({
@@ -17,14 +17,14 @@ export const handler = byMethod({
       })),
     }),
   ),
-  PUT: route(shippingRoutes.CarriersConnect.schemas, async ({ params, body, principal }) => {
+  PUT: route(CarriersConnect.schemas, async ({ params, body, principal }) => {
     const account = await connectCarrier(principal.accountId, params.carrier, body);
     return ok(
       { carrier: account.carrier, account_number: maskAccountNumber(account.accountNumber), environment: account.environment, credentials: Object.keys(body).sort() },
       { message: `${account.carrier} connected.` },
     );
   }),
-  DELETE: route(shippingRoutes.CarriersDisconnect.schemas, async ({ params, principal }) => {
+  DELETE: route(CarriersDisconnect.schemas, async ({ params, principal }) => {
     await disconnectCarrier(principal.accountId, params.carrier);
     return ok(undefined, { message: `${params.carrier} disconnected.` });
   }),

@@ -1,9 +1,9 @@
 import { route } from '../kit/route';
 import { shipmentLabel } from '../../services/shipping/shipments';
-import { shippingRoutes } from './routes';
+import { ShipmentLabel } from './routes';
 
 /** The label of a shipment, to the order's account only, as the PDF itself. */
-export const handler = route(shippingRoutes.ShipmentLabel.schemas, async ({ params, principal }) => {
+export const handler = route(ShipmentLabel.schemas, async ({ params, principal }) => {
   const { pdf, fileName } = await shipmentLabel(principal, params.id);
   return {
     status: 200,

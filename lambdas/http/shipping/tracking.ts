@@ -2,10 +2,10 @@ import { route } from '../kit/route';
 import { ok } from '../kit/reply';
 import { shipmentView } from '../../core/orders/views';
 import { trackingUpdate } from '../../services/shipping/shipments';
-import { shippingRoutes } from './routes';
+import { TrackingUpdates } from './routes';
 
 /** The tracking-update entry point: a carrier's (or the merchant's) report of a shipment's status. */
-export const handler = route(shippingRoutes.TrackingUpdates.schemas, async ({ body, principal }) => {
+export const handler = route(TrackingUpdates.schemas, async ({ body, principal }) => {
   const { order, shipment, changed } = await trackingUpdate(principal, body);
   return ok({ order_id: order.id, order_status: order.status, shipment: shipmentView(shipment) }, { message: changed ? 'Tracking updated.' : 'No change.' });
 });

@@ -1,10 +1,10 @@
 import { route } from '../kit/route';
 import { presignedUploadAnswer } from '../kit/presigned';
 import { startManifestFileUpload, uploadUrlSeconds } from '../../services/manifest-files/manifest-files';
-import { storageRoutes } from './routes';
+import { ManifestStorageUploadUrl } from './routes';
 
 /** Large files: a presigned POST straight to storage (see the README's "Stored manifest files"). */
-export const handler = route(storageRoutes.ManifestStorageUploadUrl.schemas, async ({ body, principal }) => {
+export const handler = route(ManifestStorageUploadUrl.schemas, async ({ body, principal }) => {
   const { upload, post } = await startManifestFileUpload(
     principal,
     { courierCode: body.courier_code, manifestName: body.manifest_name, description: body.description },

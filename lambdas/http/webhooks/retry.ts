@@ -1,9 +1,9 @@
 import { route } from '../kit/route';
 import { ok } from '../kit/reply';
 import { deliveryView, retryNow } from '../../services/webhooks/webhooks';
-import { webhooksRoutes } from './routes';
+import { WebhooksRetry } from './routes';
 
-export const handler = route(webhooksRoutes.WebhooksRetry.schemas, async ({ params, principal }) => {
+export const handler = route(WebhooksRetry.schemas, async ({ params, principal }) => {
   const d = await retryNow(principal, params.id, params.delivery);
   return ok(deliveryView(d), { message: d.state === 'delivered' ? 'Delivered.' : 'The endpoint did not accept the delivery.' });
 });

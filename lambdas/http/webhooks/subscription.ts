@@ -2,11 +2,11 @@ import { route } from '../kit/route';
 import { byMethod } from '../kit/by-method';
 import { ok } from '../kit/reply';
 import { changeSubscription, findSubscription, subscriptionView, unsubscribe } from '../../services/webhooks/webhooks';
-import { webhooksRoutes } from './routes';
+import { WebhooksDelete, WebhooksShow, WebhooksUpdate } from './routes';
 
-const show = route(webhooksRoutes.WebhooksShow.schemas, async ({ params, principal }) => ok(subscriptionView(await findSubscription(principal, params.id))));
+const show = route(WebhooksShow.schemas, async ({ params, principal }) => ok(subscriptionView(await findSubscription(principal, params.id))));
 
-const update = route(webhooksRoutes.WebhooksUpdate.schemas, async ({ params, body, principal }) => {
+const update = route(WebhooksUpdate.schemas, async ({ params, body, principal }) => {
   const { sub, reactivated } = await changeSubscription(principal, params.id, { endpointUrl: body.endpoint_url, events: body.events, active: body.active });
   const view = subscriptionView(sub);
   return ok(
@@ -15,7 +15,7 @@ const update = route(webhooksRoutes.WebhooksUpdate.schemas, async ({ params, bod
   );
 });
 
-const remove = route(webhooksRoutes.WebhooksDelete.schemas, async ({ params, principal }) => {
+const remove = route(WebhooksDelete.schemas, async ({ params, principal }) => {
   await unsubscribe(principal, params.id);
   return ok(undefined, { message: 'Subscription deleted.' });
 });

@@ -1,9 +1,9 @@
 import { route } from '../kit/route';
 import { sendTest } from '../../services/webhooks/webhooks';
-import { webhooksRoutes } from './routes';
+import { WebhooksTest } from './routes';
 
 /** 200 when the endpoint accepted the signed test, 502 with its answer when it did not. */
-export const handler = route(webhooksRoutes.WebhooksTest.schemas, async ({ params, principal }) => {
+export const handler = route(WebhooksTest.schemas, async ({ params, principal }) => {
   const r = await sendTest(principal, params.id);
   if (r.ok) return { status: 200, body: { success: true, message: 'Test delivered.', data: { status_code: r.statusCode, response_time_ms: r.responseTimeMs } } };
   return {
