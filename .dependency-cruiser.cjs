@@ -8,13 +8,13 @@
  *
  * Beside them, usable from every layer but core: lambdas/shared (the logger and the runtime
  * settings; no domain, no data access). Usable from every layer, core included: the declarations
- * (catalog-types.ts, catalog-queues.ts, catalog-rates.ts, routing.ts), which are types, data and
+ * (catalog-types.ts, catalog-queues.ts, catalog-rates.ts, catalog-access.ts, routing.ts), which are types, data and
  * path matching and import nothing but each other. Hosts (twin/, bin/, lib/, scripts/) run or
  * deploy the layers and may import any of them; nothing in lambdas/ imports a host.
  *
  * Type-only imports count (tsPreCompilationDeps): a type is an arrow too.
  */
-const declarations = '^lambdas/(catalog-types|catalog-queues|catalog-rates|routing)[.]ts$';
+const declarations = '^lambdas/(catalog-types|catalog-queues|catalog-rates|catalog-access|routing)[.]ts$';
 const local = '^(lambdas|twin|bin|lib|scripts|test)/';
 
 /** A rule forbidding `from` any local import that is not one of `allowed`. */

@@ -1,7 +1,7 @@
 import type { APIGatewayRequestAuthorizerEventV2, APIGatewaySimpleAuthorizerWithContextResult } from 'aws-lambda';
-import { rateLimits, routes } from '../catalog';
+import { rateLimits } from '../catalog-rates';
+import { routeAccess, type RouteAccess } from '../catalog-access';
 import { routeKey } from '../routing';
-import type { RouteDef } from '../catalog-types';
 import { authorize } from '../core/auth/policy';
 import type { Principal } from '../core/auth/principal';
 import { rateHeaders } from '../core/auth/rate-limit';
@@ -10,7 +10,8 @@ import { encodeContext, type AuthContext, type Denial } from './kit/auth-context
 import { logger } from '../shared/logger';
 import { recordMetric } from '../shared/metrics';
 
-const byKey = new Map<string, RouteDef>(routes.map((r) => [routeKey(r), r]));
+// The routes' access rules as data (catalog-access.ts), not the catalog: no route schema in this bundle.
+const byKey = new Map<string, RouteAccess>(routeAccess.map((r) => [routeKey(r), r]));
 
 /**
  * The REQUEST authorizer in front of every non-public route. It resolves the bearer token,
@@ -31,7 +32,7 @@ export async function handler(
   }
 }
 
-async function decide(route: RouteDef, principal: Principal | undefined, check: RequestCheck): Promise<APIGatewaySimpleAuthorizerWithContextResult<AuthContext>> {
+async function decide(route: RouteAccess, principal: Principal | undefined, check: RequestCheck): Promise<APIGatewaySimpleAuthorizerWithContextResult<AuthContext>> {
   const verdict = authorize(route, principal);
   if (!verdict.allow) return allow({ principal, denial: { status: verdict.status, message: verdict.message } });
   if (!route.rate || !principal) return allow({ principal });

@@ -1,10 +1,10 @@
 import { route } from '../kit/route';
-import { routes } from '../../catalog';
+import { routeAccess } from '../../catalog-access';
 import { compile, match } from '../../routing';
 import { MethodNotAllowed, NotFound } from '../../core/errors';
 
 /** The routes API Gateway has; a twin-only route is a path the cloud does not have (404). */
-const compiled = routes.filter((r) => !r.twinOnly).map(compile);
+const compiled = routeAccess.filter((r) => !r.twinOnly).map(compile);
 
 /** API Gateway's $default route: every request that matched no route ends here. */
 export const handler = route({ public: true, maxBodyBytes: Number.MAX_SAFE_INTEGER, bodyMode: 'raw' }, async ({ event }) => {
