@@ -202,6 +202,9 @@ export class Functions {
       AWS_ENDPOINT_URL_DYNAMODB: dynamoUrl,
       ...(s3Url ? { AWS_ENDPOINT_URL_S3: s3Url } : {}),
       AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+      // Lambda gives each traced invocation its X-Ray trace header; the lane has none and no
+      // daemon, so the tracer's subsegments have nowhere to go: not an error worth a stack trace.
+      AWS_XRAY_CONTEXT_MISSING: 'IGNORE_ERROR',
       PATH: process.env.PATH ?? '/usr/bin:/bin',
       ...spec.environment,
       ...(this.opts.logLevel ? { LOG_LEVEL: this.opts.logLevel, POWERTOOLS_LOG_LEVEL: this.opts.logLevel } : {}),
