@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import { builtinTariff } from '../../../../lambdas/core/tariff/builtin';
+import { createOfflineClassifier } from '../../../../lambdas/core/tariff/classifier';
+import { calibration } from '../../../../lambdas/core/tariff/calibration';
+import { createHsIndex } from '../../../../lambdas/core/tariff/hs-fallback';
+import { hsNomenclature } from '../../../../lambdas/core/tariff/hs-nomenclature';
+import { findRow, ncmDigits } from '../../../../lambdas/core/tariff/table';
+import { evaluate, readLabeledSet, reviewThreshold } from '../../../../scripts/eval-classify';
+
+const labeled = readLabeledSet();
+const hs = createHsIndex(hsNomenclature);
+
+/**
+ * Floors a little under the figures measured when the set was last grown (issue 21: 4 digits 94.3%,
+ * 6 digits 93.2% on 644 items, a third of them beyond e-commerce), so a change to the table, the HS
+ * tier or the classifier that loses accuracy fails here.
+ */
+const floor4 = 0.92;
+const floor6 = 0.91;
+
+describe('the labeled tariff set', () => {
+  it('has at least 600 product descriptions, each with an 8-digit NCM or a 6-digit HS subheading', () => {
+    expect(labeled.length).toBeGreaterThanOrEqual(600);
+    for (const item of labeled) {
+      expect(item.description.length, `line ${item.line}`).toBeGreaterThan(2);
+      expect(item.ncm, `line ${item.line}`).toMatch(/^\d{4}\.\d{2}(\.\d{2})?$/);
+    }
+  });
+
+  it('labels NCM codes of the built-in table, or subheadings of the HS nomenclature the table has no row under', () => {
+    const wrong = labeled
+      .filter((item) => {
+        const digits = ncmDigits(item.ncm);
+        if (digits.length === 8) return !findRow(builtinTariff, item.ncm);
+        return !hs.subheading(digits) || builtinTariff.some((r) => ncmDigits(r.ncm).startsWith(digits));
+      })
+      .map((item) => `line ${item.line}: ${item.ncm}`);
+    expect(wrong).toEqual([]);
+  });
+
+  it('has at least a third of its descriptions beyond the built-in table of common e-commerce goods', () => {
+    const beyond = labeled.filter((item) => ncmDigits(item.ncm).length === 6);
+    expect(beyond.length * 3).toBeGreaterThanOrEqual(labeled.length);
+  });
+
+  it('is classified offline with the HS tier above the accuracy floors, with no wrong code at confidence 0.8 or more', () => {
+    const e = evaluate(createOfflineClassifier(builtinTariff), labeled, hs, 1);
+    expect(e.accuracy4).toBeGreaterThanOrEqual(floor4);
+    expect(e.accuracy6).toBeGreaterThanOrEqual(floor6);
+    expect(e.confidentMisses).toEqual([]);
+  });
+
+  it('gives the review threshold the channel rules read, as the calibration module records it', () => {
+    const e = evaluate(createOfflineClassifier(builtinTariff), labeled, hs, 1);
+    expect(calibration.review_below).toBe(e.reviewBelow);
+    expect(calibration.items).toBe(labeled.length);
+  });
+});
+
+describe('the review threshold', () => {
+  it('is the lowest confidence whose items at and above it are at least 98% right', () => {
+    const results = [
+      ...Array.from({ length: 50 }, () => ({ confidence: 0.9, ok: true })),
+      ...Array.from({ length: 10 }, (_, k) => ({ confidence: 0.62, ok: k < 5 })),
+      { confidence: 0.72, ok: true },
+    ];
+    expect(reviewThreshold(results)).toBe(0.65);
+  });
+
+  it('stays at 0.5 when everything is right', () => {
+    expect(reviewThreshold([{ confidence: 0.3, ok: true }])).toBe(0.5);
+  });
+});

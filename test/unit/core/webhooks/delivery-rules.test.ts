@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { createHmac } from 'node:crypto';
+import { health, healthColors, nextAttemptAt, signature, signedHeaders } from '../../../../lambdas/core/webhooks/delivery-rules';
+import { describeEvent, webhookEvents } from '../../../../lambdas/core/webhooks/events';
+import { lowStockPayload, orderCreatedPayload, shipmentCreatedPayload } from '../../../../lambdas/core/webhooks/payloads';
+
+describe('the retry schedule', () => {
+  it('waits 1 min, 5 min, 30 min, 2 h and 24 h after each failure, then gives up', () => {
+    const t = new Date('2026-11-20T00:00:00Z');
+    const delays = [1, 2, 3, 4, 5].map((n) => nextAttemptAt(n, t)!.getTime() - t.getTime());
+    expect(delays).toEqual([60_000, 300_000, 1_800_000, 7_200_000, 86_400_000]);
+    expect(nextAttemptAt(6, t)).toBeNull();
+  });
+});
+
+describe('health', () => {
+  it('follows spec 3.4 from consecutive failures', () => {
+    expect([0, 1, 5, 6, 9, 10, 25].map((n) => health(n, true))).toEqual(['healthy', 'degraded', 'degraded', 'unhealthy', 'unhealthy', 'disabled', 'disabled']);
+    expect(health(0, false)).toBe('disabled');
+    expect(healthColors).toEqual({ healthy: 'green', degraded: 'yellow', unhealthy: 'red', disabled: 'gray' });
+  });
+});
+
+describe('signatures', () => {
+  it('are the hex HMAC-SHA256 of "<timestamp>.<body>" with a sha256= prefix', () => {
+    const body = '{"id":"evt_1"}';
+    const expected = createHmac('sha256', 'whsec_x').update(`1700000000.${body}`).digest('hex');
+    expect(signature('whsec_x', 1700000000, body)).toBe(`sha256=${expected}`);
+    expect(signedHeaders('whsec_x', 1700000000, body)).toEqual({ 'X-Service-Signature': `sha256=${expected}`, 'X-Service-Timestamp': '1700000000' });
+  });
+});
+
+describe('event catalog', () => {
+  it('joins both lists of spec 6 with type and action', () => {
+    expect(webhookEvents).toHaveLength(17);
+    expect(describeEvent(webhookEvents[0])).toEqual({ event: 'order.created', type: 'order', action: 'created', description: 'New order received' });
+  });
+});
+
+describe('payloads of spec 6.3', () => {
+  it('give order.created exactly its fields', () => {
+    const p = orderCreatedPayload({
+      id: 1,
+      orderNumber: 'WEB-1001',
+      channel: 'web',
+      channelOrderId: null,
+      status: 'pending',
+      customer: { name: 'Ana', email: 'ana@example.com' },
+      items: [{ id: 7, sku: 'SKU-1', name: 'Mate', quantity: 2, price: 10.5, currency: 'USD' }],
+      totals: { subtotal: 21, shipping: 5, total: 26, currency: 'USD' },
+      createdAt: '2026-11-20T10:00:00.000Z',
+    });
+    expect(Object.keys(p)).toEqual(['id', 'order_number', 'channel', 'channel_order_id', 'status', 'customer', 'items', 'totals', 'created_at']);
+    expect(Object.keys(p.totals)).toEqual(['subtotal', 'shipping', 'total', 'currency']);
+  });
+
+  it('give shipment.created and inventory.low_stock exactly their fields', () => {
+    expect(Object.keys(shipmentCreatedPayload({ shipmentId: 1, orderId: 2, carrier: 'despacho', service: 'standard', trackingNumber: 'T1', labelUrl: '/l', estimatedDelivery: '2026-11-25', createdAt: 'x' }))).toEqual([
+      'shipment_id', 'order_id', 'carrier', 'service', 'tracking_number', 'label_url', 'estimated_delivery', 'created_at',
+    ]);
+    expect(Object.keys(lowStockPayload({ productId: 1, sku: 'S', name: 'N', currentStock: 2, threshold: 5, warehouseId: 3, warehouseName: 'EZE' }))).toEqual([
+      'product_id', 'sku', 'name', 'current_stock', 'threshold', 'warehouse_id', 'warehouse_name',
+    ]);
+  });
+});

@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { calculateShipment, type ShipmentCalculation } from '../../../../lambdas/core/customs/calculate';
+import type { Regime } from '../../../../lambdas/core/customs/regime';
+import { taxRulesAt } from '../../../../lambdas/core/customs/tax-rules';
+import { processedProductView } from '../../../../lambdas/core/manifests/views';
+import { SummaryTally } from '../../../../lambdas/services/pipeline/summary';
+
+const processed = (awb: string, itemKey: string, regime: Regime, amount_to_pay: number) =>
+  processedProductView({ awb, itemKey, item: { trackingNumber: null, description: null, consignee: 'C', taxId: null, fob: null } }, { regime, amount_to_pay });
+
+const tally = (products: ReturnType<typeof processed>[]) => {
+  const t = new SummaryTally();
+  for (const p of products) t.add(p);
+  return t.summary();
+};
+
+describe('the manifest summary', () => {
+  it('sums amounts to pay exactly and counts items per regime', () => {
+    expect(
+      tally([
+        processed('A1', 'a1', 'P', 0.1),
+        processed('A1', 'a2', 'P', 0),
+        processed('A2', 'b1', 'C', 0.2),
+        ...['x1', 'x2', 'x3'].map((k) => processed('A3', k, 'X', 0)),
+      ]),
+    ).toEqual({ total_awbs: 3, total_products: 6, amount_to_pay: 0.3, currency: 'USD', personal_items: 2, commercial_items: 1, prohibited_items: 3 });
+  });
+
+  it('takes calculated products as they are', () => {
+    const rules = taxRulesAt('2025-06-01');
+    const a = calculateShipment({ awb: 'A', regime: 'P', personalFranchise: true, products: [{ itemKey: 'a', fob_usd: 120, net_kg: 0.8, duty_rate: 20 }] }, rules);
+    const b = calculateShipment(
+      { awb: 'B', regime: 'C', personalFranchise: false, products: [{ itemKey: 'a', fob_usd: 100, net_kg: 2, volumetric_kg: 3, duty_rate: 35 }] },
+      rules,
+    );
+    const of = (awb: string, r: ShipmentCalculation) => processed(awb, `${awb}-a`, r.regime, r.products.get('a')!.amount_to_pay);
+    expect(tally([of('A', a), of('B', b)]).amount_to_pay).toBe(103.99); // 26.29 + 77.70
+  });
+
+  it('is zero for an empty manifest', () => {
+    expect(tally([])).toEqual({ total_awbs: 0, total_products: 0, amount_to_pay: 0, currency: 'USD', personal_items: 0, commercial_items: 0, prohibited_items: 0 });
+  });
+});
