@@ -67,6 +67,13 @@ export const lazyModules = [
     outfile: 'xray-tracer.mjs',
     loadedBy: 'lambdas/infra/tracing.ts',
   },
+  {
+    // The HS nomenclature (about 760 KB), read by the classifier's fallback tier at its first
+    // description the tariff table does not explain (lambdas/infra/tariff/classifier-port.ts).
+    entry: 'lambdas/core/tariff/hs-nomenclature.ts',
+    outfile: 'hs-nomenclature.mjs',
+    loadedBy: 'lambdas/infra/tariff/classifier-port.ts',
+  },
 ] as const;
 
 export type LazyModule = (typeof lazyModules)[number];

@@ -96,4 +96,26 @@ describe('esbuild bundling', () => {
     expect(load({ POWERTOOLS_TRACE_ENABLED: 'false' })).toBe('loaded');
     expect(() => load({ POWERTOOLS_TRACE_ENABLED: 'true' })).toThrow(/xray-tracer\.mjs/);
   });
+  it("puts the HS nomenclature beside a classifying function's bundle, not in it, as a module of its own", { timeout: 120_000 }, async () => {
+    const calculate = routes.find((r) => r.id === 'CustomsCalculate')!;
+    const settings = stageSettings('dev');
+    const app = new App({ outdir: join(outdir, 'hs'), context: { 'aws:cdk:bundling-stacks': ['HsProbe'] }, builtinCloudFormationValidation: false });
+    const data = new DataStack(app, 'HsProbeData', { settings });
+    const stack = new Stack(app, 'HsProbe');
+    new CatalogFunction(stack, 'CustomsCalculate', { def: calculate, kind: 'http', settings, data });
+    const assembly = app.synth();
+    const [asset] = readdirSync(assembly.directory).filter((f) => f.startsWith('asset.') && existsSync(join(assembly.directory, f, 'index.mjs')));
+    const dir = join(assembly.directory, asset);
+    expect(readdirSync(dir).filter((f) => !f.endsWith('.map')).sort()).toEqual(['hs-nomenclature.mjs', 'index.mjs', 'xray-tracer.mjs']);
+    // A subheading's text (8470.50) is in the side file only; the bundle names the file it loads.
+    const main = readFileSync(join(dir, 'index.mjs'), 'utf8');
+    expect(main).not.toContain('Cash registers');
+    expect(main).toContain('./hs-nomenclature.mjs');
+    const count = execFileSync(
+      process.execPath,
+      ['--input-type=module', '-e', `const m = await import(${JSON.stringify(join(dir, 'hs-nomenclature.mjs'))}); process.stdout.write(String(m.hsNomenclature.split('\\n').filter((l) => l.includes('Cash registers')).length))`],
+      { env: { PATH: process.env.PATH }, encoding: 'utf8' },
+    );
+    expect(Number(count)).toBeGreaterThan(0);
+  });
 });

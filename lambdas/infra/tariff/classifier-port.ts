@@ -15,14 +15,25 @@ let bedrockClient: BedrockRuntimeClient | undefined;
 let hsIndex: Promise<HsIndex> | undefined;
 
 /**
+ * The HS nomenclature (about 760 KB of text): in a Lambda bundle, the file bundled beside it
+ * (hs-nomenclature.mjs, lib/bundling.ts `lazyModules`), so the bundle does not carry it; run from
+ * the sources (the twin, the tests), the module itself. Both are computed URLs, which esbuild
+ * leaves to run time.
+ */
+const nomenclatureModule = import.meta.url.endsWith('.ts')
+  ? new URL('../../core/tariff/hs-nomenclature.ts', import.meta.url).href
+  : new URL('./hs-nomenclature.mjs', import.meta.url).href;
+
+/**
  * The HS fallback tier, loaded at the first description the tariff table does not fully explain:
- * the nomenclature (about 760 KB of text) is imported and indexed then, once per process, and never
- * by a function that only meets descriptions the table explains.
+ * the nomenclature is imported and indexed then, once per process, and never by a function that
+ * only meets descriptions the table explains.
  */
 export function loadHsIndex(): Promise<HsIndex> {
-  hsIndex ??= Promise.all([import('../../core/tariff/hs-fallback'), import('../../core/tariff/hs-nomenclature')]).then(([tier, data]) =>
-    tier.createHsIndex(data.hsNomenclature),
-  );
+  hsIndex ??= Promise.all([
+    import('../../core/tariff/hs-fallback'),
+    import(nomenclatureModule) as Promise<typeof import('../../core/tariff/hs-nomenclature')>,
+  ]).then(([tier, data]) => tier.createHsIndex(data.hsNomenclature));
   return hsIndex;
 }
 
