@@ -53,6 +53,19 @@ export interface Bundle {
   browserScripts: string[];
   /** Absolute paths of the lazy modules bundled beside it (lib/bundling.ts `lazyModules`), loaded only when configured. */
   lazyModules: string[];
+  /** Bytes of index.mjs by where they come from: an npm package (`@aws-sdk/client-dynamodb`, `electrodb`) or a folder of ours (`lambdas/infra`). */
+  packages: Record<string, number>;
+}
+
+/** Where an input of the bundle comes from: its npm package, or its top two folders (`lambdas/core`). */
+export function packageOf(input: string): string {
+  const p = input.replaceAll('\\', '/');
+  const i = p.lastIndexOf('node_modules/');
+  if (i >= 0) {
+    const [a, b] = p.slice(i + 'node_modules/'.length).split('/');
+    return a.startsWith('@') ? `${a}/${b}` : a;
+  }
+  return p.split('/').slice(0, 2).join('/');
 }
 
 /**
@@ -105,7 +118,10 @@ export async function bundleHandler(handler: string, outDir: string): Promise<Bu
     await build({ ...lambdaBuildOptions, entryPoints: [join(repoRoot, m.entry)], outfile, absWorkingDir: repoRoot });
     lazy.push(outfile);
   }
-  return { file, bytes: (await stat(file)).size, workers, browserScripts, lazyModules: lazy };
+  const packages: Record<string, number> = {};
+  const output = Object.entries(metafile.outputs).find(([k]) => k.endsWith('index.mjs'))?.[1];
+  for (const [input, { bytesInOutput }] of Object.entries(output?.inputs ?? {})) packages[packageOf(input)] = (packages[packageOf(input)] ?? 0) + bytesInOutput;
+  return { file, bytes: (await stat(file)).size, workers, browserScripts, lazyModules: lazy, packages };
 }
 
 /** Runs in the child: performance.now() is relative to that process's start, so only the import is timed. */
