@@ -9,7 +9,7 @@ import { decimal4 } from './identity';
  */
 export const maxProductsPerUpload = 1000;
 
-/* @__NO_SIDE_EFFECTS__ */ const text = (max: number) =>
+const text = (max: number) =>
   v.pipe(v.string('Must be a string.'), v.trim(), v.nonEmpty('Must not be empty.'), v.maxLength(max, `Must be at most ${max} characters.`), v.regex(/^[^\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]*$/, 'Must not contain control characters.'));
 
 /** A tax id as digits; hyphens, dots and spaces (20-12345678-6) are accepted and dropped. */
@@ -23,7 +23,7 @@ const TaxId = v.pipe(
 );
 
 /** The manifest id and AWBs are identifiers: see core/identifier.ts. */
-/* @__NO_SIDE_EFFECTS__ */ const id = (max: number) =>
+const id = (max: number) =>
   v.pipe(v.string('Must be a string.'), v.trim(), v.nonEmpty('Must not be empty.'), v.maxLength(max, `Must be at most ${max} characters.`), safeIdentifier);
 
 export const AlternativeProduct = v.pipe(

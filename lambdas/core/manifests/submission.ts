@@ -24,17 +24,17 @@ export const defaultProvince = 'Buenos Aires';
 const noControl = v.regex(/^[^\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]*$/, 'Must not contain control characters.');
 
 /** Missing required keys read as "Required."; anything else that is not an object as "Must be an object.". */
-/* @__NO_SIDE_EFFECTS__ */ const objectMessage = (issue: v.BaseIssue<unknown>) =>
+const objectMessage = (issue: v.BaseIssue<unknown>) =>
   issue.received === 'undefined' && issue.expected?.startsWith('"') ? 'Required.' : 'Must be an object.';
 
-/* @__NO_SIDE_EFFECTS__ */ const maxChars = (max: number) => v.maxLength<string, number, string>(max, `Must be at most ${max} characters.`);
+const maxChars = (max: number) => v.maxLength<string, number, string>(max, `Must be at most ${max} characters.`);
 
 /** A required, trimmed, non-empty string of at most `max` characters. */
-/* @__NO_SIDE_EFFECTS__ */ const reqText = (max: number) =>
+const reqText = (max: number) =>
   v.pipe(v.string('Must be a string.'), v.trim(), v.nonEmpty('Must not be empty.'), maxChars(max), noControl);
 
 /** An optional string: null, "" and whitespace become absent; what is left must pass `inner`. */
-/* @__NO_SIDE_EFFECTS__ */ const opt = (inner: v.GenericSchema<string, string>) =>
+const opt = (inner: v.GenericSchema<string, string>) =>
   v.optional(
     v.pipe(
       v.nullable(v.string('Must be a string.')),
@@ -43,13 +43,13 @@ const noControl = v.regex(/^[^\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]*$/, 
     ),
   );
 
-/* @__NO_SIDE_EFFECTS__ */ export const optText = (max: number) => opt(v.pipe(v.string(), maxChars(max), noControl));
+export const optText = (max: number) => opt(v.pipe(v.string(), maxChars(max), noControl));
 
 /** Identifiers (AWB, MAWB, keys, codes) refuse what a label would not show: see core/identifier.ts. */
-/* @__NO_SIDE_EFFECTS__ */ const reqId = (max: number) => v.pipe(v.string('Must be a string.'), v.trim(), v.nonEmpty('Must not be empty.'), maxChars(max), safeIdentifier);
-/* @__NO_SIDE_EFFECTS__ */ export const optId = (max: number) => opt(v.pipe(v.string(), maxChars(max), safeIdentifier));
+const reqId = (max: number) => v.pipe(v.string('Must be a string.'), v.trim(), v.nonEmpty('Must not be empty.'), maxChars(max), safeIdentifier);
+export const optId = (max: number) => opt(v.pipe(v.string(), maxChars(max), safeIdentifier));
 
-/* @__NO_SIDE_EFFECTS__ */ const isHttpUrl = (s: string) => {
+const isHttpUrl = (s: string) => {
   try {
     const url = new URL(s);
     return url.protocol === 'http:' || url.protocol === 'https:';
@@ -58,12 +58,12 @@ const noControl = v.regex(/^[^\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]*$/, 
   }
 };
 
-/* @__NO_SIDE_EFFECTS__ */ const optUrl = (max: number) =>
+const optUrl = (max: number) =>
   opt(v.pipe(v.string(), maxChars(max), v.check(isHttpUrl, 'Must be an http(s) URL, e.g. https://shop.example/item/1.')));
 
-/* @__NO_SIDE_EFFECTS__ */ const optEmail = (max: number) => opt(v.pipe(v.string(), maxChars(max), v.email('Must be an e-mail address.')));
+const optEmail = (max: number) => opt(v.pipe(v.string(), maxChars(max), v.email('Must be an e-mail address.')));
 
-/* @__NO_SIDE_EFFECTS__ */ const optDigits = (max: number) =>
+const optDigits = (max: number) =>
   opt(v.pipe(v.string(), maxChars(max), v.regex(/^\d+$/, 'Must contain digits only (no hyphens, dots or spaces).')));
 
 /** ISO 3166-1 alpha-2, accepted in any case and returned upper-case. */
@@ -79,7 +79,7 @@ const Country = v.pipe(
  * the JSON body rule of the route kit, repeated here for numbers that come from spreadsheet cells:
  * beyond it a number is not exact, and the table refuses to store it.
  */
-/* @__NO_SIDE_EFFECTS__ */ const optAmount = (integer = false) =>
+const optAmount = (integer = false) =>
   v.optional(
     v.pipe(
       v.nullable(
@@ -153,7 +153,7 @@ export const ManifestItem = v.pipe(
   v.transform((i) => ({ ...i, consigneeProvince: i.consigneeProvince ?? defaultProvince })),
 );
 
-/* @__NO_SIDE_EFFECTS__ */ const int = (min: number, max?: number) =>
+const int = (min: number, max?: number) =>
   v.pipe(
     v.number('Must be a number (not text).'),
     v.integer('Must be a whole number.'),

@@ -40,21 +40,21 @@ export const ClientInfoBody = v.object({
 /* ---------------- POST /v1/customs/calculate: a landed-cost quote ---------------- */
 
 /** Missing required keys read as "Required."; a body that is not an object as "Must be an object.". */
-/* @__NO_SIDE_EFFECTS__ */ const objectMessage = (issue: v.BaseIssue<unknown>) =>
+const objectMessage = (issue: v.BaseIssue<unknown>) =>
   issue.received === 'undefined' && issue.expected?.startsWith('"') ? 'Required.' : 'Must be an object.';
 
 const maxNumber = v.maxValue<number, number, string>(Number.MAX_SAFE_INTEGER, `Must be at most ${Number.MAX_SAFE_INTEGER}.`);
-/* @__NO_SIDE_EFFECTS__ */ const jsonNumber = () => v.pipe(v.number('Must be a number (not text).'), v.finite('Must be a finite number.'));
+const jsonNumber = () => v.pipe(v.number('Must be a number (not text).'), v.finite('Must be a finite number.'));
 
 /** A finite JSON number above 0, at most 2^53 - 1. */
-/* @__NO_SIDE_EFFECTS__ */ const positiveAmount = () => v.pipe(jsonNumber(), v.gtValue(0, 'Must be greater than 0.'), maxNumber);
+const positiveAmount = () => v.pipe(jsonNumber(), v.gtValue(0, 'Must be greater than 0.'), maxNumber);
 /** A finite JSON number of 0 or more, at most 2^53 - 1. */
-/* @__NO_SIDE_EFFECTS__ */ const amount = () => v.pipe(jsonNumber(), v.minValue(0, 'Must not be negative.'), maxNumber);
+const amount = () => v.pipe(jsonNumber(), v.minValue(0, 'Must not be negative.'), maxNumber);
 /** A whole JSON number of 1 or more, at most 2^53 - 1. */
-/* @__NO_SIDE_EFFECTS__ */ const count = () => v.pipe(jsonNumber(), v.integer('Must be a whole number.'), v.minValue(1, 'Must be at least 1.'), maxNumber);
+const count = () => v.pipe(jsonNumber(), v.integer('Must be a whole number.'), v.minValue(1, 'Must be at least 1.'), maxNumber);
 
 /** ISO 3166-1 alpha-2 in any case, returned upper-case; `only` further limits the codes taken. */
-/* @__NO_SIDE_EFFECTS__ */ const country = (only?: { code: string; why: string }) =>
+const country = (only?: { code: string; why: string }) =>
   v.pipe(
     v.string('Must be a string.'),
     v.trim(),

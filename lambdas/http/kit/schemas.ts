@@ -6,7 +6,7 @@ export const IdParam = v.pipe(v.string(), v.regex(/^[1-9]\d{0,14}$/), v.transfor
 export const IdParams = v.object({ id: IdParam });
 
 /** An integer query value sent as text, within bounds. */
-/* @__NO_SIDE_EFFECTS__ */ export const intQuery = (min: number, max: number) =>
+export const intQuery = (min: number, max: number) =>
   v.pipe(
     v.string(),
     v.regex(/^\d{1,15}$/, 'Must be a whole number.'),
@@ -16,7 +16,7 @@ export const IdParams = v.object({ id: IdParam });
   );
 
 /** A trimmed, non-empty string of at most `max` characters without control characters. */
-/* @__NO_SIDE_EFFECTS__ */ export const text = (max: number) =>
+export const text = (max: number) =>
   v.pipe(
     v.string('Must be a string.'),
     v.trim(),
@@ -26,5 +26,5 @@ export const IdParams = v.object({ id: IdParam });
   );
 
 /** `text` for identifiers (AWB, manifest id, SKU): no bidirectional controls or unpaired surrogates either. */
-/* @__NO_SIDE_EFFECTS__ */ export const identifier = (max: number) =>
+export const identifier = (max: number) =>
   v.pipe(v.string('Must be a string.'), v.trim(), v.nonEmpty('Must not be empty.'), v.maxLength(max, `Must be at most ${max} characters.`), safeIdentifier);

@@ -4,7 +4,7 @@ import { canonicalChannel, formerCodesOf, syncChannels } from '../../core/orders
 import { safeIdentifier } from '../../core/identifier';
 import { identifier, intQuery, text } from '../kit/schemas';
 
-/* @__NO_SIDE_EFFECTS__ */ const oneOf = <T extends readonly string[]>(values: T) => v.picklist(values, `Must be one of ${values.join(', ')}.`);
+const oneOf = <T extends readonly string[]>(values: T) => v.picklist(values, `Must be one of ${values.join(', ')}.`);
 
 /**
  * A channel code of `values`, wherever a channel comes in (the list filter, sync's `channels`, the
@@ -12,7 +12,7 @@ import { identifier, intQuery, text } from '../kit/schemas';
  * current one (`meli`) here, so nothing past validation sees a former code. The one place input
  * channel codes are normalized.
  */
-/* @__NO_SIDE_EFFECTS__ */ export const channelCode = <T extends readonly string[]>(values: T) => {
+export const channelCode = <T extends readonly string[]>(values: T) => {
   const aliases = values.flatMap((c) => formerCodesOf(c));
   const note = aliases.length ? ` (${aliases.map((a) => `${a} is accepted for ${canonicalChannel(a)}`).join('; ')})` : '';
   return v.pipe(
@@ -37,7 +37,7 @@ const money = v.pipe(
   v.maxValue(1e10, 'Is too large.'),
   v.check((n) => Math.abs(Math.round(n * 100) - n * 100) < 1e-6, 'Must have at most 2 decimals.'),
 );
-/* @__NO_SIDE_EFFECTS__ */ const positive = (max: number) => v.pipe(v.number('Must be a number.'), v.finite('Must be a finite number.'), v.gtValue(0, 'Must be greater than 0.'), v.maxValue(max, `Must be at most ${max}.`));
+const positive = (max: number) => v.pipe(v.number('Must be a number.'), v.finite('Must be a finite number.'), v.gtValue(0, 'Must be greater than 0.'), v.maxValue(max, `Must be at most ${max}.`));
 const quantity = v.pipe(v.number('Must be a number.'), v.integer('Must be a whole number.'), v.minValue(1, 'Must be at least 1.'), v.maxValue(100_000, 'Must be at most 100000.'));
 const itemId = v.pipe(v.number('Must be a number.'), v.integer('Must be a whole number.'), v.minValue(1, 'Must be at least 1.'));
 

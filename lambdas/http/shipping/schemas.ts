@@ -21,8 +21,8 @@ export const CarrierAccountBody = v.strictObject({
   mailer_id: v.optional(digits),
 });
 
-/* @__NO_SIDE_EFFECTS__ */ const positive = (max: number) => v.pipe(v.number('Must be a number.'), v.finite('Must be a finite number.'), v.gtValue(0, 'Must be greater than 0.'), v.maxValue(max, `Must be at most ${max}.`));
-/* @__NO_SIDE_EFFECTS__ */ const placeText = (max: number) => v.pipe(v.string('Must be a string.'), v.trim(), v.minLength(1, 'Must not be empty.'), v.maxLength(max, `Must be at most ${max} characters.`));
+const positive = (max: number) => v.pipe(v.number('Must be a number.'), v.finite('Must be a finite number.'), v.gtValue(0, 'Must be greater than 0.'), v.maxValue(max, `Must be at most ${max}.`));
+const placeText = (max: number) => v.pipe(v.string('Must be a string.'), v.trim(), v.minLength(1, 'Must not be empty.'), v.maxLength(max, `Must be at most ${max} characters.`));
 const Place = v.strictObject({
   country: v.pipe(v.string('Must be a string.'), v.trim(), v.regex(/^[A-Za-z]{2}$/, 'Must be a 2-letter ISO country code.'), v.toUpperCase()),
   postal_code: placeText(20),

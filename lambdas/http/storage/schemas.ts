@@ -20,7 +20,7 @@ const fileFields = {
 };
 
 /** A missing field reads "Required."; a body that is not an object, "Must be an object.". */
-/* @__NO_SIDE_EFFECTS__ */ const objectMessage = (issue: v.BaseIssue<unknown>) => (issue.received === 'undefined' && issue.expected?.startsWith('"') ? 'Required.' : 'Must be an object.');
+const objectMessage = (issue: v.BaseIssue<unknown>) => (issue.received === 'undefined' && issue.expected?.startsWith('"') ? 'Required.' : 'Must be an object.');
 
 /** The form fields of a direct (multipart) upload; the file comes in the `file` part. */
 export const UploadFields = v.object(fileFields, objectMessage);
