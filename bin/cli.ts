@@ -7,7 +7,7 @@ import { readFileSync, realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { roles, scopes } from '../lambdas/catalog-types';
-import { createDespachoClient, type DespachoClient } from '../clients/typescript';
+import { createDespachoClient, requestPath, type DespachoClient } from '../clients/typescript';
 
 export const defaultUrl = 'http://localhost:3000/api';
 
@@ -282,10 +282,10 @@ export const commands: Command[] = [
       const { seedDemo } = await import('./demo');
       const base = (str(options, 'url') ?? env.DESPACHO_URL ?? defaultUrl).replace(/\/+$/, '');
       const token = str(options, 'token') ?? env.DESPACHO_TOKEN ?? env.ADMIN_TOKEN!;
-      const api = createDespachoClient({ baseUrl: clientBase(base) });
+      const api = createDespachoClient({ baseUrl: base });
       // The demo's calls are many and built from its data: sent through the client by method and path.
       const call = async (method: string, path: string, bearer: string, body?: unknown) => {
-        const { data, error, response } = await api.request(method.toLowerCase() as never, `/api${path}` as never, { body, headers: { Authorization: `Bearer ${bearer}` } } as never);
+        const { data, error, response } = await requestPath(api, method, path, { body, headers: { Authorization: `Bearer ${bearer}` } });
         if (!response.ok) {
           const { message = '', errors } = (typeof error === 'object' && error ? error : {}) as { message?: string; errors?: unknown };
           throw new Error(`${method} ${path}: HTTP ${response.status} ${message}${errors ? ' ' + JSON.stringify(errors) : ''}`);
@@ -326,11 +326,6 @@ const tariffColumns: Column[] = [
 /** One page of the channel-code migration, from `cursor` (the first page without one). */
 function migrateFrom(cursor: string | undefined): Call {
   return (api, init) => api.POST('/api/v1/admin/migrations/channel-codes', { ...init, body: { cursor } });
-}
-
-/** The client's base: the CLI's URL names the API (`…/api`), the client's paths start with `/api`. */
-function clientBase(url: string): string {
-  return url.replace(/\/+$/, '').replace(/\/api$/, '');
 }
 
 /** A file's text for the request; a missing or unreadable file is a usage error. */
@@ -466,7 +461,7 @@ export async function run(argv: string[], io: Partial<CliIO> = {}): Promise<numb
     let call: Call | undefined = command.request({ args, options: values });
     const base = (str(values, 'url') ?? env.DESPACHO_URL ?? defaultUrl).replace(/\/+$/, '');
     const bearer = command.auth === false ? undefined : token;
-    const api = createDespachoClient({ baseUrl: clientBase(base), token: bearer, fetch: doFetch });
+    const api = createDespachoClient({ baseUrl: base, token: bearer, fetch: doFetch });
     api.use({ onRequest: ({ request }) => (request.headers.set('Accept', 'application/json'), request) });
     for (;;) {
       const { status, answer } = await send(call, { api, base, json: values.json === true, command }, { stdout, stderr });

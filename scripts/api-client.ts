@@ -5,11 +5,10 @@ import { createDespachoClient, type DespachoClient } from '../clients/typescript
  * `api(token)` is a client acting with that token on the service at `apiUrl` (`…/api`).
  */
 export function clients(apiUrl: string): (token: string) => DespachoClient {
-  const baseUrl = apiUrl.replace(/\/+$/, '').replace(/\/api$/, '');
   const byToken = new Map<string, DespachoClient>();
   return (token) => {
     let api = byToken.get(token);
-    if (!api) byToken.set(token, (api = createDespachoClient({ baseUrl, token })));
+    if (!api) byToken.set(token, (api = createDespachoClient({ baseUrl: apiUrl, token })));
     return api;
   };
 }

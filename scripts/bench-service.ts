@@ -20,6 +20,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { ensureTable, startDynamoLocal } from '../twin/dynamodb-local';
 import { clients } from './api-client';
+import { requestPath } from '../clients/typescript';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -190,15 +191,15 @@ export async function startBenchService(opts: { tableName: string; tokens?: numb
      */
     const call = async (method: string, path: string, token: () => string, o: { body?: unknown; headers?: Record<string, string>; stream?: boolean } = {}) => {
       for (;;) {
-        const answer = await api(token()).request(method.toLowerCase() as never, `/api${path}` as never, {
+        const answer = await requestPath(api(token()), method, path, {
           body: o.body,
           headers: o.headers,
           // A body given as text (a signed submission) goes as it is.
           bodySerializer: (b: unknown) => (typeof b === 'string' ? b : JSON.stringify(b)),
           parseAs: o.stream ? 'stream' : 'json',
-        } as never);
-        const res = (answer as { response: Response }).response;
-        if (res.status !== 429) return answer as { data?: any; error?: any; response: Response };
+        });
+        const res = answer.response;
+        if (res.status !== 429) return answer;
         limited++;
         await sleep(Number(res.headers.get('retry-after') ?? 2) * 1000);
       }

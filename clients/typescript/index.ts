@@ -14,7 +14,7 @@ export type { paths, components, webhooks } from './schema';
 export type DespachoClient = Client<paths>;
 
 export interface DespachoClientOptions {
-  /** The service's origin, without /api (e.g. http://localhost:3000). */
+  /** The service's origin (e.g. http://localhost:3000); the API's base (`…/api`) is taken too, as the paths start with /api. */
   baseUrl: string;
   /** A bearer token; leave out for the public routes. */
   token?: string;
@@ -24,8 +24,17 @@ export interface DespachoClientOptions {
 
 export function createDespachoClient(opts: DespachoClientOptions): DespachoClient {
   return createClient<paths>({
-    baseUrl: opts.baseUrl.replace(/\/+$/, ''),
+    baseUrl: opts.baseUrl.replace(/\/+$/, '').replace(/\/api$/, ''),
     headers: opts.token ? { Authorization: `Bearer ${opts.token}` } : undefined,
     fetch: opts.fetch,
   });
+}
+
+/**
+ * A call by method and a path built at run time (`/v1/...`, without /api), for callers whose paths
+ * come from their data (the CLI's demo, the benches): the same client, without the compile-time
+ * check of the path. `init` is openapi-fetch's (body, headers, parseAs, bodySerializer).
+ */
+export function requestPath(api: DespachoClient, method: string, path: string, init: Record<string, unknown> = {}) {
+  return api.request(method.toLowerCase() as never, `/api${path}` as never, init as never) as Promise<{ data?: any; error?: any; response: Response }>;
 }
