@@ -39,7 +39,7 @@ const answers: Record<string, RouteResponses> = {
 };
 
 /** The catalog's routes with what each answers. */
-export const documentedRoutes = (): RouteDef[] => routes.map((r) => ({ ...r, responses: answers[r.id] }));
+const documentedRoutes = (): RouteDef[] => routes.map((r) => ({ ...r, responses: answers[r.id] }));
 
 /** Every outbound event with the schema of its `data`. */
 const events = Object.fromEntries(webhookEvents.map((e) => [e.event, { description: e.description, data: webhookEventData[e.event] }]));
