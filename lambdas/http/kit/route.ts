@@ -7,7 +7,7 @@ import { NotFound, PayloadTooLarge, ServiceError, Unauthorized, ValidationFailed
 import type { Principal } from '../../core/auth/principal';
 import { config } from '../../shared/config';
 import { decodeContext, type AuthContext } from './auth-context';
-import { logger } from '../../shared/logger';
+import { logger, withLogKeys } from '../../shared/logger';
 import { corsPolicy } from './cors';
 import type { Reply } from './reply';
 import { validate } from './validate';
@@ -79,16 +79,19 @@ export function route<B extends v.GenericSchema | undefined = undefined, Q exten
       const parsed = parseJson(rawBody, headers['content-type']);
       body = opts.body ? validateBody(opts.body, parsed) : undefined;
     }
-    const reply = await fn({
-      event,
-      requestId,
-      headers,
-      body: body as Out<B>,
-      rawBody,
-      query: query as Out<Q>,
-      params: params as Out<P>,
-      principal: principal as Principal,
-    });
+    // Every line the handler and the services it calls log carries the request id (as the access log does).
+    const reply = await withLogKeys({ requestId }, () =>
+      fn({
+        event,
+        requestId,
+        headers,
+        body: body as Out<B>,
+        rawBody,
+        query: query as Out<Q>,
+        params: params as Out<P>,
+        principal: principal as Principal,
+      }),
+    );
     const result = serialize(reply);
     if (opts.csp) {
       const policy = Object.entries(opts.csp).map(([k, val]) => `${k} ${val}`).join('; ');

@@ -18,7 +18,9 @@ describe('the log lines of a request and of the work it starts', () => {
     expect(batchId).toEqual(expect.any(String));
 
     const ofBatch = lines.filter((l) => l.batchId === batchId);
-    expect(ofBatch.find((l) => l.message === 'manifest intake written')).toMatchObject({ level: 'INFO', ms: expect.any(Number) });
+    // The twin's invocations carry their request id as Lambda prints it, and the worker's record its message id.
+    expect(ofBatch.find((l) => l.message === 'manifest intake written')).toMatchObject({ level: 'INFO', ms: expect.any(Number), messageId: expect.any(String), function_request_id: expect.any(String) });
+    expect(ofBatch.filter((l) => l.message === 'pipeline task').every((l) => typeof l.function_request_id === 'string' && l.runId)).toBe(true);
     const tasks = ofBatch.filter((l) => l.message === 'pipeline task').map((l) => (l.stage ? `${l.task}:${l.stage}` : l.task));
     expect(new Set(tasks)).toEqual(new Set(['prepare', 'stage-page:classification', 'stage-page:webservices', 'stage-page:ai', 'stage-page:calculations', 'stage-done:classification', 'stage-done:webservices', 'stage-done:ai', 'stage-done:calculations', 'finish']));
     const text = JSON.stringify(lines);
