@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { Logger } from '@aws-lambda-powertools/logger';
+import type { ConstructorOptions } from '@aws-lambda-powertools/logger/types';
 
 /** Keys a unit of work puts on its log lines: ids (a batch, run, document, event, request), never personal data. */
 export type LogKeys = Record<string, string | number | undefined>;
@@ -15,6 +16,11 @@ const scope = new AsyncLocalStorage<LogKeys>();
  * follows each unit through every await instead. A line's own keys win over the scope's.
  */
 class ScopedLogger extends Logger {
+  /** Children (`createChild`) read the scope too. */
+  protected override createLogger(options?: ConstructorOptions): Logger {
+    return new ScopedLogger(options);
+  }
+
   protected override createAndPopulateLogItem(...[level, input, extra]: Parameters<Logger['createAndPopulateLogItem']>) {
     const keys = scope.getStore();
     // The scope first, so the line's own keys overwrite it; Powertools reads extra inputs of any kind in order.

@@ -74,6 +74,15 @@ describe("the workers' log lines", () => {
     expect(lines[0]).toMatchObject({ message: 'carrier slow', function_request_id: 'req-twin-1', messageId: 'm0' });
   });
 
+  it("put the record's ids on the lines of a child logger too", async () => {
+    const child = logger.createChild({ persistentKeys: { component: 'carrier' } });
+    // A child prints to a console of its own: captured here as `useLogLines` captures the logger's.
+    (child as unknown as { console: { warn(text: string): void } }).console.warn = (text) => void lines.push(JSON.parse(text));
+    const handler = sqsRecords('fan-out failed', async () => child.warn('from a child'), { ids: eventIds });
+    await handler(event(JSON.stringify({ detail: { id: 'evt_9', data: { batch_id: 'BT9' } } })));
+    expect(lines[0]).toMatchObject({ message: 'from a child', component: 'carrier', batchId: 'BT9', messageId: 'm0' });
+  });
+
   it('leave no key of a finished record on the lines logged after it', async () => {
     const handler = sqsRecords('fan-out failed', () => serviceWork('inside'), { ids: eventIds });
     await handler(event(JSON.stringify({ detail: { id: 'evt_8', data: { batch_id: 'BT8' } } })));
