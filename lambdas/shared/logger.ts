@@ -2,8 +2,8 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { Logger } from '@aws-lambda-powertools/logger';
 import type { ConstructorOptions } from '@aws-lambda-powertools/logger/types';
 
-/** Keys a unit of work puts on its log lines: ids (a batch, run, document, event, request), never personal data. */
-export type LogKeys = Record<string, string | number | undefined>;
+/** Keys a unit of work puts on its log lines: ids (a batch, run, document, event, request; a route's path ids), never personal data. */
+export type LogKeys = Record<string, string | number | Record<string, string> | undefined>;
 
 /** The keys of the unit of work running now (see `withLogKeys`), by async context. */
 const scope = new AsyncLocalStorage<LogKeys>();

@@ -21,7 +21,7 @@ describe("a request's log lines", () => {
     });
     const res = await handler(call({ 'x-request-id': 'partner-req-12345' }), context());
     expect(res.headers?.['X-Request-Id']).toBe('partner-req-12345');
-    expect(lines.find((l) => l.message === 'carrier slow')).toMatchObject({ level: 'WARN', requestId: 'partner-req-12345' });
+    expect(lines.find((l) => l.message === 'carrier slow')).toMatchObject({ level: 'WARN', requestId: 'partner-req-12345', route: 'GET /api/health' });
     expect(lines.find((l) => l.message === 'request')).toMatchObject({ requestId: 'partner-req-12345', status: 200 });
   });
 
@@ -37,5 +37,19 @@ describe("a request's log lines", () => {
       ['worked second-request-2', 'second-request-2'],
       ['worked first-request-1', 'first-request-1'],
     ]);
+  });
+
+  it('carry the ids the path named (the document, batch or order asked for) on the lines of its work', async () => {
+    const handler = route({ public: true }, async () => {
+      logger.warn('storage slow');
+      return ok(null);
+    });
+    const event = apiEvent(
+      { method: 'GET', url: new URL('http://localhost/api/v1/transport/documents/doc_123'), headers: {}, body: Buffer.alloc(0), sourceIp: '127.0.0.1' },
+      'GET /api/v1/transport/documents/{id}',
+      { id: 'doc_123' },
+    );
+    await handler(event, context());
+    expect(lines.find((l) => l.message === 'storage slow')).toMatchObject({ route: 'GET /api/v1/transport/documents/{id}', ids: { id: 'doc_123' }, requestId: expect.any(String) });
   });
 });
