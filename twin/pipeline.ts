@@ -81,17 +81,16 @@ export class TwinPipeline implements PipelineRunner {
       await this.execute(step);
     } catch (err) {
       const error = (err as Error).message;
+      const run = step.step === 'prepare' ? step.input : step.run;
       if (step.attempt < maxAttempts) {
-        logger.warn('pipeline step failed; retrying', { step: step.step, attempt: step.attempt, error });
+        logger.warn('pipeline step failed; retrying', { batchId: run.batchId, runId: run.runId, step: step.step, attempt: step.attempt, error });
         const retry = { ...step, attempt: step.attempt + 1 };
-        const run = step.step === 'prepare' ? step.input : step.run;
         const part = 'stage' in step ? step.stage : 'index' in step ? step.index : '';
         await this.jobs.sendOnce(pipelineQueue, retry, this.id(run, step.step, part, 'page' in step ? step.page : '', retry.attempt), {
           delaySeconds: 2 ** step.attempt,
         });
         return;
       }
-      const run = step.step === 'prepare' ? step.input : step.run;
       await this.task('failed', { accountId: run.accountId, batchId: run.batchId, runId: run.runId, stage: 'stage' in step ? step.stage : undefined, error });
     }
   }

@@ -7,7 +7,8 @@ import type { Principal } from '../core/auth/principal';
 import { rateHeaders } from '../core/auth/rate-limit';
 import { checkRequest, type RequestCheck } from '../services/auth/request-check';
 import { encodeContext, type AuthContext, type Denial } from './kit/auth-context';
-import { logger } from '../shared/logger';
+import { logger, withLogKeys } from '../shared/logger';
+import { requestIdOf } from './kit/request-id';
 import { recordMetric } from '../shared/metrics';
 
 // The routes' access rules as data (catalog-access.ts), not the catalog: no route schema in this bundle.
@@ -25,11 +26,14 @@ export async function handler(
   const route = byKey.get(event.routeKey);
   if (!route) return { isAuthorized: false, context: {} };
   const check = checkRequest();
-  try {
-    return await decide(route, await check.principalOf(event.headers?.authorization ?? event.headers?.Authorization), check);
-  } finally {
-    await check.settled();
-  }
+  // Its lines carry the id the request's handler and its answer use.
+  return withLogKeys({ requestId: requestIdOf(event.headers, event.requestContext?.requestId), route: event.routeKey }, async () => {
+    try {
+      return await decide(route, await check.principalOf(event.headers?.authorization ?? event.headers?.Authorization), check);
+    } finally {
+      await check.settled();
+    }
+  });
 }
 
 async function decide(route: RouteAccess, principal: Principal | undefined, check: RequestCheck): Promise<APIGatewaySimpleAuthorizerWithContextResult<AuthContext>> {

@@ -16,7 +16,7 @@ export const handler = sqsRecords(
     const job = JSON.parse(record.body) as IntakeJob;
     const started = Date.now();
     await writeIntakeJob(job, { lastAttempt });
-    logger.info('manifest intake written', { ...intakeIds(job), ms: Date.now() - started });
+    logger.info('manifest intake written', { ms: Date.now() - started }); // the batch (and chunk) come from `ids`
   },
   { ids: (job: IntakeJob) => intakeIds(job) },
 );

@@ -7,8 +7,9 @@ import { NotFound, PayloadTooLarge, ServiceError, Unauthorized, ValidationFailed
 import type { Principal } from '../../core/auth/principal';
 import { config } from '../../shared/config';
 import { decodeContext, type AuthContext } from './auth-context';
-import { logger } from '../../shared/logger';
+import { logger, withLogKeys } from '../../shared/logger';
 import { corsPolicy } from './cors';
+import { requestIdOf } from './request-id';
 import type { Reply } from './reply';
 import { validate } from './validate';
 import { parseJson, validateBody } from './json-body';
@@ -79,16 +80,19 @@ export function route<B extends v.GenericSchema | undefined = undefined, Q exten
       const parsed = parseJson(rawBody, headers['content-type']);
       body = opts.body ? validateBody(opts.body, parsed) : undefined;
     }
-    const reply = await fn({
-      event,
-      requestId,
-      headers,
-      body: body as Out<B>,
-      rawBody,
-      query: query as Out<Q>,
-      params: params as Out<P>,
-      principal: principal as Principal,
-    });
+    // Every line the handler and the services it calls log carries the request id, the route and the path's ids (as the access log does).
+    const reply = await withLogKeys({ requestId, route: event.routeKey, ...(event.pathParameters ? { ids: pathIds(event.pathParameters) } : {}) }, () =>
+      fn({
+        event,
+        requestId,
+        headers,
+        body: body as Out<B>,
+        rawBody,
+        query: query as Out<Q>,
+        params: params as Out<P>,
+        principal: principal as Principal,
+      }),
+    );
     const result = serialize(reply);
     if (opts.csp) {
       const policy = Object.entries(opts.csp).map(([k, val]) => `${k} ${val}`).join('; ');
@@ -118,8 +122,6 @@ export function route<B extends v.GenericSchema | undefined = undefined, Q exten
     .use(requestIdAndErrors());
 }
 
-const requestIdPattern = /^[A-Za-z0-9._:-]{8,128}$/;
-
 /** The path's parameters for the access log, each cut to 128 characters (they are the caller's text). */
 function pathIds(params: Record<string, string | undefined>): Record<string, string> {
   return Object.fromEntries(Object.entries(params).flatMap(([k, v]) => (v === undefined ? [] : [[k, v.slice(0, 128)]])));
@@ -144,9 +146,7 @@ function requestIdAndErrors(): middy.MiddlewareObj<ApiEvent, ApiResult, Error, C
   return {
     before: (request) => {
       startedAt.set(request.context, Date.now());
-      const given = lowerCaseHeaders(request.event.headers)['x-request-id'];
-      request.context.requestId =
-        given && requestIdPattern.test(given) ? given : request.event.requestContext?.requestId || request.context.awsRequestId;
+      request.context.requestId = requestIdOf(request.event.headers, request.event.requestContext?.requestId || request.context.awsRequestId);
     },
     after: finish,
     onError: (request) => {

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { manualClock, useClock, useSystemClock } from '../../../lambdas/infra/clock';
 import { useTwin } from '../../support/twin';
 import { manifest, submitPath } from '../../support/manifests';
 import { useLogLines } from '../../support/logs';
@@ -18,7 +19,9 @@ describe('the log lines of a request and of the work it starts', () => {
     expect(batchId).toEqual(expect.any(String));
 
     const ofBatch = lines.filter((l) => l.batchId === batchId);
-    expect(ofBatch.find((l) => l.message === 'manifest intake written')).toMatchObject({ level: 'INFO', ms: expect.any(Number) });
+    // The twin's invocations carry their request id as Lambda prints it, and the worker's record its message id.
+    expect(ofBatch.find((l) => l.message === 'manifest intake written')).toMatchObject({ level: 'INFO', ms: expect.any(Number), messageId: expect.any(String), function_request_id: expect.any(String) });
+    expect(ofBatch.filter((l) => l.message === 'pipeline task').every((l) => typeof l.function_request_id === 'string' && l.runId)).toBe(true);
     const tasks = ofBatch.filter((l) => l.message === 'pipeline task').map((l) => (l.stage ? `${l.task}:${l.stage}` : l.task));
     expect(new Set(tasks)).toEqual(new Set(['prepare', 'stage-page:classification', 'stage-page:webservices', 'stage-page:ai', 'stage-page:calculations', 'stage-done:classification', 'stage-done:webservices', 'stage-done:ai', 'stage-done:calculations', 'finish']));
     const text = JSON.stringify(lines);
@@ -34,5 +37,20 @@ describe('the log lines of a request and of the work it starts', () => {
     const res = await t.call('GET', `/v1/transport/documents/${id}`, { token });
     const line = lines.find((l) => l.message === 'request' && l.route === 'GET /api/v1/transport/documents/{id}');
     expect(line).toMatchObject({ status: res.status, ids: { id }, requestId: expect.any(String) });
+  });
+
+  it("name on the authorizer's rate-limit line the request id the refused request was answered with", async () => {
+    const { token } = await t.account('Logged Limits');
+    // A still clock keeps the 61 calls in one minute window.
+    useClock(manualClock(new Date('2026-11-20T10:00:05Z')));
+    try {
+      for (let i = 0; i < 60; i++) await t.call('GET', '/v1/me', { token });
+      const res = await t.call('GET', '/v1/me', { token, headers: { 'x-request-id': 'partner-call-61' } });
+      expect(res.status).toBe(429);
+      expect(res.headers.get('x-request-id')).toBe('partner-call-61');
+      expect(lines.find((l) => l.message === 'rate limited')).toMatchObject({ level: 'WARN', requestId: 'partner-call-61', route: 'GET /api/v1/me', group: 'account' });
+    } finally {
+      useSystemClock();
+    }
   });
 });

@@ -7,6 +7,8 @@ import type { TwinJobs } from '../../../twin/jobs';
 import { samplePdf } from '../../../bin/sample-files';
 import { workbook } from '../workbooks';
 import { answerOf } from '../http';
+import { checkContract } from '../contract';
+import { createDespachoClient, type DespachoClient } from '../../../clients/typescript';
 
 /** One HTTP answer, parsed when it is JSON. */
 export interface Answer {
@@ -106,38 +108,63 @@ async function receiver(): Promise<{ url: string; server: Server }> {
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`, server };
 }
 
-function expect2xx(what: string, res: Answer) {
-  if (res.status >= 300) throw new Error(`fuzz world: ${what} answered ${res.status}: ${res.text.slice(0, 500)}`);
-  return res.body;
+/**
+ * A client of the service as a partner's would be: the typed client (clients/typescript), so a
+ * path, parameter or body the document does not have fails to compile, and each answer held to
+ * openapi.json (`checkContract`) as the integration suite's are.
+ */
+function worldClient(apiUrl: string, token: string): DespachoClient {
+  const api = createDespachoClient({ baseUrl: apiUrl.replace(/\/api$/, ''), token });
+  api.use({
+    async onResponse({ request, response }) {
+      const url = new URL(request.url);
+      checkContract(request.method, url.pathname.replace(/^\/api/, '') + url.search, await answerOf(response.clone()));
+      return response;
+    },
+  });
+  return api;
+}
+
+/** The body of a call that must succeed (a 429 is sent again a minute later, as `send` does); else an error naming it. */
+async function must<T>(what: string, call: () => Promise<{ data?: T; error?: unknown; response: Response }>): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    const { data, error, response } = await call();
+    if (response.status === 429 && attempt < 2) {
+      serviceClock.offset += 61_000;
+      continue;
+    }
+    if (!response.ok || data === undefined) throw new Error(`fuzz world: ${what} answered ${response.status}: ${JSON.stringify(error ?? data).slice(0, 500)}`);
+    return data;
+  }
 }
 
 /** Creates the accounts and `a`'s records through the API, as a client would. */
 export async function buildWorld(opts: { apiUrl: string; rootUrl: string; adminToken: string; jobs: TwinJobs; label: string }): Promise<World> {
   const { apiUrl, adminToken: admin, jobs } = opts;
-  const call = (method: string, path: string, o: SendOptions = {}) => send(apiUrl, method, path, { token: admin, ...o });
+  const op = worldClient(apiUrl, admin);
   const marker = `ZQXMARK${randomUUID().slice(0, 8)}`;
   const { url: receiverUrl, server } = await receiver();
 
-  const account = async (name: string, kind: 'partner' | 'broker', scopes: string[] = []) => {
-    const acc = expect2xx('account', await call('POST', '/v1/admin/accounts', { body: { name, kind } }));
-    const tok = expect2xx('token', await call('POST', '/v1/admin/tokens', { body: { account_id: acc.data.id, name: `${name} token`, role: kind, scopes } }));
-    return { accountId: acc.data.id as number, token: tok.data.token as string, tokenId: tok.data.id as number };
+  const account = async (name: string, kind: 'partner' | 'broker', scopes: ('orders:read' | 'orders:write' | 'customs:read')[] = []) => {
+    const acc = await must('account', () => op.POST('/api/v1/admin/accounts', { body: { name, kind } }));
+    const tok = await must('token', () => op.POST('/api/v1/admin/tokens', { body: { account_id: acc.data.id, name: `${name} token`, role: kind, scopes } }));
+    return { accountId: acc.data.id, token: tok.data.token, tokenId: tok.data.id };
   };
-  const me = expect2xx('me', await call('GET', '/v1/me')).data;
-  const rw = ['orders:read', 'orders:write', 'customs:read'];
-  const a = await account(`Fuzz A ${marker} ${opts.label}`, 'partner', rw);
+  const me = (await must('me', () => op.GET('/api/v1/me'))).data;
+  const rw = ['orders:read', 'orders:write', 'customs:read'] as const;
+  const a = await account(`Fuzz A ${marker} ${opts.label}`, 'partner', [...rw]);
   const b = await account(`Fuzz B ${opts.label}`, 'broker');
-  const c = await account(`Fuzz C ${opts.label}`, 'partner', rw);
-  const spare = await account(`Fuzz spare ${opts.label}`, 'partner', rw);
-  const secret = expect2xx('signing secret', await call('POST', `/v1/admin/accounts/${a.accountId}/signing-secret`)).data.secret as string;
-  const as = (o: SendOptions = {}) => ({ token: a.token, ...o });
+  const c = await account(`Fuzz C ${opts.label}`, 'partner', [...rw]);
+  const spare = await account(`Fuzz spare ${opts.label}`, 'partner', [...rw]);
+  const secret = (await must('signing secret', () => op.POST('/api/v1/admin/accounts/{id}/signing-secret', { params: { path: { id: String(a.accountId) } } }))).data.secret;
+  const as = worldClient(apiUrl, a.token);
 
   const pools: Record<string, string[]> = {};
   const add = (kind: string, value: unknown) => (pools[kind] ??= []).push(String(value));
 
   // Tokens the fuzz may revoke: more of `a`'s (its own revoke route) and of the spare account.
   for (let i = 0; i < 3; i++) {
-    const tok = expect2xx('spare token', await call('POST', '/v1/admin/tokens', { body: { account_id: a.accountId, name: `spare ${i}`, role: 'partner' } }));
+    const tok = await must('spare token', () => op.POST('/api/v1/admin/tokens', { body: { account_id: a.accountId, name: `spare ${i}`, role: 'partner' } }));
     add('myToken', tok.data.id);
     add('token', tok.data.id);
   }
@@ -146,18 +173,15 @@ export async function buildWorld(opts: { apiUrl: string; rootUrl: string; adminT
 
   // Orders, a warehouse, stock, a shipment.
   const warehouse = { name: `Depósito ${marker}`, address1: 'Calle Falsa 123', city: 'Miami', state: 'FL', postal_code: '33101', country: 'US' };
-  expect2xx('warehouse', await call('PUT', '/v1/warehouses/1', as({ body: warehouse })));
+  await must('warehouse', () => as.PUT('/api/v1/warehouses/{id}', { params: { path: { id: '1' } }, body: warehouse }));
   add('warehouse', 1);
-  expect2xx('stock', await call('PUT', '/v1/inventory/MUG-01', as({ body: { name: `Taza ${marker}`, stock: 50, threshold: 5, warehouse_id: 1 } })));
+  await must('stock', () => as.PUT('/api/v1/inventory/{sku}', { params: { path: { sku: 'MUG-01' } }, body: { name: `Taza ${marker}`, stock: 50, threshold: 5, warehouse_id: 1 } }));
   add('sku', 'MUG-01');
   const orderItems = new Map<string, number[]>();
   for (let i = 0; i < 3; i++) {
-    const order = expect2xx(
-      'order',
-      await call(
-        'POST',
-        '/v1/orders',
-        as({
+    const order = (
+      await must('order', () =>
+        as.POST('/api/v1/orders', {
           body: {
             customer: { name: `Cliente ${marker}`, email: 'maria@example.com' },
             shipping_address: { name: 'María Pérez', address1: 'Av. Corrientes 1234', city: 'Buenos Aires', state: 'CABA', postal_code: 'C1043', country: 'AR' },
@@ -169,89 +193,100 @@ export async function buildWorld(opts: { apiUrl: string; rootUrl: string; adminT
             notes: `Nota ${marker}`,
           },
         }),
-      ),
+      )
     ).data;
     add('order', order.id);
-    orderItems.set(String(order.id), (order.items as { id: number }[]).map((it) => it.id));
+    orderItems.set(String(order.id), order.items.map((it) => it.id));
   }
   const firstOrder = pools.order[0];
   const lines = orderItems.get(firstOrder)!.map((id) => ({ order_item_id: id, quantity: 1 }));
-  const ship = expect2xx(
-    'ship',
-    await call('POST', `/v1/orders/${firstOrder}/ship`, as({ body: { carrier: 'despacho', service: 'standard', packages: [{ weight: 1, length: 10, width: 10, height: 10, items: lines }] } })),
+  const ship = (
+    await must('ship', () =>
+      as.POST('/api/v1/orders/{id}/ship', {
+        params: { path: { id: firstOrder } },
+        body: { carrier: 'despacho', service: 'standard', packages: [{ weight: 1, length: 10, width: 10, height: 10, items: lines }] },
+      }),
+    )
   ).data;
   add('shipment', ship.shipment_id);
   add('trackingNumber', ship.tracking_number);
 
   // A connected marketplace, so a sync can start (its jobs never run during the fuzz: no call out).
-  expect2xx('marketplace', await call('PUT', '/v1/orders/marketplaces/meli', as({ body: { base_url: 'http://127.0.0.1:9/meli', credentials: { accessToken: `tok-${marker}`, sellerId: '1' } } })));
+  await must('marketplace', () =>
+    as.PUT('/api/v1/orders/marketplaces/{channel}', { params: { path: { channel: 'meli' } }, body: { base_url: 'http://127.0.0.1:9/meli', credentials: { accessToken: `tok-${marker}`, sellerId: '1' } } }),
+  );
 
   // Transport documents: two uploaded, one declared for the presigned path.
   const pdf = samplePdf(`Fuzz ${marker}`);
   for (let i = 0; i < 2; i++) {
-    const doc = expect2xx(
-      'document',
-      await call(
-        'POST',
-        '/v1/transport/documents/upload',
-        as({ body: { document_type: 'awb', awb_number: `AWBFZ${i}`, metadata: { note: marker }, file_base64: pdf.toString('base64'), filename: `guia-${i}.pdf` } }),
-      ),
+    const doc = (
+      await must('document', () =>
+        as.POST('/api/v1/transport/documents/upload', {
+          body: { document_type: 'awb', awb_number: `AWBFZ${i}`, metadata: { note: marker }, file_base64: pdf.toString('base64'), filename: `guia-${i}.pdf` },
+        }),
+      )
     ).data;
     add('document', doc.id);
   }
-  const docUpload = expect2xx(
-    'document upload-url',
-    await call('POST', '/v1/transport/documents/upload-url', as({ body: { document_type: 'awb', filename: 'grande.pdf', file_size: pdf.length, checksum: 'sha256:' + '0'.repeat(64) } })),
+  const docUpload = (
+    await must('document upload-url', () =>
+      as.POST('/api/v1/transport/documents/upload-url', { body: { document_type: 'awb', filename: 'grande.pdf', file_size: pdf.length, checksum: 'sha256:' + '0'.repeat(64) } }),
+    )
   ).data;
   add('documentUpload', docUpload.upload_id);
 
-  // Stored manifest files: one stored, one declared.
+  // Stored manifest files: one stored (a multipart form: fetch sets its boundary), one declared.
   const manifestJson = Buffer.from(JSON.stringify({ mawbNumber: 'MAWB-FILE', items: [{ awbNumber: 'AWB1', consigneeName: marker, originCountry: 'CN' }] }));
   const form = new FormData();
   form.append('courier_code', 'DHL');
   form.append('description', `Archivo ${marker}`);
   form.append('file', new Blob([manifestJson], { type: 'application/json' }), 'manifiesto.json');
-  const stored = await fetch(apiUrl + '/v1/manifests/storage/upload', { method: 'POST', headers: { authorization: `Bearer ${a.token}` }, body: form });
-  if (stored.status !== 201) throw new Error(`fuzz world: stored file answered ${stored.status}: ${await stored.text()}`);
-  const storageUpload = expect2xx(
-    'storage upload-url',
-    await call('POST', '/v1/manifests/storage/upload-url', as({ body: { courier_code: 'DHL', file_name: 'grande.json', file_size: 1000, checksum: 'sha256:' + '0'.repeat(64) } })),
+  // The document types the form's fields; openapi-fetch sends a FormData as it is.
+  await must('stored file', () => as.POST('/api/v1/manifests/storage/upload', { body: form as never }));
+  const storageUpload = (
+    await must('storage upload-url', () =>
+      as.POST('/api/v1/manifests/storage/upload-url', { body: { courier_code: 'DHL', file_name: 'grande.json', file_size: 1000, checksum: 'sha256:' + '0'.repeat(64) } }),
+    )
   ).data;
   add('storageUpload', storageUpload.upload_id);
 
   // Courier manifests: one whole (written and processed), one chunk of two, one alternative upload.
-  const signed = (body: unknown, key = randomUUID()) => {
+  // Signed: the body goes as the very text its signature is over.
+  const signed = (body: object, key = randomUUID()) => {
     const raw = JSON.stringify(body);
-    return as({ raw, headers: { 'content-type': 'application/json', 'x-signature': manifestSignature(secret, raw), 'idempotency-key': key } });
+    return { headers: { 'x-signature': manifestSignature(secret, raw), 'idempotency-key': key }, bodySerializer: () => raw };
   };
   // Identifiers carry no marker (a 404 may name the id it was asked for); names and notes do.
   const mawb = `MAWB-${randomUUID().slice(0, 8)}`;
   const item = (i: number) => ({ awbNumber: `AWBFZ${i}`, consigneeName: `Consignee ${marker}`, consigneeIdType: 'CUIL', consigneeIdNumber: '20123456786', originCountry: 'CN', itemDescription: 'Cotton t-shirt', fobValueUsd: 12.5, amountOfItems: 1 });
   const key = randomUUID();
-  const sub = expect2xx('manifest', await call('POST', '/v1/couriers/default/manifests/webhook', signed({ mawbNumber: mawb, items: [item(1), item(2), item(3)] }, key)));
+  const courier = { params: { path: { courier: 'default' } } };
+  const whole = { mawbNumber: mawb, items: [item(1), item(2), item(3)] };
+  const sub = await must('manifest', () => as.POST('/api/v1/couriers/{courier}/manifests/webhook', { ...courier, body: whole, ...signed(whole, key) }));
   add('submissionKey', key);
   add('manifest', mawb);
-  add('batch', sub.batch_id);
+  if ('batch_id' in sub && sub.batch_id) add('batch', sub.batch_id);
   for (let i = 1; i <= 3; i++) add('awb', `AWBFZ${i}`);
   const base = randomUUID();
-  expect2xx(
-    'chunk',
-    await call('POST', '/v1/couriers/default/manifests/webhook', signed({ mawbNumber: `${mawb}-C`, items: [item(4)], _chunk_metadata: { chunk_number: 1, total_chunks: 2, base_idempotency_key: base, total_items: 2 } })),
-  );
+  const chunk = { mawbNumber: `${mawb}-C`, items: [item(4)], _chunk_metadata: { chunk_number: 1, total_chunks: 2, base_idempotency_key: base, total_items: 2 } };
+  await must('chunk', () => as.POST('/api/v1/couriers/{courier}/manifests/webhook', { ...courier, body: chunk, ...signed(chunk) }));
   add('chunkKey', base);
-  const alt = expect2xx(
-    'alternative manifest',
-    await call('POST', '/v1/manifests', signed({ manifest: `ALT-${randomUUID().slice(0, 8)}`, products: [{ awb_number: 'AWBFZ9', consignee: `Consignee ${marker}`, product_description: 'Mate', quantity: 1, unit_value: 10, country_of_manufacture: 'AR' }] })),
-  ).data;
+  const alternative = {
+    manifest: `ALT-${randomUUID().slice(0, 8)}`,
+    products: [{ awb_number: 'AWBFZ9', consignee: `Consignee ${marker}`, product_description: 'Mate', quantity: 1, unit_value: 10, country_of_manufacture: 'AR' }],
+  };
+  const alt = (await must('alternative manifest', () => as.POST('/api/v1/manifests', { body: alternative, ...signed(alternative) }))).data;
   add('manifest', alt.manifest_id);
   if (alt.batch_id) add('batch', alt.batch_id);
 
   // A webhook subscription with a delivery (an order event fanned out to the local receiver).
-  const subscription = expect2xx('subscription', await call('POST', '/webhook-subscriptions', as({ body: { endpoint_url: `${receiverUrl}?${marker}`, events: ['order.created', 'order.updated'] } }))).data;
+  const subscription = (
+    await must('subscription', () => as.POST('/api/webhook-subscriptions', { body: { endpoint_url: `${receiverUrl}?${marker}`, events: ['order.created', 'order.updated'] } }))
+  ).data;
   add('subscription', subscription.id);
-  expect2xx('note', await call('PUT', `/v1/orders/${pools.order[1]}`, as({ body: { notes: `Otra nota ${marker}` } })));
+  await must('note', () => as.PUT('/api/v1/orders/{id}', { params: { path: { id: pools.order[1] } }, body: { notes: `Otra nota ${marker}` } }));
   await settle(jobs);
-  const deliveries = expect2xx('deliveries', await call('GET', `/webhook-subscriptions/${subscription.id}/deliveries`, as())).data as { id: number }[];
+  const deliveries = (await must('deliveries', () => as.GET('/api/webhook-subscriptions/{id}/deliveries', { params: { path: { id: String(subscription.id) } } }))).data;
   for (const d of deliveries) add('delivery', d.id);
   if (!pools.delivery?.length) throw new Error('fuzz world: no webhook delivery was made');
 
