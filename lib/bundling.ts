@@ -26,9 +26,14 @@ export const lambdaBundle = {
   /**
    * Modules replaced in every bundle (paths from the repository root): the SDK's default
    * credential chain by the environment's credentials, all a Lambda function is ever given
-   * (lambdas/infra/lambda-credentials.ts).
+   * (lambdas/infra/lambda-credentials.ts); ElectroDB's model checker by a no-op, its check made
+   * where the sources run (lambdas/infra/entities/model-validator.ts).
    */
-  alias: { '@aws-sdk/credential-provider-node': './lambdas/infra/lambda-credentials.ts' },
+  alias: {
+    '@aws-sdk/credential-provider-node': './lambdas/infra/lambda-credentials.ts',
+    /** ElectroDB's check of the entities' constant models runs where the sources run (lambdas/infra/entities/model-validator.ts). */
+    jsonschema: './lambdas/infra/entities/model-validator.ts',
+  },
 } as const;
 
 /**
