@@ -1,4 +1,4 @@
-import { defineEntity, isConditionalFailure, pad, service, key } from './entity';
+import { defineEntity, isConditionalFailure, pad, service, key, required, optional } from './entity';
 import { nextId } from './counters';
 import { accountKinds, type Account, type AccountKind, type TokenRecord } from '../../core/auth/accounts';
 
@@ -7,11 +7,8 @@ const accounts = defineEntity({
   attributes: {
     id: { type: 'number', required: true },
     idKey: { type: 'string', hidden: true, watch: ['id'], set: (_: unknown, { id }: { id: number }) => pad(id) },
-    name: { type: 'string', required: true },
-    kind: { type: accountKinds, required: true },
-    manifestSigningSecret: { type: 'string' },
-    createdAt: { type: 'string', required: true },
-    updatedAt: { type: 'string', required: true },
+    ...required({ name: 'string', kind: accountKinds, createdAt: 'string', updatedAt: 'string' }),
+    ...optional({ manifestSigningSecret: 'string' }),
   },
   indexes: {
     byId: { pk: key('pk', 'ACCOUNT#${id}'), sk: key('sk', 'ACCOUNT') },
@@ -22,16 +19,11 @@ const accounts = defineEntity({
 const tokens = defineEntity({
   model: { entity: 'token', version: '1', service },
   attributes: {
-    id: { type: 'number', required: true },
-    tokenHash: { type: 'string', required: true },
-    accountId: { type: 'number', required: true },
-    name: { type: 'string', required: true },
-    email: { type: 'string' },
-    role: { type: ['admin', 'broker', 'partner'] as const, required: true },
+    ...required({ id: 'number', tokenHash: 'string', accountId: 'number', name: 'string', role: ['admin', 'broker', 'partner'] }),
+    ...optional({ email: 'string' }),
     scopes: { type: 'list', items: { type: 'string' }, default: () => [] },
-    createdAt: { type: 'string', required: true },
-    lastUsedAt: { type: 'string' },
-    revokedAt: { type: 'string' },
+    ...required({ createdAt: 'string' }),
+    ...optional({ lastUsedAt: 'string', revokedAt: 'string' }),
   },
   indexes: {
     byHash: { pk: key('pk', 'TOKEN#${tokenHash}'), sk: key('sk', 'TOKEN') },

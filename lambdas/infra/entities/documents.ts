@@ -1,5 +1,5 @@
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { defineEntity, isConditionalFailure, pad, service, key } from './entity';
+import { defineEntity, isConditionalFailure, pad, service, key, required, optional } from './entity';
 import { documentClient } from '../dynamo';
 import type { DocumentRecord, DocumentState } from '../../core/documents/model';
 import { documentStates, documentTypes } from '../../core/documents/model';
@@ -11,34 +11,18 @@ const documents = defineEntity({
   attributes: {
     id: { type: 'number', required: true },
     idKey: { type: 'string', hidden: true, watch: ['id'], set: (_: unknown, { id }: { id: number }) => pad(id) },
-    accountId: { type: 'number', required: true },
-    rootId: { type: 'number', required: true },
-    version: { type: 'number', required: true },
+    ...required({ accountId: 'number', rootId: 'number', version: 'number' }),
     versionKey: { type: 'string', hidden: true, watch: ['version'], set: (_: unknown, { version }: { version: number }) => pad(version) },
-    documentType: { type: documentTypes, required: true },
-    state: { type: documentStates, required: true },
-    fileName: { type: 'string', required: true },
-    fileSize: { type: 'number', required: true },
-    mimeType: { type: 'string', required: true },
-    checksum: { type: 'string', required: true },
-    blobKey: { type: 'string', required: true },
-    manifestId: { type: 'string' },
-    awbNumber: { type: 'string' },
-    metadata: { type: 'any' },
+    ...required({ documentType: documentTypes, state: documentStates, fileName: 'string', fileSize: 'number' }),
+    ...required({ mimeType: 'string', checksum: 'string', blobKey: 'string' }),
+    ...optional({ manifestId: 'string', awbNumber: 'string', metadata: 'any' }),
     uploader: actor,
     validator: actor,
     approver: actor,
-    validationNotes: { type: 'string' },
-    approvalNotes: { type: 'string' },
-    validatedAt: { type: 'string' },
-    approvedAt: { type: 'string' },
-    rejectionReason: { type: 'string' },
-    rejectedAt: { type: 'string' },
-    supersededBy: { type: 'number' },
-    supersedeReason: { type: 'string' },
-    supersededAt: { type: 'string' },
-    createdAt: { type: 'string', required: true },
-    updatedAt: { type: 'string', required: true },
+    ...required({ createdAt: 'string', updatedAt: 'string' }),
+    ...optional({ validationNotes: 'string', approvalNotes: 'string', validatedAt: 'string', approvedAt: 'string' }),
+    ...optional({ rejectionReason: 'string', rejectedAt: 'string', supersededBy: 'number', supersedeReason: 'string' }),
+    ...optional({ supersededAt: 'string' }),
   },
   indexes: {
     byId: { pk: key('pk', 'DOC#${id}'), sk: key('sk', 'DOC') },

@@ -58,3 +58,24 @@ export function key(field: string, template: string, opts?: { casing: 'none' }) 
   const composite = [...template.matchAll(/\$\{(\w+)\}/g)].map((m) => m[1]);
   return { field, composite, template, ...(opts ?? {}) };
 }
+
+/** What a plain attribute holds: a scalar, anything (`any`), or one of a list of strings (an enum). */
+type Kind = 'string' | 'number' | 'boolean' | 'any' | readonly string[];
+
+function attributesOf(kinds: Record<string, Kind>, required: boolean) {
+  return Object.fromEntries(Object.entries(kinds).map(([name, type]) => [name, required ? { type, required: true } : { type }]));
+}
+
+/**
+ * Plain attributes every record of an entity carries, several to a line:
+ * `...required({ batchId: 'string', page: 'number', mode: ['create', 'update'] })`. An attribute
+ * with more to it (a field name, a default, a watch) is written out beside them.
+ */
+export function required<const T extends Record<string, Kind>>(kinds: T): { readonly [K in keyof T]: { readonly type: T[K]; readonly required: true } } {
+  return attributesOf(kinds, true) as never;
+}
+
+/** Plain attributes a record may lack: `...optional({ chunk: 'number', failure: 'string' })`. */
+export function optional<const T extends Record<string, Kind>>(kinds: T): { readonly [K in keyof T]: { readonly type: T[K] } } {
+  return attributesOf(kinds, false) as never;
+}

@@ -1,4 +1,4 @@
-import { defineEntity, isConditionalFailure, service, key } from './entity';
+import { defineEntity, isConditionalFailure, service, key, required, optional } from './entity';
 
 /**
  * Idempotency keys: one item per (scope, account, key), claimed with a conditional write before
@@ -8,18 +8,12 @@ import { defineEntity, isConditionalFailure, service, key } from './entity';
 const keys = defineEntity({
   model: { entity: 'idempotencyKey', version: '1', service },
   attributes: {
-    scope: { type: 'string', required: true },
-    accountId: { type: 'number', required: true },
-    key: { type: 'string', required: true },
-    requestHash: { type: 'string', required: true },
-    status: { type: ['pending', 'done'] as const, required: true },
-    leaseUntil: { type: 'string', required: true },
+    ...required({ scope: 'string', accountId: 'number', key: 'string', requestHash: 'string', status: ['pending', 'done'] }),
+    ...required({ leaseUntil: 'string' }),
     /** The id of what the first request created, once done. */
     resultId: { type: 'string' },
     /** The first answer, for replays that must repeat it word for word. */
-    result: { type: 'any' },
-    createdAt: { type: 'string' },
-    updatedAt: { type: 'string' },
+    ...optional({ result: 'any', createdAt: 'string', updatedAt: 'string' }),
     expiresAt: { type: 'number', field: 'ttl' },
   },
   indexes: {

@@ -1,4 +1,4 @@
-import { defineEntity, pad, service, key } from './entity';
+import { defineEntity, pad, service, key, required, optional } from './entity';
 import type { ManifestFileRecord } from '../../core/manifest-files/model';
 
 /**
@@ -10,17 +10,9 @@ const manifestFiles = defineEntity({
   attributes: {
     id: { type: 'number', required: true },
     idKey: { type: 'string', hidden: true, watch: ['id'], set: (_: unknown, { id }: { id: number }) => pad(id) },
-    accountId: { type: 'number', required: true },
-    courierCode: { type: 'string', required: true },
-    fileName: { type: 'string', required: true },
-    fileSize: { type: 'number', required: true },
-    mimeType: { type: 'string', required: true },
-    checksum: { type: 'string', required: true },
-    blobKey: { type: 'string', required: true },
-    manifestName: { type: 'string' },
-    description: { type: 'string' },
-    uploadedBy: { type: 'number', required: true },
-    uploadedAt: { type: 'string', required: true },
+    ...required({ accountId: 'number', courierCode: 'string', fileName: 'string', fileSize: 'number', mimeType: 'string' }),
+    ...required({ checksum: 'string', blobKey: 'string', uploadedBy: 'number', uploadedAt: 'string' }),
+    ...optional({ manifestName: 'string', description: 'string' }),
   },
   indexes: {
     byId: { pk: key('pk', 'MFILE#${id}'), sk: key('sk', 'MFILE') },

@@ -1,4 +1,4 @@
-import { defineEntity, isConditionalFailure, service, key } from './entity';
+import { defineEntity, isConditionalFailure, service, key, required, optional } from './entity';
 import type { ItemDecision } from '../../core/manifests/identity';
 
 const keyless = { casing: 'none' } as const;
@@ -13,26 +13,14 @@ const keyless = { casing: 'none' } as const;
 const submissions = defineEntity({
   model: { entity: 'manifestSubmission', version: '1', service },
   attributes: {
-    accountId: { type: 'number', required: true },
-    key: { type: 'string', required: true },
-    requestHash: { type: 'string', required: true },
+    ...required({ accountId: 'number', key: 'string', requestHash: 'string' }),
     /** The request that accepted it (a request whose claim lost to its own queued copy still answers 202). */
-    nonce: { type: 'string', required: true },
-    batchId: { type: 'string', required: true },
-    mode: { type: ['create', 'update'] as const, required: true },
-    courier: { type: 'string', required: true },
-    manifestNumber: { type: 'string', required: true },
-    mawbNumber: { type: 'string', required: true },
-    items: { type: 'number', required: true },
-    payloadKey: { type: 'string', required: true },
-    status: { type: ['queued', 'written', 'failed'] as const, required: true },
-    failure: { type: 'string' },
-    counts: { type: 'any' },
+    ...required({ nonce: 'string', batchId: 'string', mode: ['create', 'update'], courier: 'string', manifestNumber: 'string' }),
+    ...required({ mawbNumber: 'string', items: 'number', payloadKey: 'string', status: ['queued', 'written', 'failed'] }),
+    ...optional({ failure: 'string', counts: 'any' }),
     /** The 202 answer, replayed word for word (with 200) for the same key and content. */
-    answer: { type: 'any', required: true },
-    createdAt: { type: 'string', required: true },
-    updatedAt: { type: 'string', required: true },
-    ttl: { type: 'number' },
+    ...required({ answer: 'any', createdAt: 'string', updatedAt: 'string' }),
+    ...optional({ ttl: 'number' }),
   },
   indexes: {
     byKey: { pk: key('pk', 'SUBMISSION#${accountId}#${key}', keyless), sk: key('sk', 'SUBMISSION', keyless) },

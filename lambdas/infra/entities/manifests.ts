@@ -1,5 +1,5 @@
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { cancellationCodes, defineEntity, isConditionalFailure, service, key } from './entity';
+import { cancellationCodes, defineEntity, isConditionalFailure, service, key, required, optional } from './entity';
 import { documentClient } from '../dynamo';
 import { config } from '../../shared/config';
 import { batchWriteAll } from '../batch-write';
@@ -18,25 +18,16 @@ const keyless = { casing: 'none' } as const;
 const batches = defineEntity({
   model: { entity: 'manifestBatch', version: '1', service },
   attributes: {
-    batchId: { type: 'string', required: true },
-    accountId: { type: 'number', required: true },
-    manifestNumber: { type: 'string', required: true },
-    mawbNumber: { type: 'string', required: true },
-    courier: { type: 'string', required: true },
-    header: { type: 'any' },
-    status: { type: batchStatuses, required: true },
+    ...required({ batchId: 'string', accountId: 'number', manifestNumber: 'string', mawbNumber: 'string', courier: 'string' }),
+    ...required({ status: batchStatuses }),
+    ...optional({ header: 'any' }),
     progress: { type: 'number', default: 0 },
     itemCount: { type: 'number', default: 0 },
     awbCount: { type: 'number', default: 0 },
     lastRunId: { type: 'string' },
     /** The latest run that finished: its results (products in parts, and the download files) are the batch's full result. */
-    finishedRunId: { type: 'string' },
-    closedAt: { type: 'string' },
-    closedBy: { type: 'string' },
-    summary: { type: 'any' },
-    pipeline: { type: 'any' },
-    createdAt: { type: 'string', required: true },
-    updatedAt: { type: 'string', required: true },
+    ...required({ createdAt: 'string', updatedAt: 'string' }),
+    ...optional({ finishedRunId: 'string', closedAt: 'string', closedBy: 'string', summary: 'any', pipeline: 'any' }),
   },
   indexes: {
     byId: { pk: key('pk', 'BATCH#${batchId}', keyless), sk: key('sk', 'BATCH', keyless) },
@@ -52,18 +43,10 @@ const batches = defineEntity({
 const items = defineEntity({
   model: { entity: 'manifestItem', version: '1', service },
   attributes: {
-    batchId: { type: 'string', required: true },
-    accountId: { type: 'number', required: true },
-    itemKey: { type: 'string', required: true },
-    awb: { type: 'string', required: true },
-    hash: { type: 'string', required: true },
+    ...required({ batchId: 'string', accountId: 'number', itemKey: 'string', awb: 'string', hash: 'string' }),
     /** The run (submission) that last created or changed the item: the pipeline processes it. */
-    runId: { type: 'string', required: true },
-    decision: { type: ['CREATE', 'UPDATE'] as const, required: true },
-    line: { type: 'number', required: true },
-    data: { type: 'any', required: true },
-    createdAt: { type: 'string', required: true },
-    updatedAt: { type: 'string', required: true },
+    ...required({ runId: 'string', decision: ['CREATE', 'UPDATE'], line: 'number', data: 'any', createdAt: 'string' }),
+    ...required({ updatedAt: 'string' }),
   },
   indexes: {
     byBatch: { pk: key('pk', 'BATCH#${batchId}', keyless), sk: key('sk', 'ITEM#${itemKey}', keyless) },
@@ -74,11 +57,7 @@ const items = defineEntity({
 const decisionPages = defineEntity({
   model: { entity: 'manifestDecisionPage', version: '1', service },
   attributes: {
-    batchId: { type: 'string', required: true },
-    segmentId: { type: 'string', required: true },
-    page: { type: 'number', required: true },
-    pageKey: { type: 'string', required: true },
-    entries: { type: 'any', required: true },
+    ...required({ batchId: 'string', segmentId: 'string', page: 'number', pageKey: 'string', entries: 'any' }),
   },
   indexes: {
     byBatch: { pk: key('pk', 'BATCH#${batchId}', keyless), sk: key('sk', 'DECISIONS#${segmentId}#${pageKey}', keyless) },
@@ -93,14 +72,9 @@ const decisionPages = defineEntity({
 const segments = defineEntity({
   model: { entity: 'manifestDecisionSegment', version: '1', service },
   attributes: {
-    batchId: { type: 'string', required: true },
-    segmentId: { type: 'string', required: true },
-    runId: { type: 'string', required: true },
-    mode: { type: ['create', 'update'] as const, required: true },
-    chunk: { type: 'number' },
-    at: { type: 'string', required: true },
-    count: { type: 'number', required: true },
-    counts: { type: 'any', required: true },
+    ...required({ batchId: 'string', segmentId: 'string', runId: 'string', mode: ['create', 'update'], at: 'string' }),
+    ...required({ count: 'number', counts: 'any' }),
+    ...optional({ chunk: 'number' }),
   },
   indexes: {
     byBatch: { pk: key('pk', 'BATCH#${batchId}', keyless), sk: key('sk', 'SEGMENT#${at}#${segmentId}', keyless) },
@@ -110,25 +84,14 @@ const segments = defineEntity({
 const chunkSets = defineEntity({
   model: { entity: 'manifestChunkSet', version: '1', service },
   attributes: {
-    accountId: { type: 'number', required: true },
-    baseKey: { type: 'string', required: true },
-    batchId: { type: 'string', required: true },
-    mode: { type: ['create', 'update'] as const, required: true },
-    courier: { type: 'string', required: true },
-    manifestNumber: { type: 'string', required: true },
-    mawbNumber: { type: 'string', required: true },
-    totalChunks: { type: 'number', required: true },
-    totalItems: { type: 'number', required: true },
+    ...required({ accountId: 'number', baseKey: 'string', batchId: 'string', mode: ['create', 'update'], courier: 'string' }),
+    ...required({ manifestNumber: 'string', mawbNumber: 'string', totalChunks: 'number', totalItems: 'number' }),
     received: { type: 'set', items: 'number' },
     receivedItems: { type: 'number', default: 0 },
     /** Chunks whose items are written: the batch is released when every chunk is. */
     written: { type: 'set', items: 'number' },
-    status: { type: chunkSetStatuses, required: true },
-    failure: { type: 'string' },
-    createdAt: { type: 'string', required: true },
-    updatedAt: { type: 'string', required: true },
-    expiresAt: { type: 'string', required: true },
-    ttl: { type: 'number' },
+    ...required({ status: chunkSetStatuses, createdAt: 'string', updatedAt: 'string', expiresAt: 'string' }),
+    ...optional({ failure: 'string', ttl: 'number' }),
   },
   indexes: {
     byKey: { pk: key('pk', 'CHUNKS#${accountId}#${baseKey}', keyless), sk: key('sk', 'CHUNKS', keyless) },
@@ -337,17 +300,10 @@ export async function getDecisionPages(batchId: string, refs: readonly { segment
 const chunks = defineEntity({
   model: { entity: 'manifestChunk', version: '1', service },
   attributes: {
-    accountId: { type: 'number', required: true },
-    baseKey: { type: 'string', required: true },
-    chunk: { type: 'number', required: true },
-    requestHash: { type: 'string', required: true },
-    nonce: { type: 'string', required: true },
-    payloadKey: { type: 'string', required: true },
-    items: { type: 'number', required: true },
-    receivedAt: { type: 'string', required: true },
+    ...required({ accountId: 'number', baseKey: 'string', chunk: 'number', requestHash: 'string', nonce: 'string' }),
+    ...required({ payloadKey: 'string', items: 'number', receivedAt: 'string' }),
     /** This chunk's arrival completed the set (its answer is the completing answer). */
-    completesSet: { type: 'boolean' },
-    ttl: { type: 'number' },
+    ...optional({ completesSet: 'boolean', ttl: 'number' }),
   },
   indexes: {
     byChunk: { pk: key('pk', 'CHUNKS#${accountId}#${baseKey}', keyless), sk: key('sk', 'CHUNK#${chunk}', keyless) },

@@ -1,5 +1,5 @@
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { defineEntity, isConditionalFailure, pad, service, key } from './entity';
+import { defineEntity, isConditionalFailure, pad, service, key, required, optional } from './entity';
 import { documentClient } from '../dynamo';
 import { formerChannels, syncChannels } from '../../core/orders/marketplace';
 
@@ -22,9 +22,7 @@ const connections = defineEntity({
     accountId: { type: 'number', required: true },
     /** The account id zero-padded, so the schedule's partition lists accounts in order. */
     accountKey: { type: 'string', hidden: true, watch: ['accountId'], set: (_: unknown, { accountId }: { accountId: number }) => pad(accountId) },
-    channel: { type: 'string', required: true },
-    baseUrl: { type: 'string', required: true },
-    updatedAt: { type: 'string', required: true },
+    ...required({ channel: 'string', baseUrl: 'string', updatedAt: 'string' }),
   },
   indexes: {
     all: { pk: key('pk', 'MARKETPLACE_CONNECTIONS', keyless), sk: key('sk', '${accountKey}#${channel}', keyless) },
@@ -34,8 +32,7 @@ const connections = defineEntity({
 const locks = defineEntity({
   model: { entity: 'syncLock', version: '1', service },
   attributes: {
-    accountId: { type: 'number', required: true },
-    syncId: { type: 'string', required: true },
+    ...required({ accountId: 'number', syncId: 'string' }),
     /** Epoch seconds after which another sync may take the lock (a crashed worker's run). */
     expiresAt: { type: 'number', required: true },
   },
@@ -47,15 +44,10 @@ const locks = defineEntity({
 const runs = defineEntity({
   model: { entity: 'syncRun', version: '1', service },
   attributes: {
-    accountId: { type: 'number', required: true },
-    syncId: { type: 'string', required: true },
-    startedAt: { type: 'string', required: true },
-    trigger: { type: 'string', required: true },
-    status: { type: 'string', required: true },
+    ...required({ accountId: 'number', syncId: 'string', startedAt: 'string', trigger: 'string', status: 'string' }),
     channels: { type: 'list', items: { type: 'string' }, required: true },
     /** An ISO time, or null: nullable fields are `any` (ElectroDB's string refuses null). */
-    since: { type: 'any' },
-    completedAt: { type: 'any' },
+    ...optional({ since: 'any', completedAt: 'any' }),
     /** One result per channel code, each written on its own (`saveSyncResult`). */
     results: { type: 'map', properties: Object.fromEntries(channelCodes.map((c) => [c, { type: 'any' } as const])) as Record<string, { type: 'any' }> },
   },

@@ -24,7 +24,7 @@
 import { QueryCommand, TransactWriteCommand, type QueryCommandInput, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from '../dynamo';
 import { config } from '../../shared/config';
-import { defineEntity, key, pad, service } from './entity';
+import { defineEntity, key, pad, service, required, optional } from './entity';
 import { batchWriteAll } from '../batch-write';
 import { batchGetAll } from '../batch-get';
 import type { OrderRecord } from '../../core/orders/model';
@@ -44,30 +44,13 @@ const idKey = { type: 'string', hidden: true, watch: ['id'], set: (_: unknown, {
 const orders = defineEntity({
   model: { entity: 'order', version: '1', service },
   attributes: {
-    id: { type: 'number', required: true },
-    accountId: { type: 'number', required: true },
+    ...required({ id: 'number', accountId: 'number' }),
     idKey,
-    orderNumber: { type: 'string', required: true },
-    channel: { type: 'string', required: true },
-    channelOrderId: { type: 'any' },
-    channelUpdatedAt: { type: 'any' },
-    status: { type: 'string', required: true },
-    fulfillmentStatus: { type: 'string', required: true },
-    financialStatus: { type: 'any' },
-    customer: { type: 'any', required: true },
-    shippingAddress: { type: 'any', required: true },
-    billingAddress: { type: 'any' },
-    items: { type: 'any', required: true },
-    currency: { type: 'string', required: true },
-    totals: { type: 'any', required: true },
-    notes: { type: 'any' },
-    timeline: { type: 'any', required: true },
-    shipments: { type: 'any', required: true },
-    cancelledAt: { type: 'any' },
-    cancelReason: { type: 'any' },
-    createdAt: { type: 'string', required: true },
-    updatedAt: { type: 'string', required: true },
-    version: { type: 'number', required: true },
+    ...required({ orderNumber: 'string', channel: 'string', status: 'string', fulfillmentStatus: 'string', customer: 'any' }),
+    ...required({ shippingAddress: 'any', items: 'any', currency: 'string', totals: 'any', timeline: 'any', shipments: 'any' }),
+    ...required({ createdAt: 'string', updatedAt: 'string', version: 'number' }),
+    ...optional({ channelOrderId: 'any', channelUpdatedAt: 'any', financialStatus: 'any', billingAddress: 'any', notes: 'any' }),
+    ...optional({ cancelledAt: 'any', cancelReason: 'any' }),
   },
   indexes: {
     byId: { pk: key('pk', 'ORDER#${id}', keyless), sk: key('sk', 'ORDER', keyless) },
@@ -98,9 +81,8 @@ const rows = defineEntity({
 const metas = defineEntity({
   model: { entity: 'orderMeta', version: '1', service },
   attributes: {
-    accountId: { type: 'number', required: true },
-    version: { type: 'number' },
-    count: { type: 'number' },
+    ...required({ accountId: 'number' }),
+    ...optional({ version: 'number', count: 'number' }),
   },
   indexes: {
     byAccount: { pk: key('pk', 'ORDERMETA#${accountId}', keyless), sk: key('sk', 'META', keyless) },
@@ -111,10 +93,7 @@ const metas = defineEntity({
 const channelKeys = defineEntity({
   model: { entity: 'orderChannelKey', version: '1', service },
   attributes: {
-    accountId: { type: 'number', required: true },
-    channel: { type: 'string', required: true },
-    channelOrderId: { type: 'string', required: true },
-    orderId: { type: 'number', required: true },
+    ...required({ accountId: 'number', channel: 'string', channelOrderId: 'string', orderId: 'number' }),
   },
   indexes: {
     byChannelOrder: { pk: key('pk', 'CHORDER#${accountId}#${channel}#${channelOrderId}', keyless), sk: key('sk', 'CHORDER', keyless) },
@@ -127,8 +106,7 @@ const numberKeys = defineEntity({
   attributes: {
     accountId: { type: 'number', required: true },
     /** Lower-cased. */
-    orderNumber: { type: 'string', required: true },
-    orderId: { type: 'number', required: true },
+    ...required({ orderNumber: 'string', orderId: 'number' }),
   },
   indexes: {
     byNumber: { pk: key('pk', 'ORDERNO#${accountId}#${orderNumber}', keyless), sk: key('sk', 'ORDERNO', keyless) },
@@ -136,9 +114,7 @@ const numberKeys = defineEntity({
 } as const);
 
 const pointer = {
-  shipmentId: { type: 'number', required: true },
-  orderId: { type: 'number', required: true },
-  accountId: { type: 'number', required: true },
+  ...required({ shipmentId: 'number', orderId: 'number', accountId: 'number' }),
 } as const;
 
 /** From a shipment's id to its order. */
@@ -513,10 +489,7 @@ const trackingWatches = defineEntity({
     shipmentId: { type: 'number', required: true },
     /** The shipment id zero-padded: the watches sort by id. */
     shipmentKey: { type: 'string', hidden: true, watch: ['shipmentId'], set: (_: unknown, { shipmentId }: { shipmentId: number }) => pad(shipmentId) },
-    orderId: { type: 'number', required: true },
-    accountId: { type: 'number', required: true },
-    carrier: { type: 'string', required: true },
-    trackingNumber: { type: 'string', required: true },
+    ...required({ orderId: 'number', accountId: 'number', carrier: 'string', trackingNumber: 'string' }),
   },
   indexes: {
     all: { pk: key('pk', 'TRACKWATCH', keyless), sk: key('sk', '${shipmentKey}', keyless) },

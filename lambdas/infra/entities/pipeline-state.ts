@@ -1,7 +1,7 @@
 import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from '../dynamo';
 import { config } from '../../shared/config';
-import { cancellationCodes, defineEntity, isConditionalFailure, key, service } from './entity';
+import { cancellationCodes, defineEntity, isConditionalFailure, key, service, required } from './entity';
 import { batchKey } from './manifests';
 import { newPipelineState, overallProgress, type PipelineState, type StageName } from '../../core/pipeline/stages';
 import type { BatchRecord } from '../../core/manifests/model';
@@ -23,11 +23,7 @@ const keyless = { casing: 'none' } as const;
 const pageMarks = defineEntity({
   model: { entity: 'pipelinePageMark', version: '1', service },
   attributes: {
-    batchId: { type: 'string', required: true },
-    runId: { type: 'string', required: true },
-    stage: { type: 'string', required: true },
-    page: { type: 'number', required: true },
-    ttl: { type: 'number', required: true },
+    ...required({ batchId: 'string', runId: 'string', stage: 'string', page: 'number', ttl: 'number' }),
   },
   indexes: {
     byBatch: { pk: key('pk', 'BATCH#${batchId}', keyless), sk: key('sk', 'PAGEDONE#${runId}#${stage}#${page}', keyless) },

@@ -6,7 +6,7 @@
  * so `inventory.low_stock` fires once per fall, by a conditional write.
  */
 import type { EntityItem } from 'electrodb';
-import { defineEntity, isConditionalFailure, service, key } from './entity';
+import { defineEntity, isConditionalFailure, service, key, required, optional } from './entity';
 import { nextIds } from './counters';
 import { batchGetAll } from '../batch-get';
 import type { TransactItem } from './orders';
@@ -18,17 +18,10 @@ const read = { ignoreOwnership: true } as const;
 const products = defineEntity({
   model: { entity: 'product', version: '1', service },
   attributes: {
-    accountId: { type: 'number', required: true },
-    productId: { type: 'number', required: true },
-    sku: { type: 'string', required: true },
-    name: { type: 'string', required: true },
+    ...required({ accountId: 'number', productId: 'number', sku: 'string', name: 'string' }),
     /** Undefined while the merchant does not track this SKU's stock. */
-    stock: { type: 'number' },
-    threshold: { type: 'number' },
-    warehouseId: { type: 'number' },
-    warehouseName: { type: 'string' },
-    below: { type: 'boolean' },
-    updatedAt: { type: 'string' },
+    ...optional({ stock: 'number', threshold: 'number', warehouseId: 'number', warehouseName: 'string', below: 'boolean' }),
+    ...optional({ updatedAt: 'string' }),
   },
   indexes: {
     bySku: { pk: key('pk', 'PRODUCT#${accountId}#${sku}', keyless), sk: key('sk', 'PRODUCT', keyless) },

@@ -1,5 +1,5 @@
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { defineEntity, isConditionalFailure, service, key } from './entity';
+import { defineEntity, isConditionalFailure, service, key, required, optional } from './entity';
 import { documentClient } from '../dynamo';
 import { config } from '../../shared/config';
 import { now } from '../clock';
@@ -32,9 +32,8 @@ const counterModel = { entity: 'quotaCounter', version: '1', service } as const;
 const counters = defineEntity({
   model: counterModel,
   attributes: {
-    holder: { type: 'string', required: true },
-    year: { type: 'number', required: true },
-    used: { type: 'number' },
+    ...required({ holder: 'string', year: 'number' }),
+    ...optional({ used: 'number' }),
     /** The AWBs holding the year's slots: what makes a reservation count once. */
     awbs: { type: 'set', items: 'string' },
     updatedAt: { type: 'string' },

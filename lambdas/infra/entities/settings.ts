@@ -1,11 +1,10 @@
-import { defineEntity, isConditionalFailure, service, key } from './entity';
+import { defineEntity, isConditionalFailure, service, key, required } from './entity';
 
 /** Small service-wide facts that must be decided once (e.g. which account is the operator's). */
 const settings = defineEntity({
   model: { entity: 'setting', version: '1', service },
   attributes: {
-    name: { type: 'string', required: true },
-    value: { type: 'string', required: true },
+    ...required({ name: 'string', value: 'string' }),
   },
   indexes: {
     byName: { pk: key('pk', 'SETTING#${name}'), sk: key('sk', 'SETTING') },

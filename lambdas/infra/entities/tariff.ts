@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { defineEntity, isConditionalFailure, service, key } from './entity';
+import { defineEntity, isConditionalFailure, service, key, required, optional } from './entity';
 import { batchWriteAll } from '../batch-write';
 import { Conflict, Unavailable } from '../../core/errors';
 import type { TariffRow } from '../../core/tariff/table';
@@ -16,11 +16,8 @@ const keyless = { casing: 'none' } as const;
 const rows = defineEntity({
   model: { entity: 'tariffRow', version: '1', service },
   attributes: {
-    version: { type: 'string', required: true },
-    ncm: { type: 'string', required: true },
-    description: { type: 'string', required: true },
-    descriptionEn: { type: 'string' },
-    dutyRate: { type: 'number', required: true },
+    ...required({ version: 'string', ncm: 'string', description: 'string', dutyRate: 'number' }),
+    ...optional({ descriptionEn: 'string' }),
     keywords: { type: 'list', items: { type: 'string' } },
   },
   indexes: {
@@ -31,12 +28,9 @@ const rows = defineEntity({
 const meta = defineEntity({
   model: { entity: 'tariffMeta', version: '1', service },
   attributes: {
-    currentVersion: { type: 'string', required: true },
-    rows: { type: 'number', required: true },
-    importedAt: { type: 'string', required: true },
+    ...required({ currentVersion: 'string', rows: 'number', importedAt: 'string' }),
     /** The token that imported it: `<id> <name>`. */
-    importedBy: { type: 'string' },
-    previousVersion: { type: 'string' },
+    ...optional({ importedBy: 'string', previousVersion: 'string' }),
   },
   indexes: {
     current: { pk: key('pk', 'TARIFF', keyless), sk: key('sk', 'META', keyless) },

@@ -1,4 +1,4 @@
-import { defineEntity, service, key } from './entity';
+import { defineEntity, service, key, required, optional } from './entity';
 
 /**
  * A large file on its way straight to storage: declared first (type, size, checksum), uploaded
@@ -41,22 +41,14 @@ const uploads = defineEntity({
   attributes: {
     id: { type: 'string', required: true },
     purpose: { type: ['document', 'manifest-file'] as const, default: 'document' },
-    accountId: { type: 'number', required: true },
-    blobKey: { type: 'string', required: true },
-    fileName: { type: 'string', required: true },
-    fileSize: { type: 'number', required: true },
-    checksum: { type: 'string', required: true },
-    mimeType: { type: 'string', required: true },
+    ...required({ accountId: 'number', blobKey: 'string', fileName: 'string', fileSize: 'number', checksum: 'string' }),
+    ...required({ mimeType: 'string' }),
     // purpose document
-    documentType: { type: ['awb', 'manifest', 'customs', 'delivery', 'other'] as const },
-    manifestId: { type: 'string' },
-    awbNumber: { type: 'string' },
-    metadata: { type: 'any' },
+    ...optional({ documentType: ['awb', 'manifest', 'customs', 'delivery', 'other'], manifestId: 'string', awbNumber: 'string' }),
+    ...optional({ metadata: 'any' }),
     // purpose manifest-file
-    courierCode: { type: 'string' },
-    manifestName: { type: 'string' },
-    description: { type: 'string' },
-    createdAt: { type: 'string', required: true },
+    ...required({ createdAt: 'string' }),
+    ...optional({ courierCode: 'string', manifestName: 'string', description: 'string' }),
     expiresAt: { type: 'number', field: 'ttl', required: true },
   },
   indexes: {

@@ -3,27 +3,22 @@
  * labels and the place tracked stock sits. The merchant numbers them (`PUT /v1/warehouses/{id}`).
  */
 import type { EntityItem } from 'electrodb';
-import { defineEntity, key, pad, service } from './entity';
+import { defineEntity, key, pad, service, required, optional } from './entity';
 
 const keyless = { casing: 'none' } as const;
 
 const warehouses = defineEntity({
   model: { entity: 'warehouse', version: '1', service },
   attributes: {
-    accountId: { type: 'number', required: true },
-    id: { type: 'number', required: true },
+    ...required({ accountId: 'number', id: 'number' }),
     /** The id zero-padded, so the account's warehouses list in id order. */
     idKey: { type: 'string', hidden: true, watch: ['id'], set: (_: unknown, { id }: { id: number }) => pad(id) },
     /** The label's sender block, as it stands (infra/label-pdf `LabelAddress`). */
-    name: { type: 'string', required: true },
-    address1: { type: 'string', required: true },
-    city: { type: 'string', required: true },
-    state: { type: 'string', required: true },
-    postal_code: { type: 'string', required: true },
-    country: { type: 'string', required: true },
+    ...required({ name: 'string', address1: 'string', city: 'string', state: 'string', postal_code: 'string' }),
+    ...required({ country: 'string' }),
     /** Optional; the external carriers' APIs need a shipper phone. */
-    phone: { type: 'string' },
-    updatedAt: { type: 'string', required: true },
+    ...required({ updatedAt: 'string' }),
+    ...optional({ phone: 'string' }),
   },
   indexes: {
     byAccount: { pk: key('pk', 'WAREHOUSE#${accountId}', keyless), sk: key('sk', 'W#${idKey}', keyless) },

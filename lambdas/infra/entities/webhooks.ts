@@ -1,4 +1,4 @@
-import { defineEntity, isConditionalFailure, pad, service, key } from './entity';
+import { defineEntity, isConditionalFailure, pad, service, key, required, optional } from './entity';
 
 export interface Subscription {
   id: number;
@@ -47,18 +47,13 @@ const subscriptions = defineEntity({
   attributes: {
     id: { type: 'number', required: true },
     idKey: { type: 'string', hidden: true, watch: ['id'], set: (_: unknown, { id }: { id: number }) => pad(id) },
-    accountId: { type: 'number', required: true },
-    endpointUrl: { type: 'string', required: true },
+    ...required({ accountId: 'number', endpointUrl: 'string' }),
     events: { type: 'list', items: { type: 'string' }, required: true },
-    active: { type: 'boolean', required: true },
-    secret: { type: 'string', required: true },
+    ...required({ active: 'boolean', secret: 'string' }),
     consecutiveFailures: { type: 'number', default: 0 },
     failedDeliveries: { type: 'number', default: 0 },
-    lastDeliveryAt: { type: 'string' },
-    lastSuccessAt: { type: 'string' },
-    disabledReason: { type: 'string' },
-    createdAt: { type: 'string', required: true },
-    updatedAt: { type: 'string', required: true },
+    ...required({ createdAt: 'string', updatedAt: 'string' }),
+    ...optional({ lastDeliveryAt: 'string', lastSuccessAt: 'string', disabledReason: 'string' }),
   },
   indexes: {
     byId: { pk: key('pk', 'WEBHOOKSUB#${id}'), sk: key('sk', 'SUB') },
@@ -71,17 +66,11 @@ const deliveries = defineEntity({
   attributes: {
     id: { type: 'number', required: true },
     idKey: { type: 'string', hidden: true, watch: ['id'], set: (_: unknown, { id }: { id: number }) => pad(id) },
-    subscriptionId: { type: 'number', required: true },
-    accountId: { type: 'number', required: true },
-    eventId: { type: 'string', required: true },
-    eventType: { type: 'string', required: true },
-    body: { type: 'string', required: true },
-    state: { type: ['pending', 'retrying', 'delivered', 'failed'] as const, required: true },
-    attempts: { type: 'any', required: true },
+    ...required({ subscriptionId: 'number', accountId: 'number', eventId: 'string', eventType: 'string', body: 'string' }),
+    ...required({ state: ['pending', 'retrying', 'delivered', 'failed'], attempts: 'any' }),
     attemptCount: { type: 'number', default: 0 },
-    nextAttemptAt: { type: 'string' },
-    createdAt: { type: 'string', required: true },
-    updatedAt: { type: 'string', required: true },
+    ...required({ createdAt: 'string', updatedAt: 'string' }),
+    ...optional({ nextAttemptAt: 'string' }),
     expiresAt: { type: 'number', field: 'ttl' },
   },
   indexes: {
