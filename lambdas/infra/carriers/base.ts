@@ -1,5 +1,6 @@
 import { BadGateway, ServiceError, ValidationFailed } from '../../core/errors';
 import { CarrierAnswerUnreadable } from '../../core/shipping/carriers/common';
+import type { CarrierPort } from '../../core/shipping/carrier';
 import type { CarrierAccount, CarrierEnvironment, ExternalCarrier } from '../../core/shipping/carrier-accounts';
 import { carrierCredentials } from '../carrier-credentials';
 import { carrierTokens, OAuthTokenCache, type OAuthToken } from './oauth';
@@ -70,6 +71,23 @@ export async function guarded<T>(carrier: string, call: () => Promise<T>, field 
     if (err instanceof CarrierAnswerUnreadable || err instanceof GifUnreadable) throw new BadGateway(`${carrier} answered what cannot be used: ${err.message}`, { carrier });
     throw err;
   }
+}
+
+type Operation = 'createShipment' | 'voidShipment' | 'track' | 'rate';
+
+/** A port operation given the account its caller's `accountId` names. */
+type WithAccount<K extends Operation> = (account: CarrierAccount, input: Parameters<NonNullable<CarrierPort[K]>>[0]) => ReturnType<NonNullable<CarrierPort[K]>>;
+
+/**
+ * The port's operations of one carrier from what each does with the caller's connected account:
+ * every call finds the account (`accountFor`) and answers failures the service's way (`guarded`).
+ */
+export function accountOperations<K extends Operation>(carrier: ExternalCarrier, operations: { [P in K]: WithAccount<P> }): Pick<CarrierPort, K> {
+  const port: Partial<Record<Operation, unknown>> = {};
+  for (const [name, operation] of Object.entries(operations) as [Operation, (account: CarrierAccount, input: { accountId: number }) => Promise<unknown>][]) {
+    port[name] = (input: { accountId: number }) => guarded(carrier, async () => operation(await accountFor(carrier, input.accountId), input));
+  }
+  return port as Pick<CarrierPort, K>;
 }
 
 export type { CarrierHttp };

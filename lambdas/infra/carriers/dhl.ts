@@ -3,7 +3,7 @@ import type { CarrierPort } from '../../core/shipping/carrier';
 import { requirePhones } from '../../core/shipping/carriers/common';
 import { dhlMessage, dhlParseRates, dhlParseShipment, dhlParseTracking, dhlRateRequest, dhlServices, dhlShipRequest } from '../../core/shipping/carriers/dhl';
 import type { CarrierAccount } from '../../core/shipping/carrier-accounts';
-import { accountFor, carrierBaseUrl, guarded } from './base';
+import { accountOperations, carrierBaseUrl } from './base';
 import { carrierHttp, type CarrierHttpOptions } from './http';
 
 /**
@@ -28,21 +28,13 @@ export function dhlCarrier(options: CarrierHttpOptions = {}): CarrierPort {
   return {
     name: 'dhl',
     services: Object.keys(dhlServices),
-    createShipment: (req) =>
-      guarded('dhl', async () => {
-        const account = await accountFor('dhl', req.accountId);
+    ...accountOperations('dhl', {
+      createShipment: async (account, req) => {
         requirePhones('dhl', req);
         return dhlParseShipment(await call(account, 'POST', '/shipments', dhlShipRequest(req, account.accountNumber), false));
-      }),
-    track: (ref) =>
-      guarded('dhl', async () => {
-        const account = await accountFor('dhl', ref.accountId);
-        return dhlParseTracking(await call(account, 'GET', `/shipments/${encodeURIComponent(ref.trackingNumber)}/tracking?trackingView=all-checkpoints&levelOfDetail=shipment`, undefined, true));
-      }),
-    rate: (req) =>
-      guarded('dhl', async () => {
-        const account = await accountFor('dhl', req.accountId);
-        return dhlParseRates(await call(account, 'POST', '/rates', dhlRateRequest(req, account.accountNumber), true));
-      }),
+      },
+      track: async (account, ref) => dhlParseTracking(await call(account, 'GET', `/shipments/${encodeURIComponent(ref.trackingNumber)}/tracking?trackingView=all-checkpoints&levelOfDetail=shipment`, undefined, true)),
+      rate: async (account, req) => dhlParseRates(await call(account, 'POST', '/rates', dhlRateRequest(req, account.accountNumber), true)),
+    }),
   };
 }

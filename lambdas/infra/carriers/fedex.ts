@@ -12,7 +12,7 @@ import {
   fedexTrackRequest,
 } from '../../core/shipping/carriers/fedex';
 import type { CarrierAccount } from '../../core/shipping/carrier-accounts';
-import { accountFor, carrierBaseUrl, guarded, readToken, withToken } from './base';
+import { accountOperations, carrierBaseUrl, readToken, withToken } from './base';
 import { carrierHttp, type CarrierHttpOptions } from './http';
 
 /** FedEx behind the carrier port: OAuth client credentials, then Ship, Rate and Track API v1. */
@@ -30,26 +30,16 @@ export function fedexCarrier(options: CarrierHttpOptions = {}): CarrierPort {
   return {
     name: 'fedex',
     services: Object.keys(fedexServices),
-    createShipment: (req) =>
-      guarded('fedex', async () => {
-        const account = await accountFor('fedex', req.accountId);
+    ...accountOperations('fedex', {
+      createShipment: async (account, req) => {
         requirePhones('fedex', req);
         return fedexParseShipment(await call(account, 'POST', '/ship/v1/shipments', fedexShipRequest(req, account.accountNumber), false), req.packages.length);
-      }),
-    voidShipment: (ref) =>
-      guarded('fedex', async () => {
-        const account = await accountFor('fedex', ref.accountId);
+      },
+      voidShipment: async (account, ref) => {
         await call(account, 'PUT', '/ship/v1/shipments/cancel', fedexCancelRequest(account.accountNumber, ref.trackingNumber), true);
-      }),
-    track: (ref) =>
-      guarded('fedex', async () => {
-        const account = await accountFor('fedex', ref.accountId);
-        return fedexParseTracking(await call(account, 'POST', '/track/v1/trackingnumbers', fedexTrackRequest(ref.trackingNumber), true));
-      }),
-    rate: (req) =>
-      guarded('fedex', async () => {
-        const account = await accountFor('fedex', req.accountId);
-        return fedexParseRates(await call(account, 'POST', '/rate/v1/rates/quotes', fedexRateRequest(req, account.accountNumber), true));
-      }),
+      },
+      track: async (account, ref) => fedexParseTracking(await call(account, 'POST', '/track/v1/trackingnumbers', fedexTrackRequest(ref.trackingNumber), true)),
+      rate: async (account, req) => fedexParseRates(await call(account, 'POST', '/rate/v1/rates/quotes', fedexRateRequest(req, account.accountNumber), true)),
+    }),
   };
 }

@@ -5,7 +5,7 @@ import { upsMessage, upsParseRates, upsParseShipment, upsParseTracking, upsRateR
 import type { CarrierAccount } from '../../core/shipping/carrier-accounts';
 import { nowIso } from '../clock';
 import { imageLabelPdf } from '../label-pdf';
-import { accountFor, carrierBaseUrl, guarded, readToken, withToken } from './base';
+import { accountOperations, carrierBaseUrl, readToken, withToken } from './base';
 import { decodeGif } from './gif';
 import { carrierHttp, type CarrierHttpOptions } from './http';
 
@@ -43,29 +43,19 @@ export function upsCarrier(options: CarrierHttpOptions = {}): CarrierPort {
   return {
     name: 'ups',
     services: Object.keys(upsServices),
-    createShipment: (req) =>
-      guarded('ups', async () => {
-        const account = await accountFor('ups', req.accountId);
+    ...accountOperations('ups', {
+      createShipment: async (account, req) => {
         requirePhones('ups', req);
         const shipped = upsParseShipment(await call(account, 'POST', '/api/shipments/v2409/ship', upsShipRequest(req, account.accountNumber), false));
         const label = imageLabelPdf(shipped.gifs.map(decodeGif), `Label ${shipped.trackingNumber}`, nowIso());
         return { trackingNumber: shipped.trackingNumber, estimatedDelivery: null, label, cost: shipped.cost, reference: shipped.reference };
-      }),
-    voidShipment: (ref) =>
-      guarded('ups', async () => {
-        const account = await accountFor('ups', ref.accountId);
+      },
+      voidShipment: async (account, ref) => {
         const answer = await call(account, 'DELETE', `/api/shipments/v2409/void/cancel/${encodeURIComponent(ref.reference ?? ref.trackingNumber)}`, undefined, true);
         if (!upsVoided(answer)) throw new CarrierAnswerUnreadable('ups', 'the void answer does not say Voided');
-      }),
-    track: (ref) =>
-      guarded('ups', async () => {
-        const account = await accountFor('ups', ref.accountId);
-        return upsParseTracking(await call(account, 'GET', `/api/track/v1/details/${encodeURIComponent(ref.trackingNumber)}?locale=en_US&returnSignature=false`, undefined, true));
-      }),
-    rate: (req) =>
-      guarded('ups', async () => {
-        const account = await accountFor('ups', req.accountId);
-        return upsParseRates(await call(account, 'POST', '/api/rating/v2409/Shop', upsRateRequest(req, account.accountNumber), true));
-      }),
+      },
+      track: async (account, ref) => upsParseTracking(await call(account, 'GET', `/api/track/v1/details/${encodeURIComponent(ref.trackingNumber)}?locale=en_US&returnSignature=false`, undefined, true)),
+      rate: async (account, req) => upsParseRates(await call(account, 'POST', '/api/rating/v2409/Shop', upsRateRequest(req, account.accountNumber), true)),
+    }),
   };
 }

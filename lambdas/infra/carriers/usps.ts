@@ -12,7 +12,7 @@ import {
   uspsServices,
 } from '../../core/shipping/carriers/usps';
 import type { CarrierAccount } from '../../core/shipping/carrier-accounts';
-import { accountFor, carrierBaseUrl, guarded, readToken, withToken } from './base';
+import { accountOperations, carrierBaseUrl, readToken, withToken } from './base';
 import { carrierHttp, type CarrierHttpOptions } from './http';
 import { carrierTokens, OAuthTokenCache } from './oauth';
 
@@ -42,33 +42,25 @@ export function uspsCarrier(options: CarrierHttpOptions = {}): CarrierPort {
   return {
     name: 'usps',
     services: Object.keys(uspsServices),
-    createShipment: (req) =>
-      guarded('usps', async () => {
-        const account = await accountFor('usps', req.accountId);
+    ...accountOperations('usps', {
+      createShipment: async (account, req) => {
         uspsCheck(req);
         requirePhones('usps', req);
         const { path, body } = uspsLabelRequest(req);
         const payment = await paymentToken(account);
         const answer = await call(account, 'POST', path, body, false, { 'x-payment-authorization-token': payment, accept: 'application/vnd.usps.labels+json' });
         return uspsParseLabel(answer);
-      }),
-    voidShipment: (ref) =>
-      guarded('usps', async () => {
-        const account = await accountFor('usps', ref.accountId);
+      },
+      voidShipment: async (account, ref) => {
         const path = ref.destinationCountry === 'US' ? `/labels/v3/label/${encodeURIComponent(ref.trackingNumber)}` : `/international-labels/v3/international-label/${encodeURIComponent(ref.trackingNumber)}`;
         await call(account, 'DELETE', path, undefined, true, { 'x-payment-authorization-token': await paymentToken(account) });
-      }),
-    track: (ref) =>
-      guarded('usps', async () => {
-        const account = await accountFor('usps', ref.accountId);
-        return uspsParseTracking(await call(account, 'GET', `/tracking/v3/tracking/${encodeURIComponent(ref.trackingNumber)}?expand=SUMMARY`, undefined, true));
-      }),
-    rate: (req) =>
-      guarded('usps', async () => {
-        const account = await accountFor('usps', req.accountId);
+      },
+      track: async (account, ref) => uspsParseTracking(await call(account, 'GET', `/tracking/v3/tracking/${encodeURIComponent(ref.trackingNumber)}?expand=SUMMARY`, undefined, true)),
+      rate: async (account, req) => {
         if (req.origin.country !== 'US') return [];
         const asks = uspsRateRequests(req, account.accountNumber);
         return Promise.all(asks.map(async (a) => uspsParseRate(a.service, await call(account, 'POST', a.path, a.body, true), req.packages.length)));
-      }),
+      },
+    }),
   };
 }
