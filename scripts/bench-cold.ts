@@ -7,11 +7,11 @@
  *
  * Init time is the median of several `import()`s of the bundle, each in a fresh Node process.
  */
-import { rm } from 'node:fs/promises';
+import { rm, writeFile } from 'node:fs/promises';
 import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { authorizer, fallback, pipelineTasks, routes, workers } from '../lambdas/catalog';
-import { bundleHandler, importOnce, median, pool, repoRoot, type Bundle } from './bundle';
+import { budgetFor, budgetsFile, bundleHandler, importOnce, median, pool, repoRoot, type Bundle } from './bundle';
 
 const runsPerBundle = 5;
 /** Node's own threads (GC, compiler) need a core too: two imports on a two-core machine double each other's time. */
@@ -45,6 +45,18 @@ function targetsOf(id: string): { kb: number; ms: number } {
   if (id === 'Authorizer') return { kb: 100, ms: 80 };
   if (id === 'DashboardPage' || id === 'Health') return { kb: 50, ms: 150 };
   return { kb: 300, ms: 150 };
+}
+
+// `--write-budgets`: the budget test's ceilings from these bundles (scripts/bundle.ts `budgetFor`).
+if (process.argv.includes('--write-budgets')) {
+  const budgets = Object.fromEntries(
+    handlers.map((h) => {
+      const strictest = Math.min(...functions.filter((f) => f.handler === h.handler).map((f) => targetsOf(f.id).kb));
+      return [h.handler, budgetFor(bundles.get(h.handler)!.bytes, strictest)];
+    }),
+  );
+  await writeFile(budgetsFile, JSON.stringify(budgets, null, 2) + '\n');
+  console.log(`wrote ${Object.keys(budgets).length} budgets to ${budgetsFile}`);
 }
 
 const kb = (bytes: number) => (bytes / 1024).toFixed(1);

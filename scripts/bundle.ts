@@ -124,6 +124,34 @@ export async function bundleHandler(handler: string, outDir: string): Promise<Bu
   return { file, bytes: (await stat(file)).size, workers, browserScripts, lazyModules: lazy, packages };
 }
 
+/**
+ * The bytes of `lambdas/<handler>.ts`'s index.mjs as `bundleHandler` writes it (esbuild's output is
+ * deterministic), built in memory and without the files beside it: what the budget test reads.
+ */
+export async function bundleBytes(handler: string): Promise<number> {
+  const { outputFiles } = await build({
+    ...lambdaBuildOptions,
+    entryPoints: [join(repoRoot, 'lambdas', `${handler}.ts`)],
+    outfile: join(repoRoot, '.bench', 'budget', 'index.mjs'),
+    absWorkingDir: repoRoot,
+    write: false,
+  });
+  return outputFiles.find((f) => f.path.endsWith('index.mjs'))!.contents.byteLength;
+}
+
+/** Each bundle's size budget in KB, by handler (`npm run bench:cold -- --write-budgets` writes it; test/bench/budgets.test.ts holds every bundle to it). */
+export const budgetsFile = join(repoRoot, 'scripts', 'bundle-budgets.json');
+
+/**
+ * A bundle's budget: its target when it is within it (it may grow up to it, no further); else its
+ * size now with 5 to 15 KB of room (the next 10 KB above size + 5), so that a new dependency or a
+ * module pulled in by mistake fails the test while a line of code does not.
+ */
+export function budgetFor(bytes: number, targetKb: number): number {
+  const kb = bytes / 1024;
+  return kb < targetKb ? targetKb : Math.ceil((kb + 5) / 10) * 10;
+}
+
 /** Runs in the child: performance.now() is relative to that process's start, so only the import is timed. */
 const probe = [
   'const url = process.argv[1];',
