@@ -40,6 +40,8 @@ const dynamo = await startDynamoLocal();
 const twin = await startTwin({ port: 0, dataDir, tableName: 'bench_api', adminToken, jobPollMs: 0, dynamoEndpoint: dynamo.endpoint });
 
 const api = clients(twin.apiUrl);
+/** Requests of each one-at-a-time latency measurement. */
+const oneAtATimeRequests = 300;
 
 try {
   // A merchant and one token per connection (each token has its own rate window).
@@ -102,6 +104,19 @@ try {
     console.log(`${[listPath, searchPath][n].replace('/api', '')}: ${body.data.orders.length} orders on the page of ${body.data.pagination.total}`);
   }
 
+  // One transport document (a small PDF) for the detail's latency.
+  const form = new FormData();
+  for (const [k, v] of Object.entries({ document_type: 'awb', awb_number: '123-45678901', manifest_id: 'MAN-BENCH' })) form.append(k, v);
+  form.append('file', new Blob([Buffer.from('%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n')], { type: 'application/pdf' }), 'awb.pdf');
+  const uploaded = await fetch(`${twin.apiUrl}/v1/transport/documents/upload`, { method: 'POST', headers: { authorization: `Bearer ${tokens[0]}` }, body: form });
+  if (uploaded.status !== 201) throw new Error(`document upload answered ${uploaded.status}: ${await uploaded.text()}`);
+  const documentPath = `/api/v1/transport/documents/${((await uploaded.json()) as { data: { id: number } }).data.id}`;
+
+  // Latency of one request at a time (issue 20, item 4): the service's own time per request, not
+  // the engine's under load. Tokens rotate, so no token meets its rate limit.
+  const latencyList = await oneAtATime(listPath, tokens);
+  const latencyDocument = await oneAtATime(documentPath, tokens);
+
   const bare = await bareLoad(account.id);
   const list = await httpLoad(listPath, tokens);
   const search = await httpLoad(searchPath, tokens);
@@ -114,6 +129,9 @@ try {
   console.log(row('GET /v1/orders?per_page=100', list));
   console.log(row('GET /v1/orders filtered search', search));
   console.log(row('bare DynamoDB Query (after)', bare2));
+  const seq = (name: string, r: { p50: number; p95: number }) => `${name.padEnd(34)} one at a time, ${oneAtATimeRequests} requests   p50 ${r.p50.toFixed(1).padStart(6)} ms   p95 ${r.p95.toFixed(1).padStart(6)} ms`;
+  console.log(seq('GET /v1/orders?per_page=100', latencyList));
+  console.log(seq('GET /v1/transport/documents/{id}', latencyDocument));
   const listRatio = list.p50 / bareP50;
   const searchRatio = search.p50 / bareP50;
   console.log(`\nratio p50 list / bare Query:   ${listRatio.toFixed(2)} (target <= ${target})`);
@@ -151,6 +169,20 @@ async function httpLoad(path: string, tokens: string[]): Promise<Load> {
     ],
   });
   return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.non2xx };
+}
+
+/** `oneAtATimeRequests` GETs of `path`, each after the last answered (after 20 to warm up), tokens in turn. */
+async function oneAtATime(path: string, tokens: string[]): Promise<{ p50: number; p95: number }> {
+  const ms: number[] = [];
+  for (let i = -20; i < oneAtATimeRequests; i++) {
+    const started = performance.now();
+    const res = await fetch(`${twin.url}${path}`, { headers: { authorization: `Bearer ${tokens[(i + 20) % tokens.length]}` } });
+    await res.arrayBuffer();
+    if (res.status !== 200) throw new Error(`GET ${path} answered ${res.status}`);
+    if (i >= 0) ms.push(performance.now() - started);
+  }
+  ms.sort((a, b) => a - b);
+  return { p50: ms[Math.floor(ms.length * 0.5)], p95: ms[Math.floor(ms.length * 0.95)] };
 }
 
 /** The same concurrency against DynamoDB Local directly: `connections` loops of one Query each. */
