@@ -43,6 +43,8 @@ export interface HsIndex {
   subheading(hs6: string): HsSubheading | undefined;
   /** The best subheading for these normalized query terms, or undefined when none shares a word. */
   match(terms: readonly string[]): HsMatch | undefined;
+  /** Whether the nomenclature (or the glossary) knows this normalized word as written: then it is no typo. */
+  knows(term: string): boolean;
 }
 
 const ownWeight = 1;
@@ -198,5 +200,7 @@ export function createHsIndex(text: string, synonyms: Readonly<Record<string, st
     return { hs6: doc.code, description: doc.description, score, runnerUp: second, explained, known, weights, matched };
   }
 
-  return { size: docs.length, subheading: (hs6) => byCode.get(hs6), match };
+  const knows = (term: string): boolean => hsGlossary[term] !== undefined || translate(term).some((w) => postings.has(w));
+
+  return { size: docs.length, subheading: (hs6) => byCode.get(hs6), match, knows };
 }
