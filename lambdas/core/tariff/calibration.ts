@@ -30,7 +30,7 @@ export const calibrationBands: readonly (readonly [number, number])[] = [
 export const calibration: Calibration = {
   "measured_on": "2026-11-25",
   "items": 644,
-  "accuracy6": 0.936,
+  "accuracy6": 0.938,
   "target_precision": 0.98,
   "review_below": 0.65,
   "bands": [
@@ -43,20 +43,20 @@ export const calibration: Calibration = {
     {
       "from": 0.3,
       "to": 0.5,
-      "items": 22,
-      "accuracy6": 0.5
+      "items": 25,
+      "accuracy6": 0.52
     },
     {
       "from": 0.5,
       "to": 0.6,
-      "items": 237,
-      "accuracy6": 0.924
+      "items": 236,
+      "accuracy6": 0.932
     },
     {
       "from": 0.6,
       "to": 0.7,
-      "items": 78,
-      "accuracy6": 0.846
+      "items": 90,
+      "accuracy6": 0.867
     },
     {
       "from": 0.7,
@@ -67,13 +67,13 @@ export const calibration: Calibration = {
     {
       "from": 0.8,
       "to": 0.9,
-      "items": 122,
+      "items": 109,
       "accuracy6": 1
     },
     {
       "from": 0.9,
       "to": 1,
-      "items": 89,
+      "items": 88,
       "accuracy6": 1
     }
   ]

@@ -106,10 +106,11 @@ const typoOnlyCap = 0.75;
 const partialOnlyCap = 0.65;
 /**
  * The weight of a word neither the table nor the nomenclature knows (an untranslated word, a brand):
- * about half a typical word, so what the product is called but nobody recognises lowers the confidence.
+ * a typical word (as much as `hsTableWordWeight`), so what the product is called but nobody recognises lowers
+ * the confidence (`Amoxicilina capsulas` is not sure of being a supplement because of `capsulas`).
  * Words with digits (sizes, models) weigh nothing.
  */
-const unknownWordWeight = 2;
+const unknownWordWeight = 4;
 /** The weight of a word the table knows and the nomenclature does not (about the idf of a word in 100 subheadings). */
 const hsTableWordWeight = 4;
 /** How much more of the description the nomenclature must explain than the table's best row (half a typical word). */
