@@ -30,9 +30,9 @@ export const calibrationBands: readonly (readonly [number, number])[] = [
 export const calibration: Calibration = {
   "measured_on": "2026-11-25",
   "items": 644,
-  "accuracy6": 0.938,
+  "accuracy6": 0.952,
   "target_precision": 0.98,
-  "review_below": 0.65,
+  "review_below": 0.55,
   "bands": [
     {
       "from": 0,
@@ -43,25 +43,25 @@ export const calibration: Calibration = {
     {
       "from": 0.3,
       "to": 0.5,
-      "items": 25,
-      "accuracy6": 0.52
+      "items": 246,
+      "accuracy6": 0.911
     },
     {
       "from": 0.5,
       "to": 0.6,
-      "items": 236,
-      "accuracy6": 0.932
+      "items": 34,
+      "accuracy6": 0.853
     },
     {
       "from": 0.6,
       "to": 0.7,
-      "items": 90,
-      "accuracy6": 0.867
+      "items": 94,
+      "accuracy6": 0.957
     },
     {
       "from": 0.7,
       "to": 0.8,
-      "items": 96,
+      "items": 115,
       "accuracy6": 1
     },
     {
@@ -73,7 +73,7 @@ export const calibration: Calibration = {
     {
       "from": 0.9,
       "to": 1,
-      "items": 88,
+      "items": 46,
       "accuracy6": 1
     }
   ]

@@ -96,7 +96,8 @@ export const defaultFallbackNcm = '3926.90.90';
 export const fallbackConfidence = 0.1;
 /** HS-tier answers whose NCM the table completes stay at or below this; the rest below the review threshold. */
 export const hsCompletedCap = 0.75;
-export const hsOnlyCap = 0.55;
+/** Below the lowest review threshold the calibration can give (0.5): an answer without an NCM of the table is always reviewed. */
+export const hsOnlyCap = 0.45;
 /** A match that rests only on typo-corrected words stays at or below this. */
 const typoOnlyCap = 0.75;
 /**
@@ -434,8 +435,26 @@ export function createOfflineClassifier(table: readonly TariffRow[], opts: Offli
   }
 
   function explainedByRow(i: number, word: string): boolean {
+    return explanation(i, word, new Set()) > 0;
+  }
+
+  /**
+   * How well row `i` explains a word of the description, 0 to 1: fully as a one-word keyword or inside
+   * a phrase of the row the description meets whole (`wholeWords`), else as much as the row weighs it
+   * (a word of its description 0.5, a word of a longer keyword 0.4, a brand 0.35).
+   */
+  function explanation(i: number, word: string, wholeWords: ReadonlySet<string>): number {
     const known = index.postings.has(word) ? word : fuzzy(word);
-    return known !== undefined && index.rowTerms[i].has(known);
+    if (known === undefined) return 0;
+    const w = index.rowTerms[i].get(known) ?? 0;
+    return w > 0 && wholeWords.has(known) ? 1 : w;
+  }
+
+  /** The words of the phrases of row `i` that the query meets whole. */
+  function wholePhraseWords(i: number, terms: readonly QueryTerm[]): Set<string> {
+    const out = new Set<string>();
+    for (const q of terms) if (!q.unigram && index.rowTerms[i].has(q.term)) for (const w of q.term.split('_')) out.add(w);
+    return out;
   }
 
   function hsCouldHelp(input: ClassifyInput): boolean {
@@ -463,7 +482,9 @@ export function createOfflineClassifier(table: readonly TariffRow[], opts: Offli
       return base * (toks[k].secondary ? secondaryWeight : 1);
     });
     const sum = (keep: (k: number) => boolean) => weight.reduce((s, w, k) => (keep(k) ? s + w : s), 0);
-    const byTable = top === undefined ? 0 : sum((k) => explainedByRow(top, words[k]));
+    const whole = top === undefined ? new Set<string>() : wholePhraseWords(top, queryTerms(input));
+    const strength = words.map((w) => (top === undefined ? 0 : explanation(top, w, whole)));
+    const byTable = weight.reduce((s, w, k) => s + w * strength[k], 0);
     const total = Math.max(1e-9, sum(() => true));
     const tableShare = byTable / total;
     if (!m) return { tableShare };

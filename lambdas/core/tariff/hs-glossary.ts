@@ -33,7 +33,7 @@ const spanish: Record<string, string> = {
   rodamiento: 'ball bearings', ruleman: 'ball bearings', bolas: 'ball', bomba: 'pumps', centrifuga: 'centrifugal', sumergible: 'submersible pumps',
   compresor: 'compressors air', aire: 'air', electrico: 'electric', electrica: 'electric', trifasico: 'multi-phase', monofasico: 'single-phase',
   grupo: 'generating sets', electrogeno: 'generating sets', generador: 'generating sets', nafta: 'spark-ignition', panel: 'photovoltaic modules',
-  solar: 'photovoltaic', transformador: 'transformers', interruptor: 'circuit breakers', termomagnetico: 'automatic circuit breakers', termica: 'circuit breakers',
+  solar: 'photovoltaic', transformador: 'transformers', interruptor: 'circuit breakers', termomagnetico: 'automatic circuit breakers', termica: 'thermal',
   contactor: 'relays', cable: 'conductors', unipolar: 'insulated conductors', fibra: 'fibre', optica: 'optical', resistencia: 'resistors',
   capacitor: 'capacitors', electrolitico: 'electrolytic', soldador: 'soldering irons', estano: 'soldering', soldadora: 'arc welding',
   electrodo: 'electrodes', soldar: 'welding', impresora: 'printers', filamento: 'monofilament', motosierra: 'chain saws', cortadora: 'mowers',
