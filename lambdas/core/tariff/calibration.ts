@@ -49,19 +49,19 @@ export const calibration: Calibration = {
     {
       "from": 0.5,
       "to": 0.6,
-      "items": 34,
-      "accuracy6": 0.853
+      "items": 35,
+      "accuracy6": 0.857
     },
     {
       "from": 0.6,
       "to": 0.7,
-      "items": 94,
+      "items": 92,
       "accuracy6": 0.957
     },
     {
       "from": 0.7,
       "to": 0.8,
-      "items": 115,
+      "items": 116,
       "accuracy6": 1
     },
     {
