@@ -28,11 +28,11 @@ export const calibrationBands: readonly (readonly [number, number])[] = [
 ];
 
 export const calibration: Calibration = {
-  "measured_on": "2026-11-24",
+  "measured_on": "2026-11-25",
   "items": 644,
-  "accuracy6": 0.932,
+  "accuracy6": 0.952,
   "target_precision": 0.98,
-  "review_below": 0.7,
+  "review_below": 0.55,
   "bands": [
     {
       "from": 0,
@@ -43,37 +43,37 @@ export const calibration: Calibration = {
     {
       "from": 0.3,
       "to": 0.5,
-      "items": 22,
-      "accuracy6": 0.5
+      "items": 246,
+      "accuracy6": 0.911
     },
     {
       "from": 0.5,
       "to": 0.6,
-      "items": 227,
-      "accuracy6": 0.921
+      "items": 35,
+      "accuracy6": 0.857
     },
     {
       "from": 0.6,
       "to": 0.7,
-      "items": 72,
-      "accuracy6": 0.806
+      "items": 92,
+      "accuracy6": 0.957
     },
     {
       "from": 0.7,
       "to": 0.8,
-      "items": 94,
-      "accuracy6": 0.989
+      "items": 116,
+      "accuracy6": 1
     },
     {
       "from": 0.8,
       "to": 0.9,
-      "items": 113,
+      "items": 109,
       "accuracy6": 1
     },
     {
       "from": 0.9,
       "to": 1,
-      "items": 116,
+      "items": 46,
       "accuracy6": 1
     }
   ]

@@ -96,9 +96,22 @@ export const defaultFallbackNcm = '3926.90.90';
 export const fallbackConfidence = 0.1;
 /** HS-tier answers whose NCM the table completes stay at or below this; the rest below the review threshold. */
 export const hsCompletedCap = 0.75;
-export const hsOnlyCap = 0.55;
+/** Below the lowest review threshold the calibration can give (0.5): an answer without an NCM of the table is always reviewed. */
+export const hsOnlyCap = 0.45;
 /** A match that rests only on typo-corrected words stays at or below this. */
 const typoOnlyCap = 0.75;
+/**
+ * A match that meets no keyword whole (only words of a keyword phrase, `sal` of `sales de bano`, or
+ * words of a row's description) stays at or below this.
+ */
+const partialOnlyCap = 0.65;
+/**
+ * The weight of a word neither the table nor the nomenclature knows (an untranslated word, a brand):
+ * a typical word (as much as `hsTableWordWeight`), so what the product is called but nobody recognises lowers
+ * the confidence (`Amoxicilina capsulas` is not sure of being a supplement because of `capsulas`).
+ * Words with digits (sizes, models) weigh nothing.
+ */
+const unknownWordWeight = 4;
 /** The weight of a word the table knows and the nomenclature does not (about the idf of a word in 100 subheadings). */
 const hsTableWordWeight = 4;
 /** How much more of the description the nomenclature must explain than the table's best row (half a typical word). */
@@ -306,6 +319,10 @@ export function createOfflineClassifier(table: readonly TariffRow[], opts: Offli
   const scores = new Float64Array(rows.length);
   const covered = new Float64Array(rows.length);
   const strong = new Uint8Array(rows.length);
+  /** Met a one-word keyword or a phrase (not only a phrase's words or the description's). */
+  const solid = new Uint8Array(rows.length);
+  /** During `classify` with the HS tier: a word the nomenclature knows as written is no typo. */
+  let vocabulary: HsIndex | undefined;
   const touched: number[] = [];
 
   function queryTerms(input: ClassifyInput): QueryTerm[] {
@@ -336,7 +353,7 @@ export function createOfflineClassifier(table: readonly TariffRow[], opts: Offli
   // Built at the first unknown word: a clean description never pays for it.
   let typos: Map<string, string> | undefined;
   function fuzzy(term: string): string | undefined {
-    if (term.length < 5 || /\d/.test(term)) return undefined;
+    if (term.length < 5 || /\d/.test(term) || vocabulary?.knows(term)) return undefined;
     typos ??= buildTypoIndex(index.keywordWords);
     for (const d of deletionsOf(term)) {
       const hit = typos.get(d);
@@ -351,6 +368,7 @@ export function createOfflineClassifier(table: readonly TariffRow[], opts: Offli
       scores[i] = 0;
       covered[i] = 0;
       strong[i] = 0;
+      solid[i] = 0;
     }
     touched.length = 0;
     let total = 0;
@@ -364,6 +382,7 @@ export function createOfflineClassifier(table: readonly TariffRow[], opts: Offli
         scores[i] += q.weight * p.weights[k];
         if (q.unigram) covered[i] += q.weight * p.idf;
         if (p.weights[k] > strongThreshold * p.idf) strong[i] = 1;
+        if (!q.unigram || p.weights[k] >= 0.99 * keywordWeight * p.idf) solid[i] = 1;
       }
     }
     const order = touched.filter((i) => scores[i] > 0).sort((a, b) => scores[b] - scores[a] || a - b);
@@ -416,8 +435,26 @@ export function createOfflineClassifier(table: readonly TariffRow[], opts: Offli
   }
 
   function explainedByRow(i: number, word: string): boolean {
+    return explanation(i, word, new Set()) > 0;
+  }
+
+  /**
+   * How well row `i` explains a word of the description, 0 to 1: fully as a one-word keyword or inside
+   * a phrase of the row the description meets whole (`wholeWords`), else as much as the row weighs it
+   * (a word of its description 0.5, a word of a longer keyword 0.4, a brand 0.35).
+   */
+  function explanation(i: number, word: string, wholeWords: ReadonlySet<string>): number {
     const known = index.postings.has(word) ? word : fuzzy(word);
-    return known !== undefined && index.rowTerms[i].has(known);
+    if (known === undefined) return 0;
+    const w = index.rowTerms[i].get(known) ?? 0;
+    return w > 0 && wholeWords.has(known) ? 1 : w;
+  }
+
+  /** The words of the phrases of row `i` that the query meets whole. */
+  function wholePhraseWords(i: number, terms: readonly QueryTerm[]): Set<string> {
+    const out = new Set<string>();
+    for (const q of terms) if (!q.unigram && index.rowTerms[i].has(q.term)) for (const w of q.term.split('_')) out.add(w);
+    return out;
   }
 
   function hsCouldHelp(input: ClassifyInput): boolean {
@@ -432,16 +469,26 @@ export function createOfflineClassifier(table: readonly TariffRow[], opts: Offli
     const toks = wordTokens(input);
     const words = toks.map((t) => t.term);
     const m: HsMatch | undefined = hs.match(words);
-    if (!m) return { tableShare: 1 };
-    // Each word counts as much as it is specific in the nomenclature; a word only the table knows, as a typical word.
-    const weight = words.map(
-      (w, k) => (m.weights[k] || (index.postings.has(w) || fuzzy(w) !== undefined ? hsTableWordWeight : 0)) * (toks[k].secondary ? secondaryWeight : 1),
-    );
+    // Each word counts as much as it is specific in the nomenclature; a word only the table knows, as a
+    // typical word; a word nobody knows, as half of one (a glossary word with no English weighs nothing).
+    const weight = words.map((w, k) => {
+      const base = m?.weights[k]
+        ? m.weights[k]
+        : index.postings.has(w) || fuzzy(w) !== undefined
+          ? hsTableWordWeight
+          : hs.knows(w) || /\d/.test(w)
+            ? 0
+            : unknownWordWeight;
+      return base * (toks[k].secondary ? secondaryWeight : 1);
+    });
     const sum = (keep: (k: number) => boolean) => weight.reduce((s, w, k) => (keep(k) ? s + w : s), 0);
-    const byHs = sum((k) => m.explained[k]);
-    const byTable = top === undefined ? 0 : sum((k) => explainedByRow(top, words[k]));
+    const whole = top === undefined ? new Set<string>() : wholePhraseWords(top, queryTerms(input));
+    const strength = words.map((w) => (top === undefined ? 0 : explanation(top, w, whole)));
+    const byTable = weight.reduce((s, w, k) => s + w * strength[k], 0);
     const total = Math.max(1e-9, sum(() => true));
     const tableShare = byTable / total;
+    if (!m) return { tableShare };
+    const byHs = sum((k) => m.explained[k]);
     if (top !== undefined && ncmDigits(rows[top].ncm).startsWith(m.hs6)) return { tableShare: Math.max(tableShare, byHs / total) };
     // A phrase met whole (`motor oil`, `chain saw`) says more than its words met apart.
     const tablePhrases = top === undefined ? 0 : queryTerms(input).filter((q) => !q.unigram && index.rowTerms[top].has(q.term)).length;
@@ -482,6 +529,15 @@ export function createOfflineClassifier(table: readonly TariffRow[], opts: Offli
   }
 
   function classify(input: ClassifyInput, hs?: HsIndex): Classification {
+    vocabulary = hs;
+    try {
+      return classifyWith(input, hs);
+    } finally {
+      vocabulary = undefined;
+    }
+  }
+
+  function classifyWith(input: ClassifyInput, hs?: HsIndex): Classification {
     const checked = partner(input);
     if (checked.classification) return checked.classification;
     const note = checked.note ? ` ${checked.note}` : '';
@@ -500,6 +556,7 @@ export function createOfflineClassifier(table: readonly TariffRow[], opts: Offli
     const margin = 0.5 * ((s1 - s2) / s1) + 0.5 * ((s1 - s3) / s1);
     let confidence = 0.3 + 0.35 * coverage + 0.3 * margin;
     if (!strong[top]) confidence = Math.min(confidence, 0.55);
+    if (!solid[top]) confidence = Math.min(confidence, partialOnlyCap);
     // A row found only through a typo-corrected word is less sure than one the words name.
     const exact = terms.some((q) => q.unigram && q.exact && index.rowTerms[top].has(q.term));
     if (!exact) confidence = Math.min(confidence, typoOnlyCap);

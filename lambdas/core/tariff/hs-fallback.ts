@@ -43,6 +43,8 @@ export interface HsIndex {
   subheading(hs6: string): HsSubheading | undefined;
   /** The best subheading for these normalized query terms, or undefined when none shares a word. */
   match(terms: readonly string[]): HsMatch | undefined;
+  /** Whether the nomenclature (or the glossary) knows this normalized word as written: then it is no typo. */
+  knows(term: string): boolean;
 }
 
 const ownWeight = 1;
@@ -57,6 +59,48 @@ const hsStopWords = new Set(
 );
 
 const gram = (a: string, b: string) => `${a}_${b}`;
+
+/**
+ * Spanish-English cognate endings, for a Spanish word the glossary does not list: `construccion` ->
+ * `construction`, `insulina` -> `insulin`, `detergente` -> `detergent`, `hidraulico` -> `hydraulic`.
+ * Only a form the nomenclature uses is kept, so a made-up English word never matches.
+ */
+const cognateEndings: readonly [RegExp, string[]][] = [
+  [/cion$/, ['tion']],
+  [/sion$/, ['sion', 'ssion']],
+  [/ica?$/, ['ic', 'ical']],
+  [/ina$/, ['in', 'ine']],
+  [/eno$/, ['ene', 'en']],
+  [/encia$/, ['ence']],
+  [/ancia$/, ['ance']],
+  [/ente$/, ['ent']],
+  [/ante$/, ['ant']],
+  [/[ae]dor$/, ['ator', 'er']],
+  [/iva?$/, ['ive']],
+  [/aria?$/, ['ary']],
+  [/ura$/, ['ure']],
+  [/os[oa]$/, ['ous', 'ose']],
+  [/dad$/, ['ty']],
+  [/ato$/, ['ate']],
+  [/ismo$/, ['ism']],
+  [/ista$/, ['ist']],
+  [/mento$/, ['ment']],
+  [/ia$/, ['y']],
+];
+
+/** English spellings a Spanish word may have (not checked against anything). */
+export function cognateForms(term: string): string[] {
+  if (term.length < 5 || /\d/.test(term)) return [];
+  const bases = [term];
+  if (term.startsWith('hidr')) bases.push(`hydr${term.slice(4)}`);
+  if (/^es[bcdfgklmnpqtv]/.test(term)) bases.push(term.slice(1));
+  const out: string[] = [];
+  for (const base of bases) {
+    for (const [ending, english] of cognateEndings) if (ending.test(base)) for (const e of english) out.push(base.replace(ending, e));
+    if (base.length >= 6 && /[bcdfgklmnpqrstvz][oae]$/.test(base)) out.push(base.slice(0, -1));
+  }
+  return out;
+}
 
 interface Doc {
   code: string;
@@ -106,7 +150,7 @@ export function createHsIndex(text: string, synonyms: Readonly<Record<string, st
   /** Words and two-word phrases of a text, each once. */
   const withPhrases = (words: string[]): string[] => {
     const out = new Set(words);
-    for (let k = 1; k < words.length; k++) out.add(gram(words[k - 1], words[k]));
+    for (let k = 1; k < words.length; k++) if (words[k - 1] !== words[k]) out.add(gram(words[k - 1], words[k]));
     return [...out];
   };
   const headingTerms = new Map<string, string[]>();
@@ -136,11 +180,22 @@ export function createHsIndex(text: string, synonyms: Readonly<Record<string, st
 
   /** A query word as the nomenclature writes it: the glossary's English words, or itself. */
   const translations = new Map<string, string[]>();
+  /** The nomenclature's word a Spanish cognate stands for (the first form it uses), or none. */
+  const cognate = (term: string): string | undefined => {
+    for (const form of cognateForms(term)) {
+      const [t] = docTerms(form);
+      if (t && t !== term && postings.has(t)) return t;
+    }
+    return undefined;
+  };
   const translate = (term: string): string[] => {
     let words = translations.get(term);
     if (!words) {
       const english = hsGlossary[term];
+      const known = postings.has(term);
+      const like = known || hsStopWords.has(term) || english === '' ? undefined : cognate(term);
       words = english !== undefined ? docTerms(english) : hsStopWords.has(term) ? [] : [term];
+      if (like && !words.includes(like)) words = [...words.filter((w) => w !== term), like];
       if (translations.size < 10_000) translations.set(term, words);
     }
     return words;
@@ -153,8 +208,8 @@ export function createHsIndex(text: string, synonyms: Readonly<Record<string, st
     const groups: string[][] = translated.map((words) => words.filter((t) => postings.has(t)));
     const flat = translated.flat();
     const phrases = new Set<string>();
-    for (let k = 1; k < flat.length; k++) phrases.add(gram(flat[k - 1], flat[k]));
-    for (const words of translated) for (let k = 1; k < words.length; k++) phrases.add(gram(words[k - 1], words[k]));
+    for (let k = 1; k < flat.length; k++) if (flat[k - 1] !== flat[k]) phrases.add(gram(flat[k - 1], flat[k]));
+    for (const words of translated) for (let k = 1; k < words.length; k++) if (words[k - 1] !== words[k]) phrases.add(gram(words[k - 1], words[k]));
     for (const p of phrases) if (postings.has(p)) groups.push([p]);
     if (!groups.some((g) => g.length)) return undefined;
 
@@ -198,5 +253,7 @@ export function createHsIndex(text: string, synonyms: Readonly<Record<string, st
     return { hs6: doc.code, description: doc.description, score, runnerUp: second, explained, known, weights, matched };
   }
 
-  return { size: docs.length, subheading: (hs6) => byCode.get(hs6), match };
+  const knows = (term: string): boolean => hsGlossary[term] !== undefined || translate(term).some((w) => postings.has(w));
+
+  return { size: docs.length, subheading: (hs6) => byCode.get(hs6), match, knows };
 }
