@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { dashboardScript } from '../lambdas/http/dashboard/script';
+import { dashboardScript, dashboardStyle } from '../lambdas/http/dashboard/script';
 import { docsScript } from '../lambdas/http/system/docs-script';
 
 /**
@@ -159,7 +159,7 @@ export function workerEsbuildArgs(worker: WorkerScript, inputDir: string, output
  * Browser scripts a handler serves as text, read from beside index.mjs: each is compiled there
  * whenever the bundle contains the module that serves it.
  */
-export const browserScripts = [dashboardScript, docsScript] as const;
+export const browserScripts = [dashboardScript, dashboardStyle, docsScript] as const;
 
 export type BrowserScript = (typeof browserScripts)[number];
 

@@ -11,16 +11,16 @@ import { CatalogFunction } from '../../lib/functions';
 import { stageSettings } from '../../lib/stage';
 import { bundleHandler } from '../../scripts/bundle';
 
-/** GET /dashboard/app.js through the bundle's handler, in a fresh Node process from its own directory, no node_modules in reach. */
-function getScript(dir: string): { statusCode: number; headers: Record<string, string>; body: string } {
+/** GET /dashboard/<asset> (app.js unless said) through the bundle's handler, in a fresh Node process from its own directory, no node_modules in reach. */
+function getScript(dir: string, asset = 'app.js'): { statusCode: number; headers: Record<string, string>; body: string } {
   const event = {
     version: '2.0',
     routeKey: 'GET /dashboard/{asset}',
-    rawPath: '/dashboard/app.js',
+    rawPath: `/dashboard/${asset}`,
     rawQueryString: '',
     headers: { host: 'example.test' },
-    pathParameters: { asset: 'app.js' },
-    requestContext: { requestId: 'r-1', routeKey: 'GET /dashboard/{asset}', stage: '$default', timeEpoch: 0, http: { method: 'GET', path: '/dashboard/app.js', protocol: 'HTTP/1.1', sourceIp: '127.0.0.1', userAgent: 'test' } },
+    pathParameters: { asset },
+    requestContext: { requestId: 'r-1', routeKey: 'GET /dashboard/{asset}', stage: '$default', timeEpoch: 0, http: { method: 'GET', path: `/dashboard/${asset}`, protocol: 'HTTP/1.1', sourceIp: '127.0.0.1', userAgent: 'test' } },
     isBase64Encoded: false,
   };
   const run = `
@@ -37,13 +37,20 @@ describe('the dashboard, bundled', () => {
 
   it('ships its compiled script beside index.mjs in the bench bundle and serves it as the twin does', { timeout: 120_000 }, async () => {
     const bundle = await bundleHandler('http/dashboard/page', join(outdir, 'bench'));
-    expect(bundle.browserScripts.map((s) => basename(s))).toEqual(['dashboard-app.js']);
+    expect(bundle.browserScripts.map((s) => basename(s))).toEqual(['dashboard-app.js', 'dashboard-app.css']);
     const res = getScript(join(outdir, 'bench'));
     expect(res.statusCode).toBe(200);
     expect(Object.entries(res.headers).find(([k]) => k.toLowerCase() === 'content-type')?.[1]).toBe('text/javascript; charset=utf-8');
     expect(res.body).toBe(readFileSync(bundle.browserScripts[0], 'utf8'));
     expect(res.body).toContain('"despacho.dashboard.token"');
     expect(res.body.replace(/^\s*\/\/.*$/gm, '')).toBe((await dashboardScriptText()).replace(/^\s*\/\/.*$/gm, ''));
+    // The stylesheet too: a file beside index.mjs, its text not in the bundle.
+    const css = getScript(join(outdir, 'bench'), 'app.css');
+    expect(css.statusCode).toBe(200);
+    expect(Object.entries(css.headers).find(([k]) => k.toLowerCase() === 'content-type')?.[1]).toBe('text/css; charset=utf-8');
+    expect(css.body).toBe(readFileSync(bundle.browserScripts[1], 'utf8'));
+    expect(css.body).toContain('box-sizing: border-box');
+    expect(readFileSync(bundle.file, 'utf8')).not.toContain('--accent:#0b5cad');
   });
 
   it('ships the script in the CDK asset of the dashboard only, without the metafile', { timeout: 180_000 }, () => {
@@ -61,7 +68,7 @@ describe('the dashboard, bundled', () => {
     const files = assets.map((dir) => readdirSync(dir).sort());
     expect(files).toHaveLength(2);
     expect(files).toContainEqual(['index.mjs', 'index.mjs.map']);
-    expect(files).toContainEqual(['dashboard-app.js', 'index.mjs', 'index.mjs.map']);
+    expect(files).toContainEqual(['dashboard-app.css', 'dashboard-app.js', 'index.mjs', 'index.mjs.map']);
 
     const dashboardDir = assets.find((dir) => existsSync(join(dir, 'dashboard-app.js')))!;
     const res = getScript(dashboardDir);

@@ -2,8 +2,7 @@ import { route } from '../kit/route';
 import type { Reply } from '../kit/reply';
 import { NotFound } from '../../core/errors';
 import { pageHtml } from './page-html';
-import { pageCss } from './page-css';
-import { dashboardScriptText } from './script';
+import { dashboardScriptText, dashboardStyleText } from './script';
 
 /** Only this origin's own script, styles and API; no inline code, no framing. */
 export const dashboardCsp: Record<string, string> = {
@@ -25,7 +24,7 @@ const html = dedent(pageHtml);
 const files: Record<string, { contentType: string; body: () => string | Promise<string>; cache: string }> = {
   '/dashboard': { contentType: 'text/html; charset=utf-8', body: () => html, cache: 'no-store' },
   '/dashboard/app.js': { contentType: 'text/javascript; charset=utf-8', body: dashboardScriptText, cache: 'no-cache' },
-  '/dashboard/app.css': { contentType: 'text/css; charset=utf-8', body: () => pageCss, cache: 'no-cache' },
+  '/dashboard/app.css': { contentType: 'text/css; charset=utf-8', body: dashboardStyleText, cache: 'no-cache' },
 };
 
 /** The webhook dashboard: the page at /dashboard, its script and stylesheet beside it. */
