@@ -124,7 +124,7 @@ async function pdfLabel(carrier: string, service: string, trackingNumber: string
 
 /** UPS's label: a 6x4 GIF at 200 dpi, the label turned a quarter (UPS's own GIFs print rotated). */
 async function upsGif(trackingNumber: string): Promise<Buffer> {
-  const [{ code128 }, { bwipPngToGray }] = await Promise.all([import('bwip-js/node'), import('../lambdas/infra/label-pdf')]);
+  const [{ code128 }, { bwipPngToGray }] = await Promise.all([import('bwip-js/node'), import('../lambdas/infra/barcode')]);
   const [pw, ph] = [800, 1200];
   const probe = bwipPngToGray(await code128({ bcid: 'code128', text: trackingNumber, scale: 1, height: 25, paddingwidth: 10 }));
   const scale = Math.max(1, Math.min(4, Math.floor((pw - 20) / probe.width)));

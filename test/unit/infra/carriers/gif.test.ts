@@ -6,7 +6,7 @@ import { encodeGif } from '../../../../twin/gif';
 import { prng } from '../../../../twin/prng';
 import { printPage, readLabel, scanCode128 } from '../../../support/labels/label-reading';
 import { code128 } from 'bwip-js/node';
-import { bwipPngToGray } from '../../../../lambdas/infra/label-pdf';
+import { bwipPngToGray } from '../../../../lambdas/infra/barcode';
 
 function image(width: number, height: number, colors: number, change: number, seed: number) {
   const rand = prng(seed);
