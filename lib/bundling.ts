@@ -178,6 +178,7 @@ export function browserEsbuildArgs(script: BrowserScript, inputDir: string, outp
     `--format=${script.format}`,
     `--target=${script.target}`,
     `--tsconfig=${inputDir}/${script.tsconfig}`,
+    ...('minify' in script && script.minify ? ['--minify'] : []),
     '--log-level=warning',
     `--outfile=${outputDir}/${script.outfile}`,
   ];

@@ -106,6 +106,7 @@ export async function bundleHandler(handler: string, outDir: string): Promise<Bu
       platform: script.platform,
       format: script.format,
       target: script.target,
+      ...('minify' in script && script.minify ? { minify: true } : {}),
       logLevel: 'warning',
       outfile,
       absWorkingDir: repoRoot,

@@ -49,7 +49,8 @@ describe('the dashboard, bundled', () => {
     expect(css.statusCode).toBe(200);
     expect(Object.entries(css.headers).find(([k]) => k.toLowerCase() === 'content-type')?.[1]).toBe('text/css; charset=utf-8');
     expect(css.body).toBe(readFileSync(bundle.browserScripts[1], 'utf8'));
-    expect(css.body).toContain('box-sizing: border-box');
+    expect(css.body).toContain('box-sizing:border-box');
+    expect(css.body).not.toContain('lambdas/');
     expect(readFileSync(bundle.file, 'utf8')).not.toContain('--accent:#0b5cad');
   });
 

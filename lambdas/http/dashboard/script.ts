@@ -30,6 +30,7 @@ export const dashboardStyle = {
   format: 'iife',
   platform: 'browser',
   target: 'es2020',
+  minify: true,
 } as const satisfies BrowserScript;
 
 /** The stylesheet's text: in a bundle, the file beside it; from the sources, read through esbuild once. */

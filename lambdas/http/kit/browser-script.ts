@@ -12,6 +12,8 @@ export interface BrowserScript {
   format: 'iife';
   platform: 'browser';
   target: string;
+  /** Minified wherever it is compiled (the stylesheet: esbuild's readable output names its source file). */
+  minify?: boolean;
 }
 
 /**
@@ -30,7 +32,7 @@ export function browserScriptText(script: BrowserScript, here: string, opts: { m
       entryPoints: [fileURLToPath(new URL(`./${basename(script.entry)}`, here))],
       tsconfig: fileURLToPath(new URL(`./${basename(script.tsconfig)}`, here)),
       bundle: true,
-      ...(opts.minify ? { minify: true } : {}),
+      ...(opts.minify || script.minify ? { minify: true } : {}),
       write: false,
       format: script.format,
       platform: script.platform,
