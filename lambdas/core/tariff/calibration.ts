@@ -30,9 +30,9 @@ export const calibrationBands: readonly (readonly [number, number])[] = [
 export const calibration: Calibration = {
   "measured_on": "2026-11-25",
   "items": 644,
-  "accuracy6": 0.952,
+  "accuracy6": 0.957,
   "target_precision": 0.98,
-  "review_below": 0.55,
+  "review_below": 0.5,
   "bands": [
     {
       "from": 0,
@@ -43,14 +43,14 @@ export const calibration: Calibration = {
     {
       "from": 0.3,
       "to": 0.5,
-      "items": 246,
-      "accuracy6": 0.911
+      "items": 245,
+      "accuracy6": 0.914
     },
     {
       "from": 0.5,
       "to": 0.6,
-      "items": 35,
-      "accuracy6": 0.857
+      "items": 34,
+      "accuracy6": 0.912
     },
     {
       "from": 0.6,
@@ -61,7 +61,7 @@ export const calibration: Calibration = {
     {
       "from": 0.7,
       "to": 0.8,
-      "items": 116,
+      "items": 118,
       "accuracy6": 1
     },
     {

@@ -146,6 +146,63 @@ const stopWords = new Set(
 const secondaryMarkers = new Set(['para', 'for', 'compatible', 'fits', 'p', 'con', 'with', 'c']);
 const secondaryWeight = 0.35;
 
+/**
+ * Garments are split by who wears them (HS chapters 61 and 62: men's or boys' headings apart from
+ * women's or girls'). A description that names one side (in the normalized, singular form tokens
+ * give) counts a row of the other side at `otherGenderFactor` of its score, so a word of the garment
+ * (`waterproof`, `nylon`) cannot outweigh it. Unisex or unnamed: no change.
+ */
+const femaleWords = new Set(['mujer', 'dama', 'senora', 'nina', 'femenino', 'femenina', 'women', 'woman', 'womens', 'lady', 'girl', 'female']);
+const maleWords = new Set(['hombre', 'caballero', 'varon', 'nino', 'masculino', 'men', 'man', 'mens', 'boy', 'male']);
+const otherGenderFactor = 0.5;
+type Gender = 'female' | 'male';
+
+/** Who a row is for, from its English description ("Men's or boys' ...", "Women's or girls' ..."). */
+function rowGender(row: TariffRow): Gender | undefined {
+  const en = row.description_en ?? '';
+  if (/\bwomen's or girls'/i.test(en)) return 'female';
+  if (/\bmen's or boys'/i.test(en)) return 'male';
+  return undefined;
+}
+
+/**
+ * Textiles are split by what they are made of (cotton, wool, silk, synthetic or artificial fibres).
+ * A description that names one fibre counts a row made of another at `otherGenderFactor` of its score.
+ */
+type Fibre = 'cotton' | 'wool' | 'silk' | 'synthetic' | 'artificial';
+const fibreWords: Record<string, Fibre> = {
+  algodon: 'cotton', cotton: 'cotton', lana: 'wool', wool: 'wool', merino: 'wool', seda: 'silk', silk: 'silk',
+  nylon: 'synthetic', poliester: 'synthetic', polyester: 'synthetic', poliamida: 'synthetic', polyamide: 'synthetic', lycra: 'synthetic',
+  spandex: 'synthetic', elastano: 'synthetic', acrilico: 'synthetic', acrylic: 'synthetic', sintetico: 'synthetic', sintetica: 'synthetic', synthetic: 'synthetic',
+  viscosa: 'artificial', viscose: 'artificial', rayon: 'artificial', modal: 'artificial',
+};
+
+/** The fibres a row's English description admits ("of cotton", "of man-made fibres", "of other textile materials"). */
+function rowFibres(row: TariffRow): ReadonlySet<Fibre> | undefined {
+  const en = (row.description_en ?? '').toLowerCase();
+  if (/\bof cotton\b/.test(en)) return new Set(['cotton']);
+  if (/\bof wool\b/.test(en)) return new Set(['wool']);
+  if (/\bof silk\b/.test(en)) return new Set(['silk']);
+  if (/\bof man-made fib/.test(en)) return new Set(['synthetic', 'artificial']);
+  if (/\bof synthetic fib/.test(en)) return new Set(['synthetic']);
+  if (/\bof artificial fib/.test(en)) return new Set(['artificial']);
+  if (/\bof other textile materials\b/.test(en)) return new Set(['wool', 'silk', 'synthetic', 'artificial']);
+  return undefined;
+}
+
+/** The one fibre the product's words name, if exactly one. */
+function fibreOf(terms: readonly string[]): Fibre | undefined {
+  const named = new Set(terms.map((t) => fibreWords[t]).filter((f): f is Fibre => f !== undefined));
+  return named.size === 1 ? [...named][0] : undefined;
+}
+
+/** Who the product is for when its words name exactly one side. */
+function genderOf(terms: readonly string[]): Gender | undefined {
+  const female = terms.some((t) => femaleWords.has(t));
+  const male = terms.some((t) => maleWords.has(t));
+  return female === male ? undefined : female ? 'female' : 'male';
+}
+
 /** Folds Spanish and English plurals so singular and plural meet: both sides go through it. */
 function stem(word: string): string {
   if (word.length <= 3 || /\d/.test(word)) return word;
@@ -314,6 +371,8 @@ export function createOfflineClassifier(table: readonly TariffRow[], opts: Offli
   const index = buildIndex(rows);
   const byDigits = new Map(rows.map((r, i) => [ncmDigits(r.ncm), i]));
   const fallbackIndex = byDigits.get(ncmDigits(opts.fallbackNcm ?? defaultFallbackNcm)) ?? 0;
+  const genders = rows.map(rowGender);
+  const fibres = rows.map(rowFibres);
 
   // Scratch buffers reused by every query: classification is synchronous, so one query at a time.
   const scores = new Float64Array(rows.length);
@@ -431,6 +490,14 @@ export function createOfflineClassifier(table: readonly TariffRow[], opts: Offli
   function best(input: ClassifyInput): { terms: QueryTerm[]; order: number[]; total: number } {
     const terms = queryTerms(input);
     const { order, total } = rank(terms);
+    const words = wordsOf(input);
+    const gender = genderOf(words);
+    const fibre = fibreOf(words);
+    const other = (i: number) => (gender !== undefined && genders[i] !== undefined && genders[i] !== gender) || (fibre !== undefined && fibres[i] !== undefined && !fibres[i]!.has(fibre));
+    if (order.some(other)) {
+      for (const i of order) if (other(i)) scores[i] *= otherGenderFactor;
+      order.sort((a, b) => scores[b] - scores[a] || a - b);
+    }
     return { terms, order, total };
   }
 

@@ -138,3 +138,22 @@ describe('speed', () => {
     expect(performance.now() - started).toBeLessThan(1000);
   });
 });
+
+describe('garments by who wears them and what they are made of (HS chapters 61 and 62)', () => {
+  it("sends a jacket to the women's or the men's heading by the description's words, whatever else matches", () => {
+    expect(offline.classify({ description: "Women's winter parka jacket waterproof" }).ncm_code).toBe('6202.40.00');
+    expect(offline.classify({ description: 'Rompevientos mujer nylon' }).ncm_code).toBe('6202.40.00');
+    expect(offline.classify({ description: "Men's winter parka jacket waterproof" }).ncm_code).toBe('6201.40.00');
+  });
+
+  it('leaves a description that names both sides, or neither, to its other words', () => {
+    const both = offline.classify({ description: 'Campera impermeable unisex hombre mujer' }).ncm_code;
+    expect(both.startsWith('620')).toBe(true);
+    expect(offline.classify({ description: 'Campera impermeable' }).ncm_code).toBe('6201.40.00');
+  });
+
+  it('reads the fibre the description names: nylon socks are of synthetic fibres, cotton ones of cotton', () => {
+    expect(offline.classify({ description: 'Calcetines largos de nylon para futbol' }).ncm_code).toBe('6115.96.00');
+    expect(offline.classify({ description: 'Calcetines largos de algodon' }).ncm_code).toBe('6115.95.00');
+  });
+});
