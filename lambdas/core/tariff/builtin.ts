@@ -90,7 +90,7 @@ const entries: Entry[] = [
   ['4203.30.00', 20, 'Cintos, cinturones y bandoleras, de cuero natural o regenerado', 'Belts and bandoliers of leather', 'cinturon; cinturones; cinto; cintos; belt; belts; leather belt; cinturon de cuero'],
 
   // Wood, paper and printed matter (chapters 44, 48, 49)
-  ['4419.90.00', 16, 'Artículos de mesa o de cocina, de madera', 'Tableware and kitchenware of wood', 'tabla de picar; tabla de madera; tabla para asado; utensilios de madera; cutting board; chopping board; wooden spoon; wooden utensils; bandeja de madera'],
+  ['4419.90.00', 16, 'Artículos de mesa o de cocina, de madera', 'Tableware and kitchenware of wood', 'tabla de picar; tabla de madera; tabla para asado; utensilios de madera; cutting board; chopping board; wooden spoon; cuchara de madera; cucharas de madera; espatula de madera; wooden utensils; bandeja de madera'],
   ['4420.19.00', 18, 'Estatuillas y demás objetos de adorno, de madera (excepto de madera tropical)', 'Statuettes and other ornaments of wood', 'adorno de madera; figura de madera; estatuilla de madera; wooden decor; wood carving; talla de madera'],
   ['4820.10.00', 16, 'Libros registro, agendas, talonarios, blocs de notas y artículos similares', 'Registers, diaries, memo pads and similar articles', 'agenda; agendas; planner; planners; diario; journal; bloc de notas; block de notas; notepad; libreta; libretas; anotador; anotadores; post it; sticky notes; notas adhesivas'],
   ['4820.20.00', 16, 'Cuadernos', 'Exercise books', 'cuaderno; cuadernos; exercise book; cuaderno universitario; cuaderno rayado; cuaderno cuadriculado; spiral notebook; paper notebook; dotted notebook; lined notebook; sketchbook; cuaderno de dibujo; block de dibujo'],

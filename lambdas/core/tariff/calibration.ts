@@ -30,7 +30,7 @@ export const calibrationBands: readonly (readonly [number, number])[] = [
 export const calibration: Calibration = {
   "measured_on": "2026-11-25",
   "items": 644,
-  "accuracy6": 0.957,
+  "accuracy6": 0.958,
   "target_precision": 0.98,
   "review_below": 0.5,
   "bands": [
@@ -49,8 +49,8 @@ export const calibration: Calibration = {
     {
       "from": 0.5,
       "to": 0.6,
-      "items": 34,
-      "accuracy6": 0.912
+      "items": 33,
+      "accuracy6": 0.939
     },
     {
       "from": 0.6,
@@ -67,7 +67,7 @@ export const calibration: Calibration = {
     {
       "from": 0.8,
       "to": 0.9,
-      "items": 109,
+      "items": 110,
       "accuracy6": 1
     },
     {
