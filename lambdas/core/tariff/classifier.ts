@@ -2,6 +2,18 @@ import { maxDutyRate, ncmDigits, type TariffRow } from './table';
 import { importedDutySource, type DutySource } from '../customs/tariff-rates';
 import type { HsIndex, HsMatch } from './hs-fallback';
 import type { ManifestItem } from '../manifests/submission';
+import {
+  attributeFactor,
+  genderOfTerms,
+  genderOfWording,
+  isGenderTerm,
+  isMaterialTerm,
+  materialsOfTerms,
+  materialsOfWording,
+  quantitiesOf,
+  rangesOf,
+  type Attributes,
+} from './attributes';
 
 /**
  * The offline tariff classifier: deterministic retrieval over the tariff table. Every row is indexed
@@ -119,6 +131,8 @@ const hsLead = 2;
 /** What a whole phrase adds, for either side (at most two phrases count). */
 const hsPhraseWeight = 1;
 export const partnerHs6Confidence = 0.9;
+/** How much a material word weighs, against a product word, when the table and the HS tier are compared. */
+const materialWordShare = 0.5;
 
 /* ---------------- normalization ---------------- */
 
@@ -314,6 +328,12 @@ export function createOfflineClassifier(table: readonly TariffRow[], opts: Offli
   const index = buildIndex(rows);
   const byDigits = new Map(rows.map((r, i) => [ncmDigits(r.ncm), i]));
   const fallbackIndex = byDigits.get(ncmDigits(opts.fallbackNcm ?? defaultFallbackNcm)) ?? 0;
+  /** What each row's own wording states: gender (garments of chapters 61 and 62), ranges, materials. */
+  const rowAttributes: Attributes[] = rows.map((r) => {
+    const wording = `${r.description} ${r.description_en ?? ''}`;
+    const garment = /^6[12]/.test(ncmDigits(r.ncm));
+    return { garment, gender: garment ? genderOfWording(wording) : undefined, ranges: rangesOf(wording), materials: materialsOfWording(wording) };
+  });
 
   // Scratch buffers reused by every query: classification is synchronous, so one query at a time.
   const scores = new Float64Array(rows.length);
@@ -363,7 +383,15 @@ export function createOfflineClassifier(table: readonly TariffRow[], opts: Offli
   }
 
   /** Scores every row sharing a term with the query; returns the touched rows, best first. */
-  function rank(terms: QueryTerm[], only?: (i: number) => boolean): { order: number[]; total: number } {
+  /** What the description says beyond the product's name: gender, figures, materials (not of what it fits). */
+  function attributesOf(input: ClassifyInput): Attributes {
+    const toks = wordTokens(input);
+    const terms = toks.map((t) => t.term);
+    const raw = [input.description, input.name].filter(Boolean).join(' ');
+    return { gender: genderOfTerms(terms), quantities: quantitiesOf(raw), materials: materialsOfTerms(toks.filter((t) => !t.secondary).map((t) => t.term)) };
+  }
+
+  function rank(terms: QueryTerm[], only?: (i: number) => boolean, attrs?: Attributes): { order: number[]; total: number } {
     for (const i of touched) {
       scores[i] = 0;
       covered[i] = 0;
@@ -385,6 +413,7 @@ export function createOfflineClassifier(table: readonly TariffRow[], opts: Offli
         if (!q.unigram || p.weights[k] >= 0.99 * keywordWeight * p.idf) solid[i] = 1;
       }
     }
+    if (attrs) for (const i of touched) scores[i] *= attributeFactor(attrs, rowAttributes[i]);
     const order = touched.filter((i) => scores[i] > 0).sort((a, b) => scores[b] - scores[a] || a - b);
     return { order, total };
   }
@@ -410,7 +439,7 @@ export function createOfflineClassifier(table: readonly TariffRow[], opts: Offli
     const hs6Text = `${hs6.slice(0, 4)}.${hs6.slice(4)}`;
     if (!under.length) return { note: `Partner hsCode ${given} has no row in the tariff table (nothing under HS ${hs6Text}); classified from the description.` };
     const allowed = new Set(under);
-    const { order } = rank(queryTerms(input), (i) => allowed.has(i));
+    const { order } = rank(queryTerms(input), (i) => allowed.has(i), attributesOf(input));
     const best = order[0] ?? under[0];
     const how = under.length === 1 ? 'the only NCM' : order.length ? 'the best NCM for the description' : 'the first NCM';
     return {
@@ -430,7 +459,7 @@ export function createOfflineClassifier(table: readonly TariffRow[], opts: Offli
   /** The table's best row, its score and the query's total weight (no partner code, no HS tier). */
   function best(input: ClassifyInput): { terms: QueryTerm[]; order: number[]; total: number } {
     const terms = queryTerms(input);
-    const { order, total } = rank(terms);
+    const { order, total } = rank(terms, undefined, attributesOf(input));
     return { terms, order, total };
   }
 
@@ -468,7 +497,8 @@ export function createOfflineClassifier(table: readonly TariffRow[], opts: Offli
   function hsAnswer(input: ClassifyInput, hs: HsIndex, top: number | undefined, note: string): { answer?: Classification; tableShare: number } {
     const toks = wordTokens(input);
     const words = toks.map((t) => t.term);
-    const m: HsMatch | undefined = hs.match(words);
+    const attrs = attributesOf(input);
+    const m: HsMatch | undefined = hs.match(words, attrs);
     // Each word counts as much as it is specific in the nomenclature; a word only the table knows, as a
     // typical word; a word nobody knows, as half of one (a glossary word with no English weighs nothing).
     const weight = words.map((w, k) => {
@@ -479,7 +509,9 @@ export function createOfflineClassifier(table: readonly TariffRow[], opts: Offli
           : hs.knows(w) || /\d/.test(w)
             ? 0
             : unknownWordWeight;
-      return base * (toks[k].secondary ? secondaryWeight : 1);
+      // Who wears it says nothing of what it is; a material says less than the product's name.
+      const attribute = isGenderTerm(w) ? 0 : isMaterialTerm(w) ? materialWordShare : 1;
+      return base * attribute * (toks[k].secondary ? secondaryWeight : 1);
     });
     const sum = (keep: (k: number) => boolean) => weight.reduce((s, w, k) => (keep(k) ? s + w : s), 0);
     const whole = top === undefined ? new Set<string>() : wholePhraseWords(top, queryTerms(input));
@@ -503,7 +535,7 @@ export function createOfflineClassifier(table: readonly TariffRow[], opts: Offli
     const under = rows.map((r, i) => (ncmDigits(r.ncm).startsWith(m.hs6) ? i : -1)).filter((i) => i >= 0);
     if (under.length) {
       const allowed = new Set(under);
-      const { order } = rank(queryTerms(input), (i) => allowed.has(i));
+      const { order } = rank(queryTerms(input), (i) => allowed.has(i), attrs);
       const row = order[0] ?? under[0];
       const confidence = round2(Math.min(hsCompletedCap, raw));
       return { tableShare, answer: answer(row, confidence, 'hs-fallback', `${why}; NCM ${rows[row].ncm} of the tariff table under it.${note}`) };
@@ -573,7 +605,7 @@ export function createOfflineClassifier(table: readonly TariffRow[], opts: Offli
   }
 
   function candidates(input: ClassifyInput, n: number): Candidate[] {
-    const { order } = rank(queryTerms(input));
+    const { order } = rank(queryTerms(input), undefined, attributesOf(input));
     return order.slice(0, Math.max(0, n)).map((i) => ({ row: rows[i], score: Math.round(scores[i] * 1000) / 1000 }));
   }
 
