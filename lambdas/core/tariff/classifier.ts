@@ -14,6 +14,7 @@ import {
   rangesOf,
   type Attributes,
 } from './attributes';
+import { brandLines, type BrandLine } from './brands';
 
 /**
  * The offline tariff classifier: deterministic retrieval over the tariff table. Every row is indexed
@@ -178,6 +179,8 @@ interface Token {
   term: string;
   /** After `para` / `for` / `con` / `with`: what the product fits or has, not what it is. */
   secondary: boolean;
+  /** A product type's word read from a brand or model name (brands.ts), not written by the sender. */
+  inferred?: boolean;
 }
 
 function tokens(text: string): Token[] {
@@ -202,6 +205,42 @@ function tokens(text: string): Token[] {
   }
   return out;
 }
+
+let brandIndex: Map<string, BrandLine[]> | undefined;
+
+/**
+ * A description's tokens with the product type each brand or model name names (brands.ts) read after
+ * the name: `Apple AirPods Pro` -> `airpods auricular earphone`. The maker's name before a line name
+ * goes with it (`apple` of `Apple AirPods` is no fruit).
+ */
+function withBrands(toks: Token[], known?: (name: readonly string[]) => boolean): Token[] {
+  if (!brandIndex) {
+    brandIndex = new Map();
+    for (const line of brandLines((t) => tokens(t).map((x) => x.term))) {
+      const list = brandIndex.get(line.name[0]) ?? [];
+      list.push(line);
+      brandIndex.set(line.name[0], list);
+    }
+  }
+  let out: Token[] | undefined;
+  for (let k = 0; k < toks.length; k++) {
+    const line = brandIndex.get(toks[k].term)?.find((l) => l.name.every((w, j) => toks[k + j]?.term === w));
+    // A name the table already knows as a keyword says what it is there.
+    if (!line || known?.(line.name)) {
+      out?.push(toks[k]);
+      continue;
+    }
+    out ??= toks.slice(0, k);
+    const prev = out[out.length - 1];
+    if (prev && line.makers.includes(prev.term)) out.pop();
+    const secondary = toks[k].secondary;
+    for (let j = 0; j < line.name.length; j++) out.push(toks[k + j]);
+    for (const t of tokens(line.product)) out.push({ term: t.term, secondary, inferred: true });
+    k += line.name.length - 1;
+  }
+  return out ?? toks;
+}
+
 
 /** The normalized terms of a text, in order (for caches keyed by meaning rather than spelling). */
 export function normalizeText(text: string): string[] {
@@ -345,6 +384,11 @@ export function createOfflineClassifier(table: readonly TariffRow[], opts: Offli
   let vocabulary: HsIndex | undefined;
   const touched: number[] = [];
 
+  /** Whether the table knows a brand or model name as a keyword of its own (a one-word keyword or a phrase). */
+  const knownName = (name: readonly string[]) => (name.length === 1 ? index.heads.has(name[0]) : index.postings.has(gram(name.slice(0, maxGram))));
+  /** The tokens of a product description as the classifier reads it: with the product types its brand names name. */
+  const queryTokens = (text: string): Token[] => withBrands(tokens(text), knownName);
+
   function queryTerms(input: ClassifyInput): QueryTerm[] {
     const weights = new Map<string, QueryTerm>();
     const add = (term: string, weight: number, unigram: boolean, exact = true) => {
@@ -359,11 +403,13 @@ export function createOfflineClassifier(table: readonly TariffRow[], opts: Offli
     ];
     for (const [text, fieldWeight] of fields) {
       if (!text) continue;
-      const toks = tokens(text).map((t) => ({ ...t, known: index.postings.has(t.term) ? t.term : fuzzy(t.term) }));
-      // What an accessory fits or a feature it has counts less only when a word names the product itself.
-      const named = toks.some((t) => !t.secondary && t.known !== undefined && index.heads.has(t.known));
+      const toks = queryTokens(text).map((t) => ({ ...t, known: index.postings.has(t.term) ? t.term : t.inferred ? undefined : fuzzy(t.term) }));
+      // What an accessory fits or a feature it has counts less only when a word names the product itself;
+      // so does what a brand name names (`Funda AirPods` is a case).
+      const named = toks.some((t) => !t.secondary && !t.inferred && t.known !== undefined && index.heads.has(t.known));
       toks.forEach((t, k) => {
-        if (t.known) add(t.known, fieldWeight * (t.secondary && named ? secondaryWeight : 1) * (t.known === t.term ? 1 : fuzzyWeight), true, t.known === t.term);
+        const lesser = (t.secondary && (named || t.inferred)) || (t.inferred && named);
+        if (t.known) add(t.known, fieldWeight * (lesser ? secondaryWeight : 1) * (t.known === t.term ? 1 : fuzzyWeight), true, t.known === t.term);
         for (let len = 2; len <= Math.min(maxGram, k + 1); len++) add(gram(toks.slice(k + 1 - len, k + 1).map((x) => x.term)), fieldWeight, false);
       });
     }
@@ -453,7 +499,7 @@ export function createOfflineClassifier(table: readonly TariffRow[], opts: Offli
   }
 
   function wordTokens(input: ClassifyInput): Token[] {
-    return [input.description, input.name, input.category].flatMap((t) => (t ? tokens(t) : []));
+    return [input.description, input.name, input.category].flatMap((t) => (t ? queryTokens(t) : []));
   }
 
   /** The table's best row, its score and the query's total weight (no partner code, no HS tier). */
