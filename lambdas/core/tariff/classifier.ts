@@ -446,6 +446,8 @@ export function createOfflineClassifier(table: readonly TariffRow[], opts: Offli
     }
     touched.length = 0;
     let total = 0;
+    const unigramWeight = new Map<string, number>();
+    for (const q of terms) if (q.unigram) unigramWeight.set(q.term, q.weight);
     for (const q of terms) {
       const p = index.postings.get(q.term)!;
       if (q.unigram) total += q.weight * p.idf;
@@ -457,6 +459,14 @@ export function createOfflineClassifier(table: readonly TariffRow[], opts: Offli
         if (q.unigram) covered[i] += q.weight * p.idf;
         if (p.weights[k] > strongThreshold * p.idf) strong[i] = 1;
         if (!q.unigram || p.weights[k] >= 0.99 * keywordWeight * p.idf) solid[i] = 1;
+        // A keyword phrase met whole (`pava electrica`): its words count as keywords of the row.
+        if (!q.unigram && p.weights[k] >= 0.99 * keywordWeight * p.idf) {
+          for (const w of q.term.split('_')) {
+            const inQuery = unigramWeight.get(w);
+            const wp = index.postings.get(w);
+            if (inQuery && wp) scores[i] += inQuery * (keywordWeight - (index.rowTerms[i].get(w) ?? 0)) * wp.idf;
+          }
+        }
       }
     }
     if (attrs) for (const i of touched) scores[i] *= attributeFactor(attrs, rowAttributes[i]);
