@@ -172,6 +172,7 @@ export function createHsIndex(text: string, synonyms: Readonly<Record<string, st
     return { code: s.code, description: s.description, terms, length: own.length, attributes };
   });
 
+  const synonymWords = new Set(Object.values(synonyms).flatMap((names) => synonymTerms(names.replace(/;/g, ' '))));
   const postings = new Map<string, { docs: number[]; weights: number[] }>();
   docs.forEach((d, i) => {
     for (const [t, w] of d.terms) {
@@ -203,6 +204,9 @@ export function createHsIndex(text: string, synonyms: Readonly<Record<string, st
       const known = postings.has(term);
       const like = known || hsStopWords.has(term) || english === '' ? undefined : cognate(term);
       words = english !== undefined ? docTerms(english) : hsStopWords.has(term) ? [] : [term];
+      // A commercial name the synonyms use as written (`drone`) keeps that meaning beside its translation
+      // (not any word of the nomenclature: Spanish `collar` is a necklace, not a pallet collar).
+      if (english && synonymWords.has(term) && !words.includes(term)) words = [...words, term];
       if (like && !words.includes(like)) words = [...words.filter((w) => w !== term), like];
       if (translations.size < 10_000) translations.set(term, words);
     }

@@ -207,6 +207,8 @@ export const hsSynonyms: Readonly<Record<string, string>> = {
   '902110': 'knee brace; crutches; orthopedic brace',
   '903020': 'oscilloscope',
   '970191': 'oil painting; painting on canvas',
+  // E-book readers: US CBP rulings NY N215220 (Kobo Touch, 2012) and NY N175281 (2011) classify them in 8543.70.
+  '854370': 'e-book reader; ebook reader; e-reader',
 };
 
 /** Normalized Spanish term -> English words. */
