@@ -31,7 +31,7 @@ export interface Range {
 /** Cylinder capacity (cm3), power (W; VA counted as W) and voltage (V). */
 export type Dimension = 'cc' | 'power' | 'voltage';
 
-export type Material = 'cotton' | 'synthetic' | 'artificial' | 'wool' | 'silk' | 'leather' | 'wood' | 'stainless' | 'plastic' | 'glass' | 'ceramic';
+export type Material = 'cotton' | 'synthetic' | 'artificial' | 'wool' | 'silk' | 'leather' | 'wood' | 'steel' | 'stainless' | 'aluminium' | 'plastic' | 'glass' | 'ceramic';
 
 /** The attributes of a product, of a row or of a subheading. */
 export interface Attributes {
@@ -177,7 +177,10 @@ const materialWords: Record<Material, string> = {
   silk: 'seda silk',
   leather: 'cuero leather',
   wood: 'madera wood wooden bambu bamboo',
+  // `iron` alone is also the appliance (a steam iron): only the Spanish `hierro` reads as the metal.
+  steel: 'acero steel hierro',
   stainless: 'inoxidable stainless inox',
+  aluminium: 'aluminio aluminium aluminum',
   plastic: 'plastico plastica plastic',
   glass: 'vidrio glass',
   ceramic: 'ceramica ceramico ceramic porcelana porcelain',
@@ -192,9 +195,14 @@ function materialTermMap(): Map<string, Material> {
   return materialTerms;
 }
 
+/** Materials that name no sibling of the table (articles of silicone fall under several chapters), but are materials all the same. */
+const otherMaterialWords = 'silicona silicone';
+let otherMaterials: Set<string> | undefined;
+
 /** Whether a normalized word names a material. */
 export function isMaterialTerm(term: string): boolean {
-  return materialTermMap().has(term);
+  otherMaterials ??= new Set(normalizeText(otherMaterialWords));
+  return materialTermMap().has(term) || otherMaterials.has(term);
 }
 
 /** The materials the description's words name. */
@@ -221,6 +229,8 @@ export function materialsOfWording(text: string): Material[] {
   if (has(/\bcuero\b|\bleather\b/)) out.add('leather');
   if (has(/\bde madera\b|\bof wood\b/)) out.add('wood');
   if (has(/acero inoxidable|stainless steel/)) out.add('stainless');
+  if (has(/\bacero\b|\bsteel\b|\bde hierro\b|\bof iron\b/)) out.add('steel');
+  if (has(/\bde aluminio\b|\bof aluminium\b/)) out.add('aluminium');
   if (has(/\bde plastico\b|\bof plastics?\b/)) out.add('plastic');
   if (has(/\bde vidrio\b|\bof glass\b/)) out.add('glass');
   if (has(/\bceramic|\bporcelan/)) out.add('ceramic');

@@ -266,6 +266,8 @@ const phraseWordWeight = 0.4;
 const weakWeight = 0.35;
 const descriptionWeight = 0.5;
 const categoryWeight = 0.6;
+/** A two-word phrase met with one word between its words. */
+const skipPhraseWeight = 0.5;
 const fuzzyWeight = 0.7;
 /** A row matched only through weights at or below this matched on weak hints (brands) alone. */
 const strongThreshold = weakWeight + 0.01;
@@ -411,6 +413,8 @@ export function createOfflineClassifier(table: readonly TariffRow[], opts: Offli
         const lesser = (t.secondary && (named || t.inferred)) || (t.inferred && named);
         if (t.known) add(t.known, fieldWeight * (lesser ? secondaryWeight : 1) * (t.known === t.term ? 1 : fuzzyWeight), true, t.known === t.term);
         for (let len = 2; len <= Math.min(maxGram, k + 1); len++) add(gram(toks.slice(k + 1 - len, k + 1).map((x) => x.term)), fieldWeight, false);
+        // A two-word keyword with one word between (`libro [infantil] para colorear`) meets its phrase, for less.
+        if (k >= 2 && !toks[k - 1].inferred && !t.inferred) add(gram([toks[k - 2].term, t.term]), fieldWeight * skipPhraseWeight, false);
       });
     }
     return [...weights.values()].filter((q) => index.postings.has(q.term));
@@ -464,7 +468,7 @@ export function createOfflineClassifier(table: readonly TariffRow[], opts: Offli
           for (const w of q.term.split('_')) {
             const inQuery = unigramWeight.get(w);
             const wp = index.postings.get(w);
-            if (inQuery && wp) scores[i] += inQuery * (keywordWeight - (index.rowTerms[i].get(w) ?? 0)) * wp.idf;
+            if (inQuery && wp) scores[i] += Math.min(inQuery, q.weight) * (keywordWeight - (index.rowTerms[i].get(w) ?? 0)) * wp.idf;
           }
         }
       }
