@@ -245,6 +245,8 @@ export const otherGenderFactor = 0.5;
 export const unspecifiedMaleFactor = 0.8;
 /** A row or subheading whose stated range excludes every figure the description gives in that unit. */
 export const outOfRangeFactor = 0.5;
+/** A row or subheading whose stated range holds the description's figure: the figure says it is of that kind. */
+export const inRangeFactor = 1.2;
 /** A row made of a material the description does not name, when the description names one. */
 export const otherMaterialFactor = 0.6;
 
@@ -264,7 +266,7 @@ export function attributeFactor(query: Attributes, row: Attributes): number {
       const values = query.quantities.filter((q) => q.dim === dim).map((q) => q.value);
       if (!values.length) continue;
       const ranges = row.ranges.filter((r) => r.dim === dim);
-      if (!values.some((v) => ranges.every((r) => inRange(r, v)))) f *= outOfRangeFactor;
+      f *= values.some((v) => ranges.every((r) => inRange(r, v))) ? inRangeFactor : outOfRangeFactor;
     }
   }
   if (query.materials?.length && row.materials?.length && !query.materials.some((m) => row.materials!.includes(m))) f *= otherMaterialFactor;
