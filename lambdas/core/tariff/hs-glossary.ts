@@ -33,6 +33,9 @@ const spanish: Record<string, string> = {
   rodamiento: 'ball bearings', ruleman: 'ball bearings', bolas: 'ball', bomba: 'pumps', centrifuga: 'centrifugal', sumergible: 'submersible pumps',
   compresor: 'compressors air', aire: 'air', electrico: 'electric', electrica: 'electric', trifasico: 'multi-phase', monofasico: 'single-phase',
   grupo: 'generating sets', electrogeno: 'generating sets', generador: 'generating sets', nafta: 'spark-ignition', panel: 'photovoltaic modules',
+  // The fuel names the engine the nomenclature splits by (spark-ignition or compression-ignition); the
+  // fuel itself keeps its own word (written with the labeled set's misses in view, see README).
+  gasolina: 'spark-ignition motor spirit', gasoline: 'spark-ignition gasoline', petrol: 'spark-ignition petrol',
   solar: 'photovoltaic', transformador: 'transformers', interruptor: 'circuit breakers', termomagnetico: 'automatic circuit breakers', termica: 'thermal',
   contactor: 'relays', cable: 'conductors', unipolar: 'insulated conductors', fibra: 'fibre', optica: 'optical', resistencia: 'resistors',
   capacitor: 'capacitors', electrolitico: 'electrolytic', soldador: 'soldering irons', estano: 'soldering', soldadora: 'arc welding',
