@@ -181,6 +181,8 @@ interface Token {
   secondary: boolean;
   /** A product type's word read from a brand or model name (brands.ts), not written by the sender. */
   inferred?: boolean;
+  /** A word of a brand or model name of brands.ts. */
+  brand?: boolean;
 }
 
 function tokens(text: string): Token[] {
@@ -225,8 +227,9 @@ function withBrands(toks: Token[], known?: (name: readonly string[]) => boolean)
   let out: Token[] | undefined;
   for (let k = 0; k < toks.length; k++) {
     const line = brandIndex.get(toks[k].term)?.find((l) => l.name.every((w, j) => toks[k + j]?.term === w));
-    // A name the table already knows as a keyword says what it is there.
-    if (!line || known?.(line.name)) {
+    // A name the table already knows as a keyword says what it is there; after `para` / `for` a name
+    // says what an accessory fits, not what it is.
+    if (!line || known?.(line.name) || toks[k].secondary) {
       out?.push(toks[k]);
       continue;
     }
@@ -234,7 +237,7 @@ function withBrands(toks: Token[], known?: (name: readonly string[]) => boolean)
     const prev = out[out.length - 1];
     if (prev && line.makers.includes(prev.term)) out.pop();
     const secondary = toks[k].secondary;
-    for (let j = 0; j < line.name.length; j++) out.push(toks[k + j]);
+    for (let j = 0; j < line.name.length; j++) out.push({ ...toks[k + j], brand: true });
     for (const t of tokens(line.product)) out.push({ term: t.term, secondary, inferred: true });
     k += line.name.length - 1;
   }
@@ -388,8 +391,15 @@ export function createOfflineClassifier(table: readonly TariffRow[], opts: Offli
 
   /** Whether the table knows a brand or model name as a keyword of its own (a one-word keyword or a phrase). */
   const knownName = (name: readonly string[]) => (name.length === 1 ? index.heads.has(name[0]) : index.postings.has(gram(name.slice(0, maxGram))));
-  /** The tokens of a product description as the classifier reads it: with the product types its brand names name. */
-  const queryTokens = (text: string): Token[] => withBrands(tokens(text), knownName);
+  /**
+   * The tokens of a product description as the classifier reads it: with the product types its brand
+   * names name, when no other word the table knows says what the product is (`Funda AirPods` is a case).
+   */
+  const queryTokens = (text: string): Token[] => {
+    const toks = withBrands(tokens(text), knownName);
+    const described = toks.some((t) => !t.secondary && !t.inferred && !t.brand && (index.postings.has(t.term) || fuzzy(t.term) !== undefined));
+    return described ? toks.filter((t) => !t.inferred) : toks;
+  };
 
   function queryTerms(input: ClassifyInput): QueryTerm[] {
     const weights = new Map<string, QueryTerm>();
@@ -410,7 +420,7 @@ export function createOfflineClassifier(table: readonly TariffRow[], opts: Offli
       // so does what a brand name names (`Funda AirPods` is a case).
       const named = toks.some((t) => !t.secondary && !t.inferred && t.known !== undefined && index.heads.has(t.known));
       toks.forEach((t, k) => {
-        const lesser = (t.secondary && (named || t.inferred)) || (t.inferred && named);
+        const lesser = t.secondary && named;
         if (t.known) add(t.known, fieldWeight * (lesser ? secondaryWeight : 1) * (t.known === t.term ? 1 : fuzzyWeight), true, t.known === t.term);
         for (let len = 2; len <= Math.min(maxGram, k + 1); len++) add(gram(toks.slice(k + 1 - len, k + 1).map((x) => x.term)), fieldWeight, false);
         // A two-word keyword with one word between (`libro [infantil] para colorear`) meets its phrase, for less.
