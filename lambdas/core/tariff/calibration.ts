@@ -30,9 +30,9 @@ export const calibrationBands: readonly (readonly [number, number])[] = [
 export const calibration: Calibration = {
   "measured_on": "2026-11-25",
   "items": 644,
-  "accuracy6": 0.952,
+  "accuracy6": 0.972,
   "target_precision": 0.98,
-  "review_below": 0.55,
+  "review_below": 0.5,
   "bands": [
     {
       "from": 0,
@@ -43,37 +43,37 @@ export const calibration: Calibration = {
     {
       "from": 0.3,
       "to": 0.5,
-      "items": 246,
-      "accuracy6": 0.911
+      "items": 243,
+      "accuracy6": 0.942
     },
     {
       "from": 0.5,
       "to": 0.6,
-      "items": 35,
-      "accuracy6": 0.857
+      "items": 33,
+      "accuracy6": 0.939
     },
     {
       "from": 0.6,
       "to": 0.7,
-      "items": 92,
-      "accuracy6": 0.957
+      "items": 74,
+      "accuracy6": 0.973
     },
     {
       "from": 0.7,
       "to": 0.8,
-      "items": 116,
+      "items": 102,
       "accuracy6": 1
     },
     {
       "from": 0.8,
       "to": 0.9,
-      "items": 109,
+      "items": 108,
       "accuracy6": 1
     },
     {
       "from": 0.9,
       "to": 1,
-      "items": 46,
+      "items": 84,
       "accuracy6": 1
     }
   ]

@@ -564,7 +564,7 @@ export function createOfflineClassifier(table: readonly TariffRow[], opts: Offli
   }
 
   /** The HS tier's answer when it explains more of the description than the table's best row. */
-  function hsAnswer(input: ClassifyInput, hs: HsIndex, top: number | undefined, note: string): { answer?: Classification; tableShare: number } {
+  function hsAnswer(input: ClassifyInput, hs: HsIndex, top: number | undefined, note: string, siblings: readonly number[] = []): { answer?: Classification; tableShare: number } {
     const toks = wordTokens(input);
     const words = toks.map((t) => t.term);
     const attrs = attributesOf(input);
@@ -584,8 +584,13 @@ export function createOfflineClassifier(table: readonly TariffRow[], opts: Offli
       return base * attribute * (toks[k].secondary ? secondaryWeight : 1);
     });
     const sum = (keep: (k: number) => boolean) => weight.reduce((s, w, k) => (keep(k) ? s + w : s), 0);
-    const whole = top === undefined ? new Set<string>() : wholePhraseWords(top, queryTerms(input));
-    const strength = words.map((w) => (top === undefined ? 0 : explanation(top, w, whole)));
+    const qTerms = queryTerms(input);
+    const whole = top === undefined ? new Set<string>() : wholePhraseWords(top, qTerms);
+    const siblingWhole = siblings.map((i) => [i, wholePhraseWords(i, qTerms)] as const);
+    // A word a sibling row of the same heading explains (the gender or material routing chose between them) is explained by the table.
+    const strength = words.map((w) =>
+      top === undefined ? 0 : Math.max(explanation(top, w, whole), ...siblingWhole.map(([i, sw]) => explanation(i, w, sw))),
+    );
     const byTable = weight.reduce((s, w, k) => s + w * strength[k], 0);
     const total = Math.max(1e-9, sum(() => true));
     const tableShare = byTable / total;
@@ -593,7 +598,7 @@ export function createOfflineClassifier(table: readonly TariffRow[], opts: Offli
     const byHs = sum((k) => m.explained[k]);
     if (top !== undefined && ncmDigits(rows[top].ncm).startsWith(m.hs6)) return { tableShare: Math.max(tableShare, byHs / total) };
     // A phrase met whole (`motor oil`, `chain saw`) says more than its words met apart.
-    const tablePhrases = top === undefined ? 0 : queryTerms(input).filter((q) => !q.unigram && index.rowTerms[top].has(q.term)).length;
+    const tablePhrases = top === undefined ? 0 : qTerms.filter((q) => !q.unigram && index.rowTerms[top].has(q.term)).length;
     const hsPhrases = m.matched.filter((t) => t.includes(' ')).length;
     const phraseBonus = hsPhraseWeight * (Math.min(2, hsPhrases) - Math.min(2, tablePhrases));
     if (byHs + phraseBonus <= byTable + hsLead) return { tableShare };
@@ -644,7 +649,8 @@ export function createOfflineClassifier(table: readonly TariffRow[], opts: Offli
     if (checked.classification) return checked.classification;
     const note = checked.note ? ` ${checked.note}` : '';
     const { terms, order, total } = best(input);
-    const fromHs = hs ? hsAnswer(input, hs, order[0], note) : undefined;
+    const siblings = order.length ? order.slice(1, 6).filter((i) => rows[i].ncm.slice(0, 4) === rows[order[0]].ncm.slice(0, 4)) : [];
+    const fromHs = hs ? hsAnswer(input, hs, order[0], note, siblings) : undefined;
     if (fromHs?.answer) return fromHs.answer;
     if (!order.length) return fallback(`No tariff row matches the description; fallback ${rows[fallbackIndex].ncm}, to be reviewed.${note}`);
 
