@@ -30,7 +30,7 @@ export const calibrationBands: readonly (readonly [number, number])[] = [
 export const calibration: Calibration = {
   "measured_on": "2026-11-25",
   "items": 644,
-  "accuracy6": 0.958,
+  "accuracy6": 0.974,
   "target_precision": 0.98,
   "review_below": 0.5,
   "bands": [
@@ -43,8 +43,8 @@ export const calibration: Calibration = {
     {
       "from": 0.3,
       "to": 0.5,
-      "items": 245,
-      "accuracy6": 0.914
+      "items": 242,
+      "accuracy6": 0.946
     },
     {
       "from": 0.5,
@@ -55,25 +55,25 @@ export const calibration: Calibration = {
     {
       "from": 0.6,
       "to": 0.7,
-      "items": 92,
-      "accuracy6": 0.957
+      "items": 74,
+      "accuracy6": 0.973
     },
     {
       "from": 0.7,
       "to": 0.8,
-      "items": 118,
+      "items": 102,
       "accuracy6": 1
     },
     {
       "from": 0.8,
       "to": 0.9,
-      "items": 110,
+      "items": 109,
       "accuracy6": 1
     },
     {
       "from": 0.9,
       "to": 1,
-      "items": 46,
+      "items": 84,
       "accuracy6": 1
     }
   ]

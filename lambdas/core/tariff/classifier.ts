@@ -2,6 +2,19 @@ import { maxDutyRate, ncmDigits, type TariffRow } from './table';
 import { importedDutySource, type DutySource } from '../customs/tariff-rates';
 import type { HsIndex, HsMatch } from './hs-fallback';
 import type { ManifestItem } from '../manifests/submission';
+import {
+  attributeFactor,
+  genderOfTerms,
+  genderOfWording,
+  isGenderTerm,
+  isMaterialTerm,
+  materialsOfTerms,
+  materialsOfWording,
+  quantitiesOf,
+  rangesOf,
+  type Attributes,
+} from './attributes';
+import { brandLines, type BrandLine } from './brands';
 
 /**
  * The offline tariff classifier: deterministic retrieval over the tariff table. Every row is indexed
@@ -119,6 +132,8 @@ const hsLead = 2;
 /** What a whole phrase adds, for either side (at most two phrases count). */
 const hsPhraseWeight = 1;
 export const partnerHs6Confidence = 0.9;
+/** How much a material word weighs, against a product word, when the table and the HS tier are compared. */
+const materialWordShare = 0.5;
 
 /* ---------------- normalization ---------------- */
 
@@ -146,63 +161,6 @@ const stopWords = new Set(
 const secondaryMarkers = new Set(['para', 'for', 'compatible', 'fits', 'p', 'con', 'with', 'c']);
 const secondaryWeight = 0.35;
 
-/**
- * Garments are split by who wears them (HS chapters 61 and 62: men's or boys' headings apart from
- * women's or girls'). A description that names one side (in the normalized, singular form tokens
- * give) counts a row of the other side at `otherGenderFactor` of its score, so a word of the garment
- * (`waterproof`, `nylon`) cannot outweigh it. Unisex or unnamed: no change.
- */
-const femaleWords = new Set(['mujer', 'dama', 'senora', 'nina', 'femenino', 'femenina', 'women', 'woman', 'womens', 'lady', 'girl', 'female']);
-const maleWords = new Set(['hombre', 'caballero', 'varon', 'nino', 'masculino', 'men', 'man', 'mens', 'boy', 'male']);
-const otherGenderFactor = 0.5;
-type Gender = 'female' | 'male';
-
-/** Who a row is for, from its English description ("Men's or boys' ...", "Women's or girls' ..."). */
-function rowGender(row: TariffRow): Gender | undefined {
-  const en = row.description_en ?? '';
-  if (/\bwomen's or girls'/i.test(en)) return 'female';
-  if (/\bmen's or boys'/i.test(en)) return 'male';
-  return undefined;
-}
-
-/**
- * Textiles are split by what they are made of (cotton, wool, silk, synthetic or artificial fibres).
- * A description that names one fibre counts a row made of another at `otherGenderFactor` of its score.
- */
-type Fibre = 'cotton' | 'wool' | 'silk' | 'synthetic' | 'artificial';
-const fibreWords: Record<string, Fibre> = {
-  algodon: 'cotton', cotton: 'cotton', lana: 'wool', wool: 'wool', merino: 'wool', seda: 'silk', silk: 'silk',
-  nylon: 'synthetic', poliester: 'synthetic', polyester: 'synthetic', poliamida: 'synthetic', polyamide: 'synthetic', lycra: 'synthetic',
-  spandex: 'synthetic', elastano: 'synthetic', acrilico: 'synthetic', acrylic: 'synthetic', sintetico: 'synthetic', sintetica: 'synthetic', synthetic: 'synthetic',
-  viscosa: 'artificial', viscose: 'artificial', rayon: 'artificial', modal: 'artificial',
-};
-
-/** The fibres a row's English description admits ("of cotton", "of man-made fibres", "of other textile materials"). */
-function rowFibres(row: TariffRow): ReadonlySet<Fibre> | undefined {
-  const en = (row.description_en ?? '').toLowerCase();
-  if (/\bof cotton\b/.test(en)) return new Set(['cotton']);
-  if (/\bof wool\b/.test(en)) return new Set(['wool']);
-  if (/\bof silk\b/.test(en)) return new Set(['silk']);
-  if (/\bof man-made fib/.test(en)) return new Set(['synthetic', 'artificial']);
-  if (/\bof synthetic fib/.test(en)) return new Set(['synthetic']);
-  if (/\bof artificial fib/.test(en)) return new Set(['artificial']);
-  if (/\bof other textile materials\b/.test(en)) return new Set(['wool', 'silk', 'synthetic', 'artificial']);
-  return undefined;
-}
-
-/** The one fibre the product's words name, if exactly one. */
-function fibreOf(terms: readonly string[]): Fibre | undefined {
-  const named = new Set(terms.map((t) => fibreWords[t]).filter((f): f is Fibre => f !== undefined));
-  return named.size === 1 ? [...named][0] : undefined;
-}
-
-/** Who the product is for when its words name exactly one side. */
-function genderOf(terms: readonly string[]): Gender | undefined {
-  const female = terms.some((t) => femaleWords.has(t));
-  const male = terms.some((t) => maleWords.has(t));
-  return female === male ? undefined : female ? 'female' : 'male';
-}
-
 /** Folds Spanish and English plurals so singular and plural meet: both sides go through it. */
 function stem(word: string): string {
   if (word.length <= 3 || /\d/.test(word)) return word;
@@ -221,6 +179,10 @@ interface Token {
   term: string;
   /** After `para` / `for` / `con` / `with`: what the product fits or has, not what it is. */
   secondary: boolean;
+  /** A product type's word read from a brand or model name (brands.ts), not written by the sender. */
+  inferred?: boolean;
+  /** A word of a brand or model name of brands.ts. */
+  brand?: boolean;
 }
 
 function tokens(text: string): Token[] {
@@ -246,6 +208,43 @@ function tokens(text: string): Token[] {
   return out;
 }
 
+let brandIndex: Map<string, BrandLine[]> | undefined;
+
+/**
+ * A description's tokens with the product type each brand or model name names (brands.ts) read after
+ * the name: `Apple AirPods Pro` -> `airpods auricular earphone`. The maker's name before a line name
+ * goes with it (`apple` of `Apple AirPods` is no fruit).
+ */
+function withBrands(toks: Token[], known?: (name: readonly string[]) => boolean): Token[] {
+  if (!brandIndex) {
+    brandIndex = new Map();
+    for (const line of brandLines((t) => tokens(t).map((x) => x.term))) {
+      const list = brandIndex.get(line.name[0]) ?? [];
+      list.push(line);
+      brandIndex.set(line.name[0], list);
+    }
+  }
+  let out: Token[] | undefined;
+  for (let k = 0; k < toks.length; k++) {
+    const line = brandIndex.get(toks[k].term)?.find((l) => l.name.every((w, j) => toks[k + j]?.term === w));
+    // A name the table already knows as a keyword says what it is there; after `para` / `for` a name
+    // says what an accessory fits, not what it is.
+    if (!line || known?.(line.name) || toks[k].secondary) {
+      out?.push(toks[k]);
+      continue;
+    }
+    out ??= toks.slice(0, k);
+    const prev = out[out.length - 1];
+    if (prev && line.makers.includes(prev.term)) out.pop();
+    const secondary = toks[k].secondary;
+    for (let j = 0; j < line.name.length; j++) out.push({ ...toks[k + j], brand: true });
+    for (const t of tokens(line.product)) out.push({ term: t.term, secondary, inferred: true });
+    k += line.name.length - 1;
+  }
+  return out ?? toks;
+}
+
+
 /** The normalized terms of a text, in order (for caches keyed by meaning rather than spelling). */
 export function normalizeText(text: string): string[] {
   return tokens(text).map((t) => t.term);
@@ -270,6 +269,8 @@ const phraseWordWeight = 0.4;
 const weakWeight = 0.35;
 const descriptionWeight = 0.5;
 const categoryWeight = 0.6;
+/** A two-word phrase met with one word between its words. */
+const skipPhraseWeight = 0.5;
 const fuzzyWeight = 0.7;
 /** A row matched only through weights at or below this matched on weak hints (brands) alone. */
 const strongThreshold = weakWeight + 0.01;
@@ -371,8 +372,12 @@ export function createOfflineClassifier(table: readonly TariffRow[], opts: Offli
   const index = buildIndex(rows);
   const byDigits = new Map(rows.map((r, i) => [ncmDigits(r.ncm), i]));
   const fallbackIndex = byDigits.get(ncmDigits(opts.fallbackNcm ?? defaultFallbackNcm)) ?? 0;
-  const genders = rows.map(rowGender);
-  const fibres = rows.map(rowFibres);
+  /** What each row's own wording states: gender (garments of chapters 61 and 62), ranges, materials. */
+  const rowAttributes: Attributes[] = rows.map((r) => {
+    const wording = `${r.description} ${r.description_en ?? ''}`;
+    const garment = /^6[12]/.test(ncmDigits(r.ncm));
+    return { garment, gender: garment ? genderOfWording(wording) : undefined, ranges: rangesOf(wording), materials: materialsOfWording(wording) };
+  });
 
   // Scratch buffers reused by every query: classification is synchronous, so one query at a time.
   const scores = new Float64Array(rows.length);
@@ -383,6 +388,18 @@ export function createOfflineClassifier(table: readonly TariffRow[], opts: Offli
   /** During `classify` with the HS tier: a word the nomenclature knows as written is no typo. */
   let vocabulary: HsIndex | undefined;
   const touched: number[] = [];
+
+  /** Whether the table knows a brand or model name as a keyword of its own (a one-word keyword or a phrase). */
+  const knownName = (name: readonly string[]) => (name.length === 1 ? index.heads.has(name[0]) : index.postings.has(gram(name.slice(0, maxGram))));
+  /**
+   * The tokens of a product description as the classifier reads it: with the product types its brand
+   * names name, when no other word the table knows says what the product is (`Funda AirPods` is a case).
+   */
+  const queryTokens = (text: string): Token[] => {
+    const toks = withBrands(tokens(text), knownName);
+    const described = toks.some((t) => !t.secondary && !t.inferred && !t.brand && (index.postings.has(t.term) || fuzzy(t.term) !== undefined));
+    return described ? toks.filter((t) => !t.inferred) : toks;
+  };
 
   function queryTerms(input: ClassifyInput): QueryTerm[] {
     const weights = new Map<string, QueryTerm>();
@@ -398,12 +415,16 @@ export function createOfflineClassifier(table: readonly TariffRow[], opts: Offli
     ];
     for (const [text, fieldWeight] of fields) {
       if (!text) continue;
-      const toks = tokens(text).map((t) => ({ ...t, known: index.postings.has(t.term) ? t.term : fuzzy(t.term) }));
-      // What an accessory fits or a feature it has counts less only when a word names the product itself.
-      const named = toks.some((t) => !t.secondary && t.known !== undefined && index.heads.has(t.known));
+      const toks = queryTokens(text).map((t) => ({ ...t, known: index.postings.has(t.term) ? t.term : t.inferred ? undefined : fuzzy(t.term) }));
+      // What an accessory fits or a feature it has counts less only when a word names the product itself;
+      // so does what a brand name names (`Funda AirPods` is a case).
+      const named = toks.some((t) => !t.secondary && !t.inferred && t.known !== undefined && index.heads.has(t.known));
       toks.forEach((t, k) => {
-        if (t.known) add(t.known, fieldWeight * (t.secondary && named ? secondaryWeight : 1) * (t.known === t.term ? 1 : fuzzyWeight), true, t.known === t.term);
+        const lesser = t.secondary && named;
+        if (t.known) add(t.known, fieldWeight * (lesser ? secondaryWeight : 1) * (t.known === t.term ? 1 : fuzzyWeight), true, t.known === t.term);
         for (let len = 2; len <= Math.min(maxGram, k + 1); len++) add(gram(toks.slice(k + 1 - len, k + 1).map((x) => x.term)), fieldWeight, false);
+        // A two-word keyword with one word between (`libro [infantil] para colorear`) meets its phrase, for less.
+        if (k >= 2 && !toks[k - 1].inferred && !t.inferred) add(gram([toks[k - 2].term, t.term]), fieldWeight * skipPhraseWeight, false);
       });
     }
     return [...weights.values()].filter((q) => index.postings.has(q.term));
@@ -422,7 +443,15 @@ export function createOfflineClassifier(table: readonly TariffRow[], opts: Offli
   }
 
   /** Scores every row sharing a term with the query; returns the touched rows, best first. */
-  function rank(terms: QueryTerm[], only?: (i: number) => boolean): { order: number[]; total: number } {
+  /** What the description says beyond the product's name: gender, figures, materials (not of what it fits). */
+  function attributesOf(input: ClassifyInput): Attributes {
+    const toks = wordTokens(input);
+    const terms = toks.map((t) => t.term);
+    const raw = [input.description, input.name].filter(Boolean).join(' ');
+    return { gender: genderOfTerms(terms), quantities: quantitiesOf(raw), materials: materialsOfTerms(toks.filter((t) => !t.secondary).map((t) => t.term)) };
+  }
+
+  function rank(terms: QueryTerm[], only?: (i: number) => boolean, attrs?: Attributes): { order: number[]; total: number } {
     for (const i of touched) {
       scores[i] = 0;
       covered[i] = 0;
@@ -431,6 +460,8 @@ export function createOfflineClassifier(table: readonly TariffRow[], opts: Offli
     }
     touched.length = 0;
     let total = 0;
+    const unigramWeight = new Map<string, number>();
+    for (const q of terms) if (q.unigram) unigramWeight.set(q.term, q.weight);
     for (const q of terms) {
       const p = index.postings.get(q.term)!;
       if (q.unigram) total += q.weight * p.idf;
@@ -442,8 +473,17 @@ export function createOfflineClassifier(table: readonly TariffRow[], opts: Offli
         if (q.unigram) covered[i] += q.weight * p.idf;
         if (p.weights[k] > strongThreshold * p.idf) strong[i] = 1;
         if (!q.unigram || p.weights[k] >= 0.99 * keywordWeight * p.idf) solid[i] = 1;
+        // A keyword phrase met whole (`pava electrica`): its words count as keywords of the row.
+        if (!q.unigram && p.weights[k] >= 0.99 * keywordWeight * p.idf) {
+          for (const w of q.term.split('_')) {
+            const inQuery = unigramWeight.get(w);
+            const wp = index.postings.get(w);
+            if (inQuery && wp) scores[i] += Math.min(inQuery, q.weight) * (keywordWeight - (index.rowTerms[i].get(w) ?? 0)) * wp.idf;
+          }
+        }
       }
     }
+    if (attrs) for (const i of touched) scores[i] *= attributeFactor(attrs, rowAttributes[i]);
     const order = touched.filter((i) => scores[i] > 0).sort((a, b) => scores[b] - scores[a] || a - b);
     return { order, total };
   }
@@ -469,7 +509,7 @@ export function createOfflineClassifier(table: readonly TariffRow[], opts: Offli
     const hs6Text = `${hs6.slice(0, 4)}.${hs6.slice(4)}`;
     if (!under.length) return { note: `Partner hsCode ${given} has no row in the tariff table (nothing under HS ${hs6Text}); classified from the description.` };
     const allowed = new Set(under);
-    const { order } = rank(queryTerms(input), (i) => allowed.has(i));
+    const { order } = rank(queryTerms(input), (i) => allowed.has(i), attributesOf(input));
     const best = order[0] ?? under[0];
     const how = under.length === 1 ? 'the only NCM' : order.length ? 'the best NCM for the description' : 'the first NCM';
     return {
@@ -483,21 +523,13 @@ export function createOfflineClassifier(table: readonly TariffRow[], opts: Offli
   }
 
   function wordTokens(input: ClassifyInput): Token[] {
-    return [input.description, input.name, input.category].flatMap((t) => (t ? tokens(t) : []));
+    return [input.description, input.name, input.category].flatMap((t) => (t ? queryTokens(t) : []));
   }
 
   /** The table's best row, its score and the query's total weight (no partner code, no HS tier). */
   function best(input: ClassifyInput): { terms: QueryTerm[]; order: number[]; total: number } {
     const terms = queryTerms(input);
-    const { order, total } = rank(terms);
-    const words = wordsOf(input);
-    const gender = genderOf(words);
-    const fibre = fibreOf(words);
-    const other = (i: number) => (gender !== undefined && genders[i] !== undefined && genders[i] !== gender) || (fibre !== undefined && fibres[i] !== undefined && !fibres[i]!.has(fibre));
-    if (order.some(other)) {
-      for (const i of order) if (other(i)) scores[i] *= otherGenderFactor;
-      order.sort((a, b) => scores[b] - scores[a] || a - b);
-    }
+    const { order, total } = rank(terms, undefined, attributesOf(input));
     return { terms, order, total };
   }
 
@@ -532,10 +564,11 @@ export function createOfflineClassifier(table: readonly TariffRow[], opts: Offli
   }
 
   /** The HS tier's answer when it explains more of the description than the table's best row. */
-  function hsAnswer(input: ClassifyInput, hs: HsIndex, top: number | undefined, note: string): { answer?: Classification; tableShare: number } {
+  function hsAnswer(input: ClassifyInput, hs: HsIndex, top: number | undefined, note: string, siblings: readonly number[] = []): { answer?: Classification; tableShare: number } {
     const toks = wordTokens(input);
     const words = toks.map((t) => t.term);
-    const m: HsMatch | undefined = hs.match(words);
+    const attrs = attributesOf(input);
+    const m: HsMatch | undefined = hs.match(words, attrs);
     // Each word counts as much as it is specific in the nomenclature; a word only the table knows, as a
     // typical word; a word nobody knows, as half of one (a glossary word with no English weighs nothing).
     const weight = words.map((w, k) => {
@@ -546,11 +579,18 @@ export function createOfflineClassifier(table: readonly TariffRow[], opts: Offli
           : hs.knows(w) || /\d/.test(w)
             ? 0
             : unknownWordWeight;
-      return base * (toks[k].secondary ? secondaryWeight : 1);
+      // Who wears it says nothing of what it is; a material says less than the product's name.
+      const attribute = isGenderTerm(w) ? 0 : isMaterialTerm(w) ? materialWordShare : 1;
+      return base * attribute * (toks[k].secondary ? secondaryWeight : 1);
     });
     const sum = (keep: (k: number) => boolean) => weight.reduce((s, w, k) => (keep(k) ? s + w : s), 0);
-    const whole = top === undefined ? new Set<string>() : wholePhraseWords(top, queryTerms(input));
-    const strength = words.map((w) => (top === undefined ? 0 : explanation(top, w, whole)));
+    const qTerms = queryTerms(input);
+    const whole = top === undefined ? new Set<string>() : wholePhraseWords(top, qTerms);
+    const siblingWhole = siblings.map((i) => [i, wholePhraseWords(i, qTerms)] as const);
+    // A word a sibling row of the same heading explains (the gender or material routing chose between them) is explained by the table.
+    const strength = words.map((w) =>
+      top === undefined ? 0 : Math.max(explanation(top, w, whole), ...siblingWhole.map(([i, sw]) => explanation(i, w, sw))),
+    );
     const byTable = weight.reduce((s, w, k) => s + w * strength[k], 0);
     const total = Math.max(1e-9, sum(() => true));
     const tableShare = byTable / total;
@@ -558,7 +598,7 @@ export function createOfflineClassifier(table: readonly TariffRow[], opts: Offli
     const byHs = sum((k) => m.explained[k]);
     if (top !== undefined && ncmDigits(rows[top].ncm).startsWith(m.hs6)) return { tableShare: Math.max(tableShare, byHs / total) };
     // A phrase met whole (`motor oil`, `chain saw`) says more than its words met apart.
-    const tablePhrases = top === undefined ? 0 : queryTerms(input).filter((q) => !q.unigram && index.rowTerms[top].has(q.term)).length;
+    const tablePhrases = top === undefined ? 0 : qTerms.filter((q) => !q.unigram && index.rowTerms[top].has(q.term)).length;
     const hsPhrases = m.matched.filter((t) => t.includes(' ')).length;
     const phraseBonus = hsPhraseWeight * (Math.min(2, hsPhrases) - Math.min(2, tablePhrases));
     if (byHs + phraseBonus <= byTable + hsLead) return { tableShare };
@@ -570,7 +610,7 @@ export function createOfflineClassifier(table: readonly TariffRow[], opts: Offli
     const under = rows.map((r, i) => (ncmDigits(r.ncm).startsWith(m.hs6) ? i : -1)).filter((i) => i >= 0);
     if (under.length) {
       const allowed = new Set(under);
-      const { order } = rank(queryTerms(input), (i) => allowed.has(i));
+      const { order } = rank(queryTerms(input), (i) => allowed.has(i), attrs);
       const row = order[0] ?? under[0];
       const confidence = round2(Math.min(hsCompletedCap, raw));
       return { tableShare, answer: answer(row, confidence, 'hs-fallback', `${why}; NCM ${rows[row].ncm} of the tariff table under it.${note}`) };
@@ -609,7 +649,8 @@ export function createOfflineClassifier(table: readonly TariffRow[], opts: Offli
     if (checked.classification) return checked.classification;
     const note = checked.note ? ` ${checked.note}` : '';
     const { terms, order, total } = best(input);
-    const fromHs = hs ? hsAnswer(input, hs, order[0], note) : undefined;
+    const siblings = order.length ? order.slice(1, 6).filter((i) => rows[i].ncm.slice(0, 4) === rows[order[0]].ncm.slice(0, 4)) : [];
+    const fromHs = hs ? hsAnswer(input, hs, order[0], note, siblings) : undefined;
     if (fromHs?.answer) return fromHs.answer;
     if (!order.length) return fallback(`No tariff row matches the description; fallback ${rows[fallbackIndex].ncm}, to be reviewed.${note}`);
 
@@ -640,7 +681,7 @@ export function createOfflineClassifier(table: readonly TariffRow[], opts: Offli
   }
 
   function candidates(input: ClassifyInput, n: number): Candidate[] {
-    const { order } = rank(queryTerms(input));
+    const { order } = rank(queryTerms(input), undefined, attributesOf(input));
     return order.slice(0, Math.max(0, n)).map((i) => ({ row: rows[i], score: Math.round(scores[i] * 1000) / 1000 }));
   }
 

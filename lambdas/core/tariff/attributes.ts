@@ -1,0 +1,274 @@
+import { normalizeText } from './classifier';
+
+/**
+ * What a description says about a product beyond its name, read the way the nomenclature splits
+ * siblings: the wearer's gender (chapters 61 and 62 split men's or boys' from women's or girls'
+ * headings), figures with a unit (motorcycles 8711.10 to 8711.50 by cylinder capacity, relays 8536.41
+ * and 8536.49 by voltage, motors by output) and materials (socks of cotton 6115.95 or of synthetic
+ * fibres 6115.96, spoons of stainless steel 8215.99 or kitchenware of wood 4419). The classifier and
+ * the HS tier read them from the description and from a row's or subheading's own wording, and prefer
+ * the sibling whose wording agrees (see `attributeFactor`).
+ */
+
+export type Gender = 'male' | 'female';
+
+/** A figure the description gives: `150cc`, `220 V`, `3kW`, `1/2 HP`. */
+export interface Quantity {
+  dim: Dimension;
+  value: number;
+}
+
+/** A range a row or subheading states: `exceeding 50cc but not exceeding 250cc`. */
+export interface Range {
+  dim: Dimension;
+  min: number;
+  max: number;
+  /** Whether `min` itself is in the range (`50 W or more`) or not (`exceeding 50 W`). */
+  minIncluded: boolean;
+  maxIncluded: boolean;
+}
+
+/** Cylinder capacity (cm3), power (W; VA counted as W) and voltage (V). */
+export type Dimension = 'cc' | 'power' | 'voltage';
+
+export type Material = 'cotton' | 'synthetic' | 'artificial' | 'wool' | 'silk' | 'leather' | 'wood' | 'steel' | 'stainless' | 'aluminium' | 'plastic' | 'glass' | 'ceramic';
+
+/** The attributes of a product, of a row or of a subheading. */
+export interface Attributes {
+  gender?: Gender;
+  /** A garment of chapter 61 or 62 (a row or subheading only): the gender rule applies. */
+  garment?: boolean;
+  quantities?: Quantity[];
+  ranges?: Range[];
+  materials?: Material[];
+}
+
+/* ---------------- gender ---------------- */
+
+/**
+ * Words naming who wears a garment, Spanish and English. `nino`/`nina` (boy, girl) and `boys`/`girls`
+ * go with men's and women's, as the headings group them. `unisex` names neither: HS chapter 61 note 9
+ * and chapter 62 note 8 classify garments "which cannot be identified as either men's or boys' garments
+ * or as women's or girls' garments" in the women's or girls' headings.
+ */
+const maleWords = 'hombre hombres caballero caballeros varon varones nino ninos masculino masculina men mens man male males boy boys gentleman gentlemen';
+const femaleWords = 'mujer mujeres dama damas senora senoras nina ninas femenino femenina women womens woman female females girl girls lady ladies';
+
+let genderTerms: Map<string, Gender> | undefined;
+function genderTermMap(): Map<string, Gender> {
+  if (!genderTerms) {
+    genderTerms = new Map();
+    for (const w of maleWords.split(' ')) for (const t of normalizeText(w)) genderTerms.set(t, 'male');
+    for (const w of femaleWords.split(' ')) for (const t of normalizeText(w)) genderTerms.set(t, 'female');
+  }
+  return genderTerms;
+}
+
+/** Whether a normalized word names a gender (such a word says who wears it, not what it is). */
+export function isGenderTerm(term: string): boolean {
+  return genderTermMap().has(term);
+}
+
+/** The gender the description's words name; none when it names both or neither (or `unisex`). */
+export function genderOfTerms(terms: readonly string[]): Gender | undefined {
+  const map = genderTermMap();
+  let found: Gender | undefined;
+  for (const t of terms) {
+    const g = map.get(t);
+    if (!g) continue;
+    if (found && found !== g) return undefined;
+    found = g;
+  }
+  return found;
+}
+
+/** The gender a row's or subheading's own wording states (`men's or boys'`, `para mujeres o niñas`). */
+export function genderOfWording(text: string): Gender | undefined {
+  const t = text.toLowerCase().normalize('NFD').replace(/[\u0300-\u036f]/g, '');
+  const female = /\bwomen'?s or girls'?|\bpara mujeres o ninas\b/.test(t);
+  const male = /\bmen'?s or boys'?|\bpara hombres o ninos\b/.test(t);
+  return female === male ? undefined : female ? 'female' : 'male';
+}
+
+/* ---------------- figures ---------------- */
+
+const units: Record<string, [Dimension, number]> = {
+  cc: ['cc', 1], cm3: ['cc', 1], 'cm³': ['cc', 1],
+  w: ['power', 1], watt: ['power', 1], watts: ['power', 1], kw: ['power', 1000], va: ['power', 1], kva: ['power', 1000],
+  hp: ['power', 745.7], cv: ['power', 735.5],
+  v: ['voltage', 1], volt: ['voltage', 1], volts: ['voltage', 1], voltios: ['voltage', 1], kv: ['voltage', 1000],
+};
+const unitPattern = 'cc|cm3|cm³|kva|va|kw|watts?|w|hp|cv|kv|volts?|voltios|v';
+const numberPattern = '\\d+(?:[.,]\\d+)?(?:\\s*/\\s*\\d+)?';
+
+function numberOf(text: string, thousands: boolean): number {
+  const fraction = /^(\d+)\s*\/\s*(\d+)$/.exec(text);
+  if (fraction) return Number(fraction[1]) / Number(fraction[2]);
+  // `10,000kVA` in the nomenclature; `1,5 kW` as a courier writes a decimal.
+  const clean = thousands || /,\d{3}$/.test(text) ? text.replace(/,/g, '') : text.replace(',', '.');
+  return Number(clean);
+}
+
+/** The figures with a unit a description gives (`Motocicleta 150cc`, `Contactor 220v`, `1/2 HP`). */
+export function quantitiesOf(text: string): Quantity[] {
+  const out: Quantity[] = [];
+  const re = new RegExp(`(?<![\\w.])(${numberPattern})\\s*(${unitPattern})(?![a-z0-9])`, 'gi');
+  for (const m of text.matchAll(re)) {
+    const [dim, factor] = units[m[2].toLowerCase()];
+    const value = numberOf(m[1], false) * factor;
+    if (Number.isFinite(value) && value > 0) out.push({ dim, value });
+  }
+  return out;
+}
+
+/**
+ * The ranges a row's or subheading's English wording states: `not exceeding 60 volts`, `exceeding
+ * 50cc but not exceeding 250cc`, `over 1500 but not over 3000cc`, `of 125 W or less`.
+ */
+export function rangesOf(text: string): Range[] {
+  const t = text.toLowerCase();
+  const out: Range[] = [];
+  const u = `(${unitPattern})`;
+  const n = `(${numberPattern})`;
+  const taken: [number, number][] = [];
+  const unit = (s: string | undefined) => (s ? units[s.toLowerCase()] : undefined);
+  const push = (at: number, len: number, r: Range) => {
+    if (taken.some(([a, b]) => at < b && a < at + len)) return;
+    taken.push([at, at + len]);
+    out.push(r);
+  };
+  const between = new RegExp(`(?:exceeding|over|more than)\\s+${n}\\s*${u}?\\s+but\\s+(not exceeding|not over|less than)\\s+${n}\\s*${u}(?![a-z])`, 'g');
+  for (const m of t.matchAll(between)) {
+    const hi = unit(m[5]);
+    const lo = unit(m[2]) ?? hi;
+    if (!hi || !lo || lo[0] !== hi[0]) continue;
+    push(m.index, m[0].length, { dim: hi[0], min: numberOf(m[1], true) * lo[1], max: numberOf(m[4], true) * hi[1], minIncluded: false, maxIncluded: m[3] !== 'less than' });
+  }
+  const atMost = new RegExp(`(not exceeding|not over|less than|under)\\s+${n}\\s*${u}(?![a-z])`, 'g');
+  for (const m of t.matchAll(atMost)) {
+    const k = unit(m[3]);
+    if (k) push(m.index, m[0].length, { dim: k[0], min: 0, max: numberOf(m[2], true) * k[1], minIncluded: true, maxIncluded: m[1] !== 'less than' && m[1] !== 'under' });
+  }
+  const atLeast = new RegExp(`(?<!not )(exceeding|over|more than)\\s+${n}\\s*${u}(?![a-z])`, 'g');
+  for (const m of t.matchAll(atLeast)) {
+    const k = unit(m[3]);
+    if (k) push(m.index, m[0].length, { dim: k[0], min: numberOf(m[2], true) * k[1], max: Infinity, minIncluded: false, maxIncluded: false });
+  }
+  const suffix = new RegExp(`${n}\\s*${u}\\s+or (less|more)\\b`, 'g');
+  for (const m of t.matchAll(suffix)) {
+    const k = unit(m[2]);
+    if (!k) continue;
+    const v = numberOf(m[1], true) * k[1];
+    push(m.index, m[0].length, m[3] === 'less' ? { dim: k[0], min: 0, max: v, minIncluded: true, maxIncluded: true } : { dim: k[0], min: v, max: Infinity, minIncluded: true, maxIncluded: false });
+  }
+  return out;
+}
+
+const inRange = (r: Range, v: number) => (r.minIncluded ? v >= r.min : v > r.min) && (r.maxIncluded ? v <= r.max : v < r.max);
+
+/* ---------------- materials ---------------- */
+
+/** What a courier writes for a material (Spanish and English), normalized lazily. */
+const materialWords: Record<Material, string> = {
+  cotton: 'algodon cotton',
+  synthetic: 'nylon poliester polyester poliamida polyamide lycra spandex elastano elastane acrilico acrylic microfibra microfiber microfibre sintetico sintetica synthetic',
+  artificial: 'viscosa viscose rayon modal',
+  wool: 'lana wool merino cashmere cachemira',
+  silk: 'seda silk',
+  leather: 'cuero leather',
+  wood: 'madera wood wooden bambu bamboo',
+  // `iron` alone is also the appliance (a steam iron): only the Spanish `hierro` reads as the metal.
+  steel: 'acero steel hierro',
+  stainless: 'inoxidable stainless inox',
+  aluminium: 'aluminio aluminium aluminum',
+  plastic: 'plastico plastica plastic',
+  glass: 'vidrio glass',
+  ceramic: 'ceramica ceramico ceramic porcelana porcelain',
+};
+
+let materialTerms: Map<string, Material> | undefined;
+function materialTermMap(): Map<string, Material> {
+  if (!materialTerms) {
+    materialTerms = new Map();
+    for (const [m, words] of Object.entries(materialWords) as [Material, string][]) for (const w of words.split(' ')) for (const t of normalizeText(w)) materialTerms.set(t, m);
+  }
+  return materialTerms;
+}
+
+/** Materials that name no sibling of the table (articles of silicone fall under several chapters), but are materials all the same. */
+const otherMaterialWords = 'silicona silicone';
+let otherMaterials: Set<string> | undefined;
+
+/** Whether a normalized word names a material. */
+export function isMaterialTerm(term: string): boolean {
+  otherMaterials ??= new Set(normalizeText(otherMaterialWords));
+  return materialTermMap().has(term) || otherMaterials.has(term);
+}
+
+/** The materials the description's words name. */
+export function materialsOfTerms(terms: readonly string[]): Material[] {
+  const map = materialTermMap();
+  const out = new Set<Material>();
+  for (const t of terms) {
+    const m = map.get(t);
+    if (m) out.add(m);
+  }
+  return [...out];
+}
+
+/** The materials a row's own wording (Spanish and English descriptions) says it is made of. */
+export function materialsOfWording(text: string): Material[] {
+  const t = text.toLowerCase().normalize('NFD').replace(/[\u0300-\u036f]/g, '');
+  const out = new Set<Material>();
+  const has = (re: RegExp) => re.test(t);
+  if (has(/\bde algodon\b|\bof cotton\b/)) out.add('cotton');
+  if (has(/fibras sinteticas|synthetic fibres|man-made fibres|\bsynthetic\b/)) out.add('synthetic');
+  if (has(/fibras (?:sinteticas o )?artificiales|artificial fibres|man-made fibres/)) out.add('artificial');
+  if (has(/\bde lana\b|\bof wool\b/)) out.add('wool');
+  if (has(/\bde seda\b|\bof silk\b/)) out.add('silk');
+  if (has(/\bcuero\b|\bleather\b/)) out.add('leather');
+  if (has(/\bde madera\b|\bof wood\b/)) out.add('wood');
+  if (has(/acero inoxidable|stainless steel/)) out.add('stainless');
+  if (has(/\bacero\b|\bsteel\b|\bde hierro\b|\bof iron\b/)) out.add('steel');
+  if (has(/\bde aluminio\b|\bof aluminium\b/)) out.add('aluminium');
+  if (has(/\bde plastico\b|\bof plastics?\b/)) out.add('plastic');
+  if (has(/\bde vidrio\b|\bof glass\b/)) out.add('glass');
+  if (has(/\bceramic|\bporcelan/)) out.add('ceramic');
+  return [...out];
+}
+
+/* ---------------- agreement ---------------- */
+
+/** A row or subheading of the other gender than the description names. */
+export const otherGenderFactor = 0.5;
+/** A men's or boys' garment when the description names no gender (chapter 61 note 9, chapter 62 note 8). */
+export const unspecifiedMaleFactor = 0.8;
+/** A row or subheading whose stated range excludes every figure the description gives in that unit. */
+export const outOfRangeFactor = 0.5;
+/** A row or subheading whose stated range holds the description's figure: the figure says it is of that kind. */
+export const inRangeFactor = 1.2;
+/** A row made of a material the description does not name, when the description names one. */
+export const otherMaterialFactor = 0.6;
+
+/**
+ * How much a row or subheading keeps of its score given what the description says: 1 when nothing
+ * disagrees, less when its wording names the other gender, a range that excludes the description's
+ * figure, or a material the description does not name.
+ */
+export function attributeFactor(query: Attributes, row: Attributes): number {
+  let f = 1;
+  if (row.garment && row.gender) {
+    if (query.gender && query.gender !== row.gender) f *= otherGenderFactor;
+    else if (!query.gender && row.gender === 'male') f *= unspecifiedMaleFactor;
+  }
+  if (query.quantities?.length && row.ranges?.length) {
+    for (const dim of new Set(row.ranges.map((r) => r.dim))) {
+      const values = query.quantities.filter((q) => q.dim === dim).map((q) => q.value);
+      if (!values.length) continue;
+      const ranges = row.ranges.filter((r) => r.dim === dim);
+      f *= values.some((v) => ranges.every((r) => inRange(r, v))) ? inRangeFactor : outOfRangeFactor;
+    }
+  }
+  if (query.materials?.length && row.materials?.length && !query.materials.some((m) => row.materials!.includes(m))) f *= otherMaterialFactor;
+  return f;
+}
