@@ -610,7 +610,7 @@ export function createOfflineClassifier(table: readonly TariffRow[], opts: Offli
     const under = rows.map((r, i) => (ncmDigits(r.ncm).startsWith(m.hs6) ? i : -1)).filter((i) => i >= 0);
     if (under.length) {
       const allowed = new Set(under);
-      const { order } = rank(queryTerms(input), (i) => allowed.has(i), attrs);
+      const { order } = rank(qTerms, (i) => allowed.has(i), attrs);
       const row = order[0] ?? under[0];
       const confidence = round2(Math.min(hsCompletedCap, raw));
       return { tableShare, answer: answer(row, confidence, 'hs-fallback', `${why}; NCM ${rows[row].ncm} of the tariff table under it.${note}`) };
