@@ -1,9 +1,10 @@
-import type { ManifestItemInput } from '../submission';
+import * as v from 'valibot';
+import { ManifestItem, type ManifestItemInput } from '../submission';
 
 /**
  * The shape of one partner's Excel layout: which human-readable column header fills which item
- * field of spec 2.5, and how the cell is read. Layouts are data (layouts/<slug>.ts); convert.ts is
- * the only code that reads them.
+ * field of spec 2.5, and how the cell is read. Layouts are data files (layouts/<slug>.json, checked
+ * against this shape when loaded); convert.ts is the only code that reads them.
  */
 
 /** A canonical item field of spec 2.5 (`awbNumber`, `consigneeName`, `Category`, ...). */
@@ -60,4 +61,33 @@ export interface ExcelLayout {
    * of each group is enough (e.g. the air waybill or the tracking number).
    */
   readonly required: readonly (readonly string[])[];
+}
+
+const itemFields = Object.keys(ManifestItem.pipe[0].entries) as ItemField[];
+const names = v.array(v.pipe(v.string(), v.nonEmpty()));
+
+/** The data-file form of a layout; `about` says in words what the partner's file looks like. */
+const LayoutFile = v.strictObject({
+  slug: v.pipe(v.string(), v.nonEmpty()),
+  partner: v.pipe(v.string(), v.nonEmpty()),
+  about: v.string(),
+  headerSearchRows: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1))),
+  columns: v.array(
+    v.strictObject({
+      headers: v.pipe(names, v.minLength(1)),
+      field: v.optional(v.picklist(itemFields)),
+      part: v.optional(v.string()),
+      as: v.optional(v.picklist(['text', 'upper', 'digits', 'country', 'number', 'grams'] as const satisfies readonly Conversion[])),
+    }),
+  ),
+  combine: v.optional(v.array(v.strictObject({ field: v.picklist(itemFields), op: v.picklist(['multiply', 'join']), parts: v.pipe(names, v.minLength(2)) }))),
+  required: v.array(v.pipe(names, v.minLength(1))),
+});
+
+/** A layout data file as a layout; a file of another shape throws at load, naming the slug and the path. */
+export function layoutFrom(data: unknown): ExcelLayout {
+  const checked = v.safeParse(LayoutFile, data);
+  if (checked.success) return checked.output;
+  const issue = checked.issues[0];
+  throw new Error(`Excel layout ${String((data as { slug?: unknown })?.slug)}: ${v.getDotPath(issue) ?? '(root)'}: ${issue.message}`);
 }

@@ -1,11 +1,11 @@
-import type { ExcelLayout } from './layout';
-import { bfe } from './layouts/bfe';
-import { golucky } from './layouts/golucky';
-import { lion360 } from './layouts/lion360';
-import { mailamericas } from './layouts/mailamericas';
-import { mercadolibre } from './layouts/mercadolibre';
-import { n24 } from './layouts/n24';
-import { nohs } from './layouts/nohs';
+import { layoutFrom, type ExcelLayout } from './layout';
+import bfe from './layouts/bfe.json';
+import golucky from './layouts/golucky.json';
+import lion360 from './layouts/360lion.json';
+import mailamericas from './layouts/mailamericas.json';
+import mercadolibre from './layouts/mercadolibre.json';
+import n24 from './layouts/n24.json';
+import nohs from './layouts/nohs.json';
 
 /**
  * The `{courier}` values of POST /v1/couriers/{courier}/manifests/webhook that take an Excel
@@ -15,13 +15,13 @@ export const excelSlugs = ['bfe', 'golucky', '360lion', 'n24', 'nohs', 'mercadol
 export type ExcelSlug = (typeof excelSlugs)[number];
 
 const layouts: Record<ExcelSlug, ExcelLayout> = {
-  bfe,
-  golucky,
-  '360lion': lion360,
-  n24,
-  nohs,
-  mercadolibre,
-  mailamericas,
+  bfe: layoutFrom(bfe),
+  golucky: layoutFrom(golucky),
+  '360lion': layoutFrom(lion360),
+  n24: layoutFrom(n24),
+  nohs: layoutFrom(nohs),
+  mercadolibre: layoutFrom(mercadolibre),
+  mailamericas: layoutFrom(mailamericas),
 };
 
 export function isExcelSlug(slug: string): slug is ExcelSlug {

@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { jsonFieldNameOf, normalizeHeader, rowsToSubmission } from '../../../../../lambdas/core/manifests/excel/convert';
+import { layoutFrom } from '../../../../../lambdas/core/manifests/excel/layout';
 import { excelSlugs, layoutFor, type ExcelSlug } from '../../../../../lambdas/core/manifests/excel/slugs';
 import { ManifestItem, ManifestSubmission } from '../../../../../lambdas/core/manifests/submission';
 import { readSheetRows } from '../../../../../lambdas/infra/spreadsheet';
@@ -216,6 +217,15 @@ describe('layout data', () => {
 
   it('accepts no JSON field name as a header, so such a header always means the file is for `default`', () => {
     for (const layout of layouts) for (const header of layout.columns.flatMap((c) => c.headers)) expect(jsonFieldNameOf(header), `${layout.slug}: ${header}`).toBeUndefined();
+  });
+
+  it('refuses a layout file of another shape at load, naming the slug and the place', () => {
+    const file = { slug: 'acme', partner: 'Acme', about: '', columns: [{ headers: ['Peso'], field: 'weightKg' }], required: [['awbNumber']] };
+    expect(() => layoutFrom(file)).toThrow(/^Excel layout acme: columns\.0\.field: /);
+    expect(() => layoutFrom({ ...file, columns: [{ headers: [], field: 'awbNumber' }] })).toThrow(/columns\.0\.headers/);
+    expect(() => layoutFrom({ ...file, columns: [{ headers: ['Guía'], field: 'awbNumber', as: 'kilos' }] })).toThrow(/columns\.0\.as/);
+    expect(() => layoutFrom({ ...file, columns: [{ headers: ['Guía'], field: 'awbNumber', colour: 'red' }] })).toThrow(/columns\.0\.colour/);
+    expect(layoutFrom({ ...file, columns: [{ headers: ['Guía'], field: 'awbNumber' }] }).slug).toBe('acme');
   });
 
   it('differs from every other layout in its headers', () => {
