@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import type { ResponseDef, RouteResponses } from '../../catalog-types';
 import { documentStates, documentTypes } from '../../core/documents/model';
-import { data, done, failure, integer, nullable, pageMeta, replayedHeader, timestamp } from '../kit/responses';
+import { data, done, failure, integer, presignedUploadAnswers, nullable, pageMeta, replayedHeader, timestamp } from '../kit/responses';
 
 /** The answers of the transport-document routes (spec 2.4, 3.2, 4.2, 7.1), for openapi.json: see core/documents/views.ts. */
 
@@ -44,18 +44,6 @@ const DocumentDetail = v.strictObject({
 });
 
 /** The 201 of an upload-url route (lambdas/http/kit/presigned.ts): where and how to POST the file, then where to complete. */
-export const PresignedUpload = v.strictObject({
-  upload_id: v.string(),
-  upload_url: v.string(),
-  method: v.literal('POST'),
-  fields: v.record(v.string(), v.string()),
-  file_field: v.literal('file'),
-  max_bytes: integer,
-  content_type: v.string(),
-  expires_in_seconds: integer,
-  complete_url: v.string(),
-});
-
 const notFound = failure('No such document visible to this account', ['not_found']);
 const stateConflict = failure('The document cannot make this move from its state', ['conflict']);
 /** A file in the body (multipart `file`, or JSON `file_base64` with `filename`): the failures of reading it. */
@@ -66,6 +54,8 @@ const fileFailures: Record<number, ResponseDef> = {
   422: failure('A field is invalid (one entry per field in `errors`)', ['validation_failed']),
 };
 
+const upload = presignedUploadAnswers('10 MB', { description: 'The document stored from the uploaded file (or, called again, the same one)', schema: TransportDocument });
+
 export const documentsResponses = {
   DocumentsUpload: {
     requestHeaders: ['Idempotency-Key'],
@@ -74,20 +64,8 @@ export const documentsResponses = {
       ...fileFailures,
     },
   },
-  DocumentsUploadUrl: {
-    answers: {
-      201: data('Where and how to POST the file, then the complete URL', PresignedUpload, { message: true }),
-      413: failure('The declared file is larger than 10 MB', ['payload_too_large']),
-    },
-  },
-  DocumentsUploadComplete: {
-    answers: {
-      201: data('The document stored from the uploaded file (or, called again, the same one)', TransportDocument, { message: true }),
-      404: failure('No such upload of this account', ['not_found']),
-      409: failure('The file has not been uploaded yet: POST it to the upload_url first', ['conflict']),
-      422: failure('The uploaded file does not match what was declared (it is removed; upload again)', ['validation_failed']),
-    },
-  },
+  DocumentsUploadUrl: { answers: upload.start },
+  DocumentsUploadComplete: { answers: upload.complete },
   DocumentsList: {
     answers: { 200: data('A page of documents (no checksum, no metadata)', v.array(v.strictObject(listEntry)), { extra: { meta: pageMeta } }) },
   },

@@ -59,6 +59,38 @@ export function redirect(description: string): ResponseDef {
 
 export const replayedHeader = { 'Idempotent-Replayed': { description: '`true` when this is the stored answer of an earlier request with the same Idempotency-Key' } } as const;
 
+/** Where and how to POST a declared file (services/presigned-upload.ts, step 1). */
+export const PresignedUpload = v.strictObject({
+  upload_id: v.string(),
+  upload_url: v.string(),
+  method: v.literal('POST'),
+  fields: v.record(v.string(), v.string()),
+  file_field: v.literal('file'),
+  max_bytes: integer,
+  content_type: v.string(),
+  expires_in_seconds: integer,
+  complete_url: v.string(),
+});
+
+/**
+ * The answers of the two steps of a presigned upload, the same for every area that takes large
+ * files that way: `limit` as the area's limit reads ("10 MB"), `stored` what step 2 records.
+ */
+export function presignedUploadAnswers(limit: string, stored: { description: string; schema: v.GenericSchema }) {
+  return {
+    start: {
+      201: data('Where and how to POST the file, then the complete URL', PresignedUpload, { message: true }),
+      413: failure(`The declared file is larger than ${limit}`, ['payload_too_large']),
+    },
+    complete: {
+      201: data(stored.description, stored.schema, { message: true }),
+      404: failure('No such upload of this account', ['not_found']),
+      409: failure('The file has not been uploaded yet: POST it to the upload_url first', ['conflict']),
+      422: failure('The uploaded file does not match what was declared (it is removed; upload again)', ['validation_failed']),
+    },
+  };
+}
+
 /** A success with a `message` and no `data` (deletes, disconnects). */
 export function done(description: string): ResponseDef {
   return { description, body: okBody({ message: true }) };

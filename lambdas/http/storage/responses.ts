@@ -1,7 +1,6 @@
 import * as v from 'valibot';
 import type { RouteResponses } from '../../catalog-types';
-import { PresignedUpload } from '../documents/responses';
-import { data, failure, integer, nullable, pageMeta, replayedHeader, timestamp } from '../kit/responses';
+import { data, failure, presignedUploadAnswers, integer, nullable, pageMeta, replayedHeader, timestamp } from '../kit/responses';
 
 /** The answers of the manifest file storage (spec 2.8, 4.7), for openapi.json: see core/manifest-files/views.ts. */
 
@@ -18,6 +17,8 @@ export const StoredFile = v.strictObject({
   uploaded_at: timestamp,
 });
 
+const upload = presignedUploadAnswers('40 MB', { description: 'The file stored from the upload (or, called again, the same one)', schema: StoredFile });
+
 export const storageResponses = {
   ManifestStorageUpload: {
     requestHeaders: ['Idempotency-Key'],
@@ -29,19 +30,7 @@ export const storageResponses = {
       422: failure('A field is invalid, or the file is missing or not json, xlsx, xls or xlsm', ['validation_failed']),
     },
   },
-  ManifestStorageUploadUrl: {
-    answers: {
-      201: data('Where and how to POST the file, then the complete URL', PresignedUpload, { message: true }),
-      413: failure('The declared file is larger than 40 MB', ['payload_too_large']),
-    },
-  },
-  ManifestStorageUploadComplete: {
-    answers: {
-      201: data('The file stored from the upload (or, called again, the same one)', StoredFile, { message: true }),
-      404: failure('No such upload of this account', ['not_found']),
-      409: failure('The file has not been uploaded yet: POST it to the upload_url first', ['conflict']),
-      422: failure('The uploaded file does not match what was declared (it is removed; upload again)', ['validation_failed']),
-    },
-  },
+  ManifestStorageUploadUrl: { answers: upload.start },
+  ManifestStorageUploadComplete: { answers: upload.complete },
   ManifestStorageList: { answers: { 200: data("A page of the account's stored files, newest first", v.array(StoredFile), { extra: { meta: pageMeta } }) } },
 } satisfies Record<string, RouteResponses>;
