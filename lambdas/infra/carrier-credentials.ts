@@ -1,4 +1,3 @@
-import { join, resolve } from 'node:path';
 import { deleteSecret, EncryptedFile, readSecretText, secretTags, writeSecret, type SealedEntries } from './sealed-store';
 import { externalCarriers, isExternalCarrier, type CarrierAccount, type CarrierAccountSummary, type ExternalCarrier } from '../core/shipping/carrier-accounts';
 import { nowIso } from './clock';
@@ -74,22 +73,14 @@ export class CarrierCredentialsUnreadable extends Error {
 }
 
 /**
- * `<dataDir>/carrier-credentials.json`, an `EncryptedFile` (sealed-store.ts) made like the
- * marketplace credentials file: each entry encrypted alone with `<accountId>/<carrier>` as
- * associated data, the key scrypt of `MARKETPLACE_CREDENTIALS_KEY` or of the random key in
- * `<dataDir>/marketplace-credentials.key` (shared with the marketplace store).
+ * `<dataDir>/carrier-credentials.json` (`EncryptedFile.credentials`, sealed-store.ts): each entry
+ * encrypted alone with `<accountId>/<carrier>` as associated data.
  */
 export class LocalCarrierCredentials implements CarrierCredentialsPort {
   private readonly store: EncryptedFile;
 
   constructor(dataDir: string, opts: { key?: string } = {}) {
-    const dir = resolve(dataDir);
-    this.store = new EncryptedFile(join(dir, 'carrier-credentials.json'), {
-      keyFile: join(dir, 'marketplace-credentials.key'),
-      secret: opts.key ?? (process.env.MARKETPLACE_CREDENTIALS_KEY || undefined),
-      what: 'carrier credentials',
-      unreadable: (message) => new CarrierCredentialsUnreadable(message),
-    });
+    this.store = EncryptedFile.credentials(dataDir, 'carrier-credentials.json', { key: opts.key, what: 'carrier credentials', unreadable: (message) => new CarrierCredentialsUnreadable(message) });
   }
 
   get file(): string {

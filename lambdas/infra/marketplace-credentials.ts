@@ -1,5 +1,4 @@
 import { BatchGetSecretValueCommand, CreateSecretCommand } from '@aws-sdk/client-secrets-manager';
-import { join, resolve } from 'node:path';
 import { deleteSecret, EncryptedFile, type SealedEntries, readSecretText, scheduledForDeletion, secretErrorName, secretsClient, secretTags, writeSecret } from './sealed-store';
 import { canonicalChannel, formerCodesOf, syncChannels, type MarketplaceConnection, type SyncChannel } from '../core/orders/marketplace';
 import { nowIso } from './clock';
@@ -158,23 +157,15 @@ export class CredentialsUnreadable extends Error {
 }
 
 /**
- * The twin's store: `<dataDir>/marketplace-credentials.json`, an `EncryptedFile` (sealed-store.ts):
- * each connection encrypted alone, with its `<accountId>/<channel>` as associated data, so an
- * entry moved to another account or channel fails to decrypt like a tampered one does. The key is
- * scrypt of `MARKETPLACE_CREDENTIALS_KEY`, or else of a random key kept in
- * `<dataDir>/marketplace-credentials.key` (created 0600 on first use), salted per file.
+ * The twin's store: `<dataDir>/marketplace-credentials.json` (`EncryptedFile.credentials`,
+ * sealed-store.ts): each connection encrypted alone, with its `<accountId>/<channel>` as associated
+ * data, so an entry moved to another account or channel fails to decrypt like a tampered one does.
  */
 export class LocalMarketplaceCredentials implements MarketplaceCredentialsPort {
   private readonly store: EncryptedFile;
 
   constructor(dataDir: string, opts: { key?: string } = {}) {
-    const dir = resolve(dataDir);
-    this.store = new EncryptedFile(join(dir, 'marketplace-credentials.json'), {
-      keyFile: join(dir, 'marketplace-credentials.key'),
-      secret: opts.key ?? (process.env.MARKETPLACE_CREDENTIALS_KEY || undefined),
-      what: 'marketplace credentials',
-      unreadable: (message) => new CredentialsUnreadable(message),
-    });
+    this.store = EncryptedFile.credentials(dataDir, 'marketplace-credentials.json', { key: opts.key, what: 'marketplace credentials', unreadable: (message) => new CredentialsUnreadable(message) });
   }
 
   get file(): string {

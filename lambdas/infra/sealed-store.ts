@@ -1,7 +1,7 @@
 import { CreateSecretCommand, DeleteSecretCommand, GetSecretValueCommand, PutSecretValueCommand, RestoreSecretCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { createCipheriv, createDecipheriv, randomBytes, scrypt as scryptCb, type ScryptOptions } from 'node:crypto';
 import { mkdir, open, readFile, rename, rm, writeFile } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { traced } from './tracing';
 
 /**
@@ -104,6 +104,21 @@ export class EncryptedFile {
     readonly file: string,
     private readonly opts: { keyFile: string; secret?: string; what: string; unreadable: (message: string) => Error },
   ) {}
+
+  /**
+   * The twin's credentials file `<dataDir>/<name>`: the key is scrypt of `key`, else of
+   * `MARKETPLACE_CREDENTIALS_KEY`, else of the random key in `<dataDir>/marketplace-credentials.key`,
+   * which every credentials file of the data folder shares.
+   */
+  static credentials(dataDir: string, name: string, opts: { key?: string; what: string; unreadable: (message: string) => Error }): EncryptedFile {
+    const dir = resolve(dataDir);
+    return new EncryptedFile(join(dir, name), {
+      keyFile: join(dir, 'marketplace-credentials.key'),
+      secret: opts.key ?? (process.env.MARKETPLACE_CREDENTIALS_KEY || undefined),
+      what: opts.what,
+      unreadable: opts.unreadable,
+    });
+  }
 
   /** The entries as stored, or undefined when there is no file yet. */
   async view(): Promise<SealedEntries | undefined> {
