@@ -4,13 +4,14 @@ import type { Address, OrderRecord, ShipmentRecord } from './model';
 const address = (a: Address) => ({ name: a.name, address1: a.address1, city: a.city, state: a.state, postal_code: a.postal_code, country: a.country });
 const fullAddress = (a: Address) => ({ ...address(a), address2: a.address2 ?? null, phone: a.phone ?? null });
 
+/** How every answer and event about an order begins: its ids, its channel and its status. */
+export function orderHead(o: { id: number; orderNumber: string; channel: string; channelOrderId: string | null; status: string }) {
+  return { id: o.id, order_number: o.orderNumber, channel: o.channel, channel_order_id: o.channelOrderId, status: o.status };
+}
+
 export function orderListView(o: OrderRecord) {
   return {
-    id: o.id,
-    order_number: o.orderNumber,
-    channel: o.channel,
-    channel_order_id: o.channelOrderId,
-    status: o.status,
+    ...orderHead(o),
     fulfillment_status: o.fulfillmentStatus,
     financial_status: o.financialStatus,
     customer: { name: o.customer.name, email: o.customer.email },

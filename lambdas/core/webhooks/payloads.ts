@@ -2,6 +2,8 @@
  * The `data` of the events whose shape spec 6.3 fixes. The areas that emit them (orders,
  * shipments, inventory) build their payloads here, so every emitter sends exactly these fields.
  */
+import { orderHead } from '../orders/views';
+
 export interface Money {
   subtotal: number;
   shipping: number;
@@ -21,11 +23,7 @@ export function orderCreatedPayload(o: {
   createdAt: string;
 }) {
   return {
-    id: o.id,
-    order_number: o.orderNumber,
-    channel: o.channel,
-    channel_order_id: o.channelOrderId,
-    status: o.status,
+    ...orderHead(o),
     customer: { name: o.customer.name, email: o.customer.email },
     items: o.items.map((i) => ({ id: i.id, sku: i.sku, name: i.name, quantity: i.quantity, price: i.price, currency: i.currency })),
     totals: { subtotal: o.totals.subtotal, shipping: o.totals.shipping, total: o.totals.total, currency: o.totals.currency },
