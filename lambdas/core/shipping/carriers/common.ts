@@ -75,3 +75,16 @@ export function dayOf(value: unknown): string | null {
 }
 
 export type TrackingStatus = CarrierTracking['status'];
+
+/**
+ * A carrier's tracking codes read as shipment statuses: the codes of each status (`none`: the label
+ * exists and nothing moved yet); any other code is in transit. `key` puts a code in the form the
+ * table is written in (USPS's categories are compared without case).
+ */
+export function statusReader(codes: Partial<Record<Exclude<TrackingStatus, null> | 'none', readonly string[]>>, key = (code: string) => code) {
+  const byCode = new Map(Object.entries(codes).flatMap(([status, list]) => list.map((c) => [c, status === 'none' ? null : (status as TrackingStatus)] as const)));
+  return (code: string): TrackingStatus => {
+    const status = byCode.get(key(code));
+    return status === undefined ? 'in_transit' : status;
+  };
+}

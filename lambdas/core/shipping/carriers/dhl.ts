@@ -9,7 +9,7 @@
  */
 import { packageIn } from '../units';
 import type { CarrierParty, CarrierRate, CarrierRateRequest, CarrierShipment, CarrierShipmentRequest, CarrierTracking } from '../carrier';
-import { amountOf, CarrierAnswerUnreadable, cut, dayOf, isInternational, pdfFromBase64, phoneDigits, serviceCode, serviceOfCode, type ServiceTable } from './common';
+import { amountOf, CarrierAnswerUnreadable, cut, dayOf, isInternational, pdfFromBase64, phoneDigits, serviceCode, serviceOfCode, type ServiceTable, statusReader } from './common';
 
 export const dhlServices: ServiceTable = {
   express_worldwide: { code: 'P', name: 'EXPRESS WORLDWIDE', international: true },
@@ -128,13 +128,7 @@ export function dhlParseRates(body: unknown): CarrierRate[] {
 }
 
 /** MyDHL event type codes -> shipment statuses (none yet: the label exists, nothing moved). */
-export function dhlStatus(typeCode: string): CarrierTracking['status'] {
-  if (typeCode === 'OK') return 'delivered';
-  if (typeCode === 'WC') return 'out_for_delivery';
-  if (typeCode === 'RT' || typeCode === 'RD') return 'returned';
-  if (['OH', 'HP', 'CA', 'BA', 'NH', 'MS', 'CM'].includes(typeCode)) return 'exception';
-  return 'in_transit';
-}
+export const dhlStatus = statusReader({ delivered: ['OK'], out_for_delivery: ['WC'], returned: ['RT', 'RD'], exception: ['OH', 'HP', 'CA', 'BA', 'NH', 'MS', 'CM'] });
 
 export function dhlParseTracking(body: unknown): CarrierTracking {
   const shipment: Raw | undefined = (body as Raw)?.shipments?.[0];

@@ -10,7 +10,7 @@
  */
 import { packageIn, systemOfOrigin } from '../units';
 import type { CarrierParty, CarrierRate, CarrierRateRequest, CarrierShipment, CarrierShipmentRequest, CarrierTracking } from '../carrier';
-import { amountOf, CarrierAnswerUnreadable, cut, dayOf, isInternational, pdfFromBase64, phoneDigits, serviceCode, serviceOfCode, type ServiceTable } from './common';
+import { amountOf, CarrierAnswerUnreadable, cut, dayOf, isInternational, pdfFromBase64, phoneDigits, serviceCode, serviceOfCode, type ServiceTable, statusReader } from './common';
 
 export const fedexServices: ServiceTable = {
   international_priority: { code: 'FEDEX_INTERNATIONAL_PRIORITY', name: 'FedEx International Priority®', international: true },
@@ -121,14 +121,7 @@ export const fedexCancelRequest = (accountNumber: string, trackingNumber: string
 export const fedexTrackRequest = (trackingNumber: string) => ({ includeDetailedScans: false, trackingInfo: [{ trackingNumberInfo: { trackingNumber } }] });
 
 /** FedEx's latest status codes -> shipment statuses (null: nothing moved yet, e.g. OC label created). */
-export function fedexStatus(code: string): CarrierTracking['status'] {
-  if (code === 'DL') return 'delivered';
-  if (code === 'OD') return 'out_for_delivery';
-  if (['DE', 'SE', 'CA', 'DY', 'CD'].includes(code)) return 'exception';
-  if (code === 'RS') return 'returned';
-  if (code === 'OC') return null;
-  return 'in_transit';
-}
+export const fedexStatus = statusReader({ delivered: ['DL'], out_for_delivery: ['OD'], exception: ['DE', 'SE', 'CA', 'DY', 'CD'], returned: ['RS'], none: ['OC'] });
 
 export function fedexParseTracking(body: unknown): CarrierTracking {
   const result: Raw | undefined = (body as Raw)?.output?.completeTrackResults?.[0]?.trackResults?.[0];

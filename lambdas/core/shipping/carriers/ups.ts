@@ -10,7 +10,7 @@
  */
 import { packageIn, systemOfOrigin } from '../units';
 import type { CarrierParty, CarrierRate, CarrierRateRequest, CarrierShipmentRequest, CarrierTracking } from '../carrier';
-import { amountOf, CarrierAnswerUnreadable, cut, isInternational, phoneDigits, serviceCode, serviceOfCode, type ServiceTable } from './common';
+import { amountOf, CarrierAnswerUnreadable, cut, isInternational, phoneDigits, serviceCode, serviceOfCode, type ServiceTable, statusReader } from './common';
 
 export const upsServices: ServiceTable = {
   worldwide_express: { code: '07', name: 'UPS Worldwide Express®', international: true },
@@ -155,14 +155,7 @@ export function upsParseRates(body: unknown): CarrierRate[] {
 }
 
 /** UPS activity status types -> shipment statuses (M: manifest only, the label exists, nothing moved). */
-export function upsStatus(type: string): CarrierTracking['status'] {
-  if (type === 'D') return 'delivered';
-  if (type === 'O') return 'out_for_delivery';
-  if (type === 'X') return 'exception';
-  if (type === 'RS') return 'returned';
-  if (type === 'M' || type === 'MV') return null;
-  return 'in_transit';
-}
+export const upsStatus = statusReader({ delivered: ['D'], out_for_delivery: ['O'], exception: ['X'], returned: ['RS'], none: ['M', 'MV'] });
 
 export function upsParseTracking(body: unknown): CarrierTracking {
   const pkg: Raw | undefined = (body as Raw)?.trackResponse?.shipment?.[0]?.package?.[0];

@@ -14,7 +14,7 @@
 import { ValidationFailed } from '../../errors';
 import { packageIn } from '../units';
 import type { CarrierParty, CarrierRate, CarrierRateRequest, CarrierShipment, CarrierShipmentRequest, CarrierTracking } from '../carrier';
-import { amountOf, CarrierAnswerUnreadable, cut, isInternational, pdfFromBase64, phoneDigits, serviceCode, type ServiceTable } from './common';
+import { amountOf, CarrierAnswerUnreadable, cut, isInternational, pdfFromBase64, phoneDigits, serviceCode, type ServiceTable, statusReader } from './common';
 
 export const uspsServices: ServiceTable = {
   priority_mail_express_international: { code: 'PRIORITY_MAIL_EXPRESS_INTERNATIONAL', name: 'Priority Mail Express International®', international: true },
@@ -173,15 +173,10 @@ export function uspsParseRate(service: string, body: unknown, packages: number):
 }
 
 /** USPS tracking status categories -> shipment statuses. */
-export function uspsStatus(category: string): CarrierTracking['status'] {
-  const c = category.toLowerCase();
-  if (c === 'delivered') return 'delivered';
-  if (c === 'out for delivery') return 'out_for_delivery';
-  if (c === 'alert') return 'exception';
-  if (c === 'return to sender') return 'returned';
-  if (c === 'pre-shipment' || c === 'pre-transit') return null;
-  return 'in_transit';
-}
+export const uspsStatus = statusReader(
+  { delivered: ['delivered'], out_for_delivery: ['out for delivery'], exception: ['alert'], returned: ['return to sender'], none: ['pre-shipment', 'pre-transit'] },
+  (category) => category.toLowerCase(),
+);
 
 export function uspsParseTracking(body: unknown): CarrierTracking {
   const b = body as Raw;
