@@ -7,7 +7,7 @@ import type { CarrierShipmentRequest, CarrierTracking } from '../carrier';
  * and reading base64 labels.
  */
 
-/** A service table: the name callers send (lower case) -> the carrier's code and display name. */
+/** A service table (services.json): the name callers send (lower case) -> the carrier's code and display name. */
 export type ServiceTable = Readonly<Record<string, { code: string; name: string; international: boolean | null }>>;
 
 export function serviceCode(carrier: string, table: ServiceTable, service: string): string {

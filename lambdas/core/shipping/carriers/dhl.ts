@@ -10,14 +10,10 @@
 import { packageIn } from '../units';
 import type { CarrierParty, CarrierRate, CarrierRateRequest, CarrierShipment, CarrierShipmentRequest, CarrierTracking } from '../carrier';
 import { amountOf, CarrierAnswerUnreadable, cut, dayOf, isInternational, pdfFromBase64, phoneDigits, serviceCode, serviceOfCode, type ServiceTable, statusReader } from './common';
+import services from './services.json';
 
-export const dhlServices: ServiceTable = {
-  express_worldwide: { code: 'P', name: 'EXPRESS WORLDWIDE', international: true },
-  express_12: { code: 'Y', name: 'EXPRESS 12:00', international: true },
-  express_9: { code: 'E', name: 'EXPRESS 9:00', international: true },
-  economy_select: { code: 'H', name: 'ECONOMY SELECT', international: true },
-  express_domestic: { code: 'N', name: 'EXPRESS DOMESTIC', international: false },
-};
+/** The services callers name, with the carrier's code and name (services.json). */
+export const dhlServices: ServiceTable = services.dhl;
 
 /** MyDHL's planned time: `2026-11-25T10:00:00 GMT+00:00`. */
 export const dhlPlannedTime = (day: string) => `${day}T10:00:00 GMT+00:00`;

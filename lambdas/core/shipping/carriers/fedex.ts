@@ -11,16 +11,10 @@
 import { packageIn, systemOfOrigin } from '../units';
 import type { CarrierParty, CarrierRate, CarrierRateRequest, CarrierShipment, CarrierShipmentRequest, CarrierTracking } from '../carrier';
 import { amountOf, CarrierAnswerUnreadable, cut, dayOf, isInternational, pdfFromBase64, phoneDigits, serviceCode, serviceOfCode, type ServiceTable, statusReader } from './common';
+import services from './services.json';
 
-export const fedexServices: ServiceTable = {
-  international_priority: { code: 'FEDEX_INTERNATIONAL_PRIORITY', name: 'FedEx International Priority®', international: true },
-  international_economy: { code: 'INTERNATIONAL_ECONOMY', name: 'FedEx International Economy®', international: true },
-  international_connect_plus: { code: 'FEDEX_INTERNATIONAL_CONNECT_PLUS', name: 'FedEx International Connect Plus', international: true },
-  priority_overnight: { code: 'PRIORITY_OVERNIGHT', name: 'FedEx Priority Overnight®', international: false },
-  standard_overnight: { code: 'STANDARD_OVERNIGHT', name: 'FedEx Standard Overnight®', international: false },
-  two_day: { code: 'FEDEX_2_DAY', name: 'FedEx 2Day®', international: false },
-  ground: { code: 'FEDEX_GROUND', name: 'FedEx Ground®', international: false },
-};
+/** The services callers name, with the carrier's code and name (services.json). */
+export const fedexServices: ServiceTable = services.fedex;
 
 /** FedEx sends a state or province code only for the US and Canada (2 letters). */
 const stateCode = (p: { country: string; state: string }) => (['US', 'CA'].includes(p.country) && /^[A-Za-z]{2}$/.test(p.state.trim()) ? p.state.trim().toUpperCase() : undefined);

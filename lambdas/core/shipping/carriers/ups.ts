@@ -11,16 +11,10 @@
 import { packageIn, systemOfOrigin } from '../units';
 import type { CarrierParty, CarrierRate, CarrierRateRequest, CarrierShipmentRequest, CarrierTracking } from '../carrier';
 import { amountOf, CarrierAnswerUnreadable, cut, isInternational, phoneDigits, serviceCode, serviceOfCode, type ServiceTable, statusReader } from './common';
+import services from './services.json';
 
-export const upsServices: ServiceTable = {
-  worldwide_express: { code: '07', name: 'UPS Worldwide Express®', international: true },
-  worldwide_expedited: { code: '08', name: 'UPS Worldwide Expedited®', international: true },
-  worldwide_saver: { code: '65', name: 'UPS Worldwide Saver®', international: true },
-  standard: { code: '11', name: 'UPS® Standard', international: true },
-  next_day_air: { code: '01', name: 'UPS Next Day Air®', international: false },
-  second_day_air: { code: '02', name: 'UPS 2nd Day Air®', international: false },
-  ground: { code: '03', name: 'UPS® Ground', international: false },
-};
+/** The services callers name, with the carrier's code and name (services.json). */
+export const upsServices: ServiceTable = services.ups;
 
 const s = (n: number) => String(n);
 

@@ -15,15 +15,10 @@ import { ValidationFailed } from '../../errors';
 import { packageIn } from '../units';
 import type { CarrierParty, CarrierRate, CarrierRateRequest, CarrierShipment, CarrierShipmentRequest, CarrierTracking } from '../carrier';
 import { amountOf, CarrierAnswerUnreadable, cut, isInternational, pdfFromBase64, phoneDigits, serviceCode, type ServiceTable, statusReader } from './common';
+import services from './services.json';
 
-export const uspsServices: ServiceTable = {
-  priority_mail_express_international: { code: 'PRIORITY_MAIL_EXPRESS_INTERNATIONAL', name: 'Priority Mail Express International®', international: true },
-  priority_mail_international: { code: 'PRIORITY_MAIL_INTERNATIONAL', name: 'Priority Mail International®', international: true },
-  first_class_package_international: { code: 'FIRST-CLASS_PACKAGE_INTERNATIONAL_SERVICE', name: 'First-Class Package International Service®', international: true },
-  priority_mail_express: { code: 'PRIORITY_MAIL_EXPRESS', name: 'Priority Mail Express®', international: false },
-  priority_mail: { code: 'PRIORITY_MAIL', name: 'Priority Mail®', international: false },
-  ground_advantage: { code: 'USPS_GROUND_ADVANTAGE', name: 'USPS Ground Advantage®', international: false },
-};
+/** The services callers name, with the carrier's code and name (services.json). */
+export const uspsServices: ServiceTable = services.usps;
 
 /** The checks USPS makes before a label: it ships from the US, one package, a service for the route. */
 export function uspsCheck(req: CarrierShipmentRequest): void {
