@@ -14,7 +14,7 @@
  *
  * Type-only imports count (tsPreCompilationDeps): a type is an arrow too.
  */
-const declarations = '^lambdas/(catalog-types|catalog-queues|catalog-rates|catalog-access|routing)[.]ts$';
+const declarations = '^lambdas/((catalog-types|catalog-queues|catalog-rates|catalog-access|routing)[.]ts|catalog-access[.]json)$';
 const local = '^(lambdas|twin|bin|lib|scripts|test)/';
 
 /** A rule forbidding `from` any local import that is not one of `allowed`. */

@@ -11,7 +11,7 @@ import { logger, withLogKeys } from '../shared/logger';
 import { requestIdOf } from './kit/request-id';
 import { recordMetric } from '../shared/metrics';
 
-// The routes' access rules as data (catalog-access.ts), not the catalog: no route schema in this bundle.
+// The routes' access rules as data (catalog-access.json), not the catalog: no route schema in this bundle.
 const byKey = new Map<string, RouteAccess>(routeAccess.map((r) => [routeKey(r), r]));
 
 /**

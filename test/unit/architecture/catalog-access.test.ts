@@ -4,6 +4,6 @@ import { accessFile, routeAccessText } from '../../../scripts/generate-route-acc
 
 describe("the authorizer's route table", () => {
   it("is the catalog's methods, paths, roles, scopes and rate groups (npm run catalog:access after any change to a route)", () => {
-    expect(readFileSync(accessFile, 'utf8') === routeAccessText(), 'lambdas/catalog-access.ts is stale: run npm run catalog:access').toBe(true);
+    expect(readFileSync(accessFile, 'utf8') === routeAccessText(), 'lambdas/catalog-access.json is stale: run npm run catalog:access').toBe(true);
   });
 });
