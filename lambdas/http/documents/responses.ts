@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import type { ResponseDef, RouteResponses } from '../../catalog-types';
 import { documentStates, documentTypes } from '../../core/documents/model';
-import { data, done, failure, integer, presignedUploadAnswers, nullable, pageMeta, replayedHeader, timestamp } from '../kit/responses';
+import { data, done, failure, integer, presignedUploadResponses, nullable, pageMeta, replayedHeader, timestamp } from '../kit/responses';
 
 /** The answers of the transport-document routes (spec 2.4, 3.2, 4.2, 7.1), for openapi.json: see core/documents/views.ts. */
 
@@ -43,7 +43,6 @@ const DocumentDetail = v.strictObject({
   superseded_at: nullable(timestamp),
 });
 
-/** The 201 of an upload-url route (lambdas/http/kit/presigned.ts): where and how to POST the file, then where to complete. */
 const notFound = failure('No such document visible to this account', ['not_found']);
 const stateConflict = failure('The document cannot make this move from its state', ['conflict']);
 /** A file in the body (multipart `file`, or JSON `file_base64` with `filename`): the failures of reading it. */
@@ -54,8 +53,6 @@ const fileFailures: Record<number, ResponseDef> = {
   422: failure('A field is invalid (one entry per field in `errors`)', ['validation_failed']),
 };
 
-const upload = presignedUploadAnswers('10 MB', { description: 'The document stored from the uploaded file (or, called again, the same one)', schema: TransportDocument });
-
 export const documentsResponses = {
   DocumentsUpload: {
     requestHeaders: ['Idempotency-Key'],
@@ -64,8 +61,7 @@ export const documentsResponses = {
       ...fileFailures,
     },
   },
-  DocumentsUploadUrl: { answers: upload.start },
-  DocumentsUploadComplete: { answers: upload.complete },
+  ...presignedUploadResponses('Documents', '10 MB', { description: 'The document stored from the uploaded file (or, called again, the same one)', schema: TransportDocument }),
   DocumentsList: {
     answers: { 200: data('A page of documents (no checksum, no metadata)', v.array(v.strictObject(listEntry)), { extra: { meta: pageMeta } }) },
   },

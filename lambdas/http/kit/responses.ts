@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import type { ResponseDef } from '../../catalog-types';
+import type { ResponseDef, RouteResponses } from '../../catalog-types';
 
 /**
  * Building blocks of the areas' `responses.ts`: the answers each route declares for openapi.json
@@ -59,7 +59,7 @@ export function redirect(description: string): ResponseDef {
 
 export const replayedHeader = { 'Idempotent-Replayed': { description: '`true` when this is the stored answer of an earlier request with the same Idempotency-Key' } } as const;
 
-/** Where and how to POST a declared file (services/presigned-upload.ts, step 1). */
+/** The 201 of an upload-url route (services/presigned-upload.ts, step 1): where and how to POST the file, then where to complete. */
 export const PresignedUpload = v.strictObject({
   upload_id: v.string(),
   upload_url: v.string(),
@@ -73,22 +73,23 @@ export const PresignedUpload = v.strictObject({
 });
 
 /**
- * The answers of the two steps of a presigned upload, the same for every area that takes large
- * files that way: `limit` as the area's limit reads ("10 MB"), `stored` what step 2 records.
+ * The answers of the two routes of a presigned upload (`<area>UploadUrl`, `<area>UploadComplete`),
+ * the same for every area that takes large files that way: `limit` as the area's limit reads
+ * ("10 MB"), `stored` what the second step records.
  */
-export function presignedUploadAnswers(limit: string, stored: { description: string; schema: v.GenericSchema }) {
-  return {
-    start: {
-      201: data('Where and how to POST the file, then the complete URL', PresignedUpload, { message: true }),
-      413: failure(`The declared file is larger than ${limit}`, ['payload_too_large']),
-    },
-    complete: {
-      201: data(stored.description, stored.schema, { message: true }),
-      404: failure('No such upload of this account', ['not_found']),
-      409: failure('The file has not been uploaded yet: POST it to the upload_url first', ['conflict']),
-      422: failure('The uploaded file does not match what was declared (it is removed; upload again)', ['validation_failed']),
-    },
+export function presignedUploadResponses<A extends string>(area: A, limit: string, stored: { description: string; schema: v.GenericSchema }) {
+  const start = {
+    201: data('Where and how to POST the file, then the complete URL', PresignedUpload, { message: true }),
+    413: failure(`The declared file is larger than ${limit}`, ['payload_too_large']),
   };
+  const complete = {
+    201: data(stored.description, stored.schema, { message: true }),
+    404: failure('No such upload of this account', ['not_found']),
+    409: failure('The file has not been uploaded yet: POST it to the upload_url first', ['conflict']),
+    422: failure('The uploaded file does not match what was declared (it is removed; upload again)', ['validation_failed']),
+  };
+  const routes: [string, RouteResponses][] = [[`${area}UploadUrl`, { answers: start }], [`${area}UploadComplete`, { answers: complete }]];
+  return Object.fromEntries(routes) as Record<`${A}UploadUrl` | `${A}UploadComplete`, RouteResponses>;
 }
 
 /** A success with a `message` and no `data` (deletes, disconnects). */

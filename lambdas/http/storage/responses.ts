@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import type { RouteResponses } from '../../catalog-types';
-import { data, failure, presignedUploadAnswers, integer, nullable, pageMeta, replayedHeader, timestamp } from '../kit/responses';
+import { data, failure, presignedUploadResponses, integer, nullable, pageMeta, replayedHeader, timestamp } from '../kit/responses';
 
 /** The answers of the manifest file storage (spec 2.8, 4.7), for openapi.json: see core/manifest-files/views.ts. */
 
@@ -17,8 +17,6 @@ export const StoredFile = v.strictObject({
   uploaded_at: timestamp,
 });
 
-const upload = presignedUploadAnswers('40 MB', { description: 'The file stored from the upload (or, called again, the same one)', schema: StoredFile });
-
 export const storageResponses = {
   ManifestStorageUpload: {
     requestHeaders: ['Idempotency-Key'],
@@ -30,7 +28,6 @@ export const storageResponses = {
       422: failure('A field is invalid, or the file is missing or not json, xlsx, xls or xlsm', ['validation_failed']),
     },
   },
-  ManifestStorageUploadUrl: { answers: upload.start },
-  ManifestStorageUploadComplete: { answers: upload.complete },
+  ...presignedUploadResponses('ManifestStorage', '40 MB', { description: 'The file stored from the upload (or, called again, the same one)', schema: StoredFile }),
   ManifestStorageList: { answers: { 200: data("A page of the account's stored files, newest first", v.array(StoredFile), { extra: { meta: pageMeta } }) } },
 } satisfies Record<string, RouteResponses>;
