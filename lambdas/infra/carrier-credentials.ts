@@ -1,4 +1,4 @@
-import { deleteSecret, EncryptedFile, readSecretText, secretTags, writeSecret, type SealedEntries } from './sealed-store';
+import { deleteSecret, LocalCredentialsFile, readSecretText, secretTags, writeSecret, type SealedEntries } from './sealed-store';
 import { externalCarriers, isExternalCarrier, type CarrierAccount, type CarrierAccountSummary, type ExternalCarrier } from '../core/shipping/carrier-accounts';
 import { nowIso } from './clock';
 
@@ -73,18 +73,12 @@ export class CarrierCredentialsUnreadable extends Error {
 }
 
 /**
- * `<dataDir>/carrier-credentials.json` (`EncryptedFile.credentials`, sealed-store.ts): each entry
+ * `<dataDir>/carrier-credentials.json` (`LocalCredentialsFile`, sealed-store.ts): each entry
  * encrypted alone with `<accountId>/<carrier>` as associated data.
  */
-export class LocalCarrierCredentials implements CarrierCredentialsPort {
-  private readonly store: EncryptedFile;
-
+export class LocalCarrierCredentials extends LocalCredentialsFile implements CarrierCredentialsPort {
   constructor(dataDir: string, opts: { key?: string } = {}) {
-    this.store = EncryptedFile.credentials(dataDir, 'carrier-credentials.json', { key: opts.key, what: 'carrier credentials', unreadable: (message) => new CarrierCredentialsUnreadable(message) });
-  }
-
-  get file(): string {
-    return this.store.file;
+    super(dataDir, 'carrier-credentials.json', { key: opts.key, what: 'carrier credentials', unreadable: (message) => new CarrierCredentialsUnreadable(message) });
   }
 
   async get(accountId: number, carrier: ExternalCarrier) {

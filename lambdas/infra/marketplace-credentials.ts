@@ -1,5 +1,5 @@
 import { BatchGetSecretValueCommand, CreateSecretCommand } from '@aws-sdk/client-secrets-manager';
-import { deleteSecret, EncryptedFile, type SealedEntries, readSecretText, scheduledForDeletion, secretErrorName, secretsClient, secretTags, writeSecret } from './sealed-store';
+import { deleteSecret, LocalCredentialsFile, type SealedEntries, readSecretText, scheduledForDeletion, secretErrorName, secretsClient, secretTags, writeSecret } from './sealed-store';
 import { canonicalChannel, formerCodesOf, syncChannels, type MarketplaceConnection, type SyncChannel } from '../core/orders/marketplace';
 import { nowIso } from './clock';
 
@@ -157,19 +157,13 @@ export class CredentialsUnreadable extends Error {
 }
 
 /**
- * The twin's store: `<dataDir>/marketplace-credentials.json` (`EncryptedFile.credentials`,
+ * The twin's store: `<dataDir>/marketplace-credentials.json` (`LocalCredentialsFile`,
  * sealed-store.ts): each connection encrypted alone, with its `<accountId>/<channel>` as associated
  * data, so an entry moved to another account or channel fails to decrypt like a tampered one does.
  */
-export class LocalMarketplaceCredentials implements MarketplaceCredentialsPort {
-  private readonly store: EncryptedFile;
-
+export class LocalMarketplaceCredentials extends LocalCredentialsFile implements MarketplaceCredentialsPort {
   constructor(dataDir: string, opts: { key?: string } = {}) {
-    this.store = EncryptedFile.credentials(dataDir, 'marketplace-credentials.json', { key: opts.key, what: 'marketplace credentials', unreadable: (message) => new CredentialsUnreadable(message) });
-  }
-
-  get file(): string {
-    return this.store.file;
+    super(dataDir, 'marketplace-credentials.json', { key: opts.key, what: 'marketplace credentials', unreadable: (message) => new CredentialsUnreadable(message) });
   }
 
   async get(accountId: number, channel: SyncChannel) {

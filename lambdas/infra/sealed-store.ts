@@ -105,21 +105,6 @@ export class EncryptedFile {
     private readonly opts: { keyFile: string; secret?: string; what: string; unreadable: (message: string) => Error },
   ) {}
 
-  /**
-   * The twin's credentials file `<dataDir>/<name>`: the key is scrypt of `key`, else of
-   * `MARKETPLACE_CREDENTIALS_KEY`, else of the random key in `<dataDir>/marketplace-credentials.key`,
-   * which every credentials file of the data folder shares.
-   */
-  static credentials(dataDir: string, name: string, opts: { key?: string; what: string; unreadable: (message: string) => Error }): EncryptedFile {
-    const dir = resolve(dataDir);
-    return new EncryptedFile(join(dir, name), {
-      keyFile: join(dir, 'marketplace-credentials.key'),
-      secret: opts.key ?? (process.env.MARKETPLACE_CREDENTIALS_KEY || undefined),
-      what: opts.what,
-      unreadable: opts.unreadable,
-    });
-  }
-
   /** The entries as stored, or undefined when there is no file yet. */
   async view(): Promise<SealedEntries | undefined> {
     const file = await this.read();
@@ -227,5 +212,28 @@ export class EncryptedFile {
     } catch {
       throw this.opts.unreadable(`The stored ${where} cannot be decrypted: the file was changed, or the key is not the one they were stored with.`);
     }
+  }
+}
+
+/**
+ * A twin's credentials store: `<dataDir>/<name>`, an `EncryptedFile` whose key is scrypt of `key`,
+ * else of `MARKETPLACE_CREDENTIALS_KEY`, else of the random key in
+ * `<dataDir>/marketplace-credentials.key`, which every credentials file of the data folder shares.
+ */
+export abstract class LocalCredentialsFile {
+  protected readonly store: EncryptedFile;
+
+  constructor(dataDir: string, name: string, opts: { key?: string; what: string; unreadable: (message: string) => Error }) {
+    const dir = resolve(dataDir);
+    this.store = new EncryptedFile(join(dir, name), {
+      keyFile: join(dir, 'marketplace-credentials.key'),
+      secret: opts.key ?? (process.env.MARKETPLACE_CREDENTIALS_KEY || undefined),
+      what: opts.what,
+      unreadable: opts.unreadable,
+    });
+  }
+
+  get file(): string {
+    return this.store.file;
   }
 }
