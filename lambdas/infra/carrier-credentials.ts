@@ -68,17 +68,13 @@ export const secretsManagerCarrierCredentials: CarrierCredentialsPort = {
 // ---------------------------------------------------------------------------------------------
 // Encrypted local file (the twin)
 
-export class CarrierCredentialsUnreadable extends Error {
-  override readonly name = 'CarrierCredentialsUnreadable';
-}
-
 /**
  * `<dataDir>/carrier-credentials.json` (`LocalCredentialsFile`, sealed-store.ts): each entry
  * encrypted alone with `<accountId>/<carrier>` as associated data.
  */
 export class LocalCarrierCredentials extends LocalCredentialsFile implements CarrierCredentialsPort {
   constructor(dataDir: string, opts: { key?: string } = {}) {
-    super(dataDir, 'carrier-credentials.json', { key: opts.key, what: 'carrier credentials', unreadable: (message) => new CarrierCredentialsUnreadable(message) });
+    super(dataDir, 'carrier-credentials.json', { key: opts.key, what: 'carrier credentials' });
   }
 
   async get(accountId: number, carrier: ExternalCarrier) {

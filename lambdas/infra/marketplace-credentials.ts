@@ -152,9 +152,7 @@ async function readSecret(name: string): Promise<StoredConnection | undefined> {
 // ---------------------------------------------------------------------------------------------
 // Encrypted local file (the twin)
 
-export class CredentialsUnreadable extends Error {
-  override readonly name = 'CredentialsUnreadable';
-}
+export { CredentialsUnreadable } from './sealed-store';
 
 /**
  * The twin's store: `<dataDir>/marketplace-credentials.json` (`LocalCredentialsFile`,
@@ -163,7 +161,7 @@ export class CredentialsUnreadable extends Error {
  */
 export class LocalMarketplaceCredentials extends LocalCredentialsFile implements MarketplaceCredentialsPort {
   constructor(dataDir: string, opts: { key?: string } = {}) {
-    super(dataDir, 'marketplace-credentials.json', { key: opts.key, what: 'marketplace credentials', unreadable: (message) => new CredentialsUnreadable(message) });
+    super(dataDir, 'marketplace-credentials.json', { key: opts.key, what: 'marketplace credentials' });
   }
 
   async get(accountId: number, channel: SyncChannel) {

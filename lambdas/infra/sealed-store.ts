@@ -215,6 +215,11 @@ export class EncryptedFile {
   }
 }
 
+/** A twin's credentials file that cannot be read: a wrong key, a tampered or moved entry. */
+export class CredentialsUnreadable extends Error {
+  override readonly name = 'CredentialsUnreadable';
+}
+
 /**
  * A twin's credentials store: `<dataDir>/<name>`, an `EncryptedFile` whose key is scrypt of `key`,
  * else of `MARKETPLACE_CREDENTIALS_KEY`, else of the random key in
@@ -223,13 +228,13 @@ export class EncryptedFile {
 export abstract class LocalCredentialsFile {
   protected readonly store: EncryptedFile;
 
-  constructor(dataDir: string, name: string, opts: { key?: string; what: string; unreadable: (message: string) => Error }) {
+  constructor(dataDir: string, name: string, opts: { key?: string; what: string }) {
     const dir = resolve(dataDir);
     this.store = new EncryptedFile(join(dir, name), {
       keyFile: join(dir, 'marketplace-credentials.key'),
       secret: opts.key ?? (process.env.MARKETPLACE_CREDENTIALS_KEY || undefined),
       what: opts.what,
-      unreadable: opts.unreadable,
+      unreadable: (message) => new CredentialsUnreadable(message),
     });
   }
 
