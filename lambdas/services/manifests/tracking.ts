@@ -36,19 +36,8 @@ export async function submissionStatusOf(principal: Principal, key: string) {
   if (submission) {
     const batch = submission.status === 'written' ? await getBatch(submission.batchId) : undefined;
     const visible = batch && isVisible(batch) ? batch : undefined;
-    return {
-      status: submission.status === 'failed' ? 'failed' : statusOfBatch(visible),
-      idempotency_key: key,
-      created_at: zoneless(submission.createdAt),
-      updated_at: zoneless([submission.updatedAt, visible?.updatedAt ?? ''].sort().pop()!),
-      batch_id: visible?.batchId ?? null,
-      manifest_number: submission.manifestNumber,
-      mode: submission.mode,
-      items_count: submission.items,
-      progress: visible ? liveProgress(visible) : 0,
-      decisions: submission.counts ?? null,
-      failure: submission.failure ?? null,
-    };
+    const status = submission.status === 'failed' ? 'failed' : statusOfBatch(visible);
+    return statusAnswer(key, { ...submission, status }, visible, { decisions: submission.counts ?? null });
   }
   const set = await getChunkSet(principal.accountId, key);
   if (!set) throw new NotFound('No submission with this idempotency key in your account.');
@@ -56,17 +45,31 @@ export async function submissionStatusOf(principal: Principal, key: string) {
   const visible = batch && isVisible(batch) && batch.lastRunId === set.baseKey ? batch : undefined;
   const view = chunkStatusView(set, now());
   const status = set.status === 'complete' ? statusOfBatch(visible) : view.status;
+  return statusAnswer(key, { ...set, status, items: set.totalItems }, visible);
+}
+
+/**
+ * The submission status answer (spec 4.3) of a whole submission or a chunk set: the batch's
+ * progress only once it is visible; `decisions` only for a whole submission.
+ */
+function statusAnswer<S extends string, D extends object = object>(
+  key: string,
+  s: { status: S; createdAt: string; updatedAt: string; manifestNumber: string; mode: string; items: number; failure?: string },
+  visible: BatchRecord | undefined,
+  decisions?: D,
+) {
   return {
-    status,
+    status: s.status,
     idempotency_key: key,
-    created_at: zoneless(set.createdAt),
-    updated_at: zoneless([set.updatedAt, visible?.updatedAt ?? ''].sort().pop()!),
+    created_at: zoneless(s.createdAt),
+    updated_at: zoneless([s.updatedAt, visible?.updatedAt ?? ''].sort().pop()!),
     batch_id: visible?.batchId ?? null,
-    manifest_number: set.manifestNumber,
-    mode: set.mode,
-    items_count: set.totalItems,
+    manifest_number: s.manifestNumber,
+    mode: s.mode,
+    items_count: s.items,
     progress: visible ? liveProgress(visible) : 0,
-    failure: set.failure ?? null,
+    ...decisions,
+    failure: s.failure ?? null,
   };
 }
 
