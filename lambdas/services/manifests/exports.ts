@@ -101,10 +101,10 @@ function writeExport(batch: BatchRecord, format: ExportFormat, index: ResultsInd
   return blobs().putStream(exportKey(batch, format), Readable.from(exportBytes(batch, format, index)), exportContentTypes[format]);
 }
 
-/** Makes the batch's three download files from its finished run's results (`batch` as that run completes it). */
-export async function writeExports(batch: BatchRecord): Promise<void> {
+/** Makes the batch's download files (all three unless `only` names some) from its finished run's results (`batch` as that run completes it). */
+export async function writeExports(batch: BatchRecord, only: readonly ExportFormat[] = formats): Promise<void> {
   const index = await resultsIndex(batch.batchId, finishedRun(batch));
-  await Promise.all(formats.map((f) => writeExport(batch, f, index)));
+  await Promise.all(only.map((f) => writeExport(batch, f, index)));
 }
 
 export interface StoredExport {

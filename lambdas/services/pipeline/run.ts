@@ -14,6 +14,7 @@ import { writeExports } from '../manifests/exports';
 import { pageAlerts, runStage, stageAlerts, stageHasAlerts } from './stages';
 import type { InvalidTaxIdAwb } from '../customs/webservices';
 import { recordMetric } from '../../shared/metrics';
+import { logger } from '../../shared/logger';
 
 /**
  * The steps of one pipeline run, as the state machine (lib/pipeline.ts) and the twin's runner
@@ -169,9 +170,12 @@ export async function finish(input: RunInput & { pages: number[]; coversAll?: bo
   const batch = (await getBatch(input.batchId))!;
   const previous = !input.coversAll && batch.finishedRunId ? batch.finishedRunId : undefined;
   const summary = await writeBatchResults(input.batchId, input.runId, input.pages, previous);
-  // The files are made before the batch completes, so a completed batch always has them; they show
-  // the batch as finishPipeline leaves it (a batch closed or reopened since gets its JSON made again).
-  await writeExports({ ...batch, status: 'completed', progress: 100, summary, updatedAt: at, finishedRunId: input.runId });
+  const completed: BatchRecord = { ...batch, status: 'completed', progress: 100, summary, updatedAt: at, finishedRunId: input.runId };
+  // The JSON, what API clients download, is made before the batch completes, so a completed batch
+  // always has it; it shows the batch as finishPipeline leaves it (a batch closed or reopened since
+  // gets its JSON made again). The CSV and the workbook follow once the batch is complete: they
+  // depend on the results only, and a download that comes before them makes its own (storedExport).
+  await writeExports(completed, ['json']);
   if ((await finishPipeline(input.batchId, input.runId, summary, at)) === 'superseded') return;
   recordMetric('ManifestsCompleted');
   const done = (await getBatch(input.batchId))!;
@@ -180,6 +184,7 @@ export async function finish(input: RunInput & { pages: number[]; coversAll?: bo
     runEvent(input, 'manifest.processing_completed', manifestEventData(done, { summary })),
     runEvent(input, 'manifest.processed', manifestEventData(done, { summary })),
   ]);
+  await writeExports(completed, ['csv', 'xlsx']).catch((err: unknown) => logger.warn('csv and xlsx downloads not made at finish; the first download makes them', { error: String(err) }));
 }
 
 export async function fail(input: RunInput & { stage?: StageName; error: string }): Promise<void> {
