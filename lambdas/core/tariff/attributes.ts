@@ -41,6 +41,8 @@ export interface Attributes {
   quantities?: Quantity[];
   ranges?: Range[];
   materials?: Material[];
+  /** A row or subheading of a chapter whose goods may have an engine (see `mayHaveEngine`). */
+  engine?: boolean;
 }
 
 /* ---------------- gender ---------------- */
@@ -237,6 +239,16 @@ export function materialsOfWording(text: string): Material[] {
   return [...out];
 }
 
+/**
+ * Whether goods of this code's chapter may have an engine measured by its cylinder capacity:
+ * machines and engines (84), generating sets (8502, in 85), vehicles (87), aircraft (88) and boats
+ * (89). A description that gives a capacity in cc (`Scooter 50cc`) names a machine with an engine,
+ * which a toy scooter (9503) or a garment is not.
+ */
+export function mayHaveEngine(code: string): boolean {
+  return /^8[4-9]/.test(code.replace(/\D/g, ''));
+}
+
 /* ---------------- agreement ---------------- */
 
 /** A row or subheading of the other gender than the description names. */
@@ -247,13 +259,16 @@ export const unspecifiedMaleFactor = 0.8;
 export const outOfRangeFactor = 0.5;
 /** A row or subheading whose stated range holds the description's figure: the figure says it is of that kind. */
 export const inRangeFactor = 1.2;
+/** A row of a chapter without engines, when the description gives a cylinder capacity. */
+export const noEngineFactor = 0.5;
 /** A row made of a material the description does not name, when the description names one. */
 export const otherMaterialFactor = 0.6;
 
 /**
  * How much a row or subheading keeps of its score given what the description says: 1 when nothing
  * disagrees, less when its wording names the other gender, a range that excludes the description's
- * figure, or a material the description does not name.
+ * figure, or a material the description does not name, or when its chapter has no engines and the
+ * description gives a cylinder capacity.
  */
 export function attributeFactor(query: Attributes, row: Attributes): number {
   let f = 1;
@@ -270,5 +285,6 @@ export function attributeFactor(query: Attributes, row: Attributes): number {
     }
   }
   if (query.materials?.length && row.materials?.length && !query.materials.some((m) => row.materials!.includes(m))) f *= otherMaterialFactor;
+  if (row.engine === false && query.quantities?.some((q) => q.dim === 'cc')) f *= noEngineFactor;
   return f;
 }

@@ -4,6 +4,7 @@ import type { HsIndex, HsMatch } from './hs-fallback';
 import type { ManifestItem } from '../manifests/submission';
 import {
   attributeFactor,
+  mayHaveEngine,
   genderOfTerms,
   genderOfWording,
   isGenderTerm,
@@ -376,7 +377,7 @@ export function createOfflineClassifier(table: readonly TariffRow[], opts: Offli
   const rowAttributes: Attributes[] = rows.map((r) => {
     const wording = `${r.description} ${r.description_en ?? ''}`;
     const garment = /^6[12]/.test(ncmDigits(r.ncm));
-    return { garment, gender: garment ? genderOfWording(wording) : undefined, ranges: rangesOf(wording), materials: materialsOfWording(wording) };
+    return { garment, gender: garment ? genderOfWording(wording) : undefined, ranges: rangesOf(wording), materials: materialsOfWording(wording), engine: mayHaveEngine(r.ncm) };
   });
 
   // Scratch buffers reused by every query: classification is synchronous, so one query at a time.

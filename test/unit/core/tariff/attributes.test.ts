@@ -3,7 +3,7 @@ import { builtinTariff } from '../../../../lambdas/core/tariff/builtin';
 import { createOfflineClassifier, normalizeText } from '../../../../lambdas/core/tariff/classifier';
 import { createHsIndex } from '../../../../lambdas/core/tariff/hs-fallback';
 import { hsNomenclature } from '../../../../lambdas/core/tariff/hs-nomenclature';
-import { attributeFactor, genderOfTerms, genderOfWording, materialsOfWording, quantitiesOf, rangesOf } from '../../../../lambdas/core/tariff/attributes';
+import { attributeFactor, genderOfTerms, genderOfWording, materialsOfWording, mayHaveEngine, quantitiesOf, rangesOf } from '../../../../lambdas/core/tariff/attributes';
 
 const offline = createOfflineClassifier(builtinTariff);
 const hs = createHsIndex(hsNomenclature);
@@ -56,6 +56,14 @@ describe('what a description says beyond the product', () => {
     expect(attributeFactor({ quantities: [{ dim: 'voltage', value: 380 }] }, { ranges })).toBeLessThan(1);
     expect(attributeFactor({ quantities: [{ dim: 'voltage', value: 24 }] }, { ranges })).toBeGreaterThan(1);
     expect(attributeFactor({ materials: ['wood'] }, { materials: ['stainless'] })).toBeLessThan(1);
+    expect(attributeFactor({ quantities: [{ dim: 'cc', value: 50 }] }, { engine: false })).toBeLessThan(1);
+    expect(attributeFactor({ quantities: [{ dim: 'cc', value: 50 }] }, { engine: true })).toBe(1);
+    expect(attributeFactor({ quantities: [{ dim: 'voltage', value: 220 }] }, { engine: false })).toBe(1);
+  });
+
+  it('knows the chapters whose goods may have an engine by its cylinder capacity', () => {
+    expect(['8407.32', '8502.20', '8711.10.00', '8903.99', '8467.81'].filter(mayHaveEngine)).toHaveLength(5);
+    expect(['9503.00.10', '6109.10.00', '3926.90.90'].filter(mayHaveEngine)).toEqual([]);
   });
 });
 
@@ -74,6 +82,13 @@ describe('the classifier with these attributes', () => {
     expect(classify('Moto 49cc').ncm_code).toBe('8711.10');
     expect(classify('Relay 24V').ncm_code).toBe('8536.41');
     expect(classify('Relay 380V').ncm_code).toBe('8536.49');
+  });
+
+  it('does not answer a toy with confidence for a description that gives an engine capacity', () => {
+    // "Scooter" alone is a kick scooter (9503); "Scooter 50cc" has an engine, which no toy row may claim confidently.
+    expect(classify('Scooter').ncm_code).toBe('9503.00.10');
+    expect(classify('Scooter 50cc').confidence).toBeLessThan(0.8);
+    expect(classify('Motor scooter 50cc').ncm_code).toMatch(/^8711/);
   });
 
   it('prefers the sibling of the material the description names', () => {
