@@ -215,8 +215,11 @@ describe.runIf(run)('the cloud lane: the synthesized stacks on moto_server and D
     const download = await call('GET', `/v1/couriers/manifests/${batchId}/download`, { token });
     expect(download.status).toBe(200);
     expect(download.body.data.total_products).toBe(1000);
-    const executions = [...lane.runner.executions.values()];
-    expect(executions.length).toBeGreaterThan(0);
+    // The batch completes before its execution ends: Finish makes the CSV and the workbook after (README, downloads).
+    const executions = await until('the executions to end', async () => {
+      const all = [...lane.runner.executions.values()];
+      return all.length && all.every((e) => e.status !== 'RUNNING') ? all : undefined;
+    }, 60_000);
     expect(executions.every((e) => e.status === 'SUCCEEDED')).toBe(true);
     expect(lane.runner.faults).toEqual([]);
   }, 180_000);
