@@ -43,7 +43,7 @@ const spanish: Record<string, string> = {
   cesped: 'lawn', hidrolavadora: 'jet projecting machines', lana: 'wool', tejer: 'yarn', ovillo: 'yarn', cierre: 'slide fasteners', boton: 'buttons',
   morsa: 'vices', carretilla: 'vehicles', escalera: 'ladders', aluminio: 'aluminium', tornillo: 'screws', madera: 'wood', bulon: 'bolts',
   tuerca: 'nuts', acero: 'steel', arandela: 'washers', clavo: 'nails', alambre: 'wire', puas: 'barbed', papel: 'paper', rollo: 'rolls',
-  motocicleta: 'motorcycles', moto: 'motorcycles', neumatico: 'tyres', cubierta: 'tyres', camion: 'lorries', tractor: 'agricultural',
+  motocicleta: 'motorcycles', moto: 'motorcycles', motoneta: 'motorcycles mopeds', ciclomotor: 'mopeds', neumatico: 'tyres', cubierta: 'tyres', camion: 'lorries', tractor: 'agricultural',
   agricola: 'agricultural', fuera: 'outboard', borda: 'outboard', lancha: 'motorboats', kayak: 'vessels pleasure sports', acustico: 'acoustic',
   vertical: 'upright', violin: 'violins', trompeta: 'trumpets', estampilla: 'stamps postage', postal: 'postage', sello: 'stamps',
   coleccion: 'collections', oleo: 'paintings', cuadro: 'paintings', escritorio: 'furniture office', oficina: 'office',

@@ -89,6 +89,9 @@ describe('the classifier with these attributes', () => {
     expect(classify('Scooter').ncm_code).toBe('9503.00.10');
     expect(classify('Scooter 50cc').confidence).toBeLessThan(0.8);
     expect(classify('Motor scooter 50cc').ncm_code).toMatch(/^8711/);
+    // Spanish names of a moped reach the HS tier's motorcycles by their capacity.
+    expect(classify('Motoneta 50cc').ncm_code).toBe('8711.10');
+    expect(classify('Motoneta 110cc').ncm_code).toBe('8711.20');
   });
 
   it('prefers the sibling of the material the description names', () => {
