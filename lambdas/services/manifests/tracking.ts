@@ -50,13 +50,13 @@ export async function submissionStatusOf(principal: Principal, key: string) {
 
 /**
  * The submission status answer (spec 4.3) of a whole submission or a chunk set: the batch's
- * progress only once it is visible; `decisions` only for a whole submission.
+ * progress only once it is visible; `whole`, the fields only a whole submission has (`decisions`).
  */
 function statusAnswer<S extends string, D extends object = object>(
   key: string,
   s: { status: S; createdAt: string; updatedAt: string; manifestNumber: string; mode: string; items: number; failure?: string },
   visible: BatchRecord | undefined,
-  decisions?: D,
+  whole?: D,
 ) {
   return {
     status: s.status,
@@ -68,7 +68,7 @@ function statusAnswer<S extends string, D extends object = object>(
     mode: s.mode,
     items_count: s.items,
     progress: visible ? liveProgress(visible) : 0,
-    ...decisions,
+    ...whole,
     failure: s.failure ?? null,
   };
 }
