@@ -402,21 +402,41 @@ export function createOfflineClassifier(table: readonly TariffRow[], opts: Offli
     return described ? toks.filter((t) => !t.inferred) : toks;
   };
 
-  function queryTerms(input: ClassifyInput): QueryTerm[] {
+  /** A description's fields as the classifier reads them, each with its tokens and its weight. */
+  function fieldsOf(input: ClassifyInput): [Token[], number][] {
+    const fields: [string | undefined, number][] = [
+      [input.description, 1],
+      [input.name, 1],
+      [input.category, categoryWeight],
+    ];
+    return fields.filter((f): f is [string, number] => Boolean(f[0])).map(([text, weight]) => [queryTokens(text), weight]);
+  }
+
+  /**
+   * What one classification reads of a description, read once: its fields' tokens, the query terms
+   * and the attributes (the table's ranking, the HS tier and the partner check all use them).
+   */
+  interface Query {
+    toks: Token[];
+    terms: QueryTerm[];
+    attrs: Attributes;
+  }
+
+  function readQuery(input: ClassifyInput): Query {
+    const fields = fieldsOf(input);
+    const toks = fields.flatMap(([t]) => t);
+    return { toks, terms: queryTerms(fields), attrs: attributesOf(input, toks) };
+  }
+
+  function queryTerms(fields: readonly [Token[], number][]): QueryTerm[] {
     const weights = new Map<string, QueryTerm>();
     const add = (term: string, weight: number, unigram: boolean, exact = true) => {
       const known = weights.get(term);
       if (!known || known.weight < weight) weights.set(term, { term, weight, unigram, exact: exact || (known?.exact ?? false) });
       else if (exact && !known.exact) known.exact = true;
     };
-    const fields: [string | undefined, number][] = [
-      [input.description, 1],
-      [input.name, 1],
-      [input.category, categoryWeight],
-    ];
-    for (const [text, fieldWeight] of fields) {
-      if (!text) continue;
-      const toks = queryTokens(text).map((t) => ({ ...t, known: index.postings.has(t.term) ? t.term : t.inferred ? undefined : fuzzy(t.term) }));
+    for (const [fieldToks, fieldWeight] of fields) {
+      const toks = fieldToks.map((t) => ({ ...t, known: index.postings.has(t.term) ? t.term : t.inferred ? undefined : fuzzy(t.term) }));
       // What an accessory fits or a feature it has counts less only when a word names the product itself;
       // so does what a brand name names (`Funda AirPods` is a case).
       const named = toks.some((t) => !t.secondary && !t.inferred && t.known !== undefined && index.heads.has(t.known));
@@ -445,8 +465,7 @@ export function createOfflineClassifier(table: readonly TariffRow[], opts: Offli
 
   /** Scores every row sharing a term with the query; returns the touched rows, best first. */
   /** What the description says beyond the product's name: gender, figures, materials (not of what it fits). */
-  function attributesOf(input: ClassifyInput): Attributes {
-    const toks = wordTokens(input);
+  function attributesOf(input: ClassifyInput, toks: readonly Token[]): Attributes {
     const terms = toks.map((t) => t.term);
     const raw = [input.description, input.name].filter(Boolean).join(' ');
     return { gender: genderOfTerms(terms), quantities: quantitiesOf(raw), materials: materialsOfTerms(toks.filter((t) => !t.secondary).map((t) => t.term)) };
@@ -498,7 +517,7 @@ export function createOfflineClassifier(table: readonly TariffRow[], opts: Offli
     return answer(fallbackIndex, fallbackConfidence, 'offline', reason);
   }
 
-  function partner(input: ClassifyInput): PartnerCheck {
+  function partner(input: ClassifyInput, query?: Query): PartnerCheck {
     const given = input.hsCode?.trim();
     if (!given) return {};
     const digits = ncmDigits(given);
@@ -510,7 +529,8 @@ export function createOfflineClassifier(table: readonly TariffRow[], opts: Offli
     const hs6Text = `${hs6.slice(0, 4)}.${hs6.slice(4)}`;
     if (!under.length) return { note: `Partner hsCode ${given} has no row in the tariff table (nothing under HS ${hs6Text}); classified from the description.` };
     const allowed = new Set(under);
-    const { order } = rank(queryTerms(input), (i) => allowed.has(i), attributesOf(input));
+    const q = query ?? readQuery(input);
+    const { order } = rank(q.terms, (i) => allowed.has(i), q.attrs);
     const best = order[0] ?? under[0];
     const how = under.length === 1 ? 'the only NCM' : order.length ? 'the best NCM for the description' : 'the first NCM';
     return {
@@ -518,20 +538,9 @@ export function createOfflineClassifier(table: readonly TariffRow[], opts: Offli
     };
   }
 
-  /** The normalized words of the product, as the HS tier reads them. */
-  function wordsOf(input: ClassifyInput): string[] {
-    return wordTokens(input).map((t) => t.term);
-  }
-
-  function wordTokens(input: ClassifyInput): Token[] {
-    return [input.description, input.name, input.category].flatMap((t) => (t ? queryTokens(t) : []));
-  }
-
-  /** The table's best row, its score and the query's total weight (no partner code, no HS tier). */
-  function best(input: ClassifyInput): { terms: QueryTerm[]; order: number[]; total: number } {
-    const terms = queryTerms(input);
-    const { order, total } = rank(terms, undefined, attributesOf(input));
-    return { terms, order, total };
+  /** The table's best rows and the query's total weight (no partner code, no HS tier). */
+  function best(q: Query): { order: number[]; total: number } {
+    return rank(q.terms, undefined, q.attrs);
   }
 
   function explainedByRow(i: number, word: string): boolean {
@@ -558,17 +567,17 @@ export function createOfflineClassifier(table: readonly TariffRow[], opts: Offli
   }
 
   function hsCouldHelp(input: ClassifyInput): boolean {
-    if (partner(input).classification) return false;
-    const { order } = best(input);
+    const q = readQuery(input);
+    if (partner(input, q).classification) return false;
+    const { order } = best(q);
     if (!order.length) return true;
-    return wordsOf(input).some((w) => !explainedByRow(order[0], w));
+    return q.toks.some((t) => !explainedByRow(order[0], t.term));
   }
 
   /** The HS tier's answer when it explains more of the description than the table's best row. */
-  function hsAnswer(input: ClassifyInput, hs: HsIndex, top: number | undefined, note: string, siblings: readonly number[] = []): { answer?: Classification; tableShare: number } {
-    const toks = wordTokens(input);
+  function hsAnswer(q: Query, hs: HsIndex, top: number | undefined, note: string, siblings: readonly number[] = []): { answer?: Classification; tableShare: number } {
+    const { toks, attrs, terms: qTerms } = q;
     const words = toks.map((t) => t.term);
-    const attrs = attributesOf(input);
     const m: HsMatch | undefined = hs.match(words, attrs);
     // Each word counts as much as it is specific in the nomenclature; a word only the table knows, as a
     // typical word; a word nobody knows, as half of one (a glossary word with no English weighs nothing).
@@ -585,7 +594,6 @@ export function createOfflineClassifier(table: readonly TariffRow[], opts: Offli
       return base * attribute * (toks[k].secondary ? secondaryWeight : 1);
     });
     const sum = (keep: (k: number) => boolean) => weight.reduce((s, w, k) => (keep(k) ? s + w : s), 0);
-    const qTerms = queryTerms(input);
     const whole = top === undefined ? new Set<string>() : wholePhraseWords(top, qTerms);
     const siblingWhole = siblings.map((i) => [i, wholePhraseWords(i, qTerms)] as const);
     // A word a sibling row of the same heading explains (the gender or material routing chose between them) is explained by the table.
@@ -646,12 +654,14 @@ export function createOfflineClassifier(table: readonly TariffRow[], opts: Offli
   }
 
   function classifyWith(input: ClassifyInput, hs?: HsIndex): Classification {
-    const checked = partner(input);
+    const q = readQuery(input);
+    const checked = partner(input, q);
     if (checked.classification) return checked.classification;
     const note = checked.note ? ` ${checked.note}` : '';
-    const { terms, order, total } = best(input);
+    const { terms } = q;
+    const { order, total } = best(q);
     const siblings = order.length ? order.slice(1, 6).filter((i) => rows[i].ncm.slice(0, 4) === rows[order[0]].ncm.slice(0, 4)) : [];
-    const fromHs = hs ? hsAnswer(input, hs, order[0], note, siblings) : undefined;
+    const fromHs = hs ? hsAnswer(q, hs, order[0], note, siblings) : undefined;
     if (fromHs?.answer) return fromHs.answer;
     if (!order.length) return fallback(`No tariff row matches the description; fallback ${rows[fallbackIndex].ncm}, to be reviewed.${note}`);
 
@@ -682,7 +692,7 @@ export function createOfflineClassifier(table: readonly TariffRow[], opts: Offli
   }
 
   function candidates(input: ClassifyInput, n: number): Candidate[] {
-    const { order } = rank(queryTerms(input), undefined, attributesOf(input));
+    const { order } = best(readQuery(input));
     return order.slice(0, Math.max(0, n)).map((i) => ({ row: rows[i], score: Math.round(scores[i] * 1000) / 1000 }));
   }
 
