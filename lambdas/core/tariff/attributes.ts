@@ -111,11 +111,12 @@ function numberOf(text: string, thousands: boolean): number {
   return Number(clean);
 }
 
+const quantityPattern = new RegExp(`(?<![\\w.])(${numberPattern})\\s*(${unitPattern})(?![a-z0-9])`, 'gi');
+
 /** The figures with a unit a description gives (`Motocicleta 150cc`, `Contactor 220v`, `1/2 HP`). */
 export function quantitiesOf(text: string): Quantity[] {
   const out: Quantity[] = [];
-  const re = new RegExp(`(?<![\\w.])(${numberPattern})\\s*(${unitPattern})(?![a-z0-9])`, 'gi');
-  for (const m of text.matchAll(re)) {
+  for (const m of text.matchAll(quantityPattern)) {
     const [dim, factor] = units[m[2].toLowerCase()];
     const value = numberOf(m[1], false) * factor;
     if (Number.isFinite(value) && value > 0) out.push({ dim, value });
@@ -247,6 +248,22 @@ export function materialsOfWording(text: string): Material[] {
  */
 export function mayHaveEngine(code: string): boolean {
   return /^8[4-9]/.test(code.replace(/\D/g, ''));
+}
+
+/**
+ * What a tariff row's or HS subheading's own wording states: the gender of a garment (chapters 61
+ * and 62), the ranges of its figures, whether its chapter may have an engine, and (for the table's
+ * rows, whose materials are compared as attributes) its materials.
+ */
+export function wordingAttributes(code: string, wording: string, opts: { materials?: boolean } = {}): Attributes {
+  const garment = /^6[12]/.test(code.replace(/\D/g, ''));
+  return {
+    garment,
+    gender: garment ? genderOfWording(wording) : undefined,
+    ranges: rangesOf(wording),
+    ...(opts.materials ? { materials: materialsOfWording(wording) } : {}),
+    engine: mayHaveEngine(code),
+  };
 }
 
 /* ---------------- agreement ---------------- */

@@ -2,19 +2,7 @@ import { maxDutyRate, ncmDigits, type TariffRow } from './table';
 import { importedDutySource, type DutySource } from '../customs/tariff-rates';
 import type { HsIndex, HsMatch } from './hs-fallback';
 import type { ManifestItem } from '../manifests/submission';
-import {
-  attributeFactor,
-  mayHaveEngine,
-  genderOfTerms,
-  genderOfWording,
-  isGenderTerm,
-  isMaterialTerm,
-  materialsOfTerms,
-  materialsOfWording,
-  quantitiesOf,
-  rangesOf,
-  type Attributes,
-} from './attributes';
+import { attributeFactor, genderOfTerms, isGenderTerm, isMaterialTerm, materialsOfTerms, quantitiesOf, wordingAttributes, type Attributes } from './attributes';
 import { brandLines, type BrandLine } from './brands';
 
 /**
@@ -374,11 +362,7 @@ export function createOfflineClassifier(table: readonly TariffRow[], opts: Offli
   const byDigits = new Map(rows.map((r, i) => [ncmDigits(r.ncm), i]));
   const fallbackIndex = byDigits.get(ncmDigits(opts.fallbackNcm ?? defaultFallbackNcm)) ?? 0;
   /** What each row's own wording states: gender (garments of chapters 61 and 62), ranges, materials. */
-  const rowAttributes: Attributes[] = rows.map((r) => {
-    const wording = `${r.description} ${r.description_en ?? ''}`;
-    const garment = /^6[12]/.test(ncmDigits(r.ncm));
-    return { garment, gender: garment ? genderOfWording(wording) : undefined, ranges: rangesOf(wording), materials: materialsOfWording(wording), engine: mayHaveEngine(r.ncm) };
-  });
+  const rowAttributes: Attributes[] = rows.map((r) => wordingAttributes(r.ncm, `${r.description} ${r.description_en ?? ''}`, { materials: true }));
 
   // Scratch buffers reused by every query: classification is synchronous, so one query at a time.
   const scores = new Float64Array(rows.length);

@@ -1,6 +1,6 @@
 import { normalizeText } from './classifier';
 import { hsCompounds, hsGlossary, hsSynonyms } from './hs-glossary';
-import { attributeFactor, genderOfWording, mayHaveEngine, rangesOf, type Attributes } from './attributes';
+import { attributeFactor, wordingAttributes, type Attributes } from './attributes';
 
 /**
  * The HS fallback tier (issue 21, item 2): retrieval over the whole Harmonized System nomenclature
@@ -167,9 +167,7 @@ export function createHsIndex(text: string, synonyms: Readonly<Record<string, st
     for (const t of headingTerms.get(s.code.slice(0, 4)) ?? []) terms.set(t, headingWeight);
     for (const t of withPhrases(own)) terms.set(t, ownWeight);
     for (const phrase of (synonyms[s.code] ?? '').split(';')) if (phrase.trim()) for (const t of withPhrases(synonymTerms(phrase))) terms.set(t, synonymWeight);
-    const garment = /^6[12]/.test(s.code);
-    const attributes: Attributes = { garment, gender: garment ? genderOfWording(s.description) : undefined, ranges: rangesOf(s.description), engine: mayHaveEngine(s.code) };
-    return { code: s.code, description: s.description, terms, length: own.length, attributes };
+    return { code: s.code, description: s.description, terms, length: own.length, attributes: wordingAttributes(s.code, s.description) };
   });
 
   const synonymWords = new Set(Object.values(synonyms).flatMap((names) => synonymTerms(names.replace(/;/g, ' '))));
