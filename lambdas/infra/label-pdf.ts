@@ -45,7 +45,6 @@ export const labelSize = { width: 288, height: 432 } as const;
 const MARGIN = 12;
 const CONTENT_WIDTH = labelSize.width - 2 * MARGIN;
 
-
 // ---------------------------------------------------------------------------------------------
 // Text: WinAnsi encoding and Helvetica metrics
 

@@ -233,7 +233,6 @@ function withBrands(toks: Token[], known?: (name: readonly string[]) => boolean)
   return out ?? toks;
 }
 
-
 /** The normalized terms of a text, in order (for caches keyed by meaning rather than spelling). */
 export function normalizeText(text: string): string[] {
   return tokens(text).map((t) => t.term);
