@@ -101,10 +101,13 @@ function writeExport(batch: BatchRecord, format: ExportFormat, index: ResultsInd
   return blobs().putStream(exportKey(batch, format), Readable.from(exportBytes(batch, format, index)), exportContentTypes[format]);
 }
 
-/** Makes the batch's download files (all three unless `only` names some) from its finished run's results (`batch` as that run completes it). */
-export async function writeExports(batch: BatchRecord, only: readonly ExportFormat[] = formats): Promise<void> {
-  const index = await resultsIndex(batch.batchId, finishedRun(batch));
-  await Promise.all(only.map((f) => writeExport(batch, f, index)));
+/**
+ * Makes the batch's download files (all three unless `only` names some) from its finished run's
+ * results (`batch` as that run completes it); `index`, the results' index when the caller has it.
+ */
+export async function writeExports(batch: BatchRecord, only: readonly ExportFormat[] = formats, index?: ResultsIndex): Promise<void> {
+  const parts = index ?? (await resultsIndex(batch.batchId, finishedRun(batch)));
+  await Promise.all(only.map((f) => writeExport(batch, f, parts)));
 }
 
 export interface StoredExport {

@@ -8,7 +8,7 @@ import { allItemsOf, getBatch, listSegments } from '../../infra/entities/manifes
 import type { BatchRecord } from '../../core/manifests/model';
 import { failPipeline, finishPipeline, pageDone, stageStatus, startPipeline } from '../../infra/entities/pipeline-state';
 import { getIntakeItems, getPage, getStageOutput, putPage, putStageOutput, type PageItem, type StageOutput } from './pages-store';
-import { getResultHashes } from './results-store';
+import { getResultHashes, resultsIndex } from './results-store';
 import { writeBatchResults } from './batch-results';
 import { writeExports } from '../manifests/exports';
 import { pageAlerts, runStage, stageAlerts, stageHasAlerts } from './stages';
@@ -175,7 +175,8 @@ export async function finish(input: RunInput & { pages: number[]; coversAll?: bo
   // always has it; it shows the batch as finishPipeline leaves it (a batch closed or reopened since
   // gets its JSON made again). The CSV and the workbook follow once the batch is complete: they
   // depend on the results only, and a download that comes before them makes its own (storedExport).
-  await writeExports(completed, ['json']);
+  const index = await resultsIndex(input.batchId, input.runId);
+  await writeExports(completed, ['json'], index);
   if ((await finishPipeline(input.batchId, input.runId, summary, at)) === 'superseded') return;
   recordMetric('ManifestsCompleted');
   const done = (await getBatch(input.batchId))!;
@@ -184,7 +185,7 @@ export async function finish(input: RunInput & { pages: number[]; coversAll?: bo
     runEvent(input, 'manifest.processing_completed', manifestEventData(done, { summary })),
     runEvent(input, 'manifest.processed', manifestEventData(done, { summary })),
   ]);
-  await writeExports(completed, ['csv', 'xlsx']).catch((err: unknown) => logger.warn('csv and xlsx downloads not made at finish; the first download makes them', { error: String(err) }));
+  await writeExports(completed, ['csv', 'xlsx'], index).catch((err: unknown) => logger.warn('csv and xlsx downloads not made at finish; the first download makes them', { error: String(err) }));
 }
 
 export async function fail(input: RunInput & { stage?: StageName; error: string }): Promise<void> {
