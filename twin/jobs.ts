@@ -67,6 +67,7 @@ export class TwinJobs implements QueuePort, TimerPort, EventPort {
     await jobs()
       .put(bodies.map((body) => ({ id: randomUUID(), queue, body: JSON.stringify(body), state: 'ready' as const, visibleAt })))
       .go();
+    this.wake(visibleAt);
   }
 
   /**
@@ -79,6 +80,7 @@ export class TwinJobs implements QueuePort, TimerPort, EventPort {
     const visibleAt = new Date(now().getTime() + (opts.delaySeconds ?? 0) * 1000).toISOString();
     try {
       await jobs().create({ id, queue, body: JSON.stringify(body), state: 'ready', visibleAt, once: true }).go();
+      this.wake(visibleAt);
     } catch (err) {
       if (!isConditionalFailure(err)) throw err;
     }
@@ -100,18 +102,35 @@ export class TwinJobs implements QueuePort, TimerPort, EventPort {
     await jobs()
       .create({ id: randomUUID(), queue, body: JSON.stringify(body), state: 'ready', visibleAt: visibleAt.toISOString() })
       .go();
+    this.wake(visibleAt);
   }
 
-  /** Polls for due jobs until stopped. */
+  /** Polls for due jobs until stopped; a job sent meanwhile wakes it at once (`wake`). */
   start(intervalMs = 200) {
-    const tick = () => {
-      this.runDue()
-        .catch((err) => logger.error('job dispatcher failed', { error: err as Error }))
-        .finally(() => {
-          if (this.timer) this.timer = setTimeout(tick, intervalMs);
-        });
-    };
-    this.timer = setTimeout(tick, intervalMs);
+    this.intervalMs = intervalMs;
+    this.timer = setTimeout(this.tick, intervalMs);
+  }
+
+  private intervalMs = 200;
+  private ticking = false;
+  private readonly tick = () => {
+    this.ticking = true;
+    this.runDue()
+      .catch((err) => logger.error('job dispatcher failed', { error: err as Error }))
+      .finally(() => {
+        this.ticking = false;
+        if (this.timer) this.timer = setTimeout(this.tick, this.intervalMs);
+      });
+  };
+
+  /**
+   * A job became due: an idle dispatcher looks now rather than at its next poll, as an SQS long
+   * poll answers when a message arrives (a drain under way finds it when a worker looks again).
+   */
+  private wake(visibleAt: Date | string = now()) {
+    if (!this.timer || this.ticking || new Date(visibleAt).getTime() > now().getTime()) return;
+    clearTimeout(this.timer);
+    this.timer = setTimeout(this.tick, 0);
   }
 
   async stop() {

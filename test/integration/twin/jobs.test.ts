@@ -107,4 +107,24 @@ describe('the twin queues, timers and events', () => {
     expect(await jobs.runDue()).toBe(1);
     expect(seen).toEqual([{ version: '0', id: e.id, 'detail-type': 'order.created', source: 'despacho', time: e.created_at, detail: e }]);
   });
+
+  it('runs a message sent to an idle dispatcher at once, not at its next poll, and a delayed one only when due', async () => {
+    const { jobs, seen } = runner();
+    jobs.start(60_000);
+    try {
+      await jobs.send('work' as never, { n: 'later' }, { delaySeconds: 60 });
+      const sent = performance.now();
+      await jobs.send('work' as never, { n: 'now' });
+      while (!seen.some((b) => (b as { n: string }).n === 'now') && performance.now() - sent < 5_000) await new Promise((r) => setTimeout(r, 10));
+      expect(seen).toContainEqual({ n: 'now' });
+      expect(performance.now() - sent).toBeLessThan(5_000);
+      await new Promise((r) => setTimeout(r, 200));
+      expect(seen).not.toContainEqual({ n: 'later' });
+    } finally {
+      await jobs.stop();
+    }
+    clock.advance(60_000);
+    expect(await jobs.runDue()).toBeGreaterThanOrEqual(1);
+    expect(seen).toContainEqual({ n: 'later' });
+  });
 });
