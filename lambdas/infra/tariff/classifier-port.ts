@@ -38,9 +38,38 @@ export function loadHsIndex(): Promise<HsIndex> {
 }
 
 /** The offline answer, with the HS tier when the table leaves part of the description unexplained. */
-async function classifyOffline(offline: OfflineClassifier, input: ClassifyInput): Promise<Classification> {
+async function classifyOffline(offline: Pick<OfflineClassifier, 'classify' | 'hsCouldHelp'>, input: ClassifyInput): Promise<Classification> {
   const hs = offline.hsCouldHelp(input) ? await loadHsIndex() : undefined;
   return offline.classify(input, hs);
+}
+
+/** Distinct inputs whose offline answers a process keeps (about 1 KB each). */
+export const offlineAnswersKept = 20_000;
+
+/**
+ * The offline classifier answers the same input the same way (a function of the input and the
+ * table), so its answers are kept per table, by input, up to `offlineAnswersKept` (least recently
+ * used first out): a manifest repeats its products (a merchant's one article to many consignees),
+ * and each repetition costs a lookup instead of a ranking. The answer is shared: callers read it.
+ */
+export function rememberingOffline(offline: Pick<OfflineClassifier, 'classify' | 'hsCouldHelp'>, kept = offlineAnswersKept): TariffClassifierPort {
+  const answers = new Map<string, Promise<Classification>>();
+  return {
+    classify(input) {
+      const key = JSON.stringify([input.description ?? null, input.name ?? null, input.category ?? null, input.hsCode ?? null]);
+      const known = answers.get(key);
+      if (known) {
+        answers.delete(key);
+        answers.set(key, known);
+        return known;
+      }
+      const answer = classifyOffline(offline, input);
+      answers.set(key, answer);
+      answer.catch(() => answers.get(key) === answer && answers.delete(key));
+      if (answers.size > kept) answers.delete(answers.keys().next().value!);
+      return answer;
+    },
+  };
 }
 
 /**
@@ -54,7 +83,7 @@ export const tableClassifier: TariffClassifierPort = {
     const modelId = config.bedrockModelId();
     if (!built || built.rows !== table.rows || built.modelId !== modelId) {
       const offline = createOfflineClassifier(table.rows);
-      let port: TariffClassifierPort = { classify: (i) => classifyOffline(offline, i) };
+      let port: TariffClassifierPort = rememberingOffline(offline);
       if (modelId) port = createBedrockClassifier({ modelId, offline, client: (bedrockClient ??= traced(new BedrockRuntimeClient({}))) });
       built = { rows: table.rows, modelId, port };
     }
