@@ -87,13 +87,19 @@ async function webservices(items: readonly PageItem[], prior: Results, ctx: Stag
  */
 const lowConfidence = channelRules.flatMap((r) => (r.when.kind === 'confidence_below' ? [r.when.threshold] : [])).reduce((a, b) => Math.max(a, b), 0);
 
+/** Items the tariff classifier takes between two turns of the event loop (about 5 ms of work). */
+const itemsBetweenYields = 50;
+
 /** Stage 3: the tariff code (NCM) of every item, with its confidence and source (from the item alone). */
 async function ai(items: readonly PageItem[]): Promise<Results> {
   const classifier = await tariffClassifier();
   const out: Results = {};
   const bySource = new Map<string, number>();
   let low = 0;
-  for (const it of items) {
+  for (const [n, it] of items.entries()) {
+    // A page is hundreds of items of CPU work: every `itemsBetweenYields` it lets waiting I/O run
+    // (the twin runs every page of a step in one process, web services' quota writes among them).
+    if (n && n % itemsBetweenYields === 0) await new Promise((resolve) => setImmediate(resolve));
     const c = await classifier.classify(classifyInputOf(it.data));
     bySource.set(c.source, (bySource.get(c.source) ?? 0) + 1);
     if (c.confidence < lowConfidence) low++;
