@@ -12,7 +12,7 @@
  * download (following the 303 to storage a large answer gives).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync } from 'node:fs';
+import { createWriteStream, mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -149,12 +149,14 @@ export async function startBenchService(opts: { tableName: string; tokens?: numb
         DYNAMO_ENDPOINT: dynamoLocal.endpoint,
         TABLE_NAME: opts.tableName,
         ADMIN_TOKEN: adminToken,
-        LOG_LEVEL: 'WARN',
-        POWERTOOLS_LOG_LEVEL: 'WARN',
+        // BENCH_SERVICE_LOG: a file for the service's log at INFO (its pipeline tasks with their times), to see where a run spends.
+        LOG_LEVEL: process.env.BENCH_SERVICE_LOG ? 'INFO' : 'WARN',
+        POWERTOOLS_LOG_LEVEL: process.env.BENCH_SERVICE_LOG ? 'INFO' : 'WARN',
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const keep = (d: Buffer) => (output = (output + d).slice(-20_000));
+    if (process.env.BENCH_SERVICE_LOG) child.stdout!.pipe(createWriteStream(process.env.BENCH_SERVICE_LOG));
     child.stdout!.on('data', keep);
     child.stderr!.on('data', keep);
     const apiUrl = await new Promise<string>((resolveUrl, reject) => {
