@@ -11,7 +11,8 @@
  *       XLSX downloads once each (time and size; the bodies are counted, not kept).
  *
  * Each against a raw BatchWriteItem of the same items into another table of the same DynamoDB
- * Local (scripts/raw-writes.ts), just before, on a quiet engine. Prints per run the time to the
+ * Local (scripts/raw-writes.ts), just before, on a quiet engine; for (b) and (c) also as many bare
+ * conditional puts as the run makes quota reservations (the floor the table's work sets). Prints per run the time to the
  * 202 and to visible, each stage from the start of its step to its close (as pipeline-status,
  * polled every 500 ms, first shows it), the finish, the download, end to end and the ratio; the
  * offline classifier's own throughput; the service's peak RSS (VmHWM of its process). Checks
@@ -22,7 +23,7 @@
 import { readFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { startBenchService, type StageTimes } from './bench-service';
-import { rawWrite as writeRaw } from './raw-writes';
+import { rawConditionalPuts, rawWrite as writeRaw } from './raw-writes';
 import { item as testItem } from '../test/support/manifests';
 import { cuitCheckDigit } from '../lambdas/core/customs/tax-id';
 import { createOfflineClassifier } from '../lambdas/core/tariff/classifier';
@@ -145,6 +146,10 @@ async function measure(label: string, n: number, shape: Shape, chunks: number, e
   const rawCpu0 = service.cpu().dynamo;
   for (let c = 1; c <= chunks; c++) rawMs += await rawWrite(items(n / chunks, run, shape, (c - 1) * (n / chunks) + 1), `${run}-${c}`);
   const rawCpu = service.cpu().dynamo - rawCpu0;
+  // Distinct consignees: one quota reservation per shipment (n / 2). The same number of bare
+  // conditional puts, to show what the reservations alone cost this DynamoDB Local.
+  const reservations = shape.kind === 'distinct' ? n / 2 : 0;
+  const reserveMs = reservations ? await rawConditionalPuts(service.dynamo, rawTable, reservations, `${run}-quota`) : 0;
   const rssPeak = service.rssWindow();
   const cpu0 = service.cpu();
   const m = await endToEnd(n, run, shape, chunks);
@@ -181,6 +186,10 @@ async function measure(label: string, n: number, shape: Shape, chunks: number, e
   console.log(`  CPU used end to end: service ${(cpu1.service - cpu0.service).toFixed(1)} s, DynamoDB Local ${(cpu1.dynamo - cpu0.dynamo).toFixed(1)} s`);
   console.log(`  raw BatchWriteItem, same items        ${s(rawMs)} s ${perSecond(n, rawMs)} items/s   (DynamoDB Local CPU ${rawCpu.toFixed(1)} s)`);
   console.log(`  ratio end to end / raw                ${ratio.toFixed(2).padStart(6)}    (target <= ${targets.ratio.toFixed(1)})`);
+  if (reservations) {
+    console.log(`  raw conditional puts, ${reservations} (100 to a TransactWriteItems, as the quota's)  ${s(reserveMs)} s   (${((reserveMs / reservations) * 1000).toFixed(0)} us each; batched puts: ${((rawMs / n) * 1000).toFixed(0)} us each)`);
+    console.log(`  floor: (raw write + those puts) / raw  ${((rawMs + reserveMs) / rawMs).toFixed(2).padStart(6)}    (the table's work alone, nothing of the service)`);
+  }
   console.log(`  products ${m.data.total_products}: P ${regimes.P}, C ${regimes.C}, X ${regimes.X}; ${products.filter((p) => p.ncm_code).length} with an ncm_code; ${once ? 'every item once' : 'NOT every item once'}${shape.kind === 'one-consignee' ? (regimes.P === 5 ? ', exactly 5 P' : ', NOT exactly 5 P') : ''}`);
   if (extra) await extra(m.batchId);
   console.log(`  peak RSS of the service in this run   ${rssPeak().toFixed(0).padStart(6)} MB (50 ms samples)`);

@@ -1,4 +1,4 @@
-import { BatchWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 
 /**
  * The baseline the benchmarks compare with: the same items written with plain BatchWriteItem,
@@ -18,6 +18,35 @@ export async function rawWrite(client: DynamoDBDocumentClient, table: string, it
         while (pending && Object.keys(pending).length) {
           pending = (await client.send(new BatchWriteCommand({ RequestItems: pending as never }))).UnprocessedItems as Record<string, unknown[]> | undefined;
         }
+      }
+    }),
+  );
+  return performance.now() - started;
+}
+
+/**
+ * The other baseline, for runs whose work is mostly quota reservations: `count` conditional puts
+ * of new counter-shaped items (`attribute_not_exists`, as a person's first reservation of the
+ * year is written), 100 to a TransactWriteItems, 4 transactions in flight (as the service sends
+ * them). Nothing else: no reads, no service. Answers the milliseconds it took.
+ */
+export async function rawConditionalPuts(client: DynamoDBDocumentClient, table: string, count: number, tag: string): Promise<number> {
+  const started = performance.now();
+  const groups = Math.ceil(count / 100);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: 4 }, async () => {
+      while (next < groups) {
+        const g = next++;
+        const TransactItems = Array.from({ length: Math.min(100, count - g * 100) }, (_, k) => ({
+          Put: {
+            TableName: table,
+            Item: { pk: `${tag}#${g * 100 + k}`, sk: 'COUNTER', used: 1, awbs: new Set([`1:${tag}-${g * 100 + k}`]), updatedAt: new Date().toISOString() },
+            ConditionExpression: 'attribute_not_exists(#pk)',
+            ExpressionAttributeNames: { '#pk': 'pk' },
+          },
+        }));
+        await client.send(new TransactWriteCommand({ TransactItems }));
       }
     }),
   );
