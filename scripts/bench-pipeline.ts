@@ -189,6 +189,7 @@ async function measure(label: string, n: number, shape: Shape, chunks: number, e
   if (reservations) {
     console.log(`  raw conditional puts, ${reservations} (100 to a TransactWriteItems, as the quota's)  ${s(reserveMs)} s   (${((reserveMs / reservations) * 1000).toFixed(0)} us each; batched puts: ${((rawMs / n) * 1000).toFixed(0)} us each)`);
     console.log(`  floor: (raw write + those puts) / raw  ${((rawMs + reserveMs) / rawMs).toFixed(2).padStart(6)}    (the table's work alone, nothing of the service)`);
+    console.log(`  end to end / (raw write + those puts)  ${(e2e / (rawMs + reserveMs)).toFixed(2).padStart(6)}    (the service over the table's own work)`);
   }
   console.log(`  products ${m.data.total_products}: P ${regimes.P}, C ${regimes.C}, X ${regimes.X}; ${products.filter((p) => p.ncm_code).length} with an ncm_code; ${once ? 'every item once' : 'NOT every item once'}${shape.kind === 'one-consignee' ? (regimes.P === 5 ? ', exactly 5 P' : ', NOT exactly 5 P') : ''}`);
   if (extra) await extra(m.batchId);
