@@ -2,6 +2,7 @@ import { BedrockRuntimeClient, ConverseCommand, type ConverseCommandOutput } fro
 import { classificationKey, type Candidate, type Classification, type ClassifyInput, type OfflineClassifier } from '../../core/tariff/classifier';
 import { normalizeNcm } from '../../core/tariff/table';
 import { importedDutySource } from '../../core/customs/tariff-rates';
+import { Lru } from '../../shared/lru';
 
 /**
  * Tariff classification by an Amazon Bedrock model (Converse API), on top of the offline classifier:
@@ -55,18 +56,7 @@ export function createBedrockClassifier(opts: BedrockClassifierOptions): Bedrock
   const cacheSize = opts.cacheSize ?? defaultCacheSize;
   const howMany = opts.candidates ?? defaultCandidates;
   const timeoutMs = opts.timeoutMs ?? defaultTimeoutMs;
-  const cache = new Map<string, ModelAnswer>();
-
-  const remember = (key: string, answer: ModelAnswer) => {
-    cache.delete(key);
-    cache.set(key, answer);
-    while (cache.size > cacheSize) cache.delete(cache.keys().next().value!);
-  };
-  const recall = (key: string): ModelAnswer | undefined => {
-    const hit = cache.get(key);
-    if (hit) remember(key, hit);
-    return hit;
-  };
+  const cache = new Lru<string, ModelAnswer>(cacheSize);
 
   async function ask(input: ClassifyInput, candidates: Candidate[]): Promise<ModelAnswer | string> {
     let res: ConverseCommandOutput;
@@ -100,15 +90,15 @@ export function createBedrockClassifier(opts: BedrockClassifierOptions): Bedrock
     };
 
     const key = classificationKey(input);
-    const answer = recall(key) ?? (await ask(input, candidates));
+    const answer = cache.get(key) ?? (await ask(input, candidates));
     if (typeof answer === 'string') return offlineBecause(answer);
     if (answer.ncm === null) {
-      remember(key, answer);
+      cache.set(key, answer);
       return offlineBecause('The AI model found no candidate fitting', rejectedConfidenceCap);
     }
     const chosen = candidates.find((c) => c.row.ncm === answer.ncm);
     if (!chosen) return offlineBecause(`The AI model answered ${answer.ncm}, which is not one of the ${candidates.length} candidates`);
-    remember(key, answer);
+    cache.set(key, answer);
     const note = checked.note ? ` ${checked.note}` : '';
     return {
       ncm_code: chosen.row.ncm,

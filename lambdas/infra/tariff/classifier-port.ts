@@ -5,6 +5,7 @@ import { config } from '../../shared/config';
 import { createBedrockClassifier } from './bedrock';
 import { loadTariffTable, type TariffTable } from './table-source';
 import { traced } from '../tracing';
+import { Lru } from '../../shared/lru';
 
 export interface TariffClassifierPort {
   classify(input: ClassifyInput): Promise<Classification>;
@@ -53,20 +54,17 @@ export const offlineAnswersKept = 20_000;
  * and each repetition costs a lookup instead of a ranking. The answer is shared: callers read it.
  */
 export function rememberingOffline(offline: Pick<OfflineClassifier, 'classify' | 'hsCouldHelp'>, kept = offlineAnswersKept): TariffClassifierPort {
-  const answers = new Map<string, Promise<Classification>>();
+  const answers = new Lru<string, Promise<Classification>>(kept);
   return {
     classify(input) {
+      // The fields as sent, not `classificationKey`'s normalized words: the figures the classifier
+      // reads (`1,5 kW`, `150cc`) and the partner code are part of what decides the answer.
       const key = JSON.stringify([input.description ?? null, input.name ?? null, input.category ?? null, input.hsCode ?? null]);
       const known = answers.get(key);
-      if (known) {
-        answers.delete(key);
-        answers.set(key, known);
-        return known;
-      }
+      if (known) return known;
       const answer = classifyOffline(offline, input);
       answers.set(key, answer);
-      answer.catch(() => answers.get(key) === answer && answers.delete(key));
-      if (answers.size > kept) answers.delete(answers.keys().next().value!);
+      answer.catch(() => answers.deleteIf(key, answer));
       return answer;
     },
   };

@@ -11,6 +11,7 @@ import type { Principal } from '../../core/auth/principal';
 import { searchable } from '../../core/orders/model';
 import { getOrders, orderMeta, readIndex, type IndexRow } from '../../infra/entities/orders';
 import type { OrderRecord } from '../../core/orders/model';
+import { Lru } from '../../shared/lru';
 
 export interface ListQuery {
   page: number;
@@ -31,17 +32,13 @@ interface Cached {
 
 const maxAgeMs = 60_000;
 const maxAccounts = 64;
-const cache = new Map<number, Cached>();
+const cache = new Lru<number, Cached>(maxAccounts);
 const loading = new Map<string, Promise<Cached['rows']>>();
 
 async function rowsOf(accountId: number): Promise<Cached['rows']> {
   const { version } = await orderMeta(accountId);
   const hit = cache.get(accountId);
-  if (hit && hit.version === version && Date.now() - hit.loadedAt < maxAgeMs) {
-    cache.delete(accountId);
-    cache.set(accountId, hit);
-    return hit.rows;
-  }
+  if (hit && hit.version === version && Date.now() - hit.loadedAt < maxAgeMs) return hit.rows;
   // Requests that find the same stale version share one read of the rows.
   const key = `${accountId}#${version}`;
   let load = loading.get(key);
@@ -50,7 +47,6 @@ async function rowsOf(accountId: number): Promise<Cached['rows']> {
       .then((rows) => {
         const loaded = rows.map((r) => ({ ...r, text: searchable(`${r.orderNumber}\u0000${r.customerName}`), ms: Date.parse(r.createdAt) }));
         cache.set(accountId, { version, loadedAt: Date.now(), rows: loaded });
-        while (cache.size > maxAccounts) cache.delete(cache.keys().next().value!);
         return loaded;
       })
       .finally(() => loading.delete(key));
