@@ -1,4 +1,5 @@
 import { BatchWriteCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { mapConcurrent } from '../lambdas/shared/concurrency';
 
 /**
  * The baseline the benchmarks compare with: the same items written with plain BatchWriteItem,
@@ -9,18 +10,12 @@ export async function rawWrite(client: DynamoDBDocumentClient, table: string, it
   const started = performance.now();
   const calls: object[][] = [];
   for (let i = 0; i < items.length; i += 25) calls.push(items.slice(i, i + 25));
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: 8 }, async () => {
-      while (next < calls.length) {
-        const k = next++;
-        let pending: Record<string, unknown[]> | undefined = { [table]: calls[k].map((it, j) => ({ PutRequest: { Item: { pk: `${tag}#${k}`, sk: String(j), ...it } } })) };
-        while (pending && Object.keys(pending).length) {
-          pending = (await client.send(new BatchWriteCommand({ RequestItems: pending as never }))).UnprocessedItems as Record<string, unknown[]> | undefined;
-        }
-      }
-    }),
-  );
+  await mapConcurrent(calls.map((call, k) => ({ call, k })), 8, async ({ call, k }) => {
+    let pending: Record<string, unknown[]> | undefined = { [table]: call.map((it, j) => ({ PutRequest: { Item: { pk: `${tag}#${k}`, sk: String(j), ...it } } })) };
+    while (pending && Object.keys(pending).length) {
+      pending = (await client.send(new BatchWriteCommand({ RequestItems: pending as never }))).UnprocessedItems as Record<string, unknown[]> | undefined;
+    }
+  });
   return performance.now() - started;
 }
 
@@ -32,23 +27,17 @@ export async function rawWrite(client: DynamoDBDocumentClient, table: string, it
  */
 export async function rawConditionalPuts(client: DynamoDBDocumentClient, table: string, count: number, tag: string): Promise<number> {
   const started = performance.now();
-  const groups = Math.ceil(count / 100);
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: 4 }, async () => {
-      while (next < groups) {
-        const g = next++;
-        const TransactItems = Array.from({ length: Math.min(100, count - g * 100) }, (_, k) => ({
-          Put: {
-            TableName: table,
-            Item: { pk: `${tag}#${g * 100 + k}`, sk: 'COUNTER', used: 1, awbs: new Set([`1:${tag}-${g * 100 + k}`]), updatedAt: new Date().toISOString() },
-            ConditionExpression: 'attribute_not_exists(#pk)',
-            ExpressionAttributeNames: { '#pk': 'pk' },
-          },
-        }));
-        await client.send(new TransactWriteCommand({ TransactItems }));
-      }
-    }),
-  );
+  const groups = Array.from({ length: Math.ceil(count / 100) }, (_, g) => g);
+  await mapConcurrent(groups, 4, async (g) => {
+    const TransactItems = Array.from({ length: Math.min(100, count - g * 100) }, (_, k) => ({
+      Put: {
+        TableName: table,
+        Item: { pk: `${tag}#${g * 100 + k}`, sk: 'COUNTER', used: 1, awbs: new Set([`1:${tag}-${g * 100 + k}`]), updatedAt: new Date().toISOString() },
+        ConditionExpression: 'attribute_not_exists(#pk)',
+        ExpressionAttributeNames: { '#pk': 'pk' },
+      },
+    }));
+    await client.send(new TransactWriteCommand({ TransactItems }));
+  });
   return performance.now() - started;
 }

@@ -1,5 +1,6 @@
 import type { Address, MarketplaceConnection, MarketplaceOrder, MarketplacePage, RejectedRecord } from '../../core/orders/marketplace';
 import { MarketplaceError } from './http';
+import { mapConcurrent } from '../../shared/concurrency';
 
 /**
  * Reading one marketplace record. A record that cannot be mapped throws `RecordError`; the page
@@ -79,20 +80,6 @@ export function emptyAddress(): Address {
 
 export function asObject(value: unknown): Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
-}
-
-/** `fn` over `items`, at most `limit` at a time, results in the items' order. */
-export async function mapConcurrent<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const results = new Array<R>(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      results[i] = await fn(items[i]);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return results;
 }
 
 /**

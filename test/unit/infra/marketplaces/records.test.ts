@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { amount, count, instant, mapConcurrent, RecordError, sum } from '../../../../lambdas/infra/marketplaces/records';
+import { amount, count, instant, RecordError, sum } from '../../../../lambdas/infra/marketplaces/records';
 
 describe('reading marketplace records', () => {
   it('reads amounts sent as numbers or as decimal text', () => {
@@ -29,18 +29,5 @@ describe('reading marketplace records', () => {
   it('turns any offset into UTC', () => {
     expect(instant('2025-03-02T10:00:00.000-03:00', 'd')).toBe('2025-03-02T13:00:00.000Z');
     expect(() => instant('yesterday', 'd')).toThrow(RecordError);
-  });
-
-  it('runs at most the given number at a time, keeping the order of results', async () => {
-    let running = 0;
-    let most = 0;
-    const out = await mapConcurrent([5, 1, 4, 2, 3], 2, async (n) => {
-      most = Math.max(most, ++running);
-      await new Promise((r) => setTimeout(r, n * 3));
-      running--;
-      return n * 10;
-    });
-    expect(out).toEqual([50, 10, 40, 20, 30]);
-    expect(most).toBe(2);
   });
 });
