@@ -127,7 +127,7 @@ export class TwinJobs implements QueuePort, TimerPort, EventPort {
    * A job became due: an idle dispatcher looks now rather than at its next poll, as an SQS long
    * poll answers when a message arrives (a drain under way finds it when a worker looks again).
    */
-  private wake(visibleAt: Date | string = now()) {
+  private wake(visibleAt: Date | string) {
     if (!this.timer || this.ticking || new Date(visibleAt).getTime() > now().getTime()) return;
     clearTimeout(this.timer);
     this.timer = setTimeout(this.tick, 0);

@@ -12,6 +12,24 @@ import { normalizeText } from './classifier';
 
 export type Gender = 'male' | 'female';
 
+/**
+ * Word lists (space-separated words of each value) as a map from normalized term to value, built at
+ * first use: `normalizeText` is the classifier's, whose module imports this one.
+ */
+function termMap<T>(lists: readonly (readonly [T, string])[]): () => Map<string, T> {
+  let map: Map<string, T> | undefined;
+  return () => {
+    if (!map) {
+      map = new Map();
+      for (const [value, words] of lists) for (const w of words.split(' ')) for (const t of normalizeText(w)) map.set(t, value);
+    }
+    return map;
+  };
+}
+
+/** A row's wording in lower case without accents, as the wording patterns are written. */
+const folded = (text: string) => text.toLowerCase().normalize('NFD').replace(/[\u0300-\u036f]/g, '');
+
 /** A figure the description gives: `150cc`, `220 V`, `3kW`, `1/2 HP`. */
 export interface Quantity {
   dim: Dimension;
@@ -56,15 +74,7 @@ export interface Attributes {
 const maleWords = 'hombre hombres caballero caballeros varon varones nino ninos masculino masculina men mens man male males boy boys gentleman gentlemen';
 const femaleWords = 'mujer mujeres dama damas senora senoras nina ninas femenino femenina women womens woman female females girl girls lady ladies';
 
-let genderTerms: Map<string, Gender> | undefined;
-function genderTermMap(): Map<string, Gender> {
-  if (!genderTerms) {
-    genderTerms = new Map();
-    for (const w of maleWords.split(' ')) for (const t of normalizeText(w)) genderTerms.set(t, 'male');
-    for (const w of femaleWords.split(' ')) for (const t of normalizeText(w)) genderTerms.set(t, 'female');
-  }
-  return genderTerms;
-}
+const genderTermMap = termMap<Gender>([['male', maleWords], ['female', femaleWords]]);
 
 /** Whether a normalized word names a gender (such a word says who wears it, not what it is). */
 export function isGenderTerm(term: string): boolean {
@@ -86,7 +96,7 @@ export function genderOfTerms(terms: readonly string[]): Gender | undefined {
 
 /** The gender a row's or subheading's own wording states (`men's or boys'`, `para mujeres o niñas`). */
 export function genderOfWording(text: string): Gender | undefined {
-  const t = text.toLowerCase().normalize('NFD').replace(/[\u0300-\u036f]/g, '');
+  const t = folded(text);
   const female = /\bwomen'?s or girls'?|\bpara mujeres o ninas\b/.test(t);
   const male = /\bmen'?s or boys'?|\bpara hombres o ninos\b/.test(t);
   return female === male ? undefined : female ? 'female' : 'male';
@@ -189,23 +199,14 @@ const materialWords: Record<Material, string> = {
   ceramic: 'ceramica ceramico ceramic porcelana porcelain',
 };
 
-let materialTerms: Map<string, Material> | undefined;
-function materialTermMap(): Map<string, Material> {
-  if (!materialTerms) {
-    materialTerms = new Map();
-    for (const [m, words] of Object.entries(materialWords) as [Material, string][]) for (const w of words.split(' ')) for (const t of normalizeText(w)) materialTerms.set(t, m);
-  }
-  return materialTerms;
-}
+const materialTermMap = termMap<Material>(Object.entries(materialWords) as [Material, string][]);
 
 /** Materials that name no sibling of the table (articles of silicone fall under several chapters), but are materials all the same. */
-const otherMaterialWords = 'silicona silicone';
-let otherMaterials: Set<string> | undefined;
+const otherMaterials = termMap<true>([[true, 'silicona silicone']]);
 
 /** Whether a normalized word names a material. */
 export function isMaterialTerm(term: string): boolean {
-  otherMaterials ??= new Set(normalizeText(otherMaterialWords));
-  return materialTermMap().has(term) || otherMaterials.has(term);
+  return materialTermMap().has(term) || otherMaterials().has(term);
 }
 
 /** The materials the description's words name. */
@@ -221,7 +222,7 @@ export function materialsOfTerms(terms: readonly string[]): Material[] {
 
 /** The materials a row's own wording (Spanish and English descriptions) says it is made of. */
 export function materialsOfWording(text: string): Material[] {
-  const t = text.toLowerCase().normalize('NFD').replace(/[\u0300-\u036f]/g, '');
+  const t = folded(text);
   const out = new Set<Material>();
   const has = (re: RegExp) => re.test(t);
   if (has(/\bde algodon\b|\bof cotton\b/)) out.add('cotton');

@@ -446,7 +446,6 @@ export function createOfflineClassifier(table: readonly TariffRow[], opts: Offli
     return undefined;
   }
 
-  /** Scores every row sharing a term with the query; returns the touched rows, best first. */
   /** What the description says beyond the product's name: gender, figures, materials (not of what it fits). */
   function attributesOf(input: ClassifyInput, toks: readonly Token[]): Attributes {
     const terms = toks.map((t) => t.term);
@@ -454,6 +453,7 @@ export function createOfflineClassifier(table: readonly TariffRow[], opts: Offli
     return { gender: genderOfTerms(terms), quantities: quantitiesOf(raw), materials: materialsOfTerms(toks.filter((t) => !t.secondary).map((t) => t.term)) };
   }
 
+  /** Scores every row sharing a term with the query; returns the touched rows, best first. */
   function rank(terms: QueryTerm[], only?: (i: number) => boolean, attrs?: Attributes): { order: number[]; total: number } {
     for (const i of touched) {
       scores[i] = 0;
