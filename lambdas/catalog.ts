@@ -51,11 +51,20 @@ export const routes: RouteDef[] = [
   ...Object.values(inventoryRoutes),
 ];
 
-/** The authorizer in front of every non-public route; it reads tokens and counts rate windows. */
-export const authorizer: Pick<RouteDef, 'id' | 'handler' | 'uses'> = {
+/**
+ * The authorizer in front of every non-public route. API Gateway answers a request without one of
+ * `identitySource`'s headers with 401 itself (no function runs); otherwise it asks the authorizer,
+ * which resolves the token to its principal (or a 401 denial), and keeps the answer for
+ * `cacheTtlSeconds` per distinct credential: a revoked token stops working within that time. The
+ * route's roles, scopes and rate window are judged by the route's own function on every request
+ * (http/kit/route.ts), so the cached answer holds for every route.
+ */
+export const authorizer: Pick<RouteDef, 'id' | 'handler' | 'uses'> & { identitySource: readonly string[]; cacheTtlSeconds: number } = {
   id: 'Authorizer',
   handler: 'http/authorizer',
   uses: { table: ['GetItem', 'UpdateItem'] },
+  identitySource: ['$request.header.Authorization'],
+  cacheTtlSeconds: 60,
 };
 
 /** Answers every request no route matches: 404, or 405 when the path exists with other methods. */

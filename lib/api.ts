@@ -25,8 +25,6 @@ export interface ApiStackProps extends StackProps {
   /** Overrides for tests; default to the catalog. */
   routes?: RouteDef[];
   workers?: WorkerDef[];
-  /** Where the stage's alarms are e-mailed (`-c alarmEmail=...`). */
-  alarmEmail?: string;
 }
 
 /**
@@ -184,7 +182,6 @@ export class ApiStack extends Stack {
       api: this.api,
       functions: watched,
       stateMachine: this.pipeline.stateMachine,
-      alarmEmail: props.alarmEmail,
     });
 
     new CfnOutput(this, 'ApiUrl', { value: this.api.apiEndpoint, description: 'Root of the HTTP API (every route is under /api)' });

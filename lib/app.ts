@@ -3,18 +3,18 @@ import type { EventRuleDef, RouteDef, WorkerDef } from '../lambdas/catalog-types
 import { ApiStack } from './api';
 import { DataStack } from './data';
 import { applyNag } from './nag';
-import { parseStage, stageSettings, type StageName, type StageSettings } from './stage';
+import { configKeys, parseStage, stageSettings, type StageName, type StageOverrides, type StageSettings } from './stage';
 
 export interface BuildOptions {
   /** The app to build into (bin/app.ts passes the CLI's); a new one otherwise. */
   app?: App;
-  /** Allowed CORS origins; default `['*']`. */
+  /** Overrides of the stage's configuration (lib/stages.ts), as `-c key=value` gives them. */
+  overrides?: StageOverrides;
+  /** Allowed CORS origins (the `corsOrigins` override). */
   corsOrigins?: string[];
-  /** Account/region; default the CLI's (CDK_DEFAULT_*), or environment-agnostic when unset. */
-  env?: Environment;
   /** Register cdk-nag's AwsSolutionsChecks on the app (default true). */
   nag?: boolean;
-  /** Where the stage's alarms are e-mailed (`-c alarmEmail=ops@example.com`); none by default. */
+  /** Where the stage's alarms are e-mailed (the `alarmEmail` override). */
   alarmEmail?: string;
   /** Replace parts of the catalog (tests); default lambdas/catalog.ts. */
   catalog?: { routes?: RouteDef[]; workers?: WorkerDef[]; eventRules?: EventRuleDef[] };
@@ -29,10 +29,16 @@ export interface BuiltStage {
 
 /** One stage's set of stacks: `Despacho-<stage>-data` (stateful) and `Despacho-<stage>-api`. */
 export function buildApp(stage: StageName | string, opts: BuildOptions = {}): BuiltStage {
-  const settings = stageSettings(parseStage(stage));
+  const overrides: StageOverrides = { ...opts.overrides };
+  if (opts.corsOrigins) overrides.corsOrigins = opts.corsOrigins;
+  if (opts.alarmEmail) overrides.alarmEmail = opts.alarmEmail;
+  const settings = stageSettings(parseStage(stage), process.env, overrides);
   const app = opts.app ?? new App();
-  const env = opts.env ?? { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION };
+  // Only what the configuration gave: never the active credentials' account or region
+  // (CDK_DEFAULT_*). Without them the stacks are environment-agnostic.
+  const env: Environment = { account: settings.config.account, region: settings.config.region };
   const prod = settings.stage === 'prod';
+  const corsOrigins = settings.config.corsOrigins;
 
   const data = new DataStack(app, `${settings.stackPrefix}-data`, {
     stackName: `${settings.stackPrefix}-data`,
@@ -40,7 +46,7 @@ export function buildApp(stage: StageName | string, opts: BuildOptions = {}): Bu
     env,
     settings,
     eventRuleDefs: opts.catalog?.eventRules,
-    corsOrigins: opts.corsOrigins ?? ['*'],
+    corsOrigins,
     terminationProtection: prod,
   });
   const api = new ApiStack(app, `${settings.stackPrefix}-api`, {
@@ -49,10 +55,9 @@ export function buildApp(stage: StageName | string, opts: BuildOptions = {}): Bu
     env,
     settings,
     data,
-    corsOrigins: opts.corsOrigins ?? ['*'],
+    corsOrigins,
     routes: opts.catalog?.routes,
     workers: opts.catalog?.workers,
-    alarmEmail: opts.alarmEmail,
   });
   // The API stack reaches some data resources by physical name, not only by reference.
   api.addStackDependency(data);
@@ -68,21 +73,12 @@ export function buildApp(stage: StageName | string, opts: BuildOptions = {}): Bu
   return { app, settings, data, api };
 }
 
-/** `-c alarmEmail=ops@example.com`: one address, or nothing. */
-export function parseAlarmEmail(value: unknown): string | undefined {
-  if (value === undefined || value === null || value === '') return undefined;
-  const email = String(value).trim();
-  if (!/^[^@\s,;]+@[^@\s,;]+\.[^@\s,;]+$/.test(email) || email.length > 254) throw new Error(`alarmEmail: ${JSON.stringify(value)} is not one e-mail address`);
-  return email;
-}
-
-/** `-c corsOrigins=https://a.example,https://b.example` (string) or a JSON array in cdk.json. */
-export function parseCorsOrigins(value: unknown): string[] | undefined {
-  if (value === undefined || value === null || value === '') return undefined;
-  const list = Array.isArray(value) ? value.map(String) : String(value).split(',');
-  const origins = list.map((s) => s.trim()).filter(Boolean);
-  for (const o of origins) {
-    if (o !== '*' && !/^https?:\/\/[^/\s]+$/.test(o)) throw new Error(`corsOrigins: ${JSON.stringify(o)} is not an origin (scheme://host[:port]) or '*'`);
+/** The `-c key=value` values of the configuration keys (lib/stage.ts `configKeys`) the CLI was given. */
+export function contextOverrides(app: App): StageOverrides {
+  const out: StageOverrides = {};
+  for (const key of configKeys) {
+    const value = app.node.tryGetContext(key);
+    if (value !== undefined) out[key] = value;
   }
-  return origins.length ? origins : undefined;
+  return out;
 }

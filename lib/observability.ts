@@ -32,8 +32,6 @@ export interface ObservabilityProps {
   api: apigwv2.HttpApi;
   functions: WatchedFunction[];
   stateMachine: sfn.StateMachine;
-  /** Where the alarms are e-mailed (`-c alarmEmail=...`); without it the topic has no subscription. */
-  alarmEmail?: string;
 }
 
 /** What an alarm watches, for the runbook and the tests: `function`, `queue`, `api`, `pipeline`, `business`. */
@@ -58,7 +56,8 @@ const period = Duration.minutes(th.periodMinutes);
  * and what to do is the README's "Operating" runbook.
  */
 export class Observability extends Construct {
-  readonly topic: sns.Topic;
+  /** The stage's own topic, or the existing one the configuration names (`alarmTopicArn`). */
+  readonly topic: sns.ITopic;
   readonly dashboard: cw.Dashboard;
   readonly alarms: StageAlarm[] = [];
   private readonly action: SnsAction;
@@ -70,25 +69,10 @@ export class Observability extends Construct {
     this.settings = settings;
 
     // --- Notifications ----------------------------------------------------------------------
-    // Encrypted with a key of its own: CloudWatch can publish to an encrypted topic only with a
-    // customer managed key whose policy lets it (the AWS managed SNS key does not).
-    const key = new kms.Key(this, 'AlarmsKey', {
-      description: `Encrypts the ${settings.namePrefix} alarm notifications`,
-      enableKeyRotation: true,
-      removalPolicy: settings.logRemovalPolicy,
-      pendingWindow: Duration.days(7),
-    });
-    const cloudwatch = new iam.ServicePrincipal('cloudwatch.amazonaws.com');
-    const sameAccount = { StringEquals: { 'aws:SourceAccount': Aws.ACCOUNT_ID } };
-    key.addToResourcePolicy(new iam.PolicyStatement({ principals: [cloudwatch], actions: ['kms:Decrypt', 'kms:GenerateDataKey*'], resources: ['*'], conditions: sameAccount }));
-    this.topic = new sns.Topic(this, 'AlarmsTopic', {
-      topicName: `${settings.namePrefix}-alarms`,
-      displayName: `Despacho ${settings.stage} alarms`,
-      masterKey: key,
-      enforceSSL: true,
-    });
-    this.topic.addToResourcePolicy(new iam.PolicyStatement({ principals: [cloudwatch], actions: ['sns:Publish'], resources: [this.topic.topicArn], conditions: sameAccount }));
-    if (props.alarmEmail) this.topic.addSubscription(new EmailSubscription(props.alarmEmail));
+    // An existing topic (alarmTopicArn: the on-call tool's) replaces the stage's own; the
+    // configuration's e-mails are subscribed to whichever topic the alarms notify.
+    this.topic = settings.config.alarmTopicArn ? sns.Topic.fromTopicArn(this, 'AlarmsTopic', settings.config.alarmTopicArn) : this.ownTopic(settings);
+    for (const email of settings.config.alarmEmails) this.topic.addSubscription(new EmailSubscription(email));
     this.action = new SnsAction(this.topic);
 
     // --- Alarms -------------------------------------------------------------------------------
@@ -117,6 +101,30 @@ export class Observability extends Construct {
     });
 
     this.dashboard = this.buildDashboard(props);
+  }
+
+  /**
+   * The stage's alarm topic, encrypted with a key of its own: CloudWatch can publish to an
+   * encrypted topic only with a customer managed key whose policy lets it (the AWS managed SNS key does not).
+   */
+  private ownTopic(settings: StageSettings): sns.Topic {
+    const key = new kms.Key(this, 'AlarmsKey', {
+      description: `Encrypts the ${settings.namePrefix} alarm notifications`,
+      enableKeyRotation: true,
+      removalPolicy: settings.logRemovalPolicy,
+      pendingWindow: Duration.days(7),
+    });
+    const cloudwatch = new iam.ServicePrincipal('cloudwatch.amazonaws.com');
+    const sameAccount = { StringEquals: { 'aws:SourceAccount': Aws.ACCOUNT_ID } };
+    key.addToResourcePolicy(new iam.PolicyStatement({ principals: [cloudwatch], actions: ['kms:Decrypt', 'kms:GenerateDataKey*'], resources: ['*'], conditions: sameAccount }));
+    const topic = new sns.Topic(this, 'AlarmsTopic', {
+      topicName: `${settings.namePrefix}-alarms`,
+      displayName: `Despacho ${settings.stage} alarms`,
+      masterKey: key,
+      enforceSSL: true,
+    });
+    topic.addToResourcePolicy(new iam.PolicyStatement({ principals: [cloudwatch], actions: ['sns:Publish'], resources: [topic.topicArn], conditions: sameAccount }));
+    return topic;
   }
 
   /** An alarm that notifies the topic; missing data (no traffic) never breaches. */

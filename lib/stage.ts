@@ -1,10 +1,12 @@
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { defaultSyncEveryMinutes, syncScheduleOptions } from '../lambdas/core/orders/sync-schedule';
+import { stageConfigs, stageNames, type StageConfig, type StageName } from './stages';
+
+export { type StageConfig, type StageName } from './stages';
 
 /** The deployable stages; each one is its own set of stacks with its own names. */
-export const stages = ['dev', 'staging', 'prod'] as const;
-export type StageName = (typeof stages)[number];
+export const stages = stageNames;
 
 export function isStageName(value: unknown): value is StageName {
   return typeof value === 'string' && (stages as readonly string[]).includes(value);
@@ -19,9 +21,140 @@ export function parseStage(value: unknown): StageName {
   return given;
 }
 
+/** The keys a stage's configuration takes, each also a `-c key=value` flag. `alarmEmail` is `alarmEmails`' one-address spelling. */
+export const configKeys = [
+  'account',
+  'region',
+  'domainName',
+  'certificateArn',
+  'hostedZoneId',
+  'hostedZoneName',
+  'corsOrigins',
+  'alarmEmails',
+  'alarmEmail',
+  'alarmTopicArn',
+  'logRetentionDays',
+  'tracing',
+  'tracingSampleRate',
+  'edgeProtection',
+] as const;
+export type ConfigKey = (typeof configKeys)[number];
+
+/** What may override the file: `-c` values (strings) or typed values (tests, other tools). */
+export type StageOverrides = Partial<Record<ConfigKey, unknown>>;
+
+/** Every problem of a stage's configuration at once, so one synth names all that is missing. */
+export class StageConfigError extends Error {
+  constructor(
+    readonly stage: StageName,
+    readonly problems: string[],
+  ) {
+    super(`stage ${stage} cannot synthesize:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'StageConfigError';
+  }
+}
+
+const allowedRetentionDays = Object.values(RetentionDays).filter((v): v is number => typeof v === 'number' && v > 0);
+
+const unset = (v: unknown) => v === undefined || v === null || (typeof v === 'string' && v.trim() === '');
+const list = (v: unknown): string[] => (Array.isArray(v) ? v.map(String) : String(v).split(',')).map((s) => s.trim()).filter(Boolean);
+
+function flag(v: unknown): boolean | undefined {
+  if (typeof v === 'boolean') return v;
+  const s = String(v).trim().toLowerCase();
+  if (['on', 'true', '1', 'yes'].includes(s)) return true;
+  if (['off', 'false', '0', 'no'].includes(s)) return false;
+  return undefined;
+}
+
+/**
+ * The stage's configuration: lib/stages.ts, then DESPACHO_TRACING from the environment (as
+ * before), then the overrides (`-c key=value`). Checks every value and the stage's own rules
+ * (prod: account, region, an alarm subscriber and CORS origins other than `*`) and throws one
+ * StageConfigError naming every problem.
+ */
+export function resolveStageConfig(stage: StageName, overrides: StageOverrides = {}, env: Record<string, string | undefined> = process.env): StageConfig {
+  const base = stageConfigs[stage];
+  const problems: string[] = [];
+  const c: StageConfig = { ...base, corsOrigins: [...base.corsOrigins], alarmEmails: [...base.alarmEmails] };
+  if (!unset(env.DESPACHO_TRACING)) {
+    const t = flag(env.DESPACHO_TRACING);
+    if (t === undefined || !['on', 'off'].includes(String(env.DESPACHO_TRACING).trim().toLowerCase())) problems.push(`DESPACHO_TRACING=${JSON.stringify(env.DESPACHO_TRACING)}: use on or off`);
+    else c.tracing = t;
+  }
+  const o = Object.fromEntries(Object.entries(overrides).filter(([, v]) => !unset(v))) as StageOverrides;
+
+  if (o.account !== undefined) c.account = String(o.account).trim();
+  if (c.account !== undefined && !/^\d{12}$/.test(c.account)) problems.push(`account ${JSON.stringify(c.account)}: an AWS account id is 12 digits`);
+  if (o.region !== undefined) c.region = String(o.region).trim();
+  if (c.region !== undefined && !/^[a-z]{2}(-[a-z]+)+-\d$/.test(c.region)) problems.push(`region ${JSON.stringify(c.region)}: not an AWS region name (e.g. sa-east-1)`);
+
+  if (o.domainName !== undefined) c.domainName = String(o.domainName).trim().toLowerCase();
+  if (c.domainName !== undefined && (c.domainName.length > 253 || !/^(?!-)[a-z0-9-]{1,63}(?<!-)(\.(?!-)[a-z0-9-]{1,63}(?<!-))+$/.test(c.domainName))) {
+    problems.push(`domainName ${JSON.stringify(c.domainName)}: not a host name (api.example.com)`);
+  }
+  if (o.certificateArn !== undefined) c.certificateArn = String(o.certificateArn).trim();
+  if (o.hostedZoneId !== undefined) c.hostedZoneId = String(o.hostedZoneId).trim();
+  if (o.hostedZoneName !== undefined) c.hostedZoneName = String(o.hostedZoneName).trim().replace(/\.$/, '').toLowerCase();
+
+  if (o.corsOrigins !== undefined) c.corsOrigins = list(o.corsOrigins);
+  for (const origin of c.corsOrigins) {
+    if (origin !== '*' && !/^https?:\/\/[^/\s]+$/.test(origin)) problems.push(`corsOrigins: ${JSON.stringify(origin)} is not an origin (scheme://host[:port]) or '*'`);
+  }
+  if (o.alarmEmails !== undefined) c.alarmEmails = list(o.alarmEmails);
+  if (o.alarmEmail !== undefined) c.alarmEmails = [...new Set([...c.alarmEmails, ...list(o.alarmEmail)])];
+  for (const email of c.alarmEmails) {
+    if (!/^[^@\s,;]+@[^@\s,;]+\.[^@\s,;]+$/.test(email) || email.length > 254) problems.push(`alarmEmail: ${JSON.stringify(email)} is not an e-mail address`);
+  }
+  if (o.alarmTopicArn !== undefined) c.alarmTopicArn = String(o.alarmTopicArn).trim();
+  if (c.alarmTopicArn !== undefined && !/^arn:aws[a-z-]*:sns:[a-z0-9-]+:\d{12}:[A-Za-z0-9_-]{1,256}$/.test(c.alarmTopicArn)) problems.push(`alarmTopicArn ${JSON.stringify(c.alarmTopicArn)}: not an SNS topic ARN`);
+
+  if (o.logRetentionDays !== undefined) c.logRetentionDays = Number(o.logRetentionDays);
+  if (!allowedRetentionDays.includes(c.logRetentionDays)) problems.push(`logRetentionDays ${JSON.stringify(c.logRetentionDays)}: use one of ${allowedRetentionDays.join(', ')}`);
+  if (o.tracing !== undefined) {
+    const t = flag(o.tracing);
+    if (t === undefined) problems.push(`tracing ${JSON.stringify(o.tracing)}: use on or off`);
+    else c.tracing = t;
+  }
+  if (o.tracingSampleRate !== undefined) c.tracingSampleRate = Number(o.tracingSampleRate);
+  if (!(c.tracingSampleRate >= 0 && c.tracingSampleRate <= 1)) problems.push(`tracingSampleRate ${JSON.stringify(o.tracingSampleRate ?? c.tracingSampleRate)}: a share from 0 to 1`);
+  if (o.edgeProtection !== undefined) {
+    const e = flag(o.edgeProtection);
+    if (e === undefined) problems.push(`edgeProtection ${JSON.stringify(o.edgeProtection)}: use on or off`);
+    else c.edgeProtection = e;
+  }
+
+  // Rules between settings.
+  if ((c.hostedZoneId === undefined) !== (c.hostedZoneName === undefined)) problems.push('hostedZoneId and hostedZoneName go together');
+  if ((c.certificateArn || c.hostedZoneId) && !c.domainName) problems.push('certificateArn and hostedZoneId need domainName');
+  if (c.domainName && c.hostedZoneName && c.domainName !== c.hostedZoneName && !c.domainName.endsWith(`.${c.hostedZoneName}`)) problems.push(`domainName ${c.domainName} is not in the hosted zone ${c.hostedZoneName}`);
+  if (c.certificateArn !== undefined) {
+    const m = /^arn:aws[a-z-]*:acm:([a-z0-9-]+):\d{12}:certificate\/[0-9a-f-]{36}$/.exec(c.certificateArn);
+    if (!m) problems.push(`certificateArn ${JSON.stringify(c.certificateArn)}: not an ACM certificate ARN`);
+    else if (c.edgeProtection && m[1] !== 'us-east-1') problems.push(`certificateArn: CloudFront (edgeProtection on) reads certificates in us-east-1 only, this one is in ${m[1]}`);
+    else if (!c.edgeProtection && c.region && m[1] !== c.region) problems.push(`certificateArn: the API's custom domain needs a certificate in ${c.region}, this one is in ${m[1]}`);
+  }
+  // CloudFront's web ACL and certificate live in us-east-1, referenced across regions: both need a known account and region.
+  const missing: string[] = [];
+  if (c.edgeProtection || stage === 'prod') {
+    if (!c.account) missing.push('account (-c account=<12 digits>)');
+    if (!c.region) missing.push('region (-c region=<e.g. sa-east-1>)');
+  }
+  if (stage === 'prod') {
+    if (c.alarmEmails.length === 0 && !c.alarmTopicArn) missing.push('an alarm subscriber (-c alarmEmail=<address> or -c alarmTopicArn=<SNS topic ARN>)');
+    if (c.corsOrigins.length === 0) missing.push('corsOrigins (-c corsOrigins=https://console.example.com[,...])');
+    else if (c.corsOrigins.includes('*')) problems.push("corsOrigins: prod refuses '*'; name the origins that may call the API");
+  }
+  if (missing.length) problems.unshift(`missing ${missing.join(', ')}${c.edgeProtection && stage !== 'prod' ? ' (edgeProtection needs them)' : ''}`);
+  if (problems.length) throw new StageConfigError(stage, problems);
+  return c;
+}
+
 /** Everything that differs between stages, in one place. */
 export interface StageSettings {
   stage: StageName;
+  /** The stage's configuration (lib/stages.ts with its -c overrides), checked. */
+  config: StageConfig;
   /** Prefix of stack names: `Despacho-<stage>`. */
   stackPrefix: string;
   /** Prefix of physical names (functions, schedule group): `despacho-<stage>`. */
@@ -32,12 +165,12 @@ export interface StageSettings {
   logRemovalPolicy: RemovalPolicy;
   /** S3 object versioning on the files bucket. */
   versionedFiles: boolean;
-  /** How long every function's, the API's and the state machine's log groups keep their logs: 30 days dev, 90 staging, 365 prod. */
+  /** How long every function's, the API's and the state machine's log groups keep their logs (config.logRetentionDays: 30 days dev, 90 staging, 365 prod). */
   logRetention: RetentionDays;
   /**
    * X-Ray: active tracing on every function, and the Powertools tracer's
    * subsegments for each AWS SDK call (POWERTOOLS_TRACE_ENABLED). On in every stage by default
-   * (`tracingByStage`); DESPACHO_TRACING=on|off at synth decides for the stage being built. The
+   * (lib/stages.ts); DESPACHO_TRACING=on|off at synth or -c tracing=on|off decides for the stage being built. The
    * state machine is traced whatever this says (cdk-nag's SF2 asks for it; its traces are few).
    */
   tracing: boolean;
@@ -57,15 +190,12 @@ export interface StageSettings {
   orderSyncEveryMinutes: number;
 }
 
-/** Tracing per stage, unless DESPACHO_TRACING says otherwise at synth. */
-export const tracingByStage: Record<StageName, boolean> = { dev: true, staging: true, prod: true };
-
-/** DESPACHO_TRACING: unset or empty is the stage's default; otherwise `on` or `off`. */
+/** DESPACHO_TRACING: unset or empty is the stage's default (lib/stages.ts); otherwise `on` or `off`. */
 export function parseTracing(value: string | undefined, stage: StageName): boolean {
-  if (value === undefined || value.trim() === '') return tracingByStage[stage];
+  if (value === undefined || value.trim() === '') return stageConfigs[stage].tracing;
   const v = value.trim().toLowerCase();
   if (v === 'on' || v === 'off') return v === 'on';
-  throw new Error(`DESPACHO_TRACING=${JSON.stringify(value)}: use on or off (default ${tracingByStage[stage] ? 'on' : 'off'} for ${stage}).`);
+  throw new Error(`DESPACHO_TRACING=${JSON.stringify(value)}: use on or off (default ${stageConfigs[stage].tracing ? 'on' : 'off'} for ${stage}).`);
 }
 
 /** DESPACHO_ORDER_SYNC_EVERY_MINUTES: unset or empty is the default; anything else must be an allowed interval. */
@@ -78,10 +208,17 @@ export function parseOrderSyncEveryMinutes(value: string | undefined): number {
   return minutes;
 }
 
-export function stageSettings(stage: StageName, env: Record<string, string | undefined> = process.env): StageSettings {
+/**
+ * The settings a stage is built with. `overrides` are the `-c` values; a stage whose file entry and
+ * overrides lack what it requires (prod: account, region, alarm subscriber, CORS origins) throws
+ * StageConfigError naming all of it.
+ */
+export function stageSettings(stage: StageName, env: Record<string, string | undefined> = process.env, overrides: StageOverrides = {}): StageSettings {
   const prod = stage === 'prod';
+  const config = resolveStageConfig(stage, overrides, env);
   return {
     stage,
+    config,
     stackPrefix: `Despacho-${stage}`,
     bedrockModelId: env.DESPACHO_BEDROCK_MODEL_ID || undefined,
     orderSyncEveryMinutes: parseOrderSyncEveryMinutes(env.DESPACHO_ORDER_SYNC_EVERY_MINUTES),
@@ -91,8 +228,8 @@ export function stageSettings(stage: StageName, env: Record<string, string | und
     dataRemovalPolicy: prod ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
     logRemovalPolicy: prod ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
     versionedFiles: prod,
-    logRetention: prod ? RetentionDays.ONE_YEAR : stage === 'staging' ? RetentionDays.THREE_MONTHS : RetentionDays.ONE_MONTH,
-    tracing: parseTracing(env.DESPACHO_TRACING, stage),
+    logRetention: config.logRetentionDays as RetentionDays,
+    tracing: config.tracing,
     logLevel: stage === 'dev' ? 'DEBUG' : 'INFO',
     throttle: prod ? { rateLimit: 500, burstLimit: 1000 } : { rateLimit: 50, burstLimit: 100 },
     noncurrentVersionExpiration: Duration.days(prod ? 90 : 7),

@@ -17,6 +17,8 @@ import { logger } from '../lambdas/shared/logger';
 import { recordMetric } from '../lambdas/shared/metrics';
 import { corsPolicy } from '../lambdas/http/kit/cors';
 import { apiEvent, authorizerEvent, type IncomingCall } from './api-events';
+import { AuthorizerCache, forbiddenBody, identityHeader, unauthorizedBody, type Verdict } from './authorizer-cache';
+import { now } from '../lambdas/infra/clock';
 import { lambdaContext } from './jobs';
 import type { LocalBlobs, UploadAnswer } from './blobs';
 
@@ -37,6 +39,13 @@ type Handler = (event: unknown, context: Context) => Promise<unknown>;
 export interface ServerDeps {
   loadHandler(module: string): Promise<Handler>;
   blobs: LocalBlobs;
+  /** API Gateway's side of the authorizer (its identity source and cache); `twinAuthorizerCache()` by default. */
+  authorizerCache?: AuthorizerCache;
+}
+
+/** The catalog's identity source and cache time, on the twin's clock. */
+export function twinAuthorizerCache(): AuthorizerCache {
+  return new AuthorizerCache(authorizerDef.identitySource.map(identityHeader), authorizerDef.cacheTtlSeconds, () => now().getTime());
 }
 
 const compiled = routes.map(compile);
@@ -46,8 +55,9 @@ const compiled = routes.map(compile);
  * and invokes each route's handler with the same v2 event the cloud would send.
  */
 export function createTwinServer(deps: ServerDeps): Server {
+  const cache = deps.authorizerCache ?? twinAuthorizerCache();
   const server = createServer((req, res) => {
-    handle(deps, req, res).catch((err) => {
+    handle(deps, cache, req, res).catch((err) => {
       logger.error('twin server failure', { error: err as Error });
       if (!res.headersSent) send(res, errorResponse(err, randomUUID()));
       else res.destroy();
@@ -74,7 +84,7 @@ function answerClientError(err: NodeJS.ErrnoException, socket: Duplex) {
   socket.end(`HTTP/1.1 ${status}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
 }
 
-async function handle(deps: ServerDeps, req: IncomingMessage, res: ServerResponse) {
+async function handle(deps: ServerDeps, cache: AuthorizerCache, req: IncomingMessage, res: ServerResponse) {
   const url = new URL(req.url ?? '/', `http://${req.headers.host ?? 'localhost'}`);
   const method = (req.method ?? 'GET').toUpperCase();
 
@@ -100,12 +110,11 @@ async function handle(deps: ServerDeps, req: IncomingMessage, res: ServerRespons
   }
   const event = apiEvent(call, routeKey(route), params);
   if (route.auth !== 'public') {
-    const verdict = (await invoke(deps, authorizerDef.handler, authorizerDef.id, authorizerEvent(event))) as {
-      isAuthorized: boolean;
-      context?: AuthContext;
-    };
-    if (!verdict.isAuthorized) return answer(res, route.tag, { statusCode: 403, headers: { 'Content-Type': 'application/json' }, body: '{"message":"Forbidden"}' });
-    event.requestContext.authorizer = { lambda: verdict.context ?? {} } as ApiEvent['requestContext']['authorizer'];
+    const identity = cache.identity(req.headers);
+    if (!identity) return answer(res, route.tag, gatewayAnswer(401, unauthorizedBody, req.headers.origin));
+    const verdict = await cache.verdict(identity, async () => (await invoke(deps, authorizerDef.handler, authorizerDef.id, authorizerEvent(event))) as Verdict);
+    if (!verdict.isAuthorized) return answer(res, route.tag, gatewayAnswer(403, forbiddenBody, req.headers.origin));
+    event.requestContext.authorizer = { lambda: (verdict.context ?? {}) as AuthContext } as ApiEvent['requestContext']['authorizer'];
   }
   answer(res, route.tag, (await invoke(deps, route.handler, route.id, event)) as ApiResult);
 }
@@ -154,6 +163,17 @@ function send(res: ServerResponse, result: ApiResult) {
 
 function withRequestId(result: ApiResult, requestId: string): ApiResult {
   return { ...result, headers: { ...result.headers, 'X-Request-Id': requestId } };
+}
+
+/** An answer of API Gateway itself (no function ran): its JSON body, its request id header, and the API's CORS headers. */
+function gatewayAnswer(status: number, body: string, origin: string | undefined): ApiResult {
+  const allowed = config.corsOrigins();
+  const allowOrigin = allowed.includes('*') ? '*' : origin && allowed.includes(origin) ? origin : undefined;
+  return {
+    statusCode: status,
+    headers: { 'Content-Type': 'application/json', 'apigw-requestid': randomUUID(), ...(allowOrigin ? { 'Access-Control-Allow-Origin': allowOrigin, Vary: 'Origin' } : {}) },
+    body,
+  };
 }
 
 function preflight(res: ServerResponse, origin: string | undefined) {

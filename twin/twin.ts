@@ -20,7 +20,7 @@ import { nextSyncAfter, syncEveryMinutes } from '../lambdas/core/orders/sync-sch
 import { now } from '../lambdas/infra/clock';
 import { LocalBlobs } from './blobs';
 import { TwinJobs } from './jobs';
-import { createTwinServer } from './server';
+import { createTwinServer, twinAuthorizerCache } from './server';
 import { startFakeCarriers, type FakeCarriers } from './fake-carriers';
 
 const lambdasDir = resolve(dirname(fileURLToPath(import.meta.url)), '../lambdas');
@@ -48,6 +48,8 @@ export interface Twin {
   blobs: LocalBlobs;
   /** The fake FedEx, UPS, DHL Express and USPS APIs every carrier adapter calls here. */
   carriers: FakeCarriers;
+  /** How many times the authorizer ran (API Gateway's cache answers the rest). */
+  authorizerInvocations(): number;
   stop(): Promise<void>;
 }
 
@@ -111,7 +113,8 @@ export async function startTwin(opts: TwinOptions): Promise<Twin> {
       await seedAdminToken(opts.adminToken, nowIso());
     }
 
-    const server = createTwinServer({ loadHandler, blobs });
+    const authorizerCache = twinAuthorizerCache();
+    const server = createTwinServer({ loadHandler, blobs, authorizerCache });
     server.listen(opts.port ?? 3000, opts.host ?? '127.0.0.1');
     await once(server, 'listening');
     const { port } = server.address() as AddressInfo;
@@ -127,6 +130,7 @@ export async function startTwin(opts: TwinOptions): Promise<Twin> {
       jobs,
       blobs,
       carriers,
+      authorizerInvocations: () => authorizerCache.invocations,
       async stop() {
         syncTimer?.stop();
         pollTimer?.stop();

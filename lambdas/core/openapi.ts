@@ -116,12 +116,25 @@ function failureSchema(def: ResponseDef, status: number): Json {
   return { type: 'object', required: ['success', 'message', 'error'], properties };
 }
 
+/**
+ * API Gateway's own 401, for a request without an Authorization header: no function runs, so the
+ * body is the gateway's, not the service's (README, "Accounts and tokens").
+ */
+const gatewayUnauthorized: Json = {
+  type: 'object',
+  description: "API Gateway's own answer to a request without an Authorization header",
+  required: ['message'],
+  additionalProperties: false,
+  properties: { message: { type: 'string', const: 'Unauthorized' } },
+};
+
 function responseObject(r: RouteDef, status: number, def: ResponseDef): Json {
   const headers: Json = { ...requestIdHeader, ...(r.rate ? rateHeaders : {}) };
   for (const [name, h] of Object.entries(def.headers ?? {})) headers[name] = header(h.description, h.type);
   const out: Json = { description: def.description, headers };
   const content: Json = {};
-  if (status >= 400 && def.errors) content['application/json'] = { schema: failureSchema(def, status) };
+  if (status === 401 && r.auth !== 'public') content['application/json'] = { schema: { oneOf: [failureSchema(def, status), gatewayUnauthorized] } };
+  else if (status >= 400 && def.errors) content['application/json'] = { schema: failureSchema(def, status) };
   else if (def.body) content['application/json'] = { schema: schemaOf(def.body) };
   for (const type of def.file ?? []) content[type] = { schema: { type: 'string', contentMediaType: type } };
   if (Object.keys(content).length) out.content = content;

@@ -1,62 +1,48 @@
 import type { APIGatewayRequestAuthorizerEventV2, APIGatewaySimpleAuthorizerWithContextResult } from 'aws-lambda';
-import { rateLimits } from '../catalog-rates';
-import { routeAccess, type RouteAccess } from '../catalog-access';
-import { routeKey } from '../routing';
-import { authorize } from '../core/auth/policy';
-import type { Principal } from '../core/auth/principal';
-import { rateHeaders } from '../core/auth/rate-limit';
-import { checkRequest, type RequestCheck } from '../services/auth/request-check';
-import { encodeContext, type AuthContext, type Denial } from './kit/auth-context';
+import { checkRequest } from '../services/auth/request-check';
+import { encodeContext, type AuthContext } from './kit/auth-context';
 import { logger, withLogKeys } from '../shared/logger';
 import { requestIdOf } from './kit/request-id';
-import { recordMetric } from '../shared/metrics';
-
-// The routes' access rules as data (catalog-access.json), not the catalog: no route schema in this bundle.
-const byKey = new Map<string, RouteAccess>(routeAccess.map((r) => [routeKey(r), r]));
+import { timingSafeEqual } from 'node:crypto';
 
 /**
- * The REQUEST authorizer in front of every non-public route. It resolves the bearer token,
- * checks the route's roles and scopes and counts the token's rate window, then always lets the
- * request through with its verdict in the context: the handler answers a denial with the
- * service's own error body and request id (API Gateway's authorizer denials cannot carry either).
+ * The REQUEST authorizer in front of every non-public route (lambdas/catalog.ts `authorizer`).
+ * API Gateway calls it only for a request that carries every header of the identity source
+ * (a request without a token is answered 401 by API Gateway itself) and keeps its answer for the
+ * catalog's `cacheTtlSeconds` per credential, for every route: so the answer depends on the
+ * credential alone. It resolves the bearer token to its principal and always lets the request
+ * through with its verdict in the context; the route's function answers a denial with the
+ * service's own error body and request id (API Gateway's authorizer denials carry neither), and
+ * judges the route's roles, scopes and rate window itself on every request (http/kit/route.ts).
+ *
+ * Behind CloudFront (a stage with edge protection), ORIGIN_VERIFY holds the value CloudFront adds
+ * as `X-Origin-Verify`: a request that skipped CloudFront (and its WAF) is refused here.
  */
 export async function handler(
   event: APIGatewayRequestAuthorizerEventV2,
 ): Promise<APIGatewaySimpleAuthorizerWithContextResult<AuthContext>> {
-  const route = byKey.get(event.routeKey);
-  if (!route) return { isAuthorized: false, context: {} };
   const check = checkRequest();
-  // Its lines carry the id the request's handler and its answer use.
   return withLogKeys({ requestId: requestIdOf(event.headers, event.requestContext?.requestId), route: event.routeKey }, async () => {
     try {
-      return await decide(route, await check.principalOf(event.headers?.authorization ?? event.headers?.Authorization), check);
+      if (!fromOrigin(event.headers?.['x-origin-verify'])) {
+        logger.warn('request did not come through the edge');
+        return allow({ denial: { status: 403, message: 'Call the API through its domain name.' } });
+      }
+      const principal = await check.principalOf(event.headers?.authorization ?? event.headers?.Authorization);
+      if (!principal) return allow({ denial: { status: 401, message: 'A valid bearer token is required.' } });
+      return allow({ principal });
     } finally {
       await check.settled();
     }
   });
 }
 
-async function decide(route: RouteAccess, principal: Principal | undefined, check: RequestCheck): Promise<APIGatewaySimpleAuthorizerWithContextResult<AuthContext>> {
-  const verdict = authorize(route, principal);
-  if (!verdict.allow) return allow({ principal, denial: { status: verdict.status, message: verdict.message } });
-  if (!route.rate || !principal) return allow({ principal });
-
-  const limit = rateLimits[route.rate];
-  const { hits, resetInSeconds, resetAt } = await check.count(`${principal.tokenId}#${route.rate}`);
-  const headers = rateHeaders(limit, hits, resetAt);
-  if (hits > limit) {
-    const denial: Denial = {
-      status: 429,
-      message: `Rate limit of ${limit} requests per minute exceeded; retry in ${resetInSeconds} s.`,
-      headers: { 'Retry-After': String(resetInSeconds) },
-      // In the body too, as the seed system's 429 carries it: seconds until the window resets.
-      extra: { retry_after: resetInSeconds },
-    };
-    logger.warn('rate limited', { tokenId: principal.tokenId, group: route.rate });
-    recordMetric('RateLimited', 1, { by: route.rate });
-    return allow({ principal, denial, rateHeaders: headers });
-  }
-  return allow({ principal, rateHeaders: headers });
+function fromOrigin(given: string | undefined): boolean {
+  const expected = process.env.ORIGIN_VERIFY;
+  if (!expected) return true;
+  const a = Buffer.from(given ?? '');
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
 }
 
 function allow(c: Parameters<typeof encodeContext>[0]): APIGatewaySimpleAuthorizerWithContextResult<AuthContext> {

@@ -4,10 +4,10 @@ import { authorizer, fallback, pipelineTasks, queues, routes, workers } from '..
 import type { RouteDef, WorkerDef } from '../../lambdas/catalog-types';
 import { metricNamespace, metrics as metricDefs } from '../../lambdas/shared/metric-names';
 import { alarmThresholds } from '../../lib/alarm-thresholds';
-import { parseAlarmEmail, type BuildOptions, type BuiltStage } from '../../lib/app';
+import type { BuildOptions, BuiltStage } from '../../lib/app';
 import { defaults } from '../../lib/functions';
 import { nagFindings } from '../../lib/nag';
-import { parseTracing } from '../../lib/stage';
+import { parseTracing, resolveStageConfig } from '../../lib/stage';
 import { stageApp } from '../support/cdk';
 
 /**
@@ -135,10 +135,11 @@ describe('notifications, dashboard and retention', { timeout: 60_000 }, () => {
     expect(ofType(prod, 'AWS::CloudWatch::Alarm').length).toBeGreaterThanOrEqual(functionIds.length * 3 + Object.keys(queues).length * 2 + 6);
   });
 
-  it('refuses an alarmEmail that is not one address', () => {
-    expect(parseAlarmEmail(undefined)).toBeUndefined();
-    expect(parseAlarmEmail(' ops@example.com ')).toBe('ops@example.com');
-    for (const bad of ['ops', 'a@b', 'a@example.com,b@example.com', 'a b@example.com']) expect(() => parseAlarmEmail(bad), bad).toThrow(/alarmEmail/);
+  it('takes alarmEmail as one address or a comma list and refuses what is not an address', () => {
+    expect(resolveStageConfig('dev', {}).alarmEmails).toEqual([]);
+    expect(resolveStageConfig('dev', { alarmEmail: ' ops@example.com ' }).alarmEmails).toEqual(['ops@example.com']);
+    expect(resolveStageConfig('dev', { alarmEmail: 'a@example.com,b@example.com' }).alarmEmails).toEqual(['a@example.com', 'b@example.com']);
+    for (const bad of ['ops', 'a@b', 'a b@example.com']) expect(() => resolveStageConfig('dev', { alarmEmail: bad }), bad).toThrow(/alarmEmail/);
   });
 
   it('draws one dashboard per stage: traffic and errors by route group, latency, pipeline, webhooks, orders and queues', () => {

@@ -11,11 +11,12 @@ import type { EventRuleDef, RouteDef, WorkerDef } from '../../lambdas/catalog-ty
 import { syncCron } from '../../lambdas/core/orders/sync-schedule';
 import { tableSchema } from '../../lambdas/infra/table-schema';
 import { routeKey } from '../../lambdas/routing';
-import { buildApp, parseCorsOrigins, type BuildOptions, type BuiltStage } from '../../lib/app';
+import { buildApp, type BuildOptions, type BuiltStage } from '../../lib/app';
 import { pascal } from '../../lib/data';
 import { marketplaceSecretTagKeys, projectRoot, queueUrlVariable } from '../../lib/functions';
 import { acknowledgments, nagFindings } from '../../lib/nag';
-import { parseOrderSyncEveryMinutes, parseStage, stageSettings } from '../../lib/stage';
+import { parseOrderSyncEveryMinutes, parseStage, resolveStageConfig, stageSettings } from '../../lib/stage';
+import { referenceProd } from '../support/cdk';
 import { stageApp } from '../support/cdk';
 
 // ---------------------------------------------------------------------------------------------
@@ -180,16 +181,16 @@ describe('stages', { timeout: 60_000 }, () => {
     expect(parseOrderSyncEveryMinutes('')).toBe(60);
     expect(parseOrderSyncEveryMinutes('15')).toBe(15);
     expect(stageSettings('dev', {}).orderSyncEveryMinutes).toBe(60);
-    expect(stageSettings('prod', { DESPACHO_ORDER_SYNC_EVERY_MINUTES: '30' }).orderSyncEveryMinutes).toBe(30);
+    expect(stageSettings('prod', { DESPACHO_ORDER_SYNC_EVERY_MINUTES: '30' }, referenceProd).orderSyncEveryMinutes).toBe(30);
     expect(() => parseOrderSyncEveryMinutes('7')).toThrow(/DESPACHO_ORDER_SYNC_EVERY_MINUTES="7": use one of 5, 10, 15, 20, 30, 60/);
     expect(() => stageSettings('dev', { DESPACHO_ORDER_SYNC_EVERY_MINUTES: 'hourly' })).toThrow(/DESPACHO_ORDER_SYNC_EVERY_MINUTES/);
   });
 
   it('reads CORS origins from a comma list or an array and rejects non-origins', () => {
-    expect(parseCorsOrigins(undefined)).toBeUndefined();
-    expect(parseCorsOrigins('https://a.example, https://b.example:8443')).toEqual(['https://a.example', 'https://b.example:8443']);
-    expect(parseCorsOrigins(['*'])).toEqual(['*']);
-    expect(() => parseCorsOrigins('https://a.example/path')).toThrow(/not an origin/);
+    expect(resolveStageConfig('dev', {}).corsOrigins).toEqual(['*']);
+    expect(resolveStageConfig('dev', { corsOrigins: 'https://a.example, https://b.example:8443' }).corsOrigins).toEqual(['https://a.example', 'https://b.example:8443']);
+    expect(resolveStageConfig('dev', { corsOrigins: ['*'] }).corsOrigins).toEqual(['*']);
+    expect(() => resolveStageConfig('dev', { corsOrigins: 'https://a.example/path' })).toThrow(/not an origin/);
   });
 });
 

@@ -2,10 +2,20 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { App } from 'aws-cdk-lib';
 import { buildApp, type BuildOptions, type BuiltStage } from '../../lib/app';
+import type { StageOverrides } from '../../lib/stage';
 import { projectRoot } from '../../lib/functions';
 
 /** The feature flags cdk.json gives the CLI, so these templates are what `cdk synth` writes. */
 export const cdkJsonContext: Record<string, unknown> = JSON.parse(readFileSync(join(projectRoot, 'cdk.json'), 'utf8')).context;
+
+/** The README's reference prod synth: the settings prod cannot synthesize without, and a domain. */
+export const referenceProd: StageOverrides = {
+  account: '111111111111',
+  region: 'sa-east-1',
+  domainName: 'api.example.com',
+  alarmEmail: 'ops@example.com',
+  corsOrigins: 'https://console.example.com',
+};
 
 /**
  * Builds one stage in-process without esbuild (`aws:cdk:bundling-stacks: []` gives
@@ -13,10 +23,12 @@ export const cdkJsonContext: Record<string, unknown> = JSON.parse(readFileSync(j
  * (about 12 s per app here; `cdk synth` still runs it). cdk-nag stays registered (unless
  * `opts.nag` is false), so synthesizing the templates throws on any unacknowledged finding.
  * `outdir`: where `app.synth()` writes the cloud assembly (a temporary directory otherwise).
+ * prod is built with the README's reference settings (`referenceProd`) under any given overrides.
  */
 export function stageApp(stage: string, opts: Omit<BuildOptions, 'app'> = {}, outdir?: string): BuiltStage {
   const app = new App({ outdir, context: { ...cdkJsonContext, 'aws:cdk:bundling-stacks': [] }, builtinCloudFormationValidation: false });
-  return buildApp(stage, { ...opts, app });
+  const overrides = stage === 'prod' ? { ...referenceProd, ...opts.overrides } : opts.overrides;
+  return buildApp(stage, { ...opts, overrides, app });
 }
 
 /**

@@ -8,8 +8,6 @@ export interface AuthContext {
   principal?: string;
   /** Set when the request must not reach the handler: `{ status, message, headers }`. */
   denial?: string;
-  /** Rate-limit headers to put on the response, limited or not. */
-  rateHeaders?: string;
 }
 
 export interface Denial {
@@ -20,22 +18,19 @@ export interface Denial {
   extra?: Record<string, unknown>;
 }
 
-export function encodeContext(c: { principal?: Principal; denial?: Denial; rateHeaders?: Record<string, string> }): AuthContext {
+export function encodeContext(c: { principal?: Principal; denial?: Denial }): AuthContext {
   const out: AuthContext = {};
   if (c.principal) out.principal = JSON.stringify(c.principal);
   if (c.denial) out.denial = JSON.stringify(c.denial);
-  if (c.rateHeaders) out.rateHeaders = JSON.stringify(c.rateHeaders);
   return out;
 }
 
 export function decodeContext(raw: AuthContext | undefined): {
   principal?: Principal;
   denial?: Denial;
-  rateHeaders?: Record<string, string>;
 } {
   return {
     principal: raw?.principal ? JSON.parse(raw.principal) : undefined,
     denial: raw?.denial ? JSON.parse(raw.denial) : undefined,
-    rateHeaders: raw?.rateHeaders ? JSON.parse(raw.rateHeaders) : undefined,
   };
 }

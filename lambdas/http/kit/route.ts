@@ -7,6 +7,7 @@ import { NotFound, PayloadTooLarge, ServiceError, Unauthorized, ValidationFailed
 import type { Principal } from '../../core/auth/principal';
 import { config } from '../../shared/config';
 import { decodeContext, type AuthContext } from './auth-context';
+import { gate } from './gate';
 import { logger, withLogKeys } from '../../shared/logger';
 import { corsPolicy } from './cors';
 import { requestIdOf } from './request-id';
@@ -57,6 +58,9 @@ export interface ApiRequest<B, Q, P> {
 
 const defaultMaxBody = 1024 * 1024;
 
+/** The rate headers the gate gave a request, for its answer whatever it is. */
+const answerHeaders = new WeakMap<object, Record<string, string>>();
+
 /**
  * Wraps a thin handler in the shared middleware stack: request id, authorizer verdict,
  * body limits, JSON parsing and validation, error mapping, security headers and CORS.
@@ -70,7 +74,12 @@ export function route<B extends v.GenericSchema | undefined = undefined, Q exten
     const headers = lowerCaseHeaders(event.headers);
     const { principal, denial } = decodeContext(event.requestContext.authorizer?.lambda);
     if (denial) throw errorForStatus(denial.status, denial.message, denial.headers, denial.extra);
-    if (!opts.public && !principal) throw new Unauthorized();
+    if (!opts.public) {
+      if (!principal) throw new Unauthorized();
+      const admitted = await gate(event.routeKey, principal);
+      if (admitted.headers) answerHeaders.set(event, admitted.headers);
+      if (admitted.denial) throw errorForStatus(admitted.denial.status, admitted.denial.message, admitted.denial.headers, admitted.denial.extra);
+    }
 
     const params = opts.params ? validatePath(opts.params, event.pathParameters ?? {}) : undefined;
     const query = opts.query ? validate(opts.query, { ...(event.queryStringParameters ?? {}) }) : undefined;
@@ -132,8 +141,7 @@ function requestIdAndErrors(): middy.MiddlewareObj<ApiEvent, ApiResult, Error, C
   const startedAt = new WeakMap<object, number>();
   const finish = (request: middy.Request<ApiEvent, ApiResult, Error, Context & { requestId?: string }>) => {
     const res = (request.response ??= { statusCode: 500 });
-    const { rateHeaders } = decodeContext(request.event.requestContext?.authorizer?.lambda);
-    res.headers = { ...res.headers, ...rateHeaders, 'X-Request-Id': request.context.requestId! };
+    res.headers = { ...res.headers, ...answerHeaders.get(request.event), 'X-Request-Id': request.context.requestId! };
     logger.info('request', {
       requestId: request.context.requestId,
       route: request.event.routeKey,

@@ -5,14 +5,23 @@ import type { Principal } from '../../core/auth/principal';
 import { bearerToken, hashToken } from '../../core/auth/tokens';
 import { minuteWindow } from '../../core/auth/rate-limit';
 
-/** The authorizer's reads and writes for one request, all at the moment the request is judged. */
+/** The authorizer's reads and writes for one credential, at the moment it is judged. */
 export interface RequestCheck {
-  /** The bearer token's principal (none for a missing, unknown or revoked token); its last use is written alongside. */
+  /**
+   * The bearer token's principal (none for a missing, unknown or revoked token); its last use is
+   * written alongside (once per authorizer answer: API Gateway keeps the answer for the
+   * authorizer's cache time, so `last_used_at` is exact to that time).
+   */
   principalOf(authorization: string | undefined): Promise<Principal | undefined>;
-  /** Counts the request in `key`'s current minute window. */
-  count(key: string): Promise<{ hits: number; resetInSeconds: number; resetAt: number }>;
   /** Settles the last-use writes `principalOf` started. */
   settled(): Promise<void>;
+}
+
+/** Counts a request in `key`'s current minute window (one atomic ADD) and answers the count with it. */
+export async function countRequest(key: string): Promise<{ hits: number; resetInSeconds: number; resetAt: number }> {
+  const { window, resetInSeconds, resetAt, expiresAt } = minuteWindow(now());
+  const hits = await hit(`${key}#${window}`, expiresAt);
+  return { hits, resetInSeconds, resetAt };
 }
 
 export function checkRequest(): RequestCheck {
@@ -34,11 +43,6 @@ export function checkRequest(): RequestCheck {
         role: record.role,
         scopes: record.scopes ?? [],
       };
-    },
-    async count(key) {
-      const { window, resetInSeconds, resetAt, expiresAt } = minuteWindow(at);
-      const hits = await hit(`${key}#${window}`, expiresAt);
-      return { hits, resetInSeconds, resetAt };
     },
     async settled() {
       await Promise.all(touches);

@@ -1,4 +1,6 @@
-import { describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { authorizer } from '../../../lambdas/catalog';
+import { manualClock, useClock, useSystemClock } from '../../../lambdas/infra/clock';
 import { documentClient } from '../../../lambdas/infra/dynamo';
 import { touchToken } from '../../../lambdas/infra/entities/accounts';
 import { DynamoDBClient, ScanCommand } from '@aws-sdk/client-dynamodb';
@@ -8,6 +10,11 @@ import { adminToken, useTwin } from '../../support/twin';
 
 const t = useTwin();
 
+/** The twin's authorizer runs so far. */
+async function authorizerInvocations(): Promise<number> {
+  return t.twin.authorizerInvocations();
+}
+
 async function tableText(): Promise<string> {
   const client = new DynamoDBClient({ endpoint: inject('dynamoEndpoint') });
   const res = await client.send(new ScanCommand({ TableName: t.tableName }));
@@ -16,8 +23,23 @@ async function tableText(): Promise<string> {
 }
 
 describe('bearer tokens', () => {
-  it('answers a call without a token with 401 JSON', async () => {
+  it("answers a call without a token with API Gateway's own 401, before any function runs", async () => {
+    const invocations = await authorizerInvocations();
     const res = await t.call('GET', '/v1/me', { token: null });
+    expect(res.status).toBe(401);
+    expect(res.body).toEqual({ message: 'Unauthorized' });
+    expect(res.headers.get('apigw-requestid')).toBeTruthy();
+    expect(await authorizerInvocations()).toBe(invocations);
+  });
+
+  it('answers an empty Authorization header as a missing one', async () => {
+    const res = await t.call('GET', '/v1/me', { token: null, headers: { authorization: '' } });
+    expect(res.status).toBe(401);
+    expect(res.body).toEqual({ message: 'Unauthorized' });
+  });
+
+  it("answers a token that is not one with the service's 401 body", async () => {
+    const res = await t.call('GET', '/v1/me', { token: 'dsp_not-a-real-token-at-all' });
     expect(res.status).toBe(401);
     expect(res.body).toEqual({ success: false, message: 'A valid bearer token is required.', error: 'unauthorized' });
   });
@@ -78,16 +100,26 @@ describe('bearer tokens', () => {
     expect(list.status).toBe(200);
   });
 
-  it('refuses a revoked token with 401 on the very next call', async () => {
-    const { token, tokenId } = await t.account('Revoked Ltd');
-    expect((await t.call('GET', '/v1/me', { token })).status).toBe(200);
-    const del = await t.call('DELETE', `/v1/admin/tokens/${tokenId}`);
-    expect(del.status).toBe(200);
-    expect(del.body.data).toMatchObject({ id: tokenId, active: false });
-    expect(del.body.data.revoked_at).toMatch(/Z$/);
-    const after = await t.call('GET', '/v1/me', { token });
-    expect(after.status).toBe(401);
-    expect(after.body.success).toBe(false);
+  it("refuses a revoked token with 401 once the authorizer's cached answer expires, and not before", async () => {
+    const clock = manualClock(new Date());
+    useClock(clock);
+    try {
+      const { token, tokenId } = await t.account('Revoked Ltd');
+      expect((await t.call('GET', '/v1/me', { token })).status).toBe(200);
+      const del = await t.call('DELETE', `/v1/admin/tokens/${tokenId}`);
+      expect(del.status).toBe(200);
+      expect(del.body.data).toMatchObject({ id: tokenId, active: false });
+      expect(del.body.data.revoked_at).toMatch(/Z$/);
+      // API Gateway keeps the authorizer's answer for cacheTtlSeconds per token (README, "Accounts and tokens").
+      clock.advance((authorizer.cacheTtlSeconds - 1) * 1000);
+      expect((await t.call('GET', '/v1/me', { token })).status).toBe(200);
+      clock.advance(1000);
+      const after = await t.call('GET', '/v1/me', { token });
+      expect(after.status).toBe(401);
+      expect(after.body.success).toBe(false);
+    } finally {
+      useSystemClock();
+    }
   });
 
   it('answers revoking an unknown token with 404', async () => {
@@ -142,11 +174,18 @@ describe('roles and tenancy', () => {
     expect(res.body.data.map((x: { account_id: number }) => x.account_id)).toEqual([a.accountId]);
   });
 
-  it('lets a partner revoke its own token', async () => {
-    const a = await t.account('Self Revoker');
-    const res = await t.call('DELETE', `/v1/me/tokens/${a.tokenId}`, { token: a.token });
-    expect(res.status).toBe(200);
-    expect((await t.call('GET', '/v1/me', { token: a.token })).status).toBe(401);
+  it('lets a partner revoke its own token, which stops working within the cache time', async () => {
+    const clock = manualClock(new Date());
+    useClock(clock);
+    try {
+      const a = await t.account('Self Revoker');
+      const res = await t.call('DELETE', `/v1/me/tokens/${a.tokenId}`, { token: a.token });
+      expect(res.status).toBe(200);
+      clock.advance(authorizer.cacheTtlSeconds * 1000);
+      expect((await t.call('GET', '/v1/me', { token: a.token })).status).toBe(401);
+    } finally {
+      useSystemClock();
+    }
   });
 
   it('keeps the seeded admin token working', async () => {

@@ -1,0 +1,82 @@
+/**
+ * Each stage's settings, in one place. `cdk synth|deploy -c stage=<name>` starts from the entry
+ * below and `-c key=value` overrides any key (lib/stage.ts reads, checks and merges them; every
+ * key is also the name of its `-c` flag). A devops team fills in its accounts here (or passes
+ * them with `-c`), commits, and the pipeline deploys what this file says.
+ *
+ * Nothing here may be a literal the synthesized templates repeat unless it was given: a stage
+ * without `account` and `region` synthesizes environment-agnostic (the templates read
+ * `AWS::AccountId` and `AWS::Region`); prod refuses to synthesize without them.
+ */
+export interface StageConfig {
+  /** The AWS account the stage deploys to (12 digits). Required for prod. */
+  account?: string;
+  /** The AWS region (e.g. sa-east-1). Required for prod. */
+  region?: string;
+  /**
+   * The API's own host name (api.example.com). With edge protection on, CloudFront answers on it;
+   * otherwise an API Gateway custom domain with an API mapping does.
+   */
+  domainName?: string;
+  /**
+   * An existing ACM certificate for `domainName` (in us-east-1 when edge protection is on, since
+   * CloudFront reads certificates only there; in the stage's region otherwise). Without it the
+   * stage creates one, validated by DNS: in `hostedZoneId` when given (automatic), otherwise the
+   * deploy waits until someone adds the CNAME that ACM shows for the domain.
+   */
+  certificateArn?: string;
+  /** A Route 53 hosted zone for `domainName`: the certificate is validated in it and an alias record points the name at the API. */
+  hostedZoneId?: string;
+  /** The zone's name (example.com); required with `hostedZoneId`. */
+  hostedZoneName?: string;
+  /** Origins allowed by CORS on the API and the files bucket; `*` allows any (refused in prod). */
+  corsOrigins: string[];
+  /** Who receives the stage's alarms (each confirms the SNS e-mail subscription). */
+  alarmEmails: string[];
+  /** An existing SNS topic to notify instead of (or beside) the e-mails, e.g. the on-call tool's. */
+  alarmTopicArn?: string;
+  /** Days every log group keeps its logs (one of CloudWatch's allowed values). */
+  logRetentionDays: number;
+  /** X-Ray active tracing on the functions and the state machine. */
+  tracing: boolean;
+  /**
+   * Share of requests traced beyond the first each second (0 to 1), as an X-Ray sampling rule
+   * over the stage's services. Lambda samples its own invocations (1 a second and 5%): the rule
+   * governs the state machine and any SDK-sampled segment.
+   */
+  tracingSampleRate: number;
+  /** CloudFront with AWS WAF in front of the HTTP API (managed common rules, a rate limit per IP). */
+  edgeProtection: boolean;
+}
+
+export const stageNames = ['dev', 'staging', 'prod'] as const;
+export type StageName = (typeof stageNames)[number];
+
+export const stageConfigs: Record<StageName, StageConfig> = {
+  dev: {
+    corsOrigins: ['*'],
+    alarmEmails: [],
+    logRetentionDays: 30,
+    tracing: true,
+    tracingSampleRate: 1,
+    edgeProtection: false,
+  },
+  staging: {
+    corsOrigins: ['*'],
+    alarmEmails: [],
+    logRetentionDays: 90,
+    tracing: true,
+    tracingSampleRate: 0.2,
+    edgeProtection: false,
+  },
+  prod: {
+    // account, region, corsOrigins and an alarm subscriber are the deploying team's to give
+    // (here or with -c); prod refuses to synthesize without them.
+    corsOrigins: [],
+    alarmEmails: [],
+    logRetentionDays: 365,
+    tracing: true,
+    tracingSampleRate: 0.05,
+    edgeProtection: true,
+  },
+};
