@@ -1968,6 +1968,9 @@ export interface operations {
                          * @enum {string}
                          */
                         error: "unauthorized";
+                    } | {
+                        /** @constant */
+                        message: "Unauthorized";
                     };
                 };
             };
@@ -2124,6 +2127,9 @@ export interface operations {
                          * @enum {string}
                          */
                         error: "unauthorized";
+                    } | {
+                        /** @constant */
+                        message: "Unauthorized";
                     };
                 };
             };
@@ -2308,6 +2314,9 @@ export interface operations {
                          * @enum {string}
                          */
                         error: "unauthorized";
+                    } | {
+                        /** @constant */
+                        message: "Unauthorized";
                     };
                 };
             };
@@ -2545,6 +2554,9 @@ export interface operations {
                          * @enum {string}
                          */
                         error: "unauthorized";
+                    } | {
+                        /** @constant */
+                        message: "Unauthorized";
                     };
                 };
             };
@@ -2761,6 +2773,9 @@ export interface operations {
                          * @enum {string}
                          */
                         error: "unauthorized";
+                    } | {
+                        /** @constant */
+                        message: "Unauthorized";
                     };
                 };
             };
@@ -3020,6 +3035,9 @@ export interface operations {
                          * @enum {string}
                          */
                         error: "unauthorized";
+                    } | {
+                        /** @constant */
+                        message: "Unauthorized";
                     };
                 };
             };
@@ -3285,6 +3303,9 @@ export interface operations {
                          * @enum {string}
                          */
                         error: "unauthorized";
+                    } | {
+                        /** @constant */
+                        message: "Unauthorized";
                     };
                 };
             };
@@ -3536,6 +3557,9 @@ export interface operations {
                          * @enum {string}
                          */
                         error: "unauthorized";
+                    } | {
+                        /** @constant */
+                        message: "Unauthorized";
                     };
                 };
             };
@@ -3801,6 +3825,9 @@ export interface operations {
                          * @enum {string}
                          */
                         error: "unauthorized";
+                    } | {
+                        /** @constant */
+                        message: "Unauthorized";
                     };
                 };
             };
@@ -4108,6 +4135,9 @@ export interface operations {
                          * @enum {string}
                          */
                         error: "unauthorized";
+                    } | {
+                        /** @constant */
+                        message: "Unauthorized";
                     };
                 };
             };
@@ -4382,6 +4412,9 @@ export interface operations {
                          * @enum {string}
                          */
                         error: "unauthorized";
+                    } | {
+                        /** @constant */
+                        message: "Unauthorized";
                     };
                 };
             };
@@ -4623,6 +4656,9 @@ export interface operations {
                          * @enum {string}
                          */
                         error: "unauthorized";
+                    } | {
+                        /** @constant */
+                        message: "Unauthorized";
                     };
                 };
             };
@@ -4897,6 +4933,9 @@ export interface operations {
                          * @enum {string}
                          */
                         error: "unauthorized";
+                    } | {
+                        /** @constant */
+                        message: "Unauthorized";
                     };
                 };
             };
@@ -5140,6 +5179,9 @@ export interface operations {
                          * @enum {string}
                          */
                         error: "unauthorized";
+                    } | {
+                        /** @constant */
+                        message: "Unauthorized";
                     };
                 };
             };
@@ -5418,6 +5460,9 @@ export interface operations {
                          * @enum {string}
                          */
                         error: "unauthorized";
+                    } | {
+                        /** @constant */
+                        message: "Unauthorized";
                     };
                 };
             };
@@ -5670,6 +5715,9 @@ export interface operations {
                          * @enum {string}
                          */
                         error: "unauthorized";
+                    } | {
+                        /** @constant */
+                        message: "Unauthorized";
                     };
                 };
             };
@@ -5954,6 +6002,9 @@ export interface operations {
                          * @enum {string}
                          */
                         error: "unauthorized";
+                    } | {
+                        /** @constant */
+                        message: "Unauthorized";
                     };
                 };
             };
@@ -6176,6 +6227,9 @@ export interface operations {
                          * @enum {string}
                          */
                         error: "unauthorized";
+                    } | {
+                        /** @constant */
+                        message: "Unauthorized";
                     };
                 };
             };
@@ -6369,6 +6423,9 @@ export interface operations {
                          * @enum {string}
                          */
                         error: "unauthorized";
+                    } | {
+                        /** @constant */
+                        message: "Unauthorized";
                     };
                 };
             };
@@ -6623,6 +6680,9 @@ export interface operations {
                          * @enum {string}
                          */
                         error: "unauthorized";
+                    } | {
+                        /** @constant */
+                        message: "Unauthorized";
                     };
                 };
             };
@@ -6817,6 +6877,9 @@ export interface operations {
                          * @enum {string}
                          */
                         error: "unauthorized";
+                    } | {
+                        /** @constant */
+                        message: "Unauthorized";
                     };
                 };
             };
@@ -7028,6 +7091,9 @@ export interface operations {
                          * @enum {string}
                          */
                         error: "unauthorized";
+                    } | {
+                        /** @constant */
+                        message: "Unauthorized";
                     };
                 };
             };
@@ -7345,6 +7411,9 @@ export interface operations {
                          * @enum {string}
                          */
                         error: "unauthorized";
+                    } | {
+                        /** @constant */
+                        message: "Unauthorized";
                     };
                 };
             };
@@ -7663,6 +7732,9 @@ export interface operations {
                          * @enum {string}
                          */
                         error: "unauthorized";
+                    } | {
+                        /** @constant */
+                        message: "Unauthorized";
                     };
                 };
             };
@@ -7989,6 +8061,9 @@ export interface operations {
                          * @enum {string}
                          */
                         error: "unauthorized";
+                    } | {
+                        /** @constant */
+                        message: "Unauthorized";
                     };
                 };
             };
@@ -8285,6 +8360,9 @@ export interface operations {
                          * @enum {string}
                          */
                         error: "unauthorized";
+                    } | {
+                        /** @constant */
+                        message: "Unauthorized";
                     };
                 };
             };
@@ -8467,6 +8545,9 @@ export interface operations {
                          * @enum {string}
                          */
                         error: "unauthorized";
+                    } | {
+                        /** @constant */
+                        message: "Unauthorized";
                     };
                 };
             };
@@ -8734,6 +8815,9 @@ export interface operations {
                          * @enum {string}
                          */
                         error: "unauthorized";
+                    } | {
+                        /** @constant */
+                        message: "Unauthorized";
                     };
                 };
             };
@@ -8976,6 +9060,9 @@ export interface operations {
                          * @enum {string}
                          */
                         error: "unauthorized";
+                    } | {
+                        /** @constant */
+                        message: "Unauthorized";
                     };
                 };
             };
@@ -9402,6 +9489,9 @@ export interface operations {
                          * @enum {string}
                          */
                         error: "unauthorized";
+                    } | {
+                        /** @constant */
+                        message: "Unauthorized";
                     };
                 };
             };
@@ -9730,6 +9820,9 @@ export interface operations {
                          * @enum {string}
                          */
                         error: "unauthorized";
+                    } | {
+                        /** @constant */
+                        message: "Unauthorized";
                     };
                 };
             };
@@ -9916,6 +10009,9 @@ export interface operations {
                          * @enum {string}
                          */
                         error: "unauthorized";
+                    } | {
+                        /** @constant */
+                        message: "Unauthorized";
                     };
                 };
             };
@@ -10116,6 +10212,9 @@ export interface operations {
                          * @enum {string}
                          */
                         error: "unauthorized";
+                    } | {
+                        /** @constant */
+                        message: "Unauthorized";
                     };
                 };
             };
@@ -10376,6 +10475,9 @@ export interface operations {
                          * @enum {string}
                          */
                         error: "unauthorized";
+                    } | {
+                        /** @constant */
+                        message: "Unauthorized";
                     };
                 };
             };
@@ -10583,6 +10685,9 @@ export interface operations {
                          * @enum {string}
                          */
                         error: "unauthorized";
+                    } | {
+                        /** @constant */
+                        message: "Unauthorized";
                     };
                 };
             };
@@ -10806,6 +10911,9 @@ export interface operations {
                          * @enum {string}
                          */
                         error: "unauthorized";
+                    } | {
+                        /** @constant */
+                        message: "Unauthorized";
                     };
                 };
             };
@@ -11031,6 +11139,9 @@ export interface operations {
                          * @enum {string}
                          */
                         error: "unauthorized";
+                    } | {
+                        /** @constant */
+                        message: "Unauthorized";
                     };
                 };
             };
@@ -11296,6 +11407,9 @@ export interface operations {
                          * @enum {string}
                          */
                         error: "unauthorized";
+                    } | {
+                        /** @constant */
+                        message: "Unauthorized";
                     };
                 };
             };
@@ -11555,6 +11669,9 @@ export interface operations {
                          * @enum {string}
                          */
                         error: "unauthorized";
+                    } | {
+                        /** @constant */
+                        message: "Unauthorized";
                     };
                 };
             };
@@ -11836,6 +11953,9 @@ export interface operations {
                          * @enum {string}
                          */
                         error: "unauthorized";
+                    } | {
+                        /** @constant */
+                        message: "Unauthorized";
                     };
                 };
             };
@@ -12126,6 +12246,9 @@ export interface operations {
                          * @enum {string}
                          */
                         error: "unauthorized";
+                    } | {
+                        /** @constant */
+                        message: "Unauthorized";
                     };
                 };
             };
@@ -12358,6 +12481,9 @@ export interface operations {
                          * @enum {string}
                          */
                         error: "unauthorized";
+                    } | {
+                        /** @constant */
+                        message: "Unauthorized";
                     };
                 };
             };
@@ -12615,6 +12741,9 @@ export interface operations {
                          * @enum {string}
                          */
                         error: "unauthorized";
+                    } | {
+                        /** @constant */
+                        message: "Unauthorized";
                     };
                 };
             };
@@ -13072,6 +13201,9 @@ export interface operations {
                          * @enum {string}
                          */
                         error: "unauthorized";
+                    } | {
+                        /** @constant */
+                        message: "Unauthorized";
                     };
                 };
             };
@@ -13312,6 +13444,9 @@ export interface operations {
                          * @enum {string}
                          */
                         error: "unauthorized";
+                    } | {
+                        /** @constant */
+                        message: "Unauthorized";
                     };
                 };
             };
@@ -13535,6 +13670,9 @@ export interface operations {
                          * @enum {string}
                          */
                         error: "unauthorized";
+                    } | {
+                        /** @constant */
+                        message: "Unauthorized";
                     };
                 };
             };
@@ -13820,6 +13958,9 @@ export interface operations {
                          * @enum {string}
                          */
                         error: "unauthorized";
+                    } | {
+                        /** @constant */
+                        message: "Unauthorized";
                     };
                 };
             };
@@ -14170,6 +14311,9 @@ export interface operations {
                          * @enum {string}
                          */
                         error: "unauthorized";
+                    } | {
+                        /** @constant */
+                        message: "Unauthorized";
                     };
                 };
             };
@@ -14334,6 +14478,9 @@ export interface operations {
                          * @enum {string}
                          */
                         error: "unauthorized";
+                    } | {
+                        /** @constant */
+                        message: "Unauthorized";
                     };
                 };
             };
@@ -14535,6 +14682,9 @@ export interface operations {
                          * @enum {string}
                          */
                         error: "unauthorized";
+                    } | {
+                        /** @constant */
+                        message: "Unauthorized";
                     };
                 };
             };
@@ -14755,6 +14905,9 @@ export interface operations {
                          * @enum {string}
                          */
                         error: "unauthorized";
+                    } | {
+                        /** @constant */
+                        message: "Unauthorized";
                     };
                 };
             };
@@ -14969,6 +15122,9 @@ export interface operations {
                          * @enum {string}
                          */
                         error: "unauthorized";
+                    } | {
+                        /** @constant */
+                        message: "Unauthorized";
                     };
                 };
             };
@@ -15217,6 +15373,9 @@ export interface operations {
                          * @enum {string}
                          */
                         error: "unauthorized";
+                    } | {
+                        /** @constant */
+                        message: "Unauthorized";
                     };
                 };
             };
@@ -15469,6 +15628,9 @@ export interface operations {
                          * @enum {string}
                          */
                         error: "unauthorized";
+                    } | {
+                        /** @constant */
+                        message: "Unauthorized";
                     };
                 };
             };
@@ -15780,6 +15942,9 @@ export interface operations {
                          * @enum {string}
                          */
                         error: "unauthorized";
+                    } | {
+                        /** @constant */
+                        message: "Unauthorized";
                     };
                 };
             };
@@ -16031,6 +16196,9 @@ export interface operations {
                          * @enum {string}
                          */
                         error: "unauthorized";
+                    } | {
+                        /** @constant */
+                        message: "Unauthorized";
                     };
                 };
             };
@@ -16315,6 +16483,9 @@ export interface operations {
                          * @enum {string}
                          */
                         error: "unauthorized";
+                    } | {
+                        /** @constant */
+                        message: "Unauthorized";
                     };
                 };
             };
@@ -16594,6 +16765,9 @@ export interface operations {
                          * @enum {string}
                          */
                         error: "unauthorized";
+                    } | {
+                        /** @constant */
+                        message: "Unauthorized";
                     };
                 };
             };
@@ -16879,6 +17053,9 @@ export interface operations {
                          * @enum {string}
                          */
                         error: "unauthorized";
+                    } | {
+                        /** @constant */
+                        message: "Unauthorized";
                     };
                 };
             };
@@ -17264,6 +17441,9 @@ export interface operations {
                          * @enum {string}
                          */
                         error: "unauthorized";
+                    } | {
+                        /** @constant */
+                        message: "Unauthorized";
                     };
                 };
             };
@@ -17628,6 +17808,9 @@ export interface operations {
                          * @enum {string}
                          */
                         error: "unauthorized";
+                    } | {
+                        /** @constant */
+                        message: "Unauthorized";
                     };
                 };
             };
@@ -17888,6 +18071,9 @@ export interface operations {
                          * @enum {string}
                          */
                         error: "unauthorized";
+                    } | {
+                        /** @constant */
+                        message: "Unauthorized";
                     };
                 };
             };
@@ -18226,6 +18412,9 @@ export interface operations {
                          * @enum {string}
                          */
                         error: "unauthorized";
+                    } | {
+                        /** @constant */
+                        message: "Unauthorized";
                     };
                 };
             };
@@ -18637,6 +18826,9 @@ export interface operations {
                          * @enum {string}
                          */
                         error: "unauthorized";
+                    } | {
+                        /** @constant */
+                        message: "Unauthorized";
                     };
                 };
             };
@@ -18953,6 +19145,9 @@ export interface operations {
                          * @enum {string}
                          */
                         error: "unauthorized";
+                    } | {
+                        /** @constant */
+                        message: "Unauthorized";
                     };
                 };
             };
@@ -19345,6 +19540,9 @@ export interface operations {
                          * @enum {string}
                          */
                         error: "unauthorized";
+                    } | {
+                        /** @constant */
+                        message: "Unauthorized";
                     };
                 };
             };
@@ -19580,6 +19778,9 @@ export interface operations {
                          * @enum {string}
                          */
                         error: "unauthorized";
+                    } | {
+                        /** @constant */
+                        message: "Unauthorized";
                     };
                 };
             };
@@ -19862,6 +20063,9 @@ export interface operations {
                          * @enum {string}
                          */
                         error: "unauthorized";
+                    } | {
+                        /** @constant */
+                        message: "Unauthorized";
                     };
                 };
             };
@@ -20037,6 +20241,9 @@ export interface operations {
                          * @enum {string}
                          */
                         error: "unauthorized";
+                    } | {
+                        /** @constant */
+                        message: "Unauthorized";
                     };
                 };
             };
@@ -20245,6 +20452,9 @@ export interface operations {
                          * @enum {string}
                          */
                         error: "unauthorized";
+                    } | {
+                        /** @constant */
+                        message: "Unauthorized";
                     };
                 };
             };
@@ -20519,6 +20729,9 @@ export interface operations {
                          * @enum {string}
                          */
                         error: "unauthorized";
+                    } | {
+                        /** @constant */
+                        message: "Unauthorized";
                     };
                 };
             };
@@ -20765,6 +20978,9 @@ export interface operations {
                          * @enum {string}
                          */
                         error: "unauthorized";
+                    } | {
+                        /** @constant */
+                        message: "Unauthorized";
                     };
                 };
             };
@@ -21027,6 +21243,9 @@ export interface operations {
                          * @enum {string}
                          */
                         error: "unauthorized";
+                    } | {
+                        /** @constant */
+                        message: "Unauthorized";
                     };
                 };
             };
@@ -21312,6 +21531,9 @@ export interface operations {
                          * @enum {string}
                          */
                         error: "unauthorized";
+                    } | {
+                        /** @constant */
+                        message: "Unauthorized";
                     };
                 };
             };
@@ -21525,6 +21747,9 @@ export interface operations {
                          * @enum {string}
                          */
                         error: "unauthorized";
+                    } | {
+                        /** @constant */
+                        message: "Unauthorized";
                     };
                 };
             };
@@ -21799,6 +22024,9 @@ export interface operations {
                          * @enum {string}
                          */
                         error: "unauthorized";
+                    } | {
+                        /** @constant */
+                        message: "Unauthorized";
                     };
                 };
             };
@@ -22173,6 +22401,9 @@ export interface operations {
                          * @enum {string}
                          */
                         error: "unauthorized";
+                    } | {
+                        /** @constant */
+                        message: "Unauthorized";
                     };
                 };
             };
@@ -22405,6 +22636,9 @@ export interface operations {
                          * @enum {string}
                          */
                         error: "unauthorized";
+                    } | {
+                        /** @constant */
+                        message: "Unauthorized";
                     };
                 };
             };
@@ -22618,6 +22852,9 @@ export interface operations {
                          * @enum {string}
                          */
                         error: "unauthorized";
+                    } | {
+                        /** @constant */
+                        message: "Unauthorized";
                     };
                 };
             };
@@ -22880,6 +23117,9 @@ export interface operations {
                          * @enum {string}
                          */
                         error: "unauthorized";
+                    } | {
+                        /** @constant */
+                        message: "Unauthorized";
                     };
                 };
             };
@@ -23100,6 +23340,9 @@ export interface operations {
                          * @enum {string}
                          */
                         error: "unauthorized";
+                    } | {
+                        /** @constant */
+                        message: "Unauthorized";
                     };
                 };
             };

@@ -76,7 +76,7 @@ export function route<B extends v.GenericSchema | undefined = undefined, Q exten
     if (denial) throw errorForStatus(denial.status, denial.message, denial.headers, denial.extra);
     if (!opts.public) {
       if (!principal) throw new Unauthorized();
-      const admitted = await gate(event.routeKey, principal);
+      const admitted = await withLogKeys({ requestId, route: event.routeKey }, () => gate(event.routeKey, principal));
       if (admitted.headers) answerHeaders.set(event, admitted.headers);
       if (admitted.denial) throw errorForStatus(admitted.denial.status, admitted.denial.message, admitted.denial.headers, admitted.denial.extra);
     }

@@ -93,7 +93,7 @@ describe('answers every bad request with a JSON 4xx, never a 500', () => {
   });
 
   it('puts a request id, security headers and CORS headers on every answer', async () => {
-    for (const res of [await t.call('GET', '/health', { token: null }), await t.call('GET', '/v1/me', { token: null }), await t.call('GET', '/v1/none')]) {
+    for (const res of [await t.call('GET', '/health', { token: null }), await t.call('GET', '/v1/me', { token: 'dsp_not-a-token' }), await t.call('GET', '/v1/none')]) {
       expect(res.headers.get('x-request-id')).toBeTruthy();
       expect(res.headers.get('x-content-type-options')).toBe('nosniff');
       expect(res.headers.get('strict-transport-security')).toContain('max-age=');

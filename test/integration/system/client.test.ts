@@ -21,10 +21,14 @@ describe('the typed client', () => {
   });
 
   it('answers a failure as `error`, typed by its declared status', async () => {
-    const partner = createDespachoClient({ baseUrl: t.twin.url });
+    const partner = createDespachoClient({ baseUrl: t.twin.url, token: 'dsp_not-a-token' });
     const res = await partner.GET('/api/v1/orders/{id}', { params: { path: { id: '1' } } });
     expect(res.response.status).toBe(401);
     expect(res.data).toBeUndefined();
     expect(res.error).toMatchObject({ success: false, error: 'unauthorized' });
+    // Without a token, API Gateway answers itself: its body is declared too.
+    const none = await createDespachoClient({ baseUrl: t.twin.url }).GET('/api/v1/orders/{id}', { params: { path: { id: '1' } } });
+    expect(none.response.status).toBe(401);
+    expect(none.error).toEqual({ message: 'Unauthorized' });
   });
 });

@@ -39,7 +39,7 @@ describe('the log lines of a request and of the work it starts', () => {
     expect(line).toMatchObject({ status: res.status, ids: { id }, requestId: expect.any(String) });
   });
 
-  it("name on the authorizer's rate-limit line the request id the refused request was answered with", async () => {
+  it("name on the route's rate-limit line the request id the refused request was answered with", async () => {
     const { token } = await t.account('Logged Limits');
     // A still clock keeps the 61 calls in one minute window.
     useClock(manualClock(new Date('2026-11-20T10:00:05Z')));
