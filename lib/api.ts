@@ -15,13 +15,19 @@ import { CatalogFunction, type FunctionDef } from './functions';
 import { ManifestPipeline } from './pipeline';
 import { Observability, type WatchedFunction } from './observability';
 import { acknowledge } from './nag';
+import { ApiEdge, type EdgeStack } from './edge';
 import type { StageSettings } from './stage';
 
+
+/** The most concurrent invocations an SQS event source makes when its catalog entry names none (2 is SQS's least). */
+export const defaultWorkerConcurrency = 5;
 
 export interface ApiStackProps extends StackProps {
   settings: StageSettings;
   data: DataStack;
   corsOrigins: string[];
+  /** The us-east-1 stack with the web ACL and certificate, when the stage has edge protection. */
+  edge?: EdgeStack;
   /** Overrides for tests; default to the catalog. */
   routes?: RouteDef[];
   workers?: WorkerDef[];
@@ -51,6 +57,8 @@ export class ApiStack extends Stack {
   readonly routeStacks: Record<string, NestedStack> = {};
   readonly workerFunctions: Record<string, CatalogFunction> = {};
   readonly pipeline: ManifestPipeline;
+  /** How clients reach the API: CloudFront and its web ACL, a custom domain, or execute-api. */
+  readonly apiEdge: ApiEdge;
   /** The stage's alarms, their topic and its dashboard (lib/observability.ts). */
   readonly observability: Observability;
 
@@ -111,15 +119,21 @@ export class ApiStack extends Stack {
       },
     });
 
-    // The authorizer always allows and passes its verdict in the context; the handler answers
-    // 401/403/429 with the service's own body. No identity sources, so requests without a token
-    // still reach it (API Gateway would answer 401 itself otherwise), hence no result cache.
-    this.authorizerFunction = make(authorizerDef.id, authorizerDef, 'http');
+    this.apiEdge = new ApiEdge(this, 'Edge', { settings, api: this.api, stage: this.stage, edge: props.edge });
+
+    // API Gateway answers a request without the identity source's headers with 401 itself, and
+    // keeps the authorizer's answer per credential for the catalog's cache time. The authorizer
+    // always allows and passes its verdict on the credential in the context; each route's
+    // function answers a denial with the service's own body and judges roles, scopes and rate.
+    // Behind CloudFront the origin header is part of the identity: a request that skipped the
+    // edge is answered 401 by API Gateway when it lacks it, 403 by the service when it is wrong.
+    const originVerify = this.apiEdge.originVerify;
+    this.authorizerFunction = make(authorizerDef.id, authorizerDef, 'http', originVerify ? { ORIGIN_VERIFY: originVerify } : undefined);
     const authorizer = new HttpLambdaAuthorizer(authorizerDef.id, this.authorizerFunction.fn, {
       authorizerName: `${settings.namePrefix}-authorizer`,
       responseTypes: [HttpLambdaResponseType.SIMPLE],
-      resultsCacheTtl: Duration.seconds(0),
-      identitySource: [],
+      resultsCacheTtl: Duration.seconds(authorizerDef.cacheTtlSeconds),
+      identitySource: [...authorizerDef.identitySource, ...(originVerify ? ['$request.header.X-Origin-Verify'] : [])],
     });
 
     for (const route of routeDefs) {
@@ -162,7 +176,9 @@ export class ApiStack extends Stack {
         );
       }
       // The event source grants the worker receive/delete on its own queue.
-      fn.fn.addEventSource(new SqsEventSource(queue.queue, { batchSize: worker.batchSize ?? 10, reportBatchItemFailures: true, maxConcurrency: worker.maxConcurrency }));
+      // Every event source has a ceiling, so a burst of deliveries or syncs cannot take the
+      // concurrency the API's functions need (catalog maxConcurrency; 5 when it says none).
+      fn.fn.addEventSource(new SqsEventSource(queue.queue, { batchSize: worker.batchSize ?? 10, reportBatchItemFailures: true, maxConcurrency: worker.maxConcurrency ?? defaultWorkerConcurrency }));
       this.workerFunctions[worker.id] = fn;
     }
 
@@ -185,6 +201,6 @@ export class ApiStack extends Stack {
     });
 
     new CfnOutput(this, 'ApiUrl', { value: this.api.apiEndpoint, description: 'Root of the HTTP API (every route is under /api)' });
-    new CfnOutput(this, 'ApiBaseUrl', { value: `${this.api.apiEndpoint}${apiBase}`, description: 'Base URL for clients (DESPACHO_URL)' });
+    new CfnOutput(this, 'ApiBaseUrl', { value: `${this.apiEdge.url}${apiBase}`, description: 'Base URL for clients (DESPACHO_URL)' });
   }
 }

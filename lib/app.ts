@@ -2,6 +2,7 @@ import { App, Tags, type Environment } from 'aws-cdk-lib';
 import type { EventRuleDef, RouteDef, WorkerDef } from '../lambdas/catalog-types';
 import { ApiStack } from './api';
 import { DataStack } from './data';
+import { EdgeStack } from './edge';
 import { applyNag } from './nag';
 import { configKeys, parseStage, stageSettings, type StageName, type StageOverrides, type StageSettings } from './stage';
 
@@ -25,6 +26,8 @@ export interface BuiltStage {
   settings: StageSettings;
   data: DataStack;
   api: ApiStack;
+  /** The us-east-1 stack of CloudFront's web ACL and certificate (edge protection on). */
+  edge?: EdgeStack;
 }
 
 /** One stage's set of stacks: `Despacho-<stage>-data` (stateful) and `Despacho-<stage>-api`. */
@@ -49,12 +52,24 @@ export function buildApp(stage: StageName | string, opts: BuildOptions = {}): Bu
     corsOrigins,
     terminationProtection: prod,
   });
+  // CloudFront reads web ACLs and certificates in us-east-1 only: their own stack there.
+  const edge = settings.config.edgeProtection
+    ? new EdgeStack(app, `${settings.stackPrefix}-edge`, {
+        stackName: `${settings.stackPrefix}-edge`,
+        description: `Despacho ${settings.stage}: CloudFront's web ACL and certificate (us-east-1)`,
+        env: { account: settings.config.account, region: 'us-east-1' },
+        settings,
+        terminationProtection: prod,
+      })
+    : undefined;
   const api = new ApiStack(app, `${settings.stackPrefix}-api`, {
     stackName: `${settings.stackPrefix}-api`,
     description: `Despacho ${settings.stage}: HTTP API, route, authorizer and worker functions`,
     env,
     settings,
     data,
+    edge,
+    crossRegionReferences: !!edge,
     corsOrigins,
     routes: opts.catalog?.routes,
     workers: opts.catalog?.workers,
@@ -65,12 +80,12 @@ export function buildApp(stage: StageName | string, opts: BuildOptions = {}): Bu
   // The dashboard goes untagged: CloudFormation takes Tags on AWS::CloudWatch::Dashboard, but
   // cfn-lint's schema (1.51) does not yet, and its errors are fixed, never accepted.
   const untagged = { excludeResourceTypes: ['AWS::CloudWatch::Dashboard'] };
-  for (const stack of [data, api]) {
+  for (const stack of [data, api, ...(edge ? [edge] : [])]) {
     Tags.of(stack).add('project', 'despacho', untagged);
     Tags.of(stack).add('stage', settings.stage, untagged);
   }
   if (opts.nag !== false) applyNag(app);
-  return { app, settings, data, api };
+  return { app, settings, data, api, edge };
 }
 
 /** The `-c key=value` values of the configuration keys (lib/stage.ts `configKeys`) the CLI was given. */

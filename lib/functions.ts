@@ -19,6 +19,10 @@ export const projectRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..'
 /** What lib/ needs of a catalog route, worker, authorizer or fallback entry. */
 export interface FunctionDef {
   id: string;
+  /** A route's rate group: its function counts the token's window itself (http/kit/gate.ts). */
+  rate?: string;
+  /** Concurrent executions reserved for (and the most allowed to) the function; none by default. */
+  reservedConcurrency?: number;
   /** Module under lambdas/ (no extension) exporting `handler`. */
   handler: string;
   description?: string;
@@ -108,6 +112,7 @@ export class CatalogFunction extends Construct {
       runtime: lambda.Runtime.NODEJS_22_X,
       architecture: lambda.Architecture.ARM_64,
       memorySize: def.memoryMb ?? defaults.memoryMb,
+      reservedConcurrentExecutions: def.reservedConcurrency,
       timeout: Duration.seconds(def.timeoutSeconds ?? defaults.timeoutSeconds[kind]),
       tracing: settings.tracing ? lambda.Tracing.ACTIVE : lambda.Tracing.DISABLED,
       logGroup: this.logGroup,
@@ -119,6 +124,13 @@ export class CatalogFunction extends Construct {
     });
 
     for (const statement of statements(this, uses, data)) this.role.addToPrincipalPolicy(statement);
+    if (kind === 'http' && def.rate) {
+      // The route's own rate window (http/kit/gate.ts): one UpdateItem (an atomic ADD), on the rate items' keys only (stored lower-cased: rate#<token>#<group>#<minute>).
+      const tableArn = Stack.of(this).formatArn({ service: 'dynamodb', resource: 'table', resourceName: data.names.table });
+      this.role.addToPrincipalPolicy(
+        new iam.PolicyStatement({ actions: ['dynamodb:UpdateItem'], resources: [tableArn], conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['rate#*'] } } }),
+      );
+    }
 
     if (settings.tracing) {
       acknowledge(

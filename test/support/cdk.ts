@@ -33,7 +33,8 @@ export function stageApp(stage: string, opts: Omit<BuildOptions, 'app'> = {}, ou
 
 /**
  * Synthesizes one stage into `outdir` and answers the paths of every template it wrote: the
- * data and api stacks and each nested stack of the api stack (as `cdk synth` writes them).
+ * data and api stacks, the edge stack when the stage has one, and each nested stack of the api
+ * stack (as `cdk synth` writes them).
  */
 export function writeStageTemplates(stage: string, outdir: string): string[] {
   const built = stageApp(stage, {}, outdir);
@@ -42,7 +43,7 @@ export function writeStageTemplates(stage: string, outdir: string): string[] {
     .filter((f) => f.endsWith('.template.json'))
     .sort()
     .map((f) => join(outdir, f));
-  const expected = 2 + Object.keys(built.api.routeStacks).length;
+  const expected = 2 + (built.edge ? 1 : 0) + Object.keys(built.api.routeStacks).length;
   if (files.length !== expected) throw new Error(`${stage}: expected ${expected} templates in ${outdir}, found ${files.length}`);
   return files;
 }

@@ -1,0 +1,200 @@
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { authorizer } from '../../lambdas/catalog';
+import { routes } from '../../lambdas/catalog';
+import { edgeLimits } from '../../lib/edge';
+import { projectRoot } from '../../lib/functions';
+import { configKeys, resolveStageConfig, StageConfigError } from '../../lib/stage';
+import type { BuiltStage } from '../../lib/app';
+import { referenceProd, stageApp } from '../support/cdk';
+
+/** Runs bin/app.ts as `cdk synth` does (context in CDK_CONTEXT_JSON) and answers its exit code and stderr. */
+function cdkApp(context: Record<string, string>): { code: number; stderr: string } {
+  try {
+    execFileSync(join(projectRoot, 'node_modules/.bin/tsx'), ['bin/app.ts'], {
+      cwd: projectRoot,
+      env: { ...process.env, CDK_CONTEXT_JSON: JSON.stringify(context), CDK_OUTDIR: join(projectRoot, 'cdk.out.test-never-written') },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      timeout: 120_000,
+    });
+    return { code: 0, stderr: '' };
+  } catch (err) {
+    const e = err as { status: number; stderr: Buffer };
+    return { code: e.status, stderr: e.stderr.toString() };
+  }
+}
+
+/** Every template of a built stage, nested route stacks included. */
+function templates(built: BuiltStage): Template[] {
+  return [built.data, built.api, ...Object.values(built.api.routeStacks), ...(built.edge ? [built.edge] : [])].map((s) => Template.fromStack(s));
+}
+
+describe('stages as configuration', () => {
+  it('refuses prod without settings, naming every missing one in one message, before building anything', () => {
+    const { code, stderr } = cdkApp({ stage: 'prod' });
+    expect(code).toBe(1);
+    expect(stderr.match(/stage prod cannot synthesize/g)).toHaveLength(1);
+    for (const key of ['account', 'region', 'alarmEmail', 'alarmTopicArn', 'corsOrigins']) expect(stderr, key).toContain(`-c ${key}=`);
+    expect(stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it("refuses CORS '*' and a stage with no alarm subscriber in prod", () => {
+    const given = { ...referenceProd, corsOrigins: '*', alarmEmail: undefined };
+    const err = (() => {
+      try {
+        resolveStageConfig('prod', given);
+      } catch (e) {
+        return e as StageConfigError;
+      }
+    })()!;
+    expect(err).toBeInstanceOf(StageConfigError);
+    expect(err.problems.join('\n')).toMatch(/alarm subscriber/);
+    expect(err.problems.join('\n')).toMatch(/prod refuses '\*'/);
+    // An existing topic is a subscriber too.
+    expect(resolveStageConfig('prod', { ...given, corsOrigins: 'https://console.example.com', alarmTopicArn: 'arn:aws:sns:sa-east-1:111111111111:oncall' }).alarmTopicArn).toBe('arn:aws:sns:sa-east-1:111111111111:oncall');
+  });
+
+  it('lets -c override every key of the file, each checked', () => {
+    const given = {
+      account: '222222222222',
+      region: 'us-west-2',
+      domainName: 'API.Example.org',
+      certificateArn: 'arn:aws:acm:us-west-2:222222222222:certificate/0b6f5a6e-6d1d-4b8a-9f0a-2f8f8e7d1c11',
+      hostedZoneId: 'Z0123456789ABC',
+      hostedZoneName: 'example.org',
+      corsOrigins: 'https://a.example.org,https://b.example.org',
+      alarmEmails: 'a@example.org',
+      alarmEmail: 'b@example.org',
+      alarmTopicArn: 'arn:aws:sns:us-west-2:222222222222:pager',
+      logRetentionDays: '14',
+      tracing: 'off',
+      tracingSampleRate: '0.5',
+      edgeProtection: 'off',
+    };
+    expect(Object.keys(given).sort()).toEqual([...configKeys].sort());
+    expect(resolveStageConfig('staging', given)).toEqual({
+      account: '222222222222',
+      region: 'us-west-2',
+      domainName: 'api.example.org',
+      certificateArn: given.certificateArn,
+      hostedZoneId: 'Z0123456789ABC',
+      hostedZoneName: 'example.org',
+      corsOrigins: ['https://a.example.org', 'https://b.example.org'],
+      alarmEmails: ['a@example.org', 'b@example.org'],
+      alarmTopicArn: given.alarmTopicArn,
+      logRetentionDays: 14,
+      tracing: false,
+      tracingSampleRate: 0.5,
+      edgeProtection: false,
+    });
+    const bad = { account: 'x', region: 'Mars', domainName: 'not a host', logRetentionDays: '13', tracing: 'maybe', tracingSampleRate: '2', edgeProtection: 'sometimes', alarmTopicArn: 'topic' };
+    const problems = (() => {
+      try {
+        resolveStageConfig('dev', bad);
+        return [];
+      } catch (e) {
+        return (e as StageConfigError).problems;
+      }
+    })().join('\n');
+    for (const key of Object.keys(bad)) expect(problems, key).toContain(key);
+  });
+
+  it('wants the certificate where CloudFront or the API reads it', () => {
+    const east = 'arn:aws:acm:us-east-1:111111111111:certificate/0b6f5a6e-6d1d-4b8a-9f0a-2f8f8e7d1c11';
+    const south = 'arn:aws:acm:sa-east-1:111111111111:certificate/0b6f5a6e-6d1d-4b8a-9f0a-2f8f8e7d1c11';
+    expect(resolveStageConfig('prod', { ...referenceProd, certificateArn: east }).certificateArn).toBe(east);
+    expect(() => resolveStageConfig('prod', { ...referenceProd, certificateArn: south })).toThrow(/us-east-1 only/);
+    expect(() => resolveStageConfig('staging', { ...referenceProd, edgeProtection: 'off', certificateArn: east })).toThrow(/needs a certificate in sa-east-1/);
+  });
+});
+
+describe('the synthesized stages', { timeout: 120_000 }, () => {
+  let prod: BuiltStage;
+  let dev: BuiltStage;
+  let devDomain: BuiltStage;
+  beforeAll(() => {
+    prod = stageApp('prod');
+    dev = stageApp('dev');
+    devDomain = stageApp('dev', { overrides: { domainName: 'api.dev.example.com', hostedZoneId: 'Z0123456789ABC', hostedZoneName: 'example.com' } });
+  });
+
+  it('writes no account or region into a template but what the configuration gave', () => {
+    for (const t of templates(dev)) {
+      const text = JSON.stringify(t.toJSON());
+      expect(text.match(/(?<![\w.])\d{12}(?![\w.])/g)).toBeNull();
+      expect(text.match(/\b(us|sa|eu|ap|ca|me|af|il|mx)-(east|west|south|north|central|southeast|northeast)-\d\b/g)).toBeNull();
+    }
+    for (const t of templates(prod)) {
+      const text = JSON.stringify(t.toJSON());
+      for (const account of text.match(/(?<![\w.])\d{12}(?![\w.])/g) ?? []) expect(account).toBe('111111111111');
+      // CloudFront reads its web ACL and certificate in us-east-1 only: the one region not configured.
+      for (const region of text.match(/\b(us|sa|eu|ap|ca|me|af|il|mx)-(east|west|south|north|central|southeast|northeast)-\d\b/g) ?? []) expect(['sa-east-1', 'us-east-1']).toContain(region);
+    }
+    expect(prod.api.region).toBe('sa-east-1');
+    expect(prod.api.account).toBe('111111111111');
+    expect(prod.edge!.region).toBe('us-east-1');
+  });
+
+  it("answers a request without a token at API Gateway and keeps the authorizer's answer per credential", () => {
+    Template.fromStack(dev.api).hasResourceProperties('AWS::ApiGatewayV2::Authorizer', {
+      IdentitySource: ['$request.header.Authorization'],
+      AuthorizerResultTtlInSeconds: authorizer.cacheTtlSeconds,
+      EnableSimpleResponses: true,
+    });
+    Template.fromStack(prod.api).hasResourceProperties('AWS::ApiGatewayV2::Authorizer', {
+      IdentitySource: ['$request.header.Authorization', '$request.header.X-Origin-Verify'],
+      AuthorizerResultTtlInSeconds: authorizer.cacheTtlSeconds,
+    });
+    expect(authorizer.cacheTtlSeconds).toBeGreaterThan(0);
+    expect(authorizer.cacheTtlSeconds).toBeLessThanOrEqual(300);
+  });
+
+  it('puts CloudFront and a web ACL with the managed rules and a rate limit per IP in front of the prod API', () => {
+    const edge = Template.fromStack(prod.edge!);
+    edge.hasResourceProperties('AWS::WAFv2::WebACL', {
+      Scope: 'CLOUDFRONT',
+      Rules: Match.arrayWith([
+        Match.objectLike({ Name: 'RatePerIp', Statement: { RateBasedStatement: Match.objectLike({ Limit: edgeLimits.requestsPerIpPer5Minutes, AggregateKeyType: 'IP' }) } }),
+        Match.objectLike({ Statement: { ManagedRuleGroupStatement: Match.objectLike({ Name: 'AWSManagedRulesCommonRuleSet' }) } }),
+        Match.objectLike({ Statement: { ManagedRuleGroupStatement: Match.objectLike({ Name: 'AWSManagedRulesKnownBadInputsRuleSet' }) } }),
+      ]),
+    });
+    edge.resourceCountIs('AWS::WAFv2::LoggingConfiguration', 1);
+    edge.hasResourceProperties('AWS::CertificateManager::Certificate', { DomainName: 'api.example.com' });
+    const api = Template.fromStack(prod.api);
+    api.hasResourceProperties('AWS::CloudFront::Distribution', {
+      DistributionConfig: Match.objectLike({ Aliases: ['api.example.com'], WebACLId: Match.anyValue(), ViewerCertificate: Match.objectLike({ MinimumProtocolVersion: 'TLSv1.2_2021' }) }),
+    });
+    // The authorizer knows the header CloudFront adds.
+    const fns = api.findResources('AWS::Lambda::Function', { Properties: { FunctionName: 'despacho-prod-Authorizer' } });
+    expect(Object.values(fns)[0].Properties.Environment.Variables.ORIGIN_VERIFY).toBeDefined();
+    Template.fromStack(dev.api).resourceCountIs('AWS::CloudFront::Distribution', 0);
+    expect(dev.edge).toBeUndefined();
+  });
+
+  it('gives a stage without edge protection its domain as an API Gateway custom domain with a mapping and an alias', () => {
+    const api = Template.fromStack(devDomain.api);
+    api.hasResourceProperties('AWS::ApiGatewayV2::DomainName', { DomainName: 'api.dev.example.com' });
+    api.resourceCountIs('AWS::ApiGatewayV2::ApiMapping', 1);
+    api.hasResourceProperties('AWS::CertificateManager::Certificate', { DomainName: 'api.dev.example.com', DomainValidationOptions: [{ DomainName: 'api.dev.example.com', HostedZoneId: 'Z0123456789ABC' }] });
+    api.hasResourceProperties('AWS::Route53::RecordSet', { Name: 'api.dev.example.com.', Type: 'A' });
+  });
+
+  it("lets each rate-limited route's function count its own rate window, and nothing else of the table besides its uses", () => {
+    const limited = routes.filter((r) => r.rate && !r.twinOnly);
+    for (const r of limited.slice(0, 5)) {
+      const nested = dev.api.routeStacks[r.tag];
+      const policies = Template.fromStack(nested).findResources('AWS::IAM::Policy');
+      const statements = Object.values(policies).flatMap((p) => p.Properties.PolicyDocument.Statement as { Action: string | string[]; Condition?: unknown }[]);
+      expect(statements.some((s) => s.Action === 'dynamodb:UpdateItem' && JSON.stringify(s.Condition) === JSON.stringify({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['rate#*'] } })), r.id).toBe(true);
+    }
+  });
+
+  it('caps every queue event source, so a burst of deliveries or syncs leaves the API its concurrency', () => {
+    const mappings = Template.fromStack(prod.api).findResources('AWS::Lambda::EventSourceMapping');
+    expect(Object.keys(mappings).length).toBeGreaterThan(0);
+    for (const [id, m] of Object.entries(mappings)) expect(m.Properties.ScalingConfig?.MaximumConcurrency, id).toBeGreaterThanOrEqual(2);
+  });
+});
