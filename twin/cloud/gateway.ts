@@ -3,6 +3,7 @@ import { compile, match } from '../../lambdas/routing';
 import type { HttpMethod } from '../../lambdas/catalog-types';
 import type { ApiEvent, ApiResult } from '../../lambdas/http/kit/route';
 import { apiEvent, authorizerEvent, type IncomingCall } from '../api-events';
+import { AuthorizerCache, forbiddenBody, identityHeader, unauthorizedBody, type Verdict } from '../authorizer-cache';
 import { FunctionError, type Functions } from './sandbox';
 import type { Deployment } from './template';
 
@@ -11,8 +12,10 @@ import type { Deployment } from './template';
  * function), its Lambda authorizer (simple responses), its CORS configuration, its stage's
  * throttling, and API Gateway's own answers (404 with no $default route, 403 from the
  * authorizer, 413 over 10 MB, 500 when a function fails, 503 when it times out). Each function
- * runs from its bundle in its own sandbox (sandbox.ts). Not played: the authorizer's cache
- * (AuthorizerResultTtlInSeconds), custom domains, access logs, mutual TLS.
+ * runs from its bundle in its own sandbox (sandbox.ts). The authorizer's identity source (a
+ * request without it is answered 401 by the gateway) and its result cache
+ * (AuthorizerResultTtlInSeconds, per identity) are played as the template sets them. Not played:
+ * custom domains, CloudFront and its web ACL, access logs, mutual TLS.
  */
 
 interface RouteEntry {
@@ -28,7 +31,14 @@ interface RouteEntry {
 const maxBodyBytes = 10 * 1024 * 1024;
 const maxPayloadBytes = 6 * 1024 * 1024;
 
-export function apiRoutes(d: Deployment): { routes: RouteEntry[]; defaultRoute?: RouteEntry; cors?: Record<string, any>; throttle?: { rate: number; burst: number } } {
+export function apiRoutes(d: Deployment, now: () => number = () => Date.now()): {
+  routes: RouteEntry[];
+  defaultRoute?: RouteEntry;
+  cors?: Record<string, any>;
+  throttle?: { rate: number; burst: number };
+  /** API Gateway's side of each authorizer function: its identity source and result cache. */
+  caches: Map<string, AuthorizerCache>;
+} {
   const integrations = new Map<string, string>();
   for (const r of d.resources('AWS::ApiGatewayV2::Integration')) {
     const p = d.properties(r);
@@ -36,11 +46,14 @@ export function apiRoutes(d: Deployment): { routes: RouteEntry[]; defaultRoute?:
     integrations.set(d.physicalId(r), String(p.IntegrationUri));
   }
   const authorizers = new Map<string, string>();
+  const caches = new Map<string, AuthorizerCache>();
   for (const r of d.resources('AWS::ApiGatewayV2::Authorizer')) {
     const p = d.properties(r);
     if (p.AuthorizerType !== 'REQUEST' || !p.EnableSimpleResponses) throw new Error(`authorizer ${r.logicalId}: the lane plays REQUEST authorizers with simple responses only`);
     const arn = /functions\/(arn:[^/]+)\/invocations/.exec(String(p.AuthorizerUri))?.[1];
     authorizers.set(d.physicalId(r), arn!);
+    const name = /:function:([^:/]+)/.exec(arn ?? '')?.[1];
+    if (name) caches.set(name, new AuthorizerCache(((p.IdentitySource ?? []) as string[]).map(identityHeader), Number(p.AuthorizerResultTtlInSeconds ?? 0), now));
   }
   const routes: RouteEntry[] = [];
   let defaultRoute: RouteEntry | undefined;
@@ -65,6 +78,7 @@ export function apiRoutes(d: Deployment): { routes: RouteEntry[]; defaultRoute?:
   return {
     routes,
     defaultRoute,
+    caches,
     cors: api ? d.properties(api).CorsConfiguration : undefined,
     throttle: settings?.ThrottlingRateLimit ? { rate: Number(settings.ThrottlingRateLimit), burst: Number(settings.ThrottlingBurstLimit ?? settings.ThrottlingRateLimit) } : undefined,
   };
@@ -72,8 +86,8 @@ export function apiRoutes(d: Deployment): { routes: RouteEntry[]; defaultRoute?:
 
 const json = (statusCode: number, message: string): ApiResult => ({ statusCode, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ message }) });
 
-export function createGateway(d: Deployment, fns: Functions): Server {
-  const { routes, defaultRoute, cors, throttle } = apiRoutes(d);
+export function createGateway(d: Deployment, fns: Functions): Server & { authorizerInvocations(): number } {
+  const { routes, defaultRoute, cors, throttle, caches } = apiRoutes(d, () => Date.now() + fns.clock[0]);
   const compiled = routes.map((r) => compile<RouteEntry>(r));
   let tokens = throttle?.burst ?? 0;
   let refilled = Date.now();
@@ -119,24 +133,28 @@ export function createGateway(d: Deployment, fns: Functions): Server {
     const event = apiEvent(call, entry.routeKey, route ? params : {});
     if (Buffer.byteLength(JSON.stringify(event)) > maxPayloadBytes) return send(res, json(413, 'Request Entity Too Large'), corsHeaders);
     if (entry.authorizer) {
-      let verdict: { isAuthorized?: boolean; context?: Record<string, unknown> } | null;
+      const cache = caches.get(entry.authorizer)!;
+      const identity = cache.identity(req.headers);
+      if (!identity) return send(res, { statusCode: 401, headers: { 'Content-Type': 'application/json' }, body: unauthorizedBody }, corsHeaders);
+      let verdict: Verdict | null;
       try {
-        verdict = (await fns.invoke(entry.authorizer, authorizerEvent(event))) as typeof verdict;
+        verdict = await cache.verdict(identity, async () => (await fns.invoke(entry.authorizer!, authorizerEvent(event))) as Verdict);
       } catch {
         return send(res, json(500, 'Internal Server Error'), corsHeaders);
       }
-      if (!verdict?.isAuthorized) return send(res, json(403, 'Forbidden'), corsHeaders);
+      if (!verdict?.isAuthorized) return send(res, { statusCode: 403, headers: { 'Content-Type': 'application/json' }, body: forbiddenBody }, corsHeaders);
       event.requestContext.authorizer = { lambda: verdict.context ?? {} } as ApiEvent['requestContext']['authorizer'];
     }
     send(res, await invokeHttp(entry.functionName, event), corsHeaders);
   };
 
-  return createServer((req, res) => {
+  const server = createServer((req, res) => {
     handle(req, res).catch(() => {
       if (!res.headersSent) send(res, json(500, 'Internal Server Error'), {});
       else res.destroy();
     });
   });
+  return Object.assign(server, { authorizerInvocations: () => [...caches.values()].reduce((n, c) => n + c.invocations, 0) });
 }
 
 function corsAnswer(cors: Record<string, any>, origin: string): Record<string, string> {

@@ -12,6 +12,7 @@ import { resetDocumentClient } from '../../lambdas/infra/dynamo';
 import type { Server } from 'node:http';
 import { createGateway } from './gateway';
 import { createS3PostGate } from './s3-post-gate';
+import { startTableTap } from './table-tap';
 import { laneClients, provision, type Clients } from './provision';
 import { Runner } from './runner';
 import { Functions, functionSpecs } from './sandbox';
@@ -45,6 +46,8 @@ export interface LaneOptions {
   account?: string;
   /** false: the runner waits for `lane.runner.start()` (nothing consumes the queues until then). */
   autoRun?: boolean;
+  /** Count the functions' table operations by kind (`lane.tableOperations`), through a pass-through in front of DynamoDB Local. */
+  countTableOperations?: boolean;
   /** Where moto and the runner log; defaults to nowhere. */
   log?: (line: string) => void;
 }
@@ -63,6 +66,10 @@ export interface Lane {
   clients: Clients;
   /** The table, bucket and bus names of the deployment (as the template names them). */
   names: { table: string; bucket: string; bus: string };
+  /** The functions' table operations by kind so far (empty unless `countTableOperations`). */
+  tableOperations(): Map<string, number>;
+  /** How many times API Gateway called an authorizer (its cache answered the rest). */
+  authorizerInvocations(): number;
   /** Moves the lane's clock (moto's and every function's) on by `ms`. */
   advanceClock(ms: number): Promise<void>;
   stop(): Promise<void>;
@@ -144,6 +151,7 @@ export async function startCloudLane(opts: LaneOptions = {}): Promise<Lane> {
   let functions: Functions | undefined;
   let runner: Runner | undefined;
   let gate: Server | undefined;
+  let tap: Awaited<ReturnType<typeof startTableTap>> | undefined;
   try {
     if (!opts.endpoint) [dynamo, moto] = await Promise.all([startDynamoLocal(), startMoto(opts.log)]);
     const servicesUrl = opts.endpoint ?? moto!.url;
@@ -159,7 +167,8 @@ export async function startCloudLane(opts: LaneOptions = {}): Promise<Lane> {
       await once(gate, 'listening');
       s3Url = `http://127.0.0.1:${(gate.address() as AddressInfo).port}`;
     }
-    functions = new Functions(functionSpecs(deployment), { region, servicesUrl, dynamoUrl, s3Url }, { logLevel: opts.logLevel });
+    tap = opts.countTableOperations ? await startTableTap(dynamoUrl) : undefined;
+    functions = new Functions(functionSpecs(deployment), { region, servicesUrl, dynamoUrl: tap?.url ?? dynamoUrl, s3Url }, { logLevel: opts.logLevel });
     runner = new Runner(deployment, clients, functions, { pollMs: opts.pollMs });
     if (opts.autoRun !== false) runner.start();
 
@@ -190,6 +199,8 @@ export async function startCloudLane(opts: LaneOptions = {}): Promise<Lane> {
       runner,
       clients,
       names: { table, bucket, bus },
+      tableOperations: () => new Map(tap?.counts ?? []),
+      authorizerInvocations: () => server.authorizerInvocations(),
       async advanceClock(ms) {
         if (!moto) throw new Error(`the clock of ${servicesUrl} cannot be moved`);
         await moto.advance(ms / 1000);
@@ -201,6 +212,7 @@ export async function startCloudLane(opts: LaneOptions = {}): Promise<Lane> {
         await runner!.stop();
         await functions!.stop();
         gate?.close();
+        tap?.close();
         await Promise.all([moto?.stop(), dynamo?.stop()]);
         if (synthDir) await rm(synthDir, { recursive: true, force: true });
       },

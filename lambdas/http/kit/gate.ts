@@ -4,7 +4,7 @@ import { routeKey } from '../../routing';
 import { authorize } from '../../core/auth/policy';
 import type { Principal } from '../../core/auth/principal';
 import { rateHeaders } from '../../core/auth/rate-limit';
-import { countRequest } from '../../services/auth/request-check';
+import { countRequest } from '../../services/auth/rate-window';
 import { logger } from '../../shared/logger';
 import { recordMetric } from '../../shared/metrics';
 import type { Denial } from './auth-context';

@@ -1,9 +1,7 @@
 import { now } from '../../infra/clock';
 import { findTokenByHash, touchToken } from '../../infra/entities/accounts';
-import { hit } from '../../infra/entities/rate-windows';
 import type { Principal } from '../../core/auth/principal';
 import { bearerToken, hashToken } from '../../core/auth/tokens';
-import { minuteWindow } from '../../core/auth/rate-limit';
 
 /** The authorizer's reads and writes for one credential, at the moment it is judged. */
 export interface RequestCheck {
@@ -17,12 +15,6 @@ export interface RequestCheck {
   settled(): Promise<void>;
 }
 
-/** Counts a request in `key`'s current minute window (one atomic ADD) and answers the count with it. */
-export async function countRequest(key: string): Promise<{ hits: number; resetInSeconds: number; resetAt: number }> {
-  const { window, resetInSeconds, resetAt, expiresAt } = minuteWindow(now());
-  const hits = await hit(`${key}#${window}`, expiresAt);
-  return { hits, resetInSeconds, resetAt };
-}
 
 export function checkRequest(): RequestCheck {
   const at = now();

@@ -1,0 +1,34 @@
+import { createServer, request, type Server } from 'node:http';
+import { once } from 'node:events';
+import type { AddressInfo } from 'node:net';
+
+/**
+ * A pass-through in front of DynamoDB Local that counts the table operations by kind (the
+ * `X-Amz-Target` of each request: GetItem, UpdateItem, ...), so a benchmark can say what a
+ * request costs the table. Bytes are forwarded unchanged.
+ */
+export async function startTableTap(target: string): Promise<{ url: string; counts: Map<string, number>; reset(): void; close(): void }> {
+  const to = new URL(target);
+  const counts = new Map<string, number>();
+  const server: Server = createServer((req, res) => {
+    const op = String(req.headers['x-amz-target'] ?? 'unknown').replace(/^DynamoDB_\d+\./, '');
+    counts.set(op, (counts.get(op) ?? 0) + 1);
+    const upstream = request({ host: to.hostname, port: to.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
+      res.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(res);
+    });
+    upstream.on('error', () => res.destroy());
+    req.pipe(upstream);
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    counts,
+    reset: () => counts.clear(),
+    close: () => {
+      server.closeAllConnections();
+      server.close();
+    },
+  };
+}
