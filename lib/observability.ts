@@ -185,7 +185,7 @@ export class Observability extends Construct {
     let inputs: RuleInput[] = [];
     for (const [stack, list] of byStack) {
       if (stack === parent) inputs.push(...list);
-      else inputs.push(...this.grouped(stack, `${pascal(area)}Area`, area, `${name}-${kebab(stack.node.id)}`, list));
+      else inputs.push(...this.grouped(stack, `${pascal(area)}Area${stack.node.id}`, area, `${name}-${kebab(stack.node.id)}`, list));
     }
     for (let level = 1; ruleChunks(inputs.map((i) => i.name)).length > 1; level++) {
       inputs = this.grouped(this, `${pascal(area)}AreaPart${level}`, area, `${name}-part${level}`, inputs);
