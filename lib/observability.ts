@@ -58,17 +58,6 @@ export interface StageAlarm {
   alarm: cw.Alarm;
 }
 
-/** A composite alarm of the stage: an area's (which notifies) or one that groups an area's alarms for it. */
-export interface StageComposite {
-  area: AlarmArea;
-  name: string;
-  /** The alarms its rule names, in order. */
-  inputs: string[];
-  /** True for the area's own composite, the one that notifies. */
-  notifies: boolean;
-  alarm: cw.CompositeAlarm;
-}
-
 /** An alarm a composite may name: its name and its construct (for the dependency and the dashboard). */
 interface RuleInput {
   name: string;
@@ -92,9 +81,7 @@ export class Observability extends Construct {
   readonly topic: sns.ITopic;
   readonly dashboard: cw.Dashboard;
   readonly alarms: StageAlarm[] = [];
-  /** Every composite alarm: the six areas' and the ones that group their inputs. */
-  readonly composites: StageComposite[] = [];
-  /** The composite alarm of each area that has alarms. */
+  /** The composite alarm of each area that has alarms, and the alarms its rule names. */
   readonly areas: Partial<Record<AlarmArea, { composite: cw.CompositeAlarm; inputs: RuleInput[] }>> = {};
   private readonly action: SnsAction;
   private readonly settings: StageSettings;
@@ -200,7 +187,6 @@ export class Observability extends Construct {
     composite.node.addDependency(...inputs.map((i) => i.alarm));
     composite.addAlarmAction(this.action);
     composite.addOkAction(this.action);
-    this.composites.push({ area, name, inputs: inputs.map((i) => i.name), notifies: true, alarm: composite });
     this.areas[area] = { composite, inputs };
   }
 
@@ -219,7 +205,6 @@ export class Observability extends Construct {
         alarmRule: cw.AlarmRule.fromString(anyInAlarm(names)),
       });
       alarm.node.addDependency(...names.map((n) => byName.get(n)!.alarm));
-      this.composites.push({ area, name, inputs: names, notifies: false, alarm });
       return { name, alarm };
     });
   }
