@@ -12,6 +12,7 @@ import { eventRules, queues } from '../lambdas/catalog';
 import type { EventRuleDef, QueueDef, QueueName } from '../lambdas/catalog-types';
 import { syncCron } from '../lambdas/core/orders/sync-schedule';
 import { tableSchema } from '../lambdas/infra/table-schema';
+import { TableBackup, tableBackupByStage } from './backup';
 import type { StageSettings } from './stage';
 
 /**
@@ -81,6 +82,8 @@ export class DataStack extends Stack {
   readonly marketplaceSyncScheduleRole?: iam.Role;
   /** The recurring tracking-poll tick (absent only when a test's queueDefs leave out trackingPoll). */
   readonly trackingPollSchedule?: scheduler.Schedule;
+  /** The table's daily AWS Backup plan (prod only: `tableBackupByStage` in lib/backup.ts). */
+  readonly tableBackup?: TableBackup;
 
   constructor(scope: Construct, id: string, props: DataStackProps) {
     super(scope, id, props);
@@ -115,6 +118,8 @@ export class DataStack extends Stack {
         projectionType: dynamodb.ProjectionType.ALL,
       });
     }
+    const backupSchedule = tableBackupByStage[settings.stage];
+    if (backupSchedule) this.tableBackup = new TableBackup(this, 'TableBackup', { settings, table: this.table, schedule: backupSchedule });
 
     // --- Buckets -----------------------------------------------------------------------------
     // Server access logs of the files bucket go to a bucket of their own (S3-managed keys: the

@@ -1,15 +1,17 @@
-import { Aws, Duration } from 'aws-cdk-lib';
+import { Aws, Duration, Stack } from 'aws-cdk-lib';
 import type * as apigwv2 from 'aws-cdk-lib/aws-apigatewayv2';
 import * as cw from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as kms from 'aws-cdk-lib/aws-kms';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as sns from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import type * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
 import type { QueueName } from '../lambdas/catalog-types';
 import { metricNamespace, metrics as metricDefs, type MetricDef, type MetricName } from '../lambdas/shared/metric-names';
+import { alarmAreaMap, alarmAreaNames, alarmAreas, anyInAlarm, routeArea, ruleChunks, type AlarmArea } from './alarm-areas';
 import { alarmThresholds as th } from './alarm-thresholds';
 import { pascal, type CatalogQueue, type DataStack } from './data';
 import type { CatalogFunction } from './functions';
@@ -43,7 +45,17 @@ export interface StageAlarm {
   target: string;
   /** The kind of alarm, as the README's runbook names it. */
   kind: string;
+  /** Its name, `<namePrefix>-<target>-<kind>`, which the composite rules use. */
+  name: string;
+  /** The area whose composite alarm it feeds (lib/alarm-areas.ts). */
+  area: AlarmArea;
   alarm: cw.Alarm;
+}
+
+/** An alarm a composite may name: its name and its construct (for the dependency and the dashboard). */
+interface RuleInput {
+  name: string;
+  alarm: cw.AlarmBase;
 }
 
 const period = Duration.minutes(th.periodMinutes);
@@ -52,110 +64,174 @@ const period = Duration.minutes(th.periodMinutes);
  * A stage's alarms, their SNS topic and its dashboard, generated from the catalog: every function
  * (routes, authorizer, fallback, workers, pipeline tasks) gets its error, throttle and duration
  * alarms, every queue its dead-letter and backlog alarms, so an entry added to the catalog is
- * watched without more work. Thresholds are data (lib/alarm-thresholds.ts); what each alarm means
- * and what to do is the README's "Operating" runbook.
+ * watched without more work. Thresholds are data (lib/alarm-thresholds.ts).
+ *
+ * Only the areas notify: each alarm belongs to one area (lib/alarm-areas.ts), and one composite
+ * alarm per area (`<namePrefix>-area-<area>`) is in alarm while any of its alarms is, and tells the
+ * topic when it goes into alarm and back to OK. The per-function and per-queue alarms have no
+ * actions of their own. What each area means and what to do is the README's "Runbook".
  */
 export class Observability extends Construct {
-  /** The stage's own topic, or the existing one the configuration names (`alarmTopicArn`). */
   readonly topic: sns.ITopic;
   readonly dashboard: cw.Dashboard;
   readonly alarms: StageAlarm[] = [];
+  /** The composite alarm of each area that has alarms, and the alarms its rule names. */
+  readonly areas: Partial<Record<AlarmArea, { composite: cw.CompositeAlarm; inputs: RuleInput[] }>> = {};
   private readonly action: SnsAction;
   private readonly settings: StageSettings;
+  private readonly queues: [QueueName, CatalogQueue][];
 
   constructor(scope: Construct, id: string, props: ObservabilityProps) {
     super(scope, id);
     const { settings, data, api, functions, stateMachine } = props;
     this.settings = settings;
+    this.queues = Object.entries(data.queues) as [QueueName, CatalogQueue][];
 
     // --- Notifications ----------------------------------------------------------------------
-    // An existing topic (alarmTopicArn: the on-call tool's) replaces the stage's own; the
-    // configuration's e-mails are subscribed to whichever topic the alarms notify.
-    this.topic = settings.config.alarmTopicArn ? sns.Topic.fromTopicArn(this, 'AlarmsTopic', settings.config.alarmTopicArn) : this.ownTopic(settings);
-    for (const email of settings.config.alarmEmails) this.topic.addSubscription(new EmailSubscription(email));
+    // The stage configuration's subscribers (lib/stages.ts, -c alarmEmail / alarmTopicArn).
+    this.topic = alarmTopic(this, settings, { emails: settings.config.alarmEmails, topicArn: settings.config.alarmTopicArn });
     this.action = new SnsAction(this.topic);
 
     // --- Alarms -------------------------------------------------------------------------------
     for (const f of functions) this.functionAlarms(f);
-    for (const [name, q] of Object.entries(data.queues) as [QueueName, CatalogQueue][]) this.queueAlarms(name, q);
+    for (const [name, q] of this.queues) this.queueAlarms(name, q);
     this.apiAlarms(api);
-    this.add('pipeline', 'manifest-pipeline', 'executions-failed', this, 'PipelineFailedAlarm', {
+    this.add(alarmAreaMap.pipeline, 'pipeline', 'manifest-pipeline', 'executions-failed', this, 'PipelineFailedAlarm', {
       metric: stateMachine.metricFailed({ period, statistic: 'Sum' }),
       threshold: th.pipeline.executionsFailed,
       description: 'Manifest pipeline runs failed: a manifest was marked failed after its retries.',
     });
-    this.add('pipeline', 'manifest-pipeline', 'executions-timed-out', this, 'PipelineTimedOutAlarm', {
+    this.add(alarmAreaMap.pipeline, 'pipeline', 'manifest-pipeline', 'executions-timed-out', this, 'PipelineTimedOutAlarm', {
       metric: stateMachine.metricTimedOut({ period, statistic: 'Sum' }),
       threshold: th.pipeline.executionsTimedOut,
       description: 'Manifest pipeline runs hit the 6 h timeout.',
     });
-    this.add('business', 'webhooks', 'subscriptions-disabled', this, 'WebhookSubscriptionsDisabledAlarm', {
+    this.add(alarmAreaMap.business.webhooks, 'business', 'webhooks', 'subscriptions-disabled', this, 'WebhookSubscriptionsDisabledAlarm', {
       metric: this.business('WebhookSubscriptionsDisabled'),
       threshold: th.business.webhookSubscriptionsDisabled,
       description: 'Webhook subscriptions were disabled after consecutive failed deliveries (or a 410).',
     });
-    this.add('business', 'orders', 'marketplace-sync-errors', this, 'MarketplaceSyncErrorsAlarm', {
+    this.add(alarmAreaMap.business.orders, 'business', 'orders', 'marketplace-sync-errors', this, 'MarketplaceSyncErrorsAlarm', {
       metric: this.businessTotal('MarketplaceSyncErrors', 'sync errors'),
       threshold: th.business.marketplaceSyncErrors,
       description: 'Marketplace syncs ended in error (one account and channel each).',
     });
 
+    // --- Areas ---------------------------------------------------------------------------------
+    for (const area of alarmAreaNames) this.areaAlarm(area);
+
     this.dashboard = this.buildDashboard(props);
   }
 
   /**
-   * The stage's alarm topic, encrypted with a key of its own: CloudWatch can publish to an
-   * encrypted topic only with a customer managed key whose policy lets it (the AWS managed SNS key does not).
+   * An alarm of an area, without actions of its own (its area's composite notifies); missing data
+   * (no traffic) never breaches.
    */
-  private ownTopic(settings: StageSettings): sns.Topic {
-    const key = new kms.Key(this, 'AlarmsKey', {
-      description: `Encrypts the ${settings.namePrefix} alarm notifications`,
-      enableKeyRotation: true,
-      removalPolicy: settings.logRemovalPolicy,
-      pendingWindow: Duration.days(7),
-    });
-    const cloudwatch = new iam.ServicePrincipal('cloudwatch.amazonaws.com');
-    const sameAccount = { StringEquals: { 'aws:SourceAccount': Aws.ACCOUNT_ID } };
-    key.addToResourcePolicy(new iam.PolicyStatement({ principals: [cloudwatch], actions: ['kms:Decrypt', 'kms:GenerateDataKey*'], resources: ['*'], conditions: sameAccount }));
-    const topic = new sns.Topic(this, 'AlarmsTopic', {
-      topicName: `${settings.namePrefix}-alarms`,
-      displayName: `Despacho ${settings.stage} alarms`,
-      masterKey: key,
-      enforceSSL: true,
-    });
-    topic.addToResourcePolicy(new iam.PolicyStatement({ principals: [cloudwatch], actions: ['sns:Publish'], resources: [topic.topicArn], conditions: sameAccount }));
-    return topic;
-  }
-
-  /** An alarm that notifies the topic; missing data (no traffic) never breaches. */
-  private add(subject: AlarmSubject, target: string, kind: string, scope: Construct, id: string, o: { metric: cw.IMetric; threshold: number; description: string; operator?: cw.ComparisonOperator }) {
+  private add(area: AlarmArea, subject: AlarmSubject, target: string, kind: string, scope: Construct, id: string, o: { metric: cw.IMetric; threshold: number; description: string; operator?: cw.ComparisonOperator }) {
+    const name = `${this.settings.namePrefix}-${target}-${kind}`;
     const alarm = new cw.Alarm(scope, id, {
-      alarmName: `${this.settings.namePrefix}-${target}-${kind}`,
-      alarmDescription: `${o.description} Runbook: README, "Operating", ${kind}.`,
+      alarmName: name,
+      alarmDescription: `${o.description} Area: ${alarmAreas[area].title}. Runbook: README, "Runbook", ${kind}.`,
       metric: o.metric,
       threshold: o.threshold,
       comparisonOperator: o.operator ?? cw.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
       evaluationPeriods: th.evaluationPeriods,
       treatMissingData: cw.TreatMissingData.NOT_BREACHING,
     });
-    alarm.addAlarmAction(this.action);
-    this.alarms.push({ subject, target, kind, alarm });
+    this.alarms.push({ subject, target, kind, name, area, alarm });
     return alarm;
   }
 
-  private functionAlarms({ id, fn, scope }: WatchedFunction) {
+  /**
+   * The area's composite alarm, `<namePrefix>-area-<area>`, in alarm while any of the area's alarms
+   * is. Its rule names alarms by name (no ARN, so no reference across stacks) and CloudWatch lets a
+   * rule name at most 100 alarms in 10,240 characters: the alarms of a nested route stack are first
+   * grouped by a composite in that stack (`<namePrefix>-area-<area>-<stack>`), and any list still
+   * past the limits is split into parts (`-1`, `-2`, ...). Each composite waits in CloudFormation
+   * for the alarms it names (DependsOn, or on their nested stack).
+   */
+  private areaAlarm(area: AlarmArea) {
+    const members = this.alarms.filter((a) => a.area === area);
+    if (members.length === 0) return;
+    const parent = Stack.of(this);
+    const name = `${this.settings.namePrefix}-area-${area}`;
+    const byStack = new Map<Stack, RuleInput[]>();
+    for (const m of members) {
+      const stack = Stack.of(m.alarm);
+      if (!byStack.has(stack)) byStack.set(stack, []);
+      byStack.get(stack)!.push({ name: m.name, alarm: m.alarm });
+    }
+    let inputs: RuleInput[] = [];
+    for (const [stack, list] of byStack) {
+      if (stack === parent) inputs.push(...list);
+      else inputs.push(...this.grouped(stack, `${pascal(area)}Area${stack.node.id}`, area, `${name}-${kebab(stack.node.id)}`, list));
+    }
+    for (let level = 1; ruleChunks(inputs.map((i) => i.name)).length > 1; level++) {
+      inputs = this.grouped(this, `${pascal(area)}AreaPart${level}`, area, `${name}-part${level}`, inputs);
+    }
+
+    const { title, covers } = alarmAreas[area];
+    const composite = new cw.CompositeAlarm(this, `${pascal(area)}AreaAlarm`, {
+      compositeAlarmName: name,
+      alarmDescription: `${title}: ${covers}. In alarm while any of its alarms is; the notification's reason names the one that fired. Runbook: README, "Runbook", area ${area}.`,
+      alarmRule: cw.AlarmRule.fromString(anyInAlarm(inputs.map((i) => i.name))),
+    });
+    composite.node.addDependency(...inputs.map((i) => i.alarm));
+    composite.addAlarmAction(this.action);
+    composite.addOkAction(this.action);
+    this.areas[area] = { composite, inputs };
+  }
+
+  /**
+   * The inputs grouped by composites without actions, created in `scope`: one named `baseName`
+   * (construct id `id`), or parts `baseName-1`, ... (`id1`, ...) when they exceed a rule's limits.
+   */
+  private grouped(scope: Construct, id: string, area: AlarmArea, baseName: string, inputs: RuleInput[]): RuleInput[] {
+    const byName = new Map(inputs.map((i) => [i.name, i]));
+    const chunks = ruleChunks(inputs.map((i) => i.name));
+    return chunks.map((names, i) => {
+      const name = chunks.length === 1 ? baseName : `${baseName}-${i + 1}`;
+      const alarm = new cw.CompositeAlarm(scope, chunks.length === 1 ? id : `${id}${i + 1}`, {
+        compositeAlarmName: name,
+        alarmDescription: `Part of the ${alarmAreas[area].title} area (${this.settings.namePrefix}-area-${area}), which notifies: in alarm while any of these ${names.length} alarms is.`,
+        alarmRule: cw.AlarmRule.fromString(anyInAlarm(names)),
+      });
+      alarm.node.addDependency(...names.map((n) => byName.get(n)!.alarm));
+      return { name, alarm };
+    });
+  }
+
+  /** The area of a watched function: its route's (tag or id), the edge's, the pipeline's, or a worker's queue's. */
+  private functionArea(f: WatchedFunction): AlarmArea {
+    if (f.group === 'api') return alarmAreaMap.edge;
+    if (f.group === 'pipeline') return alarmAreaMap.pipeline;
+    if (f.group === 'workers') return alarmAreaMap.queues[this.workerQueue(f)];
+    return routeArea(f.id, f.group);
+  }
+
+  /** The catalog queue a worker consumes, read from its SQS event source. */
+  private workerQueue(f: WatchedFunction): QueueName {
+    const sources = f.fn.fn.node.findAll().filter((c): c is lambda.CfnEventSourceMapping => c instanceof lambda.CfnEventSourceMapping).map((m) => m.eventSourceArn);
+    const found = this.queues.filter(([, q]) => sources.includes(q.queue.queueArn));
+    if (found.length !== 1) throw new Error(`Worker ${f.id}: expected one catalog queue as its event source, found ${found.length}`);
+    return found[0][0];
+  }
+
+  private functionAlarms(f: WatchedFunction) {
+    const { id, fn, scope } = f;
+    const area = this.functionArea(f);
     const timeoutMs = (fn.fn.timeout?.toSeconds() ?? 3) * 1000;
-    this.add('function', id, 'errors', scope, `${id}ErrorsAlarm`, {
+    this.add(area, 'function', id, 'errors', scope, `${id}ErrorsAlarm`, {
       metric: fn.fn.metricErrors({ period, statistic: 'Sum' }),
       threshold: th.functions.errors,
       description: `${id} failed invocations (uncaught errors, timeouts, crashes).`,
     });
-    this.add('function', id, 'throttles', scope, `${id}ThrottlesAlarm`, {
+    this.add(area, 'function', id, 'throttles', scope, `${id}ThrottlesAlarm`, {
       metric: fn.fn.metricThrottles({ period, statistic: 'Sum' }),
       threshold: th.functions.throttles,
       description: `${id} invocations throttled (account or reserved concurrency reached).`,
     });
-    this.add('function', id, 'duration', scope, `${id}DurationAlarm`, {
+    this.add(area, 'function', id, 'duration', scope, `${id}DurationAlarm`, {
       metric: fn.fn.metricDuration({ period, statistic: 'Maximum' }),
       threshold: Math.round(timeoutMs * th.functions.durationOfTimeout),
       description: `${id} ran for ${Math.round(th.functions.durationOfTimeout * 100)}% of its ${timeoutMs / 1000} s timeout or more.`,
@@ -163,13 +239,14 @@ export class Observability extends Construct {
   }
 
   private queueAlarms(name: QueueName, q: CatalogQueue) {
-    this.add('queue', name, 'dead-letters', this, `${pascal(name)}DeadLettersAlarm`, {
+    const area = alarmAreaMap.queues[name];
+    this.add(area, 'queue', name, 'dead-letters', this, `${pascal(name)}DeadLettersAlarm`, {
       metric: q.deadLetterQueue.metricApproximateNumberOfMessagesVisible({ period, statistic: 'Maximum' }),
       threshold: th.queues.deadLetterMessages,
       description: `Messages of ${name} moved to its dead-letter queue after ${q.def.maxReceiveCount} failed receives.`,
     });
     const seconds = th.queues.oldestMessageSeconds[name] ?? Math.max(300, 2 * q.def.visibilityTimeoutSeconds);
-    this.add('queue', name, 'oldest-message', this, `${pascal(name)}OldestMessageAlarm`, {
+    this.add(area, 'queue', name, 'oldest-message', this, `${pascal(name)}OldestMessageAlarm`, {
       metric: q.queue.metricApproximateAgeOfOldestMessage({ period, statistic: 'Maximum' }),
       threshold: seconds,
       description: `The oldest message of ${name} has waited ${seconds} s or more: a backlog or a stuck worker.`,
@@ -179,7 +256,7 @@ export class Observability extends Construct {
   private apiAlarms(api: apigwv2.HttpApi) {
     const requests = api.metricCount({ period, statistic: 'Sum' });
     const errors = api.metricServerError({ period, statistic: 'Sum' });
-    this.add('api', 'api', '5xx-rate', this, 'Api5xxRateAlarm', {
+    this.add(alarmAreaMap.edge, 'api', 'api', '5xx-rate', this, 'Api5xxRateAlarm', {
       metric: new cw.MathExpression({
         expression: `IF(requests >= ${th.api.minRequests}, 100 * errors / requests, 0)`,
         usingMetrics: { requests, errors },
@@ -189,7 +266,7 @@ export class Observability extends Construct {
       threshold: th.api.serverErrorPercent,
       description: `${th.api.serverErrorPercent}% or more of the API's requests answered 5xx (with ${th.api.minRequests} requests or more).`,
     });
-    this.add('api', 'api', 'p99-latency', this, 'ApiLatencyAlarm', {
+    this.add(alarmAreaMap.edge, 'api', 'api', 'p99-latency', this, 'ApiLatencyAlarm', {
       metric: api.metricLatency({ period, statistic: 'p99' }),
       threshold: th.api.p99LatencyMs,
       description: `The API's p99 latency reached ${th.api.p99LatencyMs} ms.`,
@@ -234,11 +311,20 @@ export class Observability extends Construct {
     const dashboard = new cw.Dashboard(this, 'Dashboard', { dashboardName: settings.namePrefix, defaultInterval: Duration.hours(6) });
     dashboard.addWidgets(
       new cw.TextWidget({
-        markdown: `# Despacho ${settings.stage}\nAlarms notify the SNS topic \`${settings.namePrefix}-alarms\`; what each means and what to do: README, "Operating". Business metrics: namespace \`${metricNamespace}\`, dimension stage=${settings.stage}.`,
+        markdown: `# Despacho ${settings.stage}\nOne composite alarm per area notifies the SNS topic (\`${settings.namePrefix}-area-<area>\`); the per-function and per-queue alarms below each area feed it. What each means and what to do: README, "Runbook". Business metrics: namespace \`${metricNamespace}\`, dimension stage=${settings.stage}.`,
         width: 24,
         height: 2,
       }),
     );
+    // The areas, then each area's inputs: its alarms in this stack, and the composites that group
+    // the alarms of each nested route stack (named, so no reference crosses into those stacks).
+    const areaNames = alarmAreaNames.filter((a) => this.areas[a]);
+    dashboard.addWidgets(new cw.AlarmStatusWidget({ title: 'Alarm areas (these notify)', alarms: areaNames.map((a) => this.areas[a]!.composite), width: 24, height: 3 }));
+    const inputWidgets = areaNames.map((a) => {
+      const alarms = this.areas[a]!.inputs.map((i, n) => (Stack.of(i.alarm) === Stack.of(this) ? i.alarm : cw.Alarm.fromAlarmName(this, `${pascal(a)}AreaInput${n}`, i.name)));
+      return new cw.AlarmStatusWidget({ title: `${alarmAreas[a].title} alarms`, alarms, width: 8, height: 6, sortBy: cw.AlarmStatusWidgetSortBy.STATE_UPDATED_TIMESTAMP });
+    });
+    for (let i = 0; i < inputWidgets.length; i += 3) dashboard.addWidgets(...inputWidgets.slice(i, i + 3));
     dashboard.addWidgets(
       graph('API requests and errors', [api.metricCount({ period, statistic: 'Sum', label: 'requests' })], {
         right: [api.metricClientError({ period, statistic: 'Sum', label: '4xx' }), api.metricServerError({ period, statistic: 'Sum', label: '5xx' })],
@@ -283,4 +369,43 @@ export class Observability extends Construct {
     );
     return dashboard;
   }
+}
+
+/** `RoutesCouriers` -> `routes-couriers` (the stack part of an intermediate composite's name). */
+function kebab(id: string): string {
+  return id.replace(/([a-z0-9])([A-Z])/g, '$1-$2').toLowerCase();
+}
+
+/**
+ * The topic the areas notify. An existing one (`topicArn`: its policy, and its key's if encrypted,
+ * must let cloudwatch.amazonaws.com publish) is used as it is; otherwise the stage's own
+ * `<namePrefix>-alarms`, encrypted with a key of its own: CloudWatch can publish to an encrypted
+ * topic only with a customer managed key whose policy lets it (the AWS managed SNS key does not).
+ * Each address of `emails` is subscribed (AWS e-mails a confirmation first).
+ */
+export function alarmTopic(scope: Construct, settings: StageSettings, o: { emails?: readonly string[]; topicArn?: string } = {}): sns.ITopic {
+  const emails = [...new Set(o.emails ?? [])];
+  if (o.topicArn) {
+    const topic = sns.Topic.fromTopicArn(scope, 'AlarmsTopic', o.topicArn);
+    for (const email of emails) topic.addSubscription(new EmailSubscription(email));
+    return topic;
+  }
+  const key = new kms.Key(scope, 'AlarmsKey', {
+    description: `Encrypts the ${settings.namePrefix} alarm notifications`,
+    enableKeyRotation: true,
+    removalPolicy: settings.logRemovalPolicy,
+    pendingWindow: Duration.days(7),
+  });
+  const cloudwatch = new iam.ServicePrincipal('cloudwatch.amazonaws.com');
+  const sameAccount = { StringEquals: { 'aws:SourceAccount': Aws.ACCOUNT_ID } };
+  key.addToResourcePolicy(new iam.PolicyStatement({ principals: [cloudwatch], actions: ['kms:Decrypt', 'kms:GenerateDataKey*'], resources: ['*'], conditions: sameAccount }));
+  const topic = new sns.Topic(scope, 'AlarmsTopic', {
+    topicName: `${settings.namePrefix}-alarms`,
+    displayName: `Despacho ${settings.stage} alarms`,
+    masterKey: key,
+    enforceSSL: true,
+  });
+  topic.addToResourcePolicy(new iam.PolicyStatement({ principals: [cloudwatch], actions: ['sns:Publish'], resources: [topic.topicArn], conditions: sameAccount }));
+  for (const email of emails) topic.addSubscription(new EmailSubscription(email));
+  return topic;
 }

@@ -236,6 +236,57 @@ describe('data stack', { timeout: 60_000 }, () => {
     for (const bucket of Object.values(resources(prod.dataTemplate, 'AWS::S3::Bucket'))) expect(bucket.DeletionPolicy).toBe('Retain');
   });
 
+  it('backs the prod table up daily with AWS Backup, kept 35 days, in an encrypted vault prod retains, beside point-in-time recovery and the versioned files', () => {
+    const t = prod.dataTemplate;
+    const [[tableId]] = Object.entries(resources(t, 'AWS::DynamoDB::Table'));
+    expect(resources(t, 'AWS::DynamoDB::Table')[tableId].Properties.PointInTimeRecoverySpecification).toEqual({ PointInTimeRecoveryEnabled: true });
+    const files = Object.entries(resources(t, 'AWS::S3::Bucket')).find(([id]) => id.startsWith('Files'))![1];
+    expect(files.Properties.VersioningConfiguration).toEqual({ Status: 'Enabled' });
+
+    const [[vaultId, vault]] = Object.entries(resources(t, 'AWS::Backup::BackupVault'));
+    expect([vault.DeletionPolicy, vault.UpdateReplacePolicy]).toEqual(['Retain', 'Retain']);
+    expect(vault.Properties.BackupVaultName).toBe('despacho-prod-table');
+    const keyId = vault.Properties.EncryptionKeyArn['Fn::GetAtt'][0];
+    expect(resources(t, 'AWS::KMS::Key')[keyId].Properties.EnableKeyRotation).toBe(true);
+    expect(resources(t, 'AWS::KMS::Key')[keyId].DeletionPolicy).toBe('Retain');
+    // Recovery points expire by the plan's lifecycle only, never by hand.
+    expect(vault.Properties.AccessPolicy.Statement).toEqual([
+      expect.objectContaining({ Effect: 'Deny', Principal: { AWS: '*' }, Action: expect.arrayContaining(['backup:DeleteRecoveryPoint', 'backup:UpdateRecoveryPointLifecycle']) }),
+    ]);
+
+    const [[planId, plan]] = Object.entries(resources(t, 'AWS::Backup::BackupPlan'));
+    expect(plan.Properties.BackupPlan.BackupPlanRule).toEqual([
+      {
+        RuleName: 'Daily',
+        ScheduleExpression: 'cron(0 5 * * ? *)',
+        ScheduleExpressionTimezone: 'Etc/UTC',
+        StartWindowMinutes: 60,
+        CompletionWindowMinutes: 240,
+        Lifecycle: { DeleteAfterDays: 35 },
+        TargetBackupVault: { 'Fn::GetAtt': [vaultId, 'BackupVaultName'] },
+      },
+    ]);
+    const [[, selection]] = Object.entries(resources(t, 'AWS::Backup::BackupSelection'));
+    expect(selection.Properties.BackupPlanId).toEqual({ 'Fn::GetAtt': [planId, 'BackupPlanId'] });
+    expect(selection.Properties.BackupSelection.Resources).toEqual([{ 'Fn::GetAtt': [tableId, 'Arn'] }]);
+    const roleId = selection.Properties.BackupSelection.IamRoleArn['Fn::GetAtt'][0];
+    const role = resources(t, 'AWS::IAM::Role')[roleId];
+    expect(role.Properties.AssumeRolePolicyDocument.Statement).toEqual([expect.objectContaining({ Principal: { Service: 'backup.amazonaws.com' } })]);
+    expect(JSON.stringify(role.Properties.ManagedPolicyArns)).toMatch(/service-role\/AWSBackupServiceRolePolicyForBackup.*service-role\/AWSBackupServiceRolePolicyForRestores/);
+    // The managed policies are the one acknowledged finding of the backup, each with its reason.
+    expect(acknowledgments(prod.data).filter((a) => a.path.includes('/TableBackup/')).map((a) => a.id).sort()).toEqual([
+      'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSBackupServiceRolePolicyForBackup]',
+      'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSBackupServiceRolePolicyForRestores]',
+    ]);
+  });
+
+  it('has no AWS Backup plan in dev or staging (their tables keep point-in-time recovery)', () => {
+    for (const s of [dev, probe]) {
+      for (const type of ['AWS::Backup::BackupVault', 'AWS::Backup::BackupPlan', 'AWS::Backup::BackupSelection']) s.dataTemplate.resourceCountIs(type, 0);
+      s.dataTemplate.hasResourceProperties('AWS::DynamoDB::Table', { PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true } });
+    }
+  });
+
   it('lets dev drop its table and buckets but keeps point-in-time recovery on', () => {
     dev.dataTemplate.hasResource('AWS::DynamoDB::Table', {
       DeletionPolicy: 'Delete',
