@@ -1,4 +1,7 @@
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { toolAvailable } from '../../support/tools';
 import { actionlint, readWorkflows, workflowPolicy } from '../../support/workflows';
 
 /**
@@ -71,5 +74,36 @@ describe('the deploy pipeline', () => {
     const fromPullRequests = workflowPolicy(deployWith('on:\n  push:', 'on:\n  pull_request:\n  push:'));
     expect(fromPullRequests).toContain('deploy.yml job deploy-prod: deploys prod from a workflow a pull request starts');
     expect(fromPullRequests).toContain('deploy.yml job deploy-dev: deploys dev from a workflow a pull request starts');
+  });
+});
+
+describe('the OIDC roles the pipeline assumes (.github/aws/github-oidc.yaml)', () => {
+  const path = '.github/aws/github-oidc.yaml';
+  const template = readFileSync(path, 'utf8');
+  const cdkContext = JSON.parse(readFileSync('cdk.json', 'utf8')).context as Record<string, unknown>;
+  const qualifier = String(cdkContext['@aws-cdk/core:bootstrapQualifier'] ?? 'hnb659fds');
+
+  it('trusts only this repository\'s jobs: the named environment for deploys, pull requests for the read-only diff, GitHub\'s audience', () => {
+    const subjects = [...template.matchAll(/token\.actions\.githubusercontent\.com:sub: (.+)/g)].map((m) => m[1].trim());
+    expect(subjects).toEqual(['!Sub repo:${Repository}:environment:${Environment}', '!Sub repo:${Repository}:pull_request']);
+    expect([...template.matchAll(/token\.actions\.githubusercontent\.com:aud: (.+)/g)].map((m) => m[1].trim())).toEqual(['sts.amazonaws.com', 'sts.amazonaws.com']);
+    expect(template).not.toMatch(/StringLike|AdministratorAccess|iam:CreateAccessKey/);
+  });
+
+  it('lets the roles assume only the bootstrap roles of the qualifier the stacks expect', () => {
+    const resources = [...template.matchAll(/:role\/(cdk-[a-z0-9]+)-([a-z-]+)-\$\{AWS::AccountId\}-\*/g)].map((m) => [m[1], m[2]]);
+    expect(resources).toEqual([
+      [`cdk-${qualifier}`, 'deploy-role'],
+      [`cdk-${qualifier}`, 'file-publishing-role'],
+      [`cdk-${qualifier}`, 'lookup-role'],
+      [`cdk-${qualifier}`, 'lookup-role'],
+    ]);
+  });
+
+  it.runIf(toolAvailable('cfn-lint', 'cfn-lint of .github/aws/github-oidc.yaml'))('passes cfn-lint', { timeout: 60_000 }, () => {
+    const run = spawnSync('cfn-lint', [path], { encoding: 'utf8' });
+    expect(run.error).toBeUndefined();
+    expect(run.stdout + run.stderr).toBe('');
+    expect(run.status).toBe(0);
   });
 });
