@@ -174,8 +174,9 @@ export function readAssembly(dir: string, stage?: string): Assembly {
           if (String(f.source?.path).endsWith('.nested.template.json')) nestedByHash.set(hash, f.source.path);
         }
       }
+      // The stage's region: its data stack's (an edge stack for CloudFront may sit in us-east-1).
       const r = /^aws:\/\/[^/]+\/(.+)$/.exec(a.environment ?? '')?.[1];
-      if (r && r !== 'unknown-region') region = r;
+      if (r && r !== 'unknown-region' && (!region || id.endsWith('-data'))) region = r;
     }
   } else {
     files.push(...readdirSync(dir).filter((f) => f.endsWith('.template.json')).sort());
@@ -306,6 +307,7 @@ const freeTypes = new Set([
   'AWS::Route53::RecordSet', 'AWS::Route53::RecordSetGroup', 'AWS::CloudFront::CachePolicy', 'AWS::CloudFront::OriginRequestPolicy',
   'AWS::CloudFront::ResponseHeadersPolicy', 'AWS::CloudFront::OriginAccessControl', 'AWS::WAFv2::WebACLAssociation', 'AWS::WAFv2::IPSet',
   'AWS::Backup::BackupVault', 'AWS::Backup::BackupSelection', 'AWS::Logs::ResourcePolicy', 'AWS::Logs::MetricFilter', 'AWS::Logs::SubscriptionFilter',
+  'AWS::SSM::Parameter', 'AWS::Lambda::EventInvokeConfig', 'AWS::Lambda::Url', 'AWS::ApiGatewayV2::Deployment',
 ]);
 /** Managed rule groups that carry a subscription and request fee of their own (not priced here). */
 const extraFeeRuleGroups = /BotControl|ATPRuleSet|ACFPRuleSet|AntiDDoS/;
