@@ -160,6 +160,8 @@ export function readAssembly(dir: string, stage?: string): Assembly {
       ([id, a]) => a.type === 'aws:cloudformation:stack' && (!stage || id.startsWith(`Despacho-${stage}-`)),
     );
     if (stacks.length === 0) throw new Error(`no stack of stage ${stage ?? '(any)'} in ${dir}: run npx cdk synth -c stage=${stage ?? 'dev'} first`);
+    const stagesThere = [...new Set(stacks.map(([id]) => /^Despacho-([^-]+)-/.exec(id)?.[1] ?? id))];
+    if (!stage && stagesThere.length > 1) throw new Error(`${dir} holds the stacks of ${stagesThere.join(', ')}: name one with --stage`);
     for (const [id, a] of stacks) {
       files.push(a.properties.templateFile);
       // Its nested stacks' templates are file assets of the stack (also named by each nested

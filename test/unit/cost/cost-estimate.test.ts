@@ -261,6 +261,7 @@ describe('npm run cost: the command', () => {
   it('refuses an unknown profile, a bad number and a stage that was not synthesized, naming it', { timeout: 60_000 }, () => {
     expect(run('--dir', dir, '--profile', 'huge').stderr).toMatch(/--profile huge: use small or large/);
     expect(run('--dir', dir, '--requests-per-day', 'lots').stderr).toMatch(/--requests-per-day "lots": a number of 0 or more/);
+    expect(run('--dir', dir).stderr).toMatch(/holds the stacks of test, other: name one with --stage/);
     const missing = run('--dir', dir, '--stage', 'prod');
     expect(missing.status).toBe(1);
     expect(missing.stderr).toMatch(/no stack of stage prod in .*: run npx cdk synth -c stage=prod first/);
