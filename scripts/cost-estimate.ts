@@ -666,7 +666,7 @@ export function estimate(assembly: Assembly, volume: Volume, opts: { region?: st
     add('DynamoDB', `storage (GB after ${volume.monthsOfData} months)`, tableGb, 'dynamodb.storage');
     if (t.pitr) add('DynamoDB', 'point-in-time recovery (GB)', tableGb, 'dynamodb.pitr');
   }
-  if (inv.backupCopies > 0 && inv.tables.length > 0) add('AWS Backup', `table backups kept (${inv.backupCopies} full copies, GB)`, inv.backupCopies * tableGb, 'backup.dynamodb.warm');
+  if (inv.tables.length > 0) add('AWS Backup', inv.backupCopies > 0 ? `table backups kept (${inv.backupCopies} full copies, GB)` : 'backup plans (none in the templates)', inv.backupCopies * tableGb, 'backup.dynamodb.warm');
   if (inv.backupsS3) notPriced.push({ what: 'AWS Backup of S3 buckets', count: 1, why: 'the script prices DynamoDB backups only' });
 
   // S3: the files bucket's objects and requests; access logs by S3's own delivery (free but stored).
@@ -739,6 +739,9 @@ export function estimate(assembly: Assembly, volume: Volume, opts: { region?: st
   }
 
   // WAF and CloudFront in front of the API.
+  // Absent ones are printed at 0, so a reader sees they were looked for.
+  if (inv.webAcls.length === 0) add('WAF', 'web ACLs (none in the templates)', 0, 'waf.webAcl');
+  if (inv.distributions === 0) add('CloudFront', 'distributions (none in the templates)', 0, 'cloudfront.httpsRequest');
   for (const acl of inv.webAcls) {
     add('WAF', `web ACL ${acl.id}`, 1, 'waf.webAcl');
     add('WAF', `rules of ${acl.id}`, acl.rules, 'waf.rule');

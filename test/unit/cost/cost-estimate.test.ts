@@ -218,12 +218,17 @@ describe('npm run cost: the estimate', () => {
     expect(e.inventory.unknown).toEqual({ 'AWS::Kinesis::Stream': 1 });
   });
 
-  it('has no web ACL, distribution or backup line for a stage without them (0, not a guess)', () => {
+  it('prices WAF, CloudFront and backups at 0 for a stage without them, saying none is in the templates', () => {
     const bare: Assembly = { ...assembly, resources: assembly.resources.filter((r) => !/WAFv2|CloudFront|Backup/.test(r.type)) };
     const e = estimate(bare, volume);
-    expect(e.byService.WAF).toBeUndefined();
-    expect(e.byService.CloudFront).toBeUndefined();
-    expect(e.byService['AWS Backup']).toBeUndefined();
+    expect(e.byService.WAF).toBe(0);
+    expect(e.byService.CloudFront).toBe(0);
+    expect(e.byService['AWS Backup']).toBe(0);
+    expect(e.lines.filter((l) => l.item.includes('(none in the templates)')).map((l) => l.item)).toEqual([
+      'backup plans (none in the templates)',
+      'web ACLs (none in the templates)',
+      'distributions (none in the templates)',
+    ]);
     expect(e.lines.some((l) => l.item.includes('responses and downloads'))).toBe(true);
   });
 
