@@ -5,6 +5,7 @@ import { HttpLambdaAuthorizer, HttpLambdaResponseType } from 'aws-cdk-lib/aws-ap
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import * as logs from 'aws-cdk-lib/aws-logs';
+import * as xray from 'aws-cdk-lib/aws-xray';
 import type { Construct } from 'constructs';
 import { authorizer as authorizerDef, fallback as fallbackDef, routes as catalogRoutes, workers as catalogWorkers } from '../lambdas/catalog';
 import type { RouteDef, WorkerDef } from '../lambdas/catalog-types';
@@ -183,6 +184,26 @@ export class ApiStack extends Stack {
     }
 
     this.pipeline = new ManifestPipeline(this, 'ManifestPipeline', { settings, data });
+    if (settings.tracing) {
+      // The stage's share of traces (lib/stages.ts tracingSampleRate) beyond the first each second,
+      // for every segment named after the stage's resources (the state machine and SDK-sampled
+      // segments; Lambda samples its own invocations at 1 a second and 5%, whatever rules say).
+      new xray.CfnSamplingRule(this, 'TraceSampling', {
+        samplingRule: {
+          ruleName: `${settings.namePrefix}-sampling`.slice(0, 32),
+          priority: 1000,
+          fixedRate: settings.config.tracingSampleRate,
+          reservoirSize: 1,
+          serviceName: `${settings.namePrefix}-*`,
+          serviceType: '*',
+          host: '*',
+          httpMethod: '*',
+          urlPath: '*',
+          resourceArn: '*',
+          version: 1,
+        },
+      });
+    }
     for (const worker of workerDefs) if (worker.uses?.pipeline) this.pipeline.allowStart(this.workerFunctions[worker.id]);
 
     const watched: WatchedFunction[] = [

@@ -192,6 +192,13 @@ describe('the synthesized stages', { timeout: 120_000 }, () => {
     }
   });
 
+  it("samples the stage's traces at its configured rate", () => {
+    Template.fromStack(prod.api).hasResourceProperties('AWS::XRay::SamplingRule', { SamplingRule: Match.objectLike({ FixedRate: 0.05, ServiceName: 'despacho-prod-*' }) });
+    Template.fromStack(dev.api).hasResourceProperties('AWS::XRay::SamplingRule', { SamplingRule: Match.objectLike({ FixedRate: 1, ServiceName: 'despacho-dev-*' }) });
+    const off = stageApp('staging', { overrides: { tracing: 'off' } });
+    Template.fromStack(off.api).resourceCountIs('AWS::XRay::SamplingRule', 0);
+  });
+
   it('caps every queue event source, so a burst of deliveries or syncs leaves the API its concurrency', () => {
     const mappings = Template.fromStack(prod.api).findResources('AWS::Lambda::EventSourceMapping');
     expect(Object.keys(mappings).length).toBeGreaterThan(0);
