@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import { localKeyMaterial, scrypt } from './sealed-store';
 import { traced } from './tracing';
 import { Lru } from '../shared/lru';
+import type { signingSecretPurposes, SigningSecretKind } from '../catalog-types';
 
 /**
  * The signing secrets kept in table items (issue 31): webhook subscriptions' HMAC secrets and
@@ -23,8 +24,7 @@ import { Lru } from '../shared/lru';
  * open manifest ones.
  */
 
-export const secretPurposes = ['webhook-signing', 'manifest-signing'] as const;
-export type SecretPurpose = (typeof secretPurposes)[number];
+export type SecretPurpose = (typeof signingSecretPurposes)[SigningSecretKind];
 
 /** What a sealed secret is bound to: its encryption context. */
 export interface SecretBinding {
