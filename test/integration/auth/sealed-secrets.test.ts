@@ -1,5 +1,9 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createHmac } from 'node:crypto';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startService } from '../../support/service';
 import { PutCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { adminToken, useTwin } from '../../support/twin';
 import { useReceiver, type Received } from '../../support/receiver';
@@ -182,4 +186,50 @@ describe('signing secrets stored in clear before they were sealed', () => {
     const partner = await t.account('Not Admin Sealing');
     expect((await t.call('POST', '/v1/admin/migrations/signing-secrets', { token: partner.token, body: {} })).status).toBe(403);
   });
+});
+
+describe('npm start', () => {
+  /** Every file under `dir`, as bytes. */
+  const filesUnder = (dir: string): { path: string; bytes: Buffer }[] =>
+    readdirSync(dir, { recursive: true, withFileTypes: true })
+      .filter((e) => e.isFile())
+      .map((e) => join(e.parentPath, e.name))
+      .map((path) => ({ path, bytes: readFileSync(path) }));
+
+  it("keeps no signing secret in clear in DynamoDB Local's files, and signs with the same secrets after a restart", async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'despacho-sealed-'));
+    const admin = 'sealed-test-admin-token-4242';
+    const start = () => startService(dataDir, { ADMIN_TOKEN: admin, LOG_LEVEL: 'WARN', POWERTOOLS_LOG_LEVEL: 'WARN' });
+    const stop = (child: Awaited<ReturnType<typeof start>>['child']) => new Promise((r) => (child.once('exit', r), child.kill('SIGTERM')));
+    const call = async (apiUrl: string, method: string, path: string, token: string, body?: unknown) => {
+      const res = await fetch(apiUrl + path, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+      return { status: res.status, body: (await res.json()) as any };
+    };
+    try {
+      const first = await start();
+      const account = (await call(first.apiUrl, 'POST', '/v1/admin/accounts', admin, { name: 'Sealed Files SA', kind: 'partner' })).body.data;
+      const token = (await call(first.apiUrl, 'POST', '/v1/admin/tokens', admin, { account_id: account.id, name: 'n', role: 'partner' })).body.data.token as string;
+      const sub = (await call(first.apiUrl, 'POST', '/webhook-subscriptions', token, { endpoint_url: receiver.url, events: ['document.uploaded'] })).body.data;
+      const signing = (await call(first.apiUrl, 'POST', `/v1/admin/accounts/${account.id}/signing-secret`, admin)).body.data.secret as string;
+      await stop(first.child);
+
+      const files = filesUnder(join(dataDir, 'dynamodb'));
+      expect(files.length).toBeGreaterThan(0);
+      expect(files.reduce((n, f) => n + f.bytes.length, 0)).toBeGreaterThan(0);
+      for (const secret of [sub.hmac_secret as string, signing]) {
+        for (const text of [secret, secret.slice(secret.indexOf('_') + 1)]) {
+          for (const f of files) expect(f.bytes.includes(Buffer.from(text)), `${text} in ${f.path}`).toBe(false);
+        }
+      }
+      // The twin's key: one file, readable by its owner only.
+      expect(statSync(join(dataDir, 'marketplace-credentials.key')).mode & 0o777).toBe(0o600);
+
+      const second = await start();
+      expect((await call(second.apiUrl, 'POST', `/webhook-subscriptions/${sub.id}/test`, token)).status).toBe(200);
+      expect(verify(receiver.received.at(-1)!, sub.hmac_secret)).toBe(true);
+      await stop(second.child);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 120_000);
 });
