@@ -175,6 +175,19 @@ export const commands: Command[] = [
     },
   },
   {
+    name: 'migrate signing-secrets',
+    summary: 'Seal the webhook and manifest signing secrets still stored in clear (written before they were encrypted); safe to repeat and to run while the service runs',
+    options: {
+      cursor: { type: 'string', value: '<cursor>', description: 'Go on from where an interrupted run stopped (the cursor it printed)' },
+    },
+    request: ({ options }) => sealFrom(str(options, 'cursor')),
+    next: ({ data }) => (data?.done === false && typeof data.cursor === 'string' ? sealFrom(data.cursor) : undefined),
+    print: ({ data }, out) => {
+      out.line(`${data.done ? 'Done' : 'Going on'}: accounts ${data.accounts}, manifest secrets sealed ${data.manifest_secrets}, webhook secrets sealed ${data.webhook_secrets}.`);
+      if (!data.done) out.line(`  cursor: ${data.cursor}`);
+    },
+  },
+  {
     name: 'tariff import',
     summary: 'Replace the tariff table from a CSV file (ncm,description,duty_rate[,description_en][,keywords]); bad lines are listed and nothing is stored',
     args: ['file'],
@@ -326,6 +339,10 @@ const tariffColumns: Column[] = [
 /** One page of the channel-code migration, from `cursor` (the first page without one). */
 function migrateFrom(cursor: string | undefined): Call {
   return (api, init) => api.POST('/api/v1/admin/migrations/channel-codes', { ...init, body: { cursor } });
+}
+
+function sealFrom(cursor: string | undefined): Call {
+  return (api, init) => api.POST('/api/v1/admin/migrations/signing-secrets', { ...init, body: { cursor } });
 }
 
 /** A file's text for the request; a missing or unreadable file is a usage error. */

@@ -22,7 +22,23 @@ export interface Access {
   bedrock?: boolean;
   /** The accounts' marketplace credentials in Secrets Manager: `read` them, or `write` (and read) them. */
   secrets?: 'read' | 'write';
+  /**
+   * The signing secrets kept sealed in table items under the stage's secrets key (issue 31,
+   * lambdas/infra/sealed-secrets.ts), by kind: `seal` encrypts one (create, rotate, migrate; also
+   * the read-through sealing of a secret stored in clear before), `open` decrypts one (sign a
+   * webhook delivery, verify X-Signature). Each kind is its own grant, conditioned on the
+   * encryption context's purpose: a function reaches only the kinds it names here.
+   */
+  signingSecrets?: { readonly [K in SigningSecretKind]?: readonly SealAction[] };
 }
+
+/**
+ * The kinds of sealed signing secret, webhook subscriptions' and partner accounts' (X-Signature),
+ * and the `purpose` of each one's encryption context (what its IAM grant is conditioned on).
+ */
+export const signingSecretPurposes = { webhook: 'webhook-signing', manifest: 'manifest-signing' } as const;
+export type SigningSecretKind = keyof typeof signingSecretPurposes;
+export type SealAction = 'seal' | 'open';
 /**
  * DynamoDB IAM actions. There is no `TransactWriteItems` (or `TransactGetItems`) IAM action: each
  * write of a transaction is authorized as its item action (Put as PutItem, Update as UpdateItem,

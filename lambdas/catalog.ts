@@ -144,7 +144,7 @@ export const workers: WorkerDef[] = [
     queue: 'webhookDelivery',
     batchSize: 10,
     timeoutSeconds: 50,
-    uses: { table: ['GetItem', 'UpdateItem'], queues: [{ name: 'webhookDelivery', actions: ['SendMessage'] }], scheduler: true },
+    uses: { table: ['GetItem', 'UpdateItem'], queues: [{ name: 'webhookDelivery', actions: ['SendMessage'] }], scheduler: true, signingSecrets: { webhook: ['open', 'seal'] } },
   },
 ];
 

@@ -3,6 +3,7 @@ import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as events from 'aws-cdk-lib/aws-events';
 import * as targets from 'aws-cdk-lib/aws-events-targets';
 import * as iam from 'aws-cdk-lib/aws-iam';
+import * as kms from 'aws-cdk-lib/aws-kms';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as scheduler from 'aws-cdk-lib/aws-scheduler';
 import { SqsSendMessage } from 'aws-cdk-lib/aws-scheduler-targets';
@@ -39,6 +40,8 @@ export function dataNames(settings: StageSettings) {
      * They are not CloudFormation resources, so no stack deletion removes them.
      */
     secretPrefix: settings.namePrefix,
+    /** The signing-secrets key's alias (issue 31): for operators; the functions get the key's ARN. */
+    signingSecretsKeyAlias: `alias/${settings.namePrefix}-signing-secrets`,
     /** Bucket names are global: account and region make them unique per deployment. */
     filesBucket: `${settings.namePrefix}-files-${Aws.ACCOUNT_ID}-${Aws.REGION}`,
   };
@@ -71,6 +74,8 @@ export class DataStack extends Stack {
   readonly settings: StageSettings;
   readonly names: ReturnType<typeof dataNames>;
   readonly table: dynamodb.Table;
+  /** Seals the webhook and manifest signing secrets the table's items hold (issue 31). */
+  readonly signingSecretsKey: kms.Key;
   readonly filesBucket: s3.Bucket;
   readonly accessLogsBucket: s3.Bucket;
   readonly bus: events.EventBus;
@@ -120,6 +125,23 @@ export class DataStack extends Stack {
     }
     const backupSchedule = tableBackupByStage[settings.stage];
     if (backupSchedule) this.tableBackup = new TableBackup(this, 'TableBackup', { settings, table: this.table, schedule: backupSchedule });
+
+    // --- Signing secrets key (issue 31) ---------------------------------------------------------
+    // Webhook subscriptions' HMAC secrets and partner accounts' manifest signing secrets are
+    // stored in the table as KMS ciphertext under this customer managed key (lambdas/infra/
+    // sealed-secrets.ts), so GetItem on the table no longer reads them: only the functions whose
+    // catalog entry lists `signingSecrets` may Encrypt or Decrypt, each only for the purposes it
+    // names (lib/functions.ts). Yearly automatic rotation: KMS keeps every earlier key material,
+    // so ciphertexts sealed before a rotation still open. The key policy is the CDK's default
+    // (the account's root, so IAM policies decide). Kept with the table (prod retains both): a key
+    // deleted with the data still in a backup would leave those secrets unreadable.
+    this.signingSecretsKey = new kms.Key(this, 'SigningSecretsKey', {
+      description: `Seals the ${settings.namePrefix} webhook and manifest signing secrets kept in the table`,
+      alias: this.names.signingSecretsKeyAlias,
+      enableKeyRotation: true,
+      removalPolicy: settings.dataRemovalPolicy,
+      pendingWindow: Duration.days(prod ? 30 : 7),
+    });
 
     // --- Buckets -----------------------------------------------------------------------------
     // Server access logs of the files bucket go to a bucket of their own (S3-managed keys: the
@@ -295,6 +317,7 @@ export class DataStack extends Stack {
     }
 
     new CfnOutput(this, 'TableName', { value: this.table.tableName });
+    new CfnOutput(this, 'SigningSecretsKeyArn', { value: this.signingSecretsKey.keyArn });
     new CfnOutput(this, 'FilesBucketName', { value: this.filesBucket.bucketName });
     new CfnOutput(this, 'EventBusName', { value: this.bus.eventBusName });
     new CfnOutput(this, 'ScheduleGroupName', { value: this.scheduleGroup.scheduleGroupName });

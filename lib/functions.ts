@@ -7,7 +7,7 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import type { Access, QueueName } from '../lambdas/catalog-types';
+import { signingSecretPurposes, type Access, type QueueName, type SigningSecretKind } from '../lambdas/catalog-types';
 import type { DataStack } from './data';
 import { acknowledge, wildcardResourceFinding } from './nag';
 import type { StageSettings } from './stage';
@@ -167,6 +167,7 @@ function environment(def: FunctionDef, settings: StageSettings, data: DataStack)
   for (const q of uses.queues ?? []) env[queueUrlVariable(q.name)] = queueOf(data, q.name, def.id).queue.queueUrl;
   if (uses.bedrock && settings.bedrockModelId) env.BEDROCK_MODEL_ID = settings.bedrockModelId;
   if (uses.secrets) env.MARKETPLACE_SECRET_PREFIX = data.names.secretPrefix;
+  if (uses.signingSecrets) env.SIGNING_SECRETS_KEY_ARN = data.signingSecretsKey.keyArn;
   if (uses.scheduler) {
     env.SCHEDULER_ROLE_ARN = data.schedulerRole.roleArn;
     env.SCHEDULER_GROUP = data.names.scheduleGroup;
@@ -247,7 +248,27 @@ function statements(scope: CatalogFunction, uses: Access, data: DataStack): iam.
   }
 
   if (uses.secrets) out.push(...secretStatements(scope, data, wildcard, uses.secrets));
+  if (uses.signingSecrets) out.push(...signingSecretStatements(uses.signingSecrets, data));
   return out;
+}
+
+/**
+ * The sealed signing secrets' grants (issue 31): `seal` is kms:Encrypt, `open` kms:Decrypt, on the
+ * stage's signing-secrets key only, one statement per kind, conditioned on the encryption
+ * context's `purpose` (lambdas/infra/sealed-secrets.ts), so a function that verifies X-Signature
+ * cannot open a webhook secret. README, "Deploy" (signing secrets).
+ */
+function signingSecretStatements(grants: NonNullable<Access['signingSecrets']>, data: DataStack): iam.PolicyStatement[] {
+  return (Object.keys(grants) as SigningSecretKind[])
+    .filter((kind) => grants[kind]?.length)
+    .map(
+      (kind) =>
+        new iam.PolicyStatement({
+          actions: [...new Set(grants[kind])].sort().map((a) => (a === 'seal' ? 'kms:Encrypt' : 'kms:Decrypt')),
+          resources: [data.signingSecretsKey.keyArn],
+          conditions: { StringEquals: { 'kms:EncryptionContext:purpose': signingSecretPurposes[kind] } },
+        }),
+    );
 }
 
 /** The tags CreateSecret puts on a marketplace secret (lambdas/infra/marketplace-credentials.ts). */

@@ -13,6 +13,7 @@ import { useTimers } from '../lambdas/infra/timers';
 import { useEvents } from '../lambdas/infra/events';
 import { LocalMarketplaceCredentials, useMarketplaceCredentials } from '../lambdas/infra/marketplace-credentials';
 import { LocalCarrierCredentials, useCarrierCredentials } from '../lambdas/infra/carrier-credentials';
+import { LocalSealer, useSecretSealer } from '../lambdas/infra/sealed-secrets';
 import { nowIso } from '../lambdas/infra/clock';
 import { seedAdminToken } from '../lambdas/services/auth/accounts';
 import { startDynamoLocal, ensureTable, type RunningDynamo } from './dynamodb-local';
@@ -105,6 +106,8 @@ export async function startTwin(opts: TwinOptions): Promise<Twin> {
     useEvents(jobs);
     useMarketplaceCredentials(new LocalMarketplaceCredentials(dataDir));
     useCarrierCredentials(new LocalCarrierCredentials(dataDir));
+    // Webhook and manifest signing secrets are sealed with the same local key (no secret in clear in DynamoDB Local).
+    useSecretSealer(new LocalSealer(dataDir));
     // Every carrier adapter calls the fakes (CARRIER_API_URL), never a carrier's real host.
     carriers = await startFakeCarriers({ stepMs: opts.carrierStepMs });
     process.env.CARRIER_API_URL = carriers.baseUrl;

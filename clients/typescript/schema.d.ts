@@ -483,6 +483,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/admin/migrations/signing-secrets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Seal the webhook and manifest signing secrets still stored in clear (written before they were encrypted) for about 20 s; call again with data.cursor until data.done */
+        post: operations["AdminMigrateSigningSecrets"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/admin/metrics": {
         parameters: {
             query?: never;
@@ -8818,6 +8835,265 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                    };
+                };
+            };
+            /** @description Authenticated, but not allowed */
+            403: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "forbidden";
+                    };
+                };
+            };
+            /** @description Too large */
+            413: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "payload_too_large";
+                    };
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Invalid: one entry per failing field in `errors` */
+            422: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "validation_failed";
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Rate limit exceeded: retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds until the window resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal error, with a request id and no internals */
+            500: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "internal_error";
+                        request_id?: string;
+                    };
+                };
+            };
+        };
+    };
+    AdminMigrateSigningSecrets: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    cursor?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description What this call sealed; call again with data.cursor until done */
+            200: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            done: boolean;
+                            cursor: string | null;
+                            accounts: number;
+                            manifest_secrets: number;
+                            webhook_secrets: number;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Malformed request (bad JSON, bad Idempotency-Key, bad multipart) */
+            400: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "bad_request";
+                    };
+                };
+            };
+            /** @description No token, a bad token, or a bad X-Signature */
+            401: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "unauthorized";
                     };
                 };
             };

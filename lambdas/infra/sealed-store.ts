@@ -85,7 +85,7 @@ export interface SealedEntries {
 
 const scryptParams: ScryptOptions = { N: 2 ** 14, r: 8, p: 1 };
 
-function scrypt(secret: string, salt: Buffer): Promise<Buffer> {
+export function scrypt(secret: string, salt: Buffer): Promise<Buffer> {
   return new Promise((done, fail) => scryptCb(secret, salt, 32, scryptParams, (err, key) => (err ? fail(err) : done(key))));
 }
 
@@ -176,22 +176,8 @@ export class EncryptedFile {
     return key;
   }
 
-  private async keyMaterial(): Promise<string> {
-    if (this.opts.secret) return this.opts.secret;
-    const keyFile = this.opts.keyFile;
-    try {
-      return (await readFile(keyFile, 'utf8')).trim();
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-    }
-    await mkdir(resolve(keyFile, '..'), { recursive: true });
-    try {
-      await writeFile(keyFile, randomBytes(32).toString('hex'), { mode: 0o600, flag: 'wx' });
-    } catch (err) {
-      // Another store made it first: use theirs.
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-    }
-    return (await readFile(keyFile, 'utf8')).trim();
+  private keyMaterial(): Promise<string> {
+    return this.opts.secret ? Promise.resolve(this.opts.secret) : localKeyMaterial(this.opts.keyFile);
   }
 
   private async encrypt(file: SealedFile, name: string, text: string): Promise<EncryptedEntry> {
@@ -213,6 +199,26 @@ export class EncryptedFile {
       throw this.opts.unreadable(`The stored ${where} cannot be decrypted: the file was changed, or the key is not the one they were stored with.`);
     }
   }
+}
+
+/**
+ * The random key kept in `keyFile` (hex, created 0600 on first use): the twin's local key, which
+ * the credentials files and the signing-secret sealer (sealed-secrets.ts) share.
+ */
+export async function localKeyMaterial(keyFile: string): Promise<string> {
+  try {
+    return (await readFile(keyFile, 'utf8')).trim();
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+  }
+  await mkdir(resolve(keyFile, '..'), { recursive: true });
+  try {
+    await writeFile(keyFile, randomBytes(32).toString('hex'), { mode: 0o600, flag: 'wx' });
+  } catch (err) {
+    // Another store made it first: use theirs.
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+  }
+  return (await readFile(keyFile, 'utf8')).trim();
 }
 
 /** A twin's credentials file that cannot be read: a wrong key, a tampered or moved entry. */

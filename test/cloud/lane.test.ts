@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { DeleteSecretCommand, GetSecretValueCommand, ListSecretsCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { GetScheduleCommand, ListSchedulesCommand } from '@aws-sdk/client-scheduler';
+import { DynamoDBDocumentClient, ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { DecryptCommand, GetKeyRotationStatusCommand } from '@aws-sdk/client-kms';
 import { DeleteMessageBatchCommand, GetQueueAttributesCommand, ReceiveMessageCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { eventRules } from '../../lambdas/catalog';
@@ -14,7 +16,8 @@ import { Functions } from '../../twin/cloud/sandbox';
 import { apiEvent, authorizerEvent } from '../../twin/api-events';
 import { pdf } from '../support/files';
 import { answerOf } from '../support/http';
-import { items } from '../support/manifests';
+import { items, manifest, submitPath } from '../support/manifests';
+import { manifestSignature } from '../../lambdas/core/manifests/signature';
 import { toolAvailable } from '../support/tools';
 
 /*
@@ -348,6 +351,58 @@ describe.runIf(run)('the cloud lane: the synthesized stacks on moto_server and D
     const left = await secrets.send(new ListSecretsCommand({ Filters: [{ Key: 'name', Values: [name] }] }));
     expect((left.SecretList ?? []).filter((s) => !s.DeletedDate)).toEqual([]);
     await secrets.send(new DeleteSecretCommand({ SecretId: name, ForceDeleteWithoutRecovery: true })).catch(() => undefined);
+  });
+
+  it('keeps webhook and manifest signing secrets as KMS ciphertext at rest, under the stack\'s rotated key, bound to their item', async () => {
+    const { token, accountId } = await account('Lane Sealed SA');
+    const hook = await call('POST', '/webhook-subscriptions', { token, body: { endpoint_url: 'https://receiver.invalid/hooks', events: ['order.created'] } });
+    expect(hook.status).toBe(201);
+    const hookSecret = hook.body.data.hmac_secret as string;
+    const signing = await call('POST', `/v1/admin/accounts/${accountId}/signing-secret`);
+    expect(signing.status).toBe(201);
+    const signingSecret = signing.body.data.secret as string;
+
+    // The stored items: ciphertext of KMS only, no secret (nor its random part) in clear anywhere in the table.
+    const rows: Record<string, any>[] = [];
+    const doc = DynamoDBDocumentClient.from(lane.clients.dynamo);
+    let ExclusiveStartKey: Record<string, unknown> | undefined;
+    do {
+      const page = await doc.send(new ScanCommand({ TableName: lane.names.table, ExclusiveStartKey }));
+      rows.push(...(page.Items ?? []));
+      ExclusiveStartKey = page.LastEvaluatedKey;
+    } while (ExclusiveStartKey);
+    const text = JSON.stringify(rows);
+    for (const secret of [hookSecret, signingSecret]) {
+      expect(text).not.toContain(secret);
+      expect(text).not.toContain(secret.slice(secret.indexOf('_') + 1));
+    }
+    const subItem = rows.find((r) => r.__edb_e__ === 'webhookSubscription' && r.id === hook.body.data.id)!;
+    const accountItem = rows.find((r) => r.__edb_e__ === 'account' && r.id === accountId)!;
+    expect(subItem).not.toHaveProperty('secret');
+    expect(accountItem).not.toHaveProperty('manifestSigningSecret');
+    expect(subItem.sealedSecret).toMatch(/^kms1\./);
+    expect(accountItem.sealedSigningSecret).toMatch(/^kms1\./);
+
+    // Sealed under the data stack's key, which rotates, and bound to its subscription.
+    const [key] = lane.deployment.resources('AWS::KMS::Key').filter((r) => r.stack.name.endsWith('-data'));
+    const keyId = lane.deployment.physicalId(key);
+    expect((await lane.clients.kms.send(new GetKeyRotationStatusCommand({ KeyId: keyId }))).KeyRotationEnabled).toBe(true);
+    const blob = Buffer.from(String(subItem.sealedSecret).slice('kms1.'.length), 'base64');
+    const context = { purpose: 'webhook-signing', account: String(accountId), subscription: String(hook.body.data.id) };
+    const opened = await lane.clients.kms.send(new DecryptCommand({ CiphertextBlob: blob, EncryptionContext: context }));
+    expect(Buffer.from(opened.Plaintext!).toString()).toBe(hookSecret);
+    expect(opened.KeyId).toContain(keyId);
+    await expect(lane.clients.kms.send(new DecryptCommand({ CiphertextBlob: blob, EncryptionContext: { ...context, subscription: '999999' } }))).rejects.toThrow();
+
+    // The functions open them: the test delivery is signed and sent (the host does not resolve offline),
+    // and X-Signature is verified against the sealed secret.
+    const test = await call('POST', `/webhook-subscriptions/${hook.body.data.id}/test`, { token });
+    expect(test.status).toBe(502);
+    expect(test.body.data.error).toBe('ENOTFOUND');
+    const body = manifest(1);
+    const signed = (secret: string) => ({ token, body, headers: { 'x-signature': manifestSignature(secret, JSON.stringify(body)) } });
+    expect((await call('POST', submitPath(), signed('another secret'))).status).toBe(401);
+    expect((await call('POST', submitPath(), signed(signingSecret))).status).toBe(202);
   });
 
   it('fails a function whose template does not set a variable it reads, as Lambda would', async () => {

@@ -1,5 +1,6 @@
 import { CreateTableCommand, DynamoDBClient, UpdateTimeToLiveCommand, type CreateTableCommandInput } from '@aws-sdk/client-dynamodb';
 import { CreateEventBusCommand, EventBridgeClient, PutRuleCommand, PutTargetsCommand } from '@aws-sdk/client-eventbridge';
+import { CreateAliasCommand, CreateKeyCommand, EnableKeyRotationCommand, KMSClient } from '@aws-sdk/client-kms';
 import { CreateBucketCommand, PutBucketCorsCommand, S3Client } from '@aws-sdk/client-s3';
 import { CreateScheduleCommand, CreateScheduleGroupCommand, SchedulerClient } from '@aws-sdk/client-scheduler';
 import { CreateStateMachineCommand, SFNClient } from '@aws-sdk/client-sfn';
@@ -8,7 +9,7 @@ import type { Deployment } from './template';
 
 /*
  * Creates the deployment's resources from its templates, as CloudFormation would: the table in
- * DynamoDB Local; buckets, queues (dead-letter queues first, then those that redrive to them),
+ * DynamoDB Local; KMS keys (with their policy and rotation) and aliases, buckets, queues (dead-letter queues first, then those that redrive to them),
  * the bus, its rules with their patterns and targets, the schedule group and schedules, and the
  * state machine in moto. Every name, attribute and setting is read from the template. Resource
  * types the lane has no engine for (IAM, logs, API Gateway, Lambda itself) are played by the lane
@@ -22,6 +23,7 @@ export interface Clients {
   events: EventBridgeClient;
   scheduler: SchedulerClient;
   sfn: SFNClient;
+  kms: KMSClient;
 }
 
 export function laneClients(region: string, servicesUrl: string, dynamoUrl: string): Clients {
@@ -34,6 +36,7 @@ export function laneClients(region: string, servicesUrl: string, dynamoUrl: stri
     events: new EventBridgeClient(common),
     scheduler: new SchedulerClient(common),
     sfn: new SFNClient(common),
+    kms: new KMSClient(common),
   };
 }
 
@@ -50,6 +53,28 @@ const queueAttributes: Record<string, string> = {
 };
 
 export async function provision(d: Deployment, c: Clients): Promise<void> {
+  // Keys first: a function's environment (SIGNING_SECRETS_KEY_ARN) and an alias name a key's ARN,
+  // which KMS gives it when it is made.
+  for (const r of d.resources('AWS::KMS::Key')) {
+    const p = d.properties(r);
+    const res = await c.kms.send(
+      new CreateKeyCommand({
+        Description: p.Description,
+        KeyUsage: p.KeyUsage,
+        KeySpec: p.KeySpec,
+        Policy: p.KeyPolicy ? JSON.stringify(p.KeyPolicy) : undefined,
+        Tags: (p.Tags as { Key: string; Value: string }[] | undefined)?.map((t) => ({ TagKey: t.Key, TagValue: t.Value })),
+      }),
+    );
+    const KeyId = res.KeyMetadata!.KeyId!;
+    d.assign(r, KeyId);
+    if (p.EnableKeyRotation) await c.kms.send(new EnableKeyRotationCommand({ KeyId, RotationPeriodInDays: p.RotationPeriodInDays }));
+  }
+  for (const r of d.resources('AWS::KMS::Alias')) {
+    const p = d.properties(r);
+    await c.kms.send(new CreateAliasCommand({ AliasName: p.AliasName, TargetKeyId: p.TargetKeyId }));
+  }
+
   for (const r of d.resources('AWS::DynamoDB::Table')) {
     const p = d.properties(r);
     const input: CreateTableCommandInput = {

@@ -194,6 +194,10 @@ export class Deployment {
         return p('BucketName') ?? generated.toLowerCase();
       case 'AWS::SQS::Queue':
         throw new Error(`queue ${r.logicalId}: its URL is known once it is created`);
+      case 'AWS::KMS::Key':
+        throw new Error(`KMS key ${r.logicalId}: its id is known once it is created`);
+      case 'AWS::KMS::Alias':
+        return p('AliasName') ?? generated;
       case 'AWS::Events::EventBus':
       case 'AWS::Scheduler::ScheduleGroup':
       case 'AWS::Scheduler::Schedule':
@@ -236,6 +240,10 @@ export class Deployment {
       case 'AWS::SQS::Queue.QueueName':
         return this.queueName(r);
       case 'AWS::SQS::Queue.QueueUrl':
+        return id;
+      case 'AWS::KMS::Key.Arn':
+        return `arn:aws:kms:${region}:${this.endpoints.account}:key/${id}`;
+      case 'AWS::KMS::Key.KeyId':
         return id;
       case 'AWS::Lambda::Function.Arn':
         return `arn:aws:lambda:${region}:${this.endpoints.account}:function:${id}`;

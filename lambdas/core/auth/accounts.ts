@@ -8,11 +8,19 @@ export interface Account {
   id: number;
   name: string;
   kind: AccountKind;
-  /** HMAC key partners sign manifest submissions with (X-Signature); shown once when made. */
-  manifestSigningSecret?: string;
+  /**
+   * The HMAC key partners sign manifest submissions with (X-Signature; shown once when made), as
+   * stored: ciphertext bound to this account (infra/sealed-secrets.ts). Only intake opens it.
+   */
+  sealedSigningSecret?: string;
+  /** The plain key of an item written before issue 31, until it is sealed. */
+  legacySigningSecret?: string;
   createdAt: string;
   updatedAt: string;
 }
+
+/** Whether the account has a manifest signing secret (sealed, or in clear from before issue 31). */
+export const hasSigningSecret = (a: Account) => a.sealedSigningSecret !== undefined || a.legacySigningSecret !== undefined;
 
 export interface TokenRecord {
   id: number;

@@ -1,8 +1,8 @@
-import type { Account, TokenRecord } from './accounts';
+import { hasSigningSecret, type Account, type TokenRecord } from './accounts';
 
 /** Public shapes (snake_case, as the rest of the interface); a token's value or hash never appears. */
 export function accountView(a: Account) {
-  return { id: a.id, name: a.name, kind: a.kind, has_signing_secret: a.manifestSigningSecret !== undefined, created_at: a.createdAt, updated_at: a.updatedAt };
+  return { id: a.id, name: a.name, kind: a.kind, has_signing_secret: hasSigningSecret(a), created_at: a.createdAt, updated_at: a.updatedAt };
 }
 
 export function tokenView(t: TokenRecord) {

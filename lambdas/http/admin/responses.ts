@@ -107,4 +107,13 @@ export const adminResponses = {
       ),
     },
   },
+  AdminMigrateSigningSecrets: {
+    answers: {
+      200: data(
+        'What this call sealed; call again with data.cursor until done',
+        v.strictObject({ done: v.boolean(), cursor: nullable(v.string()), accounts: integer, manifest_secrets: integer, webhook_secrets: integer }),
+        { message: true },
+      ),
+    },
+  },
 } satisfies Record<string, RouteResponses>;

@@ -1,5 +1,5 @@
 import type { RouteDef } from '../../catalog-types';
-import { CreateAccountBody, CreateTokenBody, ListTokensQuery, MetricsQuery, MigrateChannelCodesBody } from './schemas';
+import { CreateAccountBody, CreateTokenBody, ListTokensQuery, MetricsQuery, MigrateChannelCodesBody, MigrateSigningSecretsBody } from './schemas';
 import { IdParams } from '../kit/schemas';
 
 export const AdminAccountsCreate = {
@@ -37,7 +37,7 @@ export const AdminAccountSigningSecret = {
   tag: 'admin',
   auth: { roles: ['admin'] },
   rate: 'admin',
-  uses: { table: ['GetItem', 'UpdateItem'] },
+  uses: { table: ['GetItem', 'UpdateItem'], signingSecrets: { manifest: ['seal'] } },
   schemas: { params: IdParams },
   successStatus: 201,
 } satisfies RouteDef;
@@ -149,5 +149,21 @@ export const AdminMigrateChannelCodes = {
   timeoutSeconds: 29,
 } satisfies RouteDef;
 
-/** The operator's data: the tariff table (read by the tariff classifier) and the channel-code migration. */
-export const adminDataRoutes = { AdminTariffImport, AdminTariffShow, AdminMigrateChannelCodes };
+export const AdminMigrateSigningSecrets = {
+  id: 'AdminMigrateSigningSecrets',
+  method: 'POST',
+  path: '/v1/admin/migrations/signing-secrets',
+  handler: 'http/admin/migrate-signing-secrets',
+  summary:
+    'Seal the webhook and manifest signing secrets still stored in clear (written before they were encrypted) for about 20 s; call again with data.cursor until data.done',
+  tag: 'admin',
+  auth: { roles: ['admin'] },
+  rate: 'admin',
+  // Lists accounts and their subscriptions (Query), seals each secret left in clear (UpdateItem, conditional); never opens one.
+  uses: { table: ['Query', 'UpdateItem'], signingSecrets: { webhook: ['seal'], manifest: ['seal'] } },
+  schemas: { body: MigrateSigningSecretsBody },
+  timeoutSeconds: 29,
+} satisfies RouteDef;
+
+/** The operator's data: the tariff table (read by the tariff classifier), the channel-code and signing-secrets migrations. */
+export const adminDataRoutes = { AdminTariffImport, AdminTariffShow, AdminMigrateChannelCodes, AdminMigrateSigningSecrets };

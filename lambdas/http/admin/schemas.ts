@@ -35,3 +35,8 @@ export const MetricsQuery = v.object({
 export const MigrateChannelCodesBody = v.strictObject({
   cursor: v.optional(v.pipe(v.string('Must be a string.'), v.regex(/^[A-Za-z0-9_-]{1,400}$/, 'Must be a cursor the previous call answered.'))),
 });
+
+/** `migrate signing-secrets`: the cursor the previous call answered, none to start. */
+export const MigrateSigningSecretsBody = v.strictObject({
+  cursor: v.optional(v.pipe(v.string('Must be a string.'), v.regex(/^[A-Za-z0-9_-]{1,400}$/, 'Must be a cursor the previous call answered.'))),
+});

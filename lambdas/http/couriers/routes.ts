@@ -15,6 +15,8 @@ export const CouriersSubmit = {
     table: ['GetItem', 'PutItem', 'UpdateItem'],
     bucket: [{ name: 'files', actions: ['PutObject'] }],
     queues: [{ name: 'manifestIntake', actions: ['SendMessage'] }],
+    // X-Signature: opens the account's secret; seals one stored in clear before issue 31 on the way.
+    signingSecrets: { manifest: ['open', 'seal'] },
   },
   schemas: { params: CourierParams, body: ManifestSubmission },
   successStatus: 202,

@@ -25,9 +25,12 @@ export const ManifestsCreate = {
   auth: {},
   rate: 'couriers.submit',
   uses: {
-    table: ['GetItem', 'Query', 'PutItem'],
+    // UpdateItem: the read-through sealing of a signing secret stored in clear before issue 31.
+    table: ['GetItem', 'Query', 'PutItem', 'UpdateItem'],
     bucket: [{ name: 'files', actions: ['PutObject'] }],
     queues: [{ name: 'manifestIntake', actions: ['SendMessage'] }],
+    // X-Signature: opens the account's secret; seals one stored in clear before issue 31 on the way.
+    signingSecrets: { manifest: ['open', 'seal'] },
   },
   schemas: { body: AlternativeManifest },
   successStatus: 201,

@@ -35,7 +35,7 @@ export const WebhooksCreate = {
   tag: 'webhooks',
   auth: {},
   rate: 'webhooks',
-  uses: { table: ['PutItem', 'UpdateItem'] },
+  uses: { table: ['PutItem', 'UpdateItem'], signingSecrets: { webhook: ['seal'] } },
   schemas: { body: CreateSubscriptionBody },
   successStatus: 201,
 } satisfies RouteDef;
@@ -88,7 +88,8 @@ export const WebhooksTest = {
   tag: 'webhooks',
   auth: {},
   rate: 'webhooks',
-  uses: { table: ['GetItem'] },
+  // Signs with the secret (open); seals one stored in clear before issue 31 on the way (seal, UpdateItem).
+  uses: { table: ['GetItem', 'UpdateItem'], signingSecrets: { webhook: ['open', 'seal'] } },
   schemas: { params: IdParams },
   timeoutSeconds: 20,
 } satisfies RouteDef;
@@ -115,7 +116,7 @@ export const WebhooksRetry = {
   tag: 'webhooks',
   auth: {},
   rate: 'webhooks',
-  uses: { table: ['GetItem', 'Query', 'UpdateItem'], queues: [{ name: 'webhookDelivery', actions: ['SendMessage'] }], scheduler: true },
+  uses: { table: ['GetItem', 'Query', 'UpdateItem'], queues: [{ name: 'webhookDelivery', actions: ['SendMessage'] }], scheduler: true, signingSecrets: { webhook: ['open', 'seal'] } },
   schemas: { params: DeliveryParams },
   timeoutSeconds: 20,
 } satisfies RouteDef;
@@ -142,7 +143,7 @@ export const WebhooksRotateSecret = {
   tag: 'webhooks',
   auth: {},
   rate: 'webhooks',
-  uses: { table: ['GetItem', 'UpdateItem'] },
+  uses: { table: ['GetItem', 'UpdateItem'], signingSecrets: { webhook: ['seal'] } },
   schemas: { params: IdParams },
 } satisfies RouteDef;
 

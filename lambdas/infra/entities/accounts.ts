@@ -1,6 +1,8 @@
 import { defineEntity, isConditionalFailure, pad, service, key, required, optional } from './entity';
 import { nextId } from './counters';
 import { accountKinds, type Account, type AccountKind, type TokenRecord } from '../../core/auth/accounts';
+import { secretSealer, type SecretBinding } from '../sealed-secrets';
+import { logger } from '../../shared/logger';
 
 const accounts = defineEntity({
   model: { entity: 'account', version: '1', service },
@@ -8,7 +10,9 @@ const accounts = defineEntity({
     id: { type: 'number', required: true },
     idKey: { type: 'string', hidden: true, watch: ['id'], set: (_: unknown, { id }: { id: number }) => pad(id) },
     ...required({ name: 'string', kind: accountKinds, createdAt: 'string', updatedAt: 'string' }),
-    ...optional({ manifestSigningSecret: 'string' }),
+    ...optional({ sealedSigningSecret: 'string' }),
+    // Items written before issue 31 hold the secret in clear, under `manifestSigningSecret`.
+    legacySigningSecret: { type: 'string', field: 'manifestSigningSecret' },
   },
   indexes: {
     byId: { pk: key('pk', 'ACCOUNT#${id}'), sk: key('sk', 'ACCOUNT') },
@@ -44,18 +48,58 @@ export async function getAccount(id: number): Promise<Account | undefined> {
   return (res.data ?? undefined) as Account | undefined;
 }
 
-/** Sets (or replaces) an account's manifest signing secret; false when the account does not exist. */
+/** A manifest signing secret's encryption context: a ciphertext copied to another account does not open. */
+const bindingOf = (accountId: number): SecretBinding => ({ purpose: 'manifest-signing', account: accountId });
+
+/**
+ * Sets (or replaces) an account's manifest signing secret, sealed (the item holds ciphertext only;
+ * a plain one written before issue 31 goes); false when the account does not exist.
+ */
 export async function setSigningSecret(id: number, secret: string, at: string): Promise<boolean> {
+  const sealedSigningSecret = await secretSealer().seal(secret, bindingOf(id));
+  try {
+    await accounts().patch({ id }).set({ sealedSigningSecret, updatedAt: at }).remove(['legacySigningSecret']).go();
+    return true;
+  } catch (err) {
+    if (isConditionalFailure(err)) return false;
+    throw err;
+  }
+}
+
+/**
+ * Seals the plain signing secret of an item written before issue 31, if the item still holds that
+ * one and nothing sealed (a conditional write: a rotation or another sealing since wins). True when
+ * this call sealed it.
+ */
+export async function sealLegacySigningSecret(account: Pick<Account, 'id' | 'legacySigningSecret'>): Promise<boolean> {
+  if (account.legacySigningSecret === undefined) return false;
+  const sealedSigningSecret = await secretSealer().seal(account.legacySigningSecret, bindingOf(account.id));
   try {
     await accounts()
-      .patch({ id })
-      .set({ manifestSigningSecret: secret, updatedAt: at })
+      .patch({ id: account.id })
+      .set({ sealedSigningSecret })
+      .remove(['legacySigningSecret'])
+      .where(({ legacySigningSecret, sealedSigningSecret: sealed }, { eq, notExists }) => `${eq(legacySigningSecret, account.legacySigningSecret!)} AND ${notExists(sealed)}`)
       .go();
     return true;
   } catch (err) {
     if (isConditionalFailure(err)) return false;
     throw err;
   }
+}
+
+/**
+ * The account's manifest signing secret opened, or undefined when it has none: for intake's
+ * X-Signature check only. A plain secret of an item written before issue 31 is used as it is and
+ * sealed on the way (read-through migration; a failure to seal is logged, the check still runs).
+ */
+export async function openSigningSecret(account: Account): Promise<string | undefined> {
+  if (account.sealedSigningSecret !== undefined) return secretSealer().open(account.sealedSigningSecret, bindingOf(account.id));
+  if (account.legacySigningSecret === undefined) return undefined;
+  await sealLegacySigningSecret(account).catch((err: unknown) =>
+    logger.warn('could not seal a manifest signing secret stored in clear', { accountId: account.id, error: (err as Error).message }),
+  );
+  return account.legacySigningSecret;
 }
 
 export async function listAccounts(): Promise<Account[]> {

@@ -1,4 +1,6 @@
 import { defineEntity, isConditionalFailure, pad, service, key, required, optional } from './entity';
+import { secretSealer, type SecretBinding } from '../sealed-secrets';
+import { logger } from '../../shared/logger';
 
 export interface Subscription {
   id: number;
@@ -6,7 +8,13 @@ export interface Subscription {
   endpointUrl: string;
   events: string[];
   active: boolean;
-  secret: string;
+  /**
+   * The HMAC signing secret as stored: ciphertext bound to this subscription (sealed-secrets.ts).
+   * Only the functions that sign open it (`withSigningSecret`).
+   */
+  sealedSecret?: string;
+  /** The plain secret of an item written before issue 31, until it is sealed (`sealLegacySecret`). */
+  legacySecret?: string;
   consecutiveFailures: number;
   failedDeliveries: number;
   lastDeliveryAt?: string;
@@ -15,6 +23,9 @@ export interface Subscription {
   createdAt: string;
   updatedAt: string;
 }
+
+/** A subscription with its signing secret opened: what the functions that sign deliveries hold. */
+export type SigningSubscription = Subscription & { secret: string };
 
 export interface Attempt {
   attempted_at: string;
@@ -49,7 +60,10 @@ const subscriptions = defineEntity({
     idKey: { type: 'string', hidden: true, watch: ['id'], set: (_: unknown, { id }: { id: number }) => pad(id) },
     ...required({ accountId: 'number', endpointUrl: 'string' }),
     events: { type: 'list', items: { type: 'string' }, required: true },
-    ...required({ active: 'boolean', secret: 'string' }),
+    ...required({ active: 'boolean' }),
+    ...optional({ sealedSecret: 'string' }),
+    // Items written before issue 31 hold the secret in clear, under `secret`.
+    legacySecret: { type: 'string', field: 'secret' },
     consecutiveFailures: { type: 'number', default: 0 },
     failedDeliveries: { type: 'number', default: 0 },
     ...required({ createdAt: 'string', updatedAt: 'string' }),
@@ -81,8 +95,62 @@ const deliveries = defineEntity({
   },
 } as const);
 
-export async function createSubscription(s: Subscription): Promise<void> {
-  await subscriptions().create(s as never).go();
+/** A subscription secret's encryption context: a ciphertext copied to another subscription does not open. */
+const bindingOf = (s: Pick<Subscription, 'id' | 'accountId'>): SecretBinding => ({ purpose: 'webhook-signing', account: s.accountId, subscription: s.id });
+
+/** Creates the subscription with its signing secret sealed: the item holds ciphertext only. */
+export async function createSubscription(s: Subscription, secret: string): Promise<void> {
+  const sealedSecret = await secretSealer().seal(secret, bindingOf(s));
+  // The subscription's fields one by one: never a plain secret the object given may carry.
+  const { id, accountId, endpointUrl, events, active, consecutiveFailures, failedDeliveries, createdAt, updatedAt, lastDeliveryAt, lastSuccessAt, disabledReason } = s;
+  const item = { id, accountId, endpointUrl, events, active, consecutiveFailures, failedDeliveries, createdAt, updatedAt, lastDeliveryAt, lastSuccessAt, disabledReason, sealedSecret };
+  await subscriptions().create(item as never).go();
+}
+
+/** Replaces the signing secret (rotation), sealed; a plain one of an item written before issue 31 goes. False when the subscription is gone. */
+export async function setSubscriptionSecret(sub: Pick<Subscription, 'id' | 'accountId'>, secret: string, at: string): Promise<boolean> {
+  const sealedSecret = await secretSealer().seal(secret, bindingOf(sub));
+  try {
+    await subscriptions().patch({ id: sub.id }).set({ sealedSecret, updatedAt: at }).remove(['legacySecret']).go();
+    return true;
+  } catch (err) {
+    if (isConditionalFailure(err)) return false;
+    throw err;
+  }
+}
+
+/**
+ * Seals the plain secret of an item written before issue 31, if the item still holds that one and
+ * nothing sealed (a conditional write: a rotation or another sealing since wins). True when this
+ * call sealed it.
+ */
+export async function sealLegacySecret(sub: Pick<Subscription, 'id' | 'accountId' | 'legacySecret'>): Promise<boolean> {
+  if (sub.legacySecret === undefined) return false;
+  const sealedSecret = await secretSealer().seal(sub.legacySecret, bindingOf(sub));
+  try {
+    await subscriptions()
+      .patch({ id: sub.id })
+      .set({ sealedSecret })
+      .remove(['legacySecret'])
+      .where(({ legacySecret, sealedSecret: sealed }, { eq, notExists }) => `${eq(legacySecret, sub.legacySecret!)} AND ${notExists(sealed)}`)
+      .go();
+    return true;
+  } catch (err) {
+    if (isConditionalFailure(err)) return false;
+    throw err;
+  }
+}
+
+/**
+ * The subscription with its signing secret opened, for the functions that sign (delivery, test,
+ * retry). A plain secret of an item written before issue 31 is used as it is and sealed on the way
+ * (read-through migration; a failure to seal is logged, the delivery still goes).
+ */
+export async function withSigningSecret(sub: Subscription): Promise<SigningSubscription> {
+  if (sub.sealedSecret !== undefined) return { ...sub, secret: await secretSealer().open(sub.sealedSecret, bindingOf(sub)) };
+  if (sub.legacySecret === undefined) throw new Error(`Webhook subscription ${sub.id} has no signing secret`);
+  await sealLegacySecret(sub).catch((err: unknown) => logger.warn('could not seal a webhook secret stored in clear', { subscriptionId: sub.id, error: (err as Error).message }));
+  return { ...sub, secret: sub.legacySecret };
 }
 
 export async function getSubscription(id: number): Promise<Subscription | undefined> {

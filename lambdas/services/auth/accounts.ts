@@ -2,7 +2,7 @@
 import { nowIso } from '../../infra/clock';
 import * as store from '../../infra/entities/accounts';
 import { getSetting, setSettingOnce } from '../../infra/entities/settings';
-import type { Account, AccountKind, TokenRecord } from '../../core/auth/accounts';
+import { hasSigningSecret, type Account, type AccountKind, type TokenRecord } from '../../core/auth/accounts';
 import { generateToken, hashToken } from '../../core/auth/tokens';
 import { newManifestSigningSecret } from '../../core/manifests/signature';
 import type { Role, Scope } from '../../catalog-types';
@@ -46,7 +46,7 @@ export async function issueToken(
 export async function rotateSigningSecret(accountId: number): Promise<{ account: Account; secret: string; at: string; rotated: boolean } | undefined> {
   const account = await store.getAccount(accountId);
   if (!account) return undefined;
-  const rotated = account.manifestSigningSecret !== undefined;
+  const rotated = hasSigningSecret(account);
   const secret = newManifestSigningSecret();
   const at = nowIso();
   if (!(await store.setSigningSecret(account.id, secret, at))) return undefined;

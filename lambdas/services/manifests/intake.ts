@@ -8,7 +8,7 @@ import { chunkExpiry, closedBody, isExpired, queuedAnswer } from '../../core/man
 import { now } from '../../infra/clock';
 import { blobs } from '../../infra/blobs';
 import { queues } from '../../infra/queues';
-import { getAccount } from '../../infra/entities/accounts';
+import { getAccount, openSigningSecret } from '../../infra/entities/accounts';
 import { claimSubmission, getSubmission, type SubmissionRecord } from '../../infra/entities/manifest-submissions';
 import { getBatch, getChunk, getChunkSet, openChunkSet, reserveChunk, type ChunkRecord } from '../../infra/entities/manifests';
 import { recordMetric } from '../../shared/metrics';
@@ -58,7 +58,7 @@ export type SignedSender = Principal & { readonly [signatureChecked]: true };
  */
 export async function checkSignature(principal: Principal, rawBody: Buffer, header: string | undefined): Promise<SignedSender> {
   const account = await getAccount(principal.accountId);
-  const secret = account?.manifestSigningSecret;
+  const secret = account && (await openSigningSecret(account));
   if (secret && !isValidManifestSignature(secret, rawBody, header)) {
     throw new Unauthorized(header ? 'X-Signature does not match the request body.' : 'X-Signature is required for this account (sha256=<hex HMAC-SHA256 of the raw body>).');
   }

@@ -26,8 +26,11 @@ import {
   recordAttempt,
   recordFailure,
   recordSuccess,
+  setSubscriptionSecret,
   updateSubscription,
+  withSigningSecret,
   type Delivery,
+  type SigningSubscription,
   type Subscription,
 } from '../../infra/entities/webhooks';
 import { nextId, nextIds } from '../../infra/entities/counters';
@@ -121,10 +124,11 @@ export async function findSubscription(principal: Principal, id: number): Promis
   return sub;
 }
 
-export async function subscribe(principal: Principal, input: { endpointUrl: string; events: string[]; active: boolean }): Promise<Subscription> {
+/** Makes the subscription; its secret is answered this once (the item holds it sealed). */
+export async function subscribe(principal: Principal, input: { endpointUrl: string; events: string[]; active: boolean }): Promise<SigningSubscription> {
   validateEndpoint(input.endpointUrl);
   const at = now().toISOString();
-  const sub: Subscription = {
+  const sub: SigningSubscription = {
     id: await nextId('webhookSubscription'),
     accountId: principal.accountId,
     endpointUrl: input.endpointUrl,
@@ -136,7 +140,7 @@ export async function subscribe(principal: Principal, input: { endpointUrl: stri
     createdAt: at,
     updatedAt: at,
   };
-  await createSubscription(sub);
+  await createSubscription(sub, sub.secret);
   return sub;
 }
 
@@ -185,14 +189,14 @@ export async function deliver(job: DeliveryJob): Promise<void> {
   if (d.state === 'failed' && !job.manual) return;
   const sub = await getSubscription(d.subscriptionId);
   if (!sub) return;
-  await attempt(sub, d, done, !!job.manual);
+  await attempt(await withSigningSecret(sub), d, done, !!job.manual);
 }
 
 async function schedule(d: Delivery, attempt: number, at: Date) {
   await timers().at(at, 'webhookDelivery', { subscriptionId: d.subscriptionId, eventId: d.eventId, attempt } satisfies DeliveryJob);
 }
 
-async function attempt(sub: Subscription, d: Delivery, done: number, manual: boolean): Promise<Delivery | undefined> {
+async function attempt(sub: SigningSubscription, d: Delivery, done: number, manual: boolean): Promise<Delivery | undefined> {
   const started = now();
   const result = sub.active
     ? await postWebhook({
@@ -258,7 +262,7 @@ export async function changeSubscription(
 export async function rotateSecret(principal: Principal, id: number): Promise<string> {
   const sub = await findSubscription(principal, id);
   const secret = newSigningSecret();
-  await updateSubscription(sub.id, { secret, updatedAt: now().toISOString() });
+  if (!(await setSubscriptionSecret(sub, secret, now().toISOString()))) throw new NotFound('Subscription not found.');
   return secret;
 }
 
@@ -286,14 +290,14 @@ export async function retryNow(principal: Principal, subscriptionId: number, del
   if (!d || d.subscriptionId !== sub.id) throw new NotFound('Delivery not found.');
   if (d.state === 'delivered') throw new Conflict('This delivery was already delivered.');
   assertActive(sub);
-  const updated = await attempt(sub, d, d.attempts.length, true);
+  const updated = await attempt(await withSigningSecret(sub), d, d.attempts.length, true);
   if (!updated) throw new Conflict('Another attempt of this delivery is running; try again in a moment.');
   return updated;
 }
 
 /** A signed test delivery; not logged and not counted in the subscription's health. */
 export async function sendTest(principal: Principal, id: number) {
-  const sub = await findSubscription(principal, id);
+  const sub = await withSigningSecret(await findSubscription(principal, id));
   const at = now();
   const body = JSON.stringify({
     id: `evt_test_${at.getTime()}`,
