@@ -44,6 +44,20 @@ export interface Classification {
   description: string;
   /** Where the duty rate comes from (verified, unverified, or the operator's imported table). */
   duty_source: DutySource;
+  /**
+   * Two codes for a broker to choose between, each with its reason: the partner's declared NCM (kept,
+   * first) and the classifier's answer, when an answer that is always reviewed disagrees with a valid
+   * declared NCM the table does not have (`keepDeclared`). Absent otherwise.
+   */
+  candidates?: ClassificationCandidate[];
+}
+
+/** One of the codes a classification leaves to review. */
+export interface ClassificationCandidate {
+  ncm_code: string;
+  source: ClassificationSource;
+  confidence: number;
+  reason: string;
 }
 
 export interface ClassifyInput {
@@ -78,7 +92,10 @@ export interface OfflineClassifier {
    * row explains less of than a subheading of the whole nomenclature gets that subheading instead.
    */
   classify(input: ClassifyInput, hs?: HsIndex): Classification;
-  /** Whether the HS tier could change the answer: nothing matches, or the best row leaves a word of the description unexplained. */
+  /**
+   * Whether the HS tier could change the answer: nothing matches, the best row leaves a word of the
+   * description unexplained, or the partner declared an NCM the table lacks (the tier checks it is valid).
+   */
   hsCouldHelp(input: ClassifyInput): boolean;
   /** The best `n` rows for the description (no partner code, no fallback), best first. */
   candidates(input: ClassifyInput, n: number): Candidate[];
@@ -100,6 +117,14 @@ export const fallbackConfidence = 0.1;
 export const hsCompletedCap = 0.75;
 /** Below the lowest review threshold the calibration can give (0.5): an answer without an NCM of the table is always reviewed. */
 export const hsOnlyCap = 0.45;
+/**
+ * A valid declared NCM the table does not have, kept against an answer that is always reviewed: its
+ * confidence when the answer is the same HS subheading (the duty is still an estimate, so a broker
+ * confirms it) and when it is another one (a broker chooses between the two). Both are under any
+ * review threshold.
+ */
+export const declaredAgreedConfidence = hsOnlyCap;
+export const declaredDisputedConfidence = 0.3;
 /** A match that rests only on typo-corrected words stays at or below this. */
 const typoOnlyCap = 0.75;
 /**
@@ -552,6 +577,8 @@ export function createOfflineClassifier(table: readonly TariffRow[], opts: Offli
   function hsCouldHelp(input: ClassifyInput): boolean {
     const q = readQuery(input);
     if (partner(input, q).classification) return false;
+    // A declared NCM the table lacks: the tier says whether it is a valid code, to keep against a weak answer.
+    if (ncmDigits(input.hsCode ?? '').length >= 8) return true;
     const { order } = best(q);
     if (!order.length) return true;
     return q.toks.some((t) => !explainedByRow(order[0], t.term));
@@ -607,10 +634,7 @@ export function createOfflineClassifier(table: readonly TariffRow[], opts: Offli
       const confidence = round2(Math.min(hsCompletedCap, raw));
       return { tableShare, answer: answer(row, confidence, 'hs-fallback', `${why}; NCM ${rows[row].ncm} of the tariff table under it.${note}`) };
     }
-    const chapter = m.hs6.slice(0, 2);
-    const inChapter = rows.filter((r) => r.ncm.startsWith(chapter)).map((r) => r.duty_rate);
-    const duty = inChapter.length ? Math.max(...inChapter) : maxDutyRate;
-    const basis = inChapter.length ? `the highest rate of the table's rows in chapter ${chapter}` : `the common external tariff's ceiling (the table has no row in chapter ${chapter})`;
+    const { duty, basis } = estimatedDuty(m.hs6);
     const onlyHs: Classification = {
       ncm_code: hsText,
       duty_rate: duty,
@@ -627,10 +651,63 @@ export function createOfflineClassifier(table: readonly TariffRow[], opts: Offli
     return { tableShare, answer: onlyHs };
   }
 
+  /** The duty of a code the table has no row for: the highest rate of the table's rows in its chapter, else the ceiling. */
+  function estimatedDuty(digits: string): { duty: number; basis: string } {
+    const chapter = digits.slice(0, 2);
+    const inChapter = rows.filter((r) => r.ncm.startsWith(chapter)).map((r) => r.duty_rate);
+    return inChapter.length
+      ? { duty: Math.max(...inChapter), basis: `the highest rate of the table's rows in chapter ${chapter}` }
+      : { duty: maxDutyRate, basis: `the common external tariff's ceiling (the table has no row in chapter ${chapter})` };
+  }
+
+  /**
+   * A partner's declared NCM (8 digits or more) whose HS subheading is one of the nomenclature's, but
+   * which the table does not have, against the description's answer: an answer that is always
+   * reviewed (an HS-only code, the fallback row, anything at or below `hsOnlyCap`) never replaces it.
+   * The declared code is kept (its duty estimated, to be reviewed); when the answer is another
+   * subheading, both codes and their reasons go to review (`candidates`).
+   */
+  function keepDeclared(input: ClassifyInput, found: Classification, hs: HsIndex): Classification {
+    const given = input.hsCode?.trim();
+    const digits = ncmDigits(given ?? '');
+    if (!given || digits.length < 8 || found.confidence > hsOnlyCap) return found;
+    const sub = hs.subheading(digits.slice(0, 6));
+    if (!sub) return found;
+    const code = `${digits.slice(0, 4)}.${digits.slice(4, 6)}.${digits.slice(6, 8)}`;
+    const hsText = `${digits.slice(0, 4)}.${digits.slice(4, 6)}`;
+    const { duty, basis } = estimatedDuty(digits);
+    const agrees = ncmDigits(found.ncm_code).startsWith(digits.slice(0, 6));
+    const kept = `Partner hsCode ${given} kept as NCM ${code}: HS ${hsText} (${sub.description.slice(0, 120)}) is a subheading of the HS nomenclature, the tariff table has no row for it: duty estimated at ${duty}%`;
+    const base: Classification = {
+      ncm_code: code,
+      duty_rate: duty,
+      confidence: agrees ? declaredAgreedConfidence : declaredDisputedConfidence,
+      source: 'partner',
+      reason: '',
+      description: sub.description,
+      duty_source: {
+        status: 'unverified',
+        source: 'estimate',
+        note: `NCM ${code} (declared) has no row in the tariff table: ${duty}% is ${basis}, an upper estimate until a broker confirms the NCM`,
+      },
+    };
+    if (agrees) return { ...base, reason: `${kept}; the description matches the same subheading, to be confirmed in document review.` };
+    const reason = `${kept}. The classifier suggests ${found.ncm_code} instead (${found.source}, confidence ${found.confidence}), an answer that is always reviewed and never replaces a valid declared NCM: both to be confirmed in document review.`;
+    return {
+      ...base,
+      reason,
+      candidates: [
+        { ncm_code: code, source: 'partner', confidence: base.confidence, reason: `${kept}.` },
+        { ncm_code: found.ncm_code, source: found.source, confidence: found.confidence, reason: found.reason.replace(/ Partner hsCode .*$/, '') },
+      ],
+    };
+  }
+
   function classify(input: ClassifyInput, hs?: HsIndex): Classification {
     vocabulary = hs;
     try {
-      return classifyWith(input, hs);
+      const found = classifyWith(input, hs);
+      return hs && found.source !== 'partner' ? keepDeclared(input, found, hs) : found;
     } finally {
       vocabulary = undefined;
     }
