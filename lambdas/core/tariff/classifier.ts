@@ -2,7 +2,7 @@ import { maxDutyRate, ncmDigits, type TariffRow } from './table';
 import { importedDutySource, type DutySource } from '../customs/tariff-rates';
 import type { HsIndex, HsMatch } from './hs-fallback';
 import type { ManifestItem } from '../manifests/submission';
-import { attributeFactor, genderOfTerms, isGenderTerm, isMaterialTerm, materialsOfTerms, quantitiesOf, wordingAttributes, type Attributes } from './attributes';
+import { attributeFactor, genderOfTerms, isAppearanceTerm, isFinishTerm, isGenderTerm, isMaterialTerm, materialsOfTerms, quantitiesOf, wordingAttributes, type Attributes } from './attributes';
 import { brandLines, type BrandLine } from './brands';
 
 /**
@@ -161,7 +161,7 @@ const stopWords = new Set(
     'etc tales como cuyo cuya cual partida subpartida manufacturas par pares ' +
     // English
     'an and or of with without in on to by from at as is the new brand size sizes colour item items style model free ' +
-    'shipping sale hot high quality premium genuine other others including whether not kind kinds used thereof articles ' +
+    'shipping sale high quality premium genuine other others including whether not kind kinds used thereof articles ' +
     'article its their than less more only per inches pair pairs ' +
     // Model-line words that name no kind of product
     'pro max plus ultra lite gen generation'
@@ -206,6 +206,8 @@ function tokens(text: string): Token[] {
     .replace(/\bc\//g, ' con ')
     .replace(/\b(?:usb|tipo|type)[\s-]*c\b/g, ' usbc ')
     .replace(/\bt[\s-]?shirt/g, 'tshirt')
+    // `hot` of a listing's `hot sale` says nothing; of `hot water bottle`, `hot plate`, `hot brush` it is part of the name.
+    .replace(/\bhot[\s-]*(?:sale|selling|deals?)\b/g, ' ')
     .replace(/([a-z0-9])[-'\u2019`\u00b4]+(?=[a-z0-9])/g, '$1')
     .replace(/[^a-z0-9]+/g, ' ');
   const out: Token[] = [];
@@ -315,9 +317,12 @@ function buildIndex(rows: readonly TariffRow[]): Index {
   rows.forEach((row, i) => {
     for (const text of [row.description, row.description_en ?? '']) for (const t of tokens(text)) put(i, t.term, descriptionWeight);
     for (const raw of row.keywords ?? []) {
-      const weak = raw.startsWith('~');
-      const terms = tokens(weak ? raw.slice(1) : raw).map((t) => t.term);
+      const marked = raw.startsWith('~');
+      const terms = tokens(marked ? raw.slice(1) : raw).map((t) => t.term);
       if (!terms.length) continue;
+      // A finish or colour alone (`dorado`, `plateado` of the imitation jewellery row) says how a product
+      // looks, not what it is: a weak hint, as materials are (`Labial mate metalizado dorado` is no jewel).
+      const weak = marked || (terms.length === 1 && isFinishTerm(terms[0]));
       for (const t of terms) keywordWords.add(t);
       if (terms.length === 1) {
         put(i, terms[0], weak ? weakWeight : keywordWeight);
@@ -599,8 +604,8 @@ export function createOfflineClassifier(table: readonly TariffRow[], opts: Offli
           : hs.knows(w) || /\d/.test(w)
             ? 0
             : unknownWordWeight;
-      // Who wears it says nothing of what it is; a material says less than the product's name.
-      const attribute = isGenderTerm(w) ? 0 : isMaterialTerm(w) ? materialWordShare : 1;
+      // Who wears it says nothing of what it is; a material or how it looks says less than the product's name.
+      const attribute = isGenderTerm(w) ? 0 : isMaterialTerm(w) || isAppearanceTerm(w) ? materialWordShare : 1;
       return base * attribute * (toks[k].secondary ? secondaryWeight : 1);
     });
     const sum = (keep: (k: number) => boolean) => weight.reduce((s, w, k) => (keep(k) ? s + w : s), 0);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { builtinTariff } from '../../../../lambdas/core/tariff/builtin';
 import { calibration } from '../../../../lambdas/core/tariff/calibration';
-import { createOfflineClassifier, declaredAgreedConfidence, declaredDisputedConfidence, hsCompletedCap, hsOnlyCap } from '../../../../lambdas/core/tariff/classifier';
+import { createOfflineClassifier, declaredAgreedConfidence, declaredDisputedConfidence, hsCompletedCap, hsOnlyCap, normalizeText } from '../../../../lambdas/core/tariff/classifier';
 import { createHsIndex, parseNomenclature, positiveText } from '../../../../lambdas/core/tariff/hs-fallback';
 import { hsNomenclature } from '../../../../lambdas/core/tariff/hs-nomenclature';
 import { ncmDigits } from '../../../../lambdas/core/tariff/table';
@@ -141,5 +141,48 @@ describe('a declared NCM the table does not have (issue 32)', () => {
   it('makes the service load the tier, which says whether the declared code is valid', () => {
     expect(classifier.hsCouldHelp({ hsCode: '9303.20.00', description: 'remera algodon' })).toBe(true);
     expect(classifier.hsCouldHelp({ hsCode: '9303.20', description: 'remera algodon' })).toBe(false);
+  });
+});
+
+describe('what the description is, above a word it shares with another kind of goods (issue 32)', () => {
+  it('keeps a cosmetic a cosmetic when a finish or colour word of it names a metal in the nomenclature', () => {
+    // Before: nickel mattes 7501.10, unwrought gold 7108.12, metal carbides with metallic binders 3824.30 (HS-only, 0.45).
+    for (const [description, ncm] of [
+      ['Matte lipstick', '3304.10.00'],
+      ['Blush matte', '3304.91.00'],
+      ['Gold eyeliner', '3304.20.10'],
+      ['Metallic eyeshadow', '3304.20.10'],
+    ]) {
+      expect(classifier.classify({ description }, hs), description).toMatchObject({ ncm_code: ncm, source: 'offline' });
+    }
+  });
+
+  it('does not take a golden eyeliner for imitation jewellery: a colour alone is no name of the jewellery row', () => {
+    // Before: 7117.19.00 at 0.52 (`dorado` was a keyword of imitation jewellery, as strong as `delineador`).
+    expect(classifier.classify({ description: 'Delineador dorado' }, hs).ncm_code).toBe('3304.20.10');
+    expect(classifier.classify({ description: 'Labial mate metalizado dorado' }, hs).ncm_code).toBe('3304.10.00');
+    expect(classifier.classify({ description: 'Pulsera dorada' }, hs).ncm_code).toBe('7117.19.00');
+  });
+
+  it('still reads a metal as the material of metal goods', () => {
+    expect(classifier.classify({ description: 'Anillo de oro 18k' }, hs).ncm_code).toBe('7113.19.00');
+    expect(classifier.classify({ description: 'Cadena de plata 925' }, hs).ncm_code).toBe('7113.11.00');
+    expect(classifier.classify({ description: 'Copper pipe 15mm' }, hs).ncm_code).toBe('7411.10');
+    expect(classifier.classify({ description: 'Nickel matte' }, hs).ncm_code).toBe('7501.10');
+  });
+
+  it('does not take a water bottle for a hot-water bottle of rubber (hygienic articles, 4014)', () => {
+    // Before: 4014.90.90 at 0.58 to 0.65: `hot` was dropped as a listing's word, so the rubber row's
+    // `hot water bottle` was `water bottle`, and the plastic row lost to it on the material.
+    for (const description of ['Stainless steel water bottle', 'Glass water bottle', 'Aluminium water bottle']) {
+      expect(classifier.classify({ description }, hs).ncm_code, description).not.toMatch(/^4014/);
+    }
+    expect(classifier.classify({ description: 'Bolsa de agua caliente' }, hs).ncm_code).toBe('4014.90.90');
+    expect(classifier.classify({ description: 'Hot plate electric 1000W' }, hs).ncm_code).toBe('8516.60.00');
+  });
+
+  it("still drops a listing's `hot sale`", () => {
+    expect(classifier.classify({ description: 'Hot sale remera algodon' }, hs)).toMatchObject({ ncm_code: '6109.10.00' });
+    expect(normalizeText('HOT SALE remera')).toEqual(['remera']);
   });
 });
