@@ -28,7 +28,7 @@ export const calibrationBands: readonly (readonly [number, number])[] = [
 ];
 
 export const calibration: Calibration = {
-  "measured_on": "2026-11-25",
+  "measured_on": "2026-11-28",
   "items": 644,
   "accuracy6": 0.974,
   "target_precision": 0.98,
@@ -61,19 +61,19 @@ export const calibration: Calibration = {
     {
       "from": 0.7,
       "to": 0.8,
-      "items": 102,
+      "items": 101,
       "accuracy6": 1
     },
     {
       "from": 0.8,
       "to": 0.9,
-      "items": 109,
+      "items": 111,
       "accuracy6": 1
     },
     {
       "from": 0.9,
       "to": 1,
-      "items": 84,
+      "items": 83,
       "accuracy6": 1
     }
   ]
