@@ -55,13 +55,13 @@ export const calibration: Calibration = {
     {
       "from": 0.6,
       "to": 0.7,
-      "items": 74,
-      "accuracy6": 0.973
+      "items": 72,
+      "accuracy6": 0.972
     },
     {
       "from": 0.7,
       "to": 0.8,
-      "items": 101,
+      "items": 103,
       "accuracy6": 1
     },
     {

@@ -284,6 +284,8 @@ const phraseWordWeight = 0.4;
 const weakWeight = 0.35;
 const descriptionWeight = 0.5;
 const categoryWeight = 0.6;
+/** A row met only through words of its description, when a word of the description names a kind of product it does not explain. */
+const wordingOnlyFactor = 0.5;
 /** A two-word phrase met with one word between its words. */
 const skipPhraseWeight = 0.5;
 const fuzzyWeight = 0.7;
@@ -302,12 +304,18 @@ interface Index {
   heads: Set<string>;
   /** Per row, term -> weight (0..1), to explain a match. */
   rowTerms: Map<string, number>[];
+  /** Per row, the words of its keywords other than weak hints (not the words of its description). */
+  rowKeywords: Set<string>[];
+  /** Words of some row's keywords other than weak hints: words that name a kind of product. */
+  namingWords: Set<string>;
   /** Single words of keywords, the ones a typo is matched against. */
   keywordWords: Set<string>;
 }
 
 function buildIndex(rows: readonly TariffRow[]): Index {
   const rowTerms: Map<string, number>[] = rows.map(() => new Map());
+  const rowKeywords: Set<string>[] = rows.map(() => new Set());
+  const namingWords = new Set<string>();
   const heads = new Set<string>();
   const keywordWords = new Set<string>();
   const put = (i: number, term: string, w: number) => {
@@ -324,6 +332,7 @@ function buildIndex(rows: readonly TariffRow[]): Index {
       // looks, not what it is: a weak hint, as materials are (`Labial mate metalizado dorado` is no jewel).
       const weak = marked || (terms.length === 1 && isFinishTerm(terms[0]));
       for (const t of terms) keywordWords.add(t);
+      if (!weak) for (const t of terms) rowKeywords[i].add(t), namingWords.add(t);
       if (terms.length === 1) {
         put(i, terms[0], weak ? weakWeight : keywordWeight);
         if (!weak) heads.add(terms[0]);
@@ -350,7 +359,7 @@ function buildIndex(rows: readonly TariffRow[]): Index {
     const idf = Math.log(1 + n / p.rows.length);
     postings.set(term, { rows: Int32Array.from(p.rows), weights: Float64Array.from(p.weights, (w) => w * idf), idf });
   }
-  return { postings, heads, rowTerms, keywordWords };
+  return { postings, heads, rowTerms, rowKeywords, namingWords, keywordWords };
 }
 
 /** Single-deletion variants of keyword words -> the first such word in sort order. */
@@ -517,6 +526,14 @@ export function createOfflineClassifier(table: readonly TariffRow[], opts: Offli
       }
     }
     if (attrs) for (const i of touched) scores[i] *= attributeFactor(attrs, rowAttributes[i]);
+    // What the description is, above a word it shares with a row's wording: when a word of the
+    // description is a keyword of some row (`frasco`), a row met only through words of its legal
+    // description (`farmacia` of the rubber row's "artículos de higiene o de farmacia") that does not
+    // explain that word either keeps `wordingOnlyFactor` of its score.
+    const named = terms.filter((q) => q.unigram && index.namingWords.has(q.term)).map((q) => q.term);
+    const keyed = (i: number) => named.some((w) => index.rowKeywords[i].has(w));
+    if (named.length && touched.some(keyed))
+      for (const i of touched) if (!keyed(i) && !named.some((w) => index.rowTerms[i].has(w))) scores[i] *= wordingOnlyFactor;
     const order = touched.filter((i) => scores[i] > 0).sort((a, b) => scores[b] - scores[a] || a - b);
     return { order, total };
   }

@@ -181,6 +181,16 @@ describe('what the description is, above a word it shares with another kind of g
     expect(classifier.classify({ description: 'Hot plate electric 1000W' }, hs).ncm_code).toBe('8516.60.00');
   });
 
+  it('does not take a pharmacy bottle for a hygienic article of rubber through a word of that row\'s wording', () => {
+    // Before: 4014.90.90 at 0.5 and 0.45, met only through `farmacia` of "artículos de higiene o de farmacia".
+    for (const description of ['Frasco de farmacia', 'Botella de farmacia ambar']) {
+      expect(classifier.classify({ description }, hs).ncm_code, description).not.toMatch(/^4014/);
+    }
+    for (const description of ['Chupete de silicona', 'Tetina para mamadera', 'Bolsa de agua caliente']) {
+      expect(classifier.classify({ description }, hs).ncm_code, description).toBe('4014.90.90');
+    }
+  });
+
   it("still drops a listing's `hot sale`", () => {
     expect(classifier.classify({ description: 'Hot sale remera algodon' }, hs)).toMatchObject({ ncm_code: '6109.10.00' });
     expect(normalizeText('HOT SALE remera')).toEqual(['remera']);
