@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import type { ItemDecision } from './identity';
 import type { ManifestItem } from './submission';
 import type { PipelineState } from '../pipeline/stages';
+import type { ClassificationCandidate } from '../tariff/classifier';
 
 /**
  * A batch is one import of a manifest (spec 2.6: `manifest_id` may repeat, every import is its
@@ -103,6 +104,8 @@ export interface ProcessedResult {
   classification_confidence?: number;
   classification_source?: 'partner' | 'ai' | 'offline' | 'hs-fallback';
   classification_reason?: string;
+  /** The declared code and the classifier's, each with its reason, when a broker must choose (classifier.ts `keepDeclared`; two entries). */
+  classification_candidates?: ClassificationCandidate[];
   cif_value?: number;
   ddp_value?: number;
   customs_duty?: number;

@@ -178,6 +178,18 @@ export function productFields(d: StoredItem['data']): ProductFields {
   };
 }
 
+/**
+ * The two tariff codes a broker must choose between (a declared NCM kept against the classifier's
+ * answer), one reason each: the product's `ncm_code` is the first.
+ */
+function candidateReasons(candidates: ProcessedResult['classification_candidates']): string[] {
+  return (candidates ?? []).map((c, k) =>
+    k === 0
+      ? `tariff code ${c.ncm_code} as declared, kept for review (confidence ${c.confidence}): ${c.reason}`
+      : `tariff code ${c.ncm_code} as the classifier suggests (${c.source}, confidence ${c.confidence}), for review: ${c.reason}`,
+  );
+}
+
 /** A processed product of the download (spec 2.6), with the reasons behind each figure. */
 export function processedProductView(it: { awb: string; itemKey: string; item: ProductFields }, r: ProcessedResult | undefined) {
   return {
@@ -202,7 +214,7 @@ export function processedProductView(it: { awb: string; itemKey: string; item: P
     amount_to_pay: r?.amount_to_pay ?? null,
     currency: r?.currency ?? 'USD',
     customs_channel: r?.customs_channel ?? null,
-    reasons: [...(r?.regime_reasons ?? []), ...(r?.channel_reasons ?? [])],
+    reasons: [...(r?.regime_reasons ?? []), ...candidateReasons(r?.classification_candidates), ...(r?.channel_reasons ?? [])],
     breakdown: r?.breakdown ?? null,
     tariff_rates: r?.tariff_rates ?? null,
   };

@@ -267,6 +267,42 @@ export function wordingAttributes(code: string, wording: string, opts: { materia
   };
 }
 
+/* ---------------- appearance ---------------- */
+
+/**
+ * Words for how a product looks, Spanish and English: finishes (`matte`, `metallic`, `glitter`,
+ * `satin`) and metallic colours (`dorado`, `golden`, `plateado`). They describe a lipstick or a nail
+ * polish, not what it is; in the nomenclature the same words name metals and their forms (nickel
+ * mattes 7501.10, metallic binders 3824.30). Plain colours (`verde`, `black`, `white`) are left out:
+ * green tea, black tea and white wine are kinds of goods.
+ */
+const appearanceWords =
+  'mate matte matt metalico metalica metalizado metalizada metallic glitter brillantina shimmer shimmery satin satinado satinada glossy ' +
+  'perlado perlada nacarado nacarada pearly holografico holografica holographic tornasolado tornasolada iridescent cromado cromada chrome ' +
+  'dorado dorada golden plateado plateada cobrizo cobriza rosegold';
+
+/**
+ * The metals a colour is named after (`gold eyeliner`, `iluminador oro`), which are also what jewellery
+ * and metal goods are made of (`collar de plata`, `copper pipe`): they count as appearance where the
+ * table and the HS tier are compared, but stay the keywords of the jewellery rows.
+ */
+const metalColourWords = 'oro plata cobre bronce gold silver copper bronze';
+
+const appearanceTermMap = termMap<'look' | 'metal'>([
+  ['look', appearanceWords],
+  ['metal', metalColourWords],
+]);
+
+/** Whether a normalized word says how a product looks (a finish, a metallic colour, a metal's name), not what it is. */
+export function isAppearanceTerm(term: string): boolean {
+  return appearanceTermMap().has(term);
+}
+
+/** Whether a normalized word is only a finish or a colour (not also the name of a metal goods are made of). */
+export function isFinishTerm(term: string): boolean {
+  return appearanceTermMap().get(term) === 'look';
+}
+
 /* ---------------- agreement ---------------- */
 
 /** A row or subheading of the other gender than the description names. */

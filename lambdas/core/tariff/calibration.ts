@@ -28,7 +28,7 @@ export const calibrationBands: readonly (readonly [number, number])[] = [
 ];
 
 export const calibration: Calibration = {
-  "measured_on": "2026-11-25",
+  "measured_on": "2026-11-28",
   "items": 644,
   "accuracy6": 0.974,
   "target_precision": 0.98,
@@ -55,25 +55,25 @@ export const calibration: Calibration = {
     {
       "from": 0.6,
       "to": 0.7,
-      "items": 74,
-      "accuracy6": 0.973
+      "items": 72,
+      "accuracy6": 0.972
     },
     {
       "from": 0.7,
       "to": 0.8,
-      "items": 102,
+      "items": 103,
       "accuracy6": 1
     },
     {
       "from": 0.8,
       "to": 0.9,
-      "items": 109,
+      "items": 111,
       "accuracy6": 1
     },
     {
       "from": 0.9,
       "to": 1,
-      "items": 84,
+      "items": 83,
       "accuracy6": 1
     }
   ]

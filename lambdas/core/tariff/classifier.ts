@@ -2,7 +2,7 @@ import { maxDutyRate, ncmDigits, type TariffRow } from './table';
 import { importedDutySource, type DutySource } from '../customs/tariff-rates';
 import type { HsIndex, HsMatch } from './hs-fallback';
 import type { ManifestItem } from '../manifests/submission';
-import { attributeFactor, genderOfTerms, isGenderTerm, isMaterialTerm, materialsOfTerms, quantitiesOf, wordingAttributes, type Attributes } from './attributes';
+import { attributeFactor, genderOfTerms, isAppearanceTerm, isFinishTerm, isGenderTerm, isMaterialTerm, materialsOfTerms, quantitiesOf, wordingAttributes, type Attributes } from './attributes';
 import { brandLines, type BrandLine } from './brands';
 
 /**
@@ -44,6 +44,20 @@ export interface Classification {
   description: string;
   /** Where the duty rate comes from (verified, unverified, or the operator's imported table). */
   duty_source: DutySource;
+  /**
+   * Two codes for a broker to choose between, each with its reason: the partner's declared NCM (kept,
+   * first) and the classifier's answer, when an answer that is always reviewed disagrees with a valid
+   * declared NCM the table does not have (`keepDeclared`). Absent otherwise.
+   */
+  candidates?: ClassificationCandidate[];
+}
+
+/** One of the codes a classification leaves to review. */
+export interface ClassificationCandidate {
+  ncm_code: string;
+  source: ClassificationSource;
+  confidence: number;
+  reason: string;
 }
 
 export interface ClassifyInput {
@@ -78,7 +92,10 @@ export interface OfflineClassifier {
    * row explains less of than a subheading of the whole nomenclature gets that subheading instead.
    */
   classify(input: ClassifyInput, hs?: HsIndex): Classification;
-  /** Whether the HS tier could change the answer: nothing matches, or the best row leaves a word of the description unexplained. */
+  /**
+   * Whether the HS tier could change the answer: nothing matches, the best row leaves a word of the
+   * description unexplained, or the partner declared an NCM the table lacks (the tier checks it is valid).
+   */
   hsCouldHelp(input: ClassifyInput): boolean;
   /** The best `n` rows for the description (no partner code, no fallback), best first. */
   candidates(input: ClassifyInput, n: number): Candidate[];
@@ -100,6 +117,14 @@ export const fallbackConfidence = 0.1;
 export const hsCompletedCap = 0.75;
 /** Below the lowest review threshold the calibration can give (0.5): an answer without an NCM of the table is always reviewed. */
 export const hsOnlyCap = 0.45;
+/**
+ * A valid declared NCM the table does not have, kept against an answer that is always reviewed: its
+ * confidence when the answer is the same HS subheading (the duty is still an estimate, so a broker
+ * confirms it) and when it is another one (a broker chooses between the two). Both are under any
+ * review threshold.
+ */
+export const declaredAgreedConfidence = hsOnlyCap;
+export const declaredDisputedConfidence = 0.3;
 /** A match that rests only on typo-corrected words stays at or below this. */
 const typoOnlyCap = 0.75;
 /**
@@ -136,7 +161,7 @@ const stopWords = new Set(
     'etc tales como cuyo cuya cual partida subpartida manufacturas par pares ' +
     // English
     'an and or of with without in on to by from at as is the new brand size sizes colour item items style model free ' +
-    'shipping sale hot high quality premium genuine other others including whether not kind kinds used thereof articles ' +
+    'shipping sale high quality premium genuine other others including whether not kind kinds used thereof articles ' +
     'article its their than less more only per inches pair pairs ' +
     // Model-line words that name no kind of product
     'pro max plus ultra lite gen generation'
@@ -181,6 +206,8 @@ function tokens(text: string): Token[] {
     .replace(/\bc\//g, ' con ')
     .replace(/\b(?:usb|tipo|type)[\s-]*c\b/g, ' usbc ')
     .replace(/\bt[\s-]?shirt/g, 'tshirt')
+    // `hot` of a listing's `hot sale` says nothing; of `hot water bottle`, `hot plate`, `hot brush` it is part of the name.
+    .replace(/\bhot[\s-]*(?:sale|selling|deals?)\b/g, ' ')
     .replace(/([a-z0-9])[-'\u2019`\u00b4]+(?=[a-z0-9])/g, '$1')
     .replace(/[^a-z0-9]+/g, ' ');
   const out: Token[] = [];
@@ -257,6 +284,8 @@ const phraseWordWeight = 0.4;
 const weakWeight = 0.35;
 const descriptionWeight = 0.5;
 const categoryWeight = 0.6;
+/** A row met only through words of its description, when a word of the description names a kind of product it does not explain. */
+const wordingOnlyFactor = 0.5;
 /** A two-word phrase met with one word between its words. */
 const skipPhraseWeight = 0.5;
 const fuzzyWeight = 0.7;
@@ -275,12 +304,18 @@ interface Index {
   heads: Set<string>;
   /** Per row, term -> weight (0..1), to explain a match. */
   rowTerms: Map<string, number>[];
+  /** Per row, the words of its keywords other than weak hints (not the words of its description). */
+  rowKeywords: Set<string>[];
+  /** Words of some row's keywords other than weak hints: words that name a kind of product. */
+  namingWords: Set<string>;
   /** Single words of keywords, the ones a typo is matched against. */
   keywordWords: Set<string>;
 }
 
 function buildIndex(rows: readonly TariffRow[]): Index {
   const rowTerms: Map<string, number>[] = rows.map(() => new Map());
+  const rowKeywords: Set<string>[] = rows.map(() => new Set());
+  const namingWords = new Set<string>();
   const heads = new Set<string>();
   const keywordWords = new Set<string>();
   const put = (i: number, term: string, w: number) => {
@@ -290,10 +325,14 @@ function buildIndex(rows: readonly TariffRow[]): Index {
   rows.forEach((row, i) => {
     for (const text of [row.description, row.description_en ?? '']) for (const t of tokens(text)) put(i, t.term, descriptionWeight);
     for (const raw of row.keywords ?? []) {
-      const weak = raw.startsWith('~');
-      const terms = tokens(weak ? raw.slice(1) : raw).map((t) => t.term);
+      const marked = raw.startsWith('~');
+      const terms = tokens(marked ? raw.slice(1) : raw).map((t) => t.term);
       if (!terms.length) continue;
+      // A finish or colour alone (`dorado`, `plateado` of the imitation jewellery row) says how a product
+      // looks, not what it is: a weak hint, as materials are (`Labial mate metalizado dorado` is no jewel).
+      const weak = marked || (terms.length === 1 && isFinishTerm(terms[0]));
       for (const t of terms) keywordWords.add(t);
+      if (!weak) for (const t of terms) rowKeywords[i].add(t), namingWords.add(t);
       if (terms.length === 1) {
         put(i, terms[0], weak ? weakWeight : keywordWeight);
         if (!weak) heads.add(terms[0]);
@@ -320,7 +359,7 @@ function buildIndex(rows: readonly TariffRow[]): Index {
     const idf = Math.log(1 + n / p.rows.length);
     postings.set(term, { rows: Int32Array.from(p.rows), weights: Float64Array.from(p.weights, (w) => w * idf), idf });
   }
-  return { postings, heads, rowTerms, keywordWords };
+  return { postings, heads, rowTerms, rowKeywords, namingWords, keywordWords };
 }
 
 /** Single-deletion variants of keyword words -> the first such word in sort order. */
@@ -487,6 +526,14 @@ export function createOfflineClassifier(table: readonly TariffRow[], opts: Offli
       }
     }
     if (attrs) for (const i of touched) scores[i] *= attributeFactor(attrs, rowAttributes[i]);
+    // What the description is, above a word it shares with a row's wording: when a word of the
+    // description is a keyword of some row (`frasco`), a row met only through words of its legal
+    // description (`farmacia` of the rubber row's "artículos de higiene o de farmacia") that does not
+    // explain that word either keeps `wordingOnlyFactor` of its score.
+    const named = terms.filter((q) => q.unigram && index.namingWords.has(q.term)).map((q) => q.term);
+    const keyed = (i: number) => named.some((w) => index.rowKeywords[i].has(w));
+    if (named.length && touched.some(keyed))
+      for (const i of touched) if (!keyed(i) && !named.some((w) => index.rowTerms[i].has(w))) scores[i] *= wordingOnlyFactor;
     const order = touched.filter((i) => scores[i] > 0).sort((a, b) => scores[b] - scores[a] || a - b);
     return { order, total };
   }
@@ -552,6 +599,8 @@ export function createOfflineClassifier(table: readonly TariffRow[], opts: Offli
   function hsCouldHelp(input: ClassifyInput): boolean {
     const q = readQuery(input);
     if (partner(input, q).classification) return false;
+    // A declared NCM the table lacks: the tier says whether it is a valid code, to keep against a weak answer.
+    if (ncmDigits(input.hsCode ?? '').length >= 8) return true;
     const { order } = best(q);
     if (!order.length) return true;
     return q.toks.some((t) => !explainedByRow(order[0], t.term));
@@ -572,8 +621,8 @@ export function createOfflineClassifier(table: readonly TariffRow[], opts: Offli
           : hs.knows(w) || /\d/.test(w)
             ? 0
             : unknownWordWeight;
-      // Who wears it says nothing of what it is; a material says less than the product's name.
-      const attribute = isGenderTerm(w) ? 0 : isMaterialTerm(w) ? materialWordShare : 1;
+      // Who wears it says nothing of what it is; a material or how it looks says less than the product's name.
+      const attribute = isGenderTerm(w) ? 0 : isMaterialTerm(w) || isAppearanceTerm(w) ? materialWordShare : 1;
       return base * attribute * (toks[k].secondary ? secondaryWeight : 1);
     });
     const sum = (keep: (k: number) => boolean) => weight.reduce((s, w, k) => (keep(k) ? s + w : s), 0);
@@ -607,10 +656,7 @@ export function createOfflineClassifier(table: readonly TariffRow[], opts: Offli
       const confidence = round2(Math.min(hsCompletedCap, raw));
       return { tableShare, answer: answer(row, confidence, 'hs-fallback', `${why}; NCM ${rows[row].ncm} of the tariff table under it.${note}`) };
     }
-    const chapter = m.hs6.slice(0, 2);
-    const inChapter = rows.filter((r) => r.ncm.startsWith(chapter)).map((r) => r.duty_rate);
-    const duty = inChapter.length ? Math.max(...inChapter) : maxDutyRate;
-    const basis = inChapter.length ? `the highest rate of the table's rows in chapter ${chapter}` : `the common external tariff's ceiling (the table has no row in chapter ${chapter})`;
+    const { duty, basis } = estimatedDuty(m.hs6);
     const onlyHs: Classification = {
       ncm_code: hsText,
       duty_rate: duty,
@@ -627,10 +673,63 @@ export function createOfflineClassifier(table: readonly TariffRow[], opts: Offli
     return { tableShare, answer: onlyHs };
   }
 
+  /** The duty of a code the table has no row for: the highest rate of the table's rows in its chapter, else the ceiling. */
+  function estimatedDuty(digits: string): { duty: number; basis: string } {
+    const chapter = digits.slice(0, 2);
+    const inChapter = rows.filter((r) => r.ncm.startsWith(chapter)).map((r) => r.duty_rate);
+    return inChapter.length
+      ? { duty: Math.max(...inChapter), basis: `the highest rate of the table's rows in chapter ${chapter}` }
+      : { duty: maxDutyRate, basis: `the common external tariff's ceiling (the table has no row in chapter ${chapter})` };
+  }
+
+  /**
+   * A partner's declared NCM (8 digits or more) whose HS subheading is one of the nomenclature's, but
+   * which the table does not have, against the description's answer: an answer that is always
+   * reviewed (an HS-only code, the fallback row, anything at or below `hsOnlyCap`) never replaces it.
+   * The declared code is kept (its duty estimated, to be reviewed); when the answer is another
+   * subheading, both codes and their reasons go to review (`candidates`).
+   */
+  function keepDeclared(input: ClassifyInput, found: Classification, hs: HsIndex): Classification {
+    const given = input.hsCode?.trim();
+    const digits = ncmDigits(given ?? '');
+    if (!given || digits.length < 8 || found.confidence > hsOnlyCap) return found;
+    const sub = hs.subheading(digits.slice(0, 6));
+    if (!sub) return found;
+    const code = `${digits.slice(0, 4)}.${digits.slice(4, 6)}.${digits.slice(6, 8)}`;
+    const hsText = `${digits.slice(0, 4)}.${digits.slice(4, 6)}`;
+    const { duty, basis } = estimatedDuty(digits);
+    const agrees = ncmDigits(found.ncm_code).startsWith(digits.slice(0, 6));
+    const kept = `Partner hsCode ${given} kept as NCM ${code}: HS ${hsText} (${sub.description.slice(0, 120)}) is a subheading of the HS nomenclature, the tariff table has no row for it: duty estimated at ${duty}%`;
+    const base: Classification = {
+      ncm_code: code,
+      duty_rate: duty,
+      confidence: agrees ? declaredAgreedConfidence : declaredDisputedConfidence,
+      source: 'partner',
+      reason: '',
+      description: sub.description,
+      duty_source: {
+        status: 'unverified',
+        source: 'estimate',
+        note: `NCM ${code} (declared) has no row in the tariff table: ${duty}% is ${basis}, an upper estimate until a broker confirms the NCM`,
+      },
+    };
+    if (agrees) return { ...base, reason: `${kept}; the description matches the same subheading, to be confirmed in document review.` };
+    const reason = `${kept}. The classifier suggests ${found.ncm_code} instead (${found.source}, confidence ${found.confidence}), an answer that is always reviewed and never replaces a valid declared NCM: both to be confirmed in document review.`;
+    return {
+      ...base,
+      reason,
+      candidates: [
+        { ncm_code: code, source: 'partner', confidence: base.confidence, reason: `${kept}.` },
+        { ncm_code: found.ncm_code, source: found.source, confidence: found.confidence, reason: found.reason.replace(/ Partner hsCode .*$/, '') },
+      ],
+    };
+  }
+
   function classify(input: ClassifyInput, hs?: HsIndex): Classification {
     vocabulary = hs;
     try {
-      return classifyWith(input, hs);
+      const found = classifyWith(input, hs);
+      return hs && found.source !== 'partner' ? keepDeclared(input, found, hs) : found;
     } finally {
       vocabulary = undefined;
     }

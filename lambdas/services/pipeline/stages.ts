@@ -110,6 +110,7 @@ async function ai(items: readonly PageItem[]): Promise<Results> {
       classification_confidence: c.confidence,
       classification_source: c.source,
       classification_reason: c.reason,
+      ...(c.candidates ? { classification_candidates: c.candidates } : {}),
     };
   }
   for (const [source, n] of bySource) recordMetric('ItemsClassified', n, { by: source });

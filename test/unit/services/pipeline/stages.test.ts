@@ -1,7 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { runStage } from '../../../../lambdas/services/pipeline/stages';
-import { tableClassifier, useTariffClassifier } from '../../../../lambdas/infra/tariff/classifier-port';
+import { rememberingOffline, tableClassifier, useTariffClassifier } from '../../../../lambdas/infra/tariff/classifier-port';
+import { createOfflineClassifier } from '../../../../lambdas/core/tariff/classifier';
+import { builtinTariff } from '../../../../lambdas/core/tariff/builtin';
+import { processedProductView } from '../../../../lambdas/core/manifests/views';
 import type { PageItem } from '../../../../lambdas/services/pipeline/pages-store';
+import type { ProcessedResult } from '../../../../lambdas/core/manifests/model';
 import type { Classification } from '../../../../lambdas/core/tariff/classifier';
 
 afterEach(() => useTariffClassifier(tableClassifier));
@@ -23,5 +27,20 @@ describe('the ai stage', () => {
     const io = order.indexOf('io');
     expect(io).toBeGreaterThan(0);
     expect(io).toBeLessThanOrEqual(50);
+  });
+});
+
+describe('a declared NCM the tariff table does not have (issue 32)', () => {
+  it('stays the product code, and the product carries both codes with their reasons for review', async () => {
+    // The service's path: the offline classifier behind the port loads the HS tier for the declared code.
+    useTariffClassifier(rememberingOffline(createOfflineClassifier(builtinTariff)));
+    const data = { itemDescription: 'Escopeta calibre 12 con municion', hsCode: '9303.20.00', consigneeName: 'A' } as PageItem['data'];
+    const out = (await runStage('ai', [{ itemKey: 'k', awb: 'A1', hash: 'h', runId: 'r', data }], {}, { accountId: 1, at: new Date() })) as Record<string, ProcessedResult>;
+    // Before: ncm_code 9306.90 (ammunition), source hs-fallback, the declared code gone.
+    expect(out.k).toMatchObject({ ncm_code: '9303.20.00', classification_source: 'partner', duty_source: { source: 'estimate' } });
+    expect(out.k.classification_candidates?.map((c) => c.ncm_code)).toEqual(['9303.20.00', '9306.90']);
+    const product = processedProductView({ awb: 'A1', itemKey: 'k', item: { trackingNumber: null, description: data.itemDescription!, consignee: 'A', taxId: null, fob: null } }, out.k);
+    expect(product.ncm_code).toBe('9303.20.00');
+    expect(product.reasons).toEqual([expect.stringMatching(/^tariff code 9303\.20\.00 as declared, kept for review/), expect.stringMatching(/^tariff code 9306\.90 as the classifier suggests \(hs-fallback, confidence 0\.\d+\), for review: HS fallback/)]);
   });
 });
