@@ -21,7 +21,7 @@ import { Deployment, motoAccount } from './template';
 /*
  * The cloud lane: the deployable artifact (the templates and Lambda bundles `cdk synth` writes)
  * run on this machine against AWS-faithful engines: moto_server for S3, SQS, EventBridge,
- * Scheduler, Step Functions and Secrets Manager, DynamoDB Local for the table. Every adapter is the
+ * Scheduler, Step Functions, Secrets Manager and KMS, DynamoDB Local for the table. Every adapter is the
  * production one; every resource comes from the templates.
  */
 

@@ -2,6 +2,7 @@ import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { mockClient } from 'aws-sdk-client-mock';
 import { DecryptCommand, EncryptCommand, KMSClient } from '@aws-sdk/client-kms';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { bundleHandler } from '../../../scripts/bundle';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { KmsSealer, LocalSealer, SecretUnreadable, type SecretBinding } from '../../../lambdas/infra/sealed-secrets';
@@ -91,4 +92,15 @@ describe('the KMS sealer', () => {
     delete process.env.SIGNING_SECRETS_KEY_ARN;
     await expect(new KmsSealer().seal('x', hook)).rejects.toThrow('SIGNING_SECRETS_KEY_ARN');
   });
+});
+
+describe('the KMS client in the bundles', () => {
+  it('is only in the functions that seal or open a secret: not in the authorizer or a route that only reads accounts or subscriptions', async () => {
+    const kmsBytes = async (handler: string) => {
+      const dir = dataDir();
+      return (await bundleHandler(handler, dir)).packages['@aws-sdk/client-kms'] ?? 0;
+    };
+    for (const handler of ['http/authorizer', 'http/account/me', 'http/webhooks/subscription']) expect(await kmsBytes(handler), handler).toBe(0);
+    for (const handler of ['workers/webhook-delivery', 'http/admin/signing-secret']) expect(await kmsBytes(handler), handler).toBeGreaterThan(0);
+  }, 120_000);
 });
