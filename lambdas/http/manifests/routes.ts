@@ -24,10 +24,12 @@ export const ManifestsCreate = {
   tag: 'manifests',
   auth: {},
   rate: 'couriers.submit',
+  // It writes its items itself before the 201 (services/manifests/writer.ts `writeInRequest`).
   uses: {
-    table: ['GetItem', 'Query', 'PutItem'],
-    bucket: [{ name: 'files', actions: ['PutObject'] }],
+    table: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'BatchWriteItem'],
+    bucket: [{ name: 'files', actions: ['GetObject', 'PutObject'] }],
     queues: [{ name: 'manifestIntake', actions: ['SendMessage'] }],
+    bus: true,
   },
   schemas: { body: AlternativeManifest },
   successStatus: 201,

@@ -39,6 +39,8 @@ export interface IntakeAnswer {
   replayed?: boolean;
   /** The batch the answer is about. */
   batchId?: string;
+  /** A whole submission: the acceptance that holds its key (what the intake worker writes). */
+  submission?: SubmissionRecord;
 }
 
 /** What the intake queue carries: the acceptance the worker makes sure of, then writes. */
@@ -104,14 +106,28 @@ const expiresAt = (at: Date) => Math.floor(at.getTime() / 1000) + submissionKeep
 function answerFrom(held: SubmissionRecord, mine: SubmissionRecord): IntakeAnswer {
   if (held.requestHash !== mine.requestHash) throw new Conflict('This Idempotency-Key was already used with different content. Use a fresh key for a new request.');
   const first = held.nonce === mine.nonce;
-  return { status: first ? 202 : 200, body: held.answer, replayed: !first, batchId: held.batchId };
+  return { status: first ? 202 : 200, body: held.answer, replayed: !first, batchId: held.batchId, submission: held };
 }
+
+/**
+ * How long the queued job of a submission the request writes itself (`writesInRequest`) waits:
+ * longer than any request lives (29 s), so it only ever resumes a request that died.
+ */
+export const inRequestWriteJobDelaySeconds = 60;
 
 /**
  * Accepts a whole manifest (spec 4.3 / 4.4): one key, one batch (its id derived from the key, so
  * every retry and the worker write into the same batch under the same item keys).
+ * `writesInRequest`: the caller writes the items before it answers (writer.ts `writeInRequest`),
+ * so the queued job is only the safety net of a request that dies, delayed past its lifetime.
  */
-export async function submitManifest(principal: SignedSender, courier: string, s: ManifestSubmission, key: string | undefined): Promise<IntakeAnswer> {
+export async function submitManifest(
+  principal: SignedSender,
+  courier: string,
+  s: ManifestSubmission,
+  key: string | undefined,
+  opts: { writesInRequest?: boolean } = {},
+): Promise<IntakeAnswer> {
   const idempotencyKey = key ?? randomUUID();
   const payload = JSON.stringify({ courier, submission: s } satisfies StoredPayload);
   const hash = sha256(payload);
@@ -154,7 +170,7 @@ export async function submitManifest(principal: SignedSender, courier: string, s
     ttl: expiresAt(started),
   };
   await storePayload(record.payloadKey, payload);
-  await queues().send(intakeQueue as never, { kind: 'manifest', record } satisfies IntakeJob);
+  await queues().send(intakeQueue as never, { kind: 'manifest', record } satisfies IntakeJob, opts.writesInRequest ? { delaySeconds: inRequestWriteJobDelaySeconds } : {});
   const answer = answerFrom(await claimSubmission(record), record);
   if (!answer.replayed) recordMetric('ManifestsSubmitted', 1, { by: mode });
   return answer;
