@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { useTwin } from '../../support/twin';
 import { item, manifest, submitPath } from '../../support/manifests';
 import { manifestSignature } from '../../../lambdas/core/manifests/signature';
+import { excelSlugs } from '../../../lambdas/core/manifests/excel/slugs';
 
 const t = useTwin();
 
@@ -128,11 +129,15 @@ describe('manifest submission', () => {
     expect(res.body.errors.courier[0]).toContain('default');
   });
 
-  it('answers 415 naming `default` for JSON sent to an Excel slug', async () => {
+  it('answers 422 naming `default` for JSON sent to any Excel slug (spec 7.2)', async () => {
     const { token } = await t.account('Json Excel Couriers');
-    const res = await t.call('POST', submitPath('bfe'), { token, body: manifest(1) });
-    expect(res.status).toBe(415);
-    expect(res.body.message).toContain('`default`');
+    for (const slug of excelSlugs) {
+      const res = await t.call('POST', submitPath(slug), { token, body: manifest(1) });
+      expect(res.status, slug).toBe(422);
+      expect(res.body).toMatchObject({ success: false, error: 'validation_failed' });
+      expect(res.body.message).toContain('`default`');
+      expect(res.body.errors.file[0]).toContain('`default`');
+    }
   });
 
   it('answers 413 pointing to chunked mode for a body over 6 MB', async () => {

@@ -285,11 +285,11 @@ describe('closes the holes of issue 13: every bad input is a 4xx and nothing is 
     await nothingSubmitted(token);
   });
 
-  it('answers JSON sent to an Excel slug with 415 pointing to `default`', async () => {
+  it('answers JSON sent to an Excel slug with 422 on file pointing to `default`', async () => {
     const { token } = await t.account('Json To Excel');
     const res = await t.call('POST', submitPath('bfe'), { token, body: manifest(1) });
-    expect(res.status).toBe(415);
-    expect(res.body).toMatchObject({ success: false, error: 'unsupported_media_type' });
+    expect(res.status).toBe(422);
+    expect(res.body).toMatchObject({ success: false, error: 'validation_failed', errors: { file: [expect.stringContaining('`default`')] } });
     expect(res.body.message).toContain('Send JSON manifests to the `default` slug.');
     await nothingSubmitted(token);
   });
