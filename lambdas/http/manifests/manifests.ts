@@ -32,8 +32,10 @@ export const handler = byMethod({
     // A 201 says the manifest exists: its items are written (at most 1000) before the answer, and
     // it is listed and shown, pending, from then on; processing stays asynchronous.
     await writeInRequest(answer.submission!);
+    // Made only of what the stored acceptance holds (the same content under the same key), so a
+    // replay answers the first answer's bytes, word for word, plus Idempotent-Replayed.
     const data = { manifest_id: body.manifest, batch_id: answer.batchId ?? null, total_products: body.products.length, processing_status: 'pending' };
-    if (answer.replayed) return { ...ok(data, { status: 201, message: 'Manifest already uploaded with this Idempotency-Key.' }), headers: { 'Idempotent-Replayed': 'true' } };
-    return ok(data, { status: 201, message: String(answer.body.message) });
+    const reply = ok(data, { status: 201, message: String(answer.body.message) });
+    return answer.replayed ? { ...reply, headers: { 'Idempotent-Replayed': 'true' } } : reply;
   }),
 });

@@ -9,7 +9,7 @@ import { now } from '../../infra/clock';
 import { blobs } from '../../infra/blobs';
 import { queues } from '../../infra/queues';
 import { getAccount } from '../../infra/entities/accounts';
-import { claimSubmission, getSubmission, type SubmissionRecord } from '../../infra/entities/manifest-submissions';
+import { answerBytes, claimSubmission, getSubmission, type SubmissionRecord } from '../../infra/entities/manifest-submissions';
 import { getBatch, getChunk, getChunkSet, openChunkSet, reserveChunk, type ChunkRecord } from '../../infra/entities/manifests';
 import { recordMetric } from '../../shared/metrics';
 
@@ -36,6 +36,8 @@ export const intakeQueue = 'manifestIntake';
 export interface IntakeAnswer {
   status: number;
   body: Record<string, unknown>;
+  /** A whole submission's answer as bytes: the first answer, sent again word for word on a replay. */
+  bodyJson?: string;
   replayed?: boolean;
   /** The batch the answer is about. */
   batchId?: string;
@@ -106,7 +108,8 @@ const expiresAt = (at: Date) => Math.floor(at.getTime() / 1000) + submissionKeep
 function answerFrom(held: SubmissionRecord, mine: SubmissionRecord): IntakeAnswer {
   if (held.requestHash !== mine.requestHash) throw new Conflict('This Idempotency-Key was already used with different content. Use a fresh key for a new request.');
   const first = held.nonce === mine.nonce;
-  return { status: first ? 202 : 200, body: held.answer, replayed: !first, batchId: held.batchId, submission: held };
+  const bodyJson = answerBytes(held);
+  return { status: first ? 202 : 200, body: JSON.parse(bodyJson) as Record<string, unknown>, bodyJson, replayed: !first, batchId: held.batchId, submission: held };
 }
 
 /**
@@ -152,7 +155,7 @@ export async function submitManifest(
     items: s.items.length,
     payloadKey: `intake/${principal.accountId}/${sha256(idempotencyKey).slice(0, 32)}/${hash}.json`,
     status: 'queued',
-    answer: queuedAnswer({
+    answerJson: JSON.stringify(queuedAnswer({
       key: idempotencyKey,
       manifestNumber: s.manifestNumber,
       mawbNumber: s.mawbNumber,
@@ -164,7 +167,7 @@ export async function submitManifest(
         mode === 'create'
           ? 'Manifest queued for processing.'
           : "Batch update queued: each item's decision (CREATE, UPDATE, SKIP, REJECT) is listed by the batch's decisions once written.",
-    }),
+    })),
     createdAt: at,
     updatedAt: at,
     ttl: expiresAt(started),

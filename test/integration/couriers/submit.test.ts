@@ -65,6 +65,21 @@ describe('manifest submission', () => {
     expect(list.body.data).toHaveLength(1);
   });
 
+  it('replays the bytes of the first answer, word for word and in the same key order, before and after the items are written', async () => {
+    const { token } = await t.account('Replay Bytes Couriers');
+    const key = randomUUID();
+    const body = manifest(3, { airline: 'LATAM' });
+    const first = await t.call('POST', submitPath(), { token, body, headers: { 'idempotency-key': key } });
+    expect(first.status).toBe(202);
+    const again = await t.call('POST', submitPath(), { token, body, headers: { 'idempotency-key': key } });
+    expect(again.status).toBe(200);
+    expect(again.text).toBe(first.text);
+    await t.intake();
+    const later = await t.call('POST', submitPath(), { token, body, headers: { 'idempotency-key': key } });
+    expect(later.text).toBe(first.text);
+    expect(later.headers.get('content-type')).toBe(first.headers.get('content-type'));
+  });
+
   it('refuses the same key with another payload with 409', async () => {
     const { token } = await t.account('Conflict Couriers');
     const key = randomUUID();
