@@ -9511,7 +9511,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description JSON under `default`, multipart under an Excel slug */
+            /** @description A body that is not JSON under `default` */
             415: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -9537,7 +9537,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid manifest (one entry per field), a batchId not of this account, or a failed chunked upload */
+            /** @description Invalid manifest (one entry per field; under an Excel slug, a body that is not multipart is refused on `file`), a batchId not of this account, or a failed chunked upload */
             422: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
