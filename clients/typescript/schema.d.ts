@@ -1945,7 +1945,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad token, or a bad X-Signature */
+            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -1967,7 +1967,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized";
+                        error: "unauthorized" | "token_expired";
                     };
                 };
             };
@@ -2095,13 +2095,14 @@ export interface operations {
                             created_at: string;
                             last_used_at: string | null;
                             revoked_at: string | null;
+                            expires_at: string | null;
                             active: boolean;
                         }[];
                         count: number;
                     };
                 };
             };
-            /** @description No token, a bad token, or a bad X-Signature */
+            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -2123,7 +2124,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized";
+                        error: "unauthorized" | "token_expired";
                     };
                 };
             };
@@ -2253,6 +2254,7 @@ export interface operations {
                             created_at: string;
                             last_used_at: string | null;
                             revoked_at: string | null;
+                            expires_at: string | null;
                             active: boolean;
                         };
                         message: string;
@@ -2285,7 +2287,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad token, or a bad X-Signature */
+            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -2307,7 +2309,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized";
+                        error: "unauthorized" | "token_expired";
                     };
                 };
             };
@@ -2522,7 +2524,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad token, or a bad X-Signature */
+            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -2544,7 +2546,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized";
+                        error: "unauthorized" | "token_expired";
                     };
                 };
             };
@@ -2738,7 +2740,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad token, or a bad X-Signature */
+            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -2760,7 +2762,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized";
+                        error: "unauthorized" | "token_expired";
                     };
                 };
             };
@@ -2997,7 +2999,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad token, or a bad X-Signature */
+            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -3019,7 +3021,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized";
+                        error: "unauthorized" | "token_expired";
                     };
                 };
             };
@@ -3256,13 +3258,14 @@ export interface operations {
                             created_at: string;
                             last_used_at: string | null;
                             revoked_at: string | null;
+                            expires_at: string | null;
                             active: boolean;
                         }[];
                         count: number;
                     };
                 };
             };
-            /** @description No token, a bad token, or a bad X-Signature */
+            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -3284,7 +3287,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized";
+                        error: "unauthorized" | "token_expired";
                     };
                 };
             };
@@ -3444,6 +3447,7 @@ export interface operations {
                     role: "admin" | "broker" | "partner";
                     /** @default [] */
                     scopes?: ("orders:read" | "orders:write" | "customs:read" | "customs:write")[];
+                    expires_at?: string;
                 };
             };
         };
@@ -3480,6 +3484,7 @@ export interface operations {
                             created_at: string;
                             last_used_at: string | null;
                             revoked_at: string | null;
+                            expires_at: string | null;
                             active: boolean;
                             token: string;
                         };
@@ -3513,7 +3518,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad token, or a bad X-Signature */
+            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -3535,7 +3540,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized";
+                        error: "unauthorized" | "token_expired";
                     };
                 };
             };
@@ -3746,6 +3751,7 @@ export interface operations {
                             created_at: string;
                             last_used_at: string | null;
                             revoked_at: string | null;
+                            expires_at: string | null;
                             active: boolean;
                         };
                         message: string;
@@ -3778,7 +3784,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad token, or a bad X-Signature */
+            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -3800,7 +3806,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized";
+                        error: "unauthorized" | "token_expired";
                     };
                 };
             };
@@ -4085,7 +4091,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad token, or a bad X-Signature */
+            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -4107,7 +4113,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized";
+                        error: "unauthorized" | "token_expired";
                     };
                 };
             };
@@ -4359,7 +4365,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad token, or a bad X-Signature */
+            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -4381,7 +4387,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized";
+                        error: "unauthorized" | "token_expired";
                     };
                 };
             };
@@ -4600,7 +4606,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad token, or a bad X-Signature */
+            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -4622,7 +4628,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized";
+                        error: "unauthorized" | "token_expired";
                     };
                 };
             };
@@ -4874,7 +4880,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad token, or a bad X-Signature */
+            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -4896,7 +4902,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized";
+                        error: "unauthorized" | "token_expired";
                     };
                 };
             };
@@ -5117,7 +5123,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad token, or a bad X-Signature */
+            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -5139,7 +5145,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized";
+                        error: "unauthorized" | "token_expired";
                     };
                 };
             };
@@ -5395,7 +5401,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad token, or a bad X-Signature */
+            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -5417,7 +5423,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized";
+                        error: "unauthorized" | "token_expired";
                     };
                 };
             };
@@ -5647,7 +5653,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad token, or a bad X-Signature */
+            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -5669,7 +5675,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized";
+                        error: "unauthorized" | "token_expired";
                     };
                 };
             };
@@ -5931,7 +5937,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad token, or a bad X-Signature */
+            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -5953,7 +5959,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized";
+                        error: "unauthorized" | "token_expired";
                     };
                 };
             };
@@ -6153,7 +6159,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad token, or a bad X-Signature */
+            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -6175,7 +6181,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized";
+                        error: "unauthorized" | "token_expired";
                     };
                 };
             };
@@ -6346,7 +6352,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad token, or a bad X-Signature */
+            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -6368,7 +6374,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized";
+                        error: "unauthorized" | "token_expired";
                     };
                 };
             };
@@ -6600,7 +6606,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad token, or a bad X-Signature */
+            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -6622,7 +6628,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized";
+                        error: "unauthorized" | "token_expired";
                     };
                 };
             };
@@ -6794,7 +6800,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad token, or a bad X-Signature */
+            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -6816,7 +6822,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized";
+                        error: "unauthorized" | "token_expired";
                     };
                 };
             };
@@ -7005,7 +7011,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad token, or a bad X-Signature */
+            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -7027,7 +7033,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized";
+                        error: "unauthorized" | "token_expired";
                     };
                 };
             };
@@ -7322,7 +7328,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad token, or a bad X-Signature */
+            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -7344,7 +7350,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized";
+                        error: "unauthorized" | "token_expired";
                     };
                 };
             };
@@ -7640,7 +7646,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad token, or a bad X-Signature */
+            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -7662,7 +7668,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized";
+                        error: "unauthorized" | "token_expired";
                     };
                 };
             };
@@ -7966,7 +7972,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad token, or a bad X-Signature */
+            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -7988,7 +7994,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized";
+                        error: "unauthorized" | "token_expired";
                     };
                 };
             };
@@ -8262,7 +8268,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad token, or a bad X-Signature */
+            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -8284,7 +8290,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized";
+                        error: "unauthorized" | "token_expired";
                     };
                 };
             };
@@ -8444,7 +8450,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad token, or a bad X-Signature */
+            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -8466,7 +8472,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized";
+                        error: "unauthorized" | "token_expired";
                     };
                 };
             };
@@ -8711,7 +8717,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad token, or a bad X-Signature */
+            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -8733,7 +8739,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized";
+                        error: "unauthorized" | "token_expired";
                     };
                 };
             };
@@ -8953,7 +8959,7 @@ export interface operations {
                     "text/plain": string;
                 };
             };
-            /** @description No token, a bad token, or a bad X-Signature */
+            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -8975,7 +8981,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized";
+                        error: "unauthorized" | "token_expired";
                     };
                 };
             };
@@ -9379,7 +9385,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad token, or a bad X-Signature */
+            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -9707,7 +9713,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad token, or a bad X-Signature */
+            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -9729,7 +9735,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized";
+                        error: "unauthorized" | "token_expired";
                     };
                 };
             };
@@ -9893,7 +9899,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad token, or a bad X-Signature */
+            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -9915,7 +9921,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized";
+                        error: "unauthorized" | "token_expired";
                     };
                 };
             };
@@ -10093,7 +10099,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad token, or a bad X-Signature */
+            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -10115,7 +10121,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized";
+                        error: "unauthorized" | "token_expired";
                     };
                 };
             };
@@ -10353,7 +10359,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad token, or a bad X-Signature */
+            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -10375,7 +10381,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized";
+                        error: "unauthorized" | "token_expired";
                     };
                 };
             };
@@ -10560,7 +10566,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad token, or a bad X-Signature */
+            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -10582,7 +10588,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized";
+                        error: "unauthorized" | "token_expired";
                     };
                 };
             };
@@ -10783,7 +10789,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad token, or a bad X-Signature */
+            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -10805,7 +10811,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized";
+                        error: "unauthorized" | "token_expired";
                     };
                 };
             };
@@ -11008,7 +11014,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad token, or a bad X-Signature */
+            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -11030,7 +11036,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized";
+                        error: "unauthorized" | "token_expired";
                     };
                 };
             };
@@ -11273,7 +11279,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description No token, a bad token, or a bad X-Signature */
+            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -11295,7 +11301,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized";
+                        error: "unauthorized" | "token_expired";
                     };
                 };
             };
@@ -11532,7 +11538,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad token, or a bad X-Signature */
+            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -11554,7 +11560,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized";
+                        error: "unauthorized" | "token_expired";
                     };
                 };
             };
@@ -11813,7 +11819,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad token, or a bad X-Signature */
+            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -11835,7 +11841,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized";
+                        error: "unauthorized" | "token_expired";
                     };
                 };
             };
@@ -12103,7 +12109,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad token, or a bad X-Signature */
+            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -12125,7 +12131,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized";
+                        error: "unauthorized" | "token_expired";
                     };
                 };
             };
@@ -12335,7 +12341,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad token, or a bad X-Signature */
+            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -12357,7 +12363,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized";
+                        error: "unauthorized" | "token_expired";
                     };
                 };
             };
@@ -12592,7 +12598,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad token, or a bad X-Signature */
+            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -12614,7 +12620,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized";
+                        error: "unauthorized" | "token_expired";
                     };
                 };
             };
@@ -13049,7 +13055,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad token, or a bad X-Signature */
+            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -13071,7 +13077,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized";
+                        error: "unauthorized" | "token_expired";
                     };
                 };
             };
@@ -13289,7 +13295,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad token, or a bad X-Signature */
+            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -13311,7 +13317,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized";
+                        error: "unauthorized" | "token_expired";
                     };
                 };
             };
@@ -13512,7 +13518,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad token, or a bad X-Signature */
+            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -13797,7 +13803,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad token, or a bad X-Signature */
+            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -13819,7 +13825,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized";
+                        error: "unauthorized" | "token_expired";
                     };
                 };
             };
@@ -14147,7 +14153,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad token, or a bad X-Signature */
+            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -14169,7 +14175,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized";
+                        error: "unauthorized" | "token_expired";
                     };
                 };
             };
@@ -14311,7 +14317,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad token, or a bad X-Signature */
+            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -14333,7 +14339,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized";
+                        error: "unauthorized" | "token_expired";
                     };
                 };
             };
@@ -14512,7 +14518,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad token, or a bad X-Signature */
+            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -14534,7 +14540,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized";
+                        error: "unauthorized" | "token_expired";
                     };
                 };
             };
@@ -14732,7 +14738,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad token, or a bad X-Signature */
+            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -14754,7 +14760,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized";
+                        error: "unauthorized" | "token_expired";
                     };
                 };
             };
@@ -14946,7 +14952,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad token, or a bad X-Signature */
+            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -14968,7 +14974,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized";
+                        error: "unauthorized" | "token_expired";
                     };
                 };
             };
@@ -15194,7 +15200,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad token, or a bad X-Signature */
+            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -15216,7 +15222,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized";
+                        error: "unauthorized" | "token_expired";
                     };
                 };
             };
@@ -15446,7 +15452,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad token, or a bad X-Signature */
+            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -15468,7 +15474,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized";
+                        error: "unauthorized" | "token_expired";
                     };
                 };
             };
@@ -15757,7 +15763,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad token, or a bad X-Signature */
+            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -15779,7 +15785,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized";
+                        error: "unauthorized" | "token_expired";
                     };
                 };
             };
@@ -16008,7 +16014,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad token, or a bad X-Signature */
+            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -16030,7 +16036,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized";
+                        error: "unauthorized" | "token_expired";
                     };
                 };
             };
@@ -16292,7 +16298,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad token, or a bad X-Signature */
+            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -16314,7 +16320,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized";
+                        error: "unauthorized" | "token_expired";
                     };
                 };
             };
@@ -16571,7 +16577,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad token, or a bad X-Signature */
+            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -16593,7 +16599,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized";
+                        error: "unauthorized" | "token_expired";
                     };
                 };
             };
@@ -16856,7 +16862,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad token, or a bad X-Signature */
+            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -16878,7 +16884,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized";
+                        error: "unauthorized" | "token_expired";
                     };
                 };
             };
@@ -17241,7 +17247,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad token, or a bad X-Signature */
+            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -17263,7 +17269,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized";
+                        error: "unauthorized" | "token_expired";
                     };
                 };
             };
@@ -17605,7 +17611,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad token, or a bad X-Signature */
+            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -17627,7 +17633,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized";
+                        error: "unauthorized" | "token_expired";
                     };
                 };
             };
@@ -17865,7 +17871,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad token, or a bad X-Signature */
+            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -17887,7 +17893,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized";
+                        error: "unauthorized" | "token_expired";
                     };
                 };
             };
@@ -18203,7 +18209,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad token, or a bad X-Signature */
+            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -18225,7 +18231,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized";
+                        error: "unauthorized" | "token_expired";
                     };
                 };
             };
@@ -18614,7 +18620,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad token, or a bad X-Signature */
+            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -18636,7 +18642,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized";
+                        error: "unauthorized" | "token_expired";
                     };
                 };
             };
@@ -18930,7 +18936,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad token, or a bad X-Signature */
+            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -18952,7 +18958,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized";
+                        error: "unauthorized" | "token_expired";
                     };
                 };
             };
@@ -19322,7 +19328,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad token, or a bad X-Signature */
+            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -19344,7 +19350,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized";
+                        error: "unauthorized" | "token_expired";
                     };
                 };
             };
@@ -19557,7 +19563,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad token, or a bad X-Signature */
+            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -19579,7 +19585,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized";
+                        error: "unauthorized" | "token_expired";
                     };
                 };
             };
@@ -19839,7 +19845,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad token, or a bad X-Signature */
+            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -19861,7 +19867,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized";
+                        error: "unauthorized" | "token_expired";
                     };
                 };
             };
@@ -20014,7 +20020,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad token, or a bad X-Signature */
+            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -20036,7 +20042,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized";
+                        error: "unauthorized" | "token_expired";
                     };
                 };
             };
@@ -20222,7 +20228,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad token, or a bad X-Signature */
+            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -20244,7 +20250,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized";
+                        error: "unauthorized" | "token_expired";
                     };
                 };
             };
@@ -20496,7 +20502,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad token, or a bad X-Signature */
+            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -20518,7 +20524,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized";
+                        error: "unauthorized" | "token_expired";
                     };
                 };
             };
@@ -20742,7 +20748,7 @@ export interface operations {
                     "application/pdf": string;
                 };
             };
-            /** @description No token, a bad token, or a bad X-Signature */
+            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -20764,7 +20770,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized";
+                        error: "unauthorized" | "token_expired";
                     };
                 };
             };
@@ -21004,7 +21010,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad token, or a bad X-Signature */
+            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -21026,7 +21032,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized";
+                        error: "unauthorized" | "token_expired";
                     };
                 };
             };
@@ -21289,7 +21295,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad token, or a bad X-Signature */
+            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -21311,7 +21317,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized";
+                        error: "unauthorized" | "token_expired";
                     };
                 };
             };
@@ -21502,7 +21508,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad token, or a bad X-Signature */
+            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -21524,7 +21530,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized";
+                        error: "unauthorized" | "token_expired";
                     };
                 };
             };
@@ -21776,7 +21782,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad token, or a bad X-Signature */
+            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -21798,7 +21804,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized";
+                        error: "unauthorized" | "token_expired";
                     };
                 };
             };
@@ -22150,7 +22156,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad token, or a bad X-Signature */
+            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -22172,7 +22178,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized";
+                        error: "unauthorized" | "token_expired";
                     };
                 };
             };
@@ -22382,7 +22388,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad token, or a bad X-Signature */
+            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -22404,7 +22410,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized";
+                        error: "unauthorized" | "token_expired";
                     };
                 };
             };
@@ -22595,7 +22601,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad token, or a bad X-Signature */
+            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -22617,7 +22623,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized";
+                        error: "unauthorized" | "token_expired";
                     };
                 };
             };
@@ -22857,7 +22863,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad token, or a bad X-Signature */
+            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -22879,7 +22885,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized";
+                        error: "unauthorized" | "token_expired";
                     };
                 };
             };
@@ -23077,7 +23083,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad token, or a bad X-Signature */
+            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -23099,7 +23105,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized";
+                        error: "unauthorized" | "token_expired";
                     };
                 };
             };

@@ -5,6 +5,7 @@ import { routeKey } from '../routing';
 import { authorize } from '../core/auth/policy';
 import type { Principal } from '../core/auth/principal';
 import { rateHeaders } from '../core/auth/rate-limit';
+import type { TokenRefusal } from '../core/auth/tokens';
 import { checkRequest, type RequestCheck } from '../services/auth/request-check';
 import { encodeContext, type AuthContext, type Denial } from './kit/auth-context';
 import { logger, withLogKeys } from '../shared/logger';
@@ -29,15 +30,18 @@ export async function handler(
   // Its lines carry the id the request's handler and its answer use.
   return withLogKeys({ requestId: requestIdOf(event.headers, event.requestContext?.requestId), route: event.routeKey }, async () => {
     try {
-      return await decide(route, await check.principalOf(event.headers?.authorization ?? event.headers?.Authorization), check);
+      const { principal, refusal } = await check.principalOf(event.headers?.authorization ?? event.headers?.Authorization);
+      return await decide(route, principal, check, refusal);
     } finally {
       await check.settled();
     }
   });
 }
 
-async function decide(route: RouteAccess, principal: Principal | undefined, check: RequestCheck): Promise<APIGatewaySimpleAuthorizerWithContextResult<AuthContext>> {
+async function decide(route: RouteAccess, principal: Principal | undefined, check: RequestCheck, refusal?: TokenRefusal): Promise<APIGatewaySimpleAuthorizerWithContextResult<AuthContext>> {
   const verdict = authorize(route, principal);
+  // No principal: the 401 says why when the token expired (`error: token_expired`).
+  if (!verdict.allow && verdict.status === 401 && refusal?.error === 'token_expired') return allow({ denial: { status: 401, message: refusal.message, extra: { error: refusal.error } } });
   if (!verdict.allow) return allow({ principal, denial: { status: verdict.status, message: verdict.message } });
   if (!route.rate || !principal) return allow({ principal });
 

@@ -5,6 +5,7 @@ import type { APIGatewayProxyEventV2WithLambdaAuthorizer, APIGatewayProxyStructu
 import type * as v from 'valibot';
 import { NotFound, PayloadTooLarge, ServiceError, Unauthorized, ValidationFailed, errorForStatus } from '../../core/errors';
 import type { Principal } from '../../core/auth/principal';
+import { principalRefusal } from '../../services/auth/expiry';
 import { config } from '../../shared/config';
 import { decodeContext, type AuthContext } from './auth-context';
 import { logger, withLogKeys } from '../../shared/logger';
@@ -71,6 +72,9 @@ export function route<B extends v.GenericSchema | undefined = undefined, Q exten
     const { principal, denial } = decodeContext(event.requestContext.authorizer?.lambda);
     if (denial) throw errorForStatus(denial.status, denial.message, denial.headers, denial.extra);
     if (!opts.public && !principal) throw new Unauthorized();
+    // A token that expired after the authorizer's answer (which API Gateway may have cached).
+    const expired = principal && principalRefusal(principal);
+    if (expired) throw new Unauthorized(expired.message, { error: expired.error });
 
     const params = opts.params ? validatePath(opts.params, event.pathParameters ?? {}) : undefined;
     const query = opts.query ? validate(opts.query, { ...(event.queryStringParameters ?? {}) }) : undefined;
