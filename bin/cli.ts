@@ -106,6 +106,7 @@ const tokenColumns: Column[] = [
   ['ROLE', (t) => t.role],
   ['SCOPES', (t) => (t.scopes?.length ? t.scopes.join(',') : '-')],
   ['ACTIVE', (t) => (t.active ? 'yes' : 'no')],
+  ['EXPIRES', (t) => t.expires_at ?? '-'],
   ['LAST USED', (t) => t.last_used_at ?? '-'],
   ['CREATED', (t) => t.created_at],
 ];
@@ -215,6 +216,7 @@ export const commands: Command[] = [
       email: { type: 'string', value: '<email>', description: "Contact of the token's holder (shown as uploader or approver)" },
       role: { type: 'string', value: roles.join('|'), description: 'Token role', required: true },
       scopes: { type: 'string', value: scopes.join(','), description: 'Comma-separated scopes (default none)' },
+      'expires-at': { type: 'string', value: '<ISO 8601>', description: 'When the token stops working, e.g. 2027-06-30T18:00:00Z (at most 2 years ahead; default never)' },
     },
     request: ({ options }) => {
       const body = {
@@ -224,6 +226,8 @@ export const commands: Command[] = [
         // The service names a bad role or scope (422); the CLI does not check them twice.
         role: options.role as never,
         scopes: (str(options, 'scopes') ?? '').split(',').map((s) => s.trim()).filter(Boolean) as never,
+        // The service checks it (ISO 8601, future, at most 2 years: 422 on expires_at).
+        expires_at: str(options, 'expires-at'),
       };
       return (api, init) => api.POST('/api/v1/admin/tokens', { ...init, body });
     },

@@ -94,6 +94,12 @@ async function handle(deps: ServerDeps, cache: AuthorizerCache, req: IncomingMes
   }
   const isUpload = url.pathname === '/_blobs-upload' && method === 'POST';
   const body = await readBody(req, isUpload ? storageMaxBody : gatewayMaxBody);
+  if (body === 'aborted') {
+    // The client hung up before its body was whole: nobody is left to answer, and nothing failed here.
+    const { route } = match(compiled, method, url.pathname);
+    logger.warn('client closed the request before its body was read', { route: route ? routeKey(route) : `${method} ${url.pathname.slice(0, 128)}` });
+    return;
+  }
   if (body === 'too-large') {
     if (isUpload) return sendUploadAnswer(res, req.headers.origin, { status: 400, code: 'EntityTooLarge', message: 'Your proposed upload exceeds the maximum allowed size.' });
     const requestId = randomUUID();
@@ -133,7 +139,11 @@ async function invoke(deps: ServerDeps, module: string, functionName: string, ev
   return handler(event, lambdaContext(functionName, (event as ApiEvent).requestContext?.requestId));
 }
 
-function readBody(req: IncomingMessage, max: number): Promise<Buffer | 'too-large'> {
+/**
+ * The request body, `too-large` past `max`, or `aborted` when the client hung up before sending
+ * all of it (Node reports that as an `aborted` error, or only closes the request).
+ */
+function readBody(req: IncomingMessage, max: number): Promise<Buffer | 'too-large' | 'aborted'> {
   return new Promise((resolve, reject) => {
     const declared = Number(req.headers['content-length'] ?? 0);
     if (declared > max) {
@@ -149,7 +159,10 @@ function readBody(req: IncomingMessage, max: number): Promise<Buffer | 'too-larg
       else chunks.push(c);
     });
     req.on('end', () => resolve(over ? 'too-large' : Buffer.concat(chunks)));
-    req.on('error', reject);
+    req.on('error', (err: NodeJS.ErrnoException) => (!req.complete && err.code === 'ECONNRESET' ? resolve('aborted') : reject(err)));
+    req.on('close', () => {
+      if (!req.complete) resolve('aborted');
+    });
   });
 }
 

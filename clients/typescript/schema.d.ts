@@ -1962,7 +1962,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad token, or a bad X-Signature */
+            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -1984,7 +1984,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized";
+                        error: "unauthorized" | "token_expired";
                     } | {
                         /** @constant */
                         message: "Unauthorized";
@@ -2115,13 +2115,14 @@ export interface operations {
                             created_at: string;
                             last_used_at: string | null;
                             revoked_at: string | null;
+                            expires_at: string | null;
                             active: boolean;
                         }[];
                         count: number;
                     };
                 };
             };
-            /** @description No token, a bad token, or a bad X-Signature */
+            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -2143,7 +2144,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized";
+                        error: "unauthorized" | "token_expired";
                     } | {
                         /** @constant */
                         message: "Unauthorized";
@@ -2276,6 +2277,7 @@ export interface operations {
                             created_at: string;
                             last_used_at: string | null;
                             revoked_at: string | null;
+                            expires_at: string | null;
                             active: boolean;
                         };
                         message: string;
@@ -2308,7 +2310,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad token, or a bad X-Signature */
+            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -2330,7 +2332,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized";
+                        error: "unauthorized" | "token_expired";
                     } | {
                         /** @constant */
                         message: "Unauthorized";
@@ -2548,7 +2550,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad token, or a bad X-Signature */
+            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -2570,7 +2572,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized";
+                        error: "unauthorized" | "token_expired";
                     } | {
                         /** @constant */
                         message: "Unauthorized";
@@ -2767,7 +2769,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad token, or a bad X-Signature */
+            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -2789,7 +2791,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized";
+                        error: "unauthorized" | "token_expired";
                     } | {
                         /** @constant */
                         message: "Unauthorized";
@@ -3029,7 +3031,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad token, or a bad X-Signature */
+            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -3051,7 +3053,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized";
+                        error: "unauthorized" | "token_expired";
                     } | {
                         /** @constant */
                         message: "Unauthorized";
@@ -3291,13 +3293,14 @@ export interface operations {
                             created_at: string;
                             last_used_at: string | null;
                             revoked_at: string | null;
+                            expires_at: string | null;
                             active: boolean;
                         }[];
                         count: number;
                     };
                 };
             };
-            /** @description No token, a bad token, or a bad X-Signature */
+            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -3319,7 +3322,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized";
+                        error: "unauthorized" | "token_expired";
                     } | {
                         /** @constant */
                         message: "Unauthorized";
@@ -3482,6 +3485,7 @@ export interface operations {
                     role: "admin" | "broker" | "partner";
                     /** @default [] */
                     scopes?: ("orders:read" | "orders:write" | "customs:read" | "customs:write")[];
+                    expires_at?: string;
                 };
             };
         };
@@ -3518,6 +3522,7 @@ export interface operations {
                             created_at: string;
                             last_used_at: string | null;
                             revoked_at: string | null;
+                            expires_at: string | null;
                             active: boolean;
                             token: string;
                         };
@@ -3551,7 +3556,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad token, or a bad X-Signature */
+            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -3573,7 +3578,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized";
+                        error: "unauthorized" | "token_expired";
                     } | {
                         /** @constant */
                         message: "Unauthorized";
@@ -3787,6 +3792,7 @@ export interface operations {
                             created_at: string;
                             last_used_at: string | null;
                             revoked_at: string | null;
+                            expires_at: string | null;
                             active: boolean;
                         };
                         message: string;
@@ -3819,7 +3825,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad token, or a bad X-Signature */
+            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -3841,7 +3847,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized";
+                        error: "unauthorized" | "token_expired";
                     } | {
                         /** @constant */
                         message: "Unauthorized";
@@ -4129,7 +4135,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad token, or a bad X-Signature */
+            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -4151,7 +4157,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized";
+                        error: "unauthorized" | "token_expired";
                     } | {
                         /** @constant */
                         message: "Unauthorized";
@@ -4406,7 +4412,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad token, or a bad X-Signature */
+            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -4428,7 +4434,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized";
+                        error: "unauthorized" | "token_expired";
                     } | {
                         /** @constant */
                         message: "Unauthorized";
@@ -4650,7 +4656,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad token, or a bad X-Signature */
+            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -4672,7 +4678,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized";
+                        error: "unauthorized" | "token_expired";
                     } | {
                         /** @constant */
                         message: "Unauthorized";
@@ -4927,7 +4933,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad token, or a bad X-Signature */
+            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -4949,7 +4955,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized";
+                        error: "unauthorized" | "token_expired";
                     } | {
                         /** @constant */
                         message: "Unauthorized";
@@ -5173,7 +5179,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad token, or a bad X-Signature */
+            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -5195,7 +5201,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized";
+                        error: "unauthorized" | "token_expired";
                     } | {
                         /** @constant */
                         message: "Unauthorized";
@@ -5454,7 +5460,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad token, or a bad X-Signature */
+            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -5476,7 +5482,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized";
+                        error: "unauthorized" | "token_expired";
                     } | {
                         /** @constant */
                         message: "Unauthorized";
@@ -5709,7 +5715,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad token, or a bad X-Signature */
+            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -5731,7 +5737,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized";
+                        error: "unauthorized" | "token_expired";
                     } | {
                         /** @constant */
                         message: "Unauthorized";
@@ -5996,7 +6002,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad token, or a bad X-Signature */
+            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -6018,7 +6024,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized";
+                        error: "unauthorized" | "token_expired";
                     } | {
                         /** @constant */
                         message: "Unauthorized";
@@ -6221,7 +6227,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad token, or a bad X-Signature */
+            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -6243,7 +6249,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized";
+                        error: "unauthorized" | "token_expired";
                     } | {
                         /** @constant */
                         message: "Unauthorized";
@@ -6417,7 +6423,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad token, or a bad X-Signature */
+            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -6439,7 +6445,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized";
+                        error: "unauthorized" | "token_expired";
                     } | {
                         /** @constant */
                         message: "Unauthorized";
@@ -6674,7 +6680,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad token, or a bad X-Signature */
+            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -6696,7 +6702,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized";
+                        error: "unauthorized" | "token_expired";
                     } | {
                         /** @constant */
                         message: "Unauthorized";
@@ -6871,7 +6877,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad token, or a bad X-Signature */
+            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -6893,7 +6899,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized";
+                        error: "unauthorized" | "token_expired";
                     } | {
                         /** @constant */
                         message: "Unauthorized";
@@ -7085,7 +7091,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad token, or a bad X-Signature */
+            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -7107,7 +7113,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized";
+                        error: "unauthorized" | "token_expired";
                     } | {
                         /** @constant */
                         message: "Unauthorized";
@@ -7405,7 +7411,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad token, or a bad X-Signature */
+            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -7427,7 +7433,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized";
+                        error: "unauthorized" | "token_expired";
                     } | {
                         /** @constant */
                         message: "Unauthorized";
@@ -7726,7 +7732,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad token, or a bad X-Signature */
+            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -7748,7 +7754,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized";
+                        error: "unauthorized" | "token_expired";
                     } | {
                         /** @constant */
                         message: "Unauthorized";
@@ -8055,7 +8061,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad token, or a bad X-Signature */
+            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -8077,7 +8083,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized";
+                        error: "unauthorized" | "token_expired";
                     } | {
                         /** @constant */
                         message: "Unauthorized";
@@ -8354,7 +8360,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad token, or a bad X-Signature */
+            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -8376,7 +8382,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized";
+                        error: "unauthorized" | "token_expired";
                     } | {
                         /** @constant */
                         message: "Unauthorized";
@@ -8539,7 +8545,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad token, or a bad X-Signature */
+            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -8561,7 +8567,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized";
+                        error: "unauthorized" | "token_expired";
                     } | {
                         /** @constant */
                         message: "Unauthorized";
@@ -8809,7 +8815,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad token, or a bad X-Signature */
+            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -8831,7 +8837,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized";
+                        error: "unauthorized" | "token_expired";
                     } | {
                         /** @constant */
                         message: "Unauthorized";
@@ -9071,7 +9077,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad token, or a bad X-Signature */
+            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -9093,7 +9099,10 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized";
+                        error: "unauthorized" | "token_expired";
+                    } | {
+                        /** @constant */
+                        message: "Unauthorized";
                     };
                 };
             };
@@ -9313,7 +9322,7 @@ export interface operations {
                     "text/plain": string;
                 };
             };
-            /** @description No token, a bad token, or a bad X-Signature */
+            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -9335,7 +9344,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized";
+                        error: "unauthorized" | "token_expired";
                     } | {
                         /** @constant */
                         message: "Unauthorized";
@@ -9742,7 +9751,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad token, or a bad X-Signature */
+            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -9877,7 +9886,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description JSON under `default`, multipart under an Excel slug */
+            /** @description A body that is not JSON under `default` */
             415: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -9903,7 +9912,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid manifest (one entry per field), a batchId not of this account, or a failed chunked upload */
+            /** @description Invalid manifest (one entry per field; under an Excel slug, a body that is not multipart is refused on `file`), a batchId not of this account, or a failed chunked upload */
             422: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -10073,7 +10082,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad token, or a bad X-Signature */
+            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -10095,7 +10104,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized";
+                        error: "unauthorized" | "token_expired";
                     } | {
                         /** @constant */
                         message: "Unauthorized";
@@ -10262,7 +10271,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad token, or a bad X-Signature */
+            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -10284,7 +10293,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized";
+                        error: "unauthorized" | "token_expired";
                     } | {
                         /** @constant */
                         message: "Unauthorized";
@@ -10465,7 +10474,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad token, or a bad X-Signature */
+            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -10487,7 +10496,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized";
+                        error: "unauthorized" | "token_expired";
                     } | {
                         /** @constant */
                         message: "Unauthorized";
@@ -10728,7 +10737,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad token, or a bad X-Signature */
+            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -10750,7 +10759,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized";
+                        error: "unauthorized" | "token_expired";
                     } | {
                         /** @constant */
                         message: "Unauthorized";
@@ -10938,7 +10947,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad token, or a bad X-Signature */
+            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -10960,7 +10969,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized";
+                        error: "unauthorized" | "token_expired";
                     } | {
                         /** @constant */
                         message: "Unauthorized";
@@ -11164,7 +11173,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad token, or a bad X-Signature */
+            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -11186,7 +11195,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized";
+                        error: "unauthorized" | "token_expired";
                     } | {
                         /** @constant */
                         message: "Unauthorized";
@@ -11392,7 +11401,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad token, or a bad X-Signature */
+            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -11414,7 +11423,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized";
+                        error: "unauthorized" | "token_expired";
                     } | {
                         /** @constant */
                         message: "Unauthorized";
@@ -11660,7 +11669,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description No token, a bad token, or a bad X-Signature */
+            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -11682,7 +11691,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized";
+                        error: "unauthorized" | "token_expired";
                     } | {
                         /** @constant */
                         message: "Unauthorized";
@@ -11922,7 +11931,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad token, or a bad X-Signature */
+            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -11944,7 +11953,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized";
+                        error: "unauthorized" | "token_expired";
                     } | {
                         /** @constant */
                         message: "Unauthorized";
@@ -12206,7 +12215,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad token, or a bad X-Signature */
+            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -12228,7 +12237,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized";
+                        error: "unauthorized" | "token_expired";
                     } | {
                         /** @constant */
                         message: "Unauthorized";
@@ -12499,7 +12508,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad token, or a bad X-Signature */
+            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -12521,7 +12530,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized";
+                        error: "unauthorized" | "token_expired";
                     } | {
                         /** @constant */
                         message: "Unauthorized";
@@ -12734,7 +12743,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad token, or a bad X-Signature */
+            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -12756,7 +12765,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized";
+                        error: "unauthorized" | "token_expired";
                     } | {
                         /** @constant */
                         message: "Unauthorized";
@@ -12994,7 +13003,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad token, or a bad X-Signature */
+            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -13016,7 +13025,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized";
+                        error: "unauthorized" | "token_expired";
                     } | {
                         /** @constant */
                         message: "Unauthorized";
@@ -13454,7 +13463,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad token, or a bad X-Signature */
+            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -13476,7 +13485,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized";
+                        error: "unauthorized" | "token_expired";
                     } | {
                         /** @constant */
                         message: "Unauthorized";
@@ -13697,7 +13706,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad token, or a bad X-Signature */
+            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -13719,7 +13728,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized";
+                        error: "unauthorized" | "token_expired";
                     } | {
                         /** @constant */
                         message: "Unauthorized";
@@ -13923,7 +13932,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad token, or a bad X-Signature */
+            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -14211,7 +14220,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad token, or a bad X-Signature */
+            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -14233,7 +14242,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized";
+                        error: "unauthorized" | "token_expired";
                     } | {
                         /** @constant */
                         message: "Unauthorized";
@@ -14564,7 +14573,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad token, or a bad X-Signature */
+            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -14586,7 +14595,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized";
+                        error: "unauthorized" | "token_expired";
                     } | {
                         /** @constant */
                         message: "Unauthorized";
@@ -14731,7 +14740,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad token, or a bad X-Signature */
+            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -14753,7 +14762,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized";
+                        error: "unauthorized" | "token_expired";
                     } | {
                         /** @constant */
                         message: "Unauthorized";
@@ -14935,7 +14944,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad token, or a bad X-Signature */
+            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -14957,7 +14966,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized";
+                        error: "unauthorized" | "token_expired";
                     } | {
                         /** @constant */
                         message: "Unauthorized";
@@ -15158,7 +15167,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad token, or a bad X-Signature */
+            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -15180,7 +15189,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized";
+                        error: "unauthorized" | "token_expired";
                     } | {
                         /** @constant */
                         message: "Unauthorized";
@@ -15375,7 +15384,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad token, or a bad X-Signature */
+            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -15397,7 +15406,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized";
+                        error: "unauthorized" | "token_expired";
                     } | {
                         /** @constant */
                         message: "Unauthorized";
@@ -15626,7 +15635,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad token, or a bad X-Signature */
+            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -15648,7 +15657,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized";
+                        error: "unauthorized" | "token_expired";
                     } | {
                         /** @constant */
                         message: "Unauthorized";
@@ -15881,7 +15890,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad token, or a bad X-Signature */
+            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -15903,7 +15912,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized";
+                        error: "unauthorized" | "token_expired";
                     } | {
                         /** @constant */
                         message: "Unauthorized";
@@ -16195,7 +16204,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad token, or a bad X-Signature */
+            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -16217,7 +16226,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized";
+                        error: "unauthorized" | "token_expired";
                     } | {
                         /** @constant */
                         message: "Unauthorized";
@@ -16449,7 +16458,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad token, or a bad X-Signature */
+            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -16471,7 +16480,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized";
+                        error: "unauthorized" | "token_expired";
                     } | {
                         /** @constant */
                         message: "Unauthorized";
@@ -16736,7 +16745,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad token, or a bad X-Signature */
+            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -16758,7 +16767,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized";
+                        error: "unauthorized" | "token_expired";
                     } | {
                         /** @constant */
                         message: "Unauthorized";
@@ -17018,7 +17027,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad token, or a bad X-Signature */
+            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -17040,7 +17049,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized";
+                        error: "unauthorized" | "token_expired";
                     } | {
                         /** @constant */
                         message: "Unauthorized";
@@ -17306,7 +17315,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad token, or a bad X-Signature */
+            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -17328,7 +17337,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized";
+                        error: "unauthorized" | "token_expired";
                     } | {
                         /** @constant */
                         message: "Unauthorized";
@@ -17694,7 +17703,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad token, or a bad X-Signature */
+            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -17716,7 +17725,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized";
+                        error: "unauthorized" | "token_expired";
                     } | {
                         /** @constant */
                         message: "Unauthorized";
@@ -18061,7 +18070,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad token, or a bad X-Signature */
+            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -18083,7 +18092,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized";
+                        error: "unauthorized" | "token_expired";
                     } | {
                         /** @constant */
                         message: "Unauthorized";
@@ -18324,7 +18333,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad token, or a bad X-Signature */
+            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -18346,7 +18355,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized";
+                        error: "unauthorized" | "token_expired";
                     } | {
                         /** @constant */
                         message: "Unauthorized";
@@ -18665,7 +18674,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad token, or a bad X-Signature */
+            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -18687,7 +18696,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized";
+                        error: "unauthorized" | "token_expired";
                     } | {
                         /** @constant */
                         message: "Unauthorized";
@@ -19079,7 +19088,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad token, or a bad X-Signature */
+            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -19101,7 +19110,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized";
+                        error: "unauthorized" | "token_expired";
                     } | {
                         /** @constant */
                         message: "Unauthorized";
@@ -19398,7 +19407,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad token, or a bad X-Signature */
+            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -19420,7 +19429,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized";
+                        error: "unauthorized" | "token_expired";
                     } | {
                         /** @constant */
                         message: "Unauthorized";
@@ -19793,7 +19802,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad token, or a bad X-Signature */
+            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -19815,7 +19824,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized";
+                        error: "unauthorized" | "token_expired";
                     } | {
                         /** @constant */
                         message: "Unauthorized";
@@ -20031,7 +20040,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad token, or a bad X-Signature */
+            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -20053,7 +20062,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized";
+                        error: "unauthorized" | "token_expired";
                     } | {
                         /** @constant */
                         message: "Unauthorized";
@@ -20316,7 +20325,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad token, or a bad X-Signature */
+            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -20338,7 +20347,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized";
+                        error: "unauthorized" | "token_expired";
                     } | {
                         /** @constant */
                         message: "Unauthorized";
@@ -20494,7 +20503,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad token, or a bad X-Signature */
+            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -20516,7 +20525,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized";
+                        error: "unauthorized" | "token_expired";
                     } | {
                         /** @constant */
                         message: "Unauthorized";
@@ -20705,7 +20714,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad token, or a bad X-Signature */
+            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -20727,7 +20736,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized";
+                        error: "unauthorized" | "token_expired";
                     } | {
                         /** @constant */
                         message: "Unauthorized";
@@ -20982,7 +20991,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad token, or a bad X-Signature */
+            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -21004,7 +21013,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized";
+                        error: "unauthorized" | "token_expired";
                     } | {
                         /** @constant */
                         message: "Unauthorized";
@@ -21231,7 +21240,7 @@ export interface operations {
                     "application/pdf": string;
                 };
             };
-            /** @description No token, a bad token, or a bad X-Signature */
+            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -21253,7 +21262,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized";
+                        error: "unauthorized" | "token_expired";
                     } | {
                         /** @constant */
                         message: "Unauthorized";
@@ -21496,7 +21505,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad token, or a bad X-Signature */
+            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -21518,7 +21527,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized";
+                        error: "unauthorized" | "token_expired";
                     } | {
                         /** @constant */
                         message: "Unauthorized";
@@ -21784,7 +21793,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad token, or a bad X-Signature */
+            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -21806,7 +21815,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized";
+                        error: "unauthorized" | "token_expired";
                     } | {
                         /** @constant */
                         message: "Unauthorized";
@@ -22000,7 +22009,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad token, or a bad X-Signature */
+            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -22022,7 +22031,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized";
+                        error: "unauthorized" | "token_expired";
                     } | {
                         /** @constant */
                         message: "Unauthorized";
@@ -22277,7 +22286,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad token, or a bad X-Signature */
+            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -22299,7 +22308,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized";
+                        error: "unauthorized" | "token_expired";
                     } | {
                         /** @constant */
                         message: "Unauthorized";
@@ -22654,7 +22663,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad token, or a bad X-Signature */
+            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -22676,7 +22685,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized";
+                        error: "unauthorized" | "token_expired";
                     } | {
                         /** @constant */
                         message: "Unauthorized";
@@ -22889,7 +22898,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad token, or a bad X-Signature */
+            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -22911,7 +22920,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized";
+                        error: "unauthorized" | "token_expired";
                     } | {
                         /** @constant */
                         message: "Unauthorized";
@@ -23105,7 +23114,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad token, or a bad X-Signature */
+            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -23127,7 +23136,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized";
+                        error: "unauthorized" | "token_expired";
                     } | {
                         /** @constant */
                         message: "Unauthorized";
@@ -23370,7 +23379,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad token, or a bad X-Signature */
+            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -23392,7 +23401,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized";
+                        error: "unauthorized" | "token_expired";
                     } | {
                         /** @constant */
                         message: "Unauthorized";
@@ -23593,7 +23602,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad token, or a bad X-Signature */
+            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -23615,7 +23624,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized";
+                        error: "unauthorized" | "token_expired";
                     } | {
                         /** @constant */
                         message: "Unauthorized";

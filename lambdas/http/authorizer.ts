@@ -1,6 +1,7 @@
 import type { APIGatewayRequestAuthorizerEventV2, APIGatewaySimpleAuthorizerWithContextResult } from 'aws-lambda';
+import type { TokenRefusal } from '../core/auth/tokens';
 import { checkRequest } from '../services/auth/request-check';
-import { encodeContext, type AuthContext } from './kit/auth-context';
+import { encodeContext, type AuthContext, type Denial } from './kit/auth-context';
 import { logger, withLogKeys } from '../shared/logger';
 import { requestIdOf } from './kit/request-id';
 import { timingSafeEqual } from 'node:crypto';
@@ -28,8 +29,8 @@ export async function handler(
         logger.warn('request did not come through the edge');
         return allow({ denial: { status: 403, message: 'Call the API through its domain name.' } });
       }
-      const principal = await check.principalOf(event.headers?.authorization ?? event.headers?.Authorization);
-      if (!principal) return allow({ denial: { status: 401, message: 'A valid bearer token is required.' } });
+      const { principal, refusal } = await check.principalOf(event.headers?.authorization ?? event.headers?.Authorization);
+      if (!principal) return allow({ denial: unauthorized(refusal) });
       return allow({ principal });
     } finally {
       await check.settled();
@@ -43,6 +44,12 @@ function fromOrigin(given: string | undefined): boolean {
   const a = Buffer.from(given ?? '');
   const b = Buffer.from(expected);
   return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/** No principal: the 401 says why when the token expired (`error: token_expired`). */
+function unauthorized(refusal: TokenRefusal | undefined): Denial {
+  if (refusal?.error === 'token_expired') return { status: 401, message: refusal.message, extra: { error: refusal.error } };
+  return { status: 401, message: 'A valid bearer token is required.' };
 }
 
 function allow(c: Parameters<typeof encodeContext>[0]): APIGatewaySimpleAuthorizerWithContextResult<AuthContext> {

@@ -141,6 +141,17 @@ describe('operator CLI requests', () => {
     });
   });
 
+  it('tokens create sends --expires-at as expires_at and prints it', async () => {
+    answer = (req) =>
+      req.method === 'POST'
+        ? { status: 201, body: { success: true, message: 'Token created.', data: { ...tokenRecord, expires_at: '2027-06-30T18:00:00.000Z', token: newToken } } }
+        : apiAnswer(req);
+    const { code, stdout } = await cli(['tokens', 'create', '--account-id', '7', '--name', 'ci', '--role', 'partner', '--expires-at', '2027-06-30T15:00:00-03:00']);
+    expect(code).toBe(0);
+    expect(requests[0].body).toEqual({ account_id: 7, name: 'ci', role: 'partner', scopes: [], expires_at: '2027-06-30T15:00:00-03:00' });
+    expect(stdout).toMatch(/^expires: 2027-06-30T18:00:00.000Z$/m);
+  });
+
   it('tokens create without --scopes sends an empty scope list', async () => {
     await cli(['tokens', 'create', '--account-id', '7', '--name', 'ci', '--role', 'broker']);
     expect(requests[0].body).toEqual({ account_id: 7, name: 'ci', role: 'broker', scopes: [] });
@@ -158,8 +169,8 @@ describe('operator CLI requests', () => {
     const { code, stdout } = await cli(['tokens', 'list']);
     expect(code).toBe(0);
     expect(requests[0]).toMatchObject({ method: 'GET', url: '/api/v1/admin/tokens' });
-    expect(stdout).toMatch(/^ID\s+ACCOUNT\s+NAME\s+ROLE\s+SCOPES\s+ACTIVE\s+LAST USED\s+CREATED$/m);
-    expect(stdout).toMatch(/^12\s+7\s+ci\s+partner\s+orders:read\s+yes\s+-\s+2026-11-20T10:01:00.000Z$/m);
+    expect(stdout).toMatch(/^ID\s+ACCOUNT\s+NAME\s+ROLE\s+SCOPES\s+ACTIVE\s+EXPIRES\s+LAST USED\s+CREATED$/m);
+    expect(stdout).toMatch(/^12\s+7\s+ci\s+partner\s+orders:read\s+yes\s+-\s+-\s+2026-11-20T10:01:00.000Z$/m);
     expect(stdout).toContain('1 token\n');
   });
 

@@ -34,4 +34,6 @@ export interface TokenRecord {
   createdAt: string;
   lastUsedAt?: string;
   revokedAt?: string;
+  /** When the token stops working (UTC ISO 8601); none: it works until revoked. */
+  expiresAt?: string;
 }

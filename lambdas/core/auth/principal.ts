@@ -9,6 +9,11 @@ export interface Principal {
   email: string | null;
   role: Role;
   scopes: Scope[];
+  /**
+   * When the token stops working, if it does: carried with the principal so a route refuses it
+   * after that moment even when the authorizer's answer was given (and cached) before it.
+   */
+  tokenExpiresAt?: string;
 }
 
 /** Admins and brokers work across accounts; partners see only their own account's records. */

@@ -25,3 +25,65 @@ export function constantTimeEqual(a: string, b: string): boolean {
   const y = Buffer.from(b);
   return x.length === y.length && timingSafeEqual(x, y);
 }
+
+/**
+ * Why a stored token does not authenticate at `at`, or undefined when it does: unknown or revoked
+ * (the generic 401), or expired (401 `token_expired`). Every verification of a token asks this:
+ * the authorizer, and a route holding a principal the authorizer resolved earlier.
+ */
+export interface TokenRefusal {
+  error: 'unauthorized' | 'token_expired';
+  message: string;
+}
+
+export function tokenRefusal(t: { revokedAt?: string; expiresAt?: string } | undefined, at: Date): TokenRefusal | undefined {
+  if (!t || t.revokedAt) return { error: 'unauthorized', message: 'A valid bearer token is required.' };
+  return expiryRefusal(t.expiresAt, at);
+}
+
+/** The refusal of a token whose expiry (`expiresAt`, ISO 8601) is `at` or before it. */
+export function expiryRefusal(expiresAt: string | undefined, at: Date): TokenRefusal | undefined {
+  if (expiresAt === undefined || at.getTime() < Date.parse(expiresAt)) return undefined;
+  return { error: 'token_expired', message: `This token expired at ${expiresAt}. Ask for a new token.` };
+}
+
+/** How far ahead a token's expiry may be set. */
+export const maxTokenLifeYears = 2;
+
+/**
+ * An ISO 8601 date and time with its zone (`2027-06-30T18:00:00Z`, `2027-06-30T15:00:00-03:00`,
+ * fractions of a second allowed) as an instant; undefined for anything else, a date that does not
+ * exist (February 31) included. Date.parse alone takes other forms and rolls impossible dates over.
+ */
+export function parseIsoInstant(text: string): Date | undefined {
+  const m = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?(Z|([+-])(\d{2}):(\d{2}))$/i.exec(text);
+  if (!m) return undefined;
+  const [, y, mo, d, h, mi, s, frac = '', zone, sign, oh, om] = m;
+  const fields = [y, mo, d, h, mi, s].map(Number);
+  const local = Date.UTC(fields[0], fields[1] - 1, fields[2], fields[3], fields[4], fields[5], Number(frac.padEnd(3, '0').slice(0, 3)));
+  const check = new Date(local);
+  const same =
+    check.getUTCFullYear() === fields[0] &&
+    check.getUTCMonth() === fields[1] - 1 &&
+    check.getUTCDate() === fields[2] &&
+    check.getUTCHours() === fields[3] &&
+    check.getUTCMinutes() === fields[4] &&
+    check.getUTCSeconds() === fields[5];
+  if (!same || Number(oh ?? 0) > 23 || Number(om ?? 0) > 59) return undefined;
+  const offset = zone.toUpperCase() === 'Z' ? 0 : (sign === '-' ? -1 : 1) * (Number(oh) * 60 + Number(om)) * 60_000;
+  return new Date(local - offset);
+}
+
+/**
+ * A requested expiry as stored (UTC, `toISOString`), or the reason it is refused: it must be an
+ * ISO 8601 date and time with a zone, after `at`, and at most two years after it.
+ */
+export function checkExpiry(text: string, at: Date): { expiresAt: string } | { problem: string } {
+  const instant = parseIsoInstant(text);
+  if (!instant) return { problem: 'Must be an ISO 8601 date and time with its zone, e.g. 2027-06-30T18:00:00Z.' };
+  if (instant.getTime() <= at.getTime()) return { problem: 'Must be in the future.' };
+  const latest = new Date(at);
+  latest.setUTCFullYear(latest.getUTCFullYear() + maxTokenLifeYears);
+  if (instant.getTime() > latest.getTime()) return { problem: `Must be at most ${maxTokenLifeYears} years ahead (by ${latest.toISOString()}).` };
+  return { expiresAt: instant.toISOString() };
+}

@@ -1,11 +1,13 @@
 import { hasSigningSecret, type Account, type TokenRecord } from './accounts';
+import { tokenRefusal } from './tokens';
 
 /** Public shapes (snake_case, as the rest of the interface); a token's value or hash never appears. */
 export function accountView(a: Account) {
   return { id: a.id, name: a.name, kind: a.kind, has_signing_secret: hasSigningSecret(a), created_at: a.createdAt, updated_at: a.updatedAt };
 }
 
-export function tokenView(t: TokenRecord) {
+/** A token as listed; `active` at `at`: neither revoked nor expired. */
+export function tokenView(t: TokenRecord, at: Date) {
   return {
     id: t.id,
     account_id: t.accountId,
@@ -16,6 +18,7 @@ export function tokenView(t: TokenRecord) {
     created_at: t.createdAt,
     last_used_at: t.lastUsedAt ?? null,
     revoked_at: t.revokedAt ?? null,
-    active: !t.revokedAt,
+    expires_at: t.expiresAt ?? null,
+    active: !tokenRefusal(t, at),
   };
 }

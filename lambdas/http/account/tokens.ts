@@ -1,14 +1,13 @@
 import { route } from '../kit/route';
 import { byMethod } from '../kit/by-method';
 import { ok } from '../kit/reply';
-import { getTokenById, listTokens, revokeToken } from '../../services/auth/accounts';
-import { tokenView } from '../../core/auth/views';
+import { getTokenById, listTokens, revokeToken, viewToken } from '../../services/auth/accounts';
 import { NotFound } from '../../core/errors';
 import { MyTokensRevoke } from './routes';
 
 const list = route({}, async ({ principal }) => {
   const tokens = await listTokens(principal.accountId);
-  return ok(tokens.map(tokenView), { extra: { count: tokens.length } });
+  return ok(tokens.map(viewToken), { extra: { count: tokens.length } });
 });
 
 /** Another account's token answers exactly like a token that does not exist. */
@@ -16,7 +15,7 @@ const revoke = route(MyTokensRevoke.schemas, async ({ params, principal }) => {
   const token = await getTokenById(params.id);
   if (!token || token.accountId !== principal.accountId) throw new NotFound('Token not found.');
   const revoked = await revokeToken(token);
-  return ok(tokenView(revoked), { message: 'Token revoked.' });
+  return ok(viewToken(revoked), { message: 'Token revoked.' });
 });
 
 export const handler = byMethod({ GET: list, DELETE: revoke });

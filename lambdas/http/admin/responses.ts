@@ -24,6 +24,9 @@ export const Token = v.strictObject({
   created_at: timestamp,
   last_used_at: nullable(timestamp),
   revoked_at: nullable(timestamp),
+  /** When the token stops working; null: until revoked. */
+  expires_at: nullable(timestamp),
+  /** Neither revoked nor expired. */
   active: v.boolean(),
 });
 const tariffTable = { rows: integer, classifier: v.picklist(['bedrock', 'offline']) };

@@ -20,6 +20,8 @@ export const CreateTokenBody = v.strictObject({
     ),
     [],
   ),
+  /** When the token stops working: ISO 8601 with a zone, in the future, at most 2 years ahead (checked when issued). */
+  expires_at: v.optional(v.pipe(v.string('Must be an ISO 8601 date and time with its zone, e.g. 2027-06-30T18:00:00Z.'), v.trim())),
 });
 
 export const ListTokensQuery = v.object({

@@ -1,8 +1,7 @@
 import { route } from '../kit/route';
 import { byMethod } from '../kit/by-method';
 import { created, ok } from '../kit/reply';
-import { getAccount, getTokenById, issueToken, listTokens, revokeToken } from '../../services/auth/accounts';
-import { tokenView } from '../../core/auth/views';
+import { getAccount, getTokenById, issueToken, listTokens, revokeToken, viewToken } from '../../services/auth/accounts';
 import { NotFound, ValidationFailed } from '../../core/errors';
 import { AdminTokensCreate, AdminTokensList, AdminTokensRevoke } from './routes';
 
@@ -15,20 +14,20 @@ const create = route(AdminTokensCreate.schemas, async ({ body }) => {
   if (roleForKind[account.kind] !== body.role) {
     throw new ValidationFailed({ role: [`A ${account.kind} account's tokens have the ${roleForKind[account.kind]} role.`] });
   }
-  const { token, record } = await issueToken({ accountId: account.id, name: body.name, email: body.email, role: body.role, scopes: body.scopes });
-  return created({ ...tokenView(record), token }, 'Token created. Store it now: it is not shown again.');
+  const { token, record } = await issueToken({ accountId: account.id, name: body.name, email: body.email, role: body.role, scopes: body.scopes, expiresAt: body.expires_at });
+  return created({ ...viewToken(record), token }, 'Token created. Store it now: it is not shown again.');
 });
 
 const list = route(AdminTokensList.schemas, async ({ query }) => {
   const tokens = await listTokens(query.account_id);
-  return ok(tokens.map(tokenView), { extra: { count: tokens.length } });
+  return ok(tokens.map(viewToken), { extra: { count: tokens.length } });
 });
 
 const revoke = route(AdminTokensRevoke.schemas, async ({ params }) => {
   const token = await getTokenById(params.id);
   if (!token) throw new NotFound('Token not found.');
   const revoked = await revokeToken(token);
-  return ok(tokenView(revoked), { message: 'Token revoked.' });
+  return ok(viewToken(revoked), { message: 'Token revoked.' });
 });
 
 export const handler = byMethod({ POST: create, GET: list, DELETE: revoke });

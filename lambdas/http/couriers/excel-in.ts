@@ -1,4 +1,4 @@
-import { UnsupportedMediaType, ValidationFailed } from '../../core/errors';
+import { ValidationFailed } from '../../core/errors';
 import { excelSlugs, layoutFor } from '../../core/manifests/excel/slugs';
 import { workbookSubmission } from '../../services/manifests/excel';
 import { parseMultipart } from '../kit/multipart';
@@ -18,10 +18,10 @@ export async function readExcelSubmission(rawBody: Buffer, contentType: string |
   const layout = layoutFor(slug);
   if (!layout) throw new ValidationFailed({ courier: [`"${slug}" is not an Excel slug; Excel slugs are ${excelSlugs.join(', ')}.`] });
   const media = contentType?.split(';')[0].trim().toLowerCase();
+  // A validation failure of the courier route, so 422 (spec 7.2 lists no 415 there), on `file`.
   if (media !== 'multipart/form-data') {
-    throw new UnsupportedMediaType(
-      `The \`${slug}\` slug takes the ${layout.partner} workbook as multipart/form-data (field "file", plus mawbNumber and the other manifest fields). Send JSON manifests to the \`default\` slug.`,
-    );
+    const message = `The \`${slug}\` slug takes the ${layout.partner} workbook as multipart/form-data (field "file", plus mawbNumber and the other manifest fields). Send JSON manifests to the \`default\` slug.`;
+    throw new ValidationFailed({ file: [message] }, message);
   }
   const form = await parseMultipart(rawBody, contentType!, { fileBytes: maxWorkbookBytes });
   const file = form.files.find((f) => f.field === 'file');

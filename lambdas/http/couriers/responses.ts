@@ -114,8 +114,8 @@ export const couriersResponses = {
       }),
       410: failure('The chunked upload expired with chunks missing', ['chunked_upload_expired']),
       413: failure('The body is over 6 MB: send the manifest in chunks', ['payload_too_large']),
-      415: failure('JSON under `default`, multipart under an Excel slug', ['unsupported_media_type']),
-      422: failure('Invalid manifest (one entry per field), a batchId not of this account, or a failed chunked upload', ['validation_failed', 'unknown_batch', 'chunked_upload_failed'], {
+      415: failure('A body that is not JSON under `default`', ['unsupported_media_type']),
+      422: failure('Invalid manifest (one entry per field; under an Excel slug, a body that is not multipart is refused on `file`), a batchId not of this account, or a failed chunked upload', ['validation_failed', 'unknown_batch', 'chunked_upload_failed'], {
         batch_id: v.optional(v.string()),
       }),
       423: closedBatch,

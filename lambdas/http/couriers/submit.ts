@@ -45,5 +45,8 @@ export const handler = route({ params: CouriersSubmit.schemas.params, bodyMode: 
   const sender = await checkSignature(principal, rawBody ?? Buffer.alloc(0), headers['x-signature']);
   const submission = excel ? await sheetSubmission(rawBody, headers['content-type'], slug) : jsonSubmission(rawBody, headers['content-type']);
   const answer = submission._chunk_metadata ? await submitChunk(sender, slug, submission) : await submitManifest(sender, slug, submission, key);
-  return { status: answer.status, body: answer.body, headers: answer.replayed ? { 'Idempotent-Replayed': 'true' } : undefined };
+  const replayed = answer.replayed ? { 'Idempotent-Replayed': 'true' } : undefined;
+  // A whole submission answers its stored bytes, so a replay is the first answer word for word.
+  if (answer.bodyJson !== undefined) return { status: answer.status, raw: { contentType: 'application/json', body: answer.bodyJson }, headers: replayed };
+  return { status: answer.status, body: answer.body, headers: replayed };
 });

@@ -5,6 +5,7 @@ import type { APIGatewayProxyEventV2WithLambdaAuthorizer, APIGatewayProxyStructu
 import type * as v from 'valibot';
 import { NotFound, PayloadTooLarge, ServiceError, Unauthorized, ValidationFailed, errorForStatus } from '../../core/errors';
 import type { Principal } from '../../core/auth/principal';
+import { principalRefusal } from '../../services/auth/expiry';
 import { config } from '../../shared/config';
 import { decodeContext, type AuthContext } from './auth-context';
 import { gate } from './gate';
@@ -76,6 +77,9 @@ export function route<B extends v.GenericSchema | undefined = undefined, Q exten
     if (denial) throw errorForStatus(denial.status, denial.message, denial.headers, denial.extra);
     if (!opts.public) {
       if (!principal) throw new Unauthorized();
+      // A token that expired after the authorizer's answer (which API Gateway may have cached): exact to the second.
+      const expired = principalRefusal(principal);
+      if (expired) throw new Unauthorized(expired.message, { error: expired.error });
       const admitted = await withLogKeys({ requestId, route: event.routeKey }, () => gate(event.routeKey, principal));
       if (admitted.headers) answerHeaders.set(event, admitted.headers);
       if (admitted.denial) throw errorForStatus(admitted.denial.status, admitted.denial.message, admitted.denial.headers, admitted.denial.extra);

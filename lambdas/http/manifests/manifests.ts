@@ -9,6 +9,7 @@ import { AlternativeManifest, toSubmissionInput } from '../../core/manifests/alt
 import { ManifestSubmission } from '../../core/manifests/submission';
 import { checkSignature, submitManifest } from '../../services/manifests/intake';
 import { listManifests } from '../../services/manifests/tracking';
+import { writeInRequest } from '../../services/manifests/writer';
 import { ManifestsList } from './routes';
 
 /** GET and POST /v1/manifests: the alternative interface's list and upload (spec 4.5). */
@@ -27,9 +28,14 @@ export const handler = byMethod({
     const sender = await checkSignature(principal, rawBody ?? Buffer.alloc(0), headers['x-signature']);
     const body = validateBody(AlternativeManifest, parseJson(rawBody, headers['content-type']));
     const submission = validate(ManifestSubmission, toSubmissionInput(body));
-    const answer = await submitManifest(sender, 'alternative', submission, key);
+    const answer = await submitManifest(sender, 'alternative', submission, key, { writesInRequest: true });
+    // A 201 says the manifest exists: its items are written (at most 1000) before the answer, and
+    // it is listed and shown, pending, from then on; processing stays asynchronous.
+    await writeInRequest(answer.submission!);
+    // Made only of what the stored acceptance holds (the same content under the same key), so a
+    // replay answers the first answer's bytes, word for word, plus Idempotent-Replayed.
     const data = { manifest_id: body.manifest, batch_id: answer.batchId ?? null, total_products: body.products.length, processing_status: 'pending' };
-    if (answer.replayed) return { ...ok(data, { status: 201, message: 'Manifest already uploaded with this Idempotency-Key.' }), headers: { 'Idempotent-Replayed': 'true' } };
-    return ok(data, { status: 201, message: String(answer.body.message) });
+    const reply = ok(data, { status: 201, message: String(answer.body.message) });
+    return answer.replayed ? { ...reply, headers: { 'Idempotent-Replayed': 'true' } } : reply;
   }),
 });

@@ -24,11 +24,13 @@ export const ManifestsCreate = {
   tag: 'manifests',
   auth: {},
   rate: 'couriers.submit',
+  // It writes its items itself before the 201 (services/manifests/writer.ts `writeInRequest`).
   uses: {
     // UpdateItem: the read-through sealing of a signing secret stored in clear before issue 31.
-    table: ['GetItem', 'Query', 'PutItem', 'UpdateItem'],
-    bucket: [{ name: 'files', actions: ['PutObject'] }],
+    table: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'BatchWriteItem'],
+    bucket: [{ name: 'files', actions: ['GetObject', 'PutObject'] }],
     queues: [{ name: 'manifestIntake', actions: ['SendMessage'] }],
+    bus: true,
     // X-Signature: opens the account's secret; seals one stored in clear before issue 31 on the way.
     signingSecrets: { manifest: ['open', 'seal'] },
   },

@@ -1,8 +1,13 @@
 import * as v from 'valibot';
 import { webhookEventNames } from '../../core/webhooks/events';
+import { safeIdentifier } from '../../core/identifier';
 import { IdParam, intQuery } from '../kit/schemas';
 
-const endpointUrl = v.pipe(v.string('Must be a string.'), v.trim(), v.nonEmpty('Must not be empty.'), v.maxLength(500, 'Must be at most 500 characters.'));
+/**
+ * The URL is shown to people (the dashboard, the CLI): like an identifier, it refuses control
+ * and bidirectional characters (U+202E would make one URL read as another; core/identifier.ts).
+ */
+const endpointUrl = v.pipe(v.string('Must be a string.'), v.trim(), v.nonEmpty('Must not be empty.'), v.maxLength(500, 'Must be at most 500 characters.'), safeIdentifier);
 const events = v.pipe(
   v.array(v.picklist(webhookEventNames, 'Unknown event: see GET /api/webhook-subscriptions/available-events.'), 'Must be an array of event names.'),
   v.minLength(1, 'Name at least one event.'),

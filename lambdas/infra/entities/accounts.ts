@@ -27,7 +27,7 @@ const tokens = defineEntity({
     ...optional({ email: 'string' }),
     scopes: { type: 'list', items: { type: 'string' }, default: () => [] },
     ...required({ createdAt: 'string' }),
-    ...optional({ lastUsedAt: 'string', revokedAt: 'string' }),
+    ...optional({ lastUsedAt: 'string', revokedAt: 'string', expiresAt: 'string' }),
   },
   indexes: {
     byHash: { pk: key('pk', 'TOKEN#${tokenHash}'), sk: key('sk', 'TOKEN') },

@@ -18,8 +18,13 @@ const submissions = defineEntity({
     ...required({ nonce: 'string', batchId: 'string', mode: ['create', 'update'], courier: 'string', manifestNumber: 'string' }),
     ...required({ mawbNumber: 'string', items: 'number', payloadKey: 'string', status: ['queued', 'written', 'failed'] }),
     ...optional({ failure: 'string', counts: 'any' }),
-    /** The 202 answer, replayed word for word (with 200) for the same key and content. */
-    ...required({ answer: 'any', createdAt: 'string', updatedAt: 'string' }),
+    /**
+     * The 202 answer's bytes (JSON text), replayed word for word (with 200) for the same key and
+     * content: kept as a string because a map's keys come back from the table in another order.
+     * `answer`, the map, is what records written before it hold.
+     */
+    ...optional({ answerJson: 'string', answer: 'any' }),
+    ...required({ createdAt: 'string', updatedAt: 'string' }),
     ...optional({ ttl: 'number' }),
   },
   indexes: {
@@ -42,11 +47,17 @@ export interface SubmissionRecord {
   status: 'queued' | 'written' | 'failed';
   failure?: string;
   counts?: Record<Lowercase<ItemDecision>, number>;
-  answer: Record<string, unknown>;
+  /** The 202 answer as sent, byte for byte. */
+  answerJson?: string;
+  /** The answer of a record written before `answerJson` (its key order is the table's). */
+  answer?: Record<string, unknown>;
   createdAt: string;
   updatedAt: string;
   ttl?: number;
 }
+
+/** The submission's answer as sent: its bytes, or (a record written before they were kept) its map. */
+export const answerBytes = (r: Pick<SubmissionRecord, 'answerJson' | 'answer'>): string => r.answerJson ?? JSON.stringify(r.answer ?? {});
 
 export async function getSubmission(accountId: number, key: string): Promise<SubmissionRecord | undefined> {
   const res = await submissions().get({ accountId, key }).go({ consistent: true });

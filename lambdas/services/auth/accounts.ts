@@ -1,9 +1,11 @@
 /** Accounts and their API tokens: what the account and admin routes, the twin and `tokens bootstrap` do with them. */
-import { nowIso } from '../../infra/clock';
+import { now, nowIso } from '../../infra/clock';
 import * as store from '../../infra/entities/accounts';
 import { getSetting, setSettingOnce } from '../../infra/entities/settings';
 import { hasSigningSecret, type Account, type AccountKind, type TokenRecord } from '../../core/auth/accounts';
-import { generateToken, hashToken } from '../../core/auth/tokens';
+import { checkExpiry, generateToken, hashToken } from '../../core/auth/tokens';
+import { tokenView } from '../../core/auth/views';
+import { ValidationFailed } from '../../core/errors';
 import { newManifestSigningSecret } from '../../core/manifests/signature';
 import type { Role, Scope } from '../../catalog-types';
 
@@ -20,14 +22,26 @@ export function revokeToken(record: TokenRecord): Promise<TokenRecord> {
   return store.revokeToken(record, nowIso());
 }
 
+/** A token as the lists show it now (`active`: neither revoked nor expired). */
+export function viewToken(record: TokenRecord) {
+  return tokenView(record, now());
+}
+
 /**
  * Issues a token: the plain value is returned once and only its SHA-256 hash is stored.
  * `value` lets the operator seed a token they chose (ADMIN_TOKEN on the twin).
  */
 export async function issueToken(
-  input: { accountId: number; name: string; email?: string; role: Role; scopes: Scope[]; value?: string; id?: number },
+  input: { accountId: number; name: string; email?: string; role: Role; scopes: Scope[]; value?: string; id?: number; expiresAt?: string },
   at: string = nowIso(),
 ): Promise<{ token: string; record: TokenRecord }> {
+  // An expiry is ISO 8601, in the future and at most two years ahead (core/auth/tokens.ts), else 422 on expires_at.
+  let expiresAt: string | undefined;
+  if (input.expiresAt !== undefined) {
+    const checked = checkExpiry(input.expiresAt, new Date(at));
+    if ('problem' in checked) throw new ValidationFailed({ expires_at: [checked.problem] });
+    expiresAt = checked.expiresAt;
+  }
   const token = input.value ?? generateToken();
   const record = await store.putToken({
     id: input.id,
@@ -38,6 +52,7 @@ export async function issueToken(
     role: input.role,
     scopes: [...new Set(input.scopes)],
     createdAt: at,
+    ...(expiresAt ? { expiresAt } : {}),
   });
   return { token, record };
 }

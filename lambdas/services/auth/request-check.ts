@@ -1,16 +1,17 @@
 import { now } from '../../infra/clock';
 import { findTokenByHash, touchToken } from '../../infra/entities/accounts';
 import type { Principal } from '../../core/auth/principal';
-import { bearerToken, hashToken } from '../../core/auth/tokens';
+import { bearerToken, hashToken, tokenRefusal, type TokenRefusal } from '../../core/auth/tokens';
 
 /** The authorizer's reads and writes for one credential, at the moment it is judged. */
 export interface RequestCheck {
   /**
-   * The bearer token's principal (none for a missing, unknown or revoked token); its last use is
-   * written alongside (once per authorizer answer: API Gateway keeps the answer for the
-   * authorizer's cache time, so `last_used_at` is exact to that time).
+   * The bearer token's principal, or why there is none (a missing, unknown, revoked or expired
+   * token: core/auth/tokens.ts `tokenRefusal`); a working token's last use is written alongside
+   * (once per authorizer answer: API Gateway keeps the answer for the authorizer's cache time, so
+   * `last_used_at` is exact to that time).
    */
-  principalOf(authorization: string | undefined): Promise<Principal | undefined>;
+  principalOf(authorization: string | undefined): Promise<{ principal: Principal; refusal?: undefined } | { principal?: undefined; refusal: TokenRefusal }>;
   /** Settles the last-use writes `principalOf` started. */
   settled(): Promise<void>;
 }
@@ -22,19 +23,22 @@ export function checkRequest(): RequestCheck {
   return {
     async principalOf(authorization) {
       const token = bearerToken(authorization);
-      if (!token) return undefined;
+      if (!token) return { refusal: tokenRefusal(undefined, at)! };
       const tokenHash = hashToken(token);
       const record = await findTokenByHash(tokenHash);
-      if (!record || record.revokedAt) return undefined;
+      const refusal = tokenRefusal(record, at);
+      if (refusal || !record) return { refusal: refusal! };
       touches.push(touchToken(tokenHash, at, record.lastUsedAt));
-      return {
+      const principal: Principal = {
         accountId: record.accountId,
         tokenId: record.id,
         tokenName: record.name,
         email: record.email ?? null,
         role: record.role,
         scopes: record.scopes ?? [],
+        ...(record.expiresAt ? { tokenExpiresAt: record.expiresAt } : {}),
       };
+      return { principal };
     },
     async settled() {
       await Promise.all(touches);

@@ -9,7 +9,7 @@ import { now } from '../../infra/clock';
 import { blobs } from '../../infra/blobs';
 import { queues } from '../../infra/queues';
 import { getAccount, openSigningSecret } from '../../infra/entities/accounts';
-import { claimSubmission, getSubmission, type SubmissionRecord } from '../../infra/entities/manifest-submissions';
+import { answerBytes, claimSubmission, getSubmission, type SubmissionRecord } from '../../infra/entities/manifest-submissions';
 import { getBatch, getChunk, getChunkSet, openChunkSet, reserveChunk, type ChunkRecord } from '../../infra/entities/manifests';
 import { recordMetric } from '../../shared/metrics';
 
@@ -36,9 +36,13 @@ export const intakeQueue = 'manifestIntake';
 export interface IntakeAnswer {
   status: number;
   body: Record<string, unknown>;
+  /** A whole submission's answer as bytes: the first answer, sent again word for word on a replay. */
+  bodyJson?: string;
   replayed?: boolean;
   /** The batch the answer is about. */
   batchId?: string;
+  /** A whole submission: the acceptance that holds its key (what the intake worker writes). */
+  submission?: SubmissionRecord;
 }
 
 /** What the intake queue carries: the acceptance the worker makes sure of, then writes. */
@@ -104,14 +108,29 @@ const expiresAt = (at: Date) => Math.floor(at.getTime() / 1000) + submissionKeep
 function answerFrom(held: SubmissionRecord, mine: SubmissionRecord): IntakeAnswer {
   if (held.requestHash !== mine.requestHash) throw new Conflict('This Idempotency-Key was already used with different content. Use a fresh key for a new request.');
   const first = held.nonce === mine.nonce;
-  return { status: first ? 202 : 200, body: held.answer, replayed: !first, batchId: held.batchId };
+  const bodyJson = answerBytes(held);
+  return { status: first ? 202 : 200, body: JSON.parse(bodyJson) as Record<string, unknown>, bodyJson, replayed: !first, batchId: held.batchId, submission: held };
 }
+
+/**
+ * How long the queued job of a submission the request writes itself (`writesInRequest`) waits:
+ * longer than any request lives (29 s), so it only ever resumes a request that died.
+ */
+export const inRequestWriteJobDelaySeconds = 60;
 
 /**
  * Accepts a whole manifest (spec 4.3 / 4.4): one key, one batch (its id derived from the key, so
  * every retry and the worker write into the same batch under the same item keys).
+ * `writesInRequest`: the caller writes the items before it answers (writer.ts `writeInRequest`),
+ * so the queued job is only the safety net of a request that dies, delayed past its lifetime.
  */
-export async function submitManifest(principal: SignedSender, courier: string, s: ManifestSubmission, key: string | undefined): Promise<IntakeAnswer> {
+export async function submitManifest(
+  principal: SignedSender,
+  courier: string,
+  s: ManifestSubmission,
+  key: string | undefined,
+  opts: { writesInRequest?: boolean } = {},
+): Promise<IntakeAnswer> {
   const idempotencyKey = key ?? randomUUID();
   const payload = JSON.stringify({ courier, submission: s } satisfies StoredPayload);
   const hash = sha256(payload);
@@ -136,7 +155,7 @@ export async function submitManifest(principal: SignedSender, courier: string, s
     items: s.items.length,
     payloadKey: `intake/${principal.accountId}/${sha256(idempotencyKey).slice(0, 32)}/${hash}.json`,
     status: 'queued',
-    answer: queuedAnswer({
+    answerJson: JSON.stringify(queuedAnswer({
       key: idempotencyKey,
       manifestNumber: s.manifestNumber,
       mawbNumber: s.mawbNumber,
@@ -148,13 +167,13 @@ export async function submitManifest(principal: SignedSender, courier: string, s
         mode === 'create'
           ? 'Manifest queued for processing.'
           : "Batch update queued: each item's decision (CREATE, UPDATE, SKIP, REJECT) is listed by the batch's decisions once written.",
-    }),
+    })),
     createdAt: at,
     updatedAt: at,
     ttl: expiresAt(started),
   };
   await storePayload(record.payloadKey, payload);
-  await queues().send(intakeQueue as never, { kind: 'manifest', record } satisfies IntakeJob);
+  await queues().send(intakeQueue as never, { kind: 'manifest', record } satisfies IntakeJob, opts.writesInRequest ? { delaySeconds: inRequestWriteJobDelaySeconds } : {});
   const answer = answerFrom(await claimSubmission(record), record);
   if (!answer.replayed) recordMetric('ManifestsSubmitted', 1, { by: mode });
   return answer;

@@ -1,9 +1,9 @@
-import { ServiceError } from '../../core/errors';
+import { Conflict, ServiceError } from '../../core/errors';
 import type { ManifestSubmission } from '../../core/manifests/submission';
 import { decisionsPerPage, type BatchRecord, type ChunkSetRecord, type DecisionSegment } from '../../core/manifests/model';
 import { keyItems, resolveItems, type Resolution } from '../../core/manifests/resolve';
 import { nowIso } from '../../infra/clock';
-import { claimSubmission, finishSubmission, type SubmissionRecord } from '../../infra/entities/manifest-submissions';
+import { claimSubmission, finishSubmission, getSubmission, type SubmissionRecord } from '../../infra/entities/manifest-submissions';
 import {
   createBatch,
   failChunkSet,
@@ -111,10 +111,11 @@ async function release(accountId: number, batch: { batchId: string; manifestNumb
   await requestProcessing({ accountId, batchId: batch.batchId, runId, manifestNumber: batch.manifestNumber, mode, items });
 }
 
-async function writeSubmission(job: SubmissionRecord): Promise<void> {
+async function writeSubmission(job: SubmissionRecord): Promise<SubmissionRecord['status']> {
   const held = await claimSubmission(job);
   // Another request holds the key: its own job writes it (or it is other content, answered 409).
-  if (held.requestHash !== job.requestHash || held.nonce !== job.nonce || held.status !== 'queued') return;
+  if (held.requestHash !== job.requestHash || held.nonce !== job.nonce) return 'queued';
+  if (held.status !== 'queued') return held.status;
   try {
     const payload = await readPayload(held.payloadKey);
     if (!payload) throw new IntakeRefused('the stored payload is missing');
@@ -127,10 +128,28 @@ async function writeSubmission(job: SubmissionRecord): Promise<void> {
     await writeResolution(batch.batchId, resolution, { id: held.key, runId: held.key, mode: held.mode, at: held.createdAt });
     if (held.mode === 'create') await release(held.accountId, batch, held.key, 'create', resolution.writes.length);
     await finishSubmission(held.accountId, held.key, { status: 'written', counts: resolution.counts }, nowIso());
+    return 'written';
   } catch (err) {
     if (!(err instanceof IntakeRefused)) throw err;
     await finishSubmission(held.accountId, held.key, { status: 'failed', failure: err.message }, nowIso());
+    return 'failed';
   }
+}
+
+/**
+ * Writes an accepted submission within the request that accepted (or replays) it, so its answer
+ * can say the manifest exists (the alternative interface's 201, at most 1000 products). The same
+ * idempotent steps as the worker's; its queued job, delayed past the request's life, finds the
+ * submission written and stops, or resumes it if the request died. Processing stays asynchronous.
+ */
+export async function writeInRequest(accepted: SubmissionRecord): Promise<void> {
+  const status = await writeSubmission(accepted);
+  if (status === 'written') return;
+  if (status === 'failed') {
+    const reason = (await getSubmission(accepted.accountId, accepted.key))?.failure ?? 'unknown';
+    throw new Conflict(`This upload failed (${reason}). Send it again under a new Idempotency-Key.`);
+  }
+  throw new Error(`submission ${accepted.key} is held by another request and was not written`);
 }
 
 async function writeChunk(job: { set: ChunkSetRecord; chunk: ChunkRecord }): Promise<void> {

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { useTwin } from '../../support/twin';
 import { workbook } from '../../support/workbooks';
 import { submitPath } from '../../support/manifests';
+import { excelSlugs } from '../../../lambdas/core/manifests/excel/slugs';
 
 const t = useTwin();
 
@@ -60,6 +61,26 @@ describe('Excel submissions', () => {
     const bad = await postForm(token, 'bfe', excelForm(workbook([spelled, ['SP1', 'TR1', 'Ana', 'not-an-email', 'Cotton t-shirt', 12.5, 'CN']]), { mawbNumber: 'XL-SP-BAD' }));
     expect(bad.status).toBe(422);
     expect(bad.body.errors['items.0.consigneeEmail'][0]).toMatch(/^Row 2, column "Consignee Email"/);
+  });
+
+  it('take a spelled-out "Tracking Number" (or "AWB Number") alone as the item key under every slug, as spec 2.5 does', async () => {
+    const { token } = await t.account('Excel Tracking Couriers');
+    const sheet = (key: string) => [
+      [key, 'Consignee Name', 'Item Description', 'Fob Value Usd', 'Origin Country'],
+      ['TR1', 'Ana', 'Cotton t-shirt', 12.5, 'CN'],
+      ['TR2', 'Luis', 'Zapatillas', 40, 'cn'],
+    ];
+    for (const slug of excelSlugs) {
+      for (const key of ['Tracking Number', 'AWB Number']) {
+        const mawb = `XL-KEY-${slug}-${key.split(' ')[0]}`;
+        const res = await postForm(token, slug, excelForm(workbook(sheet(key)), { mawbNumber: mawb }));
+        expect(res.status, `${slug} ${key}: ${JSON.stringify(res.body.errors)}`).toBe(202);
+        expect(res.body.tracking.items_count).toBe(2);
+        const detail = await t.call('GET', `/v1/manifests/${mawb}`, { token });
+        const products = detail.body.data.products.map((p: { awb_number: string; tracking_number: string | null }) => [p.awb_number, p.tracking_number]).sort();
+        expect(products, `${slug} ${key}`).toEqual(key === 'AWB Number' ? [['TR1', null], ['TR2', null]] : [['TR1', 'TR1'], ['TR2', 'TR2']]);
+      }
+    }
   });
 
   it('refuse a file that is not a workbook', async () => {

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { useTwin } from '../../support/twin';
 import { item, manifest, submitPath } from '../../support/manifests';
 import { manifestSignature } from '../../../lambdas/core/manifests/signature';
+import { excelSlugs } from '../../../lambdas/core/manifests/excel/slugs';
 
 const t = useTwin();
 
@@ -62,6 +63,21 @@ describe('manifest submission', () => {
     await t.intake();
     const list = await t.call('GET', '/v1/couriers/manifests', { token });
     expect(list.body.data).toHaveLength(1);
+  });
+
+  it('replays the bytes of the first answer, word for word and in the same key order, before and after the items are written', async () => {
+    const { token } = await t.account('Replay Bytes Couriers');
+    const key = randomUUID();
+    const body = manifest(3, { airline: 'LATAM' });
+    const first = await t.call('POST', submitPath(), { token, body, headers: { 'idempotency-key': key } });
+    expect(first.status).toBe(202);
+    const again = await t.call('POST', submitPath(), { token, body, headers: { 'idempotency-key': key } });
+    expect(again.status).toBe(200);
+    expect(again.text).toBe(first.text);
+    await t.intake();
+    const later = await t.call('POST', submitPath(), { token, body, headers: { 'idempotency-key': key } });
+    expect(later.text).toBe(first.text);
+    expect(later.headers.get('content-type')).toBe(first.headers.get('content-type'));
   });
 
   it('refuses the same key with another payload with 409', async () => {
@@ -128,11 +144,15 @@ describe('manifest submission', () => {
     expect(res.body.errors.courier[0]).toContain('default');
   });
 
-  it('answers 415 naming `default` for JSON sent to an Excel slug', async () => {
+  it('answers 422 naming `default` for JSON sent to any Excel slug (spec 7.2)', async () => {
     const { token } = await t.account('Json Excel Couriers');
-    const res = await t.call('POST', submitPath('bfe'), { token, body: manifest(1) });
-    expect(res.status).toBe(415);
-    expect(res.body.message).toContain('`default`');
+    for (const slug of excelSlugs) {
+      const res = await t.call('POST', submitPath(slug), { token, body: manifest(1) });
+      expect(res.status, slug).toBe(422);
+      expect(res.body).toMatchObject({ success: false, error: 'validation_failed' });
+      expect(res.body.message).toContain('`default`');
+      expect(res.body.errors.file[0]).toContain('`default`');
+    }
   });
 
   it('answers 413 pointing to chunked mode for a body over 6 MB', async () => {

@@ -285,11 +285,11 @@ describe('closes the holes of issue 13: every bad input is a 4xx and nothing is 
     await nothingSubmitted(token);
   });
 
-  it('answers JSON sent to an Excel slug with 415 pointing to `default`', async () => {
+  it('answers JSON sent to an Excel slug with 422 on file pointing to `default`', async () => {
     const { token } = await t.account('Json To Excel');
     const res = await t.call('POST', submitPath('bfe'), { token, body: manifest(1) });
-    expect(res.status).toBe(415);
-    expect(res.body).toMatchObject({ success: false, error: 'unsupported_media_type' });
+    expect(res.status).toBe(422);
+    expect(res.body).toMatchObject({ success: false, error: 'validation_failed', errors: { file: [expect.stringContaining('`default`')] } });
     expect(res.body.message).toContain('Send JSON manifests to the `default` slug.');
     await nothingSubmitted(token);
   });
@@ -322,6 +322,27 @@ describe('closes the holes of issue 13: every bad input is a 4xx and nothing is 
     expect(await documentsOf(token)).toBe(0);
     const plain = await t.call('POST', submitPath(), { token, body: manifest(1, { mawbNumber: 'MAWB-Ñandú-😀' }) });
     expect(plain.status).toBe(202);
+  });
+
+  it('refuses a webhook endpoint_url holding a bidirectional control with 422 naming endpoint_url, on create and on update', async () => {
+    const { token } = await t.account('Bidi Hooks');
+    const message = 'Must not contain control characters, bidirectional controls or unpaired surrogates.';
+    const made = await t.call('POST', '/webhook-subscriptions', { token, body: { endpoint_url: 'https://hooks.example.com/in', events: ['document.uploaded'] } });
+    expect(made.status).toBe(201);
+    const controls = ['\u202e', '\u200e', '\u200f', '\u202a', '\u202b', '\u202c', '\u202d', '\u2066', '\u2067', '\u2068', '\u2069', '\u061c'];
+    const at = [(c: string) => `https://hooks.example.com/${c}kooh`, (c: string) => `https://hooks.example.com/in?x=${c}1`, (c: string) => `https://hooks.example.com/in#${c}`];
+    // Each control in one part of the URL (path, query, fragment), 24 requests: within the subscription rate.
+    for (const [i, c] of controls.entries()) {
+      const url = at[i % at.length](c);
+      const created = await t.call('POST', '/webhook-subscriptions', { token, body: { endpoint_url: url, events: ['document.uploaded'] } });
+      expect(created.status, JSON.stringify(url)).toBe(422);
+      expect(created.body.errors).toEqual({ endpoint_url: [message] });
+      const updated = await t.call('PUT', `/webhook-subscriptions/${made.body.data.id}`, { token, body: { endpoint_url: url } });
+      expect(updated.status, JSON.stringify(url)).toBe(422);
+      expect(updated.body.errors).toEqual({ endpoint_url: [message] });
+    }
+    const list = (await t.call('GET', '/webhook-subscriptions', { token })).body.data;
+    expect(list.map((s: { endpoint_url: string }) => s.endpoint_url)).toEqual(['https://hooks.example.com/in']);
   });
 
   it('refuses, in a deployed stage, webhook endpoints whose IPv6 address carries a private IPv4 address', async () => {

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { describe, expect, it } from 'vitest';
+import { connect } from 'node:net';
+import { describe, expect, it, vi } from 'vitest';
 import { manualClock, useClock, useSystemClock } from '../../../lambdas/infra/clock';
 import { useTwin } from '../../support/twin';
 import { manifest, submitPath } from '../../support/manifests';
@@ -37,6 +38,28 @@ describe('the log lines of a request and of the work it starts', () => {
     const res = await t.call('GET', `/v1/transport/documents/${id}`, { token });
     const line = lines.find((l) => l.message === 'request' && l.route === 'GET /api/v1/transport/documents/{id}');
     expect(line).toMatchObject({ status: res.status, ids: { id }, requestId: expect.any(String) });
+  });
+
+  it('log a client that hangs up half-way through its body as one WARN naming the route, with no stack and no ERROR', async () => {
+    const { token } = await t.account('Hung Up Couriers');
+    const url = new URL(t.twin.apiUrl);
+    const body = JSON.stringify(manifest(50));
+    const socket = connect(Number(url.port), url.hostname);
+    await new Promise<void>((resolve, reject) => socket.once('connect', resolve).once('error', reject));
+    socket.write(
+      `POST ${url.pathname}${submitPath()} HTTP/1.1\r\nHost: ${url.host}\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n`,
+    );
+    // Half the body has reached the server once the socket has flushed it; then the client is gone.
+    await new Promise<void>((resolve) => socket.write(body.slice(0, body.length / 2), () => resolve()));
+    socket.destroy();
+    const isAbort = (l: Record<string, any>) => l.message === 'client closed the request before its body was read';
+    await vi.waitFor(() => expect(lines.some(isAbort)).toBe(true), { timeout: 10_000, interval: 20 });
+    // A request after it has been answered: anything the abort still had to log is logged by now.
+    expect((await t.call('GET', '/health', { token: null })).status).toBe(200);
+    const aborted = lines.filter(isAbort);
+    expect(aborted).toEqual([expect.objectContaining({ level: 'WARN', route: 'POST /api/v1/couriers/{courier}/manifests/webhook' })]);
+    expect(JSON.stringify(aborted)).not.toMatch(/stack|at .+\.ts:\d+/);
+    expect(lines.filter((l) => l.level === 'ERROR')).toEqual([]);
   });
 
   it("name on the route's rate-limit line the request id the refused request was answered with", async () => {

@@ -105,7 +105,7 @@ export const beyondSchema: Record<string, { fields?: string[]; statuses?: number
   CouriersClientInfoUpdate: { fields: ['tax_id'], why: 'a valid CUIT, CUIL or DNI' },
 };
 
-/** Path values a JSON body goes with: the JSON manifest slug (Excel slugs take multipart, JSON there is 415). */
+/** Path values a JSON body goes with: the JSON manifest slug (Excel slugs take multipart, JSON there is 422 on file). */
 export const jsonParams: Record<string, Record<string, string>> = {
   CouriersSubmit: { courier: 'default' },
 };

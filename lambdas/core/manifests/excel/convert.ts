@@ -150,6 +150,18 @@ function matchColumns(layout: ExcelLayout, cells: readonly Cell[]): HeaderMatch[
 
 const namesOf = (column: LayoutColumn) => [column.field, column.part].filter((n): n is string => n !== undefined);
 
+const isSpelledOut = new Set(spelledOutColumns);
+
+/**
+ * The spelled-out names follow spec 2.5's rules under every slug: an item is keyed by awbNumber
+ * or, when that is absent, by trackingNumber, so a spelled-out "AWB Number" or "Tracking Number"
+ * meets a layout's need for either (a partner's own headers keep the partner's rule).
+ */
+const itemKeyFields = ['awbNumber', 'trackingNumber'];
+const spelledOutMeets = (field: string) => (itemKeyFields.includes(field) ? itemKeyFields : [field]);
+
+const namesMet = (column: LayoutColumn) => (isSpelledOut.has(column) ? spelledOutMeets(column.field!) : namesOf(column));
+
 /**
  * A required group is met by one of its names, or by the field its parts make given whole (a
  * spelled-out "Fob Value Usd" meets a layout that needs a unit price to make fobValueUsd).
@@ -160,7 +172,7 @@ const groupNames = (layout: ExcelLayout, group: readonly string[]) => [
 ];
 
 function missingGroups(layout: ExcelLayout, matched: HeaderMatch['columns']): (readonly string[])[] {
-  const present = new Set(matched.flatMap((m) => namesOf(m.column)));
+  const present = new Set(matched.flatMap((m) => namesMet(m.column)));
   return layout.required.filter((group) => !groupNames(layout, group).some((name) => present.has(name)));
 }
 
@@ -170,7 +182,7 @@ function describeGroup(layout: ExcelLayout, group: readonly string[]): string {
   const fields = new Set(spelledOutColumns.map((c) => c.field as string));
   return [
     ...layout.columns.filter((c) => namesOf(c).some((n) => group.includes(n))).map((c) => quoteAll(c.headers)),
-    ...groupNames(layout, group).filter((n) => fields.has(n)).map((n) => `"${spelledOut(n)}"`),
+    ...groupNames(layout, group).flatMap(spelledOutMeets).filter((n) => fields.has(n)).map((n) => `"${spelledOut(n)}"`),
   ]
     .filter((text, i, all) => all.indexOf(text) === i)
     .join(' or ');

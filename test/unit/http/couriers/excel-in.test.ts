@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ServiceError, UnsupportedMediaType, ValidationFailed } from '../../../../lambdas/core/errors';
+import { ServiceError, ValidationFailed } from '../../../../lambdas/core/errors';
 import { ManifestSubmission } from '../../../../lambdas/core/manifests/submission';
 import { readExcelSubmission } from '../../../../lambdas/http/couriers/excel-in';
 import { validate } from '../../../../lambdas/http/kit/validate';
@@ -60,10 +60,11 @@ describe('readExcelSubmission', () => {
     expect((err as ValidationFailed).errors).toEqual({ file: ['The file is not an Excel workbook (.xlsx, .xlsm or .xls).'] });
   });
 
-  it('answers 415 to a body that is not multipart, pointing JSON to the default slug', async () => {
+  it('answers 422 on file to a body that is not multipart, pointing JSON to the default slug', async () => {
     const err = await failureOf(readExcelSubmission(Buffer.from('{"mawbNumber":"1","items":[]}'), 'application/json', 'golucky'));
-    expect(err).toBeInstanceOf(UnsupportedMediaType);
-    expect(err.status).toBe(415);
+    expect(err).toBeInstanceOf(ValidationFailed);
+    expect(err.status).toBe(422);
+    expect((err as ValidationFailed).errors.file[0]).toContain('Send JSON manifests to the `default` slug.');
     expect(err.message).toContain('Send JSON manifests to the `default` slug.');
   });
 
