@@ -963,6 +963,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The account's events of the last 30 days, each as its deliveries send it (newest or oldest first, by cursor) */
+        get: operations["EventsList"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/orders": {
         parameters: {
             query?: never;
@@ -16672,6 +16689,555 @@ export interface operations {
                          * @enum {string}
                          */
                         error: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Invalid: one entry per failing field in `errors` */
+            422: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "validation_failed";
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Rate limit exceeded: retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds until the window resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal error, with a request id and no internals */
+            500: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "internal_error";
+                        request_id?: string;
+                    };
+                };
+            };
+        };
+    };
+    EventsList: {
+        parameters: {
+            query?: {
+                after?: string;
+                types?: string;
+                limit?: string;
+                order?: "desc" | "asc";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the account's events, each exactly as its deliveries send it */
+            200: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: ({
+                            id: string;
+                            /** @constant */
+                            type: "order.created";
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC timestamp
+                             */
+                            created_at: string;
+                            data: {
+                                id: number;
+                                order_number: string;
+                                channel: string;
+                                channel_order_id: string | null;
+                                status: string;
+                                customer: {
+                                    name: string;
+                                    email: string;
+                                };
+                                items: {
+                                    id: number;
+                                    sku: string;
+                                    name: string;
+                                    quantity: number;
+                                    price: number;
+                                    currency: string;
+                                }[];
+                                totals: {
+                                    subtotal: number;
+                                    shipping: number;
+                                    total: number;
+                                    currency: string;
+                                };
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 UTC timestamp
+                                 */
+                                created_at: string;
+                            };
+                        } | {
+                            id: string;
+                            /** @constant */
+                            type: "order.updated";
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC timestamp
+                             */
+                            created_at: string;
+                            data: {
+                                id: number;
+                                order_number: string;
+                                channel: string;
+                                status: string;
+                                totals: {
+                                    subtotal: number;
+                                    shipping: number;
+                                    tax: number;
+                                    total: number;
+                                    currency: string;
+                                };
+                                previous_status?: string;
+                                fulfillment_status?: string;
+                                shipment_id?: number;
+                            };
+                        } | {
+                            id: string;
+                            /** @constant */
+                            type: "order.cancelled";
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC timestamp
+                             */
+                            created_at: string;
+                            data: {
+                                id: number;
+                                order_number: string;
+                                channel: string;
+                                status: string;
+                                totals: {
+                                    subtotal: number;
+                                    shipping: number;
+                                    tax: number;
+                                    total: number;
+                                    currency: string;
+                                };
+                                cancelled_at: string | null;
+                                reason: string | null;
+                            };
+                        } | {
+                            id: string;
+                            /** @constant */
+                            type: "shipment.created";
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC timestamp
+                             */
+                            created_at: string;
+                            data: {
+                                shipment_id: number;
+                                order_id: number;
+                                carrier: string;
+                                service: string;
+                                tracking_number: string;
+                                label_url: string;
+                                estimated_delivery: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 UTC timestamp
+                                 */
+                                created_at: string;
+                            };
+                        } | {
+                            id: string;
+                            /** @constant */
+                            type: "shipment.delivered";
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC timestamp
+                             */
+                            created_at: string;
+                            data: {
+                                shipment_id: number;
+                                order_id: number;
+                                carrier: string;
+                                tracking_number: string;
+                                delivered_at: string | null;
+                            };
+                        } | {
+                            id: string;
+                            /** @constant */
+                            type: "inventory.low_stock";
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC timestamp
+                             */
+                            created_at: string;
+                            data: {
+                                product_id: number;
+                                sku: string;
+                                name: string;
+                                current_stock: number;
+                                threshold: number;
+                                warehouse_id: number;
+                                warehouse_name: string;
+                            };
+                        } | {
+                            id: string;
+                            /** @constant */
+                            type: "manifest.processed";
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC timestamp
+                             */
+                            created_at: string;
+                            data: {
+                                manifest_number: string;
+                                batch_id: string;
+                                mawb_number: string;
+                                summary: {
+                                    personal_items?: number;
+                                    commercial_items?: number;
+                                    prohibited_items?: number;
+                                    amount_to_pay?: number;
+                                    currency?: string;
+                                    total_awbs?: number;
+                                    total_products?: number;
+                                };
+                            };
+                        } | {
+                            id: string;
+                            /** @constant */
+                            type: "manifest.processing_completed";
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC timestamp
+                             */
+                            created_at: string;
+                            data: {
+                                manifest_number: string;
+                                batch_id: string;
+                                mawb_number: string;
+                                summary: {
+                                    personal_items?: number;
+                                    commercial_items?: number;
+                                    prohibited_items?: number;
+                                    amount_to_pay?: number;
+                                    currency?: string;
+                                    total_awbs?: number;
+                                    total_products?: number;
+                                };
+                            };
+                        } | {
+                            id: string;
+                            /** @constant */
+                            type: "manifest.invalid_cuit_detected";
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC timestamp
+                             */
+                            created_at: string;
+                            data: {
+                                manifest_number: string;
+                                batch_id: string;
+                                mawb_number: string;
+                                awbs: {
+                                    awb_number: string;
+                                    tax_id: string | null;
+                                    reason: string;
+                                }[];
+                                part: number;
+                                parts: number;
+                                total_awbs: number;
+                            };
+                        } | {
+                            id: string;
+                            /** @constant */
+                            type: "manifest.total_due";
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC timestamp
+                             */
+                            created_at: string;
+                            data: {
+                                manifest_number: string;
+                                batch_id: string;
+                                mawb_number: string;
+                                amount_to_pay: number;
+                                currency: string;
+                            };
+                        } | {
+                            id: string;
+                            /** @constant */
+                            type: "manifest.processing_failed";
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC timestamp
+                             */
+                            created_at: string;
+                            data: {
+                                manifest_number: string;
+                                batch_id: string;
+                                mawb_number: string;
+                                stage: string | null;
+                                error: string;
+                            };
+                        } | {
+                            id: string;
+                            /** @constant */
+                            type: "document.uploaded";
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC timestamp
+                             */
+                            created_at: string;
+                            data: {
+                                id: number;
+                                account_id: number;
+                                document_type: string;
+                                state: string;
+                                version: number;
+                                file_name: string;
+                                manifest_id: string | null;
+                                awb_number: string | null;
+                                supersedes?: number;
+                            };
+                        } | {
+                            id: string;
+                            /** @constant */
+                            type: "document.validated";
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC timestamp
+                             */
+                            created_at: string;
+                            data: {
+                                id: number;
+                                account_id: number;
+                                document_type: string;
+                                state: string;
+                                version: number;
+                                file_name: string;
+                                manifest_id: string | null;
+                                awb_number: string | null;
+                                validation_notes: string | null;
+                            };
+                        } | {
+                            id: string;
+                            /** @constant */
+                            type: "document.approved";
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC timestamp
+                             */
+                            created_at: string;
+                            data: {
+                                id: number;
+                                account_id: number;
+                                document_type: string;
+                                state: string;
+                                version: number;
+                                file_name: string;
+                                manifest_id: string | null;
+                                awb_number: string | null;
+                            };
+                        } | {
+                            id: string;
+                            /** @constant */
+                            type: "document.rejected";
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC timestamp
+                             */
+                            created_at: string;
+                            data: {
+                                id: number;
+                                account_id: number;
+                                document_type: string;
+                                state: string;
+                                version: number;
+                                file_name: string;
+                                manifest_id: string | null;
+                                awb_number: string | null;
+                                rejection_reason: string;
+                            };
+                        } | {
+                            id: string;
+                            /** @constant */
+                            type: "document.superseded";
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC timestamp
+                             */
+                            created_at: string;
+                            data: {
+                                id: number;
+                                account_id: number;
+                                document_type: string;
+                                state: string;
+                                version: number;
+                                file_name: string;
+                                manifest_id: string | null;
+                                awb_number: string | null;
+                                superseded_by: number;
+                                new_version: number;
+                                supersede_reason: string | null;
+                            };
+                        } | {
+                            id: string;
+                            /** @constant */
+                            type: "document.downloaded";
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC timestamp
+                             */
+                            created_at: string;
+                            data: {
+                                id: number;
+                                account_id: number;
+                                document_type: string;
+                                state: string;
+                                version: number;
+                                file_name: string;
+                                manifest_id: string | null;
+                                awb_number: string | null;
+                                downloaded_by: {
+                                    account_id: number;
+                                    token_id: number;
+                                };
+                            };
+                        })[];
+                        meta: {
+                            next_cursor: string | null;
+                            has_more: boolean;
+                            limit: number;
+                            /** @enum {string} */
+                            order: "desc" | "asc";
+                        };
+                    };
+                };
+            };
+            /** @description No token, a bad token, or a bad X-Signature */
+            401: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "unauthorized";
+                    };
+                };
+            };
+            /** @description Too large */
+            413: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "payload_too_large";
                     };
                 };
             };

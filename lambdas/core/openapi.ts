@@ -166,6 +166,7 @@ const tagDescriptions: Record<string, string> = {
   dashboard: 'The webhook dashboard page and its assets, served at the root',
   webhooks: 'Webhook subscriptions, deliveries and signing secrets (spec 4.8); the events are under `webhooks`',
   orders: 'Orders, shipments, labels, marketplaces, stock and warehouses (spec 4.1)',
+  events: "The account's events of the last 30 days, pulled by cursor: each the envelope its deliveries send",
 };
 
 /** An outbound event: what it means and the schema of its `data`. */

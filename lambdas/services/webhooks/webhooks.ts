@@ -40,6 +40,7 @@ import { checkEndpointUrl, postWebhook } from '../../infra/webhook-http';
 import { isForbiddenAddress } from '../../infra/forbidden-address';
 import { isIP } from 'node:net';
 import { logger } from '../../shared/logger';
+import { envelopeBody, recordEvent } from './feed';
 import { recordMetric } from '../../shared/metrics';
 
 /** How long the delivery log keeps a delivery (DynamoDB TTL). */
@@ -140,10 +141,14 @@ export async function subscribe(principal: Principal, input: { endpointUrl: stri
   return sub;
 }
 
-/** Bus event -> one delivery per matching active subscription of the event's account. */
+/**
+ * Bus event -> the account's events feed (once, whatever the subscriptions) and one delivery per
+ * matching active subscription of the event's account.
+ */
 export async function fanOut(event: DomainEvent): Promise<number> {
+  const body = envelopeBody(event);
+  await recordEvent(event, body);
   const subs = (await listSubscriptions(event.account_id)).filter((s) => s.active && s.events.includes(event.type));
-  const body = JSON.stringify({ id: event.id, type: event.type, created_at: event.created_at, data: event.data });
   if (subs.length === 0) return 0;
   const firstId = await nextIds('webhookDelivery', subs.length);
   const jobs: DeliveryJob[] = [];
