@@ -15,7 +15,7 @@ import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createDespachoClient } from '../clients/typescript';
-import { deliveryTimeoutMs, newSigningSecret, signedHeaders } from '../lambdas/core/webhooks/delivery-rules';
+import { deliveryTimeoutMs, newSigningSecret, signedHeaders, standardWebhooksSecret } from '../lambdas/core/webhooks/delivery-rules';
 import { webhookEventNames } from '../lambdas/core/webhooks/events';
 import { encodeCursor, feedMaxLimit } from '../lambdas/core/webhooks/feed';
 import { postWebhook } from '../lambdas/infra/webhook-http';
@@ -165,6 +165,7 @@ export async function listen(o: ListenOptions, io: ListenIO): Promise<number> {
     }
     out(`Ready. Forwarding ${o.events?.length ? o.events.join(', ') : 'every event'} of this token's account to ${o.forwardTo} (Ctrl-C stops; state ${stateFile}).`);
     out(`Signing secret of this session: ${secret}`);
+    out(`  the same for Standard Webhooks libraries (webhook-signature): ${standardWebhooksSecret(secret)}`);
 
     while (!signal.aborted) {
       let after: string | undefined = state.since
@@ -223,7 +224,7 @@ async function forward(url: string, secret: string, envelope: Envelope, delivery
   const result = await postWebhook({
     url,
     body,
-    headers: { ...signedHeaders(secret, timestamp, body), 'X-Service-Event': envelope.type, 'X-Service-Delivery': String(delivery) },
+    headers: { ...signedHeaders(secret, timestamp, body, { id: envelope.id }), 'X-Service-Event': envelope.type, 'X-Service-Delivery': String(delivery) },
     timeoutMs: deliveryTimeoutMs,
     allowPrivate: true,
   });

@@ -14455,7 +14455,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The subscription, with its hmac_secret shown this once */
+            /** @description The subscription, with its secret shown this once: as hmac_secret (X-Service-Signature) and in the whsec_ form Standard Webhooks libraries take (webhook-signature) */
             201: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -14497,6 +14497,7 @@ export interface operations {
                              */
                             updated_at: string;
                             hmac_secret: string;
+                            standard_webhooks_secret: string;
                         };
                         message: string;
                         important: string;
@@ -16536,7 +16537,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The new hmac_secret, shown this once */
+            /** @description The new secret, shown this once in both forms; the old one still signs webhook-signature until previous_secret_expires_at */
             200: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -16556,6 +16557,12 @@ export interface operations {
                         data: {
                             id: number;
                             hmac_secret: string;
+                            standard_webhooks_secret: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC timestamp
+                             */
+                            previous_secret_expires_at: string;
                         };
                         message: string;
                         important: string;
@@ -23867,6 +23874,12 @@ export interface operations {
                 "X-Service-Signature": string;
                 /** @description Unix time of the attempt, in seconds */
                 "X-Service-Timestamp": string;
+                /** @description Standard Webhooks: the envelope id, the same on every attempt */
+                "webhook-id": string;
+                /** @description Standard Webhooks: Unix time of the attempt, in seconds (the same as X-Service-Timestamp) */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">`, keyed with the secret standard_webhooks_secret stands for; space-separated, one per signing secret (two while a rotated-out secret overlaps). Verify with a Standard Webhooks library */
+                "webhook-signature": string;
                 /** @description The event name (the envelope's `type`) */
                 "X-Service-Event": string;
                 /** @description The delivery id (the same on every attempt of one delivery) */
@@ -23935,6 +23948,12 @@ export interface operations {
                 "X-Service-Signature": string;
                 /** @description Unix time of the attempt, in seconds */
                 "X-Service-Timestamp": string;
+                /** @description Standard Webhooks: the envelope id, the same on every attempt */
+                "webhook-id": string;
+                /** @description Standard Webhooks: Unix time of the attempt, in seconds (the same as X-Service-Timestamp) */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">`, keyed with the secret standard_webhooks_secret stands for; space-separated, one per signing secret (two while a rotated-out secret overlaps). Verify with a Standard Webhooks library */
+                "webhook-signature": string;
                 /** @description The event name (the envelope's `type`) */
                 "X-Service-Event": string;
                 /** @description The delivery id (the same on every attempt of one delivery) */
@@ -23989,6 +24008,12 @@ export interface operations {
                 "X-Service-Signature": string;
                 /** @description Unix time of the attempt, in seconds */
                 "X-Service-Timestamp": string;
+                /** @description Standard Webhooks: the envelope id, the same on every attempt */
+                "webhook-id": string;
+                /** @description Standard Webhooks: Unix time of the attempt, in seconds (the same as X-Service-Timestamp) */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">`, keyed with the secret standard_webhooks_secret stands for; space-separated, one per signing secret (two while a rotated-out secret overlaps). Verify with a Standard Webhooks library */
+                "webhook-signature": string;
                 /** @description The event name (the envelope's `type`) */
                 "X-Service-Event": string;
                 /** @description The delivery id (the same on every attempt of one delivery) */
@@ -24042,6 +24067,12 @@ export interface operations {
                 "X-Service-Signature": string;
                 /** @description Unix time of the attempt, in seconds */
                 "X-Service-Timestamp": string;
+                /** @description Standard Webhooks: the envelope id, the same on every attempt */
+                "webhook-id": string;
+                /** @description Standard Webhooks: Unix time of the attempt, in seconds (the same as X-Service-Timestamp) */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">`, keyed with the secret standard_webhooks_secret stands for; space-separated, one per signing secret (two while a rotated-out secret overlaps). Verify with a Standard Webhooks library */
+                "webhook-signature": string;
                 /** @description The event name (the envelope's `type`) */
                 "X-Service-Event": string;
                 /** @description The delivery id (the same on every attempt of one delivery) */
@@ -24094,6 +24125,12 @@ export interface operations {
                 "X-Service-Signature": string;
                 /** @description Unix time of the attempt, in seconds */
                 "X-Service-Timestamp": string;
+                /** @description Standard Webhooks: the envelope id, the same on every attempt */
+                "webhook-id": string;
+                /** @description Standard Webhooks: Unix time of the attempt, in seconds (the same as X-Service-Timestamp) */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">`, keyed with the secret standard_webhooks_secret stands for; space-separated, one per signing secret (two while a rotated-out secret overlaps). Verify with a Standard Webhooks library */
+                "webhook-signature": string;
                 /** @description The event name (the envelope's `type`) */
                 "X-Service-Event": string;
                 /** @description The delivery id (the same on every attempt of one delivery) */
@@ -24139,6 +24176,12 @@ export interface operations {
                 "X-Service-Signature": string;
                 /** @description Unix time of the attempt, in seconds */
                 "X-Service-Timestamp": string;
+                /** @description Standard Webhooks: the envelope id, the same on every attempt */
+                "webhook-id": string;
+                /** @description Standard Webhooks: Unix time of the attempt, in seconds (the same as X-Service-Timestamp) */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">`, keyed with the secret standard_webhooks_secret stands for; space-separated, one per signing secret (two while a rotated-out secret overlaps). Verify with a Standard Webhooks library */
+                "webhook-signature": string;
                 /** @description The event name (the envelope's `type`) */
                 "X-Service-Event": string;
                 /** @description The delivery id (the same on every attempt of one delivery) */
@@ -24186,6 +24229,12 @@ export interface operations {
                 "X-Service-Signature": string;
                 /** @description Unix time of the attempt, in seconds */
                 "X-Service-Timestamp": string;
+                /** @description Standard Webhooks: the envelope id, the same on every attempt */
+                "webhook-id": string;
+                /** @description Standard Webhooks: Unix time of the attempt, in seconds (the same as X-Service-Timestamp) */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">`, keyed with the secret standard_webhooks_secret stands for; space-separated, one per signing secret (two while a rotated-out secret overlaps). Verify with a Standard Webhooks library */
+                "webhook-signature": string;
                 /** @description The event name (the envelope's `type`) */
                 "X-Service-Event": string;
                 /** @description The delivery id (the same on every attempt of one delivery) */
@@ -24238,6 +24287,12 @@ export interface operations {
                 "X-Service-Signature": string;
                 /** @description Unix time of the attempt, in seconds */
                 "X-Service-Timestamp": string;
+                /** @description Standard Webhooks: the envelope id, the same on every attempt */
+                "webhook-id": string;
+                /** @description Standard Webhooks: Unix time of the attempt, in seconds (the same as X-Service-Timestamp) */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">`, keyed with the secret standard_webhooks_secret stands for; space-separated, one per signing secret (two while a rotated-out secret overlaps). Verify with a Standard Webhooks library */
+                "webhook-signature": string;
                 /** @description The event name (the envelope's `type`) */
                 "X-Service-Event": string;
                 /** @description The delivery id (the same on every attempt of one delivery) */
@@ -24290,6 +24345,12 @@ export interface operations {
                 "X-Service-Signature": string;
                 /** @description Unix time of the attempt, in seconds */
                 "X-Service-Timestamp": string;
+                /** @description Standard Webhooks: the envelope id, the same on every attempt */
+                "webhook-id": string;
+                /** @description Standard Webhooks: Unix time of the attempt, in seconds (the same as X-Service-Timestamp) */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">`, keyed with the secret standard_webhooks_secret stands for; space-separated, one per signing secret (two while a rotated-out secret overlaps). Verify with a Standard Webhooks library */
+                "webhook-signature": string;
                 /** @description The event name (the envelope's `type`) */
                 "X-Service-Event": string;
                 /** @description The delivery id (the same on every attempt of one delivery) */
@@ -24341,6 +24402,12 @@ export interface operations {
                 "X-Service-Signature": string;
                 /** @description Unix time of the attempt, in seconds */
                 "X-Service-Timestamp": string;
+                /** @description Standard Webhooks: the envelope id, the same on every attempt */
+                "webhook-id": string;
+                /** @description Standard Webhooks: Unix time of the attempt, in seconds (the same as X-Service-Timestamp) */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">`, keyed with the secret standard_webhooks_secret stands for; space-separated, one per signing secret (two while a rotated-out secret overlaps). Verify with a Standard Webhooks library */
+                "webhook-signature": string;
                 /** @description The event name (the envelope's `type`) */
                 "X-Service-Event": string;
                 /** @description The delivery id (the same on every attempt of one delivery) */
@@ -24386,6 +24453,12 @@ export interface operations {
                 "X-Service-Signature": string;
                 /** @description Unix time of the attempt, in seconds */
                 "X-Service-Timestamp": string;
+                /** @description Standard Webhooks: the envelope id, the same on every attempt */
+                "webhook-id": string;
+                /** @description Standard Webhooks: Unix time of the attempt, in seconds (the same as X-Service-Timestamp) */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">`, keyed with the secret standard_webhooks_secret stands for; space-separated, one per signing secret (two while a rotated-out secret overlaps). Verify with a Standard Webhooks library */
+                "webhook-signature": string;
                 /** @description The event name (the envelope's `type`) */
                 "X-Service-Event": string;
                 /** @description The delivery id (the same on every attempt of one delivery) */
@@ -24431,6 +24504,12 @@ export interface operations {
                 "X-Service-Signature": string;
                 /** @description Unix time of the attempt, in seconds */
                 "X-Service-Timestamp": string;
+                /** @description Standard Webhooks: the envelope id, the same on every attempt */
+                "webhook-id": string;
+                /** @description Standard Webhooks: Unix time of the attempt, in seconds (the same as X-Service-Timestamp) */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">`, keyed with the secret standard_webhooks_secret stands for; space-separated, one per signing secret (two while a rotated-out secret overlaps). Verify with a Standard Webhooks library */
+                "webhook-signature": string;
                 /** @description The event name (the envelope's `type`) */
                 "X-Service-Event": string;
                 /** @description The delivery id (the same on every attempt of one delivery) */
@@ -24480,6 +24559,12 @@ export interface operations {
                 "X-Service-Signature": string;
                 /** @description Unix time of the attempt, in seconds */
                 "X-Service-Timestamp": string;
+                /** @description Standard Webhooks: the envelope id, the same on every attempt */
+                "webhook-id": string;
+                /** @description Standard Webhooks: Unix time of the attempt, in seconds (the same as X-Service-Timestamp) */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">`, keyed with the secret standard_webhooks_secret stands for; space-separated, one per signing secret (two while a rotated-out secret overlaps). Verify with a Standard Webhooks library */
+                "webhook-signature": string;
                 /** @description The event name (the envelope's `type`) */
                 "X-Service-Event": string;
                 /** @description The delivery id (the same on every attempt of one delivery) */
@@ -24529,6 +24614,12 @@ export interface operations {
                 "X-Service-Signature": string;
                 /** @description Unix time of the attempt, in seconds */
                 "X-Service-Timestamp": string;
+                /** @description Standard Webhooks: the envelope id, the same on every attempt */
+                "webhook-id": string;
+                /** @description Standard Webhooks: Unix time of the attempt, in seconds (the same as X-Service-Timestamp) */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">`, keyed with the secret standard_webhooks_secret stands for; space-separated, one per signing secret (two while a rotated-out secret overlaps). Verify with a Standard Webhooks library */
+                "webhook-signature": string;
                 /** @description The event name (the envelope's `type`) */
                 "X-Service-Event": string;
                 /** @description The delivery id (the same on every attempt of one delivery) */
@@ -24577,6 +24668,12 @@ export interface operations {
                 "X-Service-Signature": string;
                 /** @description Unix time of the attempt, in seconds */
                 "X-Service-Timestamp": string;
+                /** @description Standard Webhooks: the envelope id, the same on every attempt */
+                "webhook-id": string;
+                /** @description Standard Webhooks: Unix time of the attempt, in seconds (the same as X-Service-Timestamp) */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">`, keyed with the secret standard_webhooks_secret stands for; space-separated, one per signing secret (two while a rotated-out secret overlaps). Verify with a Standard Webhooks library */
+                "webhook-signature": string;
                 /** @description The event name (the envelope's `type`) */
                 "X-Service-Event": string;
                 /** @description The delivery id (the same on every attempt of one delivery) */
@@ -24626,6 +24723,12 @@ export interface operations {
                 "X-Service-Signature": string;
                 /** @description Unix time of the attempt, in seconds */
                 "X-Service-Timestamp": string;
+                /** @description Standard Webhooks: the envelope id, the same on every attempt */
+                "webhook-id": string;
+                /** @description Standard Webhooks: Unix time of the attempt, in seconds (the same as X-Service-Timestamp) */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">`, keyed with the secret standard_webhooks_secret stands for; space-separated, one per signing secret (two while a rotated-out secret overlaps). Verify with a Standard Webhooks library */
+                "webhook-signature": string;
                 /** @description The event name (the envelope's `type`) */
                 "X-Service-Event": string;
                 /** @description The delivery id (the same on every attempt of one delivery) */
@@ -24677,6 +24780,12 @@ export interface operations {
                 "X-Service-Signature": string;
                 /** @description Unix time of the attempt, in seconds */
                 "X-Service-Timestamp": string;
+                /** @description Standard Webhooks: the envelope id, the same on every attempt */
+                "webhook-id": string;
+                /** @description Standard Webhooks: Unix time of the attempt, in seconds (the same as X-Service-Timestamp) */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">`, keyed with the secret standard_webhooks_secret stands for; space-separated, one per signing secret (two while a rotated-out secret overlaps). Verify with a Standard Webhooks library */
+                "webhook-signature": string;
                 /** @description The event name (the envelope's `type`) */
                 "X-Service-Event": string;
                 /** @description The delivery id (the same on every attempt of one delivery) */

@@ -7,6 +7,9 @@ export interface Subscription {
   events: string[];
   active: boolean;
   secret: string;
+  /** The secret a rotation replaced, which still signs `webhook-signature` until `previousSecretExpiresAt`. */
+  previousSecret?: string;
+  previousSecretExpiresAt?: string;
   consecutiveFailures: number;
   failedDeliveries: number;
   lastDeliveryAt?: string;
@@ -53,7 +56,7 @@ const subscriptions = defineEntity({
     consecutiveFailures: { type: 'number', default: 0 },
     failedDeliveries: { type: 'number', default: 0 },
     ...required({ createdAt: 'string', updatedAt: 'string' }),
-    ...optional({ lastDeliveryAt: 'string', lastSuccessAt: 'string', disabledReason: 'string' }),
+    ...optional({ lastDeliveryAt: 'string', lastSuccessAt: 'string', disabledReason: 'string', previousSecret: 'string', previousSecretExpiresAt: 'string' }),
   },
   indexes: {
     byId: { pk: key('pk', 'WEBHOOKSUB#${id}'), sk: key('sk', 'SUB') },

@@ -12,6 +12,7 @@ import {
   healthColors,
   newSigningSecret,
   nextAttemptAt,
+  secretOverlapMs,
   signedHeaders,
 } from '../../core/webhooks/delivery-rules';
 import {
@@ -204,7 +205,7 @@ async function attempt(sub: Subscription, d: Delivery, done: number, manual: boo
         url: sub.endpointUrl,
         body: d.body,
         headers: {
-          ...signedHeaders(sub.secret, Math.floor(started.getTime() / 1000), d.body),
+          ...signedHeaders(sub.secret, Math.floor(started.getTime() / 1000), d.body, { id: d.eventId, previousSecrets: overlapping(sub, started) }),
           'X-Service-Event': d.eventType,
           'X-Service-Delivery': String(d.id),
         },
@@ -259,12 +260,23 @@ export async function changeSubscription(
   return { sub: updated, reactivated: change.active === true && !sub.active };
 }
 
-/** A new signing secret for every delivery from now on. */
-export async function rotateSecret(principal: Principal, id: number): Promise<string> {
+/** The rotated-out secret while its overlap lasts (it signs `webhook-signature` beside the new one). */
+export function overlapping(sub: Subscription, at: Date): string[] {
+  return sub.previousSecret && sub.previousSecretExpiresAt && Date.parse(sub.previousSecretExpiresAt) > at.getTime() ? [sub.previousSecret] : [];
+}
+
+/**
+ * A new signing secret for every delivery from now on. `X-Service-Signature` switches at once;
+ * `webhook-signature` carries the old secret's signature too for 24 hours (Standard Webhooks'
+ * rotation), so a receiver can switch within that time.
+ */
+export async function rotateSecret(principal: Principal, id: number): Promise<{ secret: string; previousSecretExpiresAt: string }> {
   const sub = await findSubscription(principal, id);
   const secret = newSigningSecret();
-  await updateSubscription(sub.id, { secret, updatedAt: now().toISOString() });
-  return secret;
+  const at = now();
+  const previousSecretExpiresAt = new Date(at.getTime() + secretOverlapMs).toISOString();
+  await updateSubscription(sub.id, { secret, previousSecret: sub.secret, previousSecretExpiresAt, updatedAt: at.toISOString() });
+  return { secret, previousSecretExpiresAt };
 }
 
 function assertActive(sub: Subscription) {
@@ -300,8 +312,9 @@ export async function retryNow(principal: Principal, subscriptionId: number, del
 export async function sendTest(principal: Principal, id: number) {
   const sub = await findSubscription(principal, id);
   const at = now();
+  const testId = `evt_test_${at.getTime()}`;
   const body = JSON.stringify({
-    id: `evt_test_${at.getTime()}`,
+    id: testId,
     type: testEventType,
     created_at: at.toISOString(),
     data: { subscription_id: sub.id, message: 'This is a test delivery from Despacho.' },
@@ -309,7 +322,7 @@ export async function sendTest(principal: Principal, id: number) {
   return postWebhook({
     url: sub.endpointUrl,
     body,
-    headers: { ...signedHeaders(sub.secret, Math.floor(at.getTime() / 1000), body), 'X-Service-Event': testEventType },
+    headers: { ...signedHeaders(sub.secret, Math.floor(at.getTime() / 1000), body, { id: testId, previousSecrets: overlapping(sub, at) }), 'X-Service-Event': testEventType },
     timeoutMs: deliveryTimeoutMs,
     allowPrivate: config.webhookAllowPrivate(),
   });

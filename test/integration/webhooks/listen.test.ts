@@ -5,6 +5,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { once } from 'node:events';
+import { Webhook } from 'standardwebhooks';
 import { run } from '../../../bin/cli';
 import { useTwin } from '../../support/twin';
 import { useReceiver, type Received } from '../../support/receiver';
@@ -89,6 +90,7 @@ describe('npm run cli -- listen', () => {
 
     const first = cli(args, partner.token);
     const secret = (await first.out.match(/Signing secret of this session: (whsec_\S+)/))[1];
+    const standard = (await first.out.match(/Standard Webhooks libraries \(webhook-signature\): (whsec_\S+)/))[1];
     const docs = [await uploadDoc(partner.token), await uploadDoc(partner.token)];
     await settle();
     await receiver.until(2);
@@ -101,6 +103,8 @@ describe('npm run cli -- listen', () => {
     expect(bodies.map((b) => b.data.id)).not.toContain(before.id);
     for (const r of receiver.received) {
       expect(verifies(r, secret)).toBe(true);
+      const headers = Object.fromEntries(Object.entries(r.headers).map(([k, v]) => [k, String(v)]));
+      expect(new Webhook(standard).verify(r.body, headers)).toMatchObject({ type: 'document.uploaded', id: r.headers['webhook-id'] });
       expect(r.headers).toMatchObject({ 'x-service-event': 'document.uploaded', 'content-type': 'application/json' });
     }
     // The feed's envelope, byte for byte.
