@@ -643,7 +643,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The processed products as json, csv or a styled xlsx (excel), at 100% only (else 409 processing_incomplete) */
+        /** The processed products as json, ndjson (one per line), csv or a styled xlsx (excel), gzip-compressed when accepted, at 100% only (else 409 processing_incomplete) */
         get: operations["CouriersDownload"];
         put?: never;
         post?: never;
@@ -11163,7 +11163,7 @@ export interface operations {
     CouriersDownload: {
         parameters: {
             query?: {
-                format?: "json" | "csv" | "excel" | "xlsx";
+                format?: "json" | "ndjson" | "csv" | "excel" | "xlsx";
             };
             header?: never;
             path: {
@@ -11173,7 +11173,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The results: JSON (`format=json`), or a CSV or Excel file as an attachment */
+            /** @description The results: JSON (`format=json`), one product per line (`format=ndjson`), or a CSV or Excel file as an attachment. A request whose Accept-Encoding takes gzip gets json, ndjson and csv compressed (`Content-Encoding: gzip`, about 10 times smaller) */
             200: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -11184,6 +11184,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix time (seconds) when the window resets */
                     "X-RateLimit-Reset"?: number;
+                    /** @description `gzip` when the request accepted it and the format is text (json, ndjson, csv) */
+                    "Content-Encoding"?: string;
+                    /** @description `Accept-Encoding` */
+                    Vary?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11269,11 +11273,12 @@ export interface operations {
                             }[];
                         };
                     };
+                    "application/x-ndjson": string;
                     "text/csv": string;
                     "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
                 };
             };
-            /** @description A large result: a signed URL to the file */
+            /** @description A large result (over 5 MB, or 4 MB compressed): a signed URL to the file, served with the same Content-Type and Content-Encoding */
             303: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -11286,6 +11291,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Where the file is (a signed URL) */
                     Location?: string;
+                    /** @description `Accept-Encoding` */
+                    Vary?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
