@@ -7,6 +7,8 @@ import { join } from 'node:path';
 import { once } from 'node:events';
 import { Webhook } from 'standardwebhooks';
 import { run } from '../../../bin/cli';
+import { domainEvent } from '../../../lambdas/infra/events';
+import { fanOut } from '../../../lambdas/services/webhooks/webhooks';
 import { useTwin } from '../../support/twin';
 import { useReceiver, type Received } from '../../support/receiver';
 import { pdf } from '../../support/files';
@@ -146,6 +148,39 @@ describe('npm run cli -- listen', () => {
     stop.abort();
     expect(await running).toBe(0);
     expect(receiver.received.map((r) => JSON.parse(r.body).type)).toEqual(['document.downloaded']);
+  }, 30_000);
+
+  it('forwards an event the feed shows late, behind one it already forwarded, and each event once', async () => {
+    const partner = await t.account('Listener Late');
+    const stop = new AbortController();
+    const out = lines();
+    const running = run(['listen', '--url', t.twin.apiUrl, '--token', partner.token, '--forward-to', receiver.url, '--state', join(dir, 'late.json'), '--interval', '300'], {
+      stdout: out,
+      stderr: out,
+      env: {},
+      signal: stop.signal,
+    });
+    await out.match(/Signing secret of this session/);
+    await uploadDoc(partner.token);
+    await settle();
+    await receiver.until(1);
+    const first = JSON.parse(receiver.received[0].body) as { created_at: string };
+    // An event that happened 5 s before the one forwarded, read off the bus only now (a fan-out retry).
+    const late = { ...domainEvent('document.uploaded', partner.accountId, { late: true }), created_at: new Date(Date.parse(first.created_at) - 5000).toISOString() };
+    await fanOut(late);
+    await receiver.until(2);
+    expect(JSON.parse(receiver.received[1].body)).toMatchObject({ id: late.id, data: { late: true } });
+    // Later polls read the same window again and forward nothing twice.
+    const polls = out.text.length;
+    await uploadDoc(partner.token);
+    await settle();
+    await receiver.until(3);
+    stop.abort();
+    expect(await running).toBe(0);
+    expect(out.text.length).toBeGreaterThan(polls);
+    const ids = receiver.received.map((r) => JSON.parse(r.body).id);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(ids).toHaveLength(3);
   }, 30_000);
 
   it('says what is wrong with bad options, and stops at once on a refused token', async () => {
