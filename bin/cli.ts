@@ -20,6 +20,8 @@ export interface CliIO {
   stdout: Writer;
   stderr: Writer;
   env: Record<string, string | undefined>;
+  /** Stops a long-running command (listen); by default Ctrl-C. */
+  signal?: AbortSignal;
 }
 
 interface OptionSpec {
@@ -69,7 +71,18 @@ export interface Command {
   /** For a command made of several calls: the call that follows a successful answer, none when done. */
   next?(answer: ApiAnswer): Call | undefined;
   /** For the few commands that act on a stage directly instead of through the API. */
-  direct?(input: Input, io: { stdout: Writer; env: Record<string, string | undefined> }): Promise<number>;
+  direct?(input: Input, io: DirectIO): Promise<number>;
+}
+
+interface DirectIO {
+  stdout: Writer;
+  stderr: Writer;
+  env: Record<string, string | undefined>;
+  fetch: typeof fetch;
+  signal?: AbortSignal;
+  /** The API base URL and the token, as every command takes them. */
+  base: string;
+  token?: string;
 }
 
 export class UsageError extends Error {}
@@ -314,6 +327,35 @@ export const commands: Command[] = [
     },
   },
   {
+    name: 'listen',
+    summary: "Forward the token's account's new events to a local URL, signed as real deliveries with a secret of this session (Ctrl-C stops; a rerun goes on)",
+    options: {
+      'forward-to': { type: 'string', value: '<url>', description: 'Where to POST each event, e.g. http://localhost:4000/hooks', required: true },
+      events: { type: 'string', value: '<a,b>', description: 'Only these events (comma-separated; default every event)' },
+      state: { type: 'string', value: '<file>', description: 'Where to keep the position (default ~/.despacho/listen-<digest>.json, one per URL, token and events)' },
+      interval: { type: 'string', value: '<ms>', description: 'Between polls of the feed (default 2000)' },
+    },
+    request: () => {
+      throw new UsageError('listen follows the feed');
+    },
+    print: () => undefined,
+    direct: async ({ options }, io) => {
+      const { listen, ListenUsageError } = await import('./listen');
+      const interval = str(options, 'interval');
+      if (interval !== undefined && !/^\d{2,7}$/.test(interval)) throw new UsageError('--interval must be a number of milliseconds, 10 or more.');
+      const events = str(options, 'events')?.split(',').map((e) => e.trim()).filter(Boolean);
+      try {
+        return await listen(
+          { baseUrl: io.base, token: io.token!, forwardTo: String(options['forward-to']), events, stateFile: str(options, 'state'), intervalMs: interval ? Number(interval) : undefined },
+          { stdout: io.stdout, stderr: io.stderr, fetch: io.fetch, signal: io.signal },
+        );
+      } catch (err) {
+        if (err instanceof ListenUsageError) throw new UsageError(err.message);
+        throw err;
+      }
+    },
+  },
+  {
     name: 'whoami',
     summary: "Show the calling token's account, role and scopes",
     request: () => (api, init) => api.GET('/api/v1/me', init),
@@ -478,9 +520,9 @@ export async function run(argv: string[], io: Partial<CliIO> = {}): Promise<numb
       throw new UsageError('No token: set DESPACHO_TOKEN (or ADMIN_TOKEN), or pass --token.');
     }
     const args = Object.fromEntries(argNames.map((n, i) => [n, rest[i]]));
-    if (command.direct) return await command.direct({ args, options: values }, { stdout, env });
-    let call: Call | undefined = command.request({ args, options: values });
     const base = (str(values, 'url') ?? env.DESPACHO_URL ?? defaultUrl).replace(/\/+$/, '');
+    if (command.direct) return await command.direct({ args, options: values }, { stdout, stderr, env, fetch: doFetch, signal: io.signal, base, token });
+    let call: Call | undefined = command.request({ args, options: values });
     const bearer = command.auth === false ? undefined : token;
     const api = createDespachoClient({ baseUrl: base, token: bearer, fetch: doFetch });
     api.use({ onRequest: ({ request }) => (request.headers.set('Accept', 'application/json'), request) });

@@ -10,6 +10,7 @@ export const rateLimits = {
   'couriers.status': 120,
   'couriers.download': 30,
   webhooks: 60,
+  events: 120,
   storage: 30,
   'orders.read': 600,
   'orders.write': 120,

@@ -18,6 +18,7 @@ import { couriersRoutes } from './http/couriers/routes';
 import { customsRoutes } from './http/customs/routes';
 import { dashboardRoutes } from './http/dashboard/routes';
 import { documentsRoutes } from './http/documents/routes';
+import { eventsRoutes } from './http/events/routes';
 import { inventoryRoutes } from './http/inventory/routes';
 import { manifestsRoutes } from './http/manifests/routes';
 import { ordersRoutes } from './http/orders/routes';
@@ -46,6 +47,7 @@ export const routes: RouteDef[] = [
   ...Object.values(manifestsRoutes),
   ...Object.values(dashboardRoutes),
   ...Object.values(webhooksRoutes),
+  ...Object.values(eventsRoutes),
   ...Object.values(ordersRoutes),
   ...Object.values(shippingRoutes),
   ...Object.values(inventoryRoutes),

@@ -20,12 +20,10 @@
  * Targets: each ratio end to end / raw <= 3.0; peak RSS of the service < 1 GB; offline
  * classification >= 2,000 items/s. Exits 1 if a target or a check is missed.
  */
-import { readFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { startBenchService, type StageTimes } from './bench-service';
 import { rawConditionalPuts, rawWrite as writeRaw } from './raw-writes';
-import { item as testItem } from '../test/support/manifests';
-import { cuitCheckDigit } from '../lambdas/core/customs/tax-id';
+import { descriptions, items, type Shape } from './bench-manifests';
 import { createOfflineClassifier } from '../lambdas/core/tariff/classifier';
 import { builtinTariff } from '../lambdas/core/tariff/builtin';
 import { stageSteps } from '../lambdas/core/pipeline/stages';
@@ -34,41 +32,6 @@ const itemCount = Number(process.env.BENCH_ITEMS ?? 10_000);
 const chunkCount = Number(process.env.BENCH_CHUNKS ?? 20);
 const chunkItems = Number(process.env.BENCH_CHUNK_ITEMS ?? 5_000);
 const targets = { ratio: 3.0, rssMb: 1024, offlinePerSecond: 2_000 };
-
-/** Descriptions as couriers send them (the labeled evaluation set), cycled. */
-const descriptions = readFileSync(new URL('../test/fixtures/tariff-labeled.csv', import.meta.url), 'utf8')
-  .trim()
-  .split('\n')
-  .slice(1)
-  .map((line) => (line.startsWith('"') ? line.slice(1, line.lastIndexOf('"')) : line.slice(0, line.lastIndexOf(','))));
-
-/** A valid CUIL for person `n` (prefix 20, the DNI, its check digit). */
-function cuil(n: number): string {
-  const first10 = `20${String(10_000_000 + n).padStart(8, '0')}`;
-  return first10 + cuitCheckDigit(first10);
-}
-
-type Shape = { kind: 'one-consignee'; person: number } | { kind: 'distinct'; firstPerson: number };
-
-/**
- * Item `i` of a run. Distinct: two items per shipment (items 2k-1 and 2k share an AWB and a
- * consignee, as an order of two products does), a different person per shipment. One consignee:
- * every item its own AWB, all to the same person.
- */
-function item(i: number, run: string, shape: Shape) {
-  const shipment = shape.kind === 'distinct' ? Math.ceil(i / 2) : i;
-  const person = shape.kind === 'distinct' ? shape.firstPerson + shipment : shape.person;
-  return testItem(i, {
-    awbNumber: `${run}-${String(shipment).padStart(7, '0')}`,
-    itemIdempotencyKey: `${run}-line-${i}`,
-    consigneeName: `Consignee ${person}`,
-    itemDescription: descriptions[i % descriptions.length],
-    hsCode: undefined,
-    consigneeIdNumber: cuil(person),
-    fobValueUsd: 5 + (i % 150),
-  });
-}
-const items = (n: number, run: string, shape: Shape, from = 1) => Array.from({ length: n }, (_, k) => item(from + k, run, shape));
 
 const service = await startBenchService({ tableName: 'bench_pipeline' });
 const rawTable = 'bench_pipeline_raw';

@@ -89,6 +89,8 @@ export interface BenchService {
   waitCompleted(batchId: string): Promise<StageTimes>;
   /** GET download?format=…, following a redirect; the response, its body not read. */
   download(batchId: string, format: 'json' | 'csv' | 'xlsx'): Promise<Response>;
+  /** The next token of the pool, for a bench that makes its own requests (raw bytes, its own headers). */
+  token(): string;
   /** CPU seconds used so far (user + system) by the service's process and by DynamoDB Local's. */
   cpu(): { service: number; dynamo: number };
   /** Starts a window; the function answers the peak of the 50 ms VmRSS samples within it (MB). */
@@ -263,6 +265,7 @@ export async function startBenchService(opts: { tableName: string; tokens?: numb
         }
       },
       download: async (batchId, format) => (await call('GET', `/v1/couriers/manifests/${batchId}/download?format=${format}`, token, { stream: true })).response,
+      token,
       cpu: () => ({ service: cpuOf(pid), dynamo: cpuOf(dynamoLocal.pid) }),
       rssWindow() {
         windowPeak = memoryOf(pid).rss;

@@ -4,7 +4,7 @@ import { mkdir, open, readFile, rename, rm, stat, writeFile } from 'node:fs/prom
 import { dirname, join, resolve, sep } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { BlobPort, PresignedUpload, PresignedUploadOptions } from '../lambdas/infra/blobs';
+import type { BlobPort, PresignedUpload, PresignedUploadOptions, StoredEncoding } from '../lambdas/infra/blobs';
 import { constantTimeEqual } from '../lambdas/core/auth/tokens';
 import { now } from '../lambdas/infra/clock';
 
@@ -69,13 +69,13 @@ export class LocalBlobs implements BlobPort {
   }
 
   /** Written under a temporary name and renamed when complete, so a crash never leaves half a file under `key`. */
-  async putStream(key: string, body: Readable, contentType: string) {
+  async putStream(key: string, body: Readable, contentType: string, opts?: StoredEncoding) {
     const path = this.file(key);
     await mkdir(dirname(path), { recursive: true });
     const partial = `${path}.${randomUUID()}.partial`;
     try {
       await pipeline(body, createWriteStream(partial));
-      await writeFile(path + '.meta.json', JSON.stringify({ contentType }));
+      await writeFile(path + '.meta.json', JSON.stringify({ contentType, contentEncoding: opts?.contentEncoding }));
       await rename(partial, path);
     } catch (err) {
       await rm(partial, { force: true });
@@ -97,22 +97,24 @@ export class LocalBlobs implements BlobPort {
     await rm(this.file(key) + '.meta.json', { force: true });
   }
 
-  async downloadUrl(key: string, opts: { expiresInSeconds: number; fileName?: string; contentType?: string }) {
+  async downloadUrl(key: string, opts: { expiresInSeconds: number; fileName?: string; contentType?: string } & StoredEncoding) {
     const expires = Math.floor(now().getTime() / 1000) + opts.expiresInSeconds;
     const params = new URLSearchParams({ expires: String(expires) });
     if (opts.fileName) params.set('name', opts.fileName);
     if (opts.contentType) params.set('type', opts.contentType);
+    if (opts.contentEncoding) params.set('enc', opts.contentEncoding);
     params.set('sig', this.sign(key, params));
     return `${this.publicBaseUrl()}/_blobs/${key.split('/').map(encodeURIComponent).join('/')}?${params}`;
   }
 
   private sign(key: string, params: URLSearchParams): string {
-    const fields = ['expires', 'name', 'type'].map((f) => `${f}=${params.get(f) ?? ''}`).join('&');
+    // `enc` is signed only when present, so URLs made before it existed still verify.
+    const fields = ['expires', 'name', 'type', ...(params.has('enc') ? ['enc'] : [])].map((f) => `${f}=${params.get(f) ?? ''}`).join('&');
     return createHmac('sha256', this.secret).update(`${key}\n${fields}`).digest('hex');
   }
 
   /** Checks a download URL's signature and expiry: the reason it is refused, or the file as a stream (exports run to hundreds of MB). */
-  async open(key: string, params: URLSearchParams): Promise<{ refused: string } | { body: Readable; size: number; contentType: string; fileName?: string }> {
+  async open(key: string, params: URLSearchParams): Promise<{ refused: string } | { body: Readable; size: number; contentType: string; contentEncoding?: string; fileName?: string }> {
     const sig = params.get('sig') ?? '';
     if (!constantTimeEqual(sig, this.sign(key, params))) return { refused: 'The signature does not match.' };
     const expires = Number(params.get('expires'));
@@ -123,8 +125,15 @@ export class LocalBlobs implements BlobPort {
       await file?.close();
       return { refused: 'The file no longer exists.' };
     }
-    const meta = JSON.parse(await readFile(this.file(key) + '.meta.json', 'utf8').catch(() => '{}')) as { contentType?: string };
-    return { body: file.createReadStream(), size: stats.size, contentType: params.get('type') ?? meta.contentType ?? 'application/octet-stream', fileName: params.get('name') ?? undefined };
+    const meta = JSON.parse(await readFile(this.file(key) + '.meta.json', 'utf8').catch(() => '{}')) as { contentType?: string; contentEncoding?: string };
+    return {
+      body: file.createReadStream(),
+      size: stats.size,
+      contentType: params.get('type') ?? meta.contentType ?? 'application/octet-stream',
+      // As S3 serves an object's Content-Encoding metadata (or the signed response-content-encoding).
+      contentEncoding: params.get('enc') ?? meta.contentEncoding,
+      fileName: params.get('name') ?? undefined,
+    };
   }
 
   async size(key: string): Promise<number | undefined> {

@@ -226,6 +226,7 @@ async function serveBlob(blobs: LocalBlobs, url: URL, res: ServerResponse) {
     return;
   }
   const headers: Record<string, string> = { 'Content-Type': opened.contentType, 'Content-Length': String(opened.size) };
+  if (opened.contentEncoding) headers['Content-Encoding'] = opened.contentEncoding;
   if (opened.fileName) headers['Content-Disposition'] = `attachment; filename*=UTF-8''${encodeURIComponent(opened.fileName)}`;
   res.writeHead(200, headers);
   await pipeline(opened.body, res);

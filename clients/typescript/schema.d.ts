@@ -660,7 +660,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The processed products as json, csv or a styled xlsx (excel), at 100% only (else 409 processing_incomplete) */
+        /** The processed products as json, ndjson (one per line), csv or a styled xlsx (excel), gzip-compressed when accepted, at 100% only (else 409 processing_incomplete) */
         get: operations["CouriersDownload"];
         put?: never;
         post?: never;
@@ -974,6 +974,23 @@ export interface paths {
         put?: never;
         /** Issue a new signing secret (shown once) */
         post: operations["WebhooksRotateSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The account's events of the last 30 days, each as its deliveries send it (newest or oldest first, by cursor) */
+        get: operations["EventsList"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -11542,7 +11559,7 @@ export interface operations {
     CouriersDownload: {
         parameters: {
             query?: {
-                format?: "json" | "csv" | "excel" | "xlsx";
+                format?: "json" | "ndjson" | "csv" | "excel" | "xlsx";
             };
             header?: never;
             path: {
@@ -11552,7 +11569,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The results: JSON (`format=json`), or a CSV or Excel file as an attachment */
+            /** @description The results: JSON (`format=json`), one product per line (`format=ndjson`), or a CSV or Excel file as an attachment. A request whose Accept-Encoding takes gzip gets json, ndjson and csv compressed (`Content-Encoding: gzip`, about 10 times smaller) */
             200: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -11563,6 +11580,10 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix time (seconds) when the window resets */
                     "X-RateLimit-Reset"?: number;
+                    /** @description `gzip` when the request accepted it and the format is text (json, ndjson, csv) */
+                    "Content-Encoding"?: string;
+                    /** @description `Accept-Encoding` */
+                    Vary?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11648,11 +11669,12 @@ export interface operations {
                             }[];
                         };
                     };
+                    "application/x-ndjson": string;
                     "text/csv": string;
                     "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
                 };
             };
-            /** @description A large result: a signed URL to the file */
+            /** @description A large result (over 5 MB, or 4 MB compressed): a signed URL to the file, served with the same Content-Type and Content-Encoding */
             303: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -11665,6 +11687,8 @@ export interface operations {
                     "X-RateLimit-Reset"?: number;
                     /** @description Where the file is (a signed URL) */
                     Location?: string;
+                    /** @description `Accept-Encoding` */
+                    Vary?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -14870,7 +14894,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The subscription, with its hmac_secret shown this once */
+            /** @description The subscription, with its secret shown this once: as hmac_secret (X-Service-Signature) and in the whsec_ form Standard Webhooks libraries take (webhook-signature) */
             201: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -14912,6 +14936,7 @@ export interface operations {
                              */
                             updated_at: string;
                             hmac_secret: string;
+                            standard_webhooks_secret: string;
                         };
                         message: string;
                         important: string;
@@ -16975,7 +17000,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The new hmac_secret, shown this once */
+            /** @description The new secret, shown this once in both forms; the old one still signs webhook-signature until previous_secret_expires_at */
             200: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -16995,6 +17020,12 @@ export interface operations {
                         data: {
                             id: number;
                             hmac_secret: string;
+                            standard_webhooks_secret: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC timestamp
+                             */
+                            previous_secret_expires_at: string;
                         };
                         message: string;
                         important: string;
@@ -17131,6 +17162,555 @@ export interface operations {
                          * @enum {string}
                          */
                         error: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Invalid: one entry per failing field in `errors` */
+            422: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "validation_failed";
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Rate limit exceeded: retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds until the window resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal error, with a request id and no internals */
+            500: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "internal_error";
+                        request_id?: string;
+                    };
+                };
+            };
+        };
+    };
+    EventsList: {
+        parameters: {
+            query?: {
+                after?: string;
+                types?: string;
+                limit?: string;
+                order?: "desc" | "asc";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the account's events, each exactly as its deliveries send it */
+            200: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: ({
+                            id: string;
+                            /** @constant */
+                            type: "order.created";
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC timestamp
+                             */
+                            created_at: string;
+                            data: {
+                                id: number;
+                                order_number: string;
+                                channel: string;
+                                channel_order_id: string | null;
+                                status: string;
+                                customer: {
+                                    name: string;
+                                    email: string;
+                                };
+                                items: {
+                                    id: number;
+                                    sku: string;
+                                    name: string;
+                                    quantity: number;
+                                    price: number;
+                                    currency: string;
+                                }[];
+                                totals: {
+                                    subtotal: number;
+                                    shipping: number;
+                                    total: number;
+                                    currency: string;
+                                };
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 UTC timestamp
+                                 */
+                                created_at: string;
+                            };
+                        } | {
+                            id: string;
+                            /** @constant */
+                            type: "order.updated";
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC timestamp
+                             */
+                            created_at: string;
+                            data: {
+                                id: number;
+                                order_number: string;
+                                channel: string;
+                                status: string;
+                                totals: {
+                                    subtotal: number;
+                                    shipping: number;
+                                    tax: number;
+                                    total: number;
+                                    currency: string;
+                                };
+                                previous_status?: string;
+                                fulfillment_status?: string;
+                                shipment_id?: number;
+                            };
+                        } | {
+                            id: string;
+                            /** @constant */
+                            type: "order.cancelled";
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC timestamp
+                             */
+                            created_at: string;
+                            data: {
+                                id: number;
+                                order_number: string;
+                                channel: string;
+                                status: string;
+                                totals: {
+                                    subtotal: number;
+                                    shipping: number;
+                                    tax: number;
+                                    total: number;
+                                    currency: string;
+                                };
+                                cancelled_at: string | null;
+                                reason: string | null;
+                            };
+                        } | {
+                            id: string;
+                            /** @constant */
+                            type: "shipment.created";
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC timestamp
+                             */
+                            created_at: string;
+                            data: {
+                                shipment_id: number;
+                                order_id: number;
+                                carrier: string;
+                                service: string;
+                                tracking_number: string;
+                                label_url: string;
+                                estimated_delivery: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 UTC timestamp
+                                 */
+                                created_at: string;
+                            };
+                        } | {
+                            id: string;
+                            /** @constant */
+                            type: "shipment.delivered";
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC timestamp
+                             */
+                            created_at: string;
+                            data: {
+                                shipment_id: number;
+                                order_id: number;
+                                carrier: string;
+                                tracking_number: string;
+                                delivered_at: string | null;
+                            };
+                        } | {
+                            id: string;
+                            /** @constant */
+                            type: "inventory.low_stock";
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC timestamp
+                             */
+                            created_at: string;
+                            data: {
+                                product_id: number;
+                                sku: string;
+                                name: string;
+                                current_stock: number;
+                                threshold: number;
+                                warehouse_id: number;
+                                warehouse_name: string;
+                            };
+                        } | {
+                            id: string;
+                            /** @constant */
+                            type: "manifest.processed";
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC timestamp
+                             */
+                            created_at: string;
+                            data: {
+                                manifest_number: string;
+                                batch_id: string;
+                                mawb_number: string;
+                                summary: {
+                                    personal_items?: number;
+                                    commercial_items?: number;
+                                    prohibited_items?: number;
+                                    amount_to_pay?: number;
+                                    currency?: string;
+                                    total_awbs?: number;
+                                    total_products?: number;
+                                };
+                            };
+                        } | {
+                            id: string;
+                            /** @constant */
+                            type: "manifest.processing_completed";
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC timestamp
+                             */
+                            created_at: string;
+                            data: {
+                                manifest_number: string;
+                                batch_id: string;
+                                mawb_number: string;
+                                summary: {
+                                    personal_items?: number;
+                                    commercial_items?: number;
+                                    prohibited_items?: number;
+                                    amount_to_pay?: number;
+                                    currency?: string;
+                                    total_awbs?: number;
+                                    total_products?: number;
+                                };
+                            };
+                        } | {
+                            id: string;
+                            /** @constant */
+                            type: "manifest.invalid_cuit_detected";
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC timestamp
+                             */
+                            created_at: string;
+                            data: {
+                                manifest_number: string;
+                                batch_id: string;
+                                mawb_number: string;
+                                awbs: {
+                                    awb_number: string;
+                                    tax_id: string | null;
+                                    reason: string;
+                                }[];
+                                part: number;
+                                parts: number;
+                                total_awbs: number;
+                            };
+                        } | {
+                            id: string;
+                            /** @constant */
+                            type: "manifest.total_due";
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC timestamp
+                             */
+                            created_at: string;
+                            data: {
+                                manifest_number: string;
+                                batch_id: string;
+                                mawb_number: string;
+                                amount_to_pay: number;
+                                currency: string;
+                            };
+                        } | {
+                            id: string;
+                            /** @constant */
+                            type: "manifest.processing_failed";
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC timestamp
+                             */
+                            created_at: string;
+                            data: {
+                                manifest_number: string;
+                                batch_id: string;
+                                mawb_number: string;
+                                stage: string | null;
+                                error: string;
+                            };
+                        } | {
+                            id: string;
+                            /** @constant */
+                            type: "document.uploaded";
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC timestamp
+                             */
+                            created_at: string;
+                            data: {
+                                id: number;
+                                account_id: number;
+                                document_type: string;
+                                state: string;
+                                version: number;
+                                file_name: string;
+                                manifest_id: string | null;
+                                awb_number: string | null;
+                                supersedes?: number;
+                            };
+                        } | {
+                            id: string;
+                            /** @constant */
+                            type: "document.validated";
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC timestamp
+                             */
+                            created_at: string;
+                            data: {
+                                id: number;
+                                account_id: number;
+                                document_type: string;
+                                state: string;
+                                version: number;
+                                file_name: string;
+                                manifest_id: string | null;
+                                awb_number: string | null;
+                                validation_notes: string | null;
+                            };
+                        } | {
+                            id: string;
+                            /** @constant */
+                            type: "document.approved";
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC timestamp
+                             */
+                            created_at: string;
+                            data: {
+                                id: number;
+                                account_id: number;
+                                document_type: string;
+                                state: string;
+                                version: number;
+                                file_name: string;
+                                manifest_id: string | null;
+                                awb_number: string | null;
+                            };
+                        } | {
+                            id: string;
+                            /** @constant */
+                            type: "document.rejected";
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC timestamp
+                             */
+                            created_at: string;
+                            data: {
+                                id: number;
+                                account_id: number;
+                                document_type: string;
+                                state: string;
+                                version: number;
+                                file_name: string;
+                                manifest_id: string | null;
+                                awb_number: string | null;
+                                rejection_reason: string;
+                            };
+                        } | {
+                            id: string;
+                            /** @constant */
+                            type: "document.superseded";
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC timestamp
+                             */
+                            created_at: string;
+                            data: {
+                                id: number;
+                                account_id: number;
+                                document_type: string;
+                                state: string;
+                                version: number;
+                                file_name: string;
+                                manifest_id: string | null;
+                                awb_number: string | null;
+                                superseded_by: number;
+                                new_version: number;
+                                supersede_reason: string | null;
+                            };
+                        } | {
+                            id: string;
+                            /** @constant */
+                            type: "document.downloaded";
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC timestamp
+                             */
+                            created_at: string;
+                            data: {
+                                id: number;
+                                account_id: number;
+                                document_type: string;
+                                state: string;
+                                version: number;
+                                file_name: string;
+                                manifest_id: string | null;
+                                awb_number: string | null;
+                                downloaded_by: {
+                                    account_id: number;
+                                    token_id: number;
+                                };
+                            };
+                        })[];
+                        meta: {
+                            next_cursor: string | null;
+                            has_more: boolean;
+                            limit: number;
+                            /** @enum {string} */
+                            order: "desc" | "asc";
+                        };
+                    };
+                };
+            };
+            /** @description No token, a bad token, or a bad X-Signature */
+            401: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "unauthorized";
+                    };
+                };
+            };
+            /** @description Too large */
+            413: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "payload_too_large";
                     };
                 };
             };
@@ -23829,6 +24409,12 @@ export interface operations {
                 "X-Service-Signature": string;
                 /** @description Unix time of the attempt, in seconds */
                 "X-Service-Timestamp": string;
+                /** @description Standard Webhooks: the envelope id, the same on every attempt */
+                "webhook-id": string;
+                /** @description Standard Webhooks: Unix time of the attempt, in seconds (the same as X-Service-Timestamp) */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">`, keyed with the secret standard_webhooks_secret stands for; space-separated, one per signing secret (two while a rotated-out secret overlaps). Verify with a Standard Webhooks library */
+                "webhook-signature": string;
                 /** @description The event name (the envelope's `type`) */
                 "X-Service-Event": string;
                 /** @description The delivery id (the same on every attempt of one delivery) */
@@ -23897,6 +24483,12 @@ export interface operations {
                 "X-Service-Signature": string;
                 /** @description Unix time of the attempt, in seconds */
                 "X-Service-Timestamp": string;
+                /** @description Standard Webhooks: the envelope id, the same on every attempt */
+                "webhook-id": string;
+                /** @description Standard Webhooks: Unix time of the attempt, in seconds (the same as X-Service-Timestamp) */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">`, keyed with the secret standard_webhooks_secret stands for; space-separated, one per signing secret (two while a rotated-out secret overlaps). Verify with a Standard Webhooks library */
+                "webhook-signature": string;
                 /** @description The event name (the envelope's `type`) */
                 "X-Service-Event": string;
                 /** @description The delivery id (the same on every attempt of one delivery) */
@@ -23951,6 +24543,12 @@ export interface operations {
                 "X-Service-Signature": string;
                 /** @description Unix time of the attempt, in seconds */
                 "X-Service-Timestamp": string;
+                /** @description Standard Webhooks: the envelope id, the same on every attempt */
+                "webhook-id": string;
+                /** @description Standard Webhooks: Unix time of the attempt, in seconds (the same as X-Service-Timestamp) */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">`, keyed with the secret standard_webhooks_secret stands for; space-separated, one per signing secret (two while a rotated-out secret overlaps). Verify with a Standard Webhooks library */
+                "webhook-signature": string;
                 /** @description The event name (the envelope's `type`) */
                 "X-Service-Event": string;
                 /** @description The delivery id (the same on every attempt of one delivery) */
@@ -24004,6 +24602,12 @@ export interface operations {
                 "X-Service-Signature": string;
                 /** @description Unix time of the attempt, in seconds */
                 "X-Service-Timestamp": string;
+                /** @description Standard Webhooks: the envelope id, the same on every attempt */
+                "webhook-id": string;
+                /** @description Standard Webhooks: Unix time of the attempt, in seconds (the same as X-Service-Timestamp) */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">`, keyed with the secret standard_webhooks_secret stands for; space-separated, one per signing secret (two while a rotated-out secret overlaps). Verify with a Standard Webhooks library */
+                "webhook-signature": string;
                 /** @description The event name (the envelope's `type`) */
                 "X-Service-Event": string;
                 /** @description The delivery id (the same on every attempt of one delivery) */
@@ -24056,6 +24660,12 @@ export interface operations {
                 "X-Service-Signature": string;
                 /** @description Unix time of the attempt, in seconds */
                 "X-Service-Timestamp": string;
+                /** @description Standard Webhooks: the envelope id, the same on every attempt */
+                "webhook-id": string;
+                /** @description Standard Webhooks: Unix time of the attempt, in seconds (the same as X-Service-Timestamp) */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">`, keyed with the secret standard_webhooks_secret stands for; space-separated, one per signing secret (two while a rotated-out secret overlaps). Verify with a Standard Webhooks library */
+                "webhook-signature": string;
                 /** @description The event name (the envelope's `type`) */
                 "X-Service-Event": string;
                 /** @description The delivery id (the same on every attempt of one delivery) */
@@ -24101,6 +24711,12 @@ export interface operations {
                 "X-Service-Signature": string;
                 /** @description Unix time of the attempt, in seconds */
                 "X-Service-Timestamp": string;
+                /** @description Standard Webhooks: the envelope id, the same on every attempt */
+                "webhook-id": string;
+                /** @description Standard Webhooks: Unix time of the attempt, in seconds (the same as X-Service-Timestamp) */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">`, keyed with the secret standard_webhooks_secret stands for; space-separated, one per signing secret (two while a rotated-out secret overlaps). Verify with a Standard Webhooks library */
+                "webhook-signature": string;
                 /** @description The event name (the envelope's `type`) */
                 "X-Service-Event": string;
                 /** @description The delivery id (the same on every attempt of one delivery) */
@@ -24148,6 +24764,12 @@ export interface operations {
                 "X-Service-Signature": string;
                 /** @description Unix time of the attempt, in seconds */
                 "X-Service-Timestamp": string;
+                /** @description Standard Webhooks: the envelope id, the same on every attempt */
+                "webhook-id": string;
+                /** @description Standard Webhooks: Unix time of the attempt, in seconds (the same as X-Service-Timestamp) */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">`, keyed with the secret standard_webhooks_secret stands for; space-separated, one per signing secret (two while a rotated-out secret overlaps). Verify with a Standard Webhooks library */
+                "webhook-signature": string;
                 /** @description The event name (the envelope's `type`) */
                 "X-Service-Event": string;
                 /** @description The delivery id (the same on every attempt of one delivery) */
@@ -24200,6 +24822,12 @@ export interface operations {
                 "X-Service-Signature": string;
                 /** @description Unix time of the attempt, in seconds */
                 "X-Service-Timestamp": string;
+                /** @description Standard Webhooks: the envelope id, the same on every attempt */
+                "webhook-id": string;
+                /** @description Standard Webhooks: Unix time of the attempt, in seconds (the same as X-Service-Timestamp) */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">`, keyed with the secret standard_webhooks_secret stands for; space-separated, one per signing secret (two while a rotated-out secret overlaps). Verify with a Standard Webhooks library */
+                "webhook-signature": string;
                 /** @description The event name (the envelope's `type`) */
                 "X-Service-Event": string;
                 /** @description The delivery id (the same on every attempt of one delivery) */
@@ -24252,6 +24880,12 @@ export interface operations {
                 "X-Service-Signature": string;
                 /** @description Unix time of the attempt, in seconds */
                 "X-Service-Timestamp": string;
+                /** @description Standard Webhooks: the envelope id, the same on every attempt */
+                "webhook-id": string;
+                /** @description Standard Webhooks: Unix time of the attempt, in seconds (the same as X-Service-Timestamp) */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">`, keyed with the secret standard_webhooks_secret stands for; space-separated, one per signing secret (two while a rotated-out secret overlaps). Verify with a Standard Webhooks library */
+                "webhook-signature": string;
                 /** @description The event name (the envelope's `type`) */
                 "X-Service-Event": string;
                 /** @description The delivery id (the same on every attempt of one delivery) */
@@ -24303,6 +24937,12 @@ export interface operations {
                 "X-Service-Signature": string;
                 /** @description Unix time of the attempt, in seconds */
                 "X-Service-Timestamp": string;
+                /** @description Standard Webhooks: the envelope id, the same on every attempt */
+                "webhook-id": string;
+                /** @description Standard Webhooks: Unix time of the attempt, in seconds (the same as X-Service-Timestamp) */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">`, keyed with the secret standard_webhooks_secret stands for; space-separated, one per signing secret (two while a rotated-out secret overlaps). Verify with a Standard Webhooks library */
+                "webhook-signature": string;
                 /** @description The event name (the envelope's `type`) */
                 "X-Service-Event": string;
                 /** @description The delivery id (the same on every attempt of one delivery) */
@@ -24348,6 +24988,12 @@ export interface operations {
                 "X-Service-Signature": string;
                 /** @description Unix time of the attempt, in seconds */
                 "X-Service-Timestamp": string;
+                /** @description Standard Webhooks: the envelope id, the same on every attempt */
+                "webhook-id": string;
+                /** @description Standard Webhooks: Unix time of the attempt, in seconds (the same as X-Service-Timestamp) */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">`, keyed with the secret standard_webhooks_secret stands for; space-separated, one per signing secret (two while a rotated-out secret overlaps). Verify with a Standard Webhooks library */
+                "webhook-signature": string;
                 /** @description The event name (the envelope's `type`) */
                 "X-Service-Event": string;
                 /** @description The delivery id (the same on every attempt of one delivery) */
@@ -24393,6 +25039,12 @@ export interface operations {
                 "X-Service-Signature": string;
                 /** @description Unix time of the attempt, in seconds */
                 "X-Service-Timestamp": string;
+                /** @description Standard Webhooks: the envelope id, the same on every attempt */
+                "webhook-id": string;
+                /** @description Standard Webhooks: Unix time of the attempt, in seconds (the same as X-Service-Timestamp) */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">`, keyed with the secret standard_webhooks_secret stands for; space-separated, one per signing secret (two while a rotated-out secret overlaps). Verify with a Standard Webhooks library */
+                "webhook-signature": string;
                 /** @description The event name (the envelope's `type`) */
                 "X-Service-Event": string;
                 /** @description The delivery id (the same on every attempt of one delivery) */
@@ -24442,6 +25094,12 @@ export interface operations {
                 "X-Service-Signature": string;
                 /** @description Unix time of the attempt, in seconds */
                 "X-Service-Timestamp": string;
+                /** @description Standard Webhooks: the envelope id, the same on every attempt */
+                "webhook-id": string;
+                /** @description Standard Webhooks: Unix time of the attempt, in seconds (the same as X-Service-Timestamp) */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">`, keyed with the secret standard_webhooks_secret stands for; space-separated, one per signing secret (two while a rotated-out secret overlaps). Verify with a Standard Webhooks library */
+                "webhook-signature": string;
                 /** @description The event name (the envelope's `type`) */
                 "X-Service-Event": string;
                 /** @description The delivery id (the same on every attempt of one delivery) */
@@ -24491,6 +25149,12 @@ export interface operations {
                 "X-Service-Signature": string;
                 /** @description Unix time of the attempt, in seconds */
                 "X-Service-Timestamp": string;
+                /** @description Standard Webhooks: the envelope id, the same on every attempt */
+                "webhook-id": string;
+                /** @description Standard Webhooks: Unix time of the attempt, in seconds (the same as X-Service-Timestamp) */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">`, keyed with the secret standard_webhooks_secret stands for; space-separated, one per signing secret (two while a rotated-out secret overlaps). Verify with a Standard Webhooks library */
+                "webhook-signature": string;
                 /** @description The event name (the envelope's `type`) */
                 "X-Service-Event": string;
                 /** @description The delivery id (the same on every attempt of one delivery) */
@@ -24539,6 +25203,12 @@ export interface operations {
                 "X-Service-Signature": string;
                 /** @description Unix time of the attempt, in seconds */
                 "X-Service-Timestamp": string;
+                /** @description Standard Webhooks: the envelope id, the same on every attempt */
+                "webhook-id": string;
+                /** @description Standard Webhooks: Unix time of the attempt, in seconds (the same as X-Service-Timestamp) */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">`, keyed with the secret standard_webhooks_secret stands for; space-separated, one per signing secret (two while a rotated-out secret overlaps). Verify with a Standard Webhooks library */
+                "webhook-signature": string;
                 /** @description The event name (the envelope's `type`) */
                 "X-Service-Event": string;
                 /** @description The delivery id (the same on every attempt of one delivery) */
@@ -24588,6 +25258,12 @@ export interface operations {
                 "X-Service-Signature": string;
                 /** @description Unix time of the attempt, in seconds */
                 "X-Service-Timestamp": string;
+                /** @description Standard Webhooks: the envelope id, the same on every attempt */
+                "webhook-id": string;
+                /** @description Standard Webhooks: Unix time of the attempt, in seconds (the same as X-Service-Timestamp) */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">`, keyed with the secret standard_webhooks_secret stands for; space-separated, one per signing secret (two while a rotated-out secret overlaps). Verify with a Standard Webhooks library */
+                "webhook-signature": string;
                 /** @description The event name (the envelope's `type`) */
                 "X-Service-Event": string;
                 /** @description The delivery id (the same on every attempt of one delivery) */
@@ -24639,6 +25315,12 @@ export interface operations {
                 "X-Service-Signature": string;
                 /** @description Unix time of the attempt, in seconds */
                 "X-Service-Timestamp": string;
+                /** @description Standard Webhooks: the envelope id, the same on every attempt */
+                "webhook-id": string;
+                /** @description Standard Webhooks: Unix time of the attempt, in seconds (the same as X-Service-Timestamp) */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">`, keyed with the secret standard_webhooks_secret stands for; space-separated, one per signing secret (two while a rotated-out secret overlaps). Verify with a Standard Webhooks library */
+                "webhook-signature": string;
                 /** @description The event name (the envelope's `type`) */
                 "X-Service-Event": string;
                 /** @description The delivery id (the same on every attempt of one delivery) */

@@ -179,6 +179,7 @@ const tagDescriptions: Record<string, string> = {
   dashboard: 'The webhook dashboard page and its assets, served at the root',
   webhooks: 'Webhook subscriptions, deliveries and signing secrets (spec 4.8); the events are under `webhooks`',
   orders: 'Orders, shipments, labels, marketplaces, stock and warehouses (spec 4.1)',
+  events: "The account's events of the last 30 days, pulled by cursor: each the envelope its deliveries send",
 };
 
 /** An outbound event: what it means and the schema of its `data`. */
@@ -198,6 +199,13 @@ function webhooksOf(events: Record<string, EventDoc>): Json {
       { type: 'string', pattern: '^sha256=[0-9a-f]{64}$' },
     ),
     deliveryHeader('X-Service-Timestamp', 'Unix time of the attempt, in seconds', { type: 'string', pattern: '^[0-9]+$' }),
+    deliveryHeader('webhook-id', 'Standard Webhooks: the envelope id, the same on every attempt'),
+    deliveryHeader('webhook-timestamp', 'Standard Webhooks: Unix time of the attempt, in seconds (the same as X-Service-Timestamp)', { type: 'string', pattern: '^[0-9]+$' }),
+    deliveryHeader(
+      'webhook-signature',
+      'Standard Webhooks: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">`, keyed with the secret standard_webhooks_secret stands for; space-separated, one per signing secret (two while a rotated-out secret overlaps). Verify with a Standard Webhooks library',
+      { type: 'string', pattern: '^v1,[A-Za-z0-9+/]+={0,2}( v1,[A-Za-z0-9+/]+={0,2})*$' },
+    ),
     deliveryHeader('X-Service-Event', 'The event name (the envelope\'s `type`)'),
     deliveryHeader('X-Service-Delivery', 'The delivery id (the same on every attempt of one delivery)'),
   ];

@@ -16,12 +16,12 @@ export interface BlobPort {
    * appears under `key` whole once the stream has ended, never in part; a failed stream leaves
    * whatever was there before.
    */
-  putStream(key: string, body: Readable, contentType: string): Promise<void>;
+  putStream(key: string, body: Readable, contentType: string, opts?: StoredEncoding): Promise<void>;
   /** A file read as it arrives, or undefined when there is no such file. */
   getStream(key: string): Promise<Readable | undefined>;
   delete(key: string): Promise<void>;
   /** A URL anyone holding it can GET until it expires; tampering or expiry -> 403. */
-  downloadUrl(key: string, opts: { expiresInSeconds: number; fileName?: string; contentType?: string }): Promise<string>;
+  downloadUrl(key: string, opts: { expiresInSeconds: number; fileName?: string; contentType?: string } & StoredEncoding): Promise<string>;
   /**
    * A browser-style POST straight to the store (S3's POST Object): send `fields` then the `file`
    * field, last, as multipart/form-data to `url`. The store refuses (403) a changed key, a changed
@@ -30,6 +30,11 @@ export interface BlobPort {
   presignedUpload(key: string, opts: PresignedUploadOptions): Promise<PresignedUpload>;
   /** The stored size in bytes, or undefined when there is no such file. */
   size(key: string): Promise<number | undefined>;
+}
+
+/** A file stored compressed: served with `Content-Encoding` (S3 object metadata), so clients decode it as they read. */
+export interface StoredEncoding {
+  contentEncoding?: 'gzip';
 }
 
 export interface PresignedUploadOptions {
@@ -59,12 +64,16 @@ export const s3Blobs: BlobPort = {
       throw err;
     }
   },
-  async putStream(key, body, contentType) {
+  async putStream(key, body, contentType, opts) {
     // lib-storage's Upload sends the stream as a multipart upload (5 MB parts, 4 in flight), or
     // one PutObject when it is smaller than a part; the object exists only once it is complete.
     // A failed upload's parts are left to the bucket's abort-incomplete-uploads rule (lib/data.ts),
     // so the failure reported is the upload's own, not a refused abort.
-    await new Upload({ client: client(), params: { Bucket: config.bucketName(), Key: key, Body: body, ContentType: contentType }, leavePartsOnError: true }).done();
+    await new Upload({
+      client: client(),
+      params: { Bucket: config.bucketName(), Key: key, Body: body, ContentType: contentType, ContentEncoding: opts?.contentEncoding },
+      leavePartsOnError: true,
+    }).done();
   },
   async getStream(key) {
     try {
@@ -84,6 +93,7 @@ export const s3Blobs: BlobPort = {
       Key: key,
       ResponseContentDisposition: opts.fileName ? contentDisposition(opts.fileName) : undefined,
       ResponseContentType: opts.contentType,
+      ResponseContentEncoding: opts.contentEncoding,
     });
     return getSignedUrl(client(), cmd, { expiresIn: opts.expiresInSeconds });
   },

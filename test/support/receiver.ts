@@ -17,6 +17,18 @@ export function useReceiver() {
     received: [] as Received[],
     status: (_req: Received) => 200,
     server: undefined as Server | undefined,
+    waiters: [] as (() => void)[],
+    /** Resolves once `n` requests have arrived (woken by each arrival, no polling). */
+    async until(n: number, timeoutMs = 20_000): Promise<void> {
+      const deadline = Date.now() + timeoutMs;
+      while (r.received.length < n) {
+        if (Date.now() > deadline) throw new Error(`the receiver got ${r.received.length} requests, not ${n}`);
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, Math.max(0, deadline - Date.now()));
+          r.waiters.push(() => (clearTimeout(timer), resolve()));
+        });
+      }
+    },
     clear() {
       r.received.length = 0;
       r.status = () => 200;
@@ -31,6 +43,7 @@ export function useReceiver() {
         r.received.push(got);
         res.writeHead(r.status(got), { 'content-type': 'text/plain' });
         res.end('ok');
+        for (const wake of r.waiters.splice(0)) wake();
       });
     });
     r.server.listen(0, '127.0.0.1');

@@ -190,6 +190,6 @@ export function chunkProgress(totalChunks: number, received: readonly number[]) 
 /** How long an incomplete chunked upload waits for its missing chunks. */
 export const chunkUploadHours = 24;
 
-/** Formats of the processed-manifest download; `excel` and `xlsx` are the same styled workbook. */
-export const downloadFormats = ['json', 'csv', 'excel', 'xlsx'] as const;
+/** Formats of the processed-manifest download; `excel` and `xlsx` are the same styled workbook; `ndjson` is one product per line. */
+export const downloadFormats = ['json', 'ndjson', 'csv', 'excel', 'xlsx'] as const;
 export type DownloadFormat = (typeof downloadFormats)[number];

@@ -33,6 +33,45 @@ export function signature(secret: string, timestamp: number, body: string): stri
   return 'sha256=' + createHmac('sha256', secret).update(`${timestamp}.${body}`).digest('hex');
 }
 
-export function signedHeaders(secret: string, timestamp: number, body: string): Record<string, string> {
-  return { 'X-Service-Signature': signature(secret, timestamp, body), 'X-Service-Timestamp': String(timestamp) };
+/** How long a rotated-out secret still signs (`webhook-signature` only), so receivers can switch without a gap. */
+export const secretOverlapMs = 24 * 3600_000;
+
+/**
+ * The key Standard Webhooks signs with: for a `whsec_<base64>` secret (ours are
+ * `whsec_<base64url of 32 random bytes>`), the bytes the base64 after the prefix stands for, as
+ * the Standard Webhooks specification defines; any other secret, its UTF-8 bytes.
+ */
+export function standardWebhooksKey(secret: string): Buffer {
+  const m = /^whsec_([A-Za-z0-9+/_-]+={0,2})$/.exec(secret);
+  const decoded = m ? Buffer.from(m[1], 'base64') : undefined;
+  return decoded && decoded.length > 0 ? decoded : Buffer.from(secret, 'utf8');
+}
+
+/** The secret as Standard Webhooks libraries take it: `whsec_` and the standard base64 of the key. */
+export function standardWebhooksSecret(secret: string): string {
+  return 'whsec_' + standardWebhooksKey(secret).toString('base64');
+}
+
+/**
+ * `webhook-signature`: `v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<raw body>">` for each
+ * secret that signs (the current one first, then one in its rotation overlap), space-separated.
+ */
+export function standardSignature(secrets: readonly string[], id: string, timestamp: number, body: string): string {
+  return secrets.map((s) => 'v1,' + createHmac('sha256', standardWebhooksKey(s)).update(`${id}.${timestamp}.${body}`).digest('base64')).join(' ');
+}
+
+/**
+ * Every signature header of a delivery, from the plaintext secret: spec 5.7's `X-Service-*` (the
+ * current secret) and Standard Webhooks' `webhook-id` (the envelope id, the same on every
+ * attempt), `webhook-timestamp` and `webhook-signature` (also signed by `previousSecrets`, those
+ * still in their rotation overlap).
+ */
+export function signedHeaders(secret: string, timestamp: number, body: string, msg: { id: string; previousSecrets?: readonly string[] }): Record<string, string> {
+  return {
+    'X-Service-Signature': signature(secret, timestamp, body),
+    'X-Service-Timestamp': String(timestamp),
+    'webhook-id': msg.id,
+    'webhook-timestamp': String(timestamp),
+    'webhook-signature': standardSignature([secret, ...(msg.previousSecrets ?? [])], msg.id, timestamp, body),
+  };
 }

@@ -102,6 +102,11 @@ const closedBatch = failure('The batch was closed by the broker (spec 7.2)', ['m
   batch_id: v.string(),
 });
 
+const downloadHeaders = {
+  'Content-Encoding': { description: '`gzip` when the request accepted it and the format is text (json, ndjson, csv)' },
+  Vary: { description: '`Accept-Encoding`' },
+} as const;
+
 export const couriersResponses = {
   CouriersSubmit: {
     requestHeaders: ['Idempotency-Key', 'X-Signature'],
@@ -213,10 +218,14 @@ export const couriersResponses = {
   CouriersDownload: {
     answers: {
       200: {
-        ...data('The results: JSON (`format=json`), or a CSV or Excel file as an attachment', v.strictObject({ manifest: ManifestRecord, total_products: integer, products: v.array(ProcessedProduct) })),
-        file: ['text/csv', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'],
+        ...data(
+          'The results: JSON (`format=json`), one product per line (`format=ndjson`), or a CSV or Excel file as an attachment. A request whose Accept-Encoding takes gzip gets json, ndjson and csv compressed (`Content-Encoding: gzip`, about 10 times smaller)',
+          v.strictObject({ manifest: ManifestRecord, total_products: integer, products: v.array(ProcessedProduct) }),
+          { headers: downloadHeaders },
+        ),
+        file: ['application/x-ndjson', 'text/csv', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'],
       },
-      303: redirect('A large result: a signed URL to the file'),
+      303: { ...redirect('A large result (over 5 MB, or 4 MB compressed): a signed URL to the file, served with the same Content-Type and Content-Encoding'), headers: { ...redirect('').headers, Vary: downloadHeaders.Vary } },
       404: notFound,
       409: failure('Processing is not at 100% yet', ['processing_incomplete'], { batch_id: v.string(), status: batchStatus, progress: integer }),
     },

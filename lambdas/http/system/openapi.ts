@@ -9,6 +9,7 @@ import { couriersResponses } from '../couriers/responses';
 import { customsResponses } from '../customs/responses';
 import { dashboardResponses } from '../dashboard/responses';
 import { documentsResponses } from '../documents/responses';
+import { eventsResponses } from '../events/responses';
 import { inventoryResponses } from '../inventory/responses';
 import { manifestsResponses } from '../manifests/responses';
 import { ordersResponses } from '../orders/responses';
@@ -33,6 +34,7 @@ const answers: Record<string, RouteResponses> = {
   ...manifestsResponses,
   ...dashboardResponses,
   ...webhooksResponses,
+  ...eventsResponses,
   ...ordersResponses,
   ...shippingResponses,
   ...inventoryResponses,

@@ -45,7 +45,11 @@ export const webhooksResponses = {
   WebhooksList: { answers: { 200: data("The account's subscriptions with their health", v.array(Subscription), { extra: { count: integer } }) } },
   WebhooksCreate: {
     answers: {
-      201: data('The subscription, with its hmac_secret shown this once', v.strictObject({ ...Subscription.entries, hmac_secret: v.string() }), { message: true, extra: important }),
+      201: data(
+        'The subscription, with its secret shown this once: as hmac_secret (X-Service-Signature) and in the whsec_ form Standard Webhooks libraries take (webhook-signature)',
+        v.strictObject({ ...Subscription.entries, hmac_secret: v.string(), standard_webhooks_secret: v.pipe(v.string(), v.regex(/^whsec_[A-Za-z0-9+/]+={0,2}$/)) }),
+        { message: true, extra: important },
+      ),
     },
   },
   WebhooksShow: { answers: { 200: data('The subscription with its health', Subscription), 404: notFound } },
@@ -87,7 +91,14 @@ export const webhooksResponses = {
     },
   },
   WebhooksRotateSecret: {
-    answers: { 200: data('The new hmac_secret, shown this once', v.strictObject({ id: integer, hmac_secret: v.string() }), { message: true, extra: important }), 404: notFound },
+    answers: {
+      200: data(
+        'The new secret, shown this once in both forms; the old one still signs webhook-signature until previous_secret_expires_at',
+        v.strictObject({ id: integer, hmac_secret: v.string(), standard_webhooks_secret: v.pipe(v.string(), v.regex(/^whsec_[A-Za-z0-9+/]+={0,2}$/)), previous_secret_expires_at: timestamp }),
+        { message: true, extra: important },
+      ),
+      404: notFound,
+    },
   },
 } satisfies Record<string, RouteResponses>;
 

@@ -15,6 +15,12 @@ export interface Subscription {
   sealedSecret?: string;
   /** The plain secret of an item written before issue 31, until it is sealed (`sealLegacySecret`). */
   legacySecret?: string;
+  /**
+   * The sealed secret a rotation replaced (a copy of the former `sealedSecret`, bound to the same
+   * subscription), which still signs `webhook-signature` until `previousSecretExpiresAt`.
+   */
+  sealedPreviousSecret?: string;
+  previousSecretExpiresAt?: string;
   consecutiveFailures: number;
   failedDeliveries: number;
   lastDeliveryAt?: string;
@@ -25,7 +31,8 @@ export interface Subscription {
 }
 
 /** A subscription with its signing secret opened: what the functions that sign deliveries hold. */
-export type SigningSubscription = Subscription & { secret: string };
+/** A subscription with its secrets opened, for the functions that sign. */
+export type SigningSubscription = Subscription & { secret: string; previousSecret?: string };
 
 export interface Attempt {
   attempted_at: string;
@@ -67,7 +74,7 @@ const subscriptions = defineEntity({
     consecutiveFailures: { type: 'number', default: 0 },
     failedDeliveries: { type: 'number', default: 0 },
     ...required({ createdAt: 'string', updatedAt: 'string' }),
-    ...optional({ lastDeliveryAt: 'string', lastSuccessAt: 'string', disabledReason: 'string' }),
+    ...optional({ lastDeliveryAt: 'string', lastSuccessAt: 'string', disabledReason: 'string', sealedPreviousSecret: 'string', previousSecretExpiresAt: 'string' }),
   },
   indexes: {
     byId: { pk: key('pk', 'WEBHOOKSUB#${id}'), sk: key('sk', 'SUB') },
@@ -107,11 +114,19 @@ export async function createSubscription(s: Subscription, secret: string): Promi
   await subscriptions().create(item as never).go();
 }
 
-/** Replaces the signing secret (rotation), sealed; a plain one of an item written before issue 31 goes. False when the subscription is gone. */
-export async function setSubscriptionSecret(sub: Pick<Subscription, 'id' | 'accountId'>, secret: string, at: string): Promise<boolean> {
-  const sealedSecret = await secretSealer().seal(secret, bindingOf(sub));
+/**
+ * Replaces the signing secret (rotation), sealed; a plain one of an item written before issue 31
+ * goes. With `previousUntil`, the replaced secret is kept as `sealedPreviousSecret` until then (its
+ * ciphertext as stored, bound to the same subscription: no one opens it to keep it). False when the
+ * subscription is gone.
+ */
+export async function setSubscriptionSecret(sub: Pick<Subscription, 'id' | 'accountId' | 'sealedSecret' | 'legacySecret'>, secret: string, at: string, previousUntil?: string): Promise<boolean> {
+  const sealer = secretSealer();
+  const sealedSecret = await sealer.seal(secret, bindingOf(sub));
+  const previous = previousUntil === undefined ? undefined : (sub.sealedSecret ?? (sub.legacySecret === undefined ? undefined : await sealer.seal(sub.legacySecret, bindingOf(sub))));
+  const kept = previous === undefined ? {} : { sealedPreviousSecret: previous, previousSecretExpiresAt: previousUntil };
   try {
-    await subscriptions().patch({ id: sub.id }).set({ sealedSecret, updatedAt: at }).remove(['legacySecret']).go();
+    await subscriptions().patch({ id: sub.id }).set({ sealedSecret, updatedAt: at, ...kept }).remove(['legacySecret']).go();
     return true;
   } catch (err) {
     if (isConditionalFailure(err)) return false;
@@ -147,7 +162,13 @@ export async function sealLegacySecret(sub: Pick<Subscription, 'id' | 'accountId
  * (read-through migration; a failure to seal is logged, the delivery still goes).
  */
 export async function withSigningSecret(sub: Subscription): Promise<SigningSubscription> {
-  if (sub.sealedSecret !== undefined) return { ...sub, secret: await secretSealer().open(sub.sealedSecret, bindingOf(sub)) };
+  if (sub.sealedSecret !== undefined) {
+    const [secret, previousSecret] = await Promise.all([
+      secretSealer().open(sub.sealedSecret, bindingOf(sub)),
+      sub.sealedPreviousSecret === undefined ? undefined : secretSealer().open(sub.sealedPreviousSecret, bindingOf(sub)),
+    ]);
+    return { ...sub, secret, ...(previousSecret === undefined ? {} : { previousSecret }) };
+  }
   if (sub.legacySecret === undefined) throw new Error(`Webhook subscription ${sub.id} has no signing secret`);
   await sealLegacySecret(sub).catch((err: unknown) => logger.warn('could not seal a webhook secret stored in clear', { subscriptionId: sub.id, error: (err as Error).message }));
   return { ...sub, secret: sub.legacySecret };

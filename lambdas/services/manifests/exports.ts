@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
+import { createGzip } from 'node:zlib';
 import type { BatchRecord, DownloadFormat } from '../../core/manifests/model';
 import { manifestView } from '../../core/manifests/views';
 import { csvLine, productColumns, productRow } from '../../core/manifests/product-table';
@@ -13,18 +14,23 @@ import { productLines, products, resultsIndex, type ResultsIndex } from '../pipe
  *
  *   exports/{batchId}/{runId}/products.csv
  *   exports/{batchId}/{runId}/products.xlsx
+ *   exports/{batchId}/{runId}/products.ndjson          (one product per line)
  *   exports/{batchId}/{runId}/products-{digest}.json
+ *
+ * and each text file once more compressed, `<key>.gz`, stored with `Content-Encoding: gzip`, for
+ * the clients that accept it (made from the stored file, once).
  *
  * The JSON carries the manifest record, which a close or a reopen changes after the run, so it is
  * named after a digest of that record: a batch that changed since gets a new JSON file, made on
  * its next download; csv and xlsx depend on the run's results only.
  */
-export type ExportFormat = 'json' | 'csv' | 'xlsx';
+export type ExportFormat = 'json' | 'ndjson' | 'csv' | 'xlsx';
 
 export const exportFormatOf = (f: DownloadFormat): ExportFormat => (f === 'excel' ? 'xlsx' : f);
 
 const exportContentTypes: Record<ExportFormat, string> = {
   json: 'application/json',
+  ndjson: 'application/x-ndjson',
   csv: 'text/csv; charset=utf-8',
   xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
 };
@@ -67,6 +73,11 @@ async function* jsonText(batch: BatchRecord, runId: string, index: ResultsIndex)
   yield ']}}';
 }
 
+/** One product per line, each as stored, each line ended by `\n`. */
+async function* ndjsonText(batch: BatchRecord, runId: string, index: ResultsIndex): AsyncGenerator<string> {
+  for await (const line of productLines(batch.batchId, runId, index)) yield line + '\n';
+}
+
 async function* csvText(batch: BatchRecord, runId: string, index: ResultsIndex): AsyncGenerator<string> {
   yield csvLine(productColumns.map((c) => c.header));
   for await (const p of products(batch.batchId, runId, index)) yield csvLine(productRow(p));
@@ -91,11 +102,15 @@ function xlsxBytes(batch: BatchRecord, runId: string, index: ResultsIndex): Asyn
 function exportBytes(batch: BatchRecord, format: ExportFormat, index: ResultsIndex): AsyncIterable<Uint8Array> {
   const runId = finishedRun(batch);
   if (format === 'json') return pieces(jsonText(batch, runId, index));
+  if (format === 'ndjson') return pieces(ndjsonText(batch, runId, index));
   if (format === 'csv') return pieces(csvText(batch, runId, index));
   return xlsxBytes(batch, runId, index);
 }
 
-const formats: readonly ExportFormat[] = ['json', 'csv', 'xlsx'];
+const formats: readonly ExportFormat[] = ['json', 'ndjson', 'csv', 'xlsx'];
+
+/** The formats worth compressing: text (a workbook is a zip already). */
+export const compressible = (f: ExportFormat) => f !== 'xlsx';
 
 function writeExport(batch: BatchRecord, format: ExportFormat, index: ResultsIndex): Promise<void> {
   return blobs().putStream(exportKey(batch, format), Readable.from(exportBytes(batch, format, index)), exportContentTypes[format]);
@@ -114,6 +129,8 @@ export interface StoredExport {
   key: string;
   bytes: number;
   contentType: string;
+  /** Set on the compressed copy. */
+  contentEncoding?: 'gzip';
 }
 
 /** The stored download file of the batch's finished run in this format, made now if it is not there yet. */
@@ -125,4 +142,34 @@ export async function storedExport(batch: BatchRecord, format: ExportFormat): Pr
     bytes = (await blobs().size(key))!;
   }
   return { key, bytes, contentType: exportContentTypes[format] };
+}
+
+/** Gzip level: 6, zlib's default, about 10 times smaller for these files at a few seconds per 200 MB. */
+const gzipLevel = 6;
+
+/** Writes `<key>.gz`, the stored file compressed, streamed from storage to storage. */
+async function compress(plain: StoredExport): Promise<void> {
+  const source = await blobs().getStream(plain.key);
+  if (!source) throw new Error(`${plain.key} is not stored`);
+  const gzip = createGzip({ level: gzipLevel });
+  source.on('error', (err) => gzip.destroy(err));
+  await blobs().putStream(`${plain.key}.gz`, source.pipe(gzip), plain.contentType, { contentEncoding: 'gzip' });
+}
+
+/** The compressed copy of a text download (`Content-Encoding: gzip`), made from the stored file the first time. */
+export async function storedCompressedExport(batch: BatchRecord, format: ExportFormat): Promise<StoredExport> {
+  if (!compressible(format)) throw new Error(`${format} is not stored compressed`);
+  const plain = await storedExport(batch, format);
+  const key = `${plain.key}.gz`;
+  let bytes = await blobs().size(key);
+  if (bytes === undefined) {
+    await compress(plain);
+    bytes = (await blobs().size(key))!;
+  }
+  return { key, bytes, contentType: plain.contentType, contentEncoding: 'gzip' };
+}
+
+/** Makes the compressed copies of these text downloads (after `writeExports`), so no download waits for them. */
+export async function compressExports(batch: BatchRecord, only: readonly ExportFormat[]): Promise<void> {
+  for (const f of only.filter(compressible)) await storedCompressedExport(batch, f);
 }

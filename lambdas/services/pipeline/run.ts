@@ -10,7 +10,7 @@ import { failPipeline, finishPipeline, pageDone, stageStatus, startPipeline } fr
 import { getIntakeItems, getPage, getStageOutput, putPage, putStageOutput, type PageItem, type StageOutput } from './pages-store';
 import { getResultHashes, resultsIndex } from './results-store';
 import { writeBatchResults } from './batch-results';
-import { writeExports } from '../manifests/exports';
+import { compressExports, writeExports } from '../manifests/exports';
 import { pageAlerts, runStage, stageAlerts, stageHasAlerts } from './stages';
 import type { InvalidTaxIdAwb } from '../customs/webservices';
 import { recordMetric } from '../../shared/metrics';
@@ -185,7 +185,9 @@ export async function finish(input: RunInput & { pages: number[]; coversAll?: bo
     runEvent(input, 'manifest.processing_completed', manifestEventData(done, { summary })),
     runEvent(input, 'manifest.processed', manifestEventData(done, { summary })),
   ]);
-  await writeExports(completed, ['csv', 'xlsx'], index).catch((err: unknown) => logger.warn('csv and xlsx downloads not made at finish; the first download makes them', { error: String(err) }));
+  await writeExports(completed, ['ndjson', 'csv', 'xlsx'], index)
+    .then(() => compressExports(completed, ['json', 'ndjson', 'csv']))
+    .catch((err: unknown) => logger.warn('ndjson, csv, xlsx or compressed downloads not made at finish; the first download makes them', { error: String(err) }));
 }
 
 export async function fail(input: RunInput & { stage?: StageName; error: string }): Promise<void> {

@@ -12,6 +12,7 @@ import {
   healthColors,
   newSigningSecret,
   nextAttemptAt,
+  secretOverlapMs,
   signedHeaders,
 } from '../../core/webhooks/delivery-rules';
 import {
@@ -43,6 +44,7 @@ import { checkEndpointUrl, postWebhook } from '../../infra/webhook-http';
 import { isForbiddenAddress } from '../../infra/forbidden-address';
 import { isIP } from 'node:net';
 import { logger } from '../../shared/logger';
+import { envelopeBody, recordEvent } from './feed';
 import { recordMetric } from '../../shared/metrics';
 
 /** How long the delivery log keeps a delivery (DynamoDB TTL). */
@@ -144,10 +146,14 @@ export async function subscribe(principal: Principal, input: { endpointUrl: stri
   return sub;
 }
 
-/** Bus event -> one delivery per matching active subscription of the event's account. */
+/**
+ * Bus event -> the account's events feed (once, whatever the subscriptions) and one delivery per
+ * matching active subscription of the event's account.
+ */
 export async function fanOut(event: DomainEvent): Promise<number> {
+  const body = envelopeBody(event);
+  await recordEvent(event, body);
   const subs = (await listSubscriptions(event.account_id)).filter((s) => s.active && s.events.includes(event.type));
-  const body = JSON.stringify({ id: event.id, type: event.type, created_at: event.created_at, data: event.data });
   if (subs.length === 0) return 0;
   const firstId = await nextIds('webhookDelivery', subs.length);
   const jobs: DeliveryJob[] = [];
@@ -203,7 +209,7 @@ async function attempt(sub: SigningSubscription, d: Delivery, done: number, manu
         url: sub.endpointUrl,
         body: d.body,
         headers: {
-          ...signedHeaders(sub.secret, Math.floor(started.getTime() / 1000), d.body),
+          ...signedHeaders(sub.secret, Math.floor(started.getTime() / 1000), d.body, { id: d.eventId, previousSecrets: overlapping(sub, started) }),
           'X-Service-Event': d.eventType,
           'X-Service-Delivery': String(d.id),
         },
@@ -258,12 +264,23 @@ export async function changeSubscription(
   return { sub: updated, reactivated: change.active === true && !sub.active };
 }
 
-/** A new signing secret for every delivery from now on. */
-export async function rotateSecret(principal: Principal, id: number): Promise<string> {
+/** The rotated-out secret while its overlap lasts (it signs `webhook-signature` beside the new one). */
+export function overlapping(sub: SigningSubscription, at: Date): string[] {
+  return sub.previousSecret && sub.previousSecretExpiresAt && Date.parse(sub.previousSecretExpiresAt) > at.getTime() ? [sub.previousSecret] : [];
+}
+
+/**
+ * A new signing secret for every delivery from now on. `X-Service-Signature` switches at once;
+ * `webhook-signature` carries the old secret's signature too for 24 hours (Standard Webhooks'
+ * rotation), so a receiver can switch within that time.
+ */
+export async function rotateSecret(principal: Principal, id: number): Promise<{ secret: string; previousSecretExpiresAt: string }> {
   const sub = await findSubscription(principal, id);
   const secret = newSigningSecret();
-  if (!(await setSubscriptionSecret(sub, secret, now().toISOString()))) throw new NotFound('Subscription not found.');
-  return secret;
+  const at = now();
+  const previousSecretExpiresAt = new Date(at.getTime() + secretOverlapMs).toISOString();
+  if (!(await setSubscriptionSecret(sub, secret, at.toISOString(), previousSecretExpiresAt))) throw new NotFound('Subscription not found.');
+  return { secret, previousSecretExpiresAt };
 }
 
 function assertActive(sub: Subscription) {
@@ -299,8 +316,9 @@ export async function retryNow(principal: Principal, subscriptionId: number, del
 export async function sendTest(principal: Principal, id: number) {
   const sub = await withSigningSecret(await findSubscription(principal, id));
   const at = now();
+  const testId = `evt_test_${at.getTime()}`;
   const body = JSON.stringify({
-    id: `evt_test_${at.getTime()}`,
+    id: testId,
     type: testEventType,
     created_at: at.toISOString(),
     data: { subscription_id: sub.id, message: 'This is a test delivery from Despacho.' },
@@ -308,7 +326,7 @@ export async function sendTest(principal: Principal, id: number) {
   return postWebhook({
     url: sub.endpointUrl,
     body,
-    headers: { ...signedHeaders(sub.secret, Math.floor(at.getTime() / 1000), body), 'X-Service-Event': testEventType },
+    headers: { ...signedHeaders(sub.secret, Math.floor(at.getTime() / 1000), body, { id: testId, previousSecrets: overlapping(sub, at) }), 'X-Service-Event': testEventType },
     timeoutMs: deliveryTimeoutMs,
     allowPrivate: config.webhookAllowPrivate(),
   });

@@ -192,6 +192,20 @@ describe('the S3 blob adapter', () => {
     expect(await s3Blobs.getStream('nope')).toBeUndefined();
   });
 
+  it('stores a compressed file with its Content-Encoding as object metadata, so S3 serves it with that header', async () => {
+    s3.on(PutObjectCommand).resolves({});
+    await s3Blobs.putStream('exports/B1/r1/products.csv.gz', Readable.from([Buffer.from([0x1f, 0x8b])]), 'text/csv; charset=utf-8', { contentEncoding: 'gzip' });
+    expect(s3.commandCalls(PutObjectCommand)[0].args[0].input).toMatchObject({ Key: 'exports/B1/r1/products.csv.gz', ContentType: 'text/csv; charset=utf-8', ContentEncoding: 'gzip' });
+  });
+
+  it('presigns a download URL of a compressed file that answers with its Content-Type and Content-Encoding', async () => {
+    const url = new URL(await s3Blobs.downloadUrl('exports/B1/r1/products.json.gz', { expiresInSeconds: 3600, fileName: 'm.json', contentType: 'application/json', contentEncoding: 'gzip' }));
+    expect(url.searchParams.get('response-content-encoding')).toBe('gzip');
+    expect(url.searchParams.get('response-content-type')).toBe('application/json');
+    expect(url.searchParams.get('X-Amz-SignedHeaders')).toBe('host');
+    expect(url.searchParams.get('X-Amz-Signature')).toMatch(/^[0-9a-f]{64}$/);
+  });
+
   it('presigns a download URL that expires and names the file', async () => {
     const url = new URL(await s3Blobs.downloadUrl('documents/1/a.pdf', { expiresInSeconds: 3600, fileName: 'Guía.pdf' }));
     expect(url.hostname).toContain('despacho-dev-files');

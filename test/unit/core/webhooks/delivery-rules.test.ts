@@ -1,6 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { createHmac } from 'node:crypto';
-import { health, healthColors, nextAttemptAt, signature, signedHeaders } from '../../../../lambdas/core/webhooks/delivery-rules';
+import { Webhook, WebhookVerificationError } from 'standardwebhooks';
+import {
+  health,
+  healthColors,
+  newSigningSecret,
+  nextAttemptAt,
+  signature,
+  signedHeaders,
+  standardSignature,
+  standardWebhooksSecret,
+} from '../../../../lambdas/core/webhooks/delivery-rules';
 import { describeEvent, webhookEvents } from '../../../../lambdas/core/webhooks/events';
 import { lowStockPayload, orderCreatedPayload, shipmentCreatedPayload } from '../../../../lambdas/core/webhooks/payloads';
 
@@ -26,7 +36,43 @@ describe('signatures', () => {
     const body = '{"id":"evt_1"}';
     const expected = createHmac('sha256', 'whsec_x').update(`1700000000.${body}`).digest('hex');
     expect(signature('whsec_x', 1700000000, body)).toBe(`sha256=${expected}`);
-    expect(signedHeaders('whsec_x', 1700000000, body)).toEqual({ 'X-Service-Signature': `sha256=${expected}`, 'X-Service-Timestamp': '1700000000' });
+    expect(signedHeaders('whsec_x', 1700000000, body, { id: 'evt_1' })).toMatchObject({ 'X-Service-Signature': `sha256=${expected}`, 'X-Service-Timestamp': '1700000000' });
+  });
+
+  it('carry the Standard Webhooks headers, keyed with the bytes a whsec_ secret stands for', () => {
+    const key = Buffer.alloc(32, 7);
+    const secret = 'whsec_' + key.toString('base64url');
+    const body = '{"id":"evt_1"}';
+    const v1 = createHmac('sha256', key).update(`evt_1.1700000000.${body}`).digest('base64');
+    expect(signedHeaders(secret, 1700000000, body, { id: 'evt_1' })).toEqual({
+      'X-Service-Signature': signature(secret, 1700000000, body),
+      'X-Service-Timestamp': '1700000000',
+      'webhook-id': 'evt_1',
+      'webhook-timestamp': '1700000000',
+      'webhook-signature': `v1,${v1}`,
+    });
+    expect(standardWebhooksSecret(secret)).toBe('whsec_' + key.toString('base64'));
+  });
+
+  it('sign with both secrets, space-separated, during a rotation overlap; X-Service-Signature with the current one only', () => {
+    const [now, before] = [newSigningSecret(), newSigningSecret()];
+    const h = signedHeaders(now, 1700000000, '{}', { id: 'evt_2', previousSecrets: [before] });
+    expect(h['webhook-signature'].split(' ')).toEqual([standardSignature([now], 'evt_2', 1700000000, '{}'), standardSignature([before], 'evt_2', 1700000000, '{}')]);
+    expect(h['X-Service-Signature']).toBe(signature(now, 1700000000, '{}'));
+  });
+
+  it('verify with the standardwebhooks package for any secret, by its whsec_ form', () => {
+    const body = JSON.stringify({ id: 'evt_3', type: 'document.uploaded', created_at: '2026-11-20T10:00:00.000Z', data: { a: 'ñ' } });
+    const ts = Math.floor(Date.now() / 1000);
+    for (const secret of [newSigningSecret(), 'whsec_x', 'plain secret', 'whsec_abc+/==']) {
+      const h = signedHeaders(secret, ts, body, { id: 'evt_3' });
+      expect(new Webhook(standardWebhooksSecret(secret)).verify(body, h), secret).toMatchObject({ id: 'evt_3' });
+      expect(() => new Webhook(standardWebhooksSecret(newSigningSecret())).verify(body, h)).toThrow(WebhookVerificationError);
+      expect(() => new Webhook(standardWebhooksSecret(secret)).verify(body.replace('ñ', 'n'), h)).toThrow(WebhookVerificationError);
+    }
+    const [now, before] = [newSigningSecret(), newSigningSecret()];
+    const both = signedHeaders(now, ts, body, { id: 'evt_3', previousSecrets: [before] });
+    for (const s of [now, before]) expect(new Webhook(standardWebhooksSecret(s)).verify(body, both)).toMatchObject({ id: 'evt_3' });
   });
 });
 

@@ -1,0 +1,56 @@
+/**
+ * The events feed: every event of an account, stored once as the envelope its deliveries send
+ * (whatever the number of subscriptions, or none), kept 30 days, read in pages by cursor.
+ */
+import type { Principal } from '../../core/auth/principal';
+import { ValidationFailed } from '../../core/errors';
+import { decodeCursor, encodeCursor, feedExpiry, type FeedOrder } from '../../core/webhooks/feed';
+import { putFeedEvent, queryFeedEvents } from '../../infra/entities/events';
+import { now } from '../../infra/clock';
+import type { DomainEvent } from '../../infra/events';
+
+/** The body every delivery of the event sends (spec 2.10), and the feed answers. */
+export function envelopeBody(event: DomainEvent): string {
+  return JSON.stringify({ id: event.id, type: event.type, created_at: event.created_at, data: event.data });
+}
+
+/** Writes the event to its account's feed once; a repeated write (a redelivered bus event) changes nothing. */
+export function recordEvent(event: DomainEvent, body = envelopeBody(event)): Promise<boolean> {
+  return putFeedEvent({
+    accountId: event.account_id,
+    eventId: event.id,
+    eventType: event.type,
+    createdAt: event.created_at,
+    body,
+    expiresAt: feedExpiry(event.created_at),
+  });
+}
+
+export interface FeedPage {
+  /** The envelopes, each as its deliveries send it. */
+  events: unknown[];
+  /** Where this page ends: pass it as `after` for the next page (or, oldest first, for what comes later). */
+  nextCursor: string | null;
+  hasMore: boolean;
+}
+
+/** A page of the caller's own account's events. */
+export async function listEvents(principal: Principal, q: { after?: string; types?: readonly string[]; limit: number; order: FeedOrder }): Promise<FeedPage> {
+  const after = q.after === undefined ? undefined : decodeCursor(q.after);
+  if (q.after !== undefined && !after) throw new ValidationFailed({ after: ['Is not a cursor this feed answered (meta.next_cursor); leave it out to start at the beginning.'] });
+  const { events, more } = await queryFeedEvents({
+    accountId: principal.accountId,
+    order: q.order,
+    limit: q.limit,
+    after,
+    types: q.types,
+    nowSeconds: Math.floor(now().getTime() / 1000),
+  });
+  const last = events.at(-1);
+  return {
+    events: events.map((e) => JSON.parse(e.body) as unknown),
+    // An empty page keeps the caller where it was, so a poller asks again from the same place.
+    nextCursor: last ? encodeCursor(last) : (q.after ?? null),
+    hasMore: more,
+  };
+}

@@ -1,0 +1,175 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { manualClock, useClock, useSystemClock } from '../../../lambdas/infra/clock';
+import { documentClient } from '../../../lambdas/infra/dynamo';
+import { domainEvent } from '../../../lambdas/infra/events';
+import { fanOut } from '../../../lambdas/services/webhooks/webhooks';
+import { encodeCursor } from '../../../lambdas/core/webhooks/feed';
+import { useTwin } from '../../support/twin';
+import { useReceiver } from '../../support/receiver';
+import { pdf } from '../../support/files';
+
+const t = useTwin();
+const receiver = useReceiver();
+const clock = manualClock(new Date('2026-11-20T10:00:00Z'));
+beforeAll(() => useClock(clock));
+afterAll(() => useSystemClock());
+beforeEach(() => receiver.clear());
+
+async function settle() {
+  while ((await t.twin.jobs.runDue()) > 0);
+}
+
+/** Uploads a document (a `document.uploaded` event) a second after the last one, so events are ordered. */
+async function uploadDoc(token: string) {
+  clock.advance(1000);
+  const res = await t.call('POST', '/v1/transport/documents/upload', { token, body: { document_type: 'awb', file_base64: pdf(String(Math.random())).toString('base64'), filename: 'a.pdf' } });
+  expect(res.status).toBe(201);
+  return res.body.data as { id: number };
+}
+
+async function feed(token: string, query = '') {
+  return t.call('GET', `/v1/events${query}`, { token });
+}
+
+/** The feed's stored items of an account, read straight from the table. */
+async function storedItems(accountId: number) {
+  const res = await documentClient().send(
+    new QueryCommand({ TableName: t.tableName, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': `ACCOUNT#${accountId}#EVENTS` } }),
+  );
+  return res.Items ?? [];
+}
+
+describe('GET /v1/events', () => {
+  it('lists the account\'s events newest first, each exactly the envelope its deliveries send', async () => {
+    const partner = await t.account('Feed Partner');
+    const sub = await t.call('POST', '/webhook-subscriptions', { token: partner.token, body: { endpoint_url: receiver.url, events: ['document.uploaded'] } });
+    expect(sub.status).toBe(201);
+    const docs = [await uploadDoc(partner.token), await uploadDoc(partner.token), await uploadDoc(partner.token)];
+    await settle();
+    const res = await feed(partner.token);
+    expect(res.status).toBe(200);
+    expect(res.body.data.map((e: { data: { id: number } }) => e.data.id)).toEqual(docs.map((d) => d.id).reverse());
+    expect(res.body.meta).toMatchObject({ has_more: false, limit: 20, order: 'desc', next_cursor: expect.any(String) });
+    // Byte for byte what was delivered.
+    const delivered = receiver.received.map((r) => r.body).sort((a, b) => JSON.parse(b).created_at.localeCompare(JSON.parse(a).created_at));
+    expect(res.body.data.map((e: unknown) => JSON.stringify(e))).toEqual(delivered);
+    const oldest = await feed(partner.token, '?order=asc');
+    expect(oldest.body.data.map((e: { data: { id: number } }) => e.data.id)).toEqual(docs.map((d) => d.id));
+  });
+
+  it('pages by cursor in both orders, and an empty page keeps the cursor for the next poll', async () => {
+    const partner = await t.account('Feed Pager');
+    const ids: number[] = [];
+    for (let i = 0; i < 5; i++) ids.push((await uploadDoc(partner.token)).id);
+    await settle();
+    for (const order of ['asc', 'desc'] as const) {
+      const seen: number[] = [];
+      let after: string | undefined;
+      for (let page = 0; page < 3; page++) {
+        const res = await feed(partner.token, `?order=${order}&limit=2${after ? `&after=${after}` : ''}`);
+        expect(res.status).toBe(200);
+        seen.push(...res.body.data.map((e: { data: { id: number } }) => e.data.id));
+        expect(res.body.meta.has_more).toBe(page < 2);
+        after = res.body.meta.next_cursor;
+      }
+      expect(seen).toEqual(order === 'asc' ? ids : [...ids].reverse());
+      const empty = await feed(partner.token, `?order=${order}&limit=2&after=${after}`);
+      expect(empty.body).toMatchObject({ data: [], meta: { has_more: false, next_cursor: after } });
+    }
+    // Oldest first from the end: a later event comes after the cursor.
+    const tail = (await feed(partner.token, '?order=asc&limit=100')).body.meta.next_cursor;
+    const later = await uploadDoc(partner.token);
+    await settle();
+    const next = await feed(partner.token, `?order=asc&after=${tail}`);
+    expect(next.body.data.map((e: { data: { id: number } }) => e.data.id)).toEqual([later.id]);
+  });
+
+  it('filters by types', async () => {
+    const partner = await t.account('Feed Types');
+    const doc = await uploadDoc(partner.token);
+    clock.advance(1000);
+    expect((await t.call('GET', `/v1/transport/documents/${doc.id}/download`, { token: partner.token })).status).toBeLessThan(400);
+    await uploadDoc(partner.token);
+    await settle();
+    expect((await feed(partner.token, '?order=asc')).body.data.map((e: { type: string }) => e.type)).toEqual(['document.uploaded', 'document.downloaded', 'document.uploaded']);
+    const uploaded = await feed(partner.token, '?types=document.uploaded&order=asc');
+    expect(uploaded.body.data.map((e: { type: string }) => e.type)).toEqual(['document.uploaded', 'document.uploaded']);
+    const paged = await feed(partner.token, '?types=document.uploaded&limit=1');
+    expect(paged.body.data.map((e: { type: string }) => e.type)).toEqual(['document.uploaded']);
+    expect(paged.body.meta.has_more).toBe(true);
+    const downloaded = await feed(partner.token, `?types=document.downloaded,document.uploaded&after=${paged.body.meta.next_cursor}`);
+    expect(downloaded.body.data.map((e: { type: string }) => e.type)).toEqual(['document.downloaded', 'document.uploaded']);
+    expect((await feed(partner.token, '?types=order.created,shipment.created')).body.data).toEqual([]);
+  });
+
+  it("never shows another account's events, whatever the cursor", async () => {
+    const mine = await t.account('Feed Mine');
+    const theirs = await t.account('Feed Theirs');
+    await uploadDoc(theirs.token);
+    await settle();
+    const theirCursor = (await feed(theirs.token)).body.meta.next_cursor;
+    const res = await feed(mine.token);
+    expect(res.body.data).toEqual([]);
+    for (const order of ['asc', 'desc']) expect((await feed(mine.token, `?order=${order}&after=${theirCursor}`)).body.data).toEqual([]);
+    expect((await feed(mine.token, `?after=${encodeCursor({ createdAt: '2999-01-01T00:00:00.000Z', eventId: 'evt_x' })}`)).body.data).toEqual([]);
+  });
+
+  it('stores an event once whatever the number of subscriptions, and once when the bus delivers it again', async () => {
+    const partner = await t.account('Feed Once');
+    for (let i = 0; i < 3; i++) {
+      const sub = await t.call('POST', '/webhook-subscriptions', { token: partner.token, body: { endpoint_url: receiver.url, events: ['document.uploaded'] } });
+      expect(sub.status).toBe(201);
+    }
+    await uploadDoc(partner.token);
+    await settle();
+    expect(receiver.received).toHaveLength(3);
+    const items = await storedItems(partner.accountId);
+    expect(items).toHaveLength(1);
+    const [item] = items;
+    expect(item.ttl).toBe(Math.floor(Date.parse(item.createdAt) / 1000) + 30 * 86_400);
+    // The same bus event again (SQS delivers at least once): no second item, no second delivery.
+    const event = { ...domainEvent('document.uploaded', partner.accountId, JSON.parse(item.body).data), id: item.eventId, created_at: item.createdAt };
+    expect(await fanOut(event)).toBe(0);
+    expect(await storedItems(partner.accountId)).toHaveLength(1);
+    expect((await feed(partner.token)).body.data).toHaveLength(1);
+  });
+
+  it('lets an event go after 30 days', async () => {
+    const partner = await t.account('Feed Expiry');
+    await uploadDoc(partner.token);
+    await settle();
+    expect((await feed(partner.token)).body.data).toHaveLength(1);
+    clock.advance(30 * 86_400_000 + 1000);
+    expect((await feed(partner.token)).body.data).toHaveLength(0);
+    clock.advance(-(30 * 86_400_000 + 1000));
+  });
+
+  it('answers 422 naming the field for bad cursors, limits, types and orders', async () => {
+    const partner = await t.account('Feed Bad Input');
+    const bad: [string, string][] = [
+      ['?after=nonsense', 'after'],
+      ['?after=' + Buffer.from('2026-11-20T10:00:00.000Z|evt_a|x').toString('base64url'), 'after'],
+      ['?after=' + Buffer.from('yesterday|evt_a').toString('base64url'), 'after'],
+      ['?after=' + Buffer.from('2026-11-20T10:00:00.000Z|not-an-event').toString('base64url'), 'after'],
+      ['?after=' + encodeURIComponent('abc$%^'), 'after'],
+      ['?after=' + 'A'.repeat(301), 'after'],
+      ['?limit=101', 'limit'],
+      ['?limit=0', 'limit'],
+      ['?limit=ten', 'limit'],
+      ['?types=order.exploded', 'types'],
+      ['?types=,', 'types'],
+      ['?order=sideways', 'order'],
+    ];
+    for (const [query, field] of bad) {
+      const res = await feed(partner.token, query);
+      expect(res.status, query).toBe(422);
+      expect(res.body.errors, query).toHaveProperty(field);
+    }
+    expect((await feed(partner.token, '?limit=100')).status).toBe(200);
+  });
+
+  it('needs a token', async () => {
+    expect((await t.call('GET', '/v1/events', { token: null })).status).toBe(401);
+  });
+});

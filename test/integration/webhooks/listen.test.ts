@@ -1,0 +1,206 @@
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createHmac } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { once } from 'node:events';
+import { Webhook } from 'standardwebhooks';
+import { run } from '../../../bin/cli';
+import { domainEvent } from '../../../lambdas/infra/events';
+import { fanOut } from '../../../lambdas/services/webhooks/webhooks';
+import { useTwin } from '../../support/twin';
+import { useReceiver, type Received } from '../../support/receiver';
+import { pdf } from '../../support/files';
+
+const t = useTwin();
+const receiver = useReceiver();
+const dir = mkdtempSync(join(tmpdir(), 'despacho-listen-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+beforeEach(() => receiver.clear());
+
+const root = join(import.meta.dirname, '..', '..', '..');
+
+async function settle() {
+  while ((await t.twin.jobs.runDue()) > 0);
+}
+
+async function uploadDoc(token: string) {
+  const res = await t.call('POST', '/v1/transport/documents/upload', { token, body: { document_type: 'awb', file_base64: pdf(String(Math.random())).toString('base64'), filename: 'a.pdf' } });
+  expect(res.status).toBe(201);
+  return res.body.data as { id: number };
+}
+
+/** Text written to a stream, with a wait for a line that matches. */
+function lines() {
+  const l = {
+    text: '',
+    waiters: [] as (() => void)[],
+    write(chunk: string | Buffer) {
+      l.text += String(chunk);
+      for (const wake of l.waiters.splice(0)) wake();
+      return true;
+    },
+    async match(re: RegExp, timeoutMs = 20_000): Promise<RegExpMatchArray> {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const m = l.text.match(re);
+        if (m) return m;
+        if (Date.now() > deadline) throw new Error(`no line matched ${re}; got:\n${l.text}`);
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, Math.max(0, deadline - Date.now()));
+          l.waiters.push(() => (clearTimeout(timer), resolve()));
+        });
+      }
+    },
+  };
+  return l;
+}
+
+function verifies(r: Received, secret: string): boolean {
+  const ts = String(r.headers['x-service-timestamp']);
+  return r.headers['x-service-signature'] === 'sha256=' + createHmac('sha256', secret).update(`${ts}.${r.body}`).digest('hex');
+}
+
+/** `npm run cli -- listen ...` as a process of its own, stopped with Ctrl-C (SIGINT). */
+function cli(args: string[], token: string): { child: ChildProcess; out: ReturnType<typeof lines> } {
+  const out = lines();
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bin/cli.ts', ...args], {
+    cwd: root,
+    env: { ...process.env, DESPACHO_URL: t.twin.apiUrl, DESPACHO_TOKEN: token },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout!.on('data', (c) => out.write(c));
+  child.stderr!.on('data', (c) => out.write(c));
+  return { child, out };
+}
+
+async function interrupt(child: ChildProcess): Promise<number | null> {
+  const exited = once(child, 'exit');
+  child.kill('SIGINT');
+  const [code] = await exited;
+  return code as number | null;
+}
+
+describe('npm run cli -- listen', () => {
+  it('forwards new events signed with the session secret, stops on Ctrl-C and goes on from there after a restart', async () => {
+    const partner = await t.account('Listener');
+    const before = await uploadDoc(partner.token);
+    await settle();
+    const state = join(dir, 'restart.json');
+    const args = ['listen', '--forward-to', receiver.url, '--state', state, '--interval', '300'];
+
+    const first = cli(args, partner.token);
+    const secret = (await first.out.match(/Signing secret of this session: (whsec_\S+)/))[1];
+    const standard = (await first.out.match(/Standard Webhooks libraries \(webhook-signature\): (whsec_\S+)/))[1];
+    const docs = [await uploadDoc(partner.token), await uploadDoc(partner.token)];
+    await settle();
+    await receiver.until(2);
+    await first.out.match(/(document\.uploaded.*-> 200[^\n]*\n[^]*){2}/);
+    expect(await interrupt(first.child)).toBe(0);
+    expect(first.out.text).toMatch(/Stopped\./);
+    expect(first.out.text).not.toContain(partner.token);
+    const bodies = receiver.received.map((r) => JSON.parse(r.body));
+    expect(bodies.map((b) => b.data.id).sort()).toEqual(docs.map((d) => d.id).sort());
+    expect(bodies.map((b) => b.data.id)).not.toContain(before.id);
+    for (const r of receiver.received) {
+      expect(verifies(r, secret)).toBe(true);
+      const headers = Object.fromEntries(Object.entries(r.headers).map(([k, v]) => [k, String(v)]));
+      expect(new Webhook(standard).verify(r.body, headers)).toMatchObject({ type: 'document.uploaded', id: r.headers['webhook-id'] });
+      expect(r.headers).toMatchObject({ 'x-service-event': 'document.uploaded', 'content-type': 'application/json' });
+    }
+    // The feed's envelope, byte for byte.
+    const feed = (await t.call('GET', '/v1/events?order=asc', { token: partner.token })).body.data.map((e: unknown) => JSON.stringify(e));
+    for (const r of receiver.received) expect(feed).toContain(r.body);
+
+    // While stopped, one more event; the restart forwards it and nothing it forwarded before.
+    const later = await uploadDoc(partner.token);
+    await settle();
+    receiver.clear();
+    const second = cli(args, partner.token);
+    const secret2 = (await second.out.match(/Signing secret of this session: (whsec_\S+)/))[1];
+    expect(secret2).not.toBe(secret);
+    await receiver.until(1);
+    await second.out.match(/document\.uploaded.*-> 200/);
+    expect(await interrupt(second.child)).toBe(0);
+    expect(receiver.received.map((r) => JSON.parse(r.body).data.id)).toEqual([later.id]);
+    expect(verifies(receiver.received[0], secret2)).toBe(true);
+    expect(JSON.parse(readFileSync(state, 'utf8'))).toMatchObject({ version: 1, deliveries: 3 });
+  }, 60_000);
+
+  it('forwards only the named events, and prints the local status of each', async () => {
+    const partner = await t.account('Listener Filter');
+    const stop = new AbortController();
+    const out = lines();
+    receiver.status = () => 503;
+    const running = run(['listen', '--url', t.twin.apiUrl, '--token', partner.token, '--forward-to', receiver.url, '--events', 'document.downloaded', '--state', join(dir, 'filter.json'), '--interval', '300'], {
+      stdout: out,
+      stderr: out,
+      env: {},
+      signal: stop.signal,
+    });
+    await out.match(/Signing secret of this session/);
+    const doc = await uploadDoc(partner.token);
+    expect((await t.call('GET', `/v1/transport/documents/${doc.id}/download`, { token: partner.token })).status).toBeLessThan(400);
+    await settle();
+    await receiver.until(1);
+    await out.match(/document\.downloaded\s+evt_\S+\s+-> 503/);
+    stop.abort();
+    expect(await running).toBe(0);
+    expect(receiver.received.map((r) => JSON.parse(r.body).type)).toEqual(['document.downloaded']);
+  }, 30_000);
+
+  it('forwards an event the feed shows late, behind one it already forwarded, and each event once', async () => {
+    const partner = await t.account('Listener Late');
+    const stop = new AbortController();
+    const out = lines();
+    const running = run(['listen', '--url', t.twin.apiUrl, '--token', partner.token, '--forward-to', receiver.url, '--state', join(dir, 'late.json'), '--interval', '300'], {
+      stdout: out,
+      stderr: out,
+      env: {},
+      signal: stop.signal,
+    });
+    await out.match(/Signing secret of this session/);
+    await uploadDoc(partner.token);
+    await settle();
+    await receiver.until(1);
+    const first = JSON.parse(receiver.received[0].body) as { created_at: string };
+    // An event that happened 5 s before the one forwarded, read off the bus only now (a fan-out retry).
+    const late = { ...domainEvent('document.uploaded', partner.accountId, { late: true }), created_at: new Date(Date.parse(first.created_at) - 5000).toISOString() };
+    await fanOut(late);
+    await receiver.until(2);
+    expect(JSON.parse(receiver.received[1].body)).toMatchObject({ id: late.id, data: { late: true } });
+    // Later polls read the same window again and forward nothing twice.
+    const polls = out.text.length;
+    await uploadDoc(partner.token);
+    await settle();
+    await receiver.until(3);
+    stop.abort();
+    expect(await running).toBe(0);
+    expect(out.text.length).toBeGreaterThan(polls);
+    const ids = receiver.received.map((r) => JSON.parse(r.body).id);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(ids).toHaveLength(3);
+  }, 30_000);
+
+  it('says what is wrong with bad options, and stops at once on a refused token', async () => {
+    const partner = await t.account('Listener Bad');
+    const cases: [string[], RegExp][] = [
+      [['listen'], /needs --forward-to/],
+      [['listen', '--forward-to', 'not a url'], /--forward-to must be a URL/],
+      [['listen', '--forward-to', 'ftp://localhost/x'], /http or https/],
+      [['listen', '--forward-to', receiver.url, '--events', 'order.exploded'], /Unknown event order\.exploded/],
+      [['listen', '--forward-to', receiver.url, '--interval', 'soon'], /--interval/],
+    ];
+    for (const [args, message] of cases) {
+      const out = lines();
+      const code = await run([...args, '--url', t.twin.apiUrl, '--token', partner.token, '--state', join(dir, 'bad.json')], { stdout: out, stderr: out, env: {} });
+      expect(code, args.join(' ')).toBe(2);
+      expect(out.text).toMatch(message);
+    }
+    const out = lines();
+    const code = await run(['listen', '--forward-to', receiver.url, '--url', t.twin.apiUrl, '--token', 'dsp_not-a-token-at-all-0000000000', '--state', join(dir, 'refused.json')], { stdout: out, stderr: out, env: {} });
+    expect(code).toBe(1);
+    expect(out.text).toMatch(/HTTP 401/);
+  });
+});

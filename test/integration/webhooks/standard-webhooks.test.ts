@@ -1,0 +1,99 @@
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { createHmac } from 'node:crypto';
+import { Webhook, WebhookVerificationError } from 'standardwebhooks';
+import { manualClock, useClock, useSystemClock } from '../../../lambdas/infra/clock';
+import { useTwin } from '../../support/twin';
+import { useReceiver, type Received } from '../../support/receiver';
+import { pdf } from '../../support/files';
+
+const t = useTwin();
+const receiver = useReceiver();
+beforeEach(() => receiver.clear());
+afterAll(() => useSystemClock());
+
+async function settle() {
+  while ((await t.twin.jobs.runDue()) > 0);
+}
+
+async function uploadDoc(token: string) {
+  const res = await t.call('POST', '/v1/transport/documents/upload', { token, body: { document_type: 'awb', file_base64: pdf(String(Math.random())).toString('base64'), filename: 'a.pdf' } });
+  expect(res.status).toBe(201);
+}
+
+async function subscribed() {
+  const partner = await t.account(`Standard ${Math.random()}`);
+  const res = await t.call('POST', '/webhook-subscriptions', { token: partner.token, body: { endpoint_url: receiver.url, events: ['document.uploaded'] } });
+  expect(res.status).toBe(201);
+  return { ...partner, sub: res.body.data as { id: number; hmac_secret: string; standard_webhooks_secret: string } };
+}
+
+/** The spec 5.7 check, as before. */
+function serviceSignatureOk(r: Received, secret: string) {
+  const ts = String(r.headers['x-service-timestamp']);
+  return r.headers['x-service-signature'] === 'sha256=' + createHmac('sha256', secret).update(`${ts}.${r.body}`).digest('hex');
+}
+
+function headersOf(r: Received): Record<string, string> {
+  return Object.fromEntries(Object.entries(r.headers).map(([k, v]) => [k, String(v)]));
+}
+
+describe('Standard Webhooks signatures on real deliveries', () => {
+  it('verify with the standardwebhooks package, beside the unchanged X-Service-Signature', async () => {
+    const { token, sub } = await subscribed();
+    expect(sub.standard_webhooks_secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+    expect(sub.hmac_secret).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
+    await uploadDoc(token);
+    await settle();
+    expect(receiver.received).toHaveLength(1);
+    const [got] = receiver.received;
+    const envelope = new Webhook(sub.standard_webhooks_secret).verify(got.body, headersOf(got)) as { id: string; type: string };
+    expect(envelope.type).toBe('document.uploaded');
+    expect(got.headers['webhook-id']).toBe(envelope.id);
+    expect(got.headers['webhook-timestamp']).toBe(got.headers['x-service-timestamp']);
+    expect(String(got.headers['webhook-signature']).split(' ')).toHaveLength(1);
+    expect(serviceSignatureOk(got, sub.hmac_secret)).toBe(true);
+    expect(() => new Webhook(sub.standard_webhooks_secret).verify(got.body.replace('uploaded', 'approved'), headersOf(got))).toThrow(WebhookVerificationError);
+  });
+
+  it('signs the test delivery the same way', async () => {
+    const { token, sub } = await subscribed();
+    expect((await t.call('POST', `/webhook-subscriptions/${sub.id}/test`, { token })).status).toBe(200);
+    const [got] = receiver.received;
+    expect(new Webhook(sub.standard_webhooks_secret).verify(got.body, headersOf(got))).toMatchObject({ type: 'webhook.test' });
+    expect(serviceSignatureOk(got, sub.hmac_secret)).toBe(true);
+  });
+
+  it('carries both signatures for 24 hours after a rotation, then the new one only', async () => {
+    const { token, sub } = await subscribed();
+    const rotated = await t.call('POST', `/webhook-subscriptions/${sub.id}/rotate-secret`, { token });
+    expect(rotated.status).toBe(200);
+    const fresh = rotated.body.data as { hmac_secret: string; standard_webhooks_secret: string; previous_secret_expires_at: string };
+    expect(fresh.standard_webhooks_secret).toMatch(/^whsec_/);
+    expect(fresh.standard_webhooks_secret).not.toBe(sub.standard_webhooks_secret);
+    expect(Date.parse(fresh.previous_secret_expires_at) - Date.now()).toBeGreaterThan(24 * 3600_000 - 60_000);
+    await uploadDoc(token);
+    await settle();
+    const [got] = receiver.received;
+    expect(String(got.headers['webhook-signature']).split(' ')).toHaveLength(2);
+    for (const secret of [fresh.standard_webhooks_secret, sub.standard_webhooks_secret]) {
+      expect(new Webhook(secret).verify(got.body, headersOf(got))).toMatchObject({ type: 'document.uploaded' });
+    }
+    expect(serviceSignatureOk(got, fresh.hmac_secret)).toBe(true);
+    expect(serviceSignatureOk(got, sub.hmac_secret)).toBe(false);
+
+    // A day later the old secret signs nothing (the library's 5-minute window is checked by hand here).
+    receiver.clear();
+    const clock = manualClock(new Date(Date.now() + 24 * 3600_000 + 1000));
+    useClock(clock);
+    try {
+      await uploadDoc(token);
+      await settle();
+    } finally {
+      useSystemClock();
+    }
+    const [later] = receiver.received;
+    const id = String(later.headers['webhook-id']);
+    const at = new Date(Number(later.headers['webhook-timestamp']) * 1000);
+    expect(later.headers['webhook-signature']).toBe(new Webhook(fresh.standard_webhooks_secret).sign(id, at, later.body));
+  });
+});

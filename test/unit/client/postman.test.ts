@@ -1,0 +1,49 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { routes } from '../../../lambdas/catalog';
+import { collectionFile, documentFile, openApiText, postmanCollectionText } from '../../../scripts/generate-postman';
+
+interface Request {
+  method: string;
+  url: { host: string[]; path: string[] };
+  auth?: { type: string };
+}
+interface Node {
+  name: string;
+  item?: Node[];
+  request?: Request;
+}
+
+const collection = JSON.parse(readFileSync(collectionFile, 'utf8')) as { item: Node[]; auth: unknown; variable: { key: string; value: string }[] };
+
+function requests(nodes: Node[]): Request[] {
+  return nodes.flatMap((n) => [...(n.request ? [n.request] : []), ...requests(n.item ?? [])]);
+}
+
+/** `GET /api/v1/orders/{id}` as a catalog route reads, from a request's `/api/v1/orders/:id`. */
+const routeKey = (r: Request) => `${r.method} /${r.url.path.map((p) => (p.startsWith(':') ? `{${p.slice(1)}}` : p)).join('/')}`;
+const catalogKey = (r: (typeof routes)[number]) => `${r.method} ${r.root ? r.path : `/api${r.path}`}`;
+
+describe('the Postman collection (clients/postman)', () => {
+  const all = requests(collection.item);
+
+  it('has a request for every route of the catalog, and none other', () => {
+    expect(all.map(routeKey).sort()).toEqual(routes.map(catalogKey).sort());
+  });
+
+  it('takes the base URL and the bearer token from collection variables', () => {
+    expect(collection.variable.map((v) => v.key)).toEqual(['baseUrl', 'bearerToken']);
+    expect(collection.variable.find((v) => v.key === 'baseUrl')?.value).toBe('http://localhost:3000');
+    expect(collection.auth).toEqual({ type: 'bearer', bearer: [{ key: 'token', value: '{{bearerToken}}', type: 'string' }] });
+    for (const r of all) expect(r.url.host, routeKey(r)).toEqual(['{{baseUrl}}']);
+    const publicKeys = routes.filter((r) => r.auth === 'public').map(catalogKey).sort();
+    expect(all.filter((r) => r.auth?.type === 'noauth').map(routeKey).sort()).toEqual(publicKeys);
+    // Every other request inherits the collection's bearer token.
+    expect(all.filter((r) => r.auth === undefined)).toHaveLength(routes.length - publicKeys.length);
+  });
+
+  it('is what the current document makes (npm run postman:generate after any change to a route)', async () => {
+    expect(readFileSync(collectionFile, 'utf8') === (await postmanCollectionText()), 'run npm run postman:generate').toBe(true);
+    expect(readFileSync(documentFile, 'utf8') === openApiText(), 'run npm run postman:generate').toBe(true);
+  }, 60_000);
+});
