@@ -205,6 +205,7 @@ export function processedProductView(it: { awb: string; itemKey: string; item: P
     reasons: [...(r?.regime_reasons ?? []), ...(r?.channel_reasons ?? [])],
     breakdown: r?.breakdown ?? null,
     tariff_rates: r?.tariff_rates ?? null,
+    ...(r?.review ? { review: r.review } : {}),
   };
 }
 

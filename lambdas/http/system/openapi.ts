@@ -11,6 +11,8 @@ import { dashboardResponses } from '../dashboard/responses';
 import { documentsResponses } from '../documents/responses';
 import { inventoryResponses } from '../inventory/responses';
 import { manifestsResponses } from '../manifests/responses';
+import { reviewResponses } from '../review/responses';
+import { consoleResponses } from '../console/responses';
 import { ordersResponses } from '../orders/responses';
 import { shippingResponses } from '../shipping/responses';
 import { storageResponses } from '../storage/responses';
@@ -31,7 +33,9 @@ const answers: Record<string, RouteResponses> = {
   ...couriersResponses,
   ...customsResponses,
   ...manifestsResponses,
+  ...reviewResponses,
   ...dashboardResponses,
+  ...consoleResponses,
   ...webhooksResponses,
   ...ordersResponses,
   ...shippingResponses,

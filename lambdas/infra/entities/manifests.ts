@@ -28,6 +28,7 @@ const batches = defineEntity({
     /** The latest run that finished: its results (products in parts, and the download files) are the batch's full result. */
     ...required({ createdAt: 'string', updatedAt: 'string' }),
     ...optional({ finishedRunId: 'string', closedAt: 'string', closedBy: 'string', summary: 'any', pipeline: 'any' }),
+    ...optional({ reviewRevision: 'number', reviewAnnounced: 'number' }),
   },
   indexes: {
     byId: { pk: key('pk', 'BATCH#${batchId}', keyless), sk: key('sk', 'BATCH', keyless) },
