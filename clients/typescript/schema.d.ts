@@ -909,15 +909,32 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/console/{screen+}": {
+    "/console/{screen}": {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        /** The console's script and stylesheet, and its screens by address (documents, manifests, review, quota, webhooks) */
+        /** The console's script and stylesheet (app.js, app.css), and its screens by address (documents, manifests, review, quota, webhooks) */
         get: operations["ConsoleScreens"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/{screen}/{item}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A screen opened on one record (a batch, a document, a tax id): the same page */
+        get: operations["ConsoleScreenItem"];
         put?: never;
         post?: never;
         delete?: never;
@@ -15458,7 +15475,9 @@ export interface operations {
         parameters: {
             query?: never;
             header?: never;
-            path?: never;
+            path: {
+                screen: string;
+            };
             cookie?: never;
         };
         requestBody?: never;
@@ -15477,6 +15496,92 @@ export interface operations {
                 };
             };
             /** @description No console file or screen by that name */
+            404: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "not_found";
+                    };
+                };
+            };
+            /** @description Too large */
+            413: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "payload_too_large";
+                    };
+                };
+            };
+            /** @description Internal error, with a request id and no internals */
+            500: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "internal_error";
+                        request_id?: string;
+                    };
+                };
+            };
+        };
+    };
+    ConsoleScreenItem: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                screen: string;
+                item: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page, opened on one record */
+            200: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description No console screen by that name */
             404: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */

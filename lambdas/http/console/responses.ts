@@ -10,4 +10,5 @@ export const consoleResponses = {
       404: failure('No console file or screen by that name', ['not_found']),
     },
   },
+  ConsoleScreenItem: { answers: { 200: file('The page, opened on one record', ['text/html']), 404: failure('No console screen by that name', ['not_found']) } },
 } satisfies Record<string, RouteResponses>;
