@@ -11,7 +11,8 @@ import { importedDutySource, rateStatuses, tariffRatesOf } from '../../core/cust
 import { customsChannel, shipmentChannel } from '../../core/customs/channel';
 import { channelRules } from '../../core/customs/channel-rules';
 import { toCents, toNumber } from '../../core/customs/money';
-import { classifyInputOf, createOfflineClassifier, type OfflineClassifier } from '../../core/tariff/classifier';
+import { classifyInputOf } from '../../core/tariff/classifier';
+import { offlineClassifierInForce } from '../../infra/tariff/classifier-port';
 import type { TariffRow } from '../../core/tariff/table';
 import { now } from '../../infra/clock';
 import { getBatch, itemsOfAwb } from '../../infra/entities/manifests';
@@ -66,14 +67,8 @@ async function reviewableBatch(principal: Principal, manifest: string): Promise<
   return batch as BatchRecord & { finishedRunId: string };
 }
 
-let offline: { rows: readonly TariffRow[]; classifier: OfflineClassifier } | undefined;
-
 /** The offline classifier of the table in force (its candidates are what the review shows). */
-async function offlineClassifier(): Promise<OfflineClassifier> {
-  const table = await loadTariffTable();
-  if (!offline || offline.rows !== table.rows) offline = { rows: table.rows, classifier: createOfflineClassifier(table.rows) };
-  return offline.classifier;
-}
+const offlineClassifier = offlineClassifierInForce;
 
 /** The items of these keys in the batch (the declared code and the fields the product came from). */
 async function itemsByKey(batch: BatchRecord, awbs: readonly string[]): Promise<Map<string, StoredItem>> {
