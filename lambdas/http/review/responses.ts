@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import type { RouteResponses } from '../../catalog-types';
 import { data, failure, integer, money, nullable, timestamp } from '../kit/responses';
-import { ProcessedProduct } from '../couriers/responses';
+import { ManifestRecord, ProcessedProduct } from '../couriers/responses';
 
 /** The answers of the review routes, for openapi.json. */
 
@@ -21,6 +21,15 @@ const figures = v.strictObject({
 });
 
 export const reviewResponses = {
+  ReviewBatches: {
+    answers: {
+      200: data(
+        "A page of every account's batches, newest first",
+        v.array(v.strictObject({ ...ManifestRecord.entries, account_id: integer, reviewed: integer })),
+        { extra: { meta: v.strictObject(cursorMeta) } },
+      ),
+    },
+  },
   ReviewQueue: {
     answers: {
       200: data(

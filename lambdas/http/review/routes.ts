@@ -1,5 +1,5 @@
 import type { RouteDef } from '../../catalog-types';
-import { ClassificationBody, ClassificationParams, QuotaParams, QuotaQuery, ReviewDecisionsQuery, ReviewPathParams, ReviewQueueQuery } from './schemas';
+import { BatchQueueQuery, ClassificationBody, ClassificationParams, QuotaParams, QuotaQuery, ReviewDecisionsQuery, ReviewPathParams, ReviewQueueQuery } from './schemas';
 
 export const ReviewQueue = {
   id: 'ReviewQueue',
@@ -59,5 +59,18 @@ export const QuotaShipments = {
   schemas: { params: QuotaParams, query: QuotaQuery },
 } satisfies RouteDef;
 
+export const ReviewBatches = {
+  id: 'ReviewBatches',
+  method: 'GET',
+  path: '/v1/couriers/review/batches',
+  handler: 'http/review/batches',
+  summary: "Every account's manifest batches, newest first (broker or admin): the broker's queue (filter status; cursor pages)",
+  tag: 'review',
+  auth: { roles: ['broker', 'admin'] },
+  rate: 'couriers.status',
+  uses: { table: ['Query'] },
+  schemas: { query: BatchQueueQuery },
+} satisfies RouteDef;
+
 /** The broker's review of processed batches and the quota view (issue 33; the console's Review and Quota screens). */
-export const reviewRoutes = { ReviewQueue, ReviewClassification, ReviewDecisions, QuotaShipments };
+export const reviewRoutes = { ReviewBatches, ReviewQueue, ReviewClassification, ReviewDecisions, QuotaShipments };

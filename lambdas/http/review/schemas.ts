@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { identifier, intQuery, text } from '../kit/schemas';
+import { batchStatuses } from '../../core/manifests/model';
 
 export const ReviewPathParams = v.object({ manifest: v.pipe(v.string(), v.minLength(1), v.maxLength(100)) });
 
@@ -28,3 +29,9 @@ export const ClassificationBody = v.object({
 export const QuotaParams = v.object({ tax_id: v.pipe(v.string(), v.minLength(1), v.maxLength(20)) });
 
 export const QuotaQuery = v.object({ year: v.optional(intQuery(2000, 2100)) });
+
+export const BatchQueueQuery = v.object({
+  cursor: v.optional(v.pipe(v.string(), v.maxLength(2000))),
+  per_page: v.optional(intQuery(1, 100), '15'),
+  status: v.optional(v.picklist(batchStatuses.filter((s) => s !== 'receiving'), 'Must be one of pending, processing, completed, failed.')),
+});

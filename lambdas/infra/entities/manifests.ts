@@ -38,6 +38,11 @@ const batches = defineEntity({
       pk: key('gsi2pk', 'ACCOUNT#${accountId}#MANIFEST#${manifestNumber}', keyless),
       sk: key('gsi2sk', '${createdAt}#${batchId}', keyless),
     },
+    /**
+     * Every account's batches, newest first: the broker's queue (services/review). One partition
+     * of the index for all batches: a batch is one write per manifest, far below a partition's rate.
+     */
+    everyAccount: { index: 'gsi3', pk: key('gsi3pk', 'BATCHES', keyless), sk: key('gsi3sk', '${createdAt}#${batchId}', keyless) },
   },
 } as const);
 
@@ -124,6 +129,12 @@ export async function getBatch(batchId: string): Promise<BatchRecord | undefined
 export async function listBatches(accountId: number, range: { from?: string; to?: string } = {}): Promise<BatchRecord[]> {
   const res = await batches().query.byAccount({ accountId }).go({ pages: 'all', order: 'desc' });
   return (res.data as BatchRecord[]).filter((b) => (!range.from || b.createdAt >= range.from) && (!range.to || b.createdAt <= range.to));
+}
+
+/** Every account's batches, newest first, a page at a time (the broker's queue; batches written before 2026-11-28 are not in it). */
+export async function listAllBatches(opts: { cursor?: string | null; limit: number }): Promise<{ batches: BatchRecord[]; cursor: string | null }> {
+  const res = await batches().query.everyAccount({}).go({ order: 'desc', limit: opts.limit, cursor: opts.cursor ?? null });
+  return { batches: res.data as BatchRecord[], cursor: res.cursor };
 }
 
 /** The account's latest batch of the manifest whose items are all written (see `isVisible`). */

@@ -3,8 +3,8 @@ import { fingerprintOf } from './fingerprint';
 import type { Principal } from '../../core/auth/principal';
 import { canAccess } from '../../core/auth/principal';
 import { Conflict, NotFound, ValidationFailed } from '../../core/errors';
-import type { BatchRecord, ProcessedResult, StoredItem } from '../../core/manifests/model';
-import type { ProcessedProduct } from '../../core/manifests/views';
+import { isVisible, type BatchRecord, type ProcessedResult, type StoredItem } from '../../core/manifests/model';
+import { manifestView, type ProcessedProduct } from '../../core/manifests/views';
 import { calculateLines } from '../../core/customs/landed-cost';
 import { argentineDate, taxRulesAt } from '../../core/customs/tax-rules';
 import { importedDutySource, rateStatuses, tariffRatesOf } from '../../core/customs/tariff-rates';
@@ -15,7 +15,7 @@ import { classifyInputOf } from '../../core/tariff/classifier';
 import { offlineClassifierInForce } from '../../infra/tariff/classifier-port';
 import type { TariffRow } from '../../core/tariff/table';
 import { now } from '../../infra/clock';
-import { getBatch, itemsOfAwb } from '../../infra/entities/manifests';
+import { getBatch, itemsOfAwb, listAllBatches } from '../../infra/entities/manifests';
 import { applyReview, getMemory, listReviewDecisions, reviewOf, type ReviewDecisionRecord } from '../../infra/entities/reviews';
 import { loadTariffTable } from '../../infra/tariff/table-source';
 import { partAt, readHashesOf, readPartOf, resultsIndex, writeIndex, writePart, type ResultsIndex } from '../pipeline/results-store';
@@ -400,5 +400,25 @@ export async function reviewDecisions(principal: Principal, manifest: string, cu
       customs_channel: d.channelAfter ?? null,
     })),
     meta: { per_page: perPage, cursor: cursor ?? null, next_cursor: next ?? null },
+  };
+}
+
+/**
+ * GET /v1/couriers/review/batches (broker, admin): every account's visible batches, newest first,
+ * a page at a time, with the account they belong to; `status` keeps those in that state.
+ */
+export async function batchQueue(opts: { cursor?: string; perPage: number; status?: string }) {
+  const out: BatchRecord[] = [];
+  let cursor: string | null = opts.cursor ?? null;
+  // Reads on past the page's size only while filtered rows are missing, at most a few pages.
+  for (let reads = 0; reads < 5 && out.length < opts.perPage; reads++) {
+    const res = await listAllBatches({ cursor, limit: opts.perPage - out.length });
+    out.push(...res.batches.filter((b) => isVisible(b) && (!opts.status || b.status === opts.status)));
+    cursor = res.cursor;
+    if (!cursor) break;
+  }
+  return {
+    data: out.map((b) => ({ ...manifestView(b), account_id: b.accountId, reviewed: b.reviewRevision ?? 0 })),
+    meta: { per_page: opts.perPage, cursor: opts.cursor ?? null, next_cursor: cursor },
   };
 }

@@ -210,6 +210,29 @@ describe('PUT .../products/{awb}/classification', () => {
   });
 });
 
+describe('GET /v1/couriers/review/batches', () => {
+  it("lists every account's batches newest first to a broker, with the account and how often they were reviewed", async () => {
+    const res = await t.call('GET', '/v1/couriers/review/batches?per_page=100', { token: broker.token });
+    expect(res.status).toBe(200);
+    const mine = res.body.data.find((b: { batch_id: string }) => b.batch_id === batchId);
+    expect(mine).toMatchObject({ account_id: partner.accountId, status: 'completed', reviewed: 3 });
+    const created = res.body.data.map((b: { created_at: string }) => b.created_at);
+    expect(created).toEqual([...created].sort().reverse());
+    const first = await t.call('GET', '/v1/couriers/review/batches?per_page=1&status=completed', { token: broker.token });
+    expect(first.body.data).toHaveLength(1);
+    expect(first.body.meta.next_cursor).not.toBeNull();
+    const second = await t.call('GET', `/v1/couriers/review/batches?per_page=1&status=completed&cursor=${encodeURIComponent(first.body.meta.next_cursor)}`, { token: broker.token });
+    expect(second.body.data[0].batch_id).not.toBe(first.body.data[0].batch_id);
+  });
+
+  it('answers 403 to a partner, and 422 naming status for an unknown one', async () => {
+    expect((await t.call('GET', '/v1/couriers/review/batches', { token: partner.token })).status).toBe(403);
+    const bad = await t.call('GET', '/v1/couriers/review/batches?status=done', { token: broker.token });
+    expect(bad.status).toBe(422);
+    expect(Object.keys(bad.body.errors)).toEqual(['status']);
+  });
+});
+
 describe('GET /v1/couriers/quota/{tax_id}/shipments', () => {
   it("lists the tax id's personal shipments of the year and the batches holding them", async () => {
     const res = await t.call('GET', `/v1/couriers/quota/${person}/shipments`, { token: partner.token });

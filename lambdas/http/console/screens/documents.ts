@@ -1,10 +1,12 @@
 import { useEffect, useState } from 'preact/hooks';
 import { html } from '../html';
-import { t, when } from '../i18n';
+import { t, when, type MessageId } from '../i18n';
 import { api, isBroker, messageOf, must, ApiError } from '../api';
 import { go, place } from '../router';
 import { FieldError, Link, Pager, say, Title } from '../ui';
 
+const stateLabel = (s: string) => t(`state_${s}` as MessageId);
+const typeLabel = (s: string) => t(`type_${s}` as MessageId);
 const states = ['uploaded', 'validated', 'approved', 'rejected', 'superseded'] as const;
 const types = ['awb', 'manifest', 'customs', 'delivery', 'other'] as const;
 
@@ -44,11 +46,11 @@ export function DocumentsScreen() {
   return html`<${Title}>${t('docsTitle')}<//>
     <form class="filters" onSubmit=${submit} aria-label=${t('filter')}>
       <div><label for="f-state">${t('state')}</label>
-        <select id="f-state" name="state">${[html`<option value="">${t('any')}</option>`, ...states.map((s) => html`<option value=${s} selected=${filters.state === s}>${s}</option>`)]}</select></div>
+        <select id="f-state" name="state">${[html`<option value="">${t('any')}</option>`, ...states.map((s) => html`<option value=${s} selected=${filters.state === s}>${stateLabel(s)}</option>`)]}</select></div>
       <div><label for="f-type">${t('type')}</label>
-        <select id="f-type" name="document_type">${[html`<option value="">${t('any')}</option>`, ...types.map((s) => html`<option value=${s} selected=${filters.document_type === s}>${s}</option>`)]}</select></div>
-      <div><label for="f-manifest">${t('manifestId')}</label><input id="f-manifest" name="manifest_id" value=${filters.manifest_id ?? ''} /></div>
-      <div><label for="f-awb">${t('awb')}</label><input id="f-awb" name="awb_number" value=${filters.awb_number ?? ''} /></div>
+        <select id="f-type" name="document_type">${[html`<option value="">${t('any')}</option>`, ...types.map((s) => html`<option value=${s} selected=${filters.document_type === s}>${typeLabel(s)}</option>`)]}</select></div>
+      <div><label for="f-manifest">${t('manifestId')}</label><input id="f-manifest" name="manifest_id" defaultValue=${filters.manifest_id ?? ''} /></div>
+      <div><label for="f-awb">${t('awb')}</label><input id="f-awb" name="awb_number" defaultValue=${filters.awb_number ?? ''} /></div>
       <button type="submit">${t('filter')}</button>
     </form>
     <div class="split">
@@ -60,7 +62,7 @@ export function DocumentsScreen() {
           <tbody>${list.rows.map((d) => html`<tr class=${String(d.id) === id ? 'selected' : ''}>
             <td>${d.id}</td>
             <th scope="row"><${Link} screen="documents" item=${String(d.id)}>${d.file_name}<//></th>
-            <td>${d.document_type_label}</td><td><span class=${`pill ${d.state}`}>${d.state_label}</span></td>
+            <td>${typeLabel(d.document_type)}</td><td><span class=${`pill ${d.state}`}>${stateLabel(d.state)}</span></td>
             <td>${d.manifest_id ?? '—'}</td><td>${d.awb_number ?? '—'}</td><td>${when(d.created_at)}</td></tr>`)}</tbody>
         </table></div>
         <${Pager} label=${t('docsCaption')} page=${page} pages=${list.pages} onPrev=${page > 1 ? () => setPage(page - 1) : undefined} onNext=${page < list.pages ? () => setPage(page + 1) : undefined} />`}
@@ -141,8 +143,8 @@ function DocumentDetail(props: { id: number; onChanged: () => void }) {
     <div class="bar"><h2 id="doc-h">${t('details')}: ${doc.file_name}</h2>
       <button type="button" onClick=${() => go('documents')}>${t('close')}</button></div>
     <dl class="facts">
-      <dt>${t('state')}</dt><dd><span class=${`pill ${doc.state}`}>${doc.state_label}</span></dd>
-      <dt>${t('type')}</dt><dd>${doc.document_type_label}</dd>
+      <dt>${t('state')}</dt><dd><span class=${`pill ${doc.state}`}>${stateLabel(doc.state)}</span></dd>
+      <dt>${t('type')}</dt><dd>${typeLabel(doc.document_type)}</dd>
       <dt>${t('file')}</dt><dd>${doc.mime_type}, ${doc.file_size_human}</dd>
       <dt>${t('version')}</dt><dd>${doc.version}</dd>
       <dt>${t('uploader')}</dt><dd>${doc.uploader?.name ?? '—'}</dd>
@@ -154,7 +156,8 @@ function DocumentDetail(props: { id: number; onChanged: () => void }) {
     ${preview
       ? preview.type.startsWith('image/')
         ? html`<img class="preview" src=${preview.url} alt=${t('previewOf', { name: doc.file_name })} />`
-        : html`<object class="preview" data=${preview.url} type="application/pdf" aria-label=${t('previewOf', { name: doc.file_name })}><a href=${preview.url} target="_blank" rel="noopener">${t('openFile')}</a></object>`
+        : html`<iframe class="preview" src=${preview.url} title=${t('previewOf', { name: doc.file_name })}></iframe>
+          <p><a href=${preview.url} target="_blank" rel="noopener">${t('openFile')}</a></p>`
       : html`<p class="muted">${t('noPreview')}</p>`}
     ${canAct && html`<form class="actions" onSubmit=${(e: Event) => e.preventDefault()} novalidate>
       <label for="doc-note">${t('notes')} / ${t('reason')}</label>
@@ -168,8 +171,8 @@ function DocumentDetail(props: { id: number; onChanged: () => void }) {
     </form>`}
     <h3>${t('history')}</h3>
     ${history && html`<ol class="history">
-      <li><${Link} screen="documents" item=${String(history.current.id)}>#${history.current.id}<//> v${history.current.version} · ${history.current.state} · ${when(history.current.created_at)}</li>
-      ${history.history.map((h) => html`<li><${Link} screen="documents" item=${String(h.id)}>#${h.id}<//> v${h.version} · ${h.state}${h.superseded_by ? ` → #${h.superseded_by}` : ''}${h.supersede_reason ? ` (${h.supersede_reason})` : ''}</li>`)}
+      <li><${Link} screen="documents" item=${String(history.current.id)}>#${history.current.id}<//> v${history.current.version} · ${stateLabel(history.current.state)} · ${when(history.current.created_at)}</li>
+      ${history.history.map((h) => html`<li><${Link} screen="documents" item=${String(h.id)}>#${h.id}<//> v${h.version} · ${stateLabel(h.state)}${h.superseded_by ? ` → #${h.superseded_by}` : ''}${h.supersede_reason ? ` (${h.supersede_reason})` : ''}</li>`)}
     </ol>`}
   </section>`;
 }

@@ -5,7 +5,7 @@ import { api, canCloseBatches, messageOf, must, saveBlob, ApiError } from '../ap
 import { go, place } from '../router';
 import { Link, Pager, Progress, say, Title } from '../ui';
 
-type Batch = { manifest_id: string; batch_id: string; status: string; progress: number; summary: { total_articles: number; amount_to_pay: number; currency: string }; closed_at: string | null; created_at: string };
+type Batch = { account_id?: number; manifest_id: string; batch_id: string; status: string; progress: number; summary: { total_articles: number; amount_to_pay: number; currency: string }; closed_at: string | null; created_at: string };
 
 /** How often a batch still processing is asked for its pipeline status. */
 const pollMs = 1000;
@@ -13,19 +13,34 @@ const pollMs = 1000;
 /** Manifests: the batches, one batch's live pipeline, summary, close and reopen, downloads and decision logs. */
 export function ManifestsScreen() {
   const [page, setPage] = useState(1);
+  // A broker (or an admin) pages every account's batches by cursor: [page 1, after page 1, ...].
+  const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
+  const [next, setNext] = useState<string | null>(null);
   const [statusFilter, setStatusFilter] = useState('');
-  const [list, setList] = useState<{ rows: Batch[]; pages: number } | null>(null);
+  const [list, setList] = useState<{ rows: Batch[]; pages?: number } | null>(null);
   const [version, setVersion] = useState(0);
   const id = place.value.item;
+  const everyAccount = canCloseBatches.value;
 
   useEffect(() => {
     let live = true;
-    const query = { page: String(page), per_page: '15', ...(statusFilter ? { status: statusFilter } : {}) };
-    must(api.value.GET('/api/v1/couriers/manifests', { params: { query: query as never } }))
-      .then((body) => live && setList({ rows: body.data as unknown as Batch[], pages: (body as { meta?: { last_page: number } }).meta?.last_page ?? 1 }))
-      .catch((err) => say(t('error', { message: messageOf(err) }), true));
+    const status = statusFilter ? { status: statusFilter as 'pending' | 'processing' | 'completed' | 'failed' } : {};
+    const cursor = cursors[cursors.length - 1];
+    const load = everyAccount
+      ? must(api.value.GET('/api/v1/couriers/review/batches', { params: { query: { per_page: '15', ...status, ...(cursor ? { cursor } : {}) } } })).then((body) => {
+          setNext(body.meta.next_cursor);
+          return { rows: body.data as Batch[] };
+        })
+      : must(api.value.GET('/api/v1/couriers/manifests', { params: { query: { page: String(page), per_page: '15', ...status } } })).then((body) => ({
+          rows: body.data as unknown as Batch[],
+          pages: body.meta.last_page,
+        }));
+    load.then((l) => live && setList(l)).catch((err) => say(t('error', { message: messageOf(err) }), true));
     return () => void (live = false);
-  }, [page, statusFilter, version]);
+  }, [page, cursors, statusFilter, version]);
+  const pager = everyAccount
+    ? { page: cursors.length, onPrev: cursors.length > 1 ? () => setCursors(cursors.slice(0, -1)) : undefined, onNext: next ? () => setCursors([...cursors, next]) : undefined }
+    : { page, pages: list?.pages, onPrev: page > 1 ? () => setPage(page - 1) : undefined, onNext: page < (list?.pages ?? 1) ? () => setPage(page + 1) : undefined };
 
   const open = (e: Event) => {
     e.preventDefault();
@@ -37,7 +52,7 @@ export function ManifestsScreen() {
     <div class="row-forms">
       <form class="filters" onSubmit=${(e: Event) => e.preventDefault()} aria-label=${t('filter')}>
         <div><label for="m-status">${t('status')}</label>
-          <select id="m-status" value=${statusFilter} onChange=${(e: Event) => { setStatusFilter((e.target as HTMLSelectElement).value); setPage(1); }}>
+          <select id="m-status" value=${statusFilter} onChange=${(e: Event) => { setStatusFilter((e.target as HTMLSelectElement).value); setPage(1); setCursors([undefined]); }}>
             ${['', 'pending', 'processing', 'completed', 'failed'].map((s) => html`<option value=${s}>${s || t('any')}</option>`)}
           </select></div>
       </form>
@@ -51,13 +66,13 @@ export function ManifestsScreen() {
         <h2 id="m-list-h">${t('manifestsCaption')}</h2>
         ${!list ? html`<p>${t('loading')}</p>` : !list.rows.length ? html`<p class="muted">${t('nothing')}</p>` : html`
         <div class="scroll"><table>
-          <thead><tr><th scope="col">${t('manifestId')}</th><th scope="col">${t('status')}</th><th scope="col">${t('progress')}</th><th scope="col">${t('products')}</th><th scope="col">${t('amountToPay')}</th><th scope="col">${t('closed')}</th><th scope="col">${t('created')}</th></tr></thead>
+          <thead><tr><th scope="col">${t('manifestId')}</th>${everyAccount && html`<th scope="col">${t('account')}</th>`}<th scope="col">${t('status')}</th><th scope="col">${t('progress')}</th><th scope="col">${t('products')}</th><th scope="col">${t('amountToPay')}</th><th scope="col">${t('closed')}</th><th scope="col">${t('created')}</th></tr></thead>
           <tbody>${list.rows.map((b) => html`<tr class=${b.batch_id === id ? 'selected' : ''}>
             <th scope="row"><${Link} screen="manifests" item=${b.batch_id}>${b.manifest_id}<//><br /><span class="muted small">${b.batch_id}</span></th>
-            <td>${b.status}</td><td>${b.progress}%</td><td>${b.summary.total_articles}</td><td>${money(b.summary.amount_to_pay)}</td>
+            ${everyAccount && html`<td>${b.account_id}</td>`}<td>${b.status}</td><td>${b.progress}%</td><td>${b.summary.total_articles}</td><td>${money(b.summary.amount_to_pay)}</td>
             <td>${b.closed_at ? when(b.closed_at) : '—'}</td><td>${when(b.created_at)}</td></tr>`)}</tbody>
         </table></div>
-        <${Pager} label=${t('manifestsCaption')} page=${page} pages=${list.pages} onPrev=${page > 1 ? () => setPage(page - 1) : undefined} onNext=${page < list.pages ? () => setPage(page + 1) : undefined} />`}
+        <${Pager} label=${t('manifestsCaption')} ...${pager} />`}
       </section>
       ${id && html`<${BatchDetail} key=${id} batch=${id} onChanged=${() => setVersion(version + 1)} />`}
     </div>`;

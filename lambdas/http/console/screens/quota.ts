@@ -52,9 +52,9 @@ export function QuotaScreen() {
   return html`<${Title}>${t('quotaTitle')}<//>
     <form class="filters" onSubmit=${submit} novalidate aria-label=${t('search')}>
       <div><label for="q-tax">${t('taxId')}</label>
-        <input id="q-tax" name="tax_id" inputmode="numeric" autocomplete="off" value=${taxId ?? ''} aria-invalid=${errors.tax_id ? 'true' : undefined} aria-describedby=${errors.tax_id ? 'q-tax-err' : undefined} />
+        <input id="q-tax" name="tax_id" inputmode="numeric" autocomplete="off" defaultValue=${taxId ?? ''} aria-invalid=${errors.tax_id ? 'true' : undefined} aria-describedby=${errors.tax_id ? 'q-tax-err' : undefined} />
         <${FieldError} id="q-tax-err" errors=${errors.tax_id} /></div>
-      <div><label for="q-year">${t('year')}</label><input id="q-year" name="year" inputmode="numeric" value=${year} size="6" /></div>
+      <div><label for="q-year">${t('year')}</label><input id="q-year" name="year" inputmode="numeric" defaultValue=${year} size="6" /></div>
       <button type="submit">${t('search')}</button>
     </form>
     ${answer && html`<section aria-labelledby="q-h">

@@ -37,7 +37,7 @@ export function ReviewScreen() {
   };
   return html`<${Title}>${t('reviewTitle')}<//>
     <form class="filters" onSubmit=${open} aria-label=${t('openBatch')}>
-      <div><label for="r-batch">${t('batchId')}</label><input id="r-batch" name="batch" autocomplete="off" value=${batch ?? ''} /></div>
+      <div><label for="r-batch">${t('batchId')}</label><input id="r-batch" name="batch" autocomplete="off" defaultValue=${batch ?? ''} /></div>
       <button type="submit">${t('open')}</button>
     </form>
     ${batch ? html`<${Queue} key=${batch} batch=${batch} />` : html`<p class="muted">${t('chooseBatch')}</p>`}`;
@@ -120,7 +120,7 @@ function Correct(props: { batch: string; row: Row; onDone: () => void; onCancel:
   const id = (k: string) => `c-${k}`;
   return html`<form class="correct" onSubmit=${submit} novalidate aria-label=${t('correctFor', { awb: r.awb_number })}>
     <div><label for=${id('ncm')}>${t('newNcm')}</label>
-      <input id=${id('ncm')} ref=${first} name="ncm_code" list=${id('cands')} value=${r.ncm_code ?? ''} aria-invalid=${errors.ncm_code ? 'true' : undefined} aria-describedby=${errors.ncm_code ? id('ncm-err') : undefined} />
+      <input id=${id('ncm')} ref=${first} name="ncm_code" list=${id('cands')} defaultValue=${r.ncm_code ?? ''} aria-invalid=${errors.ncm_code ? 'true' : undefined} aria-describedby=${errors.ncm_code ? id('ncm-err') : undefined} />
       <datalist id=${id('cands')}>${r.candidates.map((c) => html`<option value=${c.ncm_code}>${c.description}</option>`)}</datalist>
       <${FieldError} id=${id('ncm-err')} errors=${errors.ncm_code} /></div>
     <div class="grow"><label for=${id('reason')}>${t('reason')}</label>
