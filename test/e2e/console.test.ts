@@ -236,6 +236,29 @@ describe('the console', () => {
     expect((await t.call('GET', `/v1/manifests/${batchId}`, { token: partner.token })).body.data.manifest.closed_at).toBeNull();
   });
 
+  it('Manifests: follows a batch from pending to completed by polling its pipeline status, without a reload', async () => {
+    // The dispatcher stops so the batch waits, pending, until the test lets its jobs run.
+    await t.twin.jobs.stop();
+    try {
+      const key = randomUUID();
+      const res = await t.call('POST', submitPath(), { token: partner.token, body: { mawbNumber: `MAWB-${key.slice(0, 8)}`, items: [item(900, { fobValueUsd: 30 })] }, headers: { 'idempotency-key': key } });
+      expect(res.status).toBe(202);
+      await t.intake();
+      const waiting = (await t.call('GET', `/v1/couriers/default/webhook/${key}/status`, { token: partner.token })).body.batch_id as string;
+      await page.goto(`${t.twin.url}/console/manifests/${waiting}`);
+      await page.getByRole('heading', { name: /Procesamiento: (pending|processing)/ }).waitFor();
+      expect(await page.getByRole('progressbar', { name: 'Progreso' }).getAttribute('value')).toBe('0');
+      await page.evaluate('window.__sameDocument = true');
+      await t.twin.jobs.runDue();
+      await page.getByRole('heading', { name: 'Procesamiento: completed' }).waitFor();
+      expect(await page.getByRole('progressbar', { name: 'Progreso' }).getAttribute('value')).toBe('100');
+      expect(await page.evaluate<boolean>('window.__sameDocument === true')).toBe(true);
+      await page.getByRole('button', { name: 'Descargar JSON' }).waitFor();
+    } finally {
+      t.twin.jobs.start(50);
+    }
+  });
+
   it("Review: corrects a product's NCM, sees its duty change, and the API's product and log agree; then closes the batch", async () => {
     await page.goto(`${t.twin.url}/console/manifests/${batchId}`);
     await page.getByRole('link', { name: 'Revisar este lote' }).click();
@@ -285,6 +308,9 @@ describe('the console', () => {
     await page.getByRole('link', { name: 'Abrir el panel de webhooks' }).click();
     await page.waitForURL(`${t.twin.url}/dashboard`);
     await page.getByRole('button', { name: 'Sign out' }).waitFor();
+    await page.getByRole('link', { name: 'Back to the console' }).click();
+    await page.waitForURL(`${t.twin.url}/console/webhooks`);
+    await page.getByRole('heading', { level: 1, name: 'Webhooks' }).waitFor();
   });
 
   it('shows a partner what its role allows: no document actions, no NCM corrections, no close', async () => {
