@@ -146,10 +146,24 @@ export async function applyReview(
   }
 }
 
-/** One page of a batch's broker decisions, newest first. */
+/** One page of a batch's broker decisions, newest first; a cursor this query did not answer is `undefined`. */
 export async function listReviewDecisions(batchId: string, opts: { cursor?: string | null; limit: number }) {
-  const res = await reviewDecisions().query.byBatch({ batchId }).go({ cursor: opts.cursor ?? null, limit: opts.limit, order: 'desc' });
-  return { decisions: res.data as unknown as ReviewDecisionRecord[], cursor: res.cursor };
+  const res = await withCursor(() => reviewDecisions().query.byBatch({ batchId }).go({ cursor: opts.cursor ?? null, limit: opts.limit, order: 'desc' }));
+  return res && { decisions: res.data as unknown as ReviewDecisionRecord[], cursor: res.cursor };
+}
+
+/**
+ * A query with a caller's cursor: ElectroDB refuses one it cannot read, DynamoDB one whose key is
+ * not of the query's partition; either is the caller's error, answered as undefined.
+ */
+export async function withCursor<T>(query: () => Promise<T>): Promise<T | undefined> {
+  try {
+    return await query();
+  } catch (err) {
+    const e = err as { name?: string; message?: string; cause?: { name?: string } };
+    if (e?.name === 'ElectroError' || e?.name === 'ValidationException' || e?.cause?.name === 'ValidationException' || /cursor|ExclusiveStartKey|start key/i.test(e?.message ?? '')) return undefined;
+    throw err;
+  }
 }
 
 /** The review on a product as the product keeps it. */

@@ -16,7 +16,7 @@ import { offlineClassifierInForce } from '../../infra/tariff/classifier-port';
 import type { TariffRow } from '../../core/tariff/table';
 import { now } from '../../infra/clock';
 import { getBatch, itemsOfAwb, listAllBatches } from '../../infra/entities/manifests';
-import { applyReview, getMemory, listReviewDecisions, reviewOf, type ReviewDecisionRecord } from '../../infra/entities/reviews';
+import { applyReview, getMemory, listReviewDecisions, reviewOf, withCursor, type ReviewDecisionRecord } from '../../infra/entities/reviews';
 import { loadTariffTable } from '../../infra/tariff/table-source';
 import { partAt, readHashesOf, readPartOf, resultsIndex, writeIndex, writePart, type ResultsIndex } from '../pipeline/results-store';
 import { closed } from '../manifests/intake';
@@ -28,6 +28,8 @@ import { requireBatch } from '../manifests/tracking';
  * the broker's correction of a product's NCM, which recomputes its shipment with the calculation
  * code of the pipeline and keeps who decided what and when.
  */
+
+const badCursor = () => new ValidationFailed({ cursor: ['Is not a cursor this list answered; leave it out to start from the first page.'] });
 
 /** The review threshold: the `confidence_below` rule of the channel rules (0.5). */
 export const reviewThreshold = channelRules.flatMap((r) => (r.when.kind === 'confidence_below' ? [r.when.threshold] : [])).reduce((a, b) => Math.max(a, b), 0);
@@ -388,7 +390,9 @@ function recompute(
 /** One page of the batch's broker decisions, newest first. */
 export async function reviewDecisions(principal: Principal, manifest: string, cursor: string | undefined, perPage: number) {
   const batch = await requireBatch(principal, manifest);
-  const { decisions, cursor: next } = await listReviewDecisions(batch.batchId, { cursor, limit: perPage });
+  const page = await listReviewDecisions(batch.batchId, { cursor, limit: perPage });
+  if (!page) throw badCursor();
+  const { decisions, cursor: next } = page;
   return {
     data: decisions.map((d) => ({
       ...reviewOf(d),
@@ -412,7 +416,9 @@ export async function batchQueue(opts: { cursor?: string; perPage: number; statu
   let cursor: string | null = opts.cursor ?? null;
   // Reads on past the page's size only while filtered rows are missing, at most a few pages.
   for (let reads = 0; reads < 5 && out.length < opts.perPage; reads++) {
-    const res = await listAllBatches({ cursor, limit: opts.perPage - out.length });
+    const from = cursor;
+    const res = await withCursor(() => listAllBatches({ cursor: from, limit: opts.perPage - out.length }));
+    if (!res) throw badCursor();
     out.push(...res.batches.filter((b) => isVisible(b) && (!opts.status || b.status === opts.status)));
     cursor = res.cursor;
     if (!cursor) break;

@@ -251,3 +251,23 @@ describe('GET /v1/couriers/quota/{tax_id}/shipments', () => {
     expect(Object.keys(res.body.errors)).toEqual(['tax_id']);
   });
 });
+
+describe('hostile input to the review routes', () => {
+  it('answers 4xx, never 500, to cursors that are not ours', async () => {
+    for (const cursor of ['garbage', 'eyJwayI6IngifQ', '%00', 'a'.repeat(1999)]) {
+      for (const path of [`/v1/couriers/manifests/${batchId}/review/decisions`, '/v1/couriers/review/batches', `/v1/couriers/manifests/${batchId}/review`]) {
+        const res = await t.call('GET', `${path}?cursor=${encodeURIComponent(cursor)}`, { token: broker.token });
+        expect(res.status, `${path} ${cursor.slice(0, 20)}`).toBeLessThan(500);
+      }
+    }
+  });
+
+  it('answers 422 naming the field to bodies of the wrong shape, and writes nothing', async () => {
+    for (const body of [[], 'x', { ncm_code: 42020000, reason: 'x' }, { ncm_code: '4202.92.00', reason: 'x'.repeat(501) }, { ncm_code: '4202.92.00', reason: 'bad\u0000' }]) {
+      const res = await t.call('PUT', path('AWB0000002'), { token: broker.token, body });
+      expect(res.status).toBe(422);
+    }
+    const log = await t.call('GET', `/v1/couriers/manifests/${batchId}/review/decisions`, { token: broker.token });
+    expect(log.body.data.every((d: { awb_number: string }) => d.awb_number !== 'AWB0000002')).toBe(true);
+  });
+});
