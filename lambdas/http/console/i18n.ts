@@ -81,6 +81,10 @@ const messages = {
   type_customs: ['Aduana', 'Customs'],
   type_delivery: ['Entrega', 'Delivery'],
   type_other: ['Otro', 'Other'],
+  status_pending: ['pendiente', 'pending'],
+  status_processing: ['procesando', 'processing'],
+  status_completed: ['completado', 'completed'],
+  status_failed: ['falló', 'failed'],
   // manifests
   manifestsTitle: ['Manifiestos', 'Manifests'],
   manifestsCaption: ['Lotes de manifiestos, más recientes primero', 'Manifest batches, newest first'],

@@ -10,7 +10,7 @@ export const ReviewQueue = {
   tag: 'review',
   auth: {},
   rate: 'couriers.status',
-  uses: { table: ['GetItem', 'Query'], bucket: [{ name: 'files', actions: ['GetObject'] }] },
+  uses: { table: ['GetItem', 'BatchGetItem', 'Query'], bucket: [{ name: 'files', actions: ['GetObject'] }] },
   schemas: { params: ReviewPathParams, query: ReviewQueueQuery },
   memoryMb: 1024,
 } satisfies RouteDef;

@@ -246,6 +246,19 @@ export async function getItems(batchId: string, keys: readonly string[]): Promis
   return found;
 }
 
+/** The stored items of a batch under these keys, whole (the review shows what the partner declared). */
+export async function getStoredItems(batchId: string, keys: readonly string[]): Promise<Map<string, StoredItem>> {
+  const found = new Map<string, StoredItem>();
+  for (let i = 0; i < keys.length; i += 100) {
+    const res = await items()
+      .get(keys.slice(i, i + 100).map((itemKey) => ({ batchId, itemKey })))
+      .go({ concurrency: 4 });
+    for (const it of res.data) found.set(it.itemKey, it as StoredItem);
+    if (res.unprocessed.length) for (const [k, v] of await getStoredItems(batchId, res.unprocessed.map((u) => u.itemKey as string))) found.set(k, v);
+  }
+  return found;
+}
+
 /**
  * Writes items (and decision pages) in BatchWriteItem calls, retrying unprocessed writes. Each
  * call's request is built when a writer is free for it, so a 100,000-item payload never exists

@@ -15,7 +15,7 @@ import { classifyInputOf } from '../../core/tariff/classifier';
 import { offlineClassifierInForce } from '../../infra/tariff/classifier-port';
 import type { TariffRow } from '../../core/tariff/table';
 import { now } from '../../infra/clock';
-import { getBatch, itemsOfAwb, listAllBatches } from '../../infra/entities/manifests';
+import { getBatch, getStoredItems, itemsOfAwb, listAllBatches } from '../../infra/entities/manifests';
 import { applyReview, getMemory, listReviewDecisions, reviewOf, withCursor, type ReviewDecisionRecord } from '../../infra/entities/reviews';
 import { loadTariffTable } from '../../infra/tariff/table-source';
 import { partAt, readHashesOf, readPartOf, resultsIndex, writeIndex, writePart, type ResultsIndex } from '../pipeline/results-store';
@@ -112,7 +112,7 @@ export async function reviewQueue(principal: Principal, manifest: string, q: Rev
       page.push(p);
     }
   }
-  const [items, classifier] = await Promise.all([itemsByKey(batch, page.map((p) => p.awb_number)), offlineClassifier()]);
+  const [items, classifier] = await Promise.all([getStoredItems(batch.batchId, page.map((p) => p.item_key)), offlineClassifier()]);
   const data = page.map((p) => {
     const it = items.get(p.item_key);
     const input = it ? classifyInputOf(it.data) : { description: p.description ?? undefined };

@@ -5,6 +5,8 @@ import { api, canCloseBatches, messageOf, must, saveBlob, ApiError } from '../ap
 import { go, place } from '../router';
 import { Link, Pager, Progress, say, Title } from '../ui';
 
+const statusLabel = (s: string) => t(`status_${s}` as MessageId);
+
 type Batch = { account_id?: number; manifest_id: string; batch_id: string; status: string; progress: number; summary: { total_articles: number; amount_to_pay: number; currency: string }; closed_at: string | null; created_at: string };
 
 /** How often a batch still processing is asked for its pipeline status. */
@@ -53,7 +55,7 @@ export function ManifestsScreen() {
       <form class="filters" onSubmit=${(e: Event) => e.preventDefault()} aria-label=${t('filter')}>
         <div><label for="m-status">${t('status')}</label>
           <select id="m-status" value=${statusFilter} onChange=${(e: Event) => { setStatusFilter((e.target as HTMLSelectElement).value); setPage(1); setCursors([undefined]); }}>
-            ${['', 'pending', 'processing', 'completed', 'failed'].map((s) => html`<option value=${s}>${s || t('any')}</option>`)}
+            ${['', 'pending', 'processing', 'completed', 'failed'].map((s) => html`<option value=${s}>${s ? statusLabel(s) : t('any')}</option>`)}
           </select></div>
       </form>
       <form class="filters" onSubmit=${open} aria-label=${t('openBatch')}>
@@ -69,7 +71,7 @@ export function ManifestsScreen() {
           <thead><tr><th scope="col">${t('manifestId')}</th>${everyAccount && html`<th scope="col">${t('account')}</th>`}<th scope="col">${t('status')}</th><th scope="col">${t('progress')}</th><th scope="col">${t('products')}</th><th scope="col">${t('amountToPay')}</th><th scope="col">${t('closed')}</th><th scope="col">${t('created')}</th></tr></thead>
           <tbody>${list.rows.map((b) => html`<tr class=${b.batch_id === id ? 'selected' : ''}>
             <th scope="row"><${Link} screen="manifests" item=${b.batch_id}>${b.manifest_id}<//><br /><span class="muted small">${b.batch_id}</span></th>
-            ${everyAccount && html`<td>${b.account_id}</td>`}<td>${b.status}</td><td>${b.progress}%</td><td>${b.summary.total_articles}</td><td>${money(b.summary.amount_to_pay)}</td>
+            ${everyAccount && html`<td>${b.account_id}</td>`}<td>${statusLabel(b.status)}</td><td>${b.progress}%</td><td>${b.summary.total_articles}</td><td>${money(b.summary.amount_to_pay)}</td>
             <td>${b.closed_at ? when(b.closed_at) : '—'}</td><td>${when(b.created_at)}</td></tr>`)}</tbody>
         </table></div>
         <${Pager} label=${t('manifestsCaption')} ...${pager} />`}
@@ -155,9 +157,9 @@ function BatchDetail(props: { batch: string; onChanged: () => void }) {
     <div class="bar"><h2 id="b-h">${p.manifest_id} · ${p.batch_id}</h2>
       <button type="button" onClick=${() => setTick(tick + 1)}>${t('refresh')}</button>
       <button type="button" onClick=${() => go('manifests')}>${t('close')}</button></div>
-    <h3>${t('pipeline')}: ${p.status}</h3>
+    <h3>${t('pipeline')}: ${statusLabel(p.status)}</h3>
     <${Progress} label=${t('progress')} value=${p.overall_progress} />
-    ${p.pipeline_steps.map((s) => html`<${Progress} label=${`${t(`stage_${s.key}` as MessageId)} (${s.status})`} value=${s.progress} />`)}
+    ${p.pipeline_steps.map((s) => html`<${Progress} label=${`${t(`stage_${s.key}` as MessageId)} (${statusLabel(s.status)})`} value=${s.progress} />`)}
     ${p.error && html`<p class="err">${p.error}</p>`}
     <h3>${t('summary')}</h3>
     <dl class="facts">

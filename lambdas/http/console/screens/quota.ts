@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { html } from '../html';
-import { t, when } from '../i18n';
+import { t, when, type MessageId } from '../i18n';
 import { api, messageOf, must, ApiError } from '../api';
 import { go, place } from '../router';
 import { FieldError, Link, say, Title } from '../ui';
@@ -65,7 +65,7 @@ export function QuotaScreen() {
         <caption>${t('quotaCaption')}</caption>
         <thead><tr><th scope="col">${t('awb')}</th><th scope="col">${t('account')}</th><th scope="col">${t('batches')}</th></tr></thead>
         <tbody>${answer.shipments.map((s) => html`<tr><th scope="row">${s.awb_number}</th><td>${s.account_id}</td>
-          <td><ul class="reasons">${s.batches.map((b) => html`<li><${Link} screen="manifests" item=${b.batch_id}>${b.manifest_number} (${b.batch_id})<//> · ${b.status}${b.closed_at ? ` · ${t('closed')} ${when(b.closed_at)}` : ''}</li>`)}</ul></td></tr>`)}</tbody>
+          <td><ul class="reasons">${s.batches.map((b) => html`<li><${Link} screen="manifests" item=${b.batch_id}>${b.manifest_number} (${b.batch_id})<//> · ${t(`status_${b.status}` as MessageId)}${b.closed_at ? ` · ${t('closed')} ${when(b.closed_at)}` : ''}</li>`)}</ul></td></tr>`)}</tbody>
       </table></div>`}
     </section>`}`;
 }
