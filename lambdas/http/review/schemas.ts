@@ -20,7 +20,7 @@ export const ReviewDecisionsQuery = v.object({
 });
 
 export const ClassificationBody = v.object({
-  ncm_code: v.pipe(v.string('Must be a string.'), v.trim(), v.nonEmpty('Must not be empty.'), v.maxLength(20, 'Must be at most 20 characters.')),
+  ncm_code: v.pipe(v.string('Must be a string.'), v.trim(), v.regex(/^\d{4}\.?\d{2}\.?\d{2}$/, 'Must be an 8-digit NCM, e.g. 6109.10.00 or 61091000.')),
   reason: text(500),
   /** Which product of the AWB, when it has more than one. */
   item_key: v.optional(identifier(200)),
