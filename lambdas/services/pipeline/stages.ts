@@ -9,7 +9,7 @@ import { customsChannel, shipmentChannel } from '../../core/customs/channel';
 import { checkShipmentTaxIds, type InvalidTaxIdAwb } from '../customs/webservices';
 import { tariffClassifier } from '../../infra/tariff/classifier-port';
 import { classifyInputOf, type Classification } from '../../core/tariff/classifier';
-import { getMemories, memoryCount } from '../../infra/entities/reviews';
+import { tariffMemory } from '../../infra/tariff/memory-port';
 import { loadTariffTable } from '../../infra/tariff/table-source';
 import { fingerprintOf } from '../review/fingerprint';
 import type { PageItem, StageOutput } from './pages-store';
@@ -100,10 +100,10 @@ const itemsBetweenYields = 50;
  */
 async function remembered(items: readonly PageItem[], accountId: number): Promise<Map<string, Classification>> {
   const out = new Map<string, Classification>();
-  if (!(await memoryCount(accountId))) return out;
   const prints = new Map(items.map((it) => [it.itemKey, fingerprintOf(classifyInputOf(it.data))]));
-  const [memories, table] = await Promise.all([getMemories(accountId, [...new Set(prints.values())]), loadTariffTable()]);
+  const memories = await tariffMemory().lookup(accountId, [...prints.values()]);
   if (!memories.size) return out;
+  const table = await loadTariffTable();
   const rows = new Map(table.rows.map((r) => [r.ncm, r]));
   for (const [itemKey, print] of prints) {
     const m = memories.get(print);
