@@ -26,6 +26,7 @@ const twin = await startTwin({
 console.log(`Despacho is ready on ${twin.apiUrl} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 console.log(`  health:  ${twin.apiUrl}/health`);
 console.log(`  openapi: ${twin.apiUrl}/openapi.json`);
+console.log(`  console: ${twin.url}/console`);
 console.log(`  webhook dashboard: ${twin.url}/dashboard`);
 console.log(`  fake carriers (fedex, ups, dhl, usps): ${twin.carriers.baseUrl}`);
 if (process.env.ADMIN_TOKEN) console.log('  admin token: the value of ADMIN_TOKEN');

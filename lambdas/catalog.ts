@@ -21,6 +21,8 @@ import { documentsRoutes } from './http/documents/routes';
 import { eventsRoutes } from './http/events/routes';
 import { inventoryRoutes } from './http/inventory/routes';
 import { manifestsRoutes } from './http/manifests/routes';
+import { reviewRoutes } from './http/review/routes';
+import { consoleRoutes } from './http/console/routes';
 import { ordersRoutes } from './http/orders/routes';
 import { shippingRoutes } from './http/shipping/routes';
 import { storageRoutes } from './http/storage/routes';
@@ -45,7 +47,9 @@ export const routes: RouteDef[] = [
   ...Object.values(couriersRoutes),
   ...Object.values(customsRoutes),
   ...Object.values(manifestsRoutes),
+  ...Object.values(reviewRoutes),
   ...Object.values(dashboardRoutes),
+  ...Object.values(consoleRoutes),
   ...Object.values(webhooksRoutes),
   ...Object.values(eventsRoutes),
   ...Object.values(ordersRoutes),
@@ -177,7 +181,8 @@ export const pipelineTasks = {
     summary: 'One stage (classification, webservices, ai, calculations) over one page of items',
     uses: {
       // PutItem: the page's done-mark, written in one transaction with the stage's count.
-      table: ['GetItem', 'Query', 'PutItem', 'UpdateItem'],
+      // BatchGetItem: the partner-code memory the ai stage reads (services/review).
+      table: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem'],
       bucket: pipelineFiles(['GetObject', 'PutObject']),
       bedrock: true,
     },

@@ -4,6 +4,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { dashboardScript, dashboardStyle } from '../lambdas/http/dashboard/script';
 import { docsScript } from '../lambdas/http/system/docs-script';
+import { consoleScript, consoleStyle } from '../lambdas/http/console/script';
 
 /**
  * How every Lambda is bundled: one minified ESM file per handler with the AWS SDK inside (pinned by
@@ -159,7 +160,7 @@ export function workerEsbuildArgs(worker: WorkerScript, inputDir: string, output
  * Browser scripts a handler serves as text, read from beside index.mjs: each is compiled there
  * whenever the bundle contains the module that serves it.
  */
-export const browserScripts = [dashboardScript, dashboardStyle, docsScript] as const;
+export const browserScripts = [dashboardScript, dashboardStyle, docsScript, consoleScript, consoleStyle] as const;
 
 export type BrowserScript = (typeof browserScripts)[number];
 

@@ -679,7 +679,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Close a batch: every later write to it gets 423 (broker or admin) */
+        /** Close a batch: every later write to it gets 423 (broker or admin); a reviewed batch announces its review (manifest.processed) */
         post: operations["CouriersBatchClose"];
         delete?: never;
         options?: never;
@@ -807,6 +807,91 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/couriers/review/batches": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every account's manifest batches, newest first (broker or admin): the broker's queue (filter status; cursor pages) */
+        get: operations["ReviewBatches"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/couriers/manifests/{manifest}/review": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A processed batch's products in channel A or RO or below the review threshold, with reasons, candidates and the declared code (cursor pages) */
+        get: operations["ReviewQueue"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/couriers/manifests/{manifest}/products/{awb}/classification": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Confirm or correct a product's NCM (broker): its shipment's duties, taxes and channel are computed again, the decision is recorded and the partner-code memory learns it */
+        put: operations["ReviewClassification"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/couriers/manifests/{manifest}/review/decisions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The broker's classification decisions on a batch, newest first (cursor pages) */
+        get: operations["ReviewDecisions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/couriers/quota/{tax_id}/shipments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A tax id's personal shipments of a year (the quota ledger's slots) and the batches that hold them */
+        get: operations["QuotaShipments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/dashboard": {
         parameters: {
             query?: never;
@@ -833,6 +918,57 @@ export interface paths {
         };
         /** The dashboard script and stylesheet */
         get: operations["DashboardAssets"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The console for the broker's staff and partners (one page; its screens are addresses under /console/) */
+        get: operations["ConsolePage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/{screen}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The console's script and stylesheet (app.js, app.css), and its screens by address (documents, manifests, review, quota, webhooks) */
+        get: operations["ConsoleScreens"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/{screen}/{item}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A screen opened on one record (a batch, a document, a tax id): the same page */
+        get: operations["ConsoleScreenItem"];
         put?: never;
         post?: never;
         delete?: never;
@@ -11633,7 +11769,7 @@ export interface operations {
                                 regime: string | null;
                                 ncm_code: string | null;
                                 classification_confidence: number | null;
-                                classification_source: ("partner" | "ai" | "offline" | "hs-fallback") | null;
+                                classification_source: ("partner" | "ai" | "offline" | "hs-fallback" | "broker") | null;
                                 fob_value: number | null;
                                 cif_value: number | null;
                                 customs_duty: number | null;
@@ -11666,6 +11802,18 @@ export interface operations {
                                     };
                                     verified: boolean;
                                 } | null;
+                                review?: {
+                                    revision: number;
+                                    ncm_code_before: string | null;
+                                    ncm_code: string;
+                                    reason: string;
+                                    decided_by: string;
+                                    /**
+                                     * Format: date-time
+                                     * @description ISO 8601 UTC timestamp
+                                     */
+                                    decided_at: string;
+                                };
                             }[];
                         };
                     };
@@ -14411,6 +14559,1421 @@ export interface operations {
             };
         };
     };
+    ReviewBatches: {
+        parameters: {
+            query?: {
+                cursor?: string;
+                per_page?: string;
+                status?: "pending" | "processing" | "completed" | "failed";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of every account's batches, newest first */
+            200: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            manifest_id: string;
+                            batch_id: string;
+                            /** @enum {string} */
+                            status: "receiving" | "pending" | "processing" | "completed" | "failed";
+                            progress: number;
+                            summary: {
+                                total_awbs: number;
+                                total_articles: number;
+                                personal_items: number;
+                                commercial_items: number;
+                                prohibited_items: number;
+                                /** @description Amount with 2 decimals */
+                                amount_to_pay: number;
+                                currency: string;
+                            };
+                            mawb_number: string;
+                            closed_at: string | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC timestamp
+                             */
+                            created_at: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC timestamp
+                             */
+                            updated_at: string;
+                            account_id: number;
+                            reviewed: number;
+                        }[];
+                        meta: {
+                            per_page: number;
+                            cursor: string | null;
+                            next_cursor: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
+            401: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "unauthorized" | "token_expired";
+                    } | {
+                        /** @constant */
+                        message: "Unauthorized";
+                    };
+                };
+            };
+            /** @description Authenticated, but not allowed */
+            403: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "forbidden";
+                    };
+                };
+            };
+            /** @description Too large */
+            413: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "payload_too_large";
+                    };
+                };
+            };
+            /** @description Invalid: one entry per failing field in `errors` */
+            422: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "validation_failed";
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Rate limit exceeded: retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds until the window resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal error, with a request id and no internals */
+            500: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "internal_error";
+                        request_id?: string;
+                    };
+                };
+            };
+        };
+    };
+    ReviewQueue: {
+        parameters: {
+            query?: {
+                cursor?: string;
+                per_page?: string;
+            };
+            header?: never;
+            path: {
+                manifest: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the products to review, in item-key order */
+            200: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            awb_number: string;
+                            tracking_number: string | null;
+                            item_key: string;
+                            description: string | null;
+                            consignee: string;
+                            tax_id: string | null;
+                            tax_id_valid: boolean | null;
+                            quota: number | null;
+                            regime: string | null;
+                            ncm_code: string | null;
+                            classification_confidence: number | null;
+                            classification_source: ("partner" | "ai" | "offline" | "hs-fallback" | "broker") | null;
+                            fob_value: number | null;
+                            cif_value: number | null;
+                            customs_duty: number | null;
+                            statistics_fee: number | null;
+                            vat: number | null;
+                            ddp_value: number | null;
+                            amount_to_pay: number | null;
+                            currency: string;
+                            customs_channel: ("V" | "A" | "RO") | null;
+                            reasons: string[];
+                            breakdown: {
+                                [key: string]: unknown;
+                            } | null;
+                            tariff_rates?: {
+                                duty: {
+                                    rate: number;
+                                    /** @enum {string} */
+                                    status: "verified" | "unverified" | "imported";
+                                    source: string;
+                                };
+                                statistics_fee: {
+                                    rate: number;
+                                    /** @enum {string} */
+                                    status: "verified" | "unverified" | "imported";
+                                };
+                                vat: {
+                                    rate: number;
+                                    /** @enum {string} */
+                                    status: "verified" | "unverified" | "imported";
+                                };
+                                verified: boolean;
+                            } | null;
+                            review?: {
+                                revision: number;
+                                ncm_code_before: string | null;
+                                ncm_code: string;
+                                reason: string;
+                                decided_by: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 UTC timestamp
+                                 */
+                                decided_at: string;
+                            };
+                            review_causes: ("channel_a" | "channel_ro" | "low_confidence")[];
+                            declared_code: string | null;
+                            candidates: {
+                                ncm_code: string;
+                                description: string;
+                                duty_rate: number;
+                                score: number;
+                            }[];
+                        }[];
+                        meta: {
+                            per_page: number;
+                            cursor: string | null;
+                            next_cursor: string | null;
+                            review_threshold: number;
+                            batch_id: string;
+                            manifest_number: string;
+                            closed_at: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
+            401: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "unauthorized" | "token_expired";
+                    } | {
+                        /** @constant */
+                        message: "Unauthorized";
+                    };
+                };
+            };
+            /** @description No such manifest, batch or AWB in this account */
+            404: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "not_found";
+                    };
+                };
+            };
+            /** @description The batch is not processed yet */
+            409: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "processing_incomplete";
+                        batch_id?: string;
+                        status?: string;
+                        progress?: number;
+                    };
+                };
+            };
+            /** @description Too large */
+            413: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "payload_too_large";
+                    };
+                };
+            };
+            /** @description Invalid: one entry per failing field in `errors` */
+            422: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "validation_failed";
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Rate limit exceeded: retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds until the window resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal error, with a request id and no internals */
+            500: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "internal_error";
+                        request_id?: string;
+                    };
+                };
+            };
+        };
+    };
+    ReviewClassification: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                manifest: string;
+                awb: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    ncm_code: string;
+                    reason: string;
+                    item_key?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The product as the broker's decision left it, its figures before, and the batch's new amount to pay */
+            200: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            batch_id: string;
+                            manifest_number: string;
+                            awb_number: string;
+                            item_key: string;
+                            revision: number;
+                            before: {
+                                ncm_code: string | null;
+                                classification_source: string | null;
+                                customs_duty: number | null;
+                                vat: number | null;
+                                amount_to_pay: number | null;
+                                customs_channel: ("V" | "A" | "RO") | null;
+                            } | null;
+                            product: {
+                                awb_number: string;
+                                tracking_number: string | null;
+                                item_key: string;
+                                description: string | null;
+                                consignee: string;
+                                tax_id: string | null;
+                                tax_id_valid: boolean | null;
+                                quota: number | null;
+                                regime: string | null;
+                                ncm_code: string | null;
+                                classification_confidence: number | null;
+                                classification_source: ("partner" | "ai" | "offline" | "hs-fallback" | "broker") | null;
+                                fob_value: number | null;
+                                cif_value: number | null;
+                                customs_duty: number | null;
+                                statistics_fee: number | null;
+                                vat: number | null;
+                                ddp_value: number | null;
+                                amount_to_pay: number | null;
+                                currency: string;
+                                customs_channel: ("V" | "A" | "RO") | null;
+                                reasons: string[];
+                                breakdown: {
+                                    [key: string]: unknown;
+                                } | null;
+                                tariff_rates?: {
+                                    duty: {
+                                        rate: number;
+                                        /** @enum {string} */
+                                        status: "verified" | "unverified" | "imported";
+                                        source: string;
+                                    };
+                                    statistics_fee: {
+                                        rate: number;
+                                        /** @enum {string} */
+                                        status: "verified" | "unverified" | "imported";
+                                    };
+                                    vat: {
+                                        rate: number;
+                                        /** @enum {string} */
+                                        status: "verified" | "unverified" | "imported";
+                                    };
+                                    verified: boolean;
+                                } | null;
+                                review?: {
+                                    revision: number;
+                                    ncm_code_before: string | null;
+                                    ncm_code: string;
+                                    reason: string;
+                                    decided_by: string;
+                                    /**
+                                     * Format: date-time
+                                     * @description ISO 8601 UTC timestamp
+                                     */
+                                    decided_at: string;
+                                };
+                            };
+                            summary: {
+                                /** @description Amount with 2 decimals */
+                                amount_to_pay: number;
+                                currency: string;
+                            };
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Malformed request (bad JSON, bad Idempotency-Key, bad multipart) */
+            400: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "bad_request";
+                    };
+                };
+            };
+            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
+            401: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "unauthorized" | "token_expired";
+                    } | {
+                        /** @constant */
+                        message: "Unauthorized";
+                    };
+                };
+            };
+            /** @description Authenticated, but not allowed */
+            403: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "forbidden";
+                    };
+                };
+            };
+            /** @description No such manifest, batch or AWB in this account */
+            404: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "not_found";
+                    };
+                };
+            };
+            /** @description The batch is not processed yet, or it changed while the decision was written */
+            409: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "processing_incomplete" | "conflict";
+                        batch_id?: string;
+                        status?: string;
+                        progress?: number;
+                    };
+                };
+            };
+            /** @description Too large */
+            413: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "payload_too_large";
+                    };
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Invalid: one entry per failing field in `errors` */
+            422: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "validation_failed";
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description The batch was closed by the broker (spec 7.2) */
+            423: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "manifest_closed";
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 UTC timestamp
+                         */
+                        closed_at?: string;
+                        manifest_number?: string;
+                        batch_id?: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded: retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds until the window resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal error, with a request id and no internals */
+            500: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "internal_error";
+                        request_id?: string;
+                    };
+                };
+            };
+        };
+    };
+    ReviewDecisions: {
+        parameters: {
+            query?: {
+                cursor?: string;
+                per_page?: string;
+            };
+            header?: never;
+            path: {
+                manifest: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The broker's classification decisions, newest first */
+            200: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            revision: number;
+                            ncm_code_before: string | null;
+                            ncm_code: string;
+                            reason: string;
+                            decided_by: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC timestamp
+                             */
+                            decided_at: string;
+                            awb_number: string;
+                            item_key: string;
+                            customs_duty_before: number | null;
+                            customs_duty: number | null;
+                            customs_channel_before: string | null;
+                            customs_channel: string | null;
+                        }[];
+                        meta: {
+                            per_page: number;
+                            cursor: string | null;
+                            next_cursor: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
+            401: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "unauthorized" | "token_expired";
+                    } | {
+                        /** @constant */
+                        message: "Unauthorized";
+                    };
+                };
+            };
+            /** @description No such manifest, batch or AWB in this account */
+            404: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "not_found";
+                    };
+                };
+            };
+            /** @description Too large */
+            413: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "payload_too_large";
+                    };
+                };
+            };
+            /** @description Invalid: one entry per failing field in `errors` */
+            422: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "validation_failed";
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Rate limit exceeded: retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds until the window resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal error, with a request id and no internals */
+            500: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "internal_error";
+                        request_id?: string;
+                    };
+                };
+            };
+        };
+    };
+    QuotaShipments: {
+        parameters: {
+            query?: {
+                year?: string;
+            };
+            header?: never;
+            path: {
+                tax_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The tax id's personal shipments of the year and the batches holding them (a partner sees its own; `others` counts the rest) */
+            200: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            tax_id: string;
+                            tax_id_formatted: string;
+                            year: number;
+                            limit: number;
+                            used: number;
+                            remaining: number;
+                            shipments: {
+                                awb_number: string;
+                                account_id: number;
+                                batches: {
+                                    batch_id: string;
+                                    manifest_number: string;
+                                    status: string;
+                                    closed_at: string | null;
+                                    /**
+                                     * Format: date-time
+                                     * @description ISO 8601 UTC timestamp
+                                     */
+                                    created_at: string;
+                                }[];
+                            }[];
+                            others: number;
+                        };
+                    };
+                };
+            };
+            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
+            401: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "unauthorized" | "token_expired";
+                    } | {
+                        /** @constant */
+                        message: "Unauthorized";
+                    };
+                };
+            };
+            /** @description Not found, or not yours */
+            404: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "not_found";
+                    };
+                };
+            };
+            /** @description Too large */
+            413: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "payload_too_large";
+                    };
+                };
+            };
+            /** @description Invalid: one entry per failing field in `errors` */
+            422: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "validation_failed";
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Rate limit exceeded: retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds until the window resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal error, with a request id and no internals */
+            500: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "internal_error";
+                        request_id?: string;
+                    };
+                };
+            };
+        };
+    };
     DashboardPage: {
         parameters: {
             query?: never;
@@ -14498,6 +16061,242 @@ export interface operations {
                 };
             };
             /** @description No dashboard file by that name */
+            404: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "not_found";
+                    };
+                };
+            };
+            /** @description Too large */
+            413: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "payload_too_large";
+                    };
+                };
+            };
+            /** @description Internal error, with a request id and no internals */
+            500: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "internal_error";
+                        request_id?: string;
+                    };
+                };
+            };
+        };
+    };
+    ConsolePage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The console page */
+            200: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Too large */
+            413: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "payload_too_large";
+                    };
+                };
+            };
+            /** @description Internal error, with a request id and no internals */
+            500: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "internal_error";
+                        request_id?: string;
+                    };
+                };
+            };
+        };
+    };
+    ConsoleScreens: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                screen: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page (a screen address), app.js or app.css */
+            200: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                    "text/javascript": string;
+                    "text/css": string;
+                };
+            };
+            /** @description No console file or screen by that name */
+            404: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "not_found";
+                    };
+                };
+            };
+            /** @description Too large */
+            413: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "payload_too_large";
+                    };
+                };
+            };
+            /** @description Internal error, with a request id and no internals */
+            500: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "internal_error";
+                        request_id?: string;
+                    };
+                };
+            };
+        };
+    };
+    ConsoleScreenItem: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                screen: string;
+                item: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page, opened on one record */
+            200: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description No console screen by that name */
             404: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -17449,6 +19248,11 @@ export interface operations {
                                     total_awbs?: number;
                                     total_products?: number;
                                 };
+                                review?: {
+                                    revision: number;
+                                    closed_at: string;
+                                    closed_by: string | null;
+                                };
                             };
                         } | {
                             id: string;
@@ -17662,7 +19466,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad token, or a bad X-Signature */
+            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -17684,7 +19488,10 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized";
+                        error: "unauthorized" | "token_expired";
+                    } | {
+                        /** @constant */
+                        message: "Unauthorized";
                     };
                 };
             };
@@ -24799,6 +26606,11 @@ export interface operations {
                             currency?: string;
                             total_awbs?: number;
                             total_products?: number;
+                        };
+                        review?: {
+                            revision: number;
+                            closed_at: string;
+                            closed_by: string | null;
                         };
                     };
                 };

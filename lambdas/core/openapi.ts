@@ -176,6 +176,8 @@ const tagDescriptions: Record<string, string> = {
   couriers: 'Courier manifests: submission (whole, chunked, Excel), tracking, downloads, batches (spec 4.3, 4.4)',
   customs: 'Tax-id quota, client info and landed-cost quotes (spec 4.6)',
   manifests: 'The alternative manifest interface (spec 4.5)',
+  review: "The broker's review of processed batches (channel A, RO, low confidence; NCM corrections) and a tax id's quota shipments",
+  console: "The console for the broker's staff and partners: one page and its assets, served at the root",
   dashboard: 'The webhook dashboard page and its assets, served at the root',
   webhooks: 'Webhook subscriptions, deliveries and signing secrets (spec 4.8); the events are under `webhooks`',
   orders: 'Orders, shipments, labels, marketplaces, stock and warehouses (spec 4.1)',

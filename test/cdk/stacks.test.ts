@@ -454,7 +454,7 @@ describe('api stack', { timeout: 60_000 }, () => {
     const seen = new Set<string>();
     for (const r of routes) {
       const route = routeByKey(dev.apiTemplate, routeKey(r));
-      expect(route.RouteKey).toMatch(r.root ? /^GET \/dashboard/ : /^(GET|POST|PUT|PATCH|DELETE) \/api\//);
+      expect(route.RouteKey).toMatch(r.root ? /^GET \/(dashboard|console)/ : /^(GET|POST|PUT|PATCH|DELETE) \/api\//);
       const fn = integratedFunction(dev.apiTemplate, route);
       expect(fn).toBe(functionLogicalId(dev.apiTemplate, stage, r.id));
       expect(seen.has(fn)).toBe(false);

@@ -61,6 +61,10 @@ export interface BatchRecord {
   finishedRunId?: string;
   closedAt?: string;
   closedBy?: string;
+  /** How many broker corrections (services/review) the batch's results have taken; each is one decision record. */
+  reviewRevision?: number;
+  /** The revision whose `manifest.processed` the close of the review announced (one event per review). */
+  reviewAnnounced?: number;
   /** Written when a pipeline run finishes: regime counts and amount to pay. */
   summary?: { personal_items?: number; commercial_items?: number; prohibited_items?: number; amount_to_pay?: number; currency?: string; total_awbs?: number; total_products?: number };
   /** The latest run's stage states (lambdas/core/pipeline/stages.ts). */
@@ -102,7 +106,7 @@ export interface ProcessedResult {
   /** The duty, statistics fee and VAT the calculation used, each with its status (verified, unverified, imported). */
   tariff_rates?: TariffRateStatuses;
   classification_confidence?: number;
-  classification_source?: 'partner' | 'ai' | 'offline' | 'hs-fallback';
+  classification_source?: ClassificationSourceName;
   classification_reason?: string;
   /** The declared code and the classifier's, each with its reason, when a broker must choose (classifier.ts `keepDeclared`; two entries). */
   classification_candidates?: ClassificationCandidate[];
@@ -116,6 +120,21 @@ export interface ProcessedResult {
   breakdown?: Record<string, unknown>;
   customs_channel?: 'V' | 'A' | 'RO';
   channel_reasons?: string[];
+  /** A broker's decision on the tariff code (PUT .../products/{awb}/classification). */
+  review?: ClassificationReview;
+}
+
+/** Where a product's tariff code comes from; `broker`: a broker confirmed or corrected it, or the partner-code memory did. */
+export type ClassificationSourceName = 'partner' | 'ai' | 'offline' | 'hs-fallback' | 'broker';
+
+/** Who decided a product's tariff code, what and when (kept on the product and as a decision record). */
+export interface ClassificationReview {
+  revision: number;
+  ncm_code_before: string | null;
+  ncm_code: string;
+  reason: string;
+  decided_by: string;
+  decided_at: string;
 }
 
 export interface ChunkSetRecord {

@@ -217,6 +217,7 @@ export function processedProductView(it: { awb: string; itemKey: string; item: P
     reasons: [...(r?.regime_reasons ?? []), ...candidateReasons(r?.classification_candidates), ...(r?.channel_reasons ?? [])],
     breakdown: r?.breakdown ?? null,
     tariff_rates: r?.tariff_rates ?? null,
+    ...(r?.review ? { review: r.review } : {}),
   };
 }
 

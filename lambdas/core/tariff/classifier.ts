@@ -25,7 +25,8 @@ import { brandLines, type BrandLine } from './brands';
  * at or below 0.55, and the fallback row answers 0.1.
  */
 
-export type ClassificationSource = 'partner' | 'offline' | 'ai' | 'hs-fallback';
+/** `broker`: the partner-code memory gave a broker's earlier decision for the same product (services/review). */
+export type ClassificationSource = 'partner' | 'offline' | 'ai' | 'hs-fallback' | 'broker';
 
 export interface Classification {
   /**

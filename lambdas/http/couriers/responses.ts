@@ -65,6 +65,16 @@ const chunkStatus = v.strictObject({
   failure: v.optional(v.string()),
 });
 
+/** Who decided a product's tariff code, what and when. */
+export const ClassificationReview = v.strictObject({
+  revision: integer,
+  ncm_code_before: nullable(v.string()),
+  ncm_code: v.string(),
+  reason: v.string(),
+  decided_by: v.string(),
+  decided_at: timestamp,
+});
+
 const orNull = <S extends v.GenericSchema>(s: S) => nullable(s);
 /** A processed product of the download (spec 2.6), with the reasons behind each figure. */
 export const ProcessedProduct = v.strictObject({
@@ -79,7 +89,7 @@ export const ProcessedProduct = v.strictObject({
   regime: orNull(v.string()),
   ncm_code: orNull(v.string()),
   classification_confidence: orNull(v.number()),
-  classification_source: orNull(v.picklist(['partner', 'ai', 'offline', 'hs-fallback'])),
+  classification_source: orNull(v.picklist(['partner', 'ai', 'offline', 'hs-fallback', 'broker'])),
   fob_value: orNull(v.number()),
   cif_value: orNull(money),
   customs_duty: orNull(money),
@@ -93,6 +103,8 @@ export const ProcessedProduct = v.strictObject({
   breakdown: orNull(v.record(v.string(), v.unknown())),
   /** The rates applied and their sources (issue 21); absent for a product without a tariff code. */
   tariff_rates: v.optional(nullable(tariffRateStatuses)),
+  /** A broker's decision on the tariff code (PUT .../products/{awb}/classification); absent until there is one. */
+  review: v.optional(ClassificationReview),
 });
 
 const notFound = failure('No such manifest, batch or upload in this account', ['not_found']);

@@ -135,11 +135,11 @@ export const CouriersBatchClose = {
   method: 'POST',
   path: '/v1/couriers/batches/{batchId}/close',
   handler: 'http/couriers/close',
-  summary: 'Close a batch: every later write to it gets 423 (broker or admin)',
+  summary: 'Close a batch: every later write to it gets 423 (broker or admin); a reviewed batch announces its review (manifest.processed)',
   tag: 'couriers',
   auth: { roles: ['broker', 'admin'] },
   rate: 'couriers.status',
-  uses: { table: ['GetItem', 'UpdateItem'] },
+  uses: { table: ['GetItem', 'UpdateItem'], bus: true },
   schemas: { params: BatchIdParams },
 } satisfies RouteDef;
 
@@ -152,7 +152,7 @@ export const CouriersBatchReopen = {
   tag: 'couriers',
   auth: { roles: ['broker', 'admin'] },
   rate: 'couriers.status',
-  uses: { table: ['GetItem', 'UpdateItem'] },
+  uses: { table: ['GetItem', 'UpdateItem'], bus: true },
   schemas: { params: BatchIdParams },
 } satisfies RouteDef;
 

@@ -17,6 +17,7 @@ export const pageHtml = `<!doctype html>
   <h1>Despacho webhooks</h1>
   <div id="who" hidden>
     <span id="account"></span>
+    <a href="/console/webhooks">Back to the console</a>
     <button type="button" id="signout">Sign out</button>
   </div>
 </header>

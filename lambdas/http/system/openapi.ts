@@ -12,6 +12,8 @@ import { documentsResponses } from '../documents/responses';
 import { eventsResponses } from '../events/responses';
 import { inventoryResponses } from '../inventory/responses';
 import { manifestsResponses } from '../manifests/responses';
+import { reviewResponses } from '../review/responses';
+import { consoleResponses } from '../console/responses';
 import { ordersResponses } from '../orders/responses';
 import { shippingResponses } from '../shipping/responses';
 import { storageResponses } from '../storage/responses';
@@ -32,7 +34,9 @@ const answers: Record<string, RouteResponses> = {
   ...couriersResponses,
   ...customsResponses,
   ...manifestsResponses,
+  ...reviewResponses,
   ...dashboardResponses,
+  ...consoleResponses,
   ...webhooksResponses,
   ...eventsResponses,
   ...ordersResponses,

@@ -170,7 +170,12 @@ export const webhookEventData: Record<(typeof webhookEventNames)[number], v.Gene
     warehouse_id: integer,
     warehouse_name: v.string(),
   }),
-  'manifest.processed': v.strictObject({ ...manifestRef, summary: manifestSummary }),
+  'manifest.processed': v.strictObject({
+    ...manifestRef,
+    summary: manifestSummary,
+    /** Present when the event announces a broker's review, sent when the reviewed batch is closed (issue 33). */
+    review: v.optional(v.strictObject({ revision: integer, closed_at: v.string(), closed_by: nullable(v.string()) })),
+  }),
   'manifest.processing_completed': v.strictObject({ ...manifestRef, summary: manifestSummary }),
   'manifest.invalid_cuit_detected': v.strictObject({
     ...manifestRef,

@@ -28,6 +28,7 @@ const batches = defineEntity({
     /** The latest run that finished: its results (products in parts, and the download files) are the batch's full result. */
     ...required({ createdAt: 'string', updatedAt: 'string' }),
     ...optional({ finishedRunId: 'string', closedAt: 'string', closedBy: 'string', summary: 'any', pipeline: 'any' }),
+    ...optional({ reviewRevision: 'number', reviewAnnounced: 'number' }),
   },
   indexes: {
     byId: { pk: key('pk', 'BATCH#${batchId}', keyless), sk: key('sk', 'BATCH', keyless) },
@@ -37,6 +38,11 @@ const batches = defineEntity({
       pk: key('gsi2pk', 'ACCOUNT#${accountId}#MANIFEST#${manifestNumber}', keyless),
       sk: key('gsi2sk', '${createdAt}#${batchId}', keyless),
     },
+    /**
+     * Every account's batches, newest first: the broker's queue (services/review). One partition
+     * of the index for all batches: a batch is one write per manifest, far below a partition's rate.
+     */
+    everyAccount: { index: 'gsi3', pk: key('gsi3pk', 'BATCHES', keyless), sk: key('gsi3sk', '${createdAt}#${batchId}', keyless) },
   },
 } as const);
 
@@ -123,6 +129,12 @@ export async function getBatch(batchId: string): Promise<BatchRecord | undefined
 export async function listBatches(accountId: number, range: { from?: string; to?: string } = {}): Promise<BatchRecord[]> {
   const res = await batches().query.byAccount({ accountId }).go({ pages: 'all', order: 'desc' });
   return (res.data as BatchRecord[]).filter((b) => (!range.from || b.createdAt >= range.from) && (!range.to || b.createdAt <= range.to));
+}
+
+/** Every account's batches, newest first, a page at a time (the broker's queue; batches written before 2026-11-28 are not in it). */
+export async function listAllBatches(opts: { cursor?: string | null; limit: number }): Promise<{ batches: BatchRecord[]; cursor: string | null }> {
+  const res = await batches().query.everyAccount({}).go({ order: 'desc', limit: opts.limit, cursor: opts.cursor ?? null });
+  return { batches: res.data as BatchRecord[], cursor: res.cursor };
 }
 
 /** The account's latest batch of the manifest whose items are all written (see `isVisible`). */
@@ -230,6 +242,19 @@ export async function getItems(batchId: string, keys: readonly string[]): Promis
       const again = await getItems(batchId, res.unprocessed.map((u) => u.itemKey as string));
       for (const [k, v] of again) found.set(k, v);
     }
+  }
+  return found;
+}
+
+/** The stored items of a batch under these keys, whole (the review shows what the partner declared). */
+export async function getStoredItems(batchId: string, keys: readonly string[]): Promise<Map<string, StoredItem>> {
+  const found = new Map<string, StoredItem>();
+  for (let i = 0; i < keys.length; i += 100) {
+    const res = await items()
+      .get(keys.slice(i, i + 100).map((itemKey) => ({ batchId, itemKey })))
+      .go({ concurrency: 4 });
+    for (const it of res.data) found.set(it.itemKey, it as StoredItem);
+    if (res.unprocessed.length) for (const [k, v] of await getStoredItems(batchId, res.unprocessed.map((u) => u.itemKey as string))) found.set(k, v);
   }
   return found;
 }

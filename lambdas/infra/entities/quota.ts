@@ -327,3 +327,9 @@ export async function holdsQuota(taxId: string, year: number, awb: string, accou
   if (!holder) return false;
   return (await counterOf(holder, year)).awbs.includes(quotaSlot(accountId, awb));
 }
+
+/** The slots (`accountId|awb`) holding a tax id's year, and how many are used. */
+export async function quotaSlotsOf(taxId: string, year: number): Promise<{ used: number; slots: string[] }> {
+  const counter = await counterOf(holderOf(taxId), year);
+  return { used: counter.used, slots: [...counter.awbs] };
+}

@@ -11,7 +11,7 @@ export interface TariffClassifierPort {
   classify(input: ClassifyInput): Promise<Classification>;
 }
 
-let built: { rows: TariffTable['rows']; modelId: string | undefined; port: TariffClassifierPort } | undefined;
+let built: { rows: TariffTable['rows']; modelId: string | undefined; port: TariffClassifierPort; offline: OfflineClassifier } | undefined;
 let bedrockClient: BedrockRuntimeClient | undefined;
 let hsIndex: Promise<HsIndex> | undefined;
 
@@ -77,17 +77,27 @@ export function rememberingOffline(offline: Pick<OfflineClassifier, 'classify' |
  */
 export const tableClassifier: TariffClassifierPort = {
   async classify(input) {
-    const table = await loadTariffTable();
-    const modelId = config.bedrockModelId();
-    if (!built || built.rows !== table.rows || built.modelId !== modelId) {
-      const offline = createOfflineClassifier(table.rows);
-      let port: TariffClassifierPort = rememberingOffline(offline);
-      if (modelId) port = createBedrockClassifier({ modelId, offline, client: (bedrockClient ??= traced(new BedrockRuntimeClient({}))) });
-      built = { rows: table.rows, modelId, port };
-    }
-    return built.port.classify(input);
+    return (await builtForTable()).port.classify(input);
   },
 };
+
+/** The classifier of the table in force, rebuilt when the table or the model changes. */
+async function builtForTable(): Promise<NonNullable<typeof built>> {
+  const table = await loadTariffTable();
+  const modelId = config.bedrockModelId();
+  if (!built || built.rows !== table.rows || built.modelId !== modelId) {
+    const offline = createOfflineClassifier(table.rows);
+    let port: TariffClassifierPort = rememberingOffline(offline);
+    if (modelId) port = createBedrockClassifier({ modelId, offline, client: (bedrockClient ??= traced(new BedrockRuntimeClient({}))) });
+    built = { rows: table.rows, modelId, port, offline };
+  }
+  return built;
+}
+
+/** The offline classifier of the table in force, the one `tableClassifier` uses (the review shows its candidates). */
+export async function offlineClassifierInForce(): Promise<OfflineClassifier> {
+  return (await builtForTable()).offline;
+}
 
 let current: TariffClassifierPort = tableClassifier;
 

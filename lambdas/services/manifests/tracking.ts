@@ -3,6 +3,7 @@ import { NotFound } from '../../core/errors';
 import { decisionPagesFor, isVisible, looksLikeBatchId, type BatchRecord, type BatchStatus } from '../../core/manifests/model';
 import { batchStatusView, chunkStatusView, decisionView, manifestView, productView, submissionStatus, zoneless, type ProcessedProduct } from '../../core/manifests/views';
 import { now } from '../../infra/clock';
+import { announceReview } from '../review/announce';
 import { getSubmission } from '../../infra/entities/manifest-submissions';
 import { productsByKey } from '../pipeline/results-store';
 import { liveProgress } from '../../core/pipeline/stages';
@@ -127,6 +128,8 @@ export async function setClosed(principal: Principal, batchId: string, close: bo
   const by = principal.email ?? principal.tokenName;
   const batch = unchanged ? current : await setBatchClosed(batchId, close ? { at: now().toISOString(), by } : null);
   if (!batch) throw new NotFound(`No batch ${batchId}.`);
+  // Closing ends a broker's review: its corrections are announced once (services/review/announce.ts).
+  if (close) await announceReview(batch);
   return { batch, changed: !unchanged };
 }
 

@@ -21,7 +21,17 @@ export interface ResultRow {
 
 export interface ResultsIndex {
   total: number;
-  parts: { first: string; last: string; count: number }[];
+  /**
+   * `run` and `part`, when present, say where a part is stored: a broker's correction
+   * (services/review) writes only the parts it changes under its own id and points at the rest.
+   */
+  parts: { first: string; last: string; count: number; run?: string; part?: number }[];
+}
+
+/** Where part `n` of a run's results is stored: its own folder, or the run it was taken over from. */
+export function partAt(runId: string, index: ResultsIndex, n: number): { run: string; part: number } {
+  const p = index.parts[n];
+  return { run: p.run ?? runId, part: p.part ?? n };
 }
 
 const base = (batchId: string, runId: string) => `exports/${batchId}/${runId}/results`;
@@ -72,16 +82,40 @@ export async function resultsIndex(batchId: string, runId: string): Promise<Resu
   return index;
 }
 
-async function readPart(batchId: string, runId: string, part: number): Promise<string[]> {
+/** Writes one part's products (in item-key order) and their hashes under `runId`, as `writeResults` does. */
+export async function writePart(batchId: string, runId: string, part: number, lines: readonly string[], hashes: Record<string, string>): Promise<void> {
+  await Promise.all([
+    blobs().put(productsKey(batchId, runId, part), Buffer.from(lines.join('\n') + '\n'), 'application/x-ndjson'),
+    blobs().put(hashesKey(batchId, runId, part), Buffer.from(JSON.stringify(hashes)), 'application/json'),
+  ]);
+}
+
+/** Writes a run's index (last: a run's results exist once it is there). */
+export async function writeIndex(batchId: string, runId: string, index: ResultsIndex): Promise<void> {
+  await blobs().put(indexKey(batchId, runId), Buffer.from(JSON.stringify(index)), 'application/json');
+}
+
+export async function readPart(batchId: string, runId: string, part: number): Promise<string[]> {
   const body = await blobs().get(productsKey(batchId, runId, part));
   if (!body) throw new Error(`results part missing: ${productsKey(batchId, runId, part)}`);
   return body.toString('utf8').split('\n').filter(Boolean);
 }
 
-async function readHashes(batchId: string, runId: string, part: number): Promise<Record<string, string>> {
+export async function readHashes(batchId: string, runId: string, part: number): Promise<Record<string, string>> {
   const body = await blobs().get(hashesKey(batchId, runId, part));
   if (!body) throw new Error(`results part missing: ${hashesKey(batchId, runId, part)}`);
   return JSON.parse(body.toString('utf8')) as Record<string, string>;
+}
+
+/** Part `n` of the run's results, wherever the index says it is stored. */
+export function readPartOf(batchId: string, runId: string, index: ResultsIndex, n: number): Promise<string[]> {
+  const at = partAt(runId, index, n);
+  return readPart(batchId, at.run, at.part);
+}
+
+export function readHashesOf(batchId: string, runId: string, index: ResultsIndex, n: number): Promise<Record<string, string>> {
+  const at = partAt(runId, index, n);
+  return readHashes(batchId, at.run, at.part);
 }
 
 /** Each part in turn, the next one read while the current one is used. */
@@ -101,7 +135,7 @@ async function* eachPart<T>(parts: number, read: (part: number) => Promise<T>): 
 
 /** The products as stored, one JSON text each, in item-key order (the JSON download copies them as they are). */
 export async function* productLines(batchId: string, runId: string, index: ResultsIndex): AsyncGenerator<string> {
-  for await (const lines of eachPart(index.parts.length, (p) => readPart(batchId, runId, p))) yield* lines;
+  for await (const lines of eachPart(index.parts.length, (p) => readPartOf(batchId, runId, index, p))) yield* lines;
 }
 
 export async function* products(batchId: string, runId: string, index: ResultsIndex): AsyncGenerator<ProcessedProduct> {
@@ -111,7 +145,7 @@ export async function* products(batchId: string, runId: string, index: ResultsIn
 /** Products with their hashes, in item-key order: what the next run merges its own results into. */
 export async function* resultRows(batchId: string, runId: string): AsyncGenerator<ResultRow> {
   const index = await resultsIndex(batchId, runId);
-  const read = (p: number) => Promise.all([readPart(batchId, runId, p), readHashes(batchId, runId, p)]);
+  const read = (p: number) => Promise.all([readPartOf(batchId, runId, index, p), readHashesOf(batchId, runId, index, p)]);
   for await (const [lines, hashes] of eachPart(index.parts.length, read)) {
     for (const line of lines) {
       const product = JSON.parse(line) as ProcessedProduct;
@@ -126,7 +160,7 @@ export async function productsByKey(batchId: string, runId: string, itemKeys: re
   const index = await resultsIndex(batchId, runId);
   const parts = index.parts.flatMap((p, n) => (itemKeys.some((k) => p.first <= k && k <= p.last) ? [n] : []));
   const found = new Map<string, ProcessedProduct>();
-  for (const lines of await Promise.all(parts.map((p) => readPart(batchId, runId, p)))) {
+  for (const lines of await Promise.all(parts.map((p) => readPartOf(batchId, runId, index, p)))) {
     for (const line of lines) {
       const product = JSON.parse(line) as ProcessedProduct;
       if (wanted.has(product.item_key)) found.set(product.item_key, product);
@@ -143,6 +177,6 @@ export async function getResultHashes(batchId: string, runId: string): Promise<R
   const index = await findIndex(batchId, runId);
   const hashes: Record<string, string> = {};
   if (!index) return hashes;
-  for await (const part of eachPart(index.parts.length, (p) => readHashes(batchId, runId, p))) Object.assign(hashes, part);
+  for await (const part of eachPart(index.parts.length, (p) => readHashesOf(batchId, runId, index, p))) Object.assign(hashes, part);
   return hashes;
 }

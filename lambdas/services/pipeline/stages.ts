@@ -4,11 +4,14 @@ import { classifyShipments, shipmentRegime } from '../../core/customs/regime';
 import { regimeRulesAt } from '../../core/customs/regime-rules';
 import { calculateLines } from '../../core/customs/landed-cost';
 import { argentineDate, taxRulesAt } from '../../core/customs/tax-rules';
-import { rateStatuses, tariffRatesOf } from '../../core/customs/tariff-rates';
+import { importedDutySource, rateStatuses, tariffRatesOf } from '../../core/customs/tariff-rates';
 import { customsChannel, shipmentChannel } from '../../core/customs/channel';
 import { checkShipmentTaxIds, type InvalidTaxIdAwb } from '../customs/webservices';
 import { tariffClassifier } from '../../infra/tariff/classifier-port';
-import { classifyInputOf } from '../../core/tariff/classifier';
+import { classifyInputOf, type Classification } from '../../core/tariff/classifier';
+import { tariffMemory } from '../../infra/tariff/memory-port';
+import { loadTariffTable } from '../../infra/tariff/table-source';
+import { fingerprintOf } from '../review/fingerprint';
 import type { PageItem, StageOutput } from './pages-store';
 import { recordMetric } from '../../shared/metrics';
 import { channelRules } from '../../core/customs/channel-rules';
@@ -90,9 +93,39 @@ const lowConfidence = channelRules.flatMap((r) => (r.when.kind === 'confidence_b
 /** Items the tariff classifier takes between two turns of the event loop (about 5 ms of work). */
 const itemsBetweenYields = 50;
 
-/** Stage 3: the tariff code (NCM) of every item, with its confidence and source (from the item alone). */
-async function ai(items: readonly PageItem[]): Promise<Results> {
+/**
+ * The partner-code memory's answers for a page: what a broker decided for the same product of the
+ * same account (services/review), when that code is still a row of the table in force. An account
+ * without memories costs one read per page.
+ */
+async function remembered(items: readonly PageItem[], accountId: number): Promise<Map<string, Classification>> {
+  const out = new Map<string, Classification>();
+  const prints = new Map(items.map((it) => [it.itemKey, fingerprintOf(classifyInputOf(it.data))]));
+  const memories = await tariffMemory().lookup(accountId, [...prints.values()]);
+  if (!memories.size) return out;
+  const table = await loadTariffTable();
+  const rows = new Map(table.rows.map((r) => [r.ncm, r]));
+  for (const [itemKey, print] of prints) {
+    const m = memories.get(print);
+    const row = m && rows.get(m.ncmCode);
+    if (!m || !row) continue;
+    out.set(itemKey, {
+      ncm_code: row.ncm,
+      duty_rate: row.duty_rate,
+      confidence: 1,
+      source: 'broker',
+      reason: `A broker decided ${row.ncm} for this product on ${m.decidedAt.slice(0, 10)} (partner-code memory).`,
+      description: row.description,
+      duty_source: row.duty_source ?? importedDutySource(table.version),
+    });
+  }
+  return out;
+}
+
+/** Stage 3: the tariff code (NCM) of every item, with its confidence and source (from the item alone, or the partner-code memory). */
+async function ai(items: readonly PageItem[], ctx: StageContext): Promise<Results> {
   const classifier = await tariffClassifier();
+  const memory = await remembered(items, ctx.accountId);
   const out: Results = {};
   const bySource = new Map<string, number>();
   let low = 0;
@@ -100,7 +133,7 @@ async function ai(items: readonly PageItem[]): Promise<Results> {
     // A page is hundreds of items of CPU work: every `itemsBetweenYields` it lets waiting I/O run
     // (the twin runs every page of a step in one process, web services' quota writes among them).
     if (n && n % itemsBetweenYields === 0) await new Promise((resolve) => setImmediate(resolve));
-    const c = await classifier.classify(classifyInputOf(it.data));
+    const c = memory.get(it.itemKey) ?? (await classifier.classify(classifyInputOf(it.data)));
     bySource.set(c.source, (bySource.get(c.source) ?? 0) + 1);
     if (c.confidence < lowConfidence) low++;
     out[it.itemKey] = {
@@ -185,7 +218,7 @@ export async function runStage(stage: StageName, items: readonly PageItem[], pri
     case 'webservices':
       return webservices(items, before, ctx);
     case 'ai':
-      return ai(items);
+      return ai(items, ctx);
     case 'calculations':
       return calculations(items, before, ctx.at);
   }

@@ -103,6 +103,10 @@ export const beyondSchema: Record<string, { fields?: string[]; statuses?: number
   InventorySet: { fields: ['warehouse_id'], why: 'the warehouse must exist' },
   CouriersQuotaCheck: { fields: ['tax_id'], why: 'a valid CUIT, CUIL or DNI' },
   CouriersClientInfoUpdate: { fields: ['tax_id'], why: 'a valid CUIT, CUIL or DNI' },
+  ReviewClassification: { fields: ['ncm_code', 'item_key'], why: "a row of the tariff table in force; the product of an AWB that has several (README, The broker's review)" },
+  ReviewDecisions: { fields: ['cursor'], why: 'a cursor the previous page answered' },
+  ReviewBatches: { fields: ['cursor'], why: 'a cursor the previous page answered' },
+  QuotaShipments: { fields: ['tax_id'], why: 'a valid CUIT, CUIL or DNI' },
 };
 
 /** Path values a JSON body goes with: the JSON manifest slug (Excel slugs take multipart, JSON there is 422 on file). */

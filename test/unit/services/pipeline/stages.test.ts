@@ -7,8 +7,14 @@ import { processedProductView } from '../../../../lambdas/core/manifests/views';
 import type { PageItem } from '../../../../lambdas/services/pipeline/pages-store';
 import type { ProcessedResult } from '../../../../lambdas/core/manifests/model';
 import type { Classification } from '../../../../lambdas/core/tariff/classifier';
+import { tableMemory, useTariffMemory } from '../../../../lambdas/infra/tariff/memory-port';
 
-afterEach(() => useTariffClassifier(tableClassifier));
+afterEach(() => {
+  useTariffClassifier(tableClassifier);
+  useTariffMemory(tableMemory);
+});
+/** No partner-code memory: the stage classifies every item (the memory is the integration suite's, test/integration/review). */
+const noMemory = { lookup: async () => new Map() };
 
 const answer = { ncm_code: '6109.10.00', duty_rate: 0.2, duty_source: { status: 'verified', source: 'test' }, confidence: 0.9, source: 'offline', reason: 'test' } as unknown as Classification;
 
@@ -21,6 +27,7 @@ describe('the ai stage', () => {
     // until the whole page is classified (the twin runs web services' quota writes beside it).
     const order: string[] = [];
     useTariffClassifier({ classify: async () => (order.push('item'), answer) });
+    useTariffMemory(noMemory);
     setImmediate(() => order.push('io'));
     const out = await runStage('ai', page(500), {}, { accountId: 1, at: new Date() });
     expect(Object.keys(out)).toHaveLength(500);

@@ -1,0 +1,82 @@
+import { createDespachoClient, type DespachoClient } from '../../../clients/typescript/index';
+import { signal, computed } from '@preact/signals';
+
+/**
+ * The console calls the API only through the typed client (clients/typescript), with the token the
+ * user pasted, kept in this tab's sessionStorage (and under the dashboard's key too, so the webhook
+ * dashboard opens signed in).
+ */
+const tokenKey = 'despacho.console.token';
+const dashboardKey = 'despacho.dashboard.token';
+
+export interface Me {
+  account: { id: number; name: string; kind: string };
+  token: { id: number; role: 'admin' | 'broker' | 'partner'; scopes: string[] };
+}
+
+export const token = signal<string | null>(sessionStorage.getItem(tokenKey));
+export const me = signal<Me | null>(null);
+export const api = computed<DespachoClient>(() => createDespachoClient({ baseUrl: location.origin, token: token.value ?? undefined }));
+
+export const isBroker = computed(() => me.value?.token.role === 'broker');
+export const canCloseBatches = computed(() => me.value?.token.role === 'broker' || me.value?.token.role === 'admin');
+
+export function remember(value: string | null): void {
+  token.value = value;
+  if (value) {
+    sessionStorage.setItem(tokenKey, value);
+    sessionStorage.setItem(dashboardKey, value);
+  } else {
+    sessionStorage.removeItem(tokenKey);
+    sessionStorage.removeItem(dashboardKey);
+    me.value = null;
+  }
+}
+
+/** A failed call: the API's status, message and field errors. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly errors: Record<string, string[]> = {},
+  ) {
+    super(message);
+  }
+}
+
+interface Answer<T> {
+  data?: T;
+  error?: unknown;
+  response: Response;
+}
+
+/** The success body of a call, or an ApiError with what the API said. */
+export async function must<T>(call: Promise<Answer<T>>): Promise<NonNullable<T>> {
+  let res: Answer<T>;
+  try {
+    res = await call;
+  } catch (err) {
+    throw new ApiError(0, err instanceof Error ? err.message : String(err));
+  }
+  if (res.response.ok && res.data !== undefined && res.data !== null) return res.data as NonNullable<T>;
+  const e = (res.error ?? {}) as { message?: string; errors?: Record<string, string[]> };
+  throw new ApiError(res.response.status, e.message ?? `HTTP ${res.response.status}`, e.errors ?? {});
+}
+
+/** A message for the status line from any failure. */
+export function messageOf(err: unknown): string {
+  if (err instanceof ApiError) return err.message;
+  return err instanceof Error ? err.message : String(err);
+}
+
+/** Saves a Blob as a file (an <a download> clicked, its object URL released after). */
+export function saveBlob(blob: Blob, name: string): void {
+  const url = URL.createObjectURL(blob);
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = name;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 60_000);
+}

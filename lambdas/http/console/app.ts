@@ -1,0 +1,109 @@
+/**
+ * The console (issue 33): one page for the broker's staff and the partners, Preact + htm +
+ * signals, calling the API only through the typed client. Screens: Documents, Manifests, Review,
+ * Quota, Webhooks, each at /console/<screen>. What shows and what is allowed follows the token's
+ * role, as the API decides it (a refused action answers 403 all the same).
+ */
+import { render } from 'preact';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { html } from './html';
+import { lang, setLang, t } from './i18n';
+import { api, me, messageOf, must, remember, token, ApiError } from './api';
+import { focusHeading, place, screens, type Screen } from './router';
+import { Link, say, status } from './ui';
+import { DocumentsScreen } from './screens/documents';
+import { ManifestsScreen } from './screens/manifests';
+import { ReviewScreen } from './screens/review';
+import { QuotaScreen } from './screens/quota';
+import { WebhooksScreen } from './screens/webhooks';
+
+async function loadMe(): Promise<boolean> {
+  try {
+    const body = await must(api.value.GET('/api/v1/me'));
+    me.value = body.data;
+    return true;
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 401) remember(null);
+    else say(t('error', { message: messageOf(err) }), true);
+    return false;
+  }
+}
+
+function SignIn() {
+  const [error, setError] = useState('');
+  const input = useRef<HTMLInputElement>(null);
+  useEffect(() => input.current?.focus(), []);
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    const value = input.current?.value.trim() ?? '';
+    if (!value) {
+      setError(t('tokenEmpty'));
+      input.current?.focus();
+      return;
+    }
+    remember(value);
+    if (await loadMe()) {
+      setError('');
+      say(t('signedInAs', { name: me.value!.account.name, role: me.value!.token.role }));
+      focusHeading();
+    } else {
+      remember(null);
+      setError(t('tokenRefused'));
+      input.current?.focus();
+    }
+  };
+  return html`<main id="main" class="signin">
+    <h1 id="screen-title" tabindex="-1">${t('appName')}</h1>
+    <form class="panel" onSubmit=${submit} novalidate>
+      <label for="token">${t('token')}</label>
+      <input id="token" ref=${input} type="password" autocomplete="off" spellcheck=${false} aria-describedby=${error ? 'token-help token-err' : 'token-help'} aria-invalid=${error ? 'true' : undefined} />
+      <p id="token-help" class="muted">${t('tokenHelp')}</p>
+      ${error && html`<p id="token-err" class="err">${error}</p>`}
+      <button type="submit">${t('signIn')}</button>
+    </form>
+  </main>`;
+}
+
+const screenViews: Record<Screen, () => unknown> = {
+  documents: DocumentsScreen,
+  manifests: ManifestsScreen,
+  review: ReviewScreen,
+  quota: QuotaScreen,
+  webhooks: WebhooksScreen,
+};
+
+function LangSwitch() {
+  return html`<button type="button" class="link" lang=${lang.value === 'es' ? 'en' : 'es'} aria-label=${t('switchLangLabel')} onClick=${() => setLang(lang.value === 'es' ? 'en' : 'es')}>${t('switchLang')}</button>`;
+}
+
+function Shell() {
+  const here = place.value;
+  const View = screenViews[here.screen] as () => ReturnType<typeof html>;
+  const who = me.value!;
+  return html`
+    <a class="skip" href="#main">${t('skip')}</a>
+    <header class="top">
+      <p class="brand">${t('appName')}</p>
+      <nav aria-label=${t('mainNav')}>
+        <ul>${screens.map((s) => html`<li><${Link} screen=${s} current=${s === here.screen}>${t(s)}<//></li>`)}</ul>
+      </nav>
+      <div class="who">
+        <span>${who.account.name} · ${who.token.role}</span>
+        <${LangSwitch} />
+        <button type="button" onClick=${() => { remember(null); say(''); }}>${t('signOut')}</button>
+      </div>
+    </header>
+    <p class=${status.value.error ? 'status err' : 'status'} role="status" aria-live="polite">${status.value.text}</p>
+    <main id="main" tabindex="-1"><${View} key=${here.screen} /></main>`;
+}
+
+function App() {
+  const [ready, setReady] = useState(!token.value);
+  useEffect(() => {
+    if (token.value && !me.value) void loadMe().then(() => setReady(true));
+  }, []);
+  if (!ready) return html`<p class="status" role="status">${t('loading')}</p>`;
+  return html`${me.value ? html`<${Shell} />` : html`<div class="signin-top"><${LangSwitch} /></div><${SignIn} />`}`;
+}
+
+render(html`<${App} />`, document.getElementById('root')!);

@@ -1,0 +1,132 @@
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { html } from '../html';
+import { money, t, type MessageId } from '../i18n';
+import { api, isBroker, messageOf, must, ApiError } from '../api';
+import { go, place } from '../router';
+import { FieldError, Link, Pager, say, Title } from '../ui';
+
+type Candidate = { ncm_code: string; description: string; duty_rate: number; score: number };
+type Row = {
+  awb_number: string;
+  item_key: string;
+  description: string | null;
+  ncm_code: string | null;
+  classification_confidence: number | null;
+  classification_source: string | null;
+  customs_channel: 'V' | 'A' | 'RO' | null;
+  customs_duty: number | null;
+  amount_to_pay: number | null;
+  reasons: string[];
+  review_causes: ('channel_a' | 'channel_ro' | 'low_confidence')[];
+  declared_code: string | null;
+  candidates: Candidate[];
+  review?: { decided_by: string; reason: string };
+};
+type Meta = { next_cursor: string | null; review_threshold: number; batch_id: string; manifest_number: string; closed_at: string | null };
+
+/** Rows a page shows: a 10,000-item batch is read a page at a time (the API's cursor). */
+const perPage = 25;
+
+/** Review: one batch's products in channel A or RO or below the review threshold, and the broker's NCM decision. */
+export function ReviewScreen() {
+  const batch = place.value.item;
+  const open = (e: Event) => {
+    e.preventDefault();
+    const value = String(new FormData(e.target as HTMLFormElement).get('batch') ?? '').trim();
+    if (value) go('review', value);
+  };
+  return html`<${Title}>${t('reviewTitle')}<//>
+    <form class="filters" onSubmit=${open} aria-label=${t('openBatch')}>
+      <div><label for="r-batch">${t('batchId')}</label><input id="r-batch" name="batch" autocomplete="off" defaultValue=${batch ?? ''} /></div>
+      <button type="submit">${t('open')}</button>
+    </form>
+    ${batch ? html`<${Queue} key=${batch} batch=${batch} />` : html`<p class="muted">${t('chooseBatch')}</p>`}`;
+}
+
+function Queue(props: { batch: string }) {
+  // The cursors of the pages seen: [undefined (page 1), after page 1, after page 2, ...].
+  const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
+  const [rows, setRows] = useState<Row[] | null>(null);
+  const [meta, setMeta] = useState<Meta | null>(null);
+  const [editing, setEditing] = useState<string | null>(null);
+  const [version, setVersion] = useState(0);
+  const page = cursors.length;
+
+  useEffect(() => {
+    let live = true;
+    const cursor = cursors[cursors.length - 1];
+    must(api.value.GET('/api/v1/couriers/manifests/{manifest}/review', { params: { path: { manifest: props.batch }, query: { per_page: String(perPage), ...(cursor ? { cursor } : {}) } } } as never))
+      .then((body) => {
+        if (!live) return;
+        setRows((body as { data: Row[] }).data);
+        setMeta((body as { meta: Meta }).meta);
+      })
+      .catch((err) => live && (setRows([]), say(t('error', { message: messageOf(err) }), true)));
+    return () => void (live = false);
+  }, [props.batch, cursors, version]);
+
+  if (!rows || !meta) return html`<p>${t('loading')}</p>`;
+  return html`<section aria-labelledby="q-h">
+    <h2 id="q-h">${meta.manifest_number} · ${meta.batch_id}</h2>
+    <p>${t('reviewIntro', { threshold: meta.review_threshold })} <${Link} screen="manifests" item=${meta.batch_id}>${t('manifests')}<//></p>
+    ${!rows.length ? html`<p class="muted">${t('noneToReview')}</p>` : html`
+    <div class="scroll"><table class="review">
+      <caption>${t('reviewCaption')}</caption>
+      <thead><tr><th scope="col">${t('awb')}</th><th scope="col">${t('description')}</th><th scope="col">${t('declared')}</th><th scope="col">${t('ncm')}</th><th scope="col">${t('confidence')}</th><th scope="col">${t('channel')}</th><th scope="col">${t('duty')}</th><th scope="col">${t('reasons')}</th><th scope="col">${t('candidates')}</th>${isBroker.value && html`<th scope="col">${t('actions')}</th>`}</tr></thead>
+      <tbody>${rows.map((r) => html`<tr>
+        <th scope="row">${r.awb_number}<br /><span class="muted small">${r.item_key}</span></th>
+        <td>${r.description ?? '—'}</td>
+        <td>${r.declared_code ?? '—'}</td>
+        <td>${r.ncm_code ?? '—'}<br /><span class="muted small">${r.classification_source ?? ''}</span></td>
+        <td>${r.classification_confidence ?? '—'}</td>
+        <td><span class=${`pill ch-${r.customs_channel ?? 'none'}`}>${r.customs_channel ?? '—'}</span></td>
+        <td>${money(r.customs_duty)}</td>
+        <td><ul class="reasons">${r.review_causes.map((c) => html`<li><strong>${t(`cause_${c}` as MessageId)}</strong></li>`)}${r.reasons.map((x) => html`<li>${x}</li>`)}${r.review && html`<li>${t('reviewed', { by: r.review.decided_by })}: ${r.review.reason}</li>`}</ul></td>
+        <td><ul class="reasons">${r.candidates.map((c) => html`<li>${c.ncm_code} (${c.duty_rate}%) ${c.description}</li>`)}</ul></td>
+        ${isBroker.value && html`<td><button type="button" aria-expanded=${editing === r.item_key} aria-label=${t('correctFor', { awb: r.awb_number })} onClick=${() => setEditing(editing === r.item_key ? null : r.item_key)}>${t('correct')}</button></td>`}
+      </tr>${editing === r.item_key && html`<tr class="editor"><td colspan="10"><${Correct} batch=${meta.batch_id} row=${r} onDone=${() => { setEditing(null); setVersion(version + 1); }} onCancel=${() => setEditing(null)} /></td></tr>`}`)}</tbody>
+    </table></div>`}
+    <${Pager} label=${t('reviewCaption')} page=${page}
+      onPrev=${page > 1 ? () => setCursors(cursors.slice(0, -1)) : undefined}
+      onNext=${meta.next_cursor ? () => setCursors([...cursors, meta.next_cursor!]) : undefined} />
+  </section>`;
+}
+
+function Correct(props: { batch: string; row: Row; onDone: () => void; onCancel: () => void }) {
+  const r = props.row;
+  const [errors, setErrors] = useState<Record<string, string[]>>({});
+  const first = useRef<HTMLInputElement>(null);
+  useEffect(() => first.current?.focus(), []);
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    const f = new FormData(e.target as HTMLFormElement);
+    const ncm = String(f.get('ncm_code') ?? '').trim();
+    const reason = String(f.get('reason') ?? '').trim();
+    try {
+      const body = await must(
+        api.value.PUT('/api/v1/couriers/manifests/{manifest}/products/{awb}/classification', {
+          params: { path: { manifest: props.batch, awb: r.awb_number } },
+          body: { ncm_code: ncm, reason, item_key: r.item_key },
+        } as never),
+      );
+      const d = (body as { data: { product: Row; before: { customs_duty: number | null } | null } }).data;
+      say(t('corrected', { awb: r.awb_number, ncm: d.product.ncm_code ?? '', before: money(d.before?.customs_duty ?? r.customs_duty), after: money(d.product.customs_duty), channel: d.product.customs_channel ?? '' }));
+      props.onDone();
+    } catch (err) {
+      if (err instanceof ApiError && Object.keys(err.errors).length) setErrors(err.errors);
+      say(err instanceof ApiError && err.status === 403 ? t('notAllowed') : t('error', { message: messageOf(err) }), true);
+    }
+  };
+  const id = (k: string) => `c-${k}`;
+  return html`<form class="correct" onSubmit=${submit} novalidate aria-label=${t('correctFor', { awb: r.awb_number })}>
+    <div><label for=${id('ncm')}>${t('newNcm')}</label>
+      <input id=${id('ncm')} ref=${first} name="ncm_code" list=${id('cands')} defaultValue=${r.ncm_code ?? ''} aria-invalid=${errors.ncm_code ? 'true' : undefined} aria-describedby=${errors.ncm_code ? id('ncm-err') : undefined} />
+      <datalist id=${id('cands')}>${r.candidates.map((c) => html`<option value=${c.ncm_code}>${c.description}</option>`)}</datalist>
+      <${FieldError} id=${id('ncm-err')} errors=${errors.ncm_code} /></div>
+    <div class="grow"><label for=${id('reason')}>${t('reason')}</label>
+      <input id=${id('reason')} name="reason" aria-invalid=${errors.reason ? 'true' : undefined} aria-describedby=${errors.reason ? id('reason-err') : undefined} />
+      <${FieldError} id=${id('reason-err')} errors=${errors.reason} /></div>
+    <${FieldError} id=${id('item-err')} errors=${errors.item_key} />
+    <div class="buttons"><button type="submit">${t('save')}</button><button type="button" onClick=${props.onCancel}>${t('cancel')}</button></div>
+  </form>`;
+}

@@ -1,0 +1,9 @@
+import { route } from '../kit/route';
+import { ok } from '../kit/reply';
+import { reviewDecisions } from '../../services/review/review';
+import { ReviewDecisions } from './routes';
+
+export const handler = route(ReviewDecisions.schemas, async ({ params, query, principal }) => {
+  const { data, meta } = await reviewDecisions(principal, params.manifest, query.cursor, query.per_page);
+  return ok(data, { extra: { meta } });
+});

@@ -1,0 +1,76 @@
+import type { RouteDef } from '../../catalog-types';
+import { BatchQueueQuery, ClassificationBody, ClassificationParams, QuotaParams, QuotaQuery, ReviewDecisionsQuery, ReviewPathParams, ReviewQueueQuery } from './schemas';
+
+export const ReviewQueue = {
+  id: 'ReviewQueue',
+  method: 'GET',
+  path: '/v1/couriers/manifests/{manifest}/review',
+  handler: 'http/review/queue',
+  summary: "A processed batch's products in channel A or RO or below the review threshold, with reasons, candidates and the declared code (cursor pages)",
+  tag: 'review',
+  auth: {},
+  rate: 'couriers.status',
+  uses: { table: ['GetItem', 'BatchGetItem', 'Query'], bucket: [{ name: 'files', actions: ['GetObject'] }] },
+  schemas: { params: ReviewPathParams, query: ReviewQueueQuery },
+  memoryMb: 1024,
+} satisfies RouteDef;
+
+export const ReviewClassification = {
+  id: 'ReviewClassification',
+  method: 'PUT',
+  path: '/v1/couriers/manifests/{manifest}/products/{awb}/classification',
+  handler: 'http/review/classify',
+  summary: "Confirm or correct a product's NCM (broker): its shipment's duties, taxes and channel are computed again, the decision is recorded and the partner-code memory learns it",
+  tag: 'review',
+  auth: { roles: ['broker'] },
+  rate: 'couriers.status',
+  uses: {
+    // UpdateItem and PutItem: the batch, the decision and the memory in one transaction.
+    table: ['GetItem', 'Query', 'PutItem', 'UpdateItem'],
+    bucket: [{ name: 'files', actions: ['GetObject', 'PutObject'] }],
+  },
+  schemas: { params: ClassificationParams, body: ClassificationBody },
+  memoryMb: 1024,
+} satisfies RouteDef;
+
+export const ReviewDecisions = {
+  id: 'ReviewDecisions',
+  method: 'GET',
+  path: '/v1/couriers/manifests/{manifest}/review/decisions',
+  handler: 'http/review/decisions',
+  summary: "The broker's classification decisions on a batch, newest first (cursor pages)",
+  tag: 'review',
+  auth: {},
+  rate: 'couriers.status',
+  uses: { table: ['GetItem', 'Query'] },
+  schemas: { params: ReviewPathParams, query: ReviewDecisionsQuery },
+} satisfies RouteDef;
+
+export const QuotaShipments = {
+  id: 'QuotaShipments',
+  method: 'GET',
+  path: '/v1/couriers/quota/{tax_id}/shipments',
+  handler: 'http/review/quota',
+  summary: "A tax id's personal shipments of a year (the quota ledger's slots) and the batches that hold them",
+  tag: 'review',
+  auth: {},
+  rate: 'couriers.status',
+  uses: { table: ['GetItem', 'Query'] },
+  schemas: { params: QuotaParams, query: QuotaQuery },
+} satisfies RouteDef;
+
+export const ReviewBatches = {
+  id: 'ReviewBatches',
+  method: 'GET',
+  path: '/v1/couriers/review/batches',
+  handler: 'http/review/batches',
+  summary: "Every account's manifest batches, newest first (broker or admin): the broker's queue (filter status; cursor pages)",
+  tag: 'review',
+  auth: { roles: ['broker', 'admin'] },
+  rate: 'couriers.status',
+  uses: { table: ['Query'] },
+  schemas: { query: BatchQueueQuery },
+} satisfies RouteDef;
+
+/** The broker's review of processed batches and the quota view (issue 33; the console's Review and Quota screens). */
+export const reviewRoutes = { ReviewBatches, ReviewQueue, ReviewClassification, ReviewDecisions, QuotaShipments };

@@ -1,0 +1,37 @@
+import * as v from 'valibot';
+import { identifier, intQuery, text } from '../kit/schemas';
+import { batchStatuses } from '../../core/manifests/model';
+
+export const ReviewPathParams = v.object({ manifest: v.pipe(v.string(), v.minLength(1), v.maxLength(100)) });
+
+export const ClassificationParams = v.object({ manifest: v.pipe(v.string(), v.minLength(1), v.maxLength(100)), awb: identifier(100) });
+
+export const reviewPerPage = { default: 25, max: 200 } as const;
+
+/** An item key of the batch (what `next_cursor` answers): the page starts after it. */
+export const ReviewQueueQuery = v.object({
+  cursor: v.optional(identifier(200)),
+  per_page: v.optional(intQuery(1, reviewPerPage.max), String(reviewPerPage.default)),
+});
+
+export const ReviewDecisionsQuery = v.object({
+  cursor: v.optional(v.pipe(v.string(), v.maxLength(2000))),
+  per_page: v.optional(intQuery(1, 100), '25'),
+});
+
+export const ClassificationBody = v.object({
+  ncm_code: v.pipe(v.string('Must be a string.'), v.trim(), v.regex(/^\d{4}\.?\d{2}\.?\d{2}$/, 'Must be an 8-digit NCM, e.g. 6109.10.00 or 61091000.')),
+  reason: text(500),
+  /** Which product of the AWB, when it has more than one. */
+  item_key: v.optional(identifier(200)),
+});
+
+export const QuotaParams = v.object({ tax_id: v.pipe(v.string(), v.minLength(1), v.maxLength(20)) });
+
+export const QuotaQuery = v.object({ year: v.optional(intQuery(2000, 2100)) });
+
+export const BatchQueueQuery = v.object({
+  cursor: v.optional(v.pipe(v.string(), v.maxLength(2000))),
+  per_page: v.optional(intQuery(1, 100), '15'),
+  status: v.optional(v.picklist(batchStatuses.filter((s) => s !== 'receiving'), 'Must be one of pending, processing, completed, failed.')),
+});

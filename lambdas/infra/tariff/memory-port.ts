@@ -1,0 +1,29 @@
+import { getMemories, memoryCount, type MemoryRecord } from '../entities/reviews';
+
+/**
+ * The partner-code memory as the pipeline's tariff stage reads it (what brokers decided for an
+ * account's products; services/review writes it). The default reads the table; tests and tools
+ * may give another.
+ */
+export interface TariffMemoryPort {
+  /** The account's remembered products among these fingerprints (none when it has no memory). */
+  lookup(accountId: number, fingerprints: readonly string[]): Promise<Map<string, Pick<MemoryRecord, 'ncmCode' | 'decidedAt'>>>;
+}
+
+export const tableMemory: TariffMemoryPort = {
+  async lookup(accountId, fingerprints) {
+    if (!(await memoryCount(accountId))) return new Map();
+    return getMemories(accountId, [...new Set(fingerprints)]);
+  },
+};
+
+let current: TariffMemoryPort = tableMemory;
+
+export function tariffMemory(): TariffMemoryPort {
+  return current;
+}
+
+/** For tests: another memory (an empty one, fixed answers). */
+export function useTariffMemory(port: TariffMemoryPort): void {
+  current = port;
+}

@@ -1,0 +1,430 @@
+import { createHash } from 'node:crypto';
+import { fingerprintOf } from './fingerprint';
+import type { Principal } from '../../core/auth/principal';
+import { canAccess } from '../../core/auth/principal';
+import { Conflict, NotFound, ValidationFailed } from '../../core/errors';
+import { isVisible, type BatchRecord, type ProcessedResult, type StoredItem } from '../../core/manifests/model';
+import { manifestView, type ProcessedProduct } from '../../core/manifests/views';
+import { calculateLines } from '../../core/customs/landed-cost';
+import { argentineDate, taxRulesAt } from '../../core/customs/tax-rules';
+import { importedDutySource, rateStatuses, tariffRatesOf } from '../../core/customs/tariff-rates';
+import { customsChannel, shipmentChannel } from '../../core/customs/channel';
+import { channelRules } from '../../core/customs/channel-rules';
+import { toCents, toNumber } from '../../core/customs/money';
+import { classifyInputOf } from '../../core/tariff/classifier';
+import { offlineClassifierInForce } from '../../infra/tariff/classifier-port';
+import type { TariffRow } from '../../core/tariff/table';
+import { now } from '../../infra/clock';
+import { getBatch, getStoredItems, itemsOfAwb, listAllBatches } from '../../infra/entities/manifests';
+import { applyReview, getMemory, listReviewDecisions, reviewOf, withCursor, type ReviewDecisionRecord } from '../../infra/entities/reviews';
+import { loadTariffTable } from '../../infra/tariff/table-source';
+import { partAt, readHashesOf, readPartOf, resultsIndex, writeIndex, writePart, type ResultsIndex } from '../pipeline/results-store';
+import { closed } from '../manifests/intake';
+import { requireBatch } from '../manifests/tracking';
+
+/**
+ * The broker's review of a processed batch (issue 33): the products the customs channel sends to
+ * document review (A) or inspection (RO), or whose tariff code is below the review threshold, and
+ * the broker's correction of a product's NCM, which recomputes its shipment with the calculation
+ * code of the pipeline and keeps who decided what and when.
+ */
+
+const badCursor = () => new ValidationFailed({ cursor: ['Is not a cursor this list answered; leave it out to start from the first page.'] });
+
+/** The review threshold: the `confidence_below` rule of the channel rules (0.5). */
+export const reviewThreshold = channelRules.flatMap((r) => (r.when.kind === 'confidence_below' ? [r.when.threshold] : [])).reduce((a, b) => Math.max(a, b), 0);
+
+/** Why a product is in the review queue; empty when it is not. */
+export function reviewCauses(p: Pick<ProcessedProduct, 'customs_channel' | 'classification_confidence'>): ('channel_a' | 'channel_ro' | 'low_confidence')[] {
+  const out: ('channel_a' | 'channel_ro' | 'low_confidence')[] = [];
+  if (p.customs_channel === 'A') out.push('channel_a');
+  if (p.customs_channel === 'RO') out.push('channel_ro');
+  if ((p.classification_confidence ?? 0) < reviewThreshold) out.push('low_confidence');
+  return out;
+}
+
+/**
+ * Whether a stored product line is in the queue, read off its text (channel and confidence) so a
+ * page of a 100,000-item batch is found without parsing every product.
+ */
+function lineNeedsReview(line: string): boolean {
+  const channel = /"customs_channel":"(A|RO)"/.test(line);
+  if (channel) return true;
+  const m = /"classification_confidence":(null|[0-9.eE+-]+)/.exec(line);
+  return !m || m[1] === 'null' || Number(m[1]) < reviewThreshold;
+}
+
+/** A finished, visible batch the caller may read (a broker any account's), by batch id or the caller's manifest number. */
+async function reviewableBatch(principal: Principal, manifest: string): Promise<BatchRecord & { finishedRunId: string }> {
+  const batch = await requireBatch(principal, manifest);
+  if (!canAccess(principal, batch.accountId)) throw new NotFound(`No manifest or batch ${manifest} in your account.`);
+  if (batch.status !== 'completed' || !batch.finishedRunId) {
+    throw new Conflict(`Manifest ${batch.manifestNumber} (batch ${batch.batchId}) is ${batch.status} at ${batch.progress}%; it can be reviewed once processed.`, {
+      error: 'processing_incomplete',
+      batch_id: batch.batchId,
+      status: batch.status,
+      progress: batch.progress,
+    });
+  }
+  return batch as BatchRecord & { finishedRunId: string };
+}
+
+/** The offline classifier of the table in force (its candidates are what the review shows). */
+const offlineClassifier = offlineClassifierInForce;
+
+/** The items of these keys in the batch (the declared code and the fields the product came from). */
+async function itemsByKey(batch: BatchRecord, awbs: readonly string[]): Promise<Map<string, StoredItem>> {
+  const out = new Map<string, StoredItem>();
+  const found = await Promise.all([...new Set(awbs)].map((awb) => itemsOfAwb(batch.accountId, awb)));
+  for (const it of found.flat()) if (it.batchId === batch.batchId) out.set(it.itemKey, it);
+  return out;
+}
+
+/** Candidates shown beside a product: the table's best rows for what the partner declared. */
+const candidatesShown = 3;
+
+export interface ReviewQuery {
+  cursor?: string;
+  perPage: number;
+}
+
+/**
+ * One page of the batch's review queue, in item-key order from after `cursor` (the last item key
+ * of the page before). Only the parts of the results from the cursor on are read, and only until
+ * the page is full; `total` is counted off the lines' text.
+ */
+export async function reviewQueue(principal: Principal, manifest: string, q: ReviewQuery) {
+  const batch = await reviewableBatch(principal, manifest);
+  const runId = batch.finishedRunId;
+  const index = await resultsIndex(batch.batchId, runId);
+  const page: ProcessedProduct[] = [];
+  let more = false;
+  const first = index.parts.findIndex((p) => !q.cursor || p.last > q.cursor);
+  for (let n = first < 0 ? index.parts.length : first; n < index.parts.length && !more; n++) {
+    for (const line of await readPartOf(batch.batchId, runId, index, n)) {
+      if (!lineNeedsReview(line)) continue;
+      const p = JSON.parse(line) as ProcessedProduct;
+      if (q.cursor && p.item_key <= q.cursor) continue;
+      if (page.length === q.perPage) {
+        more = true;
+        break;
+      }
+      page.push(p);
+    }
+  }
+  const [items, classifier] = await Promise.all([getStoredItems(batch.batchId, page.map((p) => p.item_key)), offlineClassifier()]);
+  const data = page.map((p) => {
+    const it = items.get(p.item_key);
+    const input = it ? classifyInputOf(it.data) : { description: p.description ?? undefined };
+    return {
+      ...p,
+      review_causes: reviewCauses(p),
+      declared_code: it?.data.hsCode ?? null,
+      candidates: classifier.candidates(input, candidatesShown).map((c) => ({
+        ncm_code: c.row.ncm,
+        description: c.row.description,
+        duty_rate: c.row.duty_rate,
+        score: Math.round(c.score * 1000) / 1000,
+      })),
+    };
+  });
+  return {
+    batch,
+    data,
+    meta: {
+      per_page: q.perPage,
+      cursor: q.cursor ?? null,
+      next_cursor: more && page.length ? page[page.length - 1].item_key : null,
+      review_threshold: reviewThreshold,
+    },
+  };
+}
+
+/** How many products of the batch are in the queue (read off the stored lines, part by part). */
+export async function reviewCount(principal: Principal, manifest: string): Promise<{ batch: BatchRecord; total: number }> {
+  const batch = await reviewableBatch(principal, manifest);
+  const index = await resultsIndex(batch.batchId, batch.finishedRunId);
+  let total = 0;
+  for (let n = 0; n < index.parts.length; n++) for (const line of await readPartOf(batch.batchId, batch.finishedRunId, index, n)) if (lineNeedsReview(line)) total++;
+  return { batch, total };
+}
+
+/** `dddd.dd.dd` from 8 digits with or without dots; undefined for anything else. */
+export function normalizeNcm(raw: string): string | undefined {
+  const m = /^(\d{4})\.?(\d{2})\.?(\d{2})$/.exec(raw.trim());
+  return m ? `${m[1]}.${m[2]}.${m[3]}` : undefined;
+}
+
+export interface ClassificationChange {
+  awb: string;
+  ncmCode: string;
+  reason: string;
+  itemKey?: string;
+}
+
+/** Attempts at a correction when another one (or a close, or a run) moves the batch under it. */
+const attempts = 4;
+
+/** The channel reasons a product carries, told from its regime reasons by their rule id. */
+const channelRuleIds = new Set(channelRules.map((r) => r.id));
+const isChannelReason = (reason: string) => channelRuleIds.has(reason.split(':')[0]);
+
+/**
+ * PUT /v1/couriers/manifests/{manifest}/products/{awb}/classification: the broker confirms or
+ * corrects one product's NCM. Its shipment is computed again (duties, taxes, channel) with the
+ * pipeline's calculation code; only the parts of the results that hold the shipment are written
+ * anew (under a revision id, the others pointed at), then the batch moves to them with its summary
+ * in one transaction with the decision record, conditional on the batch not having moved. A retry
+ * of the same decision changes nothing.
+ */
+export async function correctClassification(principal: Principal, manifest: string, change: ClassificationChange) {
+  const ncm = normalizeNcm(change.ncmCode);
+  if (!ncm) throw new ValidationFailed({ ncm_code: ['Must be an 8-digit NCM, e.g. 6109.10.00 or 61091000.'] });
+  const table = await loadTariffTable();
+  const row = table.rows.find((r) => r.ncm === ncm);
+  if (!row) throw new ValidationFailed({ ncm_code: [`${ncm} is not a row of the tariff table in force.`] });
+  for (let attempt = 1; attempt <= attempts; attempt++) {
+    const batch = await reviewableBatch(principal, manifest);
+    if (batch.closedAt) throw closed(batch);
+    const outcome = await tryCorrection(principal, batch, change, ncm, row);
+    if (outcome !== 'moved') return outcome;
+  }
+  throw new Conflict('The batch changed while the correction was written; send it again.');
+}
+
+async function tryCorrection(principal: Principal, batch: BatchRecord & { finishedRunId: string }, change: ClassificationChange, ncm: string, row: TariffRow) {
+  const runId = batch.finishedRunId;
+  const items = [...(await itemsByKey(batch, [change.awb])).values()].sort((a, b) => (a.itemKey < b.itemKey ? -1 : 1));
+  if (!items.length) throw new NotFound(`No AWB ${change.awb} in batch ${batch.batchId}.`);
+  const target = change.itemKey ? items.find((it) => it.itemKey === change.itemKey) : items.length === 1 ? items[0] : undefined;
+  if (!target) {
+    const which = items.map((it) => it.itemKey).join(', ');
+    throw new ValidationFailed({
+      item_key: [change.itemKey ? `AWB ${change.awb} has no product ${change.itemKey}; its products: ${which}.` : `AWB ${change.awb} has ${items.length} products; name one: ${which}.`],
+    });
+  }
+  const index = await resultsIndex(batch.batchId, runId);
+  const keys = new Set(items.map((it) => it.itemKey));
+  const partsOf = index.parts.flatMap((p, n) => (items.some((it) => p.first <= it.itemKey && it.itemKey <= p.last) ? [n] : []));
+  const parts = await Promise.all(partsOf.map(async (n) => ({ n, lines: await readPartOf(batch.batchId, runId, index, n), hashes: await readHashesOf(batch.batchId, runId, index, n) })));
+  const before = new Map<string, ProcessedProduct>();
+  for (const part of parts) for (const line of part.lines) {
+    const p = JSON.parse(line) as ProcessedProduct;
+    if (keys.has(p.item_key)) before.set(p.item_key, p);
+  }
+  const old = before.get(target.itemKey);
+  if (!old) throw new NotFound(`AWB ${change.awb} of batch ${batch.batchId} has no processed product ${target.itemKey}.`);
+  // The same decision again (a retried request): nothing to write.
+  if (old.review && old.ncm_code === ncm && old.review.reason === change.reason) return answer(batch, old, old, false);
+
+  const at = now();
+  const revision = (batch.reviewRevision ?? 0) + 1;
+  const decidedBy = principal.email ?? principal.tokenName;
+  const review = { revision, ncm_code_before: old.ncm_code, ncm_code: ncm, reason: change.reason, decided_by: decidedBy, decided_at: at.toISOString() };
+  const after = recompute(change.awb, items, before, target.itemKey, { ncm, row, tableVersion: (await loadTariffTable()).version, review }, at);
+
+  const base = runId.replace(/\.r\d+-[0-9a-f]{8}$/, '');
+  const newRun = `${base}.r${revision}-${createHash('sha256').update(JSON.stringify([target.itemKey, ncm, change.reason, revision])).digest('hex').slice(0, 8)}`;
+  const changedParts = new Set(parts.map((p) => p.n));
+  await Promise.all(
+    parts.map((part) =>
+      writePart(
+        batch.batchId,
+        newRun,
+        part.n,
+        part.lines.map((line) => {
+          const k = (JSON.parse(line) as ProcessedProduct).item_key;
+          return after.has(k) ? JSON.stringify(after.get(k)) : line;
+        }),
+        part.hashes,
+      ),
+    ),
+  );
+  const revised: ResultsIndex = {
+    total: index.total,
+    parts: index.parts.map((p, n) => {
+      if (changedParts.has(n)) return { first: p.first, last: p.last, count: p.count };
+      const loc = partAt(runId, index, n);
+      return { first: p.first, last: p.last, count: p.count, run: loc.run, part: loc.part };
+    }),
+  };
+  await writeIndex(batch.batchId, newRun, revised);
+
+  let delta = 0n;
+  for (const [k, p] of after) delta += toCents(p.amount_to_pay ?? 0) - toCents(before.get(k)?.amount_to_pay ?? 0);
+  const summary = { ...batch.summary, amount_to_pay: toNumber(toCents(batch.summary?.amount_to_pay ?? 0) + delta) };
+  const corrected = after.get(target.itemKey)!;
+
+  const input = classifyInputOf(target.data);
+  const fingerprint = fingerprintOf(input);
+  const known = await getMemory(batch.accountId, fingerprint);
+  const decision: ReviewDecisionRecord = {
+    revision,
+    itemKey: target.itemKey,
+    awb: change.awb,
+    ncmCode: ncm,
+    ...(old.ncm_code ? { ncmCodeBefore: old.ncm_code } : {}),
+    reason: change.reason,
+    decidedBy,
+    decidedAt: review.decided_at,
+    runId: newRun,
+    ...(old.customs_duty !== null ? { dutyBefore: old.customs_duty } : {}),
+    ...(corrected.customs_duty !== null ? { dutyAfter: corrected.customs_duty } : {}),
+    ...(old.customs_channel ? { channelBefore: old.customs_channel } : {}),
+    ...(corrected.customs_channel ? { channelAfter: corrected.customs_channel } : {}),
+  };
+  const memory = {
+    accountId: batch.accountId,
+    fingerprint,
+    ncmCode: ncm,
+    dutyRate: row.duty_rate,
+    decidedBy,
+    decidedAt: review.decided_at,
+    batchId: batch.batchId,
+    ...(input.description ?? input.name ? { description: (input.description ?? input.name)!.slice(0, 500) } : {}),
+    ...(input.hsCode ? { hsCode: input.hsCode.slice(0, 40) } : {}),
+  };
+  const applied = await applyReview(batch, { runId: newRun, summary, at: review.decided_at }, decision, memory, !known);
+  if (applied === 'conflict') return 'moved' as const;
+  const moved = (await getBatch(batch.batchId))!;
+  return answer(moved, old, corrected, true);
+}
+
+function answer(batch: BatchRecord, before: ProcessedProduct, after: ProcessedProduct, changed: boolean) {
+  const figures = (p: ProcessedProduct) => ({
+    ncm_code: p.ncm_code,
+    classification_source: p.classification_source,
+    customs_duty: p.customs_duty,
+    vat: p.vat,
+    amount_to_pay: p.amount_to_pay,
+    customs_channel: p.customs_channel,
+  });
+  return {
+    changed,
+    data: {
+      batch_id: batch.batchId,
+      manifest_number: batch.manifestNumber,
+      awb_number: after.awb_number,
+      item_key: after.item_key,
+      revision: after.review?.revision ?? batch.reviewRevision ?? 0,
+      before: changed ? figures(before) : null,
+      product: after,
+      summary: { amount_to_pay: batch.summary?.amount_to_pay ?? 0, currency: batch.summary?.currency ?? 'USD' },
+    },
+  };
+}
+
+/**
+ * The shipment's products again with one product's NCM decided by the broker: the same
+ * calculation (`calculateLines`) and channel rules as the pipeline's calculations stage, the
+ * other products with the rates and confidence they had.
+ */
+function recompute(
+  awb: string,
+  items: readonly StoredItem[],
+  before: Map<string, ProcessedProduct>,
+  targetKey: string,
+  decided: { ncm: string; row: TariffRow; tableVersion: string | null; review: NonNullable<ProcessedResult['review']> },
+  at: Date,
+): Map<string, ProcessedProduct> {
+  const rules = taxRulesAt(at);
+  const date = argentineDate(at);
+  const present = items.filter((it) => before.has(it.itemKey));
+  const rates = tariffRatesOf({ ncm: decided.ncm, duty_rate: decided.row.duty_rate, duty_source: decided.row.duty_source ?? importedDutySource(decided.tableVersion), statistics_fee_rate: rules.statistics_fee_rate, date });
+  const num = (v: unknown) => (typeof v === 'number' ? v : undefined);
+  const calc = calculateLines(
+    awb,
+    present.map((it) => {
+      const p = before.get(it.itemKey)!;
+      const b = (p.breakdown ?? {}) as Record<string, unknown>;
+      const mine = it.itemKey === targetKey;
+      return {
+        itemKey: it.itemKey,
+        data: it.data,
+        regime: p.regime as 'P' | 'C' | 'X' | undefined,
+        taxIdValid: p.tax_id_valid === true,
+        dutyRate: mine ? decided.row.duty_rate : (num(b.duty_rate) ?? 0),
+        vatRate: mine ? rates.vat.rate : num(b.vat_rate),
+      };
+    }),
+    rules,
+  );
+  const channels = present.map((it) => {
+    const p = before.get(it.itemKey)!;
+    return customsChannel({
+      awb,
+      regime: calc.regime,
+      taxIdValid: p.tax_id_valid ?? false,
+      classificationConfidence: it.itemKey === targetKey ? 1 : (p.classification_confidence ?? 0),
+      fob_usd: calc.totals.fob,
+      cif_usd: calc.totals.cif,
+      prohibited: p.regime === 'X',
+    });
+  });
+  const channel = shipmentChannel(channels);
+  const out = new Map<string, ProcessedProduct>();
+  for (const it of present) {
+    const p = before.get(it.itemKey)!;
+    const b = calc.products.get(it.itemKey)!;
+    const mine = it.itemKey === targetKey;
+    out.set(it.itemKey, {
+      ...p,
+      ...(mine
+        ? { ncm_code: decided.ncm, classification_confidence: 1, classification_source: 'broker' as const, tariff_rates: rateStatuses(rates), review: decided.review }
+        : {}),
+      cif_value: b.cif_value,
+      customs_duty: b.customs_duty,
+      statistics_fee: b.statistics_fee,
+      vat: b.vat,
+      ddp_value: b.ddp_value,
+      amount_to_pay: b.amount_to_pay,
+      currency: b.currency,
+      breakdown: b as unknown as Record<string, unknown>,
+      customs_channel: channel.channel,
+      reasons: [...p.reasons.filter((r) => !isChannelReason(r)), ...channel.reasons],
+    });
+  }
+  return out;
+}
+
+/** One page of the batch's broker decisions, newest first. */
+export async function reviewDecisions(principal: Principal, manifest: string, cursor: string | undefined, perPage: number) {
+  const batch = await requireBatch(principal, manifest);
+  const page = await listReviewDecisions(batch.batchId, { cursor, limit: perPage });
+  if (!page) throw badCursor();
+  const { decisions, cursor: next } = page;
+  return {
+    data: decisions.map((d) => ({
+      ...reviewOf(d),
+      awb_number: d.awb,
+      item_key: d.itemKey,
+      customs_duty_before: d.dutyBefore ?? null,
+      customs_duty: d.dutyAfter ?? null,
+      customs_channel_before: d.channelBefore ?? null,
+      customs_channel: d.channelAfter ?? null,
+    })),
+    meta: { per_page: perPage, cursor: cursor ?? null, next_cursor: next ?? null },
+  };
+}
+
+/**
+ * GET /v1/couriers/review/batches (broker, admin): every account's visible batches, newest first,
+ * a page at a time, with the account they belong to; `status` keeps those in that state.
+ */
+export async function batchQueue(opts: { cursor?: string; perPage: number; status?: string }) {
+  const out: BatchRecord[] = [];
+  let cursor: string | null = opts.cursor ?? null;
+  // Reads on past the page's size only while filtered rows are missing, at most a few pages.
+  for (let reads = 0; reads < 5 && out.length < opts.perPage; reads++) {
+    const from = cursor;
+    const res = await withCursor(() => listAllBatches({ cursor: from, limit: opts.perPage - out.length }));
+    if (!res) throw badCursor();
+    out.push(...res.batches.filter((b) => isVisible(b) && (!opts.status || b.status === opts.status)));
+    cursor = res.cursor;
+    if (!cursor) break;
+  }
+  return {
+    data: out.map((b) => ({ ...manifestView(b), account_id: b.accountId, reviewed: b.reviewRevision ?? 0 })),
+    meta: { per_page: opts.perPage, cursor: opts.cursor ?? null, next_cursor: cursor },
+  };
+}

@@ -1,0 +1,358 @@
+/**
+ * The console end to end (issue 33): Debian's Chromium (playwright-core) against a twin that runs
+ * its jobs by itself. A broker does a day's work through the page (approve a document, follow a
+ * manifest to completed, correct a product's NCM and see its duty change, close the batch) and
+ * every change is checked against the API; a partner sees what its role allows. Each screen is
+ * screenshotted under .bench/console/ (gitignored) and checked by axe-core; a 10,000-item batch's
+ * review page shows its first page in under a second.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createRequire } from 'node:module';
+import { randomUUID } from 'node:crypto';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { useTwin } from '../support/twin';
+import { item, submitPath } from '../support/manifests';
+import { pdf, png } from '../support/files';
+import { cuitCheckDigit } from '../../lambdas/core/customs/tax-id';
+
+const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const shots = '.bench/console';
+const t = useTwin({ jobPollMs: 50 });
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+let broker: { token: string };
+let partner: { accountId: number; token: string };
+const problems: string[] = [];
+const person = (() => {
+  const first10 = `20${String(10_000_000 + Math.floor(Math.random() * 89_999_999)).padStart(8, '0')}`;
+  return first10 + cuitCheckDigit(first10);
+})();
+let batchId = '';
+let pdfId = 0;
+let pngId = 0;
+
+/** Submits a manifest through the API and answers its batch id once intake wrote it (the twin runs the pipeline by itself). */
+async function submit(token: string, items: unknown[]): Promise<string> {
+  const key = randomUUID();
+  const res = await t.call('POST', submitPath(), { token, body: { mawbNumber: `MAWB-${key.slice(0, 8)}`, items }, headers: { 'idempotency-key': key } });
+  expect(res.status).toBe(202);
+  for (;;) {
+    const s = await t.call('GET', `/v1/couriers/default/webhook/${key}/status`, { token });
+    if (s.body.batch_id) return s.body.batch_id as string;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+async function completed(token: string, batch: string, ms = 240_000): Promise<void> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const s = await t.call('GET', `/v1/couriers/manifests/${batch}/pipeline-status`, { token });
+    if (s.body.data?.status === 'completed') return;
+    if (Date.now() > end) throw new Error(`batch ${batch} did not complete: ${s.text}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+beforeAll(async () => {
+  if (!existsSync(chromiumPath)) throw new Error(`Chromium is not installed at ${chromiumPath}: the console test needs it (apt-get install -y chromium) or set CHROMIUM_PATH.`);
+  mkdirSync(shots, { recursive: true });
+  browser = await chromium.launch({
+    executablePath: chromiumPath,
+    args: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+  context = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
+  page = await context.newPage();
+  page.setDefaultTimeout(15_000);
+  page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
+  page.on('console', (msg) => {
+    if (msg.type() === 'error' && /Content Security Policy|Trusted Type|Refused to/i.test(msg.text())) problems.push(msg.text());
+  });
+  broker = await t.account('Aduana Staff', { kind: 'broker' });
+  partner = await t.account('Console Couriers');
+  const upload = async (body: Record<string, unknown>) => {
+    const res = await t.call('POST', '/v1/transport/documents/upload', { token: partner.token, body });
+    expect(res.status).toBe(201);
+    return res.body.data.id as number;
+  };
+  pdfId = await upload({ document_type: 'awb', filename: 'guia-aerea.pdf', file_base64: pdf('Guia aerea 176-12345675').toString('base64'), awb_number: 'AWB0000001' });
+  pngId = await upload({ document_type: 'customs', filename: 'factura.png', file_base64: png().toString('base64') });
+  batchId = await submit(partner.token, [
+    item(1, { itemDescription: 'Assorted sample lot misc', hsCode: undefined, fobValueUsd: 200, consigneeIdType: 'CUIT', consigneeIdNumber: '30703088534' }),
+    item(2, { itemDescription: 'Cotton t-shirt', fobValueUsd: 20, consigneeIdNumber: person }),
+  ]);
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+const status = () => page.getByRole('status');
+const focusedLabel = () => page.evaluate<string>("(() => { const a = document.activeElement; return (a && a.labels && a.labels[0] && a.labels[0].textContent) || '' })()");
+
+/** The console's TypeScript sources. */
+function consoleSources(dir = 'lambdas/http/console'): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? consoleSources(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : []));
+}
+
+/** axe-core's serious and critical violations on the page as it is now (its source injected by the test). */
+async function axe(): Promise<string[]> {
+  await page.evaluate(axeSource);
+  const found = await page.evaluate<{ id: string; impact: string; nodes: { target: string[] }[] }[]>(
+    "axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.map((n) => ({ target: n.target })) })))",
+  );
+  return found.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.impact} ${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+/** A screenshot for the guide and an axe-core pass. */
+async function check(name: string) {
+  await page.screenshot({ path: `${shots}/${name}.png`, fullPage: true });
+  expect(await axe(), name).toEqual([]);
+}
+
+describe('the console', () => {
+  it('serves its page at /console and at each screen address, its script and stylesheet, under the dashboard content security policy', async () => {
+    for (const path of ['/console', '/console/documents', `/console/review/${batchId}`]) {
+      const res = await fetch(`${t.twin.url}${path}`);
+      expect(res.status, path).toBe(200);
+      expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
+      const csp = res.headers.get('content-security-policy')!;
+      for (const d of ["default-src 'none'", "script-src 'self'", "style-src 'self'", "connect-src 'self'", "frame-ancestors 'none'", "require-trusted-types-for 'script'"]) expect(csp).toContain(d);
+      expect(csp).not.toMatch(/unsafe-inline|unsafe-eval/);
+      expect(await res.text()).not.toMatch(/<script>|<style|style=|\son[a-z]+=/i);
+    }
+    const js = await fetch(`${t.twin.url}/console/app.js`);
+    expect(js.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+    expect((await js.text()).length).toBeGreaterThan(10_000);
+    // The console's own code never writes HTML (Preact's renderer is the only writer of the DOM).
+    for (const file of consoleSources()) expect(readFileSync(file, 'utf8'), file).not.toMatch(/innerHTML|dangerouslySetInnerHTML|insertAdjacentHTML|outerHTML|document\.write/);
+    expect((await fetch(`${t.twin.url}/console/app.css`)).headers.get('content-type')).toBe('text/css; charset=utf-8');
+    expect((await fetch(`${t.twin.url}/console/secrets`)).status).toBe(404);
+    expect((await fetch(`${t.twin.url}/console/review/a/b`)).status).toBe(404);
+  });
+
+  it('signs in from the keyboard with the field labelled Token, in Spanish by default', async () => {
+    await page.goto(`${t.twin.url}/console`);
+    await page.getByLabel('Token').waitFor();
+    await expect.poll(focusedLabel).toBe('Token');
+    await check('sign-in');
+    await page.keyboard.type('dsp_not-a-real-token-at-all');
+    await page.keyboard.press('Enter');
+    await page.getByText('Este token no fue aceptado.').waitFor();
+    expect(await focusedLabel()).toBe('Token');
+    await page.getByLabel('Token').fill(broker.token);
+    await page.keyboard.press('Enter');
+    await page.getByRole('navigation', { name: 'Secciones' }).waitFor();
+    expect(await status().first().textContent()).toContain('Sesión de Aduana Staff (broker)');
+    expect(await page.evaluate<string | null>("sessionStorage.getItem('despacho.console.token')")).toBe(broker.token);
+    expect(await page.evaluate<number>('localStorage.length')).toBe(0);
+    expect(await page.evaluate<string>('document.documentElement.lang')).toBe('es');
+  });
+
+  it('switches to English and back', async () => {
+    await page.getByRole('button', { name: 'Switch to English' }).click();
+    await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Documents' }).waitFor();
+    expect(await page.evaluate<string>('document.documentElement.lang')).toBe('en');
+    await page.getByRole('button', { name: 'Cambiar a español' }).click();
+    await page.getByRole('navigation', { name: 'Secciones' }).getByRole('link', { name: 'Documentos' }).waitFor();
+  });
+
+  it('moves through the nav bar from the keyboard: skip link, links, Enter opens a screen and focuses its heading', async () => {
+    await page.goto(`${t.twin.url}/console/documents`);
+    await page.getByRole('heading', { level: 1, name: 'Documentos de transporte' }).waitFor();
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate<string>('document.activeElement.textContent')).toBe('Saltar al contenido');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate<string>('document.activeElement.textContent')).toBe('Manifiestos');
+    await page.keyboard.press('Enter');
+    await page.waitForURL(`${t.twin.url}/console/manifests`);
+    await page.getByRole('heading', { level: 1, name: 'Manifiestos' }).waitFor();
+    await page.waitForFunction("document.activeElement && document.activeElement.id === 'screen-title'");
+    await page.goBack();
+    await page.getByRole('heading', { level: 1, name: 'Documentos de transporte' }).waitFor();
+  });
+
+  it('Documents: finds the uploaded PDF in the queue, previews it, validates and approves it; rejects the image with a reason', async () => {
+    await page.goto(`${t.twin.url}/console/documents`);
+    await page.getByRole('link', { name: 'guia-aerea.pdf' }).click();
+    await page.waitForURL(`${t.twin.url}/console/documents/${pdfId}`);
+    await page.getByRole('heading', { name: 'Detalle: guia-aerea.pdf' }).waitFor();
+    const frame = page.locator('iframe[title="Vista previa de guia-aerea.pdf"]');
+    await frame.waitFor({ state: 'attached' });
+    expect(await frame.getAttribute('src')).toMatch(/^blob:/);
+    await check('documents');
+    await page.getByRole('button', { name: 'Validar' }).click();
+    await page.getByRole('button', { name: 'Aprobar' }).waitFor();
+    expect((await t.call('GET', `/v1/transport/documents/${pdfId}`, { token: broker.token })).body.data.state).toBe('validated');
+    await page.getByLabel('Notas / Motivo').fill('Firma y sello correctos');
+    await page.getByRole('button', { name: 'Aprobar' }).click();
+    await page.getByRole('definition').getByText('Aprobado').waitFor();
+    await expect.poll(async () => (await t.call('GET', `/v1/transport/documents/${pdfId}`, { token: broker.token })).body.data.state).toBe('approved');
+
+    await page.goto(`${t.twin.url}/console/documents/${pngId}`);
+    await page.getByRole('img', { name: 'Vista previa de factura.png' }).waitFor();
+    await page.getByRole('button', { name: 'Rechazar' }).click();
+    await page.getByText('Escribí el motivo.').waitFor();
+    await expect.poll(focusedLabel).toBe('Notas / Motivo');
+    await page.getByLabel('Notas / Motivo').fill('Factura ilegible');
+    await page.getByRole('button', { name: 'Rechazar' }).click();
+    await expect.poll(async () => (await t.call('GET', `/v1/transport/documents/${pngId}`, { token: broker.token })).body.data).toMatchObject({ state: 'rejected', rejection_reason: 'Factura ilegible' });
+  });
+
+  it('Manifests: follows a batch to completed, shows its summary, downloads json, csv and xlsx, closes and reopens it', async () => {
+    await page.goto(`${t.twin.url}/console/manifests`);
+    // The broker's list holds every account's batches: the partner's is there, with its account.
+    const listed = page.getByRole('row').filter({ hasText: batchId });
+    await listed.waitFor();
+    expect(await listed.textContent()).toContain(String(partner.accountId));
+    await page.getByLabel('Id de lote').fill(batchId);
+    await page.getByRole('button', { name: 'Abrir' }).click();
+    await page.waitForURL(`${t.twin.url}/console/manifests/${batchId}`);
+    await page.getByRole('heading', { name: /Procesamiento: completado/ }).waitFor({ timeout: 60_000 });
+    expect(await page.getByRole('progressbar', { name: 'Progreso' }).getAttribute('value')).toBe('100');
+    const api = (await t.call('GET', `/v1/couriers/manifests/${batchId}/pipeline-status`, { token: broker.token })).body.data;
+    const amount = await page.locator('dd.amount').textContent();
+    expect(amount).toContain(api.summary.amount_to_pay.toFixed(2).replace('.', ','));
+    for (const format of ['JSON', 'CSV', 'XLSX']) {
+      const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: `Descargar ${format}` }).click()]);
+      expect(download.suggestedFilename()).toMatch(new RegExp(`\\.${format.toLowerCase()}$`));
+      const file = readFileSync((await download.path())!);
+      if (format === 'JSON') expect(JSON.parse(file.toString('utf8')).data.total_products).toBe(2);
+      if (format === 'CSV') expect(file.toString('utf8')).toContain('AWB0000001');
+      if (format === 'XLSX') expect(file.subarray(0, 2).toString()).toBe('PK');
+    }
+    await page.getByRole('heading', { name: 'Decisiones por ítem (modo actualización)' }).waitFor();
+    await check('manifests');
+    await page.getByRole('button', { name: 'Cerrar el lote' }).click();
+    await page.getByRole('button', { name: 'Reabrir el lote' }).waitFor();
+    expect((await t.call('GET', `/v1/manifests/${batchId}`, { token: partner.token })).body.data.manifest.closed_at).not.toBeNull();
+    await page.getByRole('button', { name: 'Reabrir el lote' }).click();
+    await page.getByRole('button', { name: 'Cerrar el lote' }).waitFor();
+    expect((await t.call('GET', `/v1/manifests/${batchId}`, { token: partner.token })).body.data.manifest.closed_at).toBeNull();
+  });
+
+  it('Manifests: follows a batch from pending to completed by polling its pipeline status, without a reload', async () => {
+    // The dispatcher stops so the batch waits, pending, until the test lets its jobs run.
+    await t.twin.jobs.stop();
+    try {
+      const key = randomUUID();
+      const res = await t.call('POST', submitPath(), { token: partner.token, body: { mawbNumber: `MAWB-${key.slice(0, 8)}`, items: [item(900, { fobValueUsd: 30 })] }, headers: { 'idempotency-key': key } });
+      expect(res.status).toBe(202);
+      await t.intake();
+      const waiting = (await t.call('GET', `/v1/couriers/default/webhook/${key}/status`, { token: partner.token })).body.batch_id as string;
+      await page.goto(`${t.twin.url}/console/manifests/${waiting}`);
+      await page.getByRole('heading', { name: /Procesamiento: (pendiente|procesando)/ }).waitFor();
+      expect(await page.getByRole('progressbar', { name: 'Progreso' }).getAttribute('value')).toBe('0');
+      await page.evaluate('window.__sameDocument = true');
+      await t.twin.jobs.runDue();
+      await page.getByRole('heading', { name: 'Procesamiento: completado' }).waitFor();
+      expect(await page.getByRole('progressbar', { name: 'Progreso' }).getAttribute('value')).toBe('100');
+      expect(await page.evaluate<boolean>('window.__sameDocument === true')).toBe(true);
+      await page.getByRole('button', { name: 'Descargar JSON' }).waitFor();
+    } finally {
+      t.twin.jobs.start(50);
+    }
+  });
+
+  it("Review: corrects a product's NCM, sees its duty change, and the API's product and log agree; then closes the batch", async () => {
+    await page.goto(`${t.twin.url}/console/manifests/${batchId}`);
+    await page.getByRole('link', { name: 'Revisar este lote' }).click();
+    await page.waitForURL(`${t.twin.url}/console/review/${batchId}`);
+    const row = page.getByRole('row').filter({ hasText: 'AWB0000001' });
+    await row.waitFor();
+    expect(await row.textContent()).toContain('baja confianza');
+    await check('review');
+    const before = (await t.call('GET', `/v1/couriers/manifests/${batchId}/download`, { token: broker.token })).body.data.products.find((p: { awb_number: string }) => p.awb_number === 'AWB0000001');
+    await row.getByRole('button', { name: 'Confirmar o corregir NCM: AWB0000001' }).click();
+    await expect.poll(focusedLabel).toBe('NCM decidido');
+    await page.getByLabel('NCM decidido').fill('4202.92.00');
+    await page.getByRole('button', { name: 'Guardar decisión' }).click();
+    await page.getByText('Motivo: Must not be empty.').or(page.getByText('Must not be empty.')).first().waitFor();
+    await page.getByLabel('Motivo', { exact: true }).fill('Mochilas de poliéster según factura');
+    await page.getByRole('button', { name: 'Guardar decisión' }).click();
+    await status().getByText(/NCM de AWB0000001: 4202\.92\.00/).waitFor();
+    const after = (await t.call('GET', `/v1/couriers/manifests/${batchId}/download`, { token: broker.token })).body.data.products.find((p: { awb_number: string }) => p.awb_number === 'AWB0000001');
+    expect(after).toMatchObject({ ncm_code: '4202.92.00', classification_source: 'broker' });
+    expect(after.customs_duty).not.toBe(before.customs_duty);
+    const shown = (n: number) => `US\\$\\s?${n.toFixed(2).replace('.', ',')}`;
+    expect(await status().textContent()).toMatch(new RegExp(`Derechos ${shown(before.customs_duty)} → ${shown(after.customs_duty)}, canal V`));
+    // Decided, in channel V at confidence 1: it leaves the queue.
+    await row.waitFor({ state: 'detached' });
+    await page.goto(`${t.twin.url}/console/manifests/${batchId}`);
+    await page.getByRole('heading', { name: 'Decisiones del despachante' }).waitFor();
+    await page.getByRole('button', { name: 'Cerrar el lote' }).click();
+    await page.getByRole('button', { name: 'Reabrir el lote' }).waitFor();
+    expect((await t.call('GET', `/v1/manifests/${batchId}`, { token: partner.token })).body.data.manifest.closed_at).not.toBeNull();
+  });
+
+  it("Quota: a tax id's personal shipments of the year and the batch that used them", async () => {
+    await page.getByRole('navigation', { name: 'Secciones' }).getByRole('link', { name: 'Cupo' }).click();
+    await page.getByLabel('CUIT, CUIL o DNI').fill(person);
+    await page.getByRole('button', { name: 'Buscar' }).click();
+    await page.getByText(/1 de 5 envíos personales usados/).waitFor();
+    const row = page.getByRole('row').filter({ hasText: 'AWB0000002' });
+    await row.getByRole('link', { name: new RegExp(batchId) }).waitFor();
+    await check('quota');
+  });
+
+  it('Webhooks: lists the subscriptions and opens the webhook dashboard already signed in', async () => {
+    await t.call('POST', '/webhook-subscriptions', { token: broker.token, body: { endpoint_url: 'https://example.com/hooks', events: ['document.approved'] } });
+    await page.getByRole('navigation', { name: 'Secciones' }).getByRole('link', { name: 'Webhooks' }).click();
+    await page.getByRole('row').filter({ hasText: 'https://example.com/hooks' }).waitFor();
+    await check('webhooks');
+    await page.getByRole('link', { name: 'Abrir el panel de webhooks' }).click();
+    await page.waitForURL(`${t.twin.url}/dashboard`);
+    await page.getByRole('button', { name: 'Sign out' }).waitFor();
+    await page.getByRole('link', { name: 'Back to the console' }).click();
+    await page.waitForURL(`${t.twin.url}/console/webhooks`);
+    await page.getByRole('heading', { level: 1, name: 'Webhooks' }).waitFor();
+  });
+
+  it('shows a partner what its role allows: no document actions, no NCM corrections, no close', async () => {
+    await page.goto(`${t.twin.url}/console`);
+    await page.getByRole('button', { name: 'Salir' }).click();
+    await page.getByLabel('Token').fill(partner.token);
+    await page.keyboard.press('Enter');
+    await page.getByRole('navigation', { name: 'Secciones' }).waitFor();
+    await page.goto(`${t.twin.url}/console/documents/${pdfId}`);
+    await page.getByRole('heading', { name: 'Detalle: guia-aerea.pdf' }).waitFor();
+    expect(await page.getByRole('button', { name: /Validar|Aprobar|Rechazar/ }).count()).toBe(0);
+    await page.goto(`${t.twin.url}/console/review/${batchId}`);
+    await page.getByRole('heading', { level: 2, name: new RegExp(batchId) }).waitFor();
+    expect(await page.getByRole('button', { name: /Confirmar o corregir/ }).count()).toBe(0);
+    await page.goto(`${t.twin.url}/console/manifests/${batchId}`);
+    await page.getByRole('heading', { name: /Procesamiento/ }).waitFor();
+    expect(await page.getByRole('button', { name: /Cerrar el lote|Reabrir el lote/ }).count()).toBe(0);
+    await check('partner-manifests');
+    expect(problems).toEqual([]);
+  });
+});
+
+describe('the review of a 10,000-item batch', () => {
+  it('shows its first page in under 1 s from navigation to the first row', { timeout: 400_000 }, async () => {
+    const items = Array.from({ length: 10_000 }, (_, k) =>
+      item(100_000 + k, { itemDescription: k % 3 ? 'Cotton t-shirt' : `Assorted sample lot ${k}`, hsCode: k % 3 ? '6109.10.00' : undefined, consigneeIdType: 'CUIT', consigneeIdNumber: '30703088534' }),
+    );
+    const big = await submit(partner.token, items);
+    await completed(partner.token, big);
+    await page.goto(`${t.twin.url}/console/documents`);
+    await page.getByRole('heading', { level: 1 }).waitFor();
+    const started = Date.now();
+    await page.goto(`${t.twin.url}/console/review/${big}`);
+    await page.locator('table.review tbody tr').first().waitFor();
+    const ms = Date.now() - started;
+    const apiStarted = Date.now();
+    await t.call('GET', `/v1/couriers/manifests/${big}/review`, { token: broker.token });
+    console.log(`review of 10,000 items: first row visible ${ms} ms after navigation; the API's first page alone ${Date.now() - apiStarted} ms`);
+    expect(ms).toBeLessThan(1000);
+    expect(await page.locator('table.review tbody tr').count()).toBe(25);
+    await page.getByRole('button', { name: 'Siguiente' }).click();
+    await page.getByText('Página 2').waitFor();
+    await check('review-10000');
+  });
+});
