@@ -82,6 +82,12 @@ function LangSwitch() {
 
 function Shell() {
   const here = place.value;
+  // The status line tells what the last action did on this screen; another screen starts clear.
+  const shown = useRef(here.screen);
+  useEffect(() => {
+    if (shown.current !== here.screen) say('');
+    shown.current = here.screen;
+  }, [here.screen]);
   const View = screenViews[here.screen] as () => ReturnType<typeof html>;
   const who = me.value!;
   return html`
