@@ -169,6 +169,8 @@ describe('the console', () => {
     await page.getByRole('button', { name: 'Switch to English' }).click();
     await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Documents' }).waitFor();
     expect(await page.evaluate<string>('document.documentElement.lang')).toBe('en');
+    await page.getByRole('heading', { level: 1, name: 'Transport documents' }).waitFor();
+    expect(await axe(), 'documents in English').toEqual([]);
     await page.getByRole('button', { name: 'Cambiar a español' }).click();
     await page.getByRole('navigation', { name: 'Secciones' }).getByRole('link', { name: 'Documentos' }).waitFor();
   });
