@@ -94,6 +94,18 @@ afterAll(async () => {
 const status = () => page.getByRole('status');
 const focusedLabel = () => page.evaluate<string>("(() => { const a = document.activeElement; return (a && a.labels && a.labels[0] && a.labels[0].textContent) || '' })()");
 
+/** Signs the page in with `token` through the form (signing out first when signed in). */
+async function signIn(token: string) {
+  await page.goto(`${t.twin.url}/console`);
+  const out = page.getByRole('button', { name: 'Salir' });
+  const field = page.getByLabel('Token');
+  await out.or(field).first().waitFor();
+  if (await out.isVisible()) await out.click();
+  await field.fill(token);
+  await page.keyboard.press('Enter');
+  await page.getByRole('navigation', { name: 'Secciones' }).waitFor();
+}
+
 /** The console's TypeScript sources. */
 function consoleSources(dir = 'lambdas/http/console'): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? consoleSources(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : []));
@@ -157,6 +169,8 @@ describe('the console', () => {
     await page.getByRole('button', { name: 'Switch to English' }).click();
     await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Documents' }).waitFor();
     expect(await page.evaluate<string>('document.documentElement.lang')).toBe('en');
+    await page.getByRole('heading', { level: 1, name: 'Transport documents' }).waitFor();
+    expect(await axe(), 'documents in English').toEqual([]);
     await page.getByRole('button', { name: 'Cambiar a español' }).click();
     await page.getByRole('navigation', { name: 'Secciones' }).getByRole('link', { name: 'Documentos' }).waitFor();
   });
@@ -303,7 +317,9 @@ describe('the console', () => {
   it('Webhooks: lists the subscriptions and opens the webhook dashboard already signed in', async () => {
     await t.call('POST', '/webhook-subscriptions', { token: broker.token, body: { endpoint_url: 'https://example.com/hooks', events: ['document.approved'] } });
     await page.getByRole('navigation', { name: 'Secciones' }).getByRole('link', { name: 'Webhooks' }).click();
-    await page.getByRole('row').filter({ hasText: 'https://example.com/hooks' }).waitFor();
+    const sub = page.getByRole('row').filter({ hasText: 'https://example.com/hooks' });
+    await sub.waitFor();
+    expect(await sub.textContent()).toContain('healthy');
     await check('webhooks');
     await page.getByRole('link', { name: 'Abrir el panel de webhooks' }).click();
     await page.waitForURL(`${t.twin.url}/dashboard`);
@@ -314,11 +330,7 @@ describe('the console', () => {
   });
 
   it('shows a partner what its role allows: no document actions, no NCM corrections, no close', async () => {
-    await page.goto(`${t.twin.url}/console`);
-    await page.getByRole('button', { name: 'Salir' }).click();
-    await page.getByLabel('Token').fill(partner.token);
-    await page.keyboard.press('Enter');
-    await page.getByRole('navigation', { name: 'Secciones' }).waitFor();
+    await signIn(partner.token);
     await page.goto(`${t.twin.url}/console/documents/${pdfId}`);
     await page.getByRole('heading', { name: 'Detalle: guia-aerea.pdf' }).waitFor();
     expect(await page.getByRole('button', { name: /Validar|Aprobar|Rechazar/ }).count()).toBe(0);
@@ -340,6 +352,7 @@ describe('the review of a 10,000-item batch', () => {
     );
     const big = await submit(partner.token, items);
     await completed(partner.token, big);
+    await signIn(broker.token);
     await page.goto(`${t.twin.url}/console/documents`);
     await page.getByRole('heading', { level: 1 }).waitFor();
     const started = Date.now();

@@ -14,8 +14,28 @@ export interface Me {
   token: { id: number; role: 'admin' | 'broker' | 'partner'; scopes: string[] };
 }
 
+const meKey = 'despacho.console.me';
+
 export const token = signal<string | null>(sessionStorage.getItem(tokenKey));
-export const me = signal<Me | null>(null);
+/**
+ * The caller (account, role, scopes) as GET /v1/me answered at sign-in, kept for the tab so a
+ * reload renders its screen at once while /v1/me is asked again beside the screen's own call. It
+ * only chooses what the page shows; the API decides what is allowed.
+ */
+export const me = signal<Me | null>(token.value ? readMe() : null);
+
+function readMe(): Me | null {
+  try {
+    return JSON.parse(sessionStorage.getItem(meKey) ?? 'null') as Me | null;
+  } catch {
+    return null;
+  }
+}
+
+export function rememberMe(value: Me): void {
+  me.value = value;
+  sessionStorage.setItem(meKey, JSON.stringify(value));
+}
 export const api = computed<DespachoClient>(() => createDespachoClient({ baseUrl: location.origin, token: token.value ?? undefined }));
 
 export const isBroker = computed(() => me.value?.token.role === 'broker');
@@ -29,6 +49,7 @@ export function remember(value: string | null): void {
   } else {
     sessionStorage.removeItem(tokenKey);
     sessionStorage.removeItem(dashboardKey);
+    sessionStorage.removeItem(meKey);
     me.value = null;
   }
 }

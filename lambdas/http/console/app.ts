@@ -8,7 +8,7 @@ import { render } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { html } from './html';
 import { lang, setLang, t } from './i18n';
-import { api, me, messageOf, must, remember, token, ApiError } from './api';
+import { api, me, messageOf, must, remember, rememberMe, token, ApiError } from './api';
 import { focusHeading, place, screens, type Screen } from './router';
 import { Link, say, status } from './ui';
 import { DocumentsScreen } from './screens/documents';
@@ -18,11 +18,15 @@ import { QuotaScreen } from './screens/quota';
 import { WebhooksScreen } from './screens/webhooks';
 
 async function loadMe(): Promise<boolean> {
+  const asked = token.value;
   try {
     const body = await must(api.value.GET('/api/v1/me'));
-    me.value = body.data;
+    // Signed out (or in as another) while it was asked: this answer is not the caller's any more.
+    if (token.value !== asked) return false;
+    rememberMe(body.data);
     return true;
   } catch (err) {
+    if (token.value !== asked) return false;
     if (err instanceof ApiError && err.status === 401) remember(null);
     else say(t('error', { message: messageOf(err) }), true);
     return false;
@@ -78,6 +82,12 @@ function LangSwitch() {
 
 function Shell() {
   const here = place.value;
+  // The status line tells what the last action did on this screen; another screen starts clear.
+  const shown = useRef(here.screen);
+  useEffect(() => {
+    if (shown.current !== here.screen) say('');
+    shown.current = here.screen;
+  }, [here.screen]);
   const View = screenViews[here.screen] as () => ReturnType<typeof html>;
   const who = me.value!;
   return html`
@@ -98,9 +108,11 @@ function Shell() {
 }
 
 function App() {
-  const [ready, setReady] = useState(!token.value);
+  // With the caller kept from sign-in, the screen renders at once and /v1/me is asked beside it
+  // (a revoked token signs out when it answers 401); without it, the screen waits for /v1/me.
+  const [ready, setReady] = useState(!token.value || Boolean(me.value));
   useEffect(() => {
-    if (token.value && !me.value) void loadMe().then(() => setReady(true));
+    if (token.value) void loadMe().then(() => setReady(true));
   }, []);
   if (!ready) return html`<p class="status" role="status">${t('loading')}</p>`;
   return html`${me.value ? html`<${Shell} />` : html`<div class="signin-top"><${LangSwitch} /></div><${SignIn} />`}`;

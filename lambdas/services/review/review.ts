@@ -69,15 +69,10 @@ async function reviewableBatch(principal: Principal, manifest: string): Promise<
   return batch as BatchRecord & { finishedRunId: string };
 }
 
-/** The offline classifier of the table in force (its candidates are what the review shows). */
-const offlineClassifier = offlineClassifierInForce;
-
-/** The items of these keys in the batch (the declared code and the fields the product came from). */
-async function itemsByKey(batch: BatchRecord, awbs: readonly string[]): Promise<Map<string, StoredItem>> {
-  const out = new Map<string, StoredItem>();
-  const found = await Promise.all([...new Set(awbs)].map((awb) => itemsOfAwb(batch.accountId, awb)));
-  for (const it of found.flat()) if (it.batchId === batch.batchId) out.set(it.itemKey, it);
-  return out;
+/** The batch's items of one AWB, in item-key order (what a correction computes again). */
+async function itemsOfShipment(batch: BatchRecord, awb: string): Promise<StoredItem[]> {
+  const found = await itemsOfAwb(batch.accountId, awb);
+  return found.filter((it) => it.batchId === batch.batchId).sort((a, b) => (a.itemKey < b.itemKey ? -1 : a.itemKey > b.itemKey ? 1 : 0));
 }
 
 /** Candidates shown beside a product: the table's best rows for what the partner declared. */
@@ -112,7 +107,8 @@ export async function reviewQueue(principal: Principal, manifest: string, q: Rev
       page.push(p);
     }
   }
-  const [items, classifier] = await Promise.all([getStoredItems(batch.batchId, page.map((p) => p.item_key)), offlineClassifier()]);
+  // The candidates come from the offline classifier of the table in force, the pipeline's own.
+  const [items, classifier] = await Promise.all([getStoredItems(batch.batchId, page.map((p) => p.item_key)), offlineClassifierInForce()]);
   const data = page.map((p) => {
     const it = items.get(p.item_key);
     const input = it ? classifyInputOf(it.data) : { description: p.description ?? undefined };
@@ -138,15 +134,6 @@ export async function reviewQueue(principal: Principal, manifest: string, q: Rev
       review_threshold: reviewThreshold,
     },
   };
-}
-
-/** How many products of the batch are in the queue (read off the stored lines, part by part). */
-export async function reviewCount(principal: Principal, manifest: string): Promise<{ batch: BatchRecord; total: number }> {
-  const batch = await reviewableBatch(principal, manifest);
-  const index = await resultsIndex(batch.batchId, batch.finishedRunId);
-  let total = 0;
-  for (let n = 0; n < index.parts.length; n++) for (const line of await readPartOf(batch.batchId, batch.finishedRunId, index, n)) if (lineNeedsReview(line)) total++;
-  return { batch, total };
 }
 
 /** `dddd.dd.dd` from 8 digits with or without dots; undefined for anything else. */
@@ -194,7 +181,7 @@ export async function correctClassification(principal: Principal, manifest: stri
 
 async function tryCorrection(principal: Principal, batch: BatchRecord & { finishedRunId: string }, change: ClassificationChange, ncm: string, row: TariffRow) {
   const runId = batch.finishedRunId;
-  const items = [...(await itemsByKey(batch, [change.awb])).values()].sort((a, b) => (a.itemKey < b.itemKey ? -1 : 1));
+  const items = await itemsOfShipment(batch, change.awb);
   if (!items.length) throw new NotFound(`No AWB ${change.awb} in batch ${batch.batchId}.`);
   const target = change.itemKey ? items.find((it) => it.itemKey === change.itemKey) : items.length === 1 ? items[0] : undefined;
   if (!target) {

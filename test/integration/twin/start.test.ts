@@ -25,6 +25,10 @@ describe('npm start', () => {
       expect(first.seconds).toBeLessThan(20);
       const auth = { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' };
       expect((await fetch(`${first.apiUrl}/health`)).status).toBe(200);
+      // It prints the console's address, and the console is there.
+      const consoleUrl = /console: (http\S+\/console)\n/.exec(first.output())?.[1];
+      expect(consoleUrl).toBe(first.apiUrl.replace(/\/api$/, '/console'));
+      expect((await fetch(consoleUrl!)).status).toBe(200);
       const created = await fetch(`${first.apiUrl}/v1/admin/accounts`, { method: 'POST', headers: auth, body: JSON.stringify({ name: 'Persisted SA', kind: 'partner' }) });
       const account = ((await created.json()) as any).data;
       const tokenRes = await fetch(`${first.apiUrl}/v1/admin/tokens`, { method: 'POST', headers: auth, body: JSON.stringify({ account_id: account.id, name: 'n', role: 'partner' }) });

@@ -29,8 +29,8 @@ export function DocumentsScreen() {
 
   useEffect(() => {
     let live = true;
-    must(api.value.GET('/api/v1/transport/documents', { params: { query: { ...filters, page: String(page), per_page: '15' } as never } }))
-      .then((body) => live && setList({ rows: body.data as Listed[], pages: (body as { meta?: { last_page: number } }).meta?.last_page ?? 1 }))
+    must(api.value.GET('/api/v1/transport/documents', { params: { query: { ...filters, page: String(page), per_page: '15' } } }))
+      .then((body) => live && setList({ rows: body.data, pages: body.meta.last_page }))
       .catch((err) => say(t('error', { message: messageOf(err) }), true));
     return () => void (live = false);
   }, [filters, page, version]);
@@ -96,9 +96,9 @@ function DocumentDetail(props: { id: number; onChanged: () => void }) {
       try {
         const [d, h] = await Promise.all([must(api.value.GET('/api/v1/transport/documents/{id}', path)), must(api.value.GET('/api/v1/transport/documents/{id}/history', path))]);
         if (!live) return;
-        setDoc(d.data as unknown as Detail);
-        setHistory(h.data as unknown as History);
-        const mime = (d.data as unknown as Detail).mime_type;
+        setDoc(d.data);
+        setHistory(h.data);
+        const mime = d.data.mime_type;
         if (mime === 'application/pdf' || mime.startsWith('image/')) {
           const link = await must(api.value.GET('/api/v1/transport/documents/{id}/download', path));
           const file = await fetch((link.data as { download_url: string }).download_url);
@@ -126,9 +126,9 @@ function DocumentDetail(props: { id: number; onChanged: () => void }) {
     }
     try {
       const body = action === 'reject' ? { reason: text } : text ? { notes: text } : {};
-      const answer = await must(api.value.PUT(`/api/v1/transport/documents/{id}/${action}` as '/api/v1/transport/documents/{id}/validate', { ...(path as object), body } as never));
+      await must(api.value.PUT(`/api/v1/transport/documents/{id}/${action}` as '/api/v1/transport/documents/{id}/validate', { ...path, body }));
       setErrors({});
-      say(t('done', { what: (answer as { message?: string }).message ?? action }));
+      say(t(`did_${action}`, { id: props.id }));
       setVersion(version + 1);
       props.onChanged();
     } catch (err) {

@@ -34,7 +34,7 @@ export function ManifestsScreen() {
           return { rows: body.data as Batch[] };
         })
       : must(api.value.GET('/api/v1/couriers/manifests', { params: { query: { page: String(page), per_page: '15', ...status } } })).then((body) => ({
-          rows: body.data as unknown as Batch[],
+          rows: body.data,
           pages: body.meta.last_page,
         }));
     load.then((l) => live && setList(l)).catch((err) => say(t('error', { message: messageOf(err) }), true));
@@ -104,7 +104,7 @@ function BatchDetail(props: { batch: string; onChanged: () => void }) {
       try {
         const body = await must(api.value.GET('/api/v1/couriers/manifests/{manifest}/pipeline-status', manifest));
         if (!live) return;
-        const next = body.data as unknown as Pipeline;
+        const next = body.data;
         setP(next);
         if (next.status !== 'completed' && next.status !== 'failed') timer = setTimeout(poll, pollMs);
         else props.onChanged();
@@ -121,8 +121,8 @@ function BatchDetail(props: { batch: string; onChanged: () => void }) {
 
   // Whether it is closed: the manifest record says (the alternative interface's detail, one product).
   useEffect(() => {
-    must(api.value.GET('/api/v1/manifests/{manifest}', { params: { path: { manifest: props.batch }, query: { per_page: '1' } } } as never))
-      .then((body) => setClosedAt((body as { data: { manifest: { closed_at: string | null } } }).data.manifest.closed_at))
+    must(api.value.GET('/api/v1/manifests/{manifest}', { params: { path: { manifest: props.batch }, query: { per_page: '1' } } }))
+      .then((body) => setClosedAt(body.data.manifest.closed_at))
       .catch(() => setClosedAt(null));
   }, [props.batch, tick]);
 
@@ -131,8 +131,8 @@ function BatchDetail(props: { batch: string; onChanged: () => void }) {
     try {
       const path = { params: { path: { batchId: p.batch_id } } };
       const body = await must(close ? api.value.POST('/api/v1/couriers/batches/{batchId}/close', path) : api.value.POST('/api/v1/couriers/batches/{batchId}/reopen', path));
-      setClosedAt((body.data as { closed_at: string | null }).closed_at);
-      say((body as { message?: string }).message ?? '');
+      setClosedAt(body.data.closed_at);
+      say(t(close ? 'didClose' : 'didReopen', { batch: p.batch_id }));
       props.onChanged();
     } catch (err) {
       say(err instanceof ApiError && err.status === 403 ? t('notAllowed') : t('error', { message: messageOf(err) }), true);
@@ -141,10 +141,10 @@ function BatchDetail(props: { batch: string; onChanged: () => void }) {
 
   const download = async (format: 'json' | 'csv' | 'xlsx') => {
     try {
-      const res = await api.value.GET('/api/v1/couriers/manifests/{manifest}/download', { params: { path: { manifest: props.batch }, query: { format } }, parseAs: 'blob' } as never);
-      const answer = res as unknown as { data?: Blob; response: Response };
+      // The file as a Blob (openapi-fetch's parseAs), whatever its type; a big one is a redirect fetch follows.
+      const answer = await api.value.GET('/api/v1/couriers/manifests/{manifest}/download', { params: { path: { manifest: props.batch }, query: { format } }, parseAs: 'blob' });
       if (!answer.response.ok || !answer.data) throw new ApiError(answer.response.status, `HTTP ${answer.response.status}`);
-      saveBlob(answer.data, `manifest-${p?.manifest_id ?? props.batch}-${props.batch}.${format}`);
+      saveBlob(answer.data as Blob, `manifest-${p?.manifest_id ?? props.batch}-${props.batch}.${format}`);
       say(t('done', { what: t('download', { format }) }));
     } catch (err) {
       say(t('error', { message: messageOf(err) }), true);
@@ -186,8 +186,8 @@ function DecisionLog(props: { manifest: string; batch: string }) {
   const [page, setPage] = useState(1);
   const [rows, setRows] = useState<{ data: Decision[]; pages: number } | null>(null);
   useEffect(() => {
-    must(api.value.GET('/api/v1/couriers/manifests/{manifest}/batches/{batch}/decisions', { params: { path: { manifest: props.manifest, batch: props.batch }, query: { page: String(page), per_page: '10' } } } as never))
-      .then((body) => setRows({ data: (body as { data: Decision[] }).data, pages: (body as { meta: { last_page: number } }).meta.last_page }))
+    must(api.value.GET('/api/v1/couriers/manifests/{manifest}/batches/{batch}/decisions', { params: { path: { manifest: props.manifest, batch: props.batch }, query: { page: String(page), per_page: '10' } } }))
+      .then((body) => setRows({ data: body.data, pages: body.meta.last_page }))
       .catch((err) => say(t('error', { message: messageOf(err) }), true));
   }, [props.batch, page]);
   if (!rows) return null;
@@ -205,8 +205,8 @@ type ReviewDecision = { revision: number; awb_number: string; ncm_code_before: s
 function ReviewLog(props: { batch: string; version: unknown }) {
   const [rows, setRows] = useState<ReviewDecision[] | null>(null);
   useEffect(() => {
-    must(api.value.GET('/api/v1/couriers/manifests/{manifest}/review/decisions', { params: { path: { manifest: props.batch }, query: { per_page: '25' } } } as never))
-      .then((body) => setRows((body as { data: ReviewDecision[] }).data))
+    must(api.value.GET('/api/v1/couriers/manifests/{manifest}/review/decisions', { params: { path: { manifest: props.batch }, query: { per_page: '25' } } }))
+      .then((body) => setRows(body.data))
       .catch(() => setRows([]));
   }, [props.batch, props.version]);
   if (!rows?.length) return null;

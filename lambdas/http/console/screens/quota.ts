@@ -25,8 +25,8 @@ export function QuotaScreen() {
 
   const load = async (id: string, y: string) => {
     try {
-      const body = await must(api.value.GET('/api/v1/couriers/quota/{tax_id}/shipments', { params: { path: { tax_id: id }, query: { year: y } } } as never));
-      setAnswer((body as { data: Answer }).data);
+      const body = await must(api.value.GET('/api/v1/couriers/quota/{tax_id}/shipments', { params: { path: { tax_id: id }, query: { year: y } } }));
+      setAnswer(body.data);
       setErrors({});
     } catch (err) {
       setAnswer(null);

@@ -55,11 +55,11 @@ function Queue(props: { batch: string }) {
   useEffect(() => {
     let live = true;
     const cursor = cursors[cursors.length - 1];
-    must(api.value.GET('/api/v1/couriers/manifests/{manifest}/review', { params: { path: { manifest: props.batch }, query: { per_page: String(perPage), ...(cursor ? { cursor } : {}) } } } as never))
+    must(api.value.GET('/api/v1/couriers/manifests/{manifest}/review', { params: { path: { manifest: props.batch }, query: { per_page: String(perPage), ...(cursor ? { cursor } : {}) } } }))
       .then((body) => {
         if (!live) return;
-        setRows((body as { data: Row[] }).data);
-        setMeta((body as { meta: Meta }).meta);
+        setRows(body.data);
+        setMeta(body.meta);
       })
       .catch((err) => live && (setRows([]), say(t('error', { message: messageOf(err) }), true)));
     return () => void (live = false);
@@ -107,9 +107,9 @@ function Correct(props: { batch: string; row: Row; onDone: () => void; onCancel:
         api.value.PUT('/api/v1/couriers/manifests/{manifest}/products/{awb}/classification', {
           params: { path: { manifest: props.batch, awb: r.awb_number } },
           body: { ncm_code: ncm, reason, item_key: r.item_key },
-        } as never),
+        }),
       );
-      const d = (body as { data: { product: Row; before: { customs_duty: number | null } | null } }).data;
+      const d = body.data;
       say(t('corrected', { awb: r.awb_number, ncm: d.product.ncm_code ?? '', before: money(d.before?.customs_duty ?? r.customs_duty), after: money(d.product.customs_duty), channel: d.product.customs_channel ?? '' }));
       props.onDone();
     } catch (err) {
