@@ -76,6 +76,7 @@ export const beyondSchema: Record<string, { fields?: string[]; statuses?: number
   AdminTokensCreate: { fields: ['account_id', 'role'], why: 'the account must exist, and the role must be the one of its kind' },
   AdminTariffImport: { why: 'CSV lines are checked by the importer' },
   AdminMigrateChannelCodes: { fields: ['cursor'], why: 'a cursor the previous call answered' },
+  EventsList: { fields: ['after'], why: 'a cursor the feed answered (meta.next_cursor)' },
   ManifestStorageUpload: { fields: ['file', 'file_name'], why: 'the file itself: type by its bytes, readable, the extension' },
   ManifestStorageUploadUrl: { fields: ['file_name'], statuses: [413], why: 'an allowed extension; the 40 MB limit is 413' },
   ManifestStorageUploadComplete: { fields: ['file', 'file_size', 'checksum'], why: 'the stored file must match its declaration' },
