@@ -13,7 +13,8 @@ const types = v.pipe(
 );
 
 export const EventsQuery = v.object({
-  after: v.optional(v.pipe(v.string(), v.maxLength(300, 'Is not a cursor this feed answered.'))),
+  // Whether it is one the feed answered is the service's check (feed.ts): 422 naming `after` too.
+  after: v.optional(v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{1,300}$/, 'Is not a cursor this feed answered (meta.next_cursor).'))),
   types: v.optional(types),
   limit: v.optional(intQuery(1, feedMaxLimit), String(feedDefaultLimit)),
   order: v.optional(v.picklist(['desc', 'asc'], 'Must be desc (newest first) or asc (oldest first).'), 'desc'),

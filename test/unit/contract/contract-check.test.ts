@@ -35,11 +35,20 @@ describe('the contract check', () => {
   });
 
   it("holds a webhook delivery to its event's envelope, data and signature headers", () => {
-    const headers = { 'x-service-signature': `sha256=${'a'.repeat(64)}`, 'x-service-timestamp': '1795564742', 'x-service-event': 'manifest.total_due', 'x-service-delivery': '7' };
+    const headers = {
+      'x-service-signature': `sha256=${'a'.repeat(64)}`,
+      'x-service-timestamp': '1795564742',
+      'webhook-id': 'evt_1',
+      'webhook-timestamp': '1795564742',
+      'webhook-signature': `v1,${Buffer.alloc(32).toString('base64')}`,
+      'x-service-event': 'manifest.total_due',
+      'x-service-delivery': '7',
+    };
     const data = { manifest_number: 'M-1', batch_id: 'BT1', mawb_number: 'M-1', amount_to_pay: 12.5, currency: 'USD' };
     const body = (d: unknown) => JSON.stringify({ id: 'evt_1', type: 'manifest.total_due', created_at: '2026-11-24T10:00:00.000Z', data: d });
     expect(deliveryProblem(headers, body(data))).toBeUndefined();
     expect(deliveryProblem(headers, body({ ...data, amount_to_pay: '12.50' }))).toMatch(/\/data\/amount_to_pay must be number/);
     expect(deliveryProblem({ ...headers, 'x-service-signature': undefined }, body(data))).toMatch(/header X-Service-Signature missing/);
+    expect(deliveryProblem({ ...headers, 'webhook-signature': undefined }, body(data))).toMatch(/header webhook-signature missing/);
   });
 });
