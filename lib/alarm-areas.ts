@@ -48,12 +48,16 @@ export const alarmAreaMap = {
     account: 'api',
     admin: 'api',
     dashboard: 'api',
+    console: 'api',
     couriers: 'intake',
     manifests: 'intake',
     storage: 'intake',
     documents: 'intake',
     customs: 'pipeline',
+    // The broker's review of a processed batch recomputes its products with the pipeline's calculations.
+    review: 'pipeline',
     webhooks: 'webhooks',
+    events: 'webhooks',
     orders: 'orders',
   } as Record<string, AlarmArea>,
   /** Routes whose area is not their tag's: the shipping routes (lambdas/http/shipping/routes.ts) are tagged `orders` but are the carriers'. */

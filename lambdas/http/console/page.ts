@@ -1,4 +1,4 @@
-import { route } from '../kit/route';
+import { publicRoute } from '../kit/public-route';
 import type { Reply } from '../kit/reply';
 import { NotFound } from '../../core/errors';
 import { consoleScriptText, consoleStyleText } from './script';
@@ -38,7 +38,7 @@ const assets: Record<string, { contentType: string; body: () => string | Promise
  * beside it. The dashboard's content security policy, Trusted Types included: nothing writes HTML.
  * Documents' previews are blob: URLs of files fetched with the token, shown in an <object>/<img>.
  */
-export const handler = route(
+export const handler = publicRoute(
   {
     public: true,
     csp: consoleCsp,

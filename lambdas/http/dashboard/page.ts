@@ -1,4 +1,4 @@
-import { route } from '../kit/route';
+import { publicRoute } from '../kit/public-route';
 import type { Reply } from '../kit/reply';
 import { NotFound } from '../../core/errors';
 import { pageHtml } from './page-html';
@@ -28,7 +28,7 @@ const files: Record<string, { contentType: string; body: () => string | Promise<
 };
 
 /** The webhook dashboard: the page at /dashboard, its script and stylesheet beside it. */
-export const handler = route(
+export const handler = publicRoute(
   {
     public: true,
     // Trusted Types stay on: the script never writes HTML. "Copy secret" needs clipboard-write.

@@ -1,4 +1,4 @@
-import { route } from '../kit/route';
+import { publicRoute } from '../kit/public-route';
 import type { Reply } from '../kit/reply';
 import { NotFound } from '../../core/errors';
 import { docsScriptText } from './docs-script';
@@ -35,7 +35,7 @@ const page = `<!doctype html>
 `;
 
 /** GET /api/docs: the human reference page, and /api/docs/redoc.js, its script (Redoc, bundled). */
-export const handler = route({ public: true, csp: docsCsp }, async ({ event }): Promise<Reply> => {
+export const handler = publicRoute({ public: true, csp: docsCsp }, async ({ event }): Promise<Reply> => {
   if (event.rawPath === '/api/docs') return { status: 200, raw: { contentType: 'text/html; charset=utf-8', body: page }, headers: { 'Cache-Control': 'no-cache' } };
   if (event.rawPath === '/api/docs/redoc.js') {
     return { status: 200, raw: { contentType: 'text/javascript; charset=utf-8', body: await docsScriptText() }, headers: { 'Cache-Control': 'public, max-age=300' } };

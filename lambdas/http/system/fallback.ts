@@ -1,4 +1,4 @@
-import { route } from '../kit/route';
+import { publicRoute } from '../kit/public-route';
 import { routeAccess } from '../../catalog-access';
 import { compile, match } from '../../routing';
 import { MethodNotAllowed, NotFound } from '../../core/errors';
@@ -7,7 +7,7 @@ import { MethodNotAllowed, NotFound } from '../../core/errors';
 const compiled = routeAccess.filter((r) => !r.twinOnly).map(compile);
 
 /** API Gateway's $default route: every request that matched no route ends here. */
-export const handler = route({ public: true, maxBodyBytes: Number.MAX_SAFE_INTEGER, bodyMode: 'raw' }, async ({ event }) => {
+export const handler = publicRoute({ public: true, maxBodyBytes: Number.MAX_SAFE_INTEGER, bodyMode: 'raw' }, async ({ event }) => {
   const { pathExists } = match(compiled, event.requestContext.http.method, event.rawPath);
   if (pathExists) {
     const allowed = compiled.filter((c) => c.regex.test(event.rawPath)).map((c) => c.route.method);

@@ -1,4 +1,4 @@
-import { route } from '../kit/route';
+import { publicRoute } from '../kit/public-route';
 import { routes } from '../../catalog';
 import { openApiDocument } from '../../core/openapi';
 import { webhookEvents } from '../../core/webhooks/events';
@@ -57,7 +57,7 @@ export function serviceDocument(): Record<string, unknown> {
   return (document ??= openApiDocument(documentedRoutes(), { title: 'Despacho API', version: '1.0.0' }, { events }));
 }
 
-export const handler = route({ public: true }, async () => {
+export const handler = publicRoute({ public: true }, async () => {
   const document = serviceDocument();
   return { status: 200, body: document, headers: { 'Cache-Control': 'public, max-age=300' } };
 });
