@@ -41,6 +41,7 @@ describe('a declared NCM the tariff table does not have (issue 32)', () => {
   it('stays the product code, and the product carries both codes with their reasons for review', async () => {
     // The service's path: the offline classifier behind the port loads the HS tier for the declared code.
     useTariffClassifier(rememberingOffline(createOfflineClassifier(builtinTariff)));
+    useTariffMemory(noMemory);
     const data = { itemDescription: 'Escopeta calibre 12 con municion', hsCode: '9303.20.00', consigneeName: 'A' } as PageItem['data'];
     const out = (await runStage('ai', [{ itemKey: 'k', awb: 'A1', hash: 'h', runId: 'r', data }], {}, { accountId: 1, at: new Date() })) as Record<string, ProcessedResult>;
     // Before: ncm_code 9306.90 (ammunition), source hs-fallback, the declared code gone.
