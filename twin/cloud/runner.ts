@@ -41,6 +41,17 @@ interface Mapping {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** A message an event source mapping handed its function, and what came of it. */
+export interface HandledMessage {
+  functionName: string;
+  messageId: string;
+  body: string;
+  /** `deleted`: the call succeeded for it; `failed`: it stays on the queue for the visibility timeout. */
+  outcome: 'deleted' | 'failed';
+  /** The lane's time when the outcome was known. */
+  at: string;
+}
+
 export class Runner {
   readonly faults: LaneFault[] = [];
   readonly executions = new Map<string, ExecutionRecord>();
@@ -51,6 +62,9 @@ export class Runner {
   private readonly stateMachines: { arn: string; definition: Asl }[];
   /** Invocations of each function by an event source, for tests: name -> count. */
   readonly polled = new Map<string, number>();
+  /** The messages handed to a function, in order (the latest 10,000: a lane may run for hours), for tests (`handled`). */
+  readonly handledMessages: HandledMessage[] = [];
+  private readonly waiters: { match: (m: HandledMessage) => boolean; resolve: (m: HandledMessage) => void }[] = [];
 
   constructor(
     private readonly d: Deployment,
@@ -78,6 +92,29 @@ export class Runner {
   /** The lane's time: the real clock moved by the offset the sandboxes share. */
   now(): Date {
     return new Date(Date.now() + this.fns.clock[0]);
+  }
+
+  /**
+   * The first message, handled already or from now on, that `match` accepts: resolves when the
+   * runner knows its outcome (deleted after its function's call, or left for the visibility
+   * timeout). Tests wait on this event, not on a wall-clock deadline, so a loaded machine only
+   * makes them slower, and a queue's other messages (another scenario's delayed retries) do not count.
+   */
+  handled(match: (m: HandledMessage) => boolean): Promise<HandledMessage> {
+    const seen = this.handledMessages.find(match);
+    if (seen) return Promise.resolve(seen);
+    return new Promise((resolve) => this.waiters.push({ match, resolve }));
+  }
+
+  private record(m: Mapping, messages: Message[], failed: (msg: Message) => boolean) {
+    for (const msg of messages) {
+      const handled: HandledMessage = { functionName: m.functionName, messageId: msg.MessageId!, body: msg.Body ?? '', outcome: failed(msg) ? 'failed' : 'deleted', at: this.now().toISOString() };
+      this.handledMessages.push(handled);
+      if (this.handledMessages.length > 10_000) this.handledMessages.shift();
+      for (let i = this.waiters.length - 1; i >= 0; i--) {
+        if (this.waiters[i].match(handled)) this.waiters.splice(i, 1)[0].resolve(handled);
+      }
+    }
   }
 
   queueUrl(arn: string): string {
@@ -151,13 +188,17 @@ export class Runner {
     } catch (err) {
       // A function error: the whole batch stays on the queue and comes back after the visibility timeout.
       if (!(err instanceof FunctionError)) this.fault(`${m.functionName}: ${(err as Error).message}`);
+      this.record(m, messages, () => true);
       return;
     }
     const done = messages.filter((msg) => !failed.has(msg.MessageId!));
+    const notDeleted = new Set<string>(failed);
     if (done.length) {
       const res = await this.c.sqs.send(new DeleteMessageBatchCommand({ QueueUrl: m.queueUrl, Entries: done.map((msg, i) => ({ Id: String(i), ReceiptHandle: msg.ReceiptHandle! })) }));
       if (res.Failed?.length) this.fault(`delete from ${m.queueUrl}: ${res.Failed.map((f) => f.Message).join('; ')}`);
+      for (const f of res.Failed ?? []) notDeleted.add(done[Number(f.Id)].MessageId!);
     }
+    this.record(m, messages, (msg) => notDeleted.has(msg.MessageId!));
   }
 
   // ----- EventBridge Scheduler -----
