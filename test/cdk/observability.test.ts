@@ -11,7 +11,7 @@ import { defaults } from '../../lib/functions';
 import { nagFindings } from '../../lib/nag';
 import { alarmTopic } from '../../lib/observability';
 import { parseTracing, resolveStageConfig, stageSettings } from '../../lib/stage';
-import { stageApp } from '../support/cdk';
+import { referenceProd, stageApp } from '../support/cdk';
 
 /**
  * The stage's alarms, topic and dashboard are generated from the catalog: these tests read the
@@ -292,7 +292,7 @@ describe('notifications, dashboard and retention', { timeout: 60_000 }, () => {
   });
 
   it('subscribes a list of addresses, or notifies an existing topic without creating one', () => {
-    const settings = stageSettings('prod');
+    const settings = stageSettings('prod', process.env, referenceProd);
     const own = new Stack(new App(), 'Own');
     alarmTopic(own, settings, { emails: ['a@example.com', 'b@example.com', 'a@example.com'] });
     const ownT = Template.fromStack(own);

@@ -34,6 +34,8 @@ function build(stage: string): Stage {
 }
 
 const resourcesOf = (t: Json, type: string) => Object.entries<Json>(t.Resources ?? {}).filter(([, r]) => r.Type === type);
+/** The signing-secrets key (prod's data stack also holds the backup vault's key). */
+const signingKeys = (t: Json) => resourcesOf(t, 'AWS::KMS::Key').filter(([id]) => id.startsWith('SigningSecretsKey'));
 
 /** Each IAM statement of the stage with who holds it: `fn:<catalog id>` for a function's role, else `role:<logical id>`. */
 function grants(s: Stage): { holder: string; statement: Statement }[] {
@@ -69,7 +71,7 @@ let keyId: string;
 beforeAll(() => {
   dev = build('dev');
   prod = build('prod');
-  keyId = resourcesOf(dev.data, 'AWS::KMS::Key')[0][0];
+  keyId = signingKeys(dev.data)[0][0];
 }, 120_000);
 
 /** The functions the catalog says may do `action` on a kind of signing secret. */
@@ -94,9 +96,9 @@ describe('the signing-secrets key', { timeout: 60_000 }, () => {
   });
 
   it('takes its removal policy from the stage: dev deletes it with the stack, prod retains it with the table', () => {
-    const [, devKey] = resourcesOf(dev.data, 'AWS::KMS::Key')[0];
+    const [, devKey] = signingKeys(dev.data)[0];
     expect([devKey.DeletionPolicy, devKey.UpdateReplacePolicy]).toEqual(['Delete', 'Delete']);
-    const [, prodKey] = resourcesOf(prod.data, 'AWS::KMS::Key')[0];
+    const [, prodKey] = signingKeys(prod.data)[0];
     expect([prodKey.DeletionPolicy, prodKey.UpdateReplacePolicy]).toEqual(['Retain', 'Retain']);
     expect(prodKey.Properties).toMatchObject({ EnableKeyRotation: true, PendingWindowInDays: 30 });
     const [, prodTable] = resourcesOf(prod.data, 'AWS::DynamoDB::Table')[0];
@@ -104,7 +106,7 @@ describe('the signing-secrets key', { timeout: 60_000 }, () => {
   });
 
   it("names in its key policy only the account itself, so IAM decides who uses it (no service, no other principal)", () => {
-    const [, key] = resourcesOf(dev.data, 'AWS::KMS::Key')[0];
+    const [, key] = signingKeys(dev.data)[0];
     const statements = key.Properties.KeyPolicy.Statement as Statement[];
     for (const st of statements) {
       expect(st.Principal).toEqual({ AWS: { 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':iam::', { Ref: 'AWS::AccountId' }, ':root']] } });

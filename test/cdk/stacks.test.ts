@@ -541,7 +541,7 @@ describe('api stack', { timeout: 60_000 }, () => {
       }
       expect(roles.size).toBe(functions.length);
       expect(logGroups.size).toBe(functions.length);
-      for (const role of Object.values(resources(t, 'AWS::IAM::Role'))) expect(role.Properties.ManagedPolicyArns).toBeUndefined();
+      for (const role of roles) expect(resources(t, 'AWS::IAM::Role')[role].Properties.ManagedPolicyArns, role).toBeUndefined();
     }
     expect(Object.values(resources(dev.apiTemplate, 'AWS::Logs::LogGroup')).every((g) => g.Properties.RetentionInDays === 30)).toBe(true);
     expect(Object.values(resources(probe.apiTemplate, 'AWS::Logs::LogGroup')).every((g) => g.Properties.RetentionInDays === 90)).toBe(true);
