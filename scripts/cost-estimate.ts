@@ -80,7 +80,8 @@ export const assumptions = {
   authorizerMs: { value: 30, says: 'ms per authorizer invocation' },
   authorizerCacheHitShare: { value: 0.9, says: 'share of requests answered from the authorizer cache when the template gives it a TTL (0 when AuthorizerResultTtlInSeconds is 0)' },
   authorizerRru: { value: 1, says: 'read units per authorizer invocation (the token)' },
-  authorizerWru: { value: 1, says: 'write units per authorizer invocation (the rate-limit counter)' },
+  authorizerWru: { value: 1, says: "write units per authorizer invocation (the token's last use, at most once a minute)" },
+  rateWru: { value: 1, says: "write units per API request for the token's rate window (counted by the route's function on every request)" },
   routeRru: { value: 2, says: 'read units per API request (average)' },
   routeWru: { value: 0.5, says: 'write units per API request (average)' },
   responseKb: { value: 2, says: 'KB per API response sent to the client' },
@@ -659,7 +660,7 @@ export function estimate(assembly: Assembly, volume: Volume, opts: { region?: st
       continue;
     }
     if (t.tableClass && t.tableClass !== 'STANDARD') notPriced.push({ what: `DynamoDB table class ${t.tableClass} of ${t.id}`, count: 1, why: 'priced as Standard' });
-    const wru = authorizerCalls * k.authorizerWru + requests * k.routeWru + items * k.itemWru + manifests * k.manifestWru + deliveries * k.deliveryWru;
+    const wru = authorizerCalls * k.authorizerWru + requests * (k.routeWru + k.rateWru) + items * k.itemWru + manifests * k.manifestWru + deliveries * k.deliveryWru;
     const rru = authorizerCalls * k.authorizerRru + requests * k.routeRru + items * k.itemRru + manifests * k.manifestRru + deliveries * k.deliveryRru;
     add('DynamoDB', 'write request units', wru, 'dynamodb.ondemand.wru');
     add('DynamoDB', 'read request units', rru, 'dynamodb.ondemand.rru');
