@@ -9,7 +9,7 @@
  * is valid (stage 2) and the NCM duty rate (stage 3).
  */
 import type { ManifestItem } from '../manifests/submission';
-import { calculateShipment, type ShipmentCalculation } from './calculate';
+import { calculateShipment, type Breakdown, type ShipmentCalculation } from './calculate';
 import { shipmentRegime, type Regime } from './regime';
 import type { AppliedTaxRules, TaxRules } from './tax-rules';
 
@@ -59,4 +59,18 @@ export function calculateLines(awb: string, lines: readonly CalculationLine[], r
     },
     rules,
   );
+}
+
+/** A product's calculated figures as a processed result carries them (the pipeline's calculations and the broker's correction). */
+export function calculatedFields(b: Breakdown) {
+  return {
+    cif_value: b.cif_value,
+    customs_duty: b.customs_duty,
+    statistics_fee: b.statistics_fee,
+    vat: b.vat,
+    ddp_value: b.ddp_value,
+    amount_to_pay: b.amount_to_pay,
+    currency: b.currency,
+    breakdown: b as unknown as Record<string, unknown>,
+  };
 }

@@ -2,7 +2,7 @@ import type { StageName } from '../../core/pipeline/stages';
 import type { ProcessedResult } from '../../core/manifests/model';
 import { classifyShipments, shipmentRegime } from '../../core/customs/regime';
 import { regimeRulesAt } from '../../core/customs/regime-rules';
-import { calculateLines } from '../../core/customs/landed-cost';
+import { calculateLines, calculatedFields } from '../../core/customs/landed-cost';
 import { argentineDate, taxRulesAt } from '../../core/customs/tax-rules';
 import { importedDutySource, rateStatuses, tariffRatesOf } from '../../core/customs/tariff-rates';
 import { customsChannel, shipmentChannel } from '../../core/customs/channel';
@@ -193,14 +193,7 @@ function calculations(items: readonly PageItem[], prior: Results, at: Date): Res
       const b = calc.products.get(it.itemKey)!;
       out[it.itemKey] = {
         ...prior[it.itemKey],
-        cif_value: b.cif_value,
-        customs_duty: b.customs_duty,
-        statistics_fee: b.statistics_fee,
-        vat: b.vat,
-        ddp_value: b.ddp_value,
-        amount_to_pay: b.amount_to_pay,
-        currency: b.currency,
-        breakdown: b as unknown as Record<string, unknown>,
+        ...calculatedFields(b),
         ...(rates.get(it.itemKey) ? { tariff_rates: rateStatuses(rates.get(it.itemKey)!) } : {}),
         customs_channel: channel.channel,
         channel_reasons: channel.reasons,

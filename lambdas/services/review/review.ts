@@ -5,7 +5,7 @@ import { canAccess } from '../../core/auth/principal';
 import { Conflict, NotFound, ValidationFailed } from '../../core/errors';
 import { isVisible, type BatchRecord, type ProcessedResult, type StoredItem } from '../../core/manifests/model';
 import { manifestView, type ProcessedProduct } from '../../core/manifests/views';
-import { calculateLines } from '../../core/customs/landed-cost';
+import { calculateLines, calculatedFields } from '../../core/customs/landed-cost';
 import { argentineDate, taxRulesAt } from '../../core/customs/tax-rules';
 import { importedDutySource, rateStatuses, tariffRatesOf } from '../../core/customs/tariff-rates';
 import { customsChannel, shipmentChannel } from '../../core/customs/channel';
@@ -359,14 +359,7 @@ function recompute(
       ...(mine
         ? { ncm_code: decided.ncm, classification_confidence: 1, classification_source: 'broker' as const, tariff_rates: rateStatuses(rates), review: decided.review }
         : {}),
-      cif_value: b.cif_value,
-      customs_duty: b.customs_duty,
-      statistics_fee: b.statistics_fee,
-      vat: b.vat,
-      ddp_value: b.ddp_value,
-      amount_to_pay: b.amount_to_pay,
-      currency: b.currency,
-      breakdown: b as unknown as Record<string, unknown>,
+      ...calculatedFields(b),
       customs_channel: channel.channel,
       reasons: [...p.reasons.filter((r) => !isChannelReason(r)), ...channel.reasons],
     });
