@@ -12,6 +12,7 @@
 import { ValidationFailed } from '../../core/errors';
 import { listAccounts, sealLegacySigningSecret } from '../../infra/entities/accounts';
 import { listSubscriptions, sealLegacySecret } from '../../infra/entities/webhooks';
+import { encodeCursor, parseCursor } from '../../shared/cursor';
 
 export interface SigningSecretsMigrationReport {
   /** True when every account was gone through; else call again with `cursor`. */
@@ -30,15 +31,10 @@ interface Cursor {
   a: number;
 }
 
-const encode = (c: Cursor) => Buffer.from(JSON.stringify(c)).toString('base64url');
+const encode = (c: Cursor) => encodeCursor(c);
 
 function decode(cursor: string): Cursor {
-  let c: unknown;
-  try {
-    c = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-  } catch {
-    c = undefined;
-  }
+  const c = parseCursor(cursor);
   const ok = typeof c === 'object' && c !== null && Number.isSafeInteger((c as Cursor).a) && (c as Cursor).a > 0 && Object.keys(c).every((k) => k === 'a');
   if (!ok) throw new ValidationFailed({ cursor: ['Is not a cursor this command answered; leave it out to start from the first account.'] });
   return c as Cursor;

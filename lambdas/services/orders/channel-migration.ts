@@ -16,6 +16,7 @@ import { channelAliases, formerChannels } from '../../core/orders/marketplace';
 import { listAccounts } from '../../infra/entities/accounts';
 import { formerChannelRows, migrateFormerChannel, type FormerChannelRow } from '../../infra/entities/orders';
 import { migrateFormerConnections, migrateFormerSyncs } from './sync';
+import { encodeCursor, parseCursor } from '../../shared/cursor';
 
 export interface ChannelMigrationReport {
   /** True when every account was gone through; else call again with `cursor`. */
@@ -42,15 +43,10 @@ interface Cursor {
   s?: string;
 }
 
-const encode = (c: Cursor) => Buffer.from(JSON.stringify(c)).toString('base64url');
+const encode = (c: Cursor) => encodeCursor(c);
 
 function decode(cursor: string): Cursor {
-  let c: unknown;
-  try {
-    c = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-  } catch {
-    c = undefined;
-  }
+  const c = parseCursor(cursor);
   const ok =
     typeof c === 'object' &&
     c !== null &&
