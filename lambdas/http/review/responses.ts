@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import type { RouteResponses } from '../../catalog-types';
 import { data, failure, integer, money, nullable, timestamp } from '../kit/responses';
-import { ManifestRecord, ProcessedProduct } from '../couriers/responses';
+import { ClassificationReview, ManifestRecord, ProcessedProduct } from '../couriers/responses';
 
 /** The answers of the review routes, for openapi.json. */
 
@@ -79,12 +79,7 @@ export const reviewResponses = {
         "The broker's classification decisions, newest first",
         v.array(
           v.strictObject({
-            revision: integer,
-            ncm_code_before: nullable(v.string()),
-            ncm_code: v.string(),
-            reason: v.string(),
-            decided_by: v.string(),
-            decided_at: timestamp,
+            ...ClassificationReview.entries,
             awb_number: v.string(),
             item_key: v.string(),
             customs_duty_before: nullable(money),
