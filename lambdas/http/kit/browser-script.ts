@@ -17,6 +17,20 @@ export interface BrowserScript {
 }
 
 /**
+ * A page's script (lambdas/http/<page>/app.ts) and stylesheet (app.css), served by its script.ts
+ * and type-checked by its tsconfig.app.json: the two differ only in entry and outfile. The
+ * stylesheet is always minified (esbuild's readable CSS names its source file).
+ */
+export function pageAssets(page: string, opts: { minifyScript?: boolean } = {}): { script: BrowserScript; style: BrowserScript } {
+  const dir = `lambdas/http/${page}`;
+  const base = { tsconfig: `${dir}/tsconfig.app.json`, servedBy: `${dir}/script.ts`, format: 'iife', platform: 'browser', target: 'es2020' } as const;
+  return {
+    script: { ...base, entry: `${dir}/app.ts`, outfile: `${page}-app.js`, ...(opts.minifyScript ? { minify: true } : {}) },
+    style: { ...base, entry: `${dir}/app.css`, outfile: `${page}-app.css`, minify: true },
+  };
+}
+
+/**
  * The compiled text of `script`, read once: in a bundle, the file lib/bundling.ts wrote beside it;
  * from the sources (the twin, the tests), compiled here once. `here` is the serving module's
  * `import.meta.url` (its entry and tsconfig sit beside it).
