@@ -1,4 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { expect } from 'vitest';
+import { cuitCheckDigit } from '../../lambdas/core/customs/tax-id';
+import type { TestTwin } from './twin';
 
 /** One valid item of spec 2.5; `i` makes its AWB and key unique. */
 export function item(i: number, over: Record<string, unknown> = {}) {
@@ -33,3 +36,16 @@ export function manifest(n: number, over: Record<string, unknown> = {}) {
 }
 
 export const submitPath = (courier = 'default') => `/v1/couriers/${courier}/manifests/webhook`;
+
+/** Submits `body` to the courier route with a fresh Idempotency-Key (202) and answers its batch id, once intake wrote it. */
+export async function submitForBatch(t: TestTwin, token: string, body: unknown): Promise<string> {
+  const key = randomUUID();
+  expect((await t.submit(submitPath(), { token, body, headers: { 'idempotency-key': key } })).status).toBe(202);
+  return (await t.call('GET', `/v1/couriers/default/webhook/${key}/status`, { token })).body.batch_id as string;
+}
+
+/** A valid CUIL (`prefix` 20: a man, 27: a woman) of a person no other test uses. */
+export function freshCuil(prefix: '20' | '27' = '27'): string {
+  const first10 = `${prefix}${String(10_000_000 + Math.floor(Math.random() * 89_999_999)).padStart(8, '0')}`;
+  return first10 + cuitCheckDigit(first10);
+}

@@ -1,7 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { useTwin } from '../../support/twin';
-import { item, manifest, submitPath } from '../../support/manifests';
+import { item, manifest, submitForBatch, submitPath } from '../../support/manifests';
 import { useEvents, type DomainEvent } from '../../../lambdas/infra/events';
 import { manualClock, useClock, useSystemClock } from '../../../lambdas/infra/clock';
 import { tableClassifier, useTariffClassifier } from '../../../lambdas/infra/tariff/classifier-port';
@@ -30,18 +29,12 @@ async function settle() {
   throw new Error('the pipeline did not settle');
 }
 
-async function submit(token: string, body: unknown) {
-  const key = randomUUID();
-  expect((await t.submit(submitPath(), { token, body, headers: { 'idempotency-key': key } })).status).toBe(202);
-  return (await t.call('GET', `/v1/couriers/default/webhook/${key}/status`, { token })).body.batch_id as string;
-}
-
 describe('pipeline failures and corrections', () => {
   it('retries a failing stage with back-off, then marks the manifest failed and emits processing_failed', async () => {
     const { token } = await t.account('Failing Couriers');
     let calls = 0;
     useTariffClassifier({ classify: async () => (calls++, Promise.reject(new Error('model unavailable'))) });
-    const batchId = await submit(token, manifest(1));
+    const batchId = await submitForBatch(t, token, manifest(1));
     await settle();
     expect(calls).toBe(3);
     const status = await t.call('GET', `/v1/couriers/manifests/${batchId}/pipeline-status`, { token });
@@ -58,14 +51,14 @@ describe('pipeline failures and corrections', () => {
     const { token } = await t.account('Flaky Couriers');
     let calls = 0;
     useTariffClassifier({ classify: async (input) => (++calls === 1 ? Promise.reject(new Error('throttled')) : tableClassifier.classify(input)) });
-    const batchId = await submit(token, manifest(1));
+    const batchId = await submitForBatch(t, token, manifest(1));
     await settle();
     expect((await t.call('GET', `/v1/couriers/manifests/${batchId}/pipeline-status`, { token })).body.data.status).toBe('completed');
   });
 
   it('re-runs a shipment after its tax id is corrected, and the new tax id reaches the results', async () => {
     const { token } = await t.account('Correcting Couriers');
-    const batchId = await submit(token, manifest(0, { items: [item(5, { consigneeIdType: 'CUIL', consigneeIdNumber: '20123456780' })] }));
+    const batchId = await submitForBatch(t, token, manifest(0, { items: [item(5, { consigneeIdType: 'CUIL', consigneeIdNumber: '20123456780' })] }));
     await settle();
     const before = await t.call('GET', `/v1/couriers/manifests/${batchId}/download`, { token });
     expect(before.body.data.products[0].tax_id_valid).toBe(false);

@@ -1,9 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { useTwin } from '../../support/twin';
-import { item, manifest, submitPath } from '../../support/manifests';
+import { freshCuil, item, manifest, submitForBatch, submitPath } from '../../support/manifests';
 import { useEvents, type DomainEvent } from '../../../lambdas/infra/events';
-import { cuitCheckDigit } from '../../../lambdas/core/customs/tax-id';
 
 const t = useTwin();
 const seen: DomainEvent[] = [];
@@ -11,25 +9,6 @@ beforeEach(() => {
   seen.length = 0;
   useEvents({ publish: async (events) => (seen.push(...events), t.twin.jobs.publish(events)) });
 });
-
-/** Runs the twin's queues until nothing is due (the pipeline's steps are persisted jobs). */
-async function settle() {
-  for (let i = 0; i < 200; i++) if ((await t.twin.jobs.runDue()) === 0) return;
-  throw new Error('the pipeline did not settle');
-}
-
-async function submit(token: string, body: unknown) {
-  const key = randomUUID();
-  const res = await t.submit(submitPath(), { token, body, headers: { 'idempotency-key': key } });
-  expect(res.status).toBe(202);
-  return (await t.call('GET', `/v1/couriers/default/webhook/${key}/status`, { token })).body.batch_id as string;
-}
-
-/** A valid CUIL of a person no other test uses. */
-const freshCuil = () => {
-  const first10 = `27${String(10_000_000 + Math.floor(Math.random() * 89_999_999)).padStart(8, '0')}`;
-  return first10 + cuitCheckDigit(first10);
-};
 
 const productsFor = () => [
   item(1, { itemDescription: 'Cotton t-shirt', hsCode: undefined, fobValueUsd: 20, consigneeIdNumber: freshCuil() }),
@@ -41,8 +20,8 @@ const productsFor = () => [
 describe('the manifest pipeline on the twin', () => {
   it('takes a submitted manifest through the four stages to completed at 100%', async () => {
     const { token } = await t.account('Pipeline Couriers');
-    const batchId = await submit(token, manifest(0, { items: productsFor() }));
-    await settle();
+    const batchId = await submitForBatch(t, token, manifest(0, { items: productsFor() }));
+    await t.settle();
     const status = await t.call('GET', `/v1/couriers/manifests/${batchId}/pipeline-status`, { token });
     expect(status.status).toBe(200);
     expect(status.body.data).toMatchObject({ batch_id: batchId, status: 'completed', overall_progress: 100 });
@@ -62,8 +41,8 @@ describe('the manifest pipeline on the twin', () => {
 
   it('gives every product regime, tax-id result, quota, ncm_code, CIF, duty, DDP and channel', async () => {
     const { token } = await t.account('Results Couriers');
-    const batchId = await submit(token, manifest(0, { items: productsFor() }));
-    await settle();
+    const batchId = await submitForBatch(t, token, manifest(0, { items: productsFor() }));
+    await t.settle();
     const res = await t.call('GET', `/v1/couriers/manifests/${batchId}/download`, { token });
     expect(res.status).toBe(200);
     expect(res.body.data.total_products).toBe(4);
@@ -85,10 +64,10 @@ describe('the manifest pipeline on the twin', () => {
   it('answers the same results for the same input twice', async () => {
     const { token } = await t.account('Twice Couriers');
     const same = productsFor().slice(0, 2);
-    const a = await submit(token, manifest(0, { items: same }));
-    await settle();
-    const b = await submit(token, manifest(0, { items: same }));
-    await settle();
+    const a = await submitForBatch(t, token, manifest(0, { items: same }));
+    await t.settle();
+    const b = await submitForBatch(t, token, manifest(0, { items: same }));
+    await t.settle();
     const strip = (body: any) => body.data.products.map(({ quota: _q, ...p }: Record<string, unknown>) => p);
     const first = await t.call('GET', `/v1/couriers/manifests/${a}/download`, { token });
     const second = await t.call('GET', `/v1/couriers/manifests/${b}/download`, { token });
@@ -97,39 +76,39 @@ describe('the manifest pipeline on the twin', () => {
 
   it('fires total_due, then processing_completed, once each', async () => {
     const { token } = await t.account('Events Couriers');
-    await submit(token, manifest(0, { items: productsFor().slice(0, 1) }));
-    await settle();
+    await submitForBatch(t, token, manifest(0, { items: productsFor().slice(0, 1) }));
+    await t.settle();
     const types = seen.map((e) => e.type).filter((x) => x.startsWith('manifest.') && x !== 'manifest.submitted');
     expect(types).toEqual(['manifest.total_due', 'manifest.processing_completed', 'manifest.processed']);
   });
 
   it('reports invalid tax ids with their AWBs', async () => {
     const { token } = await t.account('Bad Cuit Couriers');
-    await submit(token, manifest(0, { items: [item(77, { consigneeIdType: 'CUIL', consigneeIdNumber: '20123456780' })] }));
-    await settle();
+    await submitForBatch(t, token, manifest(0, { items: [item(77, { consigneeIdType: 'CUIL', consigneeIdNumber: '20123456780' })] }));
+    await t.settle();
     const alert = seen.find((e) => e.type === 'manifest.invalid_cuit_detected');
     expect(alert?.data).toMatchObject({ awbs: [expect.objectContaining({ awb_number: 'AWB0000077' })] });
   });
 
   it('answers 409 processing_incomplete for a download before 100%', async () => {
     const { token } = await t.account('Early Couriers');
-    const batchId = await submit(token, manifest(1));
+    const batchId = await submitForBatch(t, token, manifest(1));
     const res = await t.call('GET', `/v1/couriers/manifests/${batchId}/download`, { token });
     expect(res.status).toBe(409);
     expect(res.body.error).toBe('processing_incomplete');
-    await settle();
+    await t.settle();
   });
 
   it('re-runs an UPDATE for the changed records only, and the progress shows that run', async () => {
     const { token } = await t.account('Rerun Couriers');
     const first = manifest(3);
-    const batchId = await submit(token, first);
-    await settle();
+    const batchId = await submitForBatch(t, token, first);
+    await t.settle();
     const update = await t.submit(submitPath(), { token, body: { mawbNumber: first.mawbNumber, batchId, items: [item(1), item(2, { fobValueUsd: 999 })] } });
     expect(update.status).toBe(202);
     const pending = await t.call('GET', `/v1/couriers/manifests/${batchId}/pipeline-status`, { token });
     expect(pending.body.data.status).toBe('pending');
-    await settle();
+    await t.settle();
     const done = await t.call('GET', `/v1/couriers/manifests/${batchId}/pipeline-status`, { token });
     expect(done.body.data).toMatchObject({ status: 'completed', overall_progress: 100, run_id: update.body.idempotency_key });
     expect(done.body.data.pipeline_steps[0].pages).toBe(1);
@@ -139,8 +118,8 @@ describe('the manifest pipeline on the twin', () => {
 
   it('downloads csv and a real xlsx workbook', async () => {
     const { token } = await t.account('Formats Couriers');
-    const batchId = await submit(token, manifest(2));
-    await settle();
+    const batchId = await submitForBatch(t, token, manifest(2));
+    await t.settle();
     const csv = await fetch(`${t.twin.apiUrl}/v1/couriers/manifests/${batchId}/download?format=csv`, { headers: { authorization: `Bearer ${token}` } });
     expect(csv.headers.get('content-type')).toContain('text/csv');
     const lines = (await csv.text()).trim().split('\r\n');
@@ -159,7 +138,7 @@ describe('the manifest pipeline on the twin', () => {
       body: { manifest: 'ALT-RUN-1', products: [{ awb_number: 'ALTR1', consignee: 'Ana', tax_id: '20-12345678-6', product_description: 'Zapatillas running', quantity: 1, unit_value: 60, country_of_manufacture: 'CN' }] },
     });
     expect(created.status).toBe(201);
-    await settle();
+    await t.settle();
     const detail = await t.call('GET', '/v1/manifests/ALT-RUN-1', { token });
     expect(detail.body.data.manifest.processing_status).toBe('completed');
     expect(detail.body.data.products[0]).toMatchObject({

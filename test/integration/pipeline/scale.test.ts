@@ -2,9 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { beforeEach, describe, expect, inject, it } from 'vitest';
 import { DynamoDBClient, ScanCommand, type AttributeValue } from '@aws-sdk/client-dynamodb';
 import { useTwin } from '../../support/twin';
-import { item, submitPath } from '../../support/manifests';
+import { freshCuil, item, submitPath } from '../../support/manifests';
 import { useEvents, type DomainEvent } from '../../../lambdas/infra/events';
-import { cuitCheckDigit } from '../../../lambdas/core/customs/tax-id';
 import { quotaYear } from '../../../lambdas/core/customs/regime-rules';
 import { quotaOf } from '../../../lambdas/infra/entities/quota';
 
@@ -23,18 +22,12 @@ beforeEach(() => {
 const size = 10_000;
 const timeout = 300_000;
 
-/** Runs the twin's queues (intake, pipeline, webhooks) until nothing is due. */
-async function settle() {
-  for (let i = 0; i < 200; i++) if ((await t.twin.jobs.runDue()) === 0) return;
-  throw new Error('the queues did not settle');
-}
-
 /** Submits, lets everything run, then reads the batch id (intake may answer before the batch exists). */
 async function submitAndSettle(token: string, items: unknown[]): Promise<string> {
   const key = randomUUID();
   const res = await t.call('POST', submitPath(), { token, body: { mawbNumber: `MAWB-${key.slice(0, 8)}`, items }, headers: { 'idempotency-key': key } });
   expect(res.status).toBe(202);
-  await settle();
+  await t.settle();
   return (await t.call('GET', `/v1/couriers/default/webhook/${key}/status`, { token })).body.batch_id as string;
 }
 
@@ -43,12 +36,6 @@ const oneConsignee = (tax: { consigneeIdType?: string; consigneeIdNumber?: strin
   Array.from({ length: size }, (_, k) =>
     item(k + 1, { consigneeAddress: undefined, consigneeCity: undefined, consigneeProvince: undefined, consigneePostalCode: undefined, consigneeEmail: undefined, consigneeIdType: undefined, consigneeIdNumber: undefined, ...tax }),
   );
-
-/** A valid CUIL of a person no other test uses. */
-const freshCuil = () => {
-  const first10 = `27${String(10_000_000 + Math.floor(Math.random() * 89_999_999)).padStart(8, '0')}`;
-  return first10 + cuitCheckDigit(first10);
-};
 
 interface Product {
   awb_number: string;

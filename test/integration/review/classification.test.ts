@@ -3,12 +3,10 @@
  * correction (PUT .../products/{awb}/classification), its decision log, the summary and downloads it
  * updates, the announcement at close, the partner-code memory and a tax id's quota shipments.
  */
-import { randomUUID } from 'node:crypto';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { useTwin } from '../../support/twin';
-import { item, manifest, submitPath } from '../../support/manifests';
+import { freshCuil, item, manifest, submitForBatch, submitPath } from '../../support/manifests';
 import { useEvents, type DomainEvent } from '../../../lambdas/infra/events';
-import { cuitCheckDigit } from '../../../lambdas/core/customs/tax-id';
 
 const t = useTwin();
 const seen: DomainEvent[] = [];
@@ -17,18 +15,6 @@ beforeEach(() => {
   useEvents({ publish: async (events) => (seen.push(...events), t.twin.jobs.publish(events)) });
 });
 
-async function submit(token: string, body: unknown) {
-  const key = randomUUID();
-  const res = await t.submit(submitPath(), { token, body, headers: { 'idempotency-key': key } });
-  expect(res.status).toBe(202);
-  return (await t.call('GET', `/v1/couriers/default/webhook/${key}/status`, { token })).body.batch_id as string;
-}
-
-const freshCuil = () => {
-  const first10 = `20${String(10_000_000 + Math.floor(Math.random() * 89_999_999)).padStart(8, '0')}`;
-  return first10 + cuitCheckDigit(first10);
-};
-
 /** A commercial consignee (a company's CUIT): duty on the full CIF. */
 const company = { consigneeIdType: 'CUIT', consigneeIdNumber: '30703088534' };
 const vague = 'Assorted sample lot misc';
@@ -36,12 +22,12 @@ const vague = 'Assorted sample lot misc';
 let partner: { accountId: number; token: string };
 let broker: { token: string };
 let batchId: string;
-const person = freshCuil();
+const person = freshCuil('20');
 
 beforeAll(async () => {
   partner = await t.account('Review Couriers');
   broker = await t.account('Broker Staff', { kind: 'broker' });
-  batchId = await submit(
+  batchId = await submitForBatch(t, 
     partner.token,
     manifest(0, {
       items: [
@@ -197,13 +183,13 @@ describe('PUT .../products/{awb}/classification', () => {
   });
 
   it("teaches the partner-code memory: the partner's next manifest gets the broker's code for the same product", async () => {
-    const next = await submit(partner.token, manifest(0, { items: [item(50, { itemDescription: `  ${vague.toUpperCase()} `, hsCode: undefined, fobValueUsd: 200, ...company })] }));
+    const next = await submitForBatch(t, partner.token, manifest(0, { items: [item(50, { itemDescription: `  ${vague.toUpperCase()} `, hsCode: undefined, fobValueUsd: 200, ...company })] }));
     await t.settle();
     const res = await t.call('GET', `/v1/couriers/manifests/${next}/download`, { token: partner.token });
     expect(res.body.data.products[0]).toMatchObject({ ncm_code: '4202.92.00', classification_source: 'broker', classification_confidence: 1 });
     // Another partner's same product is not taught.
     const other = await t.account('Unrelated Couriers');
-    const theirs = await submit(other.token, manifest(0, { items: [item(60, { itemDescription: vague, hsCode: undefined, fobValueUsd: 200, ...company })] }));
+    const theirs = await submitForBatch(t, other.token, manifest(0, { items: [item(60, { itemDescription: vague, hsCode: undefined, fobValueUsd: 200, ...company })] }));
     await t.settle();
     const them = await t.call('GET', `/v1/couriers/manifests/${theirs}/download`, { token: other.token });
     expect(them.body.data.products[0].classification_source).not.toBe('broker');

@@ -32,17 +32,13 @@ function total(list: Metric[], name: string, dims: Record<string, string> = {}):
   return list.filter((m) => m.name === name && Object.entries(dims).every(([k, v]) => m.dimensions[k] === v)).reduce((a, m) => a + m.sum, 0);
 }
 
-async function settle() {
-  await t.settle();
-}
-
 describe('GET /v1/admin/metrics on the twin', () => {
   it('counts a manifest submitted, its items accepted, each stage of its run and the run completed', async () => {
     const { token } = await t.account('Metrics Couriers');
     const before = await metrics();
     const res = await t.submit(submitPath(), { token, body: manifest(3) });
     expect(res.status).toBe(202);
-    await settle();
+    await t.settle();
     const after = await metrics();
     expect(total(after, 'ManifestsSubmitted', { mode: 'create', group: 'couriers' }) - total(before, 'ManifestsSubmitted', { mode: 'create' })).toBe(1);
     expect(total(after, 'ItemsAccepted') - total(before, 'ItemsAccepted')).toBe(3);
@@ -63,7 +59,7 @@ describe('GET /v1/admin/metrics on the twin', () => {
     const order = await placeOrder(t, m.token);
     const shipped = await t.call('POST', `/v1/orders/${order.id}/ship`, { token: m.token, body: shipBody([{ order_item_id: order.items[0].id, quantity: 1 }]) });
     expect(shipped.status).toBe(201);
-    await settle();
+    await t.settle();
     expect(receiver.received.length).toBeGreaterThan(0);
     const after = await metrics();
     expect(total(after, 'OrdersCreated', { channel: 'web', group: 'orders' }) - total(before, 'OrdersCreated', { channel: 'web' })).toBe(1);

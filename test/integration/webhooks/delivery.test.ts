@@ -12,11 +12,6 @@ beforeAll(() => useClock(clock));
 afterAll(() => useSystemClock());
 beforeEach(() => receiver.clear());
 
-/** Runs queued work until nothing is due (fan-out, then delivery). */
-async function settle() {
-  while ((await t.twin.jobs.runDue()) > 0);
-}
-
 async function partnerWithSubscription(events = ['document.uploaded']) {
   const partner = await t.account(`Hooks ${Math.random()}`);
   const res = await t.call('POST', '/webhook-subscriptions', { token: partner.token, body: { endpoint_url: receiver.url, events } });
@@ -84,7 +79,7 @@ describe('delivery', () => {
   it('delivers a signed envelope to the subscribed endpoint', async () => {
     const { token, accountId, sub } = await partnerWithSubscription();
     const doc = await uploadDoc(token);
-    await settle();
+    await t.settle();
     expect(receiver.received).toHaveLength(1);
     const got = receiver.received[0];
     expect(verify(got, sub.hmac_secret)).toBe(true);
@@ -101,7 +96,7 @@ describe('delivery', () => {
   it('keeps a subscription healthy through many successes in one second', async () => {
     const { token, sub } = await partnerWithSubscription();
     for (let i = 0; i < 3; i++) await uploadDoc(token);
-    await settle();
+    await t.settle();
     expect(receiver.received).toHaveLength(3);
     const shown = (await t.call('GET', `/webhook-subscriptions/${sub.id}`, { token })).body.data;
     expect(shown).toMatchObject({ health_status: 'healthy', consecutive_failures: 0, failed_deliveries: 0 });
@@ -112,7 +107,7 @@ describe('delivery', () => {
     await uploadDoc(token);
     const stranger = await t.account('Stranger');
     await uploadDoc(stranger.token);
-    await settle();
+    await t.settle();
     expect(receiver.received).toHaveLength(0);
   });
 
@@ -121,17 +116,17 @@ describe('delivery', () => {
     receiver.status = () => 500;
     const start = clock.now().getTime();
     await uploadDoc(token);
-    await settle();
+    await t.settle();
     const offsets = [0];
     for (const delay of [60_000, 300_000, 1_800_000, 7_200_000, 86_400_000]) {
       const [log] = await deliveries(token, sub.id);
       expect(log.state).toBe('retrying');
       expect(Date.parse(log.next_attempt_at) - clock.now().getTime()).toBe(delay);
       clock.advance(delay - 1000);
-      await settle();
+      await t.settle();
       expect(receiver.received).toHaveLength(offsets.length);
       clock.advance(1000);
-      await settle();
+      await t.settle();
       offsets.push(clock.now().getTime() - start);
       expect(receiver.received).toHaveLength(offsets.length);
     }
@@ -141,7 +136,7 @@ describe('delivery', () => {
     expect(log.attempts).toHaveLength(6);
     expect(new Set(receiver.received.map((r) => JSON.parse(r.body).id)).size).toBe(1);
     clock.advance(7 * 86_400_000);
-    await settle();
+    await t.settle();
     expect(receiver.received).toHaveLength(6);
     const shown = (await t.call('GET', `/webhook-subscriptions/${sub.id}`, { token })).body.data;
     expect(shown).toMatchObject({ health_status: 'unhealthy', health_status_color: 'red', consecutive_failures: 6, failed_deliveries: 6, active: true });
@@ -153,7 +148,7 @@ describe('delivery', () => {
     const seen: string[] = [];
     for (let i = 1; i <= 10; i++) {
       await uploadDoc(token);
-      await settle();
+      await t.settle();
       seen.push((await t.call('GET', `/webhook-subscriptions/${sub.id}`, { token })).body.data.health_status);
     }
     expect(seen).toEqual(['degraded', 'degraded', 'degraded', 'degraded', 'degraded', 'unhealthy', 'unhealthy', 'unhealthy', 'unhealthy', 'disabled']);
@@ -161,7 +156,7 @@ describe('delivery', () => {
     expect(shown).toMatchObject({ active: false, health_status_color: 'gray' });
     receiver.received.length = 0;
     clock.advance(60_000);
-    await settle();
+    await t.settle();
     expect(receiver.received).toHaveLength(0);
 
     receiver.status = () => 200;
@@ -173,10 +168,10 @@ describe('delivery', () => {
     const { token, sub } = await partnerWithSubscription();
     receiver.status = () => 500;
     await uploadDoc(token);
-    await settle();
+    await t.settle();
     receiver.status = () => 204;
     clock.advance(60_000);
-    await settle();
+    await t.settle();
     const shown = (await t.call('GET', `/webhook-subscriptions/${sub.id}`, { token })).body.data;
     expect(shown).toMatchObject({ health_status: 'healthy', consecutive_failures: 0, failed_deliveries: 1 });
   });
@@ -185,7 +180,7 @@ describe('delivery', () => {
     const { token, sub } = await partnerWithSubscription();
     receiver.status = () => 410;
     await uploadDoc(token);
-    await settle();
+    await t.settle();
     const shown = (await t.call('GET', `/webhook-subscriptions/${sub.id}`, { token })).body.data;
     expect(shown).toMatchObject({ active: false, health_status: 'disabled', disabled_reason: expect.stringContaining('410') });
     const [log] = await deliveries(token, sub.id);
@@ -198,7 +193,7 @@ describe('manual retries, test deliveries and secrets', () => {
     const { token, sub } = await partnerWithSubscription();
     receiver.status = () => 500;
     await uploadDoc(token);
-    await settle();
+    await t.settle();
     const [log] = await deliveries(token, sub.id);
     receiver.status = () => 200;
     const res = await t.call('POST', `/webhook-subscriptions/${sub.id}/deliveries/${log.id}/retry`, { token });
@@ -213,13 +208,13 @@ describe('manual retries, test deliveries and secrets', () => {
     const { token, sub } = await partnerWithSubscription();
     receiver.status = () => 410;
     await uploadDoc(token);
-    await settle();
+    await t.settle();
     await t.call('PUT', `/webhook-subscriptions/${sub.id}`, { token, body: { active: true } });
     receiver.status = () => 200;
     receiver.received.length = 0;
     const res = await t.call('POST', `/webhook-subscriptions/${sub.id}/deliveries/retry-failed`, { token, body: { since: '2026-01-01T00:00:00Z' } });
     expect(res.body.data).toEqual({ queued: 1 });
-    await settle();
+    await t.settle();
     expect(receiver.received).toHaveLength(1);
     expect((await deliveries(token, sub.id))[0].state).toBe('delivered');
   });
@@ -243,7 +238,7 @@ describe('manual retries, test deliveries and secrets', () => {
     const secret = rotated.body.data.hmac_secret;
     expect(secret).not.toBe(sub.hmac_secret);
     await uploadDoc(token);
-    await settle();
+    await t.settle();
     expect(verify(receiver.received[0], secret)).toBe(true);
     expect(verify(receiver.received[0], sub.hmac_secret)).toBe(false);
   });
@@ -252,7 +247,7 @@ describe('manual retries, test deliveries and secrets', () => {
     const { token, sub } = await partnerWithSubscription();
     expect((await t.call('DELETE', `/webhook-subscriptions/${sub.id}`, { token })).body).toMatchObject({ success: true, message: expect.any(String) });
     await uploadDoc(token);
-    await settle();
+    await t.settle();
     expect(receiver.received).toHaveLength(0);
   });
 });

@@ -16,10 +16,6 @@ beforeAll(() => useClock(clock));
 afterAll(() => useSystemClock());
 beforeEach(() => receiver.clear());
 
-async function settle() {
-  while ((await t.twin.jobs.runDue()) > 0);
-}
-
 /** Uploads a document (a `document.uploaded` event) a second after the last one, so events are ordered. */
 async function uploadDoc(token: string) {
   clock.advance(1000);
@@ -46,7 +42,7 @@ describe('GET /v1/events', () => {
     const sub = await t.call('POST', '/webhook-subscriptions', { token: partner.token, body: { endpoint_url: receiver.url, events: ['document.uploaded'] } });
     expect(sub.status).toBe(201);
     const docs = [await uploadDoc(partner.token), await uploadDoc(partner.token), await uploadDoc(partner.token)];
-    await settle();
+    await t.settle();
     const res = await feed(partner.token);
     expect(res.status).toBe(200);
     expect(res.body.data.map((e: { data: { id: number } }) => e.data.id)).toEqual(docs.map((d) => d.id).reverse());
@@ -62,7 +58,7 @@ describe('GET /v1/events', () => {
     const partner = await t.account('Feed Pager');
     const ids: number[] = [];
     for (let i = 0; i < 5; i++) ids.push((await uploadDoc(partner.token)).id);
-    await settle();
+    await t.settle();
     for (const order of ['asc', 'desc'] as const) {
       const seen: number[] = [];
       let after: string | undefined;
@@ -80,7 +76,7 @@ describe('GET /v1/events', () => {
     // Oldest first from the end: a later event comes after the cursor.
     const tail = (await feed(partner.token, '?order=asc&limit=100')).body.meta.next_cursor;
     const later = await uploadDoc(partner.token);
-    await settle();
+    await t.settle();
     const next = await feed(partner.token, `?order=asc&after=${tail}`);
     expect(next.body.data.map((e: { data: { id: number } }) => e.data.id)).toEqual([later.id]);
   });
@@ -91,7 +87,7 @@ describe('GET /v1/events', () => {
     clock.advance(1000);
     expect((await t.call('GET', `/v1/transport/documents/${doc.id}/download`, { token: partner.token })).status).toBeLessThan(400);
     await uploadDoc(partner.token);
-    await settle();
+    await t.settle();
     expect((await feed(partner.token, '?order=asc')).body.data.map((e: { type: string }) => e.type)).toEqual(['document.uploaded', 'document.downloaded', 'document.uploaded']);
     const uploaded = await feed(partner.token, '?types=document.uploaded&order=asc');
     expect(uploaded.body.data.map((e: { type: string }) => e.type)).toEqual(['document.uploaded', 'document.uploaded']);
@@ -107,7 +103,7 @@ describe('GET /v1/events', () => {
     const mine = await t.account('Feed Mine');
     const theirs = await t.account('Feed Theirs');
     await uploadDoc(theirs.token);
-    await settle();
+    await t.settle();
     const theirCursor = (await feed(theirs.token)).body.meta.next_cursor;
     const res = await feed(mine.token);
     expect(res.body.data).toEqual([]);
@@ -122,7 +118,7 @@ describe('GET /v1/events', () => {
       expect(sub.status).toBe(201);
     }
     await uploadDoc(partner.token);
-    await settle();
+    await t.settle();
     expect(receiver.received).toHaveLength(3);
     const items = await storedItems(partner.accountId);
     expect(items).toHaveLength(1);
@@ -138,7 +134,7 @@ describe('GET /v1/events', () => {
   it('lets an event go after 30 days', async () => {
     const partner = await t.account('Feed Expiry');
     await uploadDoc(partner.token);
-    await settle();
+    await t.settle();
     expect((await feed(partner.token)).body.data).toHaveLength(1);
     clock.advance(30 * 86_400_000 + 1000);
     expect((await feed(partner.token)).body.data).toHaveLength(0);

@@ -21,10 +21,6 @@ beforeEach(() => receiver.clear());
 
 const root = join(import.meta.dirname, '..', '..', '..');
 
-async function settle() {
-  while ((await t.twin.jobs.runDue()) > 0);
-}
-
 async function uploadDoc(token: string) {
   const res = await t.call('POST', '/v1/transport/documents/upload', { token, body: { document_type: 'awb', file_base64: pdf(String(Math.random())).toString('base64'), filename: 'a.pdf' } });
   expect(res.status).toBe(201);
@@ -86,7 +82,7 @@ describe('npm run cli -- listen', () => {
   it('forwards new events signed with the session secret, stops on Ctrl-C and goes on from there after a restart', async () => {
     const partner = await t.account('Listener');
     const before = await uploadDoc(partner.token);
-    await settle();
+    await t.settle();
     const state = join(dir, 'restart.json');
     const args = ['listen', '--forward-to', receiver.url, '--state', state, '--interval', '300'];
 
@@ -94,7 +90,7 @@ describe('npm run cli -- listen', () => {
     const secret = (await first.out.match(/Signing secret of this session: (whsec_\S+)/))[1];
     const standard = (await first.out.match(/Standard Webhooks libraries \(webhook-signature\): (whsec_\S+)/))[1];
     const docs = [await uploadDoc(partner.token), await uploadDoc(partner.token)];
-    await settle();
+    await t.settle();
     await receiver.until(2);
     await first.out.match(/(document\.uploaded.*-> 200[^\n]*\n[^]*){2}/);
     expect(await interrupt(first.child)).toBe(0);
@@ -115,7 +111,7 @@ describe('npm run cli -- listen', () => {
 
     // While stopped, one more event; the restart forwards it and nothing it forwarded before.
     const later = await uploadDoc(partner.token);
-    await settle();
+    await t.settle();
     receiver.clear();
     const second = cli(args, partner.token);
     const secret2 = (await second.out.match(/Signing secret of this session: (whsec_\S+)/))[1];
@@ -142,7 +138,7 @@ describe('npm run cli -- listen', () => {
     await out.match(/Signing secret of this session/);
     const doc = await uploadDoc(partner.token);
     expect((await t.call('GET', `/v1/transport/documents/${doc.id}/download`, { token: partner.token })).status).toBeLessThan(400);
-    await settle();
+    await t.settle();
     await receiver.until(1);
     await out.match(/document\.downloaded\s+evt_\S+\s+-> 503/);
     stop.abort();
@@ -162,7 +158,7 @@ describe('npm run cli -- listen', () => {
     });
     await out.match(/Signing secret of this session/);
     await uploadDoc(partner.token);
-    await settle();
+    await t.settle();
     await receiver.until(1);
     const first = JSON.parse(receiver.received[0].body) as { created_at: string };
     // An event that happened 5 s before the one forwarded, read off the bus only now (a fan-out retry).
@@ -173,7 +169,7 @@ describe('npm run cli -- listen', () => {
     // Later polls read the same window again and forward nothing twice.
     const polls = out.text.length;
     await uploadDoc(partner.token);
-    await settle();
+    await t.settle();
     await receiver.until(3);
     stop.abort();
     expect(await running).toBe(0);

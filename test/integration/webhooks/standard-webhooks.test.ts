@@ -11,10 +11,6 @@ const receiver = useReceiver();
 beforeEach(() => receiver.clear());
 afterAll(() => useSystemClock());
 
-async function settle() {
-  while ((await t.twin.jobs.runDue()) > 0);
-}
-
 async function uploadDoc(token: string) {
   const res = await t.call('POST', '/v1/transport/documents/upload', { token, body: { document_type: 'awb', file_base64: pdf(String(Math.random())).toString('base64'), filename: 'a.pdf' } });
   expect(res.status).toBe(201);
@@ -43,7 +39,7 @@ describe('Standard Webhooks signatures on real deliveries', () => {
     expect(sub.standard_webhooks_secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
     expect(sub.hmac_secret).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
     await uploadDoc(token);
-    await settle();
+    await t.settle();
     expect(receiver.received).toHaveLength(1);
     const [got] = receiver.received;
     const envelope = new Webhook(sub.standard_webhooks_secret).verify(got.body, headersOf(got)) as { id: string; type: string };
@@ -72,7 +68,7 @@ describe('Standard Webhooks signatures on real deliveries', () => {
     expect(fresh.standard_webhooks_secret).not.toBe(sub.standard_webhooks_secret);
     expect(Date.parse(fresh.previous_secret_expires_at) - Date.now()).toBeGreaterThan(24 * 3600_000 - 60_000);
     await uploadDoc(token);
-    await settle();
+    await t.settle();
     const [got] = receiver.received;
     expect(String(got.headers['webhook-signature']).split(' ')).toHaveLength(2);
     for (const secret of [fresh.standard_webhooks_secret, sub.standard_webhooks_secret]) {
@@ -87,7 +83,7 @@ describe('Standard Webhooks signatures on real deliveries', () => {
     useClock(clock);
     try {
       await uploadDoc(token);
-      await settle();
+      await t.settle();
     } finally {
       useSystemClock();
     }
