@@ -25,8 +25,6 @@ export const consoleCsp: Record<string, string> = {
   'trusted-types': "'none'",
 };
 
-const html = consoleHtml.replace(/^[ \t]+/gm, '');
-
 const assets: Record<string, { contentType: string; body: () => string | Promise<string> }> = {
   '/console/app.js': { contentType: 'text/javascript; charset=utf-8', body: consoleScriptText },
   '/console/app.css': { contentType: 'text/css; charset=utf-8', body: consoleStyleText },
@@ -48,7 +46,7 @@ export const handler = publicRoute(
     const asset = assets[path];
     if (asset) return { status: 200, raw: { contentType: asset.contentType, body: await asset.body() }, headers: { 'Cache-Control': 'no-cache' } };
     if (path === '/console' || screenPaths.test(path)) {
-      return { status: 200, raw: { contentType: 'text/html; charset=utf-8', body: html }, headers: { 'Cache-Control': 'no-store' } };
+      return { status: 200, raw: { contentType: 'text/html; charset=utf-8', body: consoleHtml }, headers: { 'Cache-Control': 'no-store' } };
     }
     throw new NotFound(`No console file or screen at ${event.rawPath}.`);
   },

@@ -1,19 +1,14 @@
+import { pageShell } from '../kit/page-shell';
+
 /**
  * The dashboard's HTML shell. Static: every piece of server data is put in by app.js with
  * textContent, so nothing here is ever built from data.
  */
-export const pageHtml = `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
-<title>Webhooks · Despacho</title>
-<link rel="stylesheet" href="/dashboard/app.css">
-<script src="/dashboard/app.js" defer></script>
-</head>
-<body>
-<header class="top">
+export const pageHtml = pageShell({
+  path: '/dashboard',
+  lang: 'en',
+  title: 'Webhooks · Despacho',
+  body: `<header class="top">
   <h1>Despacho webhooks</h1>
   <div id="who" hidden>
     <span id="account"></span>
@@ -93,7 +88,5 @@ export const pageHtml = `<!doctype html>
       </form>
     </section>
   </div>
-</main>
-</body>
-</html>
-`;
+</main>`,
+});

@@ -16,13 +16,8 @@ export const dashboardCsp: Record<string, string> = {
   'frame-ancestors': "'none'",
 };
 
-/** Leading indentation is all that is stripped: no line of the page is continued across lines. */
-const dedent = (text: string) => text.replace(/^[ \t]+/gm, '');
-
-const html = dedent(pageHtml);
-
 const files: Record<string, { contentType: string; body: () => string | Promise<string>; cache: string }> = {
-  '/dashboard': { contentType: 'text/html; charset=utf-8', body: () => html, cache: 'no-store' },
+  '/dashboard': { contentType: 'text/html; charset=utf-8', body: () => pageHtml, cache: 'no-store' },
   '/dashboard/app.js': { contentType: 'text/javascript; charset=utf-8', body: dashboardScriptText, cache: 'no-cache' },
   '/dashboard/app.css': { contentType: 'text/css; charset=utf-8', body: dashboardStyleText, cache: 'no-cache' },
 };
