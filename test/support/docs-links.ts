@@ -1,5 +1,5 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import GithubSlugger from 'github-slugger';
 import { Lexer, type Token, type Tokens } from 'marked';
 
@@ -87,7 +87,8 @@ export function brokenLinks(root: string, pages: string[]): BrokenLink[] {
       const anchor = rest.length ? decodeURIComponent(rest.join('#')) : undefined;
       const target = pathPart ? resolve(dirname(page), decodeURIComponent(pathPart.split('?')[0]!)) : resolve(page);
       if (pathPart) {
-        if (!target.startsWith(rootAbs)) {
+        const inside = relative(rootAbs, target);
+        if (inside.startsWith('..') || isAbsolute(inside)) {
           broken.push({ page: name, target: href, reason: 'points outside the repository' });
           continue;
         }
