@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { brokenLinks, markdownPages, parsePage } from '../support/docs-links';
+import { brokenLinks, markdownPages, parsePage, unclosedFences } from '../support/docs-links';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const fixture = fileURLToPath(new URL('../fixtures/docs/', import.meta.url));
@@ -20,6 +20,10 @@ describe('the documentation (README.md and docs/)', () => {
 
   it('has no relative link or image that names a missing file, and no anchor that names a missing heading', () => {
     expect(brokenLinks(root, pages)).toEqual([]);
+  });
+
+  it('closes every code fence it opens', () => {
+    expect(unclosedFences(root, pages)).toEqual([]);
   });
 
   it('keeps the README under 200 lines', () => {
@@ -49,6 +53,12 @@ describe('the link checker', () => {
   it("slugs headings as GitHub does: code spans kept as text, punctuation dropped, repeats numbered", () => {
     const { anchors } = parsePage('# The events feed: `GET /v1/events`\n\n## Events\n\n## Events\n\n### The broker\'s review (issue 33)\n');
     expect([...anchors]).toEqual(['the-events-feed-get-v1events', 'events', 'events-1', 'the-brokers-review-issue-33']);
+  });
+
+  it('reports a page whose code fence is never closed', () => {
+    expect(unclosedFences(fixture, markdownPages(fixture))).toEqual([]);
+    const open = `${fixture}docs/guide/unclosed.md.txt`;
+    expect(unclosedFences(fixture, [open])).toEqual(['docs/guide/unclosed.md.txt']);
   });
 
   it('refuses a link that leaves the repository', () => {

@@ -107,3 +107,19 @@ export function brokenLinks(root: string, pages: string[]): BrokenLink[] {
   }
   return broken;
 }
+
+/** The pages whose last code fence is never closed (the rest of such a page would read as code). */
+export function unclosedFences(root: string, pages: string[]): string[] {
+  return pages
+    .filter((page) => {
+      let fence: string | undefined;
+      for (const line of readFileSync(page, 'utf8').split('\n')) {
+        const m = /^ {0,3}(`{3,}|~{3,})/.exec(line);
+        if (!m) continue;
+        if (fence === undefined) fence = m[1];
+        else if (m[1]![0] === fence[0] && m[1]!.length >= fence.length && line.trim() === m[1]) fence = undefined;
+      }
+      return fence !== undefined;
+    })
+    .map((page) => relative(resolve(root), resolve(page)));
+}
