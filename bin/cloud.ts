@@ -3,7 +3,7 @@
  * and Lambda bundles; moto_server (S3, SQS, EventBridge, Scheduler, Step Functions, Secrets
  * Manager) and DynamoDB Local get the resources the templates declare; each function runs from
  * its bundle with the environment its template gives it; a runner plays Lambda's SQS pollers,
- * Scheduler and Step Functions (aws-local-stepfunctions). See README "The cloud lane".
+ * Scheduler and Step Functions (aws-local-stepfunctions). See docs/developers/cloud-lane.md.
  * CLOUD_ASSEMBLY: a cdk.out already synthesized (skips the synth); CLOUD_STAGE: the stage (dev).
  */
 import { stopOnSignal } from './stop-on-signal';

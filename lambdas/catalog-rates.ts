@@ -1,4 +1,4 @@
-/** Requests per token, per group, per minute (spec section 8; groups the spec leaves open are decided in the README). */
+/** Requests per token, per group, per minute (spec section 8; groups the spec leaves open are decided in docs/partners/errors-and-limits.md). */
 export const rateLimits = {
   account: 60,
   admin: 120,

@@ -3,7 +3,7 @@ import type { QueueName } from '../lambdas/catalog-types';
 
 /**
  * The areas a stage's alarms are read by: one composite alarm per area notifies (lib/observability.ts),
- * and each has its entry in the README's "Runbook". Every per-function, per-queue and stage-wide
+ * and each has its entry in the runbook, docs/operators/runbook.md. Every per-function, per-queue and stage-wide
  * alarm belongs to exactly one area, decided by the table below and nowhere else.
  */
 export const alarmAreas = {

@@ -1,7 +1,7 @@
 import type { QueueName } from '../lambdas/catalog-types';
 
 /**
- * Every alarm threshold of a stage, as data (README, "Operating", explains each alarm and what to do
+ * Every alarm threshold of a stage, as data (docs/operators/operating.md, explains each alarm and what to do
  * when it fires). lib/observability.ts reads these; a threshold changes here and nowhere else.
  * Every alarm looks at `periodMinutes`-long periods and fires on `evaluationPeriods` of them in a row;
  * missing data (no traffic) is never a breach.

@@ -13,7 +13,7 @@ import { acknowledge } from './nag';
 import type { StageSettings } from './stage';
 
 /**
- * The edge's figures, decided in the README ("Deploy: the edge"). A rate-based rule counts a
+ * The edge's figures, decided in docs/operators/deploy.md ("The edge"). A rate-based rule counts a
  * client IP's requests over the evaluation window and blocks it for as long as it stays over.
  * 3,000 requests in 5 minutes is 10 a second sustained from one address: five times the busiest
  * per-token limit of spec 8 (couriers' status checks, 120 a minute), so a partner behind one NAT
@@ -133,7 +133,7 @@ export class ApiEdge extends Construct {
         generateSecretString: { excludePunctuation: true, passwordLength: 48 },
         removalPolicy: RemovalPolicy.DESTROY,
       });
-      acknowledge(secret, 'AwsSolutions-SMG4', 'Rotating it would refuse requests until CloudFront and the authorizer both redeploy; it proves the path, not an identity (README, "Deploy: the edge").');
+      acknowledge(secret, 'AwsSolutions-SMG4', 'Rotating it would refuse requests until CloudFront and the authorizer both redeploy; it proves the path, not an identity (docs/operators/deploy.md, "The edge").');
       this.originVerify = SecretValue.secretsManager(secret.secretArn).unsafeUnwrap();
       const origin = new origins.HttpOrigin(Fn.select(2, Fn.split('/', api.apiEndpoint)), {
         protocolPolicy: cloudfront.OriginProtocolPolicy.HTTPS_ONLY,

@@ -256,7 +256,7 @@ function statements(scope: CatalogFunction, uses: Access, data: DataStack): iam.
  * The sealed signing secrets' grants (issue 31): `seal` is kms:Encrypt, `open` kms:Decrypt, on the
  * stage's signing-secrets key only, one statement per kind, conditioned on the encryption
  * context's `purpose` (lambdas/infra/sealed-secrets.ts), so a function that verifies X-Signature
- * cannot open a webhook secret. README, "Deploy" (signing secrets).
+ * cannot open a webhook secret. docs/operators/deploy.md (signing secrets).
  */
 function signingSecretStatements(grants: NonNullable<Access['signingSecrets']>, data: DataStack): iam.PolicyStatement[] {
   return (Object.keys(grants) as SigningSecretKind[])
@@ -277,7 +277,7 @@ export const marketplaceSecretTagKeys = ['despacho:account', 'despacho:channel']
 /**
  * The marketplace secrets' grants (`secrets: 'write'` or `'read'`): the calls the code makes, on
  * the stage's prefix only. What each call needs, what is not granted and why no kms: grant:
- * README, "Deploy" (marketplace credentials).
+ * docs/operators/deploy.md (marketplace credentials).
  */
 function secretStatements(scope: CatalogFunction, data: DataStack, wildcard: (resource: string, reason: string) => string, mode: 'read' | 'write'): iam.PolicyStatement[] {
   const secrets = wildcard(

@@ -43,7 +43,7 @@ export interface StageAlarm {
   subject: AlarmSubject;
   /** The function id, queue name, or what the alarm is about. */
   target: string;
-  /** The kind of alarm, as the README's runbook names it. */
+  /** The kind of alarm, as the runbook (docs/operators/runbook.md) names it. */
   kind: string;
   /** Its name, `<namePrefix>-<target>-<kind>`, which the composite rules use. */
   name: string;
@@ -69,7 +69,7 @@ const period = Duration.minutes(th.periodMinutes);
  * Only the areas notify: each alarm belongs to one area (lib/alarm-areas.ts), and one composite
  * alarm per area (`<namePrefix>-area-<area>`) is in alarm while any of its alarms is, and tells the
  * topic when it goes into alarm and back to OK. The per-function and per-queue alarms have no
- * actions of their own. What each area means and what to do is the README's "Runbook".
+ * actions of their own. What each area means and what to do is the runbook, docs/operators/runbook.md.
  */
 export class Observability extends Construct {
   readonly topic: sns.ITopic;
@@ -131,7 +131,7 @@ export class Observability extends Construct {
     const name = `${this.settings.namePrefix}-${target}-${kind}`;
     const alarm = new cw.Alarm(scope, id, {
       alarmName: name,
-      alarmDescription: `${o.description} Area: ${alarmAreas[area].title}. Runbook: README, "Runbook", ${kind}.`,
+      alarmDescription: `${o.description} Area: ${alarmAreas[area].title}. Runbook: docs/operators/runbook.md, ${kind}.`,
       metric: o.metric,
       threshold: o.threshold,
       comparisonOperator: o.operator ?? cw.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
@@ -173,7 +173,7 @@ export class Observability extends Construct {
     const { title, covers } = alarmAreas[area];
     const composite = new cw.CompositeAlarm(this, `${pascal(area)}AreaAlarm`, {
       compositeAlarmName: name,
-      alarmDescription: `${title}: ${covers}. In alarm while any of its alarms is; the notification's reason names the one that fired. Runbook: README, "Runbook", area ${area}.`,
+      alarmDescription: `${title}: ${covers}. In alarm while any of its alarms is; the notification's reason names the one that fired. Runbook: docs/operators/runbook.md, area ${area}.`,
       alarmRule: cw.AlarmRule.fromString(anyInAlarm(inputs.map((i) => i.name))),
     });
     composite.node.addDependency(...inputs.map((i) => i.alarm));
@@ -311,7 +311,7 @@ export class Observability extends Construct {
     const dashboard = new cw.Dashboard(this, 'Dashboard', { dashboardName: settings.namePrefix, defaultInterval: Duration.hours(6) });
     dashboard.addWidgets(
       new cw.TextWidget({
-        markdown: `# Despacho ${settings.stage}\nOne composite alarm per area notifies the SNS topic (\`${settings.namePrefix}-area-<area>\`); the per-function and per-queue alarms below each area feed it. What each means and what to do: README, "Runbook". Business metrics: namespace \`${metricNamespace}\`, dimension stage=${settings.stage}.`,
+        markdown: `# Despacho ${settings.stage}\nOne composite alarm per area notifies the SNS topic (\`${settings.namePrefix}-area-<area>\`); the per-function and per-queue alarms below each area feed it. What each means and what to do: docs/operators/runbook.md. Business metrics: namespace \`${metricNamespace}\`, dimension stage=${settings.stage}.`,
         width: 24,
         height: 2,
       }),

@@ -1,6 +1,6 @@
 /**
  * Copies the console's screenshots that test/e2e/console.test.ts wrote under .bench/console into
- * docs/console (the README's guide), scaled to at most 800 px wide so the repository keeps small
+ * docs/brokers/console (the console's guide, docs/brokers/console.md), scaled to at most 800 px wide so the repository keeps small
  * files. `npx vitest run test/e2e/console.test.ts && npx tsx scripts/console-screenshots.ts`.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { createCanvas, loadImage } from '@napi-rs/canvas';
 
 const from = '.bench/console';
-const to = 'docs/console';
+const to = 'docs/brokers/console';
 const screens = ['sign-in', 'documents', 'manifests', 'review', 'quota', 'webhooks'];
 const maxWidth = 800;
 

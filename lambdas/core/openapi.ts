@@ -118,7 +118,7 @@ function failureSchema(def: ResponseDef, status: number): Json {
 
 /**
  * API Gateway's own 401, for a request without an Authorization header: no function runs, so the
- * body is the gateway's, not the service's (README, "Accounts and tokens").
+ * body is the gateway's, not the service's (docs/partners/authentication.md).
  */
 const gatewayUnauthorized: Json = {
   type: 'object',

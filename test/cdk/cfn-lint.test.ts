@@ -9,7 +9,7 @@ import { balanced, cfnLint, lintableFiles, unseenPart, type Finding, type Templa
 import { onPath, toolAvailable } from '../support/tools';
 
 /**
- * cfn-lint (the machine's Python, see the README's "Static checks of the stacks") on every
+ * cfn-lint (the machine's Python, see docs/operators/deploy.md, "Static checks of the stacks") on every
  * template `cdk synth` writes for each stage: the data stack, the api stack and each of its nested
  * route stacks, each resource once (a staging or prod resource that is dev's but for the stage's
  * name is not linted again: test/support/cfn-lint.ts). Run without a config and compared here

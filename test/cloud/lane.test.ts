@@ -21,7 +21,7 @@ import { manifestSignature } from '../../lambdas/core/manifests/signature';
 import { toolAvailable } from '../support/tools';
 
 /*
- * The cloud lane (README "The cloud lane"): the templates and Lambda bundles `cdk synth` writes,
+ * The cloud lane (docs/developers/cloud-lane.md): the templates and Lambda bundles `cdk synth` writes,
  * run against moto_server and DynamoDB Local with the production adapters, and the scenarios that
  * cross services. Skipped, saying so, where moto_server is not on the PATH (CI_REQUIRE_CLOUD_TOOLS=1
  * makes that a failure).
@@ -180,7 +180,7 @@ describe.runIf(run)('the cloud lane: the synthesized stacks on moto_server and D
       return fetch(upload_url, { method: 'POST', body });
     };
     if (lane.clockMovable) {
-      // moto stores any POST; the lane checks the policy as S3 does (README).
+      // moto stores any POST; the lane checks the policy as S3 does (docs/developers/cloud-lane.md).
       expect((await post(fields, Buffer.concat([file, Buffer.alloc(1)]))).status).toBe(400);
       expect((await post({ ...fields, 'Content-Type': 'text/html' }, file)).status).toBe(403);
       expect((await post({ ...fields, key: `${fields.key}.exe` }, file)).status).toBe(403);
@@ -210,7 +210,7 @@ describe.runIf(run)('the cloud lane: the synthesized stacks on moto_server and D
       expect(expired.status).toBe(403);
       expect(await expired.text()).toContain('Policy expired');
     }
-    // S3 answers with the Content-Disposition the URL asks for; moto 5.2 ignores it (README).
+    // S3 answers with the Content-Disposition the URL asks for; moto 5.2 ignores it (docs/developers/cloud-lane.md).
     expect(url.searchParams.get('response-content-disposition')).toContain('vuelo.pdf');
   });
 
@@ -229,7 +229,7 @@ describe.runIf(run)('the cloud lane: the synthesized stacks on moto_server and D
     const download = await call('GET', `/v1/couriers/manifests/${batchId}/download`, { token });
     expect(download.status).toBe(200);
     expect(download.body.data.total_products).toBe(1000);
-    // The batch completes before its execution ends: Finish makes the CSV and the workbook after (README, downloads).
+    // The batch completes before its execution ends: Finish makes the CSV and the workbook after (docs/partners/processing.md, downloads).
     const executions = await until('the executions to end', async () => {
       const all = [...lane.runner.executions.values()];
       return all.length && all.every((e) => e.status !== 'RUNNING') ? all : undefined;

@@ -8,7 +8,7 @@ import { projectRoot } from '../../lib/functions';
 /** The feature flags cdk.json gives the CLI, so these templates are what `cdk synth` writes. */
 export const cdkJsonContext: Record<string, unknown> = JSON.parse(readFileSync(join(projectRoot, 'cdk.json'), 'utf8')).context;
 
-/** The README's reference prod synth: the settings prod cannot synthesize without, and a domain. */
+/** The reference prod synth of docs/operators/cost.md: the settings prod cannot synthesize without, and a domain. */
 export const referenceProd: StageOverrides = {
   account: '111111111111',
   region: 'sa-east-1',
@@ -23,7 +23,7 @@ export const referenceProd: StageOverrides = {
  * (about 12 s per app here; `cdk synth` still runs it). cdk-nag stays registered (unless
  * `opts.nag` is false), so synthesizing the templates throws on any unacknowledged finding.
  * `outdir`: where `app.synth()` writes the cloud assembly (a temporary directory otherwise).
- * prod is built with the README's reference settings (`referenceProd`) under any given overrides.
+ * prod is built with the reference settings of docs/operators/cost.md (`referenceProd`) under any given overrides.
  */
 export function stageApp(stage: string, opts: Omit<BuildOptions, 'app'> = {}, outdir?: string): BuiltStage {
   const app = new App({ outdir, context: { ...cdkJsonContext, 'aws:cdk:bundling-stacks': [] }, builtinCloudFormationValidation: false });

@@ -13,7 +13,7 @@ import type { Deployment } from './template';
  * the bus, its rules with their patterns and targets, the schedule group and schedules, and the
  * state machine in moto. Every name, attribute and setting is read from the template. Resource
  * types the lane has no engine for (IAM, logs, API Gateway, Lambda itself) are played by the lane
- * (gateway.ts, sandbox.ts) or not at all (IAM): see the README.
+ * (gateway.ts, sandbox.ts) or not at all (IAM): see docs/developers/cloud-lane.md.
  */
 
 export interface Clients {

@@ -2,7 +2,7 @@
  * One shipment's duties and taxes from its manifest lines: the one calculation the pipeline's
  * calculations stage runs per AWB and `POST /v1/customs/calculate` runs for a quote (one line).
  * Both call this, so a quote and a processed product with the same inputs give the same numbers
- * and the same explanation lines (README, "Landed-cost quotes").
+ * and the same explanation lines (docs/merchants/landed-cost.md).
  *
  * What it reads of each line is what the pipeline's earlier stages found: the regime (stage 1,
  * turned commercial by stage 2 when the yearly quota is used up), whether the consignee's tax id

@@ -3,7 +3,7 @@ export const quoteRegimes = ['auto', 'personal', 'commercial'] as const;
 
 /**
  * A landed-cost quote request as `POST /v1/customs/calculate` has validated it (CalculateBody in
- * http/customs/schemas.ts, with its defaults applied): one product line (README, "Landed-cost quotes").
+ * http/customs/schemas.ts, with its defaults applied): one product line (docs/merchants/landed-cost.md).
  */
 export interface QuoteRequest {
   destination_country: string;

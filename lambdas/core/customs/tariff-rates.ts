@@ -182,7 +182,7 @@ export function tariffRatesOf(p: { ncm: string; duty_rate: number; duty_source?:
   return { duty, statistics_fee, vat, verified: ok(duty) && ok(statistics_fee) && ok(vat) };
 }
 
-/** What a processed product keeps of its rates: each rate and its status (the sources are the quote's and the README's). */
+/** What a processed product keeps of its rates: each rate and its status (the sources are the quote's and docs/tariff/sources.md's). */
 export interface TariffRateStatuses {
   duty: Pick<RateCheck, 'rate' | 'status' | 'source'>;
   statistics_fee: Pick<RateCheck, 'rate' | 'status'>;

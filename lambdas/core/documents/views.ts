@@ -50,7 +50,7 @@ export function documentDetailView(d: DocumentRecord) {
   };
 }
 
-/** The `data` of every document.* event (README lists the extras each event adds). */
+/** The `data` of every document.* event (docs/partners/documents.md lists the extras each event adds). */
 export function documentEventData(d: DocumentRecord, extra: Record<string, unknown> = {}) {
   return {
     id: d.id,

@@ -36,7 +36,7 @@ export const hashedFields = [
 
 export type HashedField = (typeof hashedFields)[number];
 
-/** How each hashed field is read from a client item; data, so the README can print it. */
+/** How each hashed field is read from a client item; data, so docs/partners/manifests.md can print it. */
 export const clientToHashedField: readonly { hashed: HashedField; from: string; note: string }[] = [
   { hashed: 'awb_number', from: 'awbNumber, else trackingNumber', note: 'awbNumber wins when both are sent; trimmed' },
   { hashed: 'box_number', from: 'boxNumber', note: 'trimmed' },

@@ -5,7 +5,7 @@ export const manifestReprocessRequestedEvent = 'manifest.reprocess_requested';
 import type { BatchRecord } from '../manifests/model';
 
 /**
- * The `data` of the manifest events (the spec leaves their payloads open; the README shows them):
+ * The `data` of the manifest events (the spec leaves their payloads open; docs/partners/processing.md shows them):
  * the manifest and batch they are about, plus what the event reports.
  */
 export function manifestEventData<T extends Record<string, unknown>>(batch: BatchRecord, extra: T) {

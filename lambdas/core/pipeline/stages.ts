@@ -11,7 +11,7 @@ export type StageName = (typeof stageNames)[number];
  * twin's runner (twin/pipeline.ts) both follow it. Steps run in order, each when every stage of
  * the step before completed; the stages of one step run side by side. Tariff classification (ai)
  * reads nothing but the items (`stageInputs`), so it shares web services' step and uses the time
- * web services waits on the quota ledger (README, "Processing: the four-stage pipeline").
+ * web services waits on the quota ledger (docs/partners/processing.md).
  */
 export const stageSteps: readonly (readonly StageName[])[] = [['classification'], ['webservices', 'ai'], ['calculations']];
 

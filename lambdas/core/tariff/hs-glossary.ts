@@ -34,7 +34,7 @@ const spanish: Record<string, string> = {
   compresor: 'compressors air', aire: 'air', electrico: 'electric', electrica: 'electric', trifasico: 'multi-phase', monofasico: 'single-phase',
   grupo: 'generating sets', electrogeno: 'generating sets', generador: 'generating sets', nafta: 'spark-ignition', panel: 'photovoltaic modules',
   // The fuel names the engine the nomenclature splits by (spark-ignition or compression-ignition); the
-  // fuel itself keeps its own word (written with the labeled set's misses in view, see README).
+  // fuel itself keeps its own word (written with the labeled set's misses in view, see docs/tariff/accuracy.md).
   gasolina: 'spark-ignition motor spirit', gasoline: 'spark-ignition gasoline', petrol: 'spark-ignition petrol',
   solar: 'photovoltaic', transformador: 'transformers', interruptor: 'circuit breakers', termomagnetico: 'automatic circuit breakers', termica: 'thermal',
   contactor: 'relays', cable: 'conductors', unipolar: 'insulated conductors', fibra: 'fibre', optica: 'optical', resistencia: 'resistors',
@@ -62,7 +62,7 @@ const spanish: Record<string, string> = {
   maquina: 'machines', herramienta: 'tools', repuesto: 'parts', pieza: 'parts', tubo: 'tubes', manguera: 'hoses', filtro: 'filters',
   arena: 'sand', piedra: 'stone', marmol: 'marble', granito: 'granite', ladrillo: 'bricks', teja: 'roofing tiles', pescado_seco: 'fish dried',
   // Chapter by chapter, the nomenclature's everyday words in Spanish (written after the held-out set's
-  // misses had been seen: see README, "How honest these figures are").
+  // misses had been seen: see docs/tariff/accuracy.md, "How honest these figures are").
   // Animals, meat, fish, dairy (01-05)
   vaca: 'bovine', vacuno: 'bovine', bovino: 'bovine', cerdo: 'swine', porcino: 'swine', cordero: 'sheep', ovino: 'sheep',
   pollo: 'fowls', gallina: 'fowls', pato: 'ducks', pavo: 'turkeys', congelado: 'frozen', congelada: 'frozen', fresco: 'fresh', fresca: 'fresh',
@@ -217,7 +217,7 @@ export const hsSynonyms: Readonly<Record<string, string>> = {
 /**
  * Spanish compound names whose words apart name other goods (`silla` seats, `ruedas` castors; `papel`
  * paper): two normalized words joined by `_` -> the nomenclature's words for the compound. Common
- * trade compounds; the first two were written with the labeled set's misses in view (see README).
+ * trade compounds; the first two were written with the labeled set's misses in view (see docs/tariff/accuracy.md).
  */
 const spanishCompounds: Record<string, string> = {
   silla_ruedas: 'wheelchairs invalid carriages',

@@ -18,7 +18,7 @@ const queued = okBody({
 const chunkProgress = v.strictObject({ received_chunks: integer, missing_chunks: v.array(integer), percentage: integer, is_complete: v.boolean() });
 /** A chunk taken while others are missing. */
 const receiving = okBody({ message: true, extra: { status: v.literal('receiving'), chunk_number: integer, total_chunks: integer, progress: chunkProgress } });
-/** The chunk that completes the upload: the manifest is queued (see the README). */
+/** The chunk that completes the upload: the manifest is queued (see docs/partners/manifests.md, "Chunked mode"). */
 const complete = okBody({
   message: true,
   extra: {

@@ -3,5 +3,5 @@ import { ok } from '../kit/reply';
 import { quoteLandedCost } from '../../services/customs/quote';
 import { CustomsCalculate } from './routes';
 
-/** POST /v1/customs/calculate: a landed-cost quote of one product line (README, "Landed-cost quotes"). Stores nothing. */
+/** POST /v1/customs/calculate: a landed-cost quote of one product line (docs/merchants/landed-cost.md). Stores nothing. */
 export const handler = route(CustomsCalculate.schemas, async ({ body }) => ok(await quoteLandedCost(body)));

@@ -69,7 +69,7 @@ const country = (only?: { code: string; why: string }) =>
   );
 
 /**
- * A landed-cost quote of one product line (README, "Landed-cost quotes"). The line reads as a
+ * A landed-cost quote of one product line (docs/merchants/landed-cost.md). The line reads as a
  * manifest line (spec 2.5): `declared_value` is its FOB (`fobValueUsd`, the whole line), `weight`
  * its net kg (`totalWeightKg`), `quantity` its units (`amountOfItems`), `hs_code` and
  * `description` its `hsCode` and `itemDescription`, with the same bounds.

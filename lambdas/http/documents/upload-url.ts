@@ -3,7 +3,7 @@ import { presignedUploadAnswer } from '../kit/presigned';
 import { startUpload, uploadUrlSeconds } from '../../services/documents/documents';
 import { DocumentsUploadUrl } from './routes';
 
-/** Large files: a presigned POST straight to storage (see the README's "large files"). */
+/** Large files: a presigned POST straight to storage (see docs/partners/documents.md, "Large files"). */
 export const handler = route(DocumentsUploadUrl.schemas, async ({ body, principal }) => {
   const { upload, post } = await startUpload(
     principal,

@@ -3,7 +3,7 @@ import { presignedUploadAnswer } from '../kit/presigned';
 import { startManifestFileUpload, uploadUrlSeconds } from '../../services/manifest-files/manifest-files';
 import { ManifestStorageUploadUrl } from './routes';
 
-/** Large files: a presigned POST straight to storage (see the README's "Stored manifest files"). */
+/** Large files: a presigned POST straight to storage (see docs/partners/manifests.md, "Stored manifest files"). */
 export const handler = route(ManifestStorageUploadUrl.schemas, async ({ body, principal }) => {
   const { upload, post } = await startManifestFileUpload(
     principal,

@@ -102,7 +102,7 @@ export const webhooksResponses = {
   },
 } satisfies Record<string, RouteResponses>;
 
-/** The `data` of the events (spec 6.3; the README lists what each adds), for openapi.json's `webhooks`. */
+/** The `data` of the events (spec 6.3; docs/partners/webhooks.md lists what each adds), for openapi.json's `webhooks`. */
 const orderSummary = {
   id: integer,
   order_number: v.string(),

@@ -21,7 +21,7 @@ import {
  * The quota ledger: personal shipments per person per calendar year, kept by the service itself
  * (no registry connection). One counter item per (holder, year) with the set of AWBs holding its
  * slots, every write conditional on it, so a retry counts nothing and the limit holds under
- * concurrency. How reserving, batching and turns work, and why: README, "The quota ledger". The
+ * concurrency. How reserving, batching and turns work, and why: docs/partners/customs.md, "The quota ledger". The
  * rules (holder, limit, what a counter answers, which years) are core/customs/quota.ts.
  */
 

@@ -213,7 +213,7 @@ function receivingAnswer(set: ChunkSetRecord, n: number, message: string) {
   return { success: true, status: 'receiving', message, chunk_number: n, total_chunks: set.totalChunks, progress: p };
 }
 
-/** The answer of the chunk that completes the set (the spec leaves it open; see the README). */
+/** The answer of the chunk that completes the set (the spec leaves it open; see docs/partners/manifests.md, "Chunked mode"). */
 function completeAnswer(set: ChunkSetRecord, n: number) {
   const batchId = set.batchId;
   return {

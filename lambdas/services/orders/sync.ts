@@ -232,7 +232,7 @@ export async function runSync(message: SyncMessage, opts: { timeBudgetMs?: numbe
  * Without `since`, a sync reads the orders updated (created or changed: a cancellation, a
  * shipment) since the start of the last sync that completed without `since` (an hour earlier,
  * for marketplaces that index late); the first sync of an account reads everything the
- * marketplace's API offers by default. See the README.
+ * marketplace's API offers by default. See docs/merchants/marketplaces.md.
  */
 async function defaultUpdatedSince(accountId: number, exceptSyncId: string): Promise<string | null> {
   const last = (await recentSyncs(accountId, 20)).find((r) => r.syncId !== exceptSyncId && r.status === 'completed' && !r.since);

@@ -110,7 +110,7 @@ describe('bearer tokens', () => {
       expect(del.status).toBe(200);
       expect(del.body.data).toMatchObject({ id: tokenId, active: false });
       expect(del.body.data.revoked_at).toMatch(/Z$/);
-      // API Gateway keeps the authorizer's answer for cacheTtlSeconds per token (README, "Accounts and tokens").
+      // API Gateway keeps the authorizer's answer for cacheTtlSeconds per token (docs/partners/authentication.md).
       clock.advance((authorizer.cacheTtlSeconds - 1) * 1000);
       expect((await t.call('GET', '/v1/me', { token })).status).toBe(200);
       clock.advance(1000);

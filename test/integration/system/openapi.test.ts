@@ -9,7 +9,7 @@ import { useTwin } from '../../support/twin';
 
 /**
  * The document GET /api/openapi.json serves, checked by the reference validators: the machine's
- * Python openapi-spec-validator (see the README's "The API reference"), as cfn-lint is for the stacks.
+ * Python openapi-spec-validator (see docs/partners/api-reference.md), as cfn-lint is for the stacks.
  */
 const t = useTwin();
 

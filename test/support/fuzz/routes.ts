@@ -70,7 +70,7 @@ export const csvRoutes = new Set(['AdminTariffImport']);
 /**
  * Rules a handler checks beyond its schema, against data or files the schema cannot see: a
  * schema-valid request may be refused 422 naming one of these fields (and only these), or with
- * one of these statuses. Each is documented in the README where the route is.
+ * one of these statuses. Each is documented in docs/ on the route's page.
  */
 export const beyondSchema: Record<string, { fields?: string[]; statuses?: number[]; why: string }> = {
   AdminTokensCreate: { fields: ['account_id', 'role', 'expires_at'], why: 'the account must exist, the role must be the one of its kind, and expires_at an instant with its zone in the next 2 years' },
@@ -85,7 +85,7 @@ export const beyondSchema: Record<string, { fields?: string[]; statuses?: number
   DocumentsUploadUrl: { fields: ['filename'], statuses: [413], why: 'an allowed extension; the 10 MB limit is 413' },
   DocumentsUploadComplete: { fields: ['file', 'file_size', 'checksum'], why: 'the stored file must match its declaration' },
   DocumentsSupersede: { fields: ['file', 'filename'], statuses: [400, 413], why: 'the file itself, as for uploads' },
-  DocumentsDelete: { statuses: [403], why: 'a document is deleted only while uploaded or rejected (README, Workflow)' },
+  DocumentsDelete: { statuses: [403], why: 'a document is deleted only while uploaded or rejected (docs/brokers/documents.md, Workflow)' },
   CouriersSubmit: {
     fields: ['courier', 'file', 'batchId', 'mawbNumber', 'manifestNumber', '_chunk_metadata'],
     statuses: [422],
@@ -104,7 +104,7 @@ export const beyondSchema: Record<string, { fields?: string[]; statuses?: number
   InventorySet: { fields: ['warehouse_id'], why: 'the warehouse must exist' },
   CouriersQuotaCheck: { fields: ['tax_id'], why: 'a valid CUIT, CUIL or DNI' },
   CouriersClientInfoUpdate: { fields: ['tax_id'], why: 'a valid CUIT, CUIL or DNI' },
-  ReviewClassification: { fields: ['ncm_code', 'item_key'], why: "a row of the tariff table in force; the product of an AWB that has several (README, The broker's review)" },
+  ReviewClassification: { fields: ['ncm_code', 'item_key'], why: "a row of the tariff table in force; the product of an AWB that has several (docs/brokers/review.md)" },
   ReviewDecisions: { fields: ['cursor'], why: 'a cursor the previous page answered' },
   ReviewBatches: { fields: ['cursor'], why: 'a cursor the previous page answered' },
   QuotaShipments: { fields: ['tax_id'], why: 'a valid CUIT, CUIL or DNI' },

@@ -6,10 +6,10 @@ import { newSigningSecret, signedHeaders, standardWebhooksSecret } from '../../.
 
 type Verify = (h: Record<string, string>, body: string, secret: string, now?: number) => unknown;
 
-/** One of the README's receiver snippets, run as written (from inside the repository, so `standardwebhooks` resolves). */
+/** One of the receiver snippets of docs/partners/webhooks.md, run as written (from inside the repository, so `standardwebhooks` resolves). */
 async function snippet(marker: string) {
   const root = new URL('../../../../', import.meta.url);
-  const readme = readFileSync(new URL('README.md', root), 'utf8');
+  const readme = readFileSync(new URL('docs/partners/webhooks.md', root), 'utf8');
   const code = new RegExp(`<!-- ${marker} -->\\s*\`\`\`js\\n([\\s\\S]*?)\`\`\``).exec(readme)![1];
   const cache = join(root.pathname, 'node_modules', '.cache');
   mkdirSync(cache, { recursive: true });
@@ -21,7 +21,7 @@ async function snippet(marker: string) {
 const body = JSON.stringify({ id: 'evt_1', type: 'document.uploaded', created_at: '2026-11-20T10:00:00Z', data: {} });
 const lower = (h: Record<string, string>) => Object.fromEntries(Object.entries(h).map(([k, v]) => [k.toLowerCase(), v]));
 
-describe("the README's receiver snippet (standardwebhooks)", () => {
+describe("the webhooks page's receiver snippet (standardwebhooks)", () => {
   const secret = newSigningSecret();
   const ts = () => Math.floor(Date.now() / 1000);
 
@@ -52,7 +52,7 @@ describe("the README's receiver snippet (standardwebhooks)", () => {
   });
 });
 
-describe("the README's receiver snippet without a library (X-Service-Signature)", () => {
+describe("the webhooks page's receiver snippet without a library (X-Service-Signature)", () => {
   const now = Date.parse('2026-11-20T10:00:00Z');
   const ts = Math.floor(now / 1000);
 
