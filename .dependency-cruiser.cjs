@@ -1,20 +1,20 @@
 /**
  * The layers of lambdas/ (README, "How it is built"). An arrow may point down or sideways, never up:
  *
- *   entry points   lambdas/http, lambdas/workers, lambdas/catalog.ts
+ *   entry points   lambdas/http, lambdas/workers, lambdas/catalog (the areas' files and index.ts)
  *   services       lambdas/services
  *   adapters       lambdas/infra
  *   rules          lambdas/core
  *
  * Beside them, usable from every layer but core: lambdas/shared (the logger and the runtime
  * settings; no domain, no data access). Usable from every layer, core included: the declarations
- * (catalog-types.ts, catalog-queues.ts, catalog-rates.ts, catalog-access.ts, routing.ts), which are types, data and
- * path matching and import nothing but each other. Hosts (twin/, bin/, lib/, scripts/) run or
+ * of lambdas/catalog (types.ts, queues.ts, rates.ts, access.ts, routing.ts), which are types, data
+ * and path matching and import nothing but each other. Hosts (twin/, bin/, lib/, scripts/) run or
  * deploy the layers and may import any of them; nothing in lambdas/ imports a host.
  *
  * Type-only imports count (tsPreCompilationDeps): a type is an arrow too.
  */
-const declarations = '^lambdas/((catalog-types|catalog-queues|catalog-rates|catalog-access|routing)[.]ts|catalog-access[.]json)$';
+const declarations = '^lambdas/catalog/((types|queues|rates|access|routing)[.]ts|access[.]json)$';
 const local = '^(lambdas|twin|bin|lib|scripts|test)/';
 
 /** A rule forbidding `from` any local import that is not one of `allowed`. */
@@ -34,16 +34,16 @@ module.exports = {
     },
     only('infra-imports-core-and-infra', 'adapters may use the rules and each other, never services or entry points.', '^lambdas/infra/', ['^lambdas/(infra|core|shared)/']),
     only('services-import-down', 'services join rules and adapters; they never reach an entry point.', '^lambdas/services/', ['^lambdas/(services|infra|core|shared)/']),
-    only('http-goes-through-services', 'a handler calls services and core (for pure types and rules), never an adapter directly.', '^lambdas/http/', ['^lambdas/(http|services|core|shared)/', '^lambdas/catalog[.]ts$']),
+    only('http-goes-through-services', 'a handler calls services and core (for pure types and rules), never an adapter directly.', '^lambdas/http/', ['^lambdas/(http|services|core|shared|catalog)/']),
     only('workers-go-through-services', 'a worker is an entry point like a handler: services and core, no adapter, no handler.', '^lambdas/workers/', ['^lambdas/(workers|services|core|shared)/']),
-    only('catalog-declares-entry-points', 'the catalog names handlers, schemas and events; it reaches no service or adapter.', '^lambdas/catalog[.]ts$', ['^lambdas/(http|workers|core|shared)/']),
+    only('catalog-declares-entry-points', 'the catalog names handlers, schemas and events; it reaches no service or adapter.', '^lambdas/catalog/', ['^lambdas/(catalog|http|workers|core|shared)/']),
     only('shared-imports-only-shared', 'shared is beneath every layer but core, so it imports nothing of them.', '^lambdas/shared/', ['^lambdas/shared/']),
     only('declarations-import-only-declarations', 'every layer may import the declarations, so they import nothing of any layer.', declarations, []),
     {
       name: 'answers-only-for-the-reference',
       comment: "the answer schemas (http/<area>/responses.ts) are read by the routes and the openapi function only: a handler importing them would carry every schema in its bundle.",
       severity: 'error',
-      from: { path: '^lambdas/', pathNot: '^lambdas/http/([^/]+/(routes|responses)|system/openapi)[.]ts$' },
+      from: { path: '^lambdas/', pathNot: '^lambdas/http/([^/]+/responses|system/openapi(-document)?)[.]ts$' },
       to: { path: '^lambdas/http/[^/]+/responses[.]ts$' },
     },
     {

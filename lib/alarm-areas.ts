@@ -1,5 +1,5 @@
-import { shippingRoutes } from '../lambdas/http/shipping/routes';
-import type { QueueName } from '../lambdas/catalog-types';
+import { shippingRoutes } from '../lambdas/catalog/shipping';
+import type { QueueName } from '../lambdas/catalog/types';
 
 /**
  * The areas a stage's alarms are read by: one composite alarm per area notifies (lib/observability.ts),
@@ -60,7 +60,7 @@ export const alarmAreaMap = {
     events: 'webhooks',
     orders: 'orders',
   } as Record<string, AlarmArea>,
-  /** Routes whose area is not their tag's: the shipping routes (lambdas/http/shipping/routes.ts) are tagged `orders` but are the carriers'. */
+  /** Routes whose area is not their tag's: the shipping routes (lambdas/catalog/shipping.ts) are tagged `orders` but are the carriers'. */
   routes: Object.fromEntries(Object.values(shippingRoutes).map((r) => [r.id, 'carriers'])) as Record<string, AlarmArea>,
   queues: {
     manifestIntake: 'intake',

@@ -1,5 +1,5 @@
 import { App, Tags, type Environment } from 'aws-cdk-lib';
-import type { EventRuleDef, RouteDef, WorkerDef } from '../lambdas/catalog-types';
+import type { EventRuleDef, RouteDef, WorkerDef } from '../lambdas/catalog/types';
 import { ApiStack } from './api';
 import { DataStack } from './data';
 import { EdgeStack } from './edge';
@@ -17,7 +17,7 @@ export interface BuildOptions {
   nag?: boolean;
   /** Where the stage's alarms are e-mailed (the `alarmEmail` override). */
   alarmEmail?: string;
-  /** Replace parts of the catalog (tests); default lambdas/catalog.ts. */
+  /** Replace parts of the catalog (tests); default lambdas/catalog. */
   catalog?: { routes?: RouteDef[]; workers?: WorkerDef[]; eventRules?: EventRuleDef[] };
 }
 

@@ -10,7 +10,7 @@ import { SqsSendMessage } from 'aws-cdk-lib/aws-scheduler-targets';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { eventRules, queues } from '../lambdas/catalog';
-import type { EventRuleDef, QueueDef, QueueName } from '../lambdas/catalog-types';
+import type { EventRuleDef, QueueDef, QueueName } from '../lambdas/catalog/types';
 import { syncCron } from '../lambdas/core/orders/sync-schedule';
 import { tableSchema } from '../lambdas/infra/table-schema';
 import { TableBackup, tableBackupByStage } from './backup';

@@ -9,7 +9,7 @@ import * as sns from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import type * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
-import type { QueueName } from '../lambdas/catalog-types';
+import type { QueueName } from '../lambdas/catalog/types';
 import { metricNamespace, metrics as metricDefs, type MetricDef, type MetricName } from '../lambdas/shared/metric-names';
 import { alarmAreaMap, alarmAreaNames, alarmAreas, anyInAlarm, routeArea, ruleChunks, type AlarmArea } from './alarm-areas';
 import { alarmThresholds as th } from './alarm-thresholds';

@@ -4,7 +4,7 @@ import { defineEntity, isConditionalFailure, key, service } from '../lambdas/inf
 import type { QueuePort } from '../lambdas/infra/queues';
 import type { TimerPort } from '../lambdas/infra/timers';
 import { busEnvelope, type EventPort } from '../lambdas/infra/events';
-import type { EventRuleDef, QueueDef, QueueName, WorkerDef } from '../lambdas/catalog-types';
+import type { EventRuleDef, QueueDef, QueueName, WorkerDef } from '../lambdas/catalog/types';
 import { now } from '../lambdas/infra/clock';
 import { logger } from '../lambdas/shared/logger';
 

@@ -3,7 +3,7 @@ import { stageSteps, stepOf, type StageName } from '../lambdas/core/pipeline/sta
 import { executionName, type PipelineRunInput, type PipelineRunner } from '../lambdas/infra/state-machine';
 import { getBatch } from '../lambdas/infra/entities/manifests';
 import type { PrepareOutput } from '../lambdas/services/pipeline/run';
-import type { QueueDef, WorkerDef } from '../lambdas/catalog-types';
+import type { QueueDef, WorkerDef } from '../lambdas/catalog/types';
 import { logger } from '../lambdas/shared/logger';
 import { lambdaContext, type TwinJobs } from './jobs';
 

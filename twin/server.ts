@@ -5,7 +5,7 @@ import type { Duplex } from 'node:stream';
 import type { Context } from 'aws-lambda';
 import { authorizer as authorizerDef, fallback, routes } from '../lambdas/catalog';
 
-import { compile, match, routeKey } from '../lambdas/routing';
+import { compile, match, routeKey } from '../lambdas/catalog/routing';
 import { errorResponse, type ApiEvent, type ApiResult } from '../lambdas/http/kit/route';
 import type { AuthContext } from '../lambdas/http/kit/auth-context';
 import { BadRequest, PayloadTooLarge, UnsupportedMediaType, ValidationFailed } from '../lambdas/core/errors';

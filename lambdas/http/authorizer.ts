@@ -7,7 +7,7 @@ import { requestIdOf } from './kit/request-id';
 import { timingSafeEqual } from 'node:crypto';
 
 /**
- * The REQUEST authorizer in front of every non-public route (lambdas/catalog.ts `authorizer`).
+ * The REQUEST authorizer in front of every non-public route (lambdas/catalog/index.ts `authorizer`).
  * API Gateway calls it only for a request that carries every header of the identity source
  * (a request without a token is answered 401 by API Gateway itself) and keeps its answer for the
  * catalog's `cacheTtlSeconds` per credential, for every route: so the answer depends on the

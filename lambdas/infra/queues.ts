@@ -1,5 +1,5 @@
 import { SQSClient, SendMessageBatchCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
-import type { QueueName } from '../catalog-types';
+import type { QueueName } from '../catalog/types';
 import { config } from '../shared/config';
 import { traced } from './tracing';
 

@@ -1,6 +1,6 @@
 import { CreateScheduleCommand, SchedulerClient } from '@aws-sdk/client-scheduler';
 import { createHash } from 'node:crypto';
-import type { QueueName } from '../catalog-types';
+import type { QueueName } from '../catalog/types';
 import { config } from '../shared/config';
 import { now } from './clock';
 import { maxQueueDelaySeconds, queues } from './queues';

@@ -1,4 +1,4 @@
-import { queues } from '../catalog-queues';
+import { queues } from '../catalog/queues';
 import type { IntakeJob } from '../services/manifests/intake';
 import { writeIntakeJob } from '../services/manifests/writer';
 import { logger } from '../shared/logger';

@@ -2,7 +2,7 @@ import { App, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { authorizer, fallback, pipelineTasks, queues, routes, workers } from '../../lambdas/catalog';
-import type { RouteDef, WorkerDef } from '../../lambdas/catalog-types';
+import type { RouteDef, WorkerDef } from '../../lambdas/catalog/types';
 import { metricNamespace, metrics as metricDefs } from '../../lambdas/shared/metric-names';
 import { alarmAreaMap, alarmAreaNames, compositeRuleLimits, ruleChunks, type AlarmArea } from '../../lib/alarm-areas';
 import { alarmThresholds } from '../../lib/alarm-thresholds';

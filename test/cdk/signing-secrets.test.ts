@@ -1,7 +1,7 @@
 import { Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { authorizer, pipelineTasks, routes, workers } from '../../lambdas/catalog';
-import { signingSecretPurposes, type Access } from '../../lambdas/catalog-types';
+import { signingSecretPurposes, type Access } from '../../lambdas/catalog/types';
 import { stageApp } from '../support/cdk';
 
 /**

@@ -32,7 +32,7 @@ beforeAll(async () => {
     );
   }
   const probe = await fetch(`${t.twin.url}/dashboard`);
-  if (probe.status !== 200) throw new Error(`GET /dashboard answered ${probe.status}: are the dashboard routes (lambdas/http/dashboard/routes.ts) in the catalog?`);
+  if (probe.status !== 200) throw new Error(`GET /dashboard answered ${probe.status}: are the dashboard routes (lambdas/catalog/dashboard.ts) in the catalog?`);
   browser = await chromium.launch({
     executablePath: chromiumPath,
     args: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],

@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { compile, match } from '../../lambdas/routing';
-import type { HttpMethod } from '../../lambdas/catalog-types';
+import { compile, match } from '../../lambdas/catalog/routing';
+import type { HttpMethod } from '../../lambdas/catalog/types';
 import type { ApiEvent, ApiResult } from '../../lambdas/http/kit/route';
 import { apiEvent, authorizerEvent, type IncomingCall } from '../api-events';
 import { AuthorizerCache, forbiddenBody, identityHeader, unauthorizedBody, type Verdict } from '../authorizer-cache';

@@ -3,7 +3,7 @@ import { byMethod } from '../kit/by-method';
 import { ok } from '../kit/reply';
 import { getTokenById, listTokens, revokeToken, viewToken } from '../../services/auth/accounts';
 import { NotFound } from '../../core/errors';
-import { MyTokensRevoke } from './routes';
+import { MyTokensRevoke } from '../../catalog/account';
 
 const list = route({}, async ({ principal }) => {
   const tokens = await listTokens(principal.accountId);

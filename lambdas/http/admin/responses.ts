@@ -1,6 +1,6 @@
 import * as v from 'valibot';
-import type { RouteResponses } from '../../catalog-types';
-import { roles, scopes } from '../../catalog-types';
+import type { RouteResponses } from '../../catalog/types';
+import { roles, scopes } from '../../catalog/types';
 import { accountKinds } from '../../core/auth/accounts';
 import { data, failure, integer, nullable, timestamp } from '../kit/responses';
 

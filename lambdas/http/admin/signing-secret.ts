@@ -2,7 +2,7 @@ import { route } from '../kit/route';
 import { created } from '../kit/reply';
 import { rotateSigningSecret } from '../../services/auth/accounts';
 import { NotFound } from '../../core/errors';
-import { AdminAccountSigningSecret } from './routes';
+import { AdminAccountSigningSecret } from '../../catalog/admin';
 
 /** Makes or rotates a partner account's manifest signing secret; the value is shown only here. */
 export const handler = route(AdminAccountSigningSecret.schemas, async ({ params }) => {

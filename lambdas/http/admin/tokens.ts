@@ -3,7 +3,7 @@ import { byMethod } from '../kit/by-method';
 import { created, ok } from '../kit/reply';
 import { getAccount, getTokenById, issueToken, listTokens, revokeToken, viewToken } from '../../services/auth/accounts';
 import { NotFound, ValidationFailed } from '../../core/errors';
-import { AdminTokensCreate, AdminTokensList, AdminTokensRevoke } from './routes';
+import { AdminTokensCreate, AdminTokensList, AdminTokensRevoke } from '../../catalog/admin';
 
 /** A token's role follows its account: partners act for themselves, brokers review, the operator administers. */
 const roleForKind = { partner: 'partner', broker: 'broker', operator: 'admin' } as const;

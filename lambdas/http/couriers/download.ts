@@ -3,7 +3,7 @@ import type { Reply } from '../kit/reply';
 import { acceptsGzip } from '../kit/accept-encoding';
 import { contentDisposition } from '../../core/documents/files';
 import { downloadManifest } from '../../services/manifests/download';
-import { CouriersDownload } from './routes';
+import { CouriersDownload } from '../../catalog/couriers';
 
 export const handler = route(CouriersDownload.schemas, async ({ params, query, headers, principal }): Promise<Reply> => {
   const out = await downloadManifest(principal, params.manifest, query.format, { gzip: acceptsGzip(headers['accept-encoding']) });

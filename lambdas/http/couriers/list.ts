@@ -2,7 +2,7 @@ import { route } from '../kit/route';
 import { ok } from '../kit/reply';
 import { paginate } from '../kit/paginate';
 import { listManifests } from '../../services/manifests/tracking';
-import { CouriersManifests } from './routes';
+import { CouriersManifests } from '../../catalog/couriers';
 
 export const handler = route(CouriersManifests.schemas, async ({ query, principal }) => {
   const all = await listManifests(principal, { status: query.status, dateFrom: query.date_from, dateTo: query.date_to });

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import type { RouteResponses } from '../../catalog-types';
+import type { RouteResponses } from '../../catalog/types';
 import { batchStatuses } from '../../core/manifests/model';
 import { stageNames } from '../../core/pipeline/stages';
 import { data, failure, file, integer, json, money, nullable, okBody, pageMeta, redirect, replayedHeader, tariffRateStatuses, timestamp } from '../kit/responses';

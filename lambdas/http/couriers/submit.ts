@@ -5,7 +5,7 @@ import { idempotencyKey } from '../kit/idempotency-key';
 import { ValidationFailed } from '../../core/errors';
 import { excelSlugs } from '../../core/manifests/excel/slugs';
 import { checkSignature, submitChunk, submitManifest } from '../../services/manifests/intake';
-import { CouriersSubmit } from './routes';
+import { CouriersSubmit } from '../../catalog/couriers';
 
 /** Lambda's synchronous invoke limit is 6 MB for the whole event; a body over this is refused up front. */
 export const submitBodyBytes = 6 * 1000 * 1000;

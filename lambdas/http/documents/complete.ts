@@ -2,7 +2,7 @@ import { route } from '../kit/route';
 import { created, ok } from '../kit/reply';
 import { documentView } from '../../core/documents/views';
 import { completeUpload } from '../../services/documents/documents';
-import { DocumentsUploadComplete } from './routes';
+import { DocumentsUploadComplete } from '../../catalog/documents';
 
 export const handler = route(DocumentsUploadComplete.schemas, async ({ params, principal }) => {
   const { doc, replayed } = await completeUpload(principal, params.uploadId);

@@ -3,7 +3,7 @@ import { ok } from '../kit/reply';
 import { documentListView } from '../../core/documents/views';
 import { documentsVisibleTo } from '../../services/documents/list';
 import { paginate } from '../kit/paginate';
-import { DocumentsList } from './routes';
+import { DocumentsList } from '../../catalog/documents';
 
 export const handler = route(DocumentsList.schemas, async ({ query, principal }) => {
   const all = await documentsVisibleTo(principal);

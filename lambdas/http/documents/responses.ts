@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import type { ResponseDef, RouteResponses } from '../../catalog-types';
+import type { ResponseDef, RouteResponses } from '../../catalog/types';
 import { documentStates, documentTypes } from '../../core/documents/model';
 import { data, done, failure, integer, presignedUploadResponses, nullable, pageMeta, replayedHeader, timestamp } from '../kit/responses';
 

@@ -3,7 +3,7 @@ import { created, ok } from '../kit/reply';
 import { documentView } from '../../core/documents/views';
 import { uploadDocument } from '../../services/documents/documents';
 import { UploadFields } from './schemas';
-import { DocumentsUpload } from './routes';
+import { DocumentsUpload } from '../../catalog/documents';
 import { idempotencyKey, readUpload } from './files-in';
 
 /** Room for a 10 MB file in base64 plus the form around it; the file itself is checked at 10 MB. */

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import type { RouteResponses } from '../../catalog-types';
+import type { RouteResponses } from '../../catalog/types';
 import { webhookEventNames } from '../../core/webhooks/events';
 import { data, integer, nullable, timestamp } from '../kit/responses';
 import { webhookEventData } from '../webhooks/responses';

@@ -1,6 +1,6 @@
-import { rateLimits } from '../../catalog-rates';
-import { routeAccess, type RouteAccess } from '../../catalog-access';
-import { routeKey } from '../../routing';
+import { rateLimits } from '../../catalog/rates';
+import { routeAccess, type RouteAccess } from '../../catalog/access';
+import { routeKey } from '../../catalog/routing';
 import { authorize } from '../../core/auth/policy';
 import type { Principal } from '../../core/auth/principal';
 import { rateHeaders } from '../../core/auth/rate-limit';
@@ -9,7 +9,7 @@ import { logger } from '../../shared/logger';
 import { recordMetric } from '../../shared/metrics';
 import type { Denial } from './auth-context';
 
-// The routes' access rules as data (catalog-access.json), not the catalog: no route schema in a bundle.
+// The routes' access rules as data (lambdas/catalog/access.json), not the catalog: no route schema in a bundle.
 const byKey = new Map<string, RouteAccess>(routeAccess.map((r) => [routeKey(r), r]));
 
 /**

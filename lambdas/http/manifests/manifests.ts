@@ -10,7 +10,7 @@ import { ManifestSubmission } from '../../core/manifests/submission';
 import { checkSignature, submitManifest } from '../../services/manifests/intake';
 import { listManifests } from '../../services/manifests/tracking';
 import { writeInRequest } from '../../services/manifests/writer';
-import { ManifestsList } from './routes';
+import { ManifestsList } from '../../catalog/manifests';
 
 /** GET and POST /v1/manifests: the alternative interface's list and upload (spec 4.5). */
 export const handler = byMethod({

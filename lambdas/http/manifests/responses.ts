@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import type { RouteResponses } from '../../catalog-types';
+import type { RouteResponses } from '../../catalog/types';
 import { batchStatuses } from '../../core/manifests/model';
 import { ManifestRecord } from '../couriers/responses';
 import { data, failure, integer, money, nullable, pageMeta, replayedHeader, timestamp } from '../kit/responses';

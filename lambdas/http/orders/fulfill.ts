@@ -2,7 +2,7 @@ import { route } from '../kit/route';
 import { ok } from '../kit/reply';
 import { idempotencyKey } from '../kit/idempotency-key';
 import { fulfillOrder } from '../../services/shipping/shipments';
-import { OrdersFulfill } from './routes';
+import { OrdersFulfill } from '../../catalog/orders';
 
 export const handler = route(OrdersFulfill.schemas, async ({ params, body, headers, principal }) => {
   const { order, shipment, notified } = await fulfillOrder(principal, params.id, body, idempotencyKey(headers));

@@ -3,7 +3,7 @@ import { ok } from '../kit/reply';
 import { byMethod } from '../kit/by-method';
 import { connectMarketplace, connectedChannels, connectionBaseUrl, disconnectMarketplace, requireUsableCredentials } from '../../services/orders/sync';
 import { ValidationFailed } from '../../core/errors';
-import { MarketplacesConnect, MarketplacesDisconnect } from './routes';
+import { MarketplacesConnect, MarketplacesDisconnect } from '../../catalog/orders';
 
 /** The account's marketplace connections: credentials go in encrypted and never come back out. */
 export const handler = byMethod({

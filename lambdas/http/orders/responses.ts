@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import type { RouteResponses } from '../../catalog-types';
+import type { RouteResponses } from '../../catalog/types';
 import { fulfillmentStatuses, orderChannels, orderStatuses, shipmentStatuses } from '../../core/orders/model';
 import { data, done, failure, integer, money, nullable, pageMeta, replayedHeader, timestamp } from '../kit/responses';
 

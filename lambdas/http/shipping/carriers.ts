@@ -3,7 +3,7 @@ import { ok } from '../kit/reply';
 import { byMethod } from '../kit/by-method';
 import { maskAccountNumber } from '../../core/shipping/carrier-accounts';
 import { connectCarrier, connectedCarriers, disconnectCarrier } from '../../services/shipping/carrier-accounts';
-import { CarriersConnect, CarriersDisconnect } from './routes';
+import { CarriersConnect, CarriersDisconnect } from '../../catalog/shipping';
 
 /** The account's carrier accounts (issue 18): credentials go in encrypted and never come back out. */
 export const handler = byMethod({

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import type { RouteResponses } from '../../catalog-types';
+import type { RouteResponses } from '../../catalog/types';
 import { carrierEnvironments, externalCarriers } from '../../core/shipping/carrier-accounts';
 import { orderStatuses } from '../../core/orders/model';
 import { Shipment } from '../orders/responses';

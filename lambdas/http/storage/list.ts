@@ -2,7 +2,7 @@ import { route } from '../kit/route';
 import { ok } from '../kit/reply';
 import { paginate } from '../kit/paginate';
 import { listStoredFiles, withFileUrl } from '../../services/manifest-files/manifest-files';
-import { ManifestStorageList } from './routes';
+import { ManifestStorageList } from '../../catalog/storage';
 
 /** The caller's account's stored files, newest first, each with a file_url signed for 60 minutes. */
 export const handler = route(ManifestStorageList.schemas, async ({ query, principal }) => {

@@ -2,7 +2,7 @@ import { publicRoute } from '../kit/public-route';
 import { routes } from '../../catalog';
 import { openApiDocument } from '../../core/openapi';
 import { webhookEvents } from '../../core/webhooks/events';
-import type { RouteDef, RouteResponses } from '../../catalog-types';
+import type { RouteDef, RouteResponses } from '../../catalog/types';
 import { accountResponses } from '../account/responses';
 import { adminResponses } from '../admin/responses';
 import { couriersResponses } from '../couriers/responses';

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import type { RouteResponses } from '../../catalog-types';
+import type { RouteResponses } from '../../catalog/types';
 import { webhookEventNames } from '../../core/webhooks/events';
 import { data, done, failure, integer, json, nullable, pageMeta, timestamp } from '../kit/responses';
 

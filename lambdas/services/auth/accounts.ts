@@ -7,7 +7,7 @@ import { checkExpiry, generateToken, hashToken } from '../../core/auth/tokens';
 import { tokenView } from '../../core/auth/views';
 import { ValidationFailed } from '../../core/errors';
 import { newManifestSigningSecret } from '../../core/manifests/signature';
-import type { Role, Scope } from '../../catalog-types';
+import type { Role, Scope } from '../../catalog/types';
 
 export const getAccount = store.getAccount;
 export const listAccounts = store.listAccounts;

@@ -117,7 +117,7 @@ describe('answers every bad request with a JSON 4xx, never a 500', () => {
 describe('openapi.json', () => {
   it('lists every catalog route with its method', async () => {
     const { routes } = await import('../../../lambdas/catalog');
-    const { fullPath } = await import('../../../lambdas/routing');
+    const { fullPath } = await import('../../../lambdas/catalog/routing');
     const res = await t.call('GET', '/openapi.json', { token: null });
     expect(res.status).toBe(200);
     expect(res.body.openapi).toBe('3.1.0');

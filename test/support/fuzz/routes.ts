@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import type { RouteDef } from '../../../lambdas/catalog-types';
+import type { RouteDef } from '../../../lambdas/catalog/types';
 import { UploadFields as DocumentUploadFields, SupersedeFields } from '../../../lambdas/http/documents/schemas';
 import { UploadFields as StorageUploadFields } from '../../../lambdas/http/storage/schemas';
 import { excelSlugs } from '../../../lambdas/core/manifests/excel/slugs';

@@ -1,6 +1,7 @@
-import type { RouteDef } from '../../catalog-types';
-import { CreateSubscriptionBody, DeliveriesQuery, DeliveryParams, RetryFailedBody, UpdateSubscriptionBody } from './schemas';
-import { IdParams } from '../kit/schemas';
+import type { EventRuleDef, RouteDef, WorkerDef } from './types';
+import { webhookEventNames } from '../core/webhooks/events';
+import { CreateSubscriptionBody, DeliveriesQuery, DeliveryParams, RetryFailedBody, UpdateSubscriptionBody } from '../http/webhooks/schemas';
+import { IdParams } from '../http/kit/schemas';
 
 export const WebhooksAvailableEvents = {
   id: 'WebhooksAvailableEvents',
@@ -149,3 +150,27 @@ export const WebhooksRotateSecret = {
 
 /** Webhook subscriptions (spec 4.8; no /v1 prefix, as the spec has it). */
 export const webhooksRoutes = { WebhooksAvailableEvents, WebhooksList, WebhooksCreate, WebhooksShow, WebhooksUpdate, WebhooksDelete, WebhooksTest, WebhooksDeliveries, WebhooksRetry, WebhooksRetryFailed, WebhooksRotateSecret };
+
+export const WebhookFanout = {
+  id: 'WebhookFanout',
+  handler: 'workers/webhook-fanout',
+  summary: 'Bus event -> one delivery per matching active subscription',
+  queue: 'webhookFanout',
+  batchSize: 10,
+  uses: { table: ['Query', 'GetItem', 'PutItem', 'UpdateItem'], queues: [{ name: 'webhookDelivery', actions: ['SendMessage'] }] },
+} satisfies WorkerDef;
+
+export const WebhookDelivery = {
+  id: 'WebhookDelivery',
+  handler: 'workers/webhook-delivery',
+  summary: 'One signed delivery attempt; failures scheduled at +1 min, +5 min, +30 min, +2 h, +24 h',
+  queue: 'webhookDelivery',
+  batchSize: 10,
+  timeoutSeconds: 50,
+  uses: { table: ['GetItem', 'UpdateItem'], queues: [{ name: 'webhookDelivery', actions: ['SendMessage'] }], scheduler: true, signingSecrets: { webhook: ['open', 'seal'] } },
+} satisfies WorkerDef;
+
+/** Every event a webhook can name goes to the fan-out queue. */
+export const WebhookEvents = { id: 'WebhookEvents', eventTypes: webhookEventNames, queue: 'webhookFanout' } satisfies EventRuleDef;
+
+export const webhooksWorkers = { WebhookFanout, WebhookDelivery };

@@ -1,4 +1,8 @@
 import type { GenericSchema } from 'valibot';
+import type { queues } from './queues';
+import type { rateLimits } from './rates';
+
+export type { QueueDef } from './queues';
 
 export const roles = ['admin', 'broker', 'partner'] as const;
 export type Role = (typeof roles)[number];
@@ -50,13 +54,6 @@ export type BucketAction = 'GetObject' | 'PutObject' | 'DeleteObject' | 'ListBuc
 export type QueueAction = 'SendMessage';
 
 export type BucketName = 'files';
-
-export interface QueueDef {
-  /** Seconds a message stays hidden while a worker holds it. */
-  visibilityTimeoutSeconds: number;
-  /** Deliveries before a message moves to the dead-letter queue. */
-  maxReceiveCount: number;
-}
 
 export interface RouteDef {
   /** Unique name; becomes the function's logical id and name suffix. */
@@ -155,7 +152,5 @@ export interface EventRuleDef {
   queue: QueueName;
 }
 
-import type { queues } from './catalog-queues';
-import type { rateLimits } from './catalog-rates';
 export type QueueName = keyof typeof queues;
 export type RateGroup = keyof typeof rateLimits;

@@ -1,4 +1,9 @@
-import type { QueueDef } from './catalog-types';
+export interface QueueDef {
+  /** Seconds a message stays hidden while a worker holds it. */
+  visibilityTimeoutSeconds: number;
+  /** Deliveries before a message moves to the dead-letter queue. */
+  maxReceiveCount: number;
+}
 
 /** SQS queues (each with its dead-letter queue) that workers consume. */
 export const queues = {

@@ -1,6 +1,6 @@
-import type { RouteDef } from '../../catalog-types';
-import { BaseKeyParams, BatchIdParams, BatchStatusBody, CourierParams, DecisionsParams, DecisionsQuery, DownloadQuery, ManifestListQuery, ManifestPathParams, SubmissionStatusParams } from './schemas';
-import { ManifestSubmission } from '../../core/manifests/submission';
+import type { RouteDef, WorkerDef } from './types';
+import { BaseKeyParams, BatchIdParams, BatchStatusBody, CourierParams, DecisionsParams, DecisionsQuery, DownloadQuery, ManifestListQuery, ManifestPathParams, SubmissionStatusParams } from '../http/couriers/schemas';
+import { ManifestSubmission } from '../core/manifests/submission';
 
 export const CouriersSubmit = {
   id: 'CouriersSubmit',
@@ -158,3 +158,23 @@ export const CouriersBatchReopen = {
 
 /** Courier manifests: intake, status, decisions, downloads, batch close and reopen (spec 4.3, 4.4). */
 export const couriersRoutes = { CouriersSubmit, CouriersSubmissionStatus, CouriersChunkStatus, CouriersRetryMissing, CouriersManifests, CouriersBatchStatus, CouriersDecisions, CouriersPipelineStatus, CouriersDownload, CouriersBatchClose, CouriersBatchReopen };
+
+export const ManifestIntake = {
+  id: 'ManifestIntake',
+  handler: 'workers/manifest-intake',
+  summary: "Writes an accepted manifest's (or chunk's) items from its stored payload, then releases the batch to processing",
+  queue: 'manifestIntake',
+  batchSize: 1,
+  // Writes are bulk work: two manifests written at once keep the table and the memory of one
+  // process (the twin) within bounds; more submissions wait their turn on the queue.
+  maxConcurrency: 2,
+  timeoutSeconds: 900,
+  memoryMb: 1769,
+  uses: {
+    table: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'BatchWriteItem'],
+    bucket: [{ name: 'files', actions: ['GetObject'] }],
+    bus: true,
+  },
+} satisfies WorkerDef;
+
+export const couriersWorkers = { ManifestIntake };

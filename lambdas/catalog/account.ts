@@ -1,5 +1,5 @@
-import type { RouteDef } from '../../catalog-types';
-import { IdParams } from '../kit/schemas';
+import type { RouteDef } from './types';
+import { IdParams } from '../http/kit/schemas';
 
 export const Me = {
   id: 'Me',

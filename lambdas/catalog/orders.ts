@@ -1,6 +1,6 @@
-import type { RouteDef } from '../../catalog-types';
-import { CancelBody, ConnectBody, CreateOrderBody, FulfillBody, ListOrdersQuery, MarketplaceParams, ShipBody, SyncBody, UpdateOrderBody } from './schemas';
-import { IdParams } from '../kit/schemas';
+import type { RouteDef, WorkerDef } from './types';
+import { CancelBody, ConnectBody, CreateOrderBody, FulfillBody, ListOrdersQuery, MarketplaceParams, ShipBody, SyncBody, UpdateOrderBody } from '../http/orders/schemas';
+import { IdParams } from '../http/kit/schemas';
 
 export const OrdersList = {
   id: 'OrdersList',
@@ -185,3 +185,22 @@ export const MarketplacesDisconnect = {
 
 /** Orders and marketplaces (spec 4.1, 2.1): GET needs `orders:read`, every other method `orders:write`. */
 export const ordersRoutes = { OrdersList, OrdersCreate, OrdersShow, OrdersUpdate, OrdersShip, OrdersFulfill, OrdersCancel, OrdersShipments, OrdersSync, OrdersSyncStatus, MarketplacesList, MarketplacesConnect, MarketplacesDisconnect };
+
+export const MarketplaceSync = {
+  id: 'MarketplaceSync',
+  handler: 'workers/marketplace-sync',
+  summary: 'Runs a queued marketplace sync (or, on the schedule\'s tick, starts one per connected account)',
+  queue: 'marketplaceSync',
+  batchSize: 1,
+  timeoutSeconds: 900,
+  memoryMb: 1024,
+  uses: {
+    // ConditionCheckItem: a new order's channel key is written only if no former code's key holds it.
+    table: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'ConditionCheckItem'],
+    queues: [{ name: 'marketplaceSync', actions: ['SendMessage'] }],
+    bus: true,
+    secrets: 'read',
+  },
+} satisfies WorkerDef;
+
+export const ordersWorkers = { MarketplaceSync };

@@ -1,6 +1,6 @@
-import type { RouteDef } from '../../catalog-types';
-import { AlternativeListQuery, AlternativeShowQuery, ManifestParams } from './schemas';
-import { AlternativeManifest } from '../../core/manifests/alternative';
+import type { RouteDef } from './types';
+import { AlternativeListQuery, AlternativeShowQuery, ManifestParams } from '../http/manifests/schemas';
+import { AlternativeManifest } from '../core/manifests/alternative';
 
 export const ManifestsList = {
   id: 'ManifestsList',

@@ -1,4 +1,4 @@
-import type { RouteDef } from '../../catalog-types';
+import type { RouteDef } from './types';
 
 export const ConsolePage = {
   id: 'ConsolePage',

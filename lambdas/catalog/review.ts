@@ -1,5 +1,5 @@
-import type { RouteDef } from '../../catalog-types';
-import { BatchQueueQuery, ClassificationBody, ClassificationParams, QuotaParams, QuotaQuery, ReviewDecisionsQuery, ReviewPathParams, ReviewQueueQuery } from './schemas';
+import type { RouteDef } from './types';
+import { BatchQueueQuery, ClassificationBody, ClassificationParams, QuotaParams, QuotaQuery, ReviewDecisionsQuery, ReviewPathParams, ReviewQueueQuery } from '../http/review/schemas';
 
 export const ReviewQueue = {
   id: 'ReviewQueue',

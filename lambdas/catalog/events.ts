@@ -1,5 +1,5 @@
-import type { RouteDef } from '../../catalog-types';
-import { EventsQuery } from './schemas';
+import type { RouteDef } from './types';
+import { EventsQuery } from '../http/events/schemas';
 
 export const EventsList = {
   id: 'EventsList',

@@ -1,6 +1,6 @@
-import type { RouteDef } from '../../catalog-types';
-import { Base64Supersede, Base64Upload, ListQuery, RejectBody, ReviewBody, UploadIdParams, UploadUrlBody } from './schemas';
-import { IdParams } from '../kit/schemas';
+import type { RouteDef } from './types';
+import { Base64Supersede, Base64Upload, ListQuery, RejectBody, ReviewBody, UploadIdParams, UploadUrlBody } from '../http/documents/schemas';
+import { IdParams } from '../http/kit/schemas';
 
 export const DocumentsUpload = {
   id: 'DocumentsUpload',

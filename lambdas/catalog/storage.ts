@@ -1,5 +1,5 @@
-import type { RouteDef } from '../../catalog-types';
-import { ListQuery, UploadFields, UploadIdParams, UploadUrlBody } from './schemas';
+import type { RouteDef } from './types';
+import { ListQuery, UploadFields, UploadIdParams, UploadUrlBody } from '../http/storage/schemas';
 
 export const ManifestStorageUpload = {
   id: 'ManifestStorageUpload',

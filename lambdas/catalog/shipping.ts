@@ -1,7 +1,7 @@
-import type { RouteDef } from '../../catalog-types';
-import { IdParams } from '../kit/schemas';
-import { TrackingUpdateBody } from '../orders/schemas';
-import { CarrierAccountBody, CarrierParams, QuoteBody } from './schemas';
+import type { RouteDef, WorkerDef } from './types';
+import { IdParams } from '../http/kit/schemas';
+import { TrackingUpdateBody } from '../http/orders/schemas';
+import { CarrierAccountBody, CarrierParams, QuoteBody } from '../http/shipping/schemas';
 
 export const ShipmentLabel = {
   id: 'ShipmentLabel',
@@ -84,3 +84,20 @@ export const ShippingQuotes = {
 
 /** Shipment labels and carrier tracking updates (spec 2.2): GET needs `orders:read`, every other method `orders:write`. */
 export const shippingRoutes = { ShipmentLabel, TrackingUpdates, CarriersList, CarriersConnect, CarriersDisconnect, ShippingQuotes };
+
+export const TrackingPoll = {
+  id: 'TrackingPoll',
+  handler: 'workers/tracking-poll',
+  summary: "Asks the carriers (fedex, ups, dhl, usps) for their shipments' tracking on the schedule's tick; moves them as tracking updates do",
+  queue: 'trackingPoll',
+  batchSize: 1,
+  timeoutSeconds: 300,
+  uses: {
+    table: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'],
+    queues: [{ name: 'trackingPoll', actions: ['SendMessage'] }],
+    bus: true,
+    secrets: 'read',
+  },
+} satisfies WorkerDef;
+
+export const shippingWorkers = { TrackingPoll };

@@ -1,4 +1,4 @@
-import type { RouteDef } from './catalog-types';
+import type { RouteDef } from './types';
 
 /** Every route lives under this prefix, in API Gateway and on the twin alike. */
 export const apiBase = '/api';
