@@ -41,10 +41,10 @@ module.exports = {
     only('declarations-import-only-declarations', 'every layer may import the declarations, so they import nothing of any layer.', declarations, []),
     {
       name: 'answers-only-for-the-reference',
-      comment: "the answer schemas (http/<area>/responses.ts) are read by the routes and the openapi function only: a handler importing them would carry every schema in its bundle.",
+      comment: "the answer schemas (http/<area>/responses.ts, http/manifests/alternative/responses.ts) are read by the routes and the openapi function only: a handler importing them would carry every schema in its bundle.",
       severity: 'error',
-      from: { path: '^lambdas/', pathNot: '^lambdas/http/([^/]+/responses|system/openapi(-document)?)[.]ts$' },
-      to: { path: '^lambdas/http/[^/]+/responses[.]ts$' },
+      from: { path: '^lambdas/', pathNot: '^lambdas/http/(.+/responses|system/openapi(-document)?)[.]ts$' },
+      to: { path: '^lambdas/http/.+/responses[.]ts$' },
     },
     {
       name: 'lambdas-import-no-host',

@@ -14,22 +14,20 @@
  */
 import type { EventRuleDef, RouteDef, WorkerDef } from './types';
 import { ManifestPipeline, pipelineTasks, pipelineWorkers } from './pipeline';
-import { accountRoutes } from './account';
+import { authRoutes } from './auth';
 import { adminDataRoutes, adminMetricsRoutes, adminRoutes } from './admin';
-import { couriersRoutes, couriersWorkers } from './couriers';
+import { alternativeManifestsRoutes, manifestsRoutes, manifestsWorkers } from './manifests';
 import { customsRoutes } from './customs';
 import { dashboardRoutes } from './dashboard';
 import { documentsRoutes } from './documents';
-import { eventsRoutes } from './events';
 import { inventoryRoutes } from './inventory';
-import { manifestsRoutes } from './manifests';
 import { reviewRoutes } from './review';
 import { consoleRoutes } from './console';
 import { ordersRoutes, ordersWorkers } from './orders';
 import { shippingRoutes, shippingWorkers } from './shipping';
-import { storageRoutes } from './storage';
+import { manifestFilesRoutes } from './manifest-files';
 import { systemRoutes } from './system';
-import { WebhookEvents, webhooksRoutes, webhooksWorkers } from './webhooks';
+import { WebhookEvents, eventsRoutes, webhooksRoutes, webhooksWorkers } from './webhooks';
 
 export { rateLimits } from './rates';
 export { queues } from './queues';
@@ -40,15 +38,15 @@ export { queues } from './queues';
  */
 export const routes: RouteDef[] = [
   ...Object.values(systemRoutes),
-  ...Object.values(accountRoutes),
+  ...Object.values(authRoutes),
   ...Object.values(adminRoutes),
-  ...Object.values(storageRoutes),
+  ...Object.values(manifestFilesRoutes),
   ...Object.values(documentsRoutes),
   ...Object.values(adminDataRoutes),
   ...Object.values(adminMetricsRoutes),
-  ...Object.values(couriersRoutes),
-  ...Object.values(customsRoutes),
   ...Object.values(manifestsRoutes),
+  ...Object.values(customsRoutes),
+  ...Object.values(alternativeManifestsRoutes),
   ...Object.values(reviewRoutes),
   ...Object.values(dashboardRoutes),
   ...Object.values(consoleRoutes),
@@ -86,7 +84,7 @@ export const workers: WorkerDef[] = [
   ...Object.values(ordersWorkers),
   ...Object.values(shippingWorkers),
   ...Object.values(pipelineWorkers),
-  ...Object.values(couriersWorkers),
+  ...Object.values(manifestsWorkers),
   ...Object.values(webhooksWorkers),
 ];
 

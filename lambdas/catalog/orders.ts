@@ -188,7 +188,7 @@ export const ordersRoutes = { OrdersList, OrdersCreate, OrdersShow, OrdersUpdate
 
 export const MarketplaceSync = {
   id: 'MarketplaceSync',
-  handler: 'workers/marketplace-sync',
+  handler: 'workers/orders/marketplace-sync',
   summary: 'Runs a queued marketplace sync (or, on the schedule\'s tick, starts one per connected account)',
   queue: 'marketplaceSync',
   batchSize: 1,

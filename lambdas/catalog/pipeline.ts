@@ -6,7 +6,7 @@ export const ManifestPipeline = { id: 'ManifestPipeline', eventTypes: [manifestS
 
 export const PipelineStart = {
   id: 'PipelineStart',
-  handler: 'workers/pipeline-start',
+  handler: 'workers/pipeline/start',
   summary: 'manifest.submitted / manifest.reprocess_requested -> one state machine run per (batch, run)',
   queue: 'manifestPipeline',
   batchSize: 10,

@@ -87,7 +87,7 @@ export const shippingRoutes = { ShipmentLabel, TrackingUpdates, CarriersList, Ca
 
 export const TrackingPoll = {
   id: 'TrackingPoll',
-  handler: 'workers/tracking-poll',
+  handler: 'workers/shipping/tracking-poll',
   summary: "Asks the carriers (fedex, ups, dhl, usps) for their shipments' tracking on the schedule's tick; moves them as tracking updates do",
   queue: 'trackingPoll',
   batchSize: 1,

@@ -1,6 +1,6 @@
 import type { EventRuleDef, RouteDef, WorkerDef } from './types';
 import { webhookEventNames } from '../core/webhooks/events';
-import { CreateSubscriptionBody, DeliveriesQuery, DeliveryParams, RetryFailedBody, UpdateSubscriptionBody } from '../http/webhooks/schemas';
+import { CreateSubscriptionBody, DeliveriesQuery, DeliveryParams, EventsQuery, RetryFailedBody, UpdateSubscriptionBody } from '../http/webhooks/schemas';
 import { IdParams } from '../http/kit/schemas';
 
 export const WebhooksAvailableEvents = {
@@ -153,7 +153,7 @@ export const webhooksRoutes = { WebhooksAvailableEvents, WebhooksList, WebhooksC
 
 export const WebhookFanout = {
   id: 'WebhookFanout',
-  handler: 'workers/webhook-fanout',
+  handler: 'workers/webhooks/fanout',
   summary: 'Bus event -> one delivery per matching active subscription',
   queue: 'webhookFanout',
   batchSize: 10,
@@ -162,7 +162,7 @@ export const WebhookFanout = {
 
 export const WebhookDelivery = {
   id: 'WebhookDelivery',
-  handler: 'workers/webhook-delivery',
+  handler: 'workers/webhooks/delivery',
   summary: 'One signed delivery attempt; failures scheduled at +1 min, +5 min, +30 min, +2 h, +24 h',
   queue: 'webhookDelivery',
   batchSize: 10,
@@ -174,3 +174,19 @@ export const WebhookDelivery = {
 export const WebhookEvents = { id: 'WebhookEvents', eventTypes: webhookEventNames, queue: 'webhookFanout' } satisfies EventRuleDef;
 
 export const webhooksWorkers = { WebhookFanout, WebhookDelivery };
+
+export const EventsList = {
+  id: 'EventsList',
+  method: 'GET',
+  path: '/v1/events',
+  handler: 'http/webhooks/events',
+  summary: "The account's events of the last 30 days, each as its deliveries send it (newest or oldest first, by cursor)",
+  tag: 'events',
+  auth: {},
+  rate: 'events',
+  uses: { table: ['Query'] },
+  schemas: { query: EventsQuery },
+} satisfies RouteDef;
+
+/** The events feed (an extension: the spec has no way to pull events). */
+export const eventsRoutes = { EventsList };

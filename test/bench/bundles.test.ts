@@ -10,7 +10,7 @@ describe('a handler bundled as the CDK bundles it', () => {
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'despacho-bundle-'));
-    bundle = await bundleHandler('http/account/me', dir);
+    bundle = await bundleHandler('http/auth/me', dir);
   }, 60_000);
 
   afterAll(() => rm(dir, { recursive: true, force: true }));

@@ -47,7 +47,7 @@ describe('a handler that reads spreadsheets, bundled', () => {
   });
 
   it('ships no worker with a handler that does not read spreadsheets', { timeout: 120_000 }, async () => {
-    const bundle = await bundleHandler('http/account/me', join(outdir, 'plain'));
+    const bundle = await bundleHandler('http/auth/me', join(outdir, 'plain'));
     expect(bundle.workers).toEqual([]);
     // Beside the handler only what it loads lazily (the X-Ray tracer, when tracing is on), never the spreadsheet worker.
     const lazy = bundle.lazyModules.flatMap((m) => [basename(m), `${basename(m)}.map`]);

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import type { RouteResponses } from '../../catalog/types';
 import { data, failure, integer, money, nullable, timestamp } from '../kit/responses';
-import { ClassificationReview, ManifestRecord, ProcessedProduct } from '../couriers/responses';
+import { ClassificationReview, ManifestRecord, ProcessedProduct } from '../manifests/responses';
 
 /** The answers of the review routes, for openapi.json. */
 

@@ -3,22 +3,21 @@ import { routes } from '../../catalog';
 import { openApiDocument } from '../../core/openapi';
 import { webhookEvents } from '../../core/webhooks/events';
 import type { RouteDef, RouteResponses } from '../../catalog/types';
-import { accountResponses } from '../account/responses';
+import { accountResponses } from '../auth/responses';
 import { adminResponses } from '../admin/responses';
-import { couriersResponses } from '../couriers/responses';
+import { couriersResponses } from '../manifests/responses';
 import { customsResponses } from '../customs/responses';
 import { dashboardResponses } from '../dashboard/responses';
 import { documentsResponses } from '../documents/responses';
-import { eventsResponses } from '../events/responses';
 import { inventoryResponses } from '../inventory/responses';
-import { manifestsResponses } from '../manifests/responses';
+import { manifestsResponses } from '../manifests/alternative/responses';
 import { reviewResponses } from '../review/responses';
 import { consoleResponses } from '../console/responses';
 import { ordersResponses } from '../orders/responses';
 import { shippingResponses } from '../shipping/responses';
-import { storageResponses } from '../storage/responses';
+import { storageResponses } from '../manifest-files/responses';
 import { systemResponses } from './responses';
-import { webhookEventData, webhooksResponses } from '../webhooks/responses';
+import { eventsResponses, webhookEventData, webhooksResponses } from '../webhooks/responses';
 
 /**
  * What each route answers, by route id, from the areas' responses.ts: joined to the catalog's

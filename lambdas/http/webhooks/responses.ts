@@ -193,3 +193,28 @@ export const webhookEventData: Record<(typeof webhookEventNames)[number], v.Gene
   'document.superseded': v.strictObject({ ...documentRef, superseded_by: integer, new_version: integer, supersede_reason: nullable(v.string()) }),
   'document.downloaded': v.strictObject({ ...documentRef, downloaded_by: v.strictObject({ account_id: integer, token_id: integer }) }),
 };
+
+/* The events feed (GET /v1/events). */
+
+/** An event as its deliveries send it (spec 2.10): one envelope per event, its `data` as the event's. */
+const Envelope = v.variant(
+  'type',
+  webhookEventNames.map((name) => v.strictObject({ id: v.string(), type: v.literal(name), created_at: timestamp, data: webhookEventData[name] })),
+);
+
+export const eventsResponses = {
+  EventsList: {
+    answers: {
+      200: data('A page of the account\'s events, each exactly as its deliveries send it', v.array(Envelope), {
+        extra: {
+          meta: v.strictObject({
+            next_cursor: nullable(v.string()),
+            has_more: v.boolean(),
+            limit: integer,
+            order: v.picklist(['desc', 'asc']),
+          }),
+        },
+      }),
+    },
+  },
+} satisfies Record<string, RouteResponses>;

@@ -101,7 +101,7 @@ describe('token expiry', () => {
     const verdict = await authorizer({ routeKey: 'GET /api/v1/me', headers: { authorization: `Bearer ${token}` }, requestContext: { requestId: 'cached' } } as never);
     expect(verdict.isAuthorized).toBe(true);
     clock.advance(60_000);
-    const { handler: me } = await import('../../../lambdas/http/account/me');
+    const { handler: me } = await import('../../../lambdas/http/auth/me');
     const res = (await me(
       { routeKey: 'GET /api/v1/me', headers: {}, requestContext: { requestId: 'cached', authorizer: { lambda: verdict.context } } } as never,
       { awsRequestId: 'cached', functionName: 'Me' } as never,

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import type { RouteDef } from '../../../lambdas/catalog/types';
 import { UploadFields as DocumentUploadFields, SupersedeFields } from '../../../lambdas/http/documents/schemas';
-import { UploadFields as StorageUploadFields } from '../../../lambdas/http/storage/schemas';
+import { UploadFields as StorageUploadFields } from '../../../lambdas/http/manifest-files/schemas';
 import { excelSlugs } from '../../../lambdas/core/manifests/excel/slugs';
 import { formerChannels, syncChannels } from '../../../lambdas/core/orders/marketplace';
 import type { World } from './world';

@@ -100,7 +100,7 @@ describe('the KMS client in the bundles', () => {
       const dir = dataDir();
       return (await bundleHandler(handler, dir)).packages['@aws-sdk/client-kms'] ?? 0;
     };
-    for (const handler of ['http/authorizer', 'http/account/me', 'http/webhooks/subscription']) expect(await kmsBytes(handler), handler).toBe(0);
-    for (const handler of ['workers/webhook-delivery', 'http/admin/signing-secret']) expect(await kmsBytes(handler), handler).toBeGreaterThan(0);
+    for (const handler of ['http/authorizer', 'http/auth/me', 'http/webhooks/subscription']) expect(await kmsBytes(handler), handler).toBe(0);
+    for (const handler of ['workers/webhooks/delivery', 'http/admin/signing-secret']) expect(await kmsBytes(handler), handler).toBeGreaterThan(0);
   }, 120_000);
 });

@@ -15,7 +15,7 @@ describe("ElectroDB's model check", () => {
   it('is left out of a deployed bundle that carries ElectroDB', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'despacho-model-check-'));
     try {
-      const bundle = await bundleHandler('http/account/me', dir);
+      const bundle = await bundleHandler('http/auth/me', dir);
       expect(bundle.packages).toHaveProperty('electrodb');
       expect(bundle.packages).not.toHaveProperty('jsonschema');
     } finally {

@@ -1,6 +1,0 @@
-import { route } from '../kit/route';
-import { ok } from '../kit/reply';
-import { batchStatuses } from '../../services/manifests/tracking';
-import { CouriersBatchStatus } from '../../catalog/couriers';
-
-export const handler = route(CouriersBatchStatus.schemas, async ({ body, principal }) => ok(await batchStatuses(principal, body.manifests)));
