@@ -1,4 +1,4 @@
-import { normalizeText } from './classifier';
+import { normalizeText } from './text';
 import { hsCompounds, hsGlossary, hsSynonyms } from './hs-glossary';
 import { attributeFactor, wordingAttributes, type Attributes } from './attributes';
 
