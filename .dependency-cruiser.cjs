@@ -1,5 +1,6 @@
 /**
- * The layers of lambdas/ (README, "How it is built"). An arrow may point down or sideways, never up:
+ * The layers of lambdas/ (README, "How it is built"). An arrow may point down or sideways, never up,
+ * and no module reaches itself through its imports (no-circular, everywhere: lambdas, twin, hosts):
  *
  *   entry points   lambdas/http, lambdas/workers, lambdas/catalog.ts
  *   services       lambdas/services
@@ -45,6 +46,13 @@ module.exports = {
       severity: 'error',
       from: { path: '^lambdas/', pathNot: '^lambdas/http/([^/]+/(routes|responses)|system/openapi)[.]ts$' },
       to: { path: '^lambdas/http/[^/]+/responses[.]ts$' },
+    },
+    {
+      name: 'no-circular',
+      comment: 'no module reaches itself through its imports: a circle has no bottom layer to read (or test, or load) first.',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
     },
     {
       name: 'lambdas-import-no-host',
