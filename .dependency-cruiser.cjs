@@ -10,7 +10,8 @@
  * Beside them, usable from every layer but core: lambdas/shared (the logger and the runtime
  * settings; no domain, no data access). Usable from every layer, core included: the declarations
  * (catalog-types.ts, catalog-queues.ts, catalog-rates.ts, catalog-access.ts, routing.ts), which are types, data and
- * path matching and import nothing but each other. Hosts (twin/, bin/, lib/, scripts/) run or
+ * path matching and import nothing but each other; core reads only their types (the OpenAPI document, which
+ * reads the routes' paths, is built in http/system/openapi-document.ts). Hosts (twin/, bin/, lib/, scripts/) run or
  * deploy the layers and may import any of them; nothing in lambdas/ imports a host.
  *
  * Type-only imports count (tsPreCompilationDeps): a type is an arrow too.

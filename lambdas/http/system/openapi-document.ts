@@ -1,7 +1,7 @@
 import { toJsonSchema } from '@valibot/to-json-schema';
 import type { GenericSchema } from 'valibot';
-import type { ResponseDef, RouteDef } from '../catalog-types';
-import { fullPath } from '../routing';
+import type { ResponseDef, RouteDef } from '../../catalog-types';
+import { fullPath } from '../../routing';
 
 type Json = Record<string, unknown>;
 
