@@ -4,7 +4,8 @@ import { attributeFactor, wordingAttributes, type Attributes } from './attribute
 
 /**
  * The HS fallback tier (issue 21, item 2): retrieval over the whole Harmonized System nomenclature
- * (6-digit subheadings with their English descriptions, hs-nomenclature.ts), for descriptions the
+ * (6-digit subheadings with their English descriptions, the data file
+ * infra/tariff/hs-nomenclature.json, handed in by the classifier's port), for descriptions the
  * built-in or imported tariff table does not explain. Spanish words are read through a bilingual
  * glossary (hs-glossary.ts), and a few commercial names the nomenclature's legal wording never
  * uses (`ramen`, `tequila`) are attached to their subheading as synonyms.
