@@ -1,11 +1,11 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
-const fixtures = fileURLToPath(new URL('../../fixtures/architecture/function-length/', import.meta.url));
 
 /** The longest a function or method may be, in lines from its first to its last (issue 35: the classifier split). */
 const maxLines = 80;
@@ -45,16 +45,42 @@ function longFunctions(dir: string): string[] {
   return found;
 }
 
+/** A function of `lines` lines from its head to its closing brace, as `head` opens it and `close` closes it. */
+function functionOf(head: string, lines: number, close = '}'): string {
+  return [head, '  let n = 0;', ...Array.from({ length: lines - 4 }, (_, k) => `  n += ${k};`), '  return n;', close].join('\n');
+}
+
+/**
+ * The fixture, written where the test runs: a function of exactly the limit, then a function, an
+ * arrow function and a method one line over it, each at a known line.
+ */
+function writeFixture(dir: string): void {
+  const method = functionOf('longMethod(): number {', 81).split('\n').map((l) => `  ${l}`).join('\n');
+  const text = [
+    functionOf('export function atTheLimit(): number {', 80), // lines 1-80
+    functionOf('export function tooLong(): number {', 81), // lines 81-161
+    functionOf('export const tooLongArrow = (): number => {', 81, '};'), // lines 162-242
+    `export class Counter {\n${method}\n}`, // the method at lines 244-324
+  ].join('\n');
+  writeFileSync(join(dir, 'long.ts'), `${text}\n`);
+}
+
 describe('function length', () => {
   it(`finds no function or method in lambdas/core/tariff longer than ${maxLines} lines`, () => {
     expect(longFunctions(join(root, 'lambdas', 'core', 'tariff'))).toEqual([]);
   });
 
   it('reports a long function, an arrow function and a method by file, line and name, and not one of exactly the limit', () => {
-    expect(longFunctions(fixtures)).toEqual([
-      'long.ts:87 tooLong (81 lines)',
-      'long.ts:170 tooLongArrow (81 lines)',
-      'long.ts:254 longMethod (81 lines)',
-    ]);
+    const fixtures = mkdtempSync(join(tmpdir(), 'function-length-'));
+    try {
+      writeFixture(fixtures);
+      expect(longFunctions(fixtures)).toEqual([
+        'long.ts:81 tooLong (81 lines)',
+        'long.ts:162 tooLongArrow (81 lines)',
+        'long.ts:244 longMethod (81 lines)',
+      ]);
+    } finally {
+      rmSync(fixtures, { recursive: true, force: true });
+    }
   });
 });
