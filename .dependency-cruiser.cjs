@@ -1,5 +1,6 @@
 /**
- * The layers of lambdas/ (README, "How it is built"). An arrow may point down or sideways, never up:
+ * The layers of lambdas/ (docs/developers/architecture.md). An arrow may point down or sideways, never up,
+ * and no module reaches itself through its imports (no-circular, everywhere: lambdas, twin, hosts):
  *
  *   entry points   lambdas/http, lambdas/workers, lambdas/catalog (the areas' files and index.ts)
  *   services       lambdas/services
@@ -9,7 +10,9 @@
  * Beside them, usable from every layer but core: lambdas/shared (the logger and the runtime
  * settings; no domain, no data access). Usable from every layer, core included: the declarations
  * of lambdas/catalog (types.ts, queues.ts, rates.ts, access.ts, routing.ts), which are types, data
- * and path matching and import nothing but each other. Hosts (twin/, bin/, lib/, scripts/) run or
+ * and path matching and import nothing but each other; core reads only their types (the OpenAPI
+ * document, which reads the routes' paths, is built in http/system/openapi-document.ts). Hosts
+ * (twin/, bin/, lib/, scripts/) run or
  * deploy the layers and may import any of them; nothing in lambdas/ imports a host.
  *
  * Type-only imports count (tsPreCompilationDeps): a type is an arrow too.
@@ -45,6 +48,13 @@ module.exports = {
       severity: 'error',
       from: { path: '^lambdas/', pathNot: '^lambdas/http/(.+/responses|system/openapi(-document)?)[.]ts$' },
       to: { path: '^lambdas/http/.+/responses[.]ts$' },
+    },
+    {
+      name: 'no-circular',
+      comment: 'no module reaches itself through its imports: a circle has no bottom layer to read (or test, or load) first.',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
     },
     {
       name: 'lambdas-import-no-host',

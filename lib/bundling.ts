@@ -76,8 +76,9 @@ export const lazyModules = [
   {
     // The HS nomenclature (about 760 KB), read by the classifier's fallback tier at its first
     // description the tariff table does not explain (lambdas/infra/tariff/classifier-port.ts).
-    entry: 'lambdas/core/tariff/hs-nomenclature.ts',
+    entry: 'lambdas/infra/tariff/hs-nomenclature.ts',
     outfile: 'hs-nomenclature.mjs',
+    data: ['lambdas/infra/tariff/hs-nomenclature.json'],
     loadedBy: 'lambdas/infra/tariff/classifier-port.ts',
   },
 ] as const;
@@ -113,13 +114,14 @@ const repositoryRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 /**
  * A lazy module is the same file for every function, so a synth bundles it once and copies it:
  * into `node_modules/.cache/despacho-lazy/<key>/`, where the key hashes the lock file, the module's
- * entry and its esbuild flags (a change to any of them makes a new one).
+ * entry, the data files it imports (`data`) and its esbuild flags (a change to any of them makes a new one).
  */
 export function lazyCacheDir(module: LazyModule, inputDir: string): string {
   const read = (f: string) => (existsSync(join(repositoryRoot, f)) ? readFileSync(join(repositoryRoot, f)) : '');
   const key = createHash('sha256')
     .update(read('package-lock.json'))
     .update(read(module.entry))
+    .update('data' in module ? module.data.map(read).join('\0') : '')
     .update(JSON.stringify(lazyEsbuildArgs(module, '', '')))
     .digest('hex')
     .slice(0, 16);

@@ -17,7 +17,7 @@ import { performance } from 'node:perf_hooks';
 import { builtinTariff } from '../lambdas/core/tariff/builtin';
 import { createOfflineClassifier, type OfflineClassifier } from '../lambdas/core/tariff/classifier';
 import { createHsIndex, type HsIndex } from '../lambdas/core/tariff/hs-fallback';
-import { hsNomenclature } from '../lambdas/core/tariff/hs-nomenclature';
+import { hsNomenclature } from '../lambdas/infra/tariff/hs-nomenclature';
 import { calibrationBands, type Calibration } from '../lambdas/core/tariff/calibration';
 import { ncmDigits, type TariffRow } from '../lambdas/core/tariff/table';
 

@@ -1,4 +1,4 @@
-import { normalizeText } from './classifier';
+import { normalizeText } from './text';
 
 /**
  * What a description says about a product beyond its name, read the way the nomenclature splits

@@ -1,10 +1,11 @@
-import { normalizeText } from './classifier';
+import { normalizeText } from './text';
 import { hsCompounds, hsGlossary, hsSynonyms } from './hs-glossary';
 import { attributeFactor, wordingAttributes, type Attributes } from './attributes';
 
 /**
  * The HS fallback tier (issue 21, item 2): retrieval over the whole Harmonized System nomenclature
- * (6-digit subheadings with their English descriptions, hs-nomenclature.ts), for descriptions the
+ * (6-digit subheadings with their English descriptions, the data file
+ * infra/tariff/hs-nomenclature.json, handed in by the classifier's port), for descriptions the
  * built-in or imported tariff table does not explain. Spanish words are read through a bilingual
  * glossary (hs-glossary.ts), and a few commercial names the nomenclature's legal wording never
  * uses (`ramen`, `tequila`) are attached to their subheading as synonyms.
@@ -149,8 +150,20 @@ export function parseNomenclature(text: string): { headings: Map<string, string>
   return { headings, subheadings };
 }
 
-/** Builds the tier's index from the nomenclature text (a few hundred milliseconds, once per process). */
-export function createHsIndex(text: string, synonyms: Readonly<Record<string, string>> = hsSynonyms): HsIndex {
+/** The nomenclature indexed: each subheading a document, with its heading's words, its own and its synonyms'. */
+interface HsCorpus {
+  docs: Doc[];
+  byCode: Map<string, HsSubheading>;
+  postings: Map<string, { docs: number[]; weights: number[] }>;
+  idf: Map<string, number>;
+  /** Words of the commercial names (hs-glossary.ts `hsSynonyms`). */
+  synonymWords: Set<string>;
+  /** Scratch scores of the query in progress (matching is synchronous: one query at a time). */
+  scores: Float64Array;
+}
+
+/** Indexes the nomenclature text with its synonyms. */
+function hsCorpus(text: string, synonyms: Readonly<Record<string, string>>): HsCorpus {
   const { headings, subheadings } = parseNomenclature(text);
   const byCode = new Map(subheadings.map((s) => [s.code, s]));
   /** Words and two-word phrases of a text, each once. */
@@ -182,16 +195,18 @@ export function createHsIndex(text: string, synonyms: Readonly<Record<string, st
   });
   const idf = new Map<string, number>();
   for (const [t, p] of postings) idf.set(t, Math.log(1 + docs.length / p.docs.length));
+  return { docs, byCode, postings, idf, synonymWords, scores: new Float64Array(docs.length) };
+}
 
-  const scores = new Float64Array(docs.length);
-
+/** How a query word reads in the nomenclature (the glossary's English, a cognate, or itself), cached per word. */
+function translator(c: HsCorpus): (term: string) => string[] {
   /** A query word as the nomenclature writes it: the glossary's English words, or itself. */
   const translations = new Map<string, string[]>();
   /** The nomenclature's word a Spanish cognate stands for (the first form it uses), or none. */
   const cognate = (term: string): string | undefined => {
     for (const form of cognateForms(term)) {
       const [t] = docTerms(form);
-      if (t && t !== term && postings.has(t)) return t;
+      if (t && t !== term && c.postings.has(t)) return t;
     }
     return undefined;
   };
@@ -199,81 +214,88 @@ export function createHsIndex(text: string, synonyms: Readonly<Record<string, st
     let words = translations.get(term);
     if (!words) {
       const english = hsGlossary[term];
-      const known = postings.has(term);
+      const known = c.postings.has(term);
       const like = known || hsStopWords.has(term) || english === '' ? undefined : cognate(term);
       words = english !== undefined ? docTerms(english) : hsStopWords.has(term) ? [] : [term];
       // A commercial name the synonyms use as written (`drone`) keeps that meaning beside its translation
       // (not any word of the nomenclature: Spanish `collar` is a necklace, not a pallet collar).
-      if (english && synonymWords.has(term) && !words.includes(term)) words = [...words, term];
+      if (english && c.synonymWords.has(term) && !words.includes(term)) words = [...words, term];
       if (like && !words.includes(like)) words = [...words.filter((w) => w !== term), like];
       if (translations.size < 10_000) translations.set(term, words);
     }
     return words;
   };
+  return translate;
+}
 
-  function match(terms: readonly string[], attributes?: Attributes): HsMatch | undefined {
-    const translated = terms.map(translate);
-    // A Spanish compound (`silla de ruedas`) reads as one name: its first word carries the compound's
-    // English, the second nothing more.
-    for (let k = 0; k + 1 < terms.length; k++) {
-      const compound = hsCompounds[`${terms[k]}_${terms[k + 1]}`];
-      if (compound === undefined) continue;
-      translated[k] = docTerms(compound);
-      translated[k + 1] = [];
-      k++;
-    }
-    // Query groups: each word's English words (a word counts once, by its best translation), then
-    // the two-word phrases across neighbouring words and inside one glossary entry.
-    const groups: string[][] = translated.map((words) => words.filter((t) => postings.has(t)));
-    const flat = translated.flat();
-    const phrases = new Set<string>();
-    for (let k = 1; k < flat.length; k++) if (flat[k - 1] !== flat[k]) phrases.add(gram(flat[k - 1], flat[k]));
-    for (const words of translated) for (let k = 1; k < words.length; k++) if (words[k - 1] !== words[k]) phrases.add(gram(words[k - 1], words[k]));
-    for (const p of phrases) if (postings.has(p)) groups.push([p]);
-    if (!groups.some((g) => g.length)) return undefined;
-
-    const touched: number[] = [];
-    const best1 = new Map<number, number>();
-    for (const group of groups) {
-      best1.clear();
-      for (const t of group) {
-        const p = postings.get(t)!;
-        const w = idf.get(t)!;
-        for (let k = 0; k < p.docs.length; k++) {
-          const v = w * p.weights[k];
-          if ((best1.get(p.docs[k]) ?? 0) < v) best1.set(p.docs[k], v);
-        }
-      }
-      for (const [i, v] of best1) {
-        if (scores[i] === 0) touched.push(i);
-        scores[i] += v;
-      }
-    }
-    if (attributes) for (const i of touched) scores[i] *= attributeFactor(attributes, docs[i].attributes);
-    const query = new Set(groups.flat());
-    let best = -1;
-    let bestScore = -Infinity;
-    let second = 0;
-    const rankOf = (i: number) => scores[i] - 0.001 * docs[i].length;
-    for (const i of touched) {
-      const s = rankOf(i);
-      if (s > bestScore || (s === bestScore && docs[i].code < docs[best].code)) {
-        if (best >= 0) second = Math.max(second, scores[best]);
-        best = i;
-        bestScore = s;
-      } else second = Math.max(second, scores[i]);
-    }
-    const score = scores[best];
-    for (const i of touched) scores[i] = 0;
-    const doc = docs[best];
-    const explained = translated.map((words) => words.some((t) => doc.terms.has(t)));
-    const known = terms.map((t, k) => translated[k].some((w) => postings.has(w)) || hsGlossary[t] !== undefined);
-    const weights = translated.map((words) => Math.max(0, ...words.map((w) => idf.get(w) ?? 0)));
-    const matched = [...query].filter((t) => doc.terms.has(t)).map((t) => t.replace('_', ' '));
-    return { hs6: doc.code, description: doc.description, score, runnerUp: second, explained, known, weights, matched };
+/** The subheading that best explains a description's words (see `HsIndex.match`). */
+function matchTerms(c: HsCorpus, translate: (term: string) => string[], terms: readonly string[], attributes?: Attributes): HsMatch | undefined {
+  const translated = terms.map(translate);
+  // A Spanish compound (`silla de ruedas`) reads as one name: its first word carries the compound's
+  // English, the second nothing more.
+  for (let k = 0; k + 1 < terms.length; k++) {
+    const compound = hsCompounds[`${terms[k]}_${terms[k + 1]}`];
+    if (compound === undefined) continue;
+    translated[k] = docTerms(compound);
+    translated[k + 1] = [];
+    k++;
   }
+  // Query groups: each word's English words (a word counts once, by its best translation), then
+  // the two-word phrases across neighbouring words and inside one glossary entry.
+  const groups: string[][] = translated.map((words) => words.filter((t) => c.postings.has(t)));
+  const flat = translated.flat();
+  const phrases = new Set<string>();
+  for (let k = 1; k < flat.length; k++) if (flat[k - 1] !== flat[k]) phrases.add(gram(flat[k - 1], flat[k]));
+  for (const words of translated) for (let k = 1; k < words.length; k++) if (words[k - 1] !== words[k]) phrases.add(gram(words[k - 1], words[k]));
+  for (const p of phrases) if (c.postings.has(p)) groups.push([p]);
+  if (!groups.some((g) => g.length)) return undefined;
 
-  const knows = (term: string): boolean => hsGlossary[term] !== undefined || translate(term).some((w) => postings.has(w));
+  const touched: number[] = [];
+  const best1 = new Map<number, number>();
+  for (const group of groups) {
+    best1.clear();
+    for (const t of group) {
+      const p = c.postings.get(t)!;
+      const w = c.idf.get(t)!;
+      for (let k = 0; k < p.docs.length; k++) {
+        const v = w * p.weights[k];
+        if ((best1.get(p.docs[k]) ?? 0) < v) best1.set(p.docs[k], v);
+      }
+    }
+    for (const [i, v] of best1) {
+      if (c.scores[i] === 0) touched.push(i);
+      c.scores[i] += v;
+    }
+  }
+  if (attributes) for (const i of touched) c.scores[i] *= attributeFactor(attributes, c.docs[i].attributes);
+  const query = new Set(groups.flat());
+  let best = -1;
+  let bestScore = -Infinity;
+  let second = 0;
+  const rankOf = (i: number) => c.scores[i] - 0.001 * c.docs[i].length;
+  for (const i of touched) {
+    const s = rankOf(i);
+    if (s > bestScore || (s === bestScore && c.docs[i].code < c.docs[best].code)) {
+      if (best >= 0) second = Math.max(second, c.scores[best]);
+      best = i;
+      bestScore = s;
+    } else second = Math.max(second, c.scores[i]);
+  }
+  const score = c.scores[best];
+  for (const i of touched) c.scores[i] = 0;
+  const doc = c.docs[best];
+  const explained = translated.map((words) => words.some((t) => doc.terms.has(t)));
+  const known = terms.map((t, k) => translated[k].some((w) => c.postings.has(w)) || hsGlossary[t] !== undefined);
+  const weights = translated.map((words) => Math.max(0, ...words.map((w) => c.idf.get(w) ?? 0)));
+  const matched = [...query].filter((t) => doc.terms.has(t)).map((t) => t.replace('_', ' '));
+  return { hs6: doc.code, description: doc.description, score, runnerUp: second, explained, known, weights, matched };
+}
 
-  return { size: docs.length, subheading: (hs6) => byCode.get(hs6), match, knows };
+/** Builds the tier's index from the nomenclature text (a few hundred milliseconds, once per process). */
+export function createHsIndex(text: string, synonyms: Readonly<Record<string, string>> = hsSynonyms): HsIndex {
+  const c = hsCorpus(text, synonyms);
+  const translate = translator(c);
+  const match = (terms: readonly string[], attributes?: Attributes) => matchTerms(c, translate, terms, attributes);
+  const knows = (term: string): boolean => hsGlossary[term] !== undefined || translate(term).some((w) => c.postings.has(w));
+  return { size: c.docs.length, subheading: (hs6) => c.byCode.get(hs6), match, knows };
 }

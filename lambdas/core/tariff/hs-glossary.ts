@@ -1,4 +1,4 @@
-import { normalizeText } from './classifier';
+import { normalizeText } from './text';
 
 /**
  * The HS fallback tier's bilingual glossary: the nomenclature is written in English, couriers write

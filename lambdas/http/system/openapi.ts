@@ -1,6 +1,6 @@
 import { publicRoute } from '../kit/public-route';
 import { routes } from '../../catalog';
-import { openApiDocument } from '../../core/openapi';
+import { openApiDocument } from './openapi-document';
 import { webhookEvents } from '../../core/webhooks/events';
 import type { RouteDef, RouteResponses } from '../../catalog/types';
 import { accountResponses } from '../auth/responses';

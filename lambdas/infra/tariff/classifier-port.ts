@@ -16,13 +16,14 @@ let bedrockClient: BedrockRuntimeClient | undefined;
 let hsIndex: Promise<HsIndex> | undefined;
 
 /**
- * The HS nomenclature (about 760 KB of text): in a Lambda bundle, the file bundled beside it
- * (hs-nomenclature.mjs, lib/bundling.ts `lazyModules`), so the bundle does not carry it; run from
+ * The HS nomenclature (about 760 KB of text, the data file hs-nomenclature.json that
+ * hs-nomenclature.ts joins): in a Lambda bundle, the file bundled beside it (hs-nomenclature.mjs,
+ * lib/bundling.ts `lazyModules`), so the bundle does not carry it; run from
  * the sources (the twin, the tests), the module itself. Both are computed URLs, which esbuild
  * leaves to run time.
  */
 const nomenclatureModule = import.meta.url.endsWith('.ts')
-  ? new URL('../../core/tariff/hs-nomenclature.ts', import.meta.url).href
+  ? new URL('./hs-nomenclature.ts', import.meta.url).href
   : new URL('./hs-nomenclature.mjs', import.meta.url).href;
 
 /**
@@ -33,7 +34,7 @@ const nomenclatureModule = import.meta.url.endsWith('.ts')
 export function loadHsIndex(): Promise<HsIndex> {
   hsIndex ??= Promise.all([
     import('../../core/tariff/hs-fallback'),
-    import(nomenclatureModule) as Promise<typeof import('../../core/tariff/hs-nomenclature')>,
+    import(nomenclatureModule) as Promise<typeof import('./hs-nomenclature')>,
   ]).then(([tier, data]) => tier.createHsIndex(data.hsNomenclature));
   return hsIndex;
 }

@@ -1,17 +1,17 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { Principal } from '../../core/auth/principal';
-import { Conflict, Gone, Locked, Unauthorized, Unprocessable, ValidationFailed } from '../../core/errors';
+import { Conflict, Locked, Unauthorized, Unprocessable } from '../../core/errors';
 import { isValidManifestSignature } from '../../core/manifests/signature';
 import type { ChunkMetadata, ManifestSubmission } from '../../core/manifests/submission';
 import { batchIdFor, chunkProgress, type BatchRecord, type ChunkSetRecord } from '../../core/manifests/model';
-import { chunkExpiry, closedBody, isExpired, queuedAnswer } from '../../core/manifests/views';
+import { chunkExpiry, closedBody, queuedAnswer } from '../../core/manifests/views';
 import { now } from '../../infra/clock';
-import { blobs } from '../../infra/blobs';
 import { queues } from '../../infra/queues';
 import { getAccount, openSigningSecret } from '../../infra/entities/accounts';
 import { answerBytes, claimSubmission, getSubmission, type SubmissionRecord } from '../../infra/entities/manifest-submissions';
-import { getBatch, getChunk, getChunkSet, openChunkSet, reserveChunk, type ChunkRecord } from '../../infra/entities/manifests';
+import { getBatch, openChunkSet, type ChunkRecord } from '../../infra/entities/manifests';
 import { recordMetric } from '../../shared/metrics';
+import { acceptChunk, chunkCountProblem, failedUpload, heldChunk, intakeQueue, mismatch, storePayload, type IntakeJob, type StoredPayload } from './intake-job';
 
 /**
  * Manifest intake, the request's half (spec 4.3 / 4.4): validate, store the accepted payload
@@ -30,9 +30,6 @@ import { recordMetric } from '../../shared/metrics';
 /** How long a submission's key, its answer and its status stay readable. */
 export const submissionKeepSeconds = 30 * 24 * 3600;
 
-/** The queue the intake worker consumes. */
-export const intakeQueue = 'manifestIntake';
-
 export interface IntakeAnswer {
   status: number;
   body: Record<string, unknown>;
@@ -44,9 +41,6 @@ export interface IntakeAnswer {
   /** A whole submission: the acceptance that holds its key (what the intake worker writes). */
   submission?: SubmissionRecord;
 }
-
-/** What the intake queue carries: the acceptance the worker makes sure of, then writes. */
-export type IntakeJob = { kind: 'manifest'; record: SubmissionRecord } | { kind: 'chunk'; set: ChunkSetRecord; chunk: ChunkRecord };
 
 declare const signatureChecked: unique symbol;
 
@@ -86,21 +80,6 @@ export const closed = (batch: BatchRecord) =>
   );
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
-
-/** The stored payload: the validated submission and the slug it came under. */
-export interface StoredPayload {
-  courier: string;
-  submission: ManifestSubmission;
-}
-
-async function storePayload(key: string, payload: string): Promise<void> {
-  await blobs().put(key, Buffer.from(payload), 'application/json');
-}
-
-export async function readPayload(key: string): Promise<StoredPayload | undefined> {
-  const body = await blobs().get(key);
-  return body ? (JSON.parse(body.toString('utf8')) as StoredPayload) : undefined;
-}
 
 const expiresAt = (at: Date) => Math.floor(at.getTime() / 1000) + submissionKeepSeconds;
 
@@ -179,10 +158,6 @@ export async function submitManifest(
   return answer;
 }
 
-function mismatch(field: string, message: string): never {
-  throw new ValidationFailed({ [field]: [message] });
-}
-
 /** Every chunk must describe the same manifest as the chunk that opened the set. */
 function checkSameSet(set: ChunkSetRecord, meta: ChunkMetadata, s: ManifestSubmission, courier: string): void {
   if (set.totalChunks !== meta.total_chunks) mismatch('_chunk_metadata.total_chunks', `Must be ${set.totalChunks}, as in the first chunk received.`);
@@ -191,21 +166,6 @@ function checkSameSet(set: ChunkSetRecord, meta: ChunkMetadata, s: ManifestSubmi
   if (set.manifestNumber !== s.manifestNumber) mismatch('manifestNumber', `Must be ${set.manifestNumber}, as in the first chunk received.`);
   if ((set.mode === 'update' ? set.batchId : undefined) !== s.batchId) mismatch('batchId', `Must be the same in every chunk of one upload.`);
   if (set.courier !== courier) mismatch('_chunk_metadata.base_idempotency_key', `This upload was started under the ${set.courier} slug.`);
-}
-
-/**
- * Whether `count` more items in chunk `n` can still add up to `total_items`: every chunk still
- * missing after this one holds at least one item, and the last chunk makes the total exact.
- */
-export function chunkCountProblem(set: Pick<ChunkSetRecord, 'totalChunks' | 'totalItems' | 'received' | 'receivedItems'>, count: number): string | undefined {
-  const after = set.receivedItems + count;
-  const missingAfter = set.totalChunks - set.received.length - 1;
-  if (after > set.totalItems) return `The chunks would hold ${after} items, more than the ${set.totalItems} declared in total_items.`;
-  if (missingAfter === 0 && after !== set.totalItems) return `This is the last missing chunk: the chunks would hold ${after} items, not the ${set.totalItems} declared in total_items.`;
-  if (after + missingAfter > set.totalItems) {
-    return `The chunks would hold ${after} items with ${missingAfter} chunk(s) still to come (at least one item each), more than the ${set.totalItems} declared in total_items.`;
-  }
-  return undefined;
 }
 
 function receivingAnswer(set: ChunkSetRecord, n: number, message: string) {
@@ -231,54 +191,11 @@ function completeAnswer(set: ChunkSetRecord, n: number) {
   };
 }
 
-const failedUpload = (failure: string | undefined) =>
-  new Unprocessable(`This chunked upload failed: ${failure}. Start again with a new base_idempotency_key.`, { error: 'chunked_upload_failed' });
-
 /** The answer for a chunk the set holds already: progress as it is now (200, a replay). */
 function answerForHeldChunk(set: ChunkSetRecord, n: number): IntakeAnswer {
   if (set.status === 'failed') throw failedUpload(set.failure);
   const body = set.status === 'complete' ? completeAnswer(set, n) : receivingAnswer(set, n, `Chunk ${n} was already received.`);
   return { status: 200, body, replayed: true };
-}
-
-/**
- * Accepts one chunk into its set: refused at arrival when it cannot belong (another manifest,
- * other content for a chunk already received, counts that can no longer add up to total_items,
- * an expired or failed set). Concurrent chunks retry on the set's condition, never on a key
- * another request holds. Answers the set after this chunk, or `held` for a chunk received before.
- */
-export async function acceptChunk(set: ChunkSetRecord, record: ChunkRecord, at: Date): Promise<{ set: ChunkSetRecord; fresh: boolean; completes: boolean }> {
-  let seen = set;
-  for (let attempt = 1; ; attempt++) {
-    if (seen.received.includes(record.chunk) || seen.status !== 'receiving') {
-      const held = await heldChunk(seen, record);
-      if (held) return { set: seen, fresh: held.nonce === record.nonce, completes: Boolean(held.completesSet) };
-      if (seen.status === 'failed') throw failedUpload(seen.failure);
-      if (seen.status === 'complete') mismatch('_chunk_metadata.chunk_number', `Every chunk of this upload was already received; chunk ${record.chunk} is not one of them.`);
-    }
-    if (isExpired(seen, at)) throw new Gone(`This chunked upload expired at ${seen.expiresAt} with chunks missing. Start again with a new base_idempotency_key.`, { error: 'chunked_upload_expired' });
-    const problem = chunkCountProblem(seen, record.items);
-    if (problem) mismatch('_chunk_metadata.total_items', problem);
-    const res = await reserveChunk(seen, record, at.toISOString());
-    if (res.outcome === 'reserved') return { set: res.set, fresh: true, completes: res.set.status === 'complete' };
-    if (res.outcome === 'held') {
-      if (res.chunk.requestHash !== record.requestHash) throw chunkConflict(record.chunk);
-      // Held with this request's nonce: its queued copy got there first, on its behalf.
-      return { set: (await getChunkSet(set.accountId, set.baseKey))!, fresh: res.chunk.nonce === record.nonce, completes: Boolean(res.chunk.completesSet) };
-    }
-    if (attempt >= 100) throw new Conflict('The upload is changing too fast to take this chunk; retry it.', {}, { 'Retry-After': '1' });
-    seen = (await getChunkSet(set.accountId, set.baseKey))!;
-  }
-}
-
-const chunkConflict = (n: number) => new Conflict(`Chunk ${n} of this upload was already received with different content.`);
-
-/** The chunk as the set holds it, if it does: the same content, or 409. */
-async function heldChunk(set: ChunkSetRecord, record: ChunkRecord): Promise<ChunkRecord | undefined> {
-  if (!set.received.includes(record.chunk)) return undefined;
-  const held = await getChunk(set.accountId, set.baseKey, record.chunk);
-  if (held && held.requestHash !== record.requestHash) throw chunkConflict(record.chunk);
-  return held;
 }
 
 /**

@@ -17,7 +17,7 @@ import {
   type ChunkRecord,
 } from '../../infra/entities/manifests';
 import { requestProcessing } from '../../infra/pipeline';
-import { acceptChunk, readPayload, type IntakeJob } from './intake';
+import { acceptChunk, readPayload, type IntakeJob } from './intake-job';
 import { putIntakeItems } from '../pipeline/pages-store';
 import { recordMetric } from '../../shared/metrics';
 

@@ -1,5 +1,5 @@
 import { queues } from '../../catalog/queues';
-import type { IntakeJob } from '../../services/manifests/intake';
+import type { IntakeJob } from '../../services/manifests/intake-job';
 import { writeIntakeJob } from '../../services/manifests/writer';
 import { logger } from '../../shared/logger';
 import { sqsRecords } from '../sqs-records';

@@ -18,18 +18,19 @@ async function violationsIn(dirs: string[], options: ICruiseOptions, tsConfig?: 
 }
 
 describe('layers', () => {
-  it('lambdas, the twin and the hosts have no upward arrow', async () => {
+  it('lambdas, the twin and the hosts have no upward arrow and no circle', async () => {
     const options = await ruleSet();
     const found = await violationsIn(['lambdas', 'twin', 'bin', 'lib', 'scripts'], { ...options, baseDir: root }, `${root}tsconfig.json`);
     expect(found).toEqual([]);
   }, 120_000);
 
-  it('the rule reports an upward import, naming its rule and both ends', async () => {
+  it('the rule reports an upward import and a circle, naming its rule and both ends', async () => {
     const options = await ruleSet();
     const found = await violationsIn(['lambdas'], { ...options, tsConfig: undefined, baseDir: fixtures });
     expect(found).toEqual([
       'core-imports-only-core: lambdas/core/quota.ts -> lambdas/infra/counter.ts',
       'http-goes-through-services: lambdas/http/quota.ts -> lambdas/infra/counter.ts',
+      'no-circular: lambdas/core/price.ts -> lambdas/core/rounding.ts',
       'services-import-down: lambdas/services/quota.ts -> lambdas/http/reply.ts',
     ]);
   }, 120_000);

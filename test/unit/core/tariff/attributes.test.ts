@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { builtinTariff } from '../../../../lambdas/core/tariff/builtin';
 import { createOfflineClassifier, normalizeText } from '../../../../lambdas/core/tariff/classifier';
 import { createHsIndex } from '../../../../lambdas/core/tariff/hs-fallback';
-import { hsNomenclature } from '../../../../lambdas/core/tariff/hs-nomenclature';
+import { hsNomenclature } from '../../../../lambdas/infra/tariff/hs-nomenclature';
 import { attributeFactor, genderOfTerms, genderOfWording, materialsOfWording, mayHaveEngine, quantitiesOf, rangesOf } from '../../../../lambdas/core/tariff/attributes';
 
 const offline = createOfflineClassifier(builtinTariff);

@@ -3,7 +3,7 @@ import { builtinTariff } from '../../../../lambdas/core/tariff/builtin';
 import { createOfflineClassifier } from '../../../../lambdas/core/tariff/classifier';
 import { calibration } from '../../../../lambdas/core/tariff/calibration';
 import { createHsIndex } from '../../../../lambdas/core/tariff/hs-fallback';
-import { hsNomenclature } from '../../../../lambdas/core/tariff/hs-nomenclature';
+import { hsNomenclature } from '../../../../lambdas/infra/tariff/hs-nomenclature';
 import { findRow, ncmDigits } from '../../../../lambdas/core/tariff/table';
 import { evaluate, heldoutSetPath, readLabeledSet, reviewThreshold } from '../../../../scripts/eval-classify';
 

@@ -3,7 +3,7 @@ import { builtinTariff } from '../../../../lambdas/core/tariff/builtin';
 import { calibration } from '../../../../lambdas/core/tariff/calibration';
 import { createOfflineClassifier, declaredAgreedConfidence, declaredDisputedConfidence, hsCompletedCap, hsOnlyCap, normalizeText } from '../../../../lambdas/core/tariff/classifier';
 import { createHsIndex, parseNomenclature, positiveText } from '../../../../lambdas/core/tariff/hs-fallback';
-import { hsNomenclature } from '../../../../lambdas/core/tariff/hs-nomenclature';
+import { hsNomenclature } from '../../../../lambdas/infra/tariff/hs-nomenclature';
 import { ncmDigits } from '../../../../lambdas/core/tariff/table';
 
 const hs = createHsIndex(hsNomenclature);
