@@ -2,13 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { newSigningSecret, signedHeaders, standardWebhooksSecret } from '../../../../lambdas/core/webhooks/delivery-rules';
+import { newSigningSecret, signedHeaders, standardWebhooksSecret } from '../../lambdas/core/webhooks/delivery-rules';
 
 type Verify = (h: Record<string, string>, body: string, secret: string, now?: number) => unknown;
 
 /** One of the receiver snippets of docs/partners/webhooks.md, run as written (from inside the repository, so `standardwebhooks` resolves). */
 async function snippet(marker: string) {
-  const root = new URL('../../../../', import.meta.url);
+  const root = new URL('../../', import.meta.url);
   const readme = readFileSync(new URL('docs/partners/webhooks.md', root), 'utf8');
   const code = new RegExp(`<!-- ${marker} -->\\s*\`\`\`js\\n([\\s\\S]*?)\`\`\``).exec(readme)![1];
   const cache = join(root.pathname, 'node_modules', '.cache');

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { clientToHashedField, hashedFields } from '../../../../lambdas/core/manifests/identity';
+import { clientToHashedField, hashedFields } from '../../lambdas/core/manifests/identity';
 
-const readme = readFileSync(new URL('../../../../docs/partners/manifests.md', import.meta.url), 'utf8');
+const readme = readFileSync(new URL('../../docs/partners/manifests.md', import.meta.url), 'utf8');
 
 describe('the manifests page (docs/partners/manifests.md)', () => {
   it('prints the client-to-hashed field mapping exactly as the code applies it', () => {
