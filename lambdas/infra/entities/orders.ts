@@ -28,7 +28,7 @@ import { cancellationCodes, isConditionalFailure, pad, type TransactDelete, type
 import { batchWriteAll } from '../batch-write';
 import { batchGetAll } from '../batch-get';
 import type { OrderRecord } from '../../core/orders/model';
-import { canonicalChannel, channelAliases, formerCodesOf, type FormerChannel } from '../../core/orders/marketplace';
+import { canonicalChannel, formerCodesOf, isFormerChannel } from '../../core/orders/marketplace';
 import { orders, type OrderEntityItem } from './orders/order';
 import { orderRows, type OrderRowItem } from './orders/order-row';
 import { orderMetas } from './orders/order-meta';
@@ -71,10 +71,9 @@ function fromStored(item: OrderEntityItem | null | undefined): OrderRecord | und
   if (!item) return undefined;
   const { channel: stored, ...order } = item;
   // Stored before the rename: read as the current code; writes keep the stored one until the migration.
-  return isFormer(stored) ? { ...order, channel: canonicalChannel(stored), storedChannel: stored } : { ...order, channel: stored };
+  return isFormerChannel(stored) ? { ...order, channel: canonicalChannel(stored), storedChannel: stored } : { ...order, channel: stored };
 }
 
-const isFormer = (code: string): code is FormerChannel => Object.hasOwn(channelAliases, code);
 
 const orderPut = (o: OrderRecord) => orders().put(stored(o));
 const channelKeyOf = (accountId: number, channel: string, channelOrderId: string) => orderChannelKeys().get({ accountId, channel, channelOrderId }).params<{ Key: Record<string, string> }>().Key;
