@@ -114,7 +114,7 @@ export async function revokeToken(record: TokenRecord, at: string): Promise<Toke
       .go({ response: 'all_new' });
     return res.data;
   } catch (err) {
-    if (isConditionalFailure(err)) return (await findTokenByHash(record.tokenHash)) as TokenRecord;
+    if (isConditionalFailure(err)) return (await findTokenByHash(record.tokenHash)) ?? record;
     throw err;
   }
 }

@@ -1,15 +1,6 @@
-import { defineEntity, isConditionalFailure, service, key, required } from './entity';
+import { isConditionalFailure } from './entity';
+import { settings } from './settings/setting';
 
-/** Small service-wide facts that must be decided once (e.g. which account is the operator's). */
-const settings = defineEntity({
-  model: { entity: 'setting', version: '1', service },
-  attributes: {
-    ...required({ name: 'string', value: 'string' }),
-  },
-  indexes: {
-    byName: { pk: key('pk', 'SETTING#${name}'), sk: key('sk', 'SETTING') },
-  },
-} as const);
 
 export async function getSetting(name: string): Promise<string | undefined> {
   const res = await settings().get({ name }).go({ consistent: true });
