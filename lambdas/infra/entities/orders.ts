@@ -272,9 +272,9 @@ export async function formerChannelRows(accountId: number, formers: readonly str
   return {
     rows: (res.Items ?? []).map((item) => {
       const r = orderRows().parse({ Item: item }, read).data!;
-      return { sk: item.sk as string, id: r.id, createdAt: r.createdAt, former: r.channel };
+      return { sk: item.sk, id: r.id, createdAt: r.createdAt, former: r.channel };
     }),
-    next: res.LastEvaluatedKey?.sk as string | undefined,
+    next: res.LastEvaluatedKey?.sk,
   };
 }
 
