@@ -6,8 +6,6 @@ import { type Account, type AccountKind, type TokenRecord } from '../../core/aut
 import { secretSealer, type SecretBinding } from '../sealed-secrets';
 import { logger } from '../../shared/logger';
 
-
-
 export async function createAccount(input: { name: string; kind: AccountKind }, at: string): Promise<Account> {
   const id = await nextId('account');
   const res = await accounts().create({ id, name: input.name, kind: input.kind, createdAt: at, updatedAt: at }).go();

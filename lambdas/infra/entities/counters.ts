@@ -1,6 +1,5 @@
 import { counters } from './counters/counter';
 
-
 /** The next integer id of a sequence: one atomic ADD, so concurrent callers never share an id. */
 export async function nextId(sequence: string): Promise<number> {
   const res = await counters().update({ name: sequence }).add({ value: 1 }).go({ response: 'updated_new' });

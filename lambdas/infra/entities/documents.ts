@@ -4,7 +4,6 @@ import { documents } from './documents/document';
 import { documentClient } from '../dynamo';
 import type { DocumentRecord, DocumentState } from '../../core/documents/model';
 
-
 type Patch = Partial<Omit<DocumentRecord, 'id' | 'accountId' | 'rootId' | 'version' | 'blobKey' | 'createdAt'>>;
 
 export async function getDocument(id: number): Promise<DocumentRecord | undefined> {

@@ -1,7 +1,6 @@
 import { isConditionalFailure } from './entity';
 import { idempotencyKeys } from './idempotency/idempotency-key';
 
-
 export type Claim =
   | { outcome: 'claimed' }
   | { outcome: 'replay'; resultId: string; result?: unknown }

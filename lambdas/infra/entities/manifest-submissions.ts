@@ -1,7 +1,6 @@
 import { isConditionalFailure } from './entity';
 import { submissions, type SubmissionItem } from './manifest-submissions/manifest-submission';
 
-
 /** A whole-manifest submission under its Idempotency-Key (see manifest-submissions/manifest-submission.ts). */
 export type SubmissionRecord = SubmissionItem;
 

@@ -19,11 +19,6 @@ import { chunks, type ChunkItem } from './manifests/chunk';
  * Keys keep their case (`casing: 'none'`): item keys and AWBs come from partners.
  */
 
-
-
-
-
-
 /* ---- batches ---- */
 
 /** Creates the batch unless it exists (a retried submission derives the same id). */
@@ -238,7 +233,6 @@ export async function getDecisionPages(batchId: string, refs: readonly { segment
 }
 
 /* ---- chunk sets ---- */
-
 
 /** One accepted chunk of a chunked upload. */
 export type ChunkRecord = ChunkItem;

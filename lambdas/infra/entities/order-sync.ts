@@ -14,9 +14,6 @@ import type { SyncChannel } from '../../core/orders/marketplace';
  */
 const read = { ignoreOwnership: true } as const;
 
-
-
-
 /* ---- connections ---- */
 
 /** A connection of an account to a marketplace, under the code it was written with. */

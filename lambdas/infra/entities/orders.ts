@@ -74,7 +74,6 @@ function fromStored(item: OrderEntityItem | null | undefined): OrderRecord | und
   return isFormerChannel(stored) ? { ...order, channel: canonicalChannel(stored), storedChannel: stored } : { ...order, channel: stored };
 }
 
-
 const orderPut = (o: OrderRecord) => orders().put(stored(o));
 const channelKeyOf = (accountId: number, channel: string, channelOrderId: string) => orderChannelKeys().get({ accountId, channel, channelOrderId }).params<{ Key: Record<string, string> }>().Key;
 
@@ -368,7 +367,6 @@ async function unlessLost(write: Promise<unknown>): Promise<boolean> {
 
 // ---------------------------------------------------------------------------------------------
 // Shipments the tracking poll follows (issue 18 item 5)
-
 
 export type TrackingWatch = TrackingWatchItem;
 

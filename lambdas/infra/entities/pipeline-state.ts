@@ -19,7 +19,6 @@ import type { BatchRecord } from '../../core/manifests/model';
 /** How long a page's done-mark is kept (a run that has not finished in a month never will). */
 const pageMarkSeconds = 30 * 24 * 3600;
 
-
 /** The run is no longer the batch's (or, for a page count, a higher count already landed). */
 type Superseded = 'superseded';
 

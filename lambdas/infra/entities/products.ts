@@ -12,7 +12,6 @@ import { batchGetAll } from '../batch-get';
 /** Rows written by hand before the entity carry no ElectroDB markers: reads do not ask for them. */
 const read = { ignoreOwnership: true } as const;
 
-
 export type ProductRecord = ProductItem;
 
 export async function getProducts(accountId: number, skus: string[]): Promise<Map<string, ProductRecord>> {

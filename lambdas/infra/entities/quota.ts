@@ -26,8 +26,6 @@ import {
  * rules (holder, limit, what a counter answers, which years) are core/customs/quota.ts.
  */
 
-
-
 export interface ReserveQuotaInput {
   /** CUIT, CUIL or DNI, digits (hyphens, dots and spaces are dropped). */
   taxId: string;

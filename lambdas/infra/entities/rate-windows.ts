@@ -1,6 +1,5 @@
 import { rateWindows } from './rate-windows/rate-window';
 
-
 /** Counts one hit in a window with a single atomic ADD and returns the count including it. */
 export async function hit(key: string, expiresAt: number): Promise<number> {
   const res = await rateWindows()

@@ -8,9 +8,6 @@ import { reviewDecisions, type ReviewDecisionItem } from './reviews/review-decis
 import { tariffMemories, type TariffMemoryItem } from './reviews/tariff-memory';
 import { tariffMemoryMetas } from './reviews/tariff-memory-meta';
 
-
-
-
 /** A broker's decision as the review reads and writes it (its key parts aside). */
 export type ReviewDecisionRecord = Omit<ReviewDecisionItem, 'batchId' | 'revisionKey'>;
 

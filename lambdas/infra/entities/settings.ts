@@ -1,7 +1,6 @@
 import { isConditionalFailure } from './entity';
 import { settings } from './settings/setting';
 
-
 export async function getSetting(name: string): Promise<string | undefined> {
   const res = await settings().get({ name }).go({ consistent: true });
   return res.data?.value;

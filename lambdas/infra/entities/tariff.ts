@@ -13,8 +13,6 @@ import type { TariffRow } from '../../core/tariff/table';
  * afterwards; a reader caught half-way re-reads the meta (the row count tells it).
  */
 
-
-
 /** Which imported version is in force, and who imported it. */
 export type TariffMeta = TariffMetaItem;
 

@@ -1,23 +1,7 @@
 import { pendingUploads, type PendingUploadItem } from './uploads/pending-upload';
 
-/**
- * A large file on its way straight to storage: declared first (type, size, checksum), uploaded
- * with a presigned POST, then completed into a record. Expires after a day if never completed.
- * `purpose` says what completing makes: a transport document (the default, and what uploads
- * saved before purposes existed are) or a stored manifest file. An upload is only ever read back
- * for its own purpose, so one area's upload id cannot be completed through the other's route.
- */
-interface PendingUploadBase {
-  id: string;
-  accountId: number;
-  blobKey: string;
-  fileName: string;
-  fileSize: number;
-  checksum: string;
-  mimeType: string;
-  createdAt: string;
-  expiresAt: number;
-}
+/** What every pending upload holds, whatever its purpose. */
+type PendingUploadBase = Pick<PendingUploadItem, 'id' | 'accountId' | 'blobKey' | 'fileName' | 'fileSize' | 'checksum' | 'mimeType' | 'createdAt' | 'expiresAt'>;
 
 export interface PendingUpload extends PendingUploadBase {
   purpose?: 'document';
@@ -35,7 +19,6 @@ export interface PendingManifestFileUpload extends PendingUploadBase {
 }
 
 export type UploadPurpose = 'document' | 'manifest-file';
-
 
 export async function createUpload(upload: PendingUpload | PendingManifestFileUpload): Promise<void> {
   await pendingUploads().create(upload).go();

@@ -5,7 +5,6 @@
 import { pad } from './entity';
 import { warehouses, type WarehouseItem } from './warehouses/warehouse';
 
-
 /** A warehouse: its address is a label's sender block as it stands. */
 export type WarehouseRecord = WarehouseItem;
 

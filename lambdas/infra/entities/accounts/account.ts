@@ -2,6 +2,7 @@ import type { EntityItem } from 'electrodb';
 import { defineEntity, service, key, pad, required, optional } from '../entity';
 import { accountKinds } from '../../../core/auth/accounts';
 
+/** An account: a partner, a broker or the operator; tokens and everything else belong to one. */
 export const accounts = defineEntity({
   model: { entity: 'account', version: '1', service },
   attributes: {

@@ -1,6 +1,7 @@
 import type { EntityItem } from 'electrodb';
-import { defineEntity, service, key, required } from '../entity';
+import { defineEntity, service, key } from '../entity';
 
+/** A named sequence of integer ids (`nextId`): one item per sequence, moved by an atomic ADD. */
 export const counters = defineEntity({
   model: { entity: 'counter', version: '1', service },
   attributes: {

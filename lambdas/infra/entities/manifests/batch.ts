@@ -3,6 +3,7 @@ import { defineEntity, service, key, required, optional, keyless } from '../enti
 import { batchStatuses, type BatchRecord, type ManifestHeader } from '../../../core/manifests/model';
 import type { PipelineState } from '../../../core/pipeline/stages';
 
+/** A manifest batch: one import of a manifest (its items and decision log live in its partition; see manifests.ts). */
 export const manifestBatches = defineEntity({
   model: { entity: 'manifestBatch', version: '1', service },
   attributes: {

@@ -1,6 +1,7 @@
 import type { EntityItem } from 'electrodb';
 import { defineEntity, service, key, required, keyless } from '../entity';
 
+/** The account's sync lock: one sync at a time. */
 export const syncLocks = defineEntity({
   model: { entity: 'syncLock', version: '1', service },
   attributes: {

@@ -5,6 +5,7 @@ import { formerChannels, syncChannels } from '../../../core/orders/marketplace';
 /** Every channel code a stored record may name: the current ones and the former ones (a rename). */
 const channelCodes = [...syncChannels, ...formerChannels];
 
+/** One run of an account's marketplace sync (newest last in the partition). */
 export const syncRuns = defineEntity({
   model: { entity: 'syncRun', version: '1', service },
   attributes: {

@@ -6,7 +6,6 @@ import type { FormerChannel } from '../../../core/orders/marketplace';
 /** The id zero-padded in sort keys, so orders of one instant sort by id. */
 export const idKey = { type: 'string', hidden: true, watch: ['id'], set: (_: unknown, { id }: { id: number }) => pad(id) } as const;
 
-
 /**
  * The order, whole. Nested parts (customer, addresses, items, totals, timeline, shipments) and
  * the fields that may be null are stored as they are (`any`); their shape is `OrderRecord`'s (a

@@ -1,6 +1,7 @@
 import type { EntityItem } from 'electrodb';
 import { defineEntity, service, key, required, optional, keyless } from '../entity';
 
+/** A product of an account, one per SKU (see products.ts). */
 export const products = defineEntity({
   model: { entity: 'product', version: '1', service },
   attributes: {

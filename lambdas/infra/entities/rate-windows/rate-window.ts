@@ -1,6 +1,7 @@
 import type { EntityItem } from 'electrodb';
-import { defineEntity, service, key, required } from '../entity';
+import { defineEntity, service, key } from '../entity';
 
+/** A rate limiter's window: the hits of one key in one window, counted by an atomic ADD. */
 export const rateWindows = defineEntity({
   model: { entity: 'rateWindow', version: '1', service },
   attributes: {

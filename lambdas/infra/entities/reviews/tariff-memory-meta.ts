@@ -1,6 +1,7 @@
 import type { EntityItem } from 'electrodb';
 import { defineEntity, service, key, required, optional, keyless } from '../entity';
 
+/** How many products an account's tariff memory holds. */
 export const tariffMemoryMetas = defineEntity({
   model: { entity: 'tariffMemoryMeta', version: '1', service },
   attributes: { ...required({ accountId: 'number' }), ...optional({ count: 'number', updatedAt: 'string' }) },

@@ -1,6 +1,7 @@
 import type { EntityItem } from 'electrodb';
 import { defineEntity, service, key, required, optional, keyless } from '../entity';
 
+/** Which imported tariff version is in force (the switch of an import, see tariff.ts). */
 export const tariffMetas = defineEntity({
   model: { entity: 'tariffMeta', version: '1', service },
   attributes: {

@@ -1,6 +1,7 @@
 import type { EntityItem } from 'electrodb';
 import { defineEntity, service, key, required, optional, keyless } from '../entity';
 
+/** One row of an imported tariff version. */
 export const tariffRows = defineEntity({
   model: { entity: 'tariffRow', version: '1', service },
   attributes: {

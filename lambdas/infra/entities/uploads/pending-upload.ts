@@ -1,6 +1,13 @@
 import { CustomAttributeType, type EntityItem } from 'electrodb';
 import { defineEntity, service, key, required, optional } from '../entity';
 
+/**
+ * A large file on its way straight to storage: declared first (type, size, checksum), uploaded
+ * with a presigned POST, then completed into a record. Expires after a day if never completed.
+ * `purpose` says what completing makes: a transport document (the default, and what uploads
+ * saved before purposes existed are) or a stored manifest file. An upload is only ever read back
+ * for its own purpose, so one area's upload id cannot be completed through the other's route.
+ */
 export const pendingUploads = defineEntity({
   model: { entity: 'pendingUpload', version: '1', service },
   attributes: {

@@ -1,6 +1,7 @@
 import type { EntityItem } from 'electrodb';
 import { defineEntity, service, key, pad, required, optional, keyless } from '../entity';
 
+/** An account's warehouse (see warehouses.ts). */
 export const warehouses = defineEntity({
   model: { entity: 'warehouse', version: '1', service },
   attributes: {
