@@ -69,9 +69,9 @@ function stored(o: OrderRecord) {
 
 function fromStored(item: OrderEntityItem | null | undefined): OrderRecord | undefined {
   if (!item) return undefined;
-  const { channel: stored, ...order } = item;
+  const stored = item.channel;
   // Stored before the rename: read as the current code; writes keep the stored one until the migration.
-  return isFormerChannel(stored) ? { ...order, channel: canonicalChannel(stored), storedChannel: stored } : { ...order, channel: stored };
+  return isFormerChannel(stored) ? { ...item, channel: canonicalChannel(stored), storedChannel: stored } : { ...item, channel: stored };
 }
 
 const orderPut = (o: OrderRecord) => orders().put(stored(o));

@@ -26,9 +26,8 @@ export async function createUpload(upload: PendingUpload | PendingManifestFileUp
 
 /** The stored upload as its purpose's record; undefined for one that lacks what its purpose needs. */
 function asPending(item: PendingUploadItem): PendingUpload | PendingManifestFileUpload | undefined {
-  const { purpose, documentType, courierCode, ...rest } = item;
-  if (purpose === 'manifest-file') return courierCode === undefined ? undefined : { ...rest, purpose, courierCode };
-  return documentType === undefined ? undefined : { ...rest, purpose, documentType };
+  if (item.purpose === 'manifest-file') return item.courierCode === undefined ? undefined : { ...item, purpose: item.purpose, courierCode: item.courierCode };
+  return item.documentType === undefined ? undefined : { ...item, purpose: item.purpose, documentType: item.documentType };
 }
 
 /** A pending upload of the given purpose (documents by default); another purpose's reads as missing. */
