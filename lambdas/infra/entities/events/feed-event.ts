@@ -1,5 +1,5 @@
 import type { EntityItem } from 'electrodb';
-import { defineEntity, service, key, required } from '../entity';
+import { defineEntity, service, key, required, keyless } from '../entity';
 
 /** One event of an account's feed: the envelope exactly as its deliveries send it. */
 export const feedEvents = defineEntity({
@@ -14,8 +14,8 @@ export const feedEvents = defineEntity({
   indexes: {
     // The account's feed in time order; the key is the event's own, so a repeated write finds it there.
     byAccount: {
-      pk: key('pk', 'ACCOUNT#${accountId}#EVENTS', { casing: 'none' }),
-      sk: key('sk', 'EVT#${createdAt}#${eventId}', { casing: 'none' }),
+      pk: key('pk', 'ACCOUNT#${accountId}#EVENTS', keyless),
+      sk: key('sk', 'EVT#${createdAt}#${eventId}', keyless),
     },
   },
 } as const);
