@@ -69,9 +69,12 @@ function stored(o: OrderRecord) {
 
 function fromStored(item: OrderEntityItem | null | undefined): OrderRecord | undefined {
   if (!item) return undefined;
+  // The fields that may be null, as stored (ElectroDB types them `any`, and optional: an item may lack one).
+  const { channelOrderId, channelUpdatedAt, financialStatus, billingAddress, notes, cancelledAt, cancelReason } = item;
+  const order = { ...item, channelOrderId, channelUpdatedAt, financialStatus, billingAddress, notes, cancelledAt, cancelReason };
   const stored = item.channel;
   // Stored before the rename: read as the current code; writes keep the stored one until the migration.
-  return isFormerChannel(stored) ? { ...item, channel: canonicalChannel(stored), storedChannel: stored } : { ...item, channel: stored };
+  return isFormerChannel(stored) ? { ...order, channel: canonicalChannel(stored), storedChannel: stored } : { ...order, channel: stored };
 }
 
 const orderPut = (o: OrderRecord) => orders().put(stored(o));

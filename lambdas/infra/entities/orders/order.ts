@@ -1,5 +1,5 @@
 import { CustomAttributeType, type EntityItem } from 'electrodb';
-import { defineEntity, service, key, pad, required, keyless } from '../entity';
+import { defineEntity, service, key, pad, required, optional, keyless } from '../entity';
 import type { FulfillmentStatus, OrderChannel, OrderRecord, OrderStatus } from '../../../core/orders/model';
 import type { FormerChannel } from '../../../core/orders/marketplace';
 
@@ -8,8 +8,8 @@ export const idKey = { type: 'string', hidden: true, watch: ['id'], set: (_: unk
 
 /**
  * The order, whole. Nested parts (customer, addresses, items, totals, timeline, shipments) and
- * the fields that may be null are stored as they are (`any`); their shape is `OrderRecord`'s (a
- * record always holds them, null when empty). `channel` may be a former code (see orders.ts).
+ * the fields that may be null are stored as they are (`any`); their shape is `OrderRecord`'s.
+ * `channel` may be a former code (see orders.ts).
  */
 export const orders = defineEntity({
   model: { entity: 'order', version: '1', service },
@@ -28,9 +28,9 @@ export const orders = defineEntity({
     timeline: { type: CustomAttributeType<OrderRecord['timeline']>('any'), required: true },
     shipments: { type: CustomAttributeType<OrderRecord['shipments']>('any'), required: true },
     ...required({ createdAt: 'string', updatedAt: 'string', version: 'number' }),
-    /** Null when empty (ElectroDB types a nullable attribute as `any`). */
-    ...required({ channelOrderId: 'any', channelUpdatedAt: 'any', financialStatus: 'any', billingAddress: 'any', notes: 'any' }),
-    ...required({ cancelledAt: 'any', cancelReason: 'any' }),
+    /** Null when empty (ElectroDB's string refuses null, so `any`); orders.ts `fromStored` maps them onto the record. */
+    ...optional({ channelOrderId: 'any', channelUpdatedAt: 'any', financialStatus: 'any', billingAddress: 'any', notes: 'any' }),
+    ...optional({ cancelledAt: 'any', cancelReason: 'any' }),
   },
   indexes: {
     byId: { pk: key('pk', 'ORDER#${id}', keyless), sk: key('sk', 'ORDER', keyless) },
