@@ -14,7 +14,7 @@ export async function batchGetAll(keys: Record<string, unknown>[]): Promise<Reco
     for (let attempt = 0; pending.length; attempt++) {
       const res = await documentClient().send(new BatchGetCommand({ RequestItems: { [table]: { Keys: pending, ConsistentRead: true } } }));
       found.push(...(res.Responses?.[table] ?? []));
-      pending = (res.UnprocessedKeys?.[table]?.Keys as Record<string, unknown>[] | undefined) ?? [];
+      pending = res.UnprocessedKeys?.[table]?.Keys ?? [];
       if (pending.length) await new Promise((r) => setTimeout(r, Math.min(1000, 25 * 2 ** attempt)));
     }
   }

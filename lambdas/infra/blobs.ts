@@ -1,4 +1,4 @@
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { createPresignedPost } from '@aws-sdk/s3-presigned-post';
@@ -78,7 +78,9 @@ export const s3Blobs: BlobPort = {
   async getStream(key) {
     try {
       const res = await client().send(new GetObjectCommand({ Bucket: config.bucketName(), Key: key }));
-      return res.Body as Readable;
+      // In Node the SDK answers the body as the HTTP response, a Readable.
+      if (!(res.Body instanceof Readable)) throw new Error(`blob ${key}: the object's body is not a stream`);
+      return res.Body;
     } catch (err) {
       if ((err as { name?: string }).name === 'NoSuchKey') return undefined;
       throw err;

@@ -1,6 +1,6 @@
 import { once } from 'node:events';
 import { createDeflateRaw, crc32, type DeflateRaw } from 'node:zlib';
-import { Zip, type AsyncFlateStreamHandler, type ZipInputFile } from 'fflate';
+import { Zip, type ZipInputFile } from 'fflate';
 
 /**
  * Writes an xlsx workbook as a stream: the workbook is a zip of XML parts, and each sheet's XML
@@ -163,7 +163,11 @@ class ThreadedDeflate implements ZipInputFile {
   readonly flag = 2;
   crc = 0;
   size = 0;
-  ondata: AsyncFlateStreamHandler = () => {};
+  /**
+   * Set by fflate's Zip. Wider than fflate's `AsyncFlateStreamHandler` in what it takes, as fflate's
+   * own streams call it: on an error, the error (zlib's, not a FlateError) and no data.
+   */
+  ondata: (err: Error | null, data: Uint8Array | null, final: boolean) => void = () => {};
   private readonly stream: DeflateRaw;
   readonly ended: Promise<void>;
 
@@ -176,7 +180,7 @@ class ThreadedDeflate implements ZipInputFile {
         resolve();
       });
       this.stream.once('error', (err) => {
-        this.ondata(err as never, null as never, true);
+        this.ondata(err, null, true);
         reject(err);
       });
     });

@@ -38,7 +38,8 @@ export const allowedFrom: Record<DocumentAction, readonly DocumentState[]> = {
 export interface Actor {
   id: number;
   name: string;
-  email: string | null;
+  /** Absent when the token has none. */
+  email?: string;
 }
 
 export interface DocumentRecord {

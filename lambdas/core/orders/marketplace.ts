@@ -22,6 +22,9 @@ export function canonicalChannel(code: string): string {
   return Object.hasOwn(channelAliases, code) ? channelAliases[code as FormerChannel] : code;
 }
 
+/** Whether a stored channel code is a former one (read as its current code). */
+export const isFormerChannel = (code: string): code is FormerChannel => Object.hasOwn(channelAliases, code);
+
 /** The former codes that meant `channel` (`meli` -> [`mercadolibre`]); data stored under them is still `channel`'s. */
 export function formerCodesOf(channel: string): FormerChannel[] {
   return formerChannels.filter((f) => channelAliases[f] === channel);

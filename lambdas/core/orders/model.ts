@@ -19,7 +19,7 @@
  * Fulfillment is never set by hand: it is derived from the shipped quantities against the
  * ordered quantities of each item. Every change appends a timeline entry.
  */
-import type { Address, FulfillmentStatus, OrderStatus } from './marketplace';
+import type { Address, FormerChannel, FulfillmentStatus, OrderStatus } from './marketplace';
 
 export type { Address, FulfillmentStatus, OrderStatus } from './marketplace';
 
@@ -121,7 +121,7 @@ export interface OrderRecord {
    * `channel` then holds the current one): writes keep storing that code, so the order, its list
    * row and its channel key stay together until `migrate channel-codes` moves all three.
    */
-  storedChannel?: string;
+  storedChannel?: FormerChannel;
 }
 
 /** A refusal that the caller turns into 409 (state) or 422 (a field). */

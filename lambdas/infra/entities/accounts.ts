@@ -1,51 +1,20 @@
-import { defineEntity, isConditionalFailure, pad, service, key, required, optional } from './entity';
+import { isConditionalFailure } from './entity';
+import { accounts } from './accounts/account';
+import { tokens } from './accounts/token';
 import { nextId } from './counters';
-import { accountKinds, type Account, type AccountKind, type TokenRecord } from '../../core/auth/accounts';
+import { type Account, type AccountKind, type TokenRecord } from '../../core/auth/accounts';
 import { secretSealer, type SecretBinding } from '../sealed-secrets';
 import { logger } from '../../shared/logger';
-
-const accounts = defineEntity({
-  model: { entity: 'account', version: '1', service },
-  attributes: {
-    id: { type: 'number', required: true },
-    idKey: { type: 'string', hidden: true, watch: ['id'], set: (_: unknown, { id }: { id: number }) => pad(id) },
-    ...required({ name: 'string', kind: accountKinds, createdAt: 'string', updatedAt: 'string' }),
-    ...optional({ sealedSigningSecret: 'string' }),
-    // Items written before issue 31 hold the secret in clear, under `manifestSigningSecret`.
-    legacySigningSecret: { type: 'string', field: 'manifestSigningSecret' },
-  },
-  indexes: {
-    byId: { pk: key('pk', 'ACCOUNT#${id}'), sk: key('sk', 'ACCOUNT') },
-    all: { index: 'gsi1', pk: key('gsi1pk', 'ACCOUNTS'), sk: key('gsi1sk', 'ACCOUNT#${idKey}') },
-  },
-} as const);
-
-const tokens = defineEntity({
-  model: { entity: 'token', version: '1', service },
-  attributes: {
-    ...required({ id: 'number', tokenHash: 'string', accountId: 'number', name: 'string', role: ['admin', 'broker', 'partner'] }),
-    ...optional({ email: 'string' }),
-    scopes: { type: 'list', items: { type: 'string' }, default: () => [] },
-    ...required({ createdAt: 'string' }),
-    ...optional({ lastUsedAt: 'string', revokedAt: 'string', expiresAt: 'string' }),
-  },
-  indexes: {
-    byHash: { pk: key('pk', 'TOKEN#${tokenHash}'), sk: key('sk', 'TOKEN') },
-    byId: { index: 'gsi1', pk: key('gsi1pk', 'TOKENID#${id}'), sk: key('gsi1sk', 'TOKEN') },
-    byAccount: { index: 'gsi2', pk: key('gsi2pk', 'ACCOUNT#${accountId}#TOKENS'), sk: key('gsi2sk', 'TOKEN#${createdAt}') },
-    all: { index: 'gsi3', pk: key('gsi3pk', 'TOKENS'), sk: key('gsi3sk', 'TOKEN#${createdAt}') },
-  },
-} as const);
 
 export async function createAccount(input: { name: string; kind: AccountKind }, at: string): Promise<Account> {
   const id = await nextId('account');
   const res = await accounts().create({ id, name: input.name, kind: input.kind, createdAt: at, updatedAt: at }).go();
-  return res.data as Account;
+  return res.data;
 }
 
 export async function getAccount(id: number): Promise<Account | undefined> {
   const res = await accounts().get({ id }).go();
-  return (res.data ?? undefined) as Account | undefined;
+  return res.data ?? undefined;
 }
 
 /** A manifest signing secret's encryption context: a ciphertext copied to another account does not open. */
@@ -104,24 +73,24 @@ export async function openSigningSecret(account: Account): Promise<string | unde
 
 export async function listAccounts(): Promise<Account[]> {
   const res = await accounts().query.all({}).go({ pages: 'all' });
-  return res.data as Account[];
+  return res.data;
 }
 
 export async function putToken(record: Omit<TokenRecord, 'id'> & { id?: number }): Promise<TokenRecord> {
   const id = record.id ?? (await nextId('token'));
   const res = await tokens().create({ ...record, id }).go();
-  return res.data as TokenRecord;
+  return res.data;
 }
 
 /** The authorizer's lookup: strongly consistent, so a revocation takes effect on the next call. */
 export async function findTokenByHash(tokenHash: string): Promise<TokenRecord | undefined> {
   const res = await tokens().get({ tokenHash }).go({ consistent: true });
-  return (res.data ?? undefined) as TokenRecord | undefined;
+  return res.data ?? undefined;
 }
 
 export async function getTokenById(id: number): Promise<TokenRecord | undefined> {
   const res = await tokens().query.byId({ id }).go();
-  return res.data[0] as TokenRecord | undefined;
+  return res.data[0];
 }
 
 /** Tokens of one account, or of every account when none is given; oldest first. */
@@ -130,7 +99,7 @@ export async function listTokens(accountId?: number): Promise<TokenRecord[]> {
     accountId === undefined
       ? await tokens().query.all({}).go({ pages: 'all' })
       : await tokens().query.byAccount({ accountId }).go({ pages: 'all' });
-  return res.data as TokenRecord[];
+  return res.data;
 }
 
 /** Marks a token revoked; revoking twice keeps the first revocation time. */
@@ -141,9 +110,9 @@ export async function revokeToken(record: TokenRecord, at: string): Promise<Toke
       .set({ revokedAt: at })
       .where(({ revokedAt }, { notExists }) => notExists(revokedAt))
       .go({ response: 'all_new' });
-    return res.data as TokenRecord;
+    return res.data;
   } catch (err) {
-    if (isConditionalFailure(err)) return (await findTokenByHash(record.tokenHash)) as TokenRecord;
+    if (isConditionalFailure(err)) return (await findTokenByHash(record.tokenHash)) ?? record;
     throw err;
   }
 }

@@ -1,24 +1,19 @@
-import { defineEntity, service, key } from './entity';
-
-const counters = defineEntity({
-  model: { entity: 'counter', version: '1', service },
-  attributes: {
-    name: { type: 'string', required: true },
-    value: { type: 'number', default: 0 },
-  },
-  indexes: {
-    byName: { pk: key('pk', 'COUNTER#${name}'), sk: key('sk', 'COUNTER') },
-  },
-} as const);
+import { counters } from './counters/counter';
 
 /** The next integer id of a sequence: one atomic ADD, so concurrent callers never share an id. */
 export async function nextId(sequence: string): Promise<number> {
   const res = await counters().update({ name: sequence }).add({ value: 1 }).go({ response: 'updated_new' });
-  return res.data.value as number;
+  return valueOf(res.data, sequence);
 }
 
 /** `count` consecutive ids in one atomic ADD; returns the first. */
 export async function nextIds(sequence: string, count: number): Promise<number> {
   const res = await counters().update({ name: sequence }).add({ value: count }).go({ response: 'updated_new' });
-  return (res.data.value as number) - count + 1;
+  return valueOf(res.data, sequence) - count + 1;
+}
+
+/** The counter's value after an ADD (which always leaves one). */
+function valueOf(updated: { value?: number }, sequence: string): number {
+  if (updated.value === undefined) throw new Error(`counter ${sequence}: the update answered no value`);
+  return updated.value;
 }

@@ -1,4 +1,5 @@
 import { Entity, type Schema } from 'electrodb';
+import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from '../dynamo';
 import { config } from '../../shared/config';
 
@@ -22,6 +23,15 @@ export function defineEntity<A extends string, F extends string, C extends strin
     return entity;
   };
 }
+
+/** Key options of an entity whose keys keep their case (ElectroDB lower-cases them by default). */
+export const keyless = { casing: 'none' } as const;
+
+/** One write of a TransactWriteItems, and its parts: what an entity's `.params<TransactPut>()` (etc.) builds. */
+export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+export type TransactPut = NonNullable<TransactItem['Put']>;
+export type TransactUpdate = NonNullable<TransactItem['Update']>;
+export type TransactDelete = NonNullable<TransactItem['Delete']>;
 
 /** Integer ids are zero-padded in sort keys so they sort numerically. */
 export const pad = (n: number) => String(n).padStart(12, '0');
@@ -62,6 +72,9 @@ export function key(field: string, template: string, opts?: { casing: 'none' }) 
 /** What a plain attribute holds: a scalar, anything (`any`), or one of a list of strings (an enum). */
 type Kind = 'string' | 'number' | 'boolean' | 'any' | readonly string[];
 
+type Required<T extends Record<string, Kind>> = { readonly [K in keyof T]: { readonly type: T[K]; readonly required: true } };
+type Optional<T extends Record<string, Kind>> = { readonly [K in keyof T]: { readonly type: T[K] } };
+
 function attributesOf(kinds: Record<string, Kind>, required: boolean) {
   return Object.fromEntries(Object.entries(kinds).map(([name, type]) => [name, required ? { type, required: true } : { type }]));
 }
@@ -71,11 +84,11 @@ function attributesOf(kinds: Record<string, Kind>, required: boolean) {
  * `...required({ batchId: 'string', page: 'number', mode: ['create', 'update'] })`. An attribute
  * with more to it (a field name, a default, a watch) is written out beside them.
  */
-export function required<const T extends Record<string, Kind>>(kinds: T): { readonly [K in keyof T]: { readonly type: T[K]; readonly required: true } } {
-  return attributesOf(kinds, true) as never;
+export function required<const T extends Record<string, Kind>>(kinds: T): Required<T> {
+  return attributesOf(kinds, true) as Required<T>;
 }
 
 /** Plain attributes a record may lack: `...optional({ chunk: 'number', failure: 'string' })`. */
-export function optional<const T extends Record<string, Kind>>(kinds: T): { readonly [K in keyof T]: { readonly type: T[K] } } {
-  return attributesOf(kinds, false) as never;
+export function optional<const T extends Record<string, Kind>>(kinds: T): Optional<T> {
+  return attributesOf(kinds, false) as Optional<T>;
 }

@@ -1,32 +1,9 @@
-import { defineEntity, isConditionalFailure, service, key, required } from './entity';
+import { isConditionalFailure } from './entity';
+import { feedEvents, type FeedEventItem } from './events/feed-event';
 import type { FeedOrder, FeedPosition } from '../../core/webhooks/feed';
 
 /** One event of an account's feed: the envelope exactly as its deliveries send it. */
-export interface FeedEvent {
-  accountId: number;
-  eventId: string;
-  eventType: string;
-  createdAt: string;
-  /** The JSON body every delivery of the event sends. */
-  body: string;
-  /** Epoch seconds; the feed keeps an event for 30 days (DynamoDB TTL). */
-  expiresAt: number;
-}
-
-const feedEvents = defineEntity({
-  model: { entity: 'feedEvent', version: '1', service },
-  attributes: {
-    ...required({ accountId: 'number', eventId: 'string', eventType: 'string', createdAt: 'string', body: 'string' }),
-    expiresAt: { type: 'number', field: 'ttl', required: true },
-  },
-  indexes: {
-    // The account's feed in time order; the key is the event's own, so a repeated write finds it there.
-    byAccount: {
-      pk: key('pk', 'ACCOUNT#${accountId}#EVENTS', { casing: 'none' }),
-      sk: key('sk', 'EVT#${createdAt}#${eventId}', { casing: 'none' }),
-    },
-  },
-} as const);
+export type FeedEvent = FeedEventItem;
 
 /** Stores the event once: false when it was already there (a redelivered bus event). */
 export async function putFeedEvent(e: FeedEvent): Promise<boolean> {
@@ -60,6 +37,6 @@ export async function queryFeedEvents(q: {
   });
   // One more than asked says whether another page follows.
   const res = await filtered.go({ order: q.order, count: q.limit + 1, pages: 'all' });
-  const events = res.data as FeedEvent[];
+  const events = res.data;
   return { events: events.slice(0, q.limit), more: events.length > q.limit };
 }

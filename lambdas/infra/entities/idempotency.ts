@@ -1,25 +1,5 @@
-import { defineEntity, isConditionalFailure, service, key, required, optional } from './entity';
-
-/**
- * Idempotency keys: one item per (scope, account, key), claimed with a conditional write before
- * any work, so concurrent or repeated requests with one key do the work once. A claim that is
- * still `pending` after its lease (the worker died) may be taken over.
- */
-const keys = defineEntity({
-  model: { entity: 'idempotencyKey', version: '1', service },
-  attributes: {
-    ...required({ scope: 'string', accountId: 'number', key: 'string', requestHash: 'string', status: ['pending', 'done'] }),
-    ...required({ leaseUntil: 'string' }),
-    /** The id of what the first request created, once done. */
-    resultId: { type: 'string' },
-    /** The first answer, for replays that must repeat it word for word. */
-    ...optional({ result: 'any', createdAt: 'string', updatedAt: 'string' }),
-    expiresAt: { type: 'number', field: 'ttl' },
-  },
-  indexes: {
-    byKey: { pk: key('pk', 'IDEM#${scope}#${accountId}#${key}'), sk: key('sk', 'IDEM') },
-  },
-} as const);
+import { isConditionalFailure } from './entity';
+import { idempotencyKeys } from './idempotency/idempotency-key';
 
 export type Claim =
   | { outcome: 'claimed' }
@@ -52,7 +32,7 @@ export async function claimKey(ref: KeyRef, requestHash: string, at: Date, opts:
     expiresAt: Math.floor(at.getTime() / 1000) + keepSeconds,
   };
   try {
-    await keys()
+    await idempotencyKeys()
       .put(item)
       .where(
         ({ requestHash: hash, status, leaseUntil }, { notExists, eq, lt }) =>
@@ -63,7 +43,7 @@ export async function claimKey(ref: KeyRef, requestHash: string, at: Date, opts:
   } catch (err) {
     if (!isConditionalFailure(err)) throw err;
   }
-  const existing = (await keys().get(ref).go({ consistent: true })).data;
+  const existing = (await idempotencyKeys().get(ref).go({ consistent: true })).data;
   if (!existing) return claimKey(ref, requestHash, at, opts);
   if (existing.requestHash !== requestHash) return { outcome: 'mismatch' };
   if (existing.status === 'done' && existing.resultId) return { outcome: 'replay', resultId: existing.resultId, result: existing.result };
@@ -71,7 +51,7 @@ export async function claimKey(ref: KeyRef, requestHash: string, at: Date, opts:
 }
 
 export async function completeKey(ref: KeyRef, resultId: string, result?: unknown, at?: Date): Promise<void> {
-  await keys()
+  await idempotencyKeys()
     .patch(ref)
     .set({ status: 'done', resultId, ...(result === undefined ? {} : { result }), ...(at ? { updatedAt: at.toISOString() } : {}) })
     .go();
@@ -79,10 +59,10 @@ export async function completeKey(ref: KeyRef, resultId: string, result?: unknow
 
 /** Gives a claim back after the work failed, so the client's retry can do it. */
 export async function releaseKey(ref: KeyRef): Promise<void> {
-  await keys().delete(ref).go();
+  await idempotencyKeys().delete(ref).go();
 }
 
 /** A key's record as stored: its state, when it was first used and the id of its result. */
 export async function readKey(ref: KeyRef) {
-  return (await keys().get(ref).go({ consistent: true })).data;
+  return (await idempotencyKeys().get(ref).go({ consistent: true })).data;
 }

@@ -1,67 +1,15 @@
-import { defineEntity, isConditionalFailure, service, key, required, optional } from './entity';
-import type { ItemDecision } from '../../core/manifests/identity';
+import { isConditionalFailure } from './entity';
+import { submissions, type SubmissionItem } from './manifest-submissions/manifest-submission';
 
-const keyless = { casing: 'none' } as const;
-
-/**
- * A whole-manifest submission (spec 4.3) under its Idempotency-Key: the record that makes intake
- * exactly-once. It is written once, complete, when the payload is already stored (S3), so a
- * repeated key is answered at once from it (replay, or 409 for other content) and never waits on
- * a lease. The intake worker then writes the items and moves it to `written` (or `failed`, with
- * the reason the status route shows).
- */
-const submissions = defineEntity({
-  model: { entity: 'manifestSubmission', version: '1', service },
-  attributes: {
-    ...required({ accountId: 'number', key: 'string', requestHash: 'string' }),
-    /** The request that accepted it (a request whose claim lost to its own queued copy still answers 202). */
-    ...required({ nonce: 'string', batchId: 'string', mode: ['create', 'update'], courier: 'string', manifestNumber: 'string' }),
-    ...required({ mawbNumber: 'string', items: 'number', payloadKey: 'string', status: ['queued', 'written', 'failed'] }),
-    ...optional({ failure: 'string', counts: 'any' }),
-    /**
-     * The 202 answer's bytes (JSON text), replayed word for word (with 200) for the same key and
-     * content: kept as a string because a map's keys come back from the table in another order.
-     * `answer`, the map, is what records written before it hold.
-     */
-    ...optional({ answerJson: 'string', answer: 'any' }),
-    ...required({ createdAt: 'string', updatedAt: 'string' }),
-    ...optional({ ttl: 'number' }),
-  },
-  indexes: {
-    byKey: { pk: key('pk', 'SUBMISSION#${accountId}#${key}', keyless), sk: key('sk', 'SUBMISSION', keyless) },
-  },
-} as const);
-
-export interface SubmissionRecord {
-  accountId: number;
-  key: string;
-  requestHash: string;
-  nonce: string;
-  batchId: string;
-  mode: 'create' | 'update';
-  courier: string;
-  manifestNumber: string;
-  mawbNumber: string;
-  items: number;
-  payloadKey: string;
-  status: 'queued' | 'written' | 'failed';
-  failure?: string;
-  counts?: Record<Lowercase<ItemDecision>, number>;
-  /** The 202 answer as sent, byte for byte. */
-  answerJson?: string;
-  /** The answer of a record written before `answerJson` (its key order is the table's). */
-  answer?: Record<string, unknown>;
-  createdAt: string;
-  updatedAt: string;
-  ttl?: number;
-}
+/** A whole-manifest submission under its Idempotency-Key (see manifest-submissions/manifest-submission.ts). */
+export type SubmissionRecord = SubmissionItem;
 
 /** The submission's answer as sent: its bytes, or (a record written before they were kept) its map. */
 export const answerBytes = (r: Pick<SubmissionRecord, 'answerJson' | 'answer'>): string => r.answerJson ?? JSON.stringify(r.answer ?? {});
 
 export async function getSubmission(accountId: number, key: string): Promise<SubmissionRecord | undefined> {
   const res = await submissions().get({ accountId, key }).go({ consistent: true });
-  return (res.data as SubmissionRecord | null) ?? undefined;
+  return res.data ?? undefined;
 }
 
 /**

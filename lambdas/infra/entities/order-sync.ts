@@ -1,7 +1,10 @@
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { defineEntity, isConditionalFailure, pad, service, key, required, optional } from './entity';
+import { isConditionalFailure, pad, type TransactDelete, type TransactPut } from './entity';
 import { documentClient } from '../dynamo';
-import { formerChannels, syncChannels } from '../../core/orders/marketplace';
+import { marketplaceConnections, type MarketplaceConnectionItem } from './order-sync/marketplace-connection';
+import { syncLocks } from './order-sync/sync-lock';
+import { syncRuns, type SyncRunItem } from './order-sync/sync-run';
+import type { SyncChannel } from '../../core/orders/marketplace';
 
 /**
  * The marketplace sync's records (services/orders/sync.ts): each account's connection rows (one
@@ -9,80 +12,31 @@ import { formerChannels, syncChannels } from '../../core/orders/marketplace';
  * sync runs (newest last in the partition). Rows written by hand before these entities (same keys
  * and fields, no ElectroDB markers) are read with `ignoreOwnership`; writes add the markers.
  */
-
-const keyless = { casing: 'none' } as const;
 const read = { ignoreOwnership: true } as const;
-
-/** Every channel code a stored record may name: the current ones and the former ones (a rename). */
-const channelCodes = [...syncChannels, ...formerChannels];
-
-const connections = defineEntity({
-  model: { entity: 'marketplaceConnection', version: '1', service },
-  attributes: {
-    accountId: { type: 'number', required: true },
-    /** The account id zero-padded, so the schedule's partition lists accounts in order. */
-    accountKey: { type: 'string', hidden: true, watch: ['accountId'], set: (_: unknown, { accountId }: { accountId: number }) => pad(accountId) },
-    ...required({ channel: 'string', baseUrl: 'string', updatedAt: 'string' }),
-  },
-  indexes: {
-    all: { pk: key('pk', 'MARKETPLACE_CONNECTIONS', keyless), sk: key('sk', '${accountKey}#${channel}', keyless) },
-  },
-} as const);
-
-const locks = defineEntity({
-  model: { entity: 'syncLock', version: '1', service },
-  attributes: {
-    ...required({ accountId: 'number', syncId: 'string' }),
-    /** Epoch seconds after which another sync may take the lock (a crashed worker's run). */
-    expiresAt: { type: 'number', required: true },
-  },
-  indexes: {
-    byAccount: { pk: key('pk', 'SYNC#${accountId}', keyless), sk: key('sk', 'LOCK', keyless) },
-  },
-} as const);
-
-const runs = defineEntity({
-  model: { entity: 'syncRun', version: '1', service },
-  attributes: {
-    ...required({ accountId: 'number', syncId: 'string', startedAt: 'string', trigger: 'string', status: 'string' }),
-    channels: { type: 'list', items: { type: 'string' }, required: true },
-    /** An ISO time, or null: nullable fields are `any` (ElectroDB's string refuses null). */
-    ...optional({ since: 'any', completedAt: 'any' }),
-    /** One result per channel code, each written on its own (`saveSyncResult`). */
-    results: { type: 'map', properties: Object.fromEntries(channelCodes.map((c) => [c, { type: 'any' } as const])) as Record<string, { type: 'any' }> },
-  },
-  indexes: {
-    byAccount: { pk: key('pk', 'SYNC#${accountId}', keyless), sk: key('sk', 'RUN#${startedAt}#${syncId}', keyless) },
-  },
-} as const);
 
 /* ---- connections ---- */
 
-export interface ConnectionRow {
-  accountId: number;
-  channel: string;
-  baseUrl: string;
-  updatedAt: string;
-}
+/** A connection of an account to a marketplace, under the code it was written with. */
+export type ConnectionRow = MarketplaceConnectionItem;
 
-const connectionKey = (accountId: number, channel: string) => ({ accountKey: pad(accountId), channel });
+const connectionKey = (accountId: number, channel: ConnectionRow['channel']) => ({ accountKey: pad(accountId), channel });
 
 export async function putConnection(row: ConnectionRow): Promise<void> {
-  await connections().put({ ...row, accountKey: pad(row.accountId) }).go();
+  await marketplaceConnections().put({ ...row, accountKey: pad(row.accountId) }).go();
 }
 
-export async function deleteConnection(accountId: number, channel: string): Promise<void> {
-  await connections().delete(connectionKey(accountId, channel)).go();
+export async function deleteConnection(accountId: number, channel: ConnectionRow['channel']): Promise<void> {
+  await marketplaceConnections().delete(connectionKey(accountId, channel)).go();
 }
 
 /** The account's connection rows, under whatever code each was written. */
 export async function connectionRows(accountId: number): Promise<ConnectionRow[]> {
-  return (await connections().query.all({ accountKey: pad(accountId) }).go({ pages: 'all', consistent: true, ...read })).data;
+  return (await marketplaceConnections().query.all({ accountKey: pad(accountId) }).go({ pages: 'all', consistent: true, ...read })).data;
 }
 
 /** Every account with at least one connection. */
 export async function connectedAccountIds(): Promise<number[]> {
-  const res = await connections().query.all({}).go({ pages: 'all', ...read });
+  const res = await marketplaceConnections().query.all({}).go({ pages: 'all', ...read });
   return [...new Set(res.data.map((r) => r.accountId))];
 }
 
@@ -93,18 +47,18 @@ export async function connectedAccountIds(): Promise<number[]> {
  * appeared meanwhile) and the former deleted. Answers 'moved', or 'changed' when a condition
  * failed (a connect or disconnect raced it and stands), or 'busy' (a transaction conflict: try again).
  */
-export async function moveConnection(row: ConnectionRow, channel: string, keepCurrent: boolean): Promise<'moved' | 'changed' | 'busy'> {
-  const former = connections()
+export async function moveConnection(row: ConnectionRow, channel: SyncChannel, keepCurrent: boolean): Promise<'moved' | 'changed' | 'busy'> {
+  const former = marketplaceConnections()
     .delete(connectionKey(row.accountId, row.channel))
     .where(({ updatedAt }, { eq }) => eq(updatedAt, row.updatedAt));
   try {
     if (keepCurrent) await former.go();
     else {
-      const put = connections()
+      const put = marketplaceConnections()
         .put({ ...row, channel, accountKey: pad(row.accountId) })
         .where(({ accountKey }, { notExists }) => notExists(accountKey))
-        .params();
-      await documentClient().send(new TransactWriteCommand({ TransactItems: [{ Put: put as never }, { Delete: former.params() as never }] }));
+        .params<TransactPut>();
+      await documentClient().send(new TransactWriteCommand({ TransactItems: [{ Put: put }, { Delete: former.params<TransactDelete>() }] }));
     }
     return 'moved';
   } catch (err) {
@@ -120,14 +74,14 @@ export async function moveConnection(row: ConnectionRow, channel: string, keepCu
 /** Takes the account's sync lock for `syncId` until `expiresAt`, unless another sync holds it unexpired: answers that sync's id. */
 export async function takeSyncLock(accountId: number, syncId: string, expiresAt: number, nowSeconds: number): Promise<{ taken: true } | { taken: false; heldBy: string | null }> {
   try {
-    await locks()
+    await syncLocks()
       .put({ accountId, syncId, expiresAt })
       .where((a, { notExists, lt }) => `${notExists(a.syncId)} OR ${lt(a.expiresAt, nowSeconds)}`)
       .go();
     return { taken: true };
   } catch (err) {
     if (!isConditionalFailure(err)) throw err;
-    const held = await locks().get({ accountId }).go({ consistent: true, ...read });
+    const held = await syncLocks().get({ accountId }).go({ consistent: true, ...read });
     return { taken: false, heldBy: held.data?.syncId ?? null };
   }
 }
@@ -135,7 +89,7 @@ export async function takeSyncLock(accountId: number, syncId: string, expiresAt:
 /** Gives the lock back if `syncId` still holds it. */
 export async function releaseSyncLock(accountId: number, syncId: string): Promise<void> {
   try {
-    await locks()
+    await syncLocks()
       .delete({ accountId })
       .where((a, { eq }) => eq(a.syncId, syncId))
       .go();
@@ -146,34 +100,24 @@ export async function releaseSyncLock(accountId: number, syncId: string): Promis
 
 /* ---- sync runs ---- */
 
-export interface SyncRunRow {
-  syncId: string;
-  accountId: number;
-  trigger: string;
-  status: string;
-  channels: string[];
-  since: string | null;
-  startedAt: string;
-  completedAt: string | null;
-  results: Record<string, unknown>;
-}
+/** A sync run as the service reads it: `since` and `completedAt` null when not set, `results` empty before any. */
+export type SyncRunRow = Omit<SyncRunItem, 'since' | 'completedAt' | 'results'> & { since: string | null; completedAt: string | null; results: Record<string, unknown> };
 
 const runKey = (r: { accountId: number; startedAt: string; syncId: string }) => ({ accountId: r.accountId, startedAt: r.startedAt, syncId: r.syncId });
-const asRow = (d: Record<string, unknown>): SyncRunRow =>
-  ({ ...d, since: (d.since as string | null | undefined) ?? null, completedAt: (d.completedAt as string | null | undefined) ?? null, results: (d.results as Record<string, unknown>) ?? {} }) as SyncRunRow;
+const asRow = (d: SyncRunItem): SyncRunRow => ({ ...d, since: d.since ?? null, completedAt: d.completedAt ?? null, results: d.results ?? {} });
 
 export async function putSyncRun(run: SyncRunRow): Promise<void> {
-  await runs().put(run as never).go();
+  await syncRuns().put(run).go();
 }
 
 export async function getSyncRun(key: { accountId: number; startedAt: string; syncId: string }): Promise<SyncRunRow | undefined> {
-  const res = await runs().get(runKey(key)).go({ consistent: true, ...read });
+  const res = await syncRuns().get(runKey(key)).go({ consistent: true, ...read });
   return res.data ? asRow(res.data) : undefined;
 }
 
 /** Writes one channel's result while the run is processing (a finished run does not change). */
 export async function saveSyncResult(key: { accountId: number; startedAt: string; syncId: string }, channel: string, result: unknown): Promise<void> {
-  await runs()
+  await syncRuns()
     .update(runKey(key))
     .data(({ results }, { set }) => set(results[channel], result))
     .where((a, { eq }) => eq(a.status, 'processing'))
@@ -182,7 +126,7 @@ export async function saveSyncResult(key: { accountId: number; startedAt: string
 
 /** Ends a processing run with its status. */
 export async function finishSyncRun(key: { accountId: number; startedAt: string; syncId: string }, status: string, completedAt: string): Promise<void> {
-  await runs()
+  await syncRuns()
     .update(runKey(key))
     .set({ status, completedAt })
     .where((a, { eq }) => eq(a.status, 'processing'))
@@ -191,7 +135,7 @@ export async function finishSyncRun(key: { accountId: number; startedAt: string;
 
 /** The account's latest runs, newest first. */
 export async function recentSyncRuns(accountId: number, limit: number): Promise<SyncRunRow[]> {
-  const res = await runs().query.byAccount({ accountId }).go({ order: 'desc', limit, consistent: true, ...read });
+  const res = await syncRuns().query.byAccount({ accountId }).go({ order: 'desc', limit, consistent: true, ...read });
   return res.data.map(asRow);
 }
 
@@ -199,7 +143,7 @@ export async function recentSyncRuns(accountId: number, limit: number): Promise<
 export async function* allSyncRuns(accountId: number): AsyncGenerator<SyncRunRow[]> {
   let cursor: string | null = null;
   do {
-    const res: { data: Record<string, unknown>[]; cursor: string | null } = await runs().query.byAccount({ accountId }).go({ cursor, consistent: true, ...read });
+    const res: { data: SyncRunItem[]; cursor: string | null } = await syncRuns().query.byAccount({ accountId }).go({ cursor, consistent: true, ...read });
     yield res.data.map(asRow);
     cursor = res.cursor;
   } while (cursor);
@@ -208,9 +152,9 @@ export async function* allSyncRuns(accountId: number): AsyncGenerator<SyncRunRow
 /** Rewrites a finished run's channel codes, if its status is still the one read; answers whether it did. */
 export async function rewriteSyncRunCodes(before: SyncRunRow, channels: string[], results: Record<string, unknown>): Promise<boolean> {
   try {
-    await runs()
+    await syncRuns()
       .update(runKey(before))
-      .set({ channels, results } as never)
+      .set({ channels, results })
       .where((a, { eq }) => eq(a.status, before.status))
       .go();
     return true;

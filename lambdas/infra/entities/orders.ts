@@ -21,120 +21,24 @@
  * key holds that channel order id, so an order imported before the rename is never imported twice.
  * `migrateFormerChannel` rewrites one order's items.
  */
-import { QueryCommand, TransactWriteCommand, type QueryCommandInput, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand, TransactWriteCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from '../dynamo';
 import { config } from '../../shared/config';
-import { defineEntity, key, pad, service, required, optional } from './entity';
+import { cancellationCodes, isConditionalFailure, pad, type TransactDelete, type TransactItem, type TransactPut } from './entity';
 import { batchWriteAll } from '../batch-write';
 import { batchGetAll } from '../batch-get';
 import type { OrderRecord } from '../../core/orders/model';
-import { canonicalChannel, formerCodesOf } from '../../core/orders/marketplace';
-import { cancellationCodes, isConditionalFailure } from './entity';
+import { canonicalChannel, formerCodesOf, isFormerChannel } from '../../core/orders/marketplace';
+import { orders, type OrderEntityItem } from './orders/order';
+import { orderRows, type OrderRowItem } from './orders/order-row';
+import { orderMetas } from './orders/order-meta';
+import { orderChannelKeys } from './orders/order-channel-key';
+import { orderNumberKeys } from './orders/order-number-key';
+import { shipmentPointers, type ShipmentPointerItem } from './orders/shipment-pointer';
+import { trackingPointers } from './orders/tracking-pointer';
+import { trackingWatches, type TrackingWatchItem } from './orders/tracking-watch';
 
-export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
-
-const keyless = { casing: 'none' } as const;
-/** The id zero-padded in sort keys, so orders of one instant sort by id. */
-const idKey = { type: 'string', hidden: true, watch: ['id'], set: (_: unknown, { id }: { id: number }) => pad(id) } as const;
-
-/**
- * The order, whole. Nested parts (customer, addresses, items, totals, timeline, shipments) and
- * the fields that may be null are stored as they are (`any`); their shape is `OrderRecord`'s.
- */
-const orders = defineEntity({
-  model: { entity: 'order', version: '1', service },
-  attributes: {
-    ...required({ id: 'number', accountId: 'number' }),
-    idKey,
-    ...required({ orderNumber: 'string', channel: 'string', status: 'string', fulfillmentStatus: 'string', customer: 'any' }),
-    ...required({ shippingAddress: 'any', items: 'any', currency: 'string', totals: 'any', timeline: 'any', shipments: 'any' }),
-    ...required({ createdAt: 'string', updatedAt: 'string', version: 'number' }),
-    ...optional({ channelOrderId: 'any', channelUpdatedAt: 'any', financialStatus: 'any', billingAddress: 'any', notes: 'any' }),
-    ...optional({ cancelledAt: 'any', cancelReason: 'any' }),
-  },
-  indexes: {
-    byId: { pk: key('pk', 'ORDER#${id}', keyless), sk: key('sk', 'ORDER', keyless) },
-    byAccount: { index: 'gsi1', pk: key('gsi1pk', 'ACCOUNT#${accountId}#ORDERS', keyless), sk: key('gsi1sk', '${createdAt}#${idKey}', keyless) },
-  },
-} as const);
-
-/** What a list filters and searches on, one small row per order in the account's partition (short field names). */
-const rows = defineEntity({
-  model: { entity: 'orderRow', version: '1', service },
-  attributes: {
-    accountId: { type: 'number', required: true, hidden: true },
-    id: { type: 'number', required: true, field: 'i' },
-    idKey,
-    orderNumber: { type: 'string', required: true, field: 'n' },
-    status: { type: 'string', required: true, field: 's' },
-    fulfillmentStatus: { type: 'string', required: true, field: 'f' },
-    channel: { type: 'string', required: true, field: 'c' },
-    customerName: { type: 'string', required: true, field: 'm' },
-    createdAt: { type: 'string', required: true, field: 't' },
-  },
-  indexes: {
-    byAccount: { pk: key('pk', 'ORDERIDX#${accountId}', keyless), sk: key('sk', '${createdAt}#${idKey}', keyless) },
-  },
-} as const);
-
-/** The account's order meta: `version` changes with every listed change, `count` is the number of orders. */
-const metas = defineEntity({
-  model: { entity: 'orderMeta', version: '1', service },
-  attributes: {
-    ...required({ accountId: 'number' }),
-    ...optional({ version: 'number', count: 'number' }),
-  },
-  indexes: {
-    byAccount: { pk: key('pk', 'ORDERMETA#${accountId}', keyless), sk: key('sk', 'META', keyless) },
-  },
-} as const);
-
-/** Uniqueness key of a marketplace order: a re-sync never imports it twice. */
-const channelKeys = defineEntity({
-  model: { entity: 'orderChannelKey', version: '1', service },
-  attributes: {
-    ...required({ accountId: 'number', channel: 'string', channelOrderId: 'string', orderId: 'number' }),
-  },
-  indexes: {
-    byChannelOrder: { pk: key('pk', 'CHORDER#${accountId}#${channel}#${channelOrderId}', keyless), sk: key('sk', 'CHORDER', keyless) },
-  },
-} as const);
-
-/** Uniqueness key of a web order number (case-insensitive: the key holds it lower-cased). */
-const numberKeys = defineEntity({
-  model: { entity: 'orderNumberKey', version: '1', service },
-  attributes: {
-    accountId: { type: 'number', required: true },
-    /** Lower-cased. */
-    ...required({ orderNumber: 'string', orderId: 'number' }),
-  },
-  indexes: {
-    byNumber: { pk: key('pk', 'ORDERNO#${accountId}#${orderNumber}', keyless), sk: key('sk', 'ORDERNO', keyless) },
-  },
-} as const);
-
-const pointer = {
-  ...required({ shipmentId: 'number', orderId: 'number', accountId: 'number' }),
-} as const;
-
-/** From a shipment's id to its order. */
-const shipmentPointers = defineEntity({
-  model: { entity: 'shipmentPointer', version: '1', service },
-  attributes: pointer,
-  indexes: {
-    byShipment: { pk: key('pk', 'SHIPMENT#${shipmentId}', keyless), sk: key('sk', 'SHIPMENT', keyless) },
-  },
-} as const);
-
-/** From a tracking number (upper-cased) to its shipment and order. */
-const trackingPointers = defineEntity({
-  model: { entity: 'trackingPointer', version: '1', service },
-  attributes: { ...pointer, /** Upper-cased. */
-    trackingNumber: { type: 'string', required: true } },
-  indexes: {
-    byTracking: { pk: key('pk', 'TRACKING#${trackingNumber}', keyless), sk: key('sk', 'TRACKING', keyless) },
-  },
-} as const);
+export type { TransactItem } from './entity';
 
 /**
  * Items written before these entities (by hand, under the same keys and fields) carry no
@@ -143,15 +47,7 @@ const trackingPointers = defineEntity({
 const read = { ignoreOwnership: true } as const;
 
 /** What a list filters and searches on, one small row per order. */
-export interface IndexRow {
-  id: number;
-  orderNumber: string;
-  status: string;
-  fulfillmentStatus: string;
-  channel: string;
-  customerName: string;
-  createdAt: string;
-}
+export type IndexRow = OrderRowItem;
 
 const rowOf = (o: OrderRecord) => ({
   accountId: o.accountId,
@@ -171,16 +67,18 @@ function stored(o: OrderRecord) {
   return { ...record, idKey: pad(o.id), channel: storedChannel ?? o.channel };
 }
 
-function fromStored(item: Record<string, unknown> | null | undefined): OrderRecord | undefined {
+function fromStored(item: OrderEntityItem | null | undefined): OrderRecord | undefined {
   if (!item) return undefined;
-  const order = item as unknown as OrderRecord;
+  // The fields that may be null, as stored (ElectroDB types them `any`, and optional: an item may lack one).
+  const { channelOrderId, channelUpdatedAt, financialStatus, billingAddress, notes, cancelledAt, cancelReason } = item;
+  const order = { ...item, channelOrderId, channelUpdatedAt, financialStatus, billingAddress, notes, cancelledAt, cancelReason };
+  const stored = item.channel;
   // Stored before the rename: read as the current code; writes keep the stored one until the migration.
-  const channel = canonicalChannel(order.channel);
-  return channel === order.channel ? order : { ...order, channel, storedChannel: order.channel };
+  return isFormerChannel(stored) ? { ...order, channel: canonicalChannel(stored), storedChannel: stored } : { ...order, channel: stored };
 }
 
 const orderPut = (o: OrderRecord) => orders().put(stored(o));
-const channelKeyOf = (accountId: number, channel: string, channelOrderId: string) => channelKeys().get({ accountId, channel, channelOrderId }).params<{ Key: Record<string, string> }>().Key;
+const channelKeyOf = (accountId: number, channel: string, channelOrderId: string) => orderChannelKeys().get({ accountId, channel, channelOrderId }).params<{ Key: Record<string, string> }>().Key;
 
 /** Which uniqueness key a create lost to. */
 export type CreateOutcome = 'created' | 'number_taken' | 'channel_taken';
@@ -189,15 +87,15 @@ export type CreateOutcome = 'created' | 'number_taken' | 'channel_taken';
 export async function insertOrder(order: OrderRecord, keys: { number?: boolean; channel?: boolean }): Promise<CreateOutcome> {
   const items: TransactItem[] = [
     { Put: orders().create(stored(order)).params() },
-    { Put: rows().put(rowOf(order)).params() },
+    { Put: orderRows().put(rowOf(order)).params() },
   ];
   const reasons: (CreateOutcome | 'order')[] = ['order', 'order'];
   if (keys.number) {
-    items.push({ Put: numberKeys().create({ accountId: order.accountId, orderNumber: order.orderNumber.toLowerCase(), orderId: order.id }).params() });
+    items.push({ Put: orderNumberKeys().create({ accountId: order.accountId, orderNumber: order.orderNumber.toLowerCase(), orderId: order.id }).params() });
     reasons.push('number_taken');
   }
   if (keys.channel && order.channelOrderId) {
-    items.push({ Put: channelKeys().create({ accountId: order.accountId, channel: order.channel, channelOrderId: order.channelOrderId, orderId: order.id }).params() });
+    items.push({ Put: orderChannelKeys().create({ accountId: order.accountId, channel: order.channel, channelOrderId: order.channelOrderId, orderId: order.id }).params() });
     reasons.push('channel_taken');
     // An order imported under a former code of the channel holds this channel order id too.
     for (const former of formerCodesOf(order.channel)) {
@@ -225,8 +123,8 @@ export async function replaceOrder(next: OrderRecord, before: OrderRecord, extra
   const row = rowOf(next);
   const listed = JSON.stringify(row) !== JSON.stringify(rowOf(before));
   const items: TransactItem[] = [
-    { Put: orderPut(next).where(({ version }, { eq }) => eq(version, before.version)).params() as never },
-    ...(listed ? [{ Put: rows().put(row).params() as never }] : []),
+    { Put: orderPut(next).where(({ version }, { eq }) => eq(version, before.version)).params<TransactPut>() },
+    ...(listed ? [{ Put: orderRows().put(row).params<TransactPut>() }] : []),
     ...extra,
   ];
   const failed = await transact(items);
@@ -246,9 +144,9 @@ export async function loadOrders(accountId: number, list: OrderRecord[]): Promis
     const writes = list.flatMap((o) =>
       requests([
         orderPut(o),
-        rows().put(rowOf(o)),
-        ...(o.channelOrderId ? [channelKeys().put({ accountId: o.accountId, channel: o.channel, channelOrderId: o.channelOrderId, orderId: o.id })] : []),
-        ...(o.channel === 'web' ? [numberKeys().put({ accountId: o.accountId, orderNumber: o.orderNumber.toLowerCase(), orderId: o.id })] : []),
+        orderRows().put(rowOf(o)),
+        ...(o.channelOrderId ? [orderChannelKeys().put({ accountId: o.accountId, channel: o.channel, channelOrderId: o.channelOrderId, orderId: o.id })] : []),
+        ...(o.channel === 'web' ? [orderNumberKeys().put({ accountId: o.accountId, orderNumber: o.orderNumber.toLowerCase(), orderId: o.id })] : []),
       ]),
     );
     for (let i = 0; i < writes.length; i += 25) yield { RequestItems: { [config.tableName()]: writes.slice(i, i + 25).map((Item) => ({ PutRequest: { Item } })) } };
@@ -291,32 +189,32 @@ export async function getOrders(ids: number[]): Promise<OrderRecord[]> {
  */
 export async function orderIdByChannel(accountId: number, channel: string, channelOrderId: string): Promise<number | undefined> {
   for (const code of [canonicalChannel(channel), ...formerCodesOf(canonicalChannel(channel))]) {
-    const found = (await channelKeys().get({ accountId, channel: code, channelOrderId }).go({ consistent: true, ...read })).data;
+    const found = (await orderChannelKeys().get({ accountId, channel: code, channelOrderId }).go({ consistent: true, ...read })).data;
     if (found) return found.orderId;
   }
   return undefined;
 }
 
 export async function orderIdByNumber(accountId: number, orderNumber: string): Promise<number | undefined> {
-  return (await numberKeys().get({ accountId, orderNumber: orderNumber.toLowerCase() }).go({ consistent: true, ...read })).data?.orderId;
+  return (await orderNumberKeys().get({ accountId, orderNumber: orderNumber.toLowerCase() }).go({ consistent: true, ...read })).data?.orderId;
 }
 
 /** The account's order meta: `version` changes with every listed change, `count` is the number of orders. */
 export async function orderMeta(accountId: number): Promise<{ version: number; count: number }> {
-  const meta = (await metas().get({ accountId }).go({ consistent: true, ...read })).data;
+  const meta = (await orderMetas().get({ accountId }).go({ consistent: true, ...read })).data;
   return { version: meta?.version ?? 0, count: meta?.count ?? 0 };
 }
 
 async function bumpMeta(accountId: number, added: number): Promise<void> {
-  await metas().update({ accountId }).add({ version: 1, count: added }).go({ response: 'none' });
+  await orderMetas().update({ accountId }).add({ version: 1, count: added }).go({ response: 'none' });
 }
 
 /** Every index row of the account, newest first, read consistently. */
 export async function readIndex(accountId: number): Promise<IndexRow[]> {
-  const found = await rows()
+  const found = await orderRows()
     .query.byAccount({ accountId })
     .go({ pages: 'all', order: 'desc', consistent: true, attributes: ['id', 'orderNumber', 'status', 'fulfillmentStatus', 'channel', 'customerName', 'createdAt'], ...read });
-  return found.data.map((r) => ({ ...r, channel: canonicalChannel(r.channel) }) as IndexRow);
+  return found.data.map((r) => ({ ...r, channel: canonicalChannel(r.channel) }));
 }
 
 /**
@@ -338,11 +236,7 @@ export function shipmentPointerWrites(s: { id: number; trackingNumber: string; a
   ];
 }
 
-export interface ShipmentPointer {
-  shipmentId: number;
-  orderId: number;
-  accountId: number;
-}
+export type ShipmentPointer = ShipmentPointerItem;
 
 export async function shipmentPointer(id: number): Promise<ShipmentPointer | undefined> {
   const found = (await shipmentPointers().get({ shipmentId: id }).go({ consistent: true, ...read })).data;
@@ -362,7 +256,7 @@ export interface FormerChannelRow {
   sk: string;
   id: number;
   createdAt: string;
-  former: string;
+  former: OrderRowItem['channel'];
 }
 
 /**
@@ -371,7 +265,7 @@ export interface FormerChannelRow {
  * read per page (DynamoDB's Limit, before the filter), so a page may hold fewer.
  */
 export async function formerChannelRows(accountId: number, formers: readonly string[], after?: string, limit = 500): Promise<{ rows: FormerChannelRow[]; next?: string }> {
-  const params = rows()
+  const params = orderRows()
     .query.byAccount({ accountId })
     .where(({ channel }, { eq }) => formers.map((f) => eq(channel, f)).join(' OR '))
     .params<QueryCommandInput & { ExpressionAttributeValues: Record<string, unknown> }>({ consistent: true, ...read });
@@ -379,10 +273,10 @@ export async function formerChannelRows(accountId: number, formers: readonly str
   const res = await documentClient().send(new QueryCommand({ ...params, Limit: limit, ExclusiveStartKey: after === undefined ? undefined : { pk, sk: after } }));
   return {
     rows: (res.Items ?? []).map((item) => {
-      const r = rows().parse({ Item: item }, read).data!;
-      return { sk: item.sk as string, id: r.id, createdAt: r.createdAt, former: r.channel };
+      const r = orderRows().parse({ Item: item }, read).data!;
+      return { sk: item.sk, id: r.id, createdAt: r.createdAt, former: r.channel };
     }),
-    next: res.LastEvaluatedKey?.sk as string | undefined,
+    next: res.LastEvaluatedKey?.sk,
   };
 }
 
@@ -415,10 +309,10 @@ export async function migrateFormerChannel(accountId: number, row: FormerChannel
   const raw = (await orders().get({ id: row.id }).go({ consistent: true, ...read })).data;
   const channelOrderId = typeof raw?.channelOrderId === 'string' ? raw.channelOrderId : undefined;
   if (channelOrderId !== undefined) {
-    const currentKey = channelKeys()
+    const currentKey = orderChannelKeys()
       .put({ accountId, channel: current, channelOrderId, orderId: row.id })
       .where(({ orderId }, { notExists, eq }) => `${notExists(orderId)} OR ${eq(orderId, row.id)}`);
-    const formerKey = channelKeys()
+    const formerKey = orderChannelKeys()
       .delete({ accountId, channel: row.former, channelOrderId })
       .where(({ orderId }, { eq }) => eq(orderId, row.id));
     try {
@@ -428,7 +322,7 @@ export async function migrateFormerChannel(accountId: number, row: FormerChannel
       const codes = cancellationCodes(err);
       if (!codes) throw err;
       const taken = async () => {
-        const other = (await channelKeys().get({ accountId, channel: current, channelOrderId }).go({ consistent: true, ...read })).data?.orderId;
+        const other = (await orderChannelKeys().get({ accountId, channel: current, channelOrderId }).go({ consistent: true, ...read })).data?.orderId;
         return `order ${row.id}: ${current} order ${channelOrderId} is already order ${other}; left under ${row.former}`;
       };
       if (codes[0] === 'ConditionalCheckFailed') return { ...out, conflict: await taken() };
@@ -454,7 +348,7 @@ export async function migrateFormerChannel(accountId: number, row: FormerChannel
     );
   }
   out.row = await unlessLost(
-    rows()
+    orderRows()
       .patch({ accountId, createdAt: row.createdAt, idKey: pad(row.id) })
       .set({ channel: current })
       .where(({ channel }, { eq }) => eq(channel, row.former))
@@ -477,39 +371,14 @@ async function unlessLost(write: Promise<unknown>): Promise<boolean> {
 // ---------------------------------------------------------------------------------------------
 // Shipments the tracking poll follows (issue 18 item 5)
 
-/**
- * One small row per shipment of an external carrier that is not final yet (`TRACKWATCH`, sorted
- * by shipment id): the scheduled tracking poll reads these, never the orders. Written in the ship
- * transaction, deleted in the transaction that makes the shipment final (delivered, returned) or
- * voids its label, so the partition holds only the shipments still moving.
- */
-const trackingWatches = defineEntity({
-  model: { entity: 'trackingWatch', version: '1', service },
-  attributes: {
-    shipmentId: { type: 'number', required: true },
-    /** The shipment id zero-padded: the watches sort by id. */
-    shipmentKey: { type: 'string', hidden: true, watch: ['shipmentId'], set: (_: unknown, { shipmentId }: { shipmentId: number }) => pad(shipmentId) },
-    ...required({ orderId: 'number', accountId: 'number', carrier: 'string', trackingNumber: 'string' }),
-  },
-  indexes: {
-    all: { pk: key('pk', 'TRACKWATCH', keyless), sk: key('sk', '${shipmentKey}', keyless) },
-  },
-} as const);
-
-export interface TrackingWatch {
-  shipmentId: number;
-  orderId: number;
-  accountId: number;
-  carrier: string;
-  trackingNumber: string;
-}
+export type TrackingWatch = TrackingWatchItem;
 
 export function trackingWatch(w: TrackingWatch): TransactItem {
-  return { Put: trackingWatches().put({ ...w, shipmentKey: pad(w.shipmentId) }).params() as never };
+  return { Put: trackingWatches().put({ ...w, shipmentKey: pad(w.shipmentId) }).params<TransactPut>() };
 }
 
 export function trackingWatchDone(shipmentId: number): TransactItem {
-  return { Delete: trackingWatches().delete({ shipmentKey: pad(shipmentId) }).params() as never };
+  return { Delete: trackingWatches().delete({ shipmentKey: pad(shipmentId) }).params<TransactDelete>() };
 }
 
 /** Up to `limit` watched shipments after shipment id `after` (exclusive), in id order. */

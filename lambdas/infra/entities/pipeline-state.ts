@@ -1,8 +1,10 @@
 import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from '../dynamo';
 import { config } from '../../shared/config';
-import { cancellationCodes, defineEntity, isConditionalFailure, key, service, required } from './entity';
+import { cancellationCodes, isConditionalFailure, type TransactPut } from './entity';
 import { batchKey } from './manifests';
+import { manifestBatches } from './manifests/batch';
+import { pageMarks } from './pipeline-state/page-mark';
 import { newPipelineState, overallProgress, type PipelineState, type StageName } from '../../core/pipeline/stages';
 import type { BatchRecord } from '../../core/manifests/model';
 
@@ -16,19 +18,6 @@ import type { BatchRecord } from '../../core/manifests/model';
 
 /** How long a page's done-mark is kept (a run that has not finished in a month never will). */
 const pageMarkSeconds = 30 * 24 * 3600;
-
-const keyless = { casing: 'none' } as const;
-
-/** That page `page` of `stage` of run `runId` was counted: one small item beside the batch. */
-const pageMarks = defineEntity({
-  model: { entity: 'pipelinePageMark', version: '1', service },
-  attributes: {
-    ...required({ batchId: 'string', runId: 'string', stage: 'string', page: 'number', ttl: 'number' }),
-  },
-  indexes: {
-    byBatch: { pk: key('pk', 'BATCH#${batchId}', keyless), sk: key('sk', 'PAGEDONE#${runId}#${stage}#${page}', keyless) },
-  },
-} as const);
 
 /** The run is no longer the batch's (or, for a page count, a higher count already landed). */
 type Superseded = 'superseded';
@@ -74,7 +63,8 @@ export async function startPipeline(batchId: string, runId: string, pages: numbe
 }
 
 async function writeProgress(batchId: string, runId: string, attrs: Record<string, unknown>, at: string): Promise<void> {
-  const progress = overallProgress(attrs.pipeline as PipelineState);
+  // The batch as the update left it (it has a pipeline: startPipeline wrote it).
+  const progress = overallProgress(manifestBatches().parse({ Item: attrs }).data!.pipeline!);
   await update(batchId, runId, 'SET #progress = :p, #updatedAt = :at', { '#progress': 'progress', '#updatedAt': 'updatedAt' }, { ':p': progress, ':at': at });
 }
 
@@ -90,7 +80,7 @@ export async function pageDone(batchId: string, runId: string, stage: StageName,
     await documentClient().send(
       new TransactWriteCommand({
         TransactItems: [
-          { Put: pageMarks().create({ batchId, runId, stage, page, ttl: Math.floor(Date.parse(at) / 1000) + pageMarkSeconds }).params() as never },
+          { Put: pageMarks().create({ batchId, runId, stage, page, ttl: Math.floor(Date.parse(at) / 1000) + pageMarkSeconds }).params<TransactPut>() },
           {
             Update: {
               TableName,

@@ -5,35 +5,18 @@
  * transaction as the shipment; `below` remembers that a fall under the threshold was announced,
  * so `inventory.low_stock` fires once per fall, by a conditional write.
  */
-import type { EntityItem } from 'electrodb';
-import { defineEntity, isConditionalFailure, service, key, required, optional } from './entity';
+import { isConditionalFailure, type TransactItem, type TransactUpdate } from './entity';
+import { products, type ProductItem } from './products/product';
 import { nextIds } from './counters';
 import { batchGetAll } from '../batch-get';
-import type { TransactItem } from './orders';
-
-const keyless = { casing: 'none' } as const;
 /** Rows written by hand before the entity carry no ElectroDB markers: reads do not ask for them. */
 const read = { ignoreOwnership: true } as const;
 
-const products = defineEntity({
-  model: { entity: 'product', version: '1', service },
-  attributes: {
-    ...required({ accountId: 'number', productId: 'number', sku: 'string', name: 'string' }),
-    /** Undefined while the merchant does not track this SKU's stock. */
-    ...optional({ stock: 'number', threshold: 'number', warehouseId: 'number', warehouseName: 'string', below: 'boolean' }),
-    ...optional({ updatedAt: 'string' }),
-  },
-  indexes: {
-    bySku: { pk: key('pk', 'PRODUCT#${accountId}#${sku}', keyless), sk: key('sk', 'PRODUCT', keyless) },
-    byAccount: { index: 'gsi1', pk: key('gsi1pk', 'ACCOUNT#${accountId}#PRODUCTS', keyless), sk: key('gsi1sk', '${sku}', keyless) },
-  },
-} as const);
-
-export type ProductRecord = EntityItem<ReturnType<typeof products>>;
+export type ProductRecord = ProductItem;
 
 export async function getProducts(accountId: number, skus: string[]): Promise<Map<string, ProductRecord>> {
   // batchGetAll asks again for what DynamoDB leaves unprocessed; the entity gives the keys and reads the rows (parse ignores ownership).
-  const items = await batchGetAll([...new Set(skus)].map((sku) => products().get({ accountId, sku }).params().Key as Record<string, unknown>));
+  const items = await batchGetAll([...new Set(skus)].map((sku) => products().get({ accountId, sku }).params<{ Key: Record<string, unknown> }>().Key));
   return new Map(items.map((Item) => products().parse({ Item }).data!).map((p) => [p.sku, p]));
 }
 
@@ -71,7 +54,7 @@ export async function setStock(
     .patch({ accountId, sku })
     .set({ stock: s.stock, threshold: s.threshold, warehouseId: s.warehouseId, warehouseName: s.warehouseName, name: s.name ?? product.name, updatedAt: at })
     .go({ response: 'all_new' });
-  return res.data as ProductRecord;
+  return res.data;
 }
 
 /** The writes that take shipped quantities off tracked stock, for the shipment's transaction. */
@@ -83,7 +66,7 @@ export function stockDecrements(accountId: number, lines: { sku: string; quantit
       .update({ accountId, sku })
       .add({ stock: -quantity })
       .where(({ stock }, { exists }) => exists(stock))
-      .params() as never,
+      .params<TransactUpdate>(),
   }));
 }
 
@@ -100,7 +83,7 @@ export async function markLowStock(accountId: number, skus: string[]): Promise<P
         .set({ below: true })
         .where(({ stock, threshold, below }, { notExists, eq, name }) => `${name(stock)} < ${name(threshold)} AND (${notExists(below)} OR ${eq(below, false)})`)
         .go({ response: 'all_new' });
-      fallen.push(res.data as ProductRecord);
+      fallen.push(res.data);
     } catch (err) {
       if (!isConditionalFailure(err)) throw err;
       await products()

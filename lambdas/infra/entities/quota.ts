@@ -1,5 +1,6 @@
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { defineEntity, isConditionalFailure, service, key, required, optional } from './entity';
+import { isConditionalFailure } from './entity';
+import { counterModel, quotaCounters } from './quota/quota-counter';
 import { documentClient } from '../dynamo';
 import { config } from '../../shared/config';
 import { now } from '../clock';
@@ -24,25 +25,6 @@ import {
  * concurrency. How reserving, batching and turns work, and why: docs/partners/customs.md, "The quota ledger". The
  * rules (holder, limit, what a counter answers, which years) are core/customs/quota.ts.
  */
-
-const keyless = { casing: 'none' } as const;
-
-const counterModel = { entity: 'quotaCounter', version: '1', service } as const;
-
-const counters = defineEntity({
-  model: counterModel,
-  attributes: {
-    ...required({ holder: 'string', year: 'number' }),
-    ...optional({ used: 'number' }),
-    /** The AWBs holding the year's slots: what makes a reservation count once. */
-    awbs: { type: 'set', items: 'string' },
-    updatedAt: { type: 'string' },
-  },
-  indexes: {
-    byHolderYear: { pk: key('pk', 'QUOTA#${holder}#${year}', keyless), sk: key('sk', 'COUNTER', keyless) },
-  },
-} as const);
-
 
 export interface ReserveQuotaInput {
   /** CUIT, CUIL or DNI, digits (hyphens, dots and spaces are dropped). */
@@ -84,13 +66,13 @@ async function reserveOne(input: ReserveQuotaInput): Promise<Reservation> {
   const limit = limitOf(input);
   const slot = member(input);
   try {
-    const res = await counters()
+    const res = await quotaCounters()
       .update({ holder, year: input.year })
       .add({ used: 1, awbs: [slot] })
       .set({ updatedAt: input.at.toISOString() })
       .where(({ used, awbs }, { notExists, lt, notContains }) => `(${notExists(used)} OR ${lt(used, limit)}) AND ${notContains(awbs, slot)}`)
       .go({ response: 'updated_new' });
-    const used = (res.data.used as number | undefined) ?? 1;
+    const used = res.data.used ?? 1;
     return { result: { reserved: true, alreadyReserved: false, used, remaining: quotaRemaining(limit, used) } };
   } catch (err) {
     if (!isConditionalFailure(err)) throw err;
@@ -142,7 +124,7 @@ const limitOf = (input: ReserveQuotaInput) => quotaLimit(input.at, input.limit);
 function reservationWrite(input: ReserveQuotaInput, holder: string, expected: Expected) {
   const slot = member(input);
   const TableName = config.tableName();
-  const Key = counters().get({ holder, year: input.year }).params<{ Key: Record<string, string> }>().Key;
+  const Key = quotaCounters().get({ holder, year: input.year }).params<{ Key: Record<string, string> }>().Key;
   const at = input.at.toISOString();
   const ReturnValuesOnConditionCheckFailure = 'ALL_OLD' as const;
   if (expected === null) {
@@ -257,8 +239,8 @@ export async function reserveInTurns(lanes: readonly (readonly ReserveQuotaInput
 }
 
 async function counterOf(holder: string, year: number): Promise<QuotaCounter> {
-  const data = (await counters().get({ holder, year }).go({ consistent: true })).data;
-  return { used: (data?.used as number | undefined) ?? 0, awbs: [...((data?.awbs as string[] | undefined) ?? [])] };
+  const data = (await quotaCounters().get({ holder, year }).go({ consistent: true })).data;
+  return { used: data?.used ?? 0, awbs: [...(data?.awbs ?? [])] };
 }
 
 /**
@@ -271,7 +253,7 @@ export async function releaseQuota(input: { taxId: string; year: number; awb: st
   const slot = quotaSlot(input.accountId, input.awb);
   let released = false;
   try {
-    await counters()
+    await quotaCounters()
       .update({ holder, year: input.year })
       .delete({ awbs: [slot] })
       .subtract({ used: 1 })
@@ -315,10 +297,10 @@ export async function quotaOf(taxId: string, year: number, limit?: number): Prom
 /** Every personal shipment the ledger recorded for the tax id's holder over the last ten years. */
 export async function quotaHistoryCount(taxId: string, at: Date = now()): Promise<number> {
   const holder = holderOf(taxId);
-  const res = await counters()
+  const res = await quotaCounters()
     .get(historyYearsAt(at).map((year) => ({ holder, year })))
     .go({ attributes: ['used'] });
-  return res.data.reduce((n, c) => n + ((c.used as number | undefined) ?? 0), 0);
+  return res.data.reduce((n, c) => n + (c.used ?? 0), 0);
 }
 
 /** Whether the AWB of `accountId` holds one of the tax id's slots of the year. */

@@ -1,85 +1,26 @@
 import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { defineEntity, cancellationCodes, isConditionalFailure, service, key, required, optional } from './entity';
+import { cancellationCodes, isConditionalFailure, type TransactItem, type TransactPut, type TransactUpdate } from './entity';
 import { documentClient } from '../dynamo';
 import { batchKey } from './manifests';
 import { config } from '../../shared/config';
 import type { BatchRecord, ClassificationReview } from '../../core/manifests/model';
+import { reviewDecisions, type ReviewDecisionItem } from './reviews/review-decision';
+import { tariffMemories, type TariffMemoryItem } from './reviews/tariff-memory';
+import { tariffMemoryMetas } from './reviews/tariff-memory-meta';
 
-const keyless = { casing: 'none' } as const;
+/** A broker's decision as the review reads and writes it (its key parts aside). */
+export type ReviewDecisionRecord = Omit<ReviewDecisionItem, 'batchId' | 'revisionKey'>;
 
-/**
- * A broker's decision on one product's tariff code, as a record of its own in the batch's
- * partition (`REVIEW#<revision>`): the batch record keeps only the revision number, so a batch
- * reviewed a thousand times has a thousand of these, not one growing list.
- */
-const reviewDecisions = defineEntity({
-  model: { entity: 'manifestReviewDecision', version: '1', service },
-  attributes: {
-    ...required({ batchId: 'string', revision: 'number', revisionKey: 'string', itemKey: 'string', awb: 'string' }),
-    ...required({ ncmCode: 'string', reason: 'string', decidedBy: 'string', decidedAt: 'string', runId: 'string' }),
-    ...optional({ ncmCodeBefore: 'string', dutyBefore: 'number', dutyAfter: 'number', channelBefore: 'string', channelAfter: 'string' }),
-  },
-  indexes: {
-    byBatch: { pk: key('pk', 'BATCH#${batchId}', keyless), sk: key('sk', 'REVIEW#${revisionKey}', keyless) },
-  },
-} as const);
-
-/**
- * The partner-code memory: per account, what a broker decided for a product as the partner
- * describes it (its description, name, category and declared code, normalized: `fingerprint`).
- * The pipeline's ai stage reads it before classifying, so the partner's next manifest gets the
- * broker's code for the same product. One record per (account, product), overwritten by a newer
- * decision; `META` counts them so a stage of an account without any reads one record per page.
- */
-const memories = defineEntity({
-  model: { entity: 'tariffMemory', version: '1', service },
-  attributes: {
-    ...required({ accountId: 'number', fingerprint: 'string', ncmCode: 'string', dutyRate: 'number', decidedBy: 'string', decidedAt: 'string' }),
-    ...optional({ description: 'string', hsCode: 'string', batchId: 'string' }),
-  },
-  indexes: {
-    byFingerprint: { pk: key('pk', 'ACCOUNT#${accountId}#TARIFFMEMORY', keyless), sk: key('sk', 'CODE#${fingerprint}', keyless) },
-  },
-} as const);
-
-const memoryMeta = defineEntity({
-  model: { entity: 'tariffMemoryMeta', version: '1', service },
-  attributes: { ...required({ accountId: 'number' }), ...optional({ count: 'number', updatedAt: 'string' }) },
-  indexes: { byAccount: { pk: key('pk', 'ACCOUNT#${accountId}#TARIFFMEMORY', keyless), sk: key('sk', 'META', keyless) } },
-} as const);
-
-export interface ReviewDecisionRecord {
-  revision: number;
-  itemKey: string;
-  awb: string;
-  ncmCode: string;
-  ncmCodeBefore?: string;
-  reason: string;
-  decidedBy: string;
-  decidedAt: string;
-  runId: string;
-  dutyBefore?: number;
-  dutyAfter?: number;
-  channelBefore?: string;
-  channelAfter?: string;
-}
-
-export interface MemoryRecord {
-  accountId: number;
-  fingerprint: string;
-  ncmCode: string;
-  dutyRate: number;
-  decidedBy: string;
-  decidedAt: string;
-  description?: string;
-  hsCode?: string;
-  batchId?: string;
-}
+/** What a broker decided for a product as the partner describes it. */
+export type MemoryRecord = TariffMemoryItem;
 
 const revisionKey = (n: number) => String(n).padStart(8, '0');
 
 /** `Put`/`Update` params of ElectroDB as one TransactItems entry. */
-function putEntry(params: Record<string, unknown>) {
+type WithReturnValues<P> = P & { ReturnValues?: string };
+
+/** `Put` params of ElectroDB as one TransactItems entry (a transaction's Put takes no ReturnValues). */
+function putEntry(params: WithReturnValues<TransactPut>): TransactItem {
   const { ReturnValues: _r, ...rest } = params;
   return { Put: rest };
 }
@@ -100,7 +41,7 @@ export async function applyReview(
 ): Promise<'applied' | 'conflict'> {
   const table = config.tableName();
   const expectedRevision = batch.reviewRevision ?? 0;
-  const items: Record<string, unknown>[] = [
+  const items: TransactItem[] = [
     {
       Update: {
         TableName: table,
@@ -126,18 +67,18 @@ export async function applyReview(
       reviewDecisions()
         .put({ batchId: batch.batchId, revisionKey: revisionKey(decision.revision), ...decision })
         .where(({ revisionKey: k }, { notExists }) => notExists(k))
-        .params(),
+        .params<WithReturnValues<TransactPut>>(),
     ),
   ];
   if (memory) {
-    items.push(putEntry(memories().put(memory).params()));
+    items.push(putEntry(tariffMemories().put(memory).params<WithReturnValues<TransactPut>>()));
     if (memoryIsNew) {
-      const { ReturnValues: _r, ...update } = memoryMeta().update({ accountId: memory.accountId }).add({ count: 1 }).set({ updatedAt: change.at }).params() as Record<string, unknown>;
+      const { ReturnValues: _r, ...update } = tariffMemoryMetas().update({ accountId: memory.accountId }).add({ count: 1 }).set({ updatedAt: change.at }).params<WithReturnValues<TransactUpdate>>();
       items.push({ Update: update });
     }
   }
   try {
-    await documentClient().send(new TransactWriteCommand({ TransactItems: items as never }));
+    await documentClient().send(new TransactWriteCommand({ TransactItems: items }));
     return 'applied';
   } catch (err) {
     const codes = cancellationCodes(err);
@@ -149,7 +90,7 @@ export async function applyReview(
 /** One page of a batch's broker decisions, newest first; a cursor this query did not answer is `undefined`. */
 export async function listReviewDecisions(batchId: string, opts: { cursor?: string | null; limit: number }) {
   const res = await withCursor(() => reviewDecisions().query.byBatch({ batchId }).go({ cursor: opts.cursor ?? null, limit: opts.limit, order: 'desc' }));
-  return res && { decisions: res.data as unknown as ReviewDecisionRecord[], cursor: res.cursor };
+  return res && { decisions: res.data, cursor: res.cursor };
 }
 
 /**
@@ -172,26 +113,26 @@ export function reviewOf(d: ReviewDecisionRecord): ClassificationReview {
 }
 
 export async function getMemory(accountId: number, fingerprint: string): Promise<MemoryRecord | undefined> {
-  const res = await memories().get({ accountId, fingerprint }).go();
-  return (res.data as MemoryRecord | null) ?? undefined;
+  const res = await tariffMemories().get({ accountId, fingerprint }).go();
+  return res.data ?? undefined;
 }
 
 /** How many products the account's memory holds (0 when it has none: a stage then reads nothing else). */
 export async function memoryCount(accountId: number): Promise<number> {
-  const res = await memoryMeta().get({ accountId }).go();
-  return (res.data?.count as number | undefined) ?? 0;
+  const res = await tariffMemoryMetas().get({ accountId }).go();
+  return res.data?.count ?? 0;
 }
 
 /** The memories of these fingerprints of one account (BatchGetItem, 100 at a time). */
 export async function getMemories(accountId: number, fingerprints: readonly string[]): Promise<Map<string, MemoryRecord>> {
   const out = new Map<string, MemoryRecord>();
   for (let i = 0; i < fingerprints.length; i += 100) {
-    const res = await memories()
+    const res = await tariffMemories()
       .get(fingerprints.slice(i, i + 100).map((fingerprint) => ({ accountId, fingerprint })))
       .go({ concurrency: 2 });
-    for (const m of res.data) out.set(m.fingerprint, m as MemoryRecord);
+    for (const m of res.data) out.set(m.fingerprint, m);
     if (res.unprocessed.length) {
-      const again = await getMemories(accountId, res.unprocessed.map((u) => u.fingerprint as string));
+      const again = await getMemories(accountId, res.unprocessed.map((u) => u.fingerprint));
       for (const [k, v] of again) out.set(k, v);
     }
   }

@@ -1,15 +1,5 @@
-import { defineEntity, isConditionalFailure, service, key, required } from './entity';
-
-/** Small service-wide facts that must be decided once (e.g. which account is the operator's). */
-const settings = defineEntity({
-  model: { entity: 'setting', version: '1', service },
-  attributes: {
-    ...required({ name: 'string', value: 'string' }),
-  },
-  indexes: {
-    byName: { pk: key('pk', 'SETTING#${name}'), sk: key('sk', 'SETTING') },
-  },
-} as const);
+import { isConditionalFailure } from './entity';
+import { settings } from './settings/setting';
 
 export async function getSetting(name: string): Promise<string | undefined> {
   const res = await settings().get({ name }).go({ consistent: true });

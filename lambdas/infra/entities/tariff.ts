@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { defineEntity, isConditionalFailure, service, key, required, optional } from './entity';
+import { isConditionalFailure } from './entity';
+import { tariffRows } from './tariff/tariff-row';
+import { tariffMetas, type TariffMetaItem } from './tariff/tariff-meta';
 import { batchWriteAll } from '../batch-write';
 import { Conflict, Unavailable } from '../../core/errors';
 import type { TariffRow } from '../../core/tariff/table';
-
-const keyless = { casing: 'none' } as const;
 
 /**
  * The imported tariff table. Each import writes its rows under a new version (one item per row,
@@ -13,45 +13,16 @@ const keyless = { casing: 'none' } as const;
  * afterwards; a reader caught half-way re-reads the meta (the row count tells it).
  */
 
-const rows = defineEntity({
-  model: { entity: 'tariffRow', version: '1', service },
-  attributes: {
-    ...required({ version: 'string', ncm: 'string', description: 'string', dutyRate: 'number' }),
-    ...optional({ descriptionEn: 'string' }),
-    keywords: { type: 'list', items: { type: 'string' } },
-  },
-  indexes: {
-    byVersion: { pk: key('pk', 'TARIFF#${version}', keyless), sk: key('sk', 'NCM#${ncm}', keyless) },
-  },
-} as const);
-
-const meta = defineEntity({
-  model: { entity: 'tariffMeta', version: '1', service },
-  attributes: {
-    ...required({ currentVersion: 'string', rows: 'number', importedAt: 'string' }),
-    /** The token that imported it: `<id> <name>`. */
-    ...optional({ importedBy: 'string', previousVersion: 'string' }),
-  },
-  indexes: {
-    current: { pk: key('pk', 'TARIFF', keyless), sk: key('sk', 'META', keyless) },
-  },
-} as const);
-
-export interface TariffMeta {
-  currentVersion: string;
-  rows: number;
-  importedAt: string;
-  importedBy?: string;
-  previousVersion?: string;
-}
+/** Which imported version is in force, and who imported it. */
+export type TariffMeta = TariffMetaItem;
 
 export async function getTariffMeta(): Promise<TariffMeta | undefined> {
-  const res = await meta().get({}).go({ consistent: true });
-  return (res.data ?? undefined) as TariffMeta | undefined;
+  const res = await tariffMetas().get({}).go({ consistent: true });
+  return res.data ?? undefined;
 }
 
 export async function readTariffRows(version: string): Promise<TariffRow[]> {
-  const res = await rows().query.byVersion({ version }).go({ pages: 'all' });
+  const res = await tariffRows().query.byVersion({ version }).go({ pages: 'all' });
   return res.data.map((r) => {
     const row: TariffRow = { ncm: r.ncm, description: r.description, duty_rate: r.dutyRate };
     if (r.descriptionEn) row.description_en = r.descriptionEn;
@@ -92,13 +63,13 @@ export async function replaceTariff(
   const record = { currentVersion: version, rows: table.length, importedAt: opts.at, ...(opts.by ? { importedBy: opts.by } : {}) };
   try {
     if (before) {
-      await meta()
+      await tariffMetas()
         .patch({})
         .set({ ...record, previousVersion: before.currentVersion })
         .where(({ currentVersion }, { eq }) => eq(currentVersion, before.currentVersion))
         .go();
     } else {
-      await meta().create(record).go();
+      await tariffMetas().create(record).go();
     }
   } catch (err) {
     await deleteVersion(version).catch(() => undefined);
@@ -121,17 +92,17 @@ async function writeRows(version: string, table: readonly TariffRow[]): Promise<
         dutyRate: r.duty_rate,
         ...(r.keywords?.length ? { keywords: r.keywords } : {}),
       }));
-      yield* rows().put(slice).params<{ RequestItems: never }[]>();
+      yield* tariffRows().put(slice).params<{ RequestItems: never }[]>();
     }
   }
   await batchWriteAll(requests());
 }
 
 async function deleteVersion(version: string): Promise<void> {
-  const keys = await rows().query.byVersion({ version }).go({ pages: 'all', attributes: ['ncm'] });
+  const keys = await tariffRows().query.byVersion({ version }).go({ pages: 'all', attributes: ['ncm'] });
   const refs = keys.data.map((k) => ({ version, ncm: k.ncm }));
   function* requests() {
-    for (let i = 0; i < refs.length; i += 25) yield* rows().delete(refs.slice(i, i + 25)).params<{ RequestItems: never }[]>();
+    for (let i = 0; i < refs.length; i += 25) yield* tariffRows().delete(refs.slice(i, i + 25)).params<{ RequestItems: never }[]>();
   }
   await batchWriteAll(requests());
 }

@@ -1,23 +1,7 @@
-import { defineEntity, service, key, required, optional } from './entity';
+import { pendingUploads, type PendingUploadItem } from './uploads/pending-upload';
 
-/**
- * A large file on its way straight to storage: declared first (type, size, checksum), uploaded
- * with a presigned POST, then completed into a record. Expires after a day if never completed.
- * `purpose` says what completing makes: a transport document (the default, and what uploads
- * saved before purposes existed are) or a stored manifest file. An upload is only ever read back
- * for its own purpose, so one area's upload id cannot be completed through the other's route.
- */
-interface PendingUploadBase {
-  id: string;
-  accountId: number;
-  blobKey: string;
-  fileName: string;
-  fileSize: number;
-  checksum: string;
-  mimeType: string;
-  createdAt: string;
-  expiresAt: number;
-}
+/** What every pending upload holds, whatever its purpose. */
+type PendingUploadBase = Pick<PendingUploadItem, 'id' | 'accountId' | 'blobKey' | 'fileName' | 'fileSize' | 'checksum' | 'mimeType' | 'createdAt' | 'expiresAt'>;
 
 export interface PendingUpload extends PendingUploadBase {
   purpose?: 'document';
@@ -36,28 +20,14 @@ export interface PendingManifestFileUpload extends PendingUploadBase {
 
 export type UploadPurpose = 'document' | 'manifest-file';
 
-const uploads = defineEntity({
-  model: { entity: 'pendingUpload', version: '1', service },
-  attributes: {
-    id: { type: 'string', required: true },
-    purpose: { type: ['document', 'manifest-file'] as const, default: 'document' },
-    ...required({ accountId: 'number', blobKey: 'string', fileName: 'string', fileSize: 'number', checksum: 'string' }),
-    ...required({ mimeType: 'string' }),
-    // purpose document
-    ...optional({ documentType: ['awb', 'manifest', 'customs', 'delivery', 'other'], manifestId: 'string', awbNumber: 'string' }),
-    ...optional({ metadata: 'any' }),
-    // purpose manifest-file
-    ...required({ createdAt: 'string' }),
-    ...optional({ courierCode: 'string', manifestName: 'string', description: 'string' }),
-    expiresAt: { type: 'number', field: 'ttl', required: true },
-  },
-  indexes: {
-    byId: { pk: key('pk', 'UPLOAD#${id}'), sk: key('sk', 'UPLOAD') },
-  },
-} as const);
-
 export async function createUpload(upload: PendingUpload | PendingManifestFileUpload): Promise<void> {
-  await uploads().create(upload as never).go();
+  await pendingUploads().create(upload).go();
+}
+
+/** The stored upload as its purpose's record; undefined for one that lacks what its purpose needs. */
+function asPending(item: PendingUploadItem): PendingUpload | PendingManifestFileUpload | undefined {
+  if (item.purpose === 'manifest-file') return item.courierCode === undefined ? undefined : { ...item, purpose: item.purpose, courierCode: item.courierCode };
+  return item.documentType === undefined ? undefined : { ...item, purpose: item.purpose, documentType: item.documentType };
 }
 
 /** A pending upload of the given purpose (documents by default); another purpose's reads as missing. */
@@ -65,8 +35,8 @@ export async function getUpload(id: string): Promise<PendingUpload | undefined>;
 export async function getUpload(id: string, purpose: 'document'): Promise<PendingUpload | undefined>;
 export async function getUpload(id: string, purpose: 'manifest-file'): Promise<PendingManifestFileUpload | undefined>;
 export async function getUpload(id: string, purpose: UploadPurpose = 'document'): Promise<PendingUpload | PendingManifestFileUpload | undefined> {
-  const res = await uploads().get({ id }).go({ consistent: true });
-  const found = res.data as (PendingUpload | PendingManifestFileUpload) | null;
+  const res = await pendingUploads().get({ id }).go({ consistent: true });
+  const found = res.data ? asPending(res.data) : undefined;
   if (!found || (found.purpose ?? 'document') !== purpose) return undefined;
   return found;
 }

@@ -2,31 +2,11 @@
  * An account's warehouses (`WAREHOUSE#<account>`, one row each): the ship-from address printed on
  * labels and the place tracked stock sits. The merchant numbers them (`PUT /v1/warehouses/{id}`).
  */
-import type { EntityItem } from 'electrodb';
-import { defineEntity, key, pad, service, required, optional } from './entity';
-
-const keyless = { casing: 'none' } as const;
-
-const warehouses = defineEntity({
-  model: { entity: 'warehouse', version: '1', service },
-  attributes: {
-    ...required({ accountId: 'number', id: 'number' }),
-    /** The id zero-padded, so the account's warehouses list in id order. */
-    idKey: { type: 'string', hidden: true, watch: ['id'], set: (_: unknown, { id }: { id: number }) => pad(id) },
-    /** The label's sender block, as it stands (infra/label-pdf `LabelAddress`). */
-    ...required({ name: 'string', address1: 'string', city: 'string', state: 'string', postal_code: 'string' }),
-    ...required({ country: 'string' }),
-    /** Optional; the external carriers' APIs need a shipper phone. */
-    ...required({ updatedAt: 'string' }),
-    ...optional({ phone: 'string' }),
-  },
-  indexes: {
-    byAccount: { pk: key('pk', 'WAREHOUSE#${accountId}', keyless), sk: key('sk', 'W#${idKey}', keyless) },
-  },
-} as const);
+import { pad } from './entity';
+import { warehouses, type WarehouseItem } from './warehouses/warehouse';
 
 /** A warehouse: its address is a label's sender block as it stands. */
-export type WarehouseRecord = EntityItem<ReturnType<typeof warehouses>>;
+export type WarehouseRecord = WarehouseItem;
 
 /**
  * Rows written before the entity (by hand, the same keys and fields) carry no ElectroDB

@@ -1,108 +1,20 @@
-import { defineEntity, isConditionalFailure, pad, service, key, required, optional } from './entity';
+import { isConditionalFailure } from './entity';
+import { subscriptions, type SubscriptionItem } from './webhooks/subscription';
+import { deliveries, type Attempt, type DeliveryItem, type DeliveryState } from './webhooks/delivery';
 import { secretSealer, type SecretBinding } from '../sealed-secrets';
 import { logger } from '../../shared/logger';
 
-export interface Subscription {
-  id: number;
-  accountId: number;
-  endpointUrl: string;
-  events: string[];
-  active: boolean;
-  /**
-   * The HMAC signing secret as stored: ciphertext bound to this subscription (sealed-secrets.ts).
-   * Only the functions that sign open it (`withSigningSecret`).
-   */
-  sealedSecret?: string;
-  /** The plain secret of an item written before issue 31, until it is sealed (`sealLegacySecret`). */
-  legacySecret?: string;
-  /**
-   * The sealed secret a rotation replaced (a copy of the former `sealedSecret`, bound to the same
-   * subscription), which still signs `webhook-signature` until `previousSecretExpiresAt`.
-   */
-  sealedPreviousSecret?: string;
-  previousSecretExpiresAt?: string;
-  consecutiveFailures: number;
-  failedDeliveries: number;
-  lastDeliveryAt?: string;
-  lastSuccessAt?: string;
-  disabledReason?: string;
-  createdAt: string;
-  updatedAt: string;
-}
+/** A webhook subscription as stored (its secrets sealed). */
+export type Subscription = SubscriptionItem;
 
-/** A subscription with its signing secret opened: what the functions that sign deliveries hold. */
 /** A subscription with its secrets opened, for the functions that sign. */
 export type SigningSubscription = Subscription & { secret: string; previousSecret?: string };
 
-export interface Attempt {
-  attempted_at: string;
-  status_code: number | null;
-  response_time_ms: number;
-  error: string | null;
-}
+export type { Attempt, DeliveryState } from './webhooks/delivery';
 
-export type DeliveryState = 'pending' | 'retrying' | 'delivered' | 'failed';
+/** One event's delivery to one subscription, with its attempts. */
+export type Delivery = DeliveryItem;
 
-export interface Delivery {
-  id: number;
-  subscriptionId: number;
-  accountId: number;
-  eventId: string;
-  eventType: string;
-  /** The exact JSON body every attempt sends (the same envelope id each time). */
-  body: string;
-  state: DeliveryState;
-  attempts: Attempt[];
-  nextAttemptAt?: string;
-  createdAt: string;
-  updatedAt: string;
-  /** Epoch seconds; the log keeps a delivery for 30 days. */
-  expiresAt?: number;
-}
-
-const subscriptions = defineEntity({
-  model: { entity: 'webhookSubscription', version: '1', service },
-  attributes: {
-    id: { type: 'number', required: true },
-    idKey: { type: 'string', hidden: true, watch: ['id'], set: (_: unknown, { id }: { id: number }) => pad(id) },
-    ...required({ accountId: 'number', endpointUrl: 'string' }),
-    events: { type: 'list', items: { type: 'string' }, required: true },
-    ...required({ active: 'boolean' }),
-    ...optional({ sealedSecret: 'string' }),
-    // Items written before issue 31 hold the secret in clear, under `secret`.
-    legacySecret: { type: 'string', field: 'secret' },
-    consecutiveFailures: { type: 'number', default: 0 },
-    failedDeliveries: { type: 'number', default: 0 },
-    ...required({ createdAt: 'string', updatedAt: 'string' }),
-    ...optional({ lastDeliveryAt: 'string', lastSuccessAt: 'string', disabledReason: 'string', sealedPreviousSecret: 'string', previousSecretExpiresAt: 'string' }),
-  },
-  indexes: {
-    byId: { pk: key('pk', 'WEBHOOKSUB#${id}'), sk: key('sk', 'SUB') },
-    byAccount: { index: 'gsi1', pk: key('gsi1pk', 'ACCOUNT#${accountId}#WEBHOOKSUBS'), sk: key('gsi1sk', 'SUB#${idKey}') },
-  },
-} as const);
-
-const deliveries = defineEntity({
-  model: { entity: 'webhookDelivery', version: '1', service },
-  attributes: {
-    id: { type: 'number', required: true },
-    idKey: { type: 'string', hidden: true, watch: ['id'], set: (_: unknown, { id }: { id: number }) => pad(id) },
-    ...required({ subscriptionId: 'number', accountId: 'number', eventId: 'string', eventType: 'string', body: 'string' }),
-    ...required({ state: ['pending', 'retrying', 'delivered', 'failed'], attempts: 'any' }),
-    attemptCount: { type: 'number', default: 0 },
-    ...required({ createdAt: 'string', updatedAt: 'string' }),
-    ...optional({ nextAttemptAt: 'string' }),
-    expiresAt: { type: 'number', field: 'ttl' },
-  },
-  indexes: {
-    // One delivery per (subscription, event): a repeated fan-out finds it already there.
-    byEvent: { pk: key('pk', 'WEBHOOKSUB#${subscriptionId}#EVT#${eventId}'), sk: key('sk', 'DELIVERY') },
-    bySubscription: { index: 'gsi1', pk: key('gsi1pk', 'WEBHOOKSUB#${subscriptionId}#DELIVERIES'), sk: key('gsi1sk', 'DELIVERY#${idKey}') },
-    byId: { index: 'gsi2', pk: key('gsi2pk', 'DELIVERYID#${id}'), sk: key('gsi2sk', 'DELIVERY') },
-  },
-} as const);
-
-/** A subscription secret's encryption context: a ciphertext copied to another subscription does not open. */
 const bindingOf = (s: Pick<Subscription, 'id' | 'accountId'>): SecretBinding => ({ purpose: 'webhook-signing', account: s.accountId, subscription: s.id });
 
 /** Creates the subscription with its signing secret sealed: the item holds ciphertext only. */
@@ -111,7 +23,7 @@ export async function createSubscription(s: Subscription, secret: string): Promi
   // The subscription's fields one by one: never a plain secret the object given may carry.
   const { id, accountId, endpointUrl, events, active, consecutiveFailures, failedDeliveries, createdAt, updatedAt, lastDeliveryAt, lastSuccessAt, disabledReason } = s;
   const item = { id, accountId, endpointUrl, events, active, consecutiveFailures, failedDeliveries, createdAt, updatedAt, lastDeliveryAt, lastSuccessAt, disabledReason, sealedSecret };
-  await subscriptions().create(item as never).go();
+  await subscriptions().create(item).go();
 }
 
 /**
@@ -176,18 +88,18 @@ export async function withSigningSecret(sub: Subscription): Promise<SigningSubsc
 
 export async function getSubscription(id: number): Promise<Subscription | undefined> {
   const res = await subscriptions().get({ id }).go({ consistent: true });
-  return (res.data ?? undefined) as Subscription | undefined;
+  return res.data ?? undefined;
 }
 
 export async function listSubscriptions(accountId: number): Promise<Subscription[]> {
   const res = await subscriptions().query.byAccount({ accountId }).go({ pages: 'all' });
-  return res.data as Subscription[];
+  return res.data;
 }
 
 export async function updateSubscription(id: number, patch: Partial<Omit<Subscription, 'id' | 'accountId' | 'createdAt'>>): Promise<Subscription | undefined> {
   try {
-    const res = await subscriptions().patch({ id }).set(patch as never).go({ response: 'all_new' });
-    return res.data as Subscription;
+    const res = await subscriptions().patch({ id }).set(patch).go({ response: 'all_new' });
+    return res.data;
   } catch (err) {
     if (isConditionalFailure(err)) return undefined;
     throw err;
@@ -209,7 +121,7 @@ export async function recordFailure(id: number, at: string, disableAt: number, d
       .add({ consecutiveFailures: 1, failedDeliveries: 1 })
       .set({ lastDeliveryAt: at, updatedAt: at })
       .go({ response: 'all_new' });
-    const sub = res.data as Subscription;
+    const sub = res.data;
     const reason = disableNow ?? (sub.consecutiveFailures >= disableAt ? `Disabled after ${sub.consecutiveFailures} consecutive failed deliveries.` : undefined);
     if (reason && sub.active) return updateSubscription(id, { active: false, disabledReason: reason, updatedAt: at });
     return sub;
@@ -226,7 +138,7 @@ export async function recordSuccess(id: number, at: string): Promise<void> {
 /** Creates the delivery of an event to a subscription once; false when it already exists. */
 export async function createDelivery(d: Delivery): Promise<boolean> {
   try {
-    await deliveries().create(d as never).go();
+    await deliveries().create(d).go();
     return true;
   } catch (err) {
     if (isConditionalFailure(err)) return false;
@@ -236,19 +148,19 @@ export async function createDelivery(d: Delivery): Promise<boolean> {
 
 export async function getDelivery(subscriptionId: number, eventId: string): Promise<Delivery | undefined> {
   const res = await deliveries().get({ subscriptionId, eventId }).go({ consistent: true });
-  return (res.data ?? undefined) as Delivery | undefined;
+  return res.data ?? undefined;
 }
 
 /** By its public id (the index holds the whole item; attempts are written conditionally anyway). */
 export async function getDeliveryById(id: number): Promise<Delivery | undefined> {
   const res = await deliveries().query.byId({ id }).go();
-  return res.data[0] as Delivery | undefined;
+  return res.data[0];
 }
 
 /** Newest first. */
 export async function listDeliveries(subscriptionId: number): Promise<Delivery[]> {
   const res = await deliveries().query.bySubscription({ subscriptionId }).go({ pages: 'all', order: 'desc' });
-  return res.data as Delivery[];
+  return res.data;
 }
 
 /**
@@ -267,7 +179,7 @@ export async function recordAttempt(
       .set({ attempts: [...d.attempts, attempt], attemptCount: seenAttempts + 1, state: next.state, updatedAt: attempt.attempted_at });
     const withNext = next.nextAttemptAt ? base.set({ nextAttemptAt: next.nextAttemptAt }) : base.remove(['nextAttemptAt']);
     const res = await withNext.where(({ attemptCount }, { eq }) => eq(attemptCount, seenAttempts)).go({ response: 'all_new' });
-    return res.data as Delivery;
+    return res.data;
   } catch (err) {
     if (isConditionalFailure(err)) return undefined;
     throw err;

@@ -35,7 +35,7 @@ export interface DocumentFields {
 }
 
 export function actorOf(p: Principal): Actor {
-  return p.email ? { id: p.tokenId, name: p.tokenName, email: p.email } : ({ id: p.tokenId, name: p.tokenName } as Actor);
+  return p.email ? { id: p.tokenId, name: p.tokenName, email: p.email } : { id: p.tokenId, name: p.tokenName };
 }
 
 

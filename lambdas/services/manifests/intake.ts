@@ -152,7 +152,7 @@ export async function submitManifest(
     ttl: expiresAt(started),
   };
   await storePayload(record.payloadKey, payload);
-  await queues().send(intakeQueue as never, { kind: 'manifest', record } satisfies IntakeJob, opts.writesInRequest ? { delaySeconds: inRequestWriteJobDelaySeconds } : {});
+  await queues().send(intakeQueue, { kind: 'manifest', record } satisfies IntakeJob, opts.writesInRequest ? { delaySeconds: inRequestWriteJobDelaySeconds } : {});
   const answer = answerFrom(await claimSubmission(record), record);
   if (!answer.replayed) recordMetric('ManifestsSubmitted', 1, { by: mode });
   return answer;
@@ -260,7 +260,7 @@ export async function submitChunk(principal: SignedSender, courier: string, s: M
     if (problem) mismatch('_chunk_metadata.total_items', problem);
   }
   await storePayload(record.payloadKey, payload);
-  await queues().send(intakeQueue as never, { kind: 'chunk', set, chunk: record } satisfies IntakeJob);
+  await queues().send(intakeQueue, { kind: 'chunk', set, chunk: record } satisfies IntakeJob);
   const accepted = await acceptChunk(set, record, started);
   if (!accepted.fresh) return answerForHeldChunk(accepted.set, n);
   const after = accepted.set;

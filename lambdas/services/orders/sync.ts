@@ -12,7 +12,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Principal } from '../../core/auth/principal';
 import { Conflict, ValidationFailed } from '../../core/errors';
-import { canonicalChannel, credentialProblems, formerChannels, formerCodesOf, syncChannels, type MarketplaceConnection, type SyncChannel } from '../../core/orders/marketplace';
+import { canonicalChannel, credentialProblems, formerCodesOf, isFormerChannel, syncChannels, type MarketplaceConnection, type SyncChannel } from '../../core/orders/marketplace';
 import { nextSyncAfter, syncEveryMinutes } from '../../core/orders/sync-schedule';
 import { config } from '../../shared/config';
 import { now, nowIso } from '../../infra/clock';
@@ -296,9 +296,9 @@ export async function migrateFormerConnections(accountId: number): Promise<{ con
   const out = { connections: 0, credentials: 0, conflicts: [] as string[] };
   const rows = await connectionRows(accountId);
   const codes = new Set(rows.map((r) => r.channel as string));
-  for (const row of rows.filter((r) => formerChannels.includes(r.channel as never))) {
-    const former = row.channel as string;
-    const channel = canonicalChannel(former) as SyncChannel;
+  for (const row of rows.filter((r) => isFormerChannel(r.channel))) {
+    const former = row.channel;
+    const channel = canonicalChannel(former);
     const moved = await moveConnection(row, channel, codes.has(channel));
     if (moved === 'moved') out.connections++;
     // Changed meanwhile (connected again, or disconnected): the account's own write stands.

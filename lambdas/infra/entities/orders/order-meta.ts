@@ -1,0 +1,17 @@
+import type { EntityItem } from 'electrodb';
+import { defineEntity, service, key, required, optional, keyless } from '../entity';
+
+/** The account's order meta: `version` changes with every listed change, `count` is the number of orders. */
+export const orderMetas = defineEntity({
+  model: { entity: 'orderMeta', version: '1', service },
+  attributes: {
+    ...required({ accountId: 'number' }),
+    ...optional({ version: 'number', count: 'number' }),
+  },
+  indexes: {
+    byAccount: { pk: key('pk', 'ORDERMETA#${accountId}', keyless), sk: key('sk', 'META', keyless) },
+  },
+} as const);
+
+/** An item of the entity as a read answers it. */
+export type OrderMetaItem = EntityItem<ReturnType<typeof orderMetas>>;
