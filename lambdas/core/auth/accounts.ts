@@ -1,4 +1,4 @@
-/** Accounts and their API tokens as the rules and views read them; infra/entities/accounts.ts stores them. */
+/** Accounts and their API tokens as the rules and views read them; infra/entities/auth.ts stores them. */
 import type { Role, Scope } from '../../catalog/types';
 
 export const accountKinds = ['partner', 'broker', 'operator'] as const;

@@ -1,4 +1,4 @@
-import { getMemories, memoryCount, type MemoryRecord } from '../entities/reviews';
+import { getMemories, memoryCount, type MemoryRecord } from '../entities/review';
 
 /**
  * The partner-code memory as the pipeline's tariff stage reads it (what brokers decided for an

@@ -1,6 +1,6 @@
 /** Accounts and their API tokens: what the account and admin routes, the twin and `tokens bootstrap` do with them. */
 import { now, nowIso } from '../../infra/clock';
-import * as store from '../../infra/entities/accounts';
+import * as store from '../../infra/entities/auth';
 import { getSetting, setSettingOnce } from '../../infra/entities/settings';
 import { hasSigningSecret, type Account, type AccountKind, type TokenRecord } from '../../core/auth/accounts';
 import { checkExpiry, generateToken, hashToken } from '../../core/auth/tokens';

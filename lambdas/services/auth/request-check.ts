@@ -1,5 +1,5 @@
 import { now } from '../../infra/clock';
-import { findTokenByHash, touchToken } from '../../infra/entities/accounts';
+import { findTokenByHash, touchToken } from '../../infra/entities/auth';
 import type { Principal } from '../../core/auth/principal';
 import { bearerToken, hashToken, tokenRefusal, type TokenRefusal } from '../../core/auth/tokens';
 

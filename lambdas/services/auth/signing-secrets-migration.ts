@@ -10,7 +10,7 @@
  * repeat, to stop anywhere and to make while the service runs (a rotation meanwhile wins).
  */
 import { ValidationFailed } from '../../core/errors';
-import { listAccounts, sealLegacySigningSecret } from '../../infra/entities/accounts';
+import { listAccounts, sealLegacySigningSecret } from '../../infra/entities/auth';
 import { listSubscriptions, sealLegacySecret } from '../../infra/entities/webhooks';
 import { encodeCursor, parseCursor } from '../../shared/cursor';
 

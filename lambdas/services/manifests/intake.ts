@@ -7,7 +7,7 @@ import { batchIdFor, chunkProgress, type BatchRecord, type ChunkSetRecord } from
 import { chunkExpiry, closedBody, queuedAnswer } from '../../core/manifests/views';
 import { now } from '../../infra/clock';
 import { queues } from '../../infra/queues';
-import { getAccount, openSigningSecret } from '../../infra/entities/accounts';
+import { getAccount, openSigningSecret } from '../../infra/entities/auth';
 import { answerBytes, claimSubmission, getSubmission, type SubmissionRecord } from '../../infra/entities/manifest-submissions';
 import { getBatch, openChunkSet, type ChunkRecord } from '../../infra/entities/manifests';
 import { recordMetric } from '../../shared/metrics';

@@ -13,7 +13,7 @@
  */
 import { ValidationFailed } from '../../core/errors';
 import { channelAliases, formerChannels } from '../../core/orders/marketplace';
-import { listAccounts } from '../../infra/entities/accounts';
+import { listAccounts } from '../../infra/entities/auth';
 import { formerChannelRows, migrateFormerChannel, type FormerChannelRow } from '../../infra/entities/orders';
 import { migrateFormerConnections, migrateFormerSyncs } from './sync';
 import { encodeCursor, parseCursor } from '../../shared/cursor';

@@ -16,7 +16,7 @@ import { offlineClassifierInForce } from '../../infra/tariff/classifier-port';
 import type { TariffRow } from '../../core/tariff/table';
 import { now } from '../../infra/clock';
 import { getBatch, getStoredItems, itemsOfAwb, listAllBatches } from '../../infra/entities/manifests';
-import { applyReview, getMemory, listReviewDecisions, reviewOf, withCursor, type ReviewDecisionRecord } from '../../infra/entities/reviews';
+import { applyReview, getMemory, listReviewDecisions, reviewOf, withCursor, type ReviewDecisionRecord } from '../../infra/entities/review';
 import { loadTariffTable } from '../../infra/tariff/table-source';
 import { partAt, readHashesOf, readPartOf, resultsIndex, writeIndex, writePart, type ResultsIndex } from '../pipeline/results-store';
 import { closed } from '../manifests/intake';

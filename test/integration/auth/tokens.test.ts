@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { authorizer } from '../../../lambdas/catalog';
 import { manualClock, useClock, useSystemClock } from '../../../lambdas/infra/clock';
 import { documentClient } from '../../../lambdas/infra/dynamo';
-import { touchToken } from '../../../lambdas/infra/entities/accounts';
+import { touchToken } from '../../../lambdas/infra/entities/auth';
 import { DynamoDBClient, ScanCommand } from '@aws-sdk/client-dynamodb';
 import { createHash } from 'node:crypto';
 import { inject } from 'vitest';

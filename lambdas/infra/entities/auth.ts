@@ -1,6 +1,6 @@
 import { isConditionalFailure } from './entity';
-import { accounts } from './accounts/account';
-import { tokens } from './accounts/token';
+import { accounts } from './auth/account';
+import { tokens } from './auth/token';
 import { nextId } from './counters';
 import { type Account, type AccountKind, type TokenRecord } from '../../core/auth/accounts';
 import { secretSealer, type SecretBinding } from '../sealed-secrets';

@@ -4,9 +4,9 @@ import { documentClient } from '../dynamo';
 import { batchKey } from './manifests';
 import { config } from '../../shared/config';
 import type { BatchRecord, ClassificationReview } from '../../core/manifests/model';
-import { reviewDecisions, type ReviewDecisionItem } from './reviews/review-decision';
-import { tariffMemories, type TariffMemoryItem } from './reviews/tariff-memory';
-import { tariffMemoryMetas } from './reviews/tariff-memory-meta';
+import { reviewDecisions, type ReviewDecisionItem } from './review/review-decision';
+import { tariffMemories, type TariffMemoryItem } from './review/tariff-memory';
+import { tariffMemoryMetas } from './review/tariff-memory-meta';
 
 /** A broker's decision as the review reads and writes it (its key parts aside). */
 export type ReviewDecisionRecord = Omit<ReviewDecisionItem, 'batchId' | 'revisionKey'>;
