@@ -13,8 +13,8 @@
  * DESPACHO_ORDER_SYNC_EVERY_MINUTES (5, 10, 15, 20, 30 or 60; default 60), DESPACHO_TRACING (on|off).
  */
 import { App } from 'aws-cdk-lib';
-import { buildApp, contextOverrides } from '../lib/app';
-import { parseStage } from '../lib/stage';
+import { buildApp, contextOverrides } from '#lib/app';
+import { parseStage } from '#lib/stage';
 
 const app = new App();
 try {

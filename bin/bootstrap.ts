@@ -1,6 +1,6 @@
-import { generateToken } from '../lambdas/core/auth/tokens';
-import { seedAdminToken } from '../lambdas/services/auth/accounts';
-import { nowIso } from '../lambdas/infra/clock';
+import { generateToken } from '#core/auth/tokens';
+import { seedAdminToken } from '#services/auth/accounts';
+import { nowIso } from '#infra/clock';
 
 /**
  * The first admin token of a deployed stage, written with the operator's AWS credentials through

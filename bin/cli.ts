@@ -6,7 +6,7 @@
 import { readFileSync, realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { roles, scopes } from '../lambdas/catalog/types';
+import { roles, scopes } from '#catalog/types';
 import { createDespachoClient, requestPath, type DespachoClient } from '../clients/typescript';
 
 export const defaultUrl = 'http://localhost:3000/api';

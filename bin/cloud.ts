@@ -7,8 +7,8 @@
  * CLOUD_ASSEMBLY: a cdk.out already synthesized (skips the synth); CLOUD_STAGE: the stage (dev).
  */
 import { stopOnSignal } from './stop-on-signal';
-import { seedAdminToken } from '../lambdas/services/auth/accounts';
-import { startCloudLane } from '../twin/cloud/lane';
+import { seedAdminToken } from '#services/auth/accounts';
+import { startCloudLane } from '#twin/cloud/lane';
 
 const started = Date.now();
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';

@@ -70,7 +70,7 @@ export async function seedOrderDemo(call: Call, token: string, apiUrl: string): 
 
 async function marketplaceDemo(call: Call, token: string, apiUrl: string): Promise<string[]> {
   if (!/^https?:\/\/(localhost|127\.0\.0\.1|\[::1\])(:\d+)?\//.test(apiUrl + '/')) return ['Marketplace orders: skipped (the demo marketplaces run only beside a local twin).'];
-  const fakes = await import('../twin/fake-marketplaces');
+  const fakes = await import('#twin/fake-marketplaces');
   const [shopify, ml, amazon] = await Promise.all([fakes.startFakeShopify({ count: 8, seed: 11 }), fakes.startFakeMercadoLibre({ count: 10, seed: 12 }), fakes.startFakeAmazon({ count: 6, seed: 13 })]);
   try {
     await call('PUT', '/v1/orders/marketplaces/shopify', token, { base_url: shopify.baseUrl, credentials: { accessToken: shopify.token } });

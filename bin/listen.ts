@@ -15,10 +15,10 @@ import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createDespachoClient } from '../clients/typescript';
-import { deliveryTimeoutMs, newSigningSecret, signedHeaders, standardWebhooksSecret } from '../lambdas/core/webhooks/delivery-rules';
-import { webhookEventNames } from '../lambdas/core/webhooks/events';
-import { encodeCursor, feedMaxLimit } from '../lambdas/core/webhooks/feed';
-import { postWebhook } from '../lambdas/infra/webhook-http';
+import { deliveryTimeoutMs, newSigningSecret, signedHeaders, standardWebhooksSecret } from '#core/webhooks/delivery-rules';
+import { webhookEventNames } from '#core/webhooks/events';
+import { encodeCursor, feedMaxLimit } from '#core/webhooks/feed';
+import { postWebhook } from '#infra/webhook-http';
 
 interface Writer {
   write(chunk: string): unknown;

@@ -5,7 +5,7 @@
  * benchmarks run the service in its own process against theirs); TABLE_NAME names the table.
  */
 import { stopOnSignal } from './stop-on-signal';
-import { startTwin } from '../twin/twin';
+import { startTwin } from '#twin/twin';
 
 const started = Date.now();
 process.env.LOG_LEVEL ??= 'INFO';

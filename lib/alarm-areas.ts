@@ -1,5 +1,5 @@
-import { shippingRoutes } from '../lambdas/catalog/shipping';
-import type { QueueName } from '../lambdas/catalog/types';
+import { shippingRoutes } from '#catalog/shipping';
+import type { QueueName } from '#catalog/types';
 
 /**
  * The areas a stage's alarms are read by: one composite alarm per area notifies (lib/observability.ts),

@@ -1,4 +1,4 @@
-import type { QueueName } from '../lambdas/catalog/types';
+import type { QueueName } from '#catalog/types';
 
 /**
  * Every alarm threshold of a stage, as data (docs/operators/operating.md, explains each alarm and what to do

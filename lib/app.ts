@@ -1,5 +1,5 @@
 import { App, Tags, type Environment } from 'aws-cdk-lib';
-import type { EventRuleDef, RouteDef, WorkerDef } from '../lambdas/catalog/types';
+import type { EventRuleDef, RouteDef, WorkerDef } from '#catalog/types';
 import { ApiStack } from './api';
 import { DataStack } from './data';
 import { EdgeStack } from './edge';

@@ -2,9 +2,9 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { dashboardScript, dashboardStyle } from '../lambdas/http/dashboard/script';
-import { docsScript } from '../lambdas/http/system/docs-script';
-import { consoleScript, consoleStyle } from '../lambdas/http/console/script';
+import { dashboardScript, dashboardStyle } from '#http/dashboard/script';
+import { docsScript } from '#http/system/docs-script';
+import { consoleScript, consoleStyle } from '#http/console/script';
 
 /**
  * How every Lambda is bundled: one minified ESM file per handler with the AWS SDK inside (pinned by

@@ -9,10 +9,10 @@ import * as scheduler from 'aws-cdk-lib/aws-scheduler';
 import { SqsSendMessage } from 'aws-cdk-lib/aws-scheduler-targets';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
-import { eventRules, queues } from '../lambdas/catalog';
-import type { EventRuleDef, QueueDef, QueueName } from '../lambdas/catalog/types';
-import { syncCron } from '../lambdas/core/orders/sync-schedule';
-import { tableSchema } from '../lambdas/infra/table-schema';
+import { eventRules, queues } from '#catalog';
+import type { EventRuleDef, QueueDef, QueueName } from '#catalog/types';
+import { syncCron } from '#core/orders/sync-schedule';
+import { tableSchema } from '#infra/table-schema';
 import { TableBackup, tableBackupByStage } from './backup';
 import type { StageSettings } from './stage';
 

@@ -7,7 +7,7 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { signingSecretPurposes, type Access, type QueueName, type SigningSecretKind } from '../lambdas/catalog/types';
+import { signingSecretPurposes, type Access, type QueueName, type SigningSecretKind } from '#catalog/types';
 import type { DataStack } from './data';
 import { acknowledge, wildcardResourceFinding } from './nag';
 import type { StageSettings } from './stage';

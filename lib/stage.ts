@@ -1,6 +1,6 @@
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
-import { defaultSyncEveryMinutes, syncScheduleOptions } from '../lambdas/core/orders/sync-schedule';
+import { defaultSyncEveryMinutes, syncScheduleOptions } from '#core/orders/sync-schedule';
 import { stageConfigs, stageNames, type StageConfig, type StageName } from './stages';
 
 export { type StageConfig, type StageName } from './stages';

@@ -10,7 +10,7 @@
 import { rm, writeFile } from 'node:fs/promises';
 import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
-import { authorizer, fallback, pipelineTasks, routes, workers } from '../lambdas/catalog';
+import { authorizer, fallback, pipelineTasks, routes, workers } from '#catalog';
 import { budgetFor, budgetsFile, bundleHandler, importOnce, median, pool, repoRoot, type Bundle } from './bundle';
 
 const runsPerBundle = 5;

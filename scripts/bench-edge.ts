@@ -12,8 +12,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { seedAdminToken } from '../lambdas/services/auth/accounts';
-import { startCloudLane, synthesize } from '../twin/cloud/lane';
+import { seedAdminToken } from '#services/auth/accounts';
+import { startCloudLane, synthesize } from '#twin/cloud/lane';
 
 const requests = 1000;
 const perMinute = 60;

@@ -26,7 +26,7 @@ import { randomUUID } from 'node:crypto';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { startBenchService } from './bench-service';
 import { rawWrite as writeRaw } from './raw-writes';
-import { item as testItem } from '../test/support/manifests';
+import { item as testItem } from '#support/manifests';
 
 const sizes = (process.env.BENCH_SIZES ?? '100,1000,10000').split(',').map(Number);
 const repeats = Number(process.env.BENCH_REPEATS ?? 5);

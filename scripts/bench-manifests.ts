@@ -3,8 +3,8 @@
  * consignee or to distinct people, with valid CUILs.
  */
 import { readFileSync } from 'node:fs';
-import { item as testItem } from '../test/support/manifests';
-import { cuitCheckDigit } from '../lambdas/core/customs/tax-id';
+import { item as testItem } from '#support/manifests';
+import { cuitCheckDigit } from '#core/customs/tax-id';
 
 /** Descriptions as couriers send them (the labeled evaluation set), cycled. */
 export const descriptions = readFileSync(new URL('../test/fixtures/tariff-labeled.csv', import.meta.url), 'utf8')

@@ -24,9 +24,9 @@ import { randomUUID } from 'node:crypto';
 import { startBenchService, type StageTimes } from './bench-service';
 import { rawConditionalPuts, rawWrite as writeRaw } from './raw-writes';
 import { descriptions, items, type Shape } from './bench-manifests';
-import { createOfflineClassifier } from '../lambdas/core/tariff/classifier';
-import { builtinTariff } from '../lambdas/core/tariff/builtin';
-import { stageSteps } from '../lambdas/core/pipeline/stages';
+import { createOfflineClassifier } from '#core/tariff/classifier';
+import { builtinTariff } from '#core/tariff/builtin';
+import { stageSteps } from '#core/pipeline/stages';
 
 const itemCount = Number(process.env.BENCH_ITEMS ?? 10_000);
 const chunkCount = Number(process.env.BENCH_CHUNKS ?? 20);

@@ -18,7 +18,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { ensureTable, startDynamoLocal } from '../twin/dynamodb-local';
+import { ensureTable, startDynamoLocal } from '#twin/dynamodb-local';
 import { clients } from './api-client';
 import { requestPath } from '../clients/typescript';
 

@@ -10,9 +10,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { startTwin } from '../twin/twin';
-import { startDynamoLocal } from '../twin/dynamodb-local';
-import { domainEvent, events } from '../lambdas/infra/events';
+import { startTwin } from '#twin/twin';
+import { startDynamoLocal } from '#twin/dynamodb-local';
+import { domainEvent, events } from '#infra/events';
 import { clients, must } from './api-client';
 
 const eventCount = Number(process.env.BENCH_EVENTS ?? 10_000);

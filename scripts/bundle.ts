@@ -7,7 +7,7 @@ import { stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build, type BuildOptions } from 'esbuild';
-import { browserScriptsFor, lambdaBundle, lazyModulesFor, workerBundle, workerScriptsFor } from '../lib/bundling';
+import { browserScriptsFor, lambdaBundle, lazyModulesFor, workerBundle, workerScriptsFor } from '#lib/bundling';
 
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -194,4 +194,4 @@ export function median(values: number[]): number {
 }
 
 /** Runs tasks with at most `limit` in flight, keeping results in input order (the service's own helper). */
-export { mapConcurrent as pool } from '../lambdas/shared/concurrency';
+export { mapConcurrent as pool } from '#shared/concurrency';

@@ -21,7 +21,7 @@ import { existsSync, readFileSync, readdirSync, realpathSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { metrics as metricDefs } from '../lambdas/shared/metric-names';
+import { metrics as metricDefs } from '#shared/metric-names';
 
 // ---------------------------------------------------------------------------------------------
 // Prices

@@ -14,12 +14,12 @@
 import { readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
-import { builtinTariff } from '../lambdas/core/tariff/builtin';
-import { createOfflineClassifier, type OfflineClassifier } from '../lambdas/core/tariff/classifier';
-import { createHsIndex, type HsIndex } from '../lambdas/core/tariff/hs-fallback';
-import { hsNomenclature } from '../lambdas/infra/tariff/hs-nomenclature';
-import { calibrationBands, type Calibration } from '../lambdas/core/tariff/calibration';
-import { ncmDigits, type TariffRow } from '../lambdas/core/tariff/table';
+import { builtinTariff } from '#core/tariff/builtin';
+import { createOfflineClassifier, type OfflineClassifier } from '#core/tariff/classifier';
+import { createHsIndex, type HsIndex } from '#core/tariff/hs-fallback';
+import { hsNomenclature } from '#infra/tariff/hs-nomenclature';
+import { calibrationBands, type Calibration } from '#core/tariff/calibration';
+import { ncmDigits, type TariffRow } from '#core/tariff/table';
 
 export const labeledSetPath = fileURLToPath(new URL('../test/fixtures/tariff-labeled.csv', import.meta.url));
 export const heldoutSetPath = fileURLToPath(new URL('../test/fixtures/tariff-heldout.csv', import.meta.url));

@@ -16,16 +16,16 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import type { Finding, RouteStats } from '../test/support/fuzz/run';
+import type { Finding, RouteStats } from '#support/fuzz/run';
 
 // The service's logger reads these when it loads: set them first, load the service after.
 process.env.LOG_LEVEL ??= 'SILENT';
 process.env.POWERTOOLS_LOG_LEVEL ??= process.env.LOG_LEVEL;
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
-const { startDynamoLocal } = await import('../twin/dynamodb-local');
-const { startTwin } = await import('../twin/twin');
-const { fuzzRound } = await import('../test/support/fuzz/run');
-const { formatFindings, formatReport } = await import('../test/support/fuzz/report');
+const { startDynamoLocal } = await import('#twin/dynamodb-local');
+const { startTwin } = await import('#twin/twin');
+const { fuzzRound } = await import('#support/fuzz/run');
+const { formatFindings, formatReport } = await import('#support/fuzz/report');
 
 const { values } = parseArgs({
   options: {

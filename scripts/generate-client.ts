@@ -6,8 +6,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import openapiTS, { astToString } from 'openapi-typescript';
-import { serviceDocument } from '../lambdas/http/system/openapi';
-import { projectRoot } from '../lib/functions';
+import { serviceDocument } from '#http/system/openapi';
+import { projectRoot } from '#lib/functions';
 
 export const schemaFile = join(projectRoot, 'clients', 'typescript', 'schema.d.ts');
 

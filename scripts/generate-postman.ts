@@ -11,9 +11,9 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
-import { serviceDocument } from '../lambdas/http/system/openapi';
-import { prng } from '../twin/prng';
-import { projectRoot } from '../lib/functions';
+import { serviceDocument } from '#http/system/openapi';
+import { prng } from '#twin/prng';
+import { projectRoot } from '#lib/functions';
 
 /**
  * The converter fakes example bodies with Math.random, and its faker keeps the Math.random it

@@ -7,8 +7,8 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { routes } from '../lambdas/catalog';
-import { projectRoot } from '../lib/functions';
+import { routes } from '#catalog';
+import { projectRoot } from '#lib/functions';
 
 export const accessFile = join(projectRoot, 'lambdas', 'catalog', 'access.json');
 

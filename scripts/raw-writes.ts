@@ -1,5 +1,5 @@
 import { BatchWriteCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { mapConcurrent } from '../lambdas/shared/concurrency';
+import { mapConcurrent } from '#shared/concurrency';
 
 /**
  * The baseline the benchmarks compare with: the same items written with plain BatchWriteItem,

@@ -1,9 +1,9 @@
 import type { APIGatewayRequestAuthorizerEventV2 } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
-import type { ApiEvent } from '../lambdas/http/kit/route';
-import type { AuthContext } from '../lambdas/http/kit/auth-context';
-import { now } from '../lambdas/infra/clock';
+import type { ApiEvent } from '#http/kit/route';
+import type { AuthContext } from '#http/kit/auth-context';
+import { now } from '#infra/clock';
 
 /** The parts of an HTTP request API Gateway turns into an event. */
 export interface IncomingCall {

@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { Lru } from '../lambdas/shared/lru';
+import { Lru } from '#shared/lru';
 
 /** The authorizer's verdict as API Gateway keeps it: allowed or not, and the context it passes on. */
 export interface Verdict {

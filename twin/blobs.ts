@@ -4,9 +4,9 @@ import { mkdir, open, readFile, rename, rm, stat, writeFile } from 'node:fs/prom
 import { dirname, join, resolve, sep } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { BlobPort, PresignedUpload, PresignedUploadOptions, StoredEncoding } from '../lambdas/infra/blobs';
-import { constantTimeEqual } from '../lambdas/core/auth/tokens';
-import { now } from '../lambdas/infra/clock';
+import type { BlobPort, PresignedUpload, PresignedUploadOptions, StoredEncoding } from '#infra/blobs';
+import { constantTimeEqual } from '#core/auth/tokens';
+import { now } from '#infra/clock';
 
 /** What a presigned upload form allows: signed, base64url JSON in its `policy` field. */
 interface UploadPolicy {

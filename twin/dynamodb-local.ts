@@ -10,7 +10,7 @@ import {
   UpdateTimeToLiveCommand,
   ResourceNotFoundException,
 } from '@aws-sdk/client-dynamodb';
-import { tableSchema } from '../lambdas/infra/table-schema';
+import { tableSchema } from '#infra/table-schema';
 
 /**
  * Start-up flags that halve DynamoDB Local's JVM start on a small machine (C1 only, serial GC).

@@ -2,9 +2,9 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { once } from 'node:events';
 import { randomBytes, randomInt } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
-import type { LabelAddress } from '../lambdas/infra/label-pdf';
-import { kgPerLb, cmPerIn } from '../lambdas/core/shipping/units';
-import { now } from '../lambdas/infra/clock';
+import type { LabelAddress } from '#infra/label-pdf';
+import { kgPerLb, cmPerIn } from '#core/shipping/units';
+import { now } from '#infra/clock';
 import { encodeGif } from './gif';
 
 /**
@@ -118,13 +118,13 @@ const businessDaysAfter = (ms: number, n: number) => {
 /** The label the fake prints: Despacho's own 4x6 layout with the carrier's name and tracking number. */
 async function pdfLabel(carrier: string, service: string, trackingNumber: string, reference: string, sender: LabelAddress, recipient: LabelAddress, packages: { weight: number; length: number; width: number; height: number }[]) {
   // Loaded on the first label: the barcode library is large, and `npm start` should not wait for it.
-  const { renderLabel } = await import('../lambdas/infra/label-pdf');
+  const { renderLabel } = await import('#infra/label-pdf');
   return renderLabel({ trackingNumber, carrier, service, orderNumber: reference || '-', shipmentId: 1, createdAt: new Date(now().getTime()).toISOString(), sender, recipient, packages });
 }
 
 /** UPS's label: a 6x4 GIF at 200 dpi, the label turned a quarter (UPS's own GIFs print rotated). */
 async function upsGif(trackingNumber: string): Promise<Buffer> {
-  const [{ code128 }, { bwipPngToGray }] = await Promise.all([import('bwip-js/node'), import('../lambdas/infra/barcode')]);
+  const [{ code128 }, { bwipPngToGray }] = await Promise.all([import('bwip-js/node'), import('#infra/barcode')]);
   const [pw, ph] = [800, 1200];
   const probe = bwipPngToGray(await code128({ bcid: 'code128', text: trackingNumber, scale: 1, height: 25, paddingwidth: 10 }));
   const scale = Math.max(1, Math.min(4, Math.floor((pw - 20) / probe.width)));

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
-import type { MarketplacePage } from '../lambdas/core/orders/marketplace';
+import type { MarketplacePage } from '#core/orders/marketplace';
 import { prng } from './prng';
 
 /**

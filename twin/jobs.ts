@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { Context, SQSEvent, SQSBatchResponse } from 'aws-lambda';
-import { defineEntity, isConditionalFailure, key, service } from '../lambdas/infra/entities/entity';
-import type { QueuePort } from '../lambdas/infra/queues';
-import type { TimerPort } from '../lambdas/infra/timers';
-import { busEnvelope, type EventPort } from '../lambdas/infra/events';
-import type { EventRuleDef, QueueDef, QueueName, WorkerDef } from '../lambdas/catalog/types';
-import { now } from '../lambdas/infra/clock';
-import { logger } from '../lambdas/shared/logger';
+import { defineEntity, isConditionalFailure, key, service } from '#infra/entities/entity';
+import type { QueuePort } from '#infra/queues';
+import type { TimerPort } from '#infra/timers';
+import { busEnvelope, type EventPort } from '#infra/events';
+import type { EventRuleDef, QueueDef, QueueName, WorkerDef } from '#catalog/types';
+import { now } from '#infra/clock';
+import { logger } from '#shared/logger';
 
 /**
  * The twin's SQS, EventBridge and Scheduler in one: every message is a job item in the table with

@@ -1,10 +1,10 @@
 import type { SQSEvent } from 'aws-lambda';
-import { stageSteps, stepOf, type StageName } from '../lambdas/core/pipeline/stages';
-import { executionName, type PipelineRunInput, type PipelineRunner } from '../lambdas/infra/state-machine';
-import { getBatch } from '../lambdas/infra/entities/manifests';
-import type { PrepareOutput } from '../lambdas/services/pipeline/run';
-import type { QueueDef, WorkerDef } from '../lambdas/catalog/types';
-import { logger } from '../lambdas/shared/logger';
+import { stageSteps, stepOf, type StageName } from '#core/pipeline/stages';
+import { executionName, type PipelineRunInput, type PipelineRunner } from '#infra/state-machine';
+import { getBatch } from '#infra/entities/manifests';
+import type { PrepareOutput } from '#services/pipeline/run';
+import type { QueueDef, WorkerDef } from '#catalog/types';
+import { logger } from '#shared/logger';
 import { lambdaContext, type TwinJobs } from './jobs';
 
 /**

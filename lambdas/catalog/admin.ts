@@ -1,6 +1,6 @@
 import type { RouteDef } from './types';
-import { CreateAccountBody, CreateTokenBody, ListTokensQuery, MetricsQuery, MigrateChannelCodesBody, MigrateSigningSecretsBody } from '../http/admin/schemas';
-import { IdParams } from '../http/kit/schemas';
+import { CreateAccountBody, CreateTokenBody, ListTokensQuery, MetricsQuery, MigrateChannelCodesBody, MigrateSigningSecretsBody } from '#http/admin/schemas';
+import { IdParams } from '#http/kit/schemas';
 
 export const AdminAccountsCreate = {
   id: 'AdminAccountsCreate',

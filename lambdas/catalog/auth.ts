@@ -1,5 +1,5 @@
 import type { RouteDef } from './types';
-import { IdParams } from '../http/kit/schemas';
+import { IdParams } from '#http/kit/schemas';
 
 export const Me = {
   id: 'Me',

@@ -1,5 +1,5 @@
 import type { RouteDef } from './types';
-import { CalculateBody, CanEditBody, ClientInfoBody, QuotaCheckBody } from '../http/customs/schemas';
+import { CalculateBody, CanEditBody, ClientInfoBody, QuotaCheckBody } from '#http/customs/schemas';
 
 export const CouriersQuotaCheck = {
   id: 'CouriersQuotaCheck',

@@ -1,6 +1,6 @@
 import type { RouteDef } from './types';
-import { Base64Supersede, Base64Upload, ListQuery, RejectBody, ReviewBody, UploadIdParams, UploadUrlBody } from '../http/documents/schemas';
-import { IdParams } from '../http/kit/schemas';
+import { Base64Supersede, Base64Upload, ListQuery, RejectBody, ReviewBody, UploadIdParams, UploadUrlBody } from '#http/documents/schemas';
+import { IdParams } from '#http/kit/schemas';
 
 export const DocumentsUpload = {
   id: 'DocumentsUpload',

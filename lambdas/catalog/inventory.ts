@@ -1,5 +1,5 @@
 import type { RouteDef } from './types';
-import { SkuParams, StockBody, WarehouseBody, WarehouseParams } from '../http/orders/schemas';
+import { SkuParams, StockBody, WarehouseBody, WarehouseParams } from '#http/orders/schemas';
 
 export const InventoryList = {
   id: 'InventoryList',

@@ -1,5 +1,5 @@
 import type { RouteDef } from './types';
-import { ListQuery, UploadFields, UploadIdParams, UploadUrlBody } from '../http/manifest-files/schemas';
+import { ListQuery, UploadFields, UploadIdParams, UploadUrlBody } from '#http/manifest-files/schemas';
 
 export const ManifestStorageUpload = {
   id: 'ManifestStorageUpload',

@@ -1,8 +1,8 @@
 import type { RouteDef, WorkerDef } from './types';
-import { BaseKeyParams, BatchIdParams, BatchStatusBody, CourierParams, DecisionsParams, DecisionsQuery, DownloadQuery, ManifestListQuery, ManifestPathParams, SubmissionStatusParams } from '../http/manifests/schemas';
-import { ManifestSubmission } from '../core/manifests/submission';
-import { AlternativeListQuery, AlternativeShowQuery, ManifestParams } from '../http/manifests/alternative/schemas';
-import { AlternativeManifest } from '../core/manifests/alternative';
+import { BaseKeyParams, BatchIdParams, BatchStatusBody, CourierParams, DecisionsParams, DecisionsQuery, DownloadQuery, ManifestListQuery, ManifestPathParams, SubmissionStatusParams } from '#http/manifests/schemas';
+import { ManifestSubmission } from '#core/manifests/submission';
+import { AlternativeListQuery, AlternativeShowQuery, ManifestParams } from '#http/manifests/alternative/schemas';
+import { AlternativeManifest } from '#core/manifests/alternative';
 
 export const CouriersSubmit = {
   id: 'CouriersSubmit',

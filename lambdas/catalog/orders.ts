@@ -1,6 +1,6 @@
 import type { RouteDef, WorkerDef } from './types';
-import { CancelBody, ConnectBody, CreateOrderBody, FulfillBody, ListOrdersQuery, MarketplaceParams, ShipBody, SyncBody, UpdateOrderBody } from '../http/orders/schemas';
-import { IdParams } from '../http/kit/schemas';
+import { CancelBody, ConnectBody, CreateOrderBody, FulfillBody, ListOrdersQuery, MarketplaceParams, ShipBody, SyncBody, UpdateOrderBody } from '#http/orders/schemas';
+import { IdParams } from '#http/kit/schemas';
 
 export const OrdersList = {
   id: 'OrdersList',

@@ -1,5 +1,5 @@
 import type { EventRuleDef, PipelineTaskDef, WorkerDef } from './types';
-import { manifestReprocessRequestedEvent, manifestSubmittedEvent } from '../core/pipeline/events';
+import { manifestReprocessRequestedEvent, manifestSubmittedEvent } from '#core/pipeline/events';
 
 /** Accepted manifests and tax-id corrections start pipeline runs. */
 export const ManifestPipeline = { id: 'ManifestPipeline', eventTypes: [manifestSubmittedEvent, manifestReprocessRequestedEvent], queue: 'manifestPipeline' } satisfies EventRuleDef;

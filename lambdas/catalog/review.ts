@@ -1,5 +1,5 @@
 import type { RouteDef } from './types';
-import { BatchQueueQuery, ClassificationBody, ClassificationParams, QuotaParams, QuotaQuery, ReviewDecisionsQuery, ReviewPathParams, ReviewQueueQuery } from '../http/review/schemas';
+import { BatchQueueQuery, ClassificationBody, ClassificationParams, QuotaParams, QuotaQuery, ReviewDecisionsQuery, ReviewPathParams, ReviewQueueQuery } from '#http/review/schemas';
 
 export const ReviewQueue = {
   id: 'ReviewQueue',

@@ -1,7 +1,7 @@
 import type { RouteDef, WorkerDef } from './types';
-import { IdParams } from '../http/kit/schemas';
-import { TrackingUpdateBody } from '../http/orders/schemas';
-import { CarrierAccountBody, CarrierParams, QuoteBody } from '../http/shipping/schemas';
+import { IdParams } from '#http/kit/schemas';
+import { TrackingUpdateBody } from '#http/orders/schemas';
+import { CarrierAccountBody, CarrierParams, QuoteBody } from '#http/shipping/schemas';
 
 export const ShipmentLabel = {
   id: 'ShipmentLabel',

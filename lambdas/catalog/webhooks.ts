@@ -1,7 +1,7 @@
 import type { EventRuleDef, RouteDef, WorkerDef } from './types';
-import { webhookEventNames } from '../core/webhooks/events';
-import { CreateSubscriptionBody, DeliveriesQuery, DeliveryParams, EventsQuery, RetryFailedBody, UpdateSubscriptionBody } from '../http/webhooks/schemas';
-import { IdParams } from '../http/kit/schemas';
+import { webhookEventNames } from '#core/webhooks/events';
+import { CreateSubscriptionBody, DeliveriesQuery, DeliveryParams, EventsQuery, RetryFailedBody, UpdateSubscriptionBody } from '#http/webhooks/schemas';
+import { IdParams } from '#http/kit/schemas';
 
 export const WebhooksAvailableEvents = {
   id: 'WebhooksAvailableEvents',

@@ -1,8 +1,8 @@
 import type { APIGatewayRequestAuthorizerEventV2, APIGatewaySimpleAuthorizerWithContextResult } from 'aws-lambda';
-import type { TokenRefusal } from '../core/auth/tokens';
-import { checkRequest } from '../services/auth/request-check';
+import type { TokenRefusal } from '#core/auth/tokens';
+import { checkRequest } from '#services/auth/request-check';
 import { encodeContext, type AuthContext, type Denial } from './kit/auth-context';
-import { logger, withLogKeys } from '../shared/logger';
+import { logger, withLogKeys } from '#shared/logger';
 import { requestIdOf } from './kit/request-id';
 import { timingSafeEqual } from 'node:crypto';
 

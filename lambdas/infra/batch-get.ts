@@ -1,6 +1,6 @@
 import { BatchGetCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from './dynamo';
-import { config } from '../shared/config';
+import { config } from '#shared/config';
 
 /**
  * Reads items by key, 100 per BatchGetItem, strongly consistent, asking again (with back-off)

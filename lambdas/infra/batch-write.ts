@@ -1,6 +1,6 @@
 import { BatchWriteCommand, type BatchWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from './dynamo';
-import { Unavailable } from '../core/errors';
+import { Unavailable } from '#core/errors';
 
 type WriteRequests = NonNullable<BatchWriteCommandInput['RequestItems']>;
 

@@ -3,8 +3,8 @@ import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectComm
 import { Upload } from '@aws-sdk/lib-storage';
 import { createPresignedPost } from '@aws-sdk/s3-presigned-post';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import { config } from '../shared/config';
-import { contentDisposition } from '../core/documents/files';
+import { config } from '#shared/config';
+import { contentDisposition } from '#core/documents/files';
 import { traced } from './tracing';
 
 /** Files (documents, stored manifests, exports, labels). Keys are always chosen by the service. */

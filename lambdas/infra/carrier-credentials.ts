@@ -1,5 +1,5 @@
 import { deleteSecret, LocalCredentialsFile, readSecretText, secretTags, writeSecret, type SealedEntries } from './sealed-store';
-import { externalCarriers, isExternalCarrier, type CarrierAccount, type CarrierAccountSummary, type ExternalCarrier } from '../core/shipping/carrier-accounts';
+import { externalCarriers, isExternalCarrier, type CarrierAccount, type CarrierAccountSummary, type ExternalCarrier } from '#core/shipping/carrier-accounts';
 import { nowIso } from './clock';
 
 /**

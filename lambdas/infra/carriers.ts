@@ -1,6 +1,6 @@
 import { now } from './clock';
-import { ValidationFailed } from '../core/errors';
-import { deliveryEstimate, despachoTransitDays, trackingNumberFor, type CarrierPort, type TrackingIssued, type TrackingRequest, type DespachoService } from '../core/shipping/carrier';
+import { ValidationFailed } from '#core/errors';
+import { deliveryEstimate, despachoTransitDays, trackingNumberFor, type CarrierPort, type TrackingIssued, type TrackingRequest, type DespachoService } from '#core/shipping/carrier';
 import { dhlCarrier } from './carriers/dhl';
 import { fedexCarrier } from './carriers/fedex';
 import { upsCarrier } from './carriers/ups';

@@ -1,8 +1,8 @@
 import { EventBridgeClient, PutEventsCommand } from '@aws-sdk/client-eventbridge';
 import { randomUUID } from 'node:crypto';
-import { config } from '../shared/config';
+import { config } from '#shared/config';
 import { nowIso } from './clock';
-import type { DomainEvent } from '../core/domain-event';
+import type { DomainEvent } from '#core/domain-event';
 import { traced } from './tracing';
 
 /** The event port's envelope, declared with the rules (core/domain-event.ts). */

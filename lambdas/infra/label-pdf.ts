@@ -13,7 +13,7 @@
  */
 import { deflateSync } from 'node:zlib';
 import { barcode, type Barcode } from './barcode';
-import { argentineDay } from '../core/customs/regime-rules';
+import { argentineDay } from '#core/customs/regime-rules';
 import widths from './helvetica-widths.json';
 
 export interface LabelAddress {

@@ -1,6 +1,6 @@
 import { BatchGetSecretValueCommand, CreateSecretCommand } from '@aws-sdk/client-secrets-manager';
 import { deleteSecret, LocalCredentialsFile, type SealedEntries, readSecretText, scheduledForDeletion, secretErrorName, secretsClient, secretTags, writeSecret } from './sealed-store';
-import { canonicalChannel, formerCodesOf, syncChannels, type MarketplaceConnection, type SyncChannel } from '../core/orders/marketplace';
+import { canonicalChannel, formerCodesOf, syncChannels, type MarketplaceConnection, type SyncChannel } from '#core/orders/marketplace';
 import { nowIso } from './clock';
 
 /**

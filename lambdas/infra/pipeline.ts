@@ -1,6 +1,6 @@
 import { domainEvent, events } from './events';
-import { manifestReprocessRequestedEvent, manifestSubmittedEvent } from '../core/pipeline/events';
-import type { StageName } from '../core/pipeline/stages';
+import { manifestReprocessRequestedEvent, manifestSubmittedEvent } from '#core/pipeline/events';
+import type { StageName } from '#core/pipeline/stages';
 
 /**
  * Hands an accepted batch run to processing. Intake publishes `manifest.submitted` on the bus;

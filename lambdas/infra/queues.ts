@@ -1,6 +1,6 @@
 import { SQSClient, SendMessageBatchCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
-import type { QueueName } from '../catalog/types';
-import { config } from '../shared/config';
+import type { QueueName } from '#catalog/types';
+import { config } from '#shared/config';
 import { traced } from './tracing';
 
 /** Puts a message on a catalog queue, optionally delayed (SQS allows up to 15 minutes). */

@@ -3,8 +3,8 @@ import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { join, resolve } from 'node:path';
 import { localKeyMaterial, scrypt } from './sealed-store';
 import { traced } from './tracing';
-import { Lru } from '../shared/lru';
-import type { signingSecretPurposes, SigningSecretKind } from '../catalog/types';
+import { Lru } from '#shared/lru';
+import type { signingSecretPurposes, SigningSecretKind } from '#catalog/types';
 
 /**
  * The signing secrets kept in table items (issue 31): webhook subscriptions' HMAC secrets and

@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { ServiceError, ValidationFailed } from '../core/errors';
-import type { Cell, Row } from '../core/manifests/excel/rows';
+import { ServiceError, ValidationFailed } from '#core/errors';
+import type { Cell, Row } from '#core/manifests/excel/rows';
 
 /**
  * Reads untrusted workbooks (xlsx, xlsm, xls) into rows of plain values.

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
-import { config } from '../shared/config';
+import { config } from '#shared/config';
 import { traced } from './tracing';
 
 /** Where pipeline runs start: Step Functions in AWS, the twin's runner locally. */

@@ -1,5 +1,5 @@
-import { checkTaxId } from '../core/customs/tax-id';
-import { quotaYear, regimeRulesAt } from '../core/customs/regime-rules';
+import { checkTaxId } from '#core/customs/tax-id';
+import { quotaYear, regimeRulesAt } from '#core/customs/regime-rules';
 import { quotaHistoryCount, quotaOf } from './entities/quota';
 
 /**

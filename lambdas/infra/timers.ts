@@ -1,7 +1,7 @@
 import { CreateScheduleCommand, SchedulerClient } from '@aws-sdk/client-scheduler';
 import { createHash } from 'node:crypto';
-import type { QueueName } from '../catalog/types';
-import { config } from '../shared/config';
+import type { QueueName } from '#catalog/types';
+import { config } from '#shared/config';
 import { now } from './clock';
 import { maxQueueDelaySeconds, queues } from './queues';
 import { traced } from './tracing';

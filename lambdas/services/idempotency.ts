@@ -4,10 +4,10 @@
  * requests with one key do the work once.
  */
 import { createHash } from 'node:crypto';
-import type { Principal } from '../core/auth/principal';
-import { Conflict } from '../core/errors';
-import { claimKey, completeKey, releaseKey, type ClaimOptions, type KeyRef } from '../infra/entities/idempotency';
-import { now } from '../infra/clock';
+import type { Principal } from '#core/auth/principal';
+import { Conflict } from '#core/errors';
+import { claimKey, completeKey, releaseKey, type ClaimOptions, type KeyRef } from '#infra/entities/idempotency';
+import { now } from '#infra/clock';
 
 /** The fingerprint of a request's content: the same key with another fingerprint is a conflict. */
 export function requestHash(parts: unknown): string {

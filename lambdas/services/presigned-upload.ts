@@ -5,11 +5,11 @@
  * stays with the area's service.
  */
 import { randomUUID } from 'node:crypto';
-import { Conflict, ValidationFailed } from '../core/errors';
-import { sha256Checksum, type FileInspection } from '../core/documents/files';
-import { createUpload, type PendingManifestFileUpload, type PendingUpload } from '../infra/entities/uploads';
-import { blobs } from '../infra/blobs';
-import { now } from '../infra/clock';
+import { Conflict, ValidationFailed } from '#core/errors';
+import { sha256Checksum, type FileInspection } from '#core/documents/files';
+import { createUpload, type PendingManifestFileUpload, type PendingUpload } from '#infra/entities/uploads';
+import { blobs } from '#infra/blobs';
+import { now } from '#infra/clock';
 
 export const uploadUrlSeconds = 15 * 60;
 

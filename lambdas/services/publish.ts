@@ -1,5 +1,5 @@
-import { domainEvent, events } from '../infra/events';
-import { logger } from '../shared/logger';
+import { domainEvent, events } from '#infra/events';
+import { logger } from '#shared/logger';
 
 /**
  * Publishes an account's domain events after its write has landed. Publishing must not undo a

@@ -7,7 +7,7 @@
  * the authorizer), plus at most one breakdown dimension whose values are a closed list. Nothing unbounded is ever a
  * dimension: no account id, batch id, AWB, tax id or URL (each distinct value is a metric of its own).
  */
-import { rateLimits } from '../catalog/rates';
+import { rateLimits } from '#catalog/rates';
 
 export const metricNamespace = 'Despacho';
 

@@ -1,6 +1,6 @@
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import { logInvocation, logger, withLogKeys, type LogKeys } from '../shared/logger';
+import { logInvocation, logger, withLogKeys, type LogKeys } from '#shared/logger';
 
 /** The ids a worker's log lines carry for a record's body (a batch id, an event id: never personal data). */
 export type RecordIds = (body: any) => LogKeys;

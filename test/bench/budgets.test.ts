@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { authorizer, fallback, pipelineTasks, routes, workers } from '../../lambdas/catalog';
-import { budgetFor, budgetsFile, bundleBytes, pool } from '../../scripts/bundle';
+import { authorizer, fallback, pipelineTasks, routes, workers } from '#catalog';
+import { budgetFor, budgetsFile, bundleBytes, pool } from '#scripts/bundle';
 
 const budgets = JSON.parse(readFileSync(budgetsFile, 'utf8')) as Record<string, number>;
 /** Every deployed function's handler, once (routes sharing a module share a bundle). */

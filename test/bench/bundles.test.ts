@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bundleHandler, importOnce, targets, type Bundle } from '../../scripts/bundle';
+import { bundleHandler, importOnce, targets, type Bundle } from '#scripts/bundle';
 
 describe('a handler bundled as the CDK bundles it', () => {
   let dir: string;

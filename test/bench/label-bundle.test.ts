@@ -3,9 +3,9 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bundleHandler, targets, type Bundle } from '../../scripts/bundle';
-import { readLabel, scanCode128 } from '../support/labels/label-reading';
-import { sampleLabel } from '../support/labels/sample-label';
+import { bundleHandler, targets, type Bundle } from '#scripts/bundle';
+import { readLabel, scanCode128 } from '#support/labels/label-reading';
+import { sampleLabel } from '#support/labels/sample-label';
 
 /** Under lambdas/, as catalog handlers are named: a fixture handler that renders a label. */
 const fixtureHandler = '../test/support/labels/label-handler';

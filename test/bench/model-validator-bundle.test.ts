@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Entity } from 'electrodb';
 import { describe, expect, it } from 'vitest';
-import { bundleHandler } from '../../scripts/bundle';
+import { bundleHandler } from '#scripts/bundle';
 
 describe("ElectroDB's model check", () => {
   it('still rejects a malformed model where the sources run, so the bundles may skip it', () => {

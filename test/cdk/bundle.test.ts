@@ -4,10 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { App, Stack } from 'aws-cdk-lib';
 import { afterAll, describe, expect, it } from 'vitest';
-import { routes } from '../../lambdas/catalog';
-import { DataStack } from '../../lib/data';
-import { CatalogFunction } from '../../lib/functions';
-import { stageSettings } from '../../lib/stage';
+import { routes } from '#catalog';
+import { DataStack } from '#lib/data';
+import { CatalogFunction } from '#lib/functions';
+import { stageSettings } from '#lib/stage';
 
 /**
  * Bundles one real function with esbuild (the other tests use placeholder assets) and runs the

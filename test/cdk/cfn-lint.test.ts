@@ -2,11 +2,11 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { availableParallelism, tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { projectRoot } from '../../lib/functions';
-import { stages } from '../../lib/stage';
-import { writeStageTemplates } from '../support/cdk';
-import { balanced, cfnLint, lintableFiles, unseenPart, type Finding, type Template } from '../support/cfn-lint';
-import { onPath, toolAvailable } from '../support/tools';
+import { projectRoot } from '#lib/functions';
+import { stages } from '#lib/stage';
+import { writeStageTemplates } from '#support/cdk';
+import { balanced, cfnLint, lintableFiles, unseenPart, type Finding, type Template } from '#support/cfn-lint';
+import { onPath, toolAvailable } from '#support/tools';
 
 /**
  * cfn-lint (the machine's Python, see docs/operators/deploy.md, "Static checks of the stacks") on every

@@ -3,8 +3,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { consoleScriptText } from '../../lambdas/http/console/script';
-import { bundleHandler } from '../../scripts/bundle';
+import { consoleScriptText } from '#http/console/script';
+import { bundleHandler } from '#scripts/bundle';
 
 /** GET `path` through the bundle's handler, in a fresh Node process from its own directory, no node_modules in reach. */
 function get(dir: string, path: string): { statusCode: number; headers: Record<string, string>; body: string } {

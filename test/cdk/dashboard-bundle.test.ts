@@ -4,12 +4,12 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { App, Stack } from 'aws-cdk-lib';
 import { afterAll, describe, expect, it } from 'vitest';
-import { routes } from '../../lambdas/catalog';
-import { dashboardScriptText } from '../../lambdas/http/dashboard/script';
-import { DataStack } from '../../lib/data';
-import { CatalogFunction } from '../../lib/functions';
-import { stageSettings } from '../../lib/stage';
-import { bundleHandler } from '../../scripts/bundle';
+import { routes } from '#catalog';
+import { dashboardScriptText } from '#http/dashboard/script';
+import { DataStack } from '#lib/data';
+import { CatalogFunction } from '#lib/functions';
+import { stageSettings } from '#lib/stage';
+import { bundleHandler } from '#scripts/bundle';
 
 /** GET /dashboard/<asset> (app.js unless said) through the bundle's handler, in a fresh Node process from its own directory, no node_modules in reach. */
 function getScript(dir: string, asset = 'app.js'): { statusCode: number; headers: Record<string, string>; body: string } {

@@ -1,17 +1,17 @@
 import { App, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { authorizer, fallback, pipelineTasks, queues, routes, workers } from '../../lambdas/catalog';
-import type { RouteDef, WorkerDef } from '../../lambdas/catalog/types';
-import { metricNamespace, metrics as metricDefs } from '../../lambdas/shared/metric-names';
-import { alarmAreaMap, alarmAreaNames, compositeRuleLimits, ruleChunks, type AlarmArea } from '../../lib/alarm-areas';
-import { alarmThresholds } from '../../lib/alarm-thresholds';
-import type { BuildOptions, BuiltStage } from '../../lib/app';
-import { defaults } from '../../lib/functions';
-import { nagFindings } from '../../lib/nag';
-import { alarmTopic } from '../../lib/observability';
-import { parseTracing, resolveStageConfig, stageSettings } from '../../lib/stage';
-import { referenceProd, stageApp } from '../support/cdk';
+import { authorizer, fallback, pipelineTasks, queues, routes, workers } from '#catalog';
+import type { RouteDef, WorkerDef } from '#catalog/types';
+import { metricNamespace, metrics as metricDefs } from '#shared/metric-names';
+import { alarmAreaMap, alarmAreaNames, compositeRuleLimits, ruleChunks, type AlarmArea } from '#lib/alarm-areas';
+import { alarmThresholds } from '#lib/alarm-thresholds';
+import type { BuildOptions, BuiltStage } from '#lib/app';
+import { defaults } from '#lib/functions';
+import { nagFindings } from '#lib/nag';
+import { alarmTopic } from '#lib/observability';
+import { parseTracing, resolveStageConfig, stageSettings } from '#lib/stage';
+import { referenceProd, stageApp } from '#support/cdk';
 
 /**
  * The stage's alarms, topic and dashboard are generated from the catalog: these tests read the

@@ -1,8 +1,8 @@
 import { Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { authorizer, pipelineTasks, routes, workers } from '../../lambdas/catalog';
-import { signingSecretPurposes, type Access } from '../../lambdas/catalog/types';
-import { stageApp } from '../support/cdk';
+import { authorizer, pipelineTasks, routes, workers } from '#catalog';
+import { signingSecretPurposes, type Access } from '#catalog/types';
+import { stageApp } from '#support/cdk';
 
 /**
  * Issue 31, item 3: the webhook and manifest signing secrets are sealed under a customer managed

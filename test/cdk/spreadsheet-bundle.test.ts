@@ -4,12 +4,12 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { App, Stack } from 'aws-cdk-lib';
 import { afterAll, describe, expect, it } from 'vitest';
-import { routes } from '../../lambdas/catalog';
-import { DataStack } from '../../lib/data';
-import { CatalogFunction, type FunctionDef } from '../../lib/functions';
-import { stageSettings } from '../../lib/stage';
-import { bundleHandler } from '../../scripts/bundle';
-import { workbook } from '../support/workbooks';
+import { routes } from '#catalog';
+import { DataStack } from '#lib/data';
+import { CatalogFunction, type FunctionDef } from '#lib/functions';
+import { stageSettings } from '#lib/stage';
+import { bundleHandler } from '#scripts/bundle';
+import { workbook } from '#support/workbooks';
 
 /** Under lambdas/, as catalog handlers are named: a fixture handler that imports lambdas/infra/spreadsheet.ts. */
 const fixtureHandler = '../test/support/spreadsheet-handler';

@@ -5,19 +5,19 @@ import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { authorizer, eventRules, fallback, pipelineTasks, queues, routes as catalogRoutes, workers } from '../../lambdas/catalog';
-import { stageNames, stageSteps } from '../../lambdas/core/pipeline/stages';
-import type { EventRuleDef, RouteDef, WorkerDef } from '../../lambdas/catalog/types';
-import { syncCron } from '../../lambdas/core/orders/sync-schedule';
-import { tableSchema } from '../../lambdas/infra/table-schema';
-import { routeKey } from '../../lambdas/catalog/routing';
-import { buildApp, type BuildOptions, type BuiltStage } from '../../lib/app';
-import { pascal } from '../../lib/data';
-import { marketplaceSecretTagKeys, projectRoot, queueUrlVariable } from '../../lib/functions';
-import { acknowledgments, nagFindings } from '../../lib/nag';
-import { parseOrderSyncEveryMinutes, parseStage, resolveStageConfig, stageSettings } from '../../lib/stage';
-import { referenceProd } from '../support/cdk';
-import { stageApp } from '../support/cdk';
+import { authorizer, eventRules, fallback, pipelineTasks, queues, routes as catalogRoutes, workers } from '#catalog';
+import { stageNames, stageSteps } from '#core/pipeline/stages';
+import type { EventRuleDef, RouteDef, WorkerDef } from '#catalog/types';
+import { syncCron } from '#core/orders/sync-schedule';
+import { tableSchema } from '#infra/table-schema';
+import { routeKey } from '#catalog/routing';
+import { buildApp, type BuildOptions, type BuiltStage } from '#lib/app';
+import { pascal } from '#lib/data';
+import { marketplaceSecretTagKeys, projectRoot, queueUrlVariable } from '#lib/functions';
+import { acknowledgments, nagFindings } from '#lib/nag';
+import { parseOrderSyncEveryMinutes, parseStage, resolveStageConfig, stageSettings } from '#lib/stage';
+import { referenceProd } from '#support/cdk';
+import { stageApp } from '#support/cdk';
 
 // ---------------------------------------------------------------------------------------------
 // Helpers

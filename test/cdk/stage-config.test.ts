@@ -2,13 +2,13 @@ import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { authorizer } from '../../lambdas/catalog';
-import { routes } from '../../lambdas/catalog';
-import { edgeLimits } from '../../lib/edge';
-import { projectRoot } from '../../lib/functions';
-import { configKeys, resolveStageConfig, StageConfigError } from '../../lib/stage';
-import type { BuiltStage } from '../../lib/app';
-import { referenceProd, stageApp } from '../support/cdk';
+import { authorizer } from '#catalog';
+import { routes } from '#catalog';
+import { edgeLimits } from '#lib/edge';
+import { projectRoot } from '#lib/functions';
+import { configKeys, resolveStageConfig, StageConfigError } from '#lib/stage';
+import type { BuiltStage } from '#lib/app';
+import { referenceProd, stageApp } from '#support/cdk';
 
 /** Runs bin/app.ts as `cdk synth` does (context in CDK_CONTEXT_JSON) and answers its exit code and stderr. */
 function cdkApp(context: Record<string, string>): { code: number; stderr: string } {

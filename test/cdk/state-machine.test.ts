@@ -2,13 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { StateMachine } from 'aws-local-stepfunctions';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { stageNames } from '../../lambdas/core/pipeline/stages';
-import { useEvents, type DomainEvent } from '../../lambdas/infra/events';
-import { usePipelineRunner, type PipelineRunInput } from '../../lambdas/infra/state-machine';
-import { tableClassifier, useTariffClassifier } from '../../lambdas/infra/tariff/classifier-port';
-import { manifest, submitPath } from '../support/manifests';
-import { allStates, dataFlowProblems, declaredTypes, forInterpreter, noRetryWaits, synthesizedPipeline, taskBindings, type Asl, type TaskCall } from '../support/state-machine';
-import { useTwin } from '../support/twin';
+import { stageNames } from '#core/pipeline/stages';
+import { useEvents, type DomainEvent } from '#infra/events';
+import { usePipelineRunner, type PipelineRunInput } from '#infra/state-machine';
+import { tableClassifier, useTariffClassifier } from '#infra/tariff/classifier-port';
+import { manifest, submitPath } from '#support/manifests';
+import { allStates, dataFlowProblems, declaredTypes, forInterpreter, noRetryWaits, synthesizedPipeline, taskBindings, type Asl, type TaskCall } from '#support/state-machine';
+import { useTwin } from '#support/twin';
 
 const aslValidator = createRequire(import.meta.url)('asl-validator') as (
   definition: unknown,

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { commands, run } from '../../bin/cli';
+import { commands, run } from '#bin/cli';
 
 interface Recorded {
   method: string;

@@ -8,17 +8,17 @@ import { DynamoDBDocumentClient, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { DecryptCommand, GetKeyRotationStatusCommand } from '@aws-sdk/client-kms';
 import { DeleteMessageBatchCommand, GetQueueAttributesCommand, ReceiveMessageCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { eventRules } from '../../lambdas/catalog';
-import { sha256Checksum } from '../../lambdas/core/documents/files';
-import { seedAdminToken } from '../../lambdas/services/auth/accounts';
-import { startCloudLane, synthesize, type Lane } from '../../twin/cloud/lane';
-import { Functions } from '../../twin/cloud/sandbox';
-import { apiEvent, authorizerEvent } from '../../twin/api-events';
-import { pdf } from '../support/files';
-import { answerOf } from '../support/http';
-import { items, manifest, submitPath } from '../support/manifests';
-import { manifestSignature } from '../../lambdas/core/manifests/signature';
-import { toolAvailable } from '../support/tools';
+import { eventRules } from '#catalog';
+import { sha256Checksum } from '#core/documents/files';
+import { seedAdminToken } from '#services/auth/accounts';
+import { startCloudLane, synthesize, type Lane } from '#twin/cloud/lane';
+import { Functions } from '#twin/cloud/sandbox';
+import { apiEvent, authorizerEvent } from '#twin/api-events';
+import { pdf } from '#support/files';
+import { answerOf } from '#support/http';
+import { items, manifest, submitPath } from '#support/manifests';
+import { manifestSignature } from '#core/manifests/signature';
+import { toolAvailable } from '#support/tools';
 
 /*
  * The cloud lane (docs/developers/cloud-lane.md): the templates and Lambda bundles `cdk synth` writes,
@@ -114,7 +114,7 @@ describe.runIf(run)('the cloud lane: the synthesized stacks on moto_server and D
 
   it('routes every domain event the production adapter publishes to the queue its rule targets, and to no other', async () => {
     // The runner is not started yet: nothing consumes the queues, so what the rules delivered stays there.
-    const { eventBridge, domainEvent } = await import('../../lambdas/infra/events');
+    const { eventBridge, domainEvent } = await import('#infra/events');
     process.env.EVENT_BUS_NAME = lane.names.bus;
     process.env.AWS_ENDPOINT_URL_EVENTBRIDGE = lane.servicesUrl;
     const types = [...new Set(eventRules.flatMap((r) => r.eventTypes)), 'webhook.test', 'manifest.unknown'];

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Lexer, type Tokens } from 'marked';
 import { describe, expect, it } from 'vitest';
-import { javaProcessesFor } from '../support/service';
+import { javaProcessesFor } from '#support/service';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 

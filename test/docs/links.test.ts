@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { brokenLinks, markdownPages, parsePage, unclosedFences } from '../support/docs-links';
+import { brokenLinks, markdownPages, parsePage, unclosedFences } from '#support/docs-links';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const fixture = fileURLToPath(new URL('../fixtures/docs/', import.meta.url));

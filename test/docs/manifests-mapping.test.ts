@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { clientToHashedField, hashedFields } from '../../lambdas/core/manifests/identity';
+import { clientToHashedField, hashedFields } from '#core/manifests/identity';
 
 const readme = readFileSync(new URL('../../docs/partners/manifests.md', import.meta.url), 'utf8');
 

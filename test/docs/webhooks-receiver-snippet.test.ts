@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { newSigningSecret, signedHeaders, standardWebhooksSecret } from '../../lambdas/core/webhooks/delivery-rules';
+import { newSigningSecret, signedHeaders, standardWebhooksSecret } from '#core/webhooks/delivery-rules';
 
 type Verify = (h: Record<string, string>, body: string, secret: string, now?: number) => unknown;
 

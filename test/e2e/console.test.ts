@@ -12,10 +12,10 @@ import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import { randomUUID } from 'node:crypto';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { useTwin } from '../support/twin';
-import { item, submitPath } from '../support/manifests';
-import { pdf, png } from '../support/files';
-import { cuitCheckDigit } from '../../lambdas/core/customs/tax-id';
+import { useTwin } from '#support/twin';
+import { item, submitPath } from '#support/manifests';
+import { pdf, png } from '#support/files';
+import { cuitCheckDigit } from '#core/customs/tax-id';
 
 const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const shots = '.bench/console';

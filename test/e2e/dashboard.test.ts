@@ -8,9 +8,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync, mkdirSync } from 'node:fs';
 import { createHmac } from 'node:crypto';
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
-import { useTwin } from '../support/twin';
-import { useReceiver, type Received } from '../support/receiver';
-import { pdf } from '../support/files';
+import { useTwin } from '#support/twin';
+import { useReceiver, type Received } from '#support/receiver';
+import { pdf } from '#support/files';
 
 const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const t = useTwin({ jobPollMs: 50 });

@@ -1,9 +1,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { App } from 'aws-cdk-lib';
-import { buildApp, type BuildOptions, type BuiltStage } from '../../lib/app';
-import type { StageOverrides } from '../../lib/stage';
-import { projectRoot } from '../../lib/functions';
+import { buildApp, type BuildOptions, type BuiltStage } from '#lib/app';
+import type { StageOverrides } from '#lib/stage';
+import { projectRoot } from '#lib/functions';
 
 /** The feature flags cdk.json gives the CLI, so these templates are what `cdk synth` writes. */
 export const cdkJsonContext: Record<string, unknown> = JSON.parse(readFileSync(join(projectRoot, 'cdk.json'), 'utf8')).context;

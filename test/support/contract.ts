@@ -1,10 +1,10 @@
 import { appendFileSync } from 'node:fs';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
-import { routes } from '../../lambdas/catalog';
-import type { RouteDef } from '../../lambdas/catalog/types';
-import { serviceDocument } from '../../lambdas/http/system/openapi';
-import { apiBase, compile, match } from '../../lambdas/catalog/routing';
+import { routes } from '#catalog';
+import type { RouteDef } from '#catalog/types';
+import { serviceDocument } from '#http/system/openapi';
+import { apiBase, compile, match } from '#catalog/routing';
 
 /**
  * The contract check of the integration suite: every answer the twin gives through the test client

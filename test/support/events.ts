@@ -1,5 +1,5 @@
 import { beforeEach } from 'vitest';
-import { useEvents, type DomainEvent } from '../../lambdas/infra/events';
+import { useEvents, type DomainEvent } from '#infra/events';
 
 /** Records every event the handlers publish in this test process (the twin runs in-process). */
 export function recordEvents(): DomainEvent[] {

@@ -1,4 +1,4 @@
-import { samplePdf, samplePng } from '../../bin/sample-files';
+import { samplePdf, samplePng } from '#bin/sample-files';
 
 /** A small but real PDF; the text makes each one different. */
 export const pdf = (text = 'Despacho test') => samplePdf(text);

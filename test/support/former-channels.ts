@@ -5,15 +5,15 @@
  * code) or, where they cannot, item by item as they were.
  */
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import type { MarketplaceOrder } from '../../lambdas/core/orders/marketplace';
-import type { OrderChannel, OrderRecord } from '../../lambdas/core/orders/model';
-import { config } from '../../lambdas/shared/config';
-import { documentClient } from '../../lambdas/infra/dynamo';
-import { nextId, nextIds } from '../../lambdas/infra/entities/counters';
-import { insertOrder } from '../../lambdas/infra/entities/orders';
-import { productsFor } from '../../lambdas/infra/entities/products';
-import { marketplaceCredentials } from '../../lambdas/infra/marketplace-credentials';
-import { importedOrder } from '../../lambdas/services/orders/orders';
+import type { MarketplaceOrder } from '#core/orders/marketplace';
+import type { OrderChannel, OrderRecord } from '#core/orders/model';
+import { config } from '#shared/config';
+import { documentClient } from '#infra/dynamo';
+import { nextId, nextIds } from '#infra/entities/counters';
+import { insertOrder } from '#infra/entities/orders';
+import { productsFor } from '#infra/entities/products';
+import { marketplaceCredentials } from '#infra/marketplace-credentials';
+import { importedOrder } from '#services/orders/orders';
 
 export const former = 'mercadolibre' as unknown as OrderChannel & 'meli';
 

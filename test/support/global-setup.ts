@@ -1,5 +1,5 @@
 import type { TestProject } from 'vitest/node';
-import { startDynamoLocal, type RunningDynamo } from '../../twin/dynamodb-local';
+import { startDynamoLocal, type RunningDynamo } from '#twin/dynamodb-local';
 
 declare module 'vitest' {
   export interface ProvidedContext {

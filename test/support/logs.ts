@@ -1,5 +1,5 @@
 import { afterEach, beforeEach } from 'vitest';
-import { logger } from '../../lambdas/shared/logger';
+import { logger } from '#shared/logger';
 
 /**
  * The service logger's lines while a test runs, parsed from the JSON it prints (the suite runs it

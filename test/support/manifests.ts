@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { cuitCheckDigit } from '../../lambdas/core/customs/tax-id';
+import { cuitCheckDigit } from '#core/customs/tax-id';
 import type { TestTwin } from './twin';
 
 /** One valid item of spec 2.5; `i` makes its AWB and key unique. */

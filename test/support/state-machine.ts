@@ -1,13 +1,13 @@
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Template } from 'aws-cdk-lib/assertions';
-import { pipelineTasks } from '../../lambdas/catalog';
-import { projectRoot } from '../../lib/functions';
-import { lambdaContext } from '../../twin/jobs';
+import { pipelineTasks } from '#catalog';
+import { projectRoot } from '#lib/functions';
+import { lambdaContext } from '#twin/jobs';
 import { stageApp, stateMachineDefinitions } from './cdk';
-import { allStates, taskError, type Asl, type AslState } from '../../twin/cloud/asl';
+import { allStates, taskError, type Asl, type AslState } from '#twin/cloud/asl';
 
-export { allStates, forInterpreter, type Asl, type AslState } from '../../twin/cloud/asl';
+export { allStates, forInterpreter, type Asl, type AslState } from '#twin/cloud/asl';
 
 /*
  * The manifest pipeline's state machine as CDK synthesizes it, executed by an ASL interpreter

@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { startTwin, type Twin, type TwinOptions } from '../../twin/twin';
+import { startTwin, type Twin, type TwinOptions } from '#twin/twin';
 
 export const adminToken = 'test-admin-token-0123456789abcdef';
 

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { compile, match } from '../../lambdas/catalog/routing';
-import type { HttpMethod } from '../../lambdas/catalog/types';
-import type { ApiEvent, ApiResult } from '../../lambdas/http/kit/route';
+import { compile, match } from '#catalog/routing';
+import type { HttpMethod } from '#catalog/types';
+import type { ApiEvent, ApiResult } from '#http/kit/route';
 import { apiEvent, authorizerEvent, type IncomingCall } from '../api-events';
 import { AuthorizerCache, forbiddenBody, identityHeader, unauthorizedBody, type Verdict } from '../authorizer-cache';
 import { FunctionError, type Functions } from './sandbox';

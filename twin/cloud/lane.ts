@@ -8,7 +8,7 @@ import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { freePort, startDynamoLocal, type RunningDynamo } from '../dynamodb-local';
-import { resetDocumentClient } from '../../lambdas/infra/dynamo';
+import { resetDocumentClient } from '#infra/dynamo';
 import type { Server } from 'node:http';
 import { createGateway } from './gateway';
 import { createS3PostGate } from './s3-post-gate';

@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { parseMultipart } from '../../lambdas/http/kit/multipart';
+import { parseMultipart } from '#http/kit/multipart';
 
 /*
  * S3's POST Object policy, which moto 5.2 does not check (it stores any POST), played in front of

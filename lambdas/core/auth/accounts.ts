@@ -1,5 +1,5 @@
 /** Accounts and their API tokens as the rules and views read them; infra/entities/auth.ts stores them. */
-import type { Role, Scope } from '../../catalog/types';
+import type { Role, Scope } from '#catalog/types';
 
 export const accountKinds = ['partner', 'broker', 'operator'] as const;
 export type AccountKind = (typeof accountKinds)[number];

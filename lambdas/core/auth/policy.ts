@@ -1,4 +1,4 @@
-import type { RouteDef } from '../../catalog/types';
+import type { RouteDef } from '#catalog/types';
 import type { Principal } from './principal';
 
 export type Verdict =

@@ -1,4 +1,4 @@
-import type { Role, Scope } from '../../catalog/types';
+import type { Role, Scope } from '#catalog/types';
 
 /** Who is calling: resolved from the bearer token by the authorizer. */
 export interface Principal {

@@ -1,9 +1,9 @@
 import { route } from '../kit/route';
 import { byMethod } from '../kit/by-method';
 import { created, ok } from '../kit/reply';
-import { createAccount, listAccounts } from '../../services/auth/accounts';
-import { accountView } from '../../core/auth/views';
-import { AdminAccountsCreate } from '../../catalog/admin';
+import { createAccount, listAccounts } from '#services/auth/accounts';
+import { accountView } from '#core/auth/views';
+import { AdminAccountsCreate } from '#catalog/admin';
 
 const create = route(AdminAccountsCreate.schemas, async ({ body }) => {
   const account = await createAccount(body);

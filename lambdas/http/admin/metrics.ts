@@ -1,8 +1,8 @@
 import { route } from '../kit/route';
 import { ok, type Reply } from '../kit/reply';
-import { config } from '../../shared/config';
-import { metricsSnapshot, type MetricSample } from '../../shared/metrics';
-import { AdminMetrics } from '../../catalog/admin';
+import { config } from '#shared/config';
+import { metricsSnapshot, type MetricSample } from '#shared/metrics';
+import { AdminMetrics } from '#catalog/admin';
 
 /**
  * GET /v1/admin/metrics (admin, the local twin only): what this process counted since it started,

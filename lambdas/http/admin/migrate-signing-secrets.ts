@@ -1,7 +1,7 @@
 import { route } from '../kit/route';
 import { ok } from '../kit/reply';
-import { migrateSigningSecrets } from '../../services/auth/signing-secrets-migration';
-import { AdminMigrateSigningSecrets } from '../../catalog/admin';
+import { migrateSigningSecrets } from '#services/auth/signing-secrets-migration';
+import { AdminMigrateSigningSecrets } from '#catalog/admin';
 
 /**
  * POST /v1/admin/migrations/signing-secrets: seals the webhook and manifest signing secrets still

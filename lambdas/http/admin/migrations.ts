@@ -1,7 +1,7 @@
 import { route } from '../kit/route';
 import { ok } from '../kit/reply';
-import { migrateChannelCodes } from '../../services/orders/channel-migration';
-import { AdminMigrateChannelCodes } from '../../catalog/admin';
+import { migrateChannelCodes } from '#services/orders/channel-migration';
+import { AdminMigrateChannelCodes } from '#catalog/admin';
 
 /**
  * POST /v1/admin/migrations/channel-codes: rewrites items stored under a former channel code

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
-import type { RouteResponses } from '../../catalog/types';
-import { roles, scopes } from '../../catalog/types';
-import { accountKinds } from '../../core/auth/accounts';
+import type { RouteResponses } from '#catalog/types';
+import { roles, scopes } from '#catalog/types';
+import { accountKinds } from '#core/auth/accounts';
 import { data, failure, integer, nullable, timestamp } from '../kit/responses';
 
 /** The answers of the operator's routes (accounts, tokens, tariff, migrations), for openapi.json: see core/auth/views.ts. */

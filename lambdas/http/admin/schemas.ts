@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { roles, scopes } from '../../catalog/types';
+import { roles, scopes } from '#catalog/types';
 import { intQuery, text } from '../kit/schemas';
 
 /** Operator bodies are strict: an unknown field is a typo worth a 422, not something to ignore. */

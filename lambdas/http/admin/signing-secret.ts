@@ -1,8 +1,8 @@
 import { route } from '../kit/route';
 import { created } from '../kit/reply';
-import { rotateSigningSecret } from '../../services/auth/accounts';
-import { NotFound } from '../../core/errors';
-import { AdminAccountSigningSecret } from '../../catalog/admin';
+import { rotateSigningSecret } from '#services/auth/accounts';
+import { NotFound } from '#core/errors';
+import { AdminAccountSigningSecret } from '#catalog/admin';
 
 /** Makes or rotates a partner account's manifest signing secret; the value is shown only here. */
 export const handler = route(AdminAccountSigningSecret.schemas, async ({ params }) => {

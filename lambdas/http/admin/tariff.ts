@@ -1,10 +1,10 @@
 import { route } from '../kit/route';
 import { byMethod } from '../kit/by-method';
 import { ok } from '../kit/reply';
-import { UnsupportedMediaType, ValidationFailed } from '../../core/errors';
-import { parseTariffCsv } from '../../core/tariff/table';
-import { builtinTariff } from '../../core/tariff/builtin';
-import { importTariff, tariffStatus } from '../../services/tariff/tariff';
+import { UnsupportedMediaType, ValidationFailed } from '#core/errors';
+import { parseTariffCsv } from '#core/tariff/table';
+import { builtinTariff } from '#core/tariff/builtin';
+import { importTariff, tariffStatus } from '#services/tariff/tariff';
 
 /**
  * Room for a whole NCM table (about 10,000 rows with synonyms) while staying under Lambda's 6 MB

@@ -1,9 +1,9 @@
 import { route } from '../kit/route';
 import { byMethod } from '../kit/by-method';
 import { created, ok } from '../kit/reply';
-import { getAccount, getTokenById, issueToken, listTokens, revokeToken, viewToken } from '../../services/auth/accounts';
-import { NotFound, ValidationFailed } from '../../core/errors';
-import { AdminTokensCreate, AdminTokensList, AdminTokensRevoke } from '../../catalog/admin';
+import { getAccount, getTokenById, issueToken, listTokens, revokeToken, viewToken } from '#services/auth/accounts';
+import { NotFound, ValidationFailed } from '#core/errors';
+import { AdminTokensCreate, AdminTokensList, AdminTokensRevoke } from '#catalog/admin';
 
 /** A token's role follows its account: partners act for themselves, brokers review, the operator administers. */
 const roleForKind = { partner: 'partner', broker: 'broker', operator: 'admin' } as const;

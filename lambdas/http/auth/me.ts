@@ -1,8 +1,8 @@
 import { route } from '../kit/route';
 import { ok } from '../kit/reply';
-import { getAccount } from '../../services/auth/accounts';
-import { accountView } from '../../core/auth/views';
-import { NotFound } from '../../core/errors';
+import { getAccount } from '#services/auth/accounts';
+import { accountView } from '#core/auth/views';
+import { NotFound } from '#core/errors';
 
 export const handler = route({}, async ({ principal }) => {
   const account = await getAccount(principal.accountId);

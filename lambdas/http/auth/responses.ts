@@ -1,6 +1,6 @@
 import * as v from 'valibot';
-import type { RouteResponses } from '../../catalog/types';
-import { roles, scopes } from '../../catalog/types';
+import type { RouteResponses } from '#catalog/types';
+import { roles, scopes } from '#catalog/types';
 import { Account, Token } from '../admin/responses';
 import { data, failure, integer } from '../kit/responses';
 

@@ -1,9 +1,9 @@
 import { route } from '../kit/route';
 import { byMethod } from '../kit/by-method';
 import { ok } from '../kit/reply';
-import { getTokenById, listTokens, revokeToken, viewToken } from '../../services/auth/accounts';
-import { NotFound } from '../../core/errors';
-import { MyTokensRevoke } from '../../catalog/auth';
+import { getTokenById, listTokens, revokeToken, viewToken } from '#services/auth/accounts';
+import { NotFound } from '#core/errors';
+import { MyTokensRevoke } from '#catalog/auth';
 
 const list = route({}, async ({ principal }) => {
   const tokens = await listTokens(principal.accountId);

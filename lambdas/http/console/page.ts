@@ -1,6 +1,6 @@
 import { publicRoute } from '../kit/public-route';
 import type { Reply } from '../kit/reply';
-import { NotFound } from '../../core/errors';
+import { NotFound } from '#core/errors';
 import { consoleScriptText, consoleStyleText } from './script';
 import { consoleHtml, screenPaths } from './page-html';
 

@@ -1,4 +1,4 @@
-import type { RouteResponses } from '../../catalog/types';
+import type { RouteResponses } from '#catalog/types';
 import { failure, file } from '../kit/responses';
 
 /** The answers of the console's page and assets, for openapi.json. */

@@ -1,7 +1,7 @@
 import { route } from '../kit/route';
 import { ok } from '../kit/reply';
-import { updateClientInfo } from '../../services/customs/webservices';
-import { CouriersClientInfoUpdate } from '../../catalog/customs';
+import { updateClientInfo } from '#services/customs/webservices';
+import { CouriersClientInfoUpdate } from '#catalog/customs';
 
 /** PUT /v1/couriers/client-info: corrects the AWB's tax id and re-runs web services and calculations. */
 export const handler = route(CouriersClientInfoUpdate.schemas, async ({ body, principal }) => {

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import type { RouteResponses } from '../../catalog/types';
+import type { RouteResponses } from '#catalog/types';
 import { data, failure, integer, money, nullable, tariffRates, timestamp } from '../kit/responses';
 
 /** The answers of the quota, client-info and landed-cost routes (spec 2.7, 4.6), for openapi.json. */

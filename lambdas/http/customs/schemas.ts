@@ -1,9 +1,9 @@
 import * as v from 'valibot';
-import { checkTaxId } from '../../core/customs/tax-id';
+import { checkTaxId } from '#core/customs/tax-id';
 import { identifier } from '../kit/schemas';
-import { isoAlpha2 } from '../../core/manifests/countries';
-import { optId, optText } from '../../core/manifests/submission';
-import { quoteRegimes } from '../../core/customs/quote-request';
+import { isoAlpha2 } from '#core/manifests/countries';
+import { optId, optText } from '#core/manifests/submission';
+import { quoteRegimes } from '#core/customs/quote-request';
 
 /**
  * Bodies of the tax-id quota and client-info endpoints (spec 4.6). A tax id is a CUIT or CUIL

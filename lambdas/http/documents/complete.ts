@@ -1,8 +1,8 @@
 import { route } from '../kit/route';
 import { created, ok } from '../kit/reply';
-import { documentView } from '../../core/documents/views';
-import { completeUpload } from '../../services/documents/documents';
-import { DocumentsUploadComplete } from '../../catalog/documents';
+import { documentView } from '#core/documents/views';
+import { completeUpload } from '#services/documents/documents';
+import { DocumentsUploadComplete } from '#catalog/documents';
 
 export const handler = route(DocumentsUploadComplete.schemas, async ({ params, principal }) => {
   const { doc, replayed } = await completeUpload(principal, params.uploadId);

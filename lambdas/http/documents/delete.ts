@@ -1,7 +1,7 @@
 import { route } from '../kit/route';
 import { ok } from '../kit/reply';
-import { removeDocument } from '../../services/documents/documents';
-import { DocumentsDelete } from '../../catalog/documents';
+import { removeDocument } from '#services/documents/documents';
+import { DocumentsDelete } from '#catalog/documents';
 
 export const handler = route(DocumentsDelete.schemas, async ({ params, principal }) => {
   await removeDocument(principal, params.id);

@@ -1,7 +1,7 @@
 import { route } from '../kit/route';
 import { ok } from '../kit/reply';
-import { downloadDocument, downloadMinutes } from '../../services/documents/documents';
-import { DocumentsDownload } from '../../catalog/documents';
+import { downloadDocument, downloadMinutes } from '#services/documents/documents';
+import { DocumentsDownload } from '#catalog/documents';
 
 export const handler = route(DocumentsDownload.schemas, async ({ params, principal }) => {
   const { doc, url } = await downloadDocument(principal, params.id);

@@ -1,10 +1,10 @@
 import * as v from 'valibot';
-import { BadRequest, PayloadTooLarge, UnsupportedMediaType, ValidationFailed } from '../../core/errors';
-import { maxDocumentBytes } from '../../core/documents/files';
+import { BadRequest, PayloadTooLarge, UnsupportedMediaType, ValidationFailed } from '#core/errors';
+import { maxDocumentBytes } from '#core/documents/files';
 import { parseMultipart } from '../kit/multipart';
 import { validate } from '../kit/validate';
 import { checkJsonValue, isJsonMediaType, parseJson, validateBody } from '../kit/json-body';
-import type { IncomingFile } from '../../services/documents/documents';
+import type { IncomingFile } from '#services/documents/documents';
 
 export { idempotencyKey } from '../kit/idempotency-key';
 

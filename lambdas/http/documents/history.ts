@@ -1,7 +1,7 @@
 import { route } from '../kit/route';
 import { ok } from '../kit/reply';
-import { versionsOf } from '../../services/documents/list';
-import { DocumentsHistory } from '../../catalog/documents';
+import { versionsOf } from '#services/documents/list';
+import { DocumentsHistory } from '#catalog/documents';
 
 /** The newest version is current; every earlier one is listed (newest first) and stays downloadable. */
 export const handler = route(DocumentsHistory.schemas, async ({ params, principal }) => {

@@ -1,9 +1,9 @@
 import { route } from '../kit/route';
 import { ok } from '../kit/reply';
-import { documentListView } from '../../core/documents/views';
-import { documentsVisibleTo } from '../../services/documents/list';
+import { documentListView } from '#core/documents/views';
+import { documentsVisibleTo } from '#services/documents/list';
 import { paginate } from '../kit/paginate';
-import { DocumentsList } from '../../catalog/documents';
+import { DocumentsList } from '#catalog/documents';
 
 export const handler = route(DocumentsList.schemas, async ({ query, principal }) => {
   const all = await documentsVisibleTo(principal);

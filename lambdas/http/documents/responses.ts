@@ -1,6 +1,6 @@
 import * as v from 'valibot';
-import type { ResponseDef, RouteResponses } from '../../catalog/types';
-import { documentStates, documentTypes } from '../../core/documents/model';
+import type { ResponseDef, RouteResponses } from '#catalog/types';
+import { documentStates, documentTypes } from '#core/documents/model';
 import { data, done, failure, integer, presignedUploadResponses, nullable, pageMeta, replayedHeader, timestamp } from '../kit/responses';
 
 /** The answers of the transport-document routes (spec 2.4, 3.2, 4.2, 7.1), for openapi.json: see core/documents/views.ts. */

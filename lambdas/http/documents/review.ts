@@ -1,9 +1,9 @@
 import type { Context } from 'aws-lambda';
 import { route, type ApiEvent } from '../kit/route';
 import { ok } from '../kit/reply';
-import { documentStateLabels } from '../../core/documents/model';
-import { reviewDocument } from '../../services/documents/documents';
-import { DocumentsApprove, DocumentsReject, DocumentsValidate } from '../../catalog/documents';
+import { documentStateLabels } from '#core/documents/model';
+import { reviewDocument } from '#services/documents/documents';
+import { DocumentsApprove, DocumentsReject, DocumentsValidate } from '#catalog/documents';
 
 /** PUT validate | approve | reject: the broker's review, one module for the three routes. */
 const validate = route(DocumentsValidate.schemas, async ({ params, body, principal }) => {

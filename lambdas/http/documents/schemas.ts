@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { documentStates, documentTypes } from '../../core/documents/model';
+import { documentStates, documentTypes } from '#core/documents/model';
 import { identifier, intQuery, text } from '../kit/schemas';
 
 export const maxMetadataBytes = 16 * 1024;

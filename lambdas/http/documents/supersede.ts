@@ -1,10 +1,10 @@
 import { route } from '../kit/route';
 import { ok } from '../kit/reply';
-import { supersedeDocument } from '../../services/documents/documents';
+import { supersedeDocument } from '#services/documents/documents';
 import { SupersedeFields } from './schemas';
 import { idempotencyKey, readUpload } from './files-in';
 import { uploadBodyBytes } from './upload';
-import { DocumentsSupersede } from '../../catalog/documents';
+import { DocumentsSupersede } from '#catalog/documents';
 
 export const handler = route({ params: DocumentsSupersede.schemas.params, bodyMode: 'raw', maxBodyBytes: uploadBodyBytes }, async ({ params, rawBody, headers, principal }) => {
   const key = idempotencyKey(headers);

@@ -1,7 +1,7 @@
 import { route } from '../kit/route';
 import { presignedUploadAnswer } from '../kit/presigned';
-import { startUpload, uploadUrlSeconds } from '../../services/documents/documents';
-import { DocumentsUploadUrl } from '../../catalog/documents';
+import { startUpload, uploadUrlSeconds } from '#services/documents/documents';
+import { DocumentsUploadUrl } from '#catalog/documents';
 
 /** Large files: a presigned POST straight to storage (see docs/partners/documents.md, "Large files"). */
 export const handler = route(DocumentsUploadUrl.schemas, async ({ body, principal }) => {

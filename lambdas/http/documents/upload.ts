@@ -1,9 +1,9 @@
 import { route } from '../kit/route';
 import { created, ok } from '../kit/reply';
-import { documentView } from '../../core/documents/views';
-import { uploadDocument } from '../../services/documents/documents';
+import { documentView } from '#core/documents/views';
+import { uploadDocument } from '#services/documents/documents';
 import { UploadFields } from './schemas';
-import { DocumentsUpload } from '../../catalog/documents';
+import { DocumentsUpload } from '#catalog/documents';
 import { idempotencyKey, readUpload } from './files-in';
 
 /** Room for a 10 MB file in base64 plus the form around it; the file itself is checked at 10 MB. */

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import type { RouteResponses } from '../../catalog/types';
+import type { RouteResponses } from '#catalog/types';
 import { data, integer, nullable, timestamp } from '../kit/responses';
 
 /** The answers of the stock and warehouse routes, for openapi.json: see services/inventory/inventory.ts. */

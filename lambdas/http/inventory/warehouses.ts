@@ -1,8 +1,8 @@
 import { route } from '../kit/route';
 import { ok } from '../kit/reply';
 import { byMethod } from '../kit/by-method';
-import { saveWarehouse, warehousesOf } from '../../services/inventory/inventory';
-import { WarehousesPut } from '../../catalog/inventory';
+import { saveWarehouse, warehousesOf } from '#services/inventory/inventory';
+import { WarehousesPut } from '#catalog/inventory';
 
 const view = (w: { id: number; name: string; address1: string; city: string; state: string; postal_code: string; country: string; phone?: string; updatedAt: string }) => ({
   id: w.id,

@@ -1,4 +1,4 @@
-import type { Principal } from '../../core/auth/principal';
+import type { Principal } from '#core/auth/principal';
 
 /**
  * What the authorizer hands a route handler through `requestContext.authorizer.lambda`.

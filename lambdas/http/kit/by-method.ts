@@ -1,6 +1,6 @@
 import type { Context } from 'aws-lambda';
 import { route, type ApiEvent, type ApiResult } from './route';
-import { MethodNotAllowed } from '../../core/errors';
+import { MethodNotAllowed } from '#core/errors';
 
 type Handler = (event: ApiEvent, context: Context) => Promise<ApiResult>;
 

@@ -1,12 +1,12 @@
-import { rateLimits } from '../../catalog/rates';
-import { routeAccess, type RouteAccess } from '../../catalog/access';
-import { routeKey } from '../../catalog/routing';
-import { authorize } from '../../core/auth/policy';
-import type { Principal } from '../../core/auth/principal';
-import { rateHeaders } from '../../core/auth/rate-limit';
-import { countRequest } from '../../services/auth/rate-window';
-import { logger } from '../../shared/logger';
-import { recordMetric } from '../../shared/metrics';
+import { rateLimits } from '#catalog/rates';
+import { routeAccess, type RouteAccess } from '#catalog/access';
+import { routeKey } from '#catalog/routing';
+import { authorize } from '#core/auth/policy';
+import type { Principal } from '#core/auth/principal';
+import { rateHeaders } from '#core/auth/rate-limit';
+import { countRequest } from '#services/auth/rate-window';
+import { logger } from '#shared/logger';
+import { recordMetric } from '#shared/metrics';
 import type { Denial } from './auth-context';
 
 // The routes' access rules as data (lambdas/catalog/access.json), not the catalog: no route schema in a bundle.

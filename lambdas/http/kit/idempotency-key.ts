@@ -1,4 +1,4 @@
-import { BadRequest } from '../../core/errors';
+import { BadRequest } from '#core/errors';
 
 /** `Idempotency-Key`, when sent, must be a UUID; it is compared lower-cased. */
 export function idempotencyKey(headers: Record<string, string>): string | undefined {

@@ -1,5 +1,5 @@
 import type * as v from 'valibot';
-import { BadRequest, UnsupportedMediaType, ValidationFailed, emptyFieldErrors } from '../../core/errors';
+import { BadRequest, UnsupportedMediaType, ValidationFailed, emptyFieldErrors } from '#core/errors';
 import { validate } from './validate';
 
 /**

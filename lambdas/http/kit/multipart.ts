@@ -1,6 +1,6 @@
 import busboy from 'busboy';
-import { BadRequest, PayloadTooLarge, ServiceError, UnsupportedMediaType, ValidationFailed } from '../../core/errors';
-import { humanSize } from '../../core/documents/files';
+import { BadRequest, PayloadTooLarge, ServiceError, UnsupportedMediaType, ValidationFailed } from '#core/errors';
+import { humanSize } from '#core/documents/files';
 
 export interface MultipartLimits {
   /** Largest file, in bytes; a larger one -> 413. */

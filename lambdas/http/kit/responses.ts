@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import type { ResponseDef, RouteResponses } from '../../catalog/types';
+import type { ResponseDef, RouteResponses } from '#catalog/types';
 
 /**
  * Building blocks of the areas' `responses.ts`: the answers each route declares for openapi.json

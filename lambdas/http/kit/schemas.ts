@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { safeIdentifier } from '../../core/identifier';
+import { safeIdentifier } from '#core/identifier';
 
 /** A positive integer id in a path: anything else names no record (404). */
 export const IdParam = v.pipe(v.string(), v.regex(/^[1-9]\d{0,14}$/), v.transform(Number));

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { ValidationFailed, emptyFieldErrors, type FieldErrors } from '../../core/errors';
+import { ValidationFailed, emptyFieldErrors, type FieldErrors } from '#core/errors';
 
 /** Validates input; failures become 422 with one entry per field, named by the path the client sent. */
 export function validate<S extends v.GenericSchema>(schema: S, input: unknown, prefix?: string): v.InferOutput<S> {

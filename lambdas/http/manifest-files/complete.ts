@@ -1,7 +1,7 @@
 import { route } from '../kit/route';
 import { created, ok } from '../kit/reply';
-import { completeManifestFileUpload, withFileUrl } from '../../services/manifest-files/manifest-files';
-import { ManifestStorageUploadComplete } from '../../catalog/manifest-files';
+import { completeManifestFileUpload, withFileUrl } from '#services/manifest-files/manifest-files';
+import { ManifestStorageUploadComplete } from '#catalog/manifest-files';
 
 export const handler = route(ManifestStorageUploadComplete.schemas, async ({ params, principal }) => {
   const { result, replayed } = await completeManifestFileUpload(principal, params.uploadId);

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import type { RouteResponses } from '../../catalog/types';
+import type { RouteResponses } from '#catalog/types';
 import { data, failure, presignedUploadResponses, integer, nullable, pageMeta, replayedHeader, timestamp } from '../kit/responses';
 
 /** The answers of the manifest file storage (spec 2.8, 4.7), for openapi.json: see core/manifest-files/views.ts. */

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { courierCodePattern, defaultPerPage, maxPerPage, normalizeCourierCode } from '../../core/manifest-files/model';
+import { courierCodePattern, defaultPerPage, maxPerPage, normalizeCourierCode } from '#core/manifest-files/model';
 import { intQuery, text } from '../kit/schemas';
 import { UploadUrlBody as DocumentUploadUrlBody, UploadIdParams } from '../documents/schemas';
 

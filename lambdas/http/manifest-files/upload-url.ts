@@ -1,7 +1,7 @@
 import { route } from '../kit/route';
 import { presignedUploadAnswer } from '../kit/presigned';
-import { startManifestFileUpload, uploadUrlSeconds } from '../../services/manifest-files/manifest-files';
-import { ManifestStorageUploadUrl } from '../../catalog/manifest-files';
+import { startManifestFileUpload, uploadUrlSeconds } from '#services/manifest-files/manifest-files';
+import { ManifestStorageUploadUrl } from '#catalog/manifest-files';
 
 /** Large files: a presigned POST straight to storage (see docs/partners/manifests.md, "Stored manifest files"). */
 export const handler = route(ManifestStorageUploadUrl.schemas, async ({ body, principal }) => {

@@ -3,9 +3,9 @@ import { route } from '../kit/route';
 import { created, ok } from '../kit/reply';
 import { parseMultipart } from '../kit/multipart';
 import { fieldErrors } from '../kit/validate';
-import { ValidationFailed, type FieldErrors } from '../../core/errors';
-import { maxManifestFileBytes } from '../../core/manifest-files/files';
-import { storeManifestFile, withFileUrl } from '../../services/manifest-files/manifest-files';
+import { ValidationFailed, type FieldErrors } from '#core/errors';
+import { maxManifestFileBytes } from '#core/manifest-files/files';
+import { storeManifestFile, withFileUrl } from '#services/manifest-files/manifest-files';
 import { idempotencyKey } from '../kit/idempotency-key';
 import { UploadFields } from './schemas';
 

@@ -1,7 +1,7 @@
 import { route } from '../kit/route';
 import { ok } from '../kit/reply';
-import { setClosed } from '../../services/manifests/tracking';
-import { CouriersBatchClose } from '../../catalog/manifests';
+import { setClosed } from '#services/manifests/tracking';
+import { CouriersBatchClose } from '#catalog/manifests';
 
 /** POST .../close and .../reopen: the last path segment says which. */
 export const handler = route(CouriersBatchClose.schemas, async ({ params, principal, event }) => {

@@ -1,9 +1,9 @@
 import { route } from '../kit/route';
 import type { Reply } from '../kit/reply';
 import { acceptsGzip } from '../kit/accept-encoding';
-import { contentDisposition } from '../../core/documents/files';
-import { downloadManifest } from '../../services/manifests/download';
-import { CouriersDownload } from '../../catalog/manifests';
+import { contentDisposition } from '#core/documents/files';
+import { downloadManifest } from '#services/manifests/download';
+import { CouriersDownload } from '#catalog/manifests';
 
 export const handler = route(CouriersDownload.schemas, async ({ params, query, headers, principal }): Promise<Reply> => {
   const out = await downloadManifest(principal, params.manifest, query.format, { gzip: acceptsGzip(headers['accept-encoding']) });

@@ -1,6 +1,6 @@
-import { ValidationFailed } from '../../core/errors';
-import { excelSlugs, layoutFor } from '../../core/manifests/excel/slugs';
-import { workbookSubmission } from '../../services/manifests/excel';
+import { ValidationFailed } from '#core/errors';
+import { excelSlugs, layoutFor } from '#core/manifests/excel/slugs';
+import { workbookSubmission } from '#services/manifests/excel';
 import { parseMultipart } from '../kit/multipart';
 
 /** Largest workbook accepted; in AWS the 6 MB request limit comes first. */

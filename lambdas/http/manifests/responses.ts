@@ -1,7 +1,7 @@
 import * as v from 'valibot';
-import type { RouteResponses } from '../../catalog/types';
-import { batchStatuses } from '../../core/manifests/model';
-import { stageNames } from '../../core/pipeline/stages';
+import type { RouteResponses } from '#catalog/types';
+import { batchStatuses } from '#core/manifests/model';
+import { stageNames } from '#core/pipeline/stages';
 import { data, failure, file, integer, json, money, nullable, okBody, pageMeta, redirect, replayedHeader, tariffRateStatuses, timestamp } from '../kit/responses';
 
 /** The answers of the courier manifest routes (spec 2.6, 4.3, 4.4, 7.2), for openapi.json: see core/manifests/views.ts. */

@@ -1,7 +1,7 @@
 import { route } from '../kit/route';
 import { ok } from '../kit/reply';
-import { chunkStatus } from '../../services/manifests/tracking';
-import { CouriersRetryMissing } from '../../catalog/manifests';
+import { chunkStatus } from '#services/manifests/tracking';
+import { CouriersRetryMissing } from '#catalog/manifests';
 
 /** Lists the chunks still to send; it resends nothing itself (spec 4.3). */
 export const handler = route(CouriersRetryMissing.schemas, async ({ params, principal }) => {

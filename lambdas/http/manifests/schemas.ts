@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { batchStatuses, downloadFormats } from '../../core/manifests/model';
+import { batchStatuses, downloadFormats } from '#core/manifests/model';
 import { identifier, intQuery } from '../kit/schemas';
 
 export const CourierParams = v.object({ courier: v.pipe(v.string(), v.maxLength(50)) });

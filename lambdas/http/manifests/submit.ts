@@ -2,10 +2,10 @@ import { route } from '../kit/route';
 import { parseJson, validateBody } from '../kit/json-body';
 import { validate } from '../kit/validate';
 import { idempotencyKey } from '../kit/idempotency-key';
-import { ValidationFailed } from '../../core/errors';
-import { excelSlugs } from '../../core/manifests/excel/slugs';
-import { checkSignature, submitChunk, submitManifest } from '../../services/manifests/intake';
-import { CouriersSubmit } from '../../catalog/manifests';
+import { ValidationFailed } from '#core/errors';
+import { excelSlugs } from '#core/manifests/excel/slugs';
+import { checkSignature, submitChunk, submitManifest } from '#services/manifests/intake';
+import { CouriersSubmit } from '#catalog/manifests';
 
 /** Lambda's synchronous invoke limit is 6 MB for the whole event; a body over this is refused up front. */
 export const submitBodyBytes = 6 * 1000 * 1000;
@@ -30,7 +30,7 @@ async function sheetSubmission(rawBody: Buffer | undefined, contentType: string 
     return validate(CouriersSubmit.schemas.body, input);
   } catch (err) {
     if (!(err instanceof ValidationFailed)) throw err;
-    const { withSpreadsheetRows } = await import('../../core/manifests/excel/convert');
+    const { withSpreadsheetRows } = await import('#core/manifests/excel/convert');
     throw new ValidationFailed(withSpreadsheetRows(err.errors, input), err.message);
   }
 }

@@ -1,7 +1,7 @@
 import { route } from '../kit/route';
 import { ok } from '../kit/reply';
-import { cancelVoidingLabels } from '../../services/shipping/cancel';
-import { OrdersCancel } from '../../catalog/orders';
+import { cancelVoidingLabels } from '#services/shipping/cancel';
+import { OrdersCancel } from '#catalog/orders';
 
 export const handler = route(OrdersCancel.schemas, async ({ params, body, principal }) => {
   const { order, already, voided } = await cancelVoidingLabels(principal, params.id, body);

@@ -1,8 +1,8 @@
 import { route } from '../kit/route';
 import { ok } from '../kit/reply';
 import { idempotencyKey } from '../kit/idempotency-key';
-import { fulfillOrder } from '../../services/shipping/shipments';
-import { OrdersFulfill } from '../../catalog/orders';
+import { fulfillOrder } from '#services/shipping/shipments';
+import { OrdersFulfill } from '#catalog/orders';
 
 export const handler = route(OrdersFulfill.schemas, async ({ params, body, headers, principal }) => {
   const { order, shipment, notified } = await fulfillOrder(principal, params.id, body, idempotencyKey(headers));

@@ -1,5 +1,5 @@
 import type { ApiEvent } from '../kit/route';
-import { apiBase } from '../../catalog/routing';
+import { apiBase } from '#catalog/routing';
 
 /**
  * The absolute address of a shipment's label, on the host the caller used (webhook receivers

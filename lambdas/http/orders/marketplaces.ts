@@ -1,9 +1,9 @@
 import { route } from '../kit/route';
 import { ok } from '../kit/reply';
 import { byMethod } from '../kit/by-method';
-import { connectMarketplace, connectedChannels, connectionBaseUrl, disconnectMarketplace, requireUsableCredentials } from '../../services/orders/sync';
-import { ValidationFailed } from '../../core/errors';
-import { MarketplacesConnect, MarketplacesDisconnect } from '../../catalog/orders';
+import { connectMarketplace, connectedChannels, connectionBaseUrl, disconnectMarketplace, requireUsableCredentials } from '#services/orders/sync';
+import { ValidationFailed } from '#core/errors';
+import { MarketplacesConnect, MarketplacesDisconnect } from '#catalog/orders';
 
 /** The account's marketplace connections: credentials go in encrypted and never come back out. */
 export const handler = byMethod({

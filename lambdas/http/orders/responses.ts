@@ -1,6 +1,6 @@
 import * as v from 'valibot';
-import type { RouteResponses } from '../../catalog/types';
-import { fulfillmentStatuses, orderChannels, orderStatuses, shipmentStatuses } from '../../core/orders/model';
+import type { RouteResponses } from '#catalog/types';
+import { fulfillmentStatuses, orderChannels, orderStatuses, shipmentStatuses } from '#core/orders/model';
 import { data, done, failure, integer, money, nullable, pageMeta, replayedHeader, timestamp } from '../kit/responses';
 
 /** The answers of the order routes (spec 2.1, 2.2, 2.3), for openapi.json: see core/orders/views.ts. */

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
-import { financialStatuses, fulfillmentStatuses, orderChannels, orderStatuses, shipmentStatuses } from '../../core/orders/model';
-import { canonicalChannel, formerCodesOf, syncChannels } from '../../core/orders/marketplace';
-import { safeIdentifier } from '../../core/identifier';
+import { financialStatuses, fulfillmentStatuses, orderChannels, orderStatuses, shipmentStatuses } from '#core/orders/model';
+import { canonicalChannel, formerCodesOf, syncChannels } from '#core/orders/marketplace';
+import { safeIdentifier } from '#core/identifier';
 import { identifier, intQuery, text } from '../kit/schemas';
 
 const oneOf = <T extends readonly string[]>(values: T) => v.picklist(values, `Must be one of ${values.join(', ')}.`);

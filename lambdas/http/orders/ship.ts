@@ -1,9 +1,9 @@
 import { route } from '../kit/route';
 import { ok } from '../kit/reply';
 import { idempotencyKey } from '../kit/idempotency-key';
-import { shipOrder } from '../../services/shipping/shipments';
+import { shipOrder } from '#services/shipping/shipments';
 import { labelUrl } from './label-url';
-import { OrdersShip } from '../../catalog/orders';
+import { OrdersShip } from '#catalog/orders';
 
 export const handler = route(OrdersShip.schemas, async ({ event, params, body, headers, principal }) => {
   const { order, shipment, notified } = await shipOrder(principal, params.id, body, (id) => labelUrl(event, headers, id), idempotencyKey(headers));

@@ -1,6 +1,6 @@
 import { route } from '../kit/route';
 import { ok } from '../kit/reply';
-import { lastSync, nextScheduledSync } from '../../services/orders/sync';
+import { lastSync, nextScheduledSync } from '#services/orders/sync';
 
 export const handler = route({}, async ({ principal }) => {
   const last = await lastSync(principal.accountId);

@@ -1,7 +1,7 @@
 import { route } from '../kit/route';
 import { ok } from '../kit/reply';
-import { startSync } from '../../services/orders/sync';
-import { OrdersSync } from '../../catalog/orders';
+import { startSync } from '#services/orders/sync';
+import { OrdersSync } from '#catalog/orders';
 
 export const handler = route(OrdersSync.schemas, async ({ body, principal }) => {
   const sync = await startSync(principal, body);

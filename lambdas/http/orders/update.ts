@@ -1,8 +1,8 @@
 import { route } from '../kit/route';
 import { ok } from '../kit/reply';
-import { orderDetailView } from '../../core/orders/views';
-import { updateOrder } from '../../services/orders/orders';
-import { OrdersUpdate } from '../../catalog/orders';
+import { orderDetailView } from '#core/orders/views';
+import { updateOrder } from '#services/orders/orders';
+import { OrdersUpdate } from '#catalog/orders';
 
 export const handler = route(OrdersUpdate.schemas, async ({ params, body, principal }) => {
   const { order, changed } = await updateOrder(principal, params.id, body);

@@ -1,7 +1,7 @@
 import { route } from '../kit/route';
 import { ok } from '../kit/reply';
-import { batchQueue } from '../../services/review/review';
-import { ReviewBatches } from '../../catalog/review';
+import { batchQueue } from '#services/review/review';
+import { ReviewBatches } from '#catalog/review';
 
 /** GET /v1/couriers/review/batches: the broker's queue of every account's batches. */
 export const handler = route(ReviewBatches.schemas, async ({ query }) => {

@@ -1,7 +1,7 @@
 import { route } from '../kit/route';
 import { ok } from '../kit/reply';
-import { correctClassification } from '../../services/review/review';
-import { ReviewClassification } from '../../catalog/review';
+import { correctClassification } from '#services/review/review';
+import { ReviewClassification } from '#catalog/review';
 
 /** PUT .../products/{awb}/classification: the broker's decision on a product's NCM. */
 export const handler = route(ReviewClassification.schemas, async ({ params, body, principal }) => {

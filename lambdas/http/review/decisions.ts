@@ -1,7 +1,7 @@
 import { route } from '../kit/route';
 import { ok } from '../kit/reply';
-import { reviewDecisions } from '../../services/review/review';
-import { ReviewDecisions } from '../../catalog/review';
+import { reviewDecisions } from '#services/review/review';
+import { ReviewDecisions } from '#catalog/review';
 
 export const handler = route(ReviewDecisions.schemas, async ({ params, query, principal }) => {
   const { data, meta } = await reviewDecisions(principal, params.manifest, query.cursor, query.per_page);

@@ -1,7 +1,7 @@
 import { route } from '../kit/route';
 import { ok } from '../kit/reply';
-import { reviewQueue } from '../../services/review/review';
-import { ReviewQueue } from '../../catalog/review';
+import { reviewQueue } from '#services/review/review';
+import { ReviewQueue } from '#catalog/review';
 
 /** GET .../review: one page of the batch's review queue. */
 export const handler = route(ReviewQueue.schemas, async ({ params, query, principal }) => {

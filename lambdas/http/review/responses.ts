@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import type { RouteResponses } from '../../catalog/types';
+import type { RouteResponses } from '#catalog/types';
 import { data, failure, integer, money, nullable, timestamp } from '../kit/responses';
 import { ClassificationReview, ManifestRecord, ProcessedProduct } from '../manifests/responses';
 

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { identifier, intQuery, text } from '../kit/schemas';
-import { batchStatuses } from '../../core/manifests/model';
+import { batchStatuses } from '#core/manifests/model';
 
 export const ReviewPathParams = v.object({ manifest: v.pipe(v.string(), v.minLength(1), v.maxLength(100)) });
 

@@ -1,9 +1,9 @@
 import { route } from '../kit/route';
 import { ok } from '../kit/reply';
 import { byMethod } from '../kit/by-method';
-import { maskAccountNumber } from '../../core/shipping/carrier-accounts';
-import { connectCarrier, connectedCarriers, disconnectCarrier } from '../../services/shipping/carrier-accounts';
-import { CarriersConnect, CarriersDisconnect } from '../../catalog/shipping';
+import { maskAccountNumber } from '#core/shipping/carrier-accounts';
+import { connectCarrier, connectedCarriers, disconnectCarrier } from '#services/shipping/carrier-accounts';
+import { CarriersConnect, CarriersDisconnect } from '#catalog/shipping';
 
 /** The account's carrier accounts (issue 18): credentials go in encrypted and never come back out. */
 export const handler = byMethod({

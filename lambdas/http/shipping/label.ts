@@ -1,6 +1,6 @@
 import { route } from '../kit/route';
-import { shipmentLabel } from '../../services/shipping/shipments';
-import { ShipmentLabel } from '../../catalog/shipping';
+import { shipmentLabel } from '#services/shipping/shipments';
+import { ShipmentLabel } from '#catalog/shipping';
 
 /** The label of a shipment, to the order's account only, as the PDF itself. */
 export const handler = route(ShipmentLabel.schemas, async ({ params, principal }) => {

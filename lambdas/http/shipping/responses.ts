@@ -1,7 +1,7 @@
 import * as v from 'valibot';
-import type { RouteResponses } from '../../catalog/types';
-import { carrierEnvironments, externalCarriers } from '../../core/shipping/carrier-accounts';
-import { orderStatuses } from '../../core/orders/model';
+import type { RouteResponses } from '#catalog/types';
+import { carrierEnvironments, externalCarriers } from '#core/shipping/carrier-accounts';
+import { orderStatuses } from '#core/orders/model';
 import { Shipment } from '../orders/responses';
 import { data, done, failure, file, integer, money, nullable, timestamp } from '../kit/responses';
 import { breakdown } from '../customs/responses';

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { carrierEnvironments, externalCarriers } from '../../core/shipping/carrier-accounts';
+import { carrierEnvironments, externalCarriers } from '#core/shipping/carrier-accounts';
 
 /** `{carrier}` in `/v1/shipping/carriers/{carrier}`: one of the external carriers (not `despacho`, which needs no account). */
 export const CarrierParams = v.object({ carrier: v.picklist(externalCarriers, `Must be one of ${externalCarriers.join(', ')}.`) });

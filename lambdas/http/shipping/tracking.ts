@@ -1,8 +1,8 @@
 import { route } from '../kit/route';
 import { ok } from '../kit/reply';
-import { shipmentView } from '../../core/orders/views';
-import { trackingUpdate } from '../../services/shipping/shipments';
-import { TrackingUpdates } from '../../catalog/shipping';
+import { shipmentView } from '#core/orders/views';
+import { trackingUpdate } from '#services/shipping/shipments';
+import { TrackingUpdates } from '#catalog/shipping';
 
 /** The tracking-update entry point: a carrier's (or the merchant's) report of a shipment's status. */
 export const handler = route(TrackingUpdates.schemas, async ({ body, principal }) => {

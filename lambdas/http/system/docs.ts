@@ -1,6 +1,6 @@
 import { publicRoute } from '../kit/public-route';
 import type { Reply } from '../kit/reply';
-import { NotFound } from '../../core/errors';
+import { NotFound } from '#core/errors';
 import { docsScriptText } from './docs-script';
 
 /**

@@ -1,7 +1,7 @@
 import { publicRoute } from '../kit/public-route';
-import { routeAccess } from '../../catalog/access';
-import { compile, match } from '../../catalog/routing';
-import { MethodNotAllowed, NotFound } from '../../core/errors';
+import { routeAccess } from '#catalog/access';
+import { compile, match } from '#catalog/routing';
+import { MethodNotAllowed, NotFound } from '#core/errors';
 
 /** The routes API Gateway has; a twin-only route is a path the cloud does not have (404). */
 const compiled = routeAccess.filter((r) => !r.twinOnly).map(compile);

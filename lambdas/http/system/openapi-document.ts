@@ -1,7 +1,7 @@
 import { toJsonSchema } from '@valibot/to-json-schema';
 import type { GenericSchema } from 'valibot';
-import type { ResponseDef, RouteDef } from '../../catalog/types';
-import { fullPath } from '../../catalog/routing';
+import type { ResponseDef, RouteDef } from '#catalog/types';
+import { fullPath } from '#catalog/routing';
 
 type Json = Record<string, unknown>;
 

@@ -1,8 +1,8 @@
 import { publicRoute } from '../kit/public-route';
-import { routes } from '../../catalog';
+import { routes } from '#catalog';
 import { openApiDocument } from './openapi-document';
-import { webhookEvents } from '../../core/webhooks/events';
-import type { RouteDef, RouteResponses } from '../../catalog/types';
+import { webhookEvents } from '#core/webhooks/events';
+import type { RouteDef, RouteResponses } from '#catalog/types';
 import { accountResponses } from '../auth/responses';
 import { adminResponses } from '../admin/responses';
 import { couriersResponses } from '../manifests/responses';

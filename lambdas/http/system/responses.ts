@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import type { RouteResponses } from '../../catalog/types';
+import type { RouteResponses } from '#catalog/types';
 import { data, failure, file, json, timestamp } from '../kit/responses';
 
 /** The answers of the public system routes, for openapi.json. */

@@ -1,6 +1,6 @@
 import { route } from '../kit/route';
 import { ok } from '../kit/reply';
-import { describeEvent, webhookEvents } from '../../core/webhooks/events';
+import { describeEvent, webhookEvents } from '#core/webhooks/events';
 
 const listed = webhookEvents.map(describeEvent);
 

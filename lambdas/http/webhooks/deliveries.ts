@@ -1,8 +1,8 @@
 import { route } from '../kit/route';
 import { ok } from '../kit/reply';
-import { deliveriesOf, deliveryView } from '../../services/webhooks/webhooks';
+import { deliveriesOf, deliveryView } from '#services/webhooks/webhooks';
 import { paginate } from '../kit/paginate';
-import { WebhooksDeliveries } from '../../catalog/webhooks';
+import { WebhooksDeliveries } from '#catalog/webhooks';
 
 /** The delivery log, newest first. */
 export const handler = route(WebhooksDeliveries.schemas, async ({ params, query, principal }) => {

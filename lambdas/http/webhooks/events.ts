@@ -1,7 +1,7 @@
 import { route } from '../kit/route';
 import { ok } from '../kit/reply';
-import { listEvents } from '../../services/webhooks/feed';
-import { EventsList } from '../../catalog/webhooks';
+import { listEvents } from '#services/webhooks/feed';
+import { EventsList } from '#catalog/webhooks';
 
 /** A page of the caller's account's events. */
 export const handler = route(EventsList.schemas, async ({ query, principal }) => {

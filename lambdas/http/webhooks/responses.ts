@@ -1,6 +1,6 @@
 import * as v from 'valibot';
-import type { RouteResponses } from '../../catalog/types';
-import { webhookEventNames } from '../../core/webhooks/events';
+import type { RouteResponses } from '#catalog/types';
+import { webhookEventNames } from '#core/webhooks/events';
 import { data, done, failure, integer, json, nullable, pageMeta, timestamp } from '../kit/responses';
 
 /** The answers of the webhook subscription routes (spec 2.9, 4.8), for openapi.json. */

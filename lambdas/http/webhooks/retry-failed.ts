@@ -1,7 +1,7 @@
 import { route } from '../kit/route';
 import { ok } from '../kit/reply';
-import { retryFailed } from '../../services/webhooks/webhooks';
-import { WebhooksRetryFailed } from '../../catalog/webhooks';
+import { retryFailed } from '#services/webhooks/webhooks';
+import { WebhooksRetryFailed } from '#catalog/webhooks';
 
 /** Re-sends every failed delivery of the subscription (since `since`), through the delivery queue. */
 export const handler = route(WebhooksRetryFailed.schemas, async ({ params, body, principal }) => {

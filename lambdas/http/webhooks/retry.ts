@@ -1,7 +1,7 @@
 import { route } from '../kit/route';
 import { ok } from '../kit/reply';
-import { deliveryView, retryNow } from '../../services/webhooks/webhooks';
-import { WebhooksRetry } from '../../catalog/webhooks';
+import { deliveryView, retryNow } from '#services/webhooks/webhooks';
+import { WebhooksRetry } from '#catalog/webhooks';
 
 export const handler = route(WebhooksRetry.schemas, async ({ params, principal }) => {
   const d = await retryNow(principal, params.id, params.delivery);

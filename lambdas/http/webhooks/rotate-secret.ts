@@ -1,8 +1,8 @@
 import { route } from '../kit/route';
 import { ok } from '../kit/reply';
-import { standardWebhooksSecret } from '../../core/webhooks/delivery-rules';
-import { rotateSecret } from '../../services/webhooks/webhooks';
-import { WebhooksRotateSecret } from '../../catalog/webhooks';
+import { standardWebhooksSecret } from '#core/webhooks/delivery-rules';
+import { rotateSecret } from '#services/webhooks/webhooks';
+import { WebhooksRotateSecret } from '#catalog/webhooks';
 
 /** A new signing secret for every delivery from now on, shown once (in both forms). */
 export const handler = route(WebhooksRotateSecret.schemas, async ({ params, principal }) => {

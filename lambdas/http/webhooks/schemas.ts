@@ -1,8 +1,8 @@
 import * as v from 'valibot';
-import { webhookEventNames } from '../../core/webhooks/events';
-import { safeIdentifier } from '../../core/identifier';
+import { webhookEventNames } from '#core/webhooks/events';
+import { safeIdentifier } from '#core/identifier';
 import { IdParam, intQuery } from '../kit/schemas';
-import { feedDefaultLimit, feedMaxLimit } from '../../core/webhooks/feed';
+import { feedDefaultLimit, feedMaxLimit } from '#core/webhooks/feed';
 
 /**
  * The URL is shown to people (the dashboard, the CLI): like an identifier, it refuses control

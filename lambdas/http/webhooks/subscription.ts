@@ -1,8 +1,8 @@
 import { route } from '../kit/route';
 import { byMethod } from '../kit/by-method';
 import { ok } from '../kit/reply';
-import { changeSubscription, findSubscription, subscriptionView, unsubscribe } from '../../services/webhooks/webhooks';
-import { WebhooksDelete, WebhooksShow, WebhooksUpdate } from '../../catalog/webhooks';
+import { changeSubscription, findSubscription, subscriptionView, unsubscribe } from '#services/webhooks/webhooks';
+import { WebhooksDelete, WebhooksShow, WebhooksUpdate } from '#catalog/webhooks';
 
 const show = route(WebhooksShow.schemas, async ({ params, principal }) => ok(subscriptionView(await findSubscription(principal, params.id))));
 

@@ -1,9 +1,9 @@
 import { route } from '../kit/route';
 import { byMethod } from '../kit/by-method';
 import { created, ok } from '../kit/reply';
-import { standardWebhooksSecret } from '../../core/webhooks/delivery-rules';
-import { subscribe, subscriptionsOf, subscriptionView } from '../../services/webhooks/webhooks';
-import { WebhooksCreate } from '../../catalog/webhooks';
+import { standardWebhooksSecret } from '#core/webhooks/delivery-rules';
+import { subscribe, subscriptionsOf, subscriptionView } from '#services/webhooks/webhooks';
+import { WebhooksCreate } from '#catalog/webhooks';
 
 const list = route({}, async ({ principal }) => {
   const subs = await subscriptionsOf(principal.accountId);

@@ -1,6 +1,6 @@
 import { route } from '../kit/route';
-import { sendTest } from '../../services/webhooks/webhooks';
-import { WebhooksTest } from '../../catalog/webhooks';
+import { sendTest } from '#services/webhooks/webhooks';
+import { WebhooksTest } from '#catalog/webhooks';
 
 /** 200 when the endpoint accepted the signed test, 502 with its answer when it did not. */
 export const handler = route(WebhooksTest.schemas, async ({ params, principal }) => {

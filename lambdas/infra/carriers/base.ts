@@ -1,7 +1,7 @@
-import { BadGateway, ServiceError, ValidationFailed } from '../../core/errors';
-import { CarrierAnswerUnreadable } from '../../core/shipping/carriers/common';
-import type { CarrierPort } from '../../core/shipping/carrier';
-import type { CarrierAccount, CarrierEnvironment, ExternalCarrier } from '../../core/shipping/carrier-accounts';
+import { BadGateway, ServiceError, ValidationFailed } from '#core/errors';
+import { CarrierAnswerUnreadable } from '#core/shipping/carriers/common';
+import type { CarrierPort } from '#core/shipping/carrier';
+import type { CarrierAccount, CarrierEnvironment, ExternalCarrier } from '#core/shipping/carrier-accounts';
 import { carrierCredentials } from '../carrier-credentials';
 import { carrierTokens, OAuthTokenCache, type OAuthToken } from './oauth';
 import { CarrierError, carrierFailure, type CarrierHttp } from './http';

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import type { CarrierPort } from '../../core/shipping/carrier';
-import { requirePhones } from '../../core/shipping/carriers/common';
-import { dhlMessage, dhlParseRates, dhlParseShipment, dhlParseTracking, dhlRateRequest, dhlServices, dhlShipRequest } from '../../core/shipping/carriers/dhl';
-import type { CarrierAccount } from '../../core/shipping/carrier-accounts';
+import type { CarrierPort } from '#core/shipping/carrier';
+import { requirePhones } from '#core/shipping/carriers/common';
+import { dhlMessage, dhlParseRates, dhlParseShipment, dhlParseTracking, dhlRateRequest, dhlServices, dhlShipRequest } from '#core/shipping/carriers/dhl';
+import type { CarrierAccount } from '#core/shipping/carrier-accounts';
 import { accountOperations, carrierBaseUrl } from './base';
 import { carrierHttp, type CarrierHttpOptions } from './http';
 

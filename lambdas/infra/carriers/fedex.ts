@@ -1,5 +1,5 @@
-import type { CarrierPort } from '../../core/shipping/carrier';
-import { requirePhones } from '../../core/shipping/carriers/common';
+import type { CarrierPort } from '#core/shipping/carrier';
+import { requirePhones } from '#core/shipping/carriers/common';
 import {
   fedexCancelRequest,
   fedexMessage,
@@ -10,8 +10,8 @@ import {
   fedexServices,
   fedexShipRequest,
   fedexTrackRequest,
-} from '../../core/shipping/carriers/fedex';
-import type { CarrierAccount } from '../../core/shipping/carrier-accounts';
+} from '#core/shipping/carriers/fedex';
+import type { CarrierAccount } from '#core/shipping/carrier-accounts';
 import { accountOperations, carrierBaseUrl, readToken, withToken } from './base';
 import { carrierHttp, type CarrierHttpOptions } from './http';
 

@@ -1,5 +1,5 @@
 import { setTimeout as delay } from 'node:timers/promises';
-import { BadGateway, GatewayTimeout, Unavailable, ValidationFailed, type ServiceError } from '../../core/errors';
+import { BadGateway, GatewayTimeout, Unavailable, ValidationFailed, type ServiceError } from '#core/errors';
 import { backoffMs, retryAfterMs } from '../marketplaces/http';
 
 /**

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import type { CarrierPort } from '../../core/shipping/carrier';
-import { CarrierAnswerUnreadable, requirePhones } from '../../core/shipping/carriers/common';
-import { upsMessage, upsParseRates, upsParseShipment, upsParseTracking, upsRateRequest, upsServices, upsShipRequest, upsVoided } from '../../core/shipping/carriers/ups';
-import type { CarrierAccount } from '../../core/shipping/carrier-accounts';
+import type { CarrierPort } from '#core/shipping/carrier';
+import { CarrierAnswerUnreadable, requirePhones } from '#core/shipping/carriers/common';
+import { upsMessage, upsParseRates, upsParseShipment, upsParseTracking, upsRateRequest, upsServices, upsShipRequest, upsVoided } from '#core/shipping/carriers/ups';
+import type { CarrierAccount } from '#core/shipping/carrier-accounts';
 import { nowIso } from '../clock';
 import { imageLabelPdf } from '../label-pdf';
 import { accountOperations, carrierBaseUrl, readToken, withToken } from './base';

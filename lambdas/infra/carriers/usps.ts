@@ -1,5 +1,5 @@
-import type { CarrierPort } from '../../core/shipping/carrier';
-import { CarrierAnswerUnreadable, requirePhones } from '../../core/shipping/carriers/common';
+import type { CarrierPort } from '#core/shipping/carrier';
+import { CarrierAnswerUnreadable, requirePhones } from '#core/shipping/carriers/common';
 import {
   uspsCheck,
   uspsLabelRequest,
@@ -10,8 +10,8 @@ import {
   uspsPaymentAuthorization,
   uspsRateRequests,
   uspsServices,
-} from '../../core/shipping/carriers/usps';
-import type { CarrierAccount } from '../../core/shipping/carrier-accounts';
+} from '#core/shipping/carriers/usps';
+import type { CarrierAccount } from '#core/shipping/carrier-accounts';
 import { accountOperations, carrierBaseUrl, readToken, withToken } from './base';
 import { carrierHttp, type CarrierHttpOptions } from './http';
 import { carrierTokens, OAuthTokenCache } from './oauth';

@@ -2,9 +2,9 @@ import { isConditionalFailure } from './entity';
 import { accounts } from './auth/account';
 import { tokens } from './auth/token';
 import { nextId } from './counters';
-import { type Account, type AccountKind, type TokenRecord } from '../../core/auth/accounts';
+import { type Account, type AccountKind, type TokenRecord } from '#core/auth/accounts';
 import { secretSealer, type SecretBinding } from '../sealed-secrets';
-import { logger } from '../../shared/logger';
+import { logger } from '#shared/logger';
 
 export async function createAccount(input: { name: string; kind: AccountKind }, at: string): Promise<Account> {
   const id = await nextId('account');

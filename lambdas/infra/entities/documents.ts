@@ -2,7 +2,7 @@ import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { isConditionalFailure, type TransactPut, type TransactUpdate } from './entity';
 import { documents } from './documents/document';
 import { documentClient } from '../dynamo';
-import type { DocumentRecord, DocumentState } from '../../core/documents/model';
+import type { DocumentRecord, DocumentState } from '#core/documents/model';
 
 type Patch = Partial<Omit<DocumentRecord, 'id' | 'accountId' | 'rootId' | 'version' | 'blobKey' | 'createdAt'>>;
 

@@ -1,7 +1,7 @@
 import { Entity, type Schema } from 'electrodb';
 import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from '../dynamo';
-import { config } from '../../shared/config';
+import { config } from '#shared/config';
 
 export const service = 'despacho';
 

@@ -1,6 +1,6 @@
 import { isConditionalFailure } from './entity';
 import { feedEvents, type FeedEventItem } from './events/feed-event';
-import type { FeedOrder, FeedPosition } from '../../core/webhooks/feed';
+import type { FeedOrder, FeedPosition } from '#core/webhooks/feed';
 
 /** One event of an account's feed: the envelope exactly as its deliveries send it. */
 export type FeedEvent = FeedEventItem;

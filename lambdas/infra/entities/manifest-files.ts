@@ -1,5 +1,5 @@
 import { manifestFiles } from './manifest-files/manifest-file';
-import type { ManifestFileRecord } from '../../core/manifest-files/model';
+import type { ManifestFileRecord } from '#core/manifest-files/model';
 
 export async function putManifestFile(record: ManifestFileRecord): Promise<void> {
   await manifestFiles().create(record).go();

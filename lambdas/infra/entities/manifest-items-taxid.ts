@@ -1,6 +1,6 @@
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from '../dynamo';
-import { config } from '../../shared/config';
+import { config } from '#shared/config';
 import { cancellationCodes } from './entity';
 import { batchKey, itemKeyOf } from './manifests';
 

@@ -1,10 +1,10 @@
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { cancellationCodes, isConditionalFailure, type TransactPut, type TransactUpdate } from './entity';
 import { documentClient } from '../dynamo';
-import { config } from '../../shared/config';
+import { config } from '#shared/config';
 import { batchWriteAll } from '../batch-write';
-import type { BatchRecord, ChunkSetRecord, DecisionEntry, DecisionSegment, StoredItem } from '../../core/manifests/model';
-import { isVisible } from '../../core/manifests/model';
+import type { BatchRecord, ChunkSetRecord, DecisionEntry, DecisionSegment, StoredItem } from '#core/manifests/model';
+import { isVisible } from '#core/manifests/model';
 import { manifestBatches } from './manifests/batch';
 import { manifestItems } from './manifests/item';
 import { decisionPages } from './manifests/decision-page';

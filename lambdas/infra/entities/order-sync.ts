@@ -4,7 +4,7 @@ import { documentClient } from '../dynamo';
 import { marketplaceConnections, type MarketplaceConnectionItem } from './order-sync/marketplace-connection';
 import { syncLocks } from './order-sync/sync-lock';
 import { syncRuns, type SyncRunItem } from './order-sync/sync-run';
-import type { SyncChannel } from '../../core/orders/marketplace';
+import type { SyncChannel } from '#core/orders/marketplace';
 
 /**
  * The marketplace sync's records (services/orders/sync.ts): each account's connection rows (one

@@ -23,12 +23,12 @@
  */
 import { QueryCommand, TransactWriteCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from '../dynamo';
-import { config } from '../../shared/config';
+import { config } from '#shared/config';
 import { cancellationCodes, isConditionalFailure, pad, type TransactDelete, type TransactItem, type TransactPut } from './entity';
 import { batchWriteAll } from '../batch-write';
 import { batchGetAll } from '../batch-get';
-import type { OrderRecord } from '../../core/orders/model';
-import { canonicalChannel, formerCodesOf, isFormerChannel } from '../../core/orders/marketplace';
+import type { OrderRecord } from '#core/orders/model';
+import { canonicalChannel, formerCodesOf, isFormerChannel } from '#core/orders/marketplace';
 import { orders, type OrderEntityItem } from './orders/order';
 import { orderRows, type OrderRowItem } from './orders/order-row';
 import { orderMetas } from './orders/order-meta';

@@ -1,12 +1,12 @@
 import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from '../dynamo';
-import { config } from '../../shared/config';
+import { config } from '#shared/config';
 import { cancellationCodes, isConditionalFailure, type TransactPut } from './entity';
 import { batchKey } from './manifests';
 import { manifestBatches } from './manifests/batch';
 import { pageMarks } from './pipeline-state/page-mark';
-import { newPipelineState, overallProgress, type PipelineState, type StageName } from '../../core/pipeline/stages';
-import type { BatchRecord } from '../../core/manifests/model';
+import { newPipelineState, overallProgress, type PipelineState, type StageName } from '#core/pipeline/stages';
+import type { BatchRecord } from '#core/manifests/model';
 
 /**
  * The pipeline's marks on the batch record: the run's stage states (`pipeline`: per stage its

@@ -2,7 +2,7 @@ import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { isConditionalFailure } from './entity';
 import { counterModel, quotaCounters } from './quota/quota-counter';
 import { documentClient } from '../dynamo';
-import { config } from '../../shared/config';
+import { config } from '#shared/config';
 import { now } from '../clock';
 import {
   answerFrom,
@@ -16,7 +16,7 @@ import {
   type QuotaCounter,
   type QuotaStatus,
   type ReserveQuotaResult,
-} from '../../core/customs/quota';
+} from '#core/customs/quota';
 
 /**
  * The quota ledger: personal shipments per person per calendar year, kept by the service itself

@@ -3,8 +3,8 @@ import { isConditionalFailure } from './entity';
 import { tariffRows } from './tariff/tariff-row';
 import { tariffMetas, type TariffMetaItem } from './tariff/tariff-meta';
 import { batchWriteAll } from '../batch-write';
-import { Conflict, Unavailable } from '../../core/errors';
-import type { TariffRow } from '../../core/tariff/table';
+import { Conflict, Unavailable } from '#core/errors';
+import type { TariffRow } from '#core/tariff/table';
 
 /**
  * The imported tariff table. Each import writes its rows under a new version (one item per row,

@@ -2,7 +2,7 @@ import { isConditionalFailure } from './entity';
 import { subscriptions, type SubscriptionItem } from './webhooks/subscription';
 import { deliveries, type Attempt, type DeliveryItem, type DeliveryState } from './webhooks/delivery';
 import { secretSealer, type SecretBinding } from '../sealed-secrets';
-import { logger } from '../../shared/logger';
+import { logger } from '#shared/logger';
 
 /** A webhook subscription as stored (its secrets sealed). */
 export type Subscription = SubscriptionItem;

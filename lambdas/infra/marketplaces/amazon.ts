@@ -1,4 +1,4 @@
-import type { Address, MarketplaceConnector, MarketplaceOrder, OrderStatus } from '../../core/orders/marketplace';
+import type { Address, MarketplaceConnector, MarketplaceOrder, OrderStatus } from '#core/orders/marketplace';
 import { now } from '../clock';
 import { jsonClient, MarketplaceError, type HttpClientOptions, type JsonClient, type RetryPolicy } from './http';
 import { amount, asObject, count, credential, emptyAddress, endpoint, id, instant, mapPage, money, optionalAmount, RecordError, sinceMs, sum, text, textOrNull } from './records';

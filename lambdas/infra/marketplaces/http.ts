@@ -1,5 +1,5 @@
 import { setTimeout as delay } from 'node:timers/promises';
-import type { SyncChannel } from '../../core/orders/marketplace';
+import type { SyncChannel } from '#core/orders/marketplace';
 
 /**
  * The JSON HTTP client every marketplace connector calls through (global fetch). Each attempt has

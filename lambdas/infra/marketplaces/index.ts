@@ -1,4 +1,4 @@
-import type { MarketplaceConnector, SyncChannel } from '../../core/orders/marketplace';
+import type { MarketplaceConnector, SyncChannel } from '#core/orders/marketplace';
 import { amazon } from './amazon';
 import { mercadolibre } from './mercadolibre';
 import { shopify } from './shopify';

@@ -1,4 +1,4 @@
-import type { Address, MarketplaceConnector, MarketplaceOrder, MarketplaceOrderItem, OrderStatus } from '../../core/orders/marketplace';
+import type { Address, MarketplaceConnector, MarketplaceOrder, MarketplaceOrderItem, OrderStatus } from '#core/orders/marketplace';
 import { jsonClient, MarketplaceError, type HttpClientOptions, type JsonClient } from './http';
 import { amount, asObject, count, credential, emptyAddress, endpoint, id, instant, mapPage, money, optionalAmount, sinceMs, text, textOrNull } from './records';
 

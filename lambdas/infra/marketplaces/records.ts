@@ -1,6 +1,6 @@
-import type { Address, MarketplaceConnection, MarketplaceOrder, MarketplacePage, RejectedRecord } from '../../core/orders/marketplace';
+import type { Address, MarketplaceConnection, MarketplaceOrder, MarketplacePage, RejectedRecord } from '#core/orders/marketplace';
 import { MarketplaceError } from './http';
-import { mapConcurrent } from '../../shared/concurrency';
+import { mapConcurrent } from '#shared/concurrency';
 
 /**
  * Reading one marketplace record. A record that cannot be mapped throws `RecordError`; the page

@@ -1,8 +1,8 @@
 import { BedrockRuntimeClient, ConverseCommand, type ConverseCommandOutput } from '@aws-sdk/client-bedrock-runtime';
-import { classificationKey, type Candidate, type Classification, type ClassifyInput, type OfflineClassifier } from '../../core/tariff/classifier';
-import { normalizeNcm } from '../../core/tariff/table';
-import { importedDutySource } from '../../core/customs/tariff-rates';
-import { Lru } from '../../shared/lru';
+import { classificationKey, type Candidate, type Classification, type ClassifyInput, type OfflineClassifier } from '#core/tariff/classifier';
+import { normalizeNcm } from '#core/tariff/table';
+import { importedDutySource } from '#core/customs/tariff-rates';
+import { Lru } from '#shared/lru';
 
 /**
  * Tariff classification by an Amazon Bedrock model (Converse API), on top of the offline classifier:

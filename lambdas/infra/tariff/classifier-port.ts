@@ -1,11 +1,11 @@
 import { BedrockRuntimeClient } from '@aws-sdk/client-bedrock-runtime';
-import { createOfflineClassifier, type Classification, type ClassifyInput, type OfflineClassifier } from '../../core/tariff/classifier';
-import type { HsIndex } from '../../core/tariff/hs-fallback';
-import { config } from '../../shared/config';
+import { createOfflineClassifier, type Classification, type ClassifyInput, type OfflineClassifier } from '#core/tariff/classifier';
+import type { HsIndex } from '#core/tariff/hs-fallback';
+import { config } from '#shared/config';
 import { createBedrockClassifier } from './bedrock';
 import { loadTariffTable, type TariffTable } from './table-source';
 import { traced } from '../tracing';
-import { Lru } from '../../shared/lru';
+import { Lru } from '#shared/lru';
 
 export interface TariffClassifierPort {
   classify(input: ClassifyInput): Promise<Classification>;
@@ -33,7 +33,7 @@ const nomenclatureModule = import.meta.url.endsWith('.ts')
  */
 export function loadHsIndex(): Promise<HsIndex> {
   hsIndex ??= Promise.all([
-    import('../../core/tariff/hs-fallback'),
+    import('#core/tariff/hs-fallback'),
     import(nomenclatureModule) as Promise<typeof import('./hs-nomenclature')>,
   ]).then(([tier, data]) => tier.createHsIndex(data.hsNomenclature));
   return hsIndex;

@@ -1,7 +1,7 @@
-import { builtinTariff } from '../../core/tariff/builtin';
-import type { TariffRow } from '../../core/tariff/table';
+import { builtinTariff } from '#core/tariff/builtin';
+import type { TariffRow } from '#core/tariff/table';
 import { now } from '../clock';
-import { config } from '../../shared/config';
+import { config } from '#shared/config';
 import { currentTariff, getTariffMeta } from '../entities/tariff';
 
 /** The tariff table in force: the last import, or the built-in table when there was none. */

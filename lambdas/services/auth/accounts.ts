@@ -1,13 +1,13 @@
 /** Accounts and their API tokens: what the account and admin routes, the twin and `tokens bootstrap` do with them. */
-import { now, nowIso } from '../../infra/clock';
-import * as store from '../../infra/entities/auth';
-import { getSetting, setSettingOnce } from '../../infra/entities/settings';
-import { hasSigningSecret, type Account, type AccountKind, type TokenRecord } from '../../core/auth/accounts';
-import { checkExpiry, generateToken, hashToken } from '../../core/auth/tokens';
-import { tokenView } from '../../core/auth/views';
-import { ValidationFailed } from '../../core/errors';
-import { newManifestSigningSecret } from '../../core/manifests/signature';
-import type { Role, Scope } from '../../catalog/types';
+import { now, nowIso } from '#infra/clock';
+import * as store from '#infra/entities/auth';
+import { getSetting, setSettingOnce } from '#infra/entities/settings';
+import { hasSigningSecret, type Account, type AccountKind, type TokenRecord } from '#core/auth/accounts';
+import { checkExpiry, generateToken, hashToken } from '#core/auth/tokens';
+import { tokenView } from '#core/auth/views';
+import { ValidationFailed } from '#core/errors';
+import { newManifestSigningSecret } from '#core/manifests/signature';
+import type { Role, Scope } from '#catalog/types';
 
 export const getAccount = store.getAccount;
 export const listAccounts = store.listAccounts;

@@ -1,6 +1,6 @@
-import { now } from '../../infra/clock';
-import type { Principal } from '../../core/auth/principal';
-import { expiryRefusal, type TokenRefusal } from '../../core/auth/tokens';
+import { now } from '#infra/clock';
+import type { Principal } from '#core/auth/principal';
+import { expiryRefusal, type TokenRefusal } from '#core/auth/tokens';
 
 /**
  * A principal whose token has expired since the authorizer resolved it: the route kit asks this

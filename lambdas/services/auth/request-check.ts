@@ -1,7 +1,7 @@
-import { now } from '../../infra/clock';
-import { findTokenByHash, touchToken } from '../../infra/entities/auth';
-import type { Principal } from '../../core/auth/principal';
-import { bearerToken, hashToken, tokenRefusal, type TokenRefusal } from '../../core/auth/tokens';
+import { now } from '#infra/clock';
+import { findTokenByHash, touchToken } from '#infra/entities/auth';
+import type { Principal } from '#core/auth/principal';
+import { bearerToken, hashToken, tokenRefusal, type TokenRefusal } from '#core/auth/tokens';
 
 /** The authorizer's reads and writes for one credential, at the moment it is judged. */
 export interface RequestCheck {

@@ -9,10 +9,10 @@
  * conditional on the item still holding that plain secret and nothing sealed, so a run is safe to
  * repeat, to stop anywhere and to make while the service runs (a rotation meanwhile wins).
  */
-import { ValidationFailed } from '../../core/errors';
-import { listAccounts, sealLegacySigningSecret } from '../../infra/entities/auth';
-import { listSubscriptions, sealLegacySecret } from '../../infra/entities/webhooks';
-import { encodeCursor, parseCursor } from '../../shared/cursor';
+import { ValidationFailed } from '#core/errors';
+import { listAccounts, sealLegacySigningSecret } from '#infra/entities/auth';
+import { listSubscriptions, sealLegacySecret } from '#infra/entities/webhooks';
+import { encodeCursor, parseCursor } from '#shared/cursor';
 
 export interface SigningSecretsMigrationReport {
   /** True when every account was gone through; else call again with `cursor`. */

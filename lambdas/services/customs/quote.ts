@@ -1,16 +1,16 @@
 import { createHash } from 'node:crypto';
-import type { ManifestItem } from '../../core/manifests/submission';
-import { classifyShipments, type Regime } from '../../core/customs/regime';
-import { regimeRulesAt } from '../../core/customs/regime-rules';
-import { argentineDate, taxRulesAt, type AppliedTaxRules } from '../../core/customs/tax-rules';
-import { tariffRatesOf, type TariffRates } from '../../core/customs/tariff-rates';
-import { calculateLines } from '../../core/customs/landed-cost';
-import type { Breakdown, ShipmentCalculation } from '../../core/customs/calculate';
-import { toCentsExact, toNumber } from '../../core/customs/money';
-import { classifyInputOf, type Classification } from '../../core/tariff/classifier';
-import { tariffClassifier } from '../../infra/tariff/classifier-port';
-import type { QuoteRequest } from '../../core/customs/quote-request';
-import { now } from '../../infra/clock';
+import type { ManifestItem } from '#core/manifests/submission';
+import { classifyShipments, type Regime } from '#core/customs/regime';
+import { regimeRulesAt } from '#core/customs/regime-rules';
+import { argentineDate, taxRulesAt, type AppliedTaxRules } from '#core/customs/tax-rules';
+import { tariffRatesOf, type TariffRates } from '#core/customs/tariff-rates';
+import { calculateLines } from '#core/customs/landed-cost';
+import type { Breakdown, ShipmentCalculation } from '#core/customs/calculate';
+import { toCentsExact, toNumber } from '#core/customs/money';
+import { classifyInputOf, type Classification } from '#core/tariff/classifier';
+import { tariffClassifier } from '#infra/tariff/classifier-port';
+import type { QuoteRequest } from '#core/customs/quote-request';
+import { now } from '#infra/clock';
 
 /**
  * A landed-cost quote (`POST /v1/customs/calculate`, issue 17 item 3): one product line valued

@@ -1,17 +1,17 @@
-import type { Principal } from '../../core/auth/principal';
-import { Conflict, NotFound, ValidationFailed } from '../../core/errors';
-import type { Regime } from '../../core/customs/regime';
-import { quotaYear, regimeRulesAt } from '../../core/customs/regime-rules';
-import { checkTaxId, quotaHolder, type TaxIdCheck, type TaxIdKind } from '../../core/customs/tax-id';
-import { isVisible, type BatchRecord, type StoredItem } from '../../core/manifests/model';
-import { now } from '../../infra/clock';
-import { setItemsTaxId } from '../../infra/entities/manifest-items-taxid';
-import { getBatch, itemsOfAwb } from '../../infra/entities/manifests';
-import { holdsQuota, releaseAwbQuota, reserveInTurns } from '../../infra/entities/quota';
-import type { ReserveQuotaResult } from '../../core/customs/quota';
-import { requestReprocessing } from '../../infra/pipeline';
-import { taxAuthority, type TaxIdRecord } from '../../infra/tax-authority';
-import { recordMetric } from '../../shared/metrics';
+import type { Principal } from '#core/auth/principal';
+import { Conflict, NotFound, ValidationFailed } from '#core/errors';
+import type { Regime } from '#core/customs/regime';
+import { quotaYear, regimeRulesAt } from '#core/customs/regime-rules';
+import { checkTaxId, quotaHolder, type TaxIdCheck, type TaxIdKind } from '#core/customs/tax-id';
+import { isVisible, type BatchRecord, type StoredItem } from '#core/manifests/model';
+import { now } from '#infra/clock';
+import { setItemsTaxId } from '#infra/entities/manifest-items-taxid';
+import { getBatch, itemsOfAwb } from '#infra/entities/manifests';
+import { holdsQuota, releaseAwbQuota, reserveInTurns } from '#infra/entities/quota';
+import type { ReserveQuotaResult } from '#core/customs/quota';
+import { requestReprocessing } from '#infra/pipeline';
+import { taxAuthority, type TaxIdRecord } from '#infra/tax-authority';
+import { recordMetric } from '#shared/metrics';
 
 /**
  * The web-services stage (tax ids and the personal-shipment quota) and the client-info use cases

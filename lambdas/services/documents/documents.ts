@@ -3,24 +3,24 @@
  * store and the bus. Handlers call these; nothing here knows about HTTP.
  */
 import { randomUUID } from 'node:crypto';
-import type { Principal } from '../../core/auth/principal';
-import { Conflict, Forbidden, NotFound, PayloadTooLarge, ValidationFailed } from '../../core/errors';
-import { allowedFrom, documentStateLabels, type Actor, type DocumentAction, type DocumentRecord, type DocumentType } from '../../core/documents/model';
-import { documentEventData } from '../../core/documents/views';
-import { extensionOf, inspectFile, isDocumentExtension, maxDocumentBytes, mimeTypeForExtension, sanitizeFileName, sha256Checksum } from '../../core/documents/files';
-import { getUpload } from '../../infra/entities/uploads';
-import { nextId } from '../../infra/entities/counters';
+import type { Principal } from '#core/auth/principal';
+import { Conflict, Forbidden, NotFound, PayloadTooLarge, ValidationFailed } from '#core/errors';
+import { allowedFrom, documentStateLabels, type Actor, type DocumentAction, type DocumentRecord, type DocumentType } from '#core/documents/model';
+import { documentEventData } from '#core/documents/views';
+import { extensionOf, inspectFile, isDocumentExtension, maxDocumentBytes, mimeTypeForExtension, sanitizeFileName, sha256Checksum } from '#core/documents/files';
+import { getUpload } from '#infra/entities/uploads';
+import { nextId } from '#infra/entities/counters';
 import { once as runOnce } from '../idempotency';
 import { receivedFile, startPresignedUpload } from '../presigned-upload';
-import { deleteDocument, getDocument, putDocument, supersedeWith, transition } from '../../infra/entities/documents';
-import { blobs } from '../../infra/blobs';
+import { deleteDocument, getDocument, putDocument, supersedeWith, transition } from '#infra/entities/documents';
+import { blobs } from '#infra/blobs';
 import { publishEvents } from '../publish';
 import { findDocument } from './list';
 
 /** The document lookup lives beside the list (its bundle stays free of S3); re-exported for the routes that change documents. */
 export { findDocument };
-import { now } from '../../infra/clock';
-import { recordMetric } from '../../shared/metrics';
+import { now } from '#infra/clock';
+import { recordMetric } from '#shared/metrics';
 
 export interface IncomingFile {
   fileName: string;

@@ -1,7 +1,7 @@
-import { canAccess, seesAllAccounts, type Principal } from '../../core/auth/principal';
-import type { DocumentRecord } from '../../core/documents/model';
-import { getDocument, listDocuments, listVersions } from '../../infra/entities/documents';
-import { NotFound } from '../../core/errors';
+import { canAccess, seesAllAccounts, type Principal } from '#core/auth/principal';
+import type { DocumentRecord } from '#core/documents/model';
+import { getDocument, listDocuments, listVersions } from '#infra/entities/documents';
+import { NotFound } from '#core/errors';
 
 /** The documents the caller may see: every account's for those who see all, else the caller's own. */
 export function documentsVisibleTo(principal: Principal): Promise<DocumentRecord[]> {

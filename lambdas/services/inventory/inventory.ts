@@ -4,12 +4,12 @@
  * shipment's transaction. A level that falls under its threshold, by a shipment or by a PUT,
  * fires `inventory.low_stock` once per fall.
  */
-import type { Principal } from '../../core/auth/principal';
-import { ValidationFailed } from '../../core/errors';
-import { lowStockPayload } from '../../core/webhooks/payloads';
-import { nowIso } from '../../infra/clock';
-import { listProducts, markLowStock, setStock, type ProductRecord } from '../../infra/entities/products';
-import { getWarehouse, listWarehouses, putWarehouse, type WarehouseRecord } from '../../infra/entities/warehouses';
+import type { Principal } from '#core/auth/principal';
+import { ValidationFailed } from '#core/errors';
+import { lowStockPayload } from '#core/webhooks/payloads';
+import { nowIso } from '#infra/clock';
+import { listProducts, markLowStock, setStock, type ProductRecord } from '#infra/entities/products';
+import { getWarehouse, listWarehouses, putWarehouse, type WarehouseRecord } from '#infra/entities/warehouses';
 import { publishEvents } from '../publish';
 
 const view = (p: ProductRecord, warehouseName?: string) => ({

@@ -3,17 +3,17 @@
  * the blob store. Handlers call these; nothing here knows about HTTP.
  */
 import { randomUUID } from 'node:crypto';
-import type { Principal } from '../../core/auth/principal';
-import { NotFound, PayloadTooLarge, ValidationFailed } from '../../core/errors';
-import { extensionOf, humanSize, sanitizeFileName, sha256Checksum } from '../../core/documents/files';
-import { inspectManifestFile, isManifestFileExtension, manifestFileExtensions, manifestFileMimeTypes, maxManifestFileBytes } from '../../core/manifest-files/files';
-import { fileUrlMinutes, type ManifestFileRecord } from '../../core/manifest-files/model';
-import { manifestFileView } from '../../core/manifest-files/views';
-import { getManifestFile, listManifestFiles, putManifestFile } from '../../infra/entities/manifest-files';
-import { getUpload } from '../../infra/entities/uploads';
-import { nextId } from '../../infra/entities/counters';
-import { blobs } from '../../infra/blobs';
-import { now } from '../../infra/clock';
+import type { Principal } from '#core/auth/principal';
+import { NotFound, PayloadTooLarge, ValidationFailed } from '#core/errors';
+import { extensionOf, humanSize, sanitizeFileName, sha256Checksum } from '#core/documents/files';
+import { inspectManifestFile, isManifestFileExtension, manifestFileExtensions, manifestFileMimeTypes, maxManifestFileBytes } from '#core/manifest-files/files';
+import { fileUrlMinutes, type ManifestFileRecord } from '#core/manifest-files/model';
+import { manifestFileView } from '#core/manifest-files/views';
+import { getManifestFile, listManifestFiles, putManifestFile } from '#infra/entities/manifest-files';
+import { getUpload } from '#infra/entities/uploads';
+import { nextId } from '#infra/entities/counters';
+import { blobs } from '#infra/blobs';
+import { now } from '#infra/clock';
 import { once } from '../idempotency';
 import { receivedFile, startPresignedUpload } from '../presigned-upload';
 import type { IncomingFile } from '../documents/documents';

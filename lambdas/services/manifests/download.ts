@@ -1,7 +1,7 @@
-import type { Principal } from '../../core/auth/principal';
-import { Conflict } from '../../core/errors';
-import type { DownloadFormat } from '../../core/manifests/model';
-import { blobs } from '../../infra/blobs';
+import type { Principal } from '#core/auth/principal';
+import { Conflict } from '#core/errors';
+import type { DownloadFormat } from '#core/manifests/model';
+import { blobs } from '#infra/blobs';
 import { compressible, exportFormatOf, storedCompressedExport, storedExport } from './exports';
 import { requireBatch } from './tracking';
 

@@ -1,6 +1,6 @@
-import { rowsToSubmission } from '../../core/manifests/excel/convert';
-import type { ExcelLayout } from '../../core/manifests/excel/layout';
-import { readSheetRows } from '../../infra/spreadsheet';
+import { rowsToSubmission } from '#core/manifests/excel/convert';
+import type { ExcelLayout } from '#core/manifests/excel/layout';
+import { readSheetRows } from '#infra/spreadsheet';
 
 /**
  * The submission input of spec 2.5 from a partner's workbook, read in the sandboxed spreadsheet

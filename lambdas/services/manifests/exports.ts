@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { createGzip } from 'node:zlib';
-import type { BatchRecord, DownloadFormat } from '../../core/manifests/model';
-import { manifestView } from '../../core/manifests/views';
-import { csvLine, productColumns, productRow } from '../../core/manifests/product-table';
-import { blobs } from '../../infra/blobs';
-import { xlsxWorkbook } from '../../infra/xlsx-writer';
+import type { BatchRecord, DownloadFormat } from '#core/manifests/model';
+import { manifestView } from '#core/manifests/views';
+import { csvLine, productColumns, productRow } from '#core/manifests/product-table';
+import { blobs } from '#infra/blobs';
+import { xlsxWorkbook } from '#infra/xlsx-writer';
 import { productLines, products, resultsIndex, type ResultsIndex } from '../pipeline/results-store';
 
 /**

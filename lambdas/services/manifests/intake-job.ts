@@ -1,10 +1,10 @@
-import { Conflict, Gone, Unprocessable, ValidationFailed } from '../../core/errors';
-import type { ManifestSubmission } from '../../core/manifests/submission';
-import type { ChunkSetRecord } from '../../core/manifests/model';
-import { isExpired } from '../../core/manifests/views';
-import { blobs } from '../../infra/blobs';
-import type { SubmissionRecord } from '../../infra/entities/manifest-submissions';
-import { getChunk, getChunkSet, reserveChunk, type ChunkRecord } from '../../infra/entities/manifests';
+import { Conflict, Gone, Unprocessable, ValidationFailed } from '#core/errors';
+import type { ManifestSubmission } from '#core/manifests/submission';
+import type { ChunkSetRecord } from '#core/manifests/model';
+import { isExpired } from '#core/manifests/views';
+import { blobs } from '#infra/blobs';
+import type { SubmissionRecord } from '#infra/entities/manifest-submissions';
+import { getChunk, getChunkSet, reserveChunk, type ChunkRecord } from '#infra/entities/manifests';
 
 /**
  * The intake job, what both halves of manifest intake share: the request (intake.ts) stores the

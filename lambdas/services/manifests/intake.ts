@@ -1,16 +1,16 @@
 import { createHash, randomUUID } from 'node:crypto';
-import type { Principal } from '../../core/auth/principal';
-import { Conflict, Locked, Unauthorized, Unprocessable } from '../../core/errors';
-import { isValidManifestSignature } from '../../core/manifests/signature';
-import type { ChunkMetadata, ManifestSubmission } from '../../core/manifests/submission';
-import { batchIdFor, chunkProgress, type BatchRecord, type ChunkSetRecord } from '../../core/manifests/model';
-import { chunkExpiry, closedBody, queuedAnswer } from '../../core/manifests/views';
-import { now } from '../../infra/clock';
-import { queues } from '../../infra/queues';
-import { getAccount, openSigningSecret } from '../../infra/entities/auth';
-import { answerBytes, claimSubmission, getSubmission, type SubmissionRecord } from '../../infra/entities/manifest-submissions';
-import { getBatch, openChunkSet, type ChunkRecord } from '../../infra/entities/manifests';
-import { recordMetric } from '../../shared/metrics';
+import type { Principal } from '#core/auth/principal';
+import { Conflict, Locked, Unauthorized, Unprocessable } from '#core/errors';
+import { isValidManifestSignature } from '#core/manifests/signature';
+import type { ChunkMetadata, ManifestSubmission } from '#core/manifests/submission';
+import { batchIdFor, chunkProgress, type BatchRecord, type ChunkSetRecord } from '#core/manifests/model';
+import { chunkExpiry, closedBody, queuedAnswer } from '#core/manifests/views';
+import { now } from '#infra/clock';
+import { queues } from '#infra/queues';
+import { getAccount, openSigningSecret } from '#infra/entities/auth';
+import { answerBytes, claimSubmission, getSubmission, type SubmissionRecord } from '#infra/entities/manifest-submissions';
+import { getBatch, openChunkSet, type ChunkRecord } from '#infra/entities/manifests';
+import { recordMetric } from '#shared/metrics';
 import { acceptChunk, chunkCountProblem, failedUpload, heldChunk, intakeQueue, mismatch, storePayload, type IntakeJob, type StoredPayload } from './intake-job';
 
 /**

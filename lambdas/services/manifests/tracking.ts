@@ -1,14 +1,14 @@
-import { canAccess, type Principal } from '../../core/auth/principal';
-import { NotFound } from '../../core/errors';
-import { decisionPagesFor, isVisible, looksLikeBatchId, type BatchRecord, type BatchStatus } from '../../core/manifests/model';
-import { batchStatusView, chunkStatusView, decisionView, manifestView, productView, submissionStatus, zoneless, type ProcessedProduct } from '../../core/manifests/views';
-import { now } from '../../infra/clock';
+import { canAccess, type Principal } from '#core/auth/principal';
+import { NotFound } from '#core/errors';
+import { decisionPagesFor, isVisible, looksLikeBatchId, type BatchRecord, type BatchStatus } from '#core/manifests/model';
+import { batchStatusView, chunkStatusView, decisionView, manifestView, productView, submissionStatus, zoneless, type ProcessedProduct } from '#core/manifests/views';
+import { now } from '#infra/clock';
 import { announceReview } from '../review/announce';
-import { getSubmission } from '../../infra/entities/manifest-submissions';
+import { getSubmission } from '#infra/entities/manifest-submissions';
 import { productsByKey } from '../pipeline/results-store';
-import { liveProgress } from '../../core/pipeline/stages';
-import type { StoredItem } from '../../core/manifests/model';
-import { getBatch, getChunkSet, getDecisionPages, latestBatchOf, listBatches, listItems, listSegments, setBatchClosed } from '../../infra/entities/manifests';
+import { liveProgress } from '#core/pipeline/stages';
+import type { StoredItem } from '#core/manifests/model';
+import { getBatch, getChunkSet, getDecisionPages, latestBatchOf, listBatches, listItems, listSegments, setBatchClosed } from '#infra/entities/manifests';
 
 /**
  * Where a path names `{manifest}`: a batch id selects that batch exactly; anything else is a

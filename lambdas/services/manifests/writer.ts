@@ -1,9 +1,9 @@
-import { Conflict, ServiceError } from '../../core/errors';
-import type { ManifestSubmission } from '../../core/manifests/submission';
-import { decisionsPerPage, type BatchRecord, type ChunkSetRecord, type DecisionSegment } from '../../core/manifests/model';
-import { keyItems, resolveItems, type Resolution } from '../../core/manifests/resolve';
-import { nowIso } from '../../infra/clock';
-import { claimSubmission, finishSubmission, getSubmission, type SubmissionRecord } from '../../infra/entities/manifest-submissions';
+import { Conflict, ServiceError } from '#core/errors';
+import type { ManifestSubmission } from '#core/manifests/submission';
+import { decisionsPerPage, type BatchRecord, type ChunkSetRecord, type DecisionSegment } from '#core/manifests/model';
+import { keyItems, resolveItems, type Resolution } from '#core/manifests/resolve';
+import { nowIso } from '#infra/clock';
+import { claimSubmission, finishSubmission, getSubmission, type SubmissionRecord } from '#infra/entities/manifest-submissions';
 import {
   createBatch,
   failChunkSet,
@@ -15,11 +15,11 @@ import {
   recordSegment,
   startRun,
   type ChunkRecord,
-} from '../../infra/entities/manifests';
-import { requestProcessing } from '../../infra/pipeline';
+} from '#infra/entities/manifests';
+import { requestProcessing } from '#infra/pipeline';
 import { acceptChunk, readPayload, type IntakeJob } from './intake-job';
 import { putIntakeItems } from '../pipeline/pages-store';
-import { recordMetric } from '../../shared/metrics';
+import { recordMetric } from '#shared/metrics';
 
 /**
  * Manifest intake, the worker's half: writes an accepted submission's items from its stored

@@ -11,12 +11,12 @@
  * conditional (see `migrateFormerChannel`, `migrateFormerConnections`, `migrateFormerSyncs`), so a
  * run is safe to repeat, to stop anywhere and to make while the service runs.
  */
-import { ValidationFailed } from '../../core/errors';
-import { channelAliases, formerChannels } from '../../core/orders/marketplace';
-import { listAccounts } from '../../infra/entities/auth';
-import { formerChannelRows, migrateFormerChannel, type FormerChannelRow } from '../../infra/entities/orders';
+import { ValidationFailed } from '#core/errors';
+import { channelAliases, formerChannels } from '#core/orders/marketplace';
+import { listAccounts } from '#infra/entities/auth';
+import { formerChannelRows, migrateFormerChannel, type FormerChannelRow } from '#infra/entities/orders';
 import { migrateFormerConnections, migrateFormerSyncs } from './sync';
-import { encodeCursor, parseCursor } from '../../shared/cursor';
+import { encodeCursor, parseCursor } from '#shared/cursor';
 
 export interface ChannelMigrationReport {
   /** True when every account was gone through; else call again with `cursor`. */

@@ -7,11 +7,11 @@
  * page's orders. A cache entry also expires after `maxAgeMs`, the bound on how long a writer that
  * died between its order write and its version bump can go unlisted.
  */
-import type { Principal } from '../../core/auth/principal';
-import { searchable } from '../../core/orders/model';
-import { getOrders, orderMeta, readIndex, type IndexRow } from '../../infra/entities/orders';
-import type { OrderRecord } from '../../core/orders/model';
-import { Lru } from '../../shared/lru';
+import type { Principal } from '#core/auth/principal';
+import { searchable } from '#core/orders/model';
+import { getOrders, orderMeta, readIndex, type IndexRow } from '#infra/entities/orders';
+import type { OrderRecord } from '#core/orders/model';
+import { Lru } from '#shared/lru';
 
 export interface ListQuery {
   page: number;

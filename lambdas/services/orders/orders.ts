@@ -7,8 +7,8 @@
  * Every change reads the order, decides, and writes it back conditional on the version it read;
  * a lost race reads again and decides again.
  */
-import type { Principal } from '../../core/auth/principal';
-import { Conflict, NotFound, ValidationFailed } from '../../core/errors';
+import type { Principal } from '#core/auth/principal';
+import { Conflict, NotFound, ValidationFailed } from '#core/errors';
 import {
   canCancel,
   canChangeAddress,
@@ -22,17 +22,17 @@ import {
   type OrderStatus,
   type TimelineEntry,
   type Verdict,
-} from '../../core/orders/model';
-import type { MarketplaceOrder, SyncChannel } from '../../core/orders/marketplace';
-import { orderCreatedPayload } from '../../core/webhooks/payloads';
-import { orderSummary } from '../../core/orders/views';
-import { nowIso } from '../../infra/clock';
-import { nextId, nextIds } from '../../infra/entities/counters';
-import { getOrder, insertOrder, orderIdByChannel, orderIdByNumber, replaceOrder, type TransactItem } from '../../infra/entities/orders';
-import { productsFor } from '../../infra/entities/products';
+} from '#core/orders/model';
+import type { MarketplaceOrder, SyncChannel } from '#core/orders/marketplace';
+import { orderCreatedPayload } from '#core/webhooks/payloads';
+import { orderSummary } from '#core/orders/views';
+import { nowIso } from '#infra/clock';
+import { nextId, nextIds } from '#infra/entities/counters';
+import { getOrder, insertOrder, orderIdByChannel, orderIdByNumber, replaceOrder, type TransactItem } from '#infra/entities/orders';
+import { productsFor } from '#infra/entities/products';
 import { once } from '../idempotency';
 import { publishEvents } from '../publish';
-import { recordMetric } from '../../shared/metrics';
+import { recordMetric } from '#shared/metrics';
 
 /** A rule's refusal as the HTTP answer: 409 for the order's state, 422 naming the field. */
 export function refuse(v: Verdict): void {

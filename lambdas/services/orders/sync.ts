@@ -10,13 +10,13 @@
  * `migrateFormerConnections` and `migrateFormerSyncs` rewrite them (`migrate channel-codes`).
  */
 import { randomUUID } from 'node:crypto';
-import type { Principal } from '../../core/auth/principal';
-import { Conflict, ValidationFailed } from '../../core/errors';
-import { canonicalChannel, credentialProblems, formerCodesOf, isFormerChannel, syncChannels, type MarketplaceConnection, type SyncChannel } from '../../core/orders/marketplace';
-import { nextSyncAfter, syncEveryMinutes } from '../../core/orders/sync-schedule';
-import { config } from '../../shared/config';
-import { now, nowIso } from '../../infra/clock';
-import { queues } from '../../infra/queues';
+import type { Principal } from '#core/auth/principal';
+import { Conflict, ValidationFailed } from '#core/errors';
+import { canonicalChannel, credentialProblems, formerCodesOf, isFormerChannel, syncChannels, type MarketplaceConnection, type SyncChannel } from '#core/orders/marketplace';
+import { nextSyncAfter, syncEveryMinutes } from '#core/orders/sync-schedule';
+import { config } from '#shared/config';
+import { now, nowIso } from '#infra/clock';
+import { queues } from '#infra/queues';
 import {
   allSyncRuns,
   connectedAccountIds,
@@ -32,12 +32,12 @@ import {
   rewriteSyncRunCodes,
   saveSyncResult,
   takeSyncLock,
-} from '../../infra/entities/order-sync';
-import { checkBaseUrl, connectorFor, defaultBaseUrl } from '../../infra/marketplaces';
-import { marketplaceCredentials } from '../../infra/marketplace-credentials';
-import { logger } from '../../shared/logger';
+} from '#infra/entities/order-sync';
+import { checkBaseUrl, connectorFor, defaultBaseUrl } from '#infra/marketplaces/index';
+import { marketplaceCredentials } from '#infra/marketplace-credentials';
+import { logger } from '#shared/logger';
 import { importOrder } from './orders';
-import { recordMetric } from '../../shared/metrics';
+import { recordMetric } from '#shared/metrics';
 
 export type SyncStatus = 'processing' | 'completed' | 'completed_with_errors' | 'failed';
 

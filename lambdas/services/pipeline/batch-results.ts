@@ -1,8 +1,8 @@
 import { createInterface } from 'node:readline';
-import { mergeByKey } from '../../core/pipeline/merge';
-import { lastStage } from '../../core/pipeline/stages';
-import { processedProductView, productFields } from '../../core/manifests/views';
-import { blobs } from '../../infra/blobs';
+import { mergeByKey } from '#core/pipeline/merge';
+import { lastStage } from '#core/pipeline/stages';
+import { processedProductView, productFields } from '#core/manifests/views';
+import { blobs } from '#infra/blobs';
 import { getPage, getStageOutput } from './pages-store';
 import { resultRows, writeResults, type ResultRow } from './results-store';
 import { SummaryTally } from './summary';

@@ -1,7 +1,7 @@
-import { blobs } from '../../infra/blobs';
-import type { ManifestItem } from '../../core/manifests/submission';
-import type { ProcessedResult } from '../../core/manifests/model';
-import type { StageName } from '../../core/pipeline/stages';
+import { blobs } from '#infra/blobs';
+import type { ManifestItem } from '#core/manifests/submission';
+import type { ProcessedResult } from '#core/manifests/model';
+import type { StageName } from '#core/pipeline/stages';
 
 /**
  * The run's working set in storage: the items of each page as the run saw them, and what each

@@ -1,5 +1,5 @@
-import { blobs } from '../../infra/blobs';
-import type { ProcessedProduct } from '../../core/manifests/views';
+import { blobs } from '#infra/blobs';
+import type { ProcessedProduct } from '#core/manifests/views';
 
 /**
  * A batch's results as a finished run leaves them: every processed product in item-key order, in

@@ -1,20 +1,20 @@
 import { createHash } from 'node:crypto';
-import { stageInputs, type StageName } from '../../core/pipeline/stages';
-import { planPages } from '../../core/pipeline/pages';
-import { manifestEventData } from '../../core/pipeline/events';
-import { now } from '../../infra/clock';
-import { events, type DomainEvent } from '../../infra/events';
-import { allItemsOf, getBatch, listSegments } from '../../infra/entities/manifests';
-import type { BatchRecord } from '../../core/manifests/model';
-import { failPipeline, finishPipeline, pageDone, stageStatus, startPipeline } from '../../infra/entities/pipeline-state';
+import { stageInputs, type StageName } from '#core/pipeline/stages';
+import { planPages } from '#core/pipeline/pages';
+import { manifestEventData } from '#core/pipeline/events';
+import { now } from '#infra/clock';
+import { events, type DomainEvent } from '#infra/events';
+import { allItemsOf, getBatch, listSegments } from '#infra/entities/manifests';
+import type { BatchRecord } from '#core/manifests/model';
+import { failPipeline, finishPipeline, pageDone, stageStatus, startPipeline } from '#infra/entities/pipeline-state';
 import { getIntakeItems, getPage, getStageOutput, putPage, putStageOutput, type PageItem, type StageOutput } from './pages-store';
 import { getResultHashes, resultsIndex } from './results-store';
 import { writeBatchResults } from './batch-results';
 import { compressExports, writeExports } from '../manifests/exports';
 import { pageAlerts, runStage, stageAlerts, stageHasAlerts } from './stages';
 import type { InvalidTaxIdAwb } from '../customs/webservices';
-import { recordMetric } from '../../shared/metrics';
-import { logger } from '../../shared/logger';
+import { recordMetric } from '#shared/metrics';
+import { logger } from '#shared/logger';
 
 /**
  * The steps of one pipeline run, as the state machine (lib/pipeline.ts) and the twin's runner

@@ -1,20 +1,20 @@
-import type { StageName } from '../../core/pipeline/stages';
-import type { ProcessedResult } from '../../core/manifests/model';
-import { classifyShipments, shipmentRegime } from '../../core/customs/regime';
-import { regimeRulesAt } from '../../core/customs/regime-rules';
-import { calculateLines, calculatedFields } from '../../core/customs/landed-cost';
-import { argentineDate, taxRulesAt } from '../../core/customs/tax-rules';
-import { importedDutySource, rateStatuses, tariffRatesOf } from '../../core/customs/tariff-rates';
-import { customsChannel, shipmentChannel } from '../../core/customs/channel';
+import type { StageName } from '#core/pipeline/stages';
+import type { ProcessedResult } from '#core/manifests/model';
+import { classifyShipments, shipmentRegime } from '#core/customs/regime';
+import { regimeRulesAt } from '#core/customs/regime-rules';
+import { calculateLines, calculatedFields } from '#core/customs/landed-cost';
+import { argentineDate, taxRulesAt } from '#core/customs/tax-rules';
+import { importedDutySource, rateStatuses, tariffRatesOf } from '#core/customs/tariff-rates';
+import { customsChannel, shipmentChannel } from '#core/customs/channel';
 import { checkShipmentTaxIds, type InvalidTaxIdAwb } from '../customs/webservices';
-import { tariffClassifier } from '../../infra/tariff/classifier-port';
-import { classifyInputOf, type Classification } from '../../core/tariff/classifier';
-import { tariffMemory } from '../../infra/tariff/memory-port';
-import { loadTariffTable } from '../../infra/tariff/table-source';
+import { tariffClassifier } from '#infra/tariff/classifier-port';
+import { classifyInputOf, type Classification } from '#core/tariff/classifier';
+import { tariffMemory } from '#infra/tariff/memory-port';
+import { loadTariffTable } from '#infra/tariff/table-source';
 import { fingerprintOf } from '../review/fingerprint';
 import type { PageItem, StageOutput } from './pages-store';
-import { recordMetric } from '../../shared/metrics';
-import { channelRules } from '../../core/customs/channel-rules';
+import { recordMetric } from '#shared/metrics';
+import { channelRules } from '#core/customs/channel-rules';
 
 /**
  * What each stage does to one page of items. Every stage reads the page (the items as the run

@@ -1,8 +1,8 @@
-import type { DomainEvent } from '../../infra/events';
-import { manifestReprocessRequestedEvent, manifestSubmittedEvent } from '../../core/pipeline/events';
-import { pipelineRunner } from '../../infra/state-machine';
-import { startRun } from '../../infra/entities/manifests';
-import { now } from '../../infra/clock';
+import type { DomainEvent } from '#infra/events';
+import { manifestReprocessRequestedEvent, manifestSubmittedEvent } from '#core/pipeline/events';
+import { pipelineRunner } from '#infra/state-machine';
+import { startRun } from '#infra/entities/manifests';
+import { now } from '#infra/clock';
 
 /**
  * Starts the run an event asks for. A submission's run was already made current by intake; a

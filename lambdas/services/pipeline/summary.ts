@@ -1,5 +1,5 @@
-import { toCents, toNumber, type Cents } from '../../core/customs/money';
-import type { ProcessedProduct } from '../../core/manifests/views';
+import { toCents, toNumber, type Cents } from '#core/customs/money';
+import type { ProcessedProduct } from '#core/manifests/views';
 
 /**
  * The manifest summary of spec 2.6, counted product by product as the batch's results are

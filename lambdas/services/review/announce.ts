@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
-import { manifestEventData } from '../../core/pipeline/events';
-import type { BatchRecord } from '../../core/manifests/model';
-import { now } from '../../infra/clock';
-import { events } from '../../infra/events';
-import { markReviewAnnounced } from '../../infra/entities/review';
+import { manifestEventData } from '#core/pipeline/events';
+import type { BatchRecord } from '#core/manifests/model';
+import { now } from '#infra/clock';
+import { events } from '#infra/events';
+import { markReviewAnnounced } from '#infra/entities/review';
 
 /**
  * The end of a broker's review is the close of the batch: when a batch whose results a broker

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { ClassifyInput } from '../../core/tariff/classifier';
+import type { ClassifyInput } from '#core/tariff/classifier';
 
 /**
  * What identifies a product for the partner-code memory: its description, name and category as

@@ -1,11 +1,11 @@
-import type { Principal } from '../../core/auth/principal';
-import { canAccess } from '../../core/auth/principal';
-import { isVisible, type BatchRecord } from '../../core/manifests/model';
-import { quotaLimit, quotaRemaining } from '../../core/customs/quota';
-import { quotaYear } from '../../core/customs/regime-rules';
-import { now } from '../../infra/clock';
-import { getBatch, itemsOfAwb } from '../../infra/entities/manifests';
-import { quotaSlotsOf } from '../../infra/entities/quota';
+import type { Principal } from '#core/auth/principal';
+import { canAccess } from '#core/auth/principal';
+import { isVisible, type BatchRecord } from '#core/manifests/model';
+import { quotaLimit, quotaRemaining } from '#core/customs/quota';
+import { quotaYear } from '#core/customs/regime-rules';
+import { now } from '#infra/clock';
+import { getBatch, itemsOfAwb } from '#infra/entities/manifests';
+import { quotaSlotsOf } from '#infra/entities/quota';
 import { requireValidTaxId } from '../customs/webservices';
 
 /**

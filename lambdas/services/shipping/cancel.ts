@@ -1,12 +1,12 @@
-import type { Principal } from '../../core/auth/principal';
-import { Conflict, ServiceError, ValidationFailed } from '../../core/errors';
-import { statusEntry, type OrderRecord, type ShipmentRecord } from '../../core/orders/model';
-import { orderSummary } from '../../core/orders/views';
-import { carrierFor } from '../../infra/carriers';
-import { nowIso } from '../../infra/clock';
-import { trackingWatchDone } from '../../infra/entities/orders';
-import { getProducts, markLowStock, stockDecrements } from '../../infra/entities/products';
-import { logger } from '../../shared/logger';
+import type { Principal } from '#core/auth/principal';
+import { Conflict, ServiceError, ValidationFailed } from '#core/errors';
+import { statusEntry, type OrderRecord, type ShipmentRecord } from '#core/orders/model';
+import { orderSummary } from '#core/orders/views';
+import { carrierFor } from '#infra/carriers';
+import { nowIso } from '#infra/clock';
+import { trackingWatchDone } from '#infra/entities/orders';
+import { getProducts, markLowStock, stockDecrements } from '#infra/entities/products';
+import { logger } from '#shared/logger';
 import { cancelOrder, change, findOrder, notifiedEntry } from '../orders/orders';
 import { publishEvents } from '../publish';
 

@@ -1,6 +1,6 @@
-import { ValidationFailed } from '../../core/errors';
-import { checkCarrierAccount, type CarrierAccount, type CarrierAccountSummary, type ExternalCarrier } from '../../core/shipping/carrier-accounts';
-import { carrierCredentials } from '../../infra/carrier-credentials';
+import { ValidationFailed } from '#core/errors';
+import { checkCarrierAccount, type CarrierAccount, type CarrierAccountSummary, type ExternalCarrier } from '#core/shipping/carrier-accounts';
+import { carrierCredentials } from '#infra/carrier-credentials';
 
 /**
  * Connects (or replaces) the account's `carrier` account from a PUT body: checked per carrier

@@ -1,13 +1,13 @@
 import { createHash } from 'node:crypto';
-import { ServiceError, ValidationFailed } from '../../core/errors';
-import type { CarrierRate } from '../../core/shipping/carrier';
-import { externalCarriers, type ExternalCarrier } from '../../core/shipping/carrier-accounts';
-import { inToCm, lbToKg } from '../../core/shipping/units';
-import { carrierFor } from '../../infra/carriers';
-import { carrierCredentials } from '../../infra/carrier-credentials';
-import { now } from '../../infra/clock';
+import { ServiceError, ValidationFailed } from '#core/errors';
+import type { CarrierRate } from '#core/shipping/carrier';
+import { externalCarriers, type ExternalCarrier } from '#core/shipping/carrier-accounts';
+import { inToCm, lbToKg } from '#core/shipping/units';
+import { carrierFor } from '#infra/carriers';
+import { carrierCredentials } from '#infra/carrier-credentials';
+import { now } from '#infra/clock';
 import { quoteLandedCost } from '../customs/quote';
-import type { Breakdown } from '../../core/customs/calculate';
+import type { Breakdown } from '#core/customs/calculate';
 
 /**
  * Shipping quotes (`POST /v1/shipping/quotes`, issue 18 item 4): the rates of the connected

@@ -4,8 +4,8 @@
  * tracking-update entry point. Every write goes through the orders' versioned `change`, with the
  * shipment's pointers and the stock in the same transaction.
  */
-import type { Principal } from '../../core/auth/principal';
-import { Conflict, NotFound, ValidationFailed } from '../../core/errors';
+import type { Principal } from '#core/auth/principal';
+import { Conflict, NotFound, ValidationFailed } from '#core/errors';
 import {
   canMoveShipment,
   checkLines,
@@ -17,23 +17,23 @@ import {
   type ShipLine,
   type ShipmentRecord,
   type ShipmentStatus,
-} from '../../core/orders/model';
-import type { CarrierShipmentRequest } from '../../core/shipping/carrier';
-import { lowStockPayload, shipmentCreatedPayload } from '../../core/webhooks/payloads';
-import { orderSummary } from '../../core/orders/views';
-import { carrierFor, carrierNames } from '../../infra/carriers';
-import { renderLabel } from '../../infra/label-pdf';
-import { blobs } from '../../infra/blobs';
-import { nowIso } from '../../infra/clock';
-import { nextId } from '../../infra/entities/counters';
-import { getOrder, shipmentPointer, shipmentPointerWrites as shipmentPointers, trackingPointer, trackingWatch, trackingWatchDone } from '../../infra/entities/orders';
-import { getProducts, markLowStock, stockDecrements, type ProductRecord } from '../../infra/entities/products';
-import { getWarehouse, listWarehouses, type WarehouseRecord } from '../../infra/entities/warehouses';
-import { logger } from '../../shared/logger';
+} from '#core/orders/model';
+import type { CarrierShipmentRequest } from '#core/shipping/carrier';
+import { lowStockPayload, shipmentCreatedPayload } from '#core/webhooks/payloads';
+import { orderSummary } from '#core/orders/views';
+import { carrierFor, carrierNames } from '#infra/carriers';
+import { renderLabel } from '#infra/label-pdf';
+import { blobs } from '#infra/blobs';
+import { nowIso } from '#infra/clock';
+import { nextId } from '#infra/entities/counters';
+import { getOrder, shipmentPointer, shipmentPointerWrites as shipmentPointers, trackingPointer, trackingWatch, trackingWatchDone } from '#infra/entities/orders';
+import { getProducts, markLowStock, stockDecrements, type ProductRecord } from '#infra/entities/products';
+import { getWarehouse, listWarehouses, type WarehouseRecord } from '#infra/entities/warehouses';
+import { logger } from '#shared/logger';
 import { once } from '../idempotency';
 import { change, findOrder, notifiedEntry, refuse } from '../orders/orders';
 import { publishEvents } from '../publish';
-import { recordMetric } from '../../shared/metrics';
+import { recordMetric } from '#shared/metrics';
 
 // ---------------------------------------------------------------------------------------------
 

@@ -1,10 +1,10 @@
-import type { Principal } from '../../core/auth/principal';
-import { canMoveShipment } from '../../core/orders/model';
-import { ServiceError } from '../../core/errors';
-import { carrierFor } from '../../infra/carriers';
-import { queues } from '../../infra/queues';
-import { forgetWatchedShipment, getOrder, watchedShipments, type TrackingWatch } from '../../infra/entities/orders';
-import { logger } from '../../shared/logger';
+import type { Principal } from '#core/auth/principal';
+import { canMoveShipment } from '#core/orders/model';
+import { ServiceError } from '#core/errors';
+import { carrierFor } from '#infra/carriers';
+import { queues } from '#infra/queues';
+import { forgetWatchedShipment, getOrder, watchedShipments, type TrackingWatch } from '#infra/entities/orders';
+import { logger } from '#shared/logger';
 import { moveShipment } from './shipments';
 
 /**

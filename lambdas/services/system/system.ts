@@ -1,5 +1,5 @@
-import { nowIso } from '../../infra/clock';
-import { config } from '../../shared/config';
+import { nowIso } from '#infra/clock';
+import { config } from '#shared/config';
 
 /** What the public health check answers: the stage and the service's own time. */
 export function health(): { status: 'ok'; stage: string; time: string } {

@@ -2,12 +2,12 @@
  * The events feed: every event of an account, stored once as the envelope its deliveries send
  * (whatever the number of subscriptions, or none), kept 30 days, read in pages by cursor.
  */
-import type { Principal } from '../../core/auth/principal';
-import { ValidationFailed } from '../../core/errors';
-import { decodeCursor, encodeCursor, feedExpiry, type FeedOrder } from '../../core/webhooks/feed';
-import { putFeedEvent, queryFeedEvents } from '../../infra/entities/events';
-import { now } from '../../infra/clock';
-import type { DomainEvent } from '../../infra/events';
+import type { Principal } from '#core/auth/principal';
+import { ValidationFailed } from '#core/errors';
+import { decodeCursor, encodeCursor, feedExpiry, type FeedOrder } from '#core/webhooks/feed';
+import { putFeedEvent, queryFeedEvents } from '#infra/entities/events';
+import { now } from '#infra/clock';
+import type { DomainEvent } from '#infra/events';
 
 /** The body every delivery of the event sends (spec 2.10), and the feed answers. */
 export function envelopeBody(event: DomainEvent): string {

@@ -2,9 +2,9 @@
  * Webhooks: subscriptions, fan-out of bus events to deliveries, signed delivery attempts on the
  * retry schedule, and subscription health. Handlers and workers call these.
  */
-import type { Principal } from '../../core/auth/principal';
-import { Conflict, NotFound, ValidationFailed } from '../../core/errors';
-import { testEventType } from '../../core/webhooks/events';
+import type { Principal } from '#core/auth/principal';
+import { Conflict, NotFound, ValidationFailed } from '#core/errors';
+import { testEventType } from '#core/webhooks/events';
 import {
   deliveryTimeoutMs,
   disableAfterFailures,
@@ -14,7 +14,7 @@ import {
   nextAttemptAt,
   secretOverlapMs,
   signedHeaders,
-} from '../../core/webhooks/delivery-rules';
+} from '#core/webhooks/delivery-rules';
 import {
   createDelivery,
   createSubscription,
@@ -33,19 +33,19 @@ import {
   type Delivery,
   type SigningSubscription,
   type Subscription,
-} from '../../infra/entities/webhooks';
-import { nextId, nextIds } from '../../infra/entities/counters';
-import type { DomainEvent } from '../../infra/events';
-import { queues } from '../../infra/queues';
-import { timers } from '../../infra/timers';
-import { now } from '../../infra/clock';
-import { config } from '../../shared/config';
-import { checkEndpointUrl, postWebhook } from '../../infra/webhook-http';
-import { isForbiddenAddress } from '../../infra/forbidden-address';
+} from '#infra/entities/webhooks';
+import { nextId, nextIds } from '#infra/entities/counters';
+import type { DomainEvent } from '#infra/events';
+import { queues } from '#infra/queues';
+import { timers } from '#infra/timers';
+import { now } from '#infra/clock';
+import { config } from '#shared/config';
+import { checkEndpointUrl, postWebhook } from '#infra/webhook-http';
+import { isForbiddenAddress } from '#infra/forbidden-address';
 import { isIP } from 'node:net';
-import { logger } from '../../shared/logger';
+import { logger } from '#shared/logger';
 import { envelopeBody, recordEvent } from './feed';
-import { recordMetric } from '../../shared/metrics';
+import { recordMetric } from '#shared/metrics';
 
 /** How long the delivery log keeps a delivery (DynamoDB TTL). */
 export const deliveryLogDays = 30;

@@ -1,7 +1,7 @@
-import { queues } from '../../catalog/queues';
-import type { IntakeJob } from '../../services/manifests/intake-job';
-import { writeIntakeJob } from '../../services/manifests/writer';
-import { logger } from '../../shared/logger';
+import { queues } from '#catalog/queues';
+import type { IntakeJob } from '#services/manifests/intake-job';
+import { writeIntakeJob } from '#services/manifests/writer';
+import { logger } from '#shared/logger';
 import { sqsRecords } from '../sqs-records';
 
 /**

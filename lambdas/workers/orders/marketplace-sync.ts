@@ -1,5 +1,5 @@
-import { runSync, scheduledSync, type SyncMessage } from '../../services/orders/sync';
-import { logger } from '../../shared/logger';
+import { runSync, scheduledSync, type SyncMessage } from '#services/orders/sync';
+import { logger } from '#shared/logger';
 import { sqsRecords } from '../sqs-records';
 
 /**

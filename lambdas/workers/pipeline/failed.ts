@@ -1,5 +1,5 @@
-import { fail, type RunInput } from '../../services/pipeline/run';
-import type { StageName } from '../../core/pipeline/stages';
+import { fail, type RunInput } from '#services/pipeline/run';
+import type { StageName } from '#core/pipeline/stages';
 import { pipelineTask } from './task';
 
 /**

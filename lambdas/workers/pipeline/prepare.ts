@@ -1,4 +1,4 @@
-import { prepare, type RunInput } from '../../services/pipeline/run';
+import { prepare, type RunInput } from '#services/pipeline/run';
 import { pipelineTask } from './task';
 
 /** State machine task: plan the run's pages. */

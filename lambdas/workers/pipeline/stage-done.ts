@@ -1,5 +1,5 @@
-import { stageDone, type RunInput } from '../../services/pipeline/run';
-import type { StageName } from '../../core/pipeline/stages';
+import { stageDone, type RunInput } from '#services/pipeline/run';
+import type { StageName } from '#core/pipeline/stages';
 import { pipelineTask } from './task';
 
 /** State machine task: a stage finished every page. */

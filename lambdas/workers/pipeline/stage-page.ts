@@ -1,5 +1,5 @@
-import { stagePage, type RunInput } from '../../services/pipeline/run';
-import type { StageName } from '../../core/pipeline/stages';
+import { stagePage, type RunInput } from '#services/pipeline/run';
+import type { StageName } from '#core/pipeline/stages';
 import { pipelineTask } from './task';
 
 /** State machine task (inside each stage's Map): one stage over one page of items. */

@@ -1,5 +1,5 @@
-import type { DomainEvent } from '../../core/domain-event';
-import { startRunFor } from '../../services/pipeline/start';
+import type { DomainEvent } from '#core/domain-event';
+import { startRunFor } from '#services/pipeline/start';
 import { eventIds, sqsRecords } from '../sqs-records';
 
 /** Bus -> SQS -> here: an accepted submission (or a tax-id correction) starts a pipeline run. */

@@ -1,5 +1,5 @@
 import type { Context } from 'aws-lambda';
-import { logInvocation, logger, withLogKeys } from '../../shared/logger';
+import { logInvocation, logger, withLogKeys } from '#shared/logger';
 
 /** The ids of a task's input that say which run it worked on: never personal data. */
 interface RunIds {

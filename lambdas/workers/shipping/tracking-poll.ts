@@ -1,5 +1,5 @@
-import { runTrackingPoll } from '../../services/shipping/tracking-poll';
-import { logger } from '../../shared/logger';
+import { runTrackingPoll } from '#services/shipping/tracking-poll';
+import { logger } from '#shared/logger';
 import { sqsRecords } from '../sqs-records';
 
 /**

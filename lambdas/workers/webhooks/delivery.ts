@@ -1,4 +1,4 @@
-import { deliver, type DeliveryJob } from '../../services/webhooks/webhooks';
+import { deliver, type DeliveryJob } from '#services/webhooks/webhooks';
 import { sqsRecords } from '../sqs-records';
 
 /** One attempt per message; a receiver's failure is recorded and scheduled, not thrown. */

@@ -1,5 +1,5 @@
-import type { DomainEvent } from '../../core/domain-event';
-import { fanOut } from '../../services/webhooks/webhooks';
+import type { DomainEvent } from '#core/domain-event';
+import { fanOut } from '#services/webhooks/webhooks';
 import { eventIds, sqsRecords } from '../sqs-records';
 
 /** EventBridge -> SQS -> here: each bus event becomes one delivery per matching subscription. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { run } from '../../../bin/cli';
-import { useTwin } from '../../support/twin';
+import { run } from '#bin/cli';
+import { useTwin } from '#support/twin';
 
 const t = useTwin();
 

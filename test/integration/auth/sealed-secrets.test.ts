@@ -3,17 +3,17 @@ import { createHmac } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startService } from '../../support/service';
+import { startService } from '#support/service';
 import { PutCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
-import { adminToken, useTwin } from '../../support/twin';
-import { useReceiver, type Received } from '../../support/receiver';
-import { manifest, submitPath } from '../../support/manifests';
-import { run } from '../../../bin/cli';
-import { documentClient } from '../../../lambdas/infra/dynamo';
-import { config } from '../../../lambdas/shared/config';
-import { manifestSignature } from '../../../lambdas/core/manifests/signature';
-import { getSubscription, sealLegacySecret } from '../../../lambdas/infra/entities/webhooks';
-import { migrateSigningSecrets } from '../../../lambdas/services/auth/signing-secrets-migration';
+import { adminToken, useTwin } from '#support/twin';
+import { useReceiver, type Received } from '#support/receiver';
+import { manifest, submitPath } from '#support/manifests';
+import { run } from '#bin/cli';
+import { documentClient } from '#infra/dynamo';
+import { config } from '#shared/config';
+import { manifestSignature } from '#core/manifests/signature';
+import { getSubscription, sealLegacySecret } from '#infra/entities/webhooks';
+import { migrateSigningSecrets } from '#services/auth/signing-secrets-migration';
 
 /**
  * Issue 31, item 3: webhook and manifest signing secrets are stored sealed (the twin: AES-256-GCM

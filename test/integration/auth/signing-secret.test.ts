@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { useTwin } from '../../support/twin';
-import { run } from '../../../bin/cli';
-import { adminToken } from '../../support/twin';
+import { useTwin } from '#support/twin';
+import { run } from '#bin/cli';
+import { adminToken } from '#support/twin';
 
 const t = useTwin();
 

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { manualClock, useClock, useSystemClock } from '../../../lambdas/infra/clock';
-import { useTwin } from '../../support/twin';
+import { manualClock, useClock, useSystemClock } from '#infra/clock';
+import { useTwin } from '#support/twin';
 
 /** Tokens with an end (issue 32): `expires_at` on creation, 401 `token_expired` after it, shown in the lists. */
 const t = useTwin();
@@ -97,11 +97,11 @@ describe('token expiry', () => {
     const token = (await create(accountId, expiresAt)).body.data.token as string;
     // The twin's gateway asks the authorizer per request; a cache would hand the route the answer
     // given before the expiry. The route itself still refuses once the expiry has passed.
-    const { handler: authorizer } = await import('../../../lambdas/http/authorizer');
+    const { handler: authorizer } = await import('#http/authorizer');
     const verdict = await authorizer({ routeKey: 'GET /api/v1/me', headers: { authorization: `Bearer ${token}` }, requestContext: { requestId: 'cached' } } as never);
     expect(verdict.isAuthorized).toBe(true);
     clock.advance(60_000);
-    const { handler: me } = await import('../../../lambdas/http/auth/me');
+    const { handler: me } = await import('#http/auth/me');
     const res = (await me(
       { routeKey: 'GET /api/v1/me', headers: {}, requestContext: { requestId: 'cached', authorizer: { lambda: verdict.context } } } as never,
       { awsRequestId: 'cached', functionName: 'Me' } as never,

@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { authorizer } from '../../../lambdas/catalog';
-import { manualClock, useClock, useSystemClock } from '../../../lambdas/infra/clock';
-import { documentClient } from '../../../lambdas/infra/dynamo';
-import { touchToken } from '../../../lambdas/infra/entities/auth';
+import { authorizer } from '#catalog';
+import { manualClock, useClock, useSystemClock } from '#infra/clock';
+import { documentClient } from '#infra/dynamo';
+import { touchToken } from '#infra/entities/auth';
 import { DynamoDBClient, ScanCommand } from '@aws-sdk/client-dynamodb';
 import { createHash } from 'node:crypto';
 import { inject } from 'vitest';
-import { adminToken, useTwin } from '../../support/twin';
+import { adminToken, useTwin } from '#support/twin';
 
 const t = useTwin();
 

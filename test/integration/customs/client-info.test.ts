@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { useTwin } from '../../support/twin';
-import { recordEvents } from '../../support/events';
-import { item, submitPath } from '../../support/manifests';
-import { cuitCheckDigit } from '../../../lambdas/core/customs/tax-id';
-import { quotaYear } from '../../../lambdas/core/customs/regime-rules';
-import { itemsOfAwb } from '../../../lambdas/infra/entities/manifests';
-import { quotaOf, reserveQuota } from '../../../lambdas/infra/entities/quota';
-import { setItemsTaxId } from '../../../lambdas/infra/entities/manifest-items-taxid';
+import { useTwin } from '#support/twin';
+import { recordEvents } from '#support/events';
+import { item, submitPath } from '#support/manifests';
+import { cuitCheckDigit } from '#core/customs/tax-id';
+import { quotaYear } from '#core/customs/regime-rules';
+import { itemsOfAwb } from '#infra/entities/manifests';
+import { quotaOf, reserveQuota } from '#infra/entities/quota';
+import { setItemsTaxId } from '#infra/entities/manifest-items-taxid';
 
 const t = useTwin();
 const events = recordEvents();

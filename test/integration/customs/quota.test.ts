@@ -1,13 +1,13 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { useTwin } from '../../support/twin';
-import { cuitCheckDigit } from '../../../lambdas/core/customs/tax-id';
-import { quotaYear } from '../../../lambdas/core/customs/regime-rules';
-import { quotaHistoryCount, quotaOf, releaseQuota, reserveInTurns, reserveQuota, reserveQuotas } from '../../../lambdas/infra/entities/quota';
-import { documentClient } from '../../../lambdas/infra/dynamo';
-import { checkShipmentTaxIds, type ShipmentForTaxCheck } from '../../../lambdas/services/customs/webservices';
-import type { ManifestItem } from '../../../lambdas/core/manifests/submission';
-import type { PageItem } from '../../../lambdas/services/pipeline/pages-store';
-import { pageAlerts, runStage } from '../../../lambdas/services/pipeline/stages';
+import { useTwin } from '#support/twin';
+import { cuitCheckDigit } from '#core/customs/tax-id';
+import { quotaYear } from '#core/customs/regime-rules';
+import { quotaHistoryCount, quotaOf, releaseQuota, reserveInTurns, reserveQuota, reserveQuotas } from '#infra/entities/quota';
+import { documentClient } from '#infra/dynamo';
+import { checkShipmentTaxIds, type ShipmentForTaxCheck } from '#services/customs/webservices';
+import type { ManifestItem } from '#core/manifests/submission';
+import type { PageItem } from '#services/pipeline/pages-store';
+import { pageAlerts, runStage } from '#services/pipeline/stages';
 
 const t = useTwin();
 

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { useTwin } from '../../support/twin';
-import { item, manifest, submitPath } from '../../support/manifests';
-import { cuitCheckDigit } from '../../../lambdas/core/customs/tax-id';
-import { rateStatuses } from '../../../lambdas/core/customs/tariff-rates';
+import { useTwin } from '#support/twin';
+import { item, manifest, submitPath } from '#support/manifests';
+import { cuitCheckDigit } from '#core/customs/tax-id';
+import { rateStatuses } from '#core/customs/tariff-rates';
 
 const t = useTwin();
 

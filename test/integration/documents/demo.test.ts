@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { run } from '../../../bin/cli';
-import { adminToken, useTwin } from '../../support/twin';
-import { inspectFile } from '../../../lambdas/core/documents/files';
-import { samplePdf, samplePng } from '../../../bin/sample-files';
+import { run } from '#bin/cli';
+import { adminToken, useTwin } from '#support/twin';
+import { inspectFile } from '#core/documents/files';
+import { samplePdf, samplePng } from '#bin/sample-files';
 
 // The job dispatcher runs (the demo's marketplace sync is a queued job).
 const t = useTwin({ jobPollMs: 50 });

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { useTwin } from '../../support/twin';
-import { pdf } from '../../support/files';
-import { recordEvents } from '../../support/events';
-import { sha256Checksum } from '../../../lambdas/core/documents/files';
-import { blobs } from '../../../lambdas/infra/blobs';
+import { useTwin } from '#support/twin';
+import { pdf } from '#support/files';
+import { recordEvents } from '#support/events';
+import { sha256Checksum } from '#core/documents/files';
+import { blobs } from '#infra/blobs';
 
 const t = useTwin();
 const events = recordEvents();

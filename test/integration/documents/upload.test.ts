@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { createHash, randomUUID } from 'node:crypto';
-import { useTwin } from '../../support/twin';
-import { multipart, pdf, png } from '../../support/files';
-import { recordEvents } from '../../support/events';
+import { useTwin } from '#support/twin';
+import { multipart, pdf, png } from '#support/files';
+import { recordEvents } from '#support/events';
 
 const t = useTwin();
 const events = recordEvents();

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { useTwin } from '../../support/twin';
-import { pdf, png } from '../../support/files';
-import { recordEvents } from '../../support/events';
-import { blobs } from '../../../lambdas/infra/blobs';
+import { useTwin } from '#support/twin';
+import { pdf, png } from '#support/files';
+import { recordEvents } from '#support/events';
+import { blobs } from '#infra/blobs';
 
 const t = useTwin();
 const events = recordEvents();

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { useTwin } from '../../support/twin';
-import { documentClient } from '../../../lambdas/infra/dynamo';
-import { config } from '../../../lambdas/shared/config';
+import { useTwin } from '#support/twin';
+import { documentClient } from '#infra/dynamo';
+import { config } from '#shared/config';
 
 const t = useTwin();
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { useTwin } from '../../support/twin';
-import { sha256Checksum } from '../../../lambdas/core/documents/files';
-import { blobs } from '../../../lambdas/infra/blobs';
+import { useTwin } from '#support/twin';
+import { sha256Checksum } from '#core/documents/files';
+import { blobs } from '#infra/blobs';
 import { json, xlsx } from './storage';
 
 const t = useTwin();

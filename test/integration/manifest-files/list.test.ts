@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { useTwin } from '../../support/twin';
+import { useTwin } from '#support/twin';
 import { json, upload, xlsx } from './storage';
 
 const t = useTwin();

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { manualClock, useClock, useSystemClock } from '../../../lambdas/infra/clock';
-import { useTwin } from '../../support/twin';
+import { manualClock, useClock, useSystemClock } from '#infra/clock';
+import { useTwin } from '#support/twin';
 import { upload } from './storage';
 
 const t = useTwin();

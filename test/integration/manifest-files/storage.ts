@@ -1,6 +1,6 @@
-import { sampleXls, sampleXlsx } from '../../../bin/sample-files';
-import { multipart } from '../../support/files';
-import type { TestTwin } from '../../support/twin';
+import { sampleXls, sampleXlsx } from '#bin/sample-files';
+import { multipart } from '#support/files';
+import type { TestTwin } from '#support/twin';
 
 /** Real files of each type a stored manifest may be. */
 export const json = (content: unknown = { manifest: 'M-1', items: [{ awb: '176-12345675' }] }) => Buffer.from(JSON.stringify(content), 'utf8');

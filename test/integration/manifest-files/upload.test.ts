@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
-import { useTwin } from '../../support/twin';
-import { pdf, png } from '../../support/files';
-import { humanSize, sha256Checksum } from '../../../lambdas/core/documents/files';
+import { useTwin } from '#support/twin';
+import { pdf, png } from '#support/files';
+import { humanSize, sha256Checksum } from '#core/documents/files';
 import { json, upload, xls, xlsm, xlsx } from './storage';
 
 const t = useTwin();

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { useTwin } from '../../support/twin';
-import { documentClient } from '../../../lambdas/infra/dynamo';
-import { manualClock, useClock, useSystemClock } from '../../../lambdas/infra/clock';
-import { inRequestWriteJobDelaySeconds } from '../../../lambdas/services/manifests/intake';
+import { useTwin } from '#support/twin';
+import { documentClient } from '#infra/dynamo';
+import { manualClock, useClock, useSystemClock } from '#infra/clock';
+import { inRequestWriteJobDelaySeconds } from '#services/manifests/intake';
 
 const t = useTwin();
 

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { useTwin } from '../../support/twin';
-import { items, submitPath } from '../../support/manifests';
-import { manualClock, useClock, useSystemClock } from '../../../lambdas/infra/clock';
+import { useTwin } from '#support/twin';
+import { items, submitPath } from '#support/manifests';
+import { manualClock, useClock, useSystemClock } from '#infra/clock';
 
 const t = useTwin();
 

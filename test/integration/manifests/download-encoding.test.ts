@@ -4,9 +4,9 @@ import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { useTwin } from '../../support/twin';
-import { items, submitPath } from '../../support/manifests';
-import { blobs } from '../../../lambdas/infra/blobs';
+import { useTwin } from '#support/twin';
+import { items, submitPath } from '#support/manifests';
+import { blobs } from '#infra/blobs';
 
 const t = useTwin();
 

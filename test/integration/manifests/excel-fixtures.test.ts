@@ -1,13 +1,13 @@
 import { readFileSync } from 'node:fs';
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
-import { useTwin } from '../../support/twin';
-import { submitPath } from '../../support/manifests';
-import { readSheetRows } from '../../../lambdas/infra/spreadsheet';
-import { rowsToSubmission } from '../../../lambdas/core/manifests/excel/convert';
-import { layoutFor } from '../../../lambdas/core/manifests/excel/slugs';
-import { ManifestSubmission } from '../../../lambdas/core/manifests/submission';
-import { fixtureRow } from '../../../scripts/make-excel-fixtures';
+import { useTwin } from '#support/twin';
+import { submitPath } from '#support/manifests';
+import { readSheetRows } from '#infra/spreadsheet';
+import { rowsToSubmission } from '#core/manifests/excel/convert';
+import { layoutFor } from '#core/manifests/excel/slugs';
+import { ManifestSubmission } from '#core/manifests/submission';
+import { fixtureRow } from '#scripts/make-excel-fixtures';
 
 /**
  * Workbooks made by other programs than SheetJS (scripts/make-excel-fixtures.ts): exceljs, and

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { useTwin } from '../../support/twin';
-import { workbook } from '../../support/workbooks';
-import { submitPath } from '../../support/manifests';
-import { excelSlugs } from '../../../lambdas/core/manifests/excel/slugs';
+import { useTwin } from '#support/twin';
+import { workbook } from '#support/workbooks';
+import { submitPath } from '#support/manifests';
+import { excelSlugs } from '#core/manifests/excel/slugs';
 
 const t = useTwin();
 

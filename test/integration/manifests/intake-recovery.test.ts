@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { useTwin } from '../../support/twin';
-import { item, items, manifest, submitPath } from '../../support/manifests';
-import { documentClient } from '../../../lambdas/infra/dynamo';
-import { manualClock, useClock, useSystemClock } from '../../../lambdas/infra/clock';
+import { useTwin } from '#support/twin';
+import { item, items, manifest, submitPath } from '#support/manifests';
+import { documentClient } from '#infra/dynamo';
+import { manualClock, useClock, useSystemClock } from '#infra/clock';
 
 /**
  * Intake through failures: a batch appears whole or not at all, a write that dies half-way is

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { manualClock, useClock, useSystemClock } from '../../../lambdas/infra/clock';
-import { useTwin } from '../../support/twin';
-import { submitPath } from '../../support/manifests';
+import { manualClock, useClock, useSystemClock } from '#infra/clock';
+import { useTwin } from '#support/twin';
+import { submitPath } from '#support/manifests';
 
 const t = useTwin();
 const clock = manualClock(new Date('2026-11-21T10:00:00Z'));

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { useTwin } from '../../support/twin';
-import { item, items, manifest, submitPath } from '../../support/manifests';
-import { adminToken } from '../../support/twin';
-import { run } from '../../../bin/cli';
+import { useTwin } from '#support/twin';
+import { item, items, manifest, submitPath } from '#support/manifests';
+import { adminToken } from '#support/twin';
+import { run } from '#bin/cli';
 
 const t = useTwin();
 

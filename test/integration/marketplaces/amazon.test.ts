@@ -1,9 +1,9 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { MarketplaceConnection } from '../../../lambdas/core/orders/marketplace';
-import { manualClock, useClock, useSystemClock } from '../../../lambdas/infra/clock';
-import { amazonConnector } from '../../../lambdas/infra/marketplaces/amazon';
-import { MarketplaceError } from '../../../lambdas/infra/marketplaces/http';
-import { amazonOrders, firstOrderAt, readAll, recordedSleep, startFakeAmazon, type FakeAmazon, type Raw } from '../../../twin/fake-marketplaces';
+import type { MarketplaceConnection } from '#core/orders/marketplace';
+import { manualClock, useClock, useSystemClock } from '#infra/clock';
+import { amazonConnector } from '#infra/marketplaces/amazon';
+import { MarketplaceError } from '#infra/marketplaces/http';
+import { amazonOrders, firstOrderAt, readAll, recordedSleep, startFakeAmazon, type FakeAmazon, type Raw } from '#twin/fake-marketplaces';
 
 let fake: FakeAmazon;
 let connection: MarketplaceConnection;

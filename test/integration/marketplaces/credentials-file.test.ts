@@ -2,9 +2,9 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { MarketplaceConnection } from '../../../lambdas/core/orders/marketplace';
-import { manualClock, useClock, useSystemClock } from '../../../lambdas/infra/clock';
-import { CredentialsUnreadable, LocalMarketplaceCredentials } from '../../../lambdas/infra/marketplace-credentials';
+import type { MarketplaceConnection } from '#core/orders/marketplace';
+import { manualClock, useClock, useSystemClock } from '#infra/clock';
+import { CredentialsUnreadable, LocalMarketplaceCredentials } from '#infra/marketplace-credentials';
 
 const token = 'shpat_5ecr3t_70k3n_do_not_leak';
 const shopify: MarketplaceConnection = { channel: 'shopify', baseUrl: 'https://acme.myshopify.com', credentials: { accessToken: token } };

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
-import { backoffMs, jsonClient, MarketplaceError, retryAfterMs, type HttpClientOptions } from '../../../lambdas/infra/marketplaces/http';
+import { backoffMs, jsonClient, MarketplaceError, retryAfterMs, type HttpClientOptions } from '#infra/marketplaces/http';
 
 /** One scripted answer per request, in order; the last repeats. `hang` never answers. */
 type Script = { status: number; body?: string; headers?: Record<string, string> } | 'hang';

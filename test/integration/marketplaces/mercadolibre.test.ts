@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { MarketplaceConnection } from '../../../lambdas/core/orders/marketplace';
-import { MarketplaceError } from '../../../lambdas/infra/marketplaces/http';
-import { mercadolibreConnector } from '../../../lambdas/infra/marketplaces/mercadolibre';
-import { mercadolibreOrders, readAll, recordedSleep, startFakeMercadoLibre, type FakeMercadoLibre, type Raw } from '../../../twin/fake-marketplaces';
+import type { MarketplaceConnection } from '#core/orders/marketplace';
+import { MarketplaceError } from '#infra/marketplaces/http';
+import { mercadolibreConnector } from '#infra/marketplaces/mercadolibre';
+import { mercadolibreOrders, readAll, recordedSleep, startFakeMercadoLibre, type FakeMercadoLibre, type Raw } from '#twin/fake-marketplaces';
 
 let fake: FakeMercadoLibre;
 let connection: MarketplaceConnection;

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { MarketplaceConnection } from '../../../lambdas/core/orders/marketplace';
-import { MarketplaceError } from '../../../lambdas/infra/marketplaces/http';
-import { shopifyConnector, shopifyPageSizes } from '../../../lambdas/infra/marketplaces/shopify';
-import { readAll, recordedSleep, shopifyOrders, shopifyQueryCost, startFakeShopify, type FakeShopify, type Raw } from '../../../twin/fake-marketplaces';
+import type { MarketplaceConnection } from '#core/orders/marketplace';
+import { MarketplaceError } from '#infra/marketplaces/http';
+import { shopifyConnector, shopifyPageSizes } from '#infra/marketplaces/shopify';
+import { readAll, recordedSleep, shopifyOrders, shopifyQueryCost, startFakeShopify, type FakeShopify, type Raw } from '#twin/fake-marketplaces';
 
 let fake: FakeShopify;
 let connection: MarketplaceConnection;

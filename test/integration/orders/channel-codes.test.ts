@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { useTwin } from '../../support/twin';
-import { recordEvents } from '../../support/events';
-import { connectBeforeRename, importBeforeRename, keys, rawItem, syncBeforeRename } from '../../support/former-channels';
-import { mercadolibreOrders, readAll, startFakeMercadoLibre, type FakeMercadoLibre } from '../../../twin/fake-marketplaces';
-import { mercadolibreConnector } from '../../../lambdas/infra/marketplaces/mercadolibre';
-import { importOrder, importedOrder } from '../../../lambdas/services/orders/orders';
-import { insertOrder } from '../../../lambdas/infra/entities/orders';
-import type { MarketplaceOrder } from '../../../lambdas/core/orders/marketplace';
+import { useTwin } from '#support/twin';
+import { recordEvents } from '#support/events';
+import { connectBeforeRename, importBeforeRename, keys, rawItem, syncBeforeRename } from '#support/former-channels';
+import { mercadolibreOrders, readAll, startFakeMercadoLibre, type FakeMercadoLibre } from '#twin/fake-marketplaces';
+import { mercadolibreConnector } from '#infra/marketplaces/mercadolibre';
+import { importOrder, importedOrder } from '#services/orders/orders';
+import { insertOrder } from '#infra/entities/orders';
+import type { MarketplaceOrder } from '#core/orders/marketplace';
 
 /** Issue 17, item 2: `meli` is Mercado Libre's code; `mercadolibre` is an input alias and the code of data stored before. */
 const t = useTwin();

@@ -2,16 +2,16 @@ import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import { adminToken, useTwin } from '../../support/twin';
-import { connectBeforeRename, importBeforeRename, keys, rawItem, syncBeforeRename } from '../../support/former-channels';
-import { run } from '../../../bin/cli';
-import { importOrder } from '../../../lambdas/services/orders/orders';
-import { migrateChannelCodes } from '../../../lambdas/services/orders/channel-migration';
-import { marketplaceCredentials } from '../../../lambdas/infra/marketplace-credentials';
-import { documentClient } from '../../../lambdas/infra/dynamo';
-import { config } from '../../../lambdas/shared/config';
-import type { MarketplaceOrder } from '../../../lambdas/core/orders/marketplace';
-import type { OrderRecord } from '../../../lambdas/core/orders/model';
+import { adminToken, useTwin } from '#support/twin';
+import { connectBeforeRename, importBeforeRename, keys, rawItem, syncBeforeRename } from '#support/former-channels';
+import { run } from '#bin/cli';
+import { importOrder } from '#services/orders/orders';
+import { migrateChannelCodes } from '#services/orders/channel-migration';
+import { marketplaceCredentials } from '#infra/marketplace-credentials';
+import { documentClient } from '#infra/dynamo';
+import { config } from '#shared/config';
+import type { MarketplaceOrder } from '#core/orders/marketplace';
+import type { OrderRecord } from '#core/orders/model';
 
 /** Issue 17, item 2: `migrate channel-codes` rewrites data stored under mercadolibre to meli. */
 const t = useTwin();

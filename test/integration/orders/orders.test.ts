@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
-import { useTwin } from '../../support/twin';
-import { recordEvents } from '../../support/events';
-import { merchant, placeOrder, shipBody, webOrder } from '../../support/orders';
-import { importOrder } from '../../../lambdas/services/orders/orders';
-import type { MarketplaceOrder } from '../../../lambdas/core/orders/marketplace';
+import { useTwin } from '#support/twin';
+import { recordEvents } from '#support/events';
+import { merchant, placeOrder, shipBody, webOrder } from '#support/orders';
+import { importOrder } from '#services/orders/orders';
+import type { MarketplaceOrder } from '#core/orders/marketplace';
 
 const t = useTwin();
 const events = recordEvents();

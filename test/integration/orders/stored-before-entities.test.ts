@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { useTwin } from '../../support/twin';
-import { merchant, placeOrder, shipBody, webOrder } from '../../support/orders';
-import { documentClient } from '../../../lambdas/infra/dynamo';
-import { config } from '../../../lambdas/shared/config';
+import { useTwin } from '#support/twin';
+import { merchant, placeOrder, shipBody, webOrder } from '#support/orders';
+import { documentClient } from '#infra/dynamo';
+import { config } from '#shared/config';
 
 const t = useTwin();
 

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { useTwin } from '../../support/twin';
-import { recordEvents } from '../../support/events';
-import { amazonOrders, mercadolibreOrders, shopifyOrders, startFakeAmazon, startFakeMercadoLibre, startFakeShopify, type FakeAmazon, type FakeMercadoLibre, type FakeShopify } from '../../../twin/fake-marketplaces';
-import { scheduledSync } from '../../../lambdas/services/orders/sync';
+import { useTwin } from '#support/twin';
+import { recordEvents } from '#support/events';
+import { amazonOrders, mercadolibreOrders, shopifyOrders, startFakeAmazon, startFakeMercadoLibre, startFakeShopify, type FakeAmazon, type FakeMercadoLibre, type FakeShopify } from '#twin/fake-marketplaces';
+import { scheduledSync } from '#services/orders/sync';
 
 const t = useTwin();
 const events = recordEvents();

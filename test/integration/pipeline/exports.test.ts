@@ -4,15 +4,15 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { strFromU8, Unzip, UnzipInflate, unzipSync } from 'fflate';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { useTwin } from '../../support/twin';
-import { item, submitPath } from '../../support/manifests';
-import { XLSX } from '../../support/workbooks';
-import type { BatchRecord, ProcessedResult } from '../../../lambdas/core/manifests/model';
-import type { ProcessedProduct } from '../../../lambdas/core/manifests/views';
-import { putPage, putStageOutput, type PageItem, type StageOutput } from '../../../lambdas/services/pipeline/pages-store';
-import { writeBatchResults } from '../../../lambdas/services/pipeline/batch-results';
-import { getResultHashes, productsPerPart, resultRows, resultsIndex } from '../../../lambdas/services/pipeline/results-store';
-import { writeExports } from '../../../lambdas/services/manifests/exports';
+import { useTwin } from '#support/twin';
+import { item, submitPath } from '#support/manifests';
+import { XLSX } from '#support/workbooks';
+import type { BatchRecord, ProcessedResult } from '#core/manifests/model';
+import type { ProcessedProduct } from '#core/manifests/views';
+import { putPage, putStageOutput, type PageItem, type StageOutput } from '#services/pipeline/pages-store';
+import { writeBatchResults } from '#services/pipeline/batch-results';
+import { getResultHashes, productsPerPart, resultRows, resultsIndex } from '#services/pipeline/results-store';
+import { writeExports } from '#services/manifests/exports';
 
 const t = useTwin();
 

@@ -1,9 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { useTwin } from '../../support/twin';
-import { item, manifest, submitForBatch, submitPath } from '../../support/manifests';
-import { useEvents, type DomainEvent } from '../../../lambdas/infra/events';
-import { manualClock, useClock, useSystemClock } from '../../../lambdas/infra/clock';
-import { tableClassifier, useTariffClassifier } from '../../../lambdas/infra/tariff/classifier-port';
+import { useTwin } from '#support/twin';
+import { item, manifest, submitForBatch, submitPath } from '#support/manifests';
+import { useEvents, type DomainEvent } from '#infra/events';
+import { manualClock, useClock, useSystemClock } from '#infra/clock';
+import { tableClassifier, useTariffClassifier } from '#infra/tariff/classifier-port';
 
 const t = useTwin();
 const seen: DomainEvent[] = [];

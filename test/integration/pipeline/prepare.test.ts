@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { useTwin } from '../../support/twin';
-import { item, submitPath } from '../../support/manifests';
-import { blobs } from '../../../lambdas/infra/blobs';
-import { getIntakeItems, putIntakeItems } from '../../../lambdas/services/pipeline/pages-store';
+import { useTwin } from '#support/twin';
+import { item, submitPath } from '#support/manifests';
+import { blobs } from '#infra/blobs';
+import { getIntakeItems, putIntakeItems } from '#services/pipeline/pages-store';
 
 /**
  * How a run plans its pages: the first run of a new batch from the files intake wrote beside the

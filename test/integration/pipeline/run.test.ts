@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { useTwin } from '../../support/twin';
-import { freshCuil, item, manifest, submitForBatch, submitPath } from '../../support/manifests';
-import { useEvents, type DomainEvent } from '../../../lambdas/infra/events';
+import { useTwin } from '#support/twin';
+import { freshCuil, item, manifest, submitForBatch, submitPath } from '#support/manifests';
+import { useEvents, type DomainEvent } from '#infra/events';
 
 const t = useTwin();
 const seen: DomainEvent[] = [];

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { beforeEach, describe, expect, inject, it } from 'vitest';
 import { DynamoDBClient, ScanCommand, type AttributeValue } from '@aws-sdk/client-dynamodb';
-import { useTwin } from '../../support/twin';
-import { freshCuil, item, submitPath } from '../../support/manifests';
-import { useEvents, type DomainEvent } from '../../../lambdas/infra/events';
-import { quotaYear } from '../../../lambdas/core/customs/regime-rules';
-import { quotaOf } from '../../../lambdas/infra/entities/quota';
+import { useTwin } from '#support/twin';
+import { freshCuil, item, submitPath } from '#support/manifests';
+import { useEvents, type DomainEvent } from '#infra/events';
+import { quotaYear } from '#core/customs/regime-rules';
+import { quotaOf } from '#infra/entities/quota';
 
 /**
  * 10,000-item manifests whose every item is its own AWB and all name ONE consignee: the web-services

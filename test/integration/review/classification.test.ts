@@ -4,9 +4,9 @@
  * updates, the announcement at close, the partner-code memory and a tax id's quota shipments.
  */
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { useTwin } from '../../support/twin';
-import { freshCuil, item, manifest, submitForBatch, submitPath } from '../../support/manifests';
-import { useEvents, type DomainEvent } from '../../../lambdas/infra/events';
+import { useTwin } from '#support/twin';
+import { freshCuil, item, manifest, submitForBatch, submitPath } from '#support/manifests';
+import { useEvents, type DomainEvent } from '#infra/events';
 
 const t = useTwin();
 const seen: DomainEvent[] = [];

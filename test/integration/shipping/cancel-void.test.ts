@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { useTwin } from '../../support/twin';
-import { recordEvents } from '../../support/events';
-import { merchant, placeOrder, warehouse, carrierAccounts } from '../../support/orders';
-import { manualClock, useClock, useSystemClock } from '../../../lambdas/infra/clock';
+import { useTwin } from '#support/twin';
+import { recordEvents } from '#support/events';
+import { merchant, placeOrder, warehouse, carrierAccounts } from '#support/orders';
+import { manualClock, useClock, useSystemClock } from '#infra/clock';
 
 const step = 60_000;
 const t = useTwin({ carrierStepMs: step });

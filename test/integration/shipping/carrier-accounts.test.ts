@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { useTwin } from '../../support/twin';
-import { carrierAccounts } from '../../support/orders';
-import { carrierCredentials } from '../../../lambdas/infra/carrier-credentials';
+import { useTwin } from '#support/twin';
+import { carrierAccounts } from '#support/orders';
+import { carrierCredentials } from '#infra/carrier-credentials';
 
 const t = useTwin();
 

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { useTwin } from '../../support/twin';
-import { merchant, placeOrder, shipBody, warehouse, carrierAccounts } from '../../support/orders';
-import { printPage, readLabel, scanCode128 } from '../../support/labels/label-reading';
+import { useTwin } from '#support/twin';
+import { merchant, placeOrder, shipBody, warehouse, carrierAccounts } from '#support/orders';
+import { printPage, readLabel, scanCode128 } from '#support/labels/label-reading';
 
 const t = useTwin();
 

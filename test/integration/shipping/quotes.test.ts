@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { useTwin } from '../../support/twin';
-import { carrierAccounts } from '../../support/orders';
+import { useTwin } from '#support/twin';
+import { carrierAccounts } from '#support/orders';
 
 const t = useTwin();
 

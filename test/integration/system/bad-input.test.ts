@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { manifestSignature } from '../../../lambdas/core/manifests/signature';
-import { pdf, multipart } from '../../support/files';
-import { item, manifest, submitPath } from '../../support/manifests';
-import { merchant, placeOrder, webOrder } from '../../support/orders';
-import { useTwin } from '../../support/twin';
-import { expandingWorkbook, workbook } from '../../support/workbooks';
+import { manifestSignature } from '#core/manifests/signature';
+import { pdf, multipart } from '#support/files';
+import { item, manifest, submitPath } from '#support/manifests';
+import { merchant, placeOrder, webOrder } from '#support/orders';
+import { useTwin } from '#support/twin';
+import { expandingWorkbook, workbook } from '#support/workbooks';
 
 const t = useTwin();
 
@@ -116,8 +116,8 @@ describe('answers every bad request with a JSON 4xx, never a 500', () => {
 
 describe('openapi.json', () => {
   it('lists every catalog route with its method', async () => {
-    const { routes } = await import('../../../lambdas/catalog');
-    const { fullPath } = await import('../../../lambdas/catalog/routing');
+    const { routes } = await import('#catalog');
+    const { fullPath } = await import('#catalog/routing');
     const res = await t.call('GET', '/openapi.json', { token: null });
     expect(res.status).toBe(200);
     expect(res.body.openapi).toBe('3.1.0');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createDespachoClient } from '../../../clients/typescript';
-import { adminToken, useTwin } from '../../support/twin';
+import { createDespachoClient } from '#clients/typescript/index';
+import { adminToken, useTwin } from '#support/twin';
 
 /** The generated client (clients/typescript) against the twin: typed paths, bodies and answers. */
 const t = useTwin();

@@ -1,7 +1,7 @@
 import { describe, expect, inject, it } from 'vitest';
-import { fuzzRound } from '../../support/fuzz/run';
-import { formatFindings, formatReport } from '../../support/fuzz/report';
-import { adminToken, useTwin } from '../../support/twin';
+import { fuzzRound } from '#support/fuzz/run';
+import { formatFindings, formatReport } from '#support/fuzz/report';
+import { adminToken, useTwin } from '#support/twin';
 
 /**
  * Issue 13, item 2: every catalog route fed requests that fast-check makes from the route's

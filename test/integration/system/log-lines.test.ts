@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { connect } from 'node:net';
 import { describe, expect, it, vi } from 'vitest';
-import { manualClock, useClock, useSystemClock } from '../../../lambdas/infra/clock';
-import { useTwin } from '../../support/twin';
-import { manifest, submitPath } from '../../support/manifests';
-import { useLogLines } from '../../support/logs';
+import { manualClock, useClock, useSystemClock } from '#infra/clock';
+import { useTwin } from '#support/twin';
+import { manifest, submitPath } from '#support/manifests';
+import { useLogLines } from '#support/logs';
 
 const t = useTwin();
 const lines = useLogLines();

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { useTwin, type TestTwin } from '../../support/twin';
-import { useReceiver } from '../../support/receiver';
-import { manifest, submitPath } from '../../support/manifests';
-import { merchant, placeOrder, shipBody } from '../../support/orders';
-import { rateLimits } from '../../../lambdas/catalog/rates';
+import { useTwin, type TestTwin } from '#support/twin';
+import { useReceiver } from '#support/receiver';
+import { manifest, submitPath } from '#support/manifests';
+import { merchant, placeOrder, shipBody } from '#support/orders';
+import { rateLimits } from '#catalog/rates';
 
 /**
  * The twin's GET /api/v1/admin/metrics shows the business metrics the services record, the same

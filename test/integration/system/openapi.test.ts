@@ -3,9 +3,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { projectRoot } from '../../../lib/functions';
-import { onPath, toolAvailable } from '../../support/tools';
-import { useTwin } from '../../support/twin';
+import { projectRoot } from '#lib/functions';
+import { onPath, toolAvailable } from '#support/tools';
+import { useTwin } from '#support/twin';
 
 /**
  * The document GET /api/openapi.json serves, checked by the reference validators: the machine's

@@ -4,12 +4,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { mockClient } from 'aws-sdk-client-mock';
 import { BedrockRuntimeClient, ConverseCommand } from '@aws-sdk/client-bedrock-runtime';
-import { adminToken, useTwin } from '../../support/twin';
-import { run } from '../../../bin/cli';
-import { builtinTariff } from '../../../lambdas/core/tariff/builtin';
-import { readTariffRows } from '../../../lambdas/infra/entities/tariff';
-import { forgetTariffTable, loadTariffTable } from '../../../lambdas/infra/tariff/table-source';
-import { tariffClassifier } from '../../../lambdas/infra/tariff/classifier-port';
+import { adminToken, useTwin } from '#support/twin';
+import { run } from '#bin/cli';
+import { builtinTariff } from '#core/tariff/builtin';
+import { readTariffRows } from '#infra/entities/tariff';
+import { forgetTariffTable, loadTariffTable } from '#infra/tariff/table-source';
+import { tariffClassifier } from '#infra/tariff/classifier-port';
 
 const t = useTwin();
 const dir = mkdtempSync(join(tmpdir(), 'tariff-'));

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { manualClock, useClock, useSystemClock } from '../../../lambdas/infra/clock';
-import { calibration } from '../../../lambdas/core/tariff/calibration';
-import { useTwin } from '../../support/twin';
+import { manualClock, useClock, useSystemClock } from '#infra/clock';
+import { calibration } from '#core/tariff/calibration';
+import { useTwin } from '#support/twin';
 
 const t = useTwin();
 const clock = manualClock(new Date('2026-11-20T10:00:05Z'));

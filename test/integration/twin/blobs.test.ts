@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { manualClock, useClock, useSystemClock } from '../../../lambdas/infra/clock';
-import { blobs } from '../../../lambdas/infra/blobs';
-import { useTwin } from '../../support/twin';
+import { manualClock, useClock, useSystemClock } from '#infra/clock';
+import { blobs } from '#infra/blobs';
+import { useTwin } from '#support/twin';
 
 const t = useTwin();
 const clock = manualClock(new Date());

@@ -3,8 +3,8 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { items, manifest, submitPath } from '../../support/manifests';
-import { javaProcessesFor, startService, type Started } from '../../support/service';
+import { items, manifest, submitPath } from '#support/manifests';
+import { javaProcessesFor, startService, type Started } from '#support/service';
 
 /**
  * kill -9 of the service and of its DynamoDB Local in the middle of intake and of processing:

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SQSEvent } from 'aws-lambda';
-import { manualClock, useClock, useSystemClock } from '../../../lambdas/infra/clock';
-import { domainEvent } from '../../../lambdas/infra/events';
-import { TwinJobs } from '../../../twin/jobs';
-import { useTwin } from '../../support/twin';
+import { manualClock, useClock, useSystemClock } from '#infra/clock';
+import { domainEvent } from '#infra/events';
+import { TwinJobs } from '#twin/jobs';
+import { useTwin } from '#support/twin';
 
 const t = useTwin();
 const clock = manualClock(new Date('2026-11-20T12:00:00Z'));

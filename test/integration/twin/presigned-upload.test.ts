@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { manualClock, useClock, useSystemClock } from '../../../lambdas/infra/clock';
-import { blobs } from '../../../lambdas/infra/blobs';
-import { maxDocumentBytes } from '../../../lambdas/core/documents/files';
-import { useTwin } from '../../support/twin';
-import { samplePdf } from '../../../bin/sample-files';
+import { manualClock, useClock, useSystemClock } from '#infra/clock';
+import { blobs } from '#infra/blobs';
+import { maxDocumentBytes } from '#core/documents/files';
+import { useTwin } from '#support/twin';
+import { samplePdf } from '#bin/sample-files';
 
 const t = useTwin();
 const clock = manualClock(new Date());

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { javaProcessesFor, startService } from '../../support/service';
+import { javaProcessesFor, startService } from '#support/service';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createHmac } from 'node:crypto';
-import { manualClock, useClock, useSystemClock } from '../../../lambdas/infra/clock';
-import { useTwin } from '../../support/twin';
-import { useReceiver, type Received } from '../../support/receiver';
-import { pdf } from '../../support/files';
+import { manualClock, useClock, useSystemClock } from '#infra/clock';
+import { useTwin } from '#support/twin';
+import { useReceiver, type Received } from '#support/receiver';
+import { pdf } from '#support/files';
 
 const t = useTwin();
 const receiver = useReceiver();

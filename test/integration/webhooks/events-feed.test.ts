@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { manualClock, useClock, useSystemClock } from '../../../lambdas/infra/clock';
-import { documentClient } from '../../../lambdas/infra/dynamo';
-import { domainEvent } from '../../../lambdas/infra/events';
-import { fanOut } from '../../../lambdas/services/webhooks/webhooks';
-import { encodeCursor } from '../../../lambdas/core/webhooks/feed';
-import { useTwin } from '../../support/twin';
-import { useReceiver } from '../../support/receiver';
-import { pdf } from '../../support/files';
+import { manualClock, useClock, useSystemClock } from '#infra/clock';
+import { documentClient } from '#infra/dynamo';
+import { domainEvent } from '#infra/events';
+import { fanOut } from '#services/webhooks/webhooks';
+import { encodeCursor } from '#core/webhooks/feed';
+import { useTwin } from '#support/twin';
+import { useReceiver } from '#support/receiver';
+import { pdf } from '#support/files';
 
 const t = useTwin();
 const receiver = useReceiver();

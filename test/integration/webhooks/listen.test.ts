@@ -6,12 +6,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { once } from 'node:events';
 import { Webhook } from 'standardwebhooks';
-import { run } from '../../../bin/cli';
-import { domainEvent } from '../../../lambdas/infra/events';
-import { fanOut } from '../../../lambdas/services/webhooks/webhooks';
-import { useTwin } from '../../support/twin';
-import { useReceiver, type Received } from '../../support/receiver';
-import { pdf } from '../../support/files';
+import { run } from '#bin/cli';
+import { domainEvent } from '#infra/events';
+import { fanOut } from '#services/webhooks/webhooks';
+import { useTwin } from '#support/twin';
+import { useReceiver, type Received } from '#support/receiver';
+import { pdf } from '#support/files';
 
 const t = useTwin();
 const receiver = useReceiver();

@@ -1,10 +1,10 @@
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { createHmac } from 'node:crypto';
 import { Webhook, WebhookVerificationError } from 'standardwebhooks';
-import { manualClock, useClock, useSystemClock } from '../../../lambdas/infra/clock';
-import { useTwin } from '../../support/twin';
-import { useReceiver, type Received } from '../../support/receiver';
-import { pdf } from '../../support/files';
+import { manualClock, useClock, useSystemClock } from '#infra/clock';
+import { useTwin } from '#support/twin';
+import { useReceiver, type Received } from '#support/receiver';
+import { pdf } from '#support/files';
 
 const t = useTwin();
 const receiver = useReceiver();

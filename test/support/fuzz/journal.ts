@@ -1,8 +1,8 @@
 import { isDeepStrictEqual } from 'node:util';
 import { DynamoDBClient, GetItemCommand, type AttributeValue } from '@aws-sdk/client-dynamodb';
-import { documentClient } from '../../../lambdas/infra/dynamo';
-import { blobs, useBlobs, type BlobPort } from '../../../lambdas/infra/blobs';
-import { marketplaceCredentials, useMarketplaceCredentials, type MarketplaceCredentialsPort } from '../../../lambdas/infra/marketplace-credentials';
+import { documentClient } from '#infra/dynamo';
+import { blobs, useBlobs, type BlobPort } from '#infra/blobs';
+import { marketplaceCredentials, useMarketplaceCredentials, type MarketplaceCredentialsPort } from '#infra/marketplace-credentials';
 
 type Key = Record<string, AttributeValue>;
 

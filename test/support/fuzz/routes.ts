@@ -1,9 +1,9 @@
 import * as v from 'valibot';
-import type { RouteDef } from '../../../lambdas/catalog/types';
-import { UploadFields as DocumentUploadFields, SupersedeFields } from '../../../lambdas/http/documents/schemas';
-import { UploadFields as StorageUploadFields } from '../../../lambdas/http/manifest-files/schemas';
-import { excelSlugs } from '../../../lambdas/core/manifests/excel/slugs';
-import { formerChannels, syncChannels } from '../../../lambdas/core/orders/marketplace';
+import type { RouteDef } from '#catalog/types';
+import { UploadFields as DocumentUploadFields, SupersedeFields } from '#http/documents/schemas';
+import { UploadFields as StorageUploadFields } from '#http/manifest-files/schemas';
+import { excelSlugs } from '#core/manifests/excel/slugs';
+import { formerChannels, syncChannels } from '#core/orders/marketplace';
 import type { World } from './world';
 
 /**

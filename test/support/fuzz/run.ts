@@ -1,10 +1,10 @@
 import fc from 'fast-check';
 import * as v from 'valibot';
-import { routes } from '../../../lambdas/catalog';
-import type { RouteDef } from '../../../lambdas/catalog/types';
-import { useClock, useSystemClock } from '../../../lambdas/infra/clock';
-import { manifestSignature } from '../../../lambdas/core/manifests/signature';
-import type { TwinJobs } from '../../../twin/jobs';
+import { routes } from '#catalog';
+import type { RouteDef } from '#catalog/types';
+import { useClock, useSystemClock } from '#infra/clock';
+import { manifestSignature } from '#core/manifests/signature';
+import type { TwinJobs } from '#twin/jobs';
 import {
   hostileValue,
   judgeJson,

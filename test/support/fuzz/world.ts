@@ -2,13 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
-import { manifestSignature } from '../../../lambdas/core/manifests/signature';
-import type { TwinJobs } from '../../../twin/jobs';
-import { samplePdf } from '../../../bin/sample-files';
+import { manifestSignature } from '#core/manifests/signature';
+import type { TwinJobs } from '#twin/jobs';
+import { samplePdf } from '#bin/sample-files';
 import { workbook } from '../workbooks';
 import { answerOf } from '../http';
 import { checkContract } from '../contract';
-import { createDespachoClient, type DespachoClient } from '../../../clients/typescript';
+import { createDespachoClient, type DespachoClient } from '#clients/typescript/index';
 
 /** One HTTP answer, parsed when it is JSON. */
 export interface Answer {

@@ -1,4 +1,4 @@
-import { renderLabel, type LabelInput } from '../../../lambdas/infra/label-pdf';
+import { renderLabel, type LabelInput } from '#infra/label-pdf';
 
 /** A stand-in Lambda handler for the bundle test: the label of the shipment it is given, base64. */
 export async function handler(event: LabelInput): Promise<string> {

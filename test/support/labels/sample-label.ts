@@ -1,5 +1,5 @@
-import { trackingNumberFor } from '../../../lambdas/core/shipping/carrier';
-import type { LabelInput } from '../../../lambdas/infra/label-pdf';
+import { trackingNumberFor } from '#core/shipping/carrier';
+import type { LabelInput } from '#infra/label-pdf';
 
 /** A two-package shipment to a recipient whose name and address need WinAnsi's Spanish letters. */
 export const sampleLabel: LabelInput = {

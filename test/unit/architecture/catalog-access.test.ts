@@ -1,6 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { accessFile, routeAccessText } from '../../../scripts/generate-route-access';
+import { accessFile, routeAccessText } from '#scripts/generate-route-access';
 
 describe("the authorizer's route table", () => {
   it("is the catalog's methods, paths, roles, scopes and rate groups (rewritten here when a route changed: commit it)", () => {

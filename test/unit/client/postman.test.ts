@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { routes } from '../../../lambdas/catalog';
-import { collectionFile, documentFile, openApiText, postmanCollectionText } from '../../../scripts/generate-postman';
+import { routes } from '#catalog';
+import { collectionFile, documentFile, openApiText, postmanCollectionText } from '#scripts/generate-postman';
 
 interface Request {
   method: string;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { contractProblem, deliveryProblem, type Answer } from '../../support/contract';
+import { contractProblem, deliveryProblem, type Answer } from '#support/contract';
 
 /** The integration suite's contract check (test/support/contract.ts) refuses what breaks the document. */
 const answer = (status: number, body: unknown, type = 'application/json'): Answer => ({

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isSafeIdentifier } from '../../../lambdas/core/identifier';
+import { isSafeIdentifier } from '#core/identifier';
 
 describe('isSafeIdentifier', () => {
   it.each([

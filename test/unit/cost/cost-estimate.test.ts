@@ -22,7 +22,7 @@ import { DefinitionBody, DistributedMap, Parallel, Pass, StateMachine, Succeed }
 import { LambdaInvoke } from 'aws-cdk-lib/aws-stepfunctions-tasks';
 import { CfnWebACL } from 'aws-cdk-lib/aws-wafv2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { customMetricCount, estimate, inventory, priceBook, profiles, readAssembly, runsPerDay, type Assembly } from '../../../scripts/cost-estimate';
+import { customMetricCount, estimate, inventory, priceBook, profiles, readAssembly, runsPerDay, type Assembly } from '#scripts/cost-estimate';
 
 /**
  * npm run cost (scripts/cost-estimate.ts) on a small stage synthesized here with the CDK: every

@@ -1,11 +1,11 @@
 import fc from 'fast-check';
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
-import { routes } from '../../../lambdas/catalog';
-import { ManifestSubmission } from '../../../lambdas/core/manifests/submission';
-import { checkJsonValue } from '../../../lambdas/http/kit/json-body';
-import { parseMultipart } from '../../../lambdas/http/kit/multipart';
-import { ValidationFailed } from '../../../lambdas/core/errors';
+import { routes } from '#catalog';
+import { ManifestSubmission } from '#core/manifests/submission';
+import { checkJsonValue } from '#http/kit/json-body';
+import { parseMultipart } from '#http/kit/multipart';
+import { ValidationFailed } from '#core/errors';
 import {
   RawJson,
   defineKey,
@@ -16,7 +16,7 @@ import {
   mutatedArbitrary,
   toJsonText,
   validArbitrary,
-} from '../../support/fuzz/arbitraries';
+} from '#support/fuzz/arbitraries';
 
 const schemas = routes.flatMap((r) => Object.entries(r.schemas ?? {}).map(([part, s]) => [`${r.id} ${part}`, s!] as const));
 

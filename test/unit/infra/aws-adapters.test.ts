@@ -14,11 +14,11 @@ import {
 } from '@aws-sdk/client-s3';
 import { Readable } from 'node:stream';
 import { text } from 'node:stream/consumers';
-import { sqsQueues } from '../../../lambdas/infra/queues';
-import { awsTimers, queueArnFromUrl } from '../../../lambdas/infra/timers';
-import { eventBridge, domainEvent } from '../../../lambdas/infra/events';
-import { s3Blobs } from '../../../lambdas/infra/blobs';
-import { manualClock, useClock } from '../../../lambdas/infra/clock';
+import { sqsQueues } from '#infra/queues';
+import { awsTimers, queueArnFromUrl } from '#infra/timers';
+import { eventBridge, domainEvent } from '#infra/events';
+import { s3Blobs } from '#infra/blobs';
+import { manualClock, useClock } from '#infra/clock';
 
 const sqs = mockClient(SQSClient);
 const scheduler = mockClient(SchedulerClient);
@@ -218,7 +218,7 @@ describe('webhook endpoints in a deployed stage', () => {
   it('refuses a private IP literal when the subscription is made', async () => {
     process.env.STAGE = 'prod';
     try {
-      const { validateEndpoint } = await import('../../../lambdas/services/webhooks/webhooks');
+      const { validateEndpoint } = await import('#services/webhooks/webhooks');
       for (const url of ['https://10.0.0.1/hook', 'https://[::1]/hook', 'https://169.254.169.254/latest', 'http://example.com/hook']) {
         expect(() => validateEndpoint(url), url).toThrow();
       }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isForbiddenAddress } from '../../../lambdas/infra/forbidden-address';
+import { isForbiddenAddress } from '#infra/forbidden-address';
 
 describe('isForbiddenAddress', () => {
   it.each([

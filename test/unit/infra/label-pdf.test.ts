@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { renderLabel, type LabelInput } from '../../../lambdas/infra/label-pdf';
-import { printPage, readLabel, scanCode128, type LabelPage } from '../../support/labels/label-reading';
-import { sampleLabel } from '../../support/labels/sample-label';
+import { renderLabel, type LabelInput } from '#infra/label-pdf';
+import { printPage, readLabel, scanCode128, type LabelPage } from '#support/labels/label-reading';
+import { sampleLabel } from '#support/labels/sample-label';
 
 const texts = (page: LabelPage) => page.text.map((t) => t.str);
 

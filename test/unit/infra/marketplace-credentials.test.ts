@@ -12,9 +12,9 @@ import {
   RestoreSecretCommand,
   SecretsManagerClient,
 } from '@aws-sdk/client-secrets-manager';
-import type { MarketplaceConnection } from '../../../lambdas/core/orders/marketplace';
-import { manualClock, useClock } from '../../../lambdas/infra/clock';
-import { secretsManagerCredentials as store } from '../../../lambdas/infra/marketplace-credentials';
+import type { MarketplaceConnection } from '#core/orders/marketplace';
+import { manualClock, useClock } from '#infra/clock';
+import { secretsManagerCredentials as store } from '#infra/marketplace-credentials';
 
 const sm = mockClient(SecretsManagerClient);
 const connection: MarketplaceConnection = { channel: 'shopify', baseUrl: 'https://acme.myshopify.com', credentials: { accessToken: 'shpat_secret' } };

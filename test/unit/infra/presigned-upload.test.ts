@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { mockClient } from 'aws-sdk-client-mock';
 import { HeadObjectCommand, NotFound, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
-import { s3Blobs } from '../../../lambdas/infra/blobs';
+import { s3Blobs } from '#infra/blobs';
 
 const s3 = mockClient(S3Client);
 const bucket = 'despacho-dev-files';

@@ -2,10 +2,10 @@ import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { mockClient } from 'aws-sdk-client-mock';
 import { DecryptCommand, EncryptCommand, KMSClient } from '@aws-sdk/client-kms';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
-import { bundleHandler } from '../../../scripts/bundle';
+import { bundleHandler } from '#scripts/bundle';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { KmsSealer, LocalSealer, SecretUnreadable, type SecretBinding } from '../../../lambdas/infra/sealed-secrets';
+import { KmsSealer, LocalSealer, SecretUnreadable, type SecretBinding } from '#infra/sealed-secrets';
 
 const hook: SecretBinding = { purpose: 'webhook-signing', account: 7, subscription: 41 };
 const dirs: string[] = [];

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { ServiceError, ValidationFailed } from '../../../lambdas/core/errors';
-import { defaultMaxHeapMb, liveSpreadsheetWorkers, readSheetRows, spreadsheetLimits, type ReadSheetOptions } from '../../../lambdas/infra/spreadsheet';
-import { pdf } from '../../support/files';
-import { expandingWorkbook, workbook, XLSX } from '../../support/workbooks';
+import { ServiceError, ValidationFailed } from '#core/errors';
+import { defaultMaxHeapMb, liveSpreadsheetWorkers, readSheetRows, spreadsheetLimits, type ReadSheetOptions } from '#infra/spreadsheet';
+import { pdf } from '#support/files';
+import { expandingWorkbook, workbook, XLSX } from '#support/workbooks';
 
 const fixtureWorker = (name: string) => new URL(`../../support/workers/${name}`, import.meta.url);
 

@@ -7,7 +7,7 @@ import {
   forbiddenAddressMessage,
   postWebhook,
   type DeliveryRequest,
-} from '../../../lambdas/infra/webhook-http';
+} from '#infra/webhook-http';
 
 interface Seen {
   method: string;

@@ -3,8 +3,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { xlsxWorkbook, type Cell } from '../../../lambdas/infra/xlsx-writer';
-import { XLSX } from '../../support/workbooks';
+import { xlsxWorkbook, type Cell } from '#infra/xlsx-writer';
+import { XLSX } from '#support/workbooks';
 
 async function bytesOf(gen: AsyncIterable<Uint8Array>): Promise<Buffer> {
   const parts: Uint8Array[] = [];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mapConcurrent } from '../../../lambdas/shared/concurrency';
+import { mapConcurrent } from '#shared/concurrency';
 
 describe('mapConcurrent', () => {
   it('runs at most the given number at a time, keeping the order of results', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Lru } from '../../../lambdas/shared/lru';
+import { Lru } from '#shared/lru';
 
 describe('Lru', () => {
   it('keeps at most its bound, dropping the least recently read or written first', () => {

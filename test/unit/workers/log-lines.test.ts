@@ -1,9 +1,9 @@
 import type { Context, SQSEvent, SQSRecord } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
-import { eventIds, sqsRecords } from '../../../lambdas/workers/sqs-records';
-import { pipelineTask } from '../../../lambdas/workers/pipeline/task';
-import { logger } from '../../../lambdas/shared/logger';
-import { useLogLines } from '../../support/logs';
+import { eventIds, sqsRecords } from '#workers/sqs-records';
+import { pipelineTask } from '#workers/pipeline/task';
+import { logger } from '#shared/logger';
+import { useLogLines } from '#support/logs';
 
 const lines = useLogLines();
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -1,6 +1,6 @@
 import type { SQSEvent, SQSRecord } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
-import { sqsRecords } from '../../../lambdas/workers/sqs-records';
+import { sqsRecords } from '#workers/sqs-records';
 
 const event = (...bodies: string[]): SQSEvent => ({
   Records: bodies.map((body, i) => ({ messageId: `m${i}`, body, attributes: { ApproximateReceiveCount: '1' } }) as SQSRecord),

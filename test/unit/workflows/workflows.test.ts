@@ -1,8 +1,8 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { toolAvailable } from '../../support/tools';
-import { actionlint, readWorkflows, workflowPolicy } from '../../support/workflows';
+import { toolAvailable } from '#support/tools';
+import { actionlint, readWorkflows, workflowPolicy } from '#support/workflows';
 
 /**
  * The deploy pipeline (.github/workflows): actionlint finds nothing, the pipeline's own rules hold,

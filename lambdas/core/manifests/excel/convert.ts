@@ -1,4 +1,4 @@
-import { ValidationFailed, emptyFieldErrors, type FieldErrors } from '../../errors';
+import { ValidationFailed, emptyFieldErrors, type FieldErrors } from '#core/errors';
 import type { Cell, Row } from './rows';
 import { ManifestItem, ManifestSubmission } from '../submission';
 import type { Conversion, ExcelLayout, ItemField, LayoutColumn } from './layout';

@@ -1,4 +1,4 @@
-import { ValidationFailed } from '../../errors';
+import { ValidationFailed } from '#core/errors';
 import type { CarrierShipmentRequest, CarrierTracking } from '../carrier';
 
 /**

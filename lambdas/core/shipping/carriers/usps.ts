@@ -11,7 +11,7 @@
  * PDF on 4x6 (`imageType: PDF`, `labelType: 4X6LABEL`), asked as JSON (Accept
  * `application/vnd.usps.labels+json`) rather than multipart. One label carries one package.
  */
-import { ValidationFailed } from '../../errors';
+import { ValidationFailed } from '#core/errors';
 import { packageIn } from '../units';
 import type { CarrierParty, CarrierRate, CarrierRateRequest, CarrierShipment, CarrierShipmentRequest, CarrierTracking } from '../carrier';
 import { amountOf, CarrierAnswerUnreadable, cut, isInternational, pdfFromBase64, phoneDigits, serviceCode, type ServiceTable, statusReader } from './common';

@@ -1,16 +1,16 @@
-import { route } from '../../kit/route';
-import { ok } from '../../kit/reply';
-import { byMethod } from '../../kit/by-method';
-import { paginate } from '../../kit/paginate';
-import { idempotencyKey } from '../../kit/idempotency-key';
-import { validate } from '../../kit/validate';
-import { parseJson, validateBody } from '../../kit/json-body';
-import { AlternativeManifest, toSubmissionInput } from '../../../core/manifests/alternative';
-import { ManifestSubmission } from '../../../core/manifests/submission';
-import { checkSignature, submitManifest } from '../../../services/manifests/intake';
-import { listManifests } from '../../../services/manifests/tracking';
-import { writeInRequest } from '../../../services/manifests/writer';
-import { ManifestsList } from '../../../catalog/manifests';
+import { route } from '#http/kit/route';
+import { ok } from '#http/kit/reply';
+import { byMethod } from '#http/kit/by-method';
+import { paginate } from '#http/kit/paginate';
+import { idempotencyKey } from '#http/kit/idempotency-key';
+import { validate } from '#http/kit/validate';
+import { parseJson, validateBody } from '#http/kit/json-body';
+import { AlternativeManifest, toSubmissionInput } from '#core/manifests/alternative';
+import { ManifestSubmission } from '#core/manifests/submission';
+import { checkSignature, submitManifest } from '#services/manifests/intake';
+import { listManifests } from '#services/manifests/tracking';
+import { writeInRequest } from '#services/manifests/writer';
+import { ManifestsList } from '#catalog/manifests';
 
 /** GET and POST /v1/manifests: the alternative interface's list and upload (spec 4.5). */
 export const handler = byMethod({

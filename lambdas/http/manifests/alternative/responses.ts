@@ -1,8 +1,8 @@
 import * as v from 'valibot';
-import type { RouteResponses } from '../../../catalog/types';
-import { batchStatuses } from '../../../core/manifests/model';
+import type { RouteResponses } from '#catalog/types';
+import { batchStatuses } from '#core/manifests/model';
 import { ManifestRecord } from '../responses';
-import { data, failure, integer, money, nullable, pageMeta, replayedHeader, timestamp } from '../../kit/responses';
+import { data, failure, integer, money, nullable, pageMeta, replayedHeader, timestamp } from '#http/kit/responses';
 
 /** The answers of the alternative manifest interface (spec 4.5), for openapi.json. */
 

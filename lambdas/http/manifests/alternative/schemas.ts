@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { intQuery } from '../../kit/schemas';
+import { intQuery } from '#http/kit/schemas';
 
 export const ManifestParams = v.object({ manifest: v.pipe(v.string(), v.minLength(1), v.maxLength(100)) });
 

@@ -1,6 +1,6 @@
 import type { EntityItem } from 'electrodb';
 import { defineEntity, service, key, pad, required, optional } from '../entity';
-import { accountKinds } from '../../../core/auth/accounts';
+import { accountKinds } from '#core/auth/accounts';
 
 /** An account: a partner, a broker or the operator; tokens and everything else belong to one. */
 export const accounts = defineEntity({

@@ -1,6 +1,6 @@
 import { CustomAttributeType, type EntityItem } from 'electrodb';
 import { defineEntity, service, key, required, optional } from '../entity';
-import type { TokenRecord } from '../../../core/auth/accounts';
+import type { TokenRecord } from '#core/auth/accounts';
 
 /** An API token, by the hash of its secret (the secret itself is never stored). */
 export const tokens = defineEntity({

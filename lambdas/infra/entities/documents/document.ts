@@ -1,6 +1,6 @@
 import { CustomAttributeType, type EntityItem } from 'electrodb';
 import { defineEntity, service, key, pad, required, optional } from '../entity';
-import { documentStates, documentTypes } from '../../../core/documents/model';
+import { documentStates, documentTypes } from '#core/documents/model';
 
 /** Who uploaded, validated or approved a document (core/documents `Actor`). */
 const actor = { type: 'map', properties: { id: { type: 'number', required: true }, name: { type: 'string', required: true }, email: { type: 'string' } } } as const;

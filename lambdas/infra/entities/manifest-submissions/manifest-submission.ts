@@ -1,6 +1,6 @@
 import { CustomAttributeType, type EntityItem } from 'electrodb';
 import { defineEntity, service, key, required, optional, keyless } from '../entity';
-import type { ItemDecision } from '../../../core/manifests/identity';
+import type { ItemDecision } from '#core/manifests/identity';
 
 /**
  * A whole-manifest submission (spec 4.3) under its Idempotency-Key: the record that makes intake

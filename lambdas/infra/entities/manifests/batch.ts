@@ -1,7 +1,7 @@
 import { CustomAttributeType, type EntityItem } from 'electrodb';
 import { defineEntity, service, key, required, optional, keyless } from '../entity';
-import { batchStatuses, type BatchRecord, type ManifestHeader } from '../../../core/manifests/model';
-import type { PipelineState } from '../../../core/pipeline/stages';
+import { batchStatuses, type BatchRecord, type ManifestHeader } from '#core/manifests/model';
+import type { PipelineState } from '#core/pipeline/stages';
 
 /** A manifest batch: one import of a manifest (its items and decision log live in its partition; see manifests.ts). */
 export const manifestBatches = defineEntity({

@@ -1,6 +1,6 @@
 import type { EntityItem } from 'electrodb';
 import { defineEntity, service, key, required, optional, keyless } from '../entity';
-import { chunkSetStatuses } from '../../../core/manifests/model';
+import { chunkSetStatuses } from '#core/manifests/model';
 
 /** The set of chunks a chunked upload is assembled from: which arrived and which are written. */
 export const chunkSets = defineEntity({

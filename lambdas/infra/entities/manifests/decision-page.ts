@@ -1,6 +1,6 @@
 import { CustomAttributeType, type EntityItem } from 'electrodb';
 import { defineEntity, service, key, required, keyless } from '../entity';
-import type { DecisionEntry } from '../../../core/manifests/model';
+import type { DecisionEntry } from '#core/manifests/model';
 
 /** A page of one segment's decisions (`DecisionEntry` rows), in the batch's partition. */
 export const decisionPages = defineEntity({

@@ -1,6 +1,6 @@
 import { CustomAttributeType, type EntityItem } from 'electrodb';
 import { defineEntity, service, key, required, optional, keyless } from '../entity';
-import type { DecisionSegment } from '../../../core/manifests/model';
+import type { DecisionSegment } from '#core/manifests/model';
 
 /**
  * One submission's (or one chunk's) decisions, as a record of its own beside the batch: the batch

@@ -1,6 +1,6 @@
 import { CustomAttributeType, type EntityItem } from 'electrodb';
 import { defineEntity, service, key, required, keyless } from '../entity';
-import type { ManifestItem } from '../../../core/manifests/submission';
+import type { ManifestItem } from '#core/manifests/submission';
 
 /** One item (line) of a batch, by its item key; also found by AWB across the account's batches (gsi1). */
 export const manifestItems = defineEntity({

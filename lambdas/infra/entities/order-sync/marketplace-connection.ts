@@ -1,6 +1,6 @@
 import { CustomAttributeType, type EntityItem } from 'electrodb';
 import { defineEntity, service, key, pad, required, keyless } from '../entity';
-import type { FormerChannel, SyncChannel } from '../../../core/orders/marketplace';
+import type { FormerChannel, SyncChannel } from '#core/orders/marketplace';
 
 /** An account's connection to a marketplace: one partition lists every connected account for the schedule. */
 export const marketplaceConnections = defineEntity({

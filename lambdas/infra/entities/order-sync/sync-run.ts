@@ -1,6 +1,6 @@
 import type { EntityItem } from 'electrodb';
 import { defineEntity, service, key, required, optional, keyless } from '../entity';
-import { formerChannels, syncChannels } from '../../../core/orders/marketplace';
+import { formerChannels, syncChannels } from '#core/orders/marketplace';
 
 /** Every channel code a stored record may name: the current ones and the former ones (a rename). */
 const channelCodes = [...syncChannels, ...formerChannels];

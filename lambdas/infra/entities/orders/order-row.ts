@@ -1,7 +1,7 @@
 import { CustomAttributeType, type EntityItem } from 'electrodb';
 import { defineEntity, service, key, keyless } from '../entity';
-import type { OrderChannel } from '../../../core/orders/model';
-import type { FormerChannel } from '../../../core/orders/marketplace';
+import type { OrderChannel } from '#core/orders/model';
+import type { FormerChannel } from '#core/orders/marketplace';
 import { idKey } from './order';
 
 /** What a list filters and searches on, one small row per order in the account's partition (short field names). */

@@ -1,7 +1,7 @@
 import { CustomAttributeType, type EntityItem } from 'electrodb';
 import { defineEntity, service, key, pad, required, optional, keyless } from '../entity';
-import type { FulfillmentStatus, OrderChannel, OrderRecord, OrderStatus } from '../../../core/orders/model';
-import type { FormerChannel } from '../../../core/orders/marketplace';
+import type { FulfillmentStatus, OrderChannel, OrderRecord, OrderStatus } from '#core/orders/model';
+import type { FormerChannel } from '#core/orders/marketplace';
 
 /** The id zero-padded in sort keys, so orders of one instant sort by id. */
 export const idKey = { type: 'string', hidden: true, watch: ['id'], set: (_: unknown, { id }: { id: number }) => pad(id) } as const;

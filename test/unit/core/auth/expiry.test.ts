@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkExpiry, parseIsoInstant, tokenRefusal } from '../../../../lambdas/core/auth/tokens';
+import { checkExpiry, parseIsoInstant, tokenRefusal } from '#core/auth/tokens';
 
 const at = new Date('2026-11-28T12:00:00.000Z');
 

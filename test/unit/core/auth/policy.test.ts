@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { authorize } from '../../../../lambdas/core/auth/policy';
-import { bearerToken, generateToken, hashToken } from '../../../../lambdas/core/auth/tokens';
-import { minuteWindow } from '../../../../lambdas/core/auth/rate-limit';
-import { compile, match } from '../../../../lambdas/catalog/routing';
-import type { Principal } from '../../../../lambdas/core/auth/principal';
-import type { RouteDef } from '../../../../lambdas/catalog/types';
+import { authorize } from '#core/auth/policy';
+import { bearerToken, generateToken, hashToken } from '#core/auth/tokens';
+import { minuteWindow } from '#core/auth/rate-limit';
+import { compile, match } from '#catalog/routing';
+import type { Principal } from '#core/auth/principal';
+import type { RouteDef } from '#catalog/types';
 
 const partner: Principal = { accountId: 1, tokenId: 1, tokenName: 'acme', email: null, role: 'partner', scopes: ['orders:read'] };
 

@@ -4,10 +4,10 @@ import {
   type ProductInput,
   type ShipmentCalculation,
   type ShipmentInput,
-} from '../../../../lambdas/core/customs/calculate';
-import { toCentsExact } from '../../../../lambdas/core/customs/money';
-import { argentineDate, taxRulesAt, taxRulesTable, type TaxRules } from '../../../../lambdas/core/customs/tax-rules';
-import { prng } from '../../../../twin/prng';
+} from '#core/customs/calculate';
+import { toCentsExact } from '#core/customs/money';
+import { argentineDate, taxRulesAt, taxRulesTable, type TaxRules } from '#core/customs/tax-rules';
+import { prng } from '#twin/prng';
 
 /** The built-in rules: freight USD 5.00 per kg, insurance 1% of FOB, at least 0.5 kg, fee 3%, VAT 21%. */
 const rules = taxRulesAt('2025-06-01');

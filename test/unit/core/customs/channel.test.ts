@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { customsChannel, sampleBucket, shipmentChannel, type ChannelInput } from '../../../../lambdas/core/customs/channel';
-import { channelRules, type ChannelRules } from '../../../../lambdas/core/customs/channel-rules';
-import { calibration } from '../../../../lambdas/core/tariff/calibration';
+import { customsChannel, sampleBucket, shipmentChannel, type ChannelInput } from '#core/customs/channel';
+import { channelRules, type ChannelRules } from '#core/customs/channel-rules';
+import { calibration } from '#core/tariff/calibration';
 
 /** The first AWB of a numbered series whose sample bucket passes `test`. */
 function awbWhere(test: (bucket: number) => boolean): string {

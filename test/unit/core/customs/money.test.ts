@@ -10,8 +10,8 @@ import {
   toCents,
   toCentsExact,
   toNumber,
-} from '../../../../lambdas/core/customs/money';
-import { prng } from '../../../../twin/prng';
+} from '#core/customs/money';
+import { prng } from '#twin/prng';
 
 
 describe('exact parsing', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { matchProhibited, normalizeText, prohibitedGoods, type ProhibitedEntry } from '../../../../lambdas/core/customs/prohibited';
+import { matchProhibited, normalizeText, prohibitedGoods, type ProhibitedEntry } from '#core/customs/prohibited';
 
 const match = (description: string) => matchProhibited({ description });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { answerFrom, historyYearsAt, holderOf, holderOrNull, quotaLimit, quotaSlot, releaseYears } from '../../../../lambdas/core/customs/quota';
-import { regimeRulesAt } from '../../../../lambdas/core/customs/regime-rules';
+import { answerFrom, historyYearsAt, holderOf, holderOrNull, quotaLimit, quotaSlot, releaseYears } from '#core/customs/quota';
+import { regimeRulesAt } from '#core/customs/regime-rules';
 
 const at = new Date('2026-03-16T12:00:00Z');
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { ManifestItem } from '../../../../lambdas/core/manifests/submission';
-import { classifyShipments, shipmentRegime, type ClassifyItem } from '../../../../lambdas/core/customs/regime';
-import { quotaYear, regimeRulesAt, regimeRulesTable, type RegimeRules } from '../../../../lambdas/core/customs/regime-rules';
+import type { ManifestItem } from '#core/manifests/submission';
+import { classifyShipments, shipmentRegime, type ClassifyItem } from '#core/customs/regime';
+import { quotaYear, regimeRulesAt, regimeRulesTable, type RegimeRules } from '#core/customs/regime-rules';
 
 const person = '20123456786';
 const company = '30712345671';

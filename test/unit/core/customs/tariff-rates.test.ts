@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { calculateShipment } from '../../../../lambdas/core/customs/calculate';
-import { taxRulesAt } from '../../../../lambdas/core/customs/tax-rules';
-import { builtinDutySource, statisticsFeeAt, tariffRatesOf, vatAt, vatRulesTable } from '../../../../lambdas/core/customs/tariff-rates';
-import { builtinTariff } from '../../../../lambdas/core/tariff/builtin';
+import { calculateShipment } from '#core/customs/calculate';
+import { taxRulesAt } from '#core/customs/tax-rules';
+import { builtinDutySource, statisticsFeeAt, tariffRatesOf, vatAt, vatRulesTable } from '#core/customs/tariff-rates';
+import { builtinTariff } from '#core/tariff/builtin';
 
 const rules = taxRulesAt('2025-06-01');
 

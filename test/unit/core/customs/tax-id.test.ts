@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkTaxId, cuitCheckDigit, quotaHolder } from '../../../../lambdas/core/customs/tax-id';
+import { checkTaxId, cuitCheckDigit, quotaHolder } from '#core/customs/tax-id';
 
 // Check digits worked by hand: weights 5,4,3,2,7,6,5,4,3,2; 11 - (sum mod 11); 11 -> 0, 10 -> 9.
 // 20-12345678: 10+0+3+4+21+24+25+24+21+16 = 148; 148 mod 11 = 5; 11 - 5 = 6.

@@ -9,8 +9,8 @@ import {
   sanitizeFileName,
   sha256Checksum,
   zipEntryNames,
-} from '../../../../lambdas/core/documents/files';
-import { samplePdf, samplePng, sampleJpeg, sampleXls, sampleXlsx, zip } from '../../../../bin/sample-files';
+} from '#core/documents/files';
+import { samplePdf, samplePng, sampleJpeg, sampleXls, sampleXlsx, zip } from '#bin/sample-files';
 
 const xlsxMime = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 

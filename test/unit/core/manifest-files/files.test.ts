@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { inspectManifestFile } from '../../../../lambdas/core/manifest-files/files';
-import { normalizeCourierCode, courierCodePattern } from '../../../../lambdas/core/manifest-files/model';
-import { samplePdf, samplePng, sampleXls, sampleXlsx, zip } from '../../../../bin/sample-files';
+import { inspectManifestFile } from '#core/manifest-files/files';
+import { normalizeCourierCode, courierCodePattern } from '#core/manifest-files/model';
+import { samplePdf, samplePng, sampleXls, sampleXlsx, zip } from '#bin/sample-files';
 
 const ok = (mimeType: string, extension: string) => ({ ok: true, mimeType, extension });
 

@@ -10,8 +10,8 @@ import {
   normalizedFields,
   payloadHash,
   type HashableItem,
-} from '../../../../lambdas/core/manifests/identity';
-import { ManifestItem } from '../../../../lambdas/core/manifests/submission';
+} from '#core/manifests/identity';
+import { ManifestItem } from '#core/manifests/submission';
 
 const base: HashableItem = {
   awbNumber: 'HAWB-1',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { batchIdFor, chunkProgress, decisionPagesFor, decisionsPerPage, type DecisionSegment } from '../../../../lambdas/core/manifests/model';
+import { batchIdFor, chunkProgress, decisionPagesFor, decisionsPerPage, type DecisionSegment } from '#core/manifests/model';
 
 const seg = (id: string, count: number): DecisionSegment => ({ id, runId: id, mode: 'create', at: '2026-11-21T00:00:00Z', count, counts: { create: count, update: 0, skip: 0, reject: 0 } });
 

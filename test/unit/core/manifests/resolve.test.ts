@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import * as v from 'valibot';
-import { keyItems, resolveItems } from '../../../../lambdas/core/manifests/resolve';
-import { ManifestItem } from '../../../../lambdas/core/manifests/submission';
-import { item } from '../../../support/manifests';
+import { keyItems, resolveItems } from '#core/manifests/resolve';
+import { ManifestItem } from '#core/manifests/submission';
+import { item } from '#support/manifests';
 
 const ctx = { accountId: 7, manifestNumber: 'M1', batchId: 'BT1' };
 const run = { accountId: 7, batchId: 'BT1', runId: 'run-2', at: '2026-11-21T10:00:00.000Z' };

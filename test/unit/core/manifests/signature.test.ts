@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createHmac } from 'node:crypto';
-import { isValidManifestSignature, manifestSignature, newManifestSigningSecret } from '../../../../lambdas/core/manifests/signature';
+import { isValidManifestSignature, manifestSignature, newManifestSigningSecret } from '#core/manifests/signature';
 
 describe('manifest signatures', () => {
   const secret = newManifestSigningSecret();

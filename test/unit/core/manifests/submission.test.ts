@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import * as v from 'valibot';
-import { ManifestSubmission, awbOf, maxItemsPerSubmission } from '../../../../lambdas/core/manifests/submission';
-import { isoAlpha2, isoAlpha2Codes } from '../../../../lambdas/core/manifests/countries';
-import { fieldErrors } from '../../../../lambdas/http/kit/validate';
+import { ManifestSubmission, awbOf, maxItemsPerSubmission } from '#core/manifests/submission';
+import { isoAlpha2, isoAlpha2Codes } from '#core/manifests/countries';
+import { fieldErrors } from '#http/kit/validate';
 
 const item = (over: Record<string, unknown> = {}) => ({
   trackingNumber: 'TRK-1',

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import * as v from 'valibot';
-import { canonicalChannel, formerCodesOf, syncChannels } from '../../../../lambdas/core/orders/marketplace';
-import { orderChannels } from '../../../../lambdas/core/orders/model';
-import { ListOrdersQuery, MarketplaceParams, SyncBody } from '../../../../lambdas/http/orders/schemas';
+import { canonicalChannel, formerCodesOf, syncChannels } from '#core/orders/marketplace';
+import { orderChannels } from '#core/orders/model';
+import { ListOrdersQuery, MarketplaceParams, SyncBody } from '#http/orders/schemas';
 
 describe('channel codes', () => {
   it('meli is the Mercado Libre code of the filter and of sync', () => {

@@ -15,8 +15,8 @@ import {
   withShipment,
   type OrderRecord,
   type ShipmentRecord,
-} from '../../../../lambdas/core/orders/model';
-import { nextSyncAfter, syncCron, syncEveryMinutes } from '../../../../lambdas/core/orders/sync-schedule';
+} from '#core/orders/model';
+import { nextSyncAfter, syncCron, syncEveryMinutes } from '#core/orders/sync-schedule';
 
 const order = (over: Partial<OrderRecord> = {}): OrderRecord => ({
   id: 1,

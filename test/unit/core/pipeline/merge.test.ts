@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mergeByKey } from '../../../../lambdas/core/pipeline/merge';
+import { mergeByKey } from '#core/pipeline/merge';
 
 interface Entry {
   key: string;

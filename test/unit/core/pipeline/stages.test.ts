@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { lastStage, liveProgress, newPipelineState, stageInputs, stageNames, stageSteps, stepOf, type StageName } from '../../../../lambdas/core/pipeline/stages';
+import { lastStage, liveProgress, newPipelineState, stageInputs, stageNames, stageSteps, stepOf, type StageName } from '#core/pipeline/stages';
 
 describe('the pipeline steps', () => {
   it('runs every stage in exactly one step', () => {

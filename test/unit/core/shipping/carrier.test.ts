@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { deliveryEstimate, isValidTrackingNumber, trackingNumberFor } from '../../../../lambdas/core/shipping/carrier';
-import { builtinCarrier, carrierFor, carrierNames } from '../../../../lambdas/infra/carriers';
-import { ValidationFailed } from '../../../../lambdas/core/errors';
-import { manualClock, useClock, useSystemClock } from '../../../../lambdas/infra/clock';
-import { prng } from '../../../../twin/prng';
+import { deliveryEstimate, isValidTrackingNumber, trackingNumberFor } from '#core/shipping/carrier';
+import { builtinCarrier, carrierFor, carrierNames } from '#infra/carriers';
+import { ValidationFailed } from '#core/errors';
+import { manualClock, useClock, useSystemClock } from '#infra/clock';
+import { prng } from '#twin/prng';
 
 // Luhn worked by hand. 0000000042: 2 doubled = 4, plus 4 = 8; 10 - 8 = 2.
 // 7992739871 (the textbook example): 1*2=2, 7, 8*2=16->7, 9, 3*2=6, 7, 2*2=4, 9, 9*2=18->9, 7 = 67; 10 - 7 = 3.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ceilTo, cmToIn, kgToLb, lbToKg, inToCm, packageIn, systemOfOrigin } from '../../../../lambdas/core/shipping/units';
+import { ceilTo, cmToIn, kgToLb, lbToKg, inToCm, packageIn, systemOfOrigin } from '#core/shipping/units';
 
 describe('package units for the carriers', () => {
   it('converts kilograms to pounds rounded up to a tenth, never declaring a package lighter', () => {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { builtinTariff } from '../../../../lambdas/core/tariff/builtin';
-import { createOfflineClassifier, normalizeText } from '../../../../lambdas/core/tariff/classifier';
-import { createHsIndex } from '../../../../lambdas/core/tariff/hs-fallback';
-import { hsNomenclature } from '../../../../lambdas/infra/tariff/hs-nomenclature';
-import { attributeFactor, genderOfTerms, genderOfWording, materialsOfWording, mayHaveEngine, quantitiesOf, rangesOf } from '../../../../lambdas/core/tariff/attributes';
+import { builtinTariff } from '#core/tariff/builtin';
+import { createOfflineClassifier, normalizeText } from '#core/tariff/classifier';
+import { createHsIndex } from '#core/tariff/hs-fallback';
+import { hsNomenclature } from '#infra/tariff/hs-nomenclature';
+import { attributeFactor, genderOfTerms, genderOfWording, materialsOfWording, mayHaveEngine, quantitiesOf, rangesOf } from '#core/tariff/attributes';
 
 const offline = createOfflineClassifier(builtinTariff);
 const hs = createHsIndex(hsNomenclature);

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { performance } from 'node:perf_hooks';
-import { builtinTariff } from '../../../../lambdas/core/tariff/builtin';
-import { classificationKey, createOfflineClassifier, defaultFallbackNcm, normalizeText } from '../../../../lambdas/core/tariff/classifier';
-import type { TariffRow } from '../../../../lambdas/core/tariff/table';
+import { builtinTariff } from '#core/tariff/builtin';
+import { classificationKey, createOfflineClassifier, defaultFallbackNcm, normalizeText } from '#core/tariff/classifier';
+import type { TariffRow } from '#core/tariff/table';
 
 const offline = createOfflineClassifier(builtinTariff);
 const ncmOf = (description: string) => offline.classify({ description }).ncm_code;

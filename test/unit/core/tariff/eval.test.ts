@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { builtinTariff } from '../../../../lambdas/core/tariff/builtin';
-import { createOfflineClassifier } from '../../../../lambdas/core/tariff/classifier';
-import { calibration } from '../../../../lambdas/core/tariff/calibration';
-import { createHsIndex } from '../../../../lambdas/core/tariff/hs-fallback';
-import { hsNomenclature } from '../../../../lambdas/infra/tariff/hs-nomenclature';
-import { findRow, ncmDigits } from '../../../../lambdas/core/tariff/table';
-import { evaluate, heldoutSetPath, readLabeledSet, reviewThreshold } from '../../../../scripts/eval-classify';
+import { builtinTariff } from '#core/tariff/builtin';
+import { createOfflineClassifier } from '#core/tariff/classifier';
+import { calibration } from '#core/tariff/calibration';
+import { createHsIndex } from '#core/tariff/hs-fallback';
+import { hsNomenclature } from '#infra/tariff/hs-nomenclature';
+import { findRow, ncmDigits } from '#core/tariff/table';
+import { evaluate, heldoutSetPath, readLabeledSet, reviewThreshold } from '#scripts/eval-classify';
 
 const labeled = readLabeledSet();
 const hs = createHsIndex(hsNomenclature);

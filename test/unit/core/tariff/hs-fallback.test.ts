@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { builtinTariff } from '../../../../lambdas/core/tariff/builtin';
-import { calibration } from '../../../../lambdas/core/tariff/calibration';
-import { createOfflineClassifier, declaredAgreedConfidence, declaredDisputedConfidence, hsCompletedCap, hsOnlyCap, normalizeText } from '../../../../lambdas/core/tariff/classifier';
-import { createHsIndex, parseNomenclature, positiveText } from '../../../../lambdas/core/tariff/hs-fallback';
-import { hsNomenclature } from '../../../../lambdas/infra/tariff/hs-nomenclature';
-import { ncmDigits } from '../../../../lambdas/core/tariff/table';
+import { builtinTariff } from '#core/tariff/builtin';
+import { calibration } from '#core/tariff/calibration';
+import { createOfflineClassifier, declaredAgreedConfidence, declaredDisputedConfidence, hsCompletedCap, hsOnlyCap, normalizeText } from '#core/tariff/classifier';
+import { createHsIndex, parseNomenclature, positiveText } from '#core/tariff/hs-fallback';
+import { hsNomenclature } from '#infra/tariff/hs-nomenclature';
+import { ncmDigits } from '#core/tariff/table';
 
 const hs = createHsIndex(hsNomenclature);
 const classifier = createOfflineClassifier(builtinTariff);

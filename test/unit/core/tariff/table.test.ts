@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { findRow, ncmDigits, normalizeNcm, parseTariffCsv } from '../../../../lambdas/core/tariff/table';
-import { builtinTariff } from '../../../../lambdas/core/tariff/builtin';
-import { defaultFallbackNcm } from '../../../../lambdas/core/tariff/classifier';
+import { findRow, ncmDigits, normalizeNcm, parseTariffCsv } from '#core/tariff/table';
+import { builtinTariff } from '#core/tariff/builtin';
+import { defaultFallbackNcm } from '#core/tariff/classifier';
 
 describe('parsing a tariff CSV', () => {
   it('reads rows, normalizes NCM codes written with or without dots and splits keywords on ;', () => {

@@ -10,9 +10,9 @@ import {
   signedHeaders,
   standardSignature,
   standardWebhooksSecret,
-} from '../../../../lambdas/core/webhooks/delivery-rules';
-import { describeEvent, webhookEvents } from '../../../../lambdas/core/webhooks/events';
-import { lowStockPayload, orderCreatedPayload, shipmentCreatedPayload } from '../../../../lambdas/core/webhooks/payloads';
+} from '#core/webhooks/delivery-rules';
+import { describeEvent, webhookEvents } from '#core/webhooks/events';
+import { lowStockPayload, orderCreatedPayload, shipmentCreatedPayload } from '#core/webhooks/payloads';
 
 describe('the retry schedule', () => {
   it('waits 1 min, 5 min, 30 min, 2 h and 24 h after each failure, then gives up', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { acceptsGzip } from '../../../../lambdas/http/kit/accept-encoding';
+import { acceptsGzip } from '#http/kit/accept-encoding';
 
 describe('Accept-Encoding', () => {
   it('takes gzip when named with a weight above 0, or when * is and gzip is not named', () => {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import * as v from 'valibot';
-import { ServiceError, ValidationFailed } from '../../../../lambdas/core/errors';
-import { checkJsonValue, jsonBodyLimits, parseJson, validateBody } from '../../../../lambdas/http/kit/json-body';
-import { validate } from '../../../../lambdas/http/kit/validate';
+import { ServiceError, ValidationFailed } from '#core/errors';
+import { checkJsonValue, jsonBodyLimits, parseJson, validateBody } from '#http/kit/json-body';
+import { validate } from '#http/kit/validate';
 
 const json = 'application/json';
 const parse = (text: string) => parseJson(Buffer.from(text), json);

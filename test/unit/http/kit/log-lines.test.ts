@@ -1,10 +1,10 @@
 import type { Context } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
-import { route } from '../../../../lambdas/http/kit/route';
-import { ok } from '../../../../lambdas/http/kit/reply';
-import { logger } from '../../../../lambdas/shared/logger';
-import { apiEvent } from '../../../../twin/api-events';
-import { useLogLines } from '../../../support/logs';
+import { route } from '#http/kit/route';
+import { ok } from '#http/kit/reply';
+import { logger } from '#shared/logger';
+import { apiEvent } from '#twin/api-events';
+import { useLogLines } from '#support/logs';
 
 const lines = useLogLines();
 /** Each invocation has its context (the kit writes the request id on it). */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { parseMultipart } from '../../../../lambdas/http/kit/multipart';
-import { BadRequest, PayloadTooLarge, UnsupportedMediaType, ValidationFailed } from '../../../../lambdas/core/errors';
-import { samplePdf } from '../../../../bin/sample-files';
+import { parseMultipart } from '#http/kit/multipart';
+import { BadRequest, PayloadTooLarge, UnsupportedMediaType, ValidationFailed } from '#core/errors';
+import { samplePdf } from '#bin/sample-files';
 
 const boundary = '----despacho-test-boundary';
 const contentType = `multipart/form-data; boundary=${boundary}`;

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { ServiceError, ValidationFailed } from '../../../../lambdas/core/errors';
-import { ManifestSubmission } from '../../../../lambdas/core/manifests/submission';
-import { readExcelSubmission } from '../../../../lambdas/http/manifests/excel-in';
-import { validate } from '../../../../lambdas/http/kit/validate';
-import { multipart, pdf } from '../../../support/files';
-import { workbook } from '../../../support/workbooks';
+import { ServiceError, ValidationFailed } from '#core/errors';
+import { ManifestSubmission } from '#core/manifests/submission';
+import { readExcelSubmission } from '#http/manifests/excel-in';
+import { validate } from '#http/kit/validate';
+import { multipart, pdf } from '#support/files';
+import { workbook } from '#support/workbooks';
 
 const sheet = workbook([
   ['Guía Hija', 'Destinatario', 'País Origen', 'Valor FOB USD'],

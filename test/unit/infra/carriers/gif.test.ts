@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { createCanvas, loadImage } from '@napi-rs/canvas';
-import { decodeGif, GifUnreadable } from '../../../../lambdas/infra/carriers/gif';
-import { imageLabelPdf } from '../../../../lambdas/infra/label-pdf';
-import { encodeGif } from '../../../../twin/gif';
-import { prng } from '../../../../twin/prng';
-import { printPage, readLabel, scanCode128 } from '../../../support/labels/label-reading';
+import { decodeGif, GifUnreadable } from '#infra/carriers/gif';
+import { imageLabelPdf } from '#infra/label-pdf';
+import { encodeGif } from '#twin/gif';
+import { prng } from '#twin/prng';
+import { printPage, readLabel, scanCode128 } from '#support/labels/label-reading';
 import { code128 } from 'bwip-js/node';
-import { bwipPngToGray } from '../../../../lambdas/infra/barcode';
+import { bwipPngToGray } from '#infra/barcode';
 
 function image(width: number, height: number, colors: number, change: number, seed: number) {
   const rand = prng(seed);

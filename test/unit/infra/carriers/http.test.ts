@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, type Server } from 'node:http';
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
-import { BadGateway, GatewayTimeout, Unavailable, ValidationFailed } from '../../../../lambdas/core/errors';
-import { CarrierError, carrierFailure, carrierHttp } from '../../../../lambdas/infra/carriers/http';
+import { BadGateway, GatewayTimeout, Unavailable, ValidationFailed } from '#core/errors';
+import { CarrierError, carrierFailure, carrierHttp } from '#infra/carriers/http';
 
 /** A carrier that answers from a script: each request takes the next answer (status, body, headers, delay). */
 let server: Server;

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { OAuthTokenCache } from '../../../../lambdas/infra/carriers/oauth';
-import { manualClock, useClock, useSystemClock } from '../../../../lambdas/infra/clock';
+import { OAuthTokenCache } from '#infra/carriers/oauth';
+import { manualClock, useClock, useSystemClock } from '#infra/clock';
 
 afterEach(() => useSystemClock());
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { key } from '../../../../lambdas/infra/entities/entity';
+import { key } from '#infra/entities/entity';
 
 describe('entity keys', () => {
   it("reads a key's composite attributes off its template's placeholders, in order", () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { syncChannels, type SyncChannel } from '../../../../lambdas/core/orders/marketplace';
-import { checkBaseUrl, connectorFor, defaultBaseUrl } from '../../../../lambdas/infra/marketplaces';
+import { syncChannels, type SyncChannel } from '#core/orders/marketplace';
+import { checkBaseUrl, connectorFor, defaultBaseUrl } from '#infra/marketplaces/index';
 
 describe('the marketplace connector registry', () => {
   it('has a connector for every sync channel', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { amount, count, instant, RecordError, sum } from '../../../../lambdas/infra/marketplaces/records';
+import { amount, count, instant, RecordError, sum } from '#infra/marketplaces/records';
 
 describe('reading marketplace records', () => {
   it('reads amounts sent as numbers or as decimal text', () => {

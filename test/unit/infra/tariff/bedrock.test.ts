@@ -1,10 +1,10 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { mockClient } from 'aws-sdk-client-mock';
 import { BedrockRuntimeClient, ConverseCommand, ThrottlingException } from '@aws-sdk/client-bedrock-runtime';
-import { builtinTariff } from '../../../../lambdas/core/tariff/builtin';
-import { createOfflineClassifier } from '../../../../lambdas/core/tariff/classifier';
-import { createBedrockClassifier, parseAnswer } from '../../../../lambdas/infra/tariff/bedrock';
-import { tariffClassifier, tableClassifier, useTariffClassifier } from '../../../../lambdas/infra/tariff/classifier-port';
+import { builtinTariff } from '#core/tariff/builtin';
+import { createOfflineClassifier } from '#core/tariff/classifier';
+import { createBedrockClassifier, parseAnswer } from '#infra/tariff/bedrock';
+import { tariffClassifier, tableClassifier, useTariffClassifier } from '#infra/tariff/classifier-port';
 
 const bedrock = mockClient(BedrockRuntimeClient);
 const modelId = 'anthropic.claude-3-haiku-20240307-v1:0';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { createOfflineClassifier, type ClassifyInput, type OfflineClassifier } from '../../../../lambdas/core/tariff/classifier';
-import { builtinTariff } from '../../../../lambdas/core/tariff/builtin';
-import { rememberingOffline } from '../../../../lambdas/infra/tariff/classifier-port';
+import { createOfflineClassifier, type ClassifyInput, type OfflineClassifier } from '#core/tariff/classifier';
+import { builtinTariff } from '#core/tariff/builtin';
+import { rememberingOffline } from '#infra/tariff/classifier-port';
 
 /** The real offline classifier, counting the descriptions it ranks. */
 function counting(): { offline: Pick<OfflineClassifier, 'classify' | 'hsCouldHelp'>; ranked: string[] } {

@@ -1,13 +1,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { runStage } from '../../../../lambdas/services/pipeline/stages';
-import { rememberingOffline, tableClassifier, useTariffClassifier } from '../../../../lambdas/infra/tariff/classifier-port';
-import { createOfflineClassifier } from '../../../../lambdas/core/tariff/classifier';
-import { builtinTariff } from '../../../../lambdas/core/tariff/builtin';
-import { processedProductView } from '../../../../lambdas/core/manifests/views';
-import type { PageItem } from '../../../../lambdas/services/pipeline/pages-store';
-import type { ProcessedResult } from '../../../../lambdas/core/manifests/model';
-import type { Classification } from '../../../../lambdas/core/tariff/classifier';
-import { tableMemory, useTariffMemory } from '../../../../lambdas/infra/tariff/memory-port';
+import { runStage } from '#services/pipeline/stages';
+import { rememberingOffline, tableClassifier, useTariffClassifier } from '#infra/tariff/classifier-port';
+import { createOfflineClassifier } from '#core/tariff/classifier';
+import { builtinTariff } from '#core/tariff/builtin';
+import { processedProductView } from '#core/manifests/views';
+import type { PageItem } from '#services/pipeline/pages-store';
+import type { ProcessedResult } from '#core/manifests/model';
+import type { Classification } from '#core/tariff/classifier';
+import { tableMemory, useTariffMemory } from '#infra/tariff/memory-port';
 
 afterEach(() => {
   useTariffClassifier(tableClassifier);

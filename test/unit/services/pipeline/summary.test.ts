@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { calculateShipment, type ShipmentCalculation } from '../../../../lambdas/core/customs/calculate';
-import type { Regime } from '../../../../lambdas/core/customs/regime';
-import { taxRulesAt } from '../../../../lambdas/core/customs/tax-rules';
-import { processedProductView } from '../../../../lambdas/core/manifests/views';
-import { SummaryTally } from '../../../../lambdas/services/pipeline/summary';
+import { calculateShipment, type ShipmentCalculation } from '#core/customs/calculate';
+import type { Regime } from '#core/customs/regime';
+import { taxRulesAt } from '#core/customs/tax-rules';
+import { processedProductView } from '#core/manifests/views';
+import { SummaryTally } from '#services/pipeline/summary';
 
 const processed = (awb: string, itemKey: string, regime: Regime, amount_to_pay: number) =>
   processedProductView({ awb, itemKey, item: { trackingNumber: null, description: null, consignee: 'C', taxId: null, fob: null } }, { regime, amount_to_pay });

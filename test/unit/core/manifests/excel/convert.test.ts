@@ -1,11 +1,11 @@
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
-import { ValidationFailed } from '../../../../../lambdas/core/errors';
-import { parseDecimal, rowsToSubmission, spelledOut, spreadsheetRowOf, withSpreadsheetRows } from '../../../../../lambdas/core/manifests/excel/convert';
-import { excelSlugs, layoutFor } from '../../../../../lambdas/core/manifests/excel/slugs';
-import { ManifestSubmission } from '../../../../../lambdas/core/manifests/submission';
-import type { Cell, Row } from '../../../../../lambdas/core/manifests/excel/rows';
-import { fieldErrors } from '../../../../../lambdas/http/kit/validate';
+import { ValidationFailed } from '#core/errors';
+import { parseDecimal, rowsToSubmission, spelledOut, spreadsheetRowOf, withSpreadsheetRows } from '#core/manifests/excel/convert';
+import { excelSlugs, layoutFor } from '#core/manifests/excel/slugs';
+import { ManifestSubmission } from '#core/manifests/submission';
+import type { Cell, Row } from '#core/manifests/excel/rows';
+import { fieldErrors } from '#http/kit/validate';
 
 const bfe = layoutFor('bfe')!;
 const form = { mawbNumber: '176-12345675' };

@@ -1,12 +1,12 @@
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
-import { jsonFieldNameOf, normalizeHeader, rowsToSubmission } from '../../../../../lambdas/core/manifests/excel/convert';
-import { layoutFrom } from '../../../../../lambdas/core/manifests/excel/layout';
-import { excelSlugs, layoutFor, type ExcelSlug } from '../../../../../lambdas/core/manifests/excel/slugs';
-import { ManifestItem, ManifestSubmission } from '../../../../../lambdas/core/manifests/submission';
-import { readSheetRows } from '../../../../../lambdas/infra/spreadsheet';
-import { fieldErrors } from '../../../../../lambdas/http/kit/validate';
-import { workbook, type SheetRows } from '../../../../support/workbooks';
+import { jsonFieldNameOf, normalizeHeader, rowsToSubmission } from '#core/manifests/excel/convert';
+import { layoutFrom } from '#core/manifests/excel/layout';
+import { excelSlugs, layoutFor, type ExcelSlug } from '#core/manifests/excel/slugs';
+import { ManifestItem, ManifestSubmission } from '#core/manifests/submission';
+import { readSheetRows } from '#infra/spreadsheet';
+import { fieldErrors } from '#http/kit/validate';
+import { workbook, type SheetRows } from '#support/workbooks';
 
 const form = { mawbNumber: '176-12345675', airline: 'Aerolíneas Argentinas', flightNumber: 'AR1303', originAirport: 'MIA' };
 

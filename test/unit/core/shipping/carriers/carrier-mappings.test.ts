@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { ValidationFailed } from '../../../../../lambdas/core/errors';
-import type { CarrierShipmentRequest } from '../../../../../lambdas/core/shipping/carrier';
-import { CarrierAnswerUnreadable, requirePhones } from '../../../../../lambdas/core/shipping/carriers/common';
-import { fedexMessage, fedexParseRates, fedexShipRequest, fedexStatus } from '../../../../../lambdas/core/shipping/carriers/fedex';
-import { upsMessage, upsParseShipment, upsShipRequest, upsStatus } from '../../../../../lambdas/core/shipping/carriers/ups';
-import { dhlMessage, dhlParseShipment, dhlShipRequest, dhlStatus } from '../../../../../lambdas/core/shipping/carriers/dhl';
-import { uspsCheck, uspsLabelRequest, uspsMessage, uspsStatus } from '../../../../../lambdas/core/shipping/carriers/usps';
+import { ValidationFailed } from '#core/errors';
+import type { CarrierShipmentRequest } from '#core/shipping/carrier';
+import { CarrierAnswerUnreadable, requirePhones } from '#core/shipping/carriers/common';
+import { fedexMessage, fedexParseRates, fedexShipRequest, fedexStatus } from '#core/shipping/carriers/fedex';
+import { upsMessage, upsParseShipment, upsShipRequest, upsStatus } from '#core/shipping/carriers/ups';
+import { dhlMessage, dhlParseShipment, dhlShipRequest, dhlStatus } from '#core/shipping/carriers/dhl';
+import { uspsCheck, uspsLabelRequest, uspsMessage, uspsStatus } from '#core/shipping/carriers/usps';
 
 const request = (over: Partial<CarrierShipmentRequest> = {}): CarrierShipmentRequest => ({
   shipmentId: 7,
