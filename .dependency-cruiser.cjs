@@ -50,6 +50,13 @@ module.exports = {
       to: { path: '^lambdas/http/.+/responses[.]ts$' },
     },
     {
+      name: 'intake-worker-not-request-half',
+      comment: "the intake's worker half (writer.ts) and its request half (intake.ts) share only intake-job.ts (the job's type, queue and stored payload): following a job never climbs back into the request.",
+      severity: 'error',
+      from: { path: '^lambdas/(services/manifests/writer|workers/manifests/intake)[.]ts$' },
+      to: { path: '^lambdas/services/manifests/intake[.]ts$' },
+    },
+    {
       name: 'no-circular',
       comment: 'no module reaches itself through its imports: a circle has no bottom layer to read (or test, or load) first.',
       severity: 'error',
