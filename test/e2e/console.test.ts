@@ -319,7 +319,8 @@ describe('the console', () => {
     await page.getByRole('navigation', { name: 'Secciones' }).getByRole('link', { name: 'Webhooks' }).click();
     const sub = page.getByRole('row').filter({ hasText: 'https://example.com/hooks' });
     await sub.waitFor();
-    expect(await sub.textContent()).toContain('healthy');
+    // The health status in the console's language (Spanish by default), not the API's word.
+    expect(await sub.textContent()).toContain('sana');
     await check('webhooks');
     await page.getByRole('link', { name: 'Abrir el panel de webhooks' }).click();
     await page.waitForURL(`${t.twin.url}/dashboard`);

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { html } from '../html';
-import { t, when } from '../i18n';
+import { t, when, type MessageId } from '../i18n';
 import { api, messageOf, must } from '../api';
 import { say, Title } from '../ui';
 
@@ -24,6 +24,6 @@ export function WebhooksScreen() {
     <div class="scroll"><table>
       <caption>${t('subsCaption')}</caption>
       <thead><tr><th scope="col">${t('endpoint')}</th><th scope="col">${t('events')}</th><th scope="col">${t('health')}</th><th scope="col">${t('active')}</th><th scope="col">${t('lastDelivery')}</th></tr></thead>
-      <tbody>${subs.map((s) => html`<tr><th scope="row">${s.endpoint_url}</th><td>${s.events.join(', ')}</td><td>${s.health_status}${s.consecutive_failures ? ` (${s.consecutive_failures})` : ''}</td><td>${s.active ? t('yes') : t('no')}</td><td>${when(s.last_delivery_at)}</td></tr>`)}</tbody>
+      <tbody>${subs.map((s) => html`<tr><th scope="row">${s.endpoint_url}</th><td>${s.events.join(', ')}</td><td>${t(`health_${s.health_status}` as MessageId)}${s.consecutive_failures ? ` (${s.consecutive_failures})` : ''}</td><td>${s.active ? t('yes') : t('no')}</td><td>${when(s.last_delivery_at)}</td></tr>`)}</tbody>
     </table></div>`}`;
 }
