@@ -92,3 +92,19 @@ export function required<const T extends Record<string, Kind>>(kinds: T): Requir
 export function optional<const T extends Record<string, Kind>>(kinds: T): Optional<T> {
   return attributesOf(kinds, false) as Optional<T>;
 }
+
+/**
+ * Every item of these keys, by ElectroDB's batch get (`read`: it pages the keys by 100,
+ * `concurrency` pages at a time), asking again for the keys DynamoDB hands back unprocessed,
+ * as `batchGetAll` (infra/batch-get.ts) does for raw keys, until none is left.
+ */
+export async function getEvery<K, T>(keys: readonly K[], read: (keys: K[]) => Promise<{ data: T[]; unprocessed: K[] }>): Promise<T[]> {
+  const found: T[] = [];
+  for (let pending = [...keys], attempt = 0; pending.length; attempt++) {
+    if (attempt) await new Promise((r) => setTimeout(r, Math.min(1000, 25 * 2 ** attempt)));
+    const res = await read(pending);
+    found.push(...res.data);
+    pending = res.unprocessed;
+  }
+  return found;
+}

@@ -1,5 +1,5 @@
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { cancellationCodes, isConditionalFailure, type TransactPut, type TransactUpdate } from './entity';
+import { cancellationCodes, getEvery, isConditionalFailure, type TransactPut, type TransactUpdate } from './entity';
 import { documentClient } from '../dynamo';
 import { config } from '#shared/config';
 import { batchWriteAll } from '../batch-write';
@@ -148,31 +148,20 @@ export function itemKeyOf(batchId: string, itemKey: string): Record<string, stri
 
 /** The stored items of a batch under these keys (what update mode compares against). */
 export async function getItems(batchId: string, keys: readonly string[]): Promise<Map<string, Pick<StoredItem, 'itemKey' | 'hash' | 'runId' | 'decision' | 'createdAt'>>> {
-  const found = new Map<string, Pick<StoredItem, 'itemKey' | 'hash' | 'runId' | 'decision' | 'createdAt'>>();
-  for (let i = 0; i < keys.length; i += 100) {
-    const res = await manifestItems()
-      .get(keys.slice(i, i + 100).map((itemKey) => ({ batchId, itemKey })))
-      .go({ attributes: ['itemKey', 'hash', 'runId', 'decision', 'createdAt'], consistent: true, concurrency: 4 });
-    for (const it of res.data) found.set(it.itemKey, it);
-    if (res.unprocessed.length) {
-      const again = await getItems(batchId, res.unprocessed.map((u) => u.itemKey));
-      for (const [k, v] of again) found.set(k, v);
-    }
-  }
-  return found;
+  const items = await getEvery(
+    keys.map((itemKey) => ({ batchId, itemKey })),
+    (ks) => manifestItems().get(ks).go({ attributes: ['itemKey', 'hash', 'runId', 'decision', 'createdAt'], consistent: true, concurrency: 4 }),
+  );
+  return new Map(items.map((it) => [it.itemKey, it]));
 }
 
 /** The stored items of a batch under these keys, whole (the review shows what the partner declared). */
 export async function getStoredItems(batchId: string, keys: readonly string[]): Promise<Map<string, StoredItem>> {
-  const found = new Map<string, StoredItem>();
-  for (let i = 0; i < keys.length; i += 100) {
-    const res = await manifestItems()
-      .get(keys.slice(i, i + 100).map((itemKey) => ({ batchId, itemKey })))
-      .go({ concurrency: 4 });
-    for (const it of res.data) found.set(it.itemKey, it);
-    if (res.unprocessed.length) for (const [k, v] of await getStoredItems(batchId, res.unprocessed.map((u) => u.itemKey))) found.set(k, v);
-  }
-  return found;
+  const items = await getEvery(
+    keys.map((itemKey) => ({ batchId, itemKey })),
+    (ks) => manifestItems().get(ks).go({ concurrency: 4 }),
+  );
+  return new Map(items.map((it) => [it.itemKey, it]));
 }
 
 /**

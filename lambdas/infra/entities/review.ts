@@ -1,5 +1,5 @@
 import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { cancellationCodes, isConditionalFailure, type TransactItem, type TransactPut, type TransactUpdate } from './entity';
+import { cancellationCodes, getEvery, isConditionalFailure, type TransactItem, type TransactPut, type TransactUpdate } from './entity';
 import { documentClient } from '../dynamo';
 import { batchKey } from './manifests';
 import { config } from '#shared/config';
@@ -125,18 +125,11 @@ export async function memoryCount(accountId: number): Promise<number> {
 
 /** The memories of these fingerprints of one account (BatchGetItem, 100 at a time). */
 export async function getMemories(accountId: number, fingerprints: readonly string[]): Promise<Map<string, MemoryRecord>> {
-  const out = new Map<string, MemoryRecord>();
-  for (let i = 0; i < fingerprints.length; i += 100) {
-    const res = await tariffMemories()
-      .get(fingerprints.slice(i, i + 100).map((fingerprint) => ({ accountId, fingerprint })))
-      .go({ concurrency: 2 });
-    for (const m of res.data) out.set(m.fingerprint, m);
-    if (res.unprocessed.length) {
-      const again = await getMemories(accountId, res.unprocessed.map((u) => u.fingerprint));
-      for (const [k, v] of again) out.set(k, v);
-    }
-  }
-  return out;
+  const memories = await getEvery(
+    fingerprints.map((fingerprint) => ({ accountId, fingerprint })),
+    (ks) => tariffMemories().get(ks).go({ concurrency: 2 }),
+  );
+  return new Map(memories.map((m) => [m.fingerprint, m]));
 }
 
 /** Keeps that the review up to `revision` was announced (never moves back). */
