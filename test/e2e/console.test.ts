@@ -13,9 +13,8 @@ import { createRequire } from 'node:module';
 import { randomUUID } from 'node:crypto';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { useTwin } from '#support/twin';
-import { item, submitPath } from '#support/manifests';
+import { freshCuil, item, submitPath } from '#support/manifests';
 import { pdf, png } from '#support/files';
-import { cuitCheckDigit } from '#core/customs/tax-id';
 
 const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const shots = '.bench/console';
@@ -28,10 +27,7 @@ let page: Page;
 let broker: { token: string };
 let partner: { accountId: number; token: string };
 const problems: string[] = [];
-const person = (() => {
-  const first10 = `20${String(10_000_000 + Math.floor(Math.random() * 89_999_999)).padStart(8, '0')}`;
-  return first10 + cuitCheckDigit(first10);
-})();
+const person = freshCuil('20');
 let batchId = '';
 let pdfId = 0;
 let pngId = 0;

@@ -1,12 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { manualClock, useClock, useSystemClock } from '#infra/clock';
+import { describe, expect, it } from 'vitest';
+import { useManualClock } from '#support/clock';
 import { useTwin } from '#support/twin';
 
 const t = useTwin();
 // A still clock keeps all calls in one minute window whatever the wall clock does.
-const clock = manualClock(new Date('2026-11-20T10:00:05Z'));
-beforeAll(() => useClock(clock));
-afterAll(() => useSystemClock());
+const clock = useManualClock('2026-11-20T10:00:05Z');
 
 describe('rate limits', () => {
   it('answers the 61st call in a minute to a 60/min group with 429, Retry-After and retry_after in the body', async () => {

@@ -1,12 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { manualClock, useClock, useSystemClock } from '#infra/clock';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useManualClock } from '#support/clock';
 import { useTwin } from '#support/twin';
 
 const t = useTwin();
 // A still clock keeps the rate-limit test's calls in one minute window whatever the wall clock does.
-const clock = manualClock(new Date('2026-11-20T10:00:05Z'));
-beforeAll(() => useClock(clock));
-afterAll(() => useSystemClock());
+const clock = useManualClock('2026-11-20T10:00:05Z');
 
 const path = '/v1/customs/calculate';
 const notebook = { destination_country: 'AR', declared_value: 650, weight: 2.1, description: 'Notebook Lenovo 15 pulgadas' };

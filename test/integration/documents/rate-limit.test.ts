@@ -1,11 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { manualClock, useClock, useSystemClock } from '#infra/clock';
+import { describe, expect, it } from 'vitest';
+import { useManualClock } from '#support/clock';
 import { useTwin } from '#support/twin';
 
 const t = useTwin();
-const clock = manualClock(new Date('2026-11-20T10:00:00Z'));
-beforeAll(() => useClock(clock));
-afterAll(() => useSystemClock());
+const clock = useManualClock('2026-11-20T10:00:00Z');
 
 describe('document rate limits (spec 8)', () => {
   it('allows 30 uploads a minute per token and answers the 31st with 429', async () => {

@@ -1,12 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { manualClock, useClock, useSystemClock } from '#infra/clock';
+import { describe, expect, it } from 'vitest';
+import { useManualClock } from '#support/clock';
 import { useTwin } from '#support/twin';
 import { submitPath } from '#support/manifests';
 
 const t = useTwin();
-const clock = manualClock(new Date('2026-11-21T10:00:00Z'));
-beforeAll(() => useClock(clock));
-afterAll(() => useSystemClock());
+const clock = useManualClock('2026-11-21T10:00:00Z');
 
 describe('courier rate limits (spec 8)', () => {
   it('allows 60 submissions a minute per token and answers the 61st with 429', async () => {

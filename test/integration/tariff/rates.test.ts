@@ -1,12 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { manualClock, useClock, useSystemClock } from '#infra/clock';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useManualClock } from '#support/clock';
 import { calibration } from '#core/tariff/calibration';
 import { useTwin } from '#support/twin';
 
 const t = useTwin();
-const clock = manualClock(new Date('2026-11-20T10:00:05Z'));
-beforeAll(() => useClock(clock));
-afterAll(() => useSystemClock());
+const clock = useManualClock('2026-11-20T10:00:05Z');
 
 let token: string;
 beforeAll(async () => {

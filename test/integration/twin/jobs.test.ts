@@ -1,14 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { SQSEvent } from 'aws-lambda';
-import { manualClock, useClock, useSystemClock } from '#infra/clock';
+import { useManualClock } from '#support/clock';
 import { domainEvent } from '#infra/events';
 import { TwinJobs } from '#twin/jobs';
 import { useTwin } from '#support/twin';
 
 const t = useTwin();
-const clock = manualClock(new Date('2026-11-20T12:00:00Z'));
-beforeAll(() => useClock(clock));
-afterAll(() => useSystemClock());
+const clock = useManualClock('2026-11-20T12:00:00Z');
 
 const queues = { work: { visibilityTimeoutSeconds: 30, maxReceiveCount: 3 } };
 

@@ -1,15 +1,13 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { createHmac } from 'node:crypto';
-import { manualClock, useClock, useSystemClock } from '#infra/clock';
+import { useManualClock } from '#support/clock';
 import { useTwin } from '#support/twin';
 import { useReceiver, type Received } from '#support/receiver';
 import { pdf } from '#support/files';
 
 const t = useTwin();
 const receiver = useReceiver();
-const clock = manualClock(new Date('2026-11-20T10:00:00Z'));
-beforeAll(() => useClock(clock));
-afterAll(() => useSystemClock());
+const clock = useManualClock('2026-11-20T10:00:00Z');
 beforeEach(() => receiver.clear());
 
 async function partnerWithSubscription(events = ['document.uploaded']) {

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { manualClock, useClock, useSystemClock } from '#infra/clock';
+import { useManualClock } from '#support/clock';
 import { documentClient } from '#infra/dynamo';
 import { domainEvent } from '#infra/events';
 import { fanOut } from '#services/webhooks/webhooks';
@@ -11,9 +11,7 @@ import { pdf } from '#support/files';
 
 const t = useTwin();
 const receiver = useReceiver();
-const clock = manualClock(new Date('2026-11-20T10:00:00Z'));
-beforeAll(() => useClock(clock));
-afterAll(() => useSystemClock());
+const clock = useManualClock('2026-11-20T10:00:00Z');
 beforeEach(() => receiver.clear());
 
 /** Uploads a document (a `document.uploaded` event) a second after the last one, so events are ordered. */
