@@ -43,12 +43,10 @@ export function ncmDigits(code: string): string {
   return code.replace(/\D/g, '');
 }
 
-/** `85171300` or `8517.13.00` -> `8517.13.00`; anything else -> undefined. */
+/** `85171300`, `8517.13.00` (either dot may be left out) -> `8517.13.00`; anything else -> undefined. */
 export function normalizeNcm(code: string): string | undefined {
-  const trimmed = code.trim();
-  if (!/^\d{8}$/.test(trimmed) && !/^\d{4}\.\d{2}\.\d{2}$/.test(trimmed)) return undefined;
-  const d = ncmDigits(trimmed);
-  return `${d.slice(0, 4)}.${d.slice(4, 6)}.${d.slice(6, 8)}`;
+  const m = /^(\d{4})\.?(\d{2})\.?(\d{2})$/.exec(code.trim());
+  return m ? `${m[1]}.${m[2]}.${m[3]}` : undefined;
 }
 
 /** The row whose NCM has exactly these 8 digits (any punctuation), if any. */

@@ -13,7 +13,7 @@ import { channelRules } from '#core/customs/channel-rules';
 import { toCents, toNumber } from '#core/customs/money';
 import { classifyInputOf } from '#core/tariff/classifier';
 import { offlineClassifierInForce } from '#infra/tariff/classifier-port';
-import type { TariffRow } from '#core/tariff/table';
+import { normalizeNcm, type TariffRow } from '#core/tariff/table';
 import { now } from '#infra/clock';
 import { getBatch, getStoredItems, itemsOfAwb, listAllBatches } from '#infra/entities/manifests';
 import { applyReview, getMemory, listReviewDecisions, reviewOf, withCursor, type ReviewDecisionRecord } from '#infra/entities/review';
@@ -134,12 +134,6 @@ export async function reviewQueue(principal: Principal, manifest: string, q: Rev
       review_threshold: reviewThreshold,
     },
   };
-}
-
-/** `dddd.dd.dd` from 8 digits with or without dots; undefined for anything else. */
-export function normalizeNcm(raw: string): string | undefined {
-  const m = /^(\d{4})\.?(\d{2})\.?(\d{2})$/.exec(raw.trim());
-  return m ? `${m[1]}.${m[2]}.${m[3]}` : undefined;
 }
 
 export interface ClassificationChange {
