@@ -29,15 +29,16 @@ function putEntry(params: WithReturnValues<TransactPut>): TransactItem {
  * Applies one broker correction, all or nothing: the batch moves to the results of `runId` with
  * its new summary and revision, only if it is still on `expected` (its finished run and review
  * revision, completed and not closed); the decision record is written only if its revision is new;
- * the memory of the product is written, and counted when it is new. Answers `conflict` when the
+ * the memory of the product is written under each of its keys, and the keys not yet remembered are
+ * counted. Answers `conflict` when the
  * batch moved (another correction, a new run, a close): the caller reads it again.
  */
 export async function applyReview(
   batch: BatchRecord,
   change: { runId: string; summary: BatchRecord['summary']; at: string },
   decision: ReviewDecisionRecord,
-  memory: MemoryRecord | undefined,
-  memoryIsNew: boolean,
+  memories: readonly MemoryRecord[],
+  newMemories: number,
 ): Promise<'applied' | 'conflict'> {
   const table = config.tableName();
   const expectedRevision = batch.reviewRevision ?? 0;
@@ -70,12 +71,10 @@ export async function applyReview(
         .params<WithReturnValues<TransactPut>>(),
     ),
   ];
-  if (memory) {
-    items.push(putEntry(tariffMemories().put(memory).params<WithReturnValues<TransactPut>>()));
-    if (memoryIsNew) {
-      const { ReturnValues: _r, ...update } = tariffMemoryMetas().update({ accountId: memory.accountId }).add({ count: 1 }).set({ updatedAt: change.at }).params<WithReturnValues<TransactUpdate>>();
-      items.push({ Update: update });
-    }
+  for (const memory of memories) items.push(putEntry(tariffMemories().put(memory).params<WithReturnValues<TransactPut>>()));
+  if (newMemories > 0 && memories.length) {
+    const { ReturnValues: _r, ...update } = tariffMemoryMetas().update({ accountId: memories[0].accountId }).add({ count: newMemories }).set({ updatedAt: change.at }).params<WithReturnValues<TransactUpdate>>();
+    items.push({ Update: update });
   }
   try {
     await documentClient().send(new TransactWriteCommand({ TransactItems: items }));
@@ -113,7 +112,7 @@ export function reviewOf(d: ReviewDecisionRecord): ClassificationReview {
 }
 
 export async function getMemory(accountId: number, fingerprint: string): Promise<MemoryRecord | undefined> {
-  const res = await tariffMemories().get({ accountId, fingerprint }).go();
+  const res = await tariffMemories().get({ accountId, fingerprint }).go({ consistent: true });
   return res.data ?? undefined;
 }
 

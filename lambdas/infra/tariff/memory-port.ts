@@ -7,7 +7,7 @@ import { getMemories, memoryCount, type MemoryRecord } from '../entities/review'
  */
 export interface TariffMemoryPort {
   /** The account's remembered products among these fingerprints (none when it has no memory). */
-  lookup(accountId: number, fingerprints: readonly string[]): Promise<Map<string, Pick<MemoryRecord, 'ncmCode' | 'decidedAt'>>>;
+  lookup(accountId: number, fingerprints: readonly string[]): Promise<Map<string, Pick<MemoryRecord, 'ncmCode' | 'decidedAt' | 'decidedBy' | 'batchId' | 'awb' | 'revision'>>>;
 }
 
 export const tableMemory: TariffMemoryPort = {

@@ -11,7 +11,7 @@ import { tariffClassifier } from '#infra/tariff/classifier-port';
 import { classifyInputOf, type Classification } from '#core/tariff/classifier';
 import { tariffMemory } from '#infra/tariff/memory-port';
 import { loadTariffTable } from '#infra/tariff/table-source';
-import { fingerprintOf } from '../review/fingerprint';
+import { memoryKeysOf, type MemoryMatch } from '../review/fingerprint';
 import type { PageItem, StageOutput } from './pages-store';
 import { recordMetric } from '#shared/metrics';
 import { channelRules } from '#core/customs/channel-rules';
@@ -94,32 +94,41 @@ const lowConfidence = channelRules.flatMap((r) => (r.when.kind === 'confidence_b
 const itemsBetweenYields = 50;
 
 /**
- * The partner-code memory's answers for a page: what a broker decided for the same product of the
- * same account (services/review), when that code is still a row of the table in force. An account
- * without memories costs one read per page.
+ * The partner-code memory's answers for a page: what a broker decided (confirmed or corrected) for
+ * a product of the same account with the same product link or the same description, when that code
+ * is still a row of the table in force, citing the decision. An account without memories costs one
+ * read per page.
  */
 async function remembered(items: readonly PageItem[], accountId: number): Promise<Map<string, Classification>> {
   const out = new Map<string, Classification>();
-  const prints = new Map(items.map((it) => [it.itemKey, fingerprintOf(classifyInputOf(it.data))]));
-  const memories = await tariffMemory().lookup(accountId, [...prints.values()]);
+  const keys = new Map(items.map((it) => [it.itemKey, memoryKeysOf(it.data)]));
+  const memories = await tariffMemory().lookup(accountId, [...keys.values()].flatMap((ks) => ks.map((k) => k.key)));
   if (!memories.size) return out;
   const table = await loadTariffTable();
   const rows = new Map(table.rows.map((r) => [r.ncm, r]));
-  for (const [itemKey, print] of prints) {
-    const m = memories.get(print);
-    const row = m && rows.get(m.ncmCode);
-    if (!m || !row) continue;
+  for (const [itemKey, ks] of keys) {
+    const hit = ks.map((k) => ({ k, m: memories.get(k.key) })).find(({ m }) => m && rows.has(m.ncmCode));
+    if (!hit?.m) continue;
+    const row = rows.get(hit.m.ncmCode)!;
     out.set(itemKey, {
       ncm_code: row.ncm,
       duty_rate: row.duty_rate,
       confidence: 1,
       source: 'broker',
-      reason: `A broker decided ${row.ncm} for this product on ${m.decidedAt.slice(0, 10)} (partner-code memory).`,
+      reason: decisionCited(row.ncm, hit.k.match, hit.m),
       description: row.description,
       duty_source: row.duty_source ?? importedDutySource(table.version),
     });
   }
   return out;
+}
+
+const sameWhat: Record<MemoryMatch, string> = { link: 'product link', description: 'description', product: 'product' };
+
+/** The decision a remembered answer rests on, as the product's reason says it. */
+export function decisionCited(ncm: string, match: MemoryMatch, m: { decidedAt: string; decidedBy?: string; batchId?: string; awb?: string; revision?: number }): string {
+  const where = [m.batchId && `batch ${m.batchId}`, m.awb && `AWB ${m.awb}`, m.revision !== undefined && `revision ${m.revision}`].filter(Boolean).join(', ');
+  return `A broker decided ${ncm} for the same ${sameWhat[match]} on ${m.decidedAt.slice(0, 10)}${m.decidedBy ? ` (${m.decidedBy})` : ''}${where ? `: ${where}` : ''} (partner-code memory).`;
 }
 
 /** Stage 3: the tariff code (NCM) of every item, with its confidence and source (from the item alone, or the partner-code memory). */

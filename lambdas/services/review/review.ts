@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { fingerprintOf } from './fingerprint';
+import { keysToRemember } from './fingerprint';
 import type { Principal } from '#core/auth/principal';
 import { canAccess } from '#core/auth/principal';
 import { Conflict, NotFound, ValidationFailed } from '#core/errors';
@@ -237,8 +237,8 @@ async function tryCorrection(principal: Principal, batch: BatchRecord & { finish
   const corrected = after.get(target.itemKey)!;
 
   const input = classifyInputOf(target.data);
-  const fingerprint = fingerprintOf(input);
-  const known = await getMemory(batch.accountId, fingerprint);
+  const memoryKeys = keysToRemember(target.data);
+  const known = await Promise.all(memoryKeys.map((k) => getMemory(batch.accountId, k.key)));
   const decision: ReviewDecisionRecord = {
     revision,
     itemKey: target.itemKey,
@@ -254,18 +254,22 @@ async function tryCorrection(principal: Principal, batch: BatchRecord & { finish
     ...(old.customs_channel ? { channelBefore: old.customs_channel } : {}),
     ...(corrected.customs_channel ? { channelAfter: corrected.customs_channel } : {}),
   };
-  const memory = {
+  const memories = memoryKeys.map((k) => ({
     accountId: batch.accountId,
-    fingerprint,
+    fingerprint: k.key,
+    match: k.match,
     ncmCode: ncm,
     dutyRate: row.duty_rate,
     decidedBy,
     decidedAt: review.decided_at,
     batchId: batch.batchId,
+    awb: change.awb,
+    revision,
     ...(input.description ?? input.name ? { description: (input.description ?? input.name)!.slice(0, 500) } : {}),
     ...(input.hsCode ? { hsCode: input.hsCode.slice(0, 40) } : {}),
-  };
-  const applied = await applyReview(batch, { runId: newRun, summary, at: review.decided_at }, decision, memory, !known);
+    ...(target.data.productLink ? { productLink: target.data.productLink.slice(0, 500) } : {}),
+  }));
+  const applied = await applyReview(batch, { runId: newRun, summary, at: review.decided_at }, decision, memories, known.filter((m) => !m).length);
   if (applied === 'conflict') return 'moved' as const;
   const moved = (await getBatch(batch.batchId))!;
   return answer(moved, old, corrected, true);

@@ -31,7 +31,7 @@ beforeAll(async () => {
     partner.token,
     manifest(0, {
       items: [
-        item(1, { itemDescription: vague, hsCode: undefined, fobValueUsd: 200, ...company }),
+        item(1, { itemDescription: vague, hsCode: undefined, fobValueUsd: 200, productLink: 'https://shop.example.com/p/lot-77?utm_source=mail', ...company }),
         item(2, { itemDescription: 'Cotton t-shirt', fobValueUsd: 20, consigneeIdNumber: person }),
         item(3, { itemDescription: 'Cotton t-shirt', fobValueUsd: 15, consigneeIdNumber: person }),
         item(4, { awbNumber: 'AWB0000003', itemDescription: 'Mochila de poliester', hsCode: undefined, fobValueUsd: 30, consigneeIdNumber: person }),
@@ -193,6 +193,28 @@ describe('PUT .../products/{awb}/classification', () => {
     await t.settle();
     const them = await t.call('GET', `/v1/couriers/manifests/${theirs}/download`, { token: other.token });
     expect(them.body.data.products[0].classification_source).not.toBe('broker');
+  });
+
+  it('answers the same description under another declared code or category, and the same product link under another description', async () => {
+    const next = await submitForBatch(
+      t,
+      partner.token,
+      manifest(0, {
+        items: [
+          item(70, { itemDescription: vague, hsCode: '9503.00', Category: 'Toys', fobValueUsd: 200, ...company }),
+          item(71, { itemDescription: 'Lote surtido de muestras', hsCode: undefined, fobValueUsd: 200, productLink: 'https://WWW.shop.example.com/p/lot-77/?utm_campaign=x', ...company }),
+          item(72, { itemDescription: 'Lote surtido de muestras', hsCode: undefined, fobValueUsd: 200, productLink: 'https://shop.example.com/p/lot-78', ...company }),
+        ],
+      }),
+    );
+    await t.settle();
+    const res = await t.call('GET', `/v1/couriers/manifests/${next}/download`, { token: partner.token });
+    const sources = res.body.data.products.map((p: { ncm_code: string; classification_source: string }) => [p.ncm_code, p.classification_source]);
+    expect(sources.slice(0, 2)).toEqual([
+      ['4202.92.00', 'broker'],
+      ['4202.92.00', 'broker'],
+    ]);
+    expect(sources[2][1]).not.toBe('broker');
   });
 });
 
