@@ -1,3 +1,4 @@
+import { contradicts } from './attributes';
 import { importedDutySource } from '../customs/tariff-rates';
 import { ncmDigits } from './table';
 import { readQuery, type Query } from './query';
@@ -19,6 +20,8 @@ const typoOnlyCap = 0.75;
  * words of a row's description) stays at or below this.
  */
 const partialOnlyCap = 0.65;
+/** A row the description's own figures rule out (attributes.ts `contradicts`: `Scooter 50cc` and a toy) stays at or below this. */
+export const contradictedCap = 0.6;
 
 export const round2 = (x: number) => Math.round(x * 100) / 100;
 
@@ -77,6 +80,7 @@ export function tableAnswer(tab: IndexedTable, q: Query, order: readonly number[
   // A row found only through a typo-corrected word is less sure than one the words name.
   const exact = terms.some((q) => q.unigram && q.exact && tab.index.rowTerms[top].has(q.term));
   if (!exact) confidence = Math.min(confidence, typoOnlyCap);
+  if (contradicts(q.attrs, tab.rowAttributes[top])) confidence = Math.min(confidence, contradictedCap);
   // Words the nomenclature knows and the row does not explain (not brands: the HS tier knows no brand) lower it.
   if (fromHs) confidence = Math.min(confidence, 0.35 + 0.6 * fromHs.tableShare);
   confidence = round2(Math.min(0.95, Math.max(0.3, confidence)));

@@ -319,6 +319,21 @@ export const noEngineFactor = 0.5;
 export const otherMaterialFactor = 0.6;
 
 /**
+ * Whether the description's own figures rule the row out: a figure its stated range excludes (in
+ * every range of that unit), or a cylinder capacity for a row of a chapter without engines. Such a
+ * row may still be the best the table has, but never a sure answer.
+ */
+export function contradicts(query: Attributes, row: Attributes): boolean {
+  if (row.engine === false && query.quantities?.some((q) => q.dim === 'cc')) return true;
+  if (!query.quantities?.length || !row.ranges?.length) return false;
+  return [...new Set(row.ranges.map((r) => r.dim))].some((dim) => {
+    const values = query.quantities!.filter((q) => q.dim === dim).map((q) => q.value);
+    const ranges = row.ranges!.filter((r) => r.dim === dim);
+    return values.length > 0 && !values.some((v) => ranges.every((r) => inRange(r, v)));
+  });
+}
+
+/**
  * How much a row or subheading keeps of its score given what the description says: 1 when nothing
  * disagrees, less when its wording names the other gender, a range that excludes the description's
  * figure, or a material the description does not name, or when its chapter has no engines and the

@@ -8,6 +8,7 @@ import { best } from './ranking';
 import { defaultFallbackNcm, indexTable, type IndexedTable } from './table-index';
 import { normalizeText } from './text';
 import type { Classification, ClassifyInput, OfflineClassifier, OfflineClassifierOptions } from './types';
+import { calibrated, calibration, type ConfidenceStep } from './calibration';
 
 export { normalizeText } from './text';
 export type { Candidate, Classification, ClassificationCandidate, ClassificationSource, ClassifyInput, OfflineClassifier, OfflineClassifierOptions, PartnerCheck } from './types';
@@ -52,9 +53,10 @@ export function classificationKey(input: ClassifyInput): string {
 
 export function createOfflineClassifier(table: readonly TariffRow[], opts: OfflineClassifierOptions = {}): OfflineClassifier {
   const tab = indexTable(table, opts.fallbackNcm ?? defaultFallbackNcm);
+  const map = opts.confidenceMap === undefined ? calibration.map : opts.confidenceMap;
   return {
     rows: tab.rows,
-    classify: (input, hs) => classify(tab, input, hs),
+    classify: (input, hs) => (map ? calibrate(classify(tab, input, hs), map) : classify(tab, input, hs)),
     hsCouldHelp: (input) => hsCouldHelp(tab, input),
     candidates: (input, n) => candidates(tab, input, n),
     partner: (input) => partner(tab, input),
@@ -70,6 +72,25 @@ function classify(tab: IndexedTable, input: ClassifyInput, hs?: HsIndex): Classi
   } finally {
     tab.vocabulary = undefined;
   }
+}
+
+/** Below the review threshold: where an answer has no NCM of the table, a broker must choose one. */
+const underReview = Math.round((calibration.review_below - 0.01) * 100) / 100;
+
+/**
+ * The classifier's own answers (`offline`, `hs-fallback`) with the calibrated confidence for their
+ * raw score; an answer without an 8-digit NCM of the table (an HS subheading) stays under the review
+ * threshold. A partner's declared code and the fallback row keep theirs.
+ */
+function calibrate(c: Classification, map: readonly ConfidenceStep[]): Classification {
+  const own = (source: string) => source === 'offline' || source === 'hs-fallback';
+  const confidenceOf = (ncm: string, raw: number) => {
+    const conf = calibrated(raw, map);
+    return /^\d{4}\.\d{2}\.\d{2}$/.test(ncm) ? conf : Math.min(conf, underReview);
+  };
+  const candidates = c.candidates?.map((k) => (own(k.source) ? { ...k, confidence: confidenceOf(k.ncm_code, k.confidence) } : k));
+  if (!own(c.source)) return candidates ? { ...c, candidates } : c;
+  return { ...c, confidence: confidenceOf(c.ncm_code, c.confidence), ...(candidates ? { candidates } : {}) };
 }
 
 function classifyWith(tab: IndexedTable, input: ClassifyInput, hs?: HsIndex): Classification {

@@ -1,3 +1,4 @@
+import type { ConfidenceStep } from './calibration';
 import type { DutySource } from '../customs/tariff-rates';
 import type { HsIndex } from './hs-fallback';
 import type { TariffRow } from './table';
@@ -83,4 +84,9 @@ export interface OfflineClassifier {
 export interface OfflineClassifierOptions {
   /** The NCM answered when nothing matches; if the table lacks it, the table's first row. */
   fallbackNcm?: string;
+  /**
+   * The map from raw score to answered confidence (calibration.ts); `null` answers the raw score
+   * (`npm run eval:classify` fits the map on it). Defaults to the committed calibration.
+   */
+  confidenceMap?: readonly ConfidenceStep[] | null;
 }

@@ -7,6 +7,7 @@ import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { useTwin } from '#support/twin';
 import { freshCuil, item, manifest, submitForBatch, submitPath } from '#support/manifests';
 import { useEvents, type DomainEvent } from '#infra/events';
+import { calibration } from '#core/tariff/calibration';
 
 const t = useTwin();
 const seen: DomainEvent[] = [];
@@ -54,7 +55,7 @@ describe('the review queue', () => {
     expect(vagueRow.declared_code).toBeNull();
     expect(vagueRow.candidates.length).toBeGreaterThan(0);
     expect(res.body.data.some((p: { awb_number: string }) => p.awb_number === 'AWB0000002')).toBe(false);
-    expect(res.body.meta).toMatchObject({ batch_id: batchId, review_threshold: 0.5, next_cursor: null });
+    expect(res.body.meta).toMatchObject({ batch_id: batchId, review_threshold: calibration.review_below, next_cursor: null });
   });
 
   it('pages with a cursor: per_page 1 answers the first product and the key to continue after', async () => {

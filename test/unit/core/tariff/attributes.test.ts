@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { calibration } from '#core/tariff/calibration';
 import { builtinTariff } from '#core/tariff/builtin';
 import { createOfflineClassifier, normalizeText } from '#core/tariff/classifier';
 import { createHsIndex } from '#core/tariff/hs-fallback';
@@ -87,7 +88,7 @@ describe('the classifier with these attributes', () => {
   it('does not answer a toy with confidence for a description that gives an engine capacity', () => {
     // "Scooter" alone is a kick scooter (9503); "Scooter 50cc" has an engine, which no toy row may claim confidently.
     expect(classify('Scooter').ncm_code).toBe('9503.00.10');
-    expect(classify('Scooter 50cc').confidence).toBeLessThan(0.8);
+    expect(classify('Scooter 50cc').confidence).toBeLessThan(calibration.review_below);
     expect(classify('Motor scooter 50cc').ncm_code).toMatch(/^8711/);
     // Spanish names of a moped reach the HS tier's motorcycles by their capacity.
     expect(classify('Motoneta 50cc').ncm_code).toBe('8711.10');
