@@ -161,6 +161,38 @@ export const commands: Command[] = [
       out.line('');
     },
   },
+  {
+    name: 'accounts tariff-consent',
+    summary: "Record an account's consent (yes) or its withdrawal (no) that the broker's tariff decisions on its products be exported as labeled items",
+    args: ['id'],
+    options: {
+      share: { type: 'string', value: 'yes|no', description: 'Whether its decisions may be exported', required: true },
+    },
+    request: ({ args, options }) => {
+      const account = id(args.id, 'The account id');
+      const share = str(options, 'share');
+      if (share !== 'yes' && share !== 'no') throw new UsageError('--share must be yes or no.');
+      return (api, init) => api.PUT('/api/v1/admin/accounts/{id}/tariff-consent', { ...init, params: { path: { id: account } }, body: { share_decisions: share === 'yes' } });
+    },
+    print: ({ message, data }, out) => {
+      out.line(message ?? 'Consent recorded.');
+      out.line(`account ${data.id} (${data.name}): ${data.shares_tariff_decisions ? 'shares' : 'does not share'} its tariff decisions, recorded ${data.tariff_consent_at}`);
+    },
+  },
+  {
+    name: 'tariff decisions',
+    summary: "A consenting account's broker decisions as labeled items, tab-separated in the labeled-data format (docs/tariff/data.md): redirect to a file",
+    args: ['accountId'],
+    request: ({ args }) => decisionsFrom(id(args.accountId, 'The account id'), undefined),
+    next: ({ meta }) => {
+      const m = meta as { account_id?: number; next_cursor?: string | null } | undefined;
+      return typeof m?.next_cursor === 'string' ? decisionsFrom(String(m.account_id), m.next_cursor) : undefined;
+    },
+    print: ({ data, meta }, out) => {
+      if (!(meta as { cursor?: string | null } | undefined)?.cursor) out.line(labeledColumns.join('\t'));
+      for (const d of data ?? []) out.line(labeledColumns.map((c) => (c === 'lang' ? '' : String(d[c] ?? '').replace(/[\t\r\n]+/g, ' '))).join('\t'));
+    },
+  },
   ...(['close', 'reopen'] as const).map(
     (action): Command => ({
       name: `batches ${action}`,
@@ -383,6 +415,13 @@ const tariffColumns: Column[] = [
 ];
 
 /** One page of the channel-code migration, from `cursor` (the first page without one). */
+/** The labeled-data format's columns (docs/tariff/data.md), then what a decision adds. */
+const labeledColumns = ['source', 'doc_id', 'date', 'lang', 'hs6', 'description', 'ncm_code', 'declared_code', 'product_link'];
+
+function decisionsFrom(accountId: string, cursor: string | undefined): Call {
+  return (api, init) => api.GET('/api/v1/admin/accounts/{id}/tariff-decisions', { ...init, params: { path: { id: accountId }, query: { per_page: '500', ...(cursor ? { cursor } : {}) } } });
+}
+
 function migrateFrom(cursor: string | undefined): Call {
   return (api, init) => api.POST('/api/v1/admin/migrations/channel-codes', { ...init, body: { cursor } });
 }

@@ -1,5 +1,5 @@
 import type { RouteDef } from './types';
-import { CreateAccountBody, CreateTokenBody, ListTokensQuery, MetricsQuery, MigrateChannelCodesBody, MigrateSigningSecretsBody } from '#http/admin/schemas';
+import { CreateAccountBody, CreateTokenBody, ListTokensQuery, MetricsQuery, MigrateChannelCodesBody, MigrateSigningSecretsBody, TariffConsentBody, TariffDecisionsQuery } from '#http/admin/schemas';
 import { IdParams } from '#http/kit/schemas';
 
 export const AdminAccountsCreate = {
@@ -40,6 +40,32 @@ export const AdminAccountSigningSecret = {
   uses: { table: ['GetItem', 'UpdateItem'], signingSecrets: { manifest: ['seal'] } },
   schemas: { params: IdParams },
   successStatus: 201,
+} satisfies RouteDef;
+
+export const AdminAccountTariffConsent = {
+  id: 'AdminAccountTariffConsent',
+  method: 'PUT',
+  path: '/v1/admin/accounts/{id}/tariff-consent',
+  handler: 'http/admin/tariff-decisions',
+  summary: "Record an account's consent (or its withdrawal) that the broker's tariff decisions on its products be exported as labeled items",
+  tag: 'admin',
+  auth: { roles: ['admin'] },
+  rate: 'admin',
+  uses: { table: ['UpdateItem'] },
+  schemas: { params: IdParams, body: TariffConsentBody },
+} satisfies RouteDef;
+
+export const AdminAccountTariffDecisions = {
+  id: 'AdminAccountTariffDecisions',
+  method: 'GET',
+  path: '/v1/admin/accounts/{id}/tariff-decisions',
+  handler: 'http/admin/tariff-decisions',
+  summary: "A consenting account's broker decisions as labeled items (docs/tariff/data.md), cursor pages; 409 without its consent",
+  tag: 'admin',
+  auth: { roles: ['admin'] },
+  rate: 'admin',
+  uses: { table: ['GetItem', 'Query'] },
+  schemas: { params: IdParams, query: TariffDecisionsQuery },
 } satisfies RouteDef;
 
 export const AdminTokensCreate = {
@@ -83,7 +109,7 @@ export const AdminTokensRevoke = {
 } satisfies RouteDef;
 
 /** Accounts and tokens, for the operator (admin role). */
-export const adminRoutes = { AdminAccountsCreate, AdminAccountsList, AdminAccountSigningSecret, AdminTokensCreate, AdminTokensList, AdminTokensRevoke };
+export const adminRoutes = { AdminAccountsCreate, AdminAccountsList, AdminAccountSigningSecret, AdminAccountTariffConsent, AdminAccountTariffDecisions, AdminTokensCreate, AdminTokensList, AdminTokensRevoke };
 
 export const AdminMetrics = {
   id: 'AdminMetrics',

@@ -129,6 +129,50 @@ describe('operator CLI requests', () => {
     expect(lines.at(-1)).toBe('2 accounts');
   });
 
+  it('accounts tariff-consent puts the consent as a boolean, and refuses anything but yes or no before any request', async () => {
+    answer = () => ({
+      status: 200,
+      body: { success: true, message: 'Consent recorded: its decisions may be exported.', data: { ...account, shares_tariff_decisions: true, tariff_consent_at: '2026-12-06T10:00:00.000Z' } },
+    });
+    const { code, stdout } = await cli(['accounts', 'tariff-consent', '7', '--share', 'yes']);
+    expect(code).toBe(0);
+    expect(requests).toEqual([{ method: 'PUT', url: '/api/v1/admin/accounts/7/tariff-consent', authorization: `Bearer ${adminToken}`, contentType: 'application/json', body: { share_decisions: true } }]);
+    expect(stdout).toContain('account 7 (Courier SA): shares its tariff decisions, recorded 2026-12-06T10:00:00.000Z');
+    const refused = await cli(['accounts', 'tariff-consent', '7', '--share', 'maybe']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('--share must be yes or no');
+    expect(requests).toHaveLength(1);
+  });
+
+  it('tariff decisions follows the cursor to the end and prints one header and one tab-separated labeled item per decision', async () => {
+    const decision = (n: number) => ({
+      source: 'broker-decision',
+      doc_id: `bat_1/AWB${n}/r${n}`,
+      date: '2026-12-01',
+      hs6: '420292',
+      ncm_code: '4202.92.00',
+      description: `Mochila\turbana ${n}`,
+      declared_code: null,
+      product_link: n === 1 ? 'https://shop.example.com/p/1' : null,
+    });
+    answer = (req) => {
+      const second = req.url.includes('cursor=');
+      return {
+        status: 200,
+        body: { success: true, data: [decision(second ? 2 : 1)], meta: { account_id: 7, per_page: 500, cursor: second ? 'c1' : null, next_cursor: second ? null : 'c1' } },
+      };
+    };
+    const { code, stdout } = await cli(['tariff', 'decisions', '7']);
+    expect(code).toBe(0);
+    expect(requests.map((r) => r.url)).toEqual(['/api/v1/admin/accounts/7/tariff-decisions?per_page=500', '/api/v1/admin/accounts/7/tariff-decisions?per_page=500&cursor=c1']);
+    expect(stdout.split('\n')).toEqual([
+      'source\tdoc_id\tdate\tlang\ths6\tdescription\tncm_code\tdeclared_code\tproduct_link',
+      'broker-decision\tbat_1/AWB1/r1\t2026-12-01\t\t420292\tMochila urbana 1\t4202.92.00\t\thttps://shop.example.com/p/1',
+      'broker-decision\tbat_1/AWB2/r2\t2026-12-01\t\t420292\tMochila urbana 2\t4202.92.00\t\t',
+      '',
+    ]);
+  });
+
   it('tokens create sends the account id as a number and the scopes as a list', async () => {
     const { code } = await cli(['tokens', 'create', '--account-id', '7', '--name', 'ci', '--role', 'partner', '--scopes', 'orders:read, orders:write']);
     expect(code).toBe(0);

@@ -15,6 +15,12 @@ export interface Account {
   sealedSigningSecret?: string;
   /** The plain key of an item written before issue 31, until it is sealed. */
   legacySigningSecret?: string;
+  /**
+   * The account's consent that the broker's tariff decisions on its products be exported as labeled
+   * items (docs/tariff/data.md), recorded by the operator with when it was given or withdrawn.
+   */
+  sharesTariffDecisions?: boolean;
+  tariffConsentAt?: string;
   createdAt: string;
   updatedAt: string;
 }

@@ -3,7 +3,16 @@ import { tokenRefusal } from './tokens';
 
 /** Public shapes (snake_case, as the rest of the interface); a token's value or hash never appears. */
 export function accountView(a: Account) {
-  return { id: a.id, name: a.name, kind: a.kind, has_signing_secret: hasSigningSecret(a), created_at: a.createdAt, updated_at: a.updatedAt };
+  return {
+    id: a.id,
+    name: a.name,
+    kind: a.kind,
+    has_signing_secret: hasSigningSecret(a),
+    shares_tariff_decisions: a.sharesTariffDecisions ?? false,
+    tariff_consent_at: a.tariffConsentAt ?? null,
+    created_at: a.createdAt,
+    updated_at: a.updatedAt,
+  };
 }
 
 /** A token as listed; `active` at `at`: neither revoked nor expired. */

@@ -11,6 +11,9 @@ export const Account = v.strictObject({
   name: v.string(),
   kind: v.picklist(accountKinds),
   has_signing_secret: v.boolean(),
+  /** Whether the broker's tariff decisions on its products may be exported as labeled items; when that was last recorded. */
+  shares_tariff_decisions: v.boolean(),
+  tariff_consent_at: nullable(timestamp),
   created_at: timestamp,
   updated_at: timestamp,
 });
@@ -61,6 +64,31 @@ export const adminResponses = {
         { message: true, extra: { important: v.string() } },
       ),
       404: failure('No such account', ['not_found']),
+    },
+  },
+  AdminAccountTariffConsent: {
+    answers: { 200: data('The account with its consent as recorded now', Account, { message: true }), 404: failure('No such account', ['not_found']) },
+  },
+  AdminAccountTariffDecisions: {
+    answers: {
+      200: data(
+        "The account's broker decisions as labeled items (docs/tariff/data.md), one per decision; a page may hold fewer than per_page: follow next_cursor until it is null",
+        v.array(
+          v.strictObject({
+            source: v.literal('broker-decision'),
+            doc_id: v.string(),
+            date: v.string(),
+            hs6: v.string(),
+            ncm_code: v.string(),
+            description: v.string(),
+            declared_code: nullable(v.string()),
+            product_link: nullable(v.string()),
+          }),
+        ),
+        { extra: { meta: v.strictObject({ account_id: integer, per_page: integer, cursor: nullable(v.string()), next_cursor: nullable(v.string()) }) } },
+      ),
+      404: failure('No such account', ['not_found']),
+      409: failure('The account has not consented to export its decisions', ['conflict']),
     },
   },
   AdminTokensCreate: { answers: { 201: data('The token, its value shown this once', v.strictObject({ ...Token.entries, token: v.string() }), { message: true }) } },

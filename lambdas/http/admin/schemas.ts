@@ -24,6 +24,16 @@ export const CreateTokenBody = v.strictObject({
   expires_at: v.optional(v.pipe(v.string('Must be an ISO 8601 date and time with its zone, e.g. 2027-06-30T18:00:00Z.'), v.trim())),
 });
 
+/** The account's consent that the broker's tariff decisions on its products be exported as labeled items. */
+export const TariffConsentBody = v.strictObject({
+  share_decisions: v.boolean('Must be true or false.'),
+});
+
+export const TariffDecisionsQuery = v.object({
+  cursor: v.optional(v.pipe(v.string(), v.maxLength(2000, 'Must be at most 2000 characters.'))),
+  per_page: v.optional(intQuery(1, 500), '100'),
+});
+
 export const ListTokensQuery = v.object({
   account_id: v.optional(intQuery(1, Number.MAX_SAFE_INTEGER)),
 });

@@ -24,6 +24,17 @@ const bindingOf = (accountId: number): SecretBinding => ({ purpose: 'manifest-si
  * Sets (or replaces) an account's manifest signing secret, sealed (the item holds ciphertext only;
  * a plain one written before issue 31 goes); false when the account does not exist.
  */
+/** Records the account's consent to export its tariff decisions (given or withdrawn): the account as it is now, undefined when there is no such account. */
+export async function setTariffConsent(id: number, shares: boolean, at: string): Promise<Account | undefined> {
+  try {
+    const res = await accounts().patch({ id }).set({ sharesTariffDecisions: shares, tariffConsentAt: at, updatedAt: at }).go({ response: 'all_new' });
+    return res.data;
+  } catch (err) {
+    if (isConditionalFailure(err)) return undefined;
+    throw err;
+  }
+}
+
 export async function setSigningSecret(id: number, secret: string, at: string): Promise<boolean> {
   const sealedSigningSecret = await secretSealer().seal(secret, bindingOf(id));
   try {

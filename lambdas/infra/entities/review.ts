@@ -122,6 +122,12 @@ export async function memoryCount(accountId: number): Promise<number> {
   return res.data?.count ?? 0;
 }
 
+/** One page of an account's partner-code memory, in key order; a cursor this query did not answer is `undefined`. */
+export async function listMemories(accountId: number, opts: { cursor?: string | null; limit: number }) {
+  const res = await withCursor(() => tariffMemories().query.byFingerprint({ accountId }).go({ cursor: opts.cursor ?? null, limit: opts.limit }));
+  return res && { memories: res.data, cursor: res.cursor };
+}
+
 /** The memories of these fingerprints of one account (BatchGetItem, 100 at a time). */
 export async function getMemories(accountId: number, fingerprints: readonly string[]): Promise<Map<string, MemoryRecord>> {
   const memories = await getEvery(

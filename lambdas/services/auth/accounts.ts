@@ -68,6 +68,11 @@ export async function rotateSigningSecret(accountId: number): Promise<{ account:
   return { account, secret, at, rotated };
 }
 
+/** Records an account's consent to export the broker's tariff decisions on its products; undefined when there is no such account. */
+export async function setTariffConsent(accountId: number, shares: boolean): Promise<Account | undefined> {
+  return store.setTariffConsent(accountId, shares, nowIso());
+}
+
 /** The operator's own account, created on first use; admin tokens belong to it. */
 async function operatorAccountId(at: string): Promise<number> {
   const existing = await getSetting('operatorAccountId');
