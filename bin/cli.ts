@@ -167,12 +167,13 @@ export const commands: Command[] = [
     args: ['id'],
     options: {
       share: { type: 'string', value: 'yes|no', description: 'Whether its decisions may be exported', required: true },
+      reference: { type: 'string', value: '<ref>', description: "Where the consent is written (the agreement's reference)" },
     },
     request: ({ args, options }) => {
       const account = id(args.id, 'The account id');
       const share = str(options, 'share');
       if (share !== 'yes' && share !== 'no') throw new UsageError('--share must be yes or no.');
-      return (api, init) => api.PUT('/api/v1/admin/accounts/{id}/tariff-consent', { ...init, params: { path: { id: account } }, body: { share_decisions: share === 'yes' } });
+      return (api, init) => api.PUT('/api/v1/admin/accounts/{id}/tariff-consent', { ...init, params: { path: { id: account } }, body: { share_decisions: share === 'yes', ...(str(options, 'reference') ? { reference: str(options, 'reference') } : {}) } });
     },
     print: ({ message, data }, out) => {
       out.line(message ?? 'Consent recorded.');

@@ -2130,6 +2130,7 @@ export interface operations {
                                 has_signing_secret: boolean;
                                 shares_tariff_decisions: boolean;
                                 tariff_consent_at: string | null;
+                                tariff_consent_reference: string | null;
                                 /**
                                  * Format: date-time
                                  * @description ISO 8601 UTC timestamp
@@ -2726,6 +2727,7 @@ export interface operations {
                             has_signing_secret: boolean;
                             shares_tariff_decisions: boolean;
                             tariff_consent_at: string | null;
+                            tariff_consent_reference: string | null;
                             /**
                              * Format: date-time
                              * @description ISO 8601 UTC timestamp
@@ -2921,6 +2923,7 @@ export interface operations {
                             has_signing_secret: boolean;
                             shares_tariff_decisions: boolean;
                             tariff_consent_at: string | null;
+                            tariff_consent_reference: string | null;
                             /**
                              * Format: date-time
                              * @description ISO 8601 UTC timestamp
@@ -3456,6 +3459,7 @@ export interface operations {
             content: {
                 "application/json": {
                     share_decisions: boolean;
+                    reference?: string;
                 };
             };
         };
@@ -3485,6 +3489,7 @@ export interface operations {
                             has_signing_secret: boolean;
                             shares_tariff_decisions: boolean;
                             tariff_consent_at: string | null;
+                            tariff_consent_reference: string | null;
                             /**
                              * Format: date-time
                              * @description ISO 8601 UTC timestamp

@@ -134,9 +134,11 @@ describe('operator CLI requests', () => {
       status: 200,
       body: { success: true, message: 'Consent recorded: its decisions may be exported.', data: { ...account, shares_tariff_decisions: true, tariff_consent_at: '2026-12-06T10:00:00.000Z' } },
     });
-    const { code, stdout } = await cli(['accounts', 'tariff-consent', '7', '--share', 'yes']);
+    const { code, stdout } = await cli(['accounts', 'tariff-consent', '7', '--share', 'yes', '--reference', 'Agreement 114']);
     expect(code).toBe(0);
-    expect(requests).toEqual([{ method: 'PUT', url: '/api/v1/admin/accounts/7/tariff-consent', authorization: `Bearer ${adminToken}`, contentType: 'application/json', body: { share_decisions: true } }]);
+    expect(requests).toEqual([
+      { method: 'PUT', url: '/api/v1/admin/accounts/7/tariff-consent', authorization: `Bearer ${adminToken}`, contentType: 'application/json', body: { share_decisions: true, reference: 'Agreement 114' } },
+    ]);
     expect(stdout).toContain('account 7 (Courier SA): shares its tariff decisions, recorded 2026-12-06T10:00:00.000Z');
     const refused = await cli(['accounts', 'tariff-consent', '7', '--share', 'maybe']);
     expect(refused.code).toBe(2);

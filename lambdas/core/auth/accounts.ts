@@ -21,6 +21,8 @@ export interface Account {
    */
   sharesTariffDecisions?: boolean;
   tariffConsentAt?: string;
+  /** Where the consent is written (an agreement's reference), as the operator recorded it. */
+  tariffConsentReference?: string;
   createdAt: string;
   updatedAt: string;
 }

@@ -10,6 +10,7 @@ export function accountView(a: Account) {
     has_signing_secret: hasSigningSecret(a),
     shares_tariff_decisions: a.sharesTariffDecisions ?? false,
     tariff_consent_at: a.tariffConsentAt ?? null,
+    tariff_consent_reference: a.tariffConsentReference ?? null,
     created_at: a.createdAt,
     updated_at: a.updatedAt,
   };

@@ -32,6 +32,12 @@ export interface Calibration {
   target_precision: number;
   review_below: number;
   map: ConfidenceStep[];
+  /**
+   * The Bedrock tier's map from the model's own confidence, fit on the same calibration set by
+   * `npm run eval:classify -- --bedrock <model> --write` for that model; absent, or for another
+   * model, the model's answers stay under the review threshold (docs/tariff/calibration.md).
+   */
+  ai?: { model: string; measured_on: string; items: number; accuracy6: number; map: ConfidenceStep[] };
   bands: { from: number; to: number; items: number; accuracy6: number | null }[];
 }
 
@@ -92,6 +98,20 @@ export function fitConfidenceMap(results: readonly { raw: number; ok: boolean }[
   }
   const values = blocks.flatMap((b) => Array.from({ length: b.span }, () => Math.round(b.value * 100) / 100));
   return steps.map((s, k) => ({ ...s, confidence: values[k] }));
+}
+
+/** Below the review threshold: what an answer no calibration vouches for answers at most. */
+export function underReview(reviewBelow = calibration.review_below): number {
+  return Math.round((reviewBelow - 0.01) * 100) / 100;
+}
+
+/**
+ * The confidence a Bedrock answer carries: the model's own, mapped by the calibration fit for that
+ * model, else kept under the review threshold (a model's word about itself is no evidence).
+ */
+export function calibratedAi(model: string, confidence: number, c: Calibration = calibration): number {
+  if (c.ai?.model !== model) return Math.min(confidence, underReview(c.review_below));
+  return calibrated(confidence, c.ai.map);
 }
 
 /** The confidence answered for a raw score: the map's band, or the raw score below the first band. */

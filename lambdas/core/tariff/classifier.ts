@@ -8,7 +8,9 @@ import { best } from './ranking';
 import { defaultFallbackNcm, indexTable, type IndexedTable } from './table-index';
 import { normalizeText } from './text';
 import type { Classification, ClassifyInput, OfflineClassifier, OfflineClassifierOptions } from './types';
-import { calibrated, calibration, type ConfidenceStep } from './calibration';
+import { calibrated, calibration, underReview as belowThreshold, type ConfidenceStep } from './calibration';
+
+const defaultMap = () => calibration.map;
 
 export { normalizeText } from './text';
 export type { Candidate, Classification, ClassificationCandidate, ClassificationSource, ClassifyInput, OfflineClassifier, OfflineClassifierOptions, PartnerCheck } from './types';
@@ -53,7 +55,7 @@ export function classificationKey(input: ClassifyInput): string {
 
 export function createOfflineClassifier(table: readonly TariffRow[], opts: OfflineClassifierOptions = {}): OfflineClassifier {
   const tab = indexTable(table, opts.fallbackNcm ?? defaultFallbackNcm);
-  const map = opts.confidenceMap === undefined ? calibration.map : opts.confidenceMap;
+  const map = opts.confidenceMap === undefined ? defaultMap() : opts.confidenceMap;
   return {
     rows: tab.rows,
     classify: (input, hs) => (map ? calibrate(classify(tab, input, hs), map) : classify(tab, input, hs)),
@@ -75,7 +77,7 @@ function classify(tab: IndexedTable, input: ClassifyInput, hs?: HsIndex): Classi
 }
 
 /** Below the review threshold: where an answer has no NCM of the table, a broker must choose one. */
-const underReview = Math.round((calibration.review_below - 0.01) * 100) / 100;
+const underReview = belowThreshold();
 
 /**
  * The classifier's own answers (`offline`, `hs-fallback`) with the calibrated confidence for their

@@ -14,6 +14,7 @@ export const Account = v.strictObject({
   /** Whether the broker's tariff decisions on its products may be exported as labeled items; when that was last recorded. */
   shares_tariff_decisions: v.boolean(),
   tariff_consent_at: nullable(timestamp),
+  tariff_consent_reference: nullable(v.string()),
   created_at: timestamp,
   updated_at: timestamp,
 });

@@ -27,6 +27,8 @@ export const CreateTokenBody = v.strictObject({
 /** The account's consent that the broker's tariff decisions on its products be exported as labeled items. */
 export const TariffConsentBody = v.strictObject({
   share_decisions: v.boolean('Must be true or false.'),
+  /** Where the consent (or its withdrawal) is written: the agreement's reference, a ticket. */
+  reference: v.optional(text(200)),
 });
 
 export const TariffDecisionsQuery = v.object({

@@ -9,7 +9,7 @@ import { AdminAccountTariffConsent, AdminAccountTariffDecisions } from '#catalog
 
 /** Records the account's consent (or its withdrawal) to export the broker's decisions on its products. */
 const consent = route(AdminAccountTariffConsent.schemas, async ({ params, body }) => {
-  const account = await setTariffConsent(params.id, body.share_decisions);
+  const account = await setTariffConsent(params.id, body.share_decisions, body.reference);
   if (!account) throw new NotFound('Account not found.');
   return ok(accountView(account), { message: body.share_decisions ? 'Consent recorded: its decisions may be exported.' : 'Consent withdrawn: its decisions are no longer exported.' });
 });

@@ -25,9 +25,10 @@ const bindingOf = (accountId: number): SecretBinding => ({ purpose: 'manifest-si
  * a plain one written before issue 31 goes); false when the account does not exist.
  */
 /** Records the account's consent to export its tariff decisions (given or withdrawn): the account as it is now, undefined when there is no such account. */
-export async function setTariffConsent(id: number, shares: boolean, at: string): Promise<Account | undefined> {
+export async function setTariffConsent(id: number, shares: boolean, reference: string | undefined, at: string): Promise<Account | undefined> {
   try {
-    const res = await accounts().patch({ id }).set({ sharesTariffDecisions: shares, tariffConsentAt: at, updatedAt: at }).go({ response: 'all_new' });
+    const patch = accounts().patch({ id }).set({ sharesTariffDecisions: shares, tariffConsentAt: at, updatedAt: at, ...(reference ? { tariffConsentReference: reference } : {}) });
+    const res = await (reference ? patch : patch.remove(['tariffConsentReference'])).go({ response: 'all_new' });
     return res.data;
   } catch (err) {
     if (isConditionalFailure(err)) return undefined;

@@ -1,6 +1,8 @@
 import { BedrockRuntimeClient, ConverseCommand, type ConverseCommandOutput } from '@aws-sdk/client-bedrock-runtime';
 import { classificationKey, type Candidate, type Classification, type ClassifyInput, type OfflineClassifier } from '#core/tariff/classifier';
-import { normalizeNcm } from '#core/tariff/table';
+import { ncmDigits, normalizeNcm } from '#core/tariff/table';
+import { calibratedAi } from '#core/tariff/calibration';
+import type { HsIndex } from '#core/tariff/hs-fallback';
 import { importedDutySource } from '#core/customs/tariff-rates';
 import { Lru } from '#shared/lru';
 
@@ -8,6 +10,10 @@ import { Lru } from '#shared/lru';
  * Tariff classification by an Amazon Bedrock model (Converse API), on top of the offline classifier:
  * a partner's valid hsCode is kept without asking; otherwise the offline retrieval proposes the
  * candidate rows and the model picks one of them (or none) as strict JSON, at temperature 0. The
+ * prompt carries the evidence the offline tiers have: each candidate's HS subheading text from the
+ * nomenclature, and the offline answer with its calibrated confidence and what decided it (the
+ * words matched, the nomenclature text, a broker's decision). The model's confidence is mapped by
+ * the calibration fit for that model, else kept under the review threshold (calibration.ts). The
  * model can only choose among rows of the tariff table, so a prompt injected through a product
  * description cannot produce a code the table lacks. Any failure (error, throttling, malformed
  * or out-of-list answer) falls back to the offline answer, with the reason saying why.
@@ -24,6 +30,8 @@ export interface BedrockClassifierOptions {
   candidates?: number;
   /** Per-call time limit in ms (default 8,000); past it, the offline answer. */
   timeoutMs?: number;
+  /** The HS tier, for the offline answer and the candidates' subheading texts (the port loads it lazily). */
+  hs?: () => Promise<HsIndex | undefined>;
 }
 
 export interface BedrockClassifier {
@@ -58,14 +66,14 @@ export function createBedrockClassifier(opts: BedrockClassifierOptions): Bedrock
   const timeoutMs = opts.timeoutMs ?? defaultTimeoutMs;
   const cache = new Lru<string, ModelAnswer>(cacheSize);
 
-  async function ask(input: ClassifyInput, candidates: Candidate[]): Promise<ModelAnswer | string> {
+  async function ask(input: ClassifyInput, candidates: Candidate[], evidence: Evidence): Promise<ModelAnswer | string> {
     let res: ConverseCommandOutput;
     try {
       res = await client.send(
         new ConverseCommand({
           modelId,
           system: [{ text: systemPrompt }],
-          messages: [{ role: 'user', content: [{ text: userPrompt(input, candidates) }] }],
+          messages: [{ role: 'user', content: [{ text: userPrompt(input, candidates, evidence) }] }],
           inferenceConfig: { temperature: 0, maxTokens: 200 },
         }),
         { abortSignal: AbortSignal.timeout(timeoutMs) },
@@ -81,16 +89,19 @@ export function createBedrockClassifier(opts: BedrockClassifierOptions): Bedrock
   async function classify(input: ClassifyInput): Promise<Classification> {
     const checked = offline.partner(input);
     if (checked.classification) return checked.classification;
+    const hs = opts.hs ? await opts.hs() : undefined;
+    const proposal = offline.classify(input, hs);
     const candidates = offline.candidates(input, howMany);
-    if (!candidates.length) return offline.classify(input);
+    if (!candidates.length) return proposal;
 
-    const offlineBecause = (why: string, cap = 1): Classification => {
-      const c = offline.classify(input);
-      return { ...c, confidence: Math.min(c.confidence, cap), reason: `${why}; offline answer. ${c.reason}` };
-    };
+    const offlineBecause = (why: string, cap = 1): Classification => ({
+      ...proposal,
+      confidence: Math.min(proposal.confidence, cap),
+      reason: `${why}; offline answer. ${proposal.reason}`,
+    });
 
     const key = classificationKey(input);
-    const answer = cache.get(key) ?? (await ask(input, candidates));
+    const answer = cache.get(key) ?? (await ask(input, candidates, { proposal, hs }));
     if (typeof answer === 'string') return offlineBecause(answer);
     if (answer.ncm === null) {
       cache.set(key, answer);
@@ -103,7 +114,7 @@ export function createBedrockClassifier(opts: BedrockClassifierOptions): Bedrock
     return {
       ncm_code: chosen.row.ncm,
       duty_rate: chosen.row.duty_rate,
-      confidence: answer.confidence,
+      confidence: calibratedAi(modelId, answer.confidence),
       source: 'ai',
       reason: `The AI model (${modelId}) chose ${chosen.row.ncm} among ${candidates.length} candidates of the tariff table.${note}`,
       description: chosen.row.description,
@@ -114,16 +125,33 @@ export function createBedrockClassifier(opts: BedrockClassifierOptions): Bedrock
   return { modelId, classify };
 }
 
-/** The product as the client described it (each field cut short), then the candidate rows. */
-export function userPrompt(input: ClassifyInput, candidates: readonly Candidate[]): string {
+/** What the offline tiers know of the product: their answer, and the nomenclature to read each candidate's subheading in. */
+export interface Evidence {
+  proposal?: Classification;
+  hs?: HsIndex;
+}
+
+/**
+ * The product as the client described it (each field cut short), then the candidate rows, each
+ * with its HS subheading's text when the nomenclature is loaded, then the offline answer with its
+ * confidence and what decided it.
+ */
+export function userPrompt(input: ClassifyInput, candidates: readonly Candidate[], evidence: Evidence = {}): string {
   const field = (label: string, value?: string) => (value?.trim() ? [`${label}: ${value.trim().slice(0, maxFieldChars)}`] : []);
+  const subheading = (ncm: string) => {
+    const hs6 = ncmDigits(ncm).slice(0, 6);
+    const text = evidence.hs?.subheading(hs6)?.description;
+    return text ? ` [HS ${hs6.slice(0, 4)}.${hs6.slice(4)}: ${text.slice(0, 200)}]` : '';
+  };
+  const p = evidence.proposal;
   return [
     ...field('Product description', input.description),
     ...field('Product name', input.name),
     ...field('Category', input.category),
     '',
-    'Candidates (NCM: description):',
-    ...candidates.map((c) => `- ${c.row.ncm}: ${c.row.description}${c.row.description_en ? ` (${c.row.description_en})` : ''}`),
+    'Candidates (NCM: description [HS subheading: its text in the nomenclature]):',
+    ...candidates.map((c) => `- ${c.row.ncm}: ${c.row.description}${c.row.description_en ? ` (${c.row.description_en})` : ''}${subheading(c.row.ncm)}`),
+    ...(p ? ['', `Evidence: the offline classifier answers ${p.ncm_code} (confidence ${p.confidence}, ${p.source}): ${p.reason.slice(0, 400)}`] : []),
   ].join('\n');
 }
 

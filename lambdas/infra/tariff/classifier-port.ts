@@ -89,7 +89,7 @@ async function builtForTable(): Promise<NonNullable<typeof built>> {
   if (!built || built.rows !== table.rows || built.modelId !== modelId) {
     const offline = createOfflineClassifier(table.rows);
     let port: TariffClassifierPort = rememberingOffline(offline);
-    if (modelId) port = createBedrockClassifier({ modelId, offline, client: (bedrockClient ??= traced(new BedrockRuntimeClient({}))) });
+    if (modelId) port = createBedrockClassifier({ modelId, offline, client: (bedrockClient ??= traced(new BedrockRuntimeClient({}))), hs: loadHsIndex });
     built = { rows: table.rows, modelId, port, offline };
   }
   return built;

@@ -69,8 +69,8 @@ export async function rotateSigningSecret(accountId: number): Promise<{ account:
 }
 
 /** Records an account's consent to export the broker's tariff decisions on its products; undefined when there is no such account. */
-export async function setTariffConsent(accountId: number, shares: boolean): Promise<Account | undefined> {
-  return store.setTariffConsent(accountId, shares, nowIso());
+export async function setTariffConsent(accountId: number, shares: boolean, reference?: string): Promise<Account | undefined> {
+  return store.setTariffConsent(accountId, shares, reference, nowIso());
 }
 
 /** The operator's own account, created on first use; admin tokens belong to it. */

@@ -47,9 +47,9 @@ describe('exporting the broker decisions as labeled items', () => {
   });
 
   it('answers each decision once, as a labeled item with its decision as the document, once the consent is recorded', async () => {
-    const put = await t.call('PUT', `/v1/admin/accounts/${partner.accountId}/tariff-consent`, { body: { share_decisions: true } });
+    const put = await t.call('PUT', `/v1/admin/accounts/${partner.accountId}/tariff-consent`, { body: { share_decisions: true, reference: 'Agreement 2026-114, clause 7' } });
     expect(put.status).toBe(200);
-    expect(put.body.data).toMatchObject({ id: partner.accountId, shares_tariff_decisions: true });
+    expect(put.body.data).toMatchObject({ id: partner.accountId, shares_tariff_decisions: true, tariff_consent_reference: 'Agreement 2026-114, clause 7' });
     expect(put.body.data.tariff_consent_at).toEqual(expect.any(String));
     const res = await decisions(partner.accountId, '?per_page=500');
     expect(res.status).toBe(200);
@@ -84,7 +84,8 @@ describe('exporting the broker decisions as labeled items', () => {
   });
 
   it('stops answering once the consent is withdrawn', async () => {
-    expect((await t.call('PUT', `/v1/admin/accounts/${partner.accountId}/tariff-consent`, { body: { share_decisions: false } })).body.data.shares_tariff_decisions).toBe(false);
+    const withdrawn = await t.call('PUT', `/v1/admin/accounts/${partner.accountId}/tariff-consent`, { body: { share_decisions: false } });
+    expect(withdrawn.body.data).toMatchObject({ shares_tariff_decisions: false, tariff_consent_reference: null });
     expect((await decisions(partner.accountId)).status).toBe(409);
   });
 

@@ -10,6 +10,7 @@ import { builtinTariff } from '#core/tariff/builtin';
 import { readTariffRows } from '#infra/entities/tariff';
 import { forgetTariffTable, loadTariffTable } from '#infra/tariff/table-source';
 import { tariffClassifier } from '#infra/tariff/classifier-port';
+import { calibratedAi } from '#core/tariff/calibration';
 
 const t = useTwin();
 const dir = mkdtempSync(join(tmpdir(), 'tariff-'));
@@ -85,7 +86,7 @@ describe('the tariff table import', () => {
     bedrock.on(ConverseCommand).resolves({ output: { message: { role: 'assistant', content: [{ text: '{"ncm_code":"8517.13.00","confidence":0.88}' }] } } });
     process.env.BEDROCK_MODEL_ID = 'test-model';
     try {
-      expect(await tariffClassifier().classify({ description: 'fonito rojo' })).toMatchObject({ ncm_code: '8517.13.00', source: 'ai', confidence: 0.88 });
+      expect(await tariffClassifier().classify({ description: 'fonito rojo' })).toMatchObject({ ncm_code: '8517.13.00', source: 'ai', confidence: calibratedAi('test-model', 0.88) });
       expect(bedrock.commandCalls(ConverseCommand)[0].args[0].input.modelId).toBe('test-model');
       expect((await t.call('GET', '/v1/admin/tariff')).body.data.classifier).toBe('bedrock');
     } finally {

@@ -9,7 +9,7 @@ export const accounts = defineEntity({
     id: { type: 'number', required: true },
     idKey: { type: 'string', hidden: true, watch: ['id'], set: (_: unknown, { id }: { id: number }) => pad(id) },
     ...required({ name: 'string', kind: accountKinds, createdAt: 'string', updatedAt: 'string' }),
-    ...optional({ sealedSigningSecret: 'string', sharesTariffDecisions: 'boolean', tariffConsentAt: 'string' }),
+    ...optional({ sealedSigningSecret: 'string', sharesTariffDecisions: 'boolean', tariffConsentAt: 'string', tariffConsentReference: 'string' }),
     // Items written before issue 31 hold the secret in clear, under `manifestSigningSecret`.
     legacySigningSecret: { type: 'string', field: 'manifestSigningSecret' },
   },

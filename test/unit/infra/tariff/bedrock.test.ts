@@ -4,6 +4,9 @@ import { BedrockRuntimeClient, ConverseCommand, ThrottlingException } from '@aws
 import { builtinTariff } from '#core/tariff/builtin';
 import { createOfflineClassifier } from '#core/tariff/classifier';
 import { createBedrockClassifier, parseAnswer } from '#infra/tariff/bedrock';
+import { calibratedAi, calibration, underReview } from '#core/tariff/calibration';
+import { createHsIndex } from '#core/tariff/hs-fallback';
+import { hsNomenclature } from '#infra/tariff/hs-nomenclature';
 import { tariffClassifier, tableClassifier, useTariffClassifier } from '#infra/tariff/classifier-port';
 
 const bedrock = mockClient(BedrockRuntimeClient);
@@ -38,10 +41,29 @@ describe('the Bedrock tariff classifier', () => {
     for (const c of offline.candidates(sneakers, 8)) expect(prompt).toContain(`- ${c.row.ncm}: ${c.row.description}`);
   });
 
+  it("carries the evidence the offline tiers have: each candidate's HS subheading text and the offline answer with what decided it", async () => {
+    bedrock.on(ConverseCommand).resolves(answering('{"ncm_code": "6404.11.00", "confidence": 0.92}'));
+    const hs = createHsIndex(hsNomenclature);
+    await createBedrockClassifier({ modelId, offline, client: new BedrockRuntimeClient({ region: 'us-east-1' }), hs: async () => hs }).classify(sneakers);
+    const prompt = bedrock.commandCalls(ConverseCommand)[0].args[0].input.messages?.[0].content?.[0].text ?? '';
+    const proposal = offline.classify(sneakers, hs);
+    expect(prompt).toContain(`Evidence: the offline classifier answers ${proposal.ncm_code} (confidence ${proposal.confidence}, ${proposal.source})`);
+    expect(prompt).toContain(`[HS 6404.11: ${hs.subheading('640411')!.description.slice(0, 200)}]`);
+  });
+
+  it("maps the model's confidence by the calibration fit for that model, and keeps another model's under the review threshold", () => {
+    const fitted = { ...calibration, ai: { model: modelId, measured_on: '2026-12-06', items: 10, accuracy6: 0.9, map: [{ from: 0.9, to: 1, items: 10, right: 9, confidence: 0.87 }] } };
+    expect(calibratedAi(modelId, 0.92, fitted)).toBe(0.87);
+    expect(calibratedAi('another-model', 0.92, fitted)).toBe(underReview(fitted.review_below));
+    expect(calibratedAi(modelId, 0.2, fitted)).toBe(0.2);
+  });
+
   it('answers with source ai when the model picks a candidate', async () => {
     bedrock.on(ConverseCommand).resolves(answering('```json\n{"ncm_code": "64041100", "confidence": 0.92}\n```'));
     const c = await classifier().classify(sneakers);
-    expect(c).toMatchObject({ ncm_code: '6404.11.00', source: 'ai', confidence: 0.92, duty_rate: 35 });
+    expect(c).toMatchObject({ ncm_code: '6404.11.00', source: 'ai', duty_rate: 35 });
+    // No calibration fit for this model: its own 0.92 is no evidence, the answer is reviewed.
+    expect(c.confidence).toBe(underReview());
     expect(c.reason).toContain(modelId);
   });
 
