@@ -16,6 +16,11 @@
  *
  * `npm run eval:classify -- --write` fits the map and the threshold on the calibration set and
  * writes them to lambdas/core/tariff/calibration.ts, which the classifier and the channel rules read.
+ *
+ * `npm run eval:classify -- --bedrock <model id>` runs the same sets through the Bedrock tier in the
+ * AWS account of the environment's credentials (AWS_REGION, AWS_PROFILE...) and prints the same
+ * table; with `--write` it writes the model's confidence map (fit on the calibration set) as
+ * calibration.ts's `ai` instead. It cannot run without an account (docs/tariff/calibration.md).
  */
 import { readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -248,8 +253,56 @@ export function calibrationModule(fit: Fit, e: Evaluation, measuredOn: string): 
     target_precision: targetPrecision,
     review_below: fit.reviewBelow,
     map: fit.map,
+    ...(calibration.ai ? { ai: calibration.ai } : {}),
     bands: e.bands.map((b) => ({ from: b.from, to: b.to, items: b.items, accuracy6: b.accuracy6 === null ? null : Math.round(b.accuracy6 * 1000) / 1000 })),
   };
+  const text = readFileSync(calibrationPath, 'utf8');
+  const start = text.indexOf('export const calibration: Calibration = ');
+  const end = text.indexOf(';\n', start);
+  return `${text.slice(0, start)}export const calibration: Calibration = ${JSON.stringify(c, null, 2)}${text.slice(end)}`;
+}
+
+/** An answer of an asynchronous classifier (the Bedrock tier) for an item. */
+export type AsyncClassify = (description: string) => Promise<{ ncm_code: string; confidence: number; source: string }>;
+
+/**
+ * The Bedrock tier's figures on the sets: each item classified with the model's own confidence
+ * (`concurrency` calls at a time), the map fit on the calibration set's answers, then every set's
+ * evaluation with the mapped confidence against the threshold in force.
+ */
+export async function evaluateBedrock(classify: AsyncClassify, all: readonly NamedSet[], concurrency = 4, reviewBelow = calibration.review_below) {
+  const answered = new Map<NamedSet, { item: LabeledItem; c: Awaited<ReturnType<AsyncClassify>> }[]>();
+  for (const set of all) {
+    const out: { item: LabeledItem; c: Awaited<ReturnType<AsyncClassify>> }[] = new Array(set.items.length);
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: concurrency }, async () => {
+        while (next < set.items.length) {
+          const k = next++;
+          out[k] = { item: set.items[k], c: await classify(set.items[k].description) };
+        }
+      }),
+    );
+    answered.set(set, out);
+  }
+  const calibrationSet = all.find((s) => s.name === 'calibration')!;
+  const fitOn = answered.get(calibrationSet)!.filter(({ c }) => c.source === 'ai');
+  const map = fitConfidenceMap(fitOn.map(({ item, c }) => ({ raw: c.confidence, ok: sameHs6(c.ncm_code, item.ncm) })));
+  const accuracy6 = fitOn.filter(({ item, c }) => sameHs6(c.ncm_code, item.ncm)).length / Math.max(1, fitOn.length);
+  const rows = all.map((set) => {
+    const mapped = answered.get(set)!.map(({ item, c }) => ({ item, c: { ...c, confidence: c.source === 'ai' ? calibrated(c.confidence, map) : c.confidence } }));
+    const fixed: OfflineClassifier['classify'] = (input) => {
+      const hit = mapped.find(({ item }) => item.description === input.description)!.c;
+      return { ncm_code: hit.ncm_code, confidence: hit.confidence, source: hit.source as 'ai', reason: '', duty_rate: 0, description: '', duty_source: { status: 'unverified', source: 'estimate', note: '' } };
+    };
+    return { set, e: evaluate({ classify: fixed } as OfflineClassifier, set.items, undefined, 1, reviewBelow) };
+  });
+  return { rows, ai: { items: fitOn.length, accuracy6: Math.round(accuracy6 * 1000) / 1000, map } };
+}
+
+/** The calibration module's text with the Bedrock tier's map for `model`. */
+export function aiCalibrationModule(model: string, ai: { items: number; accuracy6: number; map: ConfidenceStep[] }, measuredOn: string): string {
+  const c: Calibration = { ...calibration, ai: { model, measured_on: measuredOn, ...ai } };
   const text = readFileSync(calibrationPath, 'utf8');
   const start = text.indexOf('export const calibration: Calibration = ');
   const end = text.indexOf(';\n', start);
@@ -273,10 +326,29 @@ function isMain(): boolean {
   }
 }
 
+async function bedrockMain(modelId: string, all: NamedSet[], hs: HsIndex) {
+  const { BedrockRuntimeClient } = await import('@aws-sdk/client-bedrock-runtime');
+  const { createBedrockClassifier } = await import('#infra/tariff/bedrock');
+  const tier = createBedrockClassifier({ modelId, offline: createOfflineClassifier(builtinTariff), client: new BedrockRuntimeClient({}), hs: async () => hs, rawConfidence: true });
+  const { rows, ai } = await evaluateBedrock((description) => tier.classify({ description }), all);
+  console.log(`Bedrock tier: ${modelId}; its confidence map fit on ${ai.items} answers of the calibration set (${pct(ai.accuracy6)} right); review threshold ${calibration.review_below}\n`);
+  console.log(summaryTable(rows));
+  for (const r of rows) console.log(`\n${report(r.set, r.e)}`);
+  if (process.argv.includes('--write')) {
+    writeFileSync(calibrationPath, aiCalibrationModule(modelId, ai, new Date().toISOString().slice(0, 10)));
+    console.log(`\nThe model's calibration written to ${calibrationPath}`);
+  }
+}
+
 if (isMain()) {
   const hs = createHsIndex(hsNomenclature);
   const at = process.argv.indexOf('--test');
   const all = sets(at > 0 ? process.argv[at + 1] : undefined);
+  const model = process.argv.indexOf('--bedrock');
+  if (model > 0) {
+    await bedrockMain(process.argv[model + 1], all, hs);
+    process.exit(0);
+  }
   const fit = fitCalibration(createOfflineClassifier(builtinTariff, { confidenceMap: null }), all[1].items, hs);
   const write = process.argv.includes('--write');
   // With --write the figures are those of the new map; without, of the committed one.

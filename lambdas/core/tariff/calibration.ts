@@ -76,28 +76,38 @@ export const shrinkItems = 4;
 const inBand = (x: number, from: number, to: number) => x >= from && (x < to || (to === 1 && x <= 1));
 
 /**
- * The map from raw score to confidence that a calibration set gives: per raw band, (right + 4 x the
- * band's midpoint) / (items + 4), then pooled with its neighbours where it would fall below a lower
- * band (pool adjacent violators), so a higher raw score never answers a lower confidence.
+ * The map from raw score to confidence that a calibration set gives: per raw band holding items,
+ * (right + 4 x the band's midpoint) / (items + 4), then pooled with its neighbours where it would
+ * fall below a lower band (pool adjacent violators), so a higher raw score never answers a lower
+ * confidence. A band no item fell in answers what the band below it answers (its raw midpoint, at
+ * most the next band's, when none is below): no evidence, no higher confidence.
  */
 export function fitConfidenceMap(results: readonly { raw: number; ok: boolean }[]): ConfidenceStep[] {
   const steps = rawBands.map(([from, to]) => {
     const inIt = results.filter((r) => inBand(r.raw, from, to));
     return { from, to, items: inIt.length, right: inIt.filter((r) => r.ok).length };
   });
-  // Pool adjacent violators over (value, weight) blocks.
-  const blocks: { value: number; weight: number; span: number }[] = [];
-  for (const s of steps) {
+  // Pool adjacent violators over the bands that hold items: (value, weight) blocks.
+  const blocks: { value: number; weight: number; bands: number[] }[] = [];
+  steps.forEach((s, k) => {
+    if (!s.items) return;
     const weight = s.items + shrinkItems;
-    blocks.push({ value: (s.right + shrinkItems * ((s.from + s.to) / 2)) / weight, weight, span: 1 });
+    blocks.push({ value: (s.right + shrinkItems * ((s.from + s.to) / 2)) / weight, weight, bands: [k] });
     while (blocks.length > 1 && blocks[blocks.length - 2].value > blocks[blocks.length - 1].value) {
       const b = blocks.pop()!;
       const a = blocks.pop()!;
-      blocks.push({ value: (a.value * a.weight + b.value * b.weight) / (a.weight + b.weight), weight: a.weight + b.weight, span: a.span + b.span });
+      blocks.push({ value: (a.value * a.weight + b.value * b.weight) / (a.weight + b.weight), weight: a.weight + b.weight, bands: [...a.bands, ...b.bands] });
     }
-  }
-  const values = blocks.flatMap((b) => Array.from({ length: b.span }, () => Math.round(b.value * 100) / 100));
-  return steps.map((s, k) => ({ ...s, confidence: values[k] }));
+  });
+  const value = new Map(blocks.flatMap((b) => b.bands.map((k) => [k, Math.round(b.value * 100) / 100] as const)));
+  const firstHeld = steps.findIndex((s) => s.items > 0);
+  let below: number | undefined;
+  return steps.map((s, k) => {
+    const own = value.get(k);
+    if (own !== undefined) below = own;
+    const empty = below ?? Math.min(Math.round(((s.from + s.to) / 2) * 100) / 100, firstHeld >= 0 ? value.get(firstHeld)! : 1);
+    return { ...s, confidence: own ?? empty };
+  });
 }
 
 /** Below the review threshold: what an answer no calibration vouches for answers at most. */

@@ -32,6 +32,8 @@ export interface BedrockClassifierOptions {
   timeoutMs?: number;
   /** The HS tier, for the offline answer and the candidates' subheading texts (the port loads it lazily). */
   hs?: () => Promise<HsIndex | undefined>;
+  /** Answer the model's own confidence, uncalibrated (`npm run eval:classify -- --bedrock` fits the map on it). */
+  rawConfidence?: boolean;
 }
 
 export interface BedrockClassifier {
@@ -114,7 +116,7 @@ export function createBedrockClassifier(opts: BedrockClassifierOptions): Bedrock
     return {
       ncm_code: chosen.row.ncm,
       duty_rate: chosen.row.duty_rate,
-      confidence: calibratedAi(modelId, answer.confidence),
+      confidence: opts.rawConfidence ? answer.confidence : calibratedAi(modelId, answer.confidence),
       source: 'ai',
       reason: `The AI model (${modelId}) chose ${chosen.row.ncm} among ${candidates.length} candidates of the tariff table.${note}`,
       description: chosen.row.description,

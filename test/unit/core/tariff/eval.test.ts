@@ -8,7 +8,8 @@ import { calibration } from '#core/tariff/calibration';
 import { createHsIndex } from '#core/tariff/hs-fallback';
 import { hsNomenclature } from '#infra/tariff/hs-nomenclature';
 import { findRow, ncmDigits } from '#core/tariff/table';
-import { evaluate, fitCalibration, heldoutSetPath, readExpertSet, readLabeledSet, reviewThreshold } from '#scripts/eval-classify';
+import { fitConfidenceMap } from '#core/tariff/calibration';
+import { evaluate, evaluateBedrock, fitCalibration, heldoutSetPath, readExpertSet, readLabeledSet, reviewThreshold, type NamedSet } from '#scripts/eval-classify';
 
 const labeled = readLabeledSet();
 const hs = createHsIndex(hsNomenclature);
@@ -137,5 +138,52 @@ describe('a test set in the labeled-data format', () => {
     const path = join(mkdtempSync(join(tmpdir(), 'labeled-')), 'test.tsv');
     writeFileSync(path, 'source\tdoc_id\tdescription\nx\ty\tz\n');
     expect(() => readExpertSet(path)).toThrow(/no column hs6/);
+  });
+});
+
+describe('the Bedrock tier on the sets (eval:classify --bedrock)', () => {
+  it("fits the model's confidence map on its calibration answers alone and reports every set with the mapped confidence", async () => {
+    const item = (n: number, ncm: string) => ({ line: n, description: `product ${n}`, ncm });
+    const calibrationItems = Array.from({ length: 40 }, (_, n) => item(n, '6404.11.00'));
+    const testItems = Array.from({ length: 10 }, (_, n) => item(100 + n, '6404.11.00'));
+    const all: NamedSet[] = [
+      { name: 'build', what: 'b', items: [item(900, '6404.11.00')] },
+      { name: 'calibration', what: 'c', items: calibrationItems },
+      { name: 'test', what: 't', items: testItems },
+    ];
+    // The model says 0.95 of everything; it is right on the calibration set's first half only.
+    const asked: string[] = [];
+    const answer = async (description: string) => {
+      asked.push(description);
+      const n = Number(description.split(' ')[1]);
+      return { ncm_code: n < 20 || n >= 100 ? '6404.11.00' : '6403.99.90', confidence: 0.95, source: 'ai' };
+    };
+    const { rows, ai } = await evaluateBedrock(answer, all, 3, 0.8);
+    expect(asked.length).toBe(51);
+    expect(ai).toMatchObject({ items: 40, accuracy6: 0.5 });
+    // 20 right of 40 at 0.95: (20 + 4 x 0.95) / 44.
+    expect(ai.map.find((s) => s.from === 0.9)).toMatchObject({ items: 40, right: 20, confidence: 0.54 });
+    const test = rows.find((r) => r.set.name === 'test')!.e;
+    expect(test.accuracy6).toBe(1);
+    expect(test.cleared).toBe(0);
+  });
+});
+
+describe('the confidence map', () => {
+  it('answers the share right per raw band, shrunk towards the raw score, never lower for a higher score, and no more for a band without items than the band below', () => {
+    const at = (raw: number, n: number, right: number) => Array.from({ length: n }, (_, k) => ({ raw, ok: k < right }));
+    const map = fitConfidenceMap([...at(0.47, 20, 10), ...at(0.62, 10, 4), ...at(0.72, 30, 29)]);
+    const of = (raw: number) => map.find((s) => raw >= s.from && (raw < s.to || s.to === 1))!.confidence;
+    // 0.45-0.5: (10 + 4 x 0.475) / 24 = 0.50; 0.6-0.65: (4 + 4 x 0.625) / 14 = 0.46, lower, so pooled: 18.4 / 38.
+    expect(of(0.47)).toBe(0.48);
+    expect(of(0.62)).toBe(0.48);
+    expect(of(0.52)).toBe(0.48);
+    // 0.7-0.75: (29 + 4 x 0.725) / 34.
+    expect(of(0.72)).toBe(0.94);
+    expect(of(0.95)).toBe(0.94);
+    // Below every band that holds items: its raw midpoint, at most the first band's value.
+    expect(of(0.35)).toBe(0.38);
+    const values = map.map((s) => s.confidence);
+    expect(values).toEqual([...values].sort((a, b) => a - b));
   });
 });
