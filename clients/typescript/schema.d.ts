@@ -12387,6 +12387,7 @@ export interface operations {
                                 ncm_code: string | null;
                                 classification_confidence: number | null;
                                 classification_source: ("partner" | "ai" | "offline" | "hs-fallback" | "broker") | null;
+                                classification_evidence: string | null;
                                 fob_value: number | null;
                                 cif_value: number | null;
                                 customs_duty: number | null;
@@ -15456,6 +15457,7 @@ export interface operations {
                             ncm_code: string | null;
                             classification_confidence: number | null;
                             classification_source: ("partner" | "ai" | "offline" | "hs-fallback" | "broker") | null;
+                            classification_evidence: string | null;
                             fob_value: number | null;
                             cif_value: number | null;
                             customs_duty: number | null;
@@ -15781,6 +15783,7 @@ export interface operations {
                                 ncm_code: string | null;
                                 classification_confidence: number | null;
                                 classification_source: ("partner" | "ai" | "offline" | "hs-fallback" | "broker") | null;
+                                classification_evidence: string | null;
                                 fob_value: number | null;
                                 cif_value: number | null;
                                 customs_duty: number | null;

@@ -276,6 +276,11 @@ describe('the console', () => {
     const row = page.getByRole('row').filter({ hasText: 'AWB0000001' });
     await row.waitFor();
     expect(await row.textContent()).toContain('baja confianza');
+    // The evidence that decided the code, not the channel rule's sentence about the threshold.
+    const evidence = (await t.call('GET', `/v1/couriers/manifests/${batchId}/review`, { token: broker.token })).body.data.find((p: { awb_number: string }) => p.awb_number === 'AWB0000001').classification_evidence;
+    expect(evidence).toEqual(expect.any(String));
+    expect(await row.textContent()).toContain(`Evidencia: ${evidence}`);
+    expect(await row.textContent()).not.toContain('low-confidence:');
     await check('review');
     const before = (await t.call('GET', `/v1/couriers/manifests/${batchId}/download`, { token: broker.token })).body.data.products.find((p: { awb_number: string }) => p.awb_number === 'AWB0000001');
     await row.getByRole('button', { name: 'Confirmar o corregir NCM: AWB0000001' }).click();

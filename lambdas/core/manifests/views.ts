@@ -205,6 +205,8 @@ export function processedProductView(it: { awb: string; itemKey: string; item: P
     ncm_code: r?.ncm_code ?? null,
     classification_confidence: r?.classification_confidence ?? null,
     classification_source: r?.classification_source ?? null,
+    /** What decided the code: the words the table's row met, the nomenclature text, a broker's decision cited, the declared code kept. */
+    classification_evidence: r?.classification_reason ?? null,
     fob_value: it.item.fob,
     cif_value: r?.cif_value ?? null,
     customs_duty: r?.customs_duty ?? null,

@@ -143,6 +143,7 @@ const messages = {
   cause_channel_a: ['canal A', 'channel A'],
   cause_channel_ro: ['canal RO', 'channel RO'],
   cause_low_confidence: ['baja confianza', 'low confidence'],
+  evidence: ['Evidencia', 'Evidence'],
   reviewed: ['decidido por {by}', 'decided by {by}'],
   noneToReview: ['No hay productos para revisar en este lote.', 'No products to review in this batch.'],
   chooseBatch: ['Elegí un lote en Manifiestos, o escribí su id.', 'Choose a batch in Manifests, or type its id.'],

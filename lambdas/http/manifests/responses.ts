@@ -90,6 +90,8 @@ export const ProcessedProduct = v.strictObject({
   ncm_code: orNull(v.string()),
   classification_confidence: orNull(v.number()),
   classification_source: orNull(v.picklist(['partner', 'ai', 'offline', 'hs-fallback', 'broker'])),
+  /** What decided the code (the words a row met, the nomenclature's text, a broker's decision); null before the classification stage. */
+  classification_evidence: orNull(v.string()),
   fob_value: orNull(v.number()),
   cif_value: orNull(money),
   customs_duty: orNull(money),

@@ -355,7 +355,14 @@ function recompute(
     out.set(it.itemKey, {
       ...p,
       ...(mine
-        ? { ncm_code: decided.ncm, classification_confidence: 1, classification_source: 'broker' as const, tariff_rates: rateStatuses(rates), review: decided.review }
+        ? {
+            ncm_code: decided.ncm,
+            classification_confidence: 1,
+            classification_source: 'broker' as const,
+            classification_evidence: `Decided by ${decided.review.decided_by} on ${decided.review.decided_at.slice(0, 10)} (revision ${decided.review.revision}): ${decided.review.reason}`,
+            tariff_rates: rateStatuses(rates),
+            review: decided.review,
+          }
         : {}),
       ...calculatedFields(b),
       customs_channel: channel.channel,

@@ -13,6 +13,7 @@ type Row = {
   ncm_code: string | null;
   classification_confidence: number | null;
   classification_source: string | null;
+  classification_evidence: string | null;
   customs_channel: 'V' | 'A' | 'RO' | null;
   customs_duty: number | null;
   amount_to_pay: number | null;
@@ -81,7 +82,7 @@ function Queue(props: { batch: string }) {
         <td>${r.classification_confidence ?? '—'}</td>
         <td><span class=${`pill ch-${r.customs_channel ?? 'none'}`}>${r.customs_channel ?? '—'}</span></td>
         <td>${money(r.customs_duty)}</td>
-        <td><ul class="reasons">${r.review_causes.map((c) => html`<li><strong>${t(`cause_${c}` as MessageId)}</strong></li>`)}${r.reasons.map((x) => html`<li>${x}</li>`)}${r.review && html`<li>${t('reviewed', { by: r.review.decided_by })}: ${r.review.reason}</li>`}</ul></td>
+        <td><ul class="reasons">${r.review_causes.map((c) => html`<li><strong>${t(`cause_${c}` as MessageId)}</strong></li>`)}${r.classification_evidence && html`<li class="evidence">${t('evidence')}: ${r.classification_evidence}</li>`}${r.reasons.filter((x) => !x.startsWith('low-confidence:')).map((x) => html`<li>${x}</li>`)}${r.review && html`<li>${t('reviewed', { by: r.review.decided_by })}: ${r.review.reason}</li>`}</ul></td>
         <td><ul class="reasons">${r.candidates.map((c) => html`<li>${c.ncm_code} (${c.duty_rate}%) ${c.description}</li>`)}</ul></td>
         ${isBroker.value && html`<td><button type="button" aria-expanded=${editing === r.item_key} aria-label=${t('correctFor', { awb: r.awb_number })} onClick=${() => setEditing(editing === r.item_key ? null : r.item_key)}>${t('correct')}</button></td>`}
       </tr>${editing === r.item_key && html`<tr class="editor"><td colspan="10"><${Correct} batch=${meta.batch_id} row=${r} onDone=${() => { setEditing(null); setVersion(version + 1); }} onCancel=${() => setEditing(null)} /></td></tr>`}`)}</tbody>
