@@ -68,6 +68,10 @@ beforeAll(async () => {
   page.on('console', (msg) => {
     if (msg.type() === 'error' && /Content Security Policy|Trusted Type|Refused to/i.test(msg.text())) problems.push(msg.text());
   });
+  // Nothing the console loads by itself is missing (a favicon 404 on every load was, before issue 40).
+  page.on('response', (res) => {
+    if (res.status() === 404 && !res.url().includes('/api/')) problems.push(`404 ${res.url()}`);
+  });
   broker = await t.account('Aduana Staff', { kind: 'broker' });
   partner = await t.account('Console Couriers');
   const upload = async (body: Record<string, unknown>) => {
@@ -281,6 +285,10 @@ describe('the console', () => {
     expect(evidence).toEqual(expect.any(String));
     expect(await row.textContent()).toContain(`Evidencia: ${evidence}`);
     expect(await row.textContent()).not.toContain('low-confidence:');
+    // The candidates' duty is a rate, said so; the channel rules' reasons are in Spanish (the
+    // classifier's evidence and the regime's reasons are still the API's English: issue 40, 6).
+    expect(await row.textContent()).toMatch(/\d{4}\.\d{2}\.\d{2} · arancel \d+(\.\d+)?% · /);
+    expect(await page.locator('table.review').textContent()).not.toMatch(/Shipment (CIF|FOB) above|Deterministic random sample|No risk rule applies|The consignee's tax id|Prohibited goods/);
     await check('review');
     const before = (await t.call('GET', `/v1/couriers/manifests/${batchId}/download`, { token: broker.token })).body.data.products.find((p: { awb_number: string }) => p.awb_number === 'AWB0000001');
     await row.getByRole('button', { name: 'Confirmar o corregir NCM: AWB0000001' }).click();
@@ -291,6 +299,10 @@ describe('the console', () => {
     await page.getByLabel('Motivo', { exact: true }).fill('Mochilas de poliéster según factura');
     await page.getByRole('button', { name: 'Guardar decisión' }).click();
     await status().getByText(/NCM de AWB0000001: 4202\.92\.00/).waitFor();
+    // Focus stays in the queue: on the next row's button, or the heading when the queue is empty.
+    await expect
+      .poll(() => page.evaluate<string>("(() => { const a = document.activeElement; return a ? (a.getAttribute('aria-label') || a.tagName) : '' })()"))
+      .toMatch(/^(Confirmar o corregir NCM: AWB(?!0000001)\d+|H2)$/);
     const after = (await t.call('GET', `/v1/couriers/manifests/${batchId}/download`, { token: broker.token })).body.data.products.find((p: { awb_number: string }) => p.awb_number === 'AWB0000001');
     expect(after).toMatchObject({ ncm_code: '4202.92.00', classification_source: 'broker' });
     expect(after.customs_duty).not.toBe(before.customs_duty);

@@ -144,6 +144,15 @@ const messages = {
   cause_channel_ro: ['canal RO', 'channel RO'],
   cause_low_confidence: ['baja confianza', 'low confidence'],
   evidence: ['Evidencia', 'Evidence'],
+  dutyRate: ['arancel {rate}%', 'duty rate {rate}%'],
+  'rule_prohibited': ['Mercadería prohibida (régimen X): nunca se libera, verificación física.', 'Prohibited goods (regime X) are never cleared: physical inspection.'],
+  'rule_over-courier-limit': ['FOB del envío mayor a USD 3.000, el límite del régimen courier (Decreto 1065/2024): verificación física.', 'Shipment FOB above USD 3,000, the courier regime limit (Decreto 1065/2024): physical inspection.'],
+  'rule_high-value': ['CIF del envío mayor a USD 2.500: verificación física.', 'Shipment CIF above USD 2,500: physical inspection.'],
+  'rule_random-sample': ['Muestra aleatoria determinística del 2% de las guías (por un hash de la guía): verificación física.', 'Deterministic random sample of 2% of AWBs (by a hash of the AWB): physical inspection.'],
+  'rule_invalid-tax-id': ['CUIT, CUIL o DNI del destinatario ausente o inválido: revisión documental.', "The consignee's tax id (CUIT, CUIL or DNI) is missing or invalid: document review."],
+  'rule_low-confidence': ['Confianza de la clasificación arancelaria menor a {threshold} (la calibración del clasificador): revisión documental del NCM.', "Tariff classification confidence below {threshold} (the classifier's calibration): document review of the NCM code."],
+  'rule_mid-value': ['CIF del envío mayor a USD 1.000: revisión documental.', 'Shipment CIF above USD 1,000: document review.'],
+  'rule_default': ['Ninguna regla de riesgo aplica: liberación automática.', 'No risk rule applies: automatic clearance.'],
   reviewed: ['decidido por {by}', 'decided by {by}'],
   noneToReview: ['No hay productos para revisar en este lote.', 'No products to review in this batch.'],
   chooseBatch: ['Elegí un lote en Manifiestos, o escribí su id.', 'Choose a batch in Manifests, or type its id.'],
@@ -174,6 +183,16 @@ const messages = {
 export type MessageId = keyof typeof messages;
 
 /** The message in the current language, `{name}` replaced by `params.name`. */
+/**
+ * A channel rule's reason (`<rule id>: <its English description>`, core/customs/channel-rules.ts) in
+ * the console's language; any other reason as the API wrote it.
+ */
+export function ruleReason(reason: string, threshold: number): string {
+  const id = /^([a-z-]+): /.exec(reason)?.[1];
+  const key = `rule_${id}`;
+  return id && key in messages ? t(key as MessageId, { threshold }) : reason;
+}
+
 export function t(id: MessageId, params: Record<string, string | number> = {}): string {
   const text = messages[id][lang.value === 'es' ? 0 : 1];
   return text.replace(/\{(\w+)\}/g, (_, k: string) => String(params[k] ?? ''));

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { html } from '../html';
-import { money, t, type MessageId } from '../i18n';
+import { money, ruleReason, t, type MessageId } from '../i18n';
 import { api, isBroker, messageOf, must, ApiError } from '../api';
 import { go, place } from '../router';
 import { FieldError, Link, Pager, say, Title } from '../ui';
@@ -52,6 +52,22 @@ function Queue(props: { batch: string }) {
   const [editing, setEditing] = useState<string | null>(null);
   const [version, setVersion] = useState(0);
   const page = cursors.length;
+  // After a decision the page is read again: focus goes to the next row to review (the one after the
+  // decided row, or the one that took its place when it left the queue), or to the heading when none
+  // is left, never to the top of the document.
+  const focusAfter = useRef<{ key: string; index: number } | null>(null);
+  const section = useRef<HTMLElement>(null);
+  useEffect(() => {
+    const after = focusAfter.current;
+    if (after === null || !rows) return;
+    focusAfter.current = null;
+    const stayed = rows.findIndex((x) => x.item_key === after.key);
+    const at = stayed >= 0 ? stayed + 1 : after.index;
+    const buttons = section.current?.querySelectorAll<HTMLButtonElement>('tbody button[aria-expanded]') ?? [];
+    const next = buttons[at];
+    if (next) next.focus();
+    else section.current?.querySelector<HTMLElement>('#q-h')?.focus();
+  }, [rows]);
 
   useEffect(() => {
     let live = true;
@@ -67,8 +83,8 @@ function Queue(props: { batch: string }) {
   }, [props.batch, cursors, version]);
 
   if (!rows || !meta) return html`<p>${t('loading')}</p>`;
-  return html`<section aria-labelledby="q-h">
-    <h2 id="q-h">${meta.manifest_number} · ${meta.batch_id}</h2>
+  return html`<section aria-labelledby="q-h" ref=${section}>
+    <h2 id="q-h" tabIndex="-1">${meta.manifest_number} · ${meta.batch_id}</h2>
     <p>${t('reviewIntro', { threshold: meta.review_threshold })} <${Link} screen="manifests" item=${meta.batch_id}>${t('manifests')}<//></p>
     ${!rows.length ? html`<p class="muted">${t('noneToReview')}</p>` : html`
     <div class="scroll"><table class="review">
@@ -82,10 +98,10 @@ function Queue(props: { batch: string }) {
         <td>${r.classification_confidence ?? '—'}</td>
         <td><span class=${`pill ch-${r.customs_channel ?? 'none'}`}>${r.customs_channel ?? '—'}</span></td>
         <td>${money(r.customs_duty)}</td>
-        <td><ul class="reasons">${r.review_causes.map((c) => html`<li><strong>${t(`cause_${c}` as MessageId)}</strong></li>`)}${r.classification_evidence && html`<li class="evidence">${t('evidence')}: ${r.classification_evidence}</li>`}${r.reasons.filter((x) => !x.startsWith('low-confidence:')).map((x) => html`<li>${x}</li>`)}${r.review && html`<li>${t('reviewed', { by: r.review.decided_by })}: ${r.review.reason}</li>`}</ul></td>
-        <td><ul class="reasons">${r.candidates.map((c) => html`<li>${c.ncm_code} (${c.duty_rate}%) ${c.description}</li>`)}</ul></td>
+        <td><ul class="reasons">${r.review_causes.map((c) => html`<li><strong>${t(`cause_${c}` as MessageId)}</strong></li>`)}${r.classification_evidence && html`<li class="evidence">${t('evidence')}: ${r.classification_evidence}</li>`}${r.reasons.filter((x) => !x.startsWith('low-confidence:')).map((x) => html`<li>${ruleReason(x, meta.review_threshold)}</li>`)}${r.review && html`<li>${t('reviewed', { by: r.review.decided_by })}: ${r.review.reason}</li>`}</ul></td>
+        <td><ul class="reasons">${r.candidates.map((c) => html`<li>${c.ncm_code} · ${t('dutyRate', { rate: c.duty_rate })} · ${c.description}</li>`)}</ul></td>
         ${isBroker.value && html`<td><button type="button" aria-expanded=${editing === r.item_key} aria-label=${t('correctFor', { awb: r.awb_number })} onClick=${() => setEditing(editing === r.item_key ? null : r.item_key)}>${t('correct')}</button></td>`}
-      </tr>${editing === r.item_key && html`<tr class="editor"><td colspan="10"><${Correct} batch=${meta.batch_id} row=${r} onDone=${() => { setEditing(null); setVersion(version + 1); }} onCancel=${() => setEditing(null)} /></td></tr>`}`)}</tbody>
+      </tr>${editing === r.item_key && html`<tr class="editor"><td colspan="10"><${Correct} batch=${meta.batch_id} row=${r} onDone=${() => { focusAfter.current = { key: r.item_key, index: rows.indexOf(r) }; setEditing(null); setVersion(version + 1); }} onCancel=${() => setEditing(null)} /></td></tr>`}`)}</tbody>
     </table></div>`}
     <${Pager} label=${t('reviewCaption')} page=${page}
       onPrev=${page > 1 ? () => setCursors(cursors.slice(0, -1)) : undefined}
