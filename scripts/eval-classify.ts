@@ -256,10 +256,7 @@ export function calibrationModule(fit: Fit, e: Evaluation, measuredOn: string): 
     ...(calibration.ai ? { ai: calibration.ai } : {}),
     bands: e.bands.map((b) => ({ from: b.from, to: b.to, items: b.items, accuracy6: b.accuracy6 === null ? null : Math.round(b.accuracy6 * 1000) / 1000 })),
   };
-  const text = readFileSync(calibrationPath, 'utf8');
-  const start = text.indexOf('export const calibration: Calibration = ');
-  const end = text.indexOf(';\n', start);
-  return `${text.slice(0, start)}export const calibration: Calibration = ${JSON.stringify(c, null, 2)}${text.slice(end)}`;
+  return withCalibration(c);
 }
 
 /** An answer of an asynchronous classifier (the Bedrock tier) for an item. */
@@ -290,9 +287,9 @@ export async function evaluateBedrock(classify: AsyncClassify, all: readonly Nam
   const map = fitConfidenceMap(fitOn.map(({ item, c }) => ({ raw: c.confidence, ok: sameHs6(c.ncm_code, item.ncm) })));
   const accuracy6 = fitOn.filter(({ item, c }) => sameHs6(c.ncm_code, item.ncm)).length / Math.max(1, fitOn.length);
   const rows = all.map((set) => {
-    const mapped = answered.get(set)!.map(({ item, c }) => ({ item, c: { ...c, confidence: c.source === 'ai' ? calibrated(c.confidence, map) : c.confidence } }));
+    const mapped = new Map(answered.get(set)!.map(({ item, c }) => [item.description, { ...c, confidence: c.source === 'ai' ? calibrated(c.confidence, map) : c.confidence }]));
     const fixed: OfflineClassifier['classify'] = (input) => {
-      const hit = mapped.find(({ item }) => item.description === input.description)!.c;
+      const hit = mapped.get(input.description ?? '')!;
       return { ncm_code: hit.ncm_code, confidence: hit.confidence, source: hit.source as 'ai', reason: '', duty_rate: 0, description: '', duty_source: { status: 'unverified', source: 'estimate', note: '' } };
     };
     return { set, e: evaluate({ classify: fixed } as OfflineClassifier, set.items, undefined, 1, reviewBelow) };
@@ -303,6 +300,11 @@ export async function evaluateBedrock(classify: AsyncClassify, all: readonly Nam
 /** The calibration module's text with the Bedrock tier's map for `model`. */
 export function aiCalibrationModule(model: string, ai: { items: number; accuracy6: number; map: ConfidenceStep[] }, measuredOn: string): string {
   const c: Calibration = { ...calibration, ai: { model, measured_on: measuredOn, ...ai } };
+  return withCalibration(c);
+}
+
+/** The calibration module's text with `c` as its `calibration`. */
+function withCalibration(c: Calibration): string {
   const text = readFileSync(calibrationPath, 'utf8');
   const start = text.indexOf('export const calibration: Calibration = ');
   const end = text.indexOf(';\n', start);
