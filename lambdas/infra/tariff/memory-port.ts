@@ -6,14 +6,17 @@ import { getMemories, memoryCount, type MemoryRecord } from '../entities/review'
  * may give another.
  */
 export interface TariffMemoryPort {
-  /** The account's remembered products among these fingerprints (none when it has no memory). */
-  lookup(accountId: number, fingerprints: readonly string[]): Promise<Map<string, Pick<MemoryRecord, 'ncmCode' | 'decidedAt' | 'decidedBy' | 'batchId' | 'awb' | 'revision'>>>;
+  /**
+   * The account's remembered products among these keys (none when it has no memory); `keys` is
+   * called only when it has some, so a page of an account without memory hashes nothing.
+   */
+  lookup(accountId: number, keys: () => readonly string[]): Promise<Map<string, Pick<MemoryRecord, 'ncmCode' | 'decidedAt' | 'decidedBy' | 'batchId' | 'awb' | 'revision'>>>;
 }
 
 export const tableMemory: TariffMemoryPort = {
-  async lookup(accountId, fingerprints) {
+  async lookup(accountId, keys) {
     if (!(await memoryCount(accountId))) return new Map();
-    return getMemories(accountId, [...new Set(fingerprints)]);
+    return getMemories(accountId, [...new Set(keys())]);
   },
 };
 

@@ -11,7 +11,7 @@ import { tariffClassifier } from '#infra/tariff/classifier-port';
 import { classifyInputOf, type Classification } from '#core/tariff/classifier';
 import { tariffMemory } from '#infra/tariff/memory-port';
 import { loadTariffTable } from '#infra/tariff/table-source';
-import { memoryKeysOf, type MemoryMatch } from '../review/fingerprint';
+import { memoryKeysOf, type MemoryKey, type MemoryMatch } from '../review/fingerprint';
 import type { PageItem, StageOutput } from './pages-store';
 import { recordMetric } from '#shared/metrics';
 import { channelRules } from '#core/customs/channel-rules';
@@ -101,8 +101,11 @@ const itemsBetweenYields = 50;
  */
 async function remembered(items: readonly PageItem[], accountId: number): Promise<Map<string, Classification>> {
   const out = new Map<string, Classification>();
-  const keys = new Map(items.map((it) => [it.itemKey, memoryKeysOf(it.data)]));
-  const memories = await tariffMemory().lookup(accountId, [...keys.values()].flatMap((ks) => ks.map((k) => k.key)));
+  let keys = new Map<string, MemoryKey[]>();
+  const memories = await tariffMemory().lookup(accountId, () => {
+    keys = new Map(items.map((it) => [it.itemKey, memoryKeysOf(it.data)]));
+    return [...keys.values()].flatMap((ks) => ks.map((k) => k.key));
+  });
   if (!memories.size) return out;
   const table = await loadTariffTable();
   const rows = new Map(table.rows.map((r) => [r.ncm, r]));
