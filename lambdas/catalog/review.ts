@@ -1,5 +1,5 @@
 import type { RouteDef } from './types';
-import { BatchQueueQuery, ClassificationBody, ClassificationParams, QuotaParams, QuotaQuery, ReviewDecisionsQuery, ReviewPathParams, ReviewQueueQuery } from '#http/review/schemas';
+import { BatchQueueQuery, ClassificationBody, ClassificationParams, GroupClassificationBody, GroupParams, QuotaParams, QuotaQuery, ReviewDecisionsQuery, ReviewGroupsQuery, ReviewPathParams, ReviewQueueQuery } from '#http/review/schemas';
 
 export const ReviewQueue = {
   id: 'ReviewQueue',
@@ -25,12 +25,46 @@ export const ReviewClassification = {
   auth: { roles: ['broker'] },
   rate: 'couriers.status',
   uses: {
-    // UpdateItem and PutItem: the batch, the decision and the memory in one transaction.
-    table: ['GetItem', 'Query', 'PutItem', 'UpdateItem'],
+    // UpdateItem and PutItem: the batch, the decision and the memory in one transaction;
+    // BatchWriteItem: a group decision's records a crash left unwritten (issue 40), written first.
+    table: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'BatchWriteItem'],
     bucket: [{ name: 'files', actions: ['GetObject', 'PutObject'] }],
   },
   schemas: { params: ClassificationParams, body: ClassificationBody },
   memoryMb: 1024,
+} satisfies RouteDef;
+
+export const ReviewGroups = {
+  id: 'ReviewGroups',
+  method: 'GET',
+  path: '/v1/couriers/manifests/{manifest}/review/groups',
+  handler: 'http/review/groups',
+  summary: 'The products awaiting review grouped by normalized description and declared code, largest first, with their candidates (cursor pages)',
+  tag: 'review',
+  auth: {},
+  rate: 'couriers.status',
+  uses: { table: ['GetItem', 'BatchGetItem', 'Query'], bucket: [{ name: 'files', actions: ['GetObject'] }] },
+  schemas: { params: ReviewPathParams, query: ReviewGroupsQuery },
+  memoryMb: 1024,
+} satisfies RouteDef;
+
+export const ReviewGroupClassification = {
+  id: 'ReviewGroupClassification',
+  method: 'PUT',
+  path: '/v1/couriers/manifests/{manifest}/review/groups/{group}/classification',
+  handler: 'http/review/classify-group',
+  summary: "Decide the NCM of every product of a review group at once (broker): each shipment computed again, each product recorded as its own decision",
+  tag: 'review',
+  auth: { roles: ['broker'] },
+  rate: 'couriers.status',
+  uses: {
+    // UpdateItem: the batch's move; BatchWriteItem (PutItem): each product's decision and memory after it.
+    table: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'BatchWriteItem'],
+    bucket: [{ name: 'files', actions: ['GetObject', 'PutObject'] }],
+  },
+  schemas: { params: GroupParams, body: GroupClassificationBody },
+  memoryMb: 1024,
+  timeoutSeconds: 29,
 } satisfies RouteDef;
 
 export const ReviewDecisions = {
@@ -73,4 +107,4 @@ export const ReviewBatches = {
 } satisfies RouteDef;
 
 /** The broker's review of processed batches and the quota view (issue 33; the console's Review and Quota screens). */
-export const reviewRoutes = { ReviewBatches, ReviewQueue, ReviewClassification, ReviewDecisions, QuotaShipments };
+export const reviewRoutes = { ReviewBatches, ReviewQueue, ReviewClassification, ReviewGroups, ReviewGroupClassification, ReviewDecisions, QuotaShipments };

@@ -65,8 +65,14 @@ export interface BatchRecord {
   reviewRevision?: number;
   /** The revision whose `manifest.processed` the close of the review announced (one event per review). */
   reviewAnnounced?: number;
+  /**
+   * A group decision's records still to be written (issue 40): set with the batch's move to the
+   * decided results, cleared once every product's decision record and memory is in the table; a
+   * reader that finds it writes them first (they are in storage under `key`).
+   */
+  reviewWrites?: { revision: number; key: string };
   /** Written when a pipeline run finishes: regime counts and amount to pay. */
-  summary?: { personal_items?: number; commercial_items?: number; prohibited_items?: number; amount_to_pay?: number; currency?: string; total_awbs?: number; total_products?: number };
+  summary?: { personal_items?: number; commercial_items?: number; prohibited_items?: number; amount_to_pay?: number; currency?: string; total_awbs?: number; total_products?: number; review_pending?: number; review_at_stake?: number };
   /** The latest run's stage states (lambdas/core/pipeline/stages.ts). */
   pipeline?: PipelineState;
   createdAt: string;

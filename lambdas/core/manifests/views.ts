@@ -166,6 +166,8 @@ export interface ProductFields {
   consignee: string;
   taxId: string | null;
   fob: number | null;
+  /** The code the partner declared (`hsCode`), as sent. */
+  declaredCode?: string | null;
 }
 
 export function productFields(d: StoredItem['data']): ProductFields {
@@ -175,6 +177,7 @@ export function productFields(d: StoredItem['data']): ProductFields {
     consignee: d.consigneeName,
     taxId: d.consigneeIdNumber ?? null,
     fob: d.fobValueUsd ?? null,
+    declaredCode: d.hsCode ?? null,
   };
 }
 
@@ -202,6 +205,8 @@ export function processedProductView(it: { awb: string; itemKey: string; item: P
     tax_id_valid: r?.tax_id_valid ?? null,
     quota: r?.quota ?? null,
     regime: r?.regime ?? null,
+    /** The code the partner declared, as sent (what a review group joins by, with the description). */
+    declared_code: it.item.declaredCode ?? null,
     ncm_code: r?.ncm_code ?? null,
     classification_confidence: r?.classification_confidence ?? null,
     classification_source: r?.classification_source ?? null,

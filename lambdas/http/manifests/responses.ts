@@ -88,6 +88,8 @@ export const ProcessedProduct = v.strictObject({
   quota: orNull(integer),
   regime: orNull(v.string()),
   ncm_code: orNull(v.string()),
+  /** The code the partner declared, as sent; null when none was (or for results written before issue 40). */
+  declared_code: v.optional(orNull(v.string())),
   classification_confidence: orNull(v.number()),
   classification_source: orNull(v.picklist(['partner', 'ai', 'offline', 'hs-fallback', 'broker'])),
   /** What decided the code (the words a row met, the nomenclature's text, a broker's decision); null before the classification stage. */

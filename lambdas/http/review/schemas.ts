@@ -35,3 +35,20 @@ export const BatchQueueQuery = v.object({
   per_page: v.optional(intQuery(1, 100), '15'),
   status: v.optional(v.picklist(batchStatuses.filter((s) => s !== 'receiving'), 'Must be one of pending, processing, completed, failed.')),
 });
+
+/** A group of the review queue (issue 40): its id as the groups list answers it. */
+export const GroupParams = v.object({
+  manifest: v.pipe(v.string(), v.minLength(1), v.maxLength(100)),
+  group: v.pipe(v.string(), v.regex(/^[0-9a-f]{16}$/, 'Must be a group_id the groups list answered (16 hex characters).')),
+});
+
+/** The place in the groups' order where the page starts (what `next_cursor` answers). */
+export const ReviewGroupsQuery = v.object({
+  cursor: v.optional(v.pipe(v.string(), v.regex(/^\d{1,9}$/, 'Is not a cursor this list answered; leave it out to start from the first page.'))),
+  per_page: v.optional(intQuery(1, 100), '25'),
+});
+
+export const GroupClassificationBody = v.object({
+  ncm_code: ClassificationBody.entries.ncm_code,
+  reason: text(500),
+});

@@ -3,6 +3,7 @@ import { cancellationCodes, getEvery, isConditionalFailure, type TransactItem, t
 import { documentClient } from '../dynamo';
 import { batchKey } from './manifests';
 import { config } from '#shared/config';
+import { batchWriteAll } from '../batch-write';
 import type { BatchRecord, ClassificationReview } from '#core/manifests/model';
 import { reviewDecisions, type ReviewDecisionItem } from './review/review-decision';
 import { tariffMemories, type TariffMemoryItem } from './review/tariff-memory';
@@ -40,30 +41,8 @@ export async function applyReview(
   memories: readonly MemoryRecord[],
   newMemories: number,
 ): Promise<'applied' | 'conflict'> {
-  const table = config.tableName();
-  const expectedRevision = batch.reviewRevision ?? 0;
   const items: TransactItem[] = [
-    {
-      Update: {
-        TableName: table,
-        Key: batchKey(batch.batchId),
-        UpdateExpression: 'SET finishedRunId = :run, summary = :summary, reviewRevision = :next, updatedAt = :at',
-        ConditionExpression:
-          'attribute_exists(pk) AND attribute_not_exists(closedAt) AND finishedRunId = :from AND #status = :completed AND lastRunId = :last AND ' +
-          (expectedRevision ? 'reviewRevision = :expected' : 'attribute_not_exists(reviewRevision)'),
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: {
-          ':run': change.runId,
-          ':summary': change.summary,
-          ':next': decision.revision,
-          ':at': change.at,
-          ':from': batch.finishedRunId,
-          ':completed': 'completed',
-          ':last': batch.lastRunId,
-          ...(expectedRevision ? { ':expected': expectedRevision } : {}),
-        },
-      },
-    },
+    batchMove(batch, { ...change, revision: decision.revision }),
     putEntry(
       reviewDecisions()
         .put({ batchId: batch.batchId, revisionKey: revisionKey(decision.revision), ...decision })
@@ -72,10 +51,47 @@ export async function applyReview(
     ),
   ];
   for (const memory of memories) items.push(putEntry(tariffMemories().put(memory).params<WithReturnValues<TransactPut>>()));
-  if (newMemories > 0 && memories.length) {
-    const { ReturnValues: _r, ...update } = tariffMemoryMetas().update({ accountId: memories[0].accountId }).add({ count: newMemories }).set({ updatedAt: change.at }).params<WithReturnValues<TransactUpdate>>();
-    items.push({ Update: update });
-  }
+  if (newMemories > 0 && memories.length) items.push(memoryCountUp(memories[0].accountId, newMemories, change.at));
+  return transact(items);
+}
+
+/**
+ * The batch's move to the results of `change.runId` with its new summary and revision, only if it
+ * is still on the run and revision read (completed, not closed); with `writes`, the mark of a group
+ * decision's records still to write.
+ */
+function batchMove(batch: BatchRecord, change: { runId: string; summary: BatchRecord['summary']; at: string; revision: number; writes?: BatchRecord['reviewWrites'] }): TransactItem {
+  const expectedRevision = batch.reviewRevision ?? 0;
+  return {
+    Update: {
+      TableName: config.tableName(),
+      Key: batchKey(batch.batchId),
+      UpdateExpression: 'SET finishedRunId = :run, summary = :summary, reviewRevision = :next, updatedAt = :at' + (change.writes ? ', reviewWrites = :writes' : ''),
+      ConditionExpression:
+        'attribute_exists(pk) AND attribute_not_exists(closedAt) AND attribute_not_exists(reviewWrites) AND finishedRunId = :from AND #status = :completed AND lastRunId = :last AND ' +
+        (expectedRevision ? 'reviewRevision = :expected' : 'attribute_not_exists(reviewRevision)'),
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: {
+        ':run': change.runId,
+        ':summary': change.summary,
+        ':next': change.revision,
+        ':at': change.at,
+        ':from': batch.finishedRunId,
+        ':completed': 'completed',
+        ':last': batch.lastRunId,
+        ...(expectedRevision ? { ':expected': expectedRevision } : {}),
+        ...(change.writes ? { ':writes': change.writes } : {}),
+      },
+    },
+  };
+}
+
+function memoryCountUp(accountId: number, count: number, at: string): TransactItem {
+  const { ReturnValues: _r, ...update } = tariffMemoryMetas().update({ accountId }).add({ count }).set({ updatedAt: at }).params<WithReturnValues<TransactUpdate>>();
+  return { Update: update };
+}
+
+async function transact(items: TransactItem[]): Promise<'applied' | 'conflict'> {
   try {
     await documentClient().send(new TransactWriteCommand({ TransactItems: items }));
     return 'applied';
@@ -83,6 +99,51 @@ export async function applyReview(
     const codes = cancellationCodes(err);
     if (codes?.includes('ConditionalCheckFailed')) return 'conflict';
     throw err;
+  }
+}
+
+/**
+ * A group decision's commit (issue 40): the batch moves to the decided results with the mark of
+ * the records still to write (`reviewWrites`), and the account's memory count grows by the keys
+ * not yet remembered, all or nothing. The records follow (`writeGroupRecords`), then the mark is
+ * cleared; a crash between leaves the mark for the next reader to finish.
+ */
+export async function applyGroupReview(
+  batch: BatchRecord,
+  change: { runId: string; summary: BatchRecord['summary']; at: string; revision: number; writes: NonNullable<BatchRecord['reviewWrites']> },
+  memoryCount: { accountId: number; newMemories: number },
+): Promise<'applied' | 'conflict'> {
+  const items = [batchMove(batch, change)];
+  if (memoryCount.newMemories > 0) items.push(memoryCountUp(memoryCount.accountId, memoryCount.newMemories, change.at));
+  return transact(items);
+}
+
+/** A group decision's product records (`REVIEW#<revision>#<item key>`) and memories, in BatchWriteItem calls; a repeat writes the same items. */
+export async function writeGroupRecords(batchId: string, decisions: readonly ReviewDecisionRecord[], memories: readonly MemoryRecord[]): Promise<void> {
+  function* requests() {
+    for (let i = 0; i < decisions.length; i += 25) {
+      const slice = decisions.slice(i, i + 25).map((d) => ({ batchId, revisionKey: `${revisionKey(d.revision)}#${d.itemKey}`, ...d }));
+      yield* reviewDecisions().put(slice).params<{ RequestItems: never }[]>();
+    }
+    for (let i = 0; i < memories.length; i += 25) yield* tariffMemories().put(memories.slice(i, i + 25)).params<{ RequestItems: never }[]>();
+  }
+  await batchWriteAll(requests());
+}
+
+/** Clears the mark of a group decision's records once they are written (only that revision's). */
+export async function clearReviewWrites(batchId: string, revision: number): Promise<void> {
+  try {
+    await documentClient().send(
+      new UpdateCommand({
+        TableName: config.tableName(),
+        Key: batchKey(batchId),
+        UpdateExpression: 'REMOVE reviewWrites',
+        ConditionExpression: 'reviewWrites.revision = :r',
+        ExpressionAttributeValues: { ':r': revision },
+      }),
+    );
+  } catch (err) {
+    if (!isConditionalFailure(err)) throw err;
   }
 }
 

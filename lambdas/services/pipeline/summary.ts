@@ -1,5 +1,6 @@
 import { toCents, toNumber, type Cents } from '#core/customs/money';
 import type { ProcessedProduct } from '#core/manifests/views';
+import { tallyReview, type ReviewTally } from '#core/review/queue';
 
 /**
  * The manifest summary of spec 2.6, counted product by product as the batch's results are
@@ -10,12 +11,15 @@ export class SummaryTally {
   private products = 0;
   private readonly regimes = { P: 0, C: 0, X: 0 };
   private amountToPay: Cents = 0n;
+  /** The products awaiting the broker's review and what they pay (the inbox's counts, issue 40). */
+  private readonly review: ReviewTally = { pending: 0, atStake: 0n };
 
   add(p: ProcessedProduct): void {
     this.awbs.add(p.awb_number);
     this.products++;
     if (p.regime) this.regimes[p.regime]++;
     this.amountToPay += toCents(p.amount_to_pay ?? 0);
+    tallyReview(this.review, p);
   }
 
   summary() {
@@ -27,6 +31,8 @@ export class SummaryTally {
       prohibited_items: this.regimes.X,
       amount_to_pay: toNumber(this.amountToPay),
       currency: 'USD',
+      review_pending: this.review.pending,
+      review_at_stake: toNumber(this.review.atStake),
     };
   }
 }

@@ -12,11 +12,13 @@ import { customsChannel, shipmentChannel } from '#core/customs/channel';
 import { channelRules } from '#core/customs/channel-rules';
 import { toCents, toNumber } from '#core/customs/money';
 import { classifyInputOf } from '#core/tariff/classifier';
+import { reviewCauses, reviewSummaryAfter, reviewThreshold } from '#core/review/queue';
 import { offlineClassifierInForce } from '#infra/tariff/classifier-port';
 import { normalizeNcm, type TariffRow } from '#core/tariff/table';
 import { now } from '#infra/clock';
 import { getBatch, getStoredItems, itemsOfAwb, listAllBatches } from '#infra/entities/manifests';
-import { applyReview, getMemory, listReviewDecisions, reviewOf, withCursor, type ReviewDecisionRecord } from '#infra/entities/review';
+import { applyReview, clearReviewWrites, getMemory, listReviewDecisions, reviewOf, withCursor, writeGroupRecords, type MemoryRecord, type ReviewDecisionRecord } from '#infra/entities/review';
+import { blobs } from '#infra/blobs';
 import { loadTariffTable } from '#infra/tariff/table-source';
 import { partAt, readHashesOf, readPartOf, resultsIndex, writeIndex, writePart, type ResultsIndex } from '../pipeline/results-store';
 import { closed } from '../manifests/intake';
@@ -31,18 +33,6 @@ import { requireBatch } from '../manifests/tracking';
 
 const badCursor = () => new ValidationFailed({ cursor: ['Is not a cursor this list answered; leave it out to start from the first page.'] });
 
-/** The review threshold: the `confidence_below` rule of the channel rules (0.5). */
-export const reviewThreshold = channelRules.flatMap((r) => (r.when.kind === 'confidence_below' ? [r.when.threshold] : [])).reduce((a, b) => Math.max(a, b), 0);
-
-/** Why a product is in the review queue; empty when it is not. */
-export function reviewCauses(p: Pick<ProcessedProduct, 'customs_channel' | 'classification_confidence'>): ('channel_a' | 'channel_ro' | 'low_confidence')[] {
-  const out: ('channel_a' | 'channel_ro' | 'low_confidence')[] = [];
-  if (p.customs_channel === 'A') out.push('channel_a');
-  if (p.customs_channel === 'RO') out.push('channel_ro');
-  if ((p.classification_confidence ?? 0) < reviewThreshold) out.push('low_confidence');
-  return out;
-}
-
 /**
  * Whether a stored product line is in the queue, read off its text (channel and confidence) so a
  * page of a 100,000-item batch is found without parsing every product.
@@ -54,9 +44,17 @@ function lineNeedsReview(line: string): boolean {
   return !m || m[1] === 'null' || Number(m[1]) < reviewThreshold;
 }
 
-/** A finished, visible batch the caller may read (a broker any account's), by batch id or the caller's manifest number. */
-async function reviewableBatch(principal: Principal, manifest: string): Promise<BatchRecord & { finishedRunId: string }> {
-  const batch = await requireBatch(principal, manifest);
+/**
+ * A finished, visible batch the caller may read (a broker any account's), by batch id or the
+ * caller's manifest number; for a writer (`settle`), a group decision's records left unwritten by a
+ * crash are written first.
+ */
+export async function reviewableBatch(principal: Principal, manifest: string, settle = false): Promise<BatchRecord & { finishedRunId: string }> {
+  let batch = await requireBatch(principal, manifest);
+  if (settle && batch.reviewWrites && canAccess(principal, batch.accountId)) {
+    await settleGroupWrites(batch.batchId, batch.reviewWrites);
+    batch = (await getBatch(batch.batchId)) ?? batch;
+  }
   if (!canAccess(principal, batch.accountId)) throw new NotFound(`No manifest or batch ${manifest} in your account.`);
   if (batch.status !== 'completed' || !batch.finishedRunId) {
     throw new Conflict(`Manifest ${batch.manifestNumber} (batch ${batch.batchId}) is ${batch.status} at ${batch.progress}%; it can be reviewed once processed.`, {
@@ -165,7 +163,7 @@ export async function correctClassification(principal: Principal, manifest: stri
   const row = table.rows.find((r) => r.ncm === ncm);
   if (!row) throw new ValidationFailed({ ncm_code: [`${ncm} is not a row of the tariff table in force.`] });
   for (let attempt = 1; attempt <= attempts; attempt++) {
-    const batch = await reviewableBatch(principal, manifest);
+    const batch = await reviewableBatch(principal, manifest, true);
     if (batch.closedAt) throw closed(batch);
     const outcome = await tryCorrection(principal, batch, change, ncm, row);
     if (outcome !== 'moved') return outcome;
@@ -202,7 +200,7 @@ async function tryCorrection(principal: Principal, batch: BatchRecord & { finish
   const revision = (batch.reviewRevision ?? 0) + 1;
   const decidedBy = principal.email ?? principal.tokenName;
   const review = { revision, ncm_code_before: old.ncm_code, ncm_code: ncm, reason: change.reason, decided_by: decidedBy, decided_at: at.toISOString() };
-  const after = recompute(change.awb, items, before, target.itemKey, { ncm, row, tableVersion: (await loadTariffTable()).version, review }, at);
+  const after = recompute(change.awb, items, before, new Map([[target.itemKey, { ncm, row, tableVersion: (await loadTariffTable()).version, review }]]), at);
 
   const base = runId.replace(/\.r\d+-[0-9a-f]{8}$/, '');
   const newRun = `${base}.r${revision}-${createHash('sha256').update(JSON.stringify([target.itemKey, ncm, change.reason, revision])).digest('hex').slice(0, 8)}`;
@@ -233,7 +231,7 @@ async function tryCorrection(principal: Principal, batch: BatchRecord & { finish
 
   let delta = 0n;
   for (const [k, p] of after) delta += toCents(p.amount_to_pay ?? 0) - toCents(before.get(k)?.amount_to_pay ?? 0);
-  const summary = { ...batch.summary, amount_to_pay: toNumber(toCents(batch.summary?.amount_to_pay ?? 0) + delta) };
+  const summary = { ...batch.summary, amount_to_pay: toNumber(toCents(batch.summary?.amount_to_pay ?? 0) + delta), ...reviewSummaryAfter(batch.summary, before, after) };
   const corrected = after.get(target.itemKey)!;
 
   const input = classifyInputOf(target.data);
@@ -299,37 +297,40 @@ function answer(batch: BatchRecord, before: ProcessedProduct, after: ProcessedPr
   };
 }
 
+/** A broker's decision on one product, as `recompute` applies it. */
+export interface Decided {
+  ncm: string;
+  row: TariffRow;
+  tableVersion: string | null;
+  review: NonNullable<ProcessedResult['review']>;
+}
+
 /**
- * The shipment's products again with one product's NCM decided by the broker: the same
+ * The shipment's products again with some products' NCM decided by the broker: the same
  * calculation (`calculateLines`) and channel rules as the pipeline's calculations stage, the
  * other products with the rates and confidence they had.
  */
-function recompute(
-  awb: string,
-  items: readonly StoredItem[],
-  before: Map<string, ProcessedProduct>,
-  targetKey: string,
-  decided: { ncm: string; row: TariffRow; tableVersion: string | null; review: NonNullable<ProcessedResult['review']> },
-  at: Date,
-): Map<string, ProcessedProduct> {
+export function recompute(awb: string, items: readonly StoredItem[], before: ReadonlyMap<string, ProcessedProduct>, decided: ReadonlyMap<string, Decided>, at: Date): Map<string, ProcessedProduct> {
   const rules = taxRulesAt(at);
   const date = argentineDate(at);
   const present = items.filter((it) => before.has(it.itemKey));
-  const rates = tariffRatesOf({ ncm: decided.ncm, duty_rate: decided.row.duty_rate, duty_source: decided.row.duty_source ?? importedDutySource(decided.tableVersion), statistics_fee_rate: rules.statistics_fee_rate, date });
+  const ratesOf = new Map(
+    [...decided].map(([k, d]) => [k, tariffRatesOf({ ncm: d.ncm, duty_rate: d.row.duty_rate, duty_source: d.row.duty_source ?? importedDutySource(d.tableVersion), statistics_fee_rate: rules.statistics_fee_rate, date })]),
+  );
   const num = (v: unknown) => (typeof v === 'number' ? v : undefined);
   const calc = calculateLines(
     awb,
     present.map((it) => {
       const p = before.get(it.itemKey)!;
       const b = (p.breakdown ?? {}) as Record<string, unknown>;
-      const mine = it.itemKey === targetKey;
+      const mine = decided.get(it.itemKey);
       return {
         itemKey: it.itemKey,
         data: it.data,
         regime: p.regime as 'P' | 'C' | 'X' | undefined,
         taxIdValid: p.tax_id_valid === true,
-        dutyRate: mine ? decided.row.duty_rate : (num(b.duty_rate) ?? 0),
-        vatRate: mine ? rates.vat.rate : num(b.vat_rate),
+        dutyRate: mine ? mine.row.duty_rate : (num(b.duty_rate) ?? 0),
+        vatRate: mine ? ratesOf.get(it.itemKey)!.vat.rate : num(b.vat_rate),
       };
     }),
     rules,
@@ -340,7 +341,7 @@ function recompute(
       awb,
       regime: calc.regime,
       taxIdValid: p.tax_id_valid ?? false,
-      classificationConfidence: it.itemKey === targetKey ? 1 : (p.classification_confidence ?? 0),
+      classificationConfidence: decided.has(it.itemKey) ? 1 : (p.classification_confidence ?? 0),
       fob_usd: calc.totals.fob,
       cif_usd: calc.totals.cif,
       prohibited: p.regime === 'X',
@@ -351,17 +352,17 @@ function recompute(
   for (const it of present) {
     const p = before.get(it.itemKey)!;
     const b = calc.products.get(it.itemKey)!;
-    const mine = it.itemKey === targetKey;
+    const mine = decided.get(it.itemKey);
     out.set(it.itemKey, {
       ...p,
       ...(mine
         ? {
-            ncm_code: decided.ncm,
+            ncm_code: mine.ncm,
             classification_confidence: 1,
             classification_source: 'broker' as const,
-            classification_evidence: `Decided by ${decided.review.decided_by} on ${decided.review.decided_at.slice(0, 10)} (revision ${decided.review.revision}): ${decided.review.reason}`,
-            tariff_rates: rateStatuses(rates),
-            review: decided.review,
+            classification_evidence: `Decided by ${mine.review.decided_by} on ${mine.review.decided_at.slice(0, 10)} (revision ${mine.review.revision}): ${mine.review.reason}`,
+            tariff_rates: rateStatuses(ratesOf.get(it.itemKey)!),
+            review: mine.review,
           }
         : {}),
       ...calculatedFields(b),
@@ -387,6 +388,7 @@ export async function reviewDecisions(principal: Principal, manifest: string, cu
       customs_duty: d.dutyAfter ?? null,
       customs_channel_before: d.channelBefore ?? null,
       customs_channel: d.channelAfter ?? null,
+      ...(d.groupId ? { group_id: d.groupId, group_size: d.groupSize } : {}),
     })),
     meta: { per_page: perPage, cursor: cursor ?? null, next_cursor: next ?? null },
   };
@@ -412,4 +414,18 @@ export async function batchQueue(opts: { cursor?: string; perPage: number; statu
     data: out.map((b) => ({ ...manifestView(b), account_id: b.accountId, reviewed: b.reviewRevision ?? 0 })),
     meta: { per_page: opts.perPage, cursor: opts.cursor ?? null, next_cursor: cursor },
   };
+}
+
+/**
+ * Writes a group decision's records from storage and clears the batch's mark: after the commit,
+ * and by whoever next finds the mark left by a crash between the two (the writes are puts of the
+ * same items, so doing them twice changes nothing).
+ */
+export async function settleGroupWrites(batchId: string, writes: NonNullable<BatchRecord['reviewWrites']>): Promise<void> {
+  const body = await blobs().get(writes.key);
+  if (body) {
+    const { decisions, memories } = JSON.parse(body.toString('utf8')) as { decisions: ReviewDecisionRecord[]; memories: MemoryRecord[] };
+    await writeGroupRecords(batchId, decisions, memories);
+  }
+  await clearReviewWrites(batchId, writes.revision);
 }

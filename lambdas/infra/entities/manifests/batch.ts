@@ -20,6 +20,7 @@ export const manifestBatches = defineEntity({
     summary: { type: CustomAttributeType<NonNullable<BatchRecord['summary']>>('any') },
     pipeline: { type: CustomAttributeType<PipelineState>('any') },
     ...optional({ reviewRevision: 'number', reviewAnnounced: 'number' }),
+    reviewWrites: { type: CustomAttributeType<NonNullable<BatchRecord['reviewWrites']>>('any') },
   },
   indexes: {
     byId: { pk: key('pk', 'BATCH#${batchId}', keyless), sk: key('sk', 'BATCH', keyless) },
