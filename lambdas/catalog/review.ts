@@ -1,5 +1,5 @@
 import type { RouteDef } from './types';
-import { BatchQueueQuery, ClassificationBody, ClassificationParams, GroupClassificationBody, GroupParams, QuotaParams, QuotaQuery, ReviewDecisionsQuery, ReviewGroupsQuery, ReviewPathParams, ReviewQueueQuery } from '#http/review/schemas';
+import { BatchQueueQuery, ClassificationBody, ClassificationParams, GroupClassificationBody, GroupParams, InboxQuery, QuotaParams, QuotaQuery, ReviewDecisionsQuery, ReviewGroupsQuery, ReviewPathParams, ReviewQueueQuery } from '#http/review/schemas';
 
 export const ReviewQueue = {
   id: 'ReviewQueue',
@@ -106,5 +106,23 @@ export const ReviewBatches = {
   schemas: { query: BatchQueueQuery },
 } satisfies RouteDef;
 
+export const ReviewInbox = {
+  id: 'ReviewInbox',
+  method: 'GET',
+  path: '/v1/couriers/review/inbox',
+  handler: 'http/review/inbox',
+  summary: "What needs the broker's action across every courier (broker or admin): documents awaiting validation and approval, processed batches not closed grouped by flight, oldest first, with the products awaiting review, what they pay and the risk flags (flights in cursor pages)",
+  tag: 'review',
+  auth: { roles: ['broker', 'admin'] },
+  rate: 'couriers.status',
+  uses: {
+    // UpdateItem: a batch processed before issue 40 gets its review counts kept once counted.
+    table: ['GetItem', 'Query', 'UpdateItem'],
+    bucket: [{ name: 'files', actions: ['GetObject'] }],
+  },
+  schemas: { query: InboxQuery },
+  memoryMb: 1024,
+} satisfies RouteDef;
+
 /** The broker's review of processed batches and the quota view (issue 33; the console's Review and Quota screens). */
-export const reviewRoutes = { ReviewBatches, ReviewQueue, ReviewClassification, ReviewGroups, ReviewGroupClassification, ReviewDecisions, QuotaShipments };
+export const reviewRoutes = { ReviewInbox, ReviewBatches, ReviewQueue, ReviewClassification, ReviewGroups, ReviewGroupClassification, ReviewDecisions, QuotaShipments };

@@ -20,7 +20,39 @@ const figures = v.strictObject({
   customs_channel: nullable(v.picklist(['V', 'A', 'RO'])),
 });
 
+const inboxBatch = v.strictObject({
+  batch_id: v.string(),
+  manifest_number: v.string(),
+  account_id: integer,
+  account_name: nullable(v.string()),
+  created_at: timestamp,
+  products: integer,
+  products_awaiting: integer,
+  at_stake: money,
+  amount_to_pay: money,
+  risk_flags: integer,
+  reviewed: integer,
+});
+
 export const reviewResponses = {
+  ReviewInbox: {
+    answers: {
+      200: data(
+        "What needs the broker's action: document counts per courier, review totals, and a page of flights, oldest first",
+        v.strictObject({
+          documents: v.strictObject({
+            awaiting_validation: integer,
+            awaiting_approval: integer,
+            oldest_at: nullable(timestamp),
+            by_account: v.array(v.strictObject({ account_id: integer, account_name: nullable(v.string()), awaiting_validation: integer, awaiting_approval: integer, oldest_at: nullable(timestamp) })),
+          }),
+          review: v.strictObject({ products_awaiting: integer, at_stake: money, batches_open: integer, flights: integer, risk_flags: integer, batches_processing: integer }),
+          flights: v.array(v.strictObject({ mawb_number: v.string(), oldest_at: timestamp, products_awaiting: integer, at_stake: money, risk_flags: integer, batches: v.array(inboxBatch) })),
+        }),
+        { extra: { meta: v.strictObject({ ...cursorMeta, since: timestamp }) } },
+      ),
+    },
+  },
   ReviewBatches: {
     answers: {
       200: data(

@@ -52,3 +52,17 @@ export const GroupClassificationBody = v.object({
   ncm_code: ClassificationBody.entries.ncm_code,
   reason: text(500),
 });
+
+/** The inbox (issue 40): batches created since a date (90 days back by default), the flights a page at a time. */
+export const InboxQuery = v.object({
+  since: v.optional(
+    v.pipe(
+      v.string('Must be a date (2026-11-01) or an ISO 8601 UTC timestamp.'),
+      v.regex(/^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?Z)?$/, 'Must be a date (2026-11-01) or an ISO 8601 UTC timestamp.'),
+      v.check((s) => !Number.isNaN(Date.parse(s)) && new Date(s).toISOString().slice(0, 10) === s.slice(0, 10), 'Must be a date that exists.'),
+      v.transform((s) => new Date(s).toISOString()),
+    ),
+  ),
+  cursor: v.optional(v.pipe(v.string(), v.regex(/^\d{1,9}$/, 'Is not a cursor this list answered; leave it out to start from the first page.'))),
+  per_page: v.optional(intQuery(1, 100), '20'),
+});

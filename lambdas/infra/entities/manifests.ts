@@ -1,4 +1,4 @@
-import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { cancellationCodes, getEvery, isConditionalFailure, type TransactPut, type TransactUpdate } from './entity';
 import { documentClient } from '../dynamo';
 import { config } from '#shared/config';
@@ -50,6 +50,35 @@ export async function listBatches(accountId: number, range: { from?: string; to?
 export async function listAllBatches(opts: { cursor?: string | null; limit: number }): Promise<{ batches: BatchRecord[]; cursor: string | null }> {
   const res = await manifestBatches().query.everyAccount({}).go({ order: 'desc', limit: opts.limit, cursor: opts.cursor ?? null });
   return { batches: res.data, cursor: res.cursor };
+}
+
+/**
+ * Every account's batches created since `from` (an ISO timestamp), oldest first: the broker's inbox
+ * (issue 40) reads a window of them, never the whole history.
+ */
+export async function listBatchesSince(from: string): Promise<BatchRecord[]> {
+  const res = await manifestBatches().query.everyAccount({}).gte({ createdAt: from }).go({ order: 'asc', pages: 'all' });
+  return res.data;
+}
+
+/**
+ * Keeps a batch's review counts counted after its run finished (results written before issue 40
+ * carried none): only while the batch is still on that run, and only once.
+ */
+export async function setReviewCounts(batchId: string, runId: string, counts: { review_pending: number; review_at_stake: number }): Promise<void> {
+  try {
+    await documentClient().send(
+      new UpdateCommand({
+        TableName: config.tableName(),
+        Key: batchKey(batchId),
+        UpdateExpression: 'SET summary.review_pending = :p, summary.review_at_stake = :s',
+        ConditionExpression: 'finishedRunId = :run AND attribute_exists(summary) AND attribute_not_exists(summary.review_pending)',
+        ExpressionAttributeValues: { ':p': counts.review_pending, ':s': counts.review_at_stake, ':run': runId },
+      }),
+    );
+  } catch (err) {
+    if (!isConditionalFailure(err)) throw err;
+  }
 }
 
 /** The account's latest batch of the manifest whose items are all written (see `isVisible`). */
