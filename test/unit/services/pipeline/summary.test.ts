@@ -23,7 +23,7 @@ describe('the manifest summary', () => {
         processed('A2', 'b1', 'C', 0.2),
         ...['x1', 'x2', 'x3'].map((k) => processed('A3', k, 'X', 0)),
       ]),
-    ).toEqual({ total_awbs: 3, total_products: 6, amount_to_pay: 0.3, currency: 'USD', personal_items: 2, commercial_items: 1, prohibited_items: 3 });
+    ).toEqual({ total_awbs: 3, total_products: 6, amount_to_pay: 0.3, currency: 'USD', personal_items: 2, commercial_items: 1, prohibited_items: 3, review_pending: 6, review_at_stake: 0.3 });
   });
 
   it('takes calculated products as they are', () => {
@@ -38,6 +38,14 @@ describe('the manifest summary', () => {
   });
 
   it('is zero for an empty manifest', () => {
-    expect(tally([])).toEqual({ total_awbs: 0, total_products: 0, amount_to_pay: 0, currency: 'USD', personal_items: 0, commercial_items: 0, prohibited_items: 0 });
+    expect(tally([])).toEqual({ total_awbs: 0, total_products: 0, amount_to_pay: 0, currency: 'USD', personal_items: 0, commercial_items: 0, prohibited_items: 0, review_pending: 0, review_at_stake: 0 });
+  });
+
+  it('counts the products awaiting review and what they pay: not a confident green one, not one a broker decided', () => {
+    const confident = { ...processed('A1', 'a1', 'P', 5), classification_confidence: 0.99, customs_channel: 'V' };
+    const decided = { ...processed('A2', 'b1', 'P', 7), review: { revision: 1, ncm_code_before: null, ncm_code: '95030099', reason: 'x', decided_by: 'b', decided_at: '2026-12-06T00:00:00Z' } };
+    const doubtful = { ...processed('A3', 'c1', 'P', 11), classification_confidence: 0.3, customs_channel: 'V' };
+    const red = { ...processed('A4', 'd1', 'C', 13), classification_confidence: 0.99, customs_channel: 'RO' };
+    expect(tally([confident, decided, doubtful, red])).toMatchObject({ review_pending: 2, review_at_stake: 24 });
   });
 });
