@@ -42,10 +42,10 @@ describe('the manifest summary', () => {
   });
 
   it('counts the products awaiting review and what they pay: not a confident green one, not one a broker decided', () => {
-    const confident = { ...processed('A1', 'a1', 'P', 5), classification_confidence: 0.99, customs_channel: 'V' };
+    const confident = { ...processed('A1', 'a1', 'P', 5), classification_confidence: 0.99, customs_channel: 'V' as const };
     const decided = { ...processed('A2', 'b1', 'P', 7), review: { revision: 1, ncm_code_before: null, ncm_code: '95030099', reason: 'x', decided_by: 'b', decided_at: '2026-12-06T00:00:00Z' } };
-    const doubtful = { ...processed('A3', 'c1', 'P', 11), classification_confidence: 0.3, customs_channel: 'V' };
-    const red = { ...processed('A4', 'd1', 'C', 13), classification_confidence: 0.99, customs_channel: 'RO' };
+    const doubtful = { ...processed('A3', 'c1', 'P', 11), classification_confidence: 0.3, customs_channel: 'V' as const };
+    const red = { ...processed('A4', 'd1', 'C', 13), classification_confidence: 0.99, customs_channel: 'RO' as const };
     expect(tally([confident, decided, doubtful, red])).toMatchObject({ review_pending: 2, review_at_stake: 24 });
   });
 });
