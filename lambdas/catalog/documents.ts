@@ -1,5 +1,5 @@
 import type { RouteDef } from './types';
-import { Base64Supersede, Base64Upload, ListQuery, RejectBody, ReviewBody, UploadIdParams, UploadUrlBody } from '#http/documents/schemas';
+import { Base64Supersede, Base64Upload, BulkReviewBody, ListQuery, RejectBody, ReviewBody, UploadIdParams, UploadUrlBody } from '#http/documents/schemas';
 import { IdParams } from '#http/kit/schemas';
 
 export const DocumentsUpload = {
@@ -147,6 +147,20 @@ export const DocumentsReject = {
   schemas: { params: IdParams, body: RejectBody },
 } satisfies RouteDef;
 
+export const DocumentsBulkReview = {
+  id: 'DocumentsBulkReview',
+  method: 'POST',
+  path: '/v1/transport/documents/review',
+  handler: 'http/documents/bulk-review',
+  summary: "Validate, approve (validate_and_approve: both, where the workflow allows), or reject up to 100 documents at once (broker); each document's outcome answered",
+  tag: 'documents',
+  auth: { roles: ['broker'] },
+  rate: 'documents.workflow',
+  uses: { table: ['GetItem', 'UpdateItem'], bus: true },
+  schemas: { body: BulkReviewBody },
+  timeoutSeconds: 29,
+} satisfies RouteDef;
+
 export const DocumentsSupersede = {
   id: 'DocumentsSupersede',
   method: 'POST',
@@ -181,4 +195,4 @@ export const DocumentsDelete = {
 } satisfies RouteDef;
 
 /** Transport documents (spec 4.2). */
-export const documentsRoutes = { DocumentsUpload, DocumentsUploadUrl, DocumentsUploadComplete, DocumentsList, DocumentsShow, DocumentsDownload, DocumentsHistory, DocumentsValidate, DocumentsApprove, DocumentsReject, DocumentsSupersede, DocumentsDelete };
+export const documentsRoutes = { DocumentsUpload, DocumentsUploadUrl, DocumentsUploadComplete, DocumentsList, DocumentsShow, DocumentsDownload, DocumentsHistory, DocumentsValidate, DocumentsApprove, DocumentsReject, DocumentsBulkReview, DocumentsSupersede, DocumentsDelete };

@@ -123,6 +123,22 @@ export const documentsResponses = {
       409: stateConflict,
     },
   },
+  DocumentsBulkReview: {
+    answers: {
+      200: data(
+        "Each document's outcome, in the order sent: done (the action happened), already (it was in that state: a retry), refused (its state does not allow it; message says why) or not_found",
+        v.strictObject({
+          action: v.string(),
+          done: integer,
+          already: integer,
+          refused: integer,
+          not_found: integer,
+          results: v.array(v.strictObject({ id: integer, outcome: v.picklist(['done', 'already', 'refused', 'not_found']), state: nullable(state), message: nullable(v.string()) })),
+        }),
+        { message: true },
+      ),
+    },
+  },
   DocumentsSupersede: {
     requestHeaders: ['Idempotency-Key'],
     answers: {

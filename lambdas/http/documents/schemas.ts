@@ -56,3 +56,23 @@ export const UploadUrlBody = v.object({
 });
 
 export const UploadIdParams = v.object({ uploadId: v.pipe(v.string(), v.uuid()) });
+
+/** Many documents at once (issue 40): an action, the ids (at most 100, each once), the notes or the reason. */
+export const bulkReviewActions = ['validate', 'approve', 'validate_and_approve', 'reject'] as const;
+export const BulkReviewBody = v.pipe(
+  v.object({
+    action: v.picklist(bulkReviewActions, `Must be one of ${bulkReviewActions.join(', ')}.`),
+    ids: v.pipe(
+      v.array(v.pipe(v.number('Must be document ids (numbers).'), v.integer('Must be document ids (whole numbers).'), v.minValue(1, 'Must be document ids.')), 'Must be an array of document ids.'),
+      v.minLength(1, 'Must name at least one document.'),
+      v.maxLength(100, 'Must name at most 100 documents; send the rest in another request.'),
+      v.check((ids) => new Set(ids).size === ids.length, 'Must name each document once.'),
+    ),
+    notes: v.optional(text(2000)),
+    reason: v.optional(text(2000)),
+  }),
+  v.forward(
+    v.check((b) => b.action !== 'reject' || Boolean(b.reason), 'Is required to reject: the partner reads it.'),
+    ['reason'],
+  ),
+);
