@@ -16122,6 +16122,7 @@ export interface operations {
                             cursor: string | null;
                             next_cursor: string | null;
                             review_threshold: number;
+                            products_awaiting: number | null;
                             batch_id: string;
                             manifest_number: string;
                             closed_at: string | null;
@@ -17060,6 +17061,7 @@ export interface operations {
                             customs_duty_moved: number;
                             /** @description Amount with 2 decimals */
                             amount_to_pay_moved: number;
+                            left_review: number;
                             summary: {
                                 /** @description Amount with 2 decimals */
                                 amount_to_pay: number;

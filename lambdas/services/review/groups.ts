@@ -194,6 +194,8 @@ async function tryGroup(principal: Principal, batch: BatchRecord & { finishedRun
       awbs: awbs.size,
       customs_duty_moved: toNumber(dutyMoved),
       amount_to_pay_moved: toNumber(delta),
+      /** Products that left the review queue: the group's, and others of their shipments whose channel turned green. */
+      left_review: [...after].filter(([k, p]) => awaitsReview(before.get(k)!) && !awaitsReview(p)).length,
       summary: { amount_to_pay: summary.amount_to_pay, currency: summary.currency ?? 'USD', review_pending: summary.review_pending ?? null },
     },
   };
@@ -215,6 +217,7 @@ function alreadyDecided(batch: BatchRecord, all: readonly ProcessedProduct[], gr
       awbs: 0,
       customs_duty_moved: 0,
       amount_to_pay_moved: 0,
+      left_review: 0,
       summary: { amount_to_pay: batch.summary?.amount_to_pay ?? 0, currency: batch.summary?.currency ?? 'USD', review_pending: batch.summary?.review_pending ?? null },
     },
   };

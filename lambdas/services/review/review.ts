@@ -130,6 +130,8 @@ export async function reviewQueue(principal: Principal, manifest: string, q: Rev
       cursor: q.cursor ?? null,
       next_cursor: more && page.length ? page[page.length - 1].item_key : null,
       review_threshold: reviewThreshold,
+      /** Products not yet decided by a broker, as the batch summary counts them (null for results written before issue 40). */
+      products_awaiting: batch.summary?.review_pending ?? null,
     },
   };
 }

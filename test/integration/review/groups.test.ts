@@ -95,7 +95,7 @@ describe('the review groups', () => {
     const [group] = await groups();
     const res = await decide(group.group_id, { ncm_code: '9503.00.99', reason: 'Juguetes' });
     const after = (await getBatch(batchId))!;
-    expect(after.summary!.review_pending).toBe(before.summary!.review_pending! - res.body.data.changed);
+    expect(after.summary!.review_pending).toBe(before.summary!.review_pending! - res.body.data.left_review);
     expect(Math.round((after.summary!.amount_to_pay! - before.summary!.amount_to_pay!) * 100)).toBe(Math.round(res.body.data.amount_to_pay_moved * 100));
   });
 
