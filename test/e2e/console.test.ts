@@ -169,8 +169,9 @@ describe('the console', () => {
     await page.getByRole('button', { name: 'Switch to English' }).click();
     await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Documents' }).waitFor();
     expect(await page.evaluate<string>('document.documentElement.lang')).toBe('en');
-    await page.getByRole('heading', { level: 1, name: 'Transport documents' }).waitFor();
-    expect(await axe(), 'documents in English').toEqual([]);
+    // A broker starts on the inbox (issue 40).
+    await page.getByRole('heading', { level: 1, name: 'Inbox: what needs action' }).waitFor();
+    expect(await axe(), 'inbox in English').toEqual([]);
     await page.getByRole('button', { name: 'Cambiar a español' }).click();
     await page.getByRole('navigation', { name: 'Secciones' }).getByRole('link', { name: 'Documentos' }).waitFor();
   });
@@ -180,6 +181,8 @@ describe('the console', () => {
     await page.getByRole('heading', { level: 1, name: 'Documentos de transporte' }).waitFor();
     await page.keyboard.press('Tab');
     expect(await page.evaluate<string>('document.activeElement.textContent')).toBe('Saltar al contenido');
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate<string>('document.activeElement.textContent')).toBe('Bandeja');
     await page.keyboard.press('Tab');
     await page.keyboard.press('Tab');
     expect(await page.evaluate<string>('document.activeElement.textContent')).toBe('Manifiestos');
@@ -242,7 +245,15 @@ describe('the console', () => {
     }
     await page.getByRole('heading', { name: 'Decisiones por ítem (modo actualización)' }).waitFor();
     await check('manifests');
+    // A product still awaits review: closing asks first, saying how many, and Cancelar keeps it open.
     await page.getByRole('button', { name: 'Cerrar el lote' }).click();
+    await page.getByText('Quedan 1 productos sin revisar en este lote. ¿Cerrarlo igual?').waitFor();
+    expect(await page.evaluate<string>('document.activeElement.textContent')).toBe('Cerrar igual');
+    expect(await axe(), 'close confirmation').toEqual([]);
+    await page.getByRole('button', { name: 'Cancelar' }).click();
+    expect((await t.call('GET', `/v1/manifests/${batchId}`, { token: partner.token })).body.data.manifest.closed_at).toBeNull();
+    await page.getByRole('button', { name: 'Cerrar el lote' }).click();
+    await page.getByRole('button', { name: 'Cerrar igual' }).click();
     await page.getByRole('button', { name: 'Reabrir el lote' }).waitFor();
     expect((await t.call('GET', `/v1/manifests/${batchId}`, { token: partner.token })).body.data.manifest.closed_at).not.toBeNull();
     await page.getByRole('button', { name: 'Reabrir el lote' }).click();
@@ -348,6 +359,9 @@ describe('the console', () => {
     await page.goto(`${t.twin.url}/console/documents/${pdfId}`);
     await page.getByRole('heading', { name: 'Detalle: guia-aerea.pdf' }).waitFor();
     expect(await page.getByRole('button', { name: /Validar|Aprobar|Rechazar/ }).count()).toBe(0);
+    // No documents selected many at once, no inbox across couriers (issue 40).
+    expect(await page.getByRole('checkbox').count()).toBe(0);
+    expect(await page.getByRole('navigation', { name: 'Secciones' }).getByRole('link', { name: 'Bandeja' }).count()).toBe(0);
     await page.goto(`${t.twin.url}/console/review/${batchId}`);
     await page.getByRole('heading', { level: 2, name: new RegExp(batchId) }).waitFor();
     expect(await page.getByRole('button', { name: /Confirmar o corregir/ }).count()).toBe(0);

@@ -8,9 +8,10 @@ import { render } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { html } from './html';
 import { lang, setLang, t } from './i18n';
-import { api, me, messageOf, must, remember, rememberMe, token, ApiError } from './api';
+import { api, canCloseBatches, me, messageOf, must, remember, rememberMe, token, ApiError } from './api';
 import { focusHeading, place, screens, type Screen } from './router';
 import { Link, say, status } from './ui';
+import { InboxScreen } from './screens/inbox';
 import { DocumentsScreen } from './screens/documents';
 import { ManifestsScreen } from './screens/manifests';
 import { ReviewScreen } from './screens/review';
@@ -69,6 +70,7 @@ function SignIn() {
 }
 
 const screenViews: Record<Screen, () => unknown> = {
+  inbox: InboxScreen,
   documents: DocumentsScreen,
   manifests: ManifestsScreen,
   review: ReviewScreen,
@@ -95,7 +97,7 @@ function Shell() {
     <header class="top">
       <p class="brand">${t('appName')}</p>
       <nav aria-label=${t('mainNav')}>
-        <ul>${screens.map((s) => html`<li><${Link} screen=${s} current=${s === here.screen}>${t(s)}<//></li>`)}</ul>
+        <ul>${screens.filter((s) => s !== 'inbox' || canCloseBatches.value).map((s) => html`<li><${Link} screen=${s} current=${s === here.screen}>${t(s)}<//></li>`)}</ul>
       </nav>
       <div class="who">
         <span>${who.account.name} · ${who.token.role}</span>

@@ -1,7 +1,7 @@
 import { signal } from '@preact/signals';
 
 /** The screens, each at /console/<screen>[/<item>]: reachable from the nav bar and by address. */
-export const screens = ['documents', 'manifests', 'review', 'quota', 'webhooks'] as const;
+export const screens = ['inbox', 'documents', 'manifests', 'review', 'quota', 'webhooks'] as const;
 export type Screen = (typeof screens)[number];
 
 export interface Place {
@@ -11,7 +11,7 @@ export interface Place {
 
 function parse(path: string): Place {
   const [, , screen, item] = path.split('/');
-  const known = (screens as readonly string[]).includes(screen) ? (screen as Screen) : 'documents';
+  const known = (screens as readonly string[]).includes(screen) ? (screen as Screen) : 'inbox';
   return { screen: known, item: item ? decodeURIComponent(item) : null };
 }
 

@@ -4,6 +4,7 @@ import { t, when, type MessageId } from '../i18n';
 import { api, isBroker, messageOf, must, ApiError } from '../api';
 import { go, place } from '../router';
 import { FieldError, Link, Pager, say, Title } from '../ui';
+import { BulkBar } from './documents-bulk';
 
 const stateLabel = (s: string) => t(`state_${s}` as MessageId);
 const typeLabel = (s: string) => t(`type_${s}` as MessageId);
@@ -25,12 +26,15 @@ export function DocumentsScreen() {
   const [page, setPage] = useState(1);
   const [list, setList] = useState<{ rows: Listed[]; pages: number } | null>(null);
   const [version, setVersion] = useState(0);
+  const [selected, setSelected] = useState<number[]>([]);
   const id = place.value.item;
+  const bulk = isBroker.value;
+  const toggle = (docId: number, on: boolean) => setSelected(on ? [...selected.filter((x) => x !== docId), docId] : selected.filter((x) => x !== docId));
 
   useEffect(() => {
     let live = true;
     must(api.value.GET('/api/v1/transport/documents', { params: { query: { ...filters, page: String(page), per_page: '15' } } }))
-      .then((body) => live && setList({ rows: body.data, pages: body.meta.last_page }))
+      .then((body) => live && (setList({ rows: body.data, pages: body.meta.last_page }), setSelected([])))
       .catch((err) => say(t('error', { message: messageOf(err) }), true));
     return () => void (live = false);
   }, [filters, page, version]);
@@ -58,13 +62,15 @@ export function DocumentsScreen() {
         <h2 id="docs-list-h">${t('docsCaption')}</h2>
         ${!list ? html`<p>${t('loading')}</p>` : !list.rows.length ? html`<p class="muted">${t('nothing')}</p>` : html`
         <div class="scroll"><table>
-          <thead><tr><th scope="col">#</th><th scope="col">${t('file')}</th><th scope="col">${t('type')}</th><th scope="col">${t('state')}</th><th scope="col">${t('manifestId')}</th><th scope="col">${t('awb')}</th><th scope="col">${t('created')}</th></tr></thead>
+          <thead><tr>${bulk && html`<td><input type="checkbox" aria-label=${t('selectAllDocs')} checked=${list.rows.length > 0 && selected.length === list.rows.length} onChange=${(e: Event) => setSelected((e.target as HTMLInputElement).checked ? list.rows.map((d) => d.id) : [])} /></td>`}<th scope="col">#</th><th scope="col">${t('file')}</th><th scope="col">${t('type')}</th><th scope="col">${t('state')}</th><th scope="col">${t('manifestId')}</th><th scope="col">${t('awb')}</th><th scope="col">${t('created')}</th></tr></thead>
           <tbody>${list.rows.map((d) => html`<tr class=${String(d.id) === id ? 'selected' : ''}>
+            ${bulk && html`<td><input type="checkbox" aria-label=${t('selectDoc', { id: d.id })} checked=${selected.includes(d.id)} onChange=${(e: Event) => toggle(d.id, (e.target as HTMLInputElement).checked)} /></td>`}
             <td>${d.id}</td>
             <th scope="row"><${Link} screen="documents" item=${String(d.id)}>${d.file_name}<//></th>
             <td>${typeLabel(d.document_type)}</td><td><span class=${`pill ${d.state}`}>${stateLabel(d.state)}</span></td>
             <td>${d.manifest_id ?? '—'}</td><td>${d.awb_number ?? '—'}</td><td>${when(d.created_at)}</td></tr>`)}</tbody>
         </table></div>
+        ${bulk && html`<${BulkBar} ids=${selected} onDone=${() => setVersion(version + 1)} />`}
         <${Pager} label=${t('docsCaption')} page=${page} pages=${list.pages} onPrev=${page > 1 ? () => setPage(page - 1) : undefined} onNext=${page < list.pages ? () => setPage(page + 1) : undefined} />`}
       </section>
       ${id && html`<${DocumentDetail} key=${id} id=${Number(id)} onChanged=${() => setVersion(version + 1)} />`}

@@ -126,8 +126,22 @@ function BatchDetail(props: { batch: string; onChanged: () => void }) {
       .catch(() => setClosedAt(null));
   }, [props.batch, tick]);
 
+  // Closing a batch with products not yet reviewed asks first, saying how many (issue 40).
+  const [unreviewed, setUnreviewed] = useState<number | null>(null);
+  const askClose = async () => {
+    try {
+      const body = await must(api.value.GET('/api/v1/couriers/manifests/{manifest}/review', { params: { path: { manifest: props.batch }, query: { per_page: '1' } } }));
+      const n = body.meta.products_awaiting ?? 0;
+      if (n > 0) return setUnreviewed(n);
+    } catch {
+      // A batch that cannot be reviewed (not processed) has nothing awaiting review: close as asked.
+    }
+    await setClosed(true);
+  };
+
   const setClosed = async (close: boolean) => {
     if (!p) return;
+    setUnreviewed(null);
     try {
       const path = { params: { path: { batchId: p.batch_id } } };
       const body = await must(close ? api.value.POST('/api/v1/couriers/batches/{batchId}/close', path) : api.value.POST('/api/v1/couriers/batches/{batchId}/reopen', path));
@@ -172,8 +186,13 @@ function BatchDetail(props: { batch: string; onChanged: () => void }) {
     </dl>
     <div class="buttons">
       ${done && html`<${Link} screen="review" item=${p.batch_id}>${t('goReview')}<//>`}
-      ${canCloseBatches.value && (closedAt ? html`<button type="button" onClick=${() => setClosed(false)}>${t('reopenBatch')}</button>` : html`<button type="button" onClick=${() => setClosed(true)}>${t('closeBatch')}</button>`)}
+      ${canCloseBatches.value && (closedAt ? html`<button type="button" onClick=${() => setClosed(false)}>${t('reopenBatch')}</button>` : html`<button type="button" onClick=${askClose}>${t('closeBatch')}</button>`)}
     </div>
+    ${unreviewed !== null && html`<div class="confirm panel" role="alertdialog" aria-labelledby="close-q" aria-modal="false">
+      <p id="close-q">${t('closeUnreviewed', { n: unreviewed })}</p>
+      <div class="buttons"><button type="button" ref=${(el: HTMLButtonElement | null) => el?.focus()} onClick=${() => setClosed(true)}>${t('closeAnyway')}</button>
+        <button type="button" onClick=${() => setUnreviewed(null)}>${t('cancel')}</button></div>
+    </div>`}
     ${done && html`<h3>${t('downloads')}</h3><div class="buttons">${(['json', 'csv', 'xlsx'] as const).map((f) => html`<button type="button" onClick=${() => download(f)}>${t('download', { format: f.toUpperCase() })}</button>`)}</div>`}
     <${DecisionLog} manifest=${p.manifest_id} batch=${p.batch_id} />
     <${ReviewLog} batch=${p.batch_id} version=${closedAt} />

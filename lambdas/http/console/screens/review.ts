@@ -4,6 +4,7 @@ import { money, ruleReason, t, type MessageId } from '../i18n';
 import { api, isBroker, messageOf, must, ApiError } from '../api';
 import { go, place } from '../router';
 import { FieldError, Link, Pager, say, Title } from '../ui';
+import { ReviewGroups } from './review-groups';
 
 type Candidate = { ncm_code: string; description: string; duty_rate: number; score: number };
 type Row = {
@@ -86,6 +87,7 @@ function Queue(props: { batch: string }) {
   return html`<section aria-labelledby="q-h" ref=${section}>
     <h2 id="q-h" tabIndex="-1">${meta.manifest_number} · ${meta.batch_id}</h2>
     <p>${t('reviewIntro', { threshold: meta.review_threshold })} <${Link} screen="manifests" item=${meta.batch_id}>${t('manifests')}<//></p>
+    <${ReviewGroups} batch=${meta.batch_id} version=${version} onDecided=${() => setVersion(version + 1)} />
     ${!rows.length ? html`<p class="muted">${t('noneToReview')}</p>` : html`
     <div class="scroll"><table class="review">
       <caption>${t('reviewCaption')}</caption>
