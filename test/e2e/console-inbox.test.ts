@@ -104,7 +104,7 @@ describe('the inbox in the console', () => {
     await page.getByText(`${groupSize} productos en ${groupSize} guías`).waitFor();
     expect(await axe(page), 'review groups').toEqual([]);
     const form = page.getByRole('form', { name: 'Decidir el grupo: Regalo sorpresa' });
-    await form.getByLabel('NCM').focus();
+    await form.getByLabel('NCM para el grupo').focus();
     await page.keyboard.type('9503.00.99');
     await page.keyboard.press('Tab');
     await page.keyboard.type('Juguetes surtidos según factura');
@@ -122,7 +122,7 @@ describe('the inbox in the console', () => {
     await page.getByRole('checkbox', { name: 'Seleccionar todos los de esta página' }).check();
     await page.getByText('3 seleccionados').first().waitFor();
     expect(await axe(page), 'documents selected').toEqual([]);
-    await page.getByRole('button', { name: 'Validar y aprobar' }).click();
+    await page.getByRole('button', { name: 'Validar y aprobar seleccionados' }).click();
     await page.getByText('3 hechos, 0 ya estaban, 0 rechazados por su estado, 0 no encontrados.').waitFor();
     for (const id of docs) expect((await t.call('GET', `/v1/transport/documents/${id}`, { token: broker.token })).body.data.state).toBe('approved');
     expect((await inbox()).documents).toMatchObject({ awaiting_validation: 0, awaiting_approval: 0 });

@@ -203,21 +203,21 @@ describe('the console', () => {
     await frame.waitFor({ state: 'attached' });
     expect(await frame.getAttribute('src')).toMatch(/^blob:/);
     await check('documents');
-    await page.getByRole('button', { name: 'Validar' }).click();
-    await page.getByRole('button', { name: 'Aprobar' }).waitFor();
+    await page.getByRole('button', { name: 'Validar', exact: true }).click();
+    await page.getByRole('button', { name: 'Aprobar', exact: true }).waitFor();
     expect((await t.call('GET', `/v1/transport/documents/${pdfId}`, { token: broker.token })).body.data.state).toBe('validated');
     await page.getByLabel('Notas / Motivo').fill('Firma y sello correctos');
-    await page.getByRole('button', { name: 'Aprobar' }).click();
+    await page.getByRole('button', { name: 'Aprobar', exact: true }).click();
     await page.getByRole('definition').getByText('Aprobado').waitFor();
     await expect.poll(async () => (await t.call('GET', `/v1/transport/documents/${pdfId}`, { token: broker.token })).body.data.state).toBe('approved');
 
     await page.goto(`${t.twin.url}/console/documents/${pngId}`);
     await page.getByRole('img', { name: 'Vista previa de factura.png' }).waitFor();
-    await page.getByRole('button', { name: 'Rechazar' }).click();
+    await page.getByRole('button', { name: 'Rechazar', exact: true }).click();
     await page.getByText('Escribí el motivo.').waitFor();
     await expect.poll(focusedLabel).toBe('Notas / Motivo');
     await page.getByLabel('Notas / Motivo').fill('Factura ilegible');
-    await page.getByRole('button', { name: 'Rechazar' }).click();
+    await page.getByRole('button', { name: 'Rechazar', exact: true }).click();
     await expect.poll(async () => (await t.call('GET', `/v1/transport/documents/${pngId}`, { token: broker.token })).body.data).toMatchObject({ state: 'rejected', rejection_reason: 'Factura ilegible' });
   });
 
@@ -392,7 +392,7 @@ describe('the review of a 10,000-item batch', () => {
     console.log(`review of 10,000 items: first row visible ${ms} ms after navigation; the API's first page alone ${Date.now() - apiStarted} ms`);
     expect(ms).toBeLessThan(1000);
     expect(await page.locator('table.review tbody tr').count()).toBe(25);
-    await page.getByRole('button', { name: 'Siguiente' }).click();
+    await page.getByRole('navigation', { name: 'Productos para revisar' }).getByRole('button', { name: 'Siguiente' }).click();
     await page.getByText('Página 2').waitFor();
     await check('review-10000');
   });

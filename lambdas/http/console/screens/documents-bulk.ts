@@ -39,11 +39,11 @@ export function BulkBar(props: { ids: number[]; onDone: () => void }) {
     html`<button type="button" disabled=${!props.ids.length} onClick=${(e: Event) => act(action, (e.target as HTMLElement).closest('form')!)}>${label}</button>`;
   return html`<form class="bulk panel" aria-label=${t('selectedN', { n: props.ids.length })} onSubmit=${(e: Event) => e.preventDefault()}>
     <p role="status">${t('selectedN', { n: props.ids.length })}</p>
-    <div><label for="bulk-notes">${t('notes')}</label><input id="bulk-notes" name="notes" autocomplete="off" /></div>
-    <div><label for="bulk-reason">${t('reason')}</label>
+    <div><label for="bulk-notes">${t('bulkNotes')}</label><input id="bulk-notes" name="notes" autocomplete="off" /></div>
+    <div><label for="bulk-reason">${t('bulkReason')}</label>
       <input id="bulk-reason" name="reason" autocomplete="off" aria-invalid=${errors.reason ? 'true' : undefined} aria-describedby=${errors.reason ? 'bulk-reason-err' : undefined} />
       <${FieldError} id="bulk-reason-err" errors=${errors.reason} /></div>
-    <div class="buttons">${button('validate', t('validate'))}${button('validate_and_approve', t('validateAndApprove'))}${button('approve', t('approve'))}${button('reject', t('reject'))}</div>
+    <div class="buttons">${button('validate', t('validateSelected'))}${button('validate_and_approve', t('validateAndApproveSelected'))}${button('approve', t('approveSelected'))}${button('reject', t('rejectSelected'))}</div>
     <${FieldError} id="bulk-ids-err" errors=${errors.ids} />
   </form>`;
 }

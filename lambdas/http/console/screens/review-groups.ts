@@ -33,7 +33,8 @@ export function ReviewGroups(props: { batch: string; version: number; onDecided:
     must(api.value.GET('/api/v1/couriers/manifests/{manifest}/review/groups', { params: { path: { manifest: props.batch }, query: { per_page: '10', ...(cursor ? { cursor } : {}) } } }))
       .then((body) => {
         if (!live) return;
-        setGroups(body.data);
+        // A group of one is its product's row below: only groups of two or more are decided here.
+        setGroups(body.data.filter((g) => g.products > 1));
         setNext(body.meta.next_cursor);
       })
       .catch(() => live && setGroups([]));
@@ -71,11 +72,11 @@ export function ReviewGroups(props: { batch: string; version: number; onDecided:
         <p><strong>${g.description ?? '—'}</strong> · ${t('groupProducts', { n: g.products, awbs: g.awbs })} · ${money(g.amount_to_pay)}${g.declared_code ? ` · ${t('declaredIs', { code: g.declared_code })}` : ''}
           ${g.ncm_codes.length ? html`<br /><span class="muted">NCM: ${g.ncm_codes.map((c) => `${c.ncm_code} (${c.products})`).join(', ')}</span>` : null}</p>
         ${isBroker.value && html`<form class="decide" onSubmit=${(e: Event) => decide(e, g)} aria-label=${`${t('decideGroup')}: ${g.description ?? ''}`}>
-          <div><label for=${`${id}-ncm`}>NCM</label>
+          <div><label for=${`${id}-ncm`}>${t('groupNcm')}</label>
             <input id=${`${id}-ncm`} name="ncm_code" list=${`${id}-c`} required autocomplete="off" aria-invalid=${err.ncm_code ? 'true' : undefined} aria-describedby=${err.ncm_code ? `${id}-ncm-err` : undefined} />
             <datalist id=${`${id}-c`}>${g.candidates.map((c) => html`<option value=${c.ncm_code}>${`${c.ncm_code} · ${t('dutyRate', { rate: c.duty_rate })} · ${c.description}`}</option>`)}</datalist>
             <${FieldError} id=${`${id}-ncm-err`} errors=${err.ncm_code} /></div>
-          <div><label for=${`${id}-reason`}>${t('reason')}</label>
+          <div><label for=${`${id}-reason`}>${t('groupReason')}</label>
             <input id=${`${id}-reason`} name="reason" required autocomplete="off" aria-invalid=${err.reason ? 'true' : undefined} aria-describedby=${err.reason ? `${id}-reason-err` : undefined} />
             <${FieldError} id=${`${id}-reason-err`} errors=${err.reason} /></div>
           <button type="submit">${t('decideGroup')} (${g.products})</button>
