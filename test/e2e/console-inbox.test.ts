@@ -110,7 +110,9 @@ describe('the inbox in the console', () => {
     await page.keyboard.type('Juguetes surtidos según factura');
     await page.keyboard.press('Enter');
     await page.getByText(new RegExp(`^${groupSize} productos pasaron a 9503.00.99`)).waitFor({ timeout: 60_000 });
-    await page.screenshot({ path: `${shots}/review-groups.png`, fullPage: true });
+    // The next group's form starts empty: a decided group's words never stay in another's fields.
+    for (const field of await page.getByLabel('Motivo para el grupo').all()) expect(await field.inputValue()).toBe('');
+    await page.screenshot({ path: `${shots}/review-groups.png` });
     const decisions = await t.call('GET', `/v1/couriers/manifests/${batches[0]}/review/decisions?per_page=100`, { token: broker.token });
     expect(decisions.body.data.every((d: { group_size?: number; decided_by: string }) => d.group_size === groupSize)).toBe(true);
     const after = (await inbox()).review.products_awaiting;

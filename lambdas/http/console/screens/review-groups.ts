@@ -68,7 +68,7 @@ export function ReviewGroups(props: { batch: string; version: number; onDecided:
     <ul class="groups">${groups.map((g) => {
       const id = `g-${g.group_id}`;
       const err = errors[g.group_id] ?? {};
-      return html`<li>
+      return html`<li key=${g.group_id}>
         <p><strong>${g.description ?? '—'}</strong> · ${t('groupProducts', { n: g.products, awbs: g.awbs })} · ${money(g.amount_to_pay)}${g.declared_code ? ` · ${t('declaredIs', { code: g.declared_code })}` : ''}
           ${g.ncm_codes.length ? html`<br /><span class="muted">NCM: ${g.ncm_codes.map((c) => `${c.ncm_code} (${c.products})`).join(', ')}</span>` : null}</p>
         ${isBroker.value && html`<form class="decide" onSubmit=${(e: Event) => decide(e, g)} aria-label=${`${t('decideGroup')}: ${g.description ?? ''}`}>
