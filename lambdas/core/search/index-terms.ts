@@ -11,7 +11,8 @@
  *
  * Index items ("packs") hold the values of one key (a word, or an identifier's first characters)
  * of one batch segment (or one document), at most `packLimit` of them each, so an item never grows
- * with the work: a segment with more values under one key writes more packs (`part`).
+ * with the work: a segment with more values under one key writes more packs (`part`). Tax ids are
+ * the exception: each manifest item carries its own as sparse gsi2 keys (`taxIdSearchKeys`).
  */
 
 export const searchKinds = ['batch', 'awb', 'taxid', 'consignee', 'product', 'document'] as const;
@@ -21,8 +22,8 @@ export type SearchKind = (typeof searchKinds)[number];
 export interface SearchEntry {
   /** The value as written (a name, a description cut to 120 characters, an AWB as sent). */
   v: string;
-  /** The folded identifier, or the value's words joined by spaces. */
-  n: string;
+  /** The folded identifier; left out for names and descriptions, whose words are read off `v` (`matchText`). */
+  n?: string;
   /** An AWB of the value (the AWB itself, or one that carries the consignee or the product). */
   a?: string;
   /** The item key the value was read from (products, AWBs). */
@@ -48,7 +49,7 @@ export interface SearchPack {
 }
 
 /** The largest number of values in one index item, per kind (a description's entry is the largest, about 300 bytes). */
-export const packLimit: Record<SearchKind, number> = { batch: 1, awb: 100, taxid: 1, consignee: 50, product: 25, document: 1 };
+export const packLimit: Record<SearchKind, number> = { batch: 1, awb: 100, taxid: 1, consignee: 100, product: 100, document: 1 };
 
 /** The characters of a key that make the item's partition (`SEARCH#<kind>#<head>`): spread, and what a query needs at least. */
 export const headLength: Record<SearchKind, number> = { batch: 2, awb: 2, taxid: 3, consignee: 2, product: 2, document: 2 };
@@ -100,6 +101,9 @@ export function awbKey(folded: string): string {
   return folded.length > 4 ? folded.slice(0, -2) : folded;
 }
 
+/** What an entry is matched on: its folded identifier, or the words of its value. */
+export const matchText = (e: SearchEntry): string => e.n ?? words(e.v).join(' ');
+
 const cut = (s: string, n: number) => (s.length > n ? s.slice(0, n - 1) + '…' : s);
 
 /** The head of a key: the partition it lives in. */
@@ -137,7 +141,8 @@ class Packer {
     if (key.length < headLength[this.kind]) return;
     let entries = this.byKey.get(key);
     if (!entries) this.byKey.set(key, (entries = new Map()));
-    if (!entries.has(entry.n)) entries.set(entry.n, entry);
+    const id = matchText(entry);
+    if (!entries.has(id)) entries.set(id, entry);
   }
 
   packs(base: Omit<SearchPack, 'kind' | 'key' | 'part' | 'entries'>): SearchPack[] {
@@ -159,31 +164,42 @@ class Packer {
  */
 export function packsOfItems(items: readonly IndexableItem[], scope: Scope, segment: string): SearchPack[] {
   const awbs = new Packer('awb');
-  const taxIds = new Map<string, SearchPack>();
   const names = new Packer('consignee');
   const products = new Packer('product');
   for (const it of items) {
     const awb = foldIdentifier(it.awb);
     if (awb) awbs.add(awbKey(awb), { v: it.awb, n: awb, k: it.itemKey });
     const d = it.data;
-    const taxId = d.consigneeIdNumber?.replace(/\D/g, '');
-    if (taxId && taxId.length >= headLength.taxid && !taxIds.has(taxId)) {
-      const entry: SearchEntry = { v: taxId, n: taxId, a: it.awb, ...(d.consigneeIdType ? { t: cut(d.consigneeIdType, 10) } : {}), ...(d.consigneeName ? { x: cut(d.consigneeName, 120) } : {}) };
-      taxIds.set(taxId, { ...scope, kind: 'taxid', key: taxId, scope: scope.batchId, part: 0, entries: [entry] });
-    }
+    const taxId = taxIdOf(it);
     if (d.consigneeName) {
-      const n = words(d.consigneeName).join(' ');
-      const entry: SearchEntry = { v: cut(d.consigneeName, 120), n: cut(n, 160), a: it.awb, ...(taxId ? { t: taxId } : {}) };
-      for (const w of indexWords(d.consigneeName)) names.add(w, entry);
+      const entry: SearchEntry = { v: cut(d.consigneeName, 120), a: it.awb, ...(taxId ? { t: taxId } : {}) };
+      for (const w of indexWords(entry.v)) names.add(w, entry);
     }
     const description = d.itemDescription ?? d.itemName;
     if (description) {
-      const entry: SearchEntry = { v: cut(description, 120), n: cut(words(description).join(' '), 160), a: it.awb, k: it.itemKey };
-      for (const w of indexWords(description)) products.add(w, entry);
+      const entry: SearchEntry = { v: cut(description, 120), a: it.awb, k: it.itemKey };
+      for (const w of indexWords(entry.v)) products.add(w, entry);
     }
   }
   const base = { ...scope, scope: `${scope.batchId}#${segment}` };
-  return [...awbs.packs(base), ...taxIds.values(), ...names.packs(base), ...products.packs(base)];
+  return [...awbs.packs(base), ...names.packs(base), ...products.packs(base)];
+}
+
+/** An item's tax id as digits, when it has one long enough to search. */
+export function taxIdOf(it: Pick<IndexableItem, 'data'>): string | undefined {
+  const digits = it.data.consigneeIdNumber?.replace(/\D/g, '');
+  return digits && digits.length >= headLength.taxid ? digits : undefined;
+}
+
+/**
+ * Tax ids are not packed: they are spread too evenly for a key to gather several (a flight's
+ * consignees are mostly different people), so each item carries its own, as the keys of the
+ * table's gsi2 (sparse: an item without a tax id is not in it). The write is the item's own put;
+ * the index costs its GSI write, no request of its own.
+ */
+export function taxIdSearchKeys(it: Pick<IndexableItem, 'data' | 'itemKey'>, batchId: string): { searchTaxHead: string; searchTaxRef: string } | undefined {
+  const taxId = taxIdOf(it);
+  return taxId ? { searchTaxHead: headOf('taxid', taxId), searchTaxRef: `${taxId}#${batchId}#${it.itemKey}` } : undefined;
 }
 
 /** The index items of a batch: its manifest number and its guía (MAWB), each an identifier. */
@@ -201,8 +217,7 @@ export function packsOfBatch(batch: Scope & { mawbNumber: string }): SearchPack[
 /** The index items of a document: each word of its file name (and its title, when it has one). */
 export function packsOfDocument(doc: { id: number; accountId: number; fileName: string; title?: string; documentType: string; manifestId?: string }): SearchPack[] {
   const text = [doc.fileName.replace(/\.[A-Za-z0-9]{1,5}$/, ''), doc.title ?? ''].join(' ');
-  const n = cut(words(text).join(' '), 160);
-  const entry: SearchEntry = { v: cut(doc.title ? `${doc.title} (${doc.fileName})` : doc.fileName, 160), n, x: doc.documentType };
+  const entry: SearchEntry = { v: cut(doc.title ? `${doc.title} (${doc.fileName})` : doc.fileName, 160), n: cut(words(text).join(' '), 160), x: doc.documentType };
   return indexWords(text).map((w) => ({
     kind: 'document' as const,
     key: w,
@@ -235,7 +250,7 @@ export interface KindPlan {
 function identifierPlan(kind: 'batch' | 'awb' | 'taxid', p: string): KindPlan | null {
   if (p.length < headLength[kind]) return null;
   const head = p.slice(0, headLength[kind]);
-  const matches = (e: SearchEntry) => e.n.startsWith(p);
+  const matches = (e: SearchEntry) => matchText(e).startsWith(p);
   if (kind !== 'awb') return { kind, reads: [{ kind, head, prefix: p }], matches };
   // An AWB of p's length, or one longer, sits under p without its last 2 or 1 characters; a longer one under a key that starts with p.
   const reads: IndexRead[] = [{ kind, head, prefix: p }];
@@ -256,7 +271,7 @@ function wordsPlan(kind: 'consignee' | 'product' | 'document', qw: readonly stri
   if (driver < 0) return null;
   const w = all[driver];
   const matches = (e: SearchEntry) => {
-    const have = e.n.split(' ');
+    const have = matchText(e).split(' ');
     return all.every((q, i) => (i === last ? have.some((h) => h.startsWith(q)) : have.includes(q)));
   };
   return { kind, reads: [{ kind, head: w.slice(0, headLength[kind]), prefix: driver === last ? w : `${w}#` }], matches };

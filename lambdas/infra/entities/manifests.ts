@@ -1,4 +1,4 @@
-import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { cancellationCodes, getEvery, isConditionalFailure, type TransactPut, type TransactUpdate } from './entity';
 import { documentClient } from '../dynamo';
 import { config } from '#shared/config';
@@ -12,7 +12,7 @@ import { decisionSegments } from './manifests/decision-segment';
 import { chunkSets, type ChunkSetItem } from './manifests/chunk-set';
 import { chunks, type ChunkItem } from './manifests/chunk';
 import { searchPackRequests } from './search';
-import type { SearchPack } from '#core/search/index-terms';
+import { taxIdSearchKeys, type SearchPack } from '#core/search/index-terms';
 
 /**
  * A manifest batch (one import of a manifest), its items, its decision log and, in chunked
@@ -183,18 +183,40 @@ export async function getStoredItems(batchId: string, keys: readonly string[]): 
 export async function putItems(
   records: readonly StoredItem[],
   pages: readonly { segmentId: string; page: number; entries: DecisionEntry[]; batchId: string }[],
-  search: readonly SearchPack[] = [],
+  search: readonly SearchPack[] | null = null,
 ): Promise<void> {
+  // With the search on, each item carries its tax id's search keys (gsi2): no write of its own.
+  const withKeys = (r: StoredItem) => (search ? { ...r, ...taxIdSearchKeys(r, r.batchId) } : r);
   function* requests() {
-    for (let i = 0; i < records.length; i += 25) yield* manifestItems().put(records.slice(i, i + 25)).params<{ RequestItems: never }[]>();
+    for (let i = 0; i < records.length; i += 25) yield* manifestItems().put(records.slice(i, i + 25).map(withKeys)).params<{ RequestItems: never }[]>();
     for (let i = 0; i < pages.length; i += 25) {
       const slice = pages.slice(i, i + 25).map((p) => ({ ...p, pageKey: pageKey(p.page), entries: p.entries }));
       yield* decisionPages().put(slice).params<{ RequestItems: never }[]>();
     }
     // The search's index items of these items (core/search/index-terms), in the same calls' stream.
-    yield* searchPackRequests(search);
+    yield* searchPackRequests(search ?? []);
   }
   await batchWriteAll(requests());
+}
+
+/**
+ * One page of every account's items whose tax id starts with `digits` (the search's gsi2 keys),
+ * in tax-id order, from `start` (the last sort key read).
+ */
+export async function itemsByTaxIdPrefix(digits: string, head: string, opts: { limit: number; start?: string }): Promise<{ items: StoredItem[]; last: string | null }> {
+  const pk = `SEARCH#taxid#${head}`;
+  const res = await documentClient().send(
+    new QueryCommand({
+      TableName: config.tableName(),
+      IndexName: 'gsi2',
+      KeyConditionExpression: 'gsi2pk = :pk AND begins_with(gsi2sk, :prefix)',
+      ExpressionAttributeValues: { ':pk': pk, ':prefix': digits },
+      Limit: opts.limit,
+      ...(opts.start ? { ExclusiveStartKey: JSON.parse(opts.start) } : {}),
+    }),
+  );
+  const items = (res.Items ?? []).flatMap((Item) => manifestItems().parse({ Item }).data ?? []);
+  return { items, last: res.LastEvaluatedKey ? JSON.stringify(res.LastEvaluatedKey) : null };
 }
 
 /** Accounts other than `accountId` that hold an item with this AWB (update mode's cross-team check). */

@@ -110,7 +110,7 @@ async function writeResolution(batch: BatchRecord, resolution: Resolution, segme
   if (segment.mode === 'create') {
     await putIntakeItems(batchId, segment.runId, segment.id, resolution.writes.map((it) => ({ itemKey: it.itemKey, awb: it.awb, hash: it.hash, runId: it.runId, data: it.data })));
   }
-  const search = config.searchIndex() ? packsOfItems(resolution.writes, { accountId: batch.accountId, batchId, manifestNumber: batch.manifestNumber }, segment.id) : [];
+  const search = config.searchIndex() ? packsOfItems(resolution.writes, { accountId: batch.accountId, batchId, manifestNumber: batch.manifestNumber }, segment.id) : null;
   await putItems(resolution.writes, pages, search);
   const recorded = await recordSegment(batchId, { ...segment, count: resolution.entries.length, counts: resolution.counts }, { created: resolution.counts.create, awbs: resolution.newAwbs, at: nowIso() });
   if (recorded === 'closed') throw new IntakeRefused(`batch ${batchId} was closed by the broker before the items were written`);

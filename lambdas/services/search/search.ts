@@ -1,10 +1,10 @@
 import { ValidationFailed } from '#core/errors';
 import { isVisible, type BatchRecord } from '#core/manifests/model';
 import type { DocumentRecord } from '#core/documents/model';
-import { planQuery, type KindPlan, type SearchEntry, type SearchKind } from '#core/search/index-terms';
+import { planQuery, taxIdOf, matchText, type IndexRead, type KindPlan, type SearchEntry, type SearchKind } from '#core/search/index-terms';
 import { getAccount } from '#infra/entities/auth';
 import { getDocuments } from '#infra/entities/documents';
-import { getBatches } from '#infra/entities/manifests';
+import { getBatches, itemsByTaxIdPrefix } from '#infra/entities/manifests';
 import { readSearchPacks, type SearchPackItem } from '#infra/entities/search';
 import { encodeCursor, parseCursor } from '#shared/cursor';
 
@@ -30,6 +30,23 @@ interface Hit {
   entry: SearchEntry;
 }
 
+/** One page of a read as hits: index packs, or (tax ids) the items' own gsi2 keys. */
+async function readHits(read: IndexRead, start: string | undefined): Promise<{ hits: Hit[]; last: string | null }> {
+  if (read.kind !== 'taxid') {
+    const page = await readSearchPacks(read, { limit: packsPerRead, start });
+    return { hits: page.packs.flatMap((pack) => pack.entries.map((entry) => ({ pack, entry }))), last: page.last };
+  }
+  const page = await itemsByTaxIdPrefix(read.prefix, read.head, { limit: 100, start });
+  const hits = page.items.flatMap((it): Hit[] => {
+    const taxId = taxIdOf(it);
+    if (!taxId) return [];
+    const pack = { kind: 'taxid' as const, head: read.head, key: taxId, scope: it.batchId, part: 0, accountId: it.accountId, batchId: it.batchId, entries: [] };
+    const entry: SearchEntry = { v: taxId, n: taxId, a: it.awb, k: it.itemKey, ...(it.data.consigneeIdType ? { t: it.data.consigneeIdType } : {}), x: it.data.consigneeName };
+    return [{ pack, entry }];
+  });
+  return { hits, last: page.last };
+}
+
 /** The distinct hits of one kind, the first `want` of them (and whether there are more). */
 async function hitsOf(plan: KindPlan, want: number): Promise<{ hits: Hit[]; more: boolean }> {
   const seen = new Map<string, Hit>();
@@ -37,14 +54,12 @@ async function hitsOf(plan: KindPlan, want: number): Promise<{ hits: Hit[]; more
   for (const read of plan.reads) {
     let start: string | undefined;
     do {
-      const page = await readSearchPacks(read, { limit: packsPerRead, start });
+      const page = await readHits(read, start);
       reads++;
-      for (const pack of page.packs) {
-        for (const entry of pack.entries) {
-          if (!plan.matches(entry)) continue;
-          const id = pack.kind === 'document' ? `D${pack.documentId}` : `${entry.n}#${pack.batchId}`;
-          if (!seen.has(id)) seen.set(id, { pack, entry });
-        }
+      for (const hit of page.hits) {
+        if (!plan.matches(hit.entry)) continue;
+        const id = hit.pack.kind === 'document' ? `D${hit.pack.documentId}` : `${matchText(hit.entry)}#${hit.pack.batchId}`;
+        if (!seen.has(id)) seen.set(id, hit);
       }
       start = page.last ?? undefined;
     } while (start && seen.size <= want && reads < maxReadsPerKind);
@@ -72,7 +87,7 @@ function resultOf(kind: SearchKind, hit: Hit, batch: BatchRecord | undefined, do
     case 'awb':
       return { ...base, awb_number: entry.v, item_key: entry.k ?? null, link: `/console/review/${encodeURIComponent(pack.batchId ?? '')}?awb=${encodeURIComponent(entry.v)}` };
     case 'taxid':
-      return { ...base, tax_id: entry.n, tax_id_type: entry.t ?? null, consignee_name: entry.x ?? null, awb_number: entry.a ?? null, link: `/console/quota/${entry.n}` };
+      return { ...base, tax_id: entry.v, tax_id_type: entry.t ?? null, consignee_name: entry.x ?? null, awb_number: entry.a ?? null, link: `/console/quota/${entry.v}` };
     case 'consignee':
       return { ...base, consignee_name: entry.v, tax_id: entry.t ?? null, awb_number: entry.a ?? null, link: entry.t ? `/console/quota/${entry.t}` : manifest };
     case 'product':
