@@ -1,7 +1,8 @@
 /**
  * The console (issue 33): one page for the broker's staff and the partners, Preact + htm +
  * signals, calling the API only through the typed client. Screens: Documents, Manifests, Review,
- * Quota, Webhooks, each at /console/<screen>. What shows and what is allowed follows the token's
+ * Quota, Webhooks, each at /console/<screen>, and the top bar's search (/console/search?q=...,
+ * the broker's and the admin's). What shows and what is allowed follows the token's
  * role, as the API decides it (a refused action answers 403 all the same).
  */
 import { render } from 'preact';
@@ -16,6 +17,7 @@ import { ManifestsScreen } from './screens/manifests';
 import { ReviewScreen } from './screens/review';
 import { QuotaScreen } from './screens/quota';
 import { WebhooksScreen } from './screens/webhooks';
+import { SearchField, SearchScreen } from './screens/search';
 
 async function loadMe(): Promise<boolean> {
   const asked = token.value;
@@ -74,6 +76,7 @@ const screenViews: Record<Screen, () => unknown> = {
   review: ReviewScreen,
   quota: QuotaScreen,
   webhooks: WebhooksScreen,
+  search: SearchScreen,
 };
 
 function LangSwitch() {
@@ -97,6 +100,7 @@ function Shell() {
       <nav aria-label=${t('mainNav')}>
         <ul>${screens.map((s) => html`<li><${Link} screen=${s} current=${s === here.screen}>${t(s)}<//></li>`)}</ul>
       </nav>
+      ${who.token.role !== 'partner' && html`<${SearchField} />`}
       <div class="who">
         <span>${who.account.name} · ${who.token.role}</span>
         <${LangSwitch} />

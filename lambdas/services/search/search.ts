@@ -85,7 +85,7 @@ function resultOf(kind: SearchKind, hit: Hit, batch: BatchRecord | undefined, do
     case 'batch':
       return { ...base, mawb_number: batch?.mawbNumber ?? entry.x ?? null, status: batch?.status ?? null, closed: Boolean(batch?.closedAt), link: manifest };
     case 'awb':
-      return { ...base, awb_number: entry.v, item_key: entry.k ?? null, link: `/console/review/${encodeURIComponent(pack.batchId ?? '')}?awb=${encodeURIComponent(entry.v)}` };
+      return { ...base, awb_number: entry.v, item_key: entry.k ?? null, link: `${manifest}?awb=${encodeURIComponent(entry.v)}` };
     case 'taxid':
       return { ...base, tax_id: entry.v, tax_id_type: entry.t ?? null, consignee_name: entry.x ?? null, awb_number: entry.a ?? null, link: `/console/quota/${entry.v}` };
     case 'consignee':
