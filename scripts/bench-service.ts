@@ -24,7 +24,7 @@ import { requestPath } from '../clients/typescript';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const adminToken = 'bench-admin-token-0123456789';
+export const adminToken = 'bench-admin-token-0123456789';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const mb = (kb: number) => kb / 1024;
 

@@ -892,6 +892,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/couriers/review/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One field across every account (broker or admin): a guía/MAWB, manifest number, AWB or tax id by prefix; a consignee, a document or a product description by words. Results grouped by kind, each with its console link */
+        get: operations["ReviewSearch"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/couriers/manifests/{manifest}/review": {
         parameters: {
             query?: never;
@@ -1052,7 +1069,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The console's script and stylesheet (app.js, app.css), and its screens by address (documents, manifests, review, quota, webhooks) */
+        /** The console's script and stylesheet (app.js, app.css), and its screens by address (documents, manifests, review, quota, webhooks, and search?q=...) */
         get: operations["ConsoleScreens"];
         put?: never;
         post?: never;
@@ -15848,6 +15865,373 @@ export interface operations {
                             per_page: number;
                             cursor: string | null;
                             next_cursor: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
+            401: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "unauthorized" | "token_expired";
+                    } | {
+                        /** @constant */
+                        message: "Unauthorized";
+                    };
+                };
+            };
+            /** @description Authenticated, but not allowed */
+            403: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "forbidden";
+                    };
+                };
+            };
+            /** @description Too large */
+            413: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "payload_too_large";
+                    };
+                };
+            };
+            /** @description Invalid: one entry per failing field in `errors` */
+            422: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "validation_failed";
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Rate limit exceeded: retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds until the window resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal error, with a request id and no internals */
+            500: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "internal_error";
+                        request_id?: string;
+                    };
+                };
+            };
+        };
+    };
+    ReviewSearch: {
+        parameters: {
+            query: {
+                q: string;
+                kind?: "batch" | "awb" | "taxid" | "consignee" | "product" | "document";
+                cursor?: string;
+                per_page?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The results, grouped by kind (at most per_page each; `more` when there are others, `next_cursor` when `kind` was given) */
+            200: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            q: string;
+                            kinds: string[];
+                            batches: {
+                                results: {
+                                    /** @enum {string} */
+                                    kind: "batch" | "awb" | "taxid" | "consignee" | "product" | "document";
+                                    value: string;
+                                    account_id: number;
+                                    account_name: string | null;
+                                    batch_id: string | null;
+                                    manifest_number: string | null;
+                                    link: string;
+                                    mawb_number?: string | null;
+                                    status?: string | null;
+                                    closed?: boolean;
+                                    awb_number?: string | null;
+                                    item_key?: string | null;
+                                    tax_id?: string | null;
+                                    tax_id_type?: string | null;
+                                    consignee_name?: string | null;
+                                    description?: string | null;
+                                    document_id?: number | null;
+                                    file_name?: string;
+                                    document_type?: string | null;
+                                    state?: string | null;
+                                }[];
+                                more: boolean;
+                                next_cursor: string | null;
+                            };
+                            awbs: {
+                                results: {
+                                    /** @enum {string} */
+                                    kind: "batch" | "awb" | "taxid" | "consignee" | "product" | "document";
+                                    value: string;
+                                    account_id: number;
+                                    account_name: string | null;
+                                    batch_id: string | null;
+                                    manifest_number: string | null;
+                                    link: string;
+                                    mawb_number?: string | null;
+                                    status?: string | null;
+                                    closed?: boolean;
+                                    awb_number?: string | null;
+                                    item_key?: string | null;
+                                    tax_id?: string | null;
+                                    tax_id_type?: string | null;
+                                    consignee_name?: string | null;
+                                    description?: string | null;
+                                    document_id?: number | null;
+                                    file_name?: string;
+                                    document_type?: string | null;
+                                    state?: string | null;
+                                }[];
+                                more: boolean;
+                                next_cursor: string | null;
+                            };
+                            tax_ids: {
+                                results: {
+                                    /** @enum {string} */
+                                    kind: "batch" | "awb" | "taxid" | "consignee" | "product" | "document";
+                                    value: string;
+                                    account_id: number;
+                                    account_name: string | null;
+                                    batch_id: string | null;
+                                    manifest_number: string | null;
+                                    link: string;
+                                    mawb_number?: string | null;
+                                    status?: string | null;
+                                    closed?: boolean;
+                                    awb_number?: string | null;
+                                    item_key?: string | null;
+                                    tax_id?: string | null;
+                                    tax_id_type?: string | null;
+                                    consignee_name?: string | null;
+                                    description?: string | null;
+                                    document_id?: number | null;
+                                    file_name?: string;
+                                    document_type?: string | null;
+                                    state?: string | null;
+                                }[];
+                                more: boolean;
+                                next_cursor: string | null;
+                            };
+                            consignees: {
+                                results: {
+                                    /** @enum {string} */
+                                    kind: "batch" | "awb" | "taxid" | "consignee" | "product" | "document";
+                                    value: string;
+                                    account_id: number;
+                                    account_name: string | null;
+                                    batch_id: string | null;
+                                    manifest_number: string | null;
+                                    link: string;
+                                    mawb_number?: string | null;
+                                    status?: string | null;
+                                    closed?: boolean;
+                                    awb_number?: string | null;
+                                    item_key?: string | null;
+                                    tax_id?: string | null;
+                                    tax_id_type?: string | null;
+                                    consignee_name?: string | null;
+                                    description?: string | null;
+                                    document_id?: number | null;
+                                    file_name?: string;
+                                    document_type?: string | null;
+                                    state?: string | null;
+                                }[];
+                                more: boolean;
+                                next_cursor: string | null;
+                            };
+                            products: {
+                                results: {
+                                    /** @enum {string} */
+                                    kind: "batch" | "awb" | "taxid" | "consignee" | "product" | "document";
+                                    value: string;
+                                    account_id: number;
+                                    account_name: string | null;
+                                    batch_id: string | null;
+                                    manifest_number: string | null;
+                                    link: string;
+                                    mawb_number?: string | null;
+                                    status?: string | null;
+                                    closed?: boolean;
+                                    awb_number?: string | null;
+                                    item_key?: string | null;
+                                    tax_id?: string | null;
+                                    tax_id_type?: string | null;
+                                    consignee_name?: string | null;
+                                    description?: string | null;
+                                    document_id?: number | null;
+                                    file_name?: string;
+                                    document_type?: string | null;
+                                    state?: string | null;
+                                }[];
+                                more: boolean;
+                                next_cursor: string | null;
+                            };
+                            documents: {
+                                results: {
+                                    /** @enum {string} */
+                                    kind: "batch" | "awb" | "taxid" | "consignee" | "product" | "document";
+                                    value: string;
+                                    account_id: number;
+                                    account_name: string | null;
+                                    batch_id: string | null;
+                                    manifest_number: string | null;
+                                    link: string;
+                                    mawb_number?: string | null;
+                                    status?: string | null;
+                                    closed?: boolean;
+                                    awb_number?: string | null;
+                                    item_key?: string | null;
+                                    tax_id?: string | null;
+                                    tax_id_type?: string | null;
+                                    consignee_name?: string | null;
+                                    description?: string | null;
+                                    document_id?: number | null;
+                                    file_name?: string;
+                                    document_type?: string | null;
+                                    state?: string | null;
+                                }[];
+                                more: boolean;
+                                next_cursor: string | null;
+                            };
                         };
                     };
                 };

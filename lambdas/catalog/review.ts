@@ -1,5 +1,5 @@
 import type { RouteDef } from './types';
-import { BatchQueueQuery, ClassificationBody, ClassificationParams, GroupClassificationBody, GroupParams, InboxQuery, QuotaParams, QuotaQuery, ReviewDecisionsQuery, ReviewGroupsQuery, ReviewPathParams, ReviewQueueQuery } from '#http/review/schemas';
+import { BatchQueueQuery, ClassificationBody, ClassificationParams, GroupClassificationBody, GroupParams, InboxQuery, QuotaParams, QuotaQuery, ReviewDecisionsQuery, ReviewGroupsQuery, ReviewPathParams, ReviewQueueQuery, SearchQuery } from '#http/review/schemas';
 
 export const ReviewQueue = {
   id: 'ReviewQueue',
@@ -124,5 +124,19 @@ export const ReviewInbox = {
   memoryMb: 1024,
 } satisfies RouteDef;
 
+export const ReviewSearch = {
+  id: 'ReviewSearch',
+  method: 'GET',
+  path: '/v1/couriers/review/search',
+  handler: 'http/review/search',
+  summary:
+    'One field across every account (broker or admin): a guía/MAWB, manifest number, AWB or tax id by prefix; a consignee, a document or a product description by words. Results grouped by kind, each with its console link',
+  tag: 'review',
+  auth: { roles: ['broker', 'admin'] },
+  rate: 'couriers.status',
+  uses: { table: ['Query', 'GetItem', 'BatchGetItem'] },
+  schemas: { query: SearchQuery },
+} satisfies RouteDef;
+
 /** The broker's review of processed batches and the quota view (issue 33; the console's Review and Quota screens). */
-export const reviewRoutes = { ReviewInbox, ReviewBatches, ReviewQueue, ReviewClassification, ReviewGroups, ReviewGroupClassification, ReviewDecisions, QuotaShipments };
+export const reviewRoutes = { ReviewInbox, ReviewBatches, ReviewSearch, ReviewQueue, ReviewClassification, ReviewGroups, ReviewGroupClassification, ReviewDecisions, QuotaShipments };

@@ -21,4 +21,6 @@ export const config = {
   corsOrigins: () => (process.env.CORS_ORIGINS ?? '*').split(',').map((s) => s.trim()),
   /** The Bedrock model the tariff classifier asks (`BEDROCK_MODEL_ID`); unset, it classifies offline. */
   bedrockModelId: () => process.env.BEDROCK_MODEL_ID?.trim() || undefined,
+  /** The broker's search index is written with manifest items unless `SEARCH_INDEX=off` (bench:search's run without it). */
+  searchIndex: () => process.env.SEARCH_INDEX !== 'off',
 };

@@ -1,7 +1,8 @@
 /**
  * The console (issue 33): one page for the broker's staff and the partners, Preact + htm +
  * signals, calling the API only through the typed client. Screens: Documents, Manifests, Review,
- * Quota, Webhooks, each at /console/<screen>. What shows and what is allowed follows the token's
+ * Quota, Webhooks, each at /console/<screen>, and the top bar's search (/console/search?q=...,
+ * the broker's and the admin's). What shows and what is allowed follows the token's
  * role, as the API decides it (a refused action answers 403 all the same).
  */
 import { render } from 'preact';
@@ -17,6 +18,7 @@ import { ManifestsScreen } from './screens/manifests';
 import { ReviewScreen } from './screens/review';
 import { QuotaScreen } from './screens/quota';
 import { WebhooksScreen } from './screens/webhooks';
+import { SearchField, SearchScreen } from './screens/search';
 
 async function loadMe(): Promise<boolean> {
   const asked = token.value;
@@ -76,6 +78,7 @@ const screenViews: Record<Screen, () => unknown> = {
   review: ReviewScreen,
   quota: QuotaScreen,
   webhooks: WebhooksScreen,
+  search: SearchScreen,
 };
 
 function LangSwitch() {
@@ -99,6 +102,7 @@ function Shell() {
       <nav aria-label=${t('mainNav')}>
         <ul>${screens.filter((s) => s !== 'inbox' || canCloseBatches.value).map((s) => html`<li><${Link} screen=${s} current=${s === here.screen}>${t(s)}<//></li>`)}</ul>
       </nav>
+      ${who.token.role !== 'partner' && html`<${SearchField} />`}
       <div class="who">
         <span>${who.account.name} · ${who.token.role}</span>
         <${LangSwitch} />

@@ -219,6 +219,21 @@ const messages = {
   yes: ['sí', 'yes'],
   no: ['no', 'no'],
   subsCaption: ['Suscripciones de webhooks', 'Webhook subscriptions'],
+  // search (issue 40)
+  searchLabel: ['Buscar guía, AWB, CUIT, destinatario, documento o producto', 'Search a guía, AWB, tax id, consignee, document or product'],
+  searchPlaceholder: ['Guía, AWB, CUIT, nombre, producto…', 'Guía, AWB, tax id, name, product…'],
+  searchTitle: ['Búsqueda', 'Search'],
+  searchFor: ['Resultados para «{q}»', 'Results for “{q}”'],
+  searchNone: ['Nada encontrado para «{q}».', 'Nothing found for “{q}”.'],
+  searchEmpty: ['Escribí qué buscar en el campo de arriba.', 'Type what to look for in the field above.'],
+  searchMore: ['Hay más resultados de este tipo: escribí más para acotar.', 'There are more results of this kind: type more to narrow it.'],
+  searchFound: ['{n} resultados', '{n} results'],
+  group_batches: ['Lotes (guía o manifiesto)', 'Batches (guía or manifest)'],
+  group_awbs: ['AWB', 'AWBs'],
+  group_tax_ids: ['CUIT, CUIL o DNI', 'Tax ids (CUIT, CUIL, DNI)'],
+  group_consignees: ['Destinatarios', 'Consignees'],
+  group_products: ['Productos', 'Products'],
+  group_documents: ['Documentos', 'Documents'],
 } satisfies Record<string, [string, string]>;
 
 export type MessageId = keyof typeof messages;

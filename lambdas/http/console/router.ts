@@ -1,21 +1,40 @@
 import { signal } from '@preact/signals';
 
-/** The screens, each at /console/<screen>[/<item>]: reachable from the nav bar and by address. */
+/** The screens of the nav bar, each at /console/<screen>[/<item>]: reachable from it and by address. */
 export const screens = ['inbox', 'documents', 'manifests', 'review', 'quota', 'webhooks'] as const;
-export type Screen = (typeof screens)[number];
+/** Every screen: the nav bar's and the search's results (/console/search?q=..., opened from the top bar's field). */
+export const allScreens = [...screens, 'search'] as const;
+export type Screen = (typeof allScreens)[number];
 
 export interface Place {
   screen: Screen;
   item: string | null;
+  /** The address's query (`?q=...` of the search, `?awb=...` of a result's link). */
+  query: URLSearchParams;
 }
 
-function parse(path: string): Place {
+function parse(path: string, search = ''): Place {
   const [, , screen, item] = path.split('/');
-  const known = (screens as readonly string[]).includes(screen) ? (screen as Screen) : 'inbox';
-  return { screen: known, item: item ? decodeURIComponent(item) : null };
+  const known = (allScreens as readonly string[]).includes(screen) ? (screen as Screen) : 'inbox';
+  return { screen: known, item: item ? decodeURIComponent(item) : null, query: new URLSearchParams(search) };
 }
 
-export const place = signal<Place>(parse(location.pathname));
+export const place = signal<Place>(parse(location.pathname, location.search));
+
+/** Goes to a console address with its query (a search, a search result's link). */
+export function goTo(href: string): void {
+  const url = new URL(href, location.origin);
+  if (location.pathname + location.search !== url.pathname + url.search) history.pushState(null, '', url.pathname + url.search);
+  place.value = parse(url.pathname, url.search);
+  focusHeading();
+}
+
+/** A click on a link to a console address with a query navigates without reloading. */
+export function followHref(e: MouseEvent, href: string): void {
+  if (e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
+  e.preventDefault();
+  goTo(href);
+}
 
 export const hrefOf = (screen: Screen, item?: string | null) => `/console/${screen}${item ? `/${encodeURIComponent(item)}` : ''}`;
 
@@ -23,7 +42,7 @@ export const hrefOf = (screen: Screen, item?: string | null) => `/console/${scre
 export function go(screen: Screen, item?: string | null): void {
   const href = hrefOf(screen, item);
   if (location.pathname !== href) history.pushState(null, '', href);
-  place.value = { screen, item: item ?? null };
+  place.value = { screen, item: item ?? null, query: new URLSearchParams() };
   focusHeading();
 }
 
@@ -32,7 +51,7 @@ export function focusHeading(): void {
 }
 
 addEventListener('popstate', () => {
-  place.value = parse(location.pathname);
+  place.value = parse(location.pathname, location.search);
   focusHeading();
 });
 

@@ -34,7 +34,50 @@ const inboxBatch = v.strictObject({
   reviewed: integer,
 });
 
+const searchResult = v.strictObject({
+  kind: v.picklist(['batch', 'awb', 'taxid', 'consignee', 'product', 'document']),
+  value: v.string(),
+  account_id: integer,
+  account_name: nullable(v.string()),
+  batch_id: nullable(v.string()),
+  manifest_number: nullable(v.string()),
+  /** The console's address of the result. */
+  link: v.string(),
+  mawb_number: v.optional(nullable(v.string())),
+  status: v.optional(nullable(v.string())),
+  closed: v.optional(v.boolean()),
+  awb_number: v.optional(nullable(v.string())),
+  item_key: v.optional(nullable(v.string())),
+  tax_id: v.optional(nullable(v.string())),
+  tax_id_type: v.optional(nullable(v.string())),
+  consignee_name: v.optional(nullable(v.string())),
+  description: v.optional(nullable(v.string())),
+  document_id: v.optional(nullable(integer)),
+  file_name: v.optional(v.string()),
+  document_type: v.optional(nullable(v.string())),
+  state: v.optional(nullable(v.string())),
+});
+
+const searchGroup = v.strictObject({ results: v.array(searchResult), more: v.boolean(), next_cursor: nullable(v.string()) });
+
 export const reviewResponses = {
+  ReviewSearch: {
+    answers: {
+      200: data(
+        'The results, grouped by kind (at most per_page each; `more` when there are others, `next_cursor` when `kind` was given)',
+        v.strictObject({
+          q: v.string(),
+          kinds: v.array(v.string()),
+          batches: searchGroup,
+          awbs: searchGroup,
+          tax_ids: searchGroup,
+          consignees: searchGroup,
+          products: searchGroup,
+          documents: searchGroup,
+        }),
+      ),
+    },
+  },
   ReviewInbox: {
     answers: {
       200: data(

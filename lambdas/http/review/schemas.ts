@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { identifier, intQuery, text } from '../kit/schemas';
 import { batchStatuses } from '#core/manifests/model';
+import { maxQueryLength, searchKinds } from '#core/search/index-terms';
 
 export const ReviewPathParams = v.object({ manifest: v.pipe(v.string(), v.minLength(1), v.maxLength(100)) });
 
@@ -65,4 +66,18 @@ export const InboxQuery = v.object({
   ),
   cursor: v.optional(v.pipe(v.string(), v.regex(/^\d{1,9}$/, 'Is not a cursor this list answered; leave it out to start from the first page.'))),
   per_page: v.optional(intQuery(1, 100), '20'),
+});
+
+/** GET /v1/couriers/review/search (issue 40): one field, every kind; `kind` and `cursor` page one kind. */
+export const SearchQuery = v.object({
+  q: v.pipe(
+    v.string('Must be a string.'),
+    v.trim(),
+    v.nonEmpty('Must not be empty: type a guía, manifest, AWB, tax id, name, document or product words.'),
+    v.maxLength(maxQueryLength, `Must be at most ${maxQueryLength} characters.`),
+    v.check((s) => !/[\u0000-\u001f\u007f]/.test(s), 'Must not contain control characters.'),
+  ),
+  kind: v.optional(v.picklist(searchKinds, `Must be one of ${searchKinds.join(', ')}.`)),
+  cursor: v.optional(v.pipe(v.string(), v.maxLength(200))),
+  per_page: v.optional(intQuery(1, 50), '10'),
 });

@@ -1,8 +1,10 @@
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { isConditionalFailure, type TransactPut, type TransactUpdate } from './entity';
+import { getEvery, isConditionalFailure, type TransactPut, type TransactUpdate } from './entity';
 import { documents } from './documents/document';
 import { documentClient } from '../dynamo';
 import type { DocumentRecord, DocumentState } from '#core/documents/model';
+import { packsOfDocument } from '#core/search/index-terms';
+import { putSearchPacks } from './search';
 
 type Patch = Partial<Omit<DocumentRecord, 'id' | 'accountId' | 'rootId' | 'version' | 'blobKey' | 'createdAt'>>;
 
@@ -11,8 +13,28 @@ export async function getDocument(id: number): Promise<DocumentRecord | undefine
   return res.data ?? undefined;
 }
 
+/**
+ * The search's index items of a document (its file name's and title's words), written before the
+ * document: a write that dies between the two leaves index items the search drops, as it reads
+ * the documents it finds.
+ */
+function indexDocument(record: DocumentRecord): Promise<void> {
+  const title = typeof record.metadata?.title === 'string' ? record.metadata.title : undefined;
+  return putSearchPacks(packsOfDocument({ ...record, ...(title ? { title } : {}) }));
+}
+
 export async function putDocument(record: DocumentRecord): Promise<void> {
+  await indexDocument(record);
   await documents().create(record).go();
+}
+
+/** Documents by id, those that exist (the search's hits). */
+export async function getDocuments(ids: readonly number[]): Promise<DocumentRecord[]> {
+  if (!ids.length) return [];
+  return getEvery(
+    ids.map((id) => ({ id })),
+    (ks) => documents().get(ks).go({ concurrency: 4 }),
+  );
 }
 
 /** Every document of one account, or of all accounts (brokers), newest first. */
@@ -54,6 +76,7 @@ export async function supersedeWith(original: DocumentRecord, from: DocumentStat
     .where(({ state }, { eq }) => eq(state, from))
     .params<TransactUpdate>();
   const put = documents().create(next).params<TransactPut>();
+  await indexDocument(next);
   try {
     await documentClient().send(new TransactWriteCommand({ TransactItems: [{ Update: update }, { Put: put }] }));
     return true;

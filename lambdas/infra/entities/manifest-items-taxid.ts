@@ -3,6 +3,7 @@ import { documentClient } from '../dynamo';
 import { config } from '#shared/config';
 import { cancellationCodes } from './entity';
 import { batchKey, itemKeyOf } from './manifests';
+import { taxIdSearchKeys } from '#core/search/index-terms';
 
 /**
  * Tax-id corrections of stored manifest items (PUT /v1/couriers/client-info). Written against the
@@ -39,16 +40,32 @@ export async function setItemsTaxId(batchId: string, itemKeys: readonly string[]
           ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(closedAt)',
         },
       },
-      ...itemKeys.slice(i, i + perTransaction).map((itemKey) => ({
-        Update: {
-          TableName,
-          Key: itemKeyOf(batchId, itemKey),
-          UpdateExpression: 'SET #data.#number = :number, #data.#type = :type, #updatedAt = :at',
-          ConditionExpression: 'attribute_exists(pk) AND attribute_exists(#data)',
-          ExpressionAttributeNames: { '#data': 'data', '#number': 'consigneeIdNumber', '#type': 'consigneeIdType', '#updatedAt': 'updatedAt' },
-          ExpressionAttributeValues: { ':number': change.taxId, ':type': change.taxIdType, ':at': change.at },
-        },
-      })),
+      ...itemKeys.slice(i, i + perTransaction).map((itemKey) => {
+        // The search's keys follow the new tax id (entities/manifests/item.ts `byTaxId`, as ElectroDB writes them).
+        const search = taxIdSearchKeys({ itemKey, data: { consigneeIdNumber: change.taxId } }, batchId);
+        const keys = search ? ', #head = :head, #ref = :ref, #g2pk = :g2pk, #g2sk = :g2sk' : '';
+        return {
+          Update: {
+            TableName,
+            Key: itemKeyOf(batchId, itemKey),
+            UpdateExpression: `SET #data.#number = :number, #data.#type = :type, #updatedAt = :at${keys}`,
+            ConditionExpression: 'attribute_exists(pk) AND attribute_exists(#data)',
+            ExpressionAttributeNames: {
+              '#data': 'data',
+              '#number': 'consigneeIdNumber',
+              '#type': 'consigneeIdType',
+              '#updatedAt': 'updatedAt',
+              ...(search ? { '#head': 'searchTaxHead', '#ref': 'searchTaxRef', '#g2pk': 'gsi2pk', '#g2sk': 'gsi2sk' } : {}),
+            },
+            ExpressionAttributeValues: {
+              ':number': change.taxId,
+              ':type': change.taxIdType,
+              ':at': change.at,
+              ...(search ? { ':head': search.searchTaxHead, ':ref': search.searchTaxRef, ':g2pk': `SEARCH#taxid#${search.searchTaxHead}`, ':g2sk': search.searchTaxRef } : {}),
+            },
+          },
+        };
+      }),
     ];
     for (let attempt = 1; ; attempt++) {
       try {

@@ -1,4 +1,4 @@
-import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { cancellationCodes, getEvery, isConditionalFailure, type TransactPut, type TransactUpdate } from './entity';
 import { documentClient } from '../dynamo';
 import { config } from '#shared/config';
@@ -11,6 +11,8 @@ import { decisionPages } from './manifests/decision-page';
 import { decisionSegments } from './manifests/decision-segment';
 import { chunkSets, type ChunkSetItem } from './manifests/chunk-set';
 import { chunks, type ChunkItem } from './manifests/chunk';
+import { searchPackRequests } from './search';
+import { taxIdSearchKeys, type SearchPack } from '#core/search/index-terms';
 
 /**
  * A manifest batch (one import of a manifest), its items, its decision log and, in chunked
@@ -33,6 +35,15 @@ export async function createBatch(b: BatchRecord): Promise<boolean> {
     if (!isConditionalFailure(err)) throw err;
     return false;
   }
+}
+
+/** Batches by id, those that exist (the search's hits). */
+export async function getBatches(batchIds: readonly string[]): Promise<BatchRecord[]> {
+  if (!batchIds.length) return [];
+  return getEvery(
+    batchIds.map((batchId) => ({ batchId })),
+    (ks) => manifestBatches().get(ks).go({ concurrency: 4 }),
+  );
 }
 
 export async function getBatch(batchId: string): Promise<BatchRecord | undefined> {
@@ -198,15 +209,43 @@ export async function getStoredItems(batchId: string, keys: readonly string[]): 
  * call's request is built when a writer is free for it, so a 100,000-item payload never exists
  * twice in memory (once as items, once as marshalled requests).
  */
-export async function putItems(records: readonly StoredItem[], pages: readonly { segmentId: string; page: number; entries: DecisionEntry[]; batchId: string }[]): Promise<void> {
+export async function putItems(
+  records: readonly StoredItem[],
+  pages: readonly { segmentId: string; page: number; entries: DecisionEntry[]; batchId: string }[],
+  search: readonly SearchPack[] | null = null,
+): Promise<void> {
+  // With the search on, each item carries its tax id's search keys (gsi2): no write of its own.
+  const withKeys = (r: StoredItem) => (search ? { ...r, ...taxIdSearchKeys(r, r.batchId) } : r);
   function* requests() {
-    for (let i = 0; i < records.length; i += 25) yield* manifestItems().put(records.slice(i, i + 25)).params<{ RequestItems: never }[]>();
+    for (let i = 0; i < records.length; i += 25) yield* manifestItems().put(records.slice(i, i + 25).map(withKeys)).params<{ RequestItems: never }[]>();
     for (let i = 0; i < pages.length; i += 25) {
       const slice = pages.slice(i, i + 25).map((p) => ({ ...p, pageKey: pageKey(p.page), entries: p.entries }));
       yield* decisionPages().put(slice).params<{ RequestItems: never }[]>();
     }
+    // The search's index items of these items (core/search/index-terms), in the same calls' stream.
+    yield* searchPackRequests(search ?? []);
   }
   await batchWriteAll(requests());
+}
+
+/**
+ * One page of every account's items whose tax id starts with `digits` (the search's gsi2 keys),
+ * in tax-id order, from `start` (the last sort key read).
+ */
+export async function itemsByTaxIdPrefix(digits: string, head: string, opts: { limit: number; start?: string }): Promise<{ items: StoredItem[]; last: string | null }> {
+  const pk = `SEARCH#taxid#${head}`;
+  const res = await documentClient().send(
+    new QueryCommand({
+      TableName: config.tableName(),
+      IndexName: 'gsi2',
+      KeyConditionExpression: 'gsi2pk = :pk AND begins_with(gsi2sk, :prefix)',
+      ExpressionAttributeValues: { ':pk': pk, ':prefix': digits },
+      Limit: opts.limit,
+      ...(opts.start ? { ExclusiveStartKey: JSON.parse(opts.start) } : {}),
+    }),
+  );
+  const items = (res.Items ?? []).flatMap((Item) => manifestItems().parse({ Item }).data ?? []);
+  return { items, last: res.LastEvaluatedKey ? JSON.stringify(res.LastEvaluatedKey) : null };
 }
 
 /** Accounts other than `accountId` that hold an item with this AWB (update mode's cross-team check). */

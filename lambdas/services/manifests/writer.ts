@@ -20,6 +20,9 @@ import { requestProcessing } from '#infra/pipeline';
 import { acceptChunk, readPayload, type IntakeJob } from './intake-job';
 import { putIntakeItems } from '../pipeline/pages-store';
 import { recordMetric } from '#shared/metrics';
+import { config } from '#shared/config';
+import { packsOfBatch, packsOfItems } from '#core/search/index-terms';
+import { putSearchPacks } from '#infra/entities/search';
 
 /**
  * Manifest intake, the worker's half: writes an accepted submission's items from its stored
@@ -64,6 +67,8 @@ async function batchFor(accountId: number, courier: string, s: ManifestSubmissio
   if (mode === 'create') {
     const batch = newBatch(accountId, courier, s, batchId, at);
     await createBatch(batch);
+    // The search finds the batch by its manifest number and guía; a retry puts the same items.
+    await putSearchPacks(packsOfBatch(batch));
     return batch;
   }
   const batch = await getBatch(batchId);
@@ -90,8 +95,13 @@ async function resolve(accountId: number, batch: BatchRecord, s: ManifestSubmiss
   return resolveItems(keyed, { accountId, batchId: batch.batchId, runId: run.runId, at: run.at }, existing, crossTeam);
 }
 
-/** Writes the decided items and the decision log's pages, then records the segment on the batch. */
-async function writeResolution(batchId: string, resolution: Resolution, segment: Omit<DecisionSegment, 'count' | 'counts'>): Promise<void> {
+/**
+ * Writes the decided items, the decision log's pages and the search's index items of the items
+ * written (core/search/index-terms: packed per key, so far fewer than the items), then records
+ * the segment on the batch.
+ */
+async function writeResolution(batch: BatchRecord, resolution: Resolution, segment: Omit<DecisionSegment, 'count' | 'counts'>): Promise<void> {
+  const batchId = batch.batchId;
   const pages = [];
   for (let i = 0, page = 0; i < resolution.entries.length; i += decisionsPerPage, page++) {
     pages.push({ batchId, segmentId: segment.id, page, entries: resolution.entries.slice(i, i + decisionsPerPage) });
@@ -100,7 +110,8 @@ async function writeResolution(batchId: string, resolution: Resolution, segment:
   if (segment.mode === 'create') {
     await putIntakeItems(batchId, segment.runId, segment.id, resolution.writes.map((it) => ({ itemKey: it.itemKey, awb: it.awb, hash: it.hash, runId: it.runId, data: it.data })));
   }
-  await putItems(resolution.writes, pages);
+  const search = config.searchIndex() ? packsOfItems(resolution.writes, { accountId: batch.accountId, batchId, manifestNumber: batch.manifestNumber }, segment.id) : null;
+  await putItems(resolution.writes, pages, search);
   const recorded = await recordSegment(batchId, { ...segment, count: resolution.entries.length, counts: resolution.counts }, { created: resolution.counts.create, awbs: resolution.newAwbs, at: nowIso() });
   if (recorded === 'closed') throw new IntakeRefused(`batch ${batchId} was closed by the broker before the items were written`);
   recordMetric('ItemsAccepted', resolution.writes.length);
@@ -125,7 +136,7 @@ async function writeSubmission(job: SubmissionRecord): Promise<SubmissionRecord[
     const dispatch = held.mode === 'create' || resolution.writes.length > 0;
     // Update mode: the batch says pending for this run before any of its items change.
     if (held.mode === 'update' && dispatch) await release(held.accountId, batch, held.key, 'update', resolution.writes.length);
-    await writeResolution(batch.batchId, resolution, { id: held.key, runId: held.key, mode: held.mode, at: held.createdAt });
+    await writeResolution(batch, resolution, { id: held.key, runId: held.key, mode: held.mode, at: held.createdAt });
     if (held.mode === 'create') await release(held.accountId, batch, held.key, 'create', resolution.writes.length);
     await finishSubmission(held.accountId, held.key, { status: 'written', counts: resolution.counts }, nowIso());
     return 'written';
@@ -172,7 +183,7 @@ async function writeChunk(job: { set: ChunkSetRecord; chunk: ChunkRecord }): Pro
       const s = payload.submission;
       const batch = await batchFor(set.accountId, set.courier, s, set.batchId, set.mode, set.createdAt);
       const resolution = await resolve(set.accountId, batch, s, { runId: set.baseKey, mode: set.mode, at: job.chunk.receivedAt });
-      await writeResolution(batch.batchId, resolution, { id: `${set.baseKey}#${String(n).padStart(2, '0')}`, runId: set.baseKey, mode: set.mode, chunk: n, at: job.chunk.receivedAt });
+      await writeResolution(batch, resolution, { id: `${set.baseKey}#${String(n).padStart(2, '0')}`, runId: set.baseKey, mode: set.mode, chunk: n, at: job.chunk.receivedAt });
       set = await markChunkWritten(set.accountId, set.baseKey, n, nowIso());
     }
     // Whichever chunk finds every chunk written releases the batch (a repeated release runs once).
