@@ -1069,7 +1069,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The console's script and stylesheet (app.js, app.css), and its screens by address (documents, manifests, review, quota, webhooks, and search?q=...) */
+        /** The console's script and stylesheet (app.js, app.css), and its screens by address (inbox, documents, manifests, review, quota, webhooks, and search?q=...) */
         get: operations["ConsoleScreens"];
         put?: never;
         post?: never;

@@ -17,7 +17,7 @@ export const ConsoleScreens = {
   path: '/console/{screen}',
   root: true,
   handler: 'http/console/page',
-  summary: "The console's script and stylesheet (app.js, app.css), and its screens by address (documents, manifests, review, quota, webhooks, and search?q=...)",
+  summary: "The console's script and stylesheet (app.js, app.css), and its screens by address (inbox, documents, manifests, review, quota, webhooks, and search?q=...)",
   tag: 'console',
   auth: 'public',
 } satisfies RouteDef;

@@ -128,7 +128,7 @@ async function check(name: string) {
 
 describe('the console', () => {
   it('serves its page at /console and at each screen address, its script and stylesheet, under the dashboard content security policy', async () => {
-    for (const path of ['/console', '/console/documents', `/console/review/${batchId}`]) {
+    for (const path of ['/console', '/console/inbox', '/console/documents', `/console/review/${batchId}`]) {
       const res = await fetch(`${t.twin.url}${path}`);
       expect(res.status, path).toBe(200);
       expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
