@@ -21487,6 +21487,8 @@ export interface operations {
                                     currency?: string;
                                     total_awbs?: number;
                                     total_products?: number;
+                                    review_pending?: number;
+                                    review_at_stake?: number;
                                 };
                                 review?: {
                                     revision: number;
@@ -21515,6 +21517,8 @@ export interface operations {
                                     currency?: string;
                                     total_awbs?: number;
                                     total_products?: number;
+                                    review_pending?: number;
+                                    review_at_stake?: number;
                                 };
                             };
                         } | {
@@ -28846,6 +28850,8 @@ export interface operations {
                             currency?: string;
                             total_awbs?: number;
                             total_products?: number;
+                            review_pending?: number;
+                            review_at_stake?: number;
                         };
                         review?: {
                             revision: number;
@@ -28909,6 +28915,8 @@ export interface operations {
                             currency?: string;
                             total_awbs?: number;
                             total_products?: number;
+                            review_pending?: number;
+                            review_at_stake?: number;
                         };
                     };
                 };

@@ -119,6 +119,9 @@ const manifestSummary = v.strictObject({
   currency: v.optional(v.string()),
   total_awbs: v.optional(integer),
   total_products: v.optional(integer),
+  /** The products awaiting the broker's review and what they pay (issue 40). */
+  review_pending: v.optional(integer),
+  review_at_stake: v.optional(v.number()),
 });
 const documentRef = {
   id: integer,

@@ -107,6 +107,10 @@ export const beyondSchema: Record<string, { fields?: string[]; statuses?: number
   ReviewClassification: { fields: ['ncm_code', 'item_key'], why: "a row of the tariff table in force; the product of an AWB that has several (docs/brokers/review.md)" },
   ReviewDecisions: { fields: ['cursor'], why: 'a cursor the previous page answered' },
   ReviewBatches: { fields: ['cursor'], why: 'a cursor the previous page answered' },
+  ReviewInbox: { fields: ['cursor'], why: 'a cursor the previous page answered (a place among the flights)' },
+  ReviewGroups: { fields: ['cursor'], why: 'a cursor the previous page answered (a place among the groups)' },
+  ReviewSearch: { fields: ['cursor'], why: 'a cursor the previous page of the same search answered' },
+  ReviewGroupClassification: { fields: ['ncm_code'], why: 'a row of the tariff table in force (docs/brokers/review.md)' },
   QuotaShipments: { fields: ['tax_id'], why: 'a valid CUIT, CUIL or DNI' },
 };
 
