@@ -6,17 +6,15 @@
  * top bar has no search field.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { randomUUID } from 'node:crypto';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { useTwin } from '#support/twin';
+import { axe as axeOf, signIn as signInAs } from '#support/browser';
 import { freshCuil, item, submitPath } from '#support/manifests';
 import { pdf } from '#support/files';
 
 const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const t = useTwin({ jobPollMs: 50 });
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 let browser: Browser;
 let page: Page;
@@ -63,24 +61,9 @@ afterAll(async () => {
   await browser?.close();
 });
 
-async function signIn(token: string) {
-  await page.goto(`${t.twin.url}/console`);
-  const out = page.getByRole('button', { name: 'Salir' });
-  const field = page.getByLabel('Token');
-  await out.or(field).first().waitFor();
-  if (await out.isVisible()) await out.click();
-  await field.fill(token);
-  await page.keyboard.press('Enter');
-  await page.getByRole('navigation', { name: 'Secciones' }).waitFor();
-}
+const signIn = (token: string) => signInAs(page, `${t.twin.url}/console`, token);
 
-async function axe(): Promise<string[]> {
-  await page.evaluate(axeSource);
-  const found = await page.evaluate<{ id: string; impact: string; nodes: { target: string[] }[] }[]>(
-    "axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.map((n) => ({ target: n.target })) })))",
-  );
-  return found.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.impact} ${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-}
+const axe = () => axeOf(page);
 
 /** Types `q` into the top bar's field and waits for its group's heading. */
 async function searchFor(q: string, group: string) {

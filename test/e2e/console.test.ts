@@ -9,17 +9,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createRequire } from 'node:module';
 import { randomUUID } from 'node:crypto';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { useTwin } from '#support/twin';
+import { axe as axeOf, signIn as signInAs } from '#support/browser';
 import { freshCuil, item, submitPath } from '#support/manifests';
 import { pdf, png } from '#support/files';
 
 const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const shots = '.bench/console';
 const t = useTwin({ jobPollMs: 50 });
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 let browser: Browser;
 let context: BrowserContext;
@@ -94,31 +93,14 @@ afterAll(async () => {
 const status = () => page.getByRole('status');
 const focusedLabel = () => page.evaluate<string>("(() => { const a = document.activeElement; return (a && a.labels && a.labels[0] && a.labels[0].textContent) || '' })()");
 
-/** Signs the page in with `token` through the form (signing out first when signed in). */
-async function signIn(token: string) {
-  await page.goto(`${t.twin.url}/console`);
-  const out = page.getByRole('button', { name: 'Salir' });
-  const field = page.getByLabel('Token');
-  await out.or(field).first().waitFor();
-  if (await out.isVisible()) await out.click();
-  await field.fill(token);
-  await page.keyboard.press('Enter');
-  await page.getByRole('navigation', { name: 'Secciones' }).waitFor();
-}
+const signIn = (token: string) => signInAs(page, `${t.twin.url}/console`, token);
 
 /** The console's TypeScript sources. */
 function consoleSources(dir = 'lambdas/http/console'): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? consoleSources(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : []));
 }
 
-/** axe-core's serious and critical violations on the page as it is now (its source injected by the test). */
-async function axe(): Promise<string[]> {
-  await page.evaluate(axeSource);
-  const found = await page.evaluate<{ id: string; impact: string; nodes: { target: string[] }[] }[]>(
-    "axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.map((n) => ({ target: n.target })) })))",
-  );
-  return found.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.impact} ${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-}
+const axe = () => axeOf(page);
 
 /** A screenshot for the guide and an axe-core pass. */
 async function check(name: string) {

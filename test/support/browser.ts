@@ -39,3 +39,15 @@ export async function axe(page: Page): Promise<string[]> {
   );
   return found.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.impact} ${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }
+
+/** Signs the page in with `token` through the console's form (signing out first when signed in). */
+export async function signIn(page: Page, consoleUrl: string, token: string): Promise<void> {
+  await page.goto(consoleUrl);
+  const out = page.getByRole('button', { name: 'Salir' });
+  const field = page.getByLabel('Token');
+  await out.or(field).first().waitFor();
+  if (await out.isVisible()) await out.click();
+  await field.fill(token);
+  await page.keyboard.press('Enter');
+  await page.getByRole('navigation', { name: 'Secciones' }).waitFor();
+}

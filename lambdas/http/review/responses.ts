@@ -9,6 +9,13 @@ const notFound = failure('No such manifest, batch or AWB in this account', ['not
 const incomplete = failure('The batch is not processed yet', ['processing_incomplete'], { batch_id: v.string(), status: v.string(), progress: integer });
 const closedBatch = failure('The batch was closed by the broker (spec 7.2)', ['manifest_closed'], { closed_at: timestamp, manifest_number: v.string(), batch_id: v.string() });
 
+/** A decision's 409: the batch is not processed yet, or another decision moved it four times under this one. */
+const decisionConflict = failure('The batch is not processed yet, or it changed while the decision was written', ['processing_incomplete', 'conflict'], {
+  batch_id: v.optional(v.string()),
+  status: v.optional(v.string()),
+  progress: v.optional(integer),
+});
+
 const cursorMeta = { per_page: integer, cursor: nullable(v.string()), next_cursor: nullable(v.string()) };
 
 const figures = v.strictObject({
@@ -140,11 +147,7 @@ export const reviewResponses = {
         { message: true },
       ),
       404: notFound,
-      409: failure('The batch is not processed yet, or it changed while the decision was written', ['processing_incomplete', 'conflict'], {
-        batch_id: v.optional(v.string()),
-        status: v.optional(v.string()),
-        progress: v.optional(integer),
-      }),
+      409: decisionConflict,
       423: closedBatch,
     },
   },
@@ -214,11 +217,7 @@ export const reviewResponses = {
         { message: true },
       ),
       404: notFound,
-      409: failure('The batch is not processed yet, or it changed while the decision was written', ['processing_incomplete', 'conflict'], {
-        batch_id: v.optional(v.string()),
-        status: v.optional(v.string()),
-        progress: v.optional(integer),
-      }),
+      409: decisionConflict,
       423: closedBatch,
     },
   },

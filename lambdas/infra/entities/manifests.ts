@@ -77,16 +77,17 @@ export async function listBatchesSince(from: string): Promise<BatchRecord[]> {
  * carried none): only while the batch is still on that run, and only once.
  */
 export async function setReviewCounts(batchId: string, runId: string, counts: { review_pending: number; review_at_stake: number }): Promise<void> {
+  await updateBatchIf(batchId, {
+    UpdateExpression: 'SET summary.review_pending = :p, summary.review_at_stake = :s',
+    ConditionExpression: 'finishedRunId = :run AND attribute_exists(summary) AND attribute_not_exists(summary.review_pending)',
+    ExpressionAttributeValues: { ':p': counts.review_pending, ':s': counts.review_at_stake, ':run': runId },
+  });
+}
+
+/** One raw update of a batch record that applies only under its condition; a condition not met changes nothing and is no error. */
+export async function updateBatchIf(batchId: string, update: { UpdateExpression: string; ConditionExpression: string; ExpressionAttributeValues: Record<string, unknown> }): Promise<void> {
   try {
-    await documentClient().send(
-      new UpdateCommand({
-        TableName: config.tableName(),
-        Key: batchKey(batchId),
-        UpdateExpression: 'SET summary.review_pending = :p, summary.review_at_stake = :s',
-        ConditionExpression: 'finishedRunId = :run AND attribute_exists(summary) AND attribute_not_exists(summary.review_pending)',
-        ExpressionAttributeValues: { ':p': counts.review_pending, ':s': counts.review_at_stake, ':run': runId },
-      }),
-    );
+    await documentClient().send(new UpdateCommand({ TableName: config.tableName(), Key: batchKey(batchId), ...update }));
   } catch (err) {
     if (!isConditionalFailure(err)) throw err;
   }

@@ -1,7 +1,7 @@
-import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { cancellationCodes, getEvery, isConditionalFailure, type TransactItem, type TransactPut, type TransactUpdate } from './entity';
+import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { cancellationCodes, getEvery, type TransactItem, type TransactPut, type TransactUpdate } from './entity';
 import { documentClient } from '../dynamo';
-import { batchKey } from './manifests';
+import { batchKey, updateBatchIf } from './manifests';
 import { config } from '#shared/config';
 import { batchWriteAll } from '../batch-write';
 import type { BatchRecord, ClassificationReview } from '#core/manifests/model';
@@ -132,19 +132,7 @@ export async function writeGroupRecords(batchId: string, decisions: readonly Rev
 
 /** Clears the mark of a group decision's records once they are written (only that revision's). */
 export async function clearReviewWrites(batchId: string, revision: number): Promise<void> {
-  try {
-    await documentClient().send(
-      new UpdateCommand({
-        TableName: config.tableName(),
-        Key: batchKey(batchId),
-        UpdateExpression: 'REMOVE reviewWrites',
-        ConditionExpression: 'reviewWrites.revision = :r',
-        ExpressionAttributeValues: { ':r': revision },
-      }),
-    );
-  } catch (err) {
-    if (!isConditionalFailure(err)) throw err;
-  }
+  await updateBatchIf(batchId, { UpdateExpression: 'REMOVE reviewWrites', ConditionExpression: 'reviewWrites.revision = :r', ExpressionAttributeValues: { ':r': revision } });
 }
 
 /** One page of a batch's broker decisions, newest first; a cursor this query did not answer is `undefined`. */
@@ -200,17 +188,9 @@ export async function getMemories(accountId: number, fingerprints: readonly stri
 
 /** Keeps that the review up to `revision` was announced (never moves back). */
 export async function markReviewAnnounced(batchId: string, revision: number): Promise<void> {
-  try {
-    await documentClient().send(
-      new UpdateCommand({
-        TableName: config.tableName(),
-        Key: batchKey(batchId),
-        UpdateExpression: 'SET reviewAnnounced = :r',
-        ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(reviewAnnounced) OR reviewAnnounced < :r)',
-        ExpressionAttributeValues: { ':r': revision },
-      }),
-    );
-  } catch (err) {
-    if (!isConditionalFailure(err)) throw err;
-  }
+  await updateBatchIf(batchId, {
+    UpdateExpression: 'SET reviewAnnounced = :r',
+    ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(reviewAnnounced) OR reviewAnnounced < :r)',
+    ExpressionAttributeValues: { ':r': revision },
+  });
 }

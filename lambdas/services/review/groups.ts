@@ -1,22 +1,20 @@
 import { createHash } from 'node:crypto';
 import { keysToRemember } from './fingerprint';
-import { recompute, reviewableBatch, settleGroupWrites, type Decided } from './review';
+import { decidedRow, onOpenBatch, recompute, reviewableBatch, settleGroupWrites, type Decided } from './review';
 import type { Principal } from '#core/auth/principal';
-import { Conflict, NotFound, ValidationFailed } from '#core/errors';
+import { NotFound, ValidationFailed } from '#core/errors';
 import type { BatchRecord, StoredItem } from '#core/manifests/model';
 import type { ProcessedProduct } from '#core/manifests/views';
 import { toCents, toNumber } from '#core/customs/money';
 import { awaitsReview, groupKeyOf, reviewCauses, reviewSummaryAfter } from '#core/review/queue';
 import { classifyInputOf } from '#core/tariff/classifier';
-import { normalizeNcm, type TariffRow } from '#core/tariff/table';
+import type { TariffRow } from '#core/tariff/table';
 import { blobs } from '#infra/blobs';
 import { now } from '#infra/clock';
 import { getStoredItems } from '#infra/entities/manifests';
 import { applyGroupReview, getMemories, type MemoryRecord, type ReviewDecisionRecord } from '#infra/entities/review';
 import { offlineClassifierInForce } from '#infra/tariff/classifier-port';
-import { loadTariffTable } from '#infra/tariff/table-source';
 import { partAt, readHashesOf, readPartOf, resultsIndex, writeIndex, writePart, type ResultsIndex } from '../pipeline/results-store';
-import { closed } from '../manifests/intake';
 
 /**
  * Group decisions (issue 40): the products of a batch's review queue with the same normalized
@@ -114,27 +112,14 @@ export async function reviewGroups(principal: Principal, manifest: string, q: { 
   };
 }
 
-/** Attempts at a group decision when another decision (or a close, or a run) moves the batch under it. */
-const attempts = 4;
-
 /**
  * PUT /v1/couriers/manifests/{manifest}/review/groups/{group}/classification: one decision for
  * every product of the group still awaiting review. Answers how many changed and the duty and
  * amount to pay moved. A retry finds them decided and changes nothing (`changed: 0`).
  */
 export async function decideGroup(principal: Principal, manifest: string, groupId: string, change: { ncmCode: string; reason: string }) {
-  const ncm = normalizeNcm(change.ncmCode);
-  if (!ncm) throw new ValidationFailed({ ncm_code: ['Must be an 8-digit NCM, e.g. 6109.10.00 or 61091000.'] });
-  const table = await loadTariffTable();
-  const row = table.rows.find((r) => r.ncm === ncm);
-  if (!row) throw new ValidationFailed({ ncm_code: [`${ncm} is not a row of the tariff table in force.`] });
-  for (let attempt = 1; attempt <= attempts; attempt++) {
-    const batch = await reviewableBatch(principal, manifest, true);
-    if (batch.closedAt) throw closed(batch);
-    const outcome = await tryGroup(principal, batch, groupId, { ...change, ncm, row, tableVersion: table.version });
-    if (outcome !== 'moved') return outcome;
-  }
-  throw new Conflict('The batch changed while the group decision was written; send it again.');
+  const { ncm, row, tableVersion } = await decidedRow(change.ncmCode);
+  return onOpenBatch(principal, manifest, 'group decision', (batch) => tryGroup(principal, batch, groupId, { reason: change.reason, ncm, row, tableVersion }));
 }
 
 type GroupChange = { ncm: string; row: TariffRow; tableVersion: string | null; reason: string };
@@ -155,9 +140,14 @@ async function tryGroup(principal: Principal, batch: BatchRecord & { finishedRun
   const awbs = new Set(group.products.map((p) => p.awb_number));
   const before = new Map(all.filter((p) => awbs.has(p.awb_number)).map((p) => [p.item_key, p]));
   const items = await getStoredItems(batch.batchId, [...before.keys()]);
+  const byAwb = new Map<string, StoredItem[]>();
+  for (const p of before.values()) {
+    const it = items.get(p.item_key);
+    if (it) byAwb.set(p.awb_number, [...(byAwb.get(p.awb_number) ?? []), it]);
+  }
   const after = new Map<string, ProcessedProduct>();
   for (const awb of awbs) {
-    const shipment = [...before.values()].filter((p) => p.awb_number === awb).map((p) => items.get(p.item_key)).filter((it): it is StoredItem => Boolean(it));
+    const shipment = byAwb.get(awb) ?? [];
     const decided = new Map<string, Decided>(
       shipment.filter((it) => members.has(it.itemKey)).map((it) => [it.itemKey, { ...change, review: { ...review, ncm_code_before: before.get(it.itemKey)!.ncm_code } }]),
     );
@@ -260,9 +250,9 @@ function recordsOf(
   const memories = new Map<string, MemoryRecord>();
   for (const p of group.products) {
     const old = before.get(p.item_key)!;
-    const now = after.get(p.item_key);
+    const decided = after.get(p.item_key);
     const item = items.get(p.item_key);
-    if (!now || !item) continue;
+    if (!decided || !item) continue;
     decisions.push({
       revision: d.revision,
       itemKey: p.item_key,
@@ -274,9 +264,9 @@ function recordsOf(
       decidedAt: d.at,
       runId: d.runId,
       ...(old.customs_duty !== null ? { dutyBefore: old.customs_duty } : {}),
-      ...(now.customs_duty !== null ? { dutyAfter: now.customs_duty } : {}),
+      ...(decided.customs_duty !== null ? { dutyAfter: decided.customs_duty } : {}),
       ...(old.customs_channel ? { channelBefore: old.customs_channel } : {}),
-      ...(now.customs_channel ? { channelAfter: now.customs_channel } : {}),
+      ...(decided.customs_channel ? { channelAfter: decided.customs_channel } : {}),
       groupId: group.id,
       groupSize: group.products.length,
     });

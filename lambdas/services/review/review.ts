@@ -159,18 +159,33 @@ const isChannelReason = (reason: string) => channelRuleIds.has(reason.split(':')
  * of the same decision changes nothing.
  */
 export async function correctClassification(principal: Principal, manifest: string, change: ClassificationChange) {
-  const ncm = normalizeNcm(change.ncmCode);
+  const { ncm, row } = await decidedRow(change.ncmCode);
+  return onOpenBatch(principal, manifest, 'correction', (batch) => tryCorrection(principal, batch, change, ncm, row));
+}
+
+/** The NCM a broker decided, as a row of the tariff table in force; 422 naming `ncm_code` when it is not one. */
+export async function decidedRow(ncmCode: string) {
+  const ncm = normalizeNcm(ncmCode);
   if (!ncm) throw new ValidationFailed({ ncm_code: ['Must be an 8-digit NCM, e.g. 6109.10.00 or 61091000.'] });
   const table = await loadTariffTable();
   const row = table.rows.find((r) => r.ncm === ncm);
   if (!row) throw new ValidationFailed({ ncm_code: [`${ncm} is not a row of the tariff table in force.`] });
+  return { ncm, row, tableVersion: table.version };
+}
+
+/**
+ * Applies a decision to the batch as it is now (processed, not closed, a crashed group decision's
+ * records written first), reading it again when another decision, a close or a run moved it under
+ * the write, up to `attempts` times, then 409.
+ */
+export async function onOpenBatch<T>(principal: Principal, manifest: string, what: string, apply: (batch: BatchRecord & { finishedRunId: string }) => Promise<T | 'moved'>): Promise<T> {
   for (let attempt = 1; attempt <= attempts; attempt++) {
     const batch = await reviewableBatch(principal, manifest, true);
     if (batch.closedAt) throw closed(batch);
-    const outcome = await tryCorrection(principal, batch, change, ncm, row);
+    const outcome = await apply(batch);
     if (outcome !== 'moved') return outcome;
   }
-  throw new Conflict('The batch changed while the correction was written; send it again.');
+  throw new Conflict(`The batch changed while the ${what} was written; send it again.`);
 }
 
 async function tryCorrection(principal: Principal, batch: BatchRecord & { finishedRunId: string }, change: ClassificationChange, ncm: string, row: TariffRow) {
