@@ -7,6 +7,9 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 90_000,
     pool: 'forks',
+    // What the code under test logs is shown for failed tests only; the ten slowest close every run.
+    silent: 'passed-only',
+    reporters: ['default', './test/support/slowest-reporter.ts'],
     env: {
       AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
       POWERTOOLS_LOG_LEVEL: 'SILENT',

@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { runOk } from '#support/run';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -39,11 +39,10 @@ describe('the label code bundled as the CDK bundles a handler', () => {
       for await (const chunk of process.stdin) input += chunk;
       process.stdout.write(await handler(JSON.parse(input)));
     `;
-    const out = execFileSync(process.execPath, ['--enable-source-maps', '--input-type=module', '-e', run], {
+    const out = await runOk(process.execPath, ['--enable-source-maps', '--input-type=module', '-e', run], {
       cwd: outdir,
       env: { PATH: process.env.PATH },
       input: JSON.stringify(sampleLabel),
-      encoding: 'utf8',
     });
     const pages = await readLabel(Buffer.from(out, 'base64'));
     expect(pages).toHaveLength(sampleLabel.packages.length);

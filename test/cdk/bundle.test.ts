@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { runOk } from '#support/run';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -47,9 +47,8 @@ describe('esbuild bundling', () => {
       const res = await handler(event, { awsRequestId: 'bundle-test-1', getRemainingTimeInMillis: () => 10000 });
       process.stdout.write(JSON.stringify(res));
     `;
-    const out = execFileSync(process.execPath, ['--input-type=module', '-e', run], {
+    const out = await runOk(process.execPath, ['--input-type=module', '-e', run], {
       env: { PATH: process.env.PATH, STAGE: 'dev', LOG_LEVEL: 'ERROR', POWERTOOLS_SERVICE_NAME: 'despacho' },
-      encoding: 'utf8',
     });
     const res = JSON.parse(out);
     expect(res.statusCode).toBe(200);
@@ -86,15 +85,13 @@ describe('esbuild bundling', () => {
     expect(readFileSync(join(dir, 'index.mjs'), 'utf8')).not.toContain('AWS_XRAY_DAEMON_ADDRESS');
     expect(readFileSync(join(dir, 'xray-tracer.mjs'), 'utf8')).toContain('AWS_XRAY_DAEMON_ADDRESS');
     const load = (env: Record<string, string>) =>
-      execFileSync(process.execPath, ['--input-type=module', '-e', `await import(${JSON.stringify(join(dir, 'index.mjs'))}); process.stdout.write('loaded')`], {
+      runOk(process.execPath, ['--input-type=module', '-e', `await import(${JSON.stringify(join(dir, 'index.mjs'))}); process.stdout.write('loaded')`], {
         env: { PATH: process.env.PATH, STAGE: 'dev', LOG_LEVEL: 'ERROR', TABLE_NAME: 't', AWS_REGION: 'us-east-1', AWS_LAMBDA_FUNCTION_NAME: 'despacho-dev-OrdersList', ...env },
-        encoding: 'utf8',
-        stdio: ['ignore', 'pipe', 'pipe'],
       });
-    expect(load({ POWERTOOLS_TRACE_ENABLED: 'true' })).toBe('loaded');
+    expect(await load({ POWERTOOLS_TRACE_ENABLED: 'true' })).toBe('loaded');
     renameSync(join(dir, 'xray-tracer.mjs'), join(dir, 'moved.mjs'));
-    expect(load({ POWERTOOLS_TRACE_ENABLED: 'false' })).toBe('loaded');
-    expect(() => load({ POWERTOOLS_TRACE_ENABLED: 'true' })).toThrow(/xray-tracer\.mjs/);
+    expect(await load({ POWERTOOLS_TRACE_ENABLED: 'false' })).toBe('loaded');
+    await expect(load({ POWERTOOLS_TRACE_ENABLED: 'true' })).rejects.toThrow(/xray-tracer\.mjs/);
   });
   it("puts the HS nomenclature beside a classifying function's bundle, not in it, as a module of its own", { timeout: 120_000 }, async () => {
     const calculate = routes.find((r) => r.id === 'CustomsCalculate')!;
@@ -111,10 +108,10 @@ describe('esbuild bundling', () => {
     const main = readFileSync(join(dir, 'index.mjs'), 'utf8');
     expect(main).not.toContain('Cash registers');
     expect(main).toContain('./hs-nomenclature.mjs');
-    const count = execFileSync(
+    const count = await runOk(
       process.execPath,
       ['--input-type=module', '-e', `const m = await import(${JSON.stringify(join(dir, 'hs-nomenclature.mjs'))}); process.stdout.write(String(m.hsNomenclature.split('\\n').filter((l) => l.includes('Cash registers')).length))`],
-      { env: { PATH: process.env.PATH }, encoding: 'utf8' },
+      { env: { PATH: process.env.PATH } },
     );
     expect(Number(count)).toBeGreaterThan(0);
   });

@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { runOk } from '#support/run';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
@@ -7,7 +7,7 @@ import { consoleScriptText } from '#http/console/script';
 import { bundleHandler } from '#scripts/bundle';
 
 /** GET `path` through the bundle's handler, in a fresh Node process from its own directory, no node_modules in reach. */
-function get(dir: string, path: string): { statusCode: number; headers: Record<string, string>; body: string } {
+async function get(dir: string, path: string): Promise<{ statusCode: number; headers: Record<string, string>; body: string }> {
   const event = {
     version: '2.0',
     routeKey: 'GET /console/{screen}',
@@ -21,7 +21,7 @@ function get(dir: string, path: string): { statusCode: number; headers: Record<s
     const { handler } = await import(${JSON.stringify(join(dir, 'index.mjs'))});
     process.stdout.write(JSON.stringify(await handler(${JSON.stringify(event)}, { awsRequestId: 'r-1', functionName: 'ConsoleScreens' })));
   `;
-  const out = execFileSync(process.execPath, ['--input-type=module', '-e', run], { cwd: dir, env: { PATH: process.env.PATH, LOG_LEVEL: 'ERROR', POWERTOOLS_LOG_LEVEL: 'ERROR' }, encoding: 'utf8' });
+  const out = await runOk(process.execPath, ['--input-type=module', '-e', run], { cwd: dir, env: { PATH: process.env.PATH, LOG_LEVEL: 'ERROR', POWERTOOLS_LOG_LEVEL: 'ERROR' } });
   return JSON.parse(out);
 }
 
@@ -34,20 +34,20 @@ describe('the console, bundled', () => {
   it('ships its compiled script and stylesheet beside index.mjs, serves them and the page as the twin does, without the dashboard', { timeout: 120_000 }, async () => {
     const bundle = await bundleHandler('http/console/page', join(outdir, 'bench'));
     expect(bundle.browserScripts.map((s) => basename(s))).toEqual(['console-app.js', 'console-app.css']);
-    const js = get(join(outdir, 'bench'), '/console/app.js');
+    const js = await get(join(outdir, 'bench'), '/console/app.js');
     expect(js.statusCode).toBe(200);
     expect(header(js, 'content-type')).toBe('text/javascript; charset=utf-8');
     expect(js.body).toBe(readFileSync(bundle.browserScripts[0], 'utf8'));
     expect(js.body).toBe(await consoleScriptText());
     expect(js.body).toContain('despacho.console.token');
-    const css = get(join(outdir, 'bench'), '/console/app.css');
+    const css = await get(join(outdir, 'bench'), '/console/app.css');
     expect(header(css, 'content-type')).toBe('text/css; charset=utf-8');
     expect(css.body).not.toContain('lambdas/');
-    const page = get(join(outdir, 'bench'), '/console/review');
+    const page = await get(join(outdir, 'bench'), '/console/review');
     expect(page.statusCode).toBe(200);
     expect(page.body).toContain('<script src="/console/app.js" defer></script>');
     expect(header(page, 'content-security-policy')).toContain("require-trusted-types-for 'script'");
-    expect(get(join(outdir, 'bench'), '/console/nothing').statusCode).toBe(404);
+    expect((await get(join(outdir, 'bench'), '/console/nothing')).statusCode).toBe(404);
     // The bundle carries neither the script's text nor the dashboard's page.
     const index = readFileSync(bundle.file, 'utf8');
     expect(index).not.toContain('despacho.console.token');

@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { runOk } from '#support/run';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
@@ -12,7 +12,7 @@ import { stageSettings } from '#lib/stage';
 import { bundleHandler } from '#scripts/bundle';
 
 /** GET /dashboard/<asset> (app.js unless said) through the bundle's handler, in a fresh Node process from its own directory, no node_modules in reach. */
-function getScript(dir: string, asset = 'app.js'): { statusCode: number; headers: Record<string, string>; body: string } {
+async function getScript(dir: string, asset = 'app.js'): Promise<{ statusCode: number; headers: Record<string, string>; body: string }> {
   const event = {
     version: '2.0',
     routeKey: 'GET /dashboard/{asset}',
@@ -27,7 +27,7 @@ function getScript(dir: string, asset = 'app.js'): { statusCode: number; headers
     const { handler } = await import(${JSON.stringify(join(dir, 'index.mjs'))});
     process.stdout.write(JSON.stringify(await handler(${JSON.stringify(event)}, { awsRequestId: 'r-1', functionName: 'DashboardAssets' })));
   `;
-  const out = execFileSync(process.execPath, ['--input-type=module', '-e', run], { cwd: dir, env: { PATH: process.env.PATH, LOG_LEVEL: 'ERROR', POWERTOOLS_LOG_LEVEL: 'ERROR' }, encoding: 'utf8' });
+  const out = await runOk(process.execPath, ['--input-type=module', '-e', run], { cwd: dir, env: { PATH: process.env.PATH, LOG_LEVEL: 'ERROR', POWERTOOLS_LOG_LEVEL: 'ERROR' } });
   return JSON.parse(out);
 }
 
@@ -38,14 +38,14 @@ describe('the dashboard, bundled', () => {
   it('ships its compiled script beside index.mjs in the bench bundle and serves it as the twin does', { timeout: 120_000 }, async () => {
     const bundle = await bundleHandler('http/dashboard/page', join(outdir, 'bench'));
     expect(bundle.browserScripts.map((s) => basename(s))).toEqual(['dashboard-app.js', 'dashboard-app.css']);
-    const res = getScript(join(outdir, 'bench'));
+    const res = await getScript(join(outdir, 'bench'));
     expect(res.statusCode).toBe(200);
     expect(Object.entries(res.headers).find(([k]) => k.toLowerCase() === 'content-type')?.[1]).toBe('text/javascript; charset=utf-8');
     expect(res.body).toBe(readFileSync(bundle.browserScripts[0], 'utf8'));
     expect(res.body).toContain('"despacho.dashboard.token"');
     expect(res.body.replace(/^\s*\/\/.*$/gm, '')).toBe((await dashboardScriptText()).replace(/^\s*\/\/.*$/gm, ''));
     // The stylesheet too: a file beside index.mjs, its text not in the bundle.
-    const css = getScript(join(outdir, 'bench'), 'app.css');
+    const css = await getScript(join(outdir, 'bench'), 'app.css');
     expect(css.statusCode).toBe(200);
     expect(Object.entries(css.headers).find(([k]) => k.toLowerCase() === 'content-type')?.[1]).toBe('text/css; charset=utf-8');
     expect(css.body).toBe(readFileSync(bundle.browserScripts[1], 'utf8'));
@@ -54,7 +54,7 @@ describe('the dashboard, bundled', () => {
     expect(readFileSync(bundle.file, 'utf8')).not.toContain('--accent:#0b5cad');
   });
 
-  it('ships the script in the CDK asset of the dashboard only, without the metafile', { timeout: 180_000 }, () => {
+  it('ships the script in the CDK asset of the dashboard only, without the metafile', { timeout: 180_000 }, async () => {
     const settings = stageSettings('dev');
     const app = new App({ outdir: join(outdir, 'cdk'), context: { 'aws:cdk:bundling-stacks': ['DashboardProbe'] }, builtinCloudFormationValidation: false });
     const data = new DataStack(app, 'DashboardProbeData', { settings });
@@ -72,7 +72,7 @@ describe('the dashboard, bundled', () => {
     expect(files).toContainEqual(['dashboard-app.css', 'dashboard-app.js', 'index.mjs', 'index.mjs.map']);
 
     const dashboardDir = assets.find((dir) => existsSync(join(dir, 'dashboard-app.js')))!;
-    const res = getScript(dashboardDir);
+    const res = await getScript(dashboardDir);
     expect(res.statusCode).toBe(200);
     expect(res.body).toBe(readFileSync(join(dashboardDir, 'dashboard-app.js'), 'utf8'));
     expect(res.body).toContain('"despacho.dashboard.token"');

@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { runOk } from '#support/run';
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
@@ -23,15 +23,14 @@ const expectedRows = [
 ];
 
 /** Runs the bundle's handler in a fresh Node process from its own directory, with no node_modules in reach. */
-function invoke(dir: string, sheet: Buffer): unknown {
+async function invoke(dir: string, sheet: Buffer): Promise<unknown> {
   const run = `
     const { handler } = await import(${JSON.stringify(join(dir, 'index.mjs'))});
     process.stdout.write(JSON.stringify(await handler({ workbook: ${JSON.stringify(sheet.toString('base64'))} })));
   `;
-  const out = execFileSync(process.execPath, ['--enable-source-maps', '--input-type=module', '-e', run], {
+  const out = await runOk(process.execPath, ['--enable-source-maps', '--input-type=module', '-e', run], {
     cwd: dir,
     env: { PATH: process.env.PATH, LOG_LEVEL: 'ERROR' },
-    encoding: 'utf8',
   });
   return JSON.parse(out);
 }
@@ -43,7 +42,7 @@ describe('a handler that reads spreadsheets, bundled', () => {
   it('ships spreadsheet-worker.cjs beside index.mjs in the bench bundle and parses a workbook from there', { timeout: 120_000 }, async () => {
     const bundle = await bundleHandler(fixtureHandler, join(outdir, 'bench'));
     expect(bundle.workers.map((w) => basename(w))).toEqual(['spreadsheet-worker.cjs']);
-    expect(invoke(join(outdir, 'bench'), xlsx)).toEqual(expectedRows);
+    expect(await invoke(join(outdir, 'bench'), xlsx)).toEqual(expectedRows);
   });
 
   it('ships no worker with a handler that does not read spreadsheets', { timeout: 120_000 }, async () => {
@@ -55,7 +54,7 @@ describe('a handler that reads spreadsheets, bundled', () => {
     expect(readdirSync(join(outdir, 'plain'))).not.toContain('spreadsheet-worker.cjs');
   });
 
-  it('ships the worker in the CDK asset of such a handler only, without the metafile, and the asset parses an .xls workbook', { timeout: 180_000 }, () => {
+  it('ships the worker in the CDK asset of such a handler only, without the metafile, and the asset parses an .xls workbook', { timeout: 180_000 }, async () => {
     const settings = stageSettings('dev');
     const app = new App({ outdir: join(outdir, 'cdk'), context: { 'aws:cdk:bundling-stacks': ['SheetProbe'] }, builtinCloudFormationValidation: false });
     const data = new DataStack(app, 'SheetProbeData', { settings });
@@ -74,6 +73,6 @@ describe('a handler that reads spreadsheets, bundled', () => {
     expect(files).toContainEqual(['index.mjs', 'index.mjs.map', 'spreadsheet-worker.cjs', 'spreadsheet-worker.cjs.map']);
 
     const readerDir = assets.find((dir) => existsSync(join(dir, 'spreadsheet-worker.cjs')))!;
-    expect(invoke(readerDir, xls)).toEqual(expectedRows);
+    expect(await invoke(readerDir, xls)).toEqual(expectedRows);
   });
 });

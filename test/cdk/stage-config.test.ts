@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { run } from '#support/run';
 import { join } from 'node:path';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -11,19 +11,13 @@ import type { BuiltStage } from '#lib/app';
 import { referenceProd, stageApp } from '#support/cdk';
 
 /** Runs bin/app.ts as `cdk synth` does (context in CDK_CONTEXT_JSON) and answers its exit code and stderr. */
-function cdkApp(context: Record<string, string>): { code: number; stderr: string } {
-  try {
-    execFileSync(join(projectRoot, 'node_modules/.bin/tsx'), ['bin/app.ts'], {
-      cwd: projectRoot,
-      env: { ...process.env, CDK_CONTEXT_JSON: JSON.stringify(context), CDK_OUTDIR: join(projectRoot, 'cdk.out.test-never-written') },
-      stdio: ['ignore', 'pipe', 'pipe'],
-      timeout: 120_000,
-    });
-    return { code: 0, stderr: '' };
-  } catch (err) {
-    const e = err as { status: number; stderr: Buffer };
-    return { code: e.status, stderr: e.stderr.toString() };
-  }
+async function cdkApp(context: Record<string, string>): Promise<{ code: number | null; stderr: string }> {
+  const ran = await run(join(projectRoot, 'node_modules/.bin/tsx'), ['bin/app.ts'], {
+    cwd: projectRoot,
+    env: { ...process.env, CDK_CONTEXT_JSON: JSON.stringify(context), CDK_OUTDIR: join(projectRoot, 'cdk.out.test-never-written') },
+    timeout: 120_000,
+  });
+  return { code: ran.status, stderr: ran.stderr };
 }
 
 /** Every template of a built stage, nested route stacks included. */
@@ -32,8 +26,8 @@ function templates(built: BuiltStage): Template[] {
 }
 
 describe('stages as configuration', () => {
-  it('refuses prod without settings, naming every missing one in one message, before building anything', () => {
-    const { code, stderr } = cdkApp({ stage: 'prod' });
+  it('refuses prod without settings, naming every missing one in one message, before building anything', async () => {
+    const { code, stderr } = await cdkApp({ stage: 'prod' });
     expect(code).toBe(1);
     expect(stderr.match(/stage prod cannot synthesize/g)).toHaveLength(1);
     for (const key of ['account', 'region', 'alarmEmail', 'alarmTopicArn', 'corsOrigins']) expect(stderr, key).toContain(`-c ${key}=`);

@@ -10,7 +10,7 @@ export interface Started {
 }
 
 /** Starts `bin/local.ts` on a free port with this data directory, and waits for its ready line. */
-export function startService(dataDir: string, env: Record<string, string> = {}): Promise<Started> {
+export function startService(dataDir: string, env: Record<string, string> = {}, readyMs = 60_000): Promise<Started> {
   const began = Date.now();
   // One process (`node --import tsx`, not the tsx CLI, which runs the service in a child): a
   // signal or a kill -9 reaches the service itself, and nothing is left behind.
@@ -22,7 +22,7 @@ export function startService(dataDir: string, env: Record<string, string> = {}):
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (out += d));
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`not ready in 60 s:\n${out}`)), 60_000);
+    const timer = setTimeout(() => reject(new Error(`not ready in ${readyMs / 1000} s:\n${out}`)), readyMs);
     child.stdout!.on('data', () => {
       const m = /ready on (http:\/\/\S+\/api)/.exec(out);
       if (m) {

@@ -16,7 +16,8 @@ const adminToken = 'crash-test-admin-token-7777';
 
 type Service = Started;
 
-const start = (dataDir: string) => startService(dataDir, { ADMIN_TOKEN: adminToken, LOG_LEVEL: 'WARN', POWERTOOLS_LOG_LEVEL: 'WARN' });
+// A restart on a loaded machine (DynamoDB Local's JVM starting beside the suite) takes longer than 60 s at times.
+const start = (dataDir: string) => startService(dataDir, { ADMIN_TOKEN: adminToken, LOG_LEVEL: 'WARN', POWERTOOLS_LOG_LEVEL: 'WARN' }, 120_000);
 
 /** kill -9 of the service and its database, at once, as a power cut would. */
 async function killHard(service: Service, dataDir: string): Promise<void> {
@@ -47,6 +48,20 @@ async function statusOf(service: Service, token: string, key: string) {
     const s = await call(service, 'GET', `/v1/couriers/default/webhook/${key}/status`, token);
     if (s.status !== 429) return s;
     await new Promise((r) => setTimeout(r, Math.max(1, Number(s.body?.retry_after ?? 1)) * 1000));
+  }
+}
+
+/**
+ * Polls `probe` until it says done, and past `ms` fails with what it saw last and the service's
+ * last log lines (a run that stalls says where, rather than running into the test's timeout).
+ */
+async function until<T>(service: Service, what: string, ms: number, probe: () => Promise<{ done: boolean; last: T }>): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const { done, last } = await probe();
+    if (done) return last;
+    if (Date.now() > deadline) throw new Error(`waited ${ms / 1000} s for ${what}; last seen ${JSON.stringify(last)}\n${service.output().slice(-6000)}`);
+    await new Promise((r) => setTimeout(r, 550));
   }
 }
 
@@ -90,14 +105,14 @@ describe('a crash in the middle', () => {
       const token = await tokenFor('crash');
       const poller = await tokenFor('crash-status');
       const watcher = await tokenFor('crash-watch');
-      const n = 3000;
+      const n = 2000;
       const body = manifest(n);
       const key = randomUUID();
-      // Beside it, a chunked upload of 4 x 500 items (other AWBs), complete before the cut.
+      // Beside it, a chunked upload of 4 x 250 items (other AWBs), complete before the cut.
       const base = randomUUID();
       const chunkMawb = `MAWB-CHUNKS-${base.slice(0, 6)}`;
-      const chunk = (c: number) => ({ mawbNumber: chunkMawb, items: items(500, 100_000 + (c - 1) * 500), _chunk_metadata: { chunk_number: c, total_chunks: 4, base_idempotency_key: base, total_items: 2000 } });
-      const expected = { [body.mawbNumber]: n, [chunkMawb]: 2000 };
+      const chunk = (c: number) => ({ mawbNumber: chunkMawb, items: items(250, 100_000 + (c - 1) * 250), _chunk_metadata: { chunk_number: c, total_chunks: 4, base_idempotency_key: base, total_items: 1000 } });
+      const expected = { [body.mawbNumber]: n, [chunkMawb]: 1000 };
 
       let watch = watchList(service, watcher, expected);
       const began = Date.now();
@@ -106,7 +121,7 @@ describe('a crash in the middle', () => {
       expect(Date.now() - began).toBeLessThan(5000);
       for (let c = 1; c <= 4; c++) expect((await call(service, 'POST', submitPath(), token, chunk(c))).status).toBe(202);
       // Into the writing of the items, then a power cut (the batch is not shown yet).
-      await new Promise((r) => setTimeout(r, 500));
+      await new Promise((r) => setTimeout(r, 300));
       expect((await statusOf(service, poller, key)).body).toMatchObject({ status: 'queued', batch_id: null });
       await killHard(service, dataDir);
       await watch.stop();
@@ -122,28 +137,18 @@ describe('a crash in the middle', () => {
       expect(Date.now() - retryBegan).toBeLessThan(5000);
       watch = watchList(service, watcher, expected);
       // Wait until processing has started, then cut again.
-      for (let i = 0; i < 600; i++) {
-        const s = await statusOf(service, poller, key);
-        if (s.body.status === 'processing' || s.body.status === 'completed') break;
-        await new Promise((r) => setTimeout(r, 550));
-      }
+      await until(service, 'processing to start', 150_000, async () => {
+        const s = (await statusOf(service, poller, key)).body;
+        return { done: s.status === 'processing' || s.status === 'completed', last: s };
+      });
       await killHard(service, dataDir);
       await watch.stop();
 
       service = started.service = await start(dataDir);
       watch = watchList(service, watcher, expected);
-      let status: any;
-      for (let i = 0; i < 1200; i++) {
-        status = (await statusOf(service, poller, key)).body;
-        if (status.status === 'completed' || status.status === 'failed') break;
-        await new Promise((r) => setTimeout(r, 550));
-      }
-      let chunked: any;
-      for (let i = 0; i < 1200; i++) {
-        chunked = (await statusOf(service, poller, base)).body;
-        if (chunked.status === 'completed' || chunked.status === 'failed') break;
-        await new Promise((r) => setTimeout(r, 550));
-      }
+      const ended = (s: any) => ({ done: s.status === 'completed' || s.status === 'failed', last: s });
+      const status = await until(service, 'the submission to end', 240_000, async () => ended((await statusOf(service, poller, key)).body));
+      const chunked = await until(service, 'the chunked upload to end', 60_000, async () => ended((await statusOf(service, poller, base)).body));
       await watch.stop();
       expect(status).toMatchObject({ status: 'completed', progress: 100 });
       expect(chunked).toMatchObject({ status: 'completed', progress: 100 });
@@ -152,7 +157,7 @@ describe('a crash in the middle', () => {
       expect(list.body.data).toHaveLength(2);
       const byMawb = Object.fromEntries(list.body.data.map((m: { mawb_number: string }) => [m.mawb_number, m]));
       expect(byMawb[body.mawbNumber]).toMatchObject({ status: 'completed', summary: { total_articles: n, total_awbs: n } });
-      expect(byMawb[chunkMawb]).toMatchObject({ status: 'completed', summary: { total_articles: 2000, total_awbs: 2000 } });
+      expect(byMawb[chunkMawb]).toMatchObject({ status: 'completed', summary: { total_articles: 1000, total_awbs: 1000 } });
       const download = await call(service, 'GET', `/v1/couriers/manifests/${status.batch_id}/download?format=json`, token);
       let products = download.body?.data?.products;
       if (!products) {
@@ -165,6 +170,7 @@ describe('a crash in the middle', () => {
       await killHard(service, dataDir);
       started.service = undefined;
     }
-    // 40-105 s alone (also beside three busy loops); once over 300 s inside a full, loaded run.
+    // Quiet, about 40 s. The intake and processing of the same work took 18 times longer with the
+    // machine's load at 10 (2 cores); each wait says what it saw last when it runs out.
   }, 600_000);
 });

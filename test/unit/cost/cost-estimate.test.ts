@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { run as runCommand } from '#support/run';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -251,10 +251,10 @@ describe('npm run cost: the estimate', () => {
 });
 
 describe('npm run cost: the command', () => {
-  const run = (...args: string[]) => spawnSync(process.execPath, ['--import', 'tsx', 'scripts/cost-estimate.ts', ...args], { encoding: 'utf8', timeout: 60_000 });
+  const run = (...args: string[]) => runCommand(process.execPath, ['--import', 'tsx', 'scripts/cost-estimate.ts', ...args], { timeout: 60_000 });
 
-  it('prints the lines by service, the total, what is not priced and the assumptions', { timeout: 60_000 }, () => {
-    const out = run('--dir', dir, '--stage', 'test', '--profile', 'large', '--price-region', 'us-east-1');
+  it('prints the lines by service, the total, what is not priced and the assumptions', { timeout: 60_000 }, async () => {
+    const out = await run('--dir', dir, '--stage', 'test', '--profile', 'large', '--price-region', 'us-east-1');
     expect(out.status, out.stderr).toBe(0);
     expect(out.stdout).toMatch(/monthly cost at the large volume, us-east-1 prices/);
     expect(out.stdout).toMatch(/prices as published, read \d{4}-\d{2}-\d{2}/);
@@ -263,11 +263,11 @@ describe('npm run cost: the command', () => {
     expect(out.stdout).toMatch(/routeMs = 80: ms per API route invocation/);
   });
 
-  it('refuses an unknown profile, a bad number and a stage that was not synthesized, naming it', { timeout: 60_000 }, () => {
-    expect(run('--dir', dir, '--profile', 'huge').stderr).toMatch(/--profile huge: use small or large/);
-    expect(run('--dir', dir, '--requests-per-day', 'lots').stderr).toMatch(/--requests-per-day "lots": a number of 0 or more/);
-    expect(run('--dir', dir).stderr).toMatch(/holds the stacks of test, other: name one with --stage/);
-    const missing = run('--dir', dir, '--stage', 'prod');
+  it('refuses an unknown profile, a bad number and a stage that was not synthesized, naming it', { timeout: 60_000 }, async () => {
+    expect((await run('--dir', dir, '--profile', 'huge')).stderr).toMatch(/--profile huge: use small or large/);
+    expect((await run('--dir', dir, '--requests-per-day', 'lots')).stderr).toMatch(/--requests-per-day "lots": a number of 0 or more/);
+    expect((await run('--dir', dir)).stderr).toMatch(/holds the stacks of test, other: name one with --stage/);
+    const missing = await run('--dir', dir, '--stage', 'prod');
     expect(missing.status).toBe(1);
     expect(missing.stderr).toMatch(/no stack of stage prod in .*: run npx cdk synth -c stage=prod first/);
   });

@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { runOk } from '#support/run';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -38,7 +38,7 @@ describe('the streaming xlsx writer', () => {
       const file = join(dir, 'book.xlsx');
       writeFileSync(file, bytes);
       const script = 'import sys, zipfile\nz = zipfile.ZipFile(sys.argv[1])\nbad = z.testzip()\nprint("bad" if bad else "ok", len(z.infolist()), sum(i.file_size for i in z.infolist()))';
-      const [verdict, entries, size] = execFileSync('python3', ['-c', script, file], { encoding: 'utf8' }).trim().split(' ');
+      const [verdict, entries, size] = (await runOk('python3', ['-c', script, file])).trim().split(' ');
       expect(verdict).toBe('ok');
       expect(Number(entries)).toBeGreaterThanOrEqual(6);
       expect(Number(size)).toBeGreaterThan(bytes.length);

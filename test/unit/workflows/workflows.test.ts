@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { run } from '#support/run';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { toolAvailable } from '#support/tools';
@@ -100,10 +100,9 @@ describe('the OIDC roles the pipeline assumes (.github/aws/github-oidc.yaml)', (
     ]);
   });
 
-  it.runIf(toolAvailable('cfn-lint', 'cfn-lint of .github/aws/github-oidc.yaml'))('passes cfn-lint', { timeout: 60_000 }, () => {
-    const run = spawnSync('cfn-lint', [path], { encoding: 'utf8' });
-    expect(run.error).toBeUndefined();
-    expect(run.stdout + run.stderr).toBe('');
-    expect(run.status).toBe(0);
+  it.runIf(toolAvailable('cfn-lint', 'cfn-lint of .github/aws/github-oidc.yaml'))('passes cfn-lint', { timeout: 60_000 }, async () => {
+    const ran = await run('cfn-lint', [path]);
+    expect(ran.stdout + ran.stderr).toBe('');
+    expect(ran.status).toBe(0);
   });
 });
