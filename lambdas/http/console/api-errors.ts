@@ -1,5 +1,5 @@
 /**
- * The API's errors in Spanish (issue 40). The API answers `{ error: <code>, message, errors: { field:
+ * The API's errors in Spanish (issue 40), for the console and the webhook dashboard. The API answers `{ error: <code>, message, errors: { field:
  * [messages] } }` in English, the language of its contract; the console shows the code's Spanish
  * sentence, and each field's message in Spanish when its text is known, else a Spanish sentence
  * naming the field. No DOM here: test/unit/console checks that every code the API can answer has
@@ -55,6 +55,9 @@ export const fieldLabelsEs: Record<string, string> = {
   tax_id: 'CUIT, CUIL o DNI',
   format: 'Formato',
   lang: 'Idioma',
+  endpoint_url: 'URL del destino',
+  events: 'Eventos',
+  active: 'Activa',
 };
 
 /** Field messages the API writes (http/*\/schemas.ts, services), in Spanish: exact texts, then shapes. */
@@ -75,6 +78,10 @@ const exactEs: Record<string, string> = {
   'Must be document ids.': 'Deben ser números de documento.',
   'Must not be empty: type a guía, manifest, AWB, tax id, name, document or product words.': 'Escribí una guía, un manifiesto, un AWB, un CUIT, un nombre, un documento o palabras de un producto.',
   'Must be a date (2026-11-01) or an ISO 8601 UTC timestamp.': 'Debe ser una fecha (2026-11-01) o un instante ISO 8601 en UTC.',
+  'Name at least one event.': 'Elegí al menos un evento.',
+  'Too many events.': 'Demasiados eventos.',
+  'Unknown event: see GET /api/webhook-subscriptions/available-events.': 'Evento desconocido: ver GET /api/webhook-subscriptions/available-events.',
+  'The endpoint is a private or reserved address.': 'El destino es una dirección privada o reservada.',
 };
 const shapesEs: [RegExp, string][] = [
   [/^Must be at most (\d+) characters\.$/, 'Debe tener a lo sumo $1 caracteres.'],
