@@ -212,7 +212,7 @@ function DecisionLog(props: { manifest: string; batch: string }) {
   }, [props.batch, page]);
   if (!rows) return null;
   return html`<section aria-labelledby="dl-h"><h3 id="dl-h">${t('decisionLog')}</h3>
-    <div class="scroll"><table>
+    <div class="scroll" tabindex="0" role="group" aria-labelledby="dl-h"><table>
       <thead><tr><th scope="col">${t('item')}</th><th scope="col">${t('awb')}</th><th scope="col">${t('decision')}</th><th scope="col">${t('reason')}</th><th scope="col">${t('created')}</th></tr></thead>
       <tbody>${rows.data.map((d) => {
         const said = itemDecisionIn(lang.value, d.decision, d.reason);
@@ -233,8 +233,9 @@ function ReviewLog(props: { batch: string; version: unknown }) {
       .catch(() => setRows([]));
   }, [props.batch, props.version]);
   if (!rows?.length) return null;
+  // The table may scroll sideways: its box takes the focus so a keyboard can scroll it (axe: scrollable-region-focusable).
   return html`<section aria-labelledby="rl-h"><h3 id="rl-h">${t('reviewDecisions')}</h3>
-    <div class="scroll"><table>
+    <div class="scroll" tabindex="0" role="group" aria-labelledby="rl-h"><table>
       <thead><tr><th scope="col">#</th><th scope="col">${t('awb')}</th><th scope="col">${t('ncm')}</th><th scope="col">${t('duty')}</th><th scope="col">${t('reason')}</th><th scope="col">${t('decidedBy')}</th><th scope="col">${t('created')}</th></tr></thead>
       <tbody>${rows.map((d) => html`<tr><td>${d.revision}</td><th scope="row">${d.awb_number}</th><td>${d.ncm_code_before ?? '—'} → ${d.ncm_code}</td><td>${money(d.customs_duty_before)} → ${money(d.customs_duty)}</td><td>${d.reason}</td><td>${d.decided_by}</td><td>${when(d.decided_at)}</td></tr>`)}</tbody>
     </table></div></section>`;
