@@ -142,7 +142,7 @@ describe('the console', () => {
     await page.getByLabel('Token').fill(broker.token);
     await page.keyboard.press('Enter');
     await page.getByRole('navigation', { name: 'Secciones' }).waitFor();
-    expect(await status().first().textContent()).toContain('Sesión de Aduana Staff (broker)');
+    expect(await status().first().textContent()).toContain('Sesión de Aduana Staff (despachante)');
     expect(await page.evaluate<string | null>("sessionStorage.getItem('despacho.console.token')")).toBe(broker.token);
     expect(await page.evaluate<number>('localStorage.length')).toBe(0);
     expect(await page.evaluate<string>('document.documentElement.lang')).toBe('es');

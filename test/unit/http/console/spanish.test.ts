@@ -15,6 +15,10 @@ import { createOfflineClassifier } from '#core/tariff/classifier';
 import { loadHsIndex } from '#infra/tariff/classifier-port';
 import { decisionCited } from '#services/pipeline/stages';
 import { channelRulesEs, itemDecisionReasonsEs, itemDecisionsEs, reasonEsOrNull, reasonIn, itemDecisionIn } from '../../../../lambdas/http/console/reasons';
+import { disabledReasonIn, eventDescriptionsEs, named } from '../../../../lambdas/http/dashboard/i18n';
+import { webhookEvents } from '#core/webhooks/events';
+import { healthColors } from '#core/webhooks/delivery-rules';
+import { deliveryStates } from '#infra/entities/webhooks/delivery';
 import { errorCodesEs, errorMessageEs, fieldErrorsEs, fieldMessageEs } from '../../../../lambdas/http/console/api-errors';
 
 /** The reasons the API writes, each read back in Spanish: none may reach the broker in the API's English. */
@@ -164,5 +168,21 @@ describe("the API's errors in Spanish", () => {
     expect(fieldMessageEs('notes', 'Something new the API says.')).toBe('El campo «Notas» no es válido.');
     expect(errorMessageEs('validation_failed', 422)).toBe('Los datos enviados no son válidos.');
     expect(errorMessageEs(undefined, 502)).toBe('La solicitud falló (HTTP 502).');
+  });
+});
+
+describe('the webhook dashboard in Spanish', () => {
+  it('describes every event, names every event group, health and delivery state, so one added without its Spanish fails here', () => {
+    expect(webhookEvents.map((e) => e.event).filter((e) => !eventDescriptionsEs[e])).toEqual([]);
+    const groups = [...new Set(webhookEvents.map((e) => e.event.split('.')[0]))];
+    expect(groups.filter((g) => named('es', 'type', g) === g)).toEqual([]);
+    expect(Object.keys(healthColors).filter((h) => named('es', 'health', h) === h)).toEqual([]);
+    expect(deliveryStates.filter((s) => named('es', 'state', s) === s)).toEqual([]);
+    expect(named('en', 'state', 'failed')).toBe('failed');
+  });
+
+  it('says why a subscription was disabled in Spanish', () => {
+    expect(disabledReasonIn('es', 'Disabled after 10 consecutive failed deliveries.')).toBe('Deshabilitada tras 10 entregas fallidas seguidas.');
+    expect(disabledReasonIn('es', 'Disabled at once: the endpoint answered 410 Gone.')).toBe('Deshabilitada de inmediato: el destino respondió 410 Gone.');
   });
 });
