@@ -110,7 +110,9 @@ describe('the inbox in the console', () => {
     await page.keyboard.type('Juguetes surtidos según factura');
     await page.keyboard.press('Enter');
     await page.getByText(new RegExp(`^${groupSize} productos pasaron a 9503.00.99`)).waitFor({ timeout: 60_000 });
-    // The next group's form starts empty: a decided group's words never stay in another's fields.
+    // The next group's form starts empty: a decided group's words never stay in another's fields
+    // (read once the groups are read again: the status line speaks before the list is redrawn).
+    await form.waitFor({ state: 'detached' });
     for (const field of await page.getByLabel('Motivo para el grupo').all()) expect(await field.inputValue()).toBe('');
     await page.screenshot({ path: `${shots}/review-groups.png` });
     const decisions = await t.call('GET', `/v1/couriers/manifests/${batches[0]}/review/decisions?per_page=100`, { token: broker.token });
