@@ -711,7 +711,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The processed products as json, ndjson (one per line), csv or a styled xlsx (excel), gzip-compressed when accepted, at 100% only (else 409 processing_incomplete) */
+        /** The processed products as json, ndjson (one per line), csv or a styled xlsx (excel) with columns and sheets named in English or Spanish (lang), gzip-compressed when accepted, at 100% only (else 409 processing_incomplete) */
         get: operations["CouriersDownload"];
         put?: never;
         post?: never;
