@@ -9,7 +9,7 @@ import { createCanvas, loadImage } from '@napi-rs/canvas';
 
 const from = '.bench/console';
 const to = 'docs/brokers/console';
-const screens = ['sign-in', 'documents', 'manifests', 'review', 'quota', 'webhooks'];
+const screens = ['sign-in', 'documents', 'documents-audit', 'manifests', 'review', 'quota', 'webhooks'];
 const maxWidth = 800;
 
 mkdirSync(to, { recursive: true });

@@ -711,7 +711,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The processed products as json, ndjson (one per line), csv or a styled xlsx (excel), gzip-compressed when accepted, at 100% only (else 409 processing_incomplete) */
+        /** The processed products as json, ndjson (one per line), csv or a styled xlsx (excel) with columns and sheets named in English or Spanish (lang), gzip-compressed when accepted, at 100% only (else 409 processing_incomplete) */
         get: operations["CouriersDownload"];
         put?: never;
         post?: never;
@@ -6805,7 +6805,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A page of documents (no checksum, no metadata) */
+            /** @description A page of documents (no checksum, no metadata), each with its account and the account's name */
             200: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -6847,6 +6847,8 @@ export interface operations {
                              * @description ISO 8601 UTC timestamp
                              */
                             updated_at: string;
+                            account_id: number;
+                            account_name: string | null;
                         }[];
                         meta: {
                             current_page: number;
@@ -7070,7 +7072,13 @@ export interface operations {
                                 name: string;
                                 email: string | null;
                             } | null;
+                            rejecter: {
+                                id: number;
+                                name: string;
+                                email: string | null;
+                            } | null;
                             validation_notes: string | null;
+                            approval_notes: string | null;
                             validated_at: string | null;
                             approved_at: string | null;
                             rejection_reason: string | null;
@@ -12671,6 +12679,7 @@ export interface operations {
         parameters: {
             query?: {
                 format?: "json" | "ndjson" | "csv" | "excel" | "xlsx";
+                lang?: "en" | "es";
             };
             header?: never;
             path: {
@@ -15859,6 +15868,7 @@ export interface operations {
                              */
                             updated_at: string;
                             account_id: number;
+                            account_name: string | null;
                             reviewed: number;
                         }[];
                         meta: {

@@ -122,7 +122,7 @@ export const CouriersDownload = {
   method: 'GET',
   path: '/v1/couriers/manifests/{manifest}/download',
   handler: 'http/manifests/download',
-  summary: 'The processed products as json, ndjson (one per line), csv or a styled xlsx (excel), gzip-compressed when accepted, at 100% only (else 409 processing_incomplete)',
+  summary: 'The processed products as json, ndjson (one per line), csv or a styled xlsx (excel) with columns and sheets named in English or Spanish (lang), gzip-compressed when accepted, at 100% only (else 409 processing_incomplete)',
   tag: 'couriers',
   auth: {},
   rate: 'couriers.download',

@@ -110,9 +110,10 @@ describe('the inbox in the console', () => {
     await page.keyboard.type('Juguetes surtidos según factura');
     await page.keyboard.press('Enter');
     await page.getByText(new RegExp(`^${groupSize} productos pasaron a 9503.00.99`)).waitFor({ timeout: 60_000 });
-    // The next group's form starts empty: a decided group's words never stay in another's fields.
-    // Read in one step: the list re-renders after the decision, and a field found by its index
-    // before the re-render may be gone after it.
+    // The next group's form starts empty: a decided group's words never stay in another's fields
+    // (read once the groups are read again: the status line speaks before the list is redrawn;
+    // and in one step, so no field found before a redraw is read after it).
+    await form.waitFor({ state: 'detached' });
     const reasons = await page.getByLabel('Motivo para el grupo').evaluateAll((fields) => fields.map((f) => (f as HTMLInputElement).value));
     expect(reasons.filter((r) => r !== '')).toEqual([]);
     await page.screenshot({ path: `${shots}/review-groups.png` });

@@ -15,6 +15,7 @@ import { useTwin } from '#support/twin';
 import { axe as axeOf, signIn as signInAs } from '#support/browser';
 import { freshCuil, item, submitPath } from '#support/manifests';
 import { pdf, png } from '#support/files';
+import { XLSX } from '#support/workbooks';
 
 const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const shots = '.bench/console';
@@ -141,7 +142,7 @@ describe('the console', () => {
     await page.getByLabel('Token').fill(broker.token);
     await page.keyboard.press('Enter');
     await page.getByRole('navigation', { name: 'Secciones' }).waitFor();
-    expect(await status().first().textContent()).toContain('Sesión de Aduana Staff (broker)');
+    expect(await status().first().textContent()).toContain('Sesión de Aduana Staff (despachante)');
     expect(await page.evaluate<string | null>("sessionStorage.getItem('despacho.console.token')")).toBe(broker.token);
     expect(await page.evaluate<number>('localStorage.length')).toBe(0);
     expect(await page.evaluate<string>('document.documentElement.lang')).toBe('es');
@@ -203,17 +204,42 @@ describe('the console', () => {
     await expect.poll(async () => (await t.call('GET', `/v1/transport/documents/${pngId}`, { token: broker.token })).body.data).toMatchObject({ state: 'rejected', rejection_reason: 'Factura ilegible' });
   });
 
+  it('Documents: shows the whole audit in Spanish (who validated, approved and rejected, when, the approval note and the reason) and each courier by name', async () => {
+    const fact = (term: string) => page.locator('dl.facts dt', { hasText: new RegExp(`^${term}$`) }).locator('xpath=following-sibling::dd[1]');
+    await page.goto(`${t.twin.url}/console/documents/${pdfId}`);
+    await page.getByRole('heading', { name: 'Detalle: guia-aerea.pdf' }).waitFor();
+    await fact('Aprobado por').waitFor();
+    expect(await fact('Validado por').textContent()).toMatch(/^Aduana Staff.*, \d/);
+    expect(await fact('Aprobado por').textContent()).toMatch(/^Aduana Staff.*, \d/);
+    expect(await fact('Notas de la aprobación').textContent()).toBe('Firma y sello correctos');
+    expect(await page.locator('dl.facts').textContent()).not.toMatch(/Rechazado por/);
+    await page.goto(`${t.twin.url}/console/documents/${pngId}`);
+    await fact('Rechazado por').waitFor();
+    expect(await fact('Rechazado por').textContent()).toMatch(/^Aduana Staff.*, \d/);
+    expect(await fact('Motivo del rechazo').textContent()).toBe('Factura ilegible');
+    // The queue names the courier, never its account number; nothing of the screen is the API's English.
+    await page.getByLabel('Estado').selectOption('');
+    await page.getByRole('button', { name: 'Filtrar' }).click();
+    const listed = page.getByRole('row').filter({ hasText: 'guia-aerea.pdf' });
+    await listed.waitFor();
+    expect(await listed.getByRole('cell').allTextContents()).toContain('Console Couriers');
+    expect(await page.getByRole('main').textContent()).not.toMatch(/Uploaded by|Approved by|Pending approval|Air waybill|\bApproved\b|\bRejected\b/);
+    await check('documents-audit');
+  });
+
   it('Manifests: follows a batch to completed, shows its summary, downloads json, csv and xlsx, closes and reopens it', async () => {
     await page.goto(`${t.twin.url}/console/manifests`);
     // The broker's list holds every account's batches: the partner's is there, with its account.
     const listed = page.getByRole('row').filter({ hasText: batchId });
     await listed.waitFor();
-    expect(await listed.textContent()).toContain(String(partner.accountId));
+    expect(await listed.textContent()).toContain('Console Couriers');
     await page.getByLabel('Id de lote').fill(batchId);
     await page.getByRole('button', { name: 'Abrir' }).click();
     await page.waitForURL(`${t.twin.url}/console/manifests/${batchId}`);
     await page.getByRole('heading', { name: /Procesamiento: completado/ }).waitFor({ timeout: 60_000 });
     expect(await page.getByRole('progressbar', { name: 'Progreso' }).getAttribute('value')).toBe('100');
+    // The regime stage is Régimen and the tariff stage Clasificación arancelaria (a broker read "Clasificación" as the tariff's).
+    for (const stage of ['Régimen', 'Clasificación arancelaria']) await page.getByRole('progressbar', { name: new RegExp(`^${stage} \\(completado\\)$`) }).waitFor();
     const api = (await t.call('GET', `/v1/couriers/manifests/${batchId}/pipeline-status`, { token: broker.token })).body.data;
     const amount = await page.locator('dd.amount').textContent();
     expect(amount).toContain(api.summary.amount_to_pay.toFixed(2).replace('.', ','));
@@ -222,10 +248,14 @@ describe('the console', () => {
       expect(download.suggestedFilename()).toMatch(new RegExp(`\\.${format.toLowerCase()}$`));
       const file = readFileSync((await download.path())!);
       if (format === 'JSON') expect(JSON.parse(file.toString('utf8')).data.total_products).toBe(2);
-      if (format === 'CSV') expect(file.toString('utf8')).toContain('AWB0000001');
-      if (format === 'XLSX') expect(file.subarray(0, 2).toString()).toBe('PK');
+      // The console in Spanish asks for lang=es: Spanish headers and sheet names.
+      if (format === 'CSV') expect(file.toString('utf8')).toMatch(/^guia_aerea,numero_de_seguimiento,descripcion,[^\r]*\r\n[^]*AWB0000001/);
+      if (format === 'XLSX') expect(XLSX.read(file, { type: 'buffer' }).SheetNames).toEqual(['Productos', 'Resumen']);
     }
     await page.getByRole('heading', { name: 'Decisiones por ítem (modo actualización)' }).waitFor();
+    const log = page.getByRole('region', { name: 'Decisiones por ítem (modo actualización)' });
+    await expect.poll(async () => (await log.textContent()) ?? '').toMatch(/ALTA.*no había un registro en el lote/);
+    expect(await log.textContent()).not.toMatch(/CREATE|no existing record/);
     await check('manifests');
     // A product still awaits review: closing asks first, saying how many, and Cancelar keeps it open.
     await page.getByRole('button', { name: 'Cerrar el lote' }).click();
@@ -276,19 +306,26 @@ describe('the console', () => {
     // The evidence that decided the code, not the channel rule's sentence about the threshold.
     const evidence = (await t.call('GET', `/v1/couriers/manifests/${batchId}/review`, { token: broker.token })).body.data.find((p: { awb_number: string }) => p.awb_number === 'AWB0000001').classification_evidence;
     expect(evidence).toEqual(expect.any(String));
-    expect(await row.textContent()).toContain(`Evidencia: ${evidence}`);
+    // The evidence, the reasons and the source in Spanish (issue 40, 6): none of the API's English reaches the row.
+    expect(await row.textContent()).toContain('Evidencia: ');
+    expect(await row.textContent()).not.toContain(evidence);
     expect(await row.textContent()).not.toContain('low-confidence:');
-    // The candidates' duty is a rate, said so; the channel rules' reasons are in Spanish (the
-    // classifier's evidence and the regime's reasons are still the API's English: issue 40, 6).
+    expect(await row.textContent()).toMatch(/Evidencia: (Coincidieron|Ninguna fila del arancel|Nomenclatura SA|El código declarado|Se mantiene)/);
+    // The candidates' duty is a rate, said so.
     expect(await row.textContent()).toMatch(/\d{4}\.\d{2}\.\d{2} · arancel \d+(\.\d+)?% · /);
-    expect(await page.locator('table.review').textContent()).not.toMatch(/Shipment (CIF|FOB) above|Deterministic random sample|No risk rule applies|The consignee's tax id|Prohibited goods/);
+    const table = (await page.locator('table.review').textContent()) ?? '';
+    expect(table).not.toMatch(/Shipment (CIF|FOB) above|Deterministic random sample|No risk rule applies|The consignee's tax id|Prohibited goods|consignee is|personal: the|within the courier limits|Matched |No tariff row|HS fallback|Partner hsCode|tariff code|offline|hs-fallback|\bpartner\b/);
+    expect(table).toMatch(/el destinatario es una empresa|dentro de los límites courier|personal: el destinatario/);
     await check('review');
     const before = (await t.call('GET', `/v1/couriers/manifests/${batchId}/download`, { token: broker.token })).body.data.products.find((p: { awb_number: string }) => p.awb_number === 'AWB0000001');
     await row.getByRole('button', { name: 'Confirmar o corregir NCM: AWB0000001' }).click();
     await expect.poll(focusedLabel).toBe('NCM decidido');
     await page.getByLabel('NCM decidido').fill('4202.92.00');
     await page.getByRole('button', { name: 'Guardar decisión' }).click();
-    await page.getByText('Motivo: Must not be empty.').or(page.getByText('Must not be empty.')).first().waitFor();
+    // The API's field message in Spanish, beside the field (api-errors.ts), and the status line too.
+    await page.getByText('No puede estar vacío.').first().waitFor();
+    expect(await status().textContent()).toBe('Error: Los datos enviados no son válidos.');
+    expect(await page.getByRole('main').textContent()).not.toMatch(/Must not be empty|The given data was invalid/);
     await page.getByLabel('Motivo', { exact: true }).fill('Mochilas de poliéster según factura');
     await page.getByRole('button', { name: 'Guardar decisión' }).click();
     await status().getByText(/NCM de AWB0000001: 4202\.92\.00/).waitFor();
@@ -305,6 +342,9 @@ describe('the console', () => {
     await row.waitFor({ state: 'detached' });
     await page.goto(`${t.twin.url}/console/manifests/${batchId}`);
     await page.getByRole('heading', { name: 'Decisiones del despachante' }).waitFor();
+    // Who decided, so named (not "Subido por").
+    await page.getByRole('columnheader', { name: 'Decidido por' }).waitFor();
+    expect(await page.getByRole('columnheader', { name: 'Subido por' }).count()).toBe(0);
     await page.getByRole('button', { name: 'Cerrar el lote' }).click();
     await page.getByRole('button', { name: 'Reabrir el lote' }).waitFor();
     expect((await t.call('GET', `/v1/manifests/${batchId}`, { token: partner.token })).body.data.manifest.closed_at).not.toBeNull();
@@ -330,10 +370,21 @@ describe('the console', () => {
     await check('webhooks');
     await page.getByRole('link', { name: 'Abrir el panel de webhooks' }).click();
     await page.waitForURL(`${t.twin.url}/dashboard`);
-    await page.getByRole('button', { name: 'Sign out' }).waitFor();
+    // The dashboard speaks the console's language: Spanish here, its words and the API's values.
+    await page.getByRole('button', { name: 'Salir' }).waitFor();
+    expect(await page.evaluate<string>('document.documentElement.lang')).toBe('es');
+    await page.getByRole('row').filter({ hasText: 'https://example.com/hooks' }).getByText('sana').waitFor();
+    expect(await page.getByRole('main').textContent()).not.toMatch(/Subscriptions|Send test|Delete|Never|healthy|Add endpoint|Document approved/);
+    expect(await axe(), 'dashboard in Spanish').toEqual([]);
+    // Its English switch is the console's: switched here, the console is in English too.
+    await page.getByRole('button', { name: 'Switch to English' }).click();
+    await page.getByRole('button', { name: 'Send test' }).waitFor();
     await page.getByRole('link', { name: 'Back to the console' }).click();
     await page.waitForURL(`${t.twin.url}/console/webhooks`);
+    await page.getByRole('navigation', { name: 'Sections' }).waitFor();
+    await page.getByRole('button', { name: 'Cambiar a español' }).click();
     await page.getByRole('heading', { level: 1, name: 'Webhooks' }).waitFor();
+    await page.getByRole('navigation', { name: 'Secciones' }).waitFor();
   });
 
   it('shows a partner what its role allows: no document actions, no NCM corrections, no close', async () => {

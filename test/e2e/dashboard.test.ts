@@ -95,12 +95,30 @@ describe('the webhook dashboard', () => {
       expect(file.headers.get('content-type'), asset).toBe(type);
       total += (await file.text()).length;
     }
-    expect(total).toBeLessThan(30_000);
+    // Unminified, readable: the page in two languages (Spanish and English words, the API's errors in Spanish, issue 40) is about 42 KB.
+    expect(total).toBeLessThan(45_000);
     expect((await fetch(`${t.twin.url}/dashboard/secrets.txt`)).status).toBe(404);
+  });
+
+  it('speaks Spanish by default, and English from its switch, kept for the tab as the console keeps it (issue 40)', async () => {
+    await page.goto(`${t.twin.url}/dashboard`);
+    await page.getByRole('heading', { level: 1, name: 'Webhooks de Despacho' }).waitFor();
+    expect(await page.evaluate<string>('document.documentElement.lang')).toBe('es');
+    await page.getByLabel('Token de la API').fill('dsp_not-a-real-token-at-all');
+    await page.getByRole('button', { name: 'Ingresar' }).click();
+    await page.getByText('Este token no fue aceptado.').waitFor();
+    await page.getByRole('button', { name: 'Switch to English' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Despacho webhooks' }).waitFor();
+    expect(await page.evaluate<string>('document.documentElement.lang')).toBe('en');
+    expect(await page.evaluate<string | null>("sessionStorage.getItem('despacho.console.lang')")).toBe('en');
+    expect(await page.evaluate<string>('document.activeElement.id')).toBe('lang');
   });
 
   it('signs in from the keyboard: Tab to the token field, type, press Enter', async () => {
     await page.goto(`${t.twin.url}/dashboard`);
+    // The first stop is the language switch (Español now), the next the token field.
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate<string>('document.activeElement.id')).toBe('lang');
     await page.keyboard.press('Tab');
     expect(await focusedLabel()).toBe('API token');
     await page.keyboard.type('dsp_not-a-real-token-at-all');

@@ -61,6 +61,8 @@ export interface DocumentRecord {
   uploader?: Actor;
   validator?: Actor;
   approver?: Actor;
+  /** Who rejected it (issue 40; a document rejected before that has none). */
+  rejecter?: Actor;
   validationNotes?: string;
   approvalNotes?: string;
   validatedAt?: string;

@@ -32,14 +32,16 @@ export function documentListView(d: DocumentRecord) {
   return rest;
 }
 
-/** The detail form: who uploaded, validated and approved, and every workflow fact. */
+/** The detail form: who uploaded, validated, approved or rejected, with the notes and the reason, and every workflow fact. */
 export function documentDetailView(d: DocumentRecord) {
   return {
     ...documentView(d),
     uploader: actorView(d.uploader),
     validator: actorView(d.validator),
     approver: actorView(d.approver),
+    rejecter: actorView(d.rejecter),
     validation_notes: d.validationNotes ?? null,
+    approval_notes: d.approvalNotes ?? null,
     validated_at: d.validatedAt ?? null,
     approved_at: d.approvedAt ?? null,
     rejection_reason: d.rejectionReason ?? null,

@@ -9,7 +9,9 @@ import { toCents, toNumber, type Cents } from '../customs/money';
 /** The review threshold: the `confidence_below` rule of the channel rules. */
 export const reviewThreshold = channelRules.flatMap((r) => (r.when.kind === 'confidence_below' ? [r.when.threshold] : [])).reduce((a, b) => Math.max(a, b), 0);
 
-export type ReviewCause = 'channel_a' | 'channel_ro' | 'low_confidence';
+/** Why a product is in the queue, every cause (the console says each in Spanish: test/unit/http/console). */
+export const reviewCauseNames = ['channel_a', 'channel_ro', 'low_confidence'] as const;
+export type ReviewCause = (typeof reviewCauseNames)[number];
 
 /** What of a product the queue reads. */
 export interface QueuedProduct {

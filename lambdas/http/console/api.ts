@@ -1,5 +1,7 @@
 import { createDespachoClient, type DespachoClient } from '../../../clients/typescript/index';
 import { signal, computed } from '@preact/signals';
+import { errorMessageEs, fieldErrorsEs } from './api-errors';
+import { lang } from './i18n';
 
 /**
  * The console calls the API only through the typed client (clients/typescript), with the token the
@@ -54,14 +56,20 @@ export function remember(value: string | null): void {
   }
 }
 
-/** A failed call: the API's status, message and field errors. */
+/**
+ * A failed call: the API's status, code, message and field errors, the message and the field errors
+ * in the console's language (the API answers English; api-errors.ts says them in Spanish).
+ */
 export class ApiError extends Error {
+  readonly errors: Record<string, string[]>;
   constructor(
     readonly status: number,
     message: string,
-    readonly errors: Record<string, string[]> = {},
+    errors: Record<string, string[]> = {},
+    readonly code?: string,
   ) {
-    super(message);
+    super(lang.value === 'es' ? errorMessageEs(code, status) : message);
+    this.errors = lang.value === 'es' ? fieldErrorsEs(errors) : errors;
   }
 }
 
@@ -80,8 +88,8 @@ export async function must<T>(call: Promise<Answer<T>>): Promise<NonNullable<T>>
     throw new ApiError(0, err instanceof Error ? err.message : String(err));
   }
   if (res.response.ok && res.data !== undefined && res.data !== null) return res.data as NonNullable<T>;
-  const e = (res.error ?? {}) as { message?: string; errors?: Record<string, string[]> };
-  throw new ApiError(res.response.status, e.message ?? `HTTP ${res.response.status}`, e.errors ?? {});
+  const e = (res.error ?? {}) as { message?: string; error?: string; errors?: Record<string, string[]> };
+  throw new ApiError(res.response.status, e.message ?? `HTTP ${res.response.status}`, e.errors ?? {}, e.error);
 }
 
 /** A message for the status line from any failure. */

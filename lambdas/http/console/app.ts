@@ -51,7 +51,7 @@ function SignIn() {
     remember(value);
     if (await loadMe()) {
       setError('');
-      say(t('signedInAs', { name: me.value!.account.name, role: me.value!.token.role }));
+      say(t('signedInAs', { name: me.value!.account.name, role: t(`role_${me.value!.token.role}`) }));
       focusHeading();
     } else {
       remember(null);
@@ -104,7 +104,7 @@ function Shell() {
       </nav>
       ${who.token.role !== 'partner' && html`<${SearchField} />`}
       <div class="who">
-        <span>${who.account.name} · ${who.token.role}</span>
+        <span>${who.account.name} · ${t(`role_${who.token.role}`)}</span>
         <${LangSwitch} />
         <button type="button" onClick=${() => { remember(null); say(''); }}>${t('signOut')}</button>
       </div>

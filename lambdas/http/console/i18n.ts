@@ -1,4 +1,5 @@
 import { signal } from '@preact/signals';
+import { reasonIn } from './reasons';
 
 /** The console speaks Spanish by default (the broker's staff are in Argentina); English on request, kept for the tab. */
 export type Lang = 'es' | 'en';
@@ -29,6 +30,9 @@ const messages = {
   tokenRefused: ['Este token no fue aceptado.', 'This token was not accepted.'],
   tokenEmpty: ['Pegá un token.', 'Paste a token.'],
   signedInAs: ['Sesión de {name} ({role})', 'Signed in as {name} ({role})'],
+  role_broker: ['despachante', 'broker'],
+  role_partner: ['courier', 'partner'],
+  role_admin: ['administrador', 'admin'],
   switchLang: ['English', 'Español'],
   switchLangLabel: ['Switch to English', 'Cambiar a español'],
   loading: ['Cargando…', 'Loading…'],
@@ -111,6 +115,18 @@ const messages = {
   history: ['Historial y versiones', 'History and versions'],
   supersededBy: ['Reemplazado por el documento {id}', 'Superseded by document {id}'],
   uploader: ['Subido por', 'Uploaded by'],
+  decidedBy: ['Decidido por', 'Decided by'],
+  // a document's audit (issue 40)
+  audit: ['Auditoría', 'Audit'],
+  validatedBy: ['Validado por', 'Validated by'],
+  approvedBy: ['Aprobado por', 'Approved by'],
+  rejectedBy: ['Rechazado por', 'Rejected by'],
+  validationNotes: ['Notas de la validación', 'Validation notes'],
+  approvalNotes: ['Notas de la aprobación', 'Approval notes'],
+  rejectionReason: ['Motivo del rechazo', 'Reason for rejection'],
+  byOn: ['{who}, {when}', '{who}, {when}'],
+  bulkRefusedState: ['está {state}; no admite esta acción', 'is {state}; it does not allow this'],
+  bulkNotFound: ['no encontrado', 'not found'],
   done: ['Hecho: {what}', 'Done: {what}'],
   state_uploaded: ['Subido', 'Uploaded'],
   state_validated: ['Validado', 'Validated'],
@@ -146,9 +162,9 @@ const messages = {
   amountToPay: ['A pagar', 'Amount to pay'],
   closed: ['Cerrado', 'Closed'],
   pipeline: ['Procesamiento', 'Processing'],
-  stage_classification: ['Clasificación', 'Classification'],
+  stage_classification: ['Régimen', 'Regime'],
   stage_webservices: ['Servicios web (CUIT y cupo)', 'Web services (tax id and quota)'],
-  stage_ai: ['Posición arancelaria', 'Tariff code'],
+  stage_ai: ['Clasificación arancelaria', 'Tariff classification'],
   stage_calculations: ['Cálculos y canal', 'Calculations and channel'],
   summary: ['Resumen', 'Summary'],
   personal: ['Personales', 'Personal'],
@@ -185,15 +201,13 @@ const messages = {
   cause_channel_ro: ['canal RO', 'channel RO'],
   cause_low_confidence: ['baja confianza', 'low confidence'],
   evidence: ['Evidencia', 'Evidence'],
+  source_partner: ['declarado por el courier', 'declared by the courier'],
+  source_offline: ['clasificador (arancel)', 'classifier (tariff table)'],
+  source_ai: ['clasificador (IA)', 'classifier (AI)'],
+  'source_hs-fallback': ['nomenclatura SA', 'HS nomenclature'],
+  source_broker: ['decisión del despachante', "broker's decision"],
+  source_memory: ['decisión anterior del despachante', "a broker's earlier decision"],
   dutyRate: ['arancel {rate}%', 'duty rate {rate}%'],
-  'rule_prohibited': ['Mercadería prohibida (régimen X): nunca se libera, verificación física.', 'Prohibited goods (regime X) are never cleared: physical inspection.'],
-  'rule_over-courier-limit': ['FOB del envío mayor a USD 3.000, el límite del régimen courier (Decreto 1065/2024): verificación física.', 'Shipment FOB above USD 3,000, the courier regime limit (Decreto 1065/2024): physical inspection.'],
-  'rule_high-value': ['CIF del envío mayor a USD 2.500: verificación física.', 'Shipment CIF above USD 2,500: physical inspection.'],
-  'rule_random-sample': ['Muestra aleatoria determinística del 2% de las guías (por un hash de la guía): verificación física.', 'Deterministic random sample of 2% of AWBs (by a hash of the AWB): physical inspection.'],
-  'rule_invalid-tax-id': ['CUIT, CUIL o DNI del destinatario ausente o inválido: revisión documental.', "The consignee's tax id (CUIT, CUIL or DNI) is missing or invalid: document review."],
-  'rule_low-confidence': ['Confianza de la clasificación arancelaria menor a {threshold} (la calibración del clasificador): revisión documental del NCM.', "Tariff classification confidence below {threshold} (the classifier's calibration): document review of the NCM code."],
-  'rule_mid-value': ['CIF del envío mayor a USD 1.000: revisión documental.', 'Shipment CIF above USD 1,000: document review.'],
-  'rule_default': ['Ninguna regla de riesgo aplica: liberación automática.', 'No risk rule applies: automatic clearance.'],
   reviewed: ['decidido por {by}', 'decided by {by}'],
   noneToReview: ['No hay productos para revisar en este lote.', 'No products to review in this batch.'],
   chooseBatch: ['Elegí un lote en Manifiestos, o escribí su id.', 'Choose a batch in Manifests, or type its id.'],
@@ -238,16 +252,12 @@ const messages = {
 
 export type MessageId = keyof typeof messages;
 
+/** A reason or the classifier's evidence (the API's English) in the console's language: reasons.ts. */
+export const reason = (text: string, threshold: number) => reasonIn(lang.value, text, threshold);
+
 /** The message in the current language, `{name}` replaced by `params.name`. */
-/**
- * A channel rule's reason (`<rule id>: <its English description>`, core/customs/channel-rules.ts) in
- * the console's language; any other reason as the API wrote it.
- */
-export function ruleReason(reason: string, threshold: number): string {
-  const id = /^([a-z-]+): /.exec(reason)?.[1];
-  const key = `rule_${id}`;
-  return id && key in messages ? t(key as MessageId, { threshold }) : reason;
-}
+/** A classification source (core/tariff/types.ts) in the console's language; an unknown one as given. */
+export const sourceLabel = (s: string | null) => (s === null ? '' : `source_${s}` in messages ? t(`source_${s}` as MessageId) : s);
 
 export function t(id: MessageId, params: Record<string, string | number> = {}): string {
   const text = messages[id][lang.value === 'es' ? 0 : 1];

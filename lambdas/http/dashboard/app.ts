@@ -5,10 +5,13 @@
  * tsconfig.app.json beside it; script.ts compiles it for the browser.
  */
 
+import { errorMessageEs, fieldMessageEs } from '../console/api-errors';
+import { disabledReasonIn, eventDescriptionsEs, isMessage, langKey, named, tr, type Lang, type MessageId } from './i18n';
+
 interface Answer<T = unknown> {
   status: number;
   ok: boolean;
-  body: { data?: T; meta?: PageMeta; message?: string; important?: string; errors?: Record<string, string | string[]> };
+  body: { data?: T; meta?: PageMeta; message?: string; error?: string; important?: string; errors?: Record<string, string | string[]> };
 }
 
 interface PageMeta {
@@ -55,6 +58,44 @@ type Attrs = Record<string, string | number | boolean | null | undefined | ((e: 
 type Child = Node | string | null | undefined;
 
 const $ = <T extends HTMLElement = HTMLElement>(id: string) => document.getElementById(id) as T;
+
+/** Spanish unless the console's language switch (the same key, this tab) chose English. */
+let lang: Lang = sessionStorage.getItem(langKey) === 'en' ? 'en' : 'es';
+const t = (id: MessageId, params: Record<string, string | number> = {}) => tr(lang, id, params);
+
+/** The page's static words in the language (data-t: the text, data-t-label: the aria-label), and the switch. */
+function applyLang() {
+  document.documentElement.lang = lang;
+  document.title = t('title') + ' · Despacho';
+  for (const e of document.querySelectorAll<HTMLElement>('[data-t]')) {
+    const id = e.dataset.t!;
+    if (isMessage(id)) e.textContent = t(id);
+  }
+  for (const e of document.querySelectorAll<HTMLElement>('[data-t-label]')) {
+    const id = e.dataset.tLabel!;
+    if (isMessage(id)) e.setAttribute('aria-label', t(id));
+  }
+  $('lang').setAttribute('lang', lang === 'es' ? 'en' : 'es');
+  $('lang').setAttribute('aria-label', t('switchLangLabel'));
+}
+
+function switchLang() {
+  lang = lang === 'es' ? 'en' : 'es';
+  sessionStorage.setItem(langKey, lang);
+  applyLang();
+  // What app.js wrote (the rows, the events, the account) is written again in the new language.
+  if (token) {
+    eventsLoaded = false;
+    renderSubs();
+    run(null, async () => {
+      await loadEvents();
+      if (open) await loadDeliveries(false);
+    });
+    $('account').textContent = t('signedInAs', { name: accountName });
+  }
+  $('lang').focus();
+}
+let accountName = '';
 const KEY = 'despacho.dashboard.token';
 let token = '';
 let subs: Subscription[] = [];
@@ -83,6 +124,8 @@ function say(msg: string, kind?: Kind) {
 }
 
 function messageOf(r: Answer) {
+  // The API's message is English; in Spanish the console's sentence for its code (or its status).
+  if (lang === 'es') return errorMessageEs(r.body && r.body.error, r.status);
   return (r.body && r.body.message) || 'HTTP ' + r.status;
 }
 
@@ -100,7 +143,7 @@ async function api<T = unknown>(method: string, path: string, body?: unknown, si
   try {
     res = await fetch('/api' + path, init);
   } catch {
-    return { status: 0, ok: false, body: { message: 'The service could not be reached.' } };
+    return { status: 0, ok: false, body: { message: t('unreachable') } };
   }
   let data = null;
   try {
@@ -109,7 +152,7 @@ async function api<T = unknown>(method: string, path: string, body?: unknown, si
     data = null;
   }
   if (res.status === 401 && !signingIn) {
-    signOut('Your token is no longer accepted. Sign in again.');
+    signOut(t('tokenGone'));
     throw new Halt();
   }
   return { status: res.status, ok: res.ok, body: data || {} };
@@ -138,7 +181,7 @@ async function run(b: HTMLElement | null, fn: () => Promise<unknown> | void) {
   try {
     await fn();
   } catch (e) {
-    if (!(e instanceof Halt)) say('Something went wrong: ' + (e as Error).message, 'bad');
+    if (!(e instanceof Halt)) say(t('wentWrong', { message: (e as Error).message }), 'bad');
   } finally {
     if (b) b.removeAttribute('aria-disabled');
   }
@@ -168,7 +211,7 @@ async function signIn(value: string, quiet: boolean) {
     token = '';
     sessionStorage.removeItem(KEY);
     if (!quiet) {
-      fieldError('token', r.status === 401 || r.status === 403 ? 'This token was not accepted.' : messageOf(r));
+      fieldError('token', r.status === 401 || r.status === 403 ? t('tokenRefused') : messageOf(r));
       $('token').focus();
     }
     return;
@@ -177,11 +220,12 @@ async function signIn(value: string, quiet: boolean) {
   fieldError('token', '');
   $<HTMLInputElement>('token').value = '';
   const acc = (r.body.data && r.body.data.account) || {};
-  $('account').textContent = 'Signed in as ' + (acc.name || 'account ' + acc.id);
+  accountName = acc.name || t('accountN', { id: String(acc.id) });
+  $('account').textContent = t('signedInAs', { name: accountName });
   $('signin').hidden = true;
   $('who').hidden = false;
   $('app').hidden = false;
-  say('Signed in as ' + (acc.name || 'account ' + acc.id) + '.', 'good');
+  say(t('signedInAsDone', { name: accountName }), 'good');
   $('subs-h').focus();
   await Promise.all([loadSubs(true), loadEvents()]);
   clearInterval(timer);
@@ -213,7 +257,7 @@ function signOut(msg?: string) {
   $('who').hidden = true;
   $('account').textContent = '';
   $('signin').hidden = false;
-  say(msg || 'Signed out.', msg ? 'bad' : 'info');
+  say(msg || t('signedOut'), msg ? 'bad' : 'info');
   $('token').focus();
 }
 
@@ -222,7 +266,7 @@ function signOut(msg?: string) {
 async function loadSubs(force: boolean) {
   const r = await api<Subscription[]>('GET', '/webhook-subscriptions');
   if (!r.ok) {
-    say('Could not load the subscriptions: ' + messageOf(r), 'bad');
+    say(t('subsFailed', { message: messageOf(r) }), 'bad');
     return;
   }
   const json = JSON.stringify(r.body.data);
@@ -250,13 +294,13 @@ function subRow(s: Subscription) {
   const actions = el(
     'td',
     { class: 'actions' },
-    button('Send test', url, 'test:' + s.id, () => sendTest(s)),
-    button('Deliveries', url, 'del:' + s.id, () => {
+    button(t('sendTest'), url, 'test:' + s.id, () => sendTest(s)),
+    button(t('deliveries'), url, 'del:' + s.id, () => {
       open = { id: s.id, url, page: 1 };
       return loadDeliveries(true);
     }),
-    s.active ? null : button('Reactivate', url, 'act:' + s.id, () => reactivate(s), 'primary'),
-    button('Delete', url, 'delete:' + s.id, () => remove(s), 'danger'),
+    s.active ? null : button(t('reactivate'), url, 'act:' + s.id, () => reactivate(s), 'primary'),
+    button(t('delete'), url, 'delete:' + s.id, () => remove(s), 'danger'),
   );
   const note = notes[s.id];
   if (note) actions.append(el('span', { class: 'note ' + note.kind, text: note.text }));
@@ -268,49 +312,49 @@ function subRow(s: Subscription) {
     el(
       'td',
       {},
-      el('span', { class: 'health' }, el('span', { class: 'dot ' + colour, 'aria-hidden': 'true' }), s.health_status),
-      s.disabled_reason ? el('div', { class: 'muted small', text: s.disabled_reason }) : null,
+      el('span', { class: 'health' }, el('span', { class: 'dot ' + colour, 'aria-hidden': 'true' }), named(lang, 'health', s.health_status)),
+      s.disabled_reason ? el('div', { class: 'muted small', text: disabledReasonIn(lang, s.disabled_reason) }) : null,
     ),
-    el('td', {}, s.consecutive_failures + ' in a row', el('br'), el('span', { class: 'muted small', text: s.failed_deliveries + ' failed in total' })),
-    el('td', {}, when(s.last_delivery_at, 'Never')),
-    el('td', { text: s.active ? 'Yes' : 'No' }),
+    el('td', {}, t('inARow', { n: s.consecutive_failures }), el('br'), el('span', { class: 'muted small', text: t('failedInTotal', { n: s.failed_deliveries }) })),
+    el('td', {}, when(s.last_delivery_at, t('never'))),
+    el('td', { text: s.active ? t('yes') : t('no') }),
     actions,
   );
 }
 
 async function sendTest(s: Subscription) {
-  say('Sending a test delivery to ' + s.endpoint_url + '…', 'info');
+  say(t('sendingTest', { url: s.endpoint_url }), 'info');
   const r = await api<{ status_code?: number; response_time_ms?: number; error?: string }>('POST', '/webhook-subscriptions/' + s.id + '/test');
   const d = r.body.data || {};
   let note: { kind: Kind; text: string };
-  if (r.status === 200) note = { kind: 'good', text: 'delivered: HTTP ' + d.status_code + ' in ' + d.response_time_ms + ' ms.' };
+  if (r.status === 200) note = { kind: 'good', text: t('testDelivered', { code: String(d.status_code), ms: String(d.response_time_ms) }) };
   else if (r.status === 502)
     note = {
       kind: 'bad',
-      text: 'failed: ' + (d.error || 'no answer') + (d.status_code && String(d.error || '').indexOf(String(d.status_code)) < 0 ? ' (HTTP ' + d.status_code + ')' : '') + '.',
+      text: t('testFailed', { error: d.error || t('noAnswerLower'), code: d.status_code && String(d.error || '').indexOf(String(d.status_code)) < 0 ? ' (HTTP ' + d.status_code + ')' : '' }),
     };
-  else note = { kind: 'bad', text: 'not sent: ' + messageOf(r) };
-  notes[s.id] = { kind: note.kind, text: 'Last test ' + note.text };
-  say('Test of ' + s.endpoint_url + ' ' + note.text, note.kind);
+  else note = { kind: 'bad', text: t('testNotSent', { message: messageOf(r) }) };
+  notes[s.id] = { kind: note.kind, text: t('lastTest', { note: note.text }) };
+  say(t('testOf', { url: s.endpoint_url, note: note.text }), note.kind);
   renderSubs();
 }
 
 async function reactivate(s: Subscription) {
   const r = await api('PUT', '/webhook-subscriptions/' + s.id, { active: true });
-  if (r.ok) say('Reactivated ' + s.endpoint_url + '. Retry its failed deliveries from the delivery log.', 'good');
-  else say('Could not reactivate: ' + messageOf(r), 'bad');
+  if (r.ok) say(t('reactivated', { url: s.endpoint_url }), 'good');
+  else say(t('reactivateFailed', { message: messageOf(r) }), 'bad');
   await loadSubs(true);
   if (open && open.id === s.id) await loadDeliveries(false);
 }
 
 async function remove(s: Subscription) {
-  if (!window.confirm('Delete the subscription for ' + s.endpoint_url + '? Nothing more will be delivered to it.')) return;
+  if (!window.confirm(t('confirmDelete', { url: s.endpoint_url }))) return;
   const r = await api('DELETE', '/webhook-subscriptions/' + s.id);
   if (!r.ok) {
-    say('Could not delete: ' + messageOf(r), 'bad');
+    say(t('deleteFailed', { message: messageOf(r) }), 'bad');
     return;
   }
-  say('Deleted the subscription for ' + s.endpoint_url + '.', 'good');
+  say(t('deleted', { url: s.endpoint_url }), 'good');
   if (open && open.id === s.id) {
     open = null;
     $('deliveries').hidden = true;
@@ -326,7 +370,7 @@ async function loadDeliveries(focus: boolean) {
   const r = await api<Delivery[]>('GET', '/webhook-subscriptions/' + o.id + '/deliveries?per_page=20&page=' + o.page);
   if (open !== o) return;
   if (!r.ok) {
-    say('Could not load the deliveries: ' + messageOf(r), 'bad');
+    say(t('deliveriesFailed', { message: messageOf(r) }), 'bad');
     return;
   }
   const list = r.body.data || [];
@@ -336,10 +380,10 @@ async function loadDeliveries(focus: boolean) {
   const key = active && body.contains(active) ? active.getAttribute('data-key') : null;
   body.replaceChildren(...list.map((d) => deliveryRow(o, d)));
   $('deliveries').hidden = false;
-  $('del-h').textContent = 'Deliveries to ' + o.url;
+  $('del-h').textContent = t('deliveriesTo', { url: o.url });
   $('del-empty').hidden = list.length > 0;
   $('del-table').hidden = list.length === 0;
-  $('del-page').textContent = 'Page ' + meta.current_page + ' of ' + meta.last_page + ' (' + meta.total + ' deliveries)';
+  $('del-page').textContent = t('deliveriesPage', { page: meta.current_page, pages: meta.last_page, total: meta.total });
   $<HTMLButtonElement>('del-prev').disabled = o.page <= 1;
   $<HTMLButtonElement>('del-next').disabled = o.page >= meta.last_page;
   if (focus) $('del-h').focus();
@@ -350,28 +394,28 @@ function deliveryRow(o: Opened, d: Delivery) {
   const attempts = d.attempts || [];
   const last = attempts[attempts.length - 1];
   const result = last
-    ? (last.status_code != null ? 'HTTP ' + last.status_code : 'No answer') + (last.error && last.status_code == null ? ': ' + last.error : '')
-    : 'Not attempted yet';
+    ? (last.status_code != null ? 'HTTP ' + last.status_code : t('noAnswer')) + (last.error && last.status_code == null ? ': ' + last.error : '')
+    : t('notAttempted');
   const canRetry = d.state === 'failed' || d.state === 'retrying';
   return el(
     'tr',
     { 'data-id': d.id },
     el('th', { scope: 'row', class: 'mono' }, d.event_type),
-    el('td', {}, el('span', { class: 'state ' + (/^[a-z]+$/.test(d.state) ? d.state : ''), text: d.state })),
+    el('td', {}, el('span', { class: 'state ' + (/^[a-z]+$/.test(d.state) ? d.state : ''), text: named(lang, 'state', d.state) })),
     el('td', { text: String(attempts.length) }),
     el('td', { text: result }),
     el('td', {}, when(d.next_attempt_at, '—')),
     el('td', {}, when(d.created_at, '—')),
-    el('td', { class: 'actions' }, canRetry ? button('Retry', d.event_type + ' delivery ' + d.id, 'retry:' + d.id, () => retry(o, d), 'primary') : null),
+    el('td', { class: 'actions' }, canRetry ? button(t('retry'), t('deliveryOf', { event: d.event_type, id: d.id }), 'retry:' + d.id, () => retry(o, d), 'primary') : null),
   );
 }
 
 async function retry(o: Opened, d: Delivery) {
-  say('Retrying delivery ' + d.id + '…', 'info');
+  say(t('retrying', { id: d.id }), 'info');
   const r = await api<{ state?: string }>('POST', '/webhook-subscriptions/' + o.id + '/deliveries/' + d.id + '/retry');
   const delivered = r.body.data && r.body.data.state === 'delivered';
-  if (r.ok) say('Delivery ' + d.id + ' (' + d.event_type + '): ' + (delivered ? 'delivered.' : messageOf(r)), delivered ? 'good' : 'bad');
-  else say('Retry refused: ' + messageOf(r), 'bad');
+  if (r.ok) say(t('retried', { id: d.id, event: d.event_type, result: delivered ? t('deliveredDot') : messageOf(r) }), delivered ? 'good' : 'bad');
+  else say(t('retryRefused', { message: messageOf(r) }), 'bad');
   await loadDeliveries(false);
   await loadSubs(false);
 }
@@ -383,7 +427,7 @@ async function loadEvents() {
   const r = await api<{ type: string; event: string; description: string }[]>('GET', '/webhook-subscriptions/available-events');
   const box = $('event-groups');
   if (!r.ok) {
-    box.replaceChildren(el('p', { class: 'err', text: 'Could not load the events: ' + messageOf(r) }));
+    box.replaceChildren(el('p', { class: 'err', text: t('eventsFailed', { message: messageOf(r) }) }));
     return;
   }
   const groups: Record<string, { event: string; description: string }[]> = {};
@@ -394,7 +438,7 @@ async function loadEvents() {
       el(
         'fieldset',
         {},
-        el('legend', { text: type }),
+        el('legend', { text: named(lang, 'type', type) }),
         ...groups[type].map((e) => {
           const id = 'ev-' + n++;
           return el(
@@ -402,7 +446,7 @@ async function loadEvents() {
             { class: 'check' },
             el('input', { type: 'checkbox', id, name: 'events', value: e.event, 'aria-describedby': id + '-d' }),
             el('label', { for: id, text: e.event }),
-            el('span', { id: id + '-d', class: 'muted small', text: e.description }),
+            el('span', { id: id + '-d', class: 'muted small', text: lang === 'es' ? (eventDescriptionsEs[e.event] ?? e.description) : e.description }),
           );
         }),
       ),
@@ -429,19 +473,22 @@ async function addEndpoint(form: HTMLFormElement) {
     let first: string | null = null;
     for (const k of Object.keys(errors)) {
       const field = k.split('.')[0];
-      const msg = ([] as string[]).concat(errors[k]).join(' ');
+      const msg = ([] as string[])
+        .concat(errors[k])
+        .map((m) => (lang === 'es' ? fieldMessageEs(field, m) : m))
+        .join(' ');
       if (field === 'endpoint_url' || field === 'events') {
         const prev = $(field + '-err').hidden ? '' : $(field + '-err').textContent + ' ';
         fieldError(field, prev + msg);
         first = first || field;
       } else other.push(k + ': ' + msg);
     }
-    say('The endpoint was not added. ' + (other.length ? other.join(' ') : 'Fix the marked fields.'), 'bad');
+    say(t('notAdded', { detail: other.length ? other.join(' ') : t('fixMarked') }), 'bad');
     if (first === 'endpoint_url') $('endpoint_url').focus();
     else if (first === 'events') form.querySelector<HTMLInputElement>('input[name=events]')?.focus();
     return;
   }
-  say('The endpoint was not added: ' + messageOf(r), 'bad');
+  say(t('notAddedBecause', { message: messageOf(r) }), 'bad');
 }
 
 function showSecret(body: Answer<{ id?: string; endpoint_url?: string; hmac_secret?: string }>['body']) {
@@ -459,33 +506,33 @@ function showSecret(body: Answer<{ id?: string; endpoint_url?: string; hmac_secr
   const panel = el(
     'section',
     { id: 'secret', class: 'panel secret', 'aria-labelledby': 'secret-h' },
-    el('h2', { id: 'secret-h', tabindex: '-1', text: 'Endpoint added: its signing secret' }),
-    el('p', { id: 'secret-note', class: 'important', text: body.important || 'Store this secret now: it is shown only once.' }),
-    el('p', { class: 'muted small', text: 'For ' + (data.endpoint_url || '') }),
-    el('label', { for: 'secret-value', text: 'Signing secret' }),
+    el('h2', { id: 'secret-h', tabindex: '-1', text: t('secretTitle') }),
+    el('p', { id: 'secret-note', class: 'important', text: lang === 'es' || !body.important ? t('secretOnce') : body.important }),
+    el('p', { class: 'muted small', text: t('secretFor', { url: data.endpoint_url || '' }) }),
+    el('label', { for: 'secret-value', text: t('signingSecret') }),
     input,
     el(
       'p',
       {},
-      button('Copy secret', null, 'copy', () => copy(input)),
-      button('Done', null, 'done', () => {
+      button(t('copySecret'), null, 'copy', () => copy(input)),
+      button(t('done'), null, 'done', () => {
         input.value = '';
         panel.remove();
-        say('The secret is no longer shown.', 'info');
+        say(t('secretHidden'), 'info');
         refocus($('subs-body'), 'test:' + data.id, $('subs-h'));
       }),
     ),
   );
   const subsSection = $('subs-h').closest('section')!;
   subsSection.parentNode!.insertBefore(panel, subsSection);
-  say('Endpoint added. Copy its signing secret now: it is shown only once.', 'good');
+  say(t('added'), 'good');
   $('secret-h').focus();
 }
 
 async function copy(input: HTMLInputElement) {
   try {
     await navigator.clipboard.writeText(input.value);
-    say('Secret copied to the clipboard.', 'good');
+    say(t('copied'), 'good');
   } catch {
     input.focus();
     input.select();
@@ -496,7 +543,7 @@ async function copy(input: HTMLInputElement) {
       done = false;
     }
     say(
-      done ? 'Secret copied to the clipboard.' : 'The browser did not allow copying: the secret is selected, press Ctrl+C (or ⌘C) to copy it.',
+      done ? t('copied') : t('copyRefused'),
       done ? 'good' : 'bad',
     );
   }
@@ -505,11 +552,13 @@ async function copy(input: HTMLInputElement) {
 /* ---------- wiring ---------- */
 
 document.addEventListener('DOMContentLoaded', () => {
+  applyLang();
+  $('lang').addEventListener('click', switchLang);
   $('signin-form').addEventListener('submit', (e) => {
     e.preventDefault();
     const value = $<HTMLInputElement>('token').value.trim();
     if (!value) {
-      fieldError('token', 'Enter your API token.');
+      fieldError('token', t('enterToken'));
       $('token').focus();
       return;
     }

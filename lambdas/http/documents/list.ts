@@ -2,6 +2,7 @@ import { route } from '../kit/route';
 import { ok } from '../kit/reply';
 import { documentListView } from '#core/documents/views';
 import { documentsVisibleTo } from '#services/documents/list';
+import { accountNames } from '#services/auth/account-names';
 import { paginate } from '../kit/paginate';
 import { DocumentsList } from '#catalog/documents';
 
@@ -15,5 +16,9 @@ export const handler = route(DocumentsList.schemas, async ({ query, principal })
       (!query.state || d.state === query.state),
   );
   const { page, meta } = paginate(matching, query.page, query.per_page);
-  return ok(page.map(documentListView), { extra: { meta } });
+  const names = await accountNames(page.map((d) => d.accountId));
+  return ok(
+    page.map((d) => ({ ...documentListView(d), account_id: d.accountId, account_name: names.get(d.accountId) ?? null })),
+    { extra: { meta } },
+  );
 });

@@ -33,7 +33,9 @@ const DocumentDetail = v.strictObject({
   uploader: actor,
   validator: actor,
   approver: actor,
+  rejecter: actor,
   validation_notes: nullable(v.string()),
+  approval_notes: nullable(v.string()),
   validated_at: nullable(timestamp),
   approved_at: nullable(timestamp),
   rejection_reason: nullable(v.string()),
@@ -63,7 +65,11 @@ export const documentsResponses = {
   },
   ...presignedUploadResponses('Documents', '10 MB', { description: 'The document stored from the uploaded file (or, called again, the same one)', schema: TransportDocument }),
   DocumentsList: {
-    answers: { 200: data('A page of documents (no checksum, no metadata)', v.array(v.strictObject(listEntry)), { extra: { meta: pageMeta } }) },
+    answers: {
+      200: data('A page of documents (no checksum, no metadata), each with its account and the account\'s name', v.array(v.strictObject({ ...listEntry, account_id: integer, account_name: nullable(v.string()) })), {
+        extra: { meta: pageMeta },
+      }),
+    },
   },
   DocumentsShow: { answers: { 200: data('The document in detail form', DocumentDetail), 404: notFound } },
   DocumentsDownload: {

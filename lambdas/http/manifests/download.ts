@@ -6,7 +6,7 @@ import { downloadManifest } from '#services/manifests/download';
 import { CouriersDownload } from '#catalog/manifests';
 
 export const handler = route(CouriersDownload.schemas, async ({ params, query, headers, principal }): Promise<Reply> => {
-  const out = await downloadManifest(principal, params.manifest, query.format, { gzip: acceptsGzip(headers['accept-encoding']) });
+  const out = await downloadManifest(principal, params.manifest, query.format, { gzip: acceptsGzip(headers['accept-encoding']), lang: query.lang });
   // The answer depends on Accept-Encoding: a cache keeps one per encoding.
   const common: Record<string, string> = { Vary: 'Accept-Encoding' };
   if (out.contentEncoding) common['Content-Encoding'] = out.contentEncoding;

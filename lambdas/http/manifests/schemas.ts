@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { batchStatuses, downloadFormats } from '#core/manifests/model';
+import { downloadLangs } from '#core/manifests/product-table';
 import { identifier, intQuery } from '../kit/schemas';
 
 export const CourierParams = v.object({ courier: v.pipe(v.string(), v.maxLength(50)) });
@@ -55,4 +56,8 @@ export const DecisionsQuery = v.object({
 
 export const ManifestPathParams = v.object({ manifest: v.pipe(v.string(), v.minLength(1), v.maxLength(100)) });
 
-export const DownloadQuery = v.object({ format: v.optional(v.picklist(downloadFormats, `Must be one of ${downloadFormats.join(', ')}.`), 'json') });
+export const DownloadQuery = v.object({
+  format: v.optional(v.picklist(downloadFormats, `Must be one of ${downloadFormats.join(', ')}.`), 'json'),
+  /** The csv's and the xlsx's column and sheet names: en (the API's field names, the default) or es (issue 40). */
+  lang: v.optional(v.picklist(downloadLangs, `Must be one of ${downloadLangs.join(', ')}.`), 'en'),
+});

@@ -107,7 +107,7 @@ export const reviewResponses = {
     answers: {
       200: data(
         "A page of every account's batches, newest first",
-        v.array(v.strictObject({ ...ManifestRecord.entries, account_id: integer, reviewed: integer })),
+        v.array(v.strictObject({ ...ManifestRecord.entries, account_id: integer, account_name: nullable(v.string()), reviewed: integer })),
         { extra: { meta: v.strictObject(cursorMeta) } },
       ),
     },

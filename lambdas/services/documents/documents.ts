@@ -204,7 +204,7 @@ export async function reviewDocument(principal: Principal, id: number, review: R
       ? { state: 'validated' as const, validator: actor, validationNotes: review.notes, validatedAt: at, updatedAt: at }
       : review.action === 'approve'
         ? { state: 'approved' as const, approver: actor, approvalNotes: review.notes, approvedAt: at, updatedAt: at }
-        : { state: 'rejected' as const, rejectionReason: review.reason, rejectedAt: at, updatedAt: at };
+        : { state: 'rejected' as const, rejecter: actor, rejectionReason: review.reason, rejectedAt: at, updatedAt: at };
   const updated = await transition(id, doc.state, patch);
   if (!updated) return lostRace(review.action, id);
   const type = { validate: 'document.validated', approve: 'document.approved', reject: 'document.rejected' }[review.action];

@@ -1,6 +1,7 @@
 import type { Principal } from '#core/auth/principal';
 import { Conflict } from '#core/errors';
 import type { DownloadFormat } from '#core/manifests/model';
+import type { DownloadLang } from '#core/manifests/product-table';
 import { blobs } from '#infra/blobs';
 import { compressible, exportFormatOf, storedCompressedExport, storedExport } from './exports';
 import { requireBatch } from './tracking';
@@ -19,10 +20,11 @@ export type Download =
  * The processed manifest (spec 4.3 download), only once processing is 100% complete (else 409
  * `processing_incomplete`, the spec leaving that error open): the finished run's stored file
  * (manifest-exports.ts), inline up to 5 MB, else a redirect to a signed URL of that same file.
- * A caller that accepts gzip gets a text format's compressed copy (`Content-Encoding: gzip`),
+ * `lang=es` names the csv's and the xlsx's columns and sheets in Spanish (issue 40; English by default,
+ * the API's field names). A caller that accepts gzip gets a text format's compressed copy (`Content-Encoding: gzip`),
  * inline up to 4 MB compressed, else by a signed URL that serves it with that header.
  */
-export async function downloadManifest(principal: Principal, manifest: string, format: DownloadFormat, opts: { gzip?: boolean } = {}): Promise<Download> {
+export async function downloadManifest(principal: Principal, manifest: string, format: DownloadFormat, opts: { gzip?: boolean; lang?: DownloadLang } = {}): Promise<Download> {
   const batch = await requireBatch(principal, manifest);
   if (batch.status !== 'completed' || batch.progress !== 100) {
     throw new Conflict(`Manifest ${batch.manifestNumber} (batch ${batch.batchId}) is ${batch.status} at ${batch.progress}%; results can be downloaded at 100%.`, {
@@ -35,9 +37,10 @@ export async function downloadManifest(principal: Principal, manifest: string, f
   const base = `manifest-${batch.manifestNumber.replace(/[^\w.-]+/g, '_')}-${batch.batchId}`;
   const exportFormat = exportFormatOf(format);
   const gzip = opts.gzip === true && compressible(exportFormat);
-  const file = gzip ? await storedCompressedExport(batch, exportFormat) : await storedExport(batch, exportFormat);
+  const lang = opts.lang ?? 'en';
+  const file = gzip ? await storedCompressedExport(batch, exportFormat, lang) : await storedExport(batch, exportFormat, lang);
   // The name of what the client ends with: the compressed copy is decoded as it arrives.
-  const fileName = `${base}.${exportFormat}`;
+  const fileName = `${base}${lang === 'es' && (exportFormat === 'csv' || exportFormat === 'xlsx') ? '.es' : ''}.${exportFormat}`;
   const { contentEncoding } = file;
   if (file.bytes <= (gzip ? inlineCompressedBytes : inlineBodyBytes)) {
     return { kind: 'inline', contentType: file.contentType, fileName, body: (await blobs().get(file.key))!, contentEncoding };

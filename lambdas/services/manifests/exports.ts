@@ -3,7 +3,7 @@ import { Readable } from 'node:stream';
 import { createGzip } from 'node:zlib';
 import type { BatchRecord, DownloadFormat } from '#core/manifests/model';
 import { manifestView } from '#core/manifests/views';
-import { csvLine, productColumns, productRow } from '#core/manifests/product-table';
+import { csvLine, productColumns, productHeaders, productRow, sheetNames, summaryNamesEs, type DownloadLang } from '#core/manifests/product-table';
 import { blobs } from '#infra/blobs';
 import { xlsxWorkbook } from '#infra/xlsx-writer';
 import { productLines, products, resultsIndex, type ResultsIndex } from '../pipeline/results-store';
@@ -16,6 +16,7 @@ import { productLines, products, resultsIndex, type ResultsIndex } from '../pipe
  *   exports/{batchId}/{runId}/products.xlsx
  *   exports/{batchId}/{runId}/products.ndjson          (one product per line)
  *   exports/{batchId}/{runId}/products-{digest}.json
+ *   exports/{batchId}/{runId}/products.es.csv, products.es.xlsx   (lang=es: Spanish headers and sheet names, made on first download)
  *
  * and each text file once more compressed, `<key>.gz`, stored with `Content-Encoding: gzip`, for
  * the clients that accept it (made from the stored file, once).
@@ -40,9 +41,12 @@ function finishedRun(batch: BatchRecord): string {
   return batch.finishedRunId;
 }
 
-function exportKey(batch: BatchRecord, format: ExportFormat): string {
+/** The language a format's file is written in: csv and xlsx name their columns in it; json and ndjson are the API's fields in any. */
+const langOf = (format: ExportFormat, lang: DownloadLang): DownloadLang => (format === 'csv' || format === 'xlsx' ? lang : 'en');
+
+function exportKey(batch: BatchRecord, format: ExportFormat, lang: DownloadLang = 'en'): string {
   const base = `exports/${batch.batchId}/${finishedRun(batch)}`;
-  if (format !== 'json') return `${base}/products.${format}`;
+  if (format !== 'json') return `${base}/products${langOf(format, lang) === 'es' ? '.es' : ''}.${format}`;
   const manifest = createHash('sha256').update(JSON.stringify(manifestView(batch))).digest('hex').slice(0, 16);
   return `${base}/products-${manifest}.json`;
 }
@@ -78,8 +82,8 @@ async function* ndjsonText(batch: BatchRecord, runId: string, index: ResultsInde
   for await (const line of productLines(batch.batchId, runId, index)) yield line + '\n';
 }
 
-async function* csvText(batch: BatchRecord, runId: string, index: ResultsIndex): AsyncGenerator<string> {
-  yield csvLine(productColumns.map((c) => c.header));
+async function* csvText(batch: BatchRecord, runId: string, index: ResultsIndex, lang: DownloadLang): AsyncGenerator<string> {
+  yield csvLine(productHeaders(lang));
   for await (const p of products(batch.batchId, runId, index)) yield csvLine(productRow(p));
 }
 
@@ -88,23 +92,25 @@ async function* productRows(batch: BatchRecord, runId: string, index: ResultsInd
 }
 
 /** The styled workbook: bold filled header, frozen first row, column widths, money as 0.00, a Summary sheet. */
-function xlsxBytes(batch: BatchRecord, runId: string, index: ResultsIndex): AsyncIterable<Uint8Array> {
+function xlsxBytes(batch: BatchRecord, runId: string, index: ResultsIndex, lang: DownloadLang): AsyncIterable<Uint8Array> {
+  const headers = productHeaders(lang);
+  const summary = Object.entries(manifestView(batch).summary).map(([k, v]): [string, string | number] => [lang === 'es' ? (summaryNamesEs[k] ?? k) : k, v]);
   return xlsxWorkbook([
     {
-      name: 'Products',
-      columns: productColumns.map((c) => ({ header: c.header, width: Math.max(12, c.header.length + 2), money: c.money })),
+      name: sheetNames[lang].products,
+      columns: productColumns.map((c, k) => ({ header: headers[k], width: Math.max(12, headers[k].length + 2), money: c.money })),
       rows: productRows(batch, runId, index),
     },
-    { name: 'Summary', rows: Object.entries(manifestView(batch).summary) },
+    { name: sheetNames[lang].summary, rows: summary },
   ]);
 }
 
-function exportBytes(batch: BatchRecord, format: ExportFormat, index: ResultsIndex): AsyncIterable<Uint8Array> {
+function exportBytes(batch: BatchRecord, format: ExportFormat, index: ResultsIndex, lang: DownloadLang): AsyncIterable<Uint8Array> {
   const runId = finishedRun(batch);
   if (format === 'json') return pieces(jsonText(batch, runId, index));
   if (format === 'ndjson') return pieces(ndjsonText(batch, runId, index));
-  if (format === 'csv') return pieces(csvText(batch, runId, index));
-  return xlsxBytes(batch, runId, index);
+  if (format === 'csv') return pieces(csvText(batch, runId, index, lang));
+  return xlsxBytes(batch, runId, index, lang);
 }
 
 const formats: readonly ExportFormat[] = ['json', 'ndjson', 'csv', 'xlsx'];
@@ -112,8 +118,8 @@ const formats: readonly ExportFormat[] = ['json', 'ndjson', 'csv', 'xlsx'];
 /** The formats worth compressing: text (a workbook is a zip already). */
 export const compressible = (f: ExportFormat) => f !== 'xlsx';
 
-function writeExport(batch: BatchRecord, format: ExportFormat, index: ResultsIndex): Promise<void> {
-  return blobs().putStream(exportKey(batch, format), Readable.from(exportBytes(batch, format, index)), exportContentTypes[format]);
+function writeExport(batch: BatchRecord, format: ExportFormat, index: ResultsIndex, lang: DownloadLang = 'en'): Promise<void> {
+  return blobs().putStream(exportKey(batch, format, lang), Readable.from(exportBytes(batch, format, index, langOf(format, lang))), exportContentTypes[format]);
 }
 
 /**
@@ -134,11 +140,11 @@ export interface StoredExport {
 }
 
 /** The stored download file of the batch's finished run in this format, made now if it is not there yet. */
-export async function storedExport(batch: BatchRecord, format: ExportFormat): Promise<StoredExport> {
-  const key = exportKey(batch, format);
+export async function storedExport(batch: BatchRecord, format: ExportFormat, lang: DownloadLang = 'en'): Promise<StoredExport> {
+  const key = exportKey(batch, format, lang);
   let bytes = await blobs().size(key);
   if (bytes === undefined) {
-    await writeExport(batch, format, await resultsIndex(batch.batchId, finishedRun(batch)));
+    await writeExport(batch, format, await resultsIndex(batch.batchId, finishedRun(batch)), lang);
     bytes = (await blobs().size(key))!;
   }
   return { key, bytes, contentType: exportContentTypes[format] };
@@ -157,9 +163,9 @@ async function compress(plain: StoredExport): Promise<void> {
 }
 
 /** The compressed copy of a text download (`Content-Encoding: gzip`), made from the stored file the first time. */
-export async function storedCompressedExport(batch: BatchRecord, format: ExportFormat): Promise<StoredExport> {
+export async function storedCompressedExport(batch: BatchRecord, format: ExportFormat, lang: DownloadLang = 'en'): Promise<StoredExport> {
   if (!compressible(format)) throw new Error(`${format} is not stored compressed`);
-  const plain = await storedExport(batch, format);
+  const plain = await storedExport(batch, format, lang);
   const key = `${plain.key}.gz`;
   let bytes = await blobs().size(key);
   if (bytes === undefined) {

@@ -6,12 +6,12 @@ import { isVisible } from '#core/manifests/model';
 import type { DocumentRecord } from '#core/documents/model';
 import { tallyReview, type ReviewTally } from '#core/review/queue';
 import type { ProcessedProduct } from '#core/manifests/views';
-import { getAccount } from '#infra/entities/auth';
 import { listBatchesSince, setReviewCounts } from '#infra/entities/manifests';
 import { now } from '#infra/clock';
 import { mapConcurrent } from '#shared/concurrency';
 import { productLines, resultsIndex } from '../pipeline/results-store';
 import { documentsVisibleTo } from '../documents/list';
+import { accountNames } from '../auth/account-names';
 
 /**
  * The broker's inbox (issue 40): what needs action across every courier, with counts. Documents
@@ -31,13 +31,6 @@ export interface InboxQuery {
 }
 
 const badCursor = () => new ValidationFailed({ cursor: ['Is not a cursor this list answered; leave it out to start from the first page.'] });
-
-/** Account names by id, read once each. */
-async function namesOf(ids: Iterable<number>): Promise<Map<number, string | null>> {
-  const unique = [...new Set(ids)];
-  const accounts = await mapConcurrent(unique, 8, (id) => getAccount(id));
-  return new Map(unique.map((id, k) => [id, accounts[k]?.name ?? null]));
-}
 
 /** Products flagged by the risk rules, as the batch summary counts them (0 before the rules ran). */
 function riskFlagsOf(summary: BatchRecord['summary']): number {
@@ -93,7 +86,7 @@ export async function inbox(principal: Principal, q: InboxQuery) {
   const open = visible.filter((b): b is BatchRecord & { finishedRunId: string } => b.status === 'completed' && !b.closedAt && Boolean(b.finishedRunId));
   const processing = visible.filter((b) => !b.closedAt && (b.status === 'pending' || b.status === 'processing'));
   const counts = await mapConcurrent(open, 4, reviewCountsOf);
-  const names = await namesOf([...visible.map((b) => b.accountId), ...docs.map((d) => d.accountId)]);
+  const names = await accountNames([...visible.map((b) => b.accountId), ...docs.map((d) => d.accountId)]);
 
   const flights = new Map<string, { mawb_number: string; oldest_at: string; products_awaiting: number; at_stake: bigint; risk_flags: number; batches: ReturnType<typeof batchRow>[] }>();
   open.forEach((b, k) => {

@@ -23,6 +23,7 @@ import { loadTariffTable } from '#infra/tariff/table-source';
 import { partAt, readHashesOf, readPartOf, resultsIndex, writeIndex, writePart, type ResultsIndex } from '../pipeline/results-store';
 import { closed } from '../manifests/intake';
 import { requireBatch } from '../manifests/tracking';
+import { accountNames } from '../auth/account-names';
 
 /**
  * The broker's review of a processed batch (issue 33): the products the customs channel sends to
@@ -427,8 +428,9 @@ export async function batchQueue(opts: { cursor?: string; perPage: number; statu
     cursor = res.cursor;
     if (!cursor) break;
   }
+  const names = await accountNames(out.map((b) => b.accountId));
   return {
-    data: out.map((b) => ({ ...manifestView(b), account_id: b.accountId, reviewed: b.reviewRevision ?? 0 })),
+    data: out.map((b) => ({ ...manifestView(b), account_id: b.accountId, account_name: names.get(b.accountId) ?? null, reviewed: b.reviewRevision ?? 0 })),
     meta: { per_page: opts.perPage, cursor: opts.cursor ?? null, next_cursor: cursor },
   };
 }

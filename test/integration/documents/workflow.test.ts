@@ -44,6 +44,27 @@ describe('the approval workflow', () => {
     expect(events[2].data).toMatchObject({ id: doc.id, account_id: partner.accountId, document_type: 'awb', state: 'approved', version: 1 });
   });
 
+  it('answers the whole audit on the detail: who validated and approved with both notes, who rejected with the reason (issue 40)', async () => {
+    const { partner, broker } = await setup();
+    const doc = await newDoc(partner.token);
+    await t.call('PUT', `/v1/transport/documents/${doc.id}/validate`, { token: broker.token, body: { notes: 'Firmas completas' } });
+    await t.call('PUT', `/v1/transport/documents/${doc.id}/approve`, { token: broker.token, body: { notes: 'Coincide con el manifiesto' } });
+    const approved = (await t.call('GET', `/v1/transport/documents/${doc.id}`, { token: partner.token })).body.data;
+    expect(approved).toMatchObject({ validator: { id: broker.tokenId }, validation_notes: 'Firmas completas', approver: { id: broker.tokenId }, approval_notes: 'Coincide con el manifiesto', rejecter: null, rejection_reason: null });
+    const other = await newDoc(partner.token);
+    await t.call('PUT', `/v1/transport/documents/${other.id}/reject`, { token: broker.token, body: { reason: 'Escaneo ilegible' } });
+    const rejected = (await t.call('GET', `/v1/transport/documents/${other.id}`, { token: partner.token })).body.data;
+    expect(rejected).toMatchObject({ rejecter: { id: broker.tokenId, name: expect.any(String) }, rejection_reason: 'Escaneo ilegible', approval_notes: null, validator: null });
+    expect(rejected.rejected_at).toMatch(/Z$/);
+  });
+
+  it("names each listed document's account, so a broker reads the courier and not its number (issue 40)", async () => {
+    const { partner, broker } = await setup();
+    const doc = await newDoc(partner.token);
+    const listed = (await t.call('GET', `/v1/transport/documents?per_page=100`, { token: broker.token })).body.data as { id: number; account_id: number; account_name: string | null }[];
+    expect(listed.find((d) => d.id === doc.id)).toMatchObject({ account_id: partner.accountId, account_name: expect.stringMatching(/^Partner /) });
+  });
+
   it('answers a transition not allowed from the current state with 409 naming the state', async () => {
     const { partner, broker } = await setup();
     const doc = await newDoc(partner.token);

@@ -220,11 +220,11 @@ describe('PUT .../products/{awb}/classification', () => {
 });
 
 describe('GET /v1/couriers/review/batches', () => {
-  it("lists every account's batches newest first to a broker, with the account and how often they were reviewed", async () => {
+  it("lists every account's batches newest first to a broker, with the account by id and by name and how often they were reviewed", async () => {
     const res = await t.call('GET', '/v1/couriers/review/batches?per_page=100', { token: broker.token });
     expect(res.status).toBe(200);
     const mine = res.body.data.find((b: { batch_id: string }) => b.batch_id === batchId);
-    expect(mine).toMatchObject({ account_id: partner.accountId, status: 'completed', reviewed: 3 });
+    expect(mine).toMatchObject({ account_id: partner.accountId, account_name: 'Review Couriers', status: 'completed', reviewed: 3 });
     const created = res.body.data.map((b: { created_at: string }) => b.created_at);
     expect(created).toEqual([...created].sort().reverse());
     const first = await t.call('GET', '/v1/couriers/review/batches?per_page=1&status=completed', { token: broker.token });

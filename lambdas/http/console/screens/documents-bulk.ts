@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { html } from '../html';
-import { t } from '../i18n';
+import { lang, t, type MessageId } from '../i18n';
 import { api, messageOf, must, ApiError } from '../api';
 import { FieldError, say } from '../ui';
 
@@ -25,7 +25,10 @@ export function BulkBar(props: { ids: number[]; onDone: () => void }) {
     try {
       const body = await must(api.value.POST('/api/v1/transport/documents/review', { body: { action, ids: props.ids, ...(action === 'reject' ? { reason } : notes ? { notes } : {}) } }));
       const d = body.data;
-      const refused = d.results.filter((r) => r.outcome === 'refused').map((r) => t('bulkRefused', { id: r.id, message: r.message ?? '' }));
+      // The API's message is English; the console says the refusal from the document's state.
+      const refused = d.results
+        .filter((r) => r.outcome === 'refused')
+        .map((r) => t('bulkRefused', { id: r.id, message: lang.value === 'en' ? (r.message ?? '') : t('bulkRefusedState', { state: r.state ? t(`state_${r.state}` as MessageId).toLowerCase() : '—' }) }));
       setErrors({});
       say([t('bulkDone', { done: d.done, already: d.already, refused: d.refused, missing: d.not_found }), ...refused].join(' '), d.refused > 0);
       form.reset();

@@ -18,7 +18,7 @@ interface Filters {
   awb_number?: string;
 }
 
-type Listed = { id: number; document_type: string; document_type_label: string; file_name: string; state: string; state_label: string; manifest_id: string | null; awb_number: string | null; version: number; created_at: string };
+type Listed = { id: number; account_id: number; account_name: string | null; document_type: string; document_type_label: string; file_name: string; state: string; state_label: string; manifest_id: string | null; awb_number: string | null; version: number; created_at: string };
 
 /** Documents: the queue (awaiting validation by default for a broker), filters as the API's, a document's preview, actions and history. */
 export function DocumentsScreen() {
@@ -62,12 +62,12 @@ export function DocumentsScreen() {
         <h2 id="docs-list-h">${t('docsCaption')}</h2>
         ${!list ? html`<p>${t('loading')}</p>` : !list.rows.length ? html`<p class="muted">${t('nothing')}</p>` : html`
         <div class="scroll"><table>
-          <thead><tr>${bulk && html`<td><input type="checkbox" aria-label=${t('selectAllDocs')} checked=${list.rows.length > 0 && selected.length === list.rows.length} onChange=${(e: Event) => setSelected((e.target as HTMLInputElement).checked ? list.rows.map((d) => d.id) : [])} /></td>`}<th scope="col">#</th><th scope="col">${t('file')}</th><th scope="col">${t('type')}</th><th scope="col">${t('state')}</th><th scope="col">${t('manifestId')}</th><th scope="col">${t('awb')}</th><th scope="col">${t('created')}</th></tr></thead>
+          <thead><tr>${bulk && html`<td><input type="checkbox" aria-label=${t('selectAllDocs')} checked=${list.rows.length > 0 && selected.length === list.rows.length} onChange=${(e: Event) => setSelected((e.target as HTMLInputElement).checked ? list.rows.map((d) => d.id) : [])} /></td>`}<th scope="col">#</th><th scope="col">${t('file')}</th>${bulk && html`<th scope="col">${t('courier')}</th>`}<th scope="col">${t('type')}</th><th scope="col">${t('state')}</th><th scope="col">${t('manifestId')}</th><th scope="col">${t('awb')}</th><th scope="col">${t('created')}</th></tr></thead>
           <tbody>${list.rows.map((d) => html`<tr class=${String(d.id) === id ? 'selected' : ''}>
             ${bulk && html`<td><input type="checkbox" aria-label=${t('selectDoc', { id: d.id })} checked=${selected.includes(d.id)} onChange=${(e: Event) => toggle(d.id, (e.target as HTMLInputElement).checked)} /></td>`}
             <td>${d.id}</td>
             <th scope="row"><${Link} screen="documents" item=${String(d.id)}>${d.file_name}<//></th>
-            <td>${typeLabel(d.document_type)}</td><td><span class=${`pill ${d.state}`}>${stateLabel(d.state)}</span></td>
+            ${bulk && html`<td>${d.account_name ?? `#${d.account_id}`}</td>`}<td>${typeLabel(d.document_type)}</td><td><span class=${`pill ${d.state}`}>${stateLabel(d.state)}</span></td>
             <td>${d.manifest_id ?? '—'}</td><td>${d.awb_number ?? '—'}</td><td>${when(d.created_at)}</td></tr>`)}</tbody>
         </table></div>
         ${bulk && html`<${BulkBar} ids=${selected} onDone=${() => setVersion(version + 1)} />`}
@@ -77,14 +77,25 @@ export function DocumentsScreen() {
     </div>`;
 }
 
-type Detail = Listed & {
+type Actor = { name: string; email: string | null } | null;
+type Detail = Omit<Listed, 'account_id' | 'account_name'> & {
   mime_type: string;
   file_size_human: string;
-  uploader: { name: string } | null;
+  uploader: Actor;
+  validator: Actor;
+  approver: Actor;
+  rejecter: Actor;
   validation_notes: string | null;
+  approval_notes: string | null;
+  validated_at: string | null;
+  approved_at: string | null;
   rejection_reason: string | null;
+  rejected_at: string | null;
   superseded_by: number | null;
 };
+
+/** Who did it and when, or a dash. */
+const byOn = (who: Actor, at: string | null) => (who || at ? t('byOn', { who: who?.name ?? '—', when: when(at) }) : '—');
 type History = { current: { id: number; version: number; state: string; created_at: string }; history: { id: number; version: number; state: string; superseded_by: number | null; supersede_reason: string | null }[] };
 
 function DocumentDetail(props: { id: number; onChanged: () => void }) {
@@ -153,9 +164,13 @@ function DocumentDetail(props: { id: number; onChanged: () => void }) {
       <dt>${t('type')}</dt><dd>${typeLabel(doc.document_type)}</dd>
       <dt>${t('file')}</dt><dd>${doc.mime_type}, ${doc.file_size_human}</dd>
       <dt>${t('version')}</dt><dd>${doc.version}</dd>
-      <dt>${t('uploader')}</dt><dd>${doc.uploader?.name ?? '—'}</dd>
-      ${doc.validation_notes && html`<dt>${t('notes')}</dt><dd>${doc.validation_notes}</dd>`}
-      ${doc.rejection_reason && html`<dt>${t('reason')}</dt><dd>${doc.rejection_reason}</dd>`}
+      <dt>${t('uploader')}</dt><dd>${byOn(doc.uploader, doc.created_at)}</dd>
+      ${(doc.validator || doc.validated_at) && html`<dt>${t('validatedBy')}</dt><dd>${byOn(doc.validator, doc.validated_at)}</dd>`}
+      ${doc.validation_notes && html`<dt>${t('validationNotes')}</dt><dd>${doc.validation_notes}</dd>`}
+      ${(doc.approver || doc.approved_at) && html`<dt>${t('approvedBy')}</dt><dd>${byOn(doc.approver, doc.approved_at)}</dd>`}
+      ${doc.approval_notes && html`<dt>${t('approvalNotes')}</dt><dd>${doc.approval_notes}</dd>`}
+      ${(doc.rejecter || doc.rejected_at) && html`<dt>${t('rejectedBy')}</dt><dd>${byOn(doc.rejecter, doc.rejected_at)}</dd>`}
+      ${doc.rejection_reason && html`<dt>${t('rejectionReason')}</dt><dd>${doc.rejection_reason}</dd>`}
       ${doc.superseded_by && html`<dt>${t('history')}</dt><dd><${Link} screen="documents" item=${String(doc.superseded_by)}>${t('supersededBy', { id: doc.superseded_by })}<//></dd>`}
     </dl>
     <h3>${t('preview')}</h3>

@@ -1,13 +1,14 @@
 import { useEffect, useState } from 'preact/hooks';
 import { html } from '../html';
-import { money, t, when, type MessageId } from '../i18n';
+import { lang, money, t, when, type MessageId } from '../i18n';
+import { itemDecisionIn } from '../reasons';
 import { api, canCloseBatches, messageOf, must, saveBlob, ApiError } from '../api';
 import { go, place } from '../router';
 import { Link, Pager, Progress, say, Title } from '../ui';
 
 const statusLabel = (s: string) => t(`status_${s}` as MessageId);
 
-type Batch = { account_id?: number; manifest_id: string; batch_id: string; status: string; progress: number; summary: { total_articles: number; amount_to_pay: number; currency: string }; closed_at: string | null; created_at: string };
+type Batch = { account_id?: number; account_name?: string | null; manifest_id: string; batch_id: string; status: string; progress: number; summary: { total_articles: number; amount_to_pay: number; currency: string }; closed_at: string | null; created_at: string };
 
 /** How often a batch still processing is asked for its pipeline status. */
 const pollMs = 1000;
@@ -71,7 +72,7 @@ export function ManifestsScreen() {
           <thead><tr><th scope="col">${t('manifestId')}</th>${everyAccount && html`<th scope="col">${t('account')}</th>`}<th scope="col">${t('status')}</th><th scope="col">${t('progress')}</th><th scope="col">${t('products')}</th><th scope="col">${t('amountToPay')}</th><th scope="col">${t('closed')}</th><th scope="col">${t('created')}</th></tr></thead>
           <tbody>${list.rows.map((b) => html`<tr class=${b.batch_id === id ? 'selected' : ''}>
             <th scope="row"><${Link} screen="manifests" item=${b.batch_id}>${b.manifest_id}<//><br /><span class="muted small">${b.batch_id}</span></th>
-            ${everyAccount && html`<td>${b.account_id}</td>`}<td>${statusLabel(b.status)}</td><td>${b.progress}%</td><td>${b.summary.total_articles}</td><td>${money(b.summary.amount_to_pay)}</td>
+            ${everyAccount && html`<td>${b.account_name ?? `#${b.account_id}`}</td>`}<td>${statusLabel(b.status)}</td><td>${b.progress}%</td><td>${b.summary.total_articles}</td><td>${money(b.summary.amount_to_pay)}</td>
             <td>${b.closed_at ? when(b.closed_at) : '—'}</td><td>${when(b.created_at)}</td></tr>`)}</tbody>
         </table></div>
         <${Pager} label=${t('manifestsCaption')} ...${pager} />`}
@@ -156,7 +157,7 @@ function BatchDetail(props: { batch: string; onChanged: () => void }) {
   const download = async (format: 'json' | 'csv' | 'xlsx') => {
     try {
       // The file as a Blob (openapi-fetch's parseAs), whatever its type; a big one is a redirect fetch follows.
-      const answer = await api.value.GET('/api/v1/couriers/manifests/{manifest}/download', { params: { path: { manifest: props.batch }, query: { format } }, parseAs: 'blob' });
+      const answer = await api.value.GET('/api/v1/couriers/manifests/{manifest}/download', { params: { path: { manifest: props.batch }, query: { format, lang: lang.value } }, parseAs: 'blob' });
       if (!answer.response.ok || !answer.data) throw new ApiError(answer.response.status, `HTTP ${answer.response.status}`);
       saveBlob(answer.data as Blob, `manifest-${p?.manifest_id ?? props.batch}-${props.batch}.${format}`);
       say(t('done', { what: t('download', { format }) }));
@@ -211,9 +212,12 @@ function DecisionLog(props: { manifest: string; batch: string }) {
   }, [props.batch, page]);
   if (!rows) return null;
   return html`<section aria-labelledby="dl-h"><h3 id="dl-h">${t('decisionLog')}</h3>
-    <div class="scroll"><table>
+    <div class="scroll" tabindex="0" role="group" aria-labelledby="dl-h"><table>
       <thead><tr><th scope="col">${t('item')}</th><th scope="col">${t('awb')}</th><th scope="col">${t('decision')}</th><th scope="col">${t('reason')}</th><th scope="col">${t('created')}</th></tr></thead>
-      <tbody>${rows.data.map((d) => html`<tr><th scope="row">${d.item_key}</th><td>${d.awb_number}</td><td>${d.decision}</td><td>${d.reason}</td><td>${when(d.decided_at)}</td></tr>`)}</tbody>
+      <tbody>${rows.data.map((d) => {
+        const said = itemDecisionIn(lang.value, d.decision, d.reason);
+        return html`<tr><th scope="row">${d.item_key}</th><td>${d.awb_number}</td><td>${said.decision}</td><td>${said.reason}</td><td>${when(d.decided_at)}</td></tr>`;
+      })}</tbody>
     </table></div>
     <${Pager} label=${t('decisionLog')} page=${page} pages=${rows.pages} onPrev=${page > 1 ? () => setPage(page - 1) : undefined} onNext=${page < rows.pages ? () => setPage(page + 1) : undefined} />
   </section>`;
@@ -229,9 +233,10 @@ function ReviewLog(props: { batch: string; version: unknown }) {
       .catch(() => setRows([]));
   }, [props.batch, props.version]);
   if (!rows?.length) return null;
+  // The table may scroll sideways: its box takes the focus so a keyboard can scroll it (axe: scrollable-region-focusable).
   return html`<section aria-labelledby="rl-h"><h3 id="rl-h">${t('reviewDecisions')}</h3>
-    <div class="scroll"><table>
-      <thead><tr><th scope="col">#</th><th scope="col">${t('awb')}</th><th scope="col">${t('ncm')}</th><th scope="col">${t('duty')}</th><th scope="col">${t('reason')}</th><th scope="col">${t('uploader')}</th><th scope="col">${t('created')}</th></tr></thead>
+    <div class="scroll" tabindex="0" role="group" aria-labelledby="rl-h"><table>
+      <thead><tr><th scope="col">#</th><th scope="col">${t('awb')}</th><th scope="col">${t('ncm')}</th><th scope="col">${t('duty')}</th><th scope="col">${t('reason')}</th><th scope="col">${t('decidedBy')}</th><th scope="col">${t('created')}</th></tr></thead>
       <tbody>${rows.map((d) => html`<tr><td>${d.revision}</td><th scope="row">${d.awb_number}</th><td>${d.ncm_code_before ?? '—'} → ${d.ncm_code}</td><td>${money(d.customs_duty_before)} → ${money(d.customs_duty)}</td><td>${d.reason}</td><td>${d.decided_by}</td><td>${when(d.decided_at)}</td></tr>`)}</tbody>
     </table></div></section>`;
 }

@@ -2,7 +2,7 @@ import { CustomAttributeType, type EntityItem } from 'electrodb';
 import { defineEntity, service, key, pad, required, optional } from '../entity';
 import { documentStates, documentTypes } from '#core/documents/model';
 
-/** Who uploaded, validated or approved a document (core/documents `Actor`). */
+/** Who uploaded, validated, approved or rejected a document (core/documents `Actor`). */
 const actor = { type: 'map', properties: { id: { type: 'number', required: true }, name: { type: 'string', required: true }, email: { type: 'string' } } } as const;
 
 /** A transport document, one item per version (`rootId` ties the versions together). */
@@ -20,6 +20,7 @@ export const documents = defineEntity({
     uploader: actor,
     validator: actor,
     approver: actor,
+    rejecter: actor,
     ...required({ createdAt: 'string', updatedAt: 'string' }),
     ...optional({ validationNotes: 'string', approvalNotes: 'string', validatedAt: 'string', approvedAt: 'string' }),
     ...optional({ rejectionReason: 'string', rejectedAt: 'string', supersededBy: 'number', supersedeReason: 'string' }),
