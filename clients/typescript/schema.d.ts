@@ -16709,7 +16709,9 @@ export interface operations {
                                 ncm_code: string;
                                 description: string;
                                 duty_rate: number;
+                                vat_rate: number;
                                 score: number;
+                                matched_words: string[];
                             }[];
                         }[];
                         meta: {
@@ -17398,6 +17400,8 @@ export interface operations {
                                 ncm_code: string;
                                 description: string;
                                 duty_rate: number;
+                                vat_rate: number;
+                                matched_words: string[];
                             }[];
                         }[];
                         meta: {

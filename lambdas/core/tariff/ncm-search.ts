@@ -65,25 +65,36 @@ export function foldWords(text: string): string[] {
 /** The index of a table: built once per table (a cold start, or a new import), read by every search. */
 export function indexNomenclature(table: readonly TariffRow[]): NcmSearchIndex {
   const rows = [...table].sort((a, b) => (a.ncm < b.ncm ? -1 : a.ncm > b.ncm ? 1 : 0));
-  const byWord = new Map<string, Map<number, number>>();
-  const put = (word: string, i: number, w: number) => {
-    let m = byWord.get(word);
-    if (!m) byWord.set(word, (m = new Map()));
-    if ((m.get(i) ?? 0) < w) m.set(i, w);
+  // Rows are read in order, so each word's rows are pushed ascending: no sort, no set per word.
+  const byWord = new Map<string, { rows: number[]; weights: number[] }>();
+  const stems = new Map<string, string>();
+  const stemOf = (w: string) => {
+    let s = stems.get(w);
+    if (s === undefined) stems.set(w, (s = stem(w)));
+    return s;
   };
+  const mine = new Map<string, number>();
   rows.forEach((row, i) => {
+    mine.clear();
     // Each word as written and folded (`baterias` and `bateria`): a prefix meets either.
-    const both = (w: string, weight: number) => (put(w, i, weight), put(stem(w), i, weight));
-    for (const text of [row.description, row.description_en ?? '']) for (const w of foldWords(text)) both(w, descriptionWeight);
-    for (const k of row.keywords ?? []) for (const w of foldWords(k.startsWith('~') ? k.slice(1) : k)) both(w, keywordWeight);
+    const put = (w: string, weight: number) => {
+      for (const form of [w, stemOf(w)]) if ((mine.get(form) ?? 0) < weight) mine.set(form, weight);
+    };
+    for (const text of [row.description, row.description_en ?? '']) for (const w of foldWords(text)) put(w, descriptionWeight);
+    for (const k of row.keywords ?? []) for (const w of foldWords(k.startsWith('~') ? k.slice(1) : k)) put(w, keywordWeight);
+    for (const [w, weight] of mine) {
+      let p = byWord.get(w);
+      if (!p) byWord.set(w, (p = { rows: [], weights: [] }));
+      p.rows.push(i);
+      p.weights.push(weight);
+    }
   });
   const vocabulary = [...byWord.keys()].sort();
   const postings = vocabulary.map((w) => {
-    const m = byWord.get(w)!;
-    const ids = [...m.keys()].sort((a, b) => a - b);
-    return { rows: Int32Array.from(ids), weights: Float32Array.from(ids, (i) => m.get(i)!) };
+    const p = byWord.get(w)!;
+    return { rows: Int32Array.from(p.rows), weights: Float32Array.from(p.weights) };
   });
-  const heads = rows.map((r) => stem(foldWords(r.description).find((w) => !stopWords.has(w) && !vagueWords.has(w)) ?? ''));
+  const heads = rows.map((r) => stemOf(foldWords(r.description).find((w) => !stopWords.has(w) && !vagueWords.has(w)) ?? ''));
   return { rows, digits: rows.map((r) => ncmDigits(r.ncm)), vocabulary, postings, heads };
 }
 
