@@ -158,7 +158,7 @@ export function NcmPicker(props: {
     : '';
   const describedBy = [`${id}-help`, picked ? `${id}-picked` : '', props.errors?.length && props.errorId ? props.errorId : ''].filter(Boolean).join(' ');
 
-  return html`<div class="combo">
+  return html`<div class="combo"><div class="combo-box">
     <input id=${id} ref=${props.inputRef} name="ncm_code" type="text" role="combobox" autocomplete="off" spellcheck=${false}
       aria-autocomplete="list" aria-expanded=${expanded ? 'true' : 'false'} aria-controls=${`${id}-list`}
       aria-activedescendant=${expanded && active >= 0 ? optionId(active) : undefined}
@@ -175,7 +175,7 @@ export function NcmPicker(props: {
           ${why(o).map((w) => html`<span class="opt-why">${w}</span>`)}
         </li>`,
       )}
-    </ul>
+    </ul></div>
     <p id=${`${id}-help`} class="muted small">${t('ncmHelp')}</p>
     ${picked && html`<p id=${`${id}-picked`} class="small">${t('ncmPicked', { ncm: picked.ncm_code, description: picked.description, rates: rates(picked) })}</p>`}
     <span class="visually-hidden" aria-live="polite">${live}</span>
