@@ -15,7 +15,8 @@ import { stem } from './text';
  * then by NCM.
  *
  * Codes: a query of digits and dots (`8517`, `8517.13`, `85171300`) answers the rows whose NCM
- * starts with those digits, in NCM order.
+ * starts with those digits, in NCM order; a code written among words (`8517 telefonos`) narrows
+ * the words' rows to those under it.
  *
  * The index (a sorted vocabulary with each word's rows) is built once per table: a prefix is a
  * binary search and a walk over the words it starts, never a scan of the rows.
@@ -98,16 +99,18 @@ export function indexNomenclature(table: readonly TariffRow[]): NcmSearchIndex {
   return { rows, digits: rows.map((r) => ncmDigits(r.ncm)), vocabulary, postings, heads };
 }
 
-/** What a query is: a code prefix (its digits) or words. */
-export type NcmQuery = { kind: 'code'; digits: string } | { kind: 'words'; words: string[] };
+/** What a query is: a code prefix (its digits) or words, which a code written among them narrows (`8517 telefono`). */
+export type NcmQuery = { kind: 'code'; digits: string } | { kind: 'words'; words: string[]; digits?: string };
 
 /** A query of digits, dots and spaces is a code prefix (1 to 8 digits); anything else is words. */
 export function readNcmQuery(q: string): NcmQuery {
   const text = q.trim();
   if (/^[\d.\s]+$/.test(text) && /\d/.test(text)) return { kind: 'code', digits: text.replace(/\D/g, '') };
-  const all = foldWords(text);
+  // A code among the words (`8517 telefono`, `telefono 8517.13`): its digits narrow the rows.
+  const code = text.split(/\s+/).find((w) => /^\d[\d.]*$/.test(w));
+  const all = foldWords(code ? text.replace(code, ' ') : text);
   const words = all.filter((w, k) => k === all.length - 1 || !stopWords.has(w));
-  return { kind: 'words', words: [...new Set(words)].slice(0, maxQueryWords) };
+  return { kind: 'words', words: [...new Set(words)].slice(0, maxQueryWords), ...(code ? { digits: code.replace(/\D/g, '') } : {}) };
 }
 
 export interface NcmHit {
@@ -166,7 +169,7 @@ export function searchNcm(index: NcmSearchIndex, q: string, limit: number = ncmS
     while (to < index.digits.length && index.digits[to].startsWith(query.digits)) to++;
     return { query, hits: index.rows.slice(from, Math.min(to, from + n)).map((row) => ({ row, score: 1 })), total: to - from };
   }
-  if (!query.words.length) return { query, hits: [], total: 0 };
+  if (!query.words.length || (query.digits && query.digits.length > 8)) return { query, hits: [], total: 0 };
   const sets = query.words.map((w) => rowsOfWord(index, w)).sort((a, b) => a.size - b.size);
   const [first, ...rest] = sets;
   const found: NcmHit[] = [];
@@ -181,7 +184,7 @@ export function searchNcm(index: NcmSearchIndex, q: string, limit: number = ncmS
       }
       score += x;
     }
-    if (!all) continue;
+    if (!all || (query.digits && !index.digits[i].startsWith(query.digits))) continue;
     const head = index.heads[i];
     if (head && query.words.some((w) => head.startsWith(w) || head.startsWith(stem(w)))) score += headBonus;
     found.push({ row: index.rows[i], score: Math.round(score * 100) / 100 });

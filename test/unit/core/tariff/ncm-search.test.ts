@@ -85,6 +85,15 @@ describe('searching the nomenclature by code prefix', () => {
   });
 });
 
+describe('searching the nomenclature by words and a code together', () => {
+  it('narrows the words to the rows under a code written among them', () => {
+    expect(readNcmQuery('telefonos 8517.13')).toEqual({ kind: 'words', words: ['telefonos'], digits: '851713' });
+    expect(codes('8517 telefonos')).toEqual(['8517.13.00']);
+    expect(codes('telefonos 3926')).toEqual(['3926.90.90']);
+    expect(codes('telefonos 0101')).toEqual([]);
+  });
+});
+
 describe('the limit of a search', () => {
   it('answers 20 rows by default, never more than 50, at least 1, and counts every match in total', () => {
     const all = searchNcm(index, '8', 1000);
