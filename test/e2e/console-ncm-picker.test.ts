@@ -9,6 +9,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { useTwin } from '#support/twin';
 import { axe, openBrowser, signIn } from '#support/browser';
@@ -98,6 +99,8 @@ describe('the NCM picker', () => {
       expect(await combo.getAttribute('aria-expanded')).toBe('true');
       expect(await combo.getAttribute('aria-activedescendant')).toBe(await options.first().getAttribute('id'));
       expect(await axe(page), 'the candidates open').toEqual([]);
+      mkdirSync('.bench/console', { recursive: true });
+      await page.screenshot({ path: '.bench/console/ncm-picker-candidates.png' });
       await page.keyboard.press('Escape');
       expect(await combo.getAttribute('aria-expanded')).toBe('false');
     }
@@ -109,6 +112,8 @@ describe('the NCM picker', () => {
     await helmet.waitFor();
     expect(await helmet.textContent()).toMatch(/Cascos de seguridad.*Arancel \d+(,\d+)?% · IVA 21%/);
     expect(await axe(page), 'the search open').toEqual([]);
+    // For the guide (docs/brokers/review.md): the list open under the field.
+    await page.screenshot({ path: '.bench/console/ncm-picker.png' });
     await page.keyboard.press('ArrowDown');
     await expect.poll(() => combo.getAttribute('aria-activedescendant')).toBe(await helmet.getAttribute('id'));
     await page.keyboard.press('Enter');
