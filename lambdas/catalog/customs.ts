@@ -1,5 +1,5 @@
 import type { RouteDef } from './types';
-import { CalculateBody, CanEditBody, ClientInfoBody, QuotaCheckBody } from '#http/customs/schemas';
+import { CalculateBody, CanEditBody, ClientInfoBody, NcmSearchQuery, QuotaCheckBody } from '#http/customs/schemas';
 
 export const CouriersQuotaCheck = {
   id: 'CouriersQuotaCheck',
@@ -54,8 +54,23 @@ export const CustomsCalculate = {
   schemas: { body: CalculateBody },
 } satisfies RouteDef;
 
+export const CustomsNcmSearch = {
+  id: 'CustomsNcmSearch',
+  method: 'GET',
+  path: '/v1/customs/tariff/ncm',
+  handler: 'http/customs/ncm-search',
+  summary:
+    'The tariff table in force searched by words (Spanish or English; accents, case and plurals folded; every word matches as the start of a word) or by code prefix (8517, 8517.13): each NCM with its description, duty rate and VAT rate (the NCM picker of the broker\'s review; any token)',
+  tag: 'customs',
+  auth: {},
+  rate: 'couriers.status',
+  // GetItem, Query: the tariff meta record and the imported table's rows (infra/tariff/table-source.ts), read once a minute at most.
+  uses: { table: ['GetItem', 'Query'] },
+  schemas: { query: NcmSearchQuery },
+} satisfies RouteDef;
+
 /**
  * Tax-id quota and client info (spec 4.6: the ledger of personal shipments, tax-id corrections),
  * and landed-cost quotes (issue 17, item 3: the pipeline's calculation of one product line, stored nowhere).
  */
-export const customsRoutes = { CouriersQuotaCheck, CouriersClientInfoCanEdit, CouriersClientInfoUpdate, CustomsCalculate };
+export const customsRoutes = { CouriersQuotaCheck, CouriersClientInfoCanEdit, CouriersClientInfoUpdate, CustomsCalculate, CustomsNcmSearch };

@@ -114,7 +114,7 @@ describe('the inbox in the console', () => {
     // (read once the groups are read again: the status line speaks before the list is redrawn;
     // and in one step, so no field found before a redraw is read after it).
     await form.waitFor({ state: 'detached' });
-    const reasons = await page.getByLabel('Motivo para el grupo').evaluateAll((fields) => fields.map((f) => (f as HTMLInputElement).value));
+    const reasons = await page.getByLabel('Motivo para el grupo').evaluateAll((fields) => fields.map((f) => (f as unknown as { value: string }).value));
     expect(reasons.filter((r) => r !== '')).toEqual([]);
     await page.screenshot({ path: `${shots}/review-groups.png` });
     const decisions = await t.call('GET', `/v1/couriers/manifests/${batches[0]}/review/decisions?per_page=100`, { token: broker.token });

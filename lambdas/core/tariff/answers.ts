@@ -95,6 +95,12 @@ export function tableAnswer(tab: IndexedTable, q: Query, order: readonly number[
 
 /** The best `n` rows for the description (no partner code, no fallback), best first. */
 export function candidates(tab: IndexedTable, input: ClassifyInput, n: number): Candidate[] {
-  const { order } = best(tab, readQuery(tab, input));
-  return order.slice(0, Math.max(0, n)).map((i) => ({ row: tab.rows[i], score: Math.round(tab.scores[i] * 1000) / 1000 }));
+  const q = readQuery(tab, input);
+  const { order } = best(tab, q);
+  return order.slice(0, Math.max(0, n)).map((i) => ({
+    row: tab.rows[i],
+    score: Math.round(tab.scores[i] * 1000) / 1000,
+    // Why the row was proposed: the description's words (and phrases) it matched, as the classifier's reason names them.
+    matched: [...new Set(q.terms.filter((t) => tab.index.rowTerms[i].has(t.term)).map((t) => t.term.replaceAll('_', ' ')))].slice(0, 6),
+  }));
 }

@@ -33,7 +33,7 @@ const secondaryMarkers = new Set(['para', 'for', 'compatible', 'fits', 'p', 'con
 export const secondaryWeight = 0.35;
 
 /** Folds Spanish and English plurals so singular and plural meet: both sides go through it. */
-function stem(word: string): string {
+export function stem(word: string): string {
   if (word.length <= 3 || /\d/.test(word)) return word;
   if (word.endsWith('ies') && word.length > 4) return `${word.slice(0, -3)}y`;
   let s = word;

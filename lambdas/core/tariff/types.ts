@@ -52,6 +52,8 @@ export interface ClassifyInput {
 export interface Candidate {
   row: TariffRow;
   score: number;
+  /** The description's words and phrases the row matched (normalized: accents and plurals folded), at most 6: why it was proposed. */
+  matched: string[];
 }
 
 /** What the partner's hsCode decided: a kept classification, or a note on why it was not used. */

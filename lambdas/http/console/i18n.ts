@@ -208,6 +208,19 @@ const messages = {
   source_broker: ['decisión del despachante', "broker's decision"],
   source_memory: ['decisión anterior del despachante', "a broker's earlier decision"],
   dutyRate: ['arancel {rate}%', 'duty rate {rate}%'],
+  // the NCM picker (issue 40, item 4)
+  dutyRateLabel: ['Arancel {rate}%', 'Duty rate {rate}%'],
+  vatRateLabel: ['IVA {rate}%', 'VAT {rate}%'],
+  ncmOptions: ['Opciones de NCM', 'NCM options'],
+  ncmHelp: ['Escribí palabras (en español o inglés) o el inicio del código; ↓ y ↑ recorren las opciones, Enter elige.', 'Type words (Spanish or English) or the start of the code; ↓ and ↑ move through the options, Enter picks.'],
+  ncmCandidate: ['candidato del clasificador', "classifier's candidate"],
+  ncmProposedFor: ['Propuesto por coincidir con: {words}', 'Proposed for matching: {words}'],
+  ncmProposed: ['Propuesto por el clasificador', 'Proposed by the classifier'],
+  ncmCurrentEvidence: ['Clasificación actual: {evidence}', 'Current classification: {evidence}'],
+  ncmSearching: ['Buscando en la nomenclatura…', 'Searching the nomenclature…'],
+  ncmNone: ['Ningún NCM coincide con «{q}».', 'No NCM matches “{q}”.'],
+  ncmCount: ['{n} opciones; ↓ para recorrerlas.', '{n} options; ↓ to go through them.'],
+  ncmPicked: ['Elegido: {ncm} · {description} · {rates}', 'Picked: {ncm} · {description} · {rates}'],
   reviewed: ['decidido por {by}', 'decided by {by}'],
   noneToReview: ['No hay productos para revisar en este lote.', 'No products to review in this batch.'],
   chooseBatch: ['Elegí un lote en Manifiestos, o escribí su id.', 'Choose a batch in Manifests, or type its id.'],
@@ -265,5 +278,8 @@ export function t(id: MessageId, params: Record<string, string | number> = {}): 
 }
 
 const moneyFormat = { es: new Intl.NumberFormat('es-AR', { style: 'currency', currency: 'USD' }), en: new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' }) };
+const percentFormat = { es: new Intl.NumberFormat('es-AR', { maximumFractionDigits: 2 }), en: new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 }) };
+/** A rate's number (the `%` is the message's): 10.5 -> `10,5` in Spanish. */
+export const percent = (n: number) => percentFormat[lang.value].format(n);
 export const money = (n: number | null | undefined) => (n === null || n === undefined ? '—' : moneyFormat[lang.value].format(n));
 export const when = (iso: string | null | undefined) => (iso ? new Date(iso).toLocaleString(lang.value === 'es' ? 'es-AR' : 'en-US', { dateStyle: 'short', timeStyle: 'short' }) : '—');

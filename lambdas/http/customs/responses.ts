@@ -97,4 +97,33 @@ export const customsResponses = {
       ),
     },
   },
+  CustomsNcmSearch: {
+    answers: {
+      200: data(
+        'The rows of the tariff table in force that match, best first (words) or in NCM order (a code prefix); rates are percents',
+        v.array(
+          v.strictObject({
+            ncm_code: v.pipe(v.string(), v.regex(/^\d{4}\.\d{2}\.\d{2}$/)),
+            description: v.string(),
+            description_en: nullable(v.string()),
+            duty_rate: v.pipe(v.number(), v.description('Import duty of the NCM, percent (a rate, not a probability)')),
+            duty_rate_status: v.picklist(['verified', 'unverified', 'imported']),
+            vat_rate: v.pipe(v.number(), v.description("VAT of the NCM on today's Argentine date, percent")),
+          }),
+        ),
+        {
+          extra: {
+            meta: v.strictObject({
+              q: v.string(),
+              kind: v.picklist(['code', 'words']),
+              total: integer,
+              limit: integer,
+              table: v.picklist(['builtin', 'imported']),
+              table_version: nullable(v.string()),
+            }),
+          },
+        },
+      ),
+    },
+  },
 } satisfies Record<string, RouteResponses>;

@@ -6,6 +6,8 @@ import { NotFound, ValidationFailed } from '#core/errors';
 import type { BatchRecord, StoredItem } from '#core/manifests/model';
 import type { ProcessedProduct } from '#core/manifests/views';
 import { toCents, toNumber } from '#core/customs/money';
+import { argentineDate } from '#core/customs/tax-rules';
+import { vatAt } from '#core/customs/tariff-rates';
 import { awaitsReview, groupKeyOf, reviewCauses, reviewSummaryAfter } from '#core/review/queue';
 import { classifyInputOf } from '#core/tariff/classifier';
 import type { TariffRow } from '#core/tariff/table';
@@ -85,6 +87,7 @@ export async function reviewGroups(principal: Principal, manifest: string, q: { 
   if (!Number.isInteger(from) || from < 0 || from > groups.length || (q.cursor !== undefined && !/^\d{1,9}$/.test(q.cursor))) throw badCursor();
   const page = groups.slice(from, from + q.perPage);
   const classifier = await offlineClassifierInForce();
+  const today = argentineDate(now());
   return {
     batch,
     data: page.map((g) => {
@@ -105,6 +108,8 @@ export async function reviewGroups(principal: Principal, manifest: string, q: { 
           ncm_code: c.row.ncm,
           description: c.row.description,
           duty_rate: c.row.duty_rate,
+          vat_rate: vatAt(c.row.ncm, today).rate,
+          matched_words: c.matched,
         })),
       };
     }),

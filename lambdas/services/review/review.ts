@@ -7,7 +7,7 @@ import { isVisible, type BatchRecord, type ProcessedResult, type StoredItem } fr
 import { manifestView, type ProcessedProduct } from '#core/manifests/views';
 import { calculateLines, calculatedFields } from '#core/customs/landed-cost';
 import { argentineDate, taxRulesAt } from '#core/customs/tax-rules';
-import { importedDutySource, rateStatuses, tariffRatesOf } from '#core/customs/tariff-rates';
+import { importedDutySource, rateStatuses, tariffRatesOf, vatAt } from '#core/customs/tariff-rates';
 import { customsChannel, shipmentChannel } from '#core/customs/channel';
 import { channelRules } from '#core/customs/channel-rules';
 import { toCents, toNumber } from '#core/customs/money';
@@ -108,6 +108,7 @@ export async function reviewQueue(principal: Principal, manifest: string, q: Rev
   }
   // The candidates come from the offline classifier of the table in force, the pipeline's own.
   const [items, classifier] = await Promise.all([getStoredItems(batch.batchId, page.map((p) => p.item_key)), offlineClassifierInForce()]);
+  const today = argentineDate(now());
   const data = page.map((p) => {
     const it = items.get(p.item_key);
     const input = it ? classifyInputOf(it.data) : { description: p.description ?? undefined };
@@ -119,7 +120,9 @@ export async function reviewQueue(principal: Principal, manifest: string, q: Rev
         ncm_code: c.row.ncm,
         description: c.row.description,
         duty_rate: c.row.duty_rate,
+        vat_rate: vatAt(c.row.ncm, today).rate,
         score: Math.round(c.score * 1000) / 1000,
+        matched_words: c.matched,
       })),
     };
   });

@@ -54,6 +54,9 @@ describe('the review queue', () => {
     expect(vagueRow.customs_channel).toBe('A');
     expect(vagueRow.declared_code).toBeNull();
     expect(vagueRow.candidates.length).toBeGreaterThan(0);
+    // Each candidate with its VAT beside its duty (both rates) and the words it matched (why it was proposed, issue 40).
+    for (const c of vagueRow.candidates) expect(c).toEqual({ ncm_code: expect.any(String), description: expect.any(String), duty_rate: expect.any(Number), vat_rate: expect.any(Number), score: expect.any(Number), matched_words: expect.any(Array) });
+    expect(vagueRow.candidates[0].matched_words.length).toBeGreaterThan(0);
     expect(res.body.data.some((p: { awb_number: string }) => p.awb_number === 'AWB0000002')).toBe(false);
     expect(res.body.meta).toMatchObject({ batch_id: batchId, review_threshold: calibration.review_below, next_cursor: null });
   });

@@ -1,8 +1,9 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { html } from '../html';
 import { money, t } from '../i18n';
 import { api, isBroker, messageOf, must, ApiError } from '../api';
 import { FieldError, Pager, say } from '../ui';
+import { NcmPicker, type NcmCandidate } from '../ncm-picker';
 
 type Group = {
   group_id: string;
@@ -12,7 +13,7 @@ type Group = {
   awbs: number;
   amount_to_pay: number;
   ncm_codes: { ncm_code: string; products: number }[];
-  candidates: { ncm_code: string; description: string; duty_rate: number }[];
+  candidates: NcmCandidate[];
 };
 
 /**
@@ -26,6 +27,19 @@ export function ReviewGroups(props: { batch: string; version: number; onDecided:
   const [next, setNext] = useState<string | null>(null);
   const [errors, setErrors] = useState<Record<string, Record<string, string[]>>>({});
   const page = cursors.length;
+  // After a decision the groups are read again: focus goes to the NCM field of the group that took
+  // the decided one's place (or the last one), or to the products' heading when no group is left.
+  const focusAfter = useRef<number | null>(null);
+  const section = useRef<HTMLElement>(null);
+  useEffect(() => {
+    const at = focusAfter.current;
+    if (at === null || !groups) return;
+    focusAfter.current = null;
+    const fields = section.current?.querySelectorAll<HTMLInputElement>('input[role="combobox"]') ?? [];
+    const next = fields[Math.min(at, fields.length - 1)];
+    if (next) next.focus();
+    else document.getElementById('q-h')?.focus();
+  }, [groups]);
 
   useEffect(() => {
     let live = true;
@@ -53,6 +67,7 @@ export function ReviewGroups(props: { batch: string; version: number; onDecided:
       );
       const d = body.data;
       setErrors({ ...errors, [g.group_id]: {} });
+      focusAfter.current = groups?.indexOf(g) ?? 0;
       say(d.changed ? t('groupDecided', { changed: d.changed, ncm: d.ncm_code ?? '', left: d.left_review, duty: money(d.customs_duty_moved), amount: money(d.amount_to_pay_moved) }) : t('groupAlready'));
       props.onDecided();
     } catch (err) {
@@ -62,7 +77,7 @@ export function ReviewGroups(props: { batch: string; version: number; onDecided:
   };
 
   if (!groups?.length) return null;
-  return html`<section class="panel" aria-labelledby="groups-h">
+  return html`<section class="panel" aria-labelledby="groups-h" ref=${section}>
     <h2 id="groups-h">${t('groupsTitle')}</h2>
     <p class="muted">${t('groupsIntro')}</p>
     <ul class="groups">${groups.map((g) => {
@@ -72,9 +87,9 @@ export function ReviewGroups(props: { batch: string; version: number; onDecided:
         <p><strong>${g.description ?? '—'}</strong> · ${t('groupProducts', { n: g.products, awbs: g.awbs })} · ${money(g.amount_to_pay)}${g.declared_code ? ` · ${t('declaredIs', { code: g.declared_code })}` : ''}
           ${g.ncm_codes.length ? html`<br /><span class="muted">NCM: ${g.ncm_codes.map((c) => `${c.ncm_code} (${c.products})`).join(', ')}</span>` : null}</p>
         ${isBroker.value && html`<form class="decide" onSubmit=${(e: Event) => decide(e, g)} aria-label=${`${t('decideGroup')}: ${g.description ?? ''}`}>
-          <div><label for=${`${id}-ncm`}>${t('groupNcm')}</label>
-            <input id=${`${id}-ncm`} name="ncm_code" list=${`${id}-c`} required autocomplete="off" aria-invalid=${err.ncm_code ? 'true' : undefined} aria-describedby=${err.ncm_code ? `${id}-ncm-err` : undefined} />
-            <datalist id=${`${id}-c`}>${g.candidates.map((c) => html`<option value=${c.ncm_code}>${`${c.ncm_code} · ${t('dutyRate', { rate: c.duty_rate })} · ${c.description}`}</option>`)}</datalist>
+          <div class="ncm-field"><label for=${`${id}-ncm`}>${t('groupNcm')}</label>
+            <${NcmPicker} id=${`${id}-ncm`} label=${t('groupNcm')} candidates=${g.candidates} errors=${err.ncm_code} errorId=${`${id}-ncm-err`}
+              next=${() => document.getElementById(`${id}-reason`)?.focus()} />
             <${FieldError} id=${`${id}-ncm-err`} errors=${err.ncm_code} /></div>
           <div><label for=${`${id}-reason`}>${t('groupReason')}</label>
             <input id=${`${id}-reason`} name="reason" required autocomplete="off" aria-invalid=${err.reason ? 'true' : undefined} aria-describedby=${err.reason ? `${id}-reason-err` : undefined} />

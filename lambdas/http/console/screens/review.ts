@@ -5,8 +5,9 @@ import { api, isBroker, messageOf, must, ApiError } from '../api';
 import { go, place } from '../router';
 import { FieldError, Link, Pager, say, Title } from '../ui';
 import { ReviewGroups } from './review-groups';
+import { NcmPicker, type NcmCandidate } from '../ncm-picker';
 
-type Candidate = { ncm_code: string; description: string; duty_rate: number; score: number };
+type Candidate = NcmCandidate & { score: number };
 type Row = {
   awb_number: string;
   item_key: string;
@@ -53,9 +54,10 @@ function Queue(props: { batch: string }) {
   const [editing, setEditing] = useState<string | null>(null);
   const [version, setVersion] = useState(0);
   const page = cursors.length;
-  // After a decision the page is read again: focus goes to the next row to review (the one after the
-  // decided row, or the one that took its place when it left the queue), or to the heading when none
-  // is left, never to the top of the document.
+  // After a decision the page is read again: the next row to review (the one after the decided row,
+  // or the one that took its place when it left the queue) opens its editor with focus on its NCM
+  // field, so a broker goes on from the keyboard; the heading when none is left, never the top of
+  // the document.
   const focusAfter = useRef<{ key: string; index: number } | null>(null);
   const section = useRef<HTMLElement>(null);
   useEffect(() => {
@@ -64,9 +66,8 @@ function Queue(props: { batch: string }) {
     focusAfter.current = null;
     const stayed = rows.findIndex((x) => x.item_key === after.key);
     const at = stayed >= 0 ? stayed + 1 : after.index;
-    const buttons = section.current?.querySelectorAll<HTMLButtonElement>('tbody button[aria-expanded]') ?? [];
-    const next = buttons[at];
-    if (next) next.focus();
+    const next = rows[at];
+    if (next) setEditing(next.item_key);
     else section.current?.querySelector<HTMLElement>('#q-h')?.focus();
   }, [rows]);
 
@@ -103,7 +104,7 @@ function Queue(props: { batch: string }) {
         <td><ul class="reasons">${r.review_causes.map((c) => html`<li><strong>${t(`cause_${c}` as MessageId)}</strong></li>`)}${r.classification_evidence && html`<li class="evidence">${t('evidence')}: ${reason(r.classification_evidence, meta.review_threshold)}</li>`}${r.reasons.filter((x) => !x.startsWith('low-confidence:')).map((x) => html`<li>${reason(x, meta.review_threshold)}</li>`)}${r.review && html`<li>${t('reviewed', { by: r.review.decided_by })}: ${r.review.reason}</li>`}</ul></td>
         <td><ul class="reasons">${r.candidates.map((c) => html`<li>${c.ncm_code} · ${t('dutyRate', { rate: c.duty_rate })} · ${c.description}</li>`)}</ul></td>
         ${isBroker.value && html`<td><button type="button" aria-expanded=${editing === r.item_key} aria-label=${t('correctFor', { awb: r.awb_number })} onClick=${() => setEditing(editing === r.item_key ? null : r.item_key)}>${t('correct')}</button></td>`}
-      </tr>${editing === r.item_key && html`<tr class="editor"><td colspan="10"><${Correct} batch=${meta.batch_id} row=${r} onDone=${() => { focusAfter.current = { key: r.item_key, index: rows.indexOf(r) }; setEditing(null); setVersion(version + 1); }} onCancel=${() => setEditing(null)} /></td></tr>`}`)}</tbody>
+      </tr>${editing === r.item_key && html`<tr class="editor"><td colspan="10"><${Correct} key=${r.item_key} n=${rows.indexOf(r)} batch=${meta.batch_id} row=${r} onDone=${() => { focusAfter.current = { key: r.item_key, index: rows.indexOf(r) }; setEditing(null); setVersion(version + 1); }} onCancel=${() => setEditing(null)} /></td></tr>`}`)}</tbody>
     </table></div>`}
     <${Pager} label=${t('reviewCaption')} page=${page}
       onPrev=${page > 1 ? () => setCursors(cursors.slice(0, -1)) : undefined}
@@ -111,10 +112,11 @@ function Queue(props: { batch: string }) {
   </section>`;
 }
 
-function Correct(props: { batch: string; row: Row; onDone: () => void; onCancel: () => void }) {
+function Correct(props: { n: number; batch: string; row: Row; onDone: () => void; onCancel: () => void }) {
   const r = props.row;
   const [errors, setErrors] = useState<Record<string, string[]>>({});
   const first = useRef<HTMLInputElement>(null);
+  const reasonRef = useRef<HTMLInputElement>(null);
   useEffect(() => first.current?.focus(), []);
   const submit = async (e: Event) => {
     e.preventDefault();
@@ -136,14 +138,14 @@ function Correct(props: { batch: string; row: Row; onDone: () => void; onCancel:
       say(err instanceof ApiError && err.status === 403 ? t('notAllowed') : t('error', { message: messageOf(err) }), true);
     }
   };
-  const id = (k: string) => `c-${k}`;
+  const id = (k: string) => `c${props.n}-${k}`;
   return html`<form class="correct" onSubmit=${submit} novalidate aria-label=${t('correctFor', { awb: r.awb_number })}>
-    <div><label for=${id('ncm')}>${t('newNcm')}</label>
-      <input id=${id('ncm')} ref=${first} name="ncm_code" list=${id('cands')} defaultValue=${r.ncm_code ?? ''} aria-invalid=${errors.ncm_code ? 'true' : undefined} aria-describedby=${errors.ncm_code ? id('ncm-err') : undefined} />
-      <datalist id=${id('cands')}>${r.candidates.map((c) => html`<option value=${c.ncm_code}>${c.description}</option>`)}</datalist>
+    <div class="ncm-field"><label for=${id('ncm')}>${t('newNcm')}</label>
+      <${NcmPicker} id=${id('ncm')} label=${t('newNcm')} inputRef=${first} candidates=${r.candidates} current=${{ ncm_code: r.ncm_code, evidence: r.classification_evidence }}
+        defaultValue=${r.ncm_code ?? ''} errors=${errors.ncm_code} errorId=${id('ncm-err')} next=${() => reasonRef.current?.focus()} />
       <${FieldError} id=${id('ncm-err')} errors=${errors.ncm_code} /></div>
     <div class="grow"><label for=${id('reason')}>${t('reason')}</label>
-      <input id=${id('reason')} name="reason" aria-invalid=${errors.reason ? 'true' : undefined} aria-describedby=${errors.reason ? id('reason-err') : undefined} />
+      <input id=${id('reason')} ref=${reasonRef} name="reason" autocomplete="off" aria-invalid=${errors.reason ? 'true' : undefined} aria-describedby=${errors.reason ? id('reason-err') : undefined} />
       <${FieldError} id=${id('reason-err')} errors=${errors.reason} /></div>
     <${FieldError} id=${id('item-err')} errors=${errors.item_key} />
     <div class="buttons"><button type="submit">${t('save')}</button><button type="button" onClick=${props.onCancel}>${t('cancel')}</button></div>

@@ -95,6 +95,13 @@ describe('retrieval', () => {
     expect(list[0].row.ncm).toBe('6109.10.00');
     for (let i = 1; i < list.length; i++) expect(list[i].score).toBeLessThanOrEqual(list[i - 1].score);
   });
+
+  it('says which words of the description each candidate matched: why it was proposed', () => {
+    const list = offline.candidates({ description: 'Kit accesorios bicicleta' }, 3);
+    expect(list[0].matched).toEqual(expect.arrayContaining(['accesorio', 'bicicleta']));
+    for (const c of list) expect(c.matched.length).toBeGreaterThan(0);
+    expect(offline.candidates({ description: 'Regalo sorpresa' }, 3)).toEqual([]);
+  });
 });
 
 describe('determinism', () => {
