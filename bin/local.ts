@@ -6,8 +6,13 @@
  */
 import { stopOnSignal } from './stop-on-signal';
 import { startTwin } from '#twin/twin';
+import { closeToOthers } from '#twin/private-files';
 
 const started = Date.now();
+// What the twin writes (DynamoDB Local's database, blobs, sealing keys) is its user's alone:
+// files 0600 and folders 0700, DynamoDB Local's included (a child inherits the umask).
+process.umask(0o077);
+closeToOthers(process.env.DATA_DIR ?? '.data');
 process.env.LOG_LEVEL ??= 'INFO';
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 

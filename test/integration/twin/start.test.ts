@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { javaProcessesFor, startService } from '#support/service';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,7 +18,7 @@ function stopWith(child: ChildProcess, signal: NodeJS.Signals): Promise<number |
 }
 
 describe('npm start', () => {
-  it('is ready within 20 s, keeps data across a restart, logs no secrets and leaves no Java behind', async () => {
+  it('is ready within 20 s, keeps data across a restart readable by its user only, logs no secrets and leaves no Java behind', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'despacho-start-'));
     try {
       const first = await start(dataDir);
@@ -37,12 +37,20 @@ describe('npm start', () => {
 
       expect(await stopWith(first.child, 'SIGTERM')).toBe(0);
       expect(javaProcessesFor(dataDir)).toEqual([]);
+      // Its data is its user's alone: nobody else on the machine reads the database or a key.
+      const entries = (readdirSync(dataDir, { recursive: true }) as string[]).map((p) => join(dataDir, p));
+      expect(entries.some((p) => p.endsWith('.db'))).toBe(true);
+      const open = entries.map((p) => ({ p, mode: statSync(p).mode })).filter(({ mode }) => (mode & 0o077) !== 0).map(({ p, mode }) => `${p} ${(mode & 0o777).toString(8)}`);
+      expect(open).toEqual([]);
       const logs = first.output();
       expect(logs).toContain('"route":"GET /api/v1/me"');
       expect(logs).not.toContain(adminToken);
       expect(logs).not.toContain(partnerToken);
 
+      // A data directory written before the twin closed it (0644 and 0755) is closed at the next start.
+      for (const p of entries) chmodSync(p, statSync(p).isDirectory() ? 0o755 : 0o644);
       const second = await start(dataDir);
+      expect(entries.filter((p) => (statSync(p).mode & 0o077) !== 0)).toEqual([]);
       const list = await fetch(`${second.apiUrl}/v1/admin/accounts`, { headers: auth });
       expect(((await list.json()) as any).data.map((a: { name: string }) => a.name)).toContain('Persisted SA');
       expect(await stopWith(second.child, 'SIGINT')).toBe(0);
