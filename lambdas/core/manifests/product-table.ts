@@ -31,6 +31,8 @@ export const productColumns: readonly ProductColumn[] = [
   { header: 'currency', value: (p) => p.currency },
   { header: 'customs_channel', value: (p) => p.customs_channel },
   { header: 'reasons', value: (p) => p.reasons.join('; ') },
+  /** The risk rules' flags (issue 40, item 5): each `code: reason (norm)`, separated by ` | `; empty when none. */
+  { header: 'risk_flags', value: (p) => (p.risk_flags?.length ? p.risk_flags.map((f) => `${f.code}: ${f.reason} (${f.norm})`).join(' | ') : null) },
 ];
 
 export const productRow = (p: ProcessedProduct): TableCell[] => productColumns.map((c) => c.value(p));

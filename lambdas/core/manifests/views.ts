@@ -1,6 +1,7 @@
 import type { BatchRecord, BatchStatus, ChunkSetRecord, DecisionEntry, DecisionSegment, ProcessedResult, StoredItem } from './model';
 import { liveProgress, stageNames, stageProgress } from '../pipeline/stages';
 import { chunkProgress, chunkUploadHours } from './model';
+import type { RiskFlag } from '../customs/risk-rules';
 
 /** The 202 answer of spec 4.3 (also replayed word for word, with 200, for a repeated key). */
 export function queuedAnswer(a: {
@@ -81,6 +82,7 @@ export function manifestView(b: BatchRecord) {
       prohibited_items: b.summary?.prohibited_items ?? 0,
       amount_to_pay: money(b.summary?.amount_to_pay),
       currency: b.summary?.currency ?? 'USD',
+      ...(b.summary?.risk_flags ? { risk_flags: b.summary.risk_flags } : {}),
     },
     mawb_number: b.mawbNumber,
     closed_at: b.closedAt ?? null,
@@ -228,4 +230,8 @@ export function processedProductView(it: { awb: string; itemKey: string; item: P
   };
 }
 
-export type ProcessedProduct = ReturnType<typeof processedProductView>;
+/**
+ * A processed product as the results keep it; `risk_flags`, the risk rules' flags
+ * (core/customs/risk-rules.ts), put on by the pipeline's finish when any rule flags it.
+ */
+export type ProcessedProduct = ReturnType<typeof processedProductView> & { risk_flags?: RiskFlag[] };

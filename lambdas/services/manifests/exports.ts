@@ -87,6 +87,17 @@ async function* productRows(batch: BatchRecord, runId: string, index: ResultsInd
   for await (const p of products(batch.batchId, runId, index)) yield productRow(p);
 }
 
+/** The Summary sheet's rows: each figure of the manifest's summary; the risk flags' counts one row each. */
+function summaryRows(batch: BatchRecord): [string, string | number][] {
+  const { risk_flags: risk, ...figures } = manifestView(batch).summary;
+  const rows: [string, string | number][] = Object.entries(figures);
+  if (risk) {
+    rows.push(['risk_flags_products', risk.products], ['risk_flags_total', risk.total]);
+    for (const [code, n] of Object.entries(risk.by_rule)) rows.push([`risk_flags_${code}`, n]);
+  }
+  return rows;
+}
+
 /** The styled workbook: bold filled header, frozen first row, column widths, money as 0.00, a Summary sheet. */
 function xlsxBytes(batch: BatchRecord, runId: string, index: ResultsIndex): AsyncIterable<Uint8Array> {
   return xlsxWorkbook([
@@ -95,7 +106,7 @@ function xlsxBytes(batch: BatchRecord, runId: string, index: ResultsIndex): Asyn
       columns: productColumns.map((c) => ({ header: c.header, width: Math.max(12, c.header.length + 2), money: c.money })),
       rows: productRows(batch, runId, index),
     },
-    { name: 'Summary', rows: Object.entries(manifestView(batch).summary) },
+    { name: 'Summary', rows: summaryRows(batch) },
   ]);
 }
 

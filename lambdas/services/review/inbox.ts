@@ -39,13 +39,8 @@ async function namesOf(ids: Iterable<number>): Promise<Map<number, string | null
   return new Map(unique.map((id, k) => [id, accounts[k]?.name ?? null]));
 }
 
-/** Products flagged by the risk rules, as the batch summary counts them (0 before the rules ran). */
-function riskFlagsOf(summary: BatchRecord['summary']): number {
-  const flags: unknown = summary && 'risk_flags' in summary ? summary.risk_flags : undefined;
-  if (typeof flags === 'number') return flags;
-  if (flags && typeof flags === 'object' && 'products' in flags && typeof flags.products === 'number') return flags.products;
-  return 0;
-}
+/** Products flagged by the risk rules, as the batch summary counts them (0 before the rules ran, or with them off). */
+const riskFlagsOf = (summary: BatchRecord['summary']): number => summary?.risk_flags?.products ?? 0;
 
 /**
  * A processed batch's review counts: as its summary keeps them, or counted from its results for a

@@ -19,7 +19,7 @@ type Row = {
   customs_duty: number | null;
   amount_to_pay: number | null;
   reasons: string[];
-  review_causes: ('channel_a' | 'channel_ro' | 'low_confidence')[];
+  review_causes: ('channel_a' | 'channel_ro' | 'low_confidence' | 'risk')[];
   declared_code: string | null;
   candidates: Candidate[];
   review?: { decided_by: string; reason: string };

@@ -1,0 +1,64 @@
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { documentClient } from '../dynamo';
+import { batchGetAll } from '../batch-get';
+import { config } from '#shared/config';
+import { isConditionalFailure } from './entity';
+import type { ValueHistogram } from '#core/customs/risk-rules';
+
+/**
+ * The service's history of declared unit values per NCM, for the under-valuation rule
+ * (core/customs/risk-rules.ts): one item per NCM, `pk` `RISKNCM#<8 digits>`, `sk` `VALUES`,
+ * holding a count per bin of the value's logarithm (`b<bin>`, at most 601 attributes of a number
+ * each: a few KB, far from DynamoDB's 400 KB, however many values it counts) and `n`, the total.
+ * A run adds its values with one ADD per NCM (atomic, concurrent runs add up); `lastRun` makes a
+ * repeated finish of the same run add nothing.
+ */
+
+const key = (ncm: string) => ({ pk: `RISKNCM#${ncm}`, sk: 'VALUES' });
+
+/** The histograms of these NCMs (8 digits), by NCM; an NCM without history is missing. One BatchGetItem per 100. */
+export async function valueHistories(ncms: readonly string[]): Promise<Map<string, ValueHistogram>> {
+  const out = new Map<string, ValueHistogram>();
+  if (!ncms.length) return out;
+  const items = await batchGetAll(ncms.map(key));
+  for (const item of items) {
+    const ncm = String(item.pk).slice('RISKNCM#'.length);
+    const bins = new Map<number, number>();
+    for (const [name, value] of Object.entries(item)) if (/^b\d+$/.test(name) && typeof value === 'number') bins.set(Number(name.slice(1)), value);
+    out.set(ncm, bins);
+  }
+  return out;
+}
+
+/**
+ * Adds a run's values of one NCM (count per bin) to its history, once per run: a repeated call
+ * with the same `runId` right after is refused by its condition and adds nothing.
+ */
+export async function addValues(ncm: string, bins: ReadonlyMap<number, number>, runId: string): Promise<void> {
+  if (!bins.size) return;
+  const names: Record<string, string> = { '#n': 'n', '#lastRun': 'lastRun' };
+  const values: Record<string, unknown> = { ':run': runId };
+  const adds: string[] = [];
+  let total = 0;
+  for (const [bin, count] of bins) {
+    names[`#b${bin}`] = `b${bin}`;
+    values[`:b${bin}`] = count;
+    adds.push(`#b${bin} :b${bin}`);
+    total += count;
+  }
+  values[':n'] = total;
+  try {
+    await documentClient().send(
+      new UpdateCommand({
+        TableName: config.tableName(),
+        Key: key(ncm),
+        UpdateExpression: `SET #lastRun = :run ADD #n :n, ${adds.join(', ')}`,
+        ConditionExpression: 'attribute_not_exists(#lastRun) OR #lastRun <> :run',
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: values,
+      }),
+    );
+  } catch (err) {
+    if (!isConditionalFailure(err)) throw err;
+  }
+}
