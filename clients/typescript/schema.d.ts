@@ -11842,6 +11842,13 @@ export interface operations {
                                 /** @description Amount with 2 decimals */
                                 amount_to_pay: number;
                                 currency: string;
+                                risk_flags?: {
+                                    products: number;
+                                    total: number;
+                                    by_rule: {
+                                        [key: string]: number;
+                                    };
+                                };
                             };
                             mawb_number: string;
                             closed_at: string | null;
@@ -12717,6 +12724,13 @@ export interface operations {
                                     /** @description Amount with 2 decimals */
                                     amount_to_pay: number;
                                     currency: string;
+                                    risk_flags?: {
+                                        products: number;
+                                        total: number;
+                                        by_rule: {
+                                            [key: string]: number;
+                                        };
+                                    };
                                 };
                                 mawb_number: string;
                                 closed_at: string | null;
@@ -12791,6 +12805,13 @@ export interface operations {
                                      */
                                     decided_at: string;
                                 };
+                                risk_flags?: {
+                                    /** @enum {string} */
+                                    code: "split_over_courier_limit" | "split_over_franchise" | "split_over_units" | "under_valuation" | "quota_ran_out_in_flight";
+                                    reason: string;
+                                    reason_en: string;
+                                    norm: string;
+                                }[];
                             }[];
                         };
                     };
@@ -15323,6 +15344,13 @@ export interface operations {
                                     /** @description Amount with 2 decimals */
                                     amount_to_pay: number;
                                     currency: string;
+                                    risk_flags?: {
+                                        products: number;
+                                        total: number;
+                                        by_rule: {
+                                            [key: string]: number;
+                                        };
+                                    };
                                 };
                                 mawb_number: string;
                                 closed_at: string | null;
@@ -15845,6 +15873,13 @@ export interface operations {
                                 /** @description Amount with 2 decimals */
                                 amount_to_pay: number;
                                 currency: string;
+                                risk_flags?: {
+                                    products: number;
+                                    total: number;
+                                    by_rule: {
+                                        [key: string]: number;
+                                    };
+                                };
                             };
                             mawb_number: string;
                             closed_at: string | null;
@@ -16493,7 +16528,14 @@ export interface operations {
                                  */
                                 decided_at: string;
                             };
-                            review_causes: ("channel_a" | "channel_ro" | "low_confidence")[];
+                            risk_flags?: {
+                                /** @enum {string} */
+                                code: "split_over_courier_limit" | "split_over_franchise" | "split_over_units" | "under_valuation" | "quota_ran_out_in_flight";
+                                reason: string;
+                                reason_en: string;
+                                norm: string;
+                            }[];
+                            review_causes: ("channel_a" | "channel_ro" | "low_confidence" | "risk")[];
                             candidates: {
                                 ncm_code: string;
                                 description: string;
@@ -16820,6 +16862,13 @@ export interface operations {
                                      */
                                     decided_at: string;
                                 };
+                                risk_flags?: {
+                                    /** @enum {string} */
+                                    code: "split_over_courier_limit" | "split_over_franchise" | "split_over_units" | "under_valuation" | "quota_ran_out_in_flight";
+                                    reason: string;
+                                    reason_en: string;
+                                    norm: string;
+                                }[];
                             };
                             summary: {
                                 /** @description Amount with 2 decimals */
@@ -17181,7 +17230,7 @@ export interface operations {
                                 ncm_code: string;
                                 products: number;
                             }[];
-                            review_causes: ("channel_a" | "channel_ro" | "low_confidence")[];
+                            review_causes: ("channel_a" | "channel_ro" | "low_confidence" | "risk")[];
                             item_keys: string[];
                             candidates: {
                                 ncm_code: string;
@@ -21489,6 +21538,13 @@ export interface operations {
                                     total_products?: number;
                                     review_pending?: number;
                                     review_at_stake?: number;
+                                    risk_flags?: {
+                                        products: number;
+                                        total: number;
+                                        by_rule: {
+                                            [key: string]: number;
+                                        };
+                                    };
                                 };
                                 review?: {
                                     revision: number;
@@ -21519,6 +21575,13 @@ export interface operations {
                                     total_products?: number;
                                     review_pending?: number;
                                     review_at_stake?: number;
+                                    risk_flags?: {
+                                        products: number;
+                                        total: number;
+                                        by_rule: {
+                                            [key: string]: number;
+                                        };
+                                    };
                                 };
                             };
                         } | {
@@ -28852,6 +28915,13 @@ export interface operations {
                             total_products?: number;
                             review_pending?: number;
                             review_at_stake?: number;
+                            risk_flags?: {
+                                products: number;
+                                total: number;
+                                by_rule: {
+                                    [key: string]: number;
+                                };
+                            };
                         };
                         review?: {
                             revision: number;
@@ -28917,6 +28987,13 @@ export interface operations {
                             total_products?: number;
                             review_pending?: number;
                             review_at_stake?: number;
+                            risk_flags?: {
+                                products: number;
+                                total: number;
+                                by_rule: {
+                                    [key: string]: number;
+                                };
+                            };
                         };
                     };
                 };
