@@ -60,10 +60,13 @@ function parseCsv(text: string): string[][] {
   return rows;
 }
 
-const columns = ['awb_number', 'tracking_number', 'description', 'consignee', 'tax_id', 'quota', 'regime', 'ncm_code', 'classification_source', 'classification_confidence', 'fob_value', 'cif_value', 'customs_duty', 'statistics_fee', 'vat', 'ddp_value', 'amount_to_pay', 'currency', 'customs_channel', 'reasons'];
+const columns = ['awb_number', 'tracking_number', 'description', 'consignee', 'tax_id', 'quota', 'regime', 'ncm_code', 'classification_source', 'classification_confidence', 'fob_value', 'cif_value', 'customs_duty', 'statistics_fee', 'vat', 'ddp_value', 'amount_to_pay', 'currency', 'customs_channel', 'reasons', 'risk_flags'];
 
 /** A product as a row of the csv (every value as text, null as empty, reasons joined). */
-const asCsvRow = (p: ProcessedProduct) => columns.map((c) => (c === 'reasons' ? p.reasons.join('; ') : String((p as unknown as Record<string, unknown>)[c] ?? '')));
+/** The risk flags as their column shows them: `code: reason (norm)`, ` | ` between; none, empty. */
+const riskCell = (p: ProcessedProduct) => (p.risk_flags?.length ? p.risk_flags.map((f) => `${f.code}: ${f.reason} (${f.norm})`).join(' | ') : null);
+const asCsvRow = (p: ProcessedProduct) =>
+  columns.map((c) => (c === 'reasons' ? p.reasons.join('; ') : c === 'risk_flags' ? (riskCell(p) ?? '') : String((p as unknown as Record<string, unknown>)[c] ?? '')));
 
 /** The files stored for a run's downloads, with their modification times. */
 function storedExports(batchId: string, runId: string): Record<string, number> {
@@ -118,7 +121,8 @@ describe('downloads made once per run, read back in every format', () => {
     const sheet = book.Sheets.Products;
     const rows = XLSX.utils.sheet_to_json<unknown[]>(sheet, { header: 1, defval: null });
     expect(rows[0]).toEqual(columns);
-    const byColumn = (p: ProcessedProduct) => columns.map((c) => (c === 'reasons' ? p.reasons.join('; ') : ((p as unknown as Record<string, unknown>)[c] ?? null)));
+    const byColumn = (p: ProcessedProduct) =>
+      columns.map((c) => (c === 'reasons' ? p.reasons.join('; ') : c === 'risk_flags' ? riskCell(p) : ((p as unknown as Record<string, unknown>)[c] ?? null)));
     expect(rows.slice(1)).toEqual(answer.data.products.map(byColumn));
     expect(sheet.A1.s).toMatchObject({ patternType: 'solid', fgColor: { rgb: '1F4E78' } });
     expect(sheet.K2).toMatchObject({ t: 'n', v: 12.5, z: '0.00', w: '12.50' });
