@@ -304,11 +304,42 @@ export interface AwbRisk {
 /** A flight's AWBs as the rules read them, by AWB. */
 export type FlightRisk = Record<string, AwbRisk>;
 
+/**
+ * The flight's AWBs as the rules read them while they are added: the entries by AWB, and the
+ * consignees and kinds as computed, by the item's raw fields (a flight repeats them: one check of
+ * a tax id, one folding of a description; a consignee on 100,000 AWBs holds its texts once).
+ */
+export class Flight {
+  readonly awbs = new Map<string, AwbRisk>();
+  private readonly consignees = new Map<string, Omit<AwbRisk, 'fob' | 'kinds' | 'quota'>>();
+  private readonly kindsOf = new Map<string, string[]>();
+
+  /** The consignee part of a new AWB's entry. */
+  consignee(d: RiskItem): Omit<AwbRisk, 'fob' | 'kinds' | 'quota'> {
+    const raw = `${d.consigneeIdType ?? ''}|${d.consigneeIdNumber ?? ''}|${d.consigneeName}|${d.consigneeAddress ?? ''}`;
+    let c = this.consignees.get(raw);
+    if (!c) {
+      const k = consigneeKeys(d);
+      const place = d.consigneeAddress?.trim();
+      c = { keys: k.keys, taxLabel: k.taxLabel, name: `${d.consigneeName.trim()}${place ? `, ${place}` : ''}`, holder: k.holder };
+      this.consignees.set(raw, c);
+    }
+    return c;
+  }
+
+  /** The kinds of an item (`kindKeys`), one copy each. */
+  kinds(d: RiskItem): string[] {
+    const raw = `${d.hsCode ?? ''}|${d.itemDescription ?? d.itemName ?? ''}`;
+    let k = this.kindsOf.get(raw);
+    if (!k) this.kindsOf.set(raw, (k = kindKeys(d)));
+    return k;
+  }
+}
+
 /** An AWB's entry, started from its first item. */
-function newAwb(d: RiskItem): AwbRisk {
-  const c = consigneeKeys(d);
-  const place = d.consigneeAddress?.trim();
-  return { keys: c.keys, taxLabel: c.taxLabel, name: `${d.consigneeName.trim()}${place ? `, ${place}` : ''}`, holder: c.holder, fob: 0, kinds: {}, quota: null };
+function newAwb(f: Flight, d: RiskItem): AwbRisk {
+  const c = f.consignee(d);
+  return { keys: c.keys, taxLabel: c.taxLabel, name: c.name, holder: c.holder, fob: 0, kinds: {}, quota: null };
 }
 
 /**
@@ -316,18 +347,18 @@ function newAwb(d: RiskItem): AwbRisk {
  * Cheap: the consignee's keys are computed once per AWB (again only when a later line brings the
  * tax id the first lacked).
  */
-export function addToFlight(flight: Map<string, AwbRisk>, awb: string, d: RiskItem, r: RiskResult | undefined): void {
-  let e = flight.get(awb);
-  if (!e) flight.set(awb, (e = newAwb(d)));
+export function addToFlight(flight: Flight, awb: string, d: RiskItem, r: RiskResult | undefined): void {
+  let e = flight.awbs.get(awb);
+  if (!e) flight.awbs.set(awb, (e = newAwb(flight, d)));
   else if (!e.holder && d.consigneeIdNumber && !e.keys.some((k) => k.startsWith('T:'))) {
-    const fresh = newAwb(d);
+    const fresh = newAwb(flight, d);
     e.keys = [...new Set([...fresh.keys, ...e.keys])];
     e.taxLabel = fresh.taxLabel;
     e.holder = fresh.holder;
   }
   e.fob += scaled(d.fobValueUsd);
   const units = unitsOf(d);
-  for (const k of kindKeys(d)) e.kinds[k] = (e.kinds[k] ?? 0) + units;
+  for (const kind of flight.kinds(d)) e.kinds[kind] = (e.kinds[kind] ?? 0) + units;
   if (r && typeof r.quota === 'number') {
     if (r.quota === 0 && r.tax_id_alert) e.quota = 'used_up';
     else if (!r.tax_id_alert && e.quota !== 'used_up') e.quota = 'reserved';
@@ -339,8 +370,12 @@ const unitWord = { es: (n: number) => (n === 1 ? 'unidad' : 'unidades'), en: (n:
 
 /** The split-shipment flags of one consignee's AWBs (two or more), or none. */
 function splitFlags(label: string, awbs: readonly string[], entries: readonly AwbRisk[], rules: RiskRules): RiskFlag[] {
-  const total = entries.reduce((s, e) => s + e.fob, 0);
-  const largest = Math.max(...entries.map((e) => e.fob));
+  let total = 0;
+  let largest = 0;
+  for (const e of entries) {
+    total += e.fob;
+    if (e.fob > largest) largest = e.fob;
+  }
   const head = { es: `${label}: ${awbs.length} guías en este vuelo (${awbList(awbs)})`, en: `${label}: ${awbs.length} AWBs on this flight (${awbList(awbs)})` };
   const flags: RiskFlag[] = [];
   const money = (v: number, l: 'es' | 'en') => usdText(v / SCALE, l);
@@ -424,6 +459,7 @@ export function flightFlags(flight: ReadonlyMap<string, AwbRisk> | FlightRisk, r
   };
   for (const [key, awbs] of groups) {
     if (awbs.length < 2) continue;
+    awbs.sort();
     const es = awbs.map((a) => byAwb.get(a)!);
     const label = key.startsWith('T:') ? (es[0].taxLabel ?? es[0].name) : es[0].name;
     give(awbs, splitFlags(label, awbs, es, rules));

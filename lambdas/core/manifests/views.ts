@@ -67,6 +67,12 @@ export const chunkExpiry = (createdAt: Date) => new Date(createdAt.getTime() + c
 
 const money = (n: number | undefined) => Math.round((n ?? 0) * 100) / 100;
 
+/** The summary's risk flags in one order of keys (a map read back from DynamoDB comes in any order; the JSON download's name hashes its text). */
+function riskFlagsView(r: NonNullable<NonNullable<BatchRecord['summary']>['risk_flags']>) {
+  const byRule = Object.fromEntries(Object.entries(r.by_rule).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  return { products: r.products, total: r.total, by_rule: byRule };
+}
+
 /** A manifest record as listed and tracked (spec 2.6). */
 export function manifestView(b: BatchRecord) {
   return {
@@ -82,7 +88,7 @@ export function manifestView(b: BatchRecord) {
       prohibited_items: b.summary?.prohibited_items ?? 0,
       amount_to_pay: money(b.summary?.amount_to_pay),
       currency: b.summary?.currency ?? 'USD',
-      ...(b.summary?.risk_flags ? { risk_flags: b.summary.risk_flags } : {}),
+      ...(b.summary?.risk_flags ? { risk_flags: riskFlagsView(b.summary.risk_flags) } : {}),
     },
     mawb_number: b.mawbNumber,
     closed_at: b.closedAt ?? null,

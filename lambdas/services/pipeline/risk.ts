@@ -11,7 +11,7 @@ import {
   unitsOf,
   valueBin,
   valueStats,
-  type AwbRisk,
+  Flight,
   type FlightRisk,
   type RiskFlag,
   type RiskRules,
@@ -48,7 +48,7 @@ const flightKey = (batchId: string, runId: string) => `exports/${batchId}/${runI
 const historyWritesAtOnce = 4;
 
 export class RiskPass {
-  private readonly flight = new Map<string, AwbRisk>();
+  private readonly flight = new Flight();
   /** This run's items with an NCM and a unit value. */
   private readonly unitValues = new Map<string, { ncm: string; usd: number }>();
   /** This run's values per NCM, by bin (what `finish` adds to the history). */
@@ -99,8 +99,8 @@ export class RiskPass {
   async prepare(): Promise<void> {
     if (!this.rules.enabled) return;
     const merged: FlightRisk = {};
-    if (this.previous) for (const [awb, e] of Object.entries(this.previous)) if (!this.flight.has(awb)) merged[awb] = e;
-    for (const [awb, e] of this.flight) merged[awb] = e;
+    if (this.previous) for (const [awb, e] of Object.entries(this.previous)) if (!this.flight.awbs.has(awb)) merged[awb] = e;
+    for (const [awb, e] of this.flight.awbs) merged[awb] = e;
     this.merged = merged;
     this.flags = flightFlags(merged, this.rules);
     const histories = await valueHistories([...this.runBins.keys()]);
@@ -111,7 +111,7 @@ export class RiskPass {
   apply(p: ProcessedProduct): ProcessedProduct {
     if (!this.rules.enabled) return p;
     const flags = [...(this.flags.get(p.awb_number) ?? [])];
-    if (this.flight.has(p.awb_number)) {
+    if (this.flight.awbs.has(p.awb_number)) {
       const u = this.unitValues.get(p.item_key);
       const f = u ? underValuation(u.ncm, u.usd, this.stats.get(u.ncm), this.rules) : null;
       if (f) flags.push(f);

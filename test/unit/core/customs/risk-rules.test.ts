@@ -13,7 +13,7 @@ import {
   underValuation,
   valueBin,
   valueStats,
-  type AwbRisk,
+  Flight,
   type RiskItem,
   type RiskResult,
 } from '#core/customs/risk-rules';
@@ -32,9 +32,9 @@ const line = (o: Partial<RiskItem> = {}): RiskItem => ({ consigneeName: 'Ana Pé
 
 /** The flags of a flight given as AWB -> its lines (and the lines' results). */
 function flagsOf(awbs: Record<string, (RiskItem | [RiskItem, RiskResult])[]>) {
-  const flight = new Map<string, AwbRisk>();
+  const flight = new Flight();
   for (const [awb, lines] of Object.entries(awbs)) for (const l of lines) (Array.isArray(l) ? addToFlight(flight, awb, l[0], l[1]) : addToFlight(flight, awb, l, undefined));
-  return flightFlags(flight, rules);
+  return flightFlags(flight.awbs, rules);
 }
 const codes = (flags: Map<string, { code: string }[]>, awb: string) => (flags.get(awb) ?? []).map((f) => f.code);
 
