@@ -19,9 +19,9 @@ import { checkTaxId, quotaHolder } from './tax-id';
  *   of its shipments in the same flight find the year's quota used up.
  */
 
-export type RiskCode = 'split_over_courier_limit' | 'split_over_franchise' | 'split_over_units' | 'under_valuation' | 'quota_ran_out_in_flight';
+import type { RiskCode } from './risk-codes';
 
-export const riskCodes: readonly RiskCode[] = ['split_over_courier_limit', 'split_over_franchise', 'split_over_units', 'under_valuation', 'quota_ran_out_in_flight'];
+export { riskCodes, type RiskCode } from './risk-codes';
 
 /** A flag on a product: the rule's code, why (Spanish, the console's language; and English) and the norm. */
 export interface RiskFlag {
@@ -284,15 +284,18 @@ export function ncmKey(code: string | null | undefined): string | null {
 const SCALE = 10_000;
 const scaled = (n: number | undefined) => (typeof n === 'number' && Number.isFinite(n) ? Math.round(n * SCALE) : 0);
 
+/** A consignee as one of its keys knows it: the key, and how a reason names it. Shared by every AWB with the same key. */
+export interface ConsigneePart {
+  key: string;
+  label: string;
+}
+
 /** What the flight keeps of one AWB: small, and stored with the results so a partial re-run sees the whole flight. */
 export interface AwbRisk {
-  keys: string[];
-  /** The tax id as a reason names it (`CUIL 20-...`), or null. */
-  taxLabel: string | null;
-  /** The name and address as a reason names them. */
-  name: string;
-  /** The quota holder of a valid tax id. */
-  holder: string | null;
+  /** The consignee by its tax id (`T:` key, the tax id as a reason names it), or null. */
+  tax: ConsigneePart | null;
+  /** The consignee by its name and address (`N:` key), or null without an address. */
+  place: ConsigneePart | null;
   /** FOB, in 0.0001 USD. */
   fob: number;
   /** Units by kind. */
@@ -306,25 +309,40 @@ export type FlightRisk = Record<string, AwbRisk>;
 
 /**
  * The flight's AWBs as the rules read them while they are added: the entries by AWB, and the
- * consignees and kinds as computed, by the item's raw fields (a flight repeats them: one check of
- * a tax id, one folding of a description; a consignee on 100,000 AWBs holds its texts once).
+ * consignees' parts and the kinds as computed, by the item's raw fields (a flight repeats them:
+ * one check of a tax id, one folding of a name or a description; a consignee on 100,000 AWBs
+ * holds its texts once).
  */
 export class Flight {
   readonly awbs = new Map<string, AwbRisk>();
-  private readonly consignees = new Map<string, Omit<AwbRisk, 'fob' | 'kinds' | 'quota'>>();
+  private readonly taxes = new Map<string, ConsigneePart | null>();
+  private readonly places = new Map<string, ConsigneePart | null>();
   private readonly kindsOf = new Map<string, string[]>();
 
-  /** The consignee part of a new AWB's entry. */
-  consignee(d: RiskItem): Omit<AwbRisk, 'fob' | 'kinds' | 'quota'> {
-    const raw = `${d.consigneeIdType ?? ''}|${d.consigneeIdNumber ?? ''}|${d.consigneeName}|${d.consigneeAddress ?? ''}`;
-    let c = this.consignees.get(raw);
-    if (!c) {
-      const k = consigneeKeys(d);
-      const place = d.consigneeAddress?.trim();
-      c = { keys: k.keys, taxLabel: k.taxLabel, name: `${d.consigneeName.trim()}${place ? `, ${place}` : ''}`, holder: k.holder };
-      this.consignees.set(raw, c);
+  /** The tax-id part of an item's consignee, or null without a tax id. */
+  tax(d: RiskItem): ConsigneePart | null {
+    if (!d.consigneeIdNumber) return null;
+    const raw = `${d.consigneeIdType ?? ''}|${d.consigneeIdNumber}`;
+    let part = this.taxes.get(raw);
+    if (part === undefined) {
+      const k = consigneeKeys({ consigneeName: '', consigneeIdType: d.consigneeIdType, consigneeIdNumber: d.consigneeIdNumber });
+      part = k.keys.length && k.taxLabel ? { key: k.keys[0], label: k.taxLabel } : null;
+      this.taxes.set(raw, part);
     }
-    return c;
+    return part;
+  }
+
+  /** The name-and-address part of an item's consignee, or null without an address. */
+  place(d: RiskItem): ConsigneePart | null {
+    if (!d.consigneeAddress) return null;
+    const raw = `${d.consigneeName}|${d.consigneeAddress}`;
+    let part = this.places.get(raw);
+    if (part === undefined) {
+      const k = consigneeKeys({ consigneeName: d.consigneeName, consigneeAddress: d.consigneeAddress });
+      part = k.keys.length ? { key: k.keys[0], label: `${d.consigneeName.trim()}, ${d.consigneeAddress.trim()}` } : null;
+      this.places.set(raw, part);
+    }
+    return part;
   }
 
   /** The kinds of an item (`kindKeys`), one copy each. */
@@ -336,25 +354,18 @@ export class Flight {
   }
 }
 
-/** An AWB's entry, started from its first item. */
-function newAwb(f: Flight, d: RiskItem): AwbRisk {
-  const c = f.consignee(d);
-  return { keys: c.keys, taxLabel: c.taxLabel, name: c.name, holder: c.holder, fob: 0, kinds: {}, quota: null };
-}
-
 /**
- * Adds one item to its AWB's entry (the caller's map), with the result the stages gave it.
- * Cheap: the consignee's keys are computed once per AWB (again only when a later line brings the
- * tax id the first lacked).
+ * Adds one item to its AWB's entry, with the result the stages gave it. Cheap: the consignee's
+ * parts are computed once per distinct tax id and name-and-address of the flight, a line's kinds
+ * once per distinct description.
  */
 export function addToFlight(flight: Flight, awb: string, d: RiskItem, r: RiskResult | undefined): void {
   let e = flight.awbs.get(awb);
-  if (!e) flight.awbs.set(awb, (e = newAwb(flight, d)));
-  else if (!e.holder && d.consigneeIdNumber && !e.keys.some((k) => k.startsWith('T:'))) {
-    const fresh = newAwb(flight, d);
-    e.keys = [...new Set([...fresh.keys, ...e.keys])];
-    e.taxLabel = fresh.taxLabel;
-    e.holder = fresh.holder;
+  if (!e) flight.awbs.set(awb, (e = { tax: flight.tax(d), place: flight.place(d), fob: 0, kinds: {}, quota: null }));
+  else {
+    // A later line may bring what the first lacked.
+    if (!e.tax && d.consigneeIdNumber) e.tax = flight.tax(d);
+    if (!e.place && d.consigneeAddress) e.place = flight.place(d);
   }
   e.fob += scaled(d.fobValueUsd);
   const units = unitsOf(d);
@@ -400,7 +411,8 @@ function splitFlags(label: string, awbs: readonly string[], entries: readonly Aw
   const max = rules.split_max_units_same_kind;
   const units = new Map<string, { total: number; largest: number }>();
   for (const e of entries) {
-    for (const [k, n] of Object.entries(e.kinds)) {
+    for (const k in e.kinds) {
+      const n = e.kinds[k];
       const u = units.get(k) ?? { total: 0, largest: 0 };
       u.total += n;
       u.largest = Math.max(u.largest, n);
@@ -436,37 +448,42 @@ function quotaFlag(label: string, awbs: readonly string[], entries: readonly Awb
 /**
  * The flight's flags by AWB: every consignee key shared by two or more AWBs is judged once, its
  * flags given to each of its AWBs (a rule's code once per AWB). One pass over the AWBs to group
- * them, one over the groups.
+ * them, one over the groups. An AWB of one flagged group shares the group's list (read-only).
  */
-export function flightFlags(flight: ReadonlyMap<string, AwbRisk> | FlightRisk, rules: RiskRules): Map<string, RiskFlag[]> {
-  const entries = flight instanceof Map ? [...flight] : Object.entries(flight);
+export function flightFlags(flight: ReadonlyMap<string, AwbRisk> | FlightRisk, rules: RiskRules): Map<string, readonly RiskFlag[]> {
+  const byAwb: ReadonlyMap<string, AwbRisk> = flight instanceof Map ? flight : new Map(Object.entries(flight));
   const groups = new Map<string, string[]>();
-  for (const [awb, e] of entries) {
-    for (const k of e.keys) {
-      const g = groups.get(k);
-      if (g) g.push(awb);
-      else groups.set(k, [awb]);
-    }
+  const join = (part: ConsigneePart | null, awb: string) => {
+    if (!part) return;
+    const g = groups.get(part.key);
+    if (g) g.push(awb);
+    else groups.set(part.key, [awb]);
+  };
+  for (const [awb, e] of byAwb) {
+    join(e.tax, awb);
+    join(e.place, awb);
   }
-  const byAwb = new Map(entries);
-  const out = new Map<string, RiskFlag[]>();
+  const out = new Map<string, readonly RiskFlag[]>();
   const give = (awbs: readonly string[], flags: readonly RiskFlag[]) => {
+    if (!flags.length) return;
     for (const awb of awbs) {
-      const list = out.get(awb) ?? [];
-      for (const f of flags) if (!list.some((x) => x.code === f.code)) list.push(f);
-      if (list.length) out.set(awb, list);
+      const had = out.get(awb);
+      if (!had) out.set(awb, flags);
+      else {
+        const more = flags.filter((f) => !had.some((x) => x.code === f.code));
+        if (more.length) out.set(awb, [...had, ...more]);
+      }
     }
   };
   for (const [key, awbs] of groups) {
     if (awbs.length < 2) continue;
     awbs.sort();
     const es = awbs.map((a) => byAwb.get(a)!);
-    const label = key.startsWith('T:') ? (es[0].taxLabel ?? es[0].name) : es[0].name;
-    give(awbs, splitFlags(label, awbs, es, rules));
-    if (key.startsWith('T:')) {
-      const q = quotaFlag(label, awbs, es);
-      if (q) give(awbs, [q]);
-    }
+    const byTax = key.startsWith('T:');
+    const label = byTax ? es[0].tax!.label : es[0].place!.label;
+    const flags = splitFlags(label, awbs, es, rules);
+    const q = byTax ? quotaFlag(label, awbs, es) : null;
+    give(awbs, q ? [...flags, q] : flags);
   }
   return out;
 }

@@ -240,4 +240,4 @@ export function processedProductView(it: { awb: string; itemKey: string; item: P
  * A processed product as the results keep it; `risk_flags`, the risk rules' flags
  * (core/customs/risk-rules.ts), put on by the pipeline's finish when any rule flags it.
  */
-export type ProcessedProduct = ReturnType<typeof processedProductView> & { risk_flags?: RiskFlag[] };
+export type ProcessedProduct = ReturnType<typeof processedProductView> & { risk_flags?: readonly RiskFlag[] };

@@ -184,6 +184,8 @@ const messages = {
   cause_channel_a: ['canal A', 'channel A'],
   cause_channel_ro: ['canal RO', 'channel RO'],
   cause_low_confidence: ['baja confianza', 'low confidence'],
+  cause_risk: ['riesgo', 'risk'],
+  riskFlag: ['Alerta de riesgo', 'Risk flag'],
   evidence: ['Evidencia', 'Evidence'],
   dutyRate: ['arancel {rate}%', 'duty rate {rate}%'],
   'rule_prohibited': ['Mercadería prohibida (régimen X): nunca se libera, verificación física.', 'Prohibited goods (regime X) are never cleared: physical inspection.'],

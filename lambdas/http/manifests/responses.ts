@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import type { RouteResponses } from '#catalog/types';
 import { batchStatuses } from '#core/manifests/model';
 import { stageNames } from '#core/pipeline/stages';
-import { riskCodes } from '#core/customs/risk-rules';
+import { riskCodes } from '#core/customs/risk-codes';
 import { data, failure, file, integer, json, money, nullable, okBody, pageMeta, redirect, replayedHeader, tariffRateStatuses, timestamp } from '../kit/responses';
 
 /** A risk rule's flag on a product (issue 40, item 5; core/customs/risk-rules.ts): the rule, why (Spanish; English) and its norm. */

@@ -53,7 +53,7 @@ export class RiskPass {
   private readonly unitValues = new Map<string, { ncm: string; usd: number }>();
   /** This run's values per NCM, by bin (what `finish` adds to the history). */
   private readonly runBins = new Map<string, Map<number, number>>();
-  private flags = new Map<string, RiskFlag[]>();
+  private flags = new Map<string, readonly RiskFlag[]>();
   private stats = new Map<string, ValueStats>();
   private merged: FlightRisk = {};
 
@@ -110,13 +110,14 @@ export class RiskPass {
   /** The product with its flags (step 3); a product of an AWB this run did not process keeps its under-valuation flag. */
   apply(p: ProcessedProduct): ProcessedProduct {
     if (!this.rules.enabled) return p;
-    const flags = [...(this.flags.get(p.awb_number) ?? [])];
+    let flags: readonly RiskFlag[] = this.flags.get(p.awb_number) ?? [];
     if (this.flight.awbs.has(p.awb_number)) {
       const u = this.unitValues.get(p.item_key);
       const f = u ? underValuation(u.ncm, u.usd, this.stats.get(u.ncm), this.rules) : null;
-      if (f) flags.push(f);
+      if (f) flags = [...flags, f];
     } else {
-      for (const f of p.risk_flags ?? []) if (f.code === 'under_valuation') flags.push(f);
+      const kept = (p.risk_flags ?? []).filter((f) => f.code === 'under_valuation');
+      if (kept.length) flags = [...flags, ...kept];
     }
     if (flags.length) return { ...p, risk_flags: flags };
     if (!p.risk_flags) return p;

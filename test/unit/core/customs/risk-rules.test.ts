@@ -36,7 +36,7 @@ function flagsOf(awbs: Record<string, (RiskItem | [RiskItem, RiskResult])[]>) {
   for (const [awb, lines] of Object.entries(awbs)) for (const l of lines) (Array.isArray(l) ? addToFlight(flight, awb, l[0], l[1]) : addToFlight(flight, awb, l, undefined));
   return flightFlags(flight.awbs, rules);
 }
-const codes = (flags: Map<string, { code: string }[]>, awb: string) => (flags.get(awb) ?? []).map((f) => f.code);
+const codes = (flags: ReadonlyMap<string, readonly { code: string }[]>, awb: string) => (flags.get(awb) ?? []).map((f) => f.code);
 
 describe('the risk rules', () => {
   it('each rule has a code, a reason in Spanish and in English, and a norm', () => {
