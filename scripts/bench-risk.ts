@@ -11,9 +11,13 @@
  * download answering 200 with every product. Prints each run, the medians of end to end and of the
  * finish for each side, and the ratio of the end-to-end medians (on / off); exits 1 above 1.05.
  *
- * BENCH_ITEMS (10,000), BENCH_ROUNDS (4: 8 runs), BENCH_RISK_SHAPE `distinct` (default: 5,000
- * people, two items each, as bench:pipeline's (b)) or `one-consignee` (every item its own AWB to
- * one person: every product flagged, the heaviest JSON).
+ * BENCH_ITEMS (10,000), BENCH_ROUNDS (4: 8 runs), BENCH_RISK_SHAPE `mixed` (default: as
+ * bench:pipeline's (b), 5,000 people with two items each, but every 25th shipment goes to the
+ * person of the one before, at USD 80-179 an item (each AWB within the franchise, the two over it), and every 100th
+ * item is declared at USD 0.25, under its NCM's history once the history holds enough values: a
+ * few percent of the products flagged), `distinct` (bench:pipeline's (b) as it is: no flags to
+ * put, the rules' work alone) or `one-consignee` (every item its own AWB to one person: every
+ * product flagged, the heaviest JSON).
  */
 import { randomUUID } from 'node:crypto';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
@@ -24,7 +28,7 @@ import { settings } from '#infra/entities/settings/setting';
 
 const itemCount = Number(process.env.BENCH_ITEMS ?? 10_000);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 4);
-const shapeName = process.env.BENCH_RISK_SHAPE ?? 'distinct';
+const shapeName = process.env.BENCH_RISK_SHAPE ?? 'mixed';
 const target = 1.05;
 
 const service = await startBenchService({ tableName: 'bench_risk' });
@@ -56,13 +60,29 @@ function shape(): Shape {
   return shapeName === 'one-consignee' ? { kind: 'one-consignee', person: 7_000_000 + person / 1_000_000 } : { kind: 'distinct', firstPerson: person };
 }
 
+/** The run's items in the shape asked for (see the top: `mixed` adds split consignees and under-declared items). */
+function manifestItems(n: number, run: string) {
+  const its = items(n, run, shape());
+  if (shapeName !== 'mixed') return its;
+  for (const [k, it] of its.entries()) {
+    const shipment = Math.ceil((k + 1) / 2);
+    if (shipment % 25 === 0 && k >= 2) {
+      const before = its[k - 2];
+      Object.assign(it, { consigneeIdNumber: before.consigneeIdNumber, consigneeName: before.consigneeName, fobValueUsd: 80 + (k % 100) });
+      Object.assign(before, { fobValueUsd: 80 + (k % 100) });
+    }
+    if ((k + 1) % 100 === 0) it.fobValueUsd = 0.25;
+  }
+  return its;
+}
+
 /** One manifest end to end: sent, visible, processed, its JSON downloaded. */
 async function endToEnd(n: number, flags: boolean): Promise<Run> {
   await setFlags(flags);
   const run = (flags ? 'R' : 'N') + randomUUID().slice(0, 6);
   const key = randomUUID();
   const t0 = performance.now();
-  const res = await service.submit(JSON.stringify({ mawbNumber: `MAWB-${run}`, items: items(n, run, shape()) }), { 'idempotency-key': key });
+  const res = await service.submit(JSON.stringify({ mawbNumber: `MAWB-${run}`, items: manifestItems(n, run) }), { 'idempotency-key': key });
   if (res.status !== 202) throw new Error(`submission: ${res.status} ${JSON.stringify(res.body).slice(0, 300)}`);
   const batchId = await service.waitVisible(key);
   const times = await service.waitCompleted(batchId);

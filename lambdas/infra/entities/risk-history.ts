@@ -3,6 +3,7 @@ import { documentClient } from '../dynamo';
 import { batchGetAll } from '../batch-get';
 import { config } from '#shared/config';
 import { isConditionalFailure } from './entity';
+import { mapConcurrent } from '#shared/concurrency';
 import type { ValueHistogram } from '#core/customs/risk-rules';
 
 /**
@@ -16,11 +17,15 @@ import type { ValueHistogram } from '#core/customs/risk-rules';
 
 const key = (ncm: string) => ({ pk: `RISKNCM#${ncm}`, sk: 'VALUES' });
 
-/** The histograms of these NCMs (8 digits), by NCM; an NCM without history is missing. One BatchGetItem per 100. */
+/** BatchGetItem calls in flight at once (100 NCMs each). */
+const readsAtOnce = 8;
+
+/** The histograms of these NCMs (8 digits), by NCM; an NCM without history is missing. One BatchGetItem per 100, up to 8 at once. */
 export async function valueHistories(ncms: readonly string[]): Promise<Map<string, ValueHistogram>> {
   const out = new Map<string, ValueHistogram>();
   if (!ncms.length) return out;
-  const items = await batchGetAll(ncms.map(key));
+  const chunks = Array.from({ length: Math.ceil(ncms.length / 100) }, (_, k) => ncms.slice(k * 100, (k + 1) * 100).map(key));
+  const items = (await mapConcurrent(chunks, readsAtOnce, (keys) => batchGetAll(keys))).flat();
   for (const item of items) {
     const ncm = String(item.pk).slice('RISKNCM#'.length);
     const bins = new Map<number, number>();

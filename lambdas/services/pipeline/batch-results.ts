@@ -66,7 +66,8 @@ async function runSources(batchId: string, runId: string, pages: readonly number
 /**
  * Writes the batch's results at the end of a run: the previous finished run's (when this run
  * covers only part of the batch) overlaid with this run's pages, in item-key order; answers the
- * manifest summary, counted as they are written. The risk flags ride the same two loops (risk.ts):
+ * manifest summary, counted as they are written, and what to do once the batch is complete (the
+ * risk rules' history of unit values). The risk flags ride the same two loops (risk.ts):
  * the items are added as the pages are read, the flags put on as the products are written.
  */
 export async function writeBatchResults(batchId: string, runId: string, pages: readonly number[], previous: string | undefined) {
@@ -82,6 +83,6 @@ export async function writeBatchResults(batchId: string, runId: string, pages: r
     }
   }
   await writeResults(batchId, runId, counted());
-  await risk.finish();
-  return tally.summary();
+  await risk.keepFlight();
+  return { summary: tally.summary(), afterCompletion: () => risk.addToHistory() };
 }

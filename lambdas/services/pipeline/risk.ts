@@ -34,9 +34,9 @@ import { logger } from '#shared/logger';
  *    history of each NCM of the run (one keyed BatchGetItem per 100 NCMs, never a read per item);
  * 3. while the finish merges and writes the results, `apply` puts each product's flags on it
  *    (`risk_flags`), before the summary counts it;
- * 4. `finish`: the flight's AWBs kept beside the results (a later run of only some AWBs, a tax-id
- *    correction, judges them with the rest of the flight), and the run's values added to the
- *    NCMs' histories (one ADD per NCM).
+ * 4. `keepFlight`: the flight's AWBs kept beside the results (a later run of only some AWBs, a
+ *    tax-id correction, judges them with the rest of the flight); `addToHistory`, once the batch
+ *    is complete: the run's values added to the NCMs' histories (one ADD per NCM).
  *
  * The rules' numbers: `riskRulesAt` with the `riskRules` setting (JSON) over the defaults.
  */
@@ -45,7 +45,7 @@ import { logger } from '#shared/logger';
 const flightKey = (batchId: string, runId: string) => `exports/${batchId}/${runId.replace(/\.r\d+-[0-9a-f]{8}$/, '')}/results/risk-flight.json`;
 
 /** NCMs whose histories are updated at once. */
-const historyWritesAtOnce = 4;
+const historyWritesAtOnce = 16;
 
 export class RiskPass {
   private readonly flight = new Flight();
@@ -125,12 +125,23 @@ export class RiskPass {
     return rest;
   }
 
-  /** Keeps the flight and adds the run's values to the histories (step 4). */
-  async finish(): Promise<void> {
+  /** Keeps the flight beside the results (step 4, before the batch completes). */
+  async keepFlight(): Promise<void> {
     if (!this.rules.enabled) return;
-    await Promise.all([
-      blobs().put(flightKey(this.batchId, this.runId), Buffer.from(JSON.stringify(this.merged)), 'application/json'),
-      mapConcurrent([...this.runBins], historyWritesAtOnce, ([ncm, bins]) => addValues(ncm, bins, this.runId)),
-    ]);
+    await blobs().put(flightKey(this.batchId, this.runId), Buffer.from(JSON.stringify(this.merged)), 'application/json');
+  }
+
+  /**
+   * Adds the run's values to the NCMs' histories (step 4, once the batch is complete, as the CSV
+   * and the workbook are made: the next flight reads them, this one does not wait for them). A
+   * failure loses this run's values for the statistics, never the run.
+   */
+  async addToHistory(): Promise<void> {
+    if (!this.rules.enabled) return;
+    try {
+      await mapConcurrent([...this.runBins], historyWritesAtOnce, ([ncm, bins]) => addValues(ncm, bins, this.runId));
+    } catch (err) {
+      logger.warn('risk flags: the run\'s values were not added to the NCM histories', { batchId: this.batchId, runId: this.runId, error: String(err) });
+    }
   }
 }
