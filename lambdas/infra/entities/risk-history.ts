@@ -1,8 +1,8 @@
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from '../dynamo';
 import { batchGetAll } from '../batch-get';
 import { config } from '#shared/config';
-import { isConditionalFailure } from './entity';
+import { cancellationCodes } from './entity';
 import { mapConcurrent } from '#shared/concurrency';
 import type { ValueHistogram } from '#core/customs/risk-rules';
 
@@ -11,8 +11,8 @@ import type { ValueHistogram } from '#core/customs/risk-rules';
  * (core/customs/risk-rules.ts): one item per NCM, `pk` `RISKNCM#<8 digits>`, `sk` `VALUES`,
  * holding a count per bin of the value's logarithm (`b<bin>`, at most 601 attributes of a number
  * each: a few KB, far from DynamoDB's 400 KB, however many values it counts) and `n`, the total.
- * A run adds its values with one ADD per NCM (atomic, concurrent runs add up); `lastRun` makes a
- * repeated finish of the same run add nothing.
+ * A run adds its values with one ADD per NCM, 100 NCMs to a transaction (atomic, concurrent runs
+ * add up); `lastRun` makes a repeated finish of the same run add nothing.
  */
 
 const key = (ncm: string) => ({ pk: `RISKNCM#${ncm}`, sk: 'VALUES' });
@@ -35,12 +35,8 @@ export async function valueHistories(ncms: readonly string[]): Promise<Map<strin
   return out;
 }
 
-/**
- * Adds a run's values of one NCM (count per bin) to its history, once per run: a repeated call
- * with the same `runId` right after is refused by its condition and adds nothing.
- */
-export async function addValues(ncm: string, bins: ReadonlyMap<number, number>, runId: string): Promise<void> {
-  if (!bins.size) return;
+/** One NCM's update: ADD its bins' counts and `n`, SET `lastRun`, unless `lastRun` is this run already. */
+function valuesUpdate(ncm: string, bins: ReadonlyMap<number, number>, runId: string) {
   const names: Record<string, string> = { '#n': 'n', '#lastRun': 'lastRun' };
   const values: Record<string, unknown> = { ':run': runId };
   const adds: string[] = [];
@@ -52,18 +48,39 @@ export async function addValues(ncm: string, bins: ReadonlyMap<number, number>, 
     total += count;
   }
   values[':n'] = total;
-  try {
-    await documentClient().send(
-      new UpdateCommand({
-        TableName: config.tableName(),
-        Key: key(ncm),
-        UpdateExpression: `SET #lastRun = :run ADD #n :n, ${adds.join(', ')}`,
-        ConditionExpression: 'attribute_not_exists(#lastRun) OR #lastRun <> :run',
-        ExpressionAttributeNames: names,
-        ExpressionAttributeValues: values,
-      }),
-    );
-  } catch (err) {
-    if (!isConditionalFailure(err)) throw err;
-  }
+  return {
+    TableName: config.tableName(),
+    Key: key(ncm),
+    UpdateExpression: `SET #lastRun = :run ADD #n :n, ${adds.join(', ')}`,
+    ConditionExpression: 'attribute_not_exists(#lastRun) OR #lastRun <> :run',
+    ExpressionAttributeNames: names,
+    ExpressionAttributeValues: values,
+  };
+}
+
+/** NCMs per TransactWriteItems (DynamoDB's limit is 100 actions). */
+const ncmsPerTransaction = 100;
+
+/**
+ * Adds a run's values (count per bin, by NCM) to the histories, 100 NCMs to a transaction: one
+ * request where an update per NCM was a hundred. A chunk (the NCMs in order, so a retry makes the
+ * same chunks) is all or nothing: a chunk refused because an NCM already holds this run was added
+ * before (a repeated call) and is skipped; a conflict with a concurrent run's chunk is tried again.
+ */
+export async function addValues(byNcm: ReadonlyMap<string, ReadonlyMap<number, number>>, runId: string): Promise<void> {
+  const ncms = [...byNcm.keys()].filter((n) => byNcm.get(n)!.size).sort();
+  const chunks = Array.from({ length: Math.ceil(ncms.length / ncmsPerTransaction) }, (_, k) => ncms.slice(k * ncmsPerTransaction, (k + 1) * ncmsPerTransaction));
+  await mapConcurrent(chunks, 2, async (chunk) => {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await documentClient().send(new TransactWriteCommand({ TransactItems: chunk.map((ncm) => ({ Update: valuesUpdate(ncm, byNcm.get(ncm)!, runId) })) }));
+        return;
+      } catch (err) {
+        const codes = cancellationCodes(err);
+        if (codes?.includes('ConditionalCheckFailed')) return;
+        if (!codes?.includes('TransactionConflict') || attempt >= 5) throw err;
+        await new Promise((r) => setTimeout(r, 50 * 2 ** attempt));
+      }
+    }
+  });
 }

@@ -20,7 +20,6 @@ import {
 import { blobs } from '#infra/blobs';
 import { getSetting } from '#infra/entities/settings';
 import { addValues, valueHistories } from '#infra/entities/risk-history';
-import { mapConcurrent } from '#shared/concurrency';
 import { logger } from '#shared/logger';
 
 /**
@@ -36,16 +35,13 @@ import { logger } from '#shared/logger';
  *    (`risk_flags`), before the summary counts it;
  * 4. `keepFlight`: the flight's AWBs kept beside the results (a later run of only some AWBs, a
  *    tax-id correction, judges them with the rest of the flight); `addToHistory`, once the batch
- *    is complete: the run's values added to the NCMs' histories (one ADD per NCM).
+ *    is complete: the run's values added to the NCMs' histories (one ADD per NCM, 100 to a transaction).
  *
  * The rules' numbers: `riskRulesAt` with the `riskRules` setting (JSON) over the defaults.
  */
 
 /** Where a run keeps its flight's AWBs: beside its results. A broker's revision (`<run>.r<n>-<hash>`) reads its base run's. */
 const flightKey = (batchId: string, runId: string) => `exports/${batchId}/${runId.replace(/\.r\d+-[0-9a-f]{8}$/, '')}/results/risk-flight.json`;
-
-/** NCMs whose histories are updated at once. */
-const historyWritesAtOnce = 16;
 
 export class RiskPass {
   private readonly flight = new Flight();
@@ -139,7 +135,7 @@ export class RiskPass {
   async addToHistory(): Promise<void> {
     if (!this.rules.enabled) return;
     try {
-      await mapConcurrent([...this.runBins], historyWritesAtOnce, ([ncm, bins]) => addValues(ncm, bins, this.runId));
+      await addValues(this.runBins, this.runId);
     } catch (err) {
       logger.warn('risk flags: the run\'s values were not added to the NCM histories', { batchId: this.batchId, runId: this.runId, error: String(err) });
     }
