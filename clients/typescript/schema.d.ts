@@ -11867,6 +11867,13 @@ export interface operations {
                                 /** @description Amount with 2 decimals */
                                 amount_to_pay: number;
                                 currency: string;
+                                risk_flags?: {
+                                    products: number;
+                                    total: number;
+                                    by_rule: {
+                                        [key: string]: number;
+                                    };
+                                };
                             };
                             mawb_number: string;
                             closed_at: string | null;
@@ -12743,6 +12750,13 @@ export interface operations {
                                     /** @description Amount with 2 decimals */
                                     amount_to_pay: number;
                                     currency: string;
+                                    risk_flags?: {
+                                        products: number;
+                                        total: number;
+                                        by_rule: {
+                                            [key: string]: number;
+                                        };
+                                    };
                                 };
                                 mawb_number: string;
                                 closed_at: string | null;
@@ -12817,6 +12831,13 @@ export interface operations {
                                      */
                                     decided_at: string;
                                 };
+                                risk_flags?: {
+                                    /** @enum {string} */
+                                    code: "split_over_courier_limit" | "split_over_franchise" | "split_over_units" | "under_valuation" | "quota_ran_out_in_flight";
+                                    reason: string;
+                                    reason_en: string;
+                                    norm: string;
+                                }[];
                             }[];
                         };
                     };
@@ -15543,6 +15564,13 @@ export interface operations {
                                     /** @description Amount with 2 decimals */
                                     amount_to_pay: number;
                                     currency: string;
+                                    risk_flags?: {
+                                        products: number;
+                                        total: number;
+                                        by_rule: {
+                                            [key: string]: number;
+                                        };
+                                    };
                                 };
                                 mawb_number: string;
                                 closed_at: string | null;
@@ -16065,6 +16093,13 @@ export interface operations {
                                 /** @description Amount with 2 decimals */
                                 amount_to_pay: number;
                                 currency: string;
+                                risk_flags?: {
+                                    products: number;
+                                    total: number;
+                                    by_rule: {
+                                        [key: string]: number;
+                                    };
+                                };
                             };
                             mawb_number: string;
                             closed_at: string | null;
@@ -16714,7 +16749,14 @@ export interface operations {
                                  */
                                 decided_at: string;
                             };
-                            review_causes: ("channel_a" | "channel_ro" | "low_confidence")[];
+                            risk_flags?: {
+                                /** @enum {string} */
+                                code: "split_over_courier_limit" | "split_over_franchise" | "split_over_units" | "under_valuation" | "quota_ran_out_in_flight";
+                                reason: string;
+                                reason_en: string;
+                                norm: string;
+                            }[];
+                            review_causes: ("channel_a" | "channel_ro" | "low_confidence" | "risk")[];
                             candidates: {
                                 ncm_code: string;
                                 description: string;
@@ -17043,6 +17085,13 @@ export interface operations {
                                      */
                                     decided_at: string;
                                 };
+                                risk_flags?: {
+                                    /** @enum {string} */
+                                    code: "split_over_courier_limit" | "split_over_franchise" | "split_over_units" | "under_valuation" | "quota_ran_out_in_flight";
+                                    reason: string;
+                                    reason_en: string;
+                                    norm: string;
+                                }[];
                             };
                             summary: {
                                 /** @description Amount with 2 decimals */
@@ -17404,7 +17453,7 @@ export interface operations {
                                 ncm_code: string;
                                 products: number;
                             }[];
-                            review_causes: ("channel_a" | "channel_ro" | "low_confidence")[];
+                            review_causes: ("channel_a" | "channel_ro" | "low_confidence" | "risk")[];
                             item_keys: string[];
                             candidates: {
                                 ncm_code: string;
@@ -21714,6 +21763,13 @@ export interface operations {
                                     total_products?: number;
                                     review_pending?: number;
                                     review_at_stake?: number;
+                                    risk_flags?: {
+                                        products: number;
+                                        total: number;
+                                        by_rule: {
+                                            [key: string]: number;
+                                        };
+                                    };
                                 };
                                 review?: {
                                     revision: number;
@@ -21744,6 +21800,13 @@ export interface operations {
                                     total_products?: number;
                                     review_pending?: number;
                                     review_at_stake?: number;
+                                    risk_flags?: {
+                                        products: number;
+                                        total: number;
+                                        by_rule: {
+                                            [key: string]: number;
+                                        };
+                                    };
                                 };
                             };
                         } | {
@@ -29077,6 +29140,13 @@ export interface operations {
                             total_products?: number;
                             review_pending?: number;
                             review_at_stake?: number;
+                            risk_flags?: {
+                                products: number;
+                                total: number;
+                                by_rule: {
+                                    [key: string]: number;
+                                };
+                            };
                         };
                         review?: {
                             revision: number;
@@ -29142,6 +29212,13 @@ export interface operations {
                             total_products?: number;
                             review_pending?: number;
                             review_at_stake?: number;
+                            risk_flags?: {
+                                products: number;
+                                total: number;
+                                by_rule: {
+                                    [key: string]: number;
+                                };
+                            };
                         };
                     };
                 };

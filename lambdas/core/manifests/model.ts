@@ -72,7 +72,7 @@ export interface BatchRecord {
    */
   reviewWrites?: { revision: number; key: string };
   /** Written when a pipeline run finishes: regime counts and amount to pay. */
-  summary?: { personal_items?: number; commercial_items?: number; prohibited_items?: number; amount_to_pay?: number; currency?: string; total_awbs?: number; total_products?: number; review_pending?: number; review_at_stake?: number };
+  summary?: { personal_items?: number; commercial_items?: number; prohibited_items?: number; amount_to_pay?: number; currency?: string; total_awbs?: number; total_products?: number; review_pending?: number; review_at_stake?: number; risk_flags?: { products: number; total: number; by_rule: Record<string, number> } };
   /** The latest run's stage states (lambdas/core/pipeline/stages.ts). */
   pipeline?: PipelineState;
   createdAt: string;

@@ -33,6 +33,8 @@ export const productColumns: readonly ProductColumn[] = [
   { header: 'currency', header_es: 'moneda', value: (p) => p.currency },
   { header: 'customs_channel', header_es: 'canal', value: (p) => p.customs_channel },
   { header: 'reasons', header_es: 'motivos', value: (p) => p.reasons.join('; ') },
+  /** The risk rules' flags (issue 40, item 5): each `code: reason (norm)`, separated by ` | `; empty when none. */
+  { header: 'risk_flags', header_es: 'alertas_de_riesgo', value: (p) => (p.risk_flags?.length ? p.risk_flags.map((f) => `${f.code}: ${f.reason} (${f.norm})`).join(' | ') : null) },
 ];
 
 /** The languages of the csv and xlsx downloads: the API's English names (the default), or Spanish. */

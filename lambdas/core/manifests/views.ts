@@ -1,6 +1,7 @@
 import type { BatchRecord, BatchStatus, ChunkSetRecord, DecisionEntry, DecisionSegment, ProcessedResult, StoredItem } from './model';
 import { liveProgress, stageNames, stageProgress } from '../pipeline/stages';
 import { chunkProgress, chunkUploadHours } from './model';
+import type { RiskFlag } from '../customs/risk-rules';
 
 /** The 202 answer of spec 4.3 (also replayed word for word, with 200, for a repeated key). */
 export function queuedAnswer(a: {
@@ -66,6 +67,12 @@ export const chunkExpiry = (createdAt: Date) => new Date(createdAt.getTime() + c
 
 const money = (n: number | undefined) => Math.round((n ?? 0) * 100) / 100;
 
+/** The summary's risk flags in one order of keys (a map read back from DynamoDB comes in any order; the JSON download's name hashes its text). */
+function riskFlagsView(r: NonNullable<NonNullable<BatchRecord['summary']>['risk_flags']>) {
+  const byRule = Object.fromEntries(Object.entries(r.by_rule).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  return { products: r.products, total: r.total, by_rule: byRule };
+}
+
 /** A manifest record as listed and tracked (spec 2.6). */
 export function manifestView(b: BatchRecord) {
   return {
@@ -81,6 +88,7 @@ export function manifestView(b: BatchRecord) {
       prohibited_items: b.summary?.prohibited_items ?? 0,
       amount_to_pay: money(b.summary?.amount_to_pay),
       currency: b.summary?.currency ?? 'USD',
+      ...(b.summary?.risk_flags ? { risk_flags: riskFlagsView(b.summary.risk_flags) } : {}),
     },
     mawb_number: b.mawbNumber,
     closed_at: b.closedAt ?? null,
@@ -228,4 +236,8 @@ export function processedProductView(it: { awb: string; itemKey: string; item: P
   };
 }
 
-export type ProcessedProduct = ReturnType<typeof processedProductView>;
+/**
+ * A processed product as the results keep it; `risk_flags`, the risk rules' flags
+ * (core/customs/risk-rules.ts), put on by the pipeline's finish when any rule flags it.
+ */
+export type ProcessedProduct = ReturnType<typeof processedProductView> & { risk_flags?: readonly RiskFlag[] };

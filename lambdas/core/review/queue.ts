@@ -10,7 +10,7 @@ import { toCents, toNumber, type Cents } from '../customs/money';
 export const reviewThreshold = channelRules.flatMap((r) => (r.when.kind === 'confidence_below' ? [r.when.threshold] : [])).reduce((a, b) => Math.max(a, b), 0);
 
 /** Why a product is in the queue, every cause (the console says each in Spanish: test/unit/http/console). */
-export const reviewCauseNames = ['channel_a', 'channel_ro', 'low_confidence'] as const;
+export const reviewCauseNames = ['channel_a', 'channel_ro', 'low_confidence', 'risk'] as const;
 export type ReviewCause = (typeof reviewCauseNames)[number];
 
 /** What of a product the queue reads. */
@@ -18,6 +18,8 @@ export interface QueuedProduct {
   customs_channel: string | null;
   classification_confidence: number | null;
   review?: unknown;
+  /** The risk rules' flags (core/customs/risk-rules.ts): any puts the product in the queue (`risk`). */
+  risk_flags?: readonly unknown[];
 }
 
 /** Why a product is in the review queue; empty when it is not. */
@@ -26,6 +28,7 @@ export function reviewCauses(p: QueuedProduct): ReviewCause[] {
   if (p.customs_channel === 'A') out.push('channel_a');
   if (p.customs_channel === 'RO') out.push('channel_ro');
   if ((p.classification_confidence ?? 0) < reviewThreshold) out.push('low_confidence');
+  if (p.risk_flags?.length) out.push('risk');
   return out;
 }
 

@@ -200,6 +200,8 @@ const messages = {
   cause_channel_a: ['canal A', 'channel A'],
   cause_channel_ro: ['canal RO', 'channel RO'],
   cause_low_confidence: ['baja confianza', 'low confidence'],
+  cause_risk: ['riesgo', 'risk'],
+  riskFlag: ['Alerta de riesgo', 'Risk flag'],
   evidence: ['Evidencia', 'Evidence'],
   source_partner: ['declarado por el courier', 'declared by the courier'],
   source_offline: ['clasificador (arancel)', 'classifier (tariff table)'],

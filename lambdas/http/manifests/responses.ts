@@ -2,7 +2,13 @@ import * as v from 'valibot';
 import type { RouteResponses } from '#catalog/types';
 import { batchStatuses } from '#core/manifests/model';
 import { stageNames } from '#core/pipeline/stages';
+import { riskCodes } from '#core/customs/risk-codes';
 import { data, failure, file, integer, json, money, nullable, okBody, pageMeta, redirect, replayedHeader, tariffRateStatuses, timestamp } from '../kit/responses';
+
+/** A risk rule's flag on a product (issue 40, item 5; core/customs/risk-rules.ts): the rule, why (Spanish; English) and its norm. */
+export const RiskFlag = v.strictObject({ code: v.picklist(riskCodes), reason: v.string(), reason_en: v.string(), norm: v.string() });
+/** The batch's count of risk flags: products flagged, flags in all, flags by rule. */
+export const RiskFlagsSummary = v.strictObject({ products: integer, total: integer, by_rule: v.record(v.string(), integer) });
 
 /** The answers of the courier manifest routes (spec 2.6, 4.3, 4.4, 7.2), for openapi.json: see core/manifests/views.ts. */
 
@@ -47,6 +53,8 @@ export const ManifestRecord = v.strictObject({
     prohibited_items: integer,
     amount_to_pay: money,
     currency: v.string(),
+    /** The products the risk rules flagged (issue 40, item 5); absent for batches processed before them or with them off. */
+    risk_flags: v.optional(RiskFlagsSummary),
   }),
   mawb_number: v.string(),
   closed_at: nullable(timestamp),
@@ -76,6 +84,7 @@ export const ClassificationReview = v.strictObject({
 });
 
 const orNull = <S extends v.GenericSchema>(s: S) => nullable(s);
+
 /** A processed product of the download (spec 2.6), with the reasons behind each figure. */
 export const ProcessedProduct = v.strictObject({
   awb_number: v.string(),
@@ -109,6 +118,8 @@ export const ProcessedProduct = v.strictObject({
   tariff_rates: v.optional(nullable(tariffRateStatuses)),
   /** A broker's decision on the tariff code (PUT .../products/{awb}/classification); absent until there is one. */
   review: v.optional(ClassificationReview),
+  /** The risk rules that flag the product (issue 40, item 5); absent when none does. */
+  risk_flags: v.optional(v.array(RiskFlag)),
 });
 
 const notFound = failure('No such manifest, batch or upload in this account', ['not_found']);

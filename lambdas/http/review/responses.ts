@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import type { RouteResponses } from '#catalog/types';
 import { data, failure, integer, money, nullable, timestamp } from '../kit/responses';
+import { reviewCauseNames } from '#core/review/queue';
 import { ClassificationReview, ManifestRecord, ProcessedProduct } from '../manifests/responses';
 
 /** The answers of the review routes, for openapi.json. */
@@ -119,7 +120,7 @@ export const reviewResponses = {
         v.array(
           v.strictObject({
             ...ProcessedProduct.entries,
-            review_causes: v.array(v.picklist(['channel_a', 'channel_ro', 'low_confidence'])),
+            review_causes: v.array(v.picklist(reviewCauseNames)),
             declared_code: nullable(v.string()),
             candidates: v.array(v.strictObject({ ncm_code: v.string(), description: v.string(), duty_rate: v.number(), vat_rate: v.number(), score: v.number(), matched_words: v.array(v.string()) })),
           }),
@@ -186,7 +187,7 @@ export const reviewResponses = {
             awbs: integer,
             amount_to_pay: money,
             ncm_codes: v.array(v.strictObject({ ncm_code: v.string(), products: integer })),
-            review_causes: v.array(v.picklist(['channel_a', 'channel_ro', 'low_confidence'])),
+            review_causes: v.array(v.picklist(reviewCauseNames)),
             item_keys: v.array(v.string()),
             candidates: v.array(v.strictObject({ ncm_code: v.string(), description: v.string(), duty_rate: v.number(), vat_rate: v.number(), matched_words: v.array(v.string()) })),
           }),

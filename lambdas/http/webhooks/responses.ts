@@ -122,6 +122,8 @@ const manifestSummary = v.strictObject({
   /** The products awaiting the broker's review and what they pay (issue 40). */
   review_pending: v.optional(integer),
   review_at_stake: v.optional(v.number()),
+  /** The products the risk rules flagged: products, flags in all, by rule (issue 40, item 5). */
+  risk_flags: v.optional(v.strictObject({ products: integer, total: integer, by_rule: v.record(v.string(), integer) })),
 });
 const documentRef = {
   id: integer,

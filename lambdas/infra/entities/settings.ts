@@ -16,3 +16,8 @@ export async function setSettingOnce(name: string, value: string): Promise<strin
     return (await getSetting(name))!;
   }
 }
+
+/** Sets a value, replacing any (an operator's setting such as `riskRules`). */
+export async function putSetting(name: string, value: string): Promise<void> {
+  await settings().put({ name, value }).go();
+}

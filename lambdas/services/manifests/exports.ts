@@ -91,10 +91,24 @@ async function* productRows(batch: BatchRecord, runId: string, index: ResultsInd
   for await (const p of products(batch.batchId, runId, index)) yield productRow(p);
 }
 
+/** The Summary sheet's rows: each figure of the manifest's summary; the risk flags' counts one row each. */
+function summaryRows(batch: BatchRecord): [string, string | number][] {
+  const { risk_flags: risk, ...figures } = manifestView(batch).summary;
+  const rows: [string, string | number][] = Object.entries(figures);
+  if (risk) {
+    rows.push(['risk_flags_products', risk.products], ['risk_flags_total', risk.total]);
+    for (const [code, n] of Object.entries(risk.by_rule)) rows.push([`risk_flags_${code}`, n]);
+  }
+  return rows;
+}
+
+/** A Summary row's Spanish name: the risk flags' rows as `alertas_de_riesgo_<rest>`. */
+const summaryNameEs = (k: string) => summaryNamesEs[k] ?? (k.startsWith('risk_flags_') ? `alertas_de_riesgo_${k.slice('risk_flags_'.length)}` : k);
+
 /** The styled workbook: bold filled header, frozen first row, column widths, money as 0.00, a Summary sheet. */
 function xlsxBytes(batch: BatchRecord, runId: string, index: ResultsIndex, lang: DownloadLang): AsyncIterable<Uint8Array> {
   const headers = productHeaders(lang);
-  const summary = Object.entries(manifestView(batch).summary).map(([k, v]): [string, string | number] => [lang === 'es' ? (summaryNamesEs[k] ?? k) : k, v]);
+  const summary = summaryRows(batch).map(([k, v]): [string, string | number] => [lang === 'es' ? summaryNameEs(k) : k, v]);
   return xlsxWorkbook([
     {
       name: sheetNames[lang].products,

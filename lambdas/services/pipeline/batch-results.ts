@@ -6,6 +6,8 @@ import { blobs } from '#infra/blobs';
 import { getPage, getStageOutput } from './pages-store';
 import { resultRows, writeResults, type ResultRow } from './results-store';
 import { SummaryTally } from './summary';
+import { RiskPass } from './risk';
+import { now } from '#infra/clock';
 
 /**
  * A run's pages follow AWBs, while the batch's results are kept in item-key order, so the end of
@@ -21,7 +23,7 @@ const pagesAtOnce = 4;
 const byItemKey = (a: ResultRow, b: ResultRow) => (a.product.item_key < b.product.item_key ? -1 : a.product.item_key > b.product.item_key ? 1 : 0);
 
 /** This run's products of some pages, with the hashes of the items they came from, in item-key order. */
-async function sortedRowsOf(batchId: string, runId: string, pages: readonly number[]): Promise<ResultRow[]> {
+async function sortedRowsOf(batchId: string, runId: string, pages: readonly number[], risk: RiskPass): Promise<ResultRow[]> {
   const rows: ResultRow[] = [];
   for (let i = 0; i < pages.length; i += pagesAtOnce) {
     const read = await Promise.all(
@@ -29,6 +31,7 @@ async function sortedRowsOf(batchId: string, runId: string, pages: readonly numb
     );
     for (const [items, out] of read) {
       for (const it of items) {
+        risk.add(it.awb, it.itemKey, it.data, out[it.itemKey]);
         rows.push({ hash: it.hash, product: processedProductView({ awb: it.awb, itemKey: it.itemKey, item: productFields(it.data) }, out[it.itemKey] ?? {}) });
       }
     }
@@ -49,12 +52,12 @@ async function* inMemory(rows: readonly ResultRow[]): AsyncGenerator<ResultRow> 
 }
 
 /** This run's results as sources in item-key order: one in memory for a run of one group, else one stored stream per group. */
-async function runSources(batchId: string, runId: string, pages: readonly number[]): Promise<AsyncIterable<ResultRow>[]> {
+async function runSources(batchId: string, runId: string, pages: readonly number[], risk: RiskPass): Promise<AsyncIterable<ResultRow>[]> {
   const size = Math.max(pagesPerSortedGroup, Math.ceil(pages.length / maxSortedGroups));
   const groups = Array.from({ length: Math.ceil(pages.length / size) }, (_, g) => pages.slice(g * size, (g + 1) * size));
-  if (groups.length <= 1) return [inMemory(await sortedRowsOf(batchId, runId, groups[0] ?? []))];
+  if (groups.length <= 1) return [inMemory(await sortedRowsOf(batchId, runId, groups[0] ?? [], risk))];
   for (const [g, group] of groups.entries()) {
-    const rows = await sortedRowsOf(batchId, runId, group);
+    const rows = await sortedRowsOf(batchId, runId, group, risk);
     await blobs().put(groupKey(batchId, runId, g), Buffer.from(rows.map((r) => JSON.stringify(r)).join('\n') + '\n'), 'application/x-ndjson');
   }
   return groups.map((_, g) => storedGroup(groupKey(batchId, runId, g)));
@@ -63,17 +66,23 @@ async function runSources(batchId: string, runId: string, pages: readonly number
 /**
  * Writes the batch's results at the end of a run: the previous finished run's (when this run
  * covers only part of the batch) overlaid with this run's pages, in item-key order; answers the
- * manifest summary, counted as they are written.
+ * manifest summary, counted as they are written, and what to do once the batch is complete (the
+ * risk rules' history of unit values). The risk flags ride the same two loops (risk.ts):
+ * the items are added as the pages are read, the flags put on as the products are written.
  */
 export async function writeBatchResults(batchId: string, runId: string, pages: readonly number[], previous: string | undefined) {
-  const sources = [...(previous ? [resultRows(batchId, previous)] : []), ...(await runSources(batchId, runId, pages))];
-  const tally = new SummaryTally();
+  const risk = await RiskPass.start(batchId, runId, previous, now());
+  const sources = [...(previous ? [resultRows(batchId, previous)] : []), ...(await runSources(batchId, runId, pages, risk))];
+  await risk.prepare();
+  const tally = new SummaryTally(risk.enabled);
   async function* counted() {
     for await (const row of mergeByKey(sources, (r) => r.product.item_key)) {
-      tally.add(row.product);
-      yield row;
+      const product = risk.apply(row.product);
+      tally.add(product);
+      yield product === row.product ? row : { ...row, product };
     }
   }
   await writeResults(batchId, runId, counted());
-  return tally.summary();
+  await risk.keepFlight();
+  return { summary: tally.summary(), afterCompletion: () => risk.addToHistory() };
 }

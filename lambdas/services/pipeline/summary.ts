@@ -1,6 +1,7 @@
 import { toCents, toNumber, type Cents } from '#core/customs/money';
 import type { ProcessedProduct } from '#core/manifests/views';
 import { tallyReview, type ReviewTally } from '#core/review/queue';
+import { emptyRiskTally, tallyRisk } from '#core/customs/risk-rules';
 
 /**
  * The manifest summary of spec 2.6, counted product by product as the batch's results are
@@ -13,6 +14,10 @@ export class SummaryTally {
   private amountToPay: Cents = 0n;
   /** The products awaiting the broker's review and what they pay (the inbox's counts, issue 40). */
   private readonly review: ReviewTally = { pending: 0, atStake: 0n };
+  /** The products the risk rules flagged (issue 40, item 5); not counted when the rules are off. */
+  private readonly risk = emptyRiskTally();
+
+  constructor(private readonly countRisk = true) {}
 
   add(p: ProcessedProduct): void {
     this.awbs.add(p.awb_number);
@@ -20,6 +25,7 @@ export class SummaryTally {
     if (p.regime) this.regimes[p.regime]++;
     this.amountToPay += toCents(p.amount_to_pay ?? 0);
     tallyReview(this.review, p);
+    tallyRisk(this.risk, p.risk_flags);
   }
 
   summary() {
@@ -33,6 +39,7 @@ export class SummaryTally {
       currency: 'USD',
       review_pending: this.review.pending,
       review_at_stake: toNumber(this.review.atStake),
+      ...(this.countRisk ? { risk_flags: this.risk } : {}),
     };
   }
 }

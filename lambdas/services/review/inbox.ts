@@ -32,13 +32,8 @@ export interface InboxQuery {
 
 const badCursor = () => new ValidationFailed({ cursor: ['Is not a cursor this list answered; leave it out to start from the first page.'] });
 
-/** Products flagged by the risk rules, as the batch summary counts them (0 before the rules ran). */
-function riskFlagsOf(summary: BatchRecord['summary']): number {
-  const flags: unknown = summary && 'risk_flags' in summary ? summary.risk_flags : undefined;
-  if (typeof flags === 'number') return flags;
-  if (flags && typeof flags === 'object' && 'products' in flags && typeof flags.products === 'number') return flags.products;
-  return 0;
-}
+/** Products flagged by the risk rules, as the batch summary counts them (0 before the rules ran, or with them off). */
+const riskFlagsOf = (summary: BatchRecord['summary']): number => summary?.risk_flags?.products ?? 0;
 
 /**
  * A processed batch's review counts: as its summary keeps them, or counted from its results for a

@@ -35,12 +35,12 @@ import { accountNames } from '../auth/account-names';
 const badCursor = () => new ValidationFailed({ cursor: ['Is not a cursor this list answered; leave it out to start from the first page.'] });
 
 /**
- * Whether a stored product line is in the queue, read off its text (channel and confidence) so a
+ * Whether a stored product line is in the queue, read off its text (channel, confidence, risk flags) so a
  * page of a 100,000-item batch is found without parsing every product.
  */
 function lineNeedsReview(line: string): boolean {
   const channel = /"customs_channel":"(A|RO)"/.test(line);
-  if (channel) return true;
+  if (channel || line.includes('"risk_flags":[{')) return true;
   const m = /"classification_confidence":(null|[0-9.eE+-]+)/.exec(line);
   return !m || m[1] === 'null' || Number(m[1]) < reviewThreshold;
 }

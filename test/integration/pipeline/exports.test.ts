@@ -60,10 +60,13 @@ function parseCsv(text: string): string[][] {
   return rows;
 }
 
-const columns = ['awb_number', 'tracking_number', 'description', 'consignee', 'tax_id', 'quota', 'regime', 'ncm_code', 'classification_source', 'classification_confidence', 'fob_value', 'cif_value', 'customs_duty', 'statistics_fee', 'vat', 'ddp_value', 'amount_to_pay', 'currency', 'customs_channel', 'reasons'];
+const columns = ['awb_number', 'tracking_number', 'description', 'consignee', 'tax_id', 'quota', 'regime', 'ncm_code', 'classification_source', 'classification_confidence', 'fob_value', 'cif_value', 'customs_duty', 'statistics_fee', 'vat', 'ddp_value', 'amount_to_pay', 'currency', 'customs_channel', 'reasons', 'risk_flags'];
 
 /** A product as a row of the csv (every value as text, null as empty, reasons joined). */
-const asCsvRow = (p: ProcessedProduct) => columns.map((c) => (c === 'reasons' ? p.reasons.join('; ') : String((p as unknown as Record<string, unknown>)[c] ?? '')));
+/** The risk flags as their column shows them: `code: reason (norm)`, ` | ` between; none, empty. */
+const riskCell = (p: ProcessedProduct) => (p.risk_flags?.length ? p.risk_flags.map((f) => `${f.code}: ${f.reason} (${f.norm})`).join(' | ') : null);
+const asCsvRow = (p: ProcessedProduct) =>
+  columns.map((c) => (c === 'reasons' ? p.reasons.join('; ') : c === 'risk_flags' ? (riskCell(p) ?? '') : String((p as unknown as Record<string, unknown>)[c] ?? '')));
 
 /** The files stored for a run's downloads, with their modification times. */
 function storedExports(batchId: string, runId: string): Record<string, number> {
@@ -118,13 +121,18 @@ describe('downloads made once per run, read back in every format', () => {
     const sheet = book.Sheets.Products;
     const rows = XLSX.utils.sheet_to_json<unknown[]>(sheet, { header: 1, defval: null });
     expect(rows[0]).toEqual(columns);
-    const byColumn = (p: ProcessedProduct) => columns.map((c) => (c === 'reasons' ? p.reasons.join('; ') : ((p as unknown as Record<string, unknown>)[c] ?? null)));
+    const byColumn = (p: ProcessedProduct) =>
+      columns.map((c) => (c === 'reasons' ? p.reasons.join('; ') : c === 'risk_flags' ? riskCell(p) : ((p as unknown as Record<string, unknown>)[c] ?? null)));
     expect(rows.slice(1)).toEqual(answer.data.products.map(byColumn));
     expect(sheet.A1.s).toMatchObject({ patternType: 'solid', fgColor: { rgb: '1F4E78' } });
     expect(sheet.K2).toMatchObject({ t: 'n', v: 12.5, z: '0.00', w: '12.50' });
     expect(sheet['!cols']).toHaveLength(columns.length);
     const summary = XLSX.utils.sheet_to_json<unknown[]>(book.Sheets.Summary, { header: 1 });
-    expect(summary).toEqual(Object.entries(answer.data.manifest.summary));
+    // The summary's figures, the risk flags' counts one row each (issue 40, item 5).
+    const { risk_flags: risk, ...figures } = answer.data.manifest.summary;
+    const riskRows = risk ? [['risk_flags_products', risk.products], ['risk_flags_total', risk.total], ...Object.entries(risk.by_rule).map(([code, n]) => [`risk_flags_${code}`, n])] : [];
+    expect(risk).toBeDefined();
+    expect(summary).toEqual([...Object.entries(figures), ...riskRows]);
     const parts = unzipSync(bytes);
     expect(strFromU8(parts['xl/worksheets/sheet1.xml'])).toContain('<pane ySplit="1" topLeftCell="A2" activePane="bottomLeft" state="frozen"/>');
     expect(strFromU8(parts['xl/worksheets/sheet1.xml'])).toMatch(/<c r="A1" s="1" t="inlineStr">/);
@@ -330,7 +338,7 @@ describe('the end of a run of 100,000 products', () => {
     let peak = base;
     const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 10);
     const t0 = performance.now();
-    const summary = await writeBatchResults(batchId, runId, pages, undefined);
+    const { summary } = await writeBatchResults(batchId, runId, pages, undefined);
     const t1 = performance.now();
     const peakResults = peak;
     await writeExports(completedBatch(batchId, runId, summary));
@@ -366,7 +374,7 @@ describe('the end of a run of 100,000 products', () => {
     await writeBatchResults(batchId, 'run-a', previous, undefined);
     const changed = [5, 2_500, 5_999, 6_000, 6_001];
     const update = await writeRun(batchId, 'run-b', changed, total, () => 2, (n) => `b${n}`);
-    const summary = await writeBatchResults(batchId, 'run-b', update, 'run-a');
+    const { summary } = await writeBatchResults(batchId, 'run-b', update, 'run-a');
 
     const rows: { key: string; amount: number | null; hash: string }[] = [];
     for await (const r of resultRows(batchId, 'run-b')) rows.push({ key: r.product.item_key, amount: r.product.amount_to_pay, hash: r.hash });

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { html } from '../html';
-import { money, reason, sourceLabel, t, type MessageId } from '../i18n';
+import { lang, money, reason, sourceLabel, t, type MessageId } from '../i18n';
 import { api, isBroker, messageOf, must, ApiError } from '../api';
 import { go, place } from '../router';
 import { FieldError, Link, Pager, say, Title } from '../ui';
@@ -20,7 +20,9 @@ type Row = {
   customs_duty: number | null;
   amount_to_pay: number | null;
   reasons: string[];
-  review_causes: ('channel_a' | 'channel_ro' | 'low_confidence')[];
+  review_causes: ('channel_a' | 'channel_ro' | 'low_confidence' | 'risk')[];
+  /** The risk rules that flag the product (issue 40, item 5): each with its reason and norm. */
+  risk_flags?: { code: string; reason: string; reason_en: string; norm: string }[];
   declared_code: string | null;
   candidates: Candidate[];
   review?: { decided_by: string; reason: string };
@@ -101,7 +103,7 @@ function Queue(props: { batch: string }) {
         <td>${r.classification_confidence ?? '—'}</td>
         <td><span class=${`pill ch-${r.customs_channel ?? 'none'}`}>${r.customs_channel ?? '—'}</span></td>
         <td>${money(r.customs_duty)}</td>
-        <td><ul class="reasons">${r.review_causes.map((c) => html`<li><strong>${t(`cause_${c}` as MessageId)}</strong></li>`)}${r.classification_evidence && html`<li class="evidence">${t('evidence')}: ${reason(r.classification_evidence, meta.review_threshold)}</li>`}${r.reasons.filter((x) => !x.startsWith('low-confidence:')).map((x) => html`<li>${reason(x, meta.review_threshold)}</li>`)}${r.review && html`<li>${t('reviewed', { by: r.review.decided_by })}: ${r.review.reason}</li>`}</ul></td>
+        <td><ul class="reasons">${r.review_causes.map((c) => html`<li><strong>${t(`cause_${c}` as MessageId)}</strong></li>`)}${(r.risk_flags ?? []).map((f) => html`<li class="risk">${t('riskFlag')}: ${lang.value === 'es' ? f.reason : f.reason_en} <small>(${f.norm})</small></li>`)}${r.classification_evidence && html`<li class="evidence">${t('evidence')}: ${reason(r.classification_evidence, meta.review_threshold)}</li>`}${r.reasons.filter((x) => !x.startsWith('low-confidence:')).map((x) => html`<li>${reason(x, meta.review_threshold)}</li>`)}${r.review && html`<li>${t('reviewed', { by: r.review.decided_by })}: ${r.review.reason}</li>`}</ul></td>
         <td><ul class="reasons">${r.candidates.map((c) => html`<li>${c.ncm_code} · ${t('dutyRate', { rate: c.duty_rate })} · ${c.description}</li>`)}</ul></td>
         ${isBroker.value && html`<td><button type="button" aria-expanded=${editing === r.item_key} aria-label=${t('correctFor', { awb: r.awb_number })} onClick=${() => setEditing(editing === r.item_key ? null : r.item_key)}>${t('correct')}</button></td>`}
       </tr>${editing === r.item_key && html`<tr class="editor"><td colspan="10"><${Correct} key=${r.item_key} n=${rows.indexOf(r)} batch=${meta.batch_id} row=${r} onDone=${() => { focusAfter.current = { key: r.item_key, index: rows.indexOf(r) }; setEditing(null); setVersion(version + 1); }} onCancel=${() => setEditing(null)} /></td></tr>`}`)}</tbody>

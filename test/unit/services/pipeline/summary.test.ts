@@ -23,7 +23,7 @@ describe('the manifest summary', () => {
         processed('A2', 'b1', 'C', 0.2),
         ...['x1', 'x2', 'x3'].map((k) => processed('A3', k, 'X', 0)),
       ]),
-    ).toEqual({ total_awbs: 3, total_products: 6, amount_to_pay: 0.3, currency: 'USD', personal_items: 2, commercial_items: 1, prohibited_items: 3, review_pending: 6, review_at_stake: 0.3 });
+    ).toEqual({ total_awbs: 3, total_products: 6, amount_to_pay: 0.3, currency: 'USD', personal_items: 2, commercial_items: 1, prohibited_items: 3, review_pending: 6, review_at_stake: 0.3, risk_flags: { products: 0, total: 0, by_rule: {} } });
   });
 
   it('takes calculated products as they are', () => {
@@ -38,7 +38,7 @@ describe('the manifest summary', () => {
   });
 
   it('is zero for an empty manifest', () => {
-    expect(tally([])).toEqual({ total_awbs: 0, total_products: 0, amount_to_pay: 0, currency: 'USD', personal_items: 0, commercial_items: 0, prohibited_items: 0, review_pending: 0, review_at_stake: 0 });
+    expect(tally([])).toEqual({ total_awbs: 0, total_products: 0, amount_to_pay: 0, currency: 'USD', personal_items: 0, commercial_items: 0, prohibited_items: 0, review_pending: 0, review_at_stake: 0, risk_flags: { products: 0, total: 0, by_rule: {} } });
   });
 
   it('counts the products awaiting review and what they pay: not a confident green one, not one a broker decided', () => {
@@ -47,5 +47,18 @@ describe('the manifest summary', () => {
     const doubtful = { ...processed('A3', 'c1', 'P', 11), classification_confidence: 0.3, customs_channel: 'V' as const };
     const red = { ...processed('A4', 'd1', 'C', 13), classification_confidence: 0.99, customs_channel: 'RO' as const };
     expect(tally([confident, decided, doubtful, red])).toMatchObject({ review_pending: 2, review_at_stake: 24 });
+  });
+
+  it('counts the products the risk rules flagged, the flags and the flags by rule; and a product with a flag awaits review', () => {
+    const flag = (code: 'split_over_franchise' | 'under_valuation') => ({ code, reason: 'r', reason_en: 'r', norm: 'n' });
+    const confident = { ...processed('A1', 'a1', 'P', 5), classification_confidence: 0.99, customs_channel: 'V' as const };
+    const split = { ...confident, item_key: 'a2', risk_flags: [flag('split_over_franchise'), flag('under_valuation')] };
+    const cheap = { ...confident, item_key: 'a3', risk_flags: [flag('under_valuation')] };
+    expect(tally([confident, split, cheap])).toMatchObject({ review_pending: 2, risk_flags: { products: 2, total: 3, by_rule: { split_over_franchise: 1, under_valuation: 2 } } });
+  });
+
+  it('leaves the risk flags out when the rules are off', () => {
+    const t = new SummaryTally(false);
+    expect(t.summary()).not.toHaveProperty('risk_flags');
   });
 });

@@ -1,0 +1,143 @@
+import type { ManifestItem } from '#core/manifests/submission';
+import type { ProcessedResult } from '#core/manifests/model';
+import type { ProcessedProduct } from '#core/manifests/views';
+import {
+  addToFlight,
+  flightFlags,
+  ncmKey,
+  parseRiskSettings,
+  riskRulesAt,
+  underValuation,
+  unitsOf,
+  valueBin,
+  valueStats,
+  Flight,
+  type FlightRisk,
+  type RiskFlag,
+  type RiskRules,
+  type ValueStats,
+} from '#core/customs/risk-rules';
+import { blobs } from '#infra/blobs';
+import { getSetting } from '#infra/entities/settings';
+import { addValues, valueHistories } from '#infra/entities/risk-history';
+import { logger } from '#shared/logger';
+
+/**
+ * The risk flags of a run (issue 40, item 5), computed within the finish's one pass over the
+ * run's results (batch-results.ts), never a pass of its own:
+ *
+ * 1. while the finish reads each page's items and results (the loop that sorts them), `add` keeps
+ *    what the rules read of each item: per AWB its consignee keys, FOB, units by kind and quota
+ *    outcome (once per AWB), per item its NCM and FOB per unit;
+ * 2. `prepare`, once: the flight's flags by AWB (one in-memory pass over the AWBs), and the
+ *    history of each NCM of the run (one keyed BatchGetItem per 100 NCMs, never a read per item);
+ * 3. while the finish merges and writes the results, `apply` puts each product's flags on it
+ *    (`risk_flags`), before the summary counts it;
+ * 4. `keepFlight`: the flight's AWBs kept beside the results (a later run of only some AWBs, a
+ *    tax-id correction, judges them with the rest of the flight); `addToHistory`, once the batch
+ *    is complete: the run's values added to the NCMs' histories (one ADD per NCM, 100 to a transaction).
+ *
+ * The rules' numbers: `riskRulesAt` with the `riskRules` setting (JSON) over the defaults.
+ */
+
+/** Where a run keeps its flight's AWBs: beside its results. A broker's revision (`<run>.r<n>-<hash>`) reads its base run's. */
+const flightKey = (batchId: string, runId: string) => `exports/${batchId}/${runId.replace(/\.r\d+-[0-9a-f]{8}$/, '')}/results/risk-flight.json`;
+
+export class RiskPass {
+  private readonly flight = new Flight();
+  /** This run's items with an NCM and a unit value. */
+  private readonly unitValues = new Map<string, { ncm: string; usd: number }>();
+  /** This run's values per NCM, by bin (what `finish` adds to the history). */
+  private readonly runBins = new Map<string, Map<number, number>>();
+  private flags = new Map<string, readonly RiskFlag[]>();
+  private stats = new Map<string, ValueStats>();
+  private merged: FlightRisk = {};
+
+  private constructor(
+    readonly rules: RiskRules,
+    private readonly batchId: string,
+    private readonly runId: string,
+    private readonly previous: FlightRisk | undefined,
+  ) {}
+
+  /** The pass of a run; `previous`, the finished run whose results this run overlays (a partial run). */
+  static async start(batchId: string, runId: string, previous: string | undefined, at: Date): Promise<RiskPass> {
+    const rules = riskRulesAt(at, parseRiskSettings(await getSetting('riskRules')));
+    let prior: FlightRisk | undefined;
+    if (rules.enabled && previous) {
+      const body = await blobs().get(flightKey(batchId, previous));
+      prior = body ? (JSON.parse(body.toString('utf8')) as FlightRisk) : undefined;
+      if (!prior) logger.warn('risk flags: the previous run kept no flight; its other AWBs are judged without this run', { batchId, previous });
+    }
+    return new RiskPass(rules, batchId, runId, prior);
+  }
+
+  get enabled(): boolean {
+    return this.rules.enabled;
+  }
+
+  /** One item of the run with its results (step 1). */
+  add(awb: string, itemKey: string, data: ManifestItem, result: ProcessedResult | undefined): void {
+    if (!this.rules.enabled) return;
+    addToFlight(this.flight, awb, data, result);
+    const ncm = ncmKey(result?.ncm_code);
+    const fob = data.fobValueUsd;
+    if (!ncm || typeof fob !== 'number' || !(fob > 0)) return;
+    const usd = fob / unitsOf(data);
+    this.unitValues.set(itemKey, { ncm, usd });
+    const bins = this.runBins.get(ncm) ?? new Map<number, number>();
+    const bin = valueBin(usd);
+    bins.set(bin, (bins.get(bin) ?? 0) + 1);
+    this.runBins.set(ncm, bins);
+  }
+
+  /** The flight's flags and the NCMs' histories, once every item was added (step 2). */
+  async prepare(): Promise<void> {
+    if (!this.rules.enabled) return;
+    const merged: FlightRisk = {};
+    if (this.previous) for (const [awb, e] of Object.entries(this.previous)) if (!this.flight.awbs.has(awb)) merged[awb] = e;
+    for (const [awb, e] of this.flight.awbs) merged[awb] = e;
+    this.merged = merged;
+    this.flags = flightFlags(merged, this.rules);
+    const histories = await valueHistories([...this.runBins.keys()]);
+    this.stats = new Map([...histories].map(([ncm, h]) => [ncm, valueStats(h)]));
+  }
+
+  /** The product with its flags (step 3); a product of an AWB this run did not process keeps its under-valuation flag. */
+  apply(p: ProcessedProduct): ProcessedProduct {
+    if (!this.rules.enabled) return p;
+    let flags: readonly RiskFlag[] = this.flags.get(p.awb_number) ?? [];
+    if (this.flight.awbs.has(p.awb_number)) {
+      const u = this.unitValues.get(p.item_key);
+      const f = u ? underValuation(u.ncm, u.usd, this.stats.get(u.ncm), this.rules) : null;
+      if (f) flags = [...flags, f];
+    } else {
+      const kept = (p.risk_flags ?? []).filter((f) => f.code === 'under_valuation');
+      if (kept.length) flags = [...flags, ...kept];
+    }
+    if (flags.length) return { ...p, risk_flags: flags };
+    if (!p.risk_flags) return p;
+    const { risk_flags: _gone, ...rest } = p;
+    return rest;
+  }
+
+  /** Keeps the flight beside the results (step 4, before the batch completes). */
+  async keepFlight(): Promise<void> {
+    if (!this.rules.enabled) return;
+    await blobs().put(flightKey(this.batchId, this.runId), Buffer.from(JSON.stringify(this.merged)), 'application/json');
+  }
+
+  /**
+   * Adds the run's values to the NCMs' histories (step 4, once the batch is complete, as the CSV
+   * and the workbook are made: the next flight reads them, this one does not wait for them). A
+   * failure loses this run's values for the statistics, never the run.
+   */
+  async addToHistory(): Promise<void> {
+    if (!this.rules.enabled) return;
+    try {
+      await addValues(this.runBins, this.runId);
+    } catch (err) {
+      logger.warn('risk flags: the run\'s values were not added to the NCM histories', { batchId: this.batchId, runId: this.runId, error: String(err) });
+    }
+  }
+}
