@@ -2735,6 +2735,8 @@ export interface operations {
                         errors?: {
                             [key: string]: string[];
                         };
+                        /** @description How many fields failed, when more than the 1,000 listed in `errors` (correct them and send again to see the rest) */
+                        errors_total?: number;
                     };
                 };
             };
@@ -3200,6 +3202,8 @@ export interface operations {
                         errors?: {
                             [key: string]: string[];
                         };
+                        /** @description How many fields failed, when more than the 1,000 listed in `errors` (correct them and send again to see the rest) */
+                        errors_total?: number;
                     };
                 };
             };
@@ -3488,6 +3492,8 @@ export interface operations {
                         errors?: {
                             [key: string]: string[];
                         };
+                        /** @description How many fields failed, when more than the 1,000 listed in `errors` (correct them and send again to see the rest) */
+                        errors_total?: number;
                     };
                 };
             };
@@ -3792,6 +3798,8 @@ export interface operations {
                         errors?: {
                             [key: string]: string[];
                         };
+                        /** @description How many fields failed, when more than the 1,000 listed in `errors` (correct them and send again to see the rest) */
+                        errors_total?: number;
                     };
                 };
             };
@@ -4062,6 +4070,8 @@ export interface operations {
                         errors?: {
                             [key: string]: string[];
                         };
+                        /** @description How many fields failed, when more than the 1,000 listed in `errors` (correct them and send again to see the rest) */
+                        errors_total?: number;
                     };
                 };
             };
@@ -4279,6 +4289,8 @@ export interface operations {
                         errors?: {
                             [key: string]: string[];
                         };
+                        /** @description How many fields failed, when more than the 1,000 listed in `errors` (correct them and send again to see the rest) */
+                        errors_total?: number;
                     };
                 };
             };
@@ -4561,6 +4573,8 @@ export interface operations {
                         errors?: {
                             [key: string]: string[];
                         };
+                        /** @description How many fields failed, when more than the 1,000 listed in `errors` (correct them and send again to see the rest) */
+                        errors_total?: number;
                     };
                 };
             };
@@ -4856,6 +4870,8 @@ export interface operations {
                         errors?: {
                             [key: string]: string[];
                         };
+                        /** @description How many fields failed, when more than the 1,000 listed in `errors` (correct them and send again to see the rest) */
+                        errors_total?: number;
                     };
                 };
             };
@@ -5142,6 +5158,8 @@ export interface operations {
                         errors?: {
                             [key: string]: string[];
                         };
+                        /** @description How many fields failed, when more than the 1,000 listed in `errors` (correct them and send again to see the rest) */
+                        errors_total?: number;
                     };
                 };
             };
@@ -5391,6 +5409,8 @@ export interface operations {
                         errors?: {
                             [key: string]: string[];
                         };
+                        /** @description How many fields failed, when more than the 1,000 listed in `errors` (correct them and send again to see the rest) */
+                        errors_total?: number;
                     };
                 };
             };
@@ -5687,6 +5707,8 @@ export interface operations {
                         errors?: {
                             [key: string]: string[];
                         };
+                        /** @description How many fields failed, when more than the 1,000 listed in `errors` (correct them and send again to see the rest) */
+                        errors_total?: number;
                     };
                 };
             };
@@ -5886,6 +5908,8 @@ export interface operations {
                         errors?: {
                             [key: string]: string[];
                         };
+                        /** @description How many fields failed, when more than the 1,000 listed in `errors` (correct them and send again to see the rest) */
+                        errors_total?: number;
                     };
                 };
             };
@@ -6186,6 +6210,8 @@ export interface operations {
                         errors?: {
                             [key: string]: string[];
                         };
+                        /** @description How many fields failed, when more than the 1,000 listed in `errors` (correct them and send again to see the rest) */
+                        errors_total?: number;
                     };
                 };
             };
@@ -6439,6 +6465,8 @@ export interface operations {
                         errors?: {
                             [key: string]: string[];
                         };
+                        /** @description How many fields failed, when more than the 1,000 listed in `errors` (correct them and send again to see the rest) */
+                        errors_total?: number;
                     };
                 };
             };
@@ -6746,6 +6774,8 @@ export interface operations {
                         errors?: {
                             [key: string]: string[];
                         };
+                        /** @description How many fields failed, when more than the 1,000 listed in `errors` (correct them and send again to see the rest) */
+                        errors_total?: number;
                     };
                 };
             };
@@ -6957,6 +6987,8 @@ export interface operations {
                         errors?: {
                             [key: string]: string[];
                         };
+                        /** @description How many fields failed, when more than the 1,000 listed in `errors` (correct them and send again to see the rest) */
+                        errors_total?: number;
                     };
                 };
             };
@@ -7462,6 +7494,8 @@ export interface operations {
                         errors?: {
                             [key: string]: string[];
                         };
+                        /** @description How many fields failed, when more than the 1,000 listed in `errors` (correct them and send again to see the rest) */
+                        errors_total?: number;
                     };
                 };
             };
@@ -8156,6 +8190,8 @@ export interface operations {
                         errors?: {
                             [key: string]: string[];
                         };
+                        /** @description How many fields failed, when more than the 1,000 listed in `errors` (correct them and send again to see the rest) */
+                        errors_total?: number;
                     };
                 };
             };
@@ -8476,6 +8512,8 @@ export interface operations {
                         errors?: {
                             [key: string]: string[];
                         };
+                        /** @description How many fields failed, when more than the 1,000 listed in `errors` (correct them and send again to see the rest) */
+                        errors_total?: number;
                     };
                 };
             };
@@ -8797,6 +8835,8 @@ export interface operations {
                         errors?: {
                             [key: string]: string[];
                         };
+                        /** @description How many fields failed, when more than the 1,000 listed in `errors` (correct them and send again to see the rest) */
+                        errors_total?: number;
                     };
                 };
             };
@@ -9070,6 +9110,8 @@ export interface operations {
                         errors?: {
                             [key: string]: string[];
                         };
+                        /** @description How many fields failed, when more than the 1,000 listed in `errors` (correct them and send again to see the rest) */
+                        errors_total?: number;
                     };
                 };
             };
@@ -9401,6 +9443,8 @@ export interface operations {
                         errors?: {
                             [key: string]: string[];
                         };
+                        /** @description How many fields failed, when more than the 1,000 listed in `errors` (correct them and send again to see the rest) */
+                        errors_total?: number;
                     };
                 };
             };
@@ -9831,6 +9875,8 @@ export interface operations {
                         errors?: {
                             [key: string]: string[];
                         };
+                        /** @description How many fields failed, when more than the 1,000 listed in `errors` (correct them and send again to see the rest) */
+                        errors_total?: number;
                     };
                 };
             };
@@ -10101,6 +10147,8 @@ export interface operations {
                         errors?: {
                             [key: string]: string[];
                         };
+                        /** @description How many fields failed, when more than the 1,000 listed in `errors` (correct them and send again to see the rest) */
+                        errors_total?: number;
                     };
                 };
             };
@@ -10363,6 +10411,8 @@ export interface operations {
                         errors?: {
                             [key: string]: string[];
                         };
+                        /** @description How many fields failed, when more than the 1,000 listed in `errors` (correct them and send again to see the rest) */
+                        errors_total?: number;
                     };
                 };
             };
@@ -10582,6 +10632,8 @@ export interface operations {
                         errors?: {
                             [key: string]: string[];
                         };
+                        /** @description How many fields failed, when more than the 1,000 listed in `errors` (correct them and send again to see the rest) */
+                        errors_total?: number;
                     };
                 };
             };
@@ -11091,6 +11143,8 @@ export interface operations {
                         errors?: {
                             [key: string]: string[];
                         };
+                        /** @description How many fields failed, when more than the 1,000 listed in `errors` (correct them and send again to see the rest) */
+                        errors_total?: number;
                         batch_id?: string;
                     };
                 };
@@ -11760,6 +11814,8 @@ export interface operations {
                         errors?: {
                             [key: string]: string[];
                         };
+                        /** @description How many fields failed, when more than the 1,000 listed in `errors` (correct them and send again to see the rest) */
+                        errors_total?: number;
                     };
                 };
             };
@@ -11978,6 +12034,8 @@ export interface operations {
                         errors?: {
                             [key: string]: string[];
                         };
+                        /** @description How many fields failed, when more than the 1,000 listed in `errors` (correct them and send again to see the rest) */
+                        errors_total?: number;
                     };
                 };
             };
@@ -12214,6 +12272,8 @@ export interface operations {
                         errors?: {
                             [key: string]: string[];
                         };
+                        /** @description How many fields failed, when more than the 1,000 listed in `errors` (correct them and send again to see the rest) */
+                        errors_total?: number;
                     };
                 };
             };
@@ -12440,6 +12500,8 @@ export interface operations {
                         errors?: {
                             [key: string]: string[];
                         };
+                        /** @description How many fields failed, when more than the 1,000 listed in `errors` (correct them and send again to see the rest) */
+                        errors_total?: number;
                     };
                 };
             };
@@ -13002,6 +13064,8 @@ export interface operations {
                         errors?: {
                             [key: string]: string[];
                         };
+                        /** @description How many fields failed, when more than the 1,000 listed in `errors` (correct them and send again to see the rest) */
+                        errors_total?: number;
                     };
                 };
             };
@@ -13286,6 +13350,8 @@ export interface operations {
                         errors?: {
                             [key: string]: string[];
                         };
+                        /** @description How many fields failed, when more than the 1,000 listed in `errors` (correct them and send again to see the rest) */
+                        errors_total?: number;
                     };
                 };
             };
@@ -13570,6 +13636,8 @@ export interface operations {
                         errors?: {
                             [key: string]: string[];
                         };
+                        /** @description How many fields failed, when more than the 1,000 listed in `errors` (correct them and send again to see the rest) */
+                        errors_total?: number;
                     };
                 };
             };
@@ -13811,6 +13879,8 @@ export interface operations {
                         errors?: {
                             [key: string]: string[];
                         };
+                        /** @description How many fields failed, when more than the 1,000 listed in `errors` (correct them and send again to see the rest) */
+                        errors_total?: number;
                     };
                 };
             };
@@ -14072,6 +14142,8 @@ export interface operations {
                         errors?: {
                             [key: string]: string[];
                         };
+                        /** @description How many fields failed, when more than the 1,000 listed in `errors` (correct them and send again to see the rest) */
+                        errors_total?: number;
                     };
                 };
             };
@@ -14360,6 +14432,8 @@ export interface operations {
                         errors?: {
                             [key: string]: string[];
                         };
+                        /** @description How many fields failed, when more than the 1,000 listed in `errors` (correct them and send again to see the rest) */
+                        errors_total?: number;
                     };
                 };
             };
@@ -14792,6 +14866,8 @@ export interface operations {
                         errors?: {
                             [key: string]: string[];
                         };
+                        /** @description How many fields failed, when more than the 1,000 listed in `errors` (correct them and send again to see the rest) */
+                        errors_total?: number;
                     };
                 };
             };
@@ -14986,6 +15062,8 @@ export interface operations {
                         errors?: {
                             [key: string]: string[];
                         };
+                        /** @description How many fields failed, when more than the 1,000 listed in `errors` (correct them and send again to see the rest) */
+                        errors_total?: number;
                     };
                 };
             };
@@ -15177,6 +15255,8 @@ export interface operations {
                         errors?: {
                             [key: string]: string[];
                         };
+                        /** @description How many fields failed, when more than the 1,000 listed in `errors` (correct them and send again to see the rest) */
+                        errors_total?: number;
                     };
                 };
             };
@@ -15457,6 +15537,8 @@ export interface operations {
                         errors?: {
                             [key: string]: string[];
                         };
+                        /** @description How many fields failed, when more than the 1,000 listed in `errors` (correct them and send again to see the rest) */
+                        errors_total?: number;
                     };
                 };
             };
@@ -15724,6 +15806,8 @@ export interface operations {
                         errors?: {
                             [key: string]: string[];
                         };
+                        /** @description How many fields failed, when more than the 1,000 listed in `errors` (correct them and send again to see the rest) */
+                        errors_total?: number;
                     };
                 };
             };
@@ -15988,6 +16072,8 @@ export interface operations {
                         errors?: {
                             [key: string]: string[];
                         };
+                        /** @description How many fields failed, when more than the 1,000 listed in `errors` (correct them and send again to see the rest) */
+                        errors_total?: number;
                     };
                 };
             };
@@ -16232,6 +16318,8 @@ export interface operations {
                         errors?: {
                             [key: string]: string[];
                         };
+                        /** @description How many fields failed, when more than the 1,000 listed in `errors` (correct them and send again to see the rest) */
+                        errors_total?: number;
                     };
                 };
             };
@@ -16599,6 +16687,8 @@ export interface operations {
                         errors?: {
                             [key: string]: string[];
                         };
+                        /** @description How many fields failed, when more than the 1,000 listed in `errors` (correct them and send again to see the rest) */
+                        errors_total?: number;
                     };
                 };
             };
@@ -16915,6 +17005,8 @@ export interface operations {
                         errors?: {
                             [key: string]: string[];
                         };
+                        /** @description How many fields failed, when more than the 1,000 listed in `errors` (correct them and send again to see the rest) */
+                        errors_total?: number;
                     };
                 };
             };
@@ -17317,6 +17409,8 @@ export interface operations {
                         errors?: {
                             [key: string]: string[];
                         };
+                        /** @description How many fields failed, when more than the 1,000 listed in `errors` (correct them and send again to see the rest) */
+                        errors_total?: number;
                     };
                 };
             };
@@ -17611,6 +17705,8 @@ export interface operations {
                         errors?: {
                             [key: string]: string[];
                         };
+                        /** @description How many fields failed, when more than the 1,000 listed in `errors` (correct them and send again to see the rest) */
+                        errors_total?: number;
                     };
                 };
             };
@@ -17945,6 +18041,8 @@ export interface operations {
                         errors?: {
                             [key: string]: string[];
                         };
+                        /** @description How many fields failed, when more than the 1,000 listed in `errors` (correct them and send again to see the rest) */
+                        errors_total?: number;
                     };
                 };
             };
@@ -18204,6 +18302,8 @@ export interface operations {
                         errors?: {
                             [key: string]: string[];
                         };
+                        /** @description How many fields failed, when more than the 1,000 listed in `errors` (correct them and send again to see the rest) */
+                        errors_total?: number;
                     };
                 };
             };
@@ -18428,6 +18528,8 @@ export interface operations {
                         errors?: {
                             [key: string]: string[];
                         };
+                        /** @description How many fields failed, when more than the 1,000 listed in `errors` (correct them and send again to see the rest) */
+                        errors_total?: number;
                     };
                 };
             };
@@ -19389,6 +19491,8 @@ export interface operations {
                         errors?: {
                             [key: string]: string[];
                         };
+                        /** @description How many fields failed, when more than the 1,000 listed in `errors` (correct them and send again to see the rest) */
+                        errors_total?: number;
                     };
                 };
             };
@@ -19855,6 +19959,8 @@ export interface operations {
                         errors?: {
                             [key: string]: string[];
                         };
+                        /** @description How many fields failed, when more than the 1,000 listed in `errors` (correct them and send again to see the rest) */
+                        errors_total?: number;
                     };
                 };
             };
@@ -20106,6 +20212,8 @@ export interface operations {
                         errors?: {
                             [key: string]: string[];
                         };
+                        /** @description How many fields failed, when more than the 1,000 listed in `errors` (correct them and send again to see the rest) */
+                        errors_total?: number;
                     };
                 };
             };
@@ -20387,6 +20495,8 @@ export interface operations {
                         errors?: {
                             [key: string]: string[];
                         };
+                        /** @description How many fields failed, when more than the 1,000 listed in `errors` (correct them and send again to see the rest) */
+                        errors_total?: number;
                     };
                 };
             };
@@ -20649,6 +20759,8 @@ export interface operations {
                         errors?: {
                             [key: string]: string[];
                         };
+                        /** @description How many fields failed, when more than the 1,000 listed in `errors` (correct them and send again to see the rest) */
+                        errors_total?: number;
                     };
                 };
             };
@@ -20955,6 +21067,8 @@ export interface operations {
                         errors?: {
                             [key: string]: string[];
                         };
+                        /** @description How many fields failed, when more than the 1,000 listed in `errors` (correct them and send again to see the rest) */
+                        errors_total?: number;
                     };
                 };
             };
@@ -21242,6 +21356,8 @@ export interface operations {
                         errors?: {
                             [key: string]: string[];
                         };
+                        /** @description How many fields failed, when more than the 1,000 listed in `errors` (correct them and send again to see the rest) */
+                        errors_total?: number;
                     };
                 };
             };
@@ -21504,6 +21620,8 @@ export interface operations {
                         errors?: {
                             [key: string]: string[];
                         };
+                        /** @description How many fields failed, when more than the 1,000 listed in `errors` (correct them and send again to see the rest) */
+                        errors_total?: number;
                     };
                 };
             };
@@ -22079,6 +22197,8 @@ export interface operations {
                         errors?: {
                             [key: string]: string[];
                         };
+                        /** @description How many fields failed, when more than the 1,000 listed in `errors` (correct them and send again to see the rest) */
+                        errors_total?: number;
                     };
                 };
             };
@@ -22341,6 +22461,8 @@ export interface operations {
                         errors?: {
                             [key: string]: string[];
                         };
+                        /** @description How many fields failed, when more than the 1,000 listed in `errors` (correct them and send again to see the rest) */
+                        errors_total?: number;
                     };
                 };
             };
@@ -22784,6 +22906,8 @@ export interface operations {
                         errors?: {
                             [key: string]: string[];
                         };
+                        /** @description How many fields failed, when more than the 1,000 listed in `errors` (correct them and send again to see the rest) */
+                        errors_total?: number;
                     };
                 };
             };
@@ -23439,6 +23563,8 @@ export interface operations {
                         errors?: {
                             [key: string]: string[];
                         };
+                        /** @description How many fields failed, when more than the 1,000 listed in `errors` (correct them and send again to see the rest) */
+                        errors_total?: number;
                     };
                 };
             };
@@ -23780,6 +23906,8 @@ export interface operations {
                         errors?: {
                             [key: string]: string[];
                         };
+                        /** @description How many fields failed, when more than the 1,000 listed in `errors` (correct them and send again to see the rest) */
+                        errors_total?: number;
                     };
                 };
             };
@@ -24194,6 +24322,8 @@ export interface operations {
                         errors?: {
                             [key: string]: string[];
                         };
+                        /** @description How many fields failed, when more than the 1,000 listed in `errors` (correct them and send again to see the rest) */
+                        errors_total?: number;
                     };
                 };
             };
@@ -24514,6 +24644,8 @@ export interface operations {
                         errors?: {
                             [key: string]: string[];
                         };
+                        /** @description How many fields failed, when more than the 1,000 listed in `errors` (correct them and send again to see the rest) */
+                        errors_total?: number;
                     };
                 };
             };
@@ -25119,6 +25251,8 @@ export interface operations {
                         errors?: {
                             [key: string]: string[];
                         };
+                        /** @description How many fields failed, when more than the 1,000 listed in `errors` (correct them and send again to see the rest) */
+                        errors_total?: number;
                     };
                 };
             };
@@ -25792,6 +25926,8 @@ export interface operations {
                         errors?: {
                             [key: string]: string[];
                         };
+                        /** @description How many fields failed, when more than the 1,000 listed in `errors` (correct them and send again to see the rest) */
+                        errors_total?: number;
                     };
                 };
             };
@@ -26069,6 +26205,8 @@ export interface operations {
                         errors?: {
                             [key: string]: string[];
                         };
+                        /** @description How many fields failed, when more than the 1,000 listed in `errors` (correct them and send again to see the rest) */
+                        errors_total?: number;
                     };
                 };
             };
@@ -26609,6 +26747,8 @@ export interface operations {
                         errors?: {
                             [key: string]: string[];
                         };
+                        /** @description How many fields failed, when more than the 1,000 listed in `errors` (correct them and send again to see the rest) */
+                        errors_total?: number;
                     };
                 };
             };
@@ -27087,6 +27227,8 @@ export interface operations {
                         errors?: {
                             [key: string]: string[];
                         };
+                        /** @description How many fields failed, when more than the 1,000 listed in `errors` (correct them and send again to see the rest) */
+                        errors_total?: number;
                     };
                 };
             };
@@ -27364,6 +27506,8 @@ export interface operations {
                         errors?: {
                             [key: string]: string[];
                         };
+                        /** @description How many fields failed, when more than the 1,000 listed in `errors` (correct them and send again to see the rest) */
+                        errors_total?: number;
                     };
                 };
             };
@@ -27715,6 +27859,8 @@ export interface operations {
                         errors?: {
                             [key: string]: string[];
                         };
+                        /** @description How many fields failed, when more than the 1,000 listed in `errors` (correct them and send again to see the rest) */
+                        errors_total?: number;
                     };
                 };
             };
@@ -28192,6 +28338,8 @@ export interface operations {
                         errors?: {
                             [key: string]: string[];
                         };
+                        /** @description How many fields failed, when more than the 1,000 listed in `errors` (correct them and send again to see the rest) */
+                        errors_total?: number;
                     };
                 };
             };
@@ -28680,6 +28828,8 @@ export interface operations {
                         errors?: {
                             [key: string]: string[];
                         };
+                        /** @description How many fields failed, when more than the 1,000 listed in `errors` (correct them and send again to see the rest) */
+                        errors_total?: number;
                     };
                 };
             };

@@ -49,11 +49,29 @@ export class BadGateway extends define(502, 'bad_gateway', 'An upstream service 
 /** An upstream service (a carrier's API) did not answer in time. */
 export class GatewayTimeout extends define(504, 'gateway_timeout', 'An upstream service did not answer in time.') {}
 
+/** The most failing fields a 422 lists: its answer stays a few hundred KB, far below Lambda's 6 MB. */
+export const maxFieldErrors = 1000;
+
+/**
+ * A 422 with one entry per failing field, the first `maxFieldErrors` of them in the order found;
+ * beyond that, `errors_total` says how many fields failed and the message says how to see the rest.
+ */
 export class ValidationFailed extends ServiceError {
   override readonly status = 422;
   override readonly code = 'validation_failed';
-  constructor(readonly errors: FieldErrors, message = 'The given data was invalid.') {
-    super(message);
+  readonly errors: FieldErrors;
+  constructor(errors: FieldErrors, message = 'The given data was invalid.') {
+    const fields = Object.keys(errors);
+    const over = fields.length > maxFieldErrors;
+    super(over ? `${message} The first ${maxFieldErrors} of ${fields.length} failing fields are listed: correct them and send again to see the rest.` : message);
+    if (!over) {
+      this.errors = errors;
+      return;
+    }
+    const shown = emptyFieldErrors();
+    for (const field of fields.slice(0, maxFieldErrors)) shown[field] = errors[field];
+    this.errors = shown;
+    this.extra.errors_total = fields.length;
   }
 }
 

@@ -13,6 +13,7 @@ const errorBody = {
     message: { type: 'string' },
     error: { type: 'string', description: 'Stable machine code' },
     errors: { type: 'object', additionalProperties: { type: 'array', items: { type: 'string' } } },
+    errors_total: { type: 'integer', description: 'How many fields failed, when more than the 1,000 listed in `errors` (correct them and send again to see the rest)' },
   },
 };
 
@@ -111,7 +112,10 @@ function failureSchema(def: ResponseDef, status: number): Json {
   const extra = def.body ? ((schemaOf(def.body) as { properties?: Json }).properties ?? {}) : {};
   const properties: Json = { ...(errorBody.properties as Json), ...extra };
   properties.error = { type: 'string', enum: [...(def.errors ?? [])], description: 'Stable machine code' };
-  if (status !== 422) delete properties.errors;
+  if (status !== 422) {
+    delete properties.errors;
+    delete properties.errors_total;
+  }
   if (status === 500) properties.request_id = { type: 'string' };
   return { type: 'object', required: ['success', 'message', 'error'], properties };
 }

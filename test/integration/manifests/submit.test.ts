@@ -120,6 +120,27 @@ describe('manifest submission', () => {
     expect(list.body.data).toHaveLength(0);
   });
 
+  it('lists the first 1,000 failing fields of a large invalid manifest, with how many failed and how to see the rest, in a bounded answer', async () => {
+    const { token } = await t.account('Many Invalid Couriers');
+    const body = manifest(3000);
+    for (const it of body.items as Record<string, unknown>[]) {
+      it.consigneeEmail = 'not-an-email';
+      it.fobValueUsd = 'twelve';
+    }
+    const res = await t.call('POST', submitPath(), { token, body });
+    expect(res.status).toBe(422);
+    expect(Object.keys(res.body.errors)).toHaveLength(1000);
+    expect(res.body.errors).toHaveProperty(['items.0.consigneeEmail']);
+    expect(res.body.errors_total).toBe(6000);
+    expect(res.body.message).toMatch(/first 1000 of 6000 failing fields are listed: correct them and send again/);
+    expect(res.text.length).toBeLessThan(200_000);
+    // A small one lists every field and no total.
+    const small = await t.call('POST', submitPath(), { token, body: manifest(2, { items: [item(1, { fobValueUsd: 'x' })] }) });
+    expect(small.status).toBe(422);
+    expect(small.body).not.toHaveProperty('errors_total');
+    expect((await t.call('GET', '/v1/couriers/manifests', { token })).body.data).toHaveLength(0);
+  });
+
   it('refuses a manifest without items, with a long mawbNumber or a bad country', async () => {
     const { token } = await t.account('Bounds Couriers');
     const res = await t.call('POST', submitPath(), { token, body: { mawbNumber: 'M'.repeat(51), items: [] } });
