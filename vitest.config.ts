@@ -14,6 +14,9 @@ export default defineConfig({
       AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
       POWERTOOLS_LOG_LEVEL: 'SILENT',
       LOG_LEVEL: 'SILENT',
+      // The functions the cloud lane runs in this process are "in Lambda" and would print an EMF line
+      // per metric (Powertools writes them past the runner's capture); test/unit/shared/metrics.test.ts checks the line.
+      POWERTOOLS_METRICS_DISABLED: 'true',
     },
   },
 });
