@@ -13,7 +13,7 @@ import { mkdirSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { useTwin } from '#support/twin';
 import { axe, openBrowser, signIn } from '#support/browser';
-import { freshCuil, item, submitPath } from '#support/manifests';
+import { freshCuil, item, submitForBatch } from '#support/manifests';
 
 const t = useTwin({ jobPollMs: 50 });
 
@@ -32,22 +32,9 @@ beforeAll(async () => {
   });
   broker = await t.account('Aduana Picker', { kind: 'broker' });
   const partner = await t.account('Courier Picker SA');
-  const key = randomUUID();
   const vague = (i: number, description: string) => item(i, { itemDescription: description, hsCode: undefined, consigneeIdNumber: freshCuil('20'), fobValueUsd: 30 });
-  const res = await t.call('POST', submitPath(), {
-    token: partner.token,
-    headers: { 'idempotency-key': key },
-    body: { mawbNumber: `MAWB-${key.slice(0, 8)}`, items: [vague(1, 'Funda varios modelos'), vague(2, 'Sorpresa misteriosa'), vague(3, 'Regalo sorpresa'), vague(4, 'Regalo sorpresa'), vague(5, 'REGALO, sorpresa!')] },
-  });
-  expect(res.status).toBe(202);
-  for (;;) {
-    const s = await t.call('GET', `/v1/couriers/default/webhook/${key}/status`, { token: partner.token });
-    if (s.body.batch_id) {
-      batchId = s.body.batch_id;
-      break;
-    }
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  const items = [vague(1, 'Funda varios modelos'), vague(2, 'Sorpresa misteriosa'), vague(3, 'Regalo sorpresa'), vague(4, 'Regalo sorpresa'), vague(5, 'REGALO, sorpresa!')];
+  batchId = await submitForBatch(t, partner.token, { mawbNumber: `MAWB-${randomUUID().slice(0, 8)}`, items });
   const end = Date.now() + 120_000;
   for (;;) {
     const s = await t.call('GET', `/v1/couriers/manifests/${batchId}/pipeline-status`, { token: partner.token });
