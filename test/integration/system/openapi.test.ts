@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { run } from '#support/run';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -23,12 +23,8 @@ async function runOn(command: string, args: string[], env: Record<string, string
     writeFileSync(file, doc.text);
     // Not spawnSync: a blocked event loop lets the twin's keep-alive timer close the test client's
     // pooled connection under the next request (ECONNRESET).
-    return await new Promise((resolve, reject) =>
-      execFile(command, [...args, file], { encoding: 'utf8', timeout: 150_000, env: { ...process.env, ...env } }, (err, stdout, stderr) => {
-        if (err && typeof err.code !== 'number') reject(err);
-        else resolve({ status: err ? (err.code as number) : 0, output: `${stdout}${stderr}` });
-      }),
-    );
+    const ran = await run(command, [...args, file], { timeout: 150_000, env: { ...process.env, ...env } });
+    return { status: ran.status, output: `${ran.stdout}${ran.stderr}` };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
