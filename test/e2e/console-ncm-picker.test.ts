@@ -83,6 +83,8 @@ describe('the NCM picker', () => {
       if (product.candidates[0].matched_words.length) expect(firstOption).toContain(`Propuesto por coincidir con: ${product.candidates[0].matched_words.join(', ')}`);
       expect(firstOption).toMatch(/Arancel \d+(,\d+)?% · IVA \d+(,\d+)?%/);
       expect(firstOption).not.toMatch(/\(\d+%\)/);
+      // The classifier's evidence beside the current code reads in Spanish, as in the reasons column.
+      expect(firstOption).not.toMatch(/Matched|score|next \d/);
       expect(await combo.getAttribute('aria-expanded')).toBe('true');
       expect(await combo.getAttribute('aria-activedescendant')).toBe(await options.first().getAttribute('id'));
       expect(await axe(page), 'the candidates open').toEqual([]);

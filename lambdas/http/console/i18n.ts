@@ -269,6 +269,8 @@ export type MessageId = keyof typeof messages;
 
 /** A reason or the classifier's evidence (the API's English) in the console's language: reasons.ts. */
 export const reason = (text: string, threshold: number) => reasonIn(lang.value, text, threshold);
+/** The classifier's evidence in the console's language (it names no threshold). */
+export const evidenceText = (text: string) => reasonIn(lang.value, text, Number.NaN);
 
 /** The message in the current language, `{name}` replaced by `params.name`. */
 /** A classification source (core/tariff/types.ts) in the console's language; an unknown one as given. */

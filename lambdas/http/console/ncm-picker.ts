@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { Ref } from 'preact';
 import { html } from './html';
-import { percent, t } from './i18n';
+import { evidenceText, percent, t } from './i18n';
 import { api, must } from './api';
 
 /** A code the classifier proposed for the product (the review's and the groups' answers): why, in `matched_words`. */
@@ -147,7 +147,7 @@ export function NcmPicker(props: {
   const why = (o: Option) => {
     const parts: string[] = [];
     if (o.matched_words) parts.push(o.matched_words.length ? t('ncmProposedFor', { words: o.matched_words.join(', ') }) : t('ncmProposed'));
-    if (props.current?.evidence && props.current.ncm_code === o.ncm_code) parts.push(t('ncmCurrentEvidence', { evidence: props.current.evidence }));
+    if (props.current?.evidence && props.current.ncm_code === o.ncm_code) parts.push(t('ncmCurrentEvidence', { evidence: evidenceText(props.current.evidence) }));
     return parts;
   };
   const live =
