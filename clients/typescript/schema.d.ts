@@ -12895,7 +12895,7 @@ export interface operations {
                                 };
                                 risk_flags?: {
                                     /** @enum {string} */
-                                    code: "split_over_courier_limit" | "split_over_franchise" | "split_over_units" | "under_valuation" | "quota_ran_out_in_flight";
+                                    code: "split_over_courier_limit" | "split_over_franchise" | "split_over_units" | "under_valuation" | "quota_ran_out_in_flight" | "split_across_couriers";
                                     reason: string;
                                     reason_en: string;
                                     norm: string;
@@ -16841,7 +16841,7 @@ export interface operations {
                             };
                             risk_flags?: {
                                 /** @enum {string} */
-                                code: "split_over_courier_limit" | "split_over_franchise" | "split_over_units" | "under_valuation" | "quota_ran_out_in_flight";
+                                code: "split_over_courier_limit" | "split_over_franchise" | "split_over_units" | "under_valuation" | "quota_ran_out_in_flight" | "split_across_couriers";
                                 reason: string;
                                 reason_en: string;
                                 norm: string;
@@ -17179,7 +17179,7 @@ export interface operations {
                                 };
                                 risk_flags?: {
                                     /** @enum {string} */
-                                    code: "split_over_courier_limit" | "split_over_franchise" | "split_over_units" | "under_valuation" | "quota_ran_out_in_flight";
+                                    code: "split_over_courier_limit" | "split_over_franchise" | "split_over_units" | "under_valuation" | "quota_ran_out_in_flight" | "split_across_couriers";
                                     reason: string;
                                     reason_en: string;
                                     norm: string;

@@ -17,6 +17,11 @@ import { checkTaxId, quotaHolder } from './tax-id';
  *   histogram per NCM).
  * - Quota run out in the flight: a tax id that took a personal slot in this flight and had another
  *   of its shipments in the same flight find the year's quota used up.
+ * - Split across couriers: one tax id with AWBs of this flight and of other couriers' flights
+ *   processed within a window of days, each AWB within a limit and together over it. What the
+ *   other flights hold is read as a small summary per tax id and batch (ConsigneeSeen), kept by
+ *   infra/entities/risk-consignees.ts; a reason gives only counts and sums of the other couriers,
+ *   never their names or AWBs (a partner reads its flags).
  */
 
 import type { RiskCode } from './risk-codes';
@@ -58,6 +63,11 @@ export const riskRuleCatalog: Record<RiskCode, { es: string; en: string; norm: s
     en: 'Quota run out in the flight: the same tax id used a personal shipment on this flight and another of its AWBs on the flight found the yearly quota used up.',
     norm: 'Decreto 1065/2024; RG ARCA 5608/2024 (5 envíos personales por año calendario y persona)',
   },
+  split_across_couriers: {
+    es: 'Envío fraccionado entre couriers: el mismo CUIT/CUIL/DNI recibe guías de este vuelo y de vuelos de otros couriers en los últimos días, cada una dentro de un límite del régimen (USD 3.000 FOB, la franquicia de USD 400, 3 unidades de una especie) y juntas por encima.',
+    en: 'Split across couriers: one tax id gets AWBs on this flight and on other couriers\' flights of the last days, each within a limit of the regime (USD 3,000 FOB, the USD 400 franchise, 3 units of a kind), together over it.',
+    norm: 'Decreto 1065/2024; RG ARCA 5608/2024 (USD 3.000 FOB por envío y destinatario; franquicia de USD 400; hasta 3 unidades de la misma especie)',
+  },
 };
 
 /** The numbers of the rules: the regime's limits in force, and the settings of the statistics. */
@@ -76,13 +86,24 @@ export interface RiskRules {
   readonly undervaluation_max_share_of_median: number;
   /** Values of the NCM the history must hold before the rule judges it. */
   readonly undervaluation_min_sample: number;
+  /** Days back (the run's date included) in which other couriers' flights count for `split_across_couriers`. */
+  readonly cross_courier_window_days: number;
 }
 
 /** What the `riskRules` setting may change. */
 export type RiskSettings = Partial<RiskRules>;
 
 /** The statistics' defaults: a robust z of 3.5 (the usual outlier cut), at most half the median, 30 values. */
-export const riskDefaults = { enabled: true, undervaluation_robust_z: 3.5, undervaluation_max_share_of_median: 0.5, undervaluation_min_sample: 30 } as const;
+export const riskDefaults = {
+  enabled: true,
+  undervaluation_robust_z: 3.5,
+  undervaluation_max_share_of_median: 0.5,
+  undervaluation_min_sample: 30,
+  cross_courier_window_days: 7,
+} as const;
+
+/** The longest window a setting may ask: the summaries are kept no longer (their items' TTL). */
+export const maxCrossCourierWindowDays = 31;
 
 const numberKeys = [
   'split_max_fob_usd',
@@ -91,6 +112,7 @@ const numberKeys = [
   'undervaluation_robust_z',
   'undervaluation_max_share_of_median',
   'undervaluation_min_sample',
+  'cross_courier_window_days',
 ] as const satisfies readonly (keyof RiskRules)[];
 
 /**
@@ -116,6 +138,8 @@ export function riskRulesAt(at: Date | string, overrides: RiskSettings = {}): Ri
     if (value === undefined) continue;
     if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) throw new RangeError(`riskRules: ${key} must be a finite number >= 0, got ${JSON.stringify(value)}`);
     if (key === 'undervaluation_max_share_of_median' && value > 1) throw new RangeError(`riskRules: ${key} is a share (0-1), got ${value}`);
+    if (key === 'cross_courier_window_days' && (!Number.isInteger(value) || value < 1 || value > maxCrossCourierWindowDays))
+      throw new RangeError(`riskRules: ${key} is a whole number of days from 1 to ${maxCrossCourierWindowDays}, got ${value}`);
     rules[key] = value;
   }
   return rules;
@@ -486,6 +510,121 @@ export function flightFlags(flight: ReadonlyMap<string, AwbRisk> | FlightRisk, r
     give(awbs, q ? [...flags, q] : flags);
   }
   return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Other couriers' flights
+
+/** Kinds a summary keeps (the most units first): enough for the rule, bounded however varied the AWBs. */
+export const seenKindsKept = 5;
+
+/**
+ * What one flight holds of one tax id, as other flights read it: small and bounded (a few hundred
+ * bytes whatever the flight's size). FOB in 0.0001 USD; `kinds`: units by kind, [total, most in one AWB].
+ */
+export interface ConsigneeSeen {
+  account: number;
+  /** The run's date (YYYY-MM-DD, UTC). */
+  day: string;
+  awbs: number;
+  fob: number;
+  largest: number;
+  kinds: Record<string, [number, number]>;
+}
+
+/** The tax-id groups of a flight: each tax key with its label and AWBs (single AWBs included). */
+export function taxGroups(flight: ReadonlyMap<string, AwbRisk> | FlightRisk): Map<string, { label: string; awbs: string[] }> {
+  const byAwb: ReadonlyMap<string, AwbRisk> = flight instanceof Map ? flight : new Map(Object.entries(flight));
+  const out = new Map<string, { label: string; awbs: string[] }>();
+  for (const [awb, e] of byAwb) {
+    if (!e.tax) continue;
+    const g = out.get(e.tax.key);
+    if (g) g.awbs.push(awb);
+    else out.set(e.tax.key, { label: e.tax.label, awbs: [awb] });
+  }
+  return out;
+}
+
+/** The summary of one tax id's AWBs of a flight. */
+export function consigneeSeen(entries: readonly AwbRisk[], account: number, day: string): ConsigneeSeen {
+  let fob = 0;
+  let largest = 0;
+  const kinds = new Map<string, [number, number]>();
+  for (const e of entries) {
+    fob += e.fob;
+    if (e.fob > largest) largest = e.fob;
+    for (const k in e.kinds) {
+      const n = e.kinds[k];
+      const u = kinds.get(k) ?? [0, 0];
+      kinds.set(k, [u[0] + n, Math.max(u[1], n)]);
+    }
+  }
+  const kept = [...kinds].sort((a, b) => b[1][0] - a[1][0] || (a[0] < b[0] ? -1 : 1)).slice(0, seenKindsKept);
+  return { account, day, awbs: entries.length, fob, largest, kinds: Object.fromEntries(kept.map(([k, u]) => [k.slice(0, 80), u])) };
+}
+
+/** The first day (YYYY-MM-DD) of the window of `days` days ending on `at`'s date. */
+export function windowStart(at: Date | string, days: number): string {
+  const d = new Date(at);
+  return new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate()) - (days - 1) * 86_400_000).toISOString().slice(0, 10);
+}
+
+/** The summaries that count against a flight: other accounts' (this account's own flights are judged each in its flight), within the window. */
+export function othersInWindow(seen: Iterable<ConsigneeSeen>, account: number, from: string): ConsigneeSeen[] {
+  return [...seen].filter((s) => s.account !== account && s.day >= from);
+}
+
+const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
+/**
+ * The `split_across_couriers` flag of one tax id, or null: this flight's AWBs of it (`mine`) and
+ * other couriers' (`others`, already filtered by `othersInWindow`), every AWB within a limit and
+ * all of them together over it (the courier limit, else the franchise; and the units of a kind).
+ */
+export function acrossCouriers(label: string, mine: ConsigneeSeen, others: readonly ConsigneeSeen[], rules: RiskRules): RiskFlag | null {
+  if (!others.length) return null;
+  let total = mine.fob;
+  let largest = mine.largest;
+  let awbs = mine.awbs;
+  const couriers = new Set<number>();
+  const units = new Map<string, [number, number]>(Object.entries(mine.kinds));
+  for (const o of others) {
+    total += o.fob;
+    largest = Math.max(largest, o.largest);
+    awbs += o.awbs;
+    couriers.add(o.account);
+    for (const [k, [n, most]] of Object.entries(o.kinds)) {
+      const u = units.get(k) ?? [0, 0];
+      units.set(k, [u[0] + n, Math.max(u[1], most)]);
+    }
+  }
+  const theirs = awbs - mine.awbs;
+  const money = (v: number, l: 'es' | 'en') => usdText(v / SCALE, l);
+  const over = (limit: number) => total > limit * SCALE && largest <= limit * SCALE;
+  const es: string[] = [];
+  const en: string[] = [];
+  if (over(rules.split_max_fob_usd)) {
+    es.push(`suman ${money(total, 'es')} FOB, sobre el límite de ${money(rules.split_max_fob_usd * SCALE, 'es')} por envío del régimen courier`);
+    en.push(`total ${money(total, 'en')} FOB, over the courier limit of ${money(rules.split_max_fob_usd * SCALE, 'en')} per shipment`);
+  } else if (over(rules.split_franchise_usd)) {
+    es.push(`suman ${money(total, 'es')} FOB, sobre la franquicia de ${money(rules.split_franchise_usd * SCALE, 'es')}`);
+    en.push(`total ${money(total, 'en')} FOB, over the ${money(rules.split_franchise_usd * SCALE, 'en')} franchise`);
+  }
+  const max = rules.split_max_units_same_kind;
+  const kinds = [...units].filter(([, [n, most]]) => n > max && most <= max);
+  if (kinds.length) {
+    const [kind, [n]] = kinds.reduce((a, b) => (b[1][0] > a[1][0] ? b : a));
+    es.push(`llevan ${n} ${unitWord.es(n)} de la misma especie ("${kind.slice(0, 60)}"), más de ${max}`);
+    en.push(`carry ${n} ${unitWord.en(n)} of the same kind ("${kind.slice(0, 60)}"), more than ${max}`);
+  }
+  if (!es.length) return null;
+  const days = rules.cross_courier_window_days;
+  return {
+    code: 'split_across_couriers',
+    reason: `${label}: ${count(mine.awbs, 'guía', 'guías')} en este vuelo y ${count(theirs, 'guía', 'guías')} de ${couriers.size === 1 ? 'otro courier' : `${couriers.size} otros couriers`} en los últimos ${days} días ${es.join(' y ')}; ninguna guía lo supera sola.`,
+    reason_en: `${label}: ${count(mine.awbs, 'AWB', 'AWBs')} on this flight and ${count(theirs, 'AWB', 'AWBs')} of ${couriers.size === 1 ? 'another courier' : `${couriers.size} other couriers`} in the last ${days} days ${en.join(' and ')}; no AWB is over it alone.`,
+    norm: riskRuleCatalog.split_across_couriers.norm,
+  };
 }
 
 /** The summary's count of flags: products with any, flags in all, by rule. */

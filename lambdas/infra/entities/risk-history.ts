@@ -1,8 +1,6 @@
-import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { documentClient } from '../dynamo';
 import { batchGetAll } from '../batch-get';
 import { config } from '#shared/config';
-import { cancellationCodes } from './entity';
+import { transactUpdates } from '../transact-chunks';
 import { mapConcurrent } from '#shared/concurrency';
 import type { ValueHistogram } from '#core/customs/risk-rules';
 
@@ -58,29 +56,15 @@ function valuesUpdate(ncm: string, bins: ReadonlyMap<number, number>, runId: str
   };
 }
 
-/** NCMs per TransactWriteItems (DynamoDB's limit is 100 actions). */
-const ncmsPerTransaction = 100;
-
 /**
- * Adds a run's values (count per bin, by NCM) to the histories, 100 NCMs to a transaction: one
- * request where an update per NCM was a hundred. A chunk (the NCMs in order, so a retry makes the
- * same chunks) is all or nothing: a chunk refused because an NCM already holds this run was added
- * before (a repeated call) and is skipped; a conflict with a concurrent run's chunk is tried again.
+ * Adds a run's values (count per bin, by NCM) to the histories, 100 NCMs to a transaction
+ * (infra/transact-chunks.ts): a chunk refused because an NCM already holds this run was added
+ * before (a repeated call) and is skipped.
  */
 export async function addValues(byNcm: ReadonlyMap<string, ReadonlyMap<number, number>>, runId: string): Promise<void> {
   const ncms = [...byNcm.keys()].filter((n) => byNcm.get(n)!.size).sort();
-  const chunks = Array.from({ length: Math.ceil(ncms.length / ncmsPerTransaction) }, (_, k) => ncms.slice(k * ncmsPerTransaction, (k + 1) * ncmsPerTransaction));
-  await mapConcurrent(chunks, 2, async (chunk) => {
-    for (let attempt = 0; ; attempt++) {
-      try {
-        await documentClient().send(new TransactWriteCommand({ TransactItems: chunk.map((ncm) => ({ Update: valuesUpdate(ncm, byNcm.get(ncm)!, runId) })) }));
-        return;
-      } catch (err) {
-        const codes = cancellationCodes(err);
-        if (codes?.includes('ConditionalCheckFailed')) return;
-        if (!codes?.includes('TransactionConflict') || attempt >= 5) throw err;
-        await new Promise((r) => setTimeout(r, 50 * 2 ** attempt));
-      }
-    }
-  });
+  await transactUpdates(
+    ncms.map((ncm) => valuesUpdate(ncm, byNcm.get(ncm)!, runId)),
+    { skipConditionFailed: true },
+  );
 }

@@ -6,7 +6,7 @@ import { blobs } from '#infra/blobs';
 import { getPage, getStageOutput } from './pages-store';
 import { resultRows, writeResults, type ResultRow } from './results-store';
 import { SummaryTally } from './summary';
-import { RiskPass } from './risk';
+import { RiskPass, type RiskBatch } from './risk';
 import { now } from '#infra/clock';
 
 /**
@@ -66,12 +66,13 @@ async function runSources(batchId: string, runId: string, pages: readonly number
 /**
  * Writes the batch's results at the end of a run: the previous finished run's (when this run
  * covers only part of the batch) overlaid with this run's pages, in item-key order; answers the
- * manifest summary, counted as they are written, and what to do once the batch is complete (the
- * risk rules' history of unit values). The risk flags ride the same two loops (risk.ts):
+ * manifest summary, counted as they are written, and what to do once the batch is complete (what
+ * the risk rules keep for the next flights: risk.ts). The risk flags ride the same two loops (risk.ts):
  * the items are added as the pages are read, the flags put on as the products are written.
  */
-export async function writeBatchResults(batchId: string, runId: string, pages: readonly number[], previous: string | undefined) {
-  const risk = await RiskPass.start(batchId, runId, previous, now());
+export async function writeBatchResults(batch: Omit<RiskBatch, 'at'>, pages: readonly number[], previous: string | undefined) {
+  const { batchId, runId } = batch;
+  const risk = await RiskPass.start({ ...batch, at: now() }, previous);
   const sources = [...(previous ? [resultRows(batchId, previous)] : []), ...(await runSources(batchId, runId, pages, risk))];
   await risk.prepare();
   const tally = new SummaryTally(risk.enabled);
@@ -84,5 +85,5 @@ export async function writeBatchResults(batchId: string, runId: string, pages: r
   }
   await writeResults(batchId, runId, counted());
   await risk.keepFlight();
-  return { summary: tally.summary(), afterCompletion: () => risk.addToHistory() };
+  return { summary: tally.summary(), afterCompletion: (firstCompletion: boolean) => risk.afterCompletion(firstCompletion) };
 }

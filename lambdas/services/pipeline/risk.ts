@@ -2,7 +2,13 @@ import type { ManifestItem } from '#core/manifests/submission';
 import type { ProcessedResult } from '#core/manifests/model';
 import type { ProcessedProduct } from '#core/manifests/views';
 import {
+  acrossCouriers,
   addToFlight,
+  consigneeSeen,
+  maxCrossCourierWindowDays,
+  othersInWindow,
+  taxGroups,
+  windowStart,
   flightFlags,
   ncmKey,
   parseRiskSettings,
@@ -14,12 +20,14 @@ import {
   Flight,
   type FlightRisk,
   type RiskFlag,
+  type ConsigneeSeen,
   type RiskRules,
   type ValueStats,
 } from '#core/customs/risk-rules';
 import { blobs } from '#infra/blobs';
 import { getSetting } from '#infra/entities/settings';
 import { addValues, valueHistories } from '#infra/entities/risk-history';
+import { consigneesSeen, keepConsignees } from '#infra/entities/risk-consignees';
 import { logger } from '#shared/logger';
 
 /**
@@ -29,13 +37,16 @@ import { logger } from '#shared/logger';
  * 1. while the finish reads each page's items and results (the loop that sorts them), `add` keeps
  *    what the rules read of each item: per AWB its consignee keys, FOB, units by kind and quota
  *    outcome (once per AWB), per item its NCM and FOB per unit;
- * 2. `prepare`, once: the flight's flags by AWB (one in-memory pass over the AWBs), and the
- *    history of each NCM of the run (one keyed BatchGetItem per 100 NCMs, never a read per item);
+ * 2. `prepare`, once: the flight's flags by AWB (one in-memory pass over the AWBs), the history
+ *    of each NCM of the run and what other couriers' recent flights hold of each tax id of the
+ *    flight (keyed BatchGetItems, 100 keys each, never a read per item);
  * 3. while the finish merges and writes the results, `apply` puts each product's flags on it
  *    (`risk_flags`), before the summary counts it;
  * 4. `keepFlight`: the flight's AWBs kept beside the results (a later run of only some AWBs, a
- *    tax-id correction, judges them with the rest of the flight); `addToHistory`, once the batch
- *    is complete: the run's values added to the NCMs' histories (one ADD per NCM, 100 to a transaction).
+ *    tax-id correction, judges them with the rest of the flight); `afterCompletion`, once the batch
+ *    is complete: the flight's summary per tax id kept for other couriers' flights (a re-run
+ *    replaces it), and, on the batch's first completion only, the run's values added to the NCMs'
+ *    histories (one ADD per NCM, 100 to a transaction; a re-run or a broker's revision adds none).
  *
  * The rules' numbers: `riskRulesAt` with the `riskRules` setting (JSON) over the defaults.
  */
@@ -52,16 +63,33 @@ export class RiskPass {
   private flags = new Map<string, readonly RiskFlag[]>();
   private stats = new Map<string, ValueStats>();
   private merged: FlightRisk = {};
+  /** The flight's tax ids: each with its label and AWBs. */
+  private groups = new Map<string, { label: string; awbs: string[] }>();
+  /** What recent flights hold of them, by tax key and batch. */
+  private seen = new Map<string, Map<string, ConsigneeSeen>>();
 
   private constructor(
     readonly rules: RiskRules,
-    private readonly batchId: string,
-    private readonly runId: string,
+    private readonly batch: RiskBatch,
     private readonly previous: FlightRisk | undefined,
   ) {}
 
+  private get batchId() {
+    return this.batch.batchId;
+  }
+
+  private get runId() {
+    return this.batch.runId;
+  }
+
+  /** The run's date, as the summaries and the window count days. */
+  private get day() {
+    return this.batch.at.toISOString().slice(0, 10);
+  }
+
   /** The pass of a run; `previous`, the finished run whose results this run overlays (a partial run). */
-  static async start(batchId: string, runId: string, previous: string | undefined, at: Date): Promise<RiskPass> {
+  static async start(batch: RiskBatch, previous: string | undefined): Promise<RiskPass> {
+    const { batchId, at } = batch;
     const rules = riskRulesAt(at, parseRiskSettings(await getSetting('riskRules')));
     let prior: FlightRisk | undefined;
     if (rules.enabled && previous) {
@@ -69,7 +97,7 @@ export class RiskPass {
       prior = body ? (JSON.parse(body.toString('utf8')) as FlightRisk) : undefined;
       if (!prior) logger.warn('risk flags: the previous run kept no flight; its other AWBs are judged without this run', { batchId, previous });
     }
-    return new RiskPass(rules, batchId, runId, prior);
+    return new RiskPass(rules, batch, prior);
   }
 
   get enabled(): boolean {
@@ -99,8 +127,26 @@ export class RiskPass {
     for (const [awb, e] of this.flight.awbs) merged[awb] = e;
     this.merged = merged;
     this.flags = flightFlags(merged, this.rules);
-    const histories = await valueHistories([...this.runBins.keys()]);
+    this.groups = taxGroups(merged);
+    const [histories, seen] = await Promise.all([valueHistories([...this.runBins.keys()]), consigneesSeen([...this.groups.keys()])]);
     this.stats = new Map([...histories].map(([ncm, h]) => [ncm, valueStats(h)]));
+    this.seen = seen;
+    const from = windowStart(this.batch.at, this.rules.cross_courier_window_days);
+    for (const [taxKey, g] of this.groups) {
+      const known = seen.get(taxKey);
+      const others = known ? othersInWindow(known.values(), this.batch.accountId, from) : [];
+      if (!others.length) continue;
+      const flag = acrossCouriers(g.label, this.summaryOf(g.awbs), others, this.rules);
+      if (flag) for (const awb of g.awbs) this.flags.set(awb, [...(this.flags.get(awb) ?? []), flag]);
+    }
+  }
+
+  private summaryOf(awbs: readonly string[]): ConsigneeSeen {
+    return consigneeSeen(
+      awbs.map((a) => this.merged[a]),
+      this.batch.accountId,
+      this.day,
+    );
   }
 
   /** The product with its flags (step 3); a product of an AWB this run did not process keeps its under-valuation flag. */
@@ -128,16 +174,32 @@ export class RiskPass {
   }
 
   /**
-   * Adds the run's values to the NCMs' histories (step 4, once the batch is complete, as the CSV
-   * and the workbook are made: the next flight reads them, this one does not wait for them). A
-   * failure loses this run's values for the statistics, never the run.
+   * Once the batch is complete (as the CSV and the workbook are made: the next flight reads these,
+   * this one does not wait for them): the flight's summary per tax id, for other couriers' flights
+   * to read, and on the batch's first completion the run's values added to the NCMs' histories. A
+   * failure loses these for the next flights' rules, never the run.
    */
-  async addToHistory(): Promise<void> {
+  async afterCompletion(firstCompletion: boolean): Promise<void> {
     if (!this.rules.enabled) return;
-    try {
-      await addValues(this.runBins, this.runId);
-    } catch (err) {
-      logger.warn('risk flags: the run\'s values were not added to the NCM histories', { batchId: this.batchId, runId: this.runId, error: String(err) });
-    }
+    const summaries = new Map([...this.groups].map(([taxKey, g]) => [taxKey, this.summaryOf(g.awbs)]));
+    const ttl = Math.floor(this.batch.at.getTime() / 1000) + (maxCrossCourierWindowDays + 1) * 86_400;
+    await Promise.all([
+      keepConsignees(this.batchId, summaries, this.seen, windowStart(this.batch.at, maxCrossCourierWindowDays), ttl).catch((err: unknown) =>
+        logger.warn('risk flags: the flight\'s tax ids were not kept for other couriers\' flights', { batchId: this.batchId, runId: this.runId, error: String(err) }),
+      ),
+      firstCompletion
+        ? addValues(this.runBins, this.runId).catch((err: unknown) =>
+            logger.warn('risk flags: the run\'s values were not added to the NCM histories', { batchId: this.batchId, runId: this.runId, error: String(err) }),
+          )
+        : undefined,
+    ]);
   }
+}
+
+/** The run the flags are computed for: its batch, its account (the courier), its date. */
+export interface RiskBatch {
+  batchId: string;
+  runId: string;
+  accountId: number;
+  at: Date;
 }

@@ -169,7 +169,7 @@ export async function finish(input: RunInput & { pages: number[]; coversAll?: bo
   const at = now().toISOString();
   const batch = (await getBatch(input.batchId))!;
   const previous = !input.coversAll && batch.finishedRunId ? batch.finishedRunId : undefined;
-  const { summary, afterCompletion } = await writeBatchResults(input.batchId, input.runId, input.pages, previous);
+  const { summary, afterCompletion } = await writeBatchResults({ batchId: input.batchId, runId: input.runId, accountId: batch.accountId }, input.pages, previous);
   const completed: BatchRecord = { ...batch, status: 'completed', progress: 100, summary, updatedAt: at, finishedRunId: input.runId };
   // The JSON, what API clients download, is made before the batch completes, so a completed batch
   // always has it; it shows the batch as finishPipeline leaves it (a batch closed or reopened since
@@ -185,7 +185,8 @@ export async function finish(input: RunInput & { pages: number[]; coversAll?: bo
     runEvent(input, 'manifest.processing_completed', manifestEventData(done, { summary })),
     runEvent(input, 'manifest.processed', manifestEventData(done, { summary })),
   ]);
-  await afterCompletion();
+  // The NCMs' histories count a batch once: at its first completion (a repeated finish of that run included).
+  await afterCompletion(!batch.finishedRunId || batch.finishedRunId === input.runId);
   await writeExports(completed, ['ndjson', 'csv', 'xlsx'], index)
     .then(() => compressExports(completed, ['json', 'ndjson', 'csv']))
     .catch((err: unknown) => logger.warn('ndjson, csv, xlsx or compressed downloads not made at finish; the first download makes them', { error: String(err) }));

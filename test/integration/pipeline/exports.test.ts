@@ -338,7 +338,7 @@ describe('the end of a run of 100,000 products', () => {
     let peak = base;
     const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 10);
     const t0 = performance.now();
-    const { summary } = await writeBatchResults(batchId, runId, pages, undefined);
+    const { summary } = await writeBatchResults({ batchId, runId, accountId: 1 }, pages, undefined);
     const t1 = performance.now();
     const peakResults = peak;
     await writeExports(completedBatch(batchId, runId, summary));
@@ -371,10 +371,10 @@ describe('the end of a run of 100,000 products', () => {
     const batchId = 'BTMERGE';
     const total = 6_000;
     const previous = await writeRun(batchId, 'run-a', Array.from({ length: total }, (_, n) => n), total, () => 1, (n) => `a${n}`);
-    await writeBatchResults(batchId, 'run-a', previous, undefined);
+    await writeBatchResults({ batchId, runId: 'run-a', accountId: 1 }, previous, undefined);
     const changed = [5, 2_500, 5_999, 6_000, 6_001];
     const update = await writeRun(batchId, 'run-b', changed, total, () => 2, (n) => `b${n}`);
-    const { summary } = await writeBatchResults(batchId, 'run-b', update, 'run-a');
+    const { summary } = await writeBatchResults({ batchId, runId: 'run-b', accountId: 1 }, update, 'run-a');
 
     const rows: { key: string; amount: number | null; hash: string }[] = [];
     for await (const r of resultRows(batchId, 'run-b')) rows.push({ key: r.product.item_key, amount: r.product.amount_to_pay, hash: r.hash });

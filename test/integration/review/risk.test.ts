@@ -8,7 +8,10 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { useTwin } from '#support/twin';
 import { XLSX } from '#support/workbooks';
 import { freshCuil, item, manifest, submitForBatch } from '#support/manifests';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { riskRuleCatalog } from '#core/customs/risk-rules';
+import { documentClient } from '#infra/dynamo';
+import { config } from '#shared/config';
 
 const t = useTwin();
 
@@ -113,5 +116,77 @@ describe('the risk flags of a flight', () => {
     const res = await t.call('GET', '/v1/couriers/review/inbox', { token: broker.token });
     const others = res.body.data.flights.filter((f: { mawb_number: string }) => f.mawb_number !== flight);
     expect(others.map((f: { risk_flags: number }) => f.risk_flags)).toEqual(others.map(() => 0));
+  });
+});
+
+describe('the risk flags across couriers', () => {
+  const person = freshCuil('20');
+  const own = freshCuil('27');
+  let courierTwo: { accountId: number; token: string };
+  let firstBatch: string;
+  let ownSecondBatch: string;
+  let otherBatch: string;
+
+  const flightOf = (token: string, mawb: string, lines: ReturnType<typeof item>[]) => submitForBatch(t, token, manifest(0, { mawbNumber: mawb, items: lines }));
+
+  beforeAll(async () => {
+    courierTwo = await t.account('Courier Dos');
+    // Courier one: the person at USD 250 (within the franchise), and someone of its own at USD 250.
+    firstBatch = await flightOf(courier.token, `MAWB-X1-${Date.now()}`, [
+      item(11, { awbNumber: 'XC-ONE-1', consigneeIdNumber: person, consigneeName: 'Paula Cruce', fobValueUsd: 250 }),
+      item(12, { awbNumber: 'XC-ONE-2', consigneeIdNumber: own, consigneeName: 'Omar Propio', fobValueUsd: 250 }),
+    ]);
+    await t.settle();
+    // Courier one again, another flight: its own consignee again (its own flights are not "other couriers").
+    ownSecondBatch = await flightOf(courier.token, `MAWB-X2-${Date.now()}`, [item(13, { awbNumber: 'XC-ONE-3', consigneeIdNumber: own, consigneeName: 'Omar Propio', fobValueUsd: 250 })]);
+    await t.settle();
+    // Courier two: the same person at USD 250: each AWB within USD 400, the two over it.
+    otherBatch = await flightOf(courierTwo.token, `MAWB-X3-${Date.now()}`, [item(14, { awbNumber: 'XC-TWO-1', consigneeIdNumber: person, consigneeName: 'Paula Cruce', fobValueUsd: 250 })]);
+    await t.settle();
+  }, 180_000);
+
+  it('flag the later flight of one tax id whose AWBs of two couriers in the window are each within the franchise and together over it', async () => {
+    const row = (await reviewRows(otherBatch)).find((r) => r.awb_number === 'XC-TWO-1')!;
+    expect(row.review_causes).toContain('risk');
+    expect(row.risk_flags!.map((f) => f.code)).toEqual(['split_across_couriers']);
+    const flag = row.risk_flags![0];
+    expect(flag.norm).toBe(riskRuleCatalog.split_across_couriers.norm);
+    expect(flag.reason).toContain('1 guía en este vuelo y 1 guía de otro courier en los últimos 7 días suman USD 500,00 FOB, sobre la franquicia de USD 400,00');
+    expect(flag.reason_en).toContain('1 AWB on this flight and 1 AWB of another courier in the last 7 days total USD 500.00 FOB');
+  });
+
+  it('name neither the other courier nor its AWBs in the reason a partner reads', async () => {
+    const res = await t.call('GET', `/v1/couriers/manifests/${otherBatch}/download?format=json`, { token: courierTwo.token });
+    expect(res.status).toBe(200);
+    const text = JSON.stringify(res.body);
+    expect(text).toContain('split_across_couriers');
+    for (const secret of ['XC-ONE-1', 'Courier Riesgo', firstBatch]) expect(text).not.toContain(secret);
+  });
+
+  it('do not count a courier’s own earlier flights, nor flag the earlier flight', async () => {
+    const own = await reviewRows(ownSecondBatch);
+    expect(own.find((r) => r.awb_number === 'XC-ONE-3')?.risk_flags).toBeUndefined();
+    const first = await reviewRows(firstBatch);
+    expect(first.find((r) => r.awb_number === 'XC-ONE-1')?.risk_flags).toBeUndefined();
+  });
+});
+
+describe('the NCM histories of unit values', () => {
+  it('count a batch once: a broker’s decision, which runs the batch again, adds none of its values', async () => {
+    const rows = await reviewRows(flightBatch);
+    const cheap = rows.find((r) => r.awb_number === 'RISK-CHEAP-1')!;
+    const key = { pk: `RISKNCM#${cheap.ncm_code!.replace(/\D/g, '').slice(0, 8)}`, sk: 'VALUES' };
+    const count = async () => (await documentClient().send(new GetCommand({ TableName: config.tableName(), Key: key }))).Item?.n as number;
+    const before = await count();
+    expect(before).toBeGreaterThanOrEqual(41);
+    const res = await t.call('PUT', `/v1/couriers/manifests/${flightBatch}/products/RISK-CHEAP-1/classification`, {
+      token: broker.token,
+      body: { ncm_code: cheap.ncm_code, reason: 'Revisado: auriculares, valor confirmado con factura' },
+    });
+    expect(res.status).toBe(200);
+    await t.settle();
+    const decisions = await t.call('GET', `/v1/couriers/manifests/${flightBatch}/review/decisions`, { token: broker.token });
+    expect(decisions.body.data.map((d: { awb_number: string }) => d.awb_number)).toContain('RISK-CHEAP-1');
+    expect(await count()).toBe(before);
   });
 });

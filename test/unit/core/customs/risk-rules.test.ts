@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import {
+  acrossCouriers,
   addToFlight,
+  consigneeSeen,
+  othersInWindow,
+  taxGroups,
+  windowStart,
+  type ConsigneeSeen,
   binValue,
   consigneeKeys,
   flightFlags,
@@ -199,5 +205,63 @@ describe('the summary’s count', () => {
     tallyRisk(t, undefined);
     tallyRisk(t, []);
     expect(t).toEqual({ products: 2, total: 3, by_rule: { under_valuation: 2, split_over_units: 1 } });
+  });
+});
+
+describe('the rule across couriers', () => {
+  const person = cuil(7);
+  /** This flight's summary of `person`: its AWBs as lines. */
+  function mine(awbs: Record<string, RiskItem[]>) {
+    const flight = new Flight();
+    for (const [awb, lines] of Object.entries(awbs)) for (const l of lines) addToFlight(flight, awb, l, undefined);
+    const [g] = taxGroups(flight.awbs).values();
+    return { label: g.label, seen: consigneeSeen(g.awbs.map((a) => flight.awbs.get(a)!), 1, '2026-03-16') };
+  }
+  const other = (o: Partial<ConsigneeSeen> = {}): ConsigneeSeen => ({ account: 2, day: '2026-03-14', awbs: 1, fob: 250 * 10_000, largest: 250 * 10_000, kinds: {}, ...o });
+
+  it('counts the window back from the run’s date, that day included', () => {
+    expect(windowStart(at, 7)).toBe('2026-03-10');
+    expect(windowStart('2026-03-01T01:00:00Z', 1)).toBe('2026-03-01');
+    const seen = [other({ day: '2026-03-09' }), other({ day: '2026-03-10' }), other({ account: 1, day: '2026-03-16' })];
+    expect(othersInWindow(seen, 1, windowStart(at, 7))).toEqual([seen[1]]);
+  });
+
+  it('flags what is over the franchise only together, with counts and sums and no other courier named', () => {
+    const m = mine({ A1: [line({ consigneeIdNumber: person, fobValueUsd: 250 })] });
+    const flag = acrossCouriers(m.label, m.seen, [other(), other({ account: 3 })], rules)!;
+    expect(flag.code).toBe('split_across_couriers');
+    expect(flag.reason).toBe(
+      `CUIL ${person.slice(0, 2)}-${person.slice(2, 10)}-${person.slice(10)}: 1 guía en este vuelo y 2 guías de 2 otros couriers en los últimos 7 días suman USD 750,00 FOB, sobre la franquicia de USD 400,00; ninguna guía lo supera sola.`,
+    );
+    expect(flag.reason_en).toContain('1 AWB on this flight and 2 AWBs of 2 other couriers in the last 7 days total USD 750.00 FOB, over the USD 400.00 franchise');
+  });
+
+  it('names the courier limit before the franchise, and the units of a kind beside it', () => {
+    const m = mine({ A1: [line({ consigneeIdNumber: person, fobValueUsd: 2000, amountOfItems: 2, itemDescription: 'Zapatillas' })] });
+    const flag = acrossCouriers(m.label, m.seen, [other({ fob: 2000 * 10_000, largest: 2000 * 10_000, kinds: { zapatillas: [2, 2] } })], rules)!;
+    expect(flag.reason).toContain('suman USD 4.000,00 FOB, sobre el límite de USD 3.000,00 por envío del régimen courier y llevan 4 unidades de la misma especie ("zapatillas"), más de 3');
+  });
+
+  it('leaves alone what is within every limit together, what another courier sent over a limit on its own, and a flight with no other courier', () => {
+    const m = mine({ A1: [line({ consigneeIdNumber: person, fobValueUsd: 100 })] });
+    expect(acrossCouriers(m.label, m.seen, [other({ fob: 100 * 10_000, largest: 100 * 10_000 })], rules)).toBeNull();
+    expect(acrossCouriers(m.label, m.seen, [other({ fob: 500 * 10_000, largest: 500 * 10_000 })], rules)).toBeNull();
+    expect(acrossCouriers(m.label, m.seen, [], rules)).toBeNull();
+  });
+
+  it('keeps a flight’s summary small: five kinds at most, whatever the flight holds', () => {
+    const lines = Array.from({ length: 40 }, (_, k) => line({ consigneeIdNumber: person, itemDescription: `Producto ${k}`, amountOfItems: 1 + (k % 3) }));
+    const m = mine({ A1: lines.slice(0, 20), A2: lines.slice(20) });
+    expect(Object.keys(m.seen.kinds)).toHaveLength(5);
+    expect(m.seen).toMatchObject({ account: 1, day: '2026-03-16', awbs: 2, fob: 40 * 100 * 10_000 });
+    expect(JSON.stringify(m.seen).length).toBeLessThan(400);
+  });
+
+  it('takes its window from the setting, a whole number of days from 1 to 31', () => {
+    expect(rules.cross_courier_window_days).toBe(7);
+    expect(riskRulesAt(at, { cross_courier_window_days: 3 }).cross_courier_window_days).toBe(3);
+    expect(() => riskRulesAt(at, { cross_courier_window_days: 0 })).toThrow(RangeError);
+    expect(() => riskRulesAt(at, { cross_courier_window_days: 1.5 })).toThrow(RangeError);
+    expect(() => riskRulesAt(at, { cross_courier_window_days: 32 })).toThrow(RangeError);
   });
 });
