@@ -16865,6 +16865,8 @@ export interface operations {
                             batch_id: string;
                             manifest_number: string;
                             closed_at: string | null;
+                            account_id: number;
+                            account_name: string | null;
                         };
                     };
                 };
@@ -17565,6 +17567,8 @@ export interface operations {
                             batch_id: string;
                             manifest_number: string;
                             closed_at: string | null;
+                            account_id: number;
+                            account_name: string | null;
                         };
                     };
                 };

@@ -1,10 +1,11 @@
 import { route } from '../kit/route';
 import { ok } from '../kit/reply';
 import { reviewGroups } from '#services/review/groups';
+import { batchMeta } from '#services/review/review';
 import { ReviewGroups } from '#catalog/review';
 
 /** GET .../review/groups: one page of the batch's review queue grouped by description and declared code. */
 export const handler = route(ReviewGroups.schemas, async ({ params, query, principal }) => {
   const { batch, data, meta } = await reviewGroups(principal, params.manifest, { cursor: query.cursor, perPage: query.per_page });
-  return ok(data, { extra: { meta: { ...meta, batch_id: batch.batchId, manifest_number: batch.manifestNumber, closed_at: batch.closedAt ?? null } } });
+  return ok(data, { extra: { meta: { ...meta, ...(await batchMeta(batch)) } } });
 });

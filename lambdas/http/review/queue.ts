@@ -1,10 +1,10 @@
 import { route } from '../kit/route';
 import { ok } from '../kit/reply';
-import { reviewQueue } from '#services/review/review';
+import { batchMeta, reviewQueue } from '#services/review/review';
 import { ReviewQueue } from '#catalog/review';
 
 /** GET .../review: one page of the batch's review queue. */
 export const handler = route(ReviewQueue.schemas, async ({ params, query, principal }) => {
   const { batch, data, meta } = await reviewQueue(principal, params.manifest, { cursor: query.cursor, perPage: query.per_page });
-  return ok(data, { extra: { meta: { ...meta, batch_id: batch.batchId, manifest_number: batch.manifestNumber, closed_at: batch.closedAt ?? null } } });
+  return ok(data, { extra: { meta: { ...meta, ...(await batchMeta(batch)) } } });
 });

@@ -87,6 +87,18 @@ export interface ReviewQuery {
  * of the page before). Only the parts of the results from the cursor on are read, and only until
  * the page is full; `total` is counted off the lines' text.
  */
+/** What a review answer's meta says of its batch: the flight, the batch and its courier by name (issue 40: never an account number alone). */
+export async function batchMeta(batch: BatchRecord) {
+  const names = await accountNames([batch.accountId]);
+  return {
+    batch_id: batch.batchId,
+    manifest_number: batch.manifestNumber,
+    closed_at: batch.closedAt ?? null,
+    account_id: batch.accountId,
+    account_name: names.get(batch.accountId) ?? null,
+  };
+}
+
 export async function reviewQueue(principal: Principal, manifest: string, q: ReviewQuery) {
   const batch = await reviewableBatch(principal, manifest);
   const runId = batch.finishedRunId;

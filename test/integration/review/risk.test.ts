@@ -155,6 +155,14 @@ describe('the risk flags across couriers', () => {
     expect(flag.reason_en).toContain('1 AWB on this flight and 1 AWB of another courier in the last 7 days total USD 500.00 FOB');
   });
 
+  it('are reviewed under the courier’s name: the review and its groups say whose flight it is', async () => {
+    for (const path of ['review', 'review/groups']) {
+      const res = await t.call('GET', `/v1/couriers/manifests/${otherBatch}/${path}`, { token: broker.token });
+      expect(res.status).toBe(200);
+      expect(res.body.meta).toMatchObject({ batch_id: otherBatch, account_id: courierTwo.accountId, account_name: 'Courier Dos' });
+    }
+  });
+
   it('name neither the other courier nor its AWBs in the reason a partner reads', async () => {
     const res = await t.call('GET', `/v1/couriers/manifests/${otherBatch}/download?format=json`, { token: courierTwo.token });
     expect(res.status).toBe(200);

@@ -27,7 +27,7 @@ type Row = {
   candidates: Candidate[];
   review?: { decided_by: string; reason: string };
 };
-type Meta = { next_cursor: string | null; review_threshold: number; batch_id: string; manifest_number: string; closed_at: string | null };
+type Meta = { next_cursor: string | null; review_threshold: number; batch_id: string; manifest_number: string; closed_at: string | null; account_name: string | null };
 
 /** Rows a page shows: a 10,000-item batch is read a page at a time (the API's cursor). */
 const perPage = 25;
@@ -88,7 +88,7 @@ function Queue(props: { batch: string }) {
 
   if (!rows || !meta) return html`<p>${t('loading')}</p>`;
   return html`<section aria-labelledby="q-h" ref=${section}>
-    <h2 id="q-h" tabIndex="-1">${meta.manifest_number} · ${meta.batch_id}</h2>
+    <h2 id="q-h" tabIndex="-1">${meta.manifest_number}${meta.account_name ? ` · ${meta.account_name}` : ''} · ${meta.batch_id}</h2>
     <p>${t('reviewIntro', { threshold: meta.review_threshold })} <${Link} screen="manifests" item=${meta.batch_id}>${t('manifests')}<//></p>
     <${ReviewGroups} batch=${meta.batch_id} version=${version} onDecided=${() => setVersion(version + 1)} />
     ${!rows.length ? html`<p class="muted">${t('noneToReview')}</p>` : html`
