@@ -125,7 +125,7 @@ export class CatalogFunction extends Construct {
 
     for (const statement of statements(this, uses, data)) this.role.addToPrincipalPolicy(statement);
     if (kind === 'http' && def.rate) {
-      // The route's own rate window (http/kit/gate.ts): one UpdateItem (an atomic ADD), on the rate items' keys only (stored lower-cased: rate#<token>#<group>#<minute>).
+      // The route's own rate window (http/kit/gate.ts): one UpdateItem (an atomic ADD, refused once a revocation closed the window), on the rate items' keys only (stored lower-cased: rate#<token>#<group>#<minute>).
       const tableArn = Stack.of(this).formatArn({ service: 'dynamodb', resource: 'table', resourceName: data.names.table });
       this.role.addToPrincipalPolicy(
         new iam.PolicyStatement({ actions: ['dynamodb:UpdateItem'], resources: [tableArn], conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['rate#*'] } } }),

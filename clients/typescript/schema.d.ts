@@ -2276,7 +2276,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized" | "token_expired";
+                        error: "unauthorized" | "token_expired" | "token_revoked";
                     } | {
                         /** @constant */
                         message: "Unauthorized";
@@ -2436,7 +2436,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized" | "token_expired";
+                        error: "unauthorized" | "token_expired" | "token_revoked";
                     } | {
                         /** @constant */
                         message: "Unauthorized";
@@ -2624,7 +2624,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized" | "token_expired";
+                        error: "unauthorized" | "token_expired" | "token_revoked";
                     } | {
                         /** @constant */
                         message: "Unauthorized";
@@ -2869,7 +2869,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized" | "token_expired";
+                        error: "unauthorized" | "token_expired" | "token_revoked";
                     } | {
                         /** @constant */
                         message: "Unauthorized";
@@ -3091,7 +3091,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized" | "token_expired";
+                        error: "unauthorized" | "token_expired" | "token_revoked";
                     } | {
                         /** @constant */
                         message: "Unauthorized";
@@ -3355,7 +3355,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized" | "token_expired";
+                        error: "unauthorized" | "token_expired" | "token_revoked";
                     } | {
                         /** @constant */
                         message: "Unauthorized";
@@ -3661,7 +3661,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized" | "token_expired";
+                        error: "unauthorized" | "token_expired" | "token_revoked";
                     } | {
                         /** @constant */
                         message: "Unauthorized";
@@ -3933,7 +3933,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized" | "token_expired";
+                        error: "unauthorized" | "token_expired" | "token_revoked";
                     } | {
                         /** @constant */
                         message: "Unauthorized";
@@ -4204,7 +4204,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized" | "token_expired";
+                        error: "unauthorized" | "token_expired" | "token_revoked";
                     } | {
                         /** @constant */
                         message: "Unauthorized";
@@ -4462,7 +4462,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized" | "token_expired";
+                        error: "unauthorized" | "token_expired" | "token_revoked";
                     } | {
                         /** @constant */
                         message: "Unauthorized";
@@ -4733,7 +4733,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized" | "token_expired";
+                        error: "unauthorized" | "token_expired" | "token_revoked";
                     } | {
                         /** @constant */
                         message: "Unauthorized";
@@ -5045,7 +5045,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized" | "token_expired";
+                        error: "unauthorized" | "token_expired" | "token_revoked";
                     } | {
                         /** @constant */
                         message: "Unauthorized";
@@ -5324,7 +5324,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized" | "token_expired";
+                        error: "unauthorized" | "token_expired" | "token_revoked";
                     } | {
                         /** @constant */
                         message: "Unauthorized";
@@ -5570,7 +5570,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized" | "token_expired";
+                        error: "unauthorized" | "token_expired" | "token_revoked";
                     } | {
                         /** @constant */
                         message: "Unauthorized";
@@ -5849,7 +5849,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized" | "token_expired";
+                        error: "unauthorized" | "token_expired" | "token_revoked";
                     } | {
                         /** @constant */
                         message: "Unauthorized";
@@ -6097,7 +6097,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized" | "token_expired";
+                        error: "unauthorized" | "token_expired" | "token_revoked";
                     } | {
                         /** @constant */
                         message: "Unauthorized";
@@ -6380,7 +6380,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized" | "token_expired";
+                        error: "unauthorized" | "token_expired" | "token_revoked";
                     } | {
                         /** @constant */
                         message: "Unauthorized";
@@ -6637,7 +6637,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized" | "token_expired";
+                        error: "unauthorized" | "token_expired" | "token_revoked";
                     } | {
                         /** @constant */
                         message: "Unauthorized";
@@ -6928,7 +6928,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized" | "token_expired";
+                        error: "unauthorized" | "token_expired" | "token_revoked";
                     } | {
                         /** @constant */
                         message: "Unauthorized";
@@ -7161,7 +7161,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized" | "token_expired";
+                        error: "unauthorized" | "token_expired" | "token_revoked";
                     } | {
                         /** @constant */
                         message: "Unauthorized";
@@ -7357,7 +7357,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized" | "token_expired";
+                        error: "unauthorized" | "token_expired" | "token_revoked";
                     } | {
                         /** @constant */
                         message: "Unauthorized";
@@ -7616,7 +7616,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized" | "token_expired";
+                        error: "unauthorized" | "token_expired" | "token_revoked";
                     } | {
                         /** @constant */
                         message: "Unauthorized";
@@ -7813,7 +7813,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized" | "token_expired";
+                        error: "unauthorized" | "token_expired" | "token_revoked";
                     } | {
                         /** @constant */
                         message: "Unauthorized";
@@ -8027,7 +8027,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized" | "token_expired";
+                        error: "unauthorized" | "token_expired" | "token_revoked";
                     } | {
                         /** @constant */
                         message: "Unauthorized";
@@ -8349,7 +8349,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized" | "token_expired";
+                        error: "unauthorized" | "token_expired" | "token_revoked";
                     } | {
                         /** @constant */
                         message: "Unauthorized";
@@ -8672,7 +8672,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized" | "token_expired";
+                        error: "unauthorized" | "token_expired" | "token_revoked";
                     } | {
                         /** @constant */
                         message: "Unauthorized";
@@ -8999,7 +8999,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized" | "token_expired";
+                        error: "unauthorized" | "token_expired" | "token_revoked";
                     } | {
                         /** @constant */
                         message: "Unauthorized";
@@ -9278,7 +9278,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized" | "token_expired";
+                        error: "unauthorized" | "token_expired" | "token_revoked";
                     } | {
                         /** @constant */
                         message: "Unauthorized";
@@ -9579,7 +9579,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized" | "token_expired";
+                        error: "unauthorized" | "token_expired" | "token_revoked";
                     } | {
                         /** @constant */
                         message: "Unauthorized";
@@ -9764,7 +9764,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized" | "token_expired";
+                        error: "unauthorized" | "token_expired" | "token_revoked";
                     } | {
                         /** @constant */
                         message: "Unauthorized";
@@ -10036,7 +10036,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized" | "token_expired";
+                        error: "unauthorized" | "token_expired" | "token_revoked";
                     } | {
                         /** @constant */
                         message: "Unauthorized";
@@ -10300,7 +10300,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized" | "token_expired";
+                        error: "unauthorized" | "token_expired" | "token_revoked";
                     } | {
                         /** @constant */
                         message: "Unauthorized";
@@ -10547,7 +10547,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized" | "token_expired";
+                        error: "unauthorized" | "token_expired" | "token_revoked";
                     } | {
                         /** @constant */
                         message: "Unauthorized";
@@ -11311,7 +11311,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized" | "token_expired";
+                        error: "unauthorized" | "token_expired" | "token_revoked";
                     } | {
                         /** @constant */
                         message: "Unauthorized";
@@ -11500,7 +11500,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized" | "token_expired";
+                        error: "unauthorized" | "token_expired" | "token_revoked";
                     } | {
                         /** @constant */
                         message: "Unauthorized";
@@ -11703,7 +11703,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized" | "token_expired";
+                        error: "unauthorized" | "token_expired" | "token_revoked";
                     } | {
                         /** @constant */
                         message: "Unauthorized";
@@ -11975,7 +11975,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized" | "token_expired";
+                        error: "unauthorized" | "token_expired" | "token_revoked";
                     } | {
                         /** @constant */
                         message: "Unauthorized";
@@ -12187,7 +12187,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized" | "token_expired";
+                        error: "unauthorized" | "token_expired" | "token_revoked";
                     } | {
                         /** @constant */
                         message: "Unauthorized";
@@ -12415,7 +12415,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized" | "token_expired";
+                        error: "unauthorized" | "token_expired" | "token_revoked";
                     } | {
                         /** @constant */
                         message: "Unauthorized";
@@ -12645,7 +12645,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized" | "token_expired";
+                        error: "unauthorized" | "token_expired" | "token_revoked";
                     } | {
                         /** @constant */
                         message: "Unauthorized";
@@ -12949,7 +12949,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized" | "token_expired";
+                        error: "unauthorized" | "token_expired" | "token_revoked";
                     } | {
                         /** @constant */
                         message: "Unauthorized";
@@ -13213,7 +13213,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized" | "token_expired";
+                        error: "unauthorized" | "token_expired" | "token_revoked";
                     } | {
                         /** @constant */
                         message: "Unauthorized";
@@ -13499,7 +13499,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized" | "token_expired";
+                        error: "unauthorized" | "token_expired" | "token_revoked";
                     } | {
                         /** @constant */
                         message: "Unauthorized";
@@ -13794,7 +13794,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized" | "token_expired";
+                        error: "unauthorized" | "token_expired" | "token_revoked";
                     } | {
                         /** @constant */
                         message: "Unauthorized";
@@ -14031,7 +14031,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized" | "token_expired";
+                        error: "unauthorized" | "token_expired" | "token_revoked";
                     } | {
                         /** @constant */
                         message: "Unauthorized";
@@ -14293,7 +14293,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized" | "token_expired";
+                        error: "unauthorized" | "token_expired" | "token_revoked";
                     } | {
                         /** @constant */
                         message: "Unauthorized";
@@ -14755,7 +14755,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized" | "token_expired";
+                        error: "unauthorized" | "token_expired" | "token_revoked";
                     } | {
                         /** @constant */
                         message: "Unauthorized";
@@ -15003,7 +15003,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized" | "token_expired";
+                        error: "unauthorized" | "token_expired" | "token_revoked";
                     } | {
                         /** @constant */
                         message: "Unauthorized";
@@ -15196,7 +15196,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized" | "token_expired";
+                        error: "unauthorized" | "token_expired" | "token_revoked";
                     } | {
                         /** @constant */
                         message: "Unauthorized";
@@ -15721,7 +15721,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized" | "token_expired";
+                        error: "unauthorized" | "token_expired" | "token_revoked";
                     } | {
                         /** @constant */
                         message: "Unauthorized";
@@ -15987,7 +15987,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized" | "token_expired";
+                        error: "unauthorized" | "token_expired" | "token_revoked";
                     } | {
                         /** @constant */
                         message: "Unauthorized";
@@ -16233,7 +16233,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized" | "token_expired";
+                        error: "unauthorized" | "token_expired" | "token_revoked";
                     } | {
                         /** @constant */
                         message: "Unauthorized";
@@ -16602,7 +16602,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized" | "token_expired";
+                        error: "unauthorized" | "token_expired" | "token_revoked";
                     } | {
                         /** @constant */
                         message: "Unauthorized";
@@ -16893,7 +16893,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized" | "token_expired";
+                        error: "unauthorized" | "token_expired" | "token_revoked";
                     } | {
                         /** @constant */
                         message: "Unauthorized";
@@ -17245,7 +17245,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized" | "token_expired";
+                        error: "unauthorized" | "token_expired" | "token_revoked";
                     } | {
                         /** @constant */
                         message: "Unauthorized";
@@ -17595,7 +17595,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized" | "token_expired";
+                        error: "unauthorized" | "token_expired" | "token_revoked";
                     } | {
                         /** @constant */
                         message: "Unauthorized";
@@ -17879,7 +17879,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized" | "token_expired";
+                        error: "unauthorized" | "token_expired" | "token_revoked";
                     } | {
                         /** @constant */
                         message: "Unauthorized";
@@ -18221,7 +18221,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized" | "token_expired";
+                        error: "unauthorized" | "token_expired" | "token_revoked";
                     } | {
                         /** @constant */
                         message: "Unauthorized";
@@ -18447,7 +18447,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized" | "token_expired";
+                        error: "unauthorized" | "token_expired" | "token_revoked";
                     } | {
                         /** @constant */
                         message: "Unauthorized";
@@ -19038,7 +19038,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized" | "token_expired";
+                        error: "unauthorized" | "token_expired" | "token_revoked";
                     } | {
                         /** @constant */
                         message: "Unauthorized";
@@ -19205,7 +19205,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized" | "token_expired";
+                        error: "unauthorized" | "token_expired" | "token_revoked";
                     } | {
                         /** @constant */
                         message: "Unauthorized";
@@ -19410,7 +19410,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized" | "token_expired";
+                        error: "unauthorized" | "token_expired" | "token_revoked";
                     } | {
                         /** @constant */
                         message: "Unauthorized";
@@ -19635,7 +19635,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized" | "token_expired";
+                        error: "unauthorized" | "token_expired" | "token_revoked";
                     } | {
                         /** @constant */
                         message: "Unauthorized";
@@ -19852,7 +19852,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized" | "token_expired";
+                        error: "unauthorized" | "token_expired" | "token_revoked";
                     } | {
                         /** @constant */
                         message: "Unauthorized";
@@ -20105,7 +20105,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized" | "token_expired";
+                        error: "unauthorized" | "token_expired" | "token_revoked";
                     } | {
                         /** @constant */
                         message: "Unauthorized";
@@ -20362,7 +20362,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized" | "token_expired";
+                        error: "unauthorized" | "token_expired" | "token_revoked";
                     } | {
                         /** @constant */
                         message: "Unauthorized";
@@ -20678,7 +20678,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized" | "token_expired";
+                        error: "unauthorized" | "token_expired" | "token_revoked";
                     } | {
                         /** @constant */
                         message: "Unauthorized";
@@ -20934,7 +20934,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized" | "token_expired";
+                        error: "unauthorized" | "token_expired" | "token_revoked";
                     } | {
                         /** @constant */
                         message: "Unauthorized";
@@ -21223,7 +21223,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized" | "token_expired";
+                        error: "unauthorized" | "token_expired" | "token_revoked";
                     } | {
                         /** @constant */
                         message: "Unauthorized";
@@ -21513,7 +21513,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized" | "token_expired";
+                        error: "unauthorized" | "token_expired" | "token_revoked";
                     } | {
                         /** @constant */
                         message: "Unauthorized";
@@ -22142,7 +22142,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized" | "token_expired";
+                        error: "unauthorized" | "token_expired" | "token_revoked";
                     } | {
                         /** @constant */
                         message: "Unauthorized";
@@ -22380,7 +22380,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized" | "token_expired";
+                        error: "unauthorized" | "token_expired" | "token_revoked";
                     } | {
                         /** @constant */
                         message: "Unauthorized";
@@ -22770,7 +22770,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized" | "token_expired";
+                        error: "unauthorized" | "token_expired" | "token_revoked";
                     } | {
                         /** @constant */
                         message: "Unauthorized";
@@ -23139,7 +23139,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized" | "token_expired";
+                        error: "unauthorized" | "token_expired" | "token_revoked";
                     } | {
                         /** @constant */
                         message: "Unauthorized";
@@ -23402,7 +23402,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized" | "token_expired";
+                        error: "unauthorized" | "token_expired" | "token_revoked";
                     } | {
                         /** @constant */
                         message: "Unauthorized";
@@ -23745,7 +23745,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized" | "token_expired";
+                        error: "unauthorized" | "token_expired" | "token_revoked";
                     } | {
                         /** @constant */
                         message: "Unauthorized";
@@ -24161,7 +24161,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized" | "token_expired";
+                        error: "unauthorized" | "token_expired" | "token_revoked";
                     } | {
                         /** @constant */
                         message: "Unauthorized";
@@ -24482,7 +24482,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized" | "token_expired";
+                        error: "unauthorized" | "token_expired" | "token_revoked";
                     } | {
                         /** @constant */
                         message: "Unauthorized";
@@ -24879,7 +24879,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized" | "token_expired";
+                        error: "unauthorized" | "token_expired" | "token_revoked";
                     } | {
                         /** @constant */
                         message: "Unauthorized";
@@ -25117,7 +25117,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized" | "token_expired";
+                        error: "unauthorized" | "token_expired" | "token_revoked";
                     } | {
                         /** @constant */
                         message: "Unauthorized";
@@ -25404,7 +25404,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized" | "token_expired";
+                        error: "unauthorized" | "token_expired" | "token_revoked";
                     } | {
                         /** @constant */
                         message: "Unauthorized";
@@ -25582,7 +25582,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized" | "token_expired";
+                        error: "unauthorized" | "token_expired" | "token_revoked";
                     } | {
                         /** @constant */
                         message: "Unauthorized";
@@ -25793,7 +25793,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized" | "token_expired";
+                        error: "unauthorized" | "token_expired" | "token_revoked";
                     } | {
                         /** @constant */
                         message: "Unauthorized";
@@ -26072,7 +26072,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized" | "token_expired";
+                        error: "unauthorized" | "token_expired" | "token_revoked";
                     } | {
                         /** @constant */
                         message: "Unauthorized";
@@ -26323,7 +26323,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized" | "token_expired";
+                        error: "unauthorized" | "token_expired" | "token_revoked";
                     } | {
                         /** @constant */
                         message: "Unauthorized";
@@ -26588,7 +26588,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized" | "token_expired";
+                        error: "unauthorized" | "token_expired" | "token_revoked";
                     } | {
                         /** @constant */
                         message: "Unauthorized";
@@ -26878,7 +26878,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized" | "token_expired";
+                        error: "unauthorized" | "token_expired" | "token_revoked";
                     } | {
                         /** @constant */
                         message: "Unauthorized";
@@ -27094,7 +27094,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized" | "token_expired";
+                        error: "unauthorized" | "token_expired" | "token_revoked";
                     } | {
                         /** @constant */
                         message: "Unauthorized";
@@ -27373,7 +27373,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized" | "token_expired";
+                        error: "unauthorized" | "token_expired" | "token_revoked";
                     } | {
                         /** @constant */
                         message: "Unauthorized";
@@ -27752,7 +27752,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized" | "token_expired";
+                        error: "unauthorized" | "token_expired" | "token_revoked";
                     } | {
                         /** @constant */
                         message: "Unauthorized";
@@ -27989,7 +27989,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized" | "token_expired";
+                        error: "unauthorized" | "token_expired" | "token_revoked";
                     } | {
                         /** @constant */
                         message: "Unauthorized";
@@ -28205,7 +28205,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized" | "token_expired";
+                        error: "unauthorized" | "token_expired" | "token_revoked";
                     } | {
                         /** @constant */
                         message: "Unauthorized";
@@ -28472,7 +28472,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized" | "token_expired";
+                        error: "unauthorized" | "token_expired" | "token_revoked";
                     } | {
                         /** @constant */
                         message: "Unauthorized";
@@ -28695,7 +28695,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "unauthorized" | "token_expired";
+                        error: "unauthorized" | "token_expired" | "token_revoked";
                     } | {
                         /** @constant */
                         message: "Unauthorized";

@@ -104,7 +104,7 @@ export const AdminTokensRevoke = {
   tag: 'admin',
   auth: { roles: ['admin'] },
   rate: 'admin',
-  uses: { table: ['Query', 'GetItem', 'UpdateItem'] },
+  uses: { table: ['Query', 'GetItem', 'UpdateItem', 'BatchWriteItem'] },
   schemas: { params: IdParams },
 } satisfies RouteDef;
 

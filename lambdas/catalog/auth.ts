@@ -34,7 +34,8 @@ export const MyTokensRevoke = {
   tag: 'account',
   auth: {},
   rate: 'account',
-  uses: { table: ['Query', 'GetItem', 'UpdateItem'] },
+  // BatchWriteItem: the revocation closes the token's rate windows (services/auth/rate-window.ts).
+  uses: { table: ['Query', 'GetItem', 'UpdateItem', 'BatchWriteItem'] },
   schemas: { params: IdParams },
 } satisfies RouteDef;
 

@@ -15,6 +15,7 @@
 import type { EventRuleDef, RouteDef, WorkerDef } from './types';
 import { ManifestPipeline, pipelineTasks, pipelineWorkers } from './pipeline';
 import { authRoutes } from './auth';
+import { authorizerCacheTtlSeconds } from './rates';
 import { adminDataRoutes, adminMetricsRoutes, adminRoutes } from './admin';
 import { alternativeManifestsRoutes, manifestsRoutes, manifestsWorkers } from './manifests';
 import { customsRoutes } from './customs';
@@ -61,16 +62,17 @@ export const routes: RouteDef[] = [
  * The authorizer in front of every non-public route. API Gateway answers a request without one of
  * `identitySource`'s headers with 401 itself (no function runs); otherwise it asks the authorizer,
  * which resolves the token to its principal (or a 401 denial), and keeps the answer for
- * `cacheTtlSeconds` per distinct credential: a revoked token stops working within that time. The
+ * `cacheTtlSeconds` per distinct credential (the authorizer then refuses a revoked token). The
  * route's roles, scopes and rate window are judged by the route's own function on every request
- * (http/kit/route.ts), so the cached answer holds for every route.
+ * (http/kit/route.ts), so the cached answer holds for every route, and a revocation closes the
+ * token's rate windows for that time, so a revoked token is refused on its next request.
  */
 export const authorizer: Pick<RouteDef, 'id' | 'handler' | 'uses'> & { identitySource: readonly string[]; cacheTtlSeconds: number } = {
   id: 'Authorizer',
   handler: 'http/authorizer',
   uses: { table: ['GetItem', 'UpdateItem'] },
   identitySource: ['$request.header.Authorization'],
-  cacheTtlSeconds: 60,
+  cacheTtlSeconds: authorizerCacheTtlSeconds,
 };
 
 /** Answers every request no route matches: 404, or 405 when the path exists with other methods. */

@@ -16,3 +16,6 @@ export const rateLimits = {
   'orders.write': 120,
   'customs.quotes': 30,
 } as const;
+
+/** How long API Gateway keeps the authorizer's answer per credential (catalog/index.ts `authorizer`); here so a route's bundle reads it without the catalog. */
+export const authorizerCacheTtlSeconds = 60;

@@ -15,7 +15,8 @@ const byKey = new Map<string, RouteAccess>(routeAccess.map((r) => [routeKey(r), 
 /**
  * What the route's own function judges on every request, after the authorizer's cached verdict
  * on the credential: the route's roles and scopes, then the token's rate window for the route's
- * group (one atomic counter write). A request over its limit is a denial with `Retry-After` and
+ * group (one atomic counter write, refused once the token's revocation closed the window: 401
+ * `token_revoked` on the next request, whatever the authorizer's cache holds). A request over its limit is a denial with `Retry-After` and
  * `retry_after`; an allowed one carries the rate headers of its answer.
  */
 export async function gate(key: string, principal: Principal): Promise<{ denial?: Denial; headers?: Record<string, string> }> {
@@ -26,7 +27,9 @@ export async function gate(key: string, principal: Principal): Promise<{ denial?
   if (!route.rate) return {};
 
   const limit = rateLimits[route.rate];
-  const { hits, resetInSeconds, resetAt } = await countRequest(`${principal.tokenId}#${route.rate}`);
+  const counted = await countRequest(`${principal.tokenId}#${route.rate}`);
+  if (counted.revoked) return { denial: { status: 401, message: 'This token was revoked. Ask for a new token.', extra: { error: 'token_revoked' } } };
+  const { hits, resetInSeconds, resetAt } = counted;
   const headers = rateHeaders(limit, hits, resetAt);
   if (hits <= limit) return { headers };
   logger.warn('rate limited', { tokenId: principal.tokenId, group: route.rate });

@@ -77,7 +77,7 @@ function kindFailures(r: RouteDef): Record<number, ResponseDef> {
   // whether or not the route reads it (a route without a body schema ignores a body that parses).
   const parsesBody = !!r.schemas?.body || (!r.rawBody && ['POST', 'PUT', 'PATCH', 'DELETE'].includes(r.method));
   if (parsesBody) add(400, 'bad_request');
-  if (r.auth !== 'public') add(401, 'unauthorized', 'token_expired');
+  if (r.auth !== 'public') add(401, 'unauthorized', 'token_expired', 'token_revoked');
   if (r.auth !== 'public' && (r.auth.roles || r.auth.scopes)) add(403, 'forbidden');
   if (hasPathIds && r.schemas?.params) add(404, 'not_found');
   // Every route reads its body within a limit (1 MiB unless it says more): over it, 413.

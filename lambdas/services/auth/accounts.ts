@@ -2,6 +2,7 @@
 import { now, nowIso } from '#infra/clock';
 import * as store from '#infra/entities/auth';
 import { getSetting, setSettingOnce } from '#infra/entities/settings';
+import { closeTokenWindows } from './rate-window';
 import { hasSigningSecret, type Account, type AccountKind, type TokenRecord } from '#core/auth/accounts';
 import { checkExpiry, generateToken, hashToken } from '#core/auth/tokens';
 import { tokenView } from '#core/auth/views';
@@ -18,8 +19,16 @@ export function createAccount(input: { name: string; kind: AccountKind }): Promi
   return store.createAccount(input, nowIso());
 }
 
-export function revokeToken(record: TokenRecord): Promise<TokenRecord> {
-  return store.revokeToken(record, nowIso());
+/**
+ * Revokes a token, and closes its rate windows before answering: from then on every request of
+ * it is refused, even one the authorizer's cached answer lets through (services/auth/rate-window.ts).
+ * A repeated revocation closes them again (harmless) and keeps the first revocation time.
+ */
+export async function revokeToken(record: TokenRecord): Promise<TokenRecord> {
+  const at = now();
+  const revoked = await store.revokeToken(record, at.toISOString());
+  await closeTokenWindows(record.id, at);
+  return revoked;
 }
 
 /** A token as the lists show it now (`active`: neither revoked nor expired). */

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { subscriptionsOf } from '#services/webhooks/webhooks';
 import { authorizer } from '#catalog';
 import { manualClock, useClock, useSystemClock } from '#infra/clock';
 import { documentClient } from '#infra/dynamo';
@@ -100,23 +101,32 @@ describe('bearer tokens', () => {
     expect(list.status).toBe(200);
   });
 
-  it("refuses a revoked token with 401 once the authorizer's cached answer expires, and not before", async () => {
+  it("refuses a revoked token on its very next request, while the authorizer's answer is still cached, and after", async () => {
     const clock = manualClock(new Date());
     useClock(clock);
     try {
-      const { token, tokenId } = await t.account('Revoked Ltd');
+      const { token, tokenId, accountId } = await t.account('Revoked Ltd');
+      // The authorizer's answer is cached now (API Gateway keeps it cacheTtlSeconds per token).
       expect((await t.call('GET', '/v1/me', { token })).status).toBe(200);
       const del = await t.call('DELETE', `/v1/admin/tokens/${tokenId}`);
       expect(del.status).toBe(200);
       expect(del.body.data).toMatchObject({ id: tokenId, active: false });
       expect(del.body.data.revoked_at).toMatch(/Z$/);
-      // API Gateway keeps the authorizer's answer for cacheTtlSeconds per token (docs/partners/authentication.md).
-      clock.advance((authorizer.cacheTtlSeconds - 1) * 1000);
-      expect((await t.call('GET', '/v1/me', { token })).status).toBe(200);
-      clock.advance(1000);
+      // A write and a read at once, then at each second of the cache's time: refused by the route itself.
+      const write = await t.call('POST', '/webhook-subscriptions', { token, body: { endpoint_url: 'https://example.com/hook', events: ['document.uploaded'] } });
+      expect(write.status).toBe(401);
+      expect(write.body).toMatchObject({ success: false, error: 'token_revoked' });
+      for (let s = 0; s <= authorizer.cacheTtlSeconds; s += 15) {
+        const read = await t.call('GET', '/v1/me', { token });
+        expect(read.status, `${s} s after the revocation`).toBe(401);
+        clock.advance(15_000);
+      }
+      // Once the cache's time is over, the authorizer refuses it itself.
+      clock.advance(authorizer.cacheTtlSeconds * 1000);
       const after = await t.call('GET', '/v1/me', { token });
       expect(after.status).toBe(401);
       expect(after.body.success).toBe(false);
+      expect(await subscriptionsOf(accountId)).toEqual([]);
     } finally {
       useSystemClock();
     }
@@ -174,15 +184,20 @@ describe('roles and tenancy', () => {
     expect(res.body.data.map((x: { account_id: number }) => x.account_id)).toEqual([a.accountId]);
   });
 
-  it('lets a partner revoke its own token, which stops working within the cache time', async () => {
+  it('lets a partner revoke its own token, which stops working on the next request', async () => {
     const clock = manualClock(new Date());
     useClock(clock);
     try {
       const a = await t.account('Self Revoker');
+      const spare = await t.account('Self Revoker spare');
       const res = await t.call('DELETE', `/v1/me/tokens/${a.tokenId}`, { token: a.token });
       expect(res.status).toBe(200);
+      // The revoked token cannot revoke another token, not even within the authorizer's cache time.
+      expect((await t.call('DELETE', `/v1/me/tokens/${spare.tokenId}`, { token: a.token })).status).toBe(401);
+      expect((await t.call('GET', '/v1/me', { token: a.token })).status).toBe(401);
       clock.advance(authorizer.cacheTtlSeconds * 1000);
       expect((await t.call('GET', '/v1/me', { token: a.token })).status).toBe(401);
+      expect((await t.call('GET', '/v1/me', { token: spare.token })).status).toBe(200);
     } finally {
       useSystemClock();
     }
