@@ -563,6 +563,41 @@ export function consigneeSeen(entries: readonly AwbRisk[], account: number, day:
   return { account, day, awbs: entries.length, fob, largest, kinds: Object.fromEntries(kept.map(([k, u]) => [k.slice(0, 80), u])) };
 }
 
+/** A tax key's 32-bit hash (FNV-1a over its UTF-16 units): what the flights' lists of tax ids hold (infra/entities/risk-consignees.ts). */
+export function taxKeyHash(key: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < key.length; i++) {
+    h ^= key.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return h >>> 0;
+}
+
+/** The hashes of these keys, sorted and without repeats. */
+export function sortedHashes(keys: Iterable<string>): Uint32Array {
+  return Uint32Array.from(new Set([...keys].map(taxKeyHash))).sort();
+}
+
+/** Whether a sorted list of hashes holds `h` (binary search). */
+export function holdsHash(sorted: Uint32Array, h: number): boolean {
+  let lo = 0;
+  let hi = sorted.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1;
+    if (sorted[mid] === h) return true;
+    if (sorted[mid] < h) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return false;
+}
+
+/** The days (YYYY-MM-DD) of the window of `days` days ending on `at`'s date, the latest first. */
+export function windowDays(at: Date | string, days: number): string[] {
+  const d = new Date(at);
+  const end = Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate());
+  return Array.from({ length: days }, (_, k) => new Date(end - k * 86_400_000).toISOString().slice(0, 10));
+}
+
 /** The first day (YYYY-MM-DD) of the window of `days` days ending on `at`'s date. */
 export function windowStart(at: Date | string, days: number): string {
   const d = new Date(at);

@@ -1,69 +1,91 @@
-import { batchGetAll } from '../batch-get';
-import { transactUpdates } from '../transact-chunks';
+import { BatchWriteCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { documentClient } from '../dynamo';
 import { config } from '#shared/config';
 import { tableSchema } from '../table-schema';
 import { mapConcurrent } from '#shared/concurrency';
-import type { ConsigneeSeen } from '#core/customs/risk-rules';
 
 /**
- * What recent flights hold of each tax id, for the `split_across_couriers` rule
- * (core/customs/risk-rules.ts): one item per tax id, `pk` `RISKCONS#<tax key>`, `sk` `RECENT`,
- * with one attribute per batch that held it, `b_<batch id>`: its summary (ConsigneeSeen: account,
- * day, AWBs, FOB, largest AWB, up to 5 kinds; a few hundred bytes). A run of the batch sets its
- * own attribute again (a re-run replaces, never adds) and removes those older than the longest
- * window (31 days), so the item holds the batches of a month; a tax id already seen in
- * `maxBatchesKept` batches of the month is not written more (the rule flags it on those).
- * `ttl`: the item goes a month after its last write.
+ * Which tax ids each recent flight held, for the `split_across_couriers` rule
+ * (core/customs/risk-rules.ts), kept so that a flight of 10,000 parcels finds the few tax ids
+ * other couriers also shipped to without a read per tax id: one item per completed batch and day,
+ * `pk` `RISKSEEN#<YYYY-MM-DD>`, `sk` `<batch id>` (`#<part>` after the first 50,000 tax ids), with
+ * the courier (`account`), the sorted 32-bit hashes of the flight's tax ids (`hashes`, binary, 4
+ * bytes each: 200 KB at most) and where the flight's summaries are (`file`, in storage: per tax id
+ * its AWBs, FOB, largest AWB and kinds). A flight reads the items of the window's days (one
+ * Query per day), probes its own tax ids' hashes, and reads the summaries file of a batch only
+ * when one of its tax ids is there (a hash matched: a false match, one in 4 billion per tax id
+ * and batch, costs a file read and is then dropped by the exact key). `ttl` removes the items a
+ * month on. A re-run of the batch puts its item again (the newest day's is the one read).
  */
 
-const key = (taxKey: string) => ({ pk: `RISKCONS#${taxKey}`, sk: 'RECENT' });
-const attribute = (batchId: string) => `b_${batchId}`;
-
-/** Batches a tax id's item keeps at most: 50 summaries, some 20 KB. */
-export const maxBatchesKept = 50;
-
-/** BatchGetItem calls in flight at once (100 tax ids each). */
-const readsAtOnce = 8;
-
-/** What other flights hold of these tax keys, by key and batch id. One BatchGetItem per 100 keys, 8 at once. */
-export async function consigneesSeen(taxKeys: readonly string[]): Promise<Map<string, Map<string, ConsigneeSeen>>> {
-  const out = new Map<string, Map<string, ConsigneeSeen>>();
-  if (!taxKeys.length) return out;
-  const chunks = Array.from({ length: Math.ceil(taxKeys.length / 100) }, (_, k) => taxKeys.slice(k * 100, (k + 1) * 100).map(key));
-  const items = (await mapConcurrent(chunks, readsAtOnce, (keys) => batchGetAll(keys))).flat();
-  for (const item of items) {
-    const batches = new Map<string, ConsigneeSeen>();
-    for (const [name, value] of Object.entries(item)) if (name.startsWith('b_') && value && typeof value === 'object') batches.set(name.slice(2), value as ConsigneeSeen);
-    out.set(String(item.pk).slice('RISKCONS#'.length), batches);
-  }
-  return out;
+export interface SeenBatch {
+  batchId: string;
+  account: number;
+  day: string;
+  hashes: Uint32Array;
+  file: string;
 }
 
-/**
- * Keeps this batch's summary of each of its tax ids: SET its attribute, REMOVE those of batches
- * older than the month (`known`: what `consigneesSeen` read, by key), 100 tax ids to a transaction.
- */
-export async function keepConsignees(
-  batchId: string,
-  summaries: ReadonlyMap<string, ConsigneeSeen>,
-  known: ReadonlyMap<string, ReadonlyMap<string, ConsigneeSeen>>,
-  oldestKept: string,
-  ttl: number,
-): Promise<void> {
-  const updates = [];
-  for (const taxKey of [...summaries.keys()].sort()) {
-    const others = [...(known.get(taxKey) ?? [])].filter(([b]) => b !== batchId);
-    const stale = others.filter(([, s]) => !(s.day >= oldestKept)).map(([b]) => b);
-    if (others.length - stale.length >= maxBatchesKept) continue;
-    const names: Record<string, string> = { '#mine': attribute(batchId), '#ttl': tableSchema.ttlAttribute };
-    stale.forEach((b, i) => (names[`#s${i}`] = attribute(b)));
-    updates.push({
-      TableName: config.tableName(),
-      Key: key(taxKey),
-      UpdateExpression: `SET #mine = :mine, #ttl = :ttl${stale.length ? ` REMOVE ${stale.map((_, i) => `#s${i}`).join(', ')}` : ''}`,
-      ExpressionAttributeNames: names,
-      ExpressionAttributeValues: { ':mine': summaries.get(taxKey)!, ':ttl': ttl },
-    });
+/** Hashes per item: 50,000 (200 KB of DynamoDB's 400 KB). */
+const hashesPerItem = 50_000;
+
+const dayKey = (day: string) => `RISKSEEN#${day}`;
+
+/** Keeps a completed flight's tax ids (their hashes, sorted) and where its summaries are. */
+export async function keepSeen(batch: SeenBatch, ttl: number): Promise<void> {
+  const parts = Math.max(1, Math.ceil(batch.hashes.length / hashesPerItem));
+  const items = Array.from({ length: parts }, (_, p) => {
+    const slice = batch.hashes.subarray(p * hashesPerItem, (p + 1) * hashesPerItem);
+    return {
+      pk: dayKey(batch.day),
+      sk: p ? `${batch.batchId}#${p}` : batch.batchId,
+      batchId: batch.batchId,
+      account: batch.account,
+      file: batch.file,
+      hashes: Buffer.from(slice.buffer, slice.byteOffset, slice.byteLength),
+      [tableSchema.ttlAttribute]: ttl,
+    };
+  });
+  for (let i = 0; i < items.length; i += 25) {
+    let pending: Record<string, unknown>[] = items.slice(i, i + 25).map((Item) => ({ PutRequest: { Item } }));
+    for (let attempt = 0; pending.length; attempt++) {
+      if (attempt) await new Promise((r) => setTimeout(r, Math.min(1000, 25 * 2 ** attempt)));
+      const res = await documentClient().send(new BatchWriteCommand({ RequestItems: { [config.tableName()]: pending as never } }));
+      pending = (res.UnprocessedItems?.[config.tableName()] as Record<string, unknown>[] | undefined) ?? [];
+    }
   }
-  await transactUpdates(updates);
+}
+
+/** The flights kept on these days, one per batch (a batch kept on two days: the later), its parts joined. */
+export async function seenOn(days: readonly string[]): Promise<SeenBatch[]> {
+  const byBatch = new Map<string, { account: number; day: string; file: string; parts: Map<number, Uint32Array> }>();
+  const perDay = await mapConcurrent(days, 4, async (day) => {
+    const rows: Record<string, unknown>[] = [];
+    let start: Record<string, unknown> | undefined;
+    do {
+      const res = await documentClient().send(
+        new QueryCommand({ TableName: config.tableName(), KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': dayKey(day) }, ExclusiveStartKey: start }),
+      );
+      rows.push(...(res.Items ?? []));
+      start = res.LastEvaluatedKey;
+    } while (start);
+    return rows.map((r): Record<string, unknown> => ({ ...r, day }));
+  });
+  for (const row of perDay.flat()) {
+    const batchId = String(row.batchId);
+    const part = Number(String(row.sk).split('#')[1] ?? 0);
+    const bytes = row.hashes as Uint8Array;
+    const hashes = new Uint32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
+    const had = byBatch.get(batchId);
+    const day = String(row.day);
+    if (had && had.day > day) continue;
+    const entry = had && had.day === day ? had : { account: Number(row.account), day, file: String(row.file), parts: new Map<number, Uint32Array>() };
+    entry.parts.set(part, hashes);
+    byBatch.set(batchId, entry);
+  }
+  return [...byBatch].map(([batchId, e]) => {
+    const parts = [...e.parts].sort((a, b) => a[0] - b[0]).map(([, h]) => h);
+    const hashes = parts.length === 1 ? parts[0] : Uint32Array.from(parts.flatMap((h) => [...h]));
+    return { batchId, account: e.account, day: e.day, file: e.file, hashes };
+  });
 }

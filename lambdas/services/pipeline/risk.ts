@@ -5,9 +5,13 @@ import {
   acrossCouriers,
   addToFlight,
   consigneeSeen,
+  holdsHash,
   maxCrossCourierWindowDays,
   othersInWindow,
+  sortedHashes,
   taxGroups,
+  taxKeyHash,
+  windowDays,
   windowStart,
   flightFlags,
   ncmKey,
@@ -27,7 +31,8 @@ import {
 import { blobs } from '#infra/blobs';
 import { getSetting } from '#infra/entities/settings';
 import { addValues, valueHistories } from '#infra/entities/risk-history';
-import { consigneesSeen, keepConsignees } from '#infra/entities/risk-consignees';
+import { keepSeen, seenOn } from '#infra/entities/risk-consignees';
+import { mapConcurrent } from '#shared/concurrency';
 import { logger } from '#shared/logger';
 
 /**
@@ -38,14 +43,15 @@ import { logger } from '#shared/logger';
  *    what the rules read of each item: per AWB its consignee keys, FOB, units by kind and quota
  *    outcome (once per AWB), per item its NCM and FOB per unit;
  * 2. `prepare`, once: the flight's flags by AWB (one in-memory pass over the AWBs), the history
- *    of each NCM of the run and what other couriers' recent flights hold of each tax id of the
- *    flight (keyed BatchGetItems, 100 keys each, never a read per item);
+ *    of each NCM of the run (keyed BatchGetItems, 100 NCMs each, never a read per item), and the
+ *    other couriers' recent flights that hold one of the flight's tax ids (the window's lists of
+ *    tax-id hashes, one Query per day; the summaries file of a flight only when it holds one);
  * 3. while the finish merges and writes the results, `apply` puts each product's flags on it
  *    (`risk_flags`), before the summary counts it;
  * 4. `keepFlight`: the flight's AWBs kept beside the results (a later run of only some AWBs, a
  *    tax-id correction, judges them with the rest of the flight); `afterCompletion`, once the batch
- *    is complete: the flight's summary per tax id kept for other couriers' flights (a re-run
- *    replaces it), and, on the batch's first completion only, the run's values added to the NCMs'
+ *    is complete: the flight's summaries per tax id and their hashes kept for other couriers'
+ *    flights (a re-run replaces them), and, on the batch's first completion only, the run's values added to the NCMs'
  *    histories (one ADD per NCM, 100 to a transaction; a re-run or a broker's revision adds none).
  *
  * The rules' numbers: `riskRulesAt` with the `riskRules` setting (JSON) over the defaults.
@@ -53,6 +59,16 @@ import { logger } from '#shared/logger';
 
 /** Where a run keeps its flight's AWBs: beside its results. A broker's revision (`<run>.r<n>-<hash>`) reads its base run's. */
 const flightKey = (batchId: string, runId: string) => `exports/${batchId}/${runId.replace(/\.r\d+-[0-9a-f]{8}$/, '')}/results/risk-flight.json`;
+/** Where a run keeps its flight's summaries per tax id, for other couriers' flights (`SummariesFile`). */
+const summariesKey = (batchId: string, runId: string) => `exports/${batchId}/${runId}/results/risk-consignees.json`;
+
+/** A flight's summaries file: per tax key, what the flight held of it. */
+interface SummariesFile {
+  by: Record<string, ConsigneeSeen>;
+}
+
+/** Flights' summaries files read at once. */
+const filesAtOnce = 4;
 
 export class RiskPass {
   private readonly flight = new Flight();
@@ -65,8 +81,6 @@ export class RiskPass {
   private merged: FlightRisk = {};
   /** The flight's tax ids: each with its label and AWBs. */
   private groups = new Map<string, { label: string; awbs: string[] }>();
-  /** What recent flights hold of them, by tax key and batch. */
-  private seen = new Map<string, Map<string, ConsigneeSeen>>();
 
   private constructor(
     readonly rules: RiskRules,
@@ -128,17 +142,43 @@ export class RiskPass {
     this.merged = merged;
     this.flags = flightFlags(merged, this.rules);
     this.groups = taxGroups(merged);
-    const [histories, seen] = await Promise.all([valueHistories([...this.runBins.keys()]), consigneesSeen([...this.groups.keys()])]);
+    const [histories, others] = await Promise.all([valueHistories([...this.runBins.keys()]), this.otherCouriers()]);
     this.stats = new Map([...histories].map(([ncm, h]) => [ncm, valueStats(h)]));
-    this.seen = seen;
-    const from = windowStart(this.batch.at, this.rules.cross_courier_window_days);
-    for (const [taxKey, g] of this.groups) {
-      const known = seen.get(taxKey);
-      const others = known ? othersInWindow(known.values(), this.batch.accountId, from) : [];
-      if (!others.length) continue;
-      const flag = acrossCouriers(g.label, this.summaryOf(g.awbs), others, this.rules);
+    for (const [taxKey, seen] of others) {
+      const g = this.groups.get(taxKey)!;
+      const flag = acrossCouriers(g.label, this.summaryOf(g.awbs), seen, this.rules);
       if (flag) for (const awb of g.awbs) this.flags.set(awb, [...(this.flags.get(awb) ?? []), flag]);
     }
+  }
+
+  /**
+   * What other couriers' flights of the window hold of this flight's tax ids, by tax key: the
+   * window's lists of hashes (one Query per day), probed with each tax id's hash; the summaries
+   * file of each flight that holds one, read (4 at once) and its exact keys taken.
+   */
+  private async otherCouriers(): Promise<Map<string, ConsigneeSeen[]>> {
+    const out = new Map<string, ConsigneeSeen[]>();
+    if (!this.groups.size) return out;
+    const from = windowStart(this.batch.at, this.rules.cross_courier_window_days);
+    const flights = (await seenOn(windowDays(this.batch.at, this.rules.cross_courier_window_days))).filter(
+      (f) => f.account !== this.batch.accountId && f.batchId !== this.batchId && f.day >= from,
+    );
+    if (!flights.length) return out;
+    const wanted = new Map<string, string[]>();
+    for (const taxKey of this.groups.keys()) {
+      const h = taxKeyHash(taxKey);
+      for (const f of flights) if (holdsHash(f.hashes, h)) wanted.set(f.file, [...(wanted.get(f.file) ?? []), taxKey]);
+    }
+    await mapConcurrent([...wanted], filesAtOnce, async ([file, keys]) => {
+      const body = await blobs().get(file);
+      if (!body) return;
+      const summaries = (JSON.parse(body.toString('utf8')) as SummariesFile).by;
+      for (const taxKey of keys) {
+        const seen = summaries[taxKey];
+        if (seen && othersInWindow([seen], this.batch.accountId, from).length) out.set(taxKey, [...(out.get(taxKey) ?? []), seen]);
+      }
+    });
+    return out;
   }
 
   private summaryOf(awbs: readonly string[]): ConsigneeSeen {
@@ -173,6 +213,15 @@ export class RiskPass {
     await blobs().put(flightKey(this.batchId, this.runId), Buffer.from(JSON.stringify(this.merged)), 'application/json');
   }
 
+  /** The flight's summaries file, then its item of tax-id hashes pointing at it (so an item always finds its file). */
+  private async keepSummaries(ttl: number): Promise<void> {
+    if (!this.groups.size) return;
+    const by = Object.fromEntries([...this.groups].map(([taxKey, g]) => [taxKey, this.summaryOf(g.awbs)]));
+    const file = summariesKey(this.batchId, this.runId);
+    await blobs().put(file, Buffer.from(JSON.stringify({ by } satisfies SummariesFile)), 'application/json');
+    await keepSeen({ batchId: this.batchId, account: this.batch.accountId, day: this.day, hashes: sortedHashes(this.groups.keys()), file }, ttl);
+  }
+
   /**
    * Once the batch is complete (as the CSV and the workbook are made: the next flight reads these,
    * this one does not wait for them): the flight's summary per tax id, for other couriers' flights
@@ -181,10 +230,9 @@ export class RiskPass {
    */
   async afterCompletion(firstCompletion: boolean): Promise<void> {
     if (!this.rules.enabled) return;
-    const summaries = new Map([...this.groups].map(([taxKey, g]) => [taxKey, this.summaryOf(g.awbs)]));
     const ttl = Math.floor(this.batch.at.getTime() / 1000) + (maxCrossCourierWindowDays + 1) * 86_400;
     await Promise.all([
-      keepConsignees(this.batchId, summaries, this.seen, windowStart(this.batch.at, maxCrossCourierWindowDays), ttl).catch((err: unknown) =>
+      this.keepSummaries(ttl).catch((err: unknown) =>
         logger.warn('risk flags: the flight\'s tax ids were not kept for other couriers\' flights', { batchId: this.batchId, runId: this.runId, error: String(err) }),
       ),
       firstCompletion

@@ -3,8 +3,12 @@ import {
   acrossCouriers,
   addToFlight,
   consigneeSeen,
+  holdsHash,
   othersInWindow,
+  sortedHashes,
   taxGroups,
+  taxKeyHash,
+  windowDays,
   windowStart,
   type ConsigneeSeen,
   binValue,
@@ -255,6 +259,22 @@ describe('the rule across couriers', () => {
     expect(Object.keys(m.seen.kinds)).toHaveLength(5);
     expect(m.seen).toMatchObject({ account: 1, day: '2026-03-16', awbs: 2, fob: 40 * 100 * 10_000 });
     expect(JSON.stringify(m.seen).length).toBeLessThan(400);
+  });
+
+  it('finds a flight’s tax ids by their hashes: sorted, without repeats, each found and a stranger not', () => {
+    const keys = Array.from({ length: 5000 }, (_, k) => `T:${20_000_000 + k}`);
+    const sorted = sortedHashes([...keys, ...keys.slice(0, 10)]);
+    expect(sorted).toHaveLength(5000);
+    expect([...sorted].every((h, i) => i === 0 || sorted[i - 1] < h)).toBe(true);
+    expect(keys.every((k) => holdsHash(sorted, taxKeyHash(k)))).toBe(true);
+    const strangers = Array.from({ length: 5000 }, (_, k) => `T:${30_000_000 + k}`);
+    expect(strangers.filter((k) => holdsHash(sorted, taxKeyHash(k))).length).toBeLessThanOrEqual(1);
+    expect(holdsHash(new Uint32Array(), 1)).toBe(false);
+  });
+
+  it('reads the days of the window, the run’s own first', () => {
+    expect(windowDays(at, 3)).toEqual(['2026-03-16', '2026-03-15', '2026-03-14']);
+    expect(windowDays(at, 7).at(-1)).toBe(windowStart(at, 7));
   });
 
   it('takes its window from the setting, a whole number of days from 1 to 31', () => {
