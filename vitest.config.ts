@@ -17,6 +17,8 @@ export default defineConfig({
       // The functions the cloud lane runs in this process are "in Lambda" and would print an EMF line
       // per metric (Powertools writes them past the runner's capture); test/unit/shared/metrics.test.ts checks the line.
       POWERTOOLS_METRICS_DISABLED: 'true',
+      // The suite's webhook receivers listen on 127.0.0.1 (test/integration/webhooks/targets.test.ts turns it off).
+      WEBHOOK_LOCAL_RECEIVERS: '1',
     },
   },
 });

@@ -226,7 +226,7 @@ async function forward(url: string, secret: string, envelope: Envelope, delivery
     body,
     headers: { ...signedHeaders(secret, timestamp, body, { id: envelope.id }), 'X-Service-Event': envelope.type, 'X-Service-Delivery': String(delivery) },
     timeoutMs: deliveryTimeoutMs,
-    allowPrivate: true,
+    reach: 'any',
   });
   const answer = result.statusCode === null ? `-> ${result.error}` : `-> ${result.statusCode}`;
   return `${new Date().toISOString()}  ${envelope.type.padEnd(30)} ${envelope.id}  ${answer} (${result.responseTimeMs} ms)`;

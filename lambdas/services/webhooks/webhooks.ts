@@ -41,7 +41,7 @@ import { timers } from '#infra/timers';
 import { now } from '#infra/clock';
 import { config } from '#shared/config';
 import { checkEndpointUrl, postWebhook } from '#infra/webhook-http';
-import { isForbiddenAddress } from '#infra/forbidden-address';
+import { isLoopbackAddress, mayReach } from '#infra/forbidden-address';
 import { isIP } from 'node:net';
 import { logger } from '#shared/logger';
 import { envelopeBody, recordEvent } from './feed';
@@ -93,13 +93,26 @@ export function deliveryView(d: Delivery) {
 
 /** Checked again on the resolved address at every delivery; an IP literal can be judged now. */
 export function validateEndpoint(url: string): void {
-  const allowPrivate = config.webhookAllowPrivate();
-  const problem = checkEndpointUrl(url, { allowHttp: allowPrivate });
+  const reach = config.webhookReach();
+  const problem = checkEndpointUrl(url, { allowHttp: reach === 'loopback' }) ?? selfProblem(url);
   if (problem) throw new ValidationFailed({ endpoint_url: [problem] });
   const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
-  if (!allowPrivate && isIP(host) && isForbiddenAddress(host)) {
+  if (isIP(host) && !mayReach(host, reach)) {
     throw new ValidationFailed({ endpoint_url: ['The endpoint is a private or reserved address.'] });
   }
+}
+
+/**
+ * With local receivers on (the twin, `loopback`), the twin's own API is still no receiver: a
+ * loopback host on the twin's port is refused, at subscription and at every delivery.
+ */
+function selfProblem(url: string): string | null {
+  const port = config.twinPort();
+  if (config.webhookReach() !== 'loopback' || port === undefined) return null;
+  const u = new URL(url);
+  const host = u.hostname.replace(/^\[|\]$/g, '');
+  const local = host === 'localhost' || (isIP(host) !== 0 && isLoopbackAddress(host));
+  return local && Number(u.port || (u.protocol === 'https:' ? 443 : 80)) === port ? "The endpoint is this service's own API." : null;
 }
 
 /** The account's subscriptions. */
@@ -204,8 +217,12 @@ async function schedule(d: Delivery, attempt: number, at: Date) {
 
 async function attempt(sub: SigningSubscription, d: Delivery, done: number, manual: boolean): Promise<Delivery | undefined> {
   const started = now();
-  const result = sub.active
-    ? await postWebhook({
+  const self = selfProblem(sub.endpointUrl);
+  const result = !sub.active
+    ? { ok: false, statusCode: null, responseTimeMs: 0, error: 'The subscription is disabled.' }
+    : self
+      ? { ok: false, statusCode: null, responseTimeMs: 0, error: self }
+      : await postWebhook({
         url: sub.endpointUrl,
         body: d.body,
         headers: {
@@ -214,9 +231,8 @@ async function attempt(sub: SigningSubscription, d: Delivery, done: number, manu
           'X-Service-Delivery': String(d.id),
         },
         timeoutMs: deliveryTimeoutMs,
-        allowPrivate: config.webhookAllowPrivate(),
-      })
-    : { ok: false, statusCode: null, responseTimeMs: 0, error: 'The subscription is disabled.' };
+        reach: config.webhookReach(),
+      });
   const at = now();
   const record = { attempted_at: started.toISOString(), status_code: result.statusCode, response_time_ms: result.responseTimeMs, error: result.error };
   const gone = result.statusCode === 410;
@@ -323,11 +339,13 @@ export async function sendTest(principal: Principal, id: number) {
     created_at: at.toISOString(),
     data: { subscription_id: sub.id, message: 'This is a test delivery from Despacho.' },
   });
+  const self = selfProblem(sub.endpointUrl);
+  if (self) return { ok: false, statusCode: null, responseTimeMs: 0, error: self };
   return postWebhook({
     url: sub.endpointUrl,
     body,
     headers: { ...signedHeaders(sub.secret, Math.floor(at.getTime() / 1000), body, { id: testId, previousSecrets: overlapping(sub, at) }), 'X-Service-Event': testEventType },
     timeoutMs: deliveryTimeoutMs,
-    allowPrivate: config.webhookAllowPrivate(),
+    reach: config.webhookReach(),
   });
 }

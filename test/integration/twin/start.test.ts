@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ChildProcess } from 'node:child_process';
-import { chmodSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { javaProcessesFor, startService } from '#support/service';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -53,6 +54,22 @@ describe('npm start', () => {
       expect(entries.filter((p) => (statSync(p).mode & 0o077) !== 0)).toEqual([]);
       const list = await fetch(`${second.apiUrl}/v1/admin/accounts`, { headers: auth });
       expect(((await list.json()) as any).data.map((a: { name: string }) => a.name)).toContain('Persisted SA');
+      // DynamoDB Local listens on every interface (it cannot bind to loopback): its data is behind
+      // the data directory's access key. Another key, the AWS CLI's usual `local` included, finds
+      // an empty engine; the key in the data directory finds the twin's table.
+      const [java] = javaProcessesFor(dataDir);
+      const port = /-port\0(\d+)/.exec(readFileSync(`/proc/${java}/cmdline`, 'utf8'))![1];
+      const tables = async (accessKeyId: string) => {
+        const client = new DynamoDBClient({ endpoint: `http://127.0.0.1:${port}`, region: 'local', credentials: { accessKeyId, secretAccessKey: 'x' } });
+        try {
+          return (await client.send(new ListTablesCommand({}))).TableNames;
+        } finally {
+          client.destroy();
+        }
+      };
+      expect(await tables('stranger')).toEqual([]);
+      expect(await tables('local')).toEqual([]);
+      expect(await tables(readFileSync(join(dataDir, 'dynamodb', 'access-key'), 'utf8').trim())).toEqual(['despacho']);
       expect(await stopWith(second.child, 'SIGINT')).toBe(0);
       expect(javaProcessesFor(dataDir)).toEqual([]);
     } finally {

@@ -59,7 +59,7 @@ async function receiver(answer: (req: http.IncomingMessage, res: http.ServerResp
 }
 
 function delivery(url: string, extra: Partial<DeliveryRequest> = {}): DeliveryRequest {
-  return { url, body: '{"event":"order.created"}', headers: {}, timeoutMs: 2000, allowPrivate: true, ...extra };
+  return { url, body: '{"event":"order.created"}', headers: {}, timeoutMs: 2000, reach: 'any', ...extra };
 }
 
 describe('postWebhook against a local receiver', () => {
@@ -229,7 +229,7 @@ describe('postWebhook against a local receiver', () => {
   });
 });
 
-describe('postWebhook with allowPrivate false', () => {
+describe('postWebhook with the public reach', () => {
   it.each([
     ['127.0.0.1', (port: number) => `http://127.0.0.1:${port}/`],
     ['localhost', (port: number) => `http://localhost:${port}/`],
@@ -241,34 +241,34 @@ describe('postWebhook with allowPrivate false', () => {
     ['https://127.0.0.1', (port: number) => `https://127.0.0.1:${port}/`],
   ])('refuses %s without connecting', async (_name, urlFor) => {
     const r = await receiver();
-    const result = await postWebhook(delivery(urlFor(r.port), { allowPrivate: false, timeoutMs: 1000 }));
+    const result = await postWebhook(delivery(urlFor(r.port), { reach: 'public', timeoutMs: 1000 }));
     expect(result).toMatchObject({ ok: false, statusCode: null, error: forbiddenAddressMessage });
     expect(result.responseTimeMs).toBeLessThan(500);
     expect(r.connections).toBe(0);
     expect(r.requests).toHaveLength(0);
   });
 
-  it('checks the address DNS resolves to: localhost is refused without allowPrivate and delivered with it', async () => {
+  it('checks the address DNS resolves to: localhost is refused with the public reach and delivered with any', async () => {
     const r = await receiver();
-    const refused = await postWebhook(delivery(`http://localhost:${r.port}/`, { allowPrivate: false }));
+    const refused = await postWebhook(delivery(`http://localhost:${r.port}/`, { reach: 'public' }));
     expect(refused).toMatchObject({ ok: false, statusCode: null, error: forbiddenAddressMessage });
     expect(r.connections).toBe(0);
 
-    const delivered = await postWebhook(delivery(`http://localhost:${r.port}/`, { allowPrivate: true }));
+    const delivered = await postWebhook(delivery(`http://localhost:${r.port}/`, { reach: 'any' }));
     expect(delivered).toMatchObject({ ok: true, statusCode: 200, error: null });
     expect(r.requests).toHaveLength(1);
   });
 
   it('does not let a connection kept alive for a private delivery serve a public one', async () => {
     const r = await receiver();
-    expect((await postWebhook(delivery(`http://localhost:${r.port}/`, { allowPrivate: true }))).ok).toBe(true);
-    const refused = await postWebhook(delivery(`http://localhost:${r.port}/`, { allowPrivate: false }));
+    expect((await postWebhook(delivery(`http://localhost:${r.port}/`, { reach: 'any' }))).ok).toBe(true);
+    const refused = await postWebhook(delivery(`http://localhost:${r.port}/`, { reach: 'public' }));
     expect(refused.error).toBe(forbiddenAddressMessage);
     expect(r.requests).toHaveLength(1);
   });
 
   it('reports a host that does not resolve as ENOTFOUND', async () => {
-    const result = await postWebhook(delivery('http://no-such-host.invalid/', { allowPrivate: false }));
+    const result = await postWebhook(delivery('http://no-such-host.invalid/', { reach: 'public' }));
     expect(result.statusCode).toBeNull();
     expect(['ENOTFOUND', 'EAI_AGAIN']).toContain(result.error);
   });
