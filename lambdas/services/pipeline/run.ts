@@ -185,11 +185,12 @@ export async function finish(input: RunInput & { pages: number[]; coversAll?: bo
     runEvent(input, 'manifest.processing_completed', manifestEventData(done, { summary })),
     runEvent(input, 'manifest.processed', manifestEventData(done, { summary })),
   ]);
-  // The NCMs' histories count a batch once: at its first completion (a repeated finish of that run included).
-  await afterCompletion(!batch.finishedRunId || batch.finishedRunId === input.runId);
   await writeExports(completed, ['ndjson', 'csv', 'xlsx'], index)
     .then(() => compressExports(completed, ['json', 'ndjson', 'csv']))
     .catch((err: unknown) => logger.warn('ndjson, csv, xlsx or compressed downloads not made at finish; the first download makes them', { error: String(err) }));
+  // Last, what the risk rules keep for the next flights (no download waits for it). The NCMs'
+  // histories count a batch once: at its first completion (a repeated finish of that run included).
+  await afterCompletion(!batch.finishedRunId || batch.finishedRunId === input.runId);
 }
 
 export async function fail(input: RunInput & { stage?: StageName; error: string }): Promise<void> {
