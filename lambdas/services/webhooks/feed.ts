@@ -38,7 +38,7 @@ export interface FeedPage {
 export async function listEvents(principal: Principal, q: { after?: string; types?: readonly string[]; limit: number; order: FeedOrder }): Promise<FeedPage> {
   const after = q.after === undefined ? undefined : decodeCursor(q.after);
   if (q.after !== undefined && !after) throw new ValidationFailed({ after: ['Is not a cursor this feed answered (meta.next_cursor); leave it out to start at the beginning.'] });
-  const { events, more } = await queryFeedEvents({
+  const { events, more, resumeAt } = await queryFeedEvents({
     accountId: principal.accountId,
     order: q.order,
     limit: q.limit,
@@ -49,8 +49,9 @@ export async function listEvents(principal: Principal, q: { after?: string; type
   const last = events.at(-1);
   return {
     events: events.map((e) => JSON.parse(e.body) as unknown),
-    // An empty page keeps the caller where it was, so a poller asks again from the same place.
-    nextCursor: last ? encodeCursor(last) : (q.after ?? null),
+    // A read stopped by its bound resumes past what it read; an empty page that read everything
+    // keeps the caller where it was, so a poller asks again from the same place.
+    nextCursor: resumeAt ? encodeCursor(resumeAt) : last ? encodeCursor(last) : (q.after ?? null),
     hasMore: more,
   };
 }

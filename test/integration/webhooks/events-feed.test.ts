@@ -1,5 +1,7 @@
-import { beforeEach, describe, expect, it } from 'vitest';
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { BatchWriteCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { queryFeedEvents } from '#infra/entities/events';
+import { config } from '#shared/config';
 import { useManualClock } from '#support/clock';
 import { documentClient } from '#infra/dynamo';
 import { domainEvent } from '#infra/events';
@@ -165,5 +167,71 @@ describe('GET /v1/events', () => {
 
   it('needs a token', async () => {
     expect((await t.call('GET', '/v1/events', { token: null })).status).toBe(401);
+  });
+});
+
+describe('the feed’s reads', () => {
+  const total = 3_000;
+  let partner: { accountId: number; token: string };
+
+  /** `total` `order.created` events written straight to the table, an hour before the test's clock. */
+  async function seed(accountId: number) {
+    const base = Date.parse('2026-11-20T09:00:00Z');
+    const items = Array.from({ length: total }, (_, k) => {
+      const createdAt = new Date(base + k * 10).toISOString();
+      const eventId = `evt_seed_${String(k).padStart(6, '0')}`;
+      const type = 'order.created';
+      return {
+        pk: `ACCOUNT#${accountId}#EVENTS`,
+        sk: `EVT#${createdAt}#${eventId}`,
+        accountId,
+        eventId,
+        eventType: type,
+        createdAt,
+        body: JSON.stringify({ id: eventId, type, created_at: createdAt, data: { n: k } }),
+        ttl: Math.floor(base / 1000) + 30 * 86_400,
+      };
+    });
+    for (let i = 0; i < items.length; i += 25) {
+      await documentClient().send(new BatchWriteCommand({ RequestItems: { [config.tableName()]: items.slice(i, i + 25).map((Item) => ({ PutRequest: { Item } })) } }));
+    }
+  }
+
+  beforeAll(async () => {
+    partner = await t.account('Feed Reads SA');
+    await seed(partner.accountId);
+    // Then one document: the feed's one `document.uploaded`, newer than every order.
+    await uploadDoc(partner.token);
+    await t.settle();
+  }, 120_000);
+
+  it('reads one more item than a page asks, not the account’s every event', async () => {
+    const page = await queryFeedEvents({ accountId: partner.accountId, order: 'desc', limit: 1, nowSeconds: Math.floor(clock.now().getTime() / 1000) });
+    expect(page.events).toHaveLength(1);
+    expect(page.more).toBe(true);
+    expect(page.scanned).toBe(2);
+  });
+
+  it('reads at most 1,000 items for a rare type, and its cursor resumes past them until the event is found', async () => {
+    let cursor: string | null = null;
+    const pages: number[] = [];
+    let found: { type: string }[] = [];
+    for (let n = 0; n < 10 && !found.length; n++) {
+      const res = await feed(partner.token, `?limit=1&order=asc&types=document.uploaded${cursor ? `&after=${cursor}` : ''}`);
+      expect(res.status).toBe(200);
+      found = res.body.data;
+      pages.push(found.length);
+      if (!found.length) {
+        expect(res.body.meta.has_more).toBe(true);
+        expect(res.body.meta.next_cursor).not.toBe(cursor);
+      }
+      cursor = res.body.meta.next_cursor;
+    }
+    expect(found.map((e) => e.type)).toEqual(['document.uploaded']);
+    // 3,000 orders before it, 1,000 read a request, oldest first: the fourth request finds it.
+    expect(pages).toEqual([0, 0, 0, 1]);
+    const direct = await queryFeedEvents({ accountId: partner.accountId, order: 'asc', limit: 1, types: ['document.uploaded'], nowSeconds: Math.floor(clock.now().getTime() / 1000) });
+    expect(direct.scanned).toBe(1000);
+    expect(direct.resumeAt).toBeDefined();
   });
 });
