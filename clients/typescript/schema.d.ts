@@ -2409,6 +2409,7 @@ export interface operations {
                             revoked_at: string | null;
                             expires_at: string | null;
                             active: boolean;
+                            created_by_token_id: number | null;
                         }[];
                         count: number;
                     };
@@ -2528,7 +2529,9 @@ export interface operations {
     };
     MyTokensRevoke: {
         parameters: {
-            query?: never;
+            query?: {
+                cascade?: "true" | "false";
+            };
             header?: never;
             path: {
                 id: string;
@@ -2537,7 +2540,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The token, revoked */
+            /** @description The token, revoked (with cascade=true, what it made too) */
             200: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -2571,8 +2574,13 @@ export interface operations {
                             revoked_at: string | null;
                             expires_at: string | null;
                             active: boolean;
+                            created_by_token_id: number | null;
                         };
                         message: string;
+                        cascaded: {
+                            tokens: number[];
+                            subscriptions: number[];
+                        };
                     };
                 };
             };
@@ -4177,6 +4185,7 @@ export interface operations {
                             revoked_at: string | null;
                             expires_at: string | null;
                             active: boolean;
+                            created_by_token_id: number | null;
                         }[];
                         count: number;
                     };
@@ -4408,6 +4417,7 @@ export interface operations {
                             revoked_at: string | null;
                             expires_at: string | null;
                             active: boolean;
+                            created_by_token_id: number | null;
                             token: string;
                         };
                         message: string;
@@ -4637,7 +4647,9 @@ export interface operations {
     };
     AdminTokensRevoke: {
         parameters: {
-            query?: never;
+            query?: {
+                cascade?: "true" | "false";
+            };
             header?: never;
             path: {
                 id: string;
@@ -4646,7 +4658,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The token, revoked */
+            /** @description The token, revoked (with cascade=true, what it made too) */
             200: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -4680,8 +4692,13 @@ export interface operations {
                             revoked_at: string | null;
                             expires_at: string | null;
                             active: boolean;
+                            created_by_token_id: number | null;
                         };
                         message: string;
+                        cascaded: {
+                            tokens: number[];
+                            subscriptions: number[];
+                        };
                     };
                 };
             };
@@ -19178,6 +19195,10 @@ export interface operations {
                              * @description ISO 8601 UTC timestamp
                              */
                             updated_at: string;
+                            created_by: {
+                                token_id: number;
+                                name: string | null;
+                            } | null;
                         }[];
                         count: number;
                     };
@@ -19354,6 +19375,10 @@ export interface operations {
                              * @description ISO 8601 UTC timestamp
                              */
                             updated_at: string;
+                            created_by: {
+                                token_id: number;
+                                name: string | null;
+                            } | null;
                             hmac_secret: string;
                             standard_webhooks_secret: string;
                         };
@@ -19609,6 +19634,10 @@ export interface operations {
                              * @description ISO 8601 UTC timestamp
                              */
                             updated_at: string;
+                            created_by: {
+                                token_id: number;
+                                name: string | null;
+                            } | null;
                         };
                     };
                 };

@@ -1,6 +1,6 @@
 import type { RouteDef } from './types';
 import { CreateAccountBody, CreateTokenBody, ListTokensQuery, MetricsQuery, MigrateChannelCodesBody, MigrateSigningSecretsBody, TariffConsentBody, TariffDecisionsQuery } from '#http/admin/schemas';
-import { IdParams } from '#http/kit/schemas';
+import { IdParams, RevokeQuery } from '#http/kit/schemas';
 
 export const AdminAccountsCreate = {
   id: 'AdminAccountsCreate',
@@ -105,7 +105,7 @@ export const AdminTokensRevoke = {
   auth: { roles: ['admin'] },
   rate: 'admin',
   uses: { table: ['Query', 'GetItem', 'UpdateItem', 'BatchWriteItem'] },
-  schemas: { params: IdParams },
+  schemas: { params: IdParams, query: RevokeQuery },
 } satisfies RouteDef;
 
 /** Accounts and tokens, for the operator (admin role). */

@@ -1,5 +1,5 @@
 import type { RouteDef } from './types';
-import { IdParams } from '#http/kit/schemas';
+import { IdParams, RevokeQuery } from '#http/kit/schemas';
 
 export const Me = {
   id: 'Me',
@@ -36,7 +36,7 @@ export const MyTokensRevoke = {
   rate: 'account',
   // BatchWriteItem: the revocation closes the token's rate windows (services/auth/rate-window.ts).
   uses: { table: ['Query', 'GetItem', 'UpdateItem', 'BatchWriteItem'] },
-  schemas: { params: IdParams },
+  schemas: { params: IdParams, query: RevokeQuery },
 } satisfies RouteDef;
 
 /** The calling token's account and its tokens. */

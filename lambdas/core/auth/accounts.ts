@@ -44,4 +44,6 @@ export interface TokenRecord {
   revokedAt?: string;
   /** When the token stops working (UTC ISO 8601); none: it works until revoked. */
   expiresAt?: string;
+  /** The token that issued it (an admin's), if one did (issue 41: a revocation with `cascade` revokes it too). */
+  createdByTokenId?: number;
 }

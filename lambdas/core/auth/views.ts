@@ -30,5 +30,6 @@ export function tokenView(t: TokenRecord, at: Date) {
     revoked_at: t.revokedAt ?? null,
     expires_at: t.expiresAt ?? null,
     active: !tokenRefusal(t, at),
+    created_by_token_id: t.createdByTokenId ?? null,
   };
 }

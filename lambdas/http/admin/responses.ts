@@ -32,7 +32,11 @@ export const Token = v.strictObject({
   expires_at: nullable(timestamp),
   /** Neither revoked nor expired. */
   active: v.boolean(),
+  /** The token that issued it; null for a seeded token or one issued before issue 41. */
+  created_by_token_id: nullable(integer),
 });
+/** What a revocation with `cascade=true` revoked or disabled with the token (empty without it). */
+export const cascaded = { cascaded: v.strictObject({ tokens: v.array(integer), subscriptions: v.array(integer) }) };
 const tariffTable = { rows: integer, classifier: v.picklist(['bedrock', 'offline']) };
 
 /** One metric as the twin tallied it since it started (lambdas/shared/metrics.ts). */
@@ -94,7 +98,7 @@ export const adminResponses = {
   },
   AdminTokensCreate: { answers: { 201: data('The token, its value shown this once', v.strictObject({ ...Token.entries, token: v.string() }), { message: true }) } },
   AdminTokensList: { answers: { 200: data('The tokens (of one account with account_id)', v.array(Token), { extra: { count: integer } }) } },
-  AdminTokensRevoke: { answers: { 200: data('The token, revoked', Token, { message: true }), 404: failure('No such token', ['not_found']) } },
+  AdminTokensRevoke: { answers: { 200: data('The token, revoked (with cascade=true, what it made too)', Token, { message: true, extra: cascaded }), 404: failure('No such token', ['not_found']) } },
   AdminTariffImport: {
     answers: {
       200: data(

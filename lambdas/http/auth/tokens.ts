@@ -1,7 +1,7 @@
 import { route } from '../kit/route';
 import { byMethod } from '../kit/by-method';
 import { ok } from '../kit/reply';
-import { getTokenById, listTokens, revokeToken, viewToken } from '#services/auth/accounts';
+import { getTokenById, listTokens, revokeWithCascade, viewToken } from '#services/auth/accounts';
 import { NotFound } from '#core/errors';
 import { MyTokensRevoke } from '#catalog/auth';
 
@@ -11,11 +11,11 @@ const list = route({}, async ({ principal }) => {
 });
 
 /** Another account's token answers exactly like a token that does not exist. */
-const revoke = route(MyTokensRevoke.schemas, async ({ params, principal }) => {
+const revoke = route(MyTokensRevoke.schemas, async ({ params, query, principal }) => {
   const token = await getTokenById(params.id);
   if (!token || token.accountId !== principal.accountId) throw new NotFound('Token not found.');
-  const revoked = await revokeToken(token);
-  return ok(viewToken(revoked), { message: 'Token revoked.' });
+  const { token: revoked, cascaded } = await revokeWithCascade(token, query.cascade === 'true');
+  return ok(viewToken(revoked), { message: 'Token revoked.', extra: { cascaded } });
 });
 
 export const handler = byMethod({ GET: list, DELETE: revoke });

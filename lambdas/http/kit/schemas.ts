@@ -4,6 +4,8 @@ import { safeIdentifier } from '#core/identifier';
 /** A positive integer id in a path: anything else names no record (404). */
 export const IdParam = v.pipe(v.string(), v.regex(/^[1-9]\d{0,14}$/), v.transform(Number));
 export const IdParams = v.object({ id: IdParam });
+/** A token's revocation: `cascade=true` also revokes the tokens it issued and disables the webhook subscriptions it made. */
+export const RevokeQuery = v.strictObject({ cascade: v.optional(v.picklist(['true', 'false'])) });
 
 /** An integer query value sent as text, within bounds. */
 export const intQuery = (min: number, max: number) =>

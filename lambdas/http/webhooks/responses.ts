@@ -20,6 +20,8 @@ export const Subscription = v.strictObject({
   last_success_at: nullable(timestamp),
   created_at: timestamp,
   updated_at: timestamp,
+  /** The token that made it (its id and name); null for one made before issue 41. */
+  created_by: nullable(v.strictObject({ token_id: integer, name: nullable(v.string()) })),
 });
 const Delivery = v.strictObject({
   id: integer,

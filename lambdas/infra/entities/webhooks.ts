@@ -21,8 +21,8 @@ const bindingOf = (s: Pick<Subscription, 'id' | 'accountId'>): SecretBinding => 
 export async function createSubscription(s: Subscription, secret: string): Promise<void> {
   const sealedSecret = await secretSealer().seal(secret, bindingOf(s));
   // The subscription's fields one by one: never a plain secret the object given may carry.
-  const { id, accountId, endpointUrl, events, active, consecutiveFailures, failedDeliveries, createdAt, updatedAt, lastDeliveryAt, lastSuccessAt, disabledReason } = s;
-  const item = { id, accountId, endpointUrl, events, active, consecutiveFailures, failedDeliveries, createdAt, updatedAt, lastDeliveryAt, lastSuccessAt, disabledReason, sealedSecret };
+  const { id, accountId, endpointUrl, events, active, consecutiveFailures, failedDeliveries, createdAt, updatedAt, lastDeliveryAt, lastSuccessAt, disabledReason, createdByTokenId, createdByName } = s;
+  const item = { id, accountId, endpointUrl, events, active, consecutiveFailures, failedDeliveries, createdAt, updatedAt, lastDeliveryAt, lastSuccessAt, disabledReason, createdByTokenId, createdByName, sealedSecret };
   await subscriptions().create(item).go();
 }
 

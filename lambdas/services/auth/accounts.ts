@@ -3,6 +3,8 @@ import { now, nowIso } from '#infra/clock';
 import * as store from '#infra/entities/auth';
 import { getSetting, setSettingOnce } from '#infra/entities/settings';
 import { closeTokenWindows } from './rate-window';
+import { disableMadeBy } from '../webhooks/webhooks';
+import { logger } from '#shared/logger';
 import { hasSigningSecret, type Account, type AccountKind, type TokenRecord } from '#core/auth/accounts';
 import { checkExpiry, generateToken, hashToken } from '#core/auth/tokens';
 import { tokenView } from '#core/auth/views';
@@ -31,6 +33,21 @@ export async function revokeToken(record: TokenRecord): Promise<TokenRecord> {
   return revoked;
 }
 
+/**
+ * A revocation with `cascade` (issue 41): the token, then the live tokens it issued (one level:
+ * what an admin token handed out) and the webhook subscriptions of its account it made, disabled
+ * with the reason. Answers the token and the ids of what went with it.
+ */
+export async function revokeWithCascade(record: TokenRecord, cascade: boolean): Promise<{ token: TokenRecord; cascaded: { tokens: number[]; subscriptions: number[] } }> {
+  const token = await revokeToken(record);
+  if (!cascade) return { token, cascaded: { tokens: [], subscriptions: [] } };
+  const issued = (await store.listTokens()).filter((t) => t.createdByTokenId === record.id && !t.revokedAt);
+  for (const t of issued) await revokeToken(t);
+  const subscriptions = await disableMadeBy(record.accountId, record.id);
+  logger.info('token revoked with what it made', { tokenId: record.id, tokens: issued.map((t) => t.id), subscriptions });
+  return { token, cascaded: { tokens: issued.map((t) => t.id), subscriptions } };
+}
+
 /** A token as the lists show it now (`active`: neither revoked nor expired). */
 export function viewToken(record: TokenRecord) {
   return tokenView(record, now());
@@ -41,7 +58,7 @@ export function viewToken(record: TokenRecord) {
  * `value` lets the operator seed a token they chose (ADMIN_TOKEN on the twin).
  */
 export async function issueToken(
-  input: { accountId: number; name: string; email?: string; role: Role; scopes: Scope[]; value?: string; id?: number; expiresAt?: string },
+  input: { accountId: number; name: string; email?: string; role: Role; scopes: Scope[]; value?: string; id?: number; expiresAt?: string; createdByTokenId?: number },
   at: string = nowIso(),
 ): Promise<{ token: string; record: TokenRecord }> {
   // An expiry is ISO 8601, in the future and at most two years ahead (core/auth/tokens.ts), else 422 on expires_at.
@@ -62,6 +79,7 @@ export async function issueToken(
     scopes: [...new Set(input.scopes)],
     createdAt: at,
     ...(expiresAt ? { expiresAt } : {}),
+    ...(input.createdByTokenId ? { createdByTokenId: input.createdByTokenId } : {}),
   });
   return { token, record };
 }

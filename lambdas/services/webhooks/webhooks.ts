@@ -75,7 +75,20 @@ export function subscriptionView(s: Subscription) {
     last_success_at: s.lastSuccessAt ?? null,
     created_at: s.createdAt,
     updated_at: s.updatedAt,
+    created_by: s.createdByTokenId ? { token_id: s.createdByTokenId, name: s.createdByName ?? null } : null,
   };
+}
+
+/**
+ * Disables the account's subscriptions a revoked token made (a revocation with `cascade`): they
+ * stay, inactive, with the reason, so the account sees what was stopped and can turn one on again.
+ * Answers the ids disabled.
+ */
+export async function disableMadeBy(accountId: number, tokenId: number): Promise<number[]> {
+  const at = now().toISOString();
+  const made = (await listSubscriptions(accountId)).filter((s) => s.createdByTokenId === tokenId && s.active);
+  for (const s of made) await updateSubscription(s.id, { active: false, disabledReason: `The token that created it (${tokenId}) was revoked.`, updatedAt: at });
+  return made.map((s) => s.id);
 }
 
 export function deliveryView(d: Delivery) {
@@ -154,6 +167,7 @@ export async function subscribe(principal: Principal, input: { endpointUrl: stri
     failedDeliveries: 0,
     createdAt: at,
     updatedAt: at,
+    ...(principal.tokenId ? { createdByTokenId: principal.tokenId, createdByName: principal.tokenName } : {}),
   };
   await createSubscription(sub, sub.secret);
   return sub;

@@ -132,6 +132,35 @@ describe('bearer tokens', () => {
     }
   });
 
+  it('revokes with cascade=true the tokens a token issued and disables the subscriptions it made, and says which', async () => {
+    const partner = await t.account('Cascade SA');
+    // An admin token issues a token for the partner; the partner's token makes a subscription.
+    const operator = (await t.call('GET', '/v1/me')).body.data.account.id;
+    const issuer = await t.call('POST', '/v1/admin/tokens', { body: { account_id: operator, name: 'issuer', role: 'admin' } });
+    expect(issuer.status).toBe(201);
+    const issued = await t.call('POST', '/v1/admin/tokens', { token: issuer.body.data.token, body: { account_id: partner.accountId, name: 'handed out', role: 'partner' } });
+    expect(issued.status).toBe(201);
+    expect(issued.body.data.created_by_token_id).toBe(issuer.body.data.id);
+    const sub = await t.call('POST', '/webhook-subscriptions', { token: partner.token, body: { endpoint_url: 'https://hooks.example.com/cascade', events: ['document.uploaded'] } });
+    expect(sub.status).toBe(201);
+    expect(sub.body.data.created_by).toEqual({ token_id: partner.tokenId, name: 'Cascade SA token' });
+
+    const plain = await t.call('DELETE', `/v1/admin/tokens/${issuer.body.data.id}`);
+    expect(plain.body.cascaded).toEqual({ tokens: [], subscriptions: [] });
+    expect((await t.call('GET', '/v1/me', { token: issued.body.data.token })).status).toBe(200);
+
+    const own = await t.call('DELETE', `/v1/me/tokens/${partner.tokenId}?cascade=true`, { token: partner.token });
+    expect(own.status).toBe(200);
+    expect(own.body.cascaded).toEqual({ tokens: [], subscriptions: [sub.body.data.id] });
+    const shown = await t.call('GET', `/webhook-subscriptions/${sub.body.data.id}`, { token: issued.body.data.token });
+    expect(shown.body.data).toMatchObject({ active: false, disabled_reason: `The token that created it (${partner.tokenId}) was revoked.` });
+
+    const again = await t.call('DELETE', `/v1/admin/tokens/${issuer.body.data.id}?cascade=true`);
+    expect(again.body.cascaded).toEqual({ tokens: [issued.body.data.id], subscriptions: [] });
+    expect((await t.call('GET', '/v1/me', { token: issued.body.data.token })).status).toBe(401);
+    expect((await t.call('DELETE', `/v1/admin/tokens/${issuer.body.data.id}?cascade=yes`)).status).toBe(422);
+  });
+
   it('answers revoking an unknown token with 404', async () => {
     const res = await t.call('DELETE', '/v1/admin/tokens/987654');
     expect(res.status).toBe(404);

@@ -20,6 +20,8 @@ export const subscriptions = defineEntity({
     consecutiveFailures: { type: 'number', required: true, default: 0 },
     failedDeliveries: { type: 'number', required: true, default: 0 },
     ...required({ createdAt: 'string', updatedAt: 'string' }),
+    /** Who made it (issue 41): the token and its name; a revocation with `cascade` disables what its token made. */
+    ...optional({ createdByTokenId: 'number', createdByName: 'string' }),
     ...optional({ lastDeliveryAt: 'string', lastSuccessAt: 'string', disabledReason: 'string' }),
     /**
      * The sealed secret a rotation replaced (a copy of the former `sealedSecret`, bound to the same
