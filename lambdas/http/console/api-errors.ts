@@ -11,6 +11,7 @@ export const errorCodesEs: Record<string, string> = {
   bad_request: 'La solicitud está mal formada.',
   unauthorized: 'Hace falta un token válido.',
   token_expired: 'El token venció; pedí uno nuevo.',
+  token_revoked: 'El token fue revocado; pedí uno nuevo.',
   forbidden: 'Tu token no permite esta acción.',
   not_found: 'No existe, o tu cuenta no lo ve.',
   method_not_allowed: 'Método no permitido.',
