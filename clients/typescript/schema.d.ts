@@ -2254,7 +2254,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
+            /** @description No token, a bad or revoked token, a token revoked since its answer was cached (`token_revoked`), an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -2415,7 +2415,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
+            /** @description No token, a bad or revoked token, a token revoked since its answer was cached (`token_revoked`), an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -2610,7 +2610,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
+            /** @description No token, a bad or revoked token, a token revoked since its answer was cached (`token_revoked`), an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -2855,7 +2855,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
+            /** @description No token, a bad or revoked token, a token revoked since its answer was cached (`token_revoked`), an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -3077,7 +3077,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
+            /** @description No token, a bad or revoked token, a token revoked since its answer was cached (`token_revoked`), an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -3341,7 +3341,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
+            /** @description No token, a bad or revoked token, a token revoked since its answer was cached (`token_revoked`), an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -3647,7 +3647,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
+            /** @description No token, a bad or revoked token, a token revoked since its answer was cached (`token_revoked`), an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -3919,7 +3919,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
+            /** @description No token, a bad or revoked token, a token revoked since its answer was cached (`token_revoked`), an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -4191,7 +4191,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
+            /** @description No token, a bad or revoked token, a token revoked since its answer was cached (`token_revoked`), an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -4450,7 +4450,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
+            /** @description No token, a bad or revoked token, a token revoked since its answer was cached (`token_revoked`), an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -4728,7 +4728,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
+            /** @description No token, a bad or revoked token, a token revoked since its answer was cached (`token_revoked`), an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -5040,7 +5040,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
+            /** @description No token, a bad or revoked token, a token revoked since its answer was cached (`token_revoked`), an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -5319,7 +5319,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
+            /** @description No token, a bad or revoked token, a token revoked since its answer was cached (`token_revoked`), an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -5565,7 +5565,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
+            /** @description No token, a bad or revoked token, a token revoked since its answer was cached (`token_revoked`), an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -5844,7 +5844,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
+            /** @description No token, a bad or revoked token, a token revoked since its answer was cached (`token_revoked`), an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -6092,7 +6092,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
+            /** @description No token, a bad or revoked token, a token revoked since its answer was cached (`token_revoked`), an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -6375,7 +6375,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
+            /** @description No token, a bad or revoked token, a token revoked since its answer was cached (`token_revoked`), an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -6632,7 +6632,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
+            /** @description No token, a bad or revoked token, a token revoked since its answer was cached (`token_revoked`), an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -6923,7 +6923,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
+            /** @description No token, a bad or revoked token, a token revoked since its answer was cached (`token_revoked`), an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -7156,7 +7156,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
+            /** @description No token, a bad or revoked token, a token revoked since its answer was cached (`token_revoked`), an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -7352,7 +7352,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
+            /** @description No token, a bad or revoked token, a token revoked since its answer was cached (`token_revoked`), an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -7611,7 +7611,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
+            /** @description No token, a bad or revoked token, a token revoked since its answer was cached (`token_revoked`), an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -7808,7 +7808,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
+            /** @description No token, a bad or revoked token, a token revoked since its answer was cached (`token_revoked`), an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -8022,7 +8022,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
+            /** @description No token, a bad or revoked token, a token revoked since its answer was cached (`token_revoked`), an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -8344,7 +8344,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
+            /** @description No token, a bad or revoked token, a token revoked since its answer was cached (`token_revoked`), an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -8667,7 +8667,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
+            /** @description No token, a bad or revoked token, a token revoked since its answer was cached (`token_revoked`), an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -8994,7 +8994,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
+            /** @description No token, a bad or revoked token, a token revoked since its answer was cached (`token_revoked`), an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -9273,7 +9273,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
+            /** @description No token, a bad or revoked token, a token revoked since its answer was cached (`token_revoked`), an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -9574,7 +9574,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
+            /** @description No token, a bad or revoked token, a token revoked since its answer was cached (`token_revoked`), an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -9759,7 +9759,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
+            /** @description No token, a bad or revoked token, a token revoked since its answer was cached (`token_revoked`), an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -10031,7 +10031,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
+            /** @description No token, a bad or revoked token, a token revoked since its answer was cached (`token_revoked`), an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -10295,7 +10295,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
+            /** @description No token, a bad or revoked token, a token revoked since its answer was cached (`token_revoked`), an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -10542,7 +10542,7 @@ export interface operations {
                     "text/plain": string;
                 };
             };
-            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
+            /** @description No token, a bad or revoked token, a token revoked since its answer was cached (`token_revoked`), an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -10973,7 +10973,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
+            /** @description No token, a bad or revoked token, a token revoked since its answer was cached (`token_revoked`), an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -11306,7 +11306,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
+            /** @description No token, a bad or revoked token, a token revoked since its answer was cached (`token_revoked`), an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -11495,7 +11495,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
+            /** @description No token, a bad or revoked token, a token revoked since its answer was cached (`token_revoked`), an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -11698,7 +11698,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
+            /** @description No token, a bad or revoked token, a token revoked since its answer was cached (`token_revoked`), an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -11970,7 +11970,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
+            /** @description No token, a bad or revoked token, a token revoked since its answer was cached (`token_revoked`), an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -12182,7 +12182,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
+            /** @description No token, a bad or revoked token, a token revoked since its answer was cached (`token_revoked`), an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -12410,7 +12410,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
+            /** @description No token, a bad or revoked token, a token revoked since its answer was cached (`token_revoked`), an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -12640,7 +12640,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
+            /** @description No token, a bad or revoked token, a token revoked since its answer was cached (`token_revoked`), an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -12944,7 +12944,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
+            /** @description No token, a bad or revoked token, a token revoked since its answer was cached (`token_revoked`), an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -13208,7 +13208,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
+            /** @description No token, a bad or revoked token, a token revoked since its answer was cached (`token_revoked`), an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -13494,7 +13494,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
+            /** @description No token, a bad or revoked token, a token revoked since its answer was cached (`token_revoked`), an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -13789,7 +13789,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
+            /** @description No token, a bad or revoked token, a token revoked since its answer was cached (`token_revoked`), an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -14026,7 +14026,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
+            /** @description No token, a bad or revoked token, a token revoked since its answer was cached (`token_revoked`), an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -14288,7 +14288,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
+            /** @description No token, a bad or revoked token, a token revoked since its answer was cached (`token_revoked`), an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -14750,7 +14750,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
+            /** @description No token, a bad or revoked token, a token revoked since its answer was cached (`token_revoked`), an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -14998,7 +14998,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
+            /** @description No token, a bad or revoked token, a token revoked since its answer was cached (`token_revoked`), an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -15191,7 +15191,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
+            /** @description No token, a bad or revoked token, a token revoked since its answer was cached (`token_revoked`), an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -15419,7 +15419,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
+            /** @description No token, a bad or revoked token, a token revoked since its answer was cached (`token_revoked`), an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -15716,7 +15716,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
+            /** @description No token, a bad or revoked token, a token revoked since its answer was cached (`token_revoked`), an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -15982,7 +15982,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
+            /** @description No token, a bad or revoked token, a token revoked since its answer was cached (`token_revoked`), an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -16228,7 +16228,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
+            /** @description No token, a bad or revoked token, a token revoked since its answer was cached (`token_revoked`), an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -16597,7 +16597,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
+            /** @description No token, a bad or revoked token, a token revoked since its answer was cached (`token_revoked`), an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -16888,7 +16888,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
+            /** @description No token, a bad or revoked token, a token revoked since its answer was cached (`token_revoked`), an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -17240,7 +17240,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
+            /** @description No token, a bad or revoked token, a token revoked since its answer was cached (`token_revoked`), an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -17590,7 +17590,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
+            /** @description No token, a bad or revoked token, a token revoked since its answer was cached (`token_revoked`), an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -17874,7 +17874,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
+            /** @description No token, a bad or revoked token, a token revoked since its answer was cached (`token_revoked`), an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -18216,7 +18216,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
+            /** @description No token, a bad or revoked token, a token revoked since its answer was cached (`token_revoked`), an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -18442,7 +18442,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
+            /** @description No token, a bad or revoked token, a token revoked since its answer was cached (`token_revoked`), an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -19033,7 +19033,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
+            /** @description No token, a bad or revoked token, a token revoked since its answer was cached (`token_revoked`), an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -19204,7 +19204,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
+            /** @description No token, a bad or revoked token, a token revoked since its answer was cached (`token_revoked`), an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -19413,7 +19413,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
+            /** @description No token, a bad or revoked token, a token revoked since its answer was cached (`token_revoked`), an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -19642,7 +19642,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
+            /** @description No token, a bad or revoked token, a token revoked since its answer was cached (`token_revoked`), an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -19859,7 +19859,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
+            /** @description No token, a bad or revoked token, a token revoked since its answer was cached (`token_revoked`), an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -20112,7 +20112,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
+            /** @description No token, a bad or revoked token, a token revoked since its answer was cached (`token_revoked`), an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -20369,7 +20369,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
+            /** @description No token, a bad or revoked token, a token revoked since its answer was cached (`token_revoked`), an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -20685,7 +20685,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
+            /** @description No token, a bad or revoked token, a token revoked since its answer was cached (`token_revoked`), an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -20941,7 +20941,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
+            /** @description No token, a bad or revoked token, a token revoked since its answer was cached (`token_revoked`), an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -21230,7 +21230,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
+            /** @description No token, a bad or revoked token, a token revoked since its answer was cached (`token_revoked`), an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -21520,7 +21520,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
+            /** @description No token, a bad or revoked token, a token revoked since its answer was cached (`token_revoked`), an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -22149,7 +22149,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
+            /** @description No token, a bad or revoked token, a token revoked since its answer was cached (`token_revoked`), an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -22387,7 +22387,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
+            /** @description No token, a bad or revoked token, a token revoked since its answer was cached (`token_revoked`), an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -22777,7 +22777,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
+            /** @description No token, a bad or revoked token, a token revoked since its answer was cached (`token_revoked`), an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -23146,7 +23146,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
+            /** @description No token, a bad or revoked token, a token revoked since its answer was cached (`token_revoked`), an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -23409,7 +23409,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
+            /** @description No token, a bad or revoked token, a token revoked since its answer was cached (`token_revoked`), an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -23752,7 +23752,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
+            /** @description No token, a bad or revoked token, a token revoked since its answer was cached (`token_revoked`), an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -24168,7 +24168,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
+            /** @description No token, a bad or revoked token, a token revoked since its answer was cached (`token_revoked`), an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -24489,7 +24489,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
+            /** @description No token, a bad or revoked token, a token revoked since its answer was cached (`token_revoked`), an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -24886,7 +24886,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
+            /** @description No token, a bad or revoked token, a token revoked since its answer was cached (`token_revoked`), an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -25124,7 +25124,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
+            /** @description No token, a bad or revoked token, a token revoked since its answer was cached (`token_revoked`), an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -25411,7 +25411,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
+            /** @description No token, a bad or revoked token, a token revoked since its answer was cached (`token_revoked`), an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -25589,7 +25589,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
+            /** @description No token, a bad or revoked token, a token revoked since its answer was cached (`token_revoked`), an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -25800,7 +25800,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
+            /** @description No token, a bad or revoked token, a token revoked since its answer was cached (`token_revoked`), an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -26079,7 +26079,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
+            /** @description No token, a bad or revoked token, a token revoked since its answer was cached (`token_revoked`), an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -26330,7 +26330,7 @@ export interface operations {
                     "application/pdf": string;
                 };
             };
-            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
+            /** @description No token, a bad or revoked token, a token revoked since its answer was cached (`token_revoked`), an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -26595,7 +26595,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
+            /** @description No token, a bad or revoked token, a token revoked since its answer was cached (`token_revoked`), an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -26885,7 +26885,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
+            /** @description No token, a bad or revoked token, a token revoked since its answer was cached (`token_revoked`), an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -27101,7 +27101,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
+            /** @description No token, a bad or revoked token, a token revoked since its answer was cached (`token_revoked`), an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -27380,7 +27380,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
+            /** @description No token, a bad or revoked token, a token revoked since its answer was cached (`token_revoked`), an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -27759,7 +27759,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
+            /** @description No token, a bad or revoked token, a token revoked since its answer was cached (`token_revoked`), an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -27996,7 +27996,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
+            /** @description No token, a bad or revoked token, a token revoked since its answer was cached (`token_revoked`), an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -28212,7 +28212,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
+            /** @description No token, a bad or revoked token, a token revoked since its answer was cached (`token_revoked`), an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -28479,7 +28479,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
+            /** @description No token, a bad or revoked token, a token revoked since its answer was cached (`token_revoked`), an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -28702,7 +28702,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature */
+            /** @description No token, a bad or revoked token, a token revoked since its answer was cached (`token_revoked`), an expired token (`token_expired`), or a bad X-Signature */
             401: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */

@@ -46,7 +46,7 @@ function pathParameters(r: RouteDef): Json[] {
 
 const errorMessages: Record<number, string> = {
   400: 'Malformed request (bad JSON, bad Idempotency-Key, bad multipart)',
-  401: 'No token, a bad or revoked token, an expired token (`token_expired`), or a bad X-Signature',
+  401: 'No token, a bad or revoked token, a token revoked since its answer was cached (`token_revoked`), an expired token (`token_expired`), or a bad X-Signature',
   403: 'Authenticated, but not allowed',
   404: 'Not found, or not yours',
   409: 'Conflict with the current state',
