@@ -1,4 +1,4 @@
-import { BatchWriteCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, QueryCommand, type BatchWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from '../dynamo';
 import { config } from '#shared/config';
 import { tableSchema } from '../table-schema';
@@ -26,6 +26,8 @@ export interface SeenBatch {
   file: string;
 }
 
+type WriteRequests = NonNullable<BatchWriteCommandInput['RequestItems']>[string];
+
 /** Hashes per item: 50,000 (200 KB of DynamoDB's 400 KB). */
 const hashesPerItem = 50_000;
 
@@ -47,11 +49,11 @@ export async function keepSeen(batch: SeenBatch, ttl: number): Promise<void> {
     };
   });
   for (let i = 0; i < items.length; i += 25) {
-    let pending: Record<string, unknown>[] = items.slice(i, i + 25).map((Item) => ({ PutRequest: { Item } }));
+    let pending: WriteRequests = items.slice(i, i + 25).map((Item) => ({ PutRequest: { Item } }));
     for (let attempt = 0; pending.length; attempt++) {
       if (attempt) await new Promise((r) => setTimeout(r, Math.min(1000, 25 * 2 ** attempt)));
-      const res = await documentClient().send(new BatchWriteCommand({ RequestItems: { [config.tableName()]: pending as never } }));
-      pending = (res.UnprocessedItems?.[config.tableName()] as Record<string, unknown>[] | undefined) ?? [];
+      const res = await documentClient().send(new BatchWriteCommand({ RequestItems: { [config.tableName()]: pending } }));
+      pending = res.UnprocessedItems?.[config.tableName()] ?? [];
     }
   }
 }
