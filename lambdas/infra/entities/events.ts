@@ -35,7 +35,7 @@ const positionOf = (sk: string): FeedPosition => {
  * follow) or, with `types`, 50 or the page's size, doubling at each read. `more` when at least one more may follow;
  * `resumeAt`, when the bound stopped the read before the page was full: where the next page
  * starts (past every item read, matched or not), so a rare type costs a bounded read per request.
- * `scanned`: the items read.
+ * `scanned`: the items read; `readUnits`: what DynamoDB counted for them (bench:events).
  */
 export async function queryFeedEvents(q: {
   accountId: number;
@@ -44,7 +44,7 @@ export async function queryFeedEvents(q: {
   after?: FeedPosition;
   types?: readonly string[];
   nowSeconds: number;
-}): Promise<{ events: FeedEvent[]; more: boolean; resumeAt?: FeedPosition; scanned: number }> {
+}): Promise<{ events: FeedEvent[]; more: boolean; resumeAt?: FeedPosition; scanned: number; readUnits: number }> {
   const asc = q.order === 'asc';
   const values: Record<string, unknown> = { ':pk': `ACCOUNT#${q.accountId}#EVENTS`, ':now': q.nowSeconds };
   let keyCondition = '#pk = :pk AND begins_with(#sk, :evt)';
@@ -59,6 +59,7 @@ export async function queryFeedEvents(q: {
   }
   const found: FeedEvent[] = [];
   let scanned = 0;
+  let readUnits = 0;
   let start: Record<string, unknown> | undefined;
   // Filtered, a read asks for what the page still needs, at least 50, doubling each time.
   let ask = Math.max(50, q.limit + 1);
@@ -74,9 +75,11 @@ export async function queryFeedEvents(q: {
         ScanIndexForward: asc,
         Limit: Math.max(1, Math.min(q.types?.length ? ask : need, feedReadBound - scanned)),
         ExclusiveStartKey: start,
+        ReturnConsumedCapacity: 'TOTAL',
       }),
     );
     scanned += res.ScannedCount ?? 0;
+    readUnits += res.ConsumedCapacity?.CapacityUnits ?? 0;
     for (const item of res.Items ?? []) {
       found.push({
         accountId: Number(item.accountId),
@@ -97,5 +100,6 @@ export async function queryFeedEvents(q: {
     more: full || stopped,
     ...(stopped ? { resumeAt: positionOf(String(start!.sk)) } : {}),
     scanned,
+    readUnits,
   };
 }
