@@ -1,6 +1,8 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { items, manifest, submitPath } from '#support/manifests';
@@ -60,8 +62,34 @@ async function until<T>(service: Service, what: string, ms: number, probe: () =>
   for (;;) {
     const { done, last } = await probe();
     if (done) return last;
-    if (Date.now() > deadline) throw new Error(`waited ${ms / 1000} s for ${what}; last seen ${JSON.stringify(last)}\n${service.output().slice(-6000)}`);
+    if (Date.now() > deadline) throw new Error(`waited ${ms / 1000} s for ${what}; last seen ${JSON.stringify(last)}\n${service.output().slice(-6000)}\n${await twinJobs(started.dataDir!)}`);
     await new Promise((r) => setTimeout(r, 550));
+  }
+}
+
+/**
+ * The twin's queued jobs as its table holds them (read with the data directory's access key, from
+ * the Java process's port): what a stalled run was waiting for, for the failure message.
+ */
+async function twinJobs(dataDir: string): Promise<string> {
+  try {
+    const [java] = javaProcessesFor(dataDir);
+    const port = /-port\0(\d+)/.exec(readFileSync(`/proc/${java}/cmdline`, 'utf8'))![1];
+    const accessKeyId = readFileSync(join(dataDir, 'dynamodb', 'access-key'), 'utf8').trim();
+    const client = DynamoDBDocumentClient.from(new DynamoDBClient({ endpoint: `http://127.0.0.1:${port}`, region: 'local', credentials: { accessKeyId, secretAccessKey: 'x' } }));
+    const rows: Record<string, unknown>[] = [];
+    let start: Record<string, unknown> | undefined;
+    do {
+      const res = await client.send(new ScanCommand({ TableName: 'despacho', FilterExpression: 'begins_with(pk, :p)', ExpressionAttributeValues: { ':p': 'twinjob#' }, ExclusiveStartKey: start }));
+      rows.push(...(res.Items ?? []));
+      start = res.LastEvaluatedKey;
+    } while (start);
+    client.destroy();
+    const line = (r: Record<string, unknown>) => `${r.state} ${r.queue} visible ${r.visibleAt} receives ${r.receives ?? 0}${r.lastError ? ` error ${String(r.lastError).slice(0, 200)}` : ''} ${String(r.body).slice(0, 160)}`;
+    const open = rows.filter((r) => r.state !== 'done');
+    return `twin jobs: ${rows.length} (${open.length} not done)\n${open.slice(0, 40).map(line).join('\n')}`;
+  } catch (err) {
+    return `twin jobs: not read (${String(err)})`;
   }
 }
 
