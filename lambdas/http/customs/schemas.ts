@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { checkTaxId } from '#core/customs/tax-id';
-import { identifier, intQuery } from '../kit/schemas';
+import { identifier, intQuery, text } from '../kit/schemas';
 import { maxNcmQueryLength, ncmSearchLimit } from '#core/tariff/ncm-search';
 import { isoAlpha2 } from '#core/manifests/countries';
 import { optId, optText } from '#core/manifests/submission';
@@ -123,11 +123,7 @@ export const CalculateBody = v.pipe(
  */
 export const NcmSearchQuery = v.object({
   q: v.pipe(
-    v.string('Must be a string.'),
-    v.trim(),
-    v.nonEmpty('Must not be empty: type words of the product (Spanish or English) or the start of an NCM code, e.g. 8517 or 8517.13.'),
-    v.maxLength(maxNcmQueryLength, `Must be at most ${maxNcmQueryLength} characters.`),
-    v.check((s) => !/[\u0000-\u001f\u007f]/.test(s), 'Must not contain control characters.'),
+    text(maxNcmQueryLength, 'Must not be empty: type words of the product (Spanish or English) or the start of an NCM code, e.g. 8517 or 8517.13.'),
     v.check((s) => !/^[\d.\s]+$/.test(s) || /\d/.test(s), 'Must hold a digit or a word: dots alone search nothing.'),
     v.check((s) => !/^[\d.\s]+$/.test(s) || s.replace(/\D/g, '').length <= 8, 'A code prefix has at most 8 digits (an NCM is dddd.dd.dd).'),
   ),

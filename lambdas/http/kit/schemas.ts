@@ -17,12 +17,12 @@ export const intQuery = (min: number, max: number) =>
     v.maxValue(max, `Must be at most ${max}.`),
   );
 
-/** A trimmed, non-empty string of at most `max` characters without control characters. */
-export const text = (max: number) =>
+/** A trimmed, non-empty string of at most `max` characters without control characters; `empty`: what an empty one is told. */
+export const text = (max: number, empty = 'Must not be empty.') =>
   v.pipe(
     v.string('Must be a string.'),
     v.trim(),
-    v.nonEmpty('Must not be empty.'),
+    v.nonEmpty(empty),
     v.maxLength(max, `Must be at most ${max} characters.`),
     v.regex(/^[^\u0000-\u001f\u007f]*$/, 'Must not contain control characters.'),
   );

@@ -70,13 +70,7 @@ export const InboxQuery = v.object({
 
 /** GET /v1/couriers/review/search (issue 40): one field, every kind; `kind` and `cursor` page one kind. */
 export const SearchQuery = v.object({
-  q: v.pipe(
-    v.string('Must be a string.'),
-    v.trim(),
-    v.nonEmpty('Must not be empty: type a guía, manifest, AWB, tax id, name, document or product words.'),
-    v.maxLength(maxQueryLength, `Must be at most ${maxQueryLength} characters.`),
-    v.check((s) => !/[\u0000-\u001f\u007f]/.test(s), 'Must not contain control characters.'),
-  ),
+  q: text(maxQueryLength, 'Must not be empty: type a guía, manifest, AWB, tax id, name, document or product words.'),
   kind: v.optional(v.picklist(searchKinds, `Must be one of ${searchKinds.join(', ')}.`)),
   cursor: v.optional(v.pipe(v.string(), v.maxLength(200))),
   per_page: v.optional(intQuery(1, 50), '10'),
