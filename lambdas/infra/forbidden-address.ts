@@ -38,26 +38,25 @@ function embeddedIpv4(address: ipaddr.IPv6): ipaddr.IPv4 | null {
  * network knows. Anything that is not an IP address is forbidden too, so a surprise fails closed.
  */
 export function isForbiddenAddress(ip: string): boolean {
-  // A zone (fe80::1%eth0) only names the interface; brackets come from URL hosts.
-  const text = ip.trim().replace(/^\[(.*)\]$/, '$1').replace(/%.*$/, '');
-  // net.isIP is the strict gate: ipaddr.js also reads "127.1" or "0x7f.0.0.1", which no resolver
-  // hands back and which a URL parser has already turned into dotted quads.
-  if (net.isIP(text) === 0) return true;
-  const address = ipaddr.parse(text);
-  if (address.kind() === 'ipv4') return address.range() !== 'unicast';
-  const v6 = address as ipaddr.IPv6;
-  const v4 = embeddedIpv4(v6);
-  return v4 ? v4.range() !== 'unicast' : v6.range() !== 'unicast';
+  return rangeOf(ip) !== 'unicast';
 }
 
 /** Whether an address is this machine's own (127.0.0.0/8, ::1, or 127.x inside an IPv6 address). */
 export function isLoopbackAddress(ip: string): boolean {
+  return rangeOf(ip) === 'loopback';
+}
+
+/** ipaddr.js's range of an address (of the IPv4 address an IPv6 one carries), or undefined when it is not an IP address. */
+function rangeOf(ip: string): string | undefined {
+  // A zone (fe80::1%eth0) only names the interface; brackets come from URL hosts.
   const text = ip.trim().replace(/^\[(.*)\]$/, '$1').replace(/%.*$/, '');
-  if (net.isIP(text) === 0) return false;
+  // net.isIP is the strict gate: ipaddr.js also reads "127.1" or "0x7f.0.0.1", which no resolver
+  // hands back and which a URL parser has already turned into dotted quads.
+  if (net.isIP(text) === 0) return undefined;
   const address = ipaddr.parse(text);
-  if (address.kind() === 'ipv4') return address.range() === 'loopback';
-  const v4 = embeddedIpv4(address as ipaddr.IPv6);
-  return v4 ? v4.range() === 'loopback' : address.range() === 'loopback';
+  if (address.kind() === 'ipv4') return address.range();
+  const v6 = address as ipaddr.IPv6;
+  return (embeddedIpv4(v6) ?? v6).range();
 }
 
 /**

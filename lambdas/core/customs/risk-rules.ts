@@ -599,13 +599,10 @@ export function windowDays(at: Date | string, days: number): string[] {
 }
 
 /** The first day (YYYY-MM-DD) of the window of `days` days ending on `at`'s date. */
-export function windowStart(at: Date | string, days: number): string {
-  const d = new Date(at);
-  return new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate()) - (days - 1) * 86_400_000).toISOString().slice(0, 10);
-}
+export const windowStart = (at: Date | string, days: number): string => windowDays(at, days)[days - 1];
 
-/** The summaries that count against a flight: other accounts' (this account's own flights are judged each in its flight), within the window. */
-export function othersInWindow(seen: Iterable<ConsigneeSeen>, account: number, from: string): ConsigneeSeen[] {
+/** What counts against a flight: other accounts' flights (this account's own are judged each in its flight), within the window. */
+export function othersInWindow<T extends { account: number; day: string }>(seen: Iterable<T>, account: number, from: string): T[] {
   return [...seen].filter((s) => s.account !== account && s.day >= from);
 }
 

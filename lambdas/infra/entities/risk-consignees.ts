@@ -1,4 +1,5 @@
-import { BatchWriteCommand, QueryCommand, type BatchWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { batchWriteAll } from '../batch-write';
 import { documentClient } from '../dynamo';
 import { config } from '#shared/config';
 import { tableSchema } from '../table-schema';
@@ -26,8 +27,6 @@ export interface SeenBatch {
   file: string;
 }
 
-type WriteRequests = NonNullable<BatchWriteCommandInput['RequestItems']>[string];
-
 /** Hashes per item: 50,000 (200 KB of DynamoDB's 400 KB). */
 const hashesPerItem = 50_000;
 
@@ -48,14 +47,10 @@ export async function keepSeen(batch: SeenBatch, ttl: number): Promise<void> {
       [tableSchema.ttlAttribute]: ttl,
     };
   });
-  for (let i = 0; i < items.length; i += 25) {
-    let pending: WriteRequests = items.slice(i, i + 25).map((Item) => ({ PutRequest: { Item } }));
-    for (let attempt = 0; pending.length; attempt++) {
-      if (attempt) await new Promise((r) => setTimeout(r, Math.min(1000, 25 * 2 ** attempt)));
-      const res = await documentClient().send(new BatchWriteCommand({ RequestItems: { [config.tableName()]: pending } }));
-      pending = res.UnprocessedItems?.[config.tableName()] ?? [];
-    }
-  }
+  const table = config.tableName();
+  await batchWriteAll(
+    Array.from({ length: Math.ceil(items.length / 25) }, (_, b) => ({ RequestItems: { [table]: items.slice(b * 25, (b + 1) * 25).map((Item) => ({ PutRequest: { Item } })) } })),
+  );
 }
 
 /** The flights kept on these days, one per batch (a batch kept on two days: the later), its parts joined. */

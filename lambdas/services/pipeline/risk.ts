@@ -160,9 +160,7 @@ export class RiskPass {
     const out = new Map<string, ConsigneeSeen[]>();
     if (!this.groups.size) return out;
     const from = windowStart(this.batch.at, this.rules.cross_courier_window_days);
-    const flights = (await seenOn(windowDays(this.batch.at, this.rules.cross_courier_window_days))).filter(
-      (f) => f.account !== this.batch.accountId && f.batchId !== this.batchId && f.day >= from,
-    );
+    const flights = othersInWindow(await seenOn(windowDays(this.batch.at, this.rules.cross_courier_window_days)), this.batch.accountId, from);
     if (!flights.length) return out;
     const wanted = new Map<string, string[]>();
     for (const taxKey of this.groups.keys()) {
@@ -173,10 +171,8 @@ export class RiskPass {
       const body = await blobs().get(file);
       if (!body) return;
       const summaries = (JSON.parse(body.toString('utf8')) as SummariesFile).by;
-      for (const taxKey of keys) {
-        const seen = summaries[taxKey];
-        if (seen && othersInWindow([seen], this.batch.accountId, from).length) out.set(taxKey, [...(out.get(taxKey) ?? []), seen]);
-      }
+      // The flight is another account's, of the window (its summaries carry its account and day).
+      for (const taxKey of keys) if (summaries[taxKey]) out.set(taxKey, [...(out.get(taxKey) ?? []), summaries[taxKey]]);
     });
     return out;
   }
