@@ -1,5 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 
 /** The twin run as `npm start` runs it, in its own process. */
 export interface Started {
@@ -46,4 +48,14 @@ export function javaProcessesFor(dataDir: string): number[] {
       }
     })
     .map(Number);
+}
+
+/**
+ * A client of the running twin's DynamoDB Local: its port from the Java process's `-port`, and
+ * `accessKeyId` (by default the data directory's access key, which holds the twin's database).
+ */
+export function twinDynamo(dataDir: string, accessKeyId = readFileSync(join(dataDir, 'dynamodb', 'access-key'), 'utf8').trim()): DynamoDBClient {
+  const [java] = javaProcessesFor(dataDir);
+  const port = /-port\0(\d+)/.exec(readFileSync(`/proc/${java}/cmdline`, 'utf8'))![1];
+  return new DynamoDBClient({ endpoint: `http://127.0.0.1:${port}`, region: 'local', credentials: { accessKeyId, secretAccessKey: 'x' } });
 }

@@ -1,12 +1,11 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { DynamoDBDocumentClient, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { items, manifest, submitPath } from '#support/manifests';
-import { javaProcessesFor, startService, type Started } from '#support/service';
+import { javaProcessesFor, startService, twinDynamo, type Started } from '#support/service';
 
 /**
  * kill -9 of the service and of its DynamoDB Local in the middle of intake and of processing:
@@ -73,10 +72,7 @@ async function until<T>(service: Service, what: string, ms: number, probe: () =>
  */
 async function twinJobs(dataDir: string): Promise<string> {
   try {
-    const [java] = javaProcessesFor(dataDir);
-    const port = /-port\0(\d+)/.exec(readFileSync(`/proc/${java}/cmdline`, 'utf8'))![1];
-    const accessKeyId = readFileSync(join(dataDir, 'dynamodb', 'access-key'), 'utf8').trim();
-    const client = DynamoDBDocumentClient.from(new DynamoDBClient({ endpoint: `http://127.0.0.1:${port}`, region: 'local', credentials: { accessKeyId, secretAccessKey: 'x' } }));
+    const client = DynamoDBDocumentClient.from(twinDynamo(dataDir));
     const rows: Record<string, unknown>[] = [];
     let start: Record<string, unknown> | undefined;
     do {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { ChildProcess } from 'node:child_process';
-import { chmodSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
-import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
-import { javaProcessesFor, startService } from '#support/service';
+import { chmodSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { ListTablesCommand } from '@aws-sdk/client-dynamodb';
+import { javaProcessesFor, startService, twinDynamo } from '#support/service';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -57,10 +57,8 @@ describe('npm start', () => {
       // DynamoDB Local listens on every interface (it cannot bind to loopback): its data is behind
       // the data directory's access key. Another key, the AWS CLI's usual `local` included, finds
       // an empty engine; the key in the data directory finds the twin's table.
-      const [java] = javaProcessesFor(dataDir);
-      const port = /-port\0(\d+)/.exec(readFileSync(`/proc/${java}/cmdline`, 'utf8'))![1];
-      const tables = async (accessKeyId: string) => {
-        const client = new DynamoDBClient({ endpoint: `http://127.0.0.1:${port}`, region: 'local', credentials: { accessKeyId, secretAccessKey: 'x' } });
+      const tables = async (accessKeyId?: string) => {
+        const client = twinDynamo(dataDir, accessKeyId);
         try {
           return (await client.send(new ListTablesCommand({}))).TableNames;
         } finally {
@@ -69,7 +67,7 @@ describe('npm start', () => {
       };
       expect(await tables('stranger')).toEqual([]);
       expect(await tables('local')).toEqual([]);
-      expect(await tables(readFileSync(join(dataDir, 'dynamodb', 'access-key'), 'utf8').trim())).toEqual(['despacho']);
+      expect(await tables()).toEqual(['despacho']);
       expect(await stopWith(second.child, 'SIGINT')).toBe(0);
       expect(javaProcessesFor(dataDir)).toEqual([]);
     } finally {
