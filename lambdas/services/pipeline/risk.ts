@@ -147,7 +147,15 @@ export class RiskPass {
     for (const [taxKey, seen] of others) {
       const g = this.groups.get(taxKey)!;
       const flag = acrossCouriers(g.label, this.summaryOf(g.awbs), seen, this.rules);
-      if (flag) for (const awb of g.awbs) this.flags.set(awb, [...(this.flags.get(awb) ?? []), flag]);
+      if (!flag) continue;
+      // The AWBs of one group mostly share one list of flags (flightFlags): they share the longer one too.
+      const longer = new Map<readonly RiskFlag[] | undefined, readonly RiskFlag[]>();
+      for (const awb of g.awbs) {
+        const had = this.flags.get(awb);
+        let list = longer.get(had);
+        if (!list) longer.set(had, (list = [...(had ?? []), flag]));
+        this.flags.set(awb, list);
+      }
     }
   }
 
