@@ -2,7 +2,7 @@ import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from '../dynamo';
 import { config } from '#shared/config';
 import { cancellationCodes, isConditionalFailure, type TransactPut } from './entity';
-import { batchKey } from './manifests';
+import { batchKey, getBatch } from './manifests';
 import { manifestBatches } from './manifests/batch';
 import { pageMarks } from './pipeline-state/page-mark';
 import { newPipelineState, overallProgress, type PipelineState, type StageName } from '#core/pipeline/stages';
@@ -49,17 +49,25 @@ async function update(
   }
 }
 
-/** Starts the run's stages: processing, 0%, every stage pending over `pages` pages. */
+/**
+ * Starts the run's stages: processing, 0%, every stage pending over `pages` pages. Once only: a
+ * prepare that runs again for the same run (its step retried, or a crash before the step was
+ * marked done, with some of its pages already counted) finds the run started and keeps its
+ * counts (reset, the pages already marked would never count again and the run would never end).
+ */
 export async function startPipeline(batchId: string, runId: string, pages: number, at: string): Promise<PipelineState | Superseded> {
   const state = newPipelineState(runId, pages, at);
   const res = await update(
     batchId,
     runId,
     'SET #pipeline = :state, #status = :processing, #progress = :zero, #updatedAt = :at',
-    { '#pipeline': 'pipeline', '#status': 'status', '#progress': 'progress', '#updatedAt': 'updatedAt' },
+    { '#pipeline': 'pipeline', '#status': 'status', '#progress': 'progress', '#updatedAt': 'updatedAt', '#runId': 'runId' },
     { ':state': state, ':processing': 'processing', ':zero': 0, ':at': at },
+    '(attribute_not_exists(#pipeline.#runId) OR #pipeline.#runId <> :runId)',
   );
-  return res === 'superseded' ? res : state;
+  if (res !== 'superseded') return state;
+  const batch = await getBatch(batchId);
+  return batch?.lastRunId === runId && batch.pipeline?.runId === runId ? batch.pipeline : 'superseded';
 }
 
 async function writeProgress(batchId: string, runId: string, attrs: Record<string, unknown>, at: string): Promise<void> {

@@ -4,6 +4,8 @@ import { useTwin } from '#support/twin';
 import { item, submitPath } from '#support/manifests';
 import { blobs } from '#infra/blobs';
 import { getIntakeItems, putIntakeItems } from '#services/pipeline/pages-store';
+import { prepare, stagePage } from '#services/pipeline/run';
+import { getBatch } from '#infra/entities/manifests';
 
 /**
  * How a run plans its pages: the first run of a new batch from the files intake wrote beside the
@@ -55,5 +57,23 @@ describe('planning a run', () => {
     expect(await getIntakeItems(batchId, key, key)).toBeUndefined();
     const out = await products(token, key);
     expect(out.map((p) => p.item_key).sort()).toEqual(written!.map((it) => it.itemKey).sort());
+  });
+
+  it('keeps the pages already counted when its prepare runs again (a crash after the pages were queued, before the step ended)', async () => {
+    const { token, accountId } = await t.account('Planner Three');
+    const key = await submitAndWrite(token, [item(1), item(2), item(3)]);
+    const batchId = (await t.call('GET', `/v1/couriers/default/webhook/${key}/status`, { token })).body.batch_id as string;
+    const runId = (await getBatch(batchId))!.lastRunId!;
+    // The first prepare queued the pages and one ran; its step was never marked done, so the
+    // queued prepare runs again, and the page with it.
+    const first = await prepare({ accountId, batchId, runId });
+    expect(first.pages).toEqual([0]);
+    await stagePage({ accountId, batchId, runId, stage: 'classification', page: 0 });
+    expect((await getBatch(batchId))!.pipeline!.stages.classification.done).toBe(1);
+    await prepare({ accountId, batchId, runId });
+    expect((await getBatch(batchId))!.pipeline!.stages.classification.done).toBe(1);
+    await t.settle();
+    const status = (await t.call('GET', `/v1/couriers/default/webhook/${key}/status`, { token })).body;
+    expect(status).toMatchObject({ status: 'completed', progress: 100 });
   });
 });
