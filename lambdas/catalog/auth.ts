@@ -20,7 +20,7 @@ export const MyTokensList = {
   handler: 'http/auth/tokens',
   summary: "List the tokens of the caller's account (never their values)",
   tag: 'account',
-  auth: {},
+  auth: { scopes: ['tokens:manage'] },
   rate: 'account',
   uses: { table: ['Query'] },
 } satisfies RouteDef;
@@ -32,7 +32,7 @@ export const MyTokensRevoke = {
   handler: 'http/auth/tokens',
   summary: "Revoke one of the caller's account's tokens",
   tag: 'account',
-  auth: {},
+  auth: { scopes: ['tokens:manage'] },
   rate: 'account',
   // BatchWriteItem: the revocation closes the token's rate windows (services/auth/rate-window.ts).
   uses: { table: ['Query', 'GetItem', 'UpdateItem', 'BatchWriteItem'] },

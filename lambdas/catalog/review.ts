@@ -8,7 +8,7 @@ export const ReviewQueue = {
   handler: 'http/review/queue',
   summary: "A processed batch's products in channel A or RO or below the review threshold, with reasons, candidates and the declared code (cursor pages)",
   tag: 'review',
-  auth: {},
+  auth: { scopes: ['review:read'] },
   rate: 'couriers.status',
   uses: { table: ['GetItem', 'BatchGetItem', 'Query'], bucket: [{ name: 'files', actions: ['GetObject'] }] },
   schemas: { params: ReviewPathParams, query: ReviewQueueQuery },
@@ -22,7 +22,7 @@ export const ReviewClassification = {
   handler: 'http/review/classify',
   summary: "Confirm or correct a product's NCM (broker): its shipment's duties, taxes and channel are computed again, the decision is recorded and the partner-code memory learns it",
   tag: 'review',
-  auth: { roles: ['broker'] },
+  auth: { roles: ['broker'], scopes: ['review:write'] },
   rate: 'couriers.status',
   uses: {
     // UpdateItem and PutItem: the batch, the decision and the memory in one transaction;
@@ -41,7 +41,7 @@ export const ReviewGroups = {
   handler: 'http/review/groups',
   summary: 'The products awaiting review grouped by normalized description and declared code, largest first, with their candidates (cursor pages)',
   tag: 'review',
-  auth: {},
+  auth: { scopes: ['review:read'] },
   rate: 'couriers.status',
   uses: { table: ['GetItem', 'BatchGetItem', 'Query'], bucket: [{ name: 'files', actions: ['GetObject'] }] },
   schemas: { params: ReviewPathParams, query: ReviewGroupsQuery },
@@ -55,7 +55,7 @@ export const ReviewGroupClassification = {
   handler: 'http/review/classify-group',
   summary: "Decide the NCM of every product of a review group at once (broker): each shipment computed again, each product recorded as its own decision",
   tag: 'review',
-  auth: { roles: ['broker'] },
+  auth: { roles: ['broker'], scopes: ['review:write'] },
   rate: 'couriers.status',
   uses: {
     // UpdateItem: the batch's move; BatchWriteItem (PutItem): each product's decision and memory after it.
@@ -74,7 +74,7 @@ export const ReviewDecisions = {
   handler: 'http/review/decisions',
   summary: "The broker's classification decisions on a batch, newest first (cursor pages)",
   tag: 'review',
-  auth: {},
+  auth: { scopes: ['review:read'] },
   rate: 'couriers.status',
   uses: { table: ['GetItem', 'Query'] },
   schemas: { params: ReviewPathParams, query: ReviewDecisionsQuery },
@@ -87,7 +87,7 @@ export const QuotaShipments = {
   handler: 'http/review/quota',
   summary: "A tax id's personal shipments of a year (the quota ledger's slots) and the batches that hold them",
   tag: 'review',
-  auth: {},
+  auth: { scopes: ['manifests:read'] },
   rate: 'couriers.status',
   uses: { table: ['GetItem', 'Query'] },
   schemas: { params: QuotaParams, query: QuotaQuery },
@@ -100,7 +100,7 @@ export const ReviewBatches = {
   handler: 'http/review/batches',
   summary: "Every account's manifest batches, newest first (broker or admin): the broker's queue (filter status; cursor pages)",
   tag: 'review',
-  auth: { roles: ['broker', 'admin'] },
+  auth: { roles: ['broker', 'admin'], scopes: ['review:read'] },
   rate: 'couriers.status',
   uses: { table: ['Query'] },
   schemas: { query: BatchQueueQuery },
@@ -113,7 +113,7 @@ export const ReviewInbox = {
   handler: 'http/review/inbox',
   summary: "What needs the broker's action across every courier (broker or admin): documents awaiting validation and approval, processed batches not closed grouped by flight, oldest first, with the products awaiting review, what they pay and the risk flags (flights in cursor pages)",
   tag: 'review',
-  auth: { roles: ['broker', 'admin'] },
+  auth: { roles: ['broker', 'admin'], scopes: ['review:read'] },
   rate: 'couriers.status',
   uses: {
     // UpdateItem: a batch processed before issue 40 gets its review counts kept once counted.
@@ -132,7 +132,7 @@ export const ReviewSearch = {
   summary:
     'One field across every account (broker or admin): a guía/MAWB, manifest number, AWB or tax id by prefix; a consignee, a document or a product description by words. Results grouped by kind, each with its console link',
   tag: 'review',
-  auth: { roles: ['broker', 'admin'] },
+  auth: { roles: ['broker', 'admin'], scopes: ['review:read'] },
   rate: 'couriers.status',
   uses: { table: ['Query', 'GetItem', 'BatchGetItem'] },
   schemas: { query: SearchQuery },

@@ -6,7 +6,40 @@ export type { QueueDef } from './queues';
 
 export const roles = ['admin', 'broker', 'partner'] as const;
 export type Role = (typeof roles)[number];
-export const scopes = ['orders:read', 'orders:write', 'customs:read', 'customs:write'] as const;
+export const scopes = [
+  'manifests:read',
+  'manifests:write',
+  'documents:read',
+  'documents:write',
+  'review:read',
+  'review:write',
+  'webhooks:read',
+  'webhooks:write',
+  'events:read',
+  'orders:read',
+  'orders:write',
+  'shipping:read',
+  'shipping:write',
+  'customs:read',
+  'customs:write',
+  'tariff:read',
+  'tokens:manage',
+  'admin',
+] as const;
+
+/**
+ * What a token issued before issue 41 could do without naming a scope: the routes that named none
+ * then, and the shipping routes its orders scopes opened. A token without `scopesVersion` 2 gets
+ * these written out beside its own at its next use (services/auth/request-check.ts), so it keeps
+ * exactly what it could do; `admin` only for an admin token (the admin routes needed the role).
+ */
+export function legacyScopes(own: readonly Scope[], role: Role): Scope[] {
+  const opened: Scope[] = ['manifests:read', 'manifests:write', 'documents:read', 'documents:write', 'review:read', 'review:write', 'webhooks:read', 'webhooks:write', 'events:read', 'tariff:read', 'tokens:manage'];
+  if (role === 'admin') opened.push('admin');
+  if (own.includes('orders:read')) opened.push('shipping:read');
+  if (own.includes('orders:write')) opened.push('shipping:write');
+  return scopes.filter((s) => own.includes(s) || opened.includes(s));
+}
 export type Scope = (typeof scopes)[number];
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';

@@ -46,4 +46,6 @@ export interface TokenRecord {
   expiresAt?: string;
   /** The token that issued it (an admin's), if one did (issue 41: a revocation with `cascade` revokes it too). */
   createdByTokenId?: number;
+  /** 2: `scopes` are the scopes of every route (issue 41); absent: a token issued before, migrated at its next use. */
+  scopesVersion?: number;
 }

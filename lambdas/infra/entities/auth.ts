@@ -94,6 +94,21 @@ export async function putToken(record: Omit<TokenRecord, 'id'> & { id?: number }
   return res.data;
 }
 
+/**
+ * Writes out a token's scopes as every route names them (issue 41's migration): once, on the
+ * condition that it was not written before (two first uses at once write it once).
+ */
+export async function writeOutScopes(tokenHash: string, scopes: TokenRecord['scopes']): Promise<void> {
+  await tokens()
+    .patch({ tokenHash })
+    .set({ scopes, scopesVersion: 2 })
+    .where(({ scopesVersion }, { notExists }) => notExists(scopesVersion))
+    .go({ response: 'none' })
+    .catch((err: unknown) => {
+      if (!isConditionalFailure(err)) throw err;
+    });
+}
+
 /** The authorizer's lookup: strongly consistent, so a revocation takes effect on the next call. */
 export async function findTokenByHash(tokenHash: string): Promise<TokenRecord | undefined> {
   const res = await tokens().get({ tokenHash }).go({ consistent: true });

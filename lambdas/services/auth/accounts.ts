@@ -77,6 +77,7 @@ export async function issueToken(
     email: input.email,
     role: input.role,
     scopes: [...new Set(input.scopes)],
+    scopesVersion: 2,
     createdAt: at,
     ...(expiresAt ? { expiresAt } : {}),
     ...(input.createdByTokenId ? { createdByTokenId: input.createdByTokenId } : {}),

@@ -1,5 +1,6 @@
 import { now } from '#infra/clock';
-import { findTokenByHash, touchToken } from '#infra/entities/auth';
+import { findTokenByHash, touchToken, writeOutScopes } from '#infra/entities/auth';
+import { legacyScopes } from '#catalog/types';
 import type { Principal } from '#core/auth/principal';
 import { bearerToken, hashToken, tokenRefusal, type TokenRefusal } from '#core/auth/tokens';
 
@@ -29,13 +30,16 @@ export function checkRequest(): RequestCheck {
       const refusal = tokenRefusal(record, at);
       if (refusal || !record) return { refusal: refusal! };
       touches.push(touchToken(tokenHash, at, record.lastUsedAt));
+      // A token issued before every route named a scope keeps what it could do: written out once.
+      const scopes = record.scopesVersion === 2 ? (record.scopes ?? []) : legacyScopes(record.scopes ?? [], record.role);
+      if (record.scopesVersion !== 2) touches.push(writeOutScopes(tokenHash, scopes));
       const principal: Principal = {
         accountId: record.accountId,
         tokenId: record.id,
         tokenName: record.name,
         email: record.email ?? null,
         role: record.role,
-        scopes: record.scopes ?? [],
+        scopes,
         ...(record.expiresAt ? { tokenExpiresAt: record.expiresAt } : {}),
       };
       return { principal };

@@ -10,7 +10,7 @@ export const tokens = defineEntity({
     ...optional({ email: 'string' }),
     scopes: { type: 'list', items: { type: CustomAttributeType<TokenRecord['scopes'][number]>('string') }, required: true, default: () => [] },
     ...required({ createdAt: 'string' }),
-    ...optional({ lastUsedAt: 'string', revokedAt: 'string', expiresAt: 'string', createdByTokenId: 'number' }),
+    ...optional({ lastUsedAt: 'string', revokedAt: 'string', expiresAt: 'string', createdByTokenId: 'number', scopesVersion: 'number' }),
   },
   indexes: {
     byHash: { pk: key('pk', 'TOKEN#${tokenHash}'), sk: key('sk', 'TOKEN') },
