@@ -105,6 +105,13 @@ function str(options: Values, name: string): string | undefined {
   return typeof v === 'string' ? v : undefined;
 }
 
+/** `--scopes`: left out, none sent (the role's scopes); `none`, an empty list; else the comma-separated names. */
+function scopeList(value: string | undefined): never {
+  if (value === undefined) return undefined as never;
+  if (value.trim() === 'none') return [] as never;
+  return value.split(',').map((s) => s.trim()).filter(Boolean) as never;
+}
+
 const accountColumns: Column[] = [
   ['ID', (a) => a.id],
   ['NAME', (a) => a.name],
@@ -235,6 +242,19 @@ export const commands: Command[] = [
     },
   },
   {
+    name: 'migrate token-scopes',
+    summary: 'Write out the scopes of the tokens issued before every route named one (what each could do then); safe to repeat and to run while the service runs',
+    options: {
+      cursor: { type: 'string', value: '<cursor>', description: 'Go on from where an interrupted run stopped (the cursor it printed)' },
+    },
+    request: ({ options }) => writeOutFrom(str(options, 'cursor')),
+    next: ({ data }) => (data?.done === false && typeof data.cursor === 'string' ? writeOutFrom(data.cursor) : undefined),
+    print: ({ data }, out) => {
+      out.line(`${data.done ? 'Done' : 'Going on'}: tokens ${data.tokens}, scopes written out ${data.written}.`);
+      if (!data.done) out.line(`  cursor: ${data.cursor}`);
+    },
+  },
+  {
     name: 'tariff import',
     summary: 'Replace the tariff table from a CSV file (ncm,description,duty_rate[,description_en][,keywords]); bad lines are listed and nothing is stored',
     args: ['file'],
@@ -261,7 +281,7 @@ export const commands: Command[] = [
       name: { type: 'string', value: '<name>', description: 'Token name', required: true },
       email: { type: 'string', value: '<email>', description: "Contact of the token's holder (shown as uploader or approver)" },
       role: { type: 'string', value: roles.join('|'), description: 'Token role', required: true },
-      scopes: { type: 'string', value: scopes.join(','), description: 'Comma-separated scopes (default none)' },
+      scopes: { type: 'string', value: scopes.join(','), description: "Comma-separated scopes, or none (default: every scope the role may hold)" },
       'expires-at': { type: 'string', value: '<ISO 8601>', description: 'When the token stops working, e.g. 2027-06-30T18:00:00Z (at most 2 years ahead; default never)' },
     },
     request: ({ options }) => {
@@ -271,7 +291,7 @@ export const commands: Command[] = [
         email: str(options, 'email'),
         // The service names a bad role or scope (422); the CLI does not check them twice.
         role: options.role as never,
-        scopes: (str(options, 'scopes') ?? '').split(',').map((s) => s.trim()).filter(Boolean) as never,
+        scopes: scopeList(str(options, 'scopes')),
         // The service checks it (ISO 8601, future, at most 2 years: 422 on expires_at).
         expires_at: str(options, 'expires-at'),
       };
@@ -425,6 +445,10 @@ function decisionsFrom(accountId: string, cursor: string | undefined): Call {
 
 function migrateFrom(cursor: string | undefined): Call {
   return (api, init) => api.POST('/api/v1/admin/migrations/channel-codes', { ...init, body: { cursor } });
+}
+
+function writeOutFrom(cursor: string | undefined): Call {
+  return (api, init) => api.POST('/api/v1/admin/migrations/token-scopes', { ...init, body: { cursor } });
 }
 
 function sealFrom(cursor: string | undefined): Call {

@@ -551,6 +551,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/admin/migrations/token-scopes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Write out the scopes of the tokens issued before every route named one (what each could do then) for about 20 s; call again with data.cursor until data.done */
+        post: operations["AdminMigrateTokenScopes"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/admin/metrics": {
         parameters: {
             query?: never;
@@ -2248,7 +2265,7 @@ export interface operations {
                                 id: number;
                                 /** @enum {string} */
                                 role: "admin" | "broker" | "partner";
-                                scopes: ("orders:read" | "orders:write" | "customs:read" | "customs:write")[];
+                                scopes: ("manifests:read" | "manifests:write" | "documents:read" | "documents:write" | "review:read" | "review:write" | "webhooks:read" | "webhooks:write" | "events:read" | "orders:read" | "orders:write" | "shipping:read" | "shipping:write" | "customs:read" | "customs:write" | "tariff:read" | "tokens:manage" | "admin")[];
                             };
                         };
                     };
@@ -2399,7 +2416,7 @@ export interface operations {
                             email: string | null;
                             /** @enum {string} */
                             role: "admin" | "broker" | "partner";
-                            scopes: ("orders:read" | "orders:write" | "customs:read" | "customs:write")[];
+                            scopes: ("manifests:read" | "manifests:write" | "documents:read" | "documents:write" | "review:read" | "review:write" | "webhooks:read" | "webhooks:write" | "events:read" | "orders:read" | "orders:write" | "shipping:read" | "shipping:write" | "customs:read" | "customs:write" | "tariff:read" | "tokens:manage" | "admin")[];
                             /**
                              * Format: date-time
                              * @description ISO 8601 UTC timestamp
@@ -2441,6 +2458,32 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                    };
+                };
+            };
+            /** @description Authenticated, but not allowed */
+            403: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "forbidden";
                     };
                 };
             };
@@ -2564,7 +2607,7 @@ export interface operations {
                             email: string | null;
                             /** @enum {string} */
                             role: "admin" | "broker" | "partner";
-                            scopes: ("orders:read" | "orders:write" | "customs:read" | "customs:write")[];
+                            scopes: ("manifests:read" | "manifests:write" | "documents:read" | "documents:write" | "review:read" | "review:write" | "webhooks:read" | "webhooks:write" | "events:read" | "orders:read" | "orders:write" | "shipping:read" | "shipping:write" | "customs:read" | "customs:write" | "tariff:read" | "tokens:manage" | "admin")[];
                             /**
                              * Format: date-time
                              * @description ISO 8601 UTC timestamp
@@ -2636,6 +2679,32 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                    };
+                };
+            };
+            /** @description Authenticated, but not allowed */
+            403: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "forbidden";
                     };
                 };
             };
@@ -4175,7 +4244,7 @@ export interface operations {
                             email: string | null;
                             /** @enum {string} */
                             role: "admin" | "broker" | "partner";
-                            scopes: ("orders:read" | "orders:write" | "customs:read" | "customs:write")[];
+                            scopes: ("manifests:read" | "manifests:write" | "documents:read" | "documents:write" | "review:read" | "review:write" | "webhooks:read" | "webhooks:write" | "events:read" | "orders:read" | "orders:write" | "shipping:read" | "shipping:write" | "customs:read" | "customs:write" | "tariff:read" | "tokens:manage" | "admin")[];
                             /**
                              * Format: date-time
                              * @description ISO 8601 UTC timestamp
@@ -4376,8 +4445,8 @@ export interface operations {
                     email?: string;
                     /** @enum {string} */
                     role: "admin" | "broker" | "partner";
-                    /** @default [] */
-                    scopes?: ("orders:read" | "orders:write" | "customs:read" | "customs:write")[];
+                    /** @description Left out: every scope the role may hold; given: exactly these (each one a route of the role names, else 422) */
+                    scopes?: ("manifests:read" | "manifests:write" | "documents:read" | "documents:write" | "review:read" | "review:write" | "webhooks:read" | "webhooks:write" | "events:read" | "orders:read" | "orders:write" | "shipping:read" | "shipping:write" | "customs:read" | "customs:write" | "tariff:read" | "tokens:manage" | "admin")[];
                     expires_at?: string;
                 };
             };
@@ -4407,7 +4476,7 @@ export interface operations {
                             email: string | null;
                             /** @enum {string} */
                             role: "admin" | "broker" | "partner";
-                            scopes: ("orders:read" | "orders:write" | "customs:read" | "customs:write")[];
+                            scopes: ("manifests:read" | "manifests:write" | "documents:read" | "documents:write" | "review:read" | "review:write" | "webhooks:read" | "webhooks:write" | "events:read" | "orders:read" | "orders:write" | "shipping:read" | "shipping:write" | "customs:read" | "customs:write" | "tariff:read" | "tokens:manage" | "admin")[];
                             /**
                              * Format: date-time
                              * @description ISO 8601 UTC timestamp
@@ -4682,7 +4751,7 @@ export interface operations {
                             email: string | null;
                             /** @enum {string} */
                             role: "admin" | "broker" | "partner";
-                            scopes: ("orders:read" | "orders:write" | "customs:read" | "customs:write")[];
+                            scopes: ("manifests:read" | "manifests:write" | "documents:read" | "documents:write" | "review:read" | "review:write" | "webhooks:read" | "webhooks:write" | "events:read" | "orders:read" | "orders:write" | "shipping:read" | "shipping:write" | "customs:read" | "customs:write" | "tariff:read" | "tokens:manage" | "admin")[];
                             /**
                              * Format: date-time
                              * @description ISO 8601 UTC timestamp
@@ -5069,6 +5138,32 @@ export interface operations {
                     };
                 };
             };
+            /** @description Authenticated, but not allowed */
+            403: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "forbidden";
+                    };
+                };
+            };
             /** @description The Idempotency-Key was used with another payload, or its first request is still running */
             409: {
                 headers: {
@@ -5348,6 +5443,32 @@ export interface operations {
                     };
                 };
             };
+            /** @description Authenticated, but not allowed */
+            403: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "forbidden";
+                    };
+                };
+            };
             /** @description The declared file is larger than 40 MB */
             413: {
                 headers: {
@@ -5591,6 +5712,32 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                    };
+                };
+            };
+            /** @description Authenticated, but not allowed */
+            403: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "forbidden";
                     };
                 };
             };
@@ -5873,6 +6020,32 @@ export interface operations {
                     };
                 };
             };
+            /** @description Authenticated, but not allowed */
+            403: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "forbidden";
+                    };
+                };
+            };
             /** @description Too large */
             413: {
                 headers: {
@@ -6118,6 +6291,32 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                    };
+                };
+            };
+            /** @description Authenticated, but not allowed */
+            403: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "forbidden";
                     };
                 };
             };
@@ -6404,6 +6603,32 @@ export interface operations {
                     };
                 };
             };
+            /** @description Authenticated, but not allowed */
+            403: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "forbidden";
+                    };
+                };
+            };
             /** @description The declared file is larger than 10 MB */
             413: {
                 headers: {
@@ -6658,6 +6883,32 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                    };
+                };
+            };
+            /** @description Authenticated, but not allowed */
+            403: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "forbidden";
                     };
                 };
             };
@@ -6952,6 +7203,32 @@ export interface operations {
                     };
                 };
             };
+            /** @description Authenticated, but not allowed */
+            403: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "forbidden";
+                    };
+                };
+            };
             /** @description Too large */
             413: {
                 headers: {
@@ -7182,6 +7459,32 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                    };
+                };
+            };
+            /** @description Authenticated, but not allowed */
+            403: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "forbidden";
                     };
                 };
             };
@@ -7640,6 +7943,32 @@ export interface operations {
                     };
                 };
             };
+            /** @description Authenticated, but not allowed */
+            403: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "forbidden";
+                    };
+                };
+            };
             /** @description No such document visible to this account */
             404: {
                 headers: {
@@ -7834,6 +8163,32 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                    };
+                };
+            };
+            /** @description Authenticated, but not allowed */
+            403: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "forbidden";
                     };
                 };
             };
@@ -10490,6 +10845,269 @@ export interface operations {
             };
         };
     };
+    AdminMigrateTokenScopes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    cursor?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description What this call wrote out; call again with data.cursor until done */
+            200: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            done: boolean;
+                            cursor: string | null;
+                            tokens: number;
+                            written: number;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Malformed request (bad JSON, bad Idempotency-Key, bad multipart) */
+            400: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "bad_request";
+                    };
+                };
+            };
+            /** @description No token, a bad or revoked token, a token revoked since its answer was cached (`token_revoked`), an expired token (`token_expired`), or a bad X-Signature */
+            401: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "unauthorized" | "token_expired" | "token_revoked";
+                    } | {
+                        /** @constant */
+                        message: "Unauthorized";
+                    };
+                };
+            };
+            /** @description Authenticated, but not allowed */
+            403: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "forbidden";
+                    };
+                };
+            };
+            /** @description Too large */
+            413: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "payload_too_large";
+                    };
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description Invalid: one entry per failing field in `errors` */
+            422: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "validation_failed";
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        /** @description How many fields failed, when more than the 1,000 listed in `errors` (correct them and send again to see the rest) */
+                        errors_total?: number;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded: retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds until the window resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal error, with a request id and no internals */
+            500: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "internal_error";
+                        request_id?: string;
+                    };
+                };
+            };
+        };
+    };
     AdminMetrics: {
         parameters: {
             query?: {
@@ -11002,6 +11620,32 @@ export interface operations {
                     };
                 };
             };
+            /** @description Authenticated, but not allowed */
+            403: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "forbidden";
+                    };
+                };
+            };
             /** @description Not found, or not yours */
             404: {
                 headers: {
@@ -11335,6 +11979,32 @@ export interface operations {
                     };
                 };
             };
+            /** @description Authenticated, but not allowed */
+            403: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "forbidden";
+                    };
+                };
+            };
             /** @description No such manifest, batch or upload in this account */
             404: {
                 headers: {
@@ -11521,6 +12191,32 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                    };
+                };
+            };
+            /** @description Authenticated, but not allowed */
+            403: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "forbidden";
                     };
                 };
             };
@@ -11724,6 +12420,32 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                    };
+                };
+            };
+            /** @description Authenticated, but not allowed */
+            403: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "forbidden";
                     };
                 };
             };
@@ -11999,6 +12721,32 @@ export interface operations {
                     };
                 };
             };
+            /** @description Authenticated, but not allowed */
+            403: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "forbidden";
+                    };
+                };
+            };
             /** @description Too large */
             413: {
                 headers: {
@@ -12208,6 +12956,32 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                    };
+                };
+            };
+            /** @description Authenticated, but not allowed */
+            403: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "forbidden";
                     };
                 };
             };
@@ -12439,6 +13213,32 @@ export interface operations {
                     };
                 };
             };
+            /** @description Authenticated, but not allowed */
+            403: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "forbidden";
+                    };
+                };
+            };
             /** @description No such manifest, batch or upload in this account */
             404: {
                 headers: {
@@ -12666,6 +13466,32 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                    };
+                };
+            };
+            /** @description Authenticated, but not allowed */
+            403: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "forbidden";
                     };
                 };
             };
@@ -12970,6 +13796,32 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                    };
+                };
+            };
+            /** @description Authenticated, but not allowed */
+            403: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "forbidden";
                     };
                 };
             };
@@ -13818,6 +14670,32 @@ export interface operations {
                     };
                 };
             };
+            /** @description Authenticated, but not allowed */
+            403: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "forbidden";
+                    };
+                };
+            };
             /** @description Too large */
             413: {
                 headers: {
@@ -14052,6 +14930,32 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                    };
+                };
+            };
+            /** @description Authenticated, but not allowed */
+            403: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "forbidden";
                     };
                 };
             };
@@ -14314,6 +15218,32 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                    };
+                };
+            };
+            /** @description Authenticated, but not allowed */
+            403: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "forbidden";
                     };
                 };
             };
@@ -15027,6 +15957,32 @@ export interface operations {
                     };
                 };
             };
+            /** @description Authenticated, but not allowed */
+            403: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "forbidden";
+                    };
+                };
+            };
             /** @description Too large */
             413: {
                 headers: {
@@ -15217,6 +16173,32 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                    };
+                };
+            };
+            /** @description Authenticated, but not allowed */
+            403: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "forbidden";
                     };
                 };
             };
@@ -15445,6 +16427,32 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                    };
+                };
+            };
+            /** @description Authenticated, but not allowed */
+            403: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "forbidden";
                     };
                 };
             };
@@ -15742,6 +16750,32 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                    };
+                };
+            };
+            /** @description Authenticated, but not allowed */
+            403: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "forbidden";
                     };
                 };
             };
@@ -16917,6 +17951,32 @@ export interface operations {
                     };
                 };
             };
+            /** @description Authenticated, but not allowed */
+            403: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "forbidden";
+                    };
+                };
+            };
             /** @description No such manifest, batch or AWB in this account */
             404: {
                 headers: {
@@ -17619,6 +18679,32 @@ export interface operations {
                     };
                 };
             };
+            /** @description Authenticated, but not allowed */
+            403: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "forbidden";
+                    };
+                };
+            };
             /** @description No such manifest, batch or AWB in this account */
             404: {
                 headers: {
@@ -18245,6 +19331,32 @@ export interface operations {
                     };
                 };
             };
+            /** @description Authenticated, but not allowed */
+            403: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "forbidden";
+                    };
+                };
+            };
             /** @description No such manifest, batch or AWB in this account */
             404: {
                 headers: {
@@ -18468,6 +19580,32 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                    };
+                };
+            };
+            /** @description Authenticated, but not allowed */
+            403: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "forbidden";
                     };
                 };
             };
@@ -19062,6 +20200,32 @@ export interface operations {
                     };
                 };
             };
+            /** @description Authenticated, but not allowed */
+            403: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "forbidden";
+                    };
+                };
+            };
             /** @description Too large */
             413: {
                 headers: {
@@ -19230,6 +20394,32 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                    };
+                };
+            };
+            /** @description Authenticated, but not allowed */
+            403: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "forbidden";
                     };
                 };
             };
@@ -19439,6 +20629,32 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                    };
+                };
+            };
+            /** @description Authenticated, but not allowed */
+            403: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "forbidden";
                     };
                 };
             };
@@ -19671,6 +20887,32 @@ export interface operations {
                     };
                 };
             };
+            /** @description Authenticated, but not allowed */
+            403: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "forbidden";
+                    };
+                };
+            };
             /** @description No such subscription (or delivery) of this account */
             404: {
                 headers: {
@@ -19885,6 +21127,32 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                    };
+                };
+            };
+            /** @description Authenticated, but not allowed */
+            403: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "forbidden";
                     };
                 };
             };
@@ -20138,6 +21406,32 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                    };
+                };
+            };
+            /** @description Authenticated, but not allowed */
+            403: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "forbidden";
                     };
                 };
             };
@@ -20395,6 +21689,32 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                    };
+                };
+            };
+            /** @description Authenticated, but not allowed */
+            403: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "forbidden";
                     };
                 };
             };
@@ -20714,6 +22034,32 @@ export interface operations {
                     };
                 };
             };
+            /** @description Authenticated, but not allowed */
+            403: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "forbidden";
+                    };
+                };
+            };
             /** @description No such subscription (or delivery) of this account */
             404: {
                 headers: {
@@ -20967,6 +22313,32 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                    };
+                };
+            };
+            /** @description Authenticated, but not allowed */
+            403: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "forbidden";
                     };
                 };
             };
@@ -21259,6 +22631,32 @@ export interface operations {
                     };
                 };
             };
+            /** @description Authenticated, but not allowed */
+            403: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "forbidden";
+                    };
+                };
+            };
             /** @description No such subscription (or delivery) of this account */
             404: {
                 headers: {
@@ -21546,6 +22944,32 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                    };
+                };
+            };
+            /** @description Authenticated, but not allowed */
+            403: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "forbidden";
                     };
                 };
             };
@@ -22175,6 +23599,32 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                    };
+                };
+            };
+            /** @description Authenticated, but not allowed */
+            403: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "forbidden";
                     };
                 };
             };

@@ -1,4 +1,4 @@
-import type { RouteDef } from './types';
+import { scopes, type Role, type RouteDef, type Scope } from './types';
 import access from './access.json';
 
 /**
@@ -10,3 +10,18 @@ import access from './access.json';
 export type RouteAccess = Pick<RouteDef, 'id' | 'method' | 'path' | 'root' | 'auth' | 'rate' | 'twinOnly'>;
 
 export const routeAccess = access as readonly RouteAccess[];
+
+/**
+ * The scopes a token of `role` may hold: every scope a route it may call names (admin passes
+ * every role check, so it may hold every scope a route names). A token created without `scopes`
+ * gets these (docs/partners/authentication.md); one that names others is refused (422 on scopes).
+ */
+export function roleScopes(role: Role): Scope[] {
+  const named = new Set<Scope>();
+  for (const r of routeAccess) {
+    if (r.auth === 'public' || !r.auth.scopes) continue;
+    if (role !== 'admin' && r.auth.roles && !r.auth.roles.includes(role)) continue;
+    for (const s of r.auth.scopes) named.add(s);
+  }
+  return scopes.filter((s) => named.has(s));
+}

@@ -1,5 +1,5 @@
 import type { RouteDef } from './types';
-import { CreateAccountBody, CreateTokenBody, ListTokensQuery, MetricsQuery, MigrateChannelCodesBody, MigrateSigningSecretsBody, TariffConsentBody, TariffDecisionsQuery } from '#http/admin/schemas';
+import { CreateAccountBody, CreateTokenBody, ListTokensQuery, MetricsQuery, MigrateChannelCodesBody, MigrateSigningSecretsBody, MigrateTokenScopesBody, TariffConsentBody, TariffDecisionsQuery } from '#http/admin/schemas';
 import { IdParams, RevokeQuery } from '#http/kit/schemas';
 
 export const AdminAccountsCreate = {
@@ -192,4 +192,20 @@ export const AdminMigrateSigningSecrets = {
 } satisfies RouteDef;
 
 /** The operator's data: the tariff table (read by the tariff classifier), the channel-code and signing-secrets migrations. */
-export const adminDataRoutes = { AdminTariffImport, AdminTariffShow, AdminMigrateChannelCodes, AdminMigrateSigningSecrets };
+export const AdminMigrateTokenScopes = {
+  id: 'AdminMigrateTokenScopes',
+  method: 'POST',
+  path: '/v1/admin/migrations/token-scopes',
+  handler: 'http/admin/migrate-token-scopes',
+  summary:
+    'Write out the scopes of the tokens issued before every route named one (what each could do then) for about 20 s; call again with data.cursor until data.done',
+  tag: 'admin',
+  auth: { roles: ['admin'], scopes: ['admin'] },
+  rate: 'admin',
+  // Lists every token (Query), writes each one's scopes once (UpdateItem, conditional).
+  uses: { table: ['Query', 'UpdateItem'] },
+  schemas: { body: MigrateTokenScopesBody },
+  timeoutSeconds: 29,
+} satisfies RouteDef;
+
+export const adminDataRoutes = { AdminTariffImport, AdminTariffShow, AdminMigrateChannelCodes, AdminMigrateSigningSecrets, AdminMigrateTokenScopes };

@@ -194,13 +194,15 @@ describe('operator CLI requests', () => {
         : apiAnswer(req);
     const { code, stdout } = await cli(['tokens', 'create', '--account-id', '7', '--name', 'ci', '--role', 'partner', '--expires-at', '2027-06-30T15:00:00-03:00']);
     expect(code).toBe(0);
-    expect(requests[0].body).toEqual({ account_id: 7, name: 'ci', role: 'partner', scopes: [], expires_at: '2027-06-30T15:00:00-03:00' });
+    expect(requests[0].body).toEqual({ account_id: 7, name: 'ci', role: 'partner', expires_at: '2027-06-30T15:00:00-03:00' });
     expect(stdout).toMatch(/^expires: 2027-06-30T18:00:00.000Z$/m);
   });
 
-  it('tokens create without --scopes sends an empty scope list', async () => {
+  it('tokens create without --scopes leaves them to the role, and --scopes none asks for none', async () => {
     await cli(['tokens', 'create', '--account-id', '7', '--name', 'ci', '--role', 'broker']);
-    expect(requests[0].body).toEqual({ account_id: 7, name: 'ci', role: 'broker', scopes: [] });
+    expect(requests[0].body).toEqual({ account_id: 7, name: 'ci', role: 'broker' });
+    await cli(['tokens', 'create', '--account-id', '7', '--name', 'ci', '--role', 'broker', '--scopes', 'none']);
+    expect(requests[1].body).toEqual({ account_id: 7, name: 'ci', role: 'broker', scopes: [] });
   });
 
   it('tokens create prints the new token value exactly once, with a shown-once warning', async () => {

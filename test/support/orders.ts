@@ -20,9 +20,9 @@ export function webOrder(over: Record<string, unknown> = {}) {
 
 export const warehouse = { name: 'Depósito Central', address1: 'Calle Falsa 123', city: 'Miami', state: 'FL', postal_code: '33101', country: 'US' };
 
-/** A merchant account with read and write scopes and a ship-from warehouse 1. */
+/** A merchant account with every scope a partner may hold and a ship-from warehouse 1. */
 export async function merchant(t: TestTwin, name: string) {
-  const acc = await t.account(name, { scopes: ['orders:read', 'orders:write'] });
+  const acc = await t.account(name);
   const w = await t.call('PUT', '/v1/warehouses/1', { token: acc.token, body: warehouse });
   if (w.status !== 200) throw new Error(`warehouse: ${w.text}`);
   return acc;

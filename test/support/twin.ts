@@ -83,7 +83,7 @@ export function useTwin(opts: Partial<TwinOptions> = {}): TestTwin {
     const acc = await ctx.call('POST', '/v1/admin/accounts', { body: { name, kind: o.kind ?? 'partner' } });
     if (acc.status !== 201) throw new Error(`account: ${acc.text}`);
     const tok = await ctx.call('POST', '/v1/admin/tokens', {
-      body: { account_id: acc.body.data.id, name: `${name} token`, role: o.role ?? o.kind ?? 'partner', scopes: o.scopes ?? [] },
+      body: { account_id: acc.body.data.id, name: `${name} token`, role: o.role ?? o.kind ?? 'partner', ...(o.scopes ? { scopes: o.scopes } : {}) },
     });
     if (tok.status !== 201) throw new Error(`token: ${tok.text}`);
     return { accountId: acc.body.data.id, token: tok.body.data.token, tokenId: tok.body.data.id };

@@ -152,4 +152,13 @@ export const adminResponses = {
       ),
     },
   },
+  AdminMigrateTokenScopes: {
+    answers: {
+      200: data(
+        'What this call wrote out; call again with data.cursor until done',
+        v.strictObject({ done: v.boolean(), cursor: nullable(v.string()), tokens: integer, written: integer }),
+        { message: true },
+      ),
+    },
+  },
 } satisfies Record<string, RouteResponses>;

@@ -13,12 +13,13 @@ export const CreateTokenBody = v.strictObject({
   name: text(100),
   email: v.optional(v.pipe(v.string('Must be a string.'), v.trim(), v.maxLength(150, 'Must be at most 150 characters.'), v.email('Must be an e-mail address.'), v.toLowerCase())),
   role: v.picklist(roles, `Must be one of ${roles.join(', ')}.`),
+  /** Left out: every scope the role may hold (catalog/access.ts `roleScopes`); given: exactly these. */
   scopes: v.optional(
     v.pipe(
       v.array(v.picklist(scopes, `Must be one of ${scopes.join(', ')}.`), 'Must be an array.'),
       v.maxLength(scopes.length, 'Too many scopes.'),
+      v.description('Left out: every scope the role may hold; given: exactly these (each one a route of the role names, else 422)'),
     ),
-    [],
   ),
   /** When the token stops working: ISO 8601 with a zone, in the future, at most 2 years ahead (checked when issued). */
   expires_at: v.optional(v.pipe(v.string('Must be an ISO 8601 date and time with its zone, e.g. 2027-06-30T18:00:00Z.'), v.trim())),
@@ -51,6 +52,10 @@ export const MigrateChannelCodesBody = v.strictObject({
 });
 
 /** `migrate signing-secrets`: the cursor the previous call answered, none to start. */
+export const MigrateTokenScopesBody = v.strictObject({
+  cursor: v.optional(v.pipe(v.string('Must be a string.'), v.regex(/^[A-Za-z0-9_-]{1,400}$/, 'Must be a cursor the previous call answered.'))),
+});
+
 export const MigrateSigningSecretsBody = v.strictObject({
   cursor: v.optional(v.pipe(v.string('Must be a string.'), v.regex(/^[A-Za-z0-9_-]{1,400}$/, 'Must be a cursor the previous call answered.'))),
 });

@@ -98,15 +98,18 @@ export async function putToken(record: Omit<TokenRecord, 'id'> & { id?: number }
  * Writes out a token's scopes as every route names them (issue 41's migration): once, on the
  * condition that it was not written before (two first uses at once write it once).
  */
-export async function writeOutScopes(tokenHash: string, scopes: TokenRecord['scopes']): Promise<void> {
-  await tokens()
-    .patch({ tokenHash })
-    .set({ scopes, scopesVersion: 2 })
-    .where(({ scopesVersion }, { notExists }) => notExists(scopesVersion))
-    .go({ response: 'none' })
-    .catch((err: unknown) => {
-      if (!isConditionalFailure(err)) throw err;
-    });
+export async function writeOutScopes(tokenHash: string, scopes: TokenRecord['scopes']): Promise<boolean> {
+  try {
+    await tokens()
+      .patch({ tokenHash })
+      .set({ scopes, scopesVersion: 2 })
+      .where(({ scopesVersion }, { notExists }) => notExists(scopesVersion))
+      .go({ response: 'none' });
+    return true;
+  } catch (err) {
+    if (!isConditionalFailure(err)) throw err;
+    return false;
+  }
 }
 
 /** The authorizer's lookup: strongly consistent, so a revocation takes effect on the next call. */

@@ -11,6 +11,7 @@ import { tokenView } from '#core/auth/views';
 import { ValidationFailed } from '#core/errors';
 import { newManifestSigningSecret } from '#core/manifests/signature';
 import type { Role, Scope } from '#catalog/types';
+import { roleScopes } from '#catalog/access';
 
 export const getAccount = store.getAccount;
 export const listAccounts = store.listAccounts;
@@ -58,7 +59,7 @@ export function viewToken(record: TokenRecord) {
  * `value` lets the operator seed a token they chose (ADMIN_TOKEN on the twin).
  */
 export async function issueToken(
-  input: { accountId: number; name: string; email?: string; role: Role; scopes: Scope[]; value?: string; id?: number; expiresAt?: string; createdByTokenId?: number },
+  input: { accountId: number; name: string; email?: string; role: Role; scopes?: Scope[]; value?: string; id?: number; expiresAt?: string; createdByTokenId?: number },
   at: string = nowIso(),
 ): Promise<{ token: string; record: TokenRecord }> {
   // An expiry is ISO 8601, in the future and at most two years ahead (core/auth/tokens.ts), else 422 on expires_at.
@@ -68,6 +69,11 @@ export async function issueToken(
     if ('problem' in checked) throw new ValidationFailed({ expires_at: [checked.problem] });
     expiresAt = checked.expiresAt;
   }
+  // Without scopes, what the role may use; with them, exactly those, each one a route of the role names.
+  const allowed = roleScopes(input.role);
+  const scopes = input.scopes === undefined ? allowed : [...new Set(input.scopes)];
+  const foreign = scopes.filter((s) => !allowed.includes(s));
+  if (foreign.length) throw new ValidationFailed({ scopes: [`No route a ${input.role} token may call needs ${foreign.join(', ')}; a ${input.role} token may hold ${allowed.join(', ')}.`] });
   const token = input.value ?? generateToken();
   const record = await store.putToken({
     id: input.id,
@@ -76,7 +82,7 @@ export async function issueToken(
     name: input.name,
     email: input.email,
     role: input.role,
-    scopes: [...new Set(input.scopes)],
+    scopes,
     scopesVersion: 2,
     createdAt: at,
     ...(expiresAt ? { expiresAt } : {}),
@@ -118,6 +124,6 @@ export async function seedAdminToken(value: string, at: string): Promise<{ recor
   const existing = await store.findTokenByHash(hashToken(value));
   if (existing) return { record: existing, created: false };
   const accountId = await operatorAccountId(at);
-  const { record } = await issueToken({ accountId, name: 'seeded admin token', role: 'admin', scopes: ['orders:read', 'orders:write', 'customs:read', 'customs:write'], value }, at);
+  const { record } = await issueToken({ accountId, name: 'seeded admin token', role: 'admin', value }, at);
   return { record, created: true };
 }

@@ -32,7 +32,7 @@ export function checkRequest(): RequestCheck {
       touches.push(touchToken(tokenHash, at, record.lastUsedAt));
       // A token issued before every route named a scope keeps what it could do: written out once.
       const scopes = record.scopesVersion === 2 ? (record.scopes ?? []) : legacyScopes(record.scopes ?? [], record.role);
-      if (record.scopesVersion !== 2) touches.push(writeOutScopes(tokenHash, scopes));
+      if (record.scopesVersion !== 2) touches.push(writeOutScopes(tokenHash, scopes).then(() => undefined));
       const principal: Principal = {
         accountId: record.accountId,
         tokenId: record.id,

@@ -145,7 +145,7 @@ describe('POST /v1/customs/calculate', () => {
 
   it('answers 403 to a token without customs:read', async () => {
     const orders = await t.account('Orders Only', { scopes: ['orders:read', 'orders:write'] });
-    const writeOnly = await t.account('Customs Write Only', { scopes: ['customs:write'] });
+    const writeOnly = await t.account('Manifests Only', { scopes: ['manifests:read', 'manifests:write'] });
     for (const as of [orders.token, writeOnly.token]) {
       const res = await quote(notebook, as);
       expect(res.status).toBe(403);

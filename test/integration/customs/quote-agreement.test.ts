@@ -59,7 +59,7 @@ const key = (i: number) => `case-${i + 1}`;
 
 describe('a landed-cost quote and the pipeline', { timeout: 120_000 }, () => {
   it('agree to the cent on 21 products: regime, tariff code, rates and their sources, every amount and every explanation line', async () => {
-    const { token } = await t.account('Quote Agreement', { scopes: ['customs:read'] });
+    const { token } = await t.account('Quote Agreement');
     const lines = cases.map((c, i) =>
       item(900 + i, {
         itemIdempotencyKey: key(i),

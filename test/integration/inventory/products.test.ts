@@ -8,7 +8,7 @@ const t = useTwin();
 
 describe('products through their entity', () => {
   it('lists, updates and stocks a product stored before the entity, by hand, under the same keys', async () => {
-    const m = await t.account('Productos Antiguos', { scopes: ['orders:read', 'orders:write'] });
+    const m = await t.account('Productos Antiguos');
     const address = { name: 'Depósito Central', address1: 'Calle 1', city: 'Córdoba', state: 'Córdoba', postal_code: 'X5000', country: 'AR' };
     expect((await t.call('PUT', '/v1/warehouses/1', { token: m.token, body: address })).status).toBe(200);
     const key = { pk: `PRODUCT#${m.accountId}#OLD-1`, sk: 'PRODUCT' };

@@ -10,7 +10,7 @@ const address = { name: 'Depósito Norte', address1: 'Av. Siempre Viva 742', cit
 
 describe('warehouses through their entity', () => {
   it('reads and updates a warehouse stored before the entity, by hand, under the same keys', async () => {
-    const m = await t.account('Depósitos Antiguos', { scopes: ['orders:read', 'orders:write'] });
+    const m = await t.account('Depósitos Antiguos');
     const key = { pk: `WAREHOUSE#${m.accountId}`, sk: 'W#000000000012' };
     // The row as the hand-written module wrote it: keys and fields, no ElectroDB identifiers.
     await documentClient().send(new PutCommand({ TableName: config.tableName(), Item: { ...key, accountId: m.accountId, id: 12, ...address, updatedAt: '2026-01-02T03:04:05.000Z' } }));
@@ -28,8 +28,8 @@ describe('warehouses through their entity', () => {
   });
 
   it('lists an account\'s warehouses in id order, 2 before 10, and no other account\'s', async () => {
-    const a = await t.account('Depósitos A', { scopes: ['orders:read', 'orders:write'] });
-    const b = await t.account('Depósitos B', { scopes: ['orders:read', 'orders:write'] });
+    const a = await t.account('Depósitos A');
+    const b = await t.account('Depósitos B');
     for (const id of [10, 2]) expect((await t.call('PUT', `/v1/warehouses/${id}`, { token: a.token, body: { ...address, name: `Depósito ${id}` } })).status).toBe(200);
     expect((await t.call('PUT', '/v1/warehouses/1', { token: b.token, body: address })).status).toBe(200);
     const listed = await t.call('GET', '/v1/warehouses', { token: a.token });

@@ -38,7 +38,7 @@ function mlOrder(id: string, over: Partial<MarketplaceOrder> = {}): MarketplaceO
   };
 }
 
-const merchant = (name: string) => t.account(name, { scopes: ['orders:read', 'orders:write'] });
+const merchant = (name: string) => t.account(name);
 
 /** Runs queued jobs until the sync is no longer processing. */
 async function settle(token: string) {

@@ -40,7 +40,7 @@ async function cli(argv: string[]) {
   return { code, stdout, stderr };
 }
 
-const merchant = (name: string) => t.account(name, { scopes: ['orders:read', 'orders:write'] });
+const merchant = (name: string) => t.account(name);
 
 async function expectMigrated(order: OrderRecord) {
   expect((await rawItem(keys.order(order.id)))!.channel).toBe('meli');

@@ -96,7 +96,7 @@ describe('scopes and tenancy', () => {
     expect((await t.call('POST', '/v1/orders', { token: reader.token, body: webOrder() })).status).toBe(403);
     expect((await t.call('GET', '/v1/orders', { token: writer.token })).status).toBe(403);
     expect((await t.call('POST', '/v1/orders', { token: writer.token, body: webOrder() })).status).toBe(201);
-    const none = await t.account('Sin scopes');
+    const none = await t.account('Sin scopes', { scopes: [] });
     expect((await t.call('GET', `/v1/orders/${order.id}`, { token: none.token })).status).toBe(403);
   });
 

@@ -42,7 +42,7 @@ describe('marketplace sync', () => {
     shopify.setOrders(shopifyOrders(23, 1));
     ml.setOrders(mercadolibreOrders(120, 2));
     amazon.setOrders(amazonOrders(25, 3));
-    const m = await t.account('Tienda Sync', { scopes: ['orders:read', 'orders:write'] });
+    const m = await t.account('Tienda Sync');
     await connectAll(m.token);
     const listed = await t.call('GET', '/v1/orders/marketplaces', { token: m.token });
     expect(listed.body.data.marketplaces.map((c: { channel: string }) => c.channel).sort()).toEqual(['amazon', 'meli', 'shopify']);
@@ -83,7 +83,7 @@ describe('marketplace sync', () => {
     shopify.setOrders(shopifyOrders(23, 11));
     ml.setOrders(mercadolibreOrders(120, 12));
     amazon.setOrders(amazonOrders(25, 13));
-    const m = await t.account('Tienda Cambios', { scopes: ['orders:read', 'orders:write'] });
+    const m = await t.account('Tienda Cambios');
     await connectAll(m.token);
 
     await t.call('POST', '/v1/orders/sync', { token: m.token, body: { since: '2020-01-01T00:00:00Z' } });
@@ -116,7 +116,7 @@ describe('marketplace sync', () => {
 
   it('retries a 429, keeps going past malformed records and reports them', async () => {
     shopify.setOrders(shopifyOrders(12, 4));
-    const m = await t.account('Tienda Reintentos', { scopes: ['orders:read', 'orders:write'] });
+    const m = await t.account('Tienda Reintentos');
     await t.call('PUT', '/v1/orders/marketplaces/shopify', { token: m.token, body: { base_url: shopify.baseUrl, credentials: { accessToken: shopify.token } } });
     shopify.malform(3, 'bad-amount');
     shopify.requests.length = 0;
@@ -132,7 +132,7 @@ describe('marketplace sync', () => {
   it('records a channel that refuses the credentials as failed without stopping the others', async () => {
     amazon.setOrders(amazonOrders(5, 5));
     shopify.setOrders(shopifyOrders(4, 6));
-    const m = await t.account('Tienda Claves', { scopes: ['orders:read', 'orders:write'] });
+    const m = await t.account('Tienda Claves');
     await t.call('PUT', '/v1/orders/marketplaces/amazon', { token: m.token, body: { base_url: amazon.baseUrl, credentials: { accessToken: 'wrong', marketplaceId: amazon.marketplaceId } } });
     await t.call('PUT', '/v1/orders/marketplaces/shopify', { token: m.token, body: { base_url: shopify.baseUrl, credentials: { accessToken: shopify.token } } });
     await t.call('POST', '/v1/orders/sync', { token: m.token, body: { since: '2020-01-01T00:00:00Z' } });
@@ -144,7 +144,7 @@ describe('marketplace sync', () => {
   });
 
   it('refuses channels that are not connected or not syncable, and bad since', async () => {
-    const m = await t.account('Tienda Sin Conexión', { scopes: ['orders:read', 'orders:write'] });
+    const m = await t.account('Tienda Sin Conexión');
     const none = await t.call('POST', '/v1/orders/sync', { token: m.token, body: {} });
     expect(none.status).toBe(422);
     expect(Object.keys(none.body.errors)).toEqual(['channels']);
@@ -158,7 +158,7 @@ describe('marketplace sync', () => {
   });
 
   it('refuses at connect, naming the fields, credentials a connector cannot use, and stores nothing', async () => {
-    const m = await t.account('Credential Names SRL', { scopes: ['orders:read', 'orders:write'] });
+    const m = await t.account('Credential Names SRL');
     const put = (channel: string, credentials: Record<string, string>) => t.call('PUT', `/v1/orders/marketplaces/${channel}`, { token: m.token, body: { base_url: shopify.baseUrl, credentials } });
     const snake = await put('shopify', { access_token: 'shpat_x' });
     expect(snake.status).toBe(422);
@@ -173,7 +173,7 @@ describe('marketplace sync', () => {
   });
 
   it('keeps credentials encrypted on the twin and starts a sync per connected account on the schedule', async () => {
-    const m = await t.account('Tienda Programada', { scopes: ['orders:read', 'orders:write'] });
+    const m = await t.account('Tienda Programada');
     shopify.setOrders(shopifyOrders(3, 7));
     await t.call('PUT', '/v1/orders/marketplaces/shopify', { token: m.token, body: { base_url: shopify.baseUrl, credentials: { accessToken: 'secret-token-visible-nowhere' } } });
     const onDisk = readFileSync(join(t.dataDir, 'marketplace-credentials.json'), 'utf8');

@@ -11,7 +11,7 @@ const { fedex, usps } = carrierAccounts;
 
 describe('carrier accounts', () => {
   it('connects fedex and usps, lists them without secrets and with masked account numbers, and disconnects', async () => {
-    const m = await t.account('Tienda Carriers', { scopes: ['orders:read', 'orders:write'] });
+    const m = await t.account('Tienda Carriers');
     const put = await t.call('PUT', '/v1/shipping/carriers/fedex', { token: m.token, body: fedex });
     expect(put.status).toBe(200);
     expect(put.body.data).toMatchObject({ carrier: 'fedex', account_number: '*****1073', environment: 'sandbox' });
@@ -33,7 +33,7 @@ describe('carrier accounts', () => {
   });
 
   it('a repeated PUT replaces the account: one entry per account and carrier, the last one wins', async () => {
-    const m = await t.account('Tienda Repite', { scopes: ['orders:read', 'orders:write'] });
+    const m = await t.account('Tienda Repite');
     for (const account_number of ['111111111', '222222222', '222222222']) {
       expect((await t.call('PUT', '/v1/shipping/carriers/dhl', { token: m.token, body: { ...fedex, account_number } })).status).toBe(200);
     }
@@ -42,7 +42,7 @@ describe('carrier accounts', () => {
   });
 
   it('refuses a body that does not fit the carrier with 422 naming each field, and stores nothing', async () => {
-    const m = await t.account('Tienda Hostil', { scopes: ['orders:read', 'orders:write'] });
+    const m = await t.account('Tienda Hostil');
     const put = (carrier: string, body: unknown) => t.call('PUT', `/v1/shipping/carriers/${carrier}`, { token: m.token, body });
     const missing = await put('fedex', { client_id: 'x' });
     expect(missing.status).toBe(422);
@@ -63,14 +63,14 @@ describe('carrier accounts', () => {
     expect((await t.call('GET', '/v1/shipping/carriers', { token: m.token })).body.data.carriers).toEqual([]);
   });
 
-  it('needs orders:write to connect and orders:read to list', async () => {
-    const reader = await t.account('Tienda Lectora', { scopes: ['orders:read'] });
+  it('needs shipping:write to connect and shipping:read to list', async () => {
+    const reader = await t.account('Tienda Lectora', { scopes: ['shipping:read'] });
     expect((await t.call('PUT', '/v1/shipping/carriers/fedex', { token: reader.token, body: fedex })).status).toBe(403);
     expect((await t.call('GET', '/v1/shipping/carriers', { token: reader.token })).status).toBe(200);
   });
 
   it('keeps the twin file encrypted: no credential is readable in it', async () => {
-    const m = await t.account('Tienda Cifrada', { scopes: ['orders:read', 'orders:write'] });
+    const m = await t.account('Tienda Cifrada');
     await t.call('PUT', '/v1/shipping/carriers/fedex', { token: m.token, body: fedex });
     const text = await readFile(join(t.dataDir, 'carrier-credentials.json'), 'utf8');
     expect(text).not.toContain(fedex.client_secret);

@@ -14,7 +14,7 @@ const route = {
 };
 
 async function merchantWith(name: string, carriers: (keyof typeof accounts)[]) {
-  const m = await t.account(name, { scopes: ['orders:read', 'orders:write'] });
+  const m = await t.account(name);
   for (const c of carriers) expect((await t.call('PUT', `/v1/shipping/carriers/${c}`, { token: m.token, body: accounts[c] })).status).toBe(200);
   return m;
 }
@@ -98,7 +98,7 @@ describe('shipping quotes', () => {
     expect((await post({ ...route, include_ddp: true, declared_value: 10 })).body.errors.hs_code[0]).toMatch(/hs_code or description/);
     expect((await post({ ...route, currency: 'EUR' })).status).toBe(422);
     expect((await post({ ...route, extra: 1 })).status).toBe(422);
-    const none = await t.account('Tienda Sin Carriers', { scopes: ['orders:read', 'orders:write'] });
+    const none = await t.account('Tienda Sin Carriers');
     const empty = await t.call('POST', '/v1/shipping/quotes', { token: none.token, body: route });
     expect(empty.status).toBe(422);
     expect(empty.body.errors.carriers[0]).toMatch(/No carrier account is connected/);
