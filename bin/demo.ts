@@ -12,7 +12,7 @@ export async function seedDemo(call: Call, adminToken: string, apiUrl = ''): Pro
   const stamp = new Date().toISOString().slice(0, 16).replace('T', ' ');
   const partner = (await call('POST', '/v1/admin/accounts', adminToken, { name: `Demo Courier (${stamp})`, kind: 'partner' })).data;
   const broker = (await call('POST', '/v1/admin/accounts', adminToken, { name: `Demo Broker (${stamp})`, kind: 'broker' })).data;
-  const partnerToken = (await call('POST', '/v1/admin/tokens', adminToken, { account_id: partner.id, name: 'demo partner', email: 'ops@courier.example', role: 'partner', scopes: ['orders:read', 'orders:write'] })).data.token;
+  const partnerToken = (await call('POST', '/v1/admin/tokens', adminToken, { account_id: partner.id, name: 'demo partner', email: 'ops@courier.example', role: 'partner' })).data.token;
   const brokerToken = (await call('POST', '/v1/admin/tokens', adminToken, { account_id: broker.id, name: 'demo broker', email: 'aduana@broker.example', role: 'broker' })).data.token;
 
   const upload = async (type: string, name: string, file: Buffer, extra: Record<string, unknown> = {}) =>

@@ -7,7 +7,10 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { routes } from '#catalog';
+import { roleScopes } from '#catalog/access';
+import { roles, scopes } from '#catalog/types';
 import { projectRoot } from '#lib/functions';
 
 export const accessFile = join(projectRoot, 'lambdas', 'catalog', 'access.json');
@@ -25,7 +28,35 @@ export function routeAccessText(): string {
   return `[\n${rows.join(',\n')}\n]\n`;
 }
 
+export const authenticationDoc = join(projectRoot, 'docs', 'partners', 'authentication.md');
+const begin = '<!-- scopes: generated from the catalog by npm run catalog:access; do not edit -->';
+const end = '<!-- scopes: end -->';
+
+/**
+ * The scopes table of docs/partners/authentication.md, from the catalog: each scope, the roles
+ * whose tokens may hold it (and get it when created without scopes), and every route that names it.
+ */
+export function scopesSection(): string {
+  const lines = ['| Scope | Roles that may hold it | Routes that need it |', '|---|---|---|'];
+  for (const scope of scopes) {
+    const named = routes.filter((r) => r.auth !== 'public' && r.auth.scopes?.includes(scope)).map((r) => `${r.method} ${r.root ? '' : '/api'}${r.path}`);
+    const holders = roles.filter((role) => roleScopes(role).includes(scope));
+    lines.push(`| \`${scope}\` | ${holders.join(', ') || 'none (kept on tokens issued before; no route names it)'} | ${named.map((n) => n.replace(/\|/g, '\\|')).join('<br>') || '-'} |`);
+  }
+  return `${begin}\n${lines.join('\n')}\n${end}`;
+}
+
+/** authentication.md with its scopes table as the catalog has it now. */
+export function authenticationText(): string {
+  const text = readFileSync(authenticationDoc, 'utf8');
+  const from = text.indexOf(begin);
+  const to = text.indexOf(end);
+  if (from < 0 || to < from) throw new Error(`${authenticationDoc} has lost its scopes markers (${begin} ... ${end})`);
+  return text.slice(0, from) + scopesSection() + text.slice(to + end.length);
+}
+
 if (process.argv[1] && import.meta.url.endsWith(process.argv[1].split('/').pop()!)) {
   writeFileSync(accessFile, routeAccessText());
-  console.log(`wrote ${accessFile}`);
+  writeFileSync(authenticationDoc, authenticationText());
+  console.log(`wrote ${accessFile} and the scopes table of ${authenticationDoc}`);
 }

@@ -7,6 +7,7 @@
  * review page shows its first page in under a second.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { errorMessageEs } from '#http/console/api-errors';
 import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
@@ -402,6 +403,24 @@ describe('the console', () => {
     await page.getByRole('heading', { name: /Procesamiento/ }).waitFor();
     expect(await page.getByRole('button', { name: /Cerrar el lote|Reabrir el lote/ }).count()).toBe(0);
     await check('partner-manifests');
+    expect(problems).toEqual([]);
+  });
+
+  it('names the scope a screen reads to a token without it, leaves that screen out of the nav, and a refused action names its scope in Spanish', async () => {
+    const narrow = await t.call('POST', '/v1/admin/tokens', { body: { account_id: partner.accountId, name: 'manifests only', role: 'partner', scopes: ['manifests:read'] } });
+    expect(narrow.status).toBe(201);
+    await signIn(narrow.body.data.token);
+    const nav = page.getByRole('navigation', { name: 'Secciones' });
+    expect(await nav.getByRole('link', { name: 'Manifiestos' }).count()).toBe(1);
+    expect(await nav.getByRole('link', { name: 'Documentos' }).count()).toBe(0);
+    expect(await nav.getByRole('link', { name: 'Webhooks' }).count()).toBe(0);
+    const asked: string[] = [];
+    page.on('request', (r) => asked.push(r.url()));
+    await page.goto(`${t.twin.url}/console/documents`);
+    await page.getByText('Tu token no tiene el permiso documents:read que usa esta pantalla. Pedí uno que lo tenga.').waitFor();
+    expect(asked.filter((u) => u.includes('/api/v1/transport/documents'))).toEqual([]);
+    await check('lacks-scope');
+    expect(errorMessageEs('forbidden', 403, 'This action needs the review:write scope.')).toBe('Tu token no tiene el permiso review:write que pide esta acción.');
     expect(problems).toEqual([]);
   });
 });

@@ -102,8 +102,10 @@ export function fieldMessageEs(field: string, message: string): string {
   return `El campo «${fieldLabel(field)}» no es válido.`;
 }
 
-/** The error's sentence in Spanish: its code's, else by its HTTP status (0: the network). */
-export function errorMessageEs(code: string | undefined, status: number): string {
+/** The error's sentence in Spanish: its code's (a 403 for a scope names it), else by its HTTP status (0: the network). */
+export function errorMessageEs(code: string | undefined, status: number, message?: string): string {
+  const scope = code === 'forbidden' ? /needs the (.+) scope\.$/.exec(message ?? '')?.[1] : undefined;
+  if (scope) return `Tu token no tiene el permiso ${scope.replace(/ or /g, ' ni ')} que pide esta acción.`;
   if (code && errorCodesEs[code]) return errorCodesEs[code];
   if (status === 0) return 'No se pudo conectar con el servidor.';
   return `La solicitud falló (HTTP ${status}).`;

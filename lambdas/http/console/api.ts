@@ -68,7 +68,7 @@ export class ApiError extends Error {
     errors: Record<string, string[]> = {},
     readonly code?: string,
   ) {
-    super(lang.value === 'es' ? errorMessageEs(code, status) : message);
+    super(lang.value === 'es' ? errorMessageEs(code, status, message) : message);
     this.errors = lang.value === 'es' ? fieldErrorsEs(errors) : errors;
   }
 }

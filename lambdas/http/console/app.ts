@@ -10,7 +10,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { html } from './html';
 import { lang, setLang, t } from './i18n';
 import { api, canCloseBatches, me, messageOf, must, remember, rememberMe, token, ApiError } from './api';
-import { focusHeading, place, screens, type Screen } from './router';
+import { focusHeading, place, screens, screenScopes, type Screen } from './router';
 import { Link, say, status } from './ui';
 import { InboxScreen } from './screens/inbox';
 import { DocumentsScreen } from './screens/documents';
@@ -81,6 +81,13 @@ const screenViews: Record<Screen, () => unknown> = {
   search: SearchScreen,
 };
 
+/** A screen the token has no scope for: which one it lacks, instead of a call the API refuses. */
+function Lacking() {
+  const screen = place.value.screen;
+  return html`<h1 id="screen-title" tabindex="-1">${t(screen)}</h1>
+    <p class="panel err">${t('lacksScope', { scopes: screenScopes[screen] })}</p>`;
+}
+
 function LangSwitch() {
   return html`<button type="button" class="link" lang=${lang.value === 'es' ? 'en' : 'es'} aria-label=${t('switchLangLabel')} onClick=${() => setLang(lang.value === 'es' ? 'en' : 'es')}>${t('switchLang')}</button>`;
 }
@@ -93,16 +100,17 @@ function Shell() {
     if (shown.current !== here.screen) say('');
     shown.current = here.screen;
   }, [here.screen]);
-  const View = screenViews[here.screen] as () => ReturnType<typeof html>;
   const who = me.value!;
+  const holds = (s: Screen) => who.token.scopes.includes(screenScopes[s]);
+  const View = (holds(here.screen) ? screenViews[here.screen] : Lacking) as () => ReturnType<typeof html>;
   return html`
     <a class="skip" href="#main">${t('skip')}</a>
     <header class="top">
       <p class="brand">${t('appName')}</p>
       <nav aria-label=${t('mainNav')}>
-        <ul>${screens.filter((s) => s !== 'inbox' || canCloseBatches.value).map((s) => html`<li><${Link} screen=${s} current=${s === here.screen}>${t(s)}<//></li>`)}</ul>
+        <ul>${screens.filter((s) => (s !== 'inbox' || canCloseBatches.value) && holds(s)).map((s) => html`<li><${Link} screen=${s} current=${s === here.screen}>${t(s)}<//></li>`)}</ul>
       </nav>
-      ${who.token.role !== 'partner' && html`<${SearchField} />`}
+      ${who.token.role !== 'partner' && holds('search') && html`<${SearchField} />`}
       <div class="who">
         <span>${who.account.name} · ${t(`role_${who.token.role}`)}</span>
         <${LangSwitch} />

@@ -29,6 +29,7 @@ const messages = {
   tokenHelp: ['El token queda solo en esta pestaña y se olvida al cerrarla.', 'Your token stays in this tab only and is forgotten when it closes.'],
   tokenRefused: ['Este token no fue aceptado.', 'This token was not accepted.'],
   tokenEmpty: ['Pegá un token.', 'Paste a token.'],
+  lacksScope: ['Tu token no tiene el permiso {scopes} que usa esta pantalla. Pedí uno que lo tenga.', 'Your token lacks the {scopes} scope this screen uses. Ask for one that has it.'],
   signedInAs: ['Sesión de {name} ({role})', 'Signed in as {name} ({role})'],
   role_broker: ['despachante', 'broker'],
   role_partner: ['courier', 'partner'],

@@ -6,6 +6,21 @@ export const screens = ['inbox', 'documents', 'manifests', 'review', 'quota', 'w
 export const allScreens = [...screens, 'search'] as const;
 export type Screen = (typeof allScreens)[number];
 
+/**
+ * The scope each screen reads with (docs/partners/authentication.md): a token without it does
+ * not see the screen in the nav bar, and its address says which scope is missing instead of
+ * calling the API to be refused. A screen's actions need their own scopes; the API judges those.
+ */
+export const screenScopes: Record<Screen, string> = {
+  inbox: 'review:read',
+  documents: 'documents:read',
+  manifests: 'manifests:read',
+  review: 'review:read',
+  quota: 'manifests:read',
+  webhooks: 'webhooks:read',
+  search: 'review:read',
+};
+
 export interface Place {
   screen: Screen;
   item: string | null;

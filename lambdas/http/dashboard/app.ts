@@ -125,7 +125,7 @@ function say(msg: string, kind?: Kind) {
 
 function messageOf(r: Answer) {
   // The API's message is English; in Spanish the console's sentence for its code (or its status).
-  if (lang === 'es') return errorMessageEs(r.body && r.body.error, r.status);
+  if (lang === 'es') return errorMessageEs(r.body && r.body.error, r.status, r.body && r.body.message);
   return (r.body && r.body.message) || 'HTTP ' + r.status;
 }
 

@@ -61,7 +61,7 @@ export interface Tenant {
 
 /**
  * What the fuzz runs against: three accounts and the first one's real resources, so that path
- * ids and references in bodies name records that exist. `a` is a partner with both order scopes
+ * ids and references in bodies name records that exist. `a` is a partner with every partner scope
  * and a manifest signing secret (its intake requests are signed); `b` a broker; `c` another
  * partner, the tenant who must never reach `a`'s records. Every record of `a` carries `marker`
  * in a name, note or metadata, so an answer to `c` that holds it has leaked `a`'s data.
@@ -145,17 +145,17 @@ export async function buildWorld(opts: { apiUrl: string; rootUrl: string; adminT
   const marker = `ZQXMARK${randomUUID().slice(0, 8)}`;
   const { url: receiverUrl, server } = await receiver();
 
-  const account = async (name: string, kind: 'partner' | 'broker', scopes: ('orders:read' | 'orders:write' | 'customs:read')[] = []) => {
+  // Every token holds every scope its role may (none named): the fuzz reaches every route's function.
+  const account = async (name: string, kind: 'partner' | 'broker') => {
     const acc = await must('account', () => op.POST('/api/v1/admin/accounts', { body: { name, kind } }));
-    const tok = await must('token', () => op.POST('/api/v1/admin/tokens', { body: { account_id: acc.data.id, name: `${name} token`, role: kind, scopes } }));
+    const tok = await must('token', () => op.POST('/api/v1/admin/tokens', { body: { account_id: acc.data.id, name: `${name} token`, role: kind } }));
     return { accountId: acc.data.id, token: tok.data.token, tokenId: tok.data.id };
   };
   const me = (await must('me', () => op.GET('/api/v1/me'))).data;
-  const rw = ['orders:read', 'orders:write', 'customs:read'] as const;
-  const a = await account(`Fuzz A ${marker} ${opts.label}`, 'partner', [...rw]);
+  const a = await account(`Fuzz A ${marker} ${opts.label}`, 'partner');
   const b = await account(`Fuzz B ${opts.label}`, 'broker');
-  const c = await account(`Fuzz C ${opts.label}`, 'partner', [...rw]);
-  const spare = await account(`Fuzz spare ${opts.label}`, 'partner', [...rw]);
+  const c = await account(`Fuzz C ${opts.label}`, 'partner');
+  const spare = await account(`Fuzz spare ${opts.label}`, 'partner');
   const secret = (await must('signing secret', () => op.POST('/api/v1/admin/accounts/{id}/signing-secret', { params: { path: { id: String(a.accountId) } } }))).data.secret;
   const as = worldClient(apiUrl, a.token);
 
