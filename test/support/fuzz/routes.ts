@@ -73,10 +73,11 @@ export const csvRoutes = new Set(['AdminTariffImport']);
  * one of these statuses. Each is documented in docs/ on the route's page.
  */
 export const beyondSchema: Record<string, { fields?: string[]; statuses?: number[]; why: string }> = {
-  AdminTokensCreate: { fields: ['account_id', 'role', 'expires_at'], why: 'the account must exist, the role must be the one of its kind, and expires_at an instant with its zone in the next 2 years' },
+  AdminTokensCreate: { fields: ['account_id', 'role', 'scopes', 'expires_at'], why: 'the account must exist, the role must be the one of its kind, the scopes ones its role may hold, and expires_at an instant with its zone in the next 2 years' },
   AdminTariffImport: { why: 'CSV lines are checked by the importer' },
   AdminMigrateChannelCodes: { fields: ['cursor'], why: 'a cursor the previous call answered' },
   AdminMigrateSigningSecrets: { fields: ['cursor'], why: 'a cursor the previous call answered' },
+  AdminMigrateTokenScopes: { fields: ['cursor'], why: 'a cursor the previous call answered' },
   EventsList: { fields: ['after'], why: 'a cursor the feed answered (meta.next_cursor)' },
   ManifestStorageUpload: { fields: ['file', 'file_name'], why: 'the file itself: type by its bytes, readable, the extension' },
   ManifestStorageUploadUrl: { fields: ['file_name'], statuses: [413], why: 'an allowed extension; the 40 MB limit is 413' },
