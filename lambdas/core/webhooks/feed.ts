@@ -8,6 +8,23 @@
 export const feedRetentionDays = 30;
 export const feedMaxLimit = 100;
 export const feedDefaultLimit = 20;
+/**
+ * The bytes of envelopes a page answers at most (a page always holds one): a Lambda answers at
+ * most 6 MB, and an event's envelope at most 256 KB (EventBridge's bound), so a page of 100
+ * events of an invalid-tax-id report in parts (about 100 KB each) would not fit. A page that
+ * reaches it ends there, with `has_more` and the cursor of its last event.
+ */
+export const feedPageBytes = 4 * 1000 * 1000;
+
+/** How many of `bodies` (in order) a page holds within `max` bytes: at least one. */
+export function withinBytes(bodies: readonly string[], max = feedPageBytes): number {
+  let bytes = 0;
+  for (let n = 0; n < bodies.length; n++) {
+    bytes += Buffer.byteLength(bodies[n]) + 1;
+    if (n > 0 && bytes > max) return n;
+  }
+  return bodies.length;
+}
 
 export type FeedOrder = 'asc' | 'desc';
 

@@ -159,10 +159,20 @@ function pathIds(params: Record<string, string | undefined>): Record<string, str
   return Object.fromEntries(Object.entries(params).flatMap(([k, v]) => (v === undefined ? [] : [[k, v.slice(0, 128)]])));
 }
 
+/**
+ * What a function may answer: Lambda refuses a response over 6 MB (headers included) and the
+ * caller gets a bare 502 from the gateway. Every route bounds its answers below this (pages,
+ * the feed's bytes, validation errors capped at 1,000, downloads over 5 MB by a signed URL); an
+ * answer that passes it anyway is a defect, answered as one: a 500 with its request id, logged.
+ */
+export const answerMaxBytes = 6 * 1024 * 1024 - 64 * 1024;
+
 /** Request id, access log, and the single place where errors become HTTP answers. */
 function requestIdAndErrors(): middy.MiddlewareObj<ApiEvent, ApiResult, Error, Context & { requestId?: string }> {
   const startedAt = new WeakMap<object, number>();
   const finish = (request: middy.Request<ApiEvent, ApiResult, Error, Context & { requestId?: string }>) => {
+    const bytes = typeof request.response?.body === 'string' ? Buffer.byteLength(request.response.body) : 0;
+    if (bytes > answerMaxBytes) request.response = errorResponse(new Error(`The answer is ${bytes} bytes, over Lambda's 6 MB.`), request.context.requestId!);
     const res = (request.response ??= { statusCode: 500 });
     res.headers = { ...res.headers, ...answerHeaders.get(request.event), 'X-Request-Id': request.context.requestId! };
     logger.info('request', {

@@ -4,7 +4,7 @@
  */
 import type { Principal } from '#core/auth/principal';
 import { ValidationFailed } from '#core/errors';
-import { decodeCursor, encodeCursor, feedExpiry, type FeedOrder } from '#core/webhooks/feed';
+import { decodeCursor, encodeCursor, feedExpiry, withinBytes, type FeedOrder } from '#core/webhooks/feed';
 import { putFeedEvent, queryFeedEvents } from '#infra/entities/events';
 import { now } from '#infra/clock';
 import type { DomainEvent } from '#infra/events';
@@ -46,12 +46,15 @@ export async function listEvents(principal: Principal, q: { after?: string; type
     types: q.types,
     nowSeconds: Math.floor(now().getTime() / 1000),
   });
-  const last = events.at(-1);
+  // A page ends early at its bytes' bound (an answer stops at 6 MB): it goes on after its last event.
+  const kept = events.slice(0, withinBytes(events.map((e) => e.body)));
+  const cut = kept.length < events.length;
+  const last = kept.at(-1);
   return {
-    events: events.map((e) => JSON.parse(e.body) as unknown),
+    events: kept.map((e) => JSON.parse(e.body) as unknown),
     // A read stopped by its bound resumes past what it read; an empty page that read everything
     // keeps the caller where it was, so a poller asks again from the same place.
-    nextCursor: resumeAt ? encodeCursor(resumeAt) : last ? encodeCursor(last) : (q.after ?? null),
-    hasMore: more,
+    nextCursor: !cut && resumeAt ? encodeCursor(resumeAt) : last ? encodeCursor(last) : (q.after ?? null),
+    hasMore: more || cut,
   };
 }

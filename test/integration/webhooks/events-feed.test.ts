@@ -235,3 +235,33 @@ describe('the feed’s reads', () => {
     expect(direct.resumeAt).toBeDefined();
   });
 });
+
+describe('the feed’s answers', () => {
+  it('end a page at 4 MB of events (an answer stops at 6 MB) and go on from its last event, losing none', { timeout: 120_000 }, async () => {
+    const heavy = await t.account('Feed Heavy SA');
+    // 60 invalid-tax-id reports in parts of 500 AWBs (about 120 KB each), as a 30,000-AWB manifest makes them.
+    const base = Date.parse('2026-11-20T09:00:00Z');
+    const items = Array.from({ length: 60 }, (_, k) => {
+      const createdAt = new Date(base + k * 10).toISOString();
+      const eventId = `evt_heavy_${String(k).padStart(4, '0')}`;
+      const awbs = Array.from({ length: 500 }, (_, a) => ({ awb_number: `AWB${k}-${String(a).padStart(5, '0')}`, tax_id: '20123456780', reason: 'The tax id 20123456780 fails its check digit: it should end in 6.' + ' '.repeat(120) }));
+      const body = JSON.stringify({ id: eventId, type: 'manifest.invalid_cuit_detected', created_at: createdAt, data: { manifest_number: 'MAN-HEAVY', batch_id: 'BT-HEAVY', mawb_number: 'MAWB-HEAVY', awbs, part: k + 1, parts: 60, total_awbs: 30_000 } });
+      return { pk: `ACCOUNT#${heavy.accountId}#EVENTS`, sk: `EVT#${createdAt}#${eventId}`, accountId: heavy.accountId, eventId, eventType: 'manifest.invalid_cuit_detected', createdAt, body, ttl: Math.floor(base / 1000) + 30 * 86_400 };
+    });
+    expect(Buffer.byteLength(items[0].body)).toBeGreaterThan(100_000);
+    for (let i = 0; i < items.length; i += 10) {
+      await documentClient().send(new BatchWriteCommand({ RequestItems: { [config.tableName()]: items.slice(i, i + 10).map((Item) => ({ PutRequest: { Item } })) } }));
+    }
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    for (let n = 0; n < 10; n++) {
+      const res = await feed(heavy.token, `?limit=100&order=asc${cursor ? `&after=${cursor}` : ''}`);
+      expect(res.status).toBe(200);
+      expect(Buffer.byteLength(res.text)).toBeLessThan(4.2 * 1000 * 1000);
+      seen.push(...res.body.data.map((e: { id: string }) => e.id));
+      cursor = res.body.meta.next_cursor;
+      if (!res.body.meta.has_more) break;
+    }
+    expect(seen).toEqual(items.map((i) => i.eventId));
+  });
+});

@@ -2,6 +2,7 @@ import type { Context } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
 import { route } from '#http/kit/route';
 import { ok } from '#http/kit/reply';
+import { answerMaxBytes } from '#http/kit/route-core';
 import { logger } from '#shared/logger';
 import { apiEvent } from '#twin/api-events';
 import { useLogLines } from '#support/logs';
@@ -51,5 +52,18 @@ describe("a request's log lines", () => {
     );
     await handler(event, context());
     expect(lines.find((l) => l.message === 'storage slow')).toMatchObject({ route: 'GET /api/v1/transport/documents/{id}', ids: { id: 'doc_123' }, requestId: expect.any(String) });
+  });
+});
+
+describe('an answer', () => {
+  it('over what Lambda may answer (6 MB) is a 500 with its request id and a logged error, never a bare 502; one under it goes out whole', async () => {
+    const sized = (n: number) => route({ public: true }, async () => ok({ text: 'x'.repeat(n) }));
+    const under = await sized(answerMaxBytes - 100)(call(), context());
+    expect(under.statusCode).toBe(200);
+    expect(Buffer.byteLength(under.body!)).toBeLessThanOrEqual(answerMaxBytes);
+    const over = await sized(answerMaxBytes + 1)(call({ 'x-request-id': 'too-big-answer-1' }), context());
+    expect(over.statusCode).toBe(500);
+    expect(JSON.parse(over.body!)).toEqual({ success: false, message: 'Internal server error.', error: 'internal_error', request_id: 'too-big-answer-1' });
+    expect(lines.find((l) => l.level === 'ERROR' && l.message === 'unhandled error')).toMatchObject({ requestId: 'too-big-answer-1' });
   });
 });
