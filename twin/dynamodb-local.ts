@@ -45,7 +45,8 @@ export async function freePort(): Promise<number> {
  * with another access key sees an empty engine of its own (the twin's lock, `accessKeyFor`).
  * A pid file lets the next start clean up after a process that was killed too hard to stop Java.
  */
-export async function startDynamoLocal(opts: { dataDir?: string; timeoutMs?: number; sharedDb?: boolean } = {}): Promise<RunningDynamo> {
+/** `accessKeyId`: the key the readiness probe signs with (a data directory's own, so it makes no database of another key). */
+export async function startDynamoLocal(opts: { dataDir?: string; timeoutMs?: number; sharedDb?: boolean; accessKeyId?: string } = {}): Promise<RunningDynamo> {
   const port = await freePort();
   let pidFile: string | undefined;
   if (opts.dataDir) {
@@ -83,7 +84,7 @@ export async function startDynamoLocal(opts: { dataDir?: string; timeoutMs?: num
   };
 
   const deadline = Date.now() + (opts.timeoutMs ?? 60_000);
-  const probe = new DynamoDBClient({ endpoint, region: 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+  const probe = new DynamoDBClient({ endpoint, region: 'local', credentials: { accessKeyId: opts.accessKeyId ?? 'local', secretAccessKey: 'local' } });
   try {
     for (;;) {
       if (child.exitCode !== null) throw new Error(`DynamoDB Local exited early (is Java 17+ installed?)\n${output}`);

@@ -76,9 +76,9 @@ export async function startTwin(opts: TwinOptions): Promise<Twin> {
     // Its own engine: the data behind the data directory's access key (dynamodb-local.ts `accessKeyFor`).
     const dir = join(dataDir, 'dynamodb');
     process.env.AWS_REGION = 'local';
-    process.env.AWS_ACCESS_KEY_ID = accessKeyFor(dir, 'local');
+    const accessKeyId = (process.env.AWS_ACCESS_KEY_ID = accessKeyFor(dir, 'local'));
     process.env.AWS_SECRET_ACCESS_KEY = 'local';
-    endpoint = (dynamo = await startDynamoLocal({ dataDir: dir, sharedDb: false })).endpoint;
+    endpoint = (dynamo = await startDynamoLocal({ dataDir: dir, sharedDb: false, accessKeyId })).endpoint;
   }
   try {
     localEnvironment(endpoint, tableName);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ChildProcess } from 'node:child_process';
-import { chmodSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { javaProcessesFor, startService, twinDynamo } from '#support/service';
 import { tmpdir } from 'node:os';
@@ -40,7 +40,8 @@ describe('npm start', () => {
       expect(javaProcessesFor(dataDir)).toEqual([]);
       // Its data is its user's alone: nobody else on the machine reads the database or a key.
       const entries = (readdirSync(dataDir, { recursive: true }) as string[]).map((p) => join(dataDir, p));
-      expect(entries.some((p) => p.endsWith('.db'))).toBe(true);
+      // One database, the data directory's own (its access key's): no other key's empty one beside it.
+      expect(entries.filter((p) => p.endsWith('.db')).map((p) => p.split('/').pop())).toEqual([`${readFileSync(join(dataDir, 'dynamodb', 'access-key'), 'utf8').trim()}_local.db`]);
       const open = entries.map((p) => ({ p, mode: statSync(p).mode })).filter(({ mode }) => (mode & 0o077) !== 0).map(({ p, mode }) => `${p} ${(mode & 0o777).toString(8)}`);
       expect(open).toEqual([]);
       const logs = first.output();
