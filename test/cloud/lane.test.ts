@@ -59,9 +59,10 @@ beforeEach(() => {
   if (!expect.getState().currentTestName?.includes('routes every domain event')) lane.runner.start();
 });
 
-async function account(name: string, scopes: string[] = ['orders:read', 'orders:write']) {
+/** A partner account and a token with every scope a partner may hold (none named), or with `scopes`. */
+async function account(name: string, scopes?: string[]) {
   const acc = await call('POST', '/v1/admin/accounts', { body: { name, kind: 'partner' } });
-  const tok = await call('POST', '/v1/admin/tokens', { body: { account_id: acc.body.data.id, name, role: 'partner', scopes } });
+  const tok = await call('POST', '/v1/admin/tokens', { body: { account_id: acc.body.data.id, name, role: 'partner', ...(scopes ? { scopes } : {}) } });
   if (tok.status !== 201) throw new Error(`token: ${tok.text}`);
   return { accountId: acc.body.data.id as number, token: tok.body.data.token as string };
 }
