@@ -17,7 +17,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { createDespachoClient } from '../clients/typescript';
 import { deliveryTimeoutMs, newSigningSecret, signedHeaders, standardWebhooksSecret } from '#core/webhooks/delivery-rules';
 import { webhookEventNames } from '#core/webhooks/events';
-import { encodeCursor, feedMaxLimit } from '#core/webhooks/feed';
+import { feedMaxLimit } from '#core/webhooks/feed';
 import { postWebhook } from '#infra/webhook-http';
 
 interface Writer {
@@ -137,7 +137,7 @@ export async function listen(o: ListenOptions, io: ListenIO): Promise<number> {
 
   const api = createDespachoClient({ baseUrl: o.baseUrl, token: o.token, fetch: io.fetch });
   const types = o.events?.length ? o.events.join(',') : undefined;
-  const page = async (query: { order: 'asc' | 'desc'; limit: string; after?: string }) => {
+  const page = async (query: { order: 'asc' | 'desc'; limit: string; after?: string; since?: string }) => {
     const { data, error, response } = await api.GET('/api/v1/events', { params: { query: { ...query, types } }, signal });
     if (response.ok && data) return data;
     const message = (error as { message?: string } | undefined)?.message ?? response.statusText;
@@ -168,13 +168,14 @@ export async function listen(o: ListenOptions, io: ListenIO): Promise<number> {
     out(`  the same for Standard Webhooks libraries (webhook-signature): ${standardWebhooksSecret(secret)}`);
 
     while (!signal.aborted) {
-      let after: string | undefined = state.since
-        ? encodeCursor({ createdAt: new Date(Date.parse(state.since) - lookbackMs).toISOString(), eventId: 'evt_-' })
-        : undefined;
+      // Each poll looks back from the newest event seen (an instant: cursors are signed, none is made here),
+      // then follows the feed's own cursors.
+      const since = state.since ? new Date(Date.parse(state.since) - lookbackMs).toISOString() : undefined;
+      let after: string | undefined;
       let more = true;
       try {
         while (more && !signal.aborted) {
-          const res = await page({ order: 'asc', limit: String(feedMaxLimit), after });
+          const res = await page({ order: 'asc', limit: String(feedMaxLimit), ...(after ? { after } : since ? { since } : {}) });
           for (const envelope of res.data as Envelope[]) {
             if (signal.aborted) break;
             if (state.seen[envelope.id]) continue;

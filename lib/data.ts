@@ -5,6 +5,7 @@ import * as targets from 'aws-cdk-lib/aws-events-targets';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as kms from 'aws-cdk-lib/aws-kms';
 import * as s3 from 'aws-cdk-lib/aws-s3';
+import * as secrets from 'aws-cdk-lib/aws-secretsmanager';
 import * as scheduler from 'aws-cdk-lib/aws-scheduler';
 import { SqsSendMessage } from 'aws-cdk-lib/aws-scheduler-targets';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
@@ -14,6 +15,7 @@ import type { EventRuleDef, QueueDef, QueueName } from '#catalog/types';
 import { syncCron } from '#core/orders/sync-schedule';
 import { tableSchema } from '#infra/table-schema';
 import { TableBackup, tableBackupByStage } from './backup';
+import { acknowledge } from './nag';
 import type { StageSettings } from './stage';
 
 /**
@@ -76,6 +78,8 @@ export class DataStack extends Stack {
   readonly table: dynamodb.Table;
   /** Seals the webhook and manifest signing secrets the table's items hold (issue 31). */
   readonly signingSecretsKey: kms.Key;
+  /** Signs the page cursors the API answers (lambdas/infra/cursors.ts). */
+  readonly cursorKey: secrets.Secret;
   readonly filesBucket: s3.Bucket;
   readonly accessLogsBucket: s3.Bucket;
   readonly bus: events.EventBus;
@@ -142,6 +146,18 @@ export class DataStack extends Stack {
       removalPolicy: settings.dataRemovalPolicy,
       pendingWindow: Duration.days(prod ? 30 : 7),
     });
+
+    // --- Cursor key (issue 41) ------------------------------------------------------------------
+    // The page cursors the API answers are signed with it (lambdas/infra/cursors.ts): only the
+    // functions whose catalog entry lists `cursors` read it (GetSecretValue, once per instance).
+    // Not rotated: a rotation refuses every cursor then outstanding (a client lists again from the
+    // first page); the key proves a cursor was this stage's, not an identity.
+    this.cursorKey = new secrets.Secret(this, 'CursorKey', {
+      description: `Signs the ${settings.namePrefix} API's page cursors`,
+      generateSecretString: { passwordLength: 64, excludePunctuation: true },
+      removalPolicy: settings.dataRemovalPolicy,
+    });
+    acknowledge(this.cursorKey, 'AwsSolutions-SMG4', 'A rotation would refuse every page cursor outstanding; the key proves a cursor was this stage\'s, not an identity (docs/partners/errors-and-limits.md).');
 
     // --- Buckets -----------------------------------------------------------------------------
     // Server access logs of the files bucket go to a bucket of their own (S3-managed keys: the

@@ -168,6 +168,7 @@ function environment(def: FunctionDef, settings: StageSettings, data: DataStack)
   if (uses.bedrock && settings.bedrockModelId) env.BEDROCK_MODEL_ID = settings.bedrockModelId;
   if (uses.secrets) env.MARKETPLACE_SECRET_PREFIX = data.names.secretPrefix;
   if (uses.signingSecrets) env.SIGNING_SECRETS_KEY_ARN = data.signingSecretsKey.keyArn;
+  if (uses.cursors) env.CURSOR_KEY_SECRET_ARN = data.cursorKey.secretArn;
   if (uses.scheduler) {
     env.SCHEDULER_ROLE_ARN = data.schedulerRole.roleArn;
     env.SCHEDULER_GROUP = data.names.scheduleGroup;
@@ -249,6 +250,7 @@ function statements(scope: CatalogFunction, uses: Access, data: DataStack): iam.
 
   if (uses.secrets) out.push(...secretStatements(scope, data, wildcard, uses.secrets));
   if (uses.signingSecrets) out.push(...signingSecretStatements(uses.signingSecrets, data));
+  if (uses.cursors) out.push(new iam.PolicyStatement({ actions: ['secretsmanager:GetSecretValue'], resources: [data.cursorKey.secretArn] }));
   return out;
 }
 

@@ -20,6 +20,7 @@ import { accessKeyFor, startDynamoLocal, ensureTable, type RunningDynamo } from 
 import { nextSyncAfter, syncEveryMinutes } from '#core/orders/sync-schedule';
 import { now } from '#infra/clock';
 import { LocalBlobs } from './blobs';
+import { cursorKeyOf } from './private-files';
 import { TwinJobs } from './jobs';
 import { createTwinServer, twinAuthorizerCache } from './server';
 import { startFakeCarriers, type FakeCarriers } from './fake-carriers';
@@ -85,6 +86,9 @@ export async function startTwin(opts: TwinOptions): Promise<Twin> {
     const admin = new DynamoDBClient({ endpoint });
     await ensureTable(admin, tableName);
     admin.destroy();
+
+    // The page cursors' key: the data directory's (a stage's is a secret: lib/data.ts).
+    process.env.CURSOR_KEY ??= cursorKeyOf(dataDir);
 
     let baseUrl = '';
     const blobs = new LocalBlobs(dataDir, () => baseUrl);

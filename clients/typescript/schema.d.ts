@@ -23143,6 +23143,7 @@ export interface operations {
         parameters: {
             query?: {
                 after?: string;
+                since?: string;
                 types?: string;
                 limit?: string;
                 order?: "desc" | "asc";

@@ -170,7 +170,7 @@ export const AdminMigrateChannelCodes = {
   auth: { roles: ['admin'], scopes: ['admin'] },
   rate: 'admin',
   // Transactions: the current key or row put (PutItem) and the former one deleted (DeleteItem).
-  uses: { table: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'], secrets: 'write' },
+  uses: { table: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'], secrets: 'write', cursors: true },
   schemas: { body: MigrateChannelCodesBody },
   timeoutSeconds: 29,
 } satisfies RouteDef;
@@ -186,7 +186,7 @@ export const AdminMigrateSigningSecrets = {
   auth: { roles: ['admin'], scopes: ['admin'] },
   rate: 'admin',
   // Lists accounts and their subscriptions (Query), seals each secret left in clear (UpdateItem, conditional); never opens one.
-  uses: { table: ['Query', 'UpdateItem'], signingSecrets: { webhook: ['seal'], manifest: ['seal'] } },
+  uses: { table: ['Query', 'UpdateItem'], signingSecrets: { webhook: ['seal'], manifest: ['seal'] }, cursors: true },
   schemas: { body: MigrateSigningSecretsBody },
   timeoutSeconds: 29,
 } satisfies RouteDef;
@@ -203,7 +203,7 @@ export const AdminMigrateTokenScopes = {
   auth: { roles: ['admin'], scopes: ['admin'] },
   rate: 'admin',
   // Lists every token (Query), writes each one's scopes once (UpdateItem, conditional).
-  uses: { table: ['Query', 'UpdateItem'] },
+  uses: { table: ['Query', 'UpdateItem'], cursors: true },
   schemas: { body: MigrateTokenScopesBody },
   timeoutSeconds: 29,
 } satisfies RouteDef;

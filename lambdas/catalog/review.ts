@@ -134,7 +134,7 @@ export const ReviewSearch = {
   tag: 'review',
   auth: { roles: ['broker', 'admin'], scopes: ['review:read'] },
   rate: 'couriers.status',
-  uses: { table: ['Query', 'GetItem', 'BatchGetItem'] },
+  uses: { table: ['Query', 'GetItem', 'BatchGetItem'], cursors: true },
   schemas: { query: SearchQuery },
 } satisfies RouteDef;
 

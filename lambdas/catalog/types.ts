@@ -67,6 +67,8 @@ export interface Access {
    * encryption context's purpose: a function reaches only the kinds it names here.
    */
   signingSecrets?: { readonly [K in SigningSecretKind]?: readonly SealAction[] };
+  /** Answers or takes page cursors, signed with the stage's cursor key (lambdas/infra/cursors.ts): reads that secret. */
+  cursors?: boolean;
 }
 
 /**

@@ -184,7 +184,7 @@ export const EventsList = {
   tag: 'events',
   auth: { scopes: ['events:read'] },
   rate: 'events',
-  uses: { table: ['Query'] },
+  uses: { table: ['Query'], cursors: true },
   schemas: { query: EventsQuery },
 } satisfies RouteDef;
 

@@ -622,6 +622,8 @@ describe('api stack', { timeout: 60_000 }, () => {
   });
 
   const secretFunctions = [...routes, ...workers].filter((d) => d.uses?.secrets).map((d) => d.id);
+  /** A role's statements but the cursor key's (its own test below). */
+  const besideCursorKey = (statements: ReturnType<typeof roleStatements>) => statements.filter((s) => !JSON.stringify(s.Resource).includes('CursorKey'));
   const functionIds = (t: Template, stage: string) =>
     Object.values(resources(t, 'AWS::Lambda::Function')).map((r) => (r.Properties.FunctionName as string).slice(`despacho-${stage}-`.length));
 
@@ -645,7 +647,7 @@ describe('api stack', { timeout: 60_000 }, () => {
     const readOnly = ['MarketplaceSync', 'CarriersList', 'OrdersCancel', 'OrdersShip', 'ShippingQuotes', 'TrackingPoll'];
     const secrets = 'arn:<AWS::Partition>:secretsmanager:<AWS::Region>:<AWS::AccountId>:secret:despacho-dev/marketplace/*';
     for (const id of secretFunctions) {
-      const statements = roleStatements(dev.apiTemplate, stage, id);
+      const statements = besideCursorKey(roleStatements(dev.apiTemplate, stage, id));
       // What lambdas/infra/marketplace-credentials.ts calls: no ListSecrets or BatchGetSecretValue (the
       // port's `list` is not called in AWS), so no Resource '*'.
       expect(actionsOf(statements, 'secretsmanager:'), id).toEqual(
@@ -663,10 +665,19 @@ describe('api stack', { timeout: 60_000 }, () => {
     ]);
     // Everything else, the order routes that never touch credentials included, gets none.
     for (const id of functionIds(dev.apiTemplate, stage).filter((f) => !secretFunctions.includes(f))) {
-      expect(actionsOf(roleStatements(dev.apiTemplate, stage, id), 'secretsmanager:'), id).toEqual([]);
+      expect(actionsOf(besideCursorKey(roleStatements(dev.apiTemplate, stage, id)), 'secretsmanager:'), id).toEqual([]);
     }
     for (const id of ['OrdersList', 'OrdersSync', 'OrdersSyncStatus', 'MarketplacesList']) {
       expect(actionsOf(roleStatements(dev.apiTemplate, stage, id), 'secretsmanager:'), id).toEqual([]);
+    }
+  });
+
+  it('lets only the functions whose routes page by cursor read the cursor key, and nothing else of it', () => {
+    const cursorFunctions = [...routes, ...workers].filter((d) => d.uses?.cursors).map((d) => d.id).sort();
+    expect(cursorFunctions).toEqual(['AdminMigrateChannelCodes', 'AdminMigrateSigningSecrets', 'AdminMigrateTokenScopes', 'EventsList', 'ReviewSearch']);
+    for (const id of functionIds(dev.apiTemplate, stage)) {
+      const onKey = roleStatements(dev.apiTemplate, stage, id).filter((s) => JSON.stringify(s.Resource).includes('CursorKey'));
+      expect(onKey.flatMap((s) => list(s.Action)), id).toEqual(cursorFunctions.includes(id) ? ['secretsmanager:GetSecretValue'] : []);
     }
   });
 

@@ -5,6 +5,8 @@ import { CreateBucketCommand, PutBucketCorsCommand, S3Client } from '@aws-sdk/cl
 import { CreateScheduleCommand, CreateScheduleGroupCommand, SchedulerClient } from '@aws-sdk/client-scheduler';
 import { CreateStateMachineCommand, SFNClient } from '@aws-sdk/client-sfn';
 import { CreateQueueCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { CreateSecretCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { randomBytes } from 'node:crypto';
 import type { Deployment } from './template';
 
 /*
@@ -24,6 +26,7 @@ export interface Clients {
   scheduler: SchedulerClient;
   sfn: SFNClient;
   kms: KMSClient;
+  secrets: SecretsManagerClient;
 }
 
 export function laneClients(region: string, servicesUrl: string, dynamoUrl: string): Clients {
@@ -37,6 +40,7 @@ export function laneClients(region: string, servicesUrl: string, dynamoUrl: stri
     scheduler: new SchedulerClient(common),
     sfn: new SFNClient(common),
     kms: new KMSClient(common),
+    secrets: new SecretsManagerClient(common),
   };
 }
 
@@ -69,6 +73,13 @@ export async function provision(d: Deployment, c: Clients): Promise<void> {
     const KeyId = res.KeyMetadata!.KeyId!;
     d.assign(r, KeyId);
     if (p.EnableKeyRotation) await c.kms.send(new EnableKeyRotationCommand({ KeyId, RotationPeriodInDays: p.RotationPeriodInDays }));
+  }
+  // Secrets the stacks make (the cursor key), with a value generated as GenerateSecretString does;
+  // a function's environment names each by its ARN, which Secrets Manager gives it when made.
+  for (const r of d.resources('AWS::SecretsManager::Secret')) {
+    const p = d.properties(r);
+    const res = await c.secrets.send(new CreateSecretCommand({ Name: `${r.logicalId}-${randomBytes(4).toString('hex')}`, Description: p.Description, SecretString: randomBytes(32).toString('hex') }));
+    d.assign(r, res.ARN!);
   }
   for (const r of d.resources('AWS::KMS::Alias')) {
     const p = d.properties(r);

@@ -56,6 +56,14 @@ const types = v.pipe(
 export const EventsQuery = v.object({
   // Whether it is one the feed answered is the service's check (feed.ts): 422 naming `after` too.
   after: v.optional(v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{1,300}$/, 'Is not a cursor this feed answered (meta.next_cursor).'))),
+  /** Oldest first from this instant (its events included): where a client starts without a cursor, or looks back from (cursors are signed: none is made by hand). */
+  since: v.optional(
+    v.pipe(
+      v.string(),
+      v.regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?Z$/, 'Must be an ISO 8601 UTC instant, e.g. 2026-11-20T10:00:00Z.'),
+      v.check((s) => !Number.isNaN(Date.parse(s)), 'Must be an ISO 8601 UTC instant, e.g. 2026-11-20T10:00:00Z.'),
+    ),
+  ),
   types: v.optional(types),
   limit: v.optional(intQuery(1, feedMaxLimit), String(feedDefaultLimit)),
   order: v.optional(v.picklist(['desc', 'asc'], 'Must be desc (newest first) or asc (oldest first).'), 'desc'),

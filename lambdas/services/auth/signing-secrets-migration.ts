@@ -12,7 +12,7 @@
 import { ValidationFailed } from '#core/errors';
 import { listAccounts, sealLegacySigningSecret } from '#infra/entities/auth';
 import { listSubscriptions, sealLegacySecret } from '#infra/entities/webhooks';
-import { encodeCursor, parseCursor } from '#shared/cursor';
+import { encodeCursor, parseCursor } from '#infra/cursors';
 
 export interface SigningSecretsMigrationReport {
   /** True when every account was gone through; else call again with `cursor`. */
@@ -33,8 +33,8 @@ interface Cursor {
 
 const encode = (c: Cursor) => encodeCursor(c);
 
-function decode(cursor: string): Cursor {
-  const c = parseCursor(cursor);
+async function decode(cursor: string): Promise<Cursor> {
+  const c = await parseCursor(cursor);
   const ok = typeof c === 'object' && c !== null && Number.isSafeInteger((c as Cursor).a) && (c as Cursor).a > 0 && Object.keys(c).every((k) => k === 'a');
   if (!ok) throw new ValidationFailed({ cursor: ['Is not a cursor this command answered; leave it out to start from the first account.'] });
   return c as Cursor;
@@ -44,11 +44,11 @@ function decode(cursor: string): Cursor {
 export async function migrateSigningSecrets(input: { cursor?: string }, opts: { budgetMs?: number; now?: () => number } = {}): Promise<SigningSecretsMigrationReport> {
   const now = opts.now ?? Date.now;
   const deadline = now() + (opts.budgetMs ?? 20_000);
-  const from = input.cursor === undefined ? undefined : decode(input.cursor);
+  const from = input.cursor === undefined ? undefined : (await decode(input.cursor));
   const report: SigningSecretsMigrationReport = { done: false, cursor: null, accounts: 0, manifest_secrets: 0, webhook_secrets: 0 };
   const accounts = (await listAccounts()).filter((a) => a.id >= (from?.a ?? 0)).sort((x, y) => x.id - y.id);
   for (const account of accounts) {
-    if (report.accounts > 0 && now() > deadline) return { ...report, cursor: encode({ a: account.id }) };
+    if (report.accounts > 0 && now() > deadline) return { ...report, cursor: await encode({ a: account.id }) };
     if (await sealLegacySigningSecret(account)) report.manifest_secrets++;
     for (const sub of await listSubscriptions(account.id)) if (await sealLegacySecret(sub)) report.webhook_secrets++;
     report.accounts++;

@@ -13,7 +13,7 @@
 import { ValidationFailed } from '#core/errors';
 import { listTokens, writeOutScopes } from '#infra/entities/auth';
 import { legacyScopes } from '#catalog/types';
-import { encodeCursor, parseCursor } from '#shared/cursor';
+import { encodeCursor, parseCursor } from '#infra/cursors';
 
 export interface TokenScopesMigrationReport {
   /** True when every token was gone through; else call again with `cursor`. */
@@ -30,8 +30,8 @@ interface Cursor {
   t: number;
 }
 
-function decode(cursor: string): Cursor {
-  const c = parseCursor(cursor);
+async function decode(cursor: string): Promise<Cursor> {
+  const c = await parseCursor(cursor);
   const ok = typeof c === 'object' && c !== null && Number.isSafeInteger((c as Cursor).t) && (c as Cursor).t > 0 && Object.keys(c).every((k) => k === 't');
   if (!ok) throw new ValidationFailed({ cursor: ['Is not a cursor this command answered; leave it out to start from the first token.'] });
   return c as Cursor;
@@ -41,11 +41,11 @@ function decode(cursor: string): Cursor {
 export async function migrateTokenScopes(input: { cursor?: string }, opts: { budgetMs?: number; now?: () => number } = {}): Promise<TokenScopesMigrationReport> {
   const now = opts.now ?? Date.now;
   const deadline = now() + (opts.budgetMs ?? 20_000);
-  const from = input.cursor === undefined ? 0 : decode(input.cursor).t;
+  const from = input.cursor === undefined ? 0 : (await decode(input.cursor)).t;
   const report: TokenScopesMigrationReport = { done: false, cursor: null, tokens: 0, written: 0 };
   const tokens = (await listTokens()).filter((t) => t.id >= from).sort((x, y) => x.id - y.id);
   for (const token of tokens) {
-    if (report.tokens > 0 && now() > deadline) return { ...report, cursor: encodeCursor({ t: token.id } satisfies Cursor) };
+    if (report.tokens > 0 && now() > deadline) return { ...report, cursor: await encodeCursor({ t: token.id } satisfies Cursor) };
     if (token.scopesVersion !== 2 && (await writeOutScopes(token.tokenHash, legacyScopes(token.scopes ?? [], token.role)))) report.written++;
     report.tokens++;
   }

@@ -16,7 +16,7 @@ import { channelAliases, formerChannels } from '#core/orders/marketplace';
 import { listAccounts } from '#infra/entities/auth';
 import { formerChannelRows, migrateFormerChannel, type FormerChannelRow } from '#infra/entities/orders';
 import { migrateFormerConnections, migrateFormerSyncs } from './sync';
-import { encodeCursor, parseCursor } from '#shared/cursor';
+import { encodeCursor, parseCursor } from '#infra/cursors';
 
 export interface ChannelMigrationReport {
   /** True when every account was gone through; else call again with `cursor`. */
@@ -45,8 +45,8 @@ interface Cursor {
 
 const encode = (c: Cursor) => encodeCursor(c);
 
-function decode(cursor: string): Cursor {
-  const c = parseCursor(cursor);
+async function decode(cursor: string): Promise<Cursor> {
+  const c = await parseCursor(cursor);
   const ok =
     typeof c === 'object' &&
     c !== null &&
@@ -62,7 +62,7 @@ function decode(cursor: string): Cursor {
 export async function migrateChannelCodes(input: { cursor?: string }, opts: { budgetMs?: number; now?: () => number; pageSize?: number } = {}): Promise<ChannelMigrationReport> {
   const now = opts.now ?? Date.now;
   const deadline = now() + (opts.budgetMs ?? 20_000);
-  const from = input.cursor === undefined ? undefined : decode(input.cursor);
+  const from = input.cursor === undefined ? undefined : (await decode(input.cursor));
   const report: ChannelMigrationReport = {
     done: false,
     cursor: null,
@@ -86,7 +86,7 @@ export async function migrateChannelCodes(input: { cursor?: string }, opts: { bu
   const timeUp = () => worked && now() > deadline;
   for (const accountId of ids) {
     let after = from?.a === accountId ? from.s : undefined;
-    if (timeUp()) return { ...report, cursor: encode({ a: accountId, s: after }) };
+    if (timeUp()) return { ...report, cursor: await encode({ a: accountId, s: after }) };
     if (after === undefined) {
       const moved = await migrateFormerConnections(accountId);
       report.connections += moved.connections;
@@ -107,7 +107,7 @@ export async function migrateChannelCodes(input: { cursor?: string }, opts: { bu
       worked = true;
       after = page.next;
       if (after === undefined) break;
-      if (timeUp()) return { ...report, cursor: encode({ a: accountId, s: after }) };
+      if (timeUp()) return { ...report, cursor: await encode({ a: accountId, s: after }) };
     }
     report.accounts++;
   }

@@ -6,7 +6,7 @@ import { getAccount } from '#infra/entities/auth';
 import { getDocuments } from '#infra/entities/documents';
 import { getBatches, itemsByTaxIdPrefix } from '#infra/entities/manifests';
 import { readSearchPacks, type SearchPackItem } from '#infra/entities/search';
-import { encodeCursor, parseCursor } from '#shared/cursor';
+import { encodeCursor, parseCursor } from '#infra/cursors';
 
 /**
  * The broker's search across every account (GET /v1/couriers/review/search; docs/brokers/search.md):
@@ -107,9 +107,9 @@ function resultOf(kind: SearchKind, hit: Hit, batch: BatchRecord | undefined, do
 
 export type SearchResult = ReturnType<typeof resultOf>;
 
-function offsetOf(cursor: string | undefined, kind: SearchKind | undefined): number {
+async function offsetOf(cursor: string | undefined, kind: SearchKind | undefined): Promise<number> {
   if (cursor === undefined) return 0;
-  const c = parseCursor(cursor);
+  const c = await parseCursor(cursor);
   const o = typeof c === 'object' && c !== null && 'o' in c && 'k' in c ? c : undefined;
   if (!o || typeof o.o !== 'number' || !Number.isInteger(o.o) || o.o < 0 || o.o > maxOffset || o.k !== kind) {
     throw new ValidationFailed({ cursor: ['Is not a cursor this search answered (with the same kind); leave it out to start from the first page.'] });
@@ -136,7 +136,7 @@ async function recordsOf(found: { kind: SearchKind; hits: Hit[] }[]) {
  * one kind (it is answered only when `kind` is given).
  */
 export async function search(opts: { q: string; kind?: SearchKind; perPage: number; cursor?: string }) {
-  const offset = offsetOf(opts.cursor, opts.kind);
+  const offset = await offsetOf(opts.cursor, opts.kind);
   const plans = planQuery(opts.q).filter((p) => !opts.kind || p.kind === opts.kind);
   const found = await Promise.all(plans.map(async (plan) => ({ kind: plan.kind, ...(await hitsOf(plan, offset + opts.perPage)) })));
   const records = await recordsOf(found);
@@ -149,7 +149,7 @@ export async function search(opts: { q: string; kind?: SearchKind; perPage: numb
       if (hit.pack.kind === 'document' && !doc) return [];
       return [resultOf(f.kind, hit, batch, doc, records.names.get(hit.pack.accountId) ?? null)];
     });
-    const next = f.more && opts.kind && offset + opts.perPage <= maxOffset ? encodeCursor({ k: opts.kind, o: offset + opts.perPage }) : null;
+    const next = f.more && opts.kind && offset + opts.perPage <= maxOffset ? await encodeCursor({ k: opts.kind, o: offset + opts.perPage }) : null;
     groups[groupOf[f.kind]] = { results, more: f.more, next_cursor: next };
   }
   return { q: opts.q, kinds: plans.map((p) => groupOf[p.kind]), ...groups };

@@ -7,6 +7,7 @@ import { ValidationFailed } from '#core/errors';
 import { decodeCursor, encodeCursor, feedExpiry, withinBytes, type FeedOrder } from '#core/webhooks/feed';
 import { putFeedEvent, queryFeedEvents } from '#infra/entities/events';
 import { now } from '#infra/clock';
+import { openCursor, sealCursor } from '#infra/cursors';
 import type { DomainEvent } from '#infra/events';
 
 /** The body every delivery of the event sends (spec 2.10), and the feed answers. */
@@ -35,14 +36,20 @@ export interface FeedPage {
 }
 
 /** A page of the caller's own account's events. */
-export async function listEvents(principal: Principal, q: { after?: string; types?: readonly string[]; limit: number; order: FeedOrder }): Promise<FeedPage> {
-  const after = q.after === undefined ? undefined : decodeCursor(q.after);
+export async function listEvents(principal: Principal, q: { after?: string; since?: string; types?: readonly string[]; limit: number; order: FeedOrder }): Promise<FeedPage> {
+  if (q.since !== undefined && q.after !== undefined) throw new ValidationFailed({ since: ['Give since or after, not both: after goes on from a page, since starts at an instant.'] });
+  if (q.since !== undefined && q.order !== 'asc') throw new ValidationFailed({ since: ['since pages oldest first: add order=asc.'] });
+  // A cursor is the position's text signed (infra/cursors.ts): one changed or made up is refused.
+  const opened = q.after === undefined ? undefined : await openCursor(q.after);
+  const after = opened === undefined ? undefined : decodeCursor(opened);
   if (q.after !== undefined && !after) throw new ValidationFailed({ after: ['Is not a cursor this feed answered (meta.next_cursor); leave it out to start at the beginning.'] });
+  // From an instant: past every event of the millisecond before it (no id sorts after U+FFFF).
+  const from = q.since !== undefined ? { createdAt: new Date(Date.parse(q.since) - 1).toISOString(), eventId: '\uffff' } : after;
   const { events, more, resumeAt } = await queryFeedEvents({
     accountId: principal.accountId,
     order: q.order,
     limit: q.limit,
-    after,
+    after: from,
     types: q.types,
     nowSeconds: Math.floor(now().getTime() / 1000),
   });
@@ -54,7 +61,7 @@ export async function listEvents(principal: Principal, q: { after?: string; type
     events: kept.map((e) => JSON.parse(e.body) as unknown),
     // A read stopped by its bound resumes past what it read; an empty page that read everything
     // keeps the caller where it was, so a poller asks again from the same place.
-    nextCursor: !cut && resumeAt ? encodeCursor(resumeAt) : last ? encodeCursor(last) : (q.after ?? null),
+    nextCursor: !cut && resumeAt ? await sealCursor(encodeCursor(resumeAt)) : last ? await sealCursor(encodeCursor(last)) : (q.after ?? null),
     hasMore: more || cut,
   };
 }

@@ -7,6 +7,7 @@ import { documentClient } from '#infra/dynamo';
 import { domainEvent } from '#infra/events';
 import { fanOut } from '#services/webhooks/webhooks';
 import { encodeCursor } from '#core/webhooks/feed';
+import { sealCursor } from '#infra/cursors';
 import { useTwin } from '#support/twin';
 import { useReceiver } from '#support/receiver';
 import { pdf } from '#support/files';
@@ -81,6 +82,22 @@ describe('GET /v1/events', () => {
     expect(next.body.data.map((e: { data: { id: number } }) => e.data.id)).toEqual([later.id]);
   });
 
+  it('starts oldest first at an instant with since (its events included), never with a cursor made by hand', async () => {
+    const partner = await t.account('Feed Since');
+    await uploadDoc(partner.token);
+    await uploadDoc(partner.token);
+    await uploadDoc(partner.token);
+    await t.settle();
+    const all = (await feed(partner.token, '?order=asc')).body.data as { id: string; created_at: string }[];
+    expect(all).toHaveLength(3);
+    const from = await feed(partner.token, `?order=asc&since=${all[1].created_at}`);
+    expect(from.status).toBe(200);
+    expect(from.body.data.map((e: { id: string }) => e.id)).toEqual([all[1].id, all[2].id]);
+    expect((await feed(partner.token, `?since=${all[1].created_at}`)).body.errors).toHaveProperty('since');
+    expect((await feed(partner.token, `?order=asc&since=${all[1].created_at}&after=${from.body.meta.next_cursor}`)).body.errors).toHaveProperty('since');
+    expect((await feed(partner.token, '?order=asc&since=yesterday')).body.errors).toHaveProperty('since');
+  });
+
   it('filters by types', async () => {
     const partner = await t.account('Feed Types');
     const doc = await uploadDoc(partner.token);
@@ -108,7 +125,7 @@ describe('GET /v1/events', () => {
     const res = await feed(mine.token);
     expect(res.body.data).toEqual([]);
     for (const order of ['asc', 'desc']) expect((await feed(mine.token, `?order=${order}&after=${theirCursor}`)).body.data).toEqual([]);
-    expect((await feed(mine.token, `?after=${encodeCursor({ createdAt: '2999-01-01T00:00:00.000Z', eventId: 'evt_x' })}`)).body.data).toEqual([]);
+    expect((await feed(mine.token, `?after=${await sealCursor(encodeCursor({ createdAt: '2999-01-01T00:00:00.000Z', eventId: 'evt_x' }))}`)).body.data).toEqual([]);
   });
 
   it('stores an event once whatever the number of subscriptions, and once when the bus delivers it again', async () => {
@@ -157,6 +174,13 @@ describe('GET /v1/events', () => {
       ['?types=,', 'types'],
       ['?order=sideways', 'order'],
     ];
+    // Cursors are signed: a position the feed did not sign, or a signed one changed by a character, is refused.
+    await uploadDoc(partner.token);
+    await t.settle();
+    const signed = (await feed(partner.token)).body.meta.next_cursor as string;
+    expect((await feed(partner.token, `?after=${signed}`)).status).toBe(200);
+    const flip = (c: string, at: number) => c.slice(0, at) + (c[at] === 'A' ? 'B' : 'A') + c.slice(at + 1);
+    bad.push(['?after=' + encodeCursor({ createdAt: '2026-11-20T10:00:00.000Z', eventId: 'evt_a' }), 'after'], ['?after=' + flip(signed, 3), 'after'], ['?after=' + flip(signed, signed.length - 1), 'after']);
     for (const [query, field] of bad) {
       const res = await feed(partner.token, query);
       expect(res.status, query).toBe(422);

@@ -78,7 +78,7 @@ export const beyondSchema: Record<string, { fields?: string[]; statuses?: number
   AdminMigrateChannelCodes: { fields: ['cursor'], why: 'a cursor the previous call answered' },
   AdminMigrateSigningSecrets: { fields: ['cursor'], why: 'a cursor the previous call answered' },
   AdminMigrateTokenScopes: { fields: ['cursor'], why: 'a cursor the previous call answered' },
-  EventsList: { fields: ['after'], why: 'a cursor the feed answered (meta.next_cursor)' },
+  EventsList: { fields: ['after', 'since'], why: 'a cursor the feed answered (meta.next_cursor), signed; since with order=asc and without after' },
   ManifestStorageUpload: { fields: ['file', 'file_name'], why: 'the file itself: type by its bytes, readable, the extension' },
   ManifestStorageUploadUrl: { fields: ['file_name'], statuses: [413], why: 'an allowed extension; the 40 MB limit is 413' },
   ManifestStorageUploadComplete: { fields: ['file', 'file_size', 'checksum'], why: 'the stored file must match its declaration' },

@@ -1,0 +1,64 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { traced } from './tracing';
+
+/**
+ * Page cursors, opaque and signed (issue 41, item 5): what a cursor holds (a position, an offset,
+ * a DynamoDB key) goes out as base64url with an HMAC-SHA256 of it (16 bytes, 22 characters) after
+ * it, keyed with the stage's cursor key; a cursor that comes back changed, made up or of another
+ * stage is refused (the route's 422 on its field) before anything is read with it. The key: the
+ * twin's `CURSOR_KEY` (its data directory's `cursor.key`), a stage's Secrets Manager secret
+ * `CURSOR_KEY_SECRET_ARN` (lib/data.ts), read once per function instance and only by the
+ * functions whose routes page by cursor (catalog `uses.cursors`).
+ */
+const macChars = 22;
+
+let key: Promise<Buffer> | undefined;
+
+function cursorKey(): Promise<Buffer> {
+  return (key ??= loadKey().catch((err: unknown) => {
+    key = undefined;
+    throw err;
+  }));
+}
+
+async function loadKey(): Promise<Buffer> {
+  if (process.env.CURSOR_KEY) return Buffer.from(process.env.CURSOR_KEY, 'utf8');
+  const arn = process.env.CURSOR_KEY_SECRET_ARN;
+  if (!arn) throw new Error('No cursor key: CURSOR_KEY (the twin) or CURSOR_KEY_SECRET_ARN (a stage) is unset.');
+  const res = await traced(new SecretsManagerClient({})).send(new GetSecretValueCommand({ SecretId: arn }));
+  if (!res.SecretString) throw new Error('The cursor key secret holds no string.');
+  return Buffer.from(res.SecretString, 'utf8');
+}
+
+const macOf = (k: Buffer, body: string) => createHmac('sha256', k).update(body).digest().subarray(0, 16).toString('base64url');
+
+/** `text` as a cursor: base64url, then its MAC (the same text always gives the same cursor). */
+export async function sealCursor(text: string): Promise<string> {
+  const body = Buffer.from(text, 'utf8').toString('base64url');
+  return body + macOf(await cursorKey(), body);
+}
+
+/** What a cursor `sealCursor` made holds, or undefined for one it did not make (changed, made up, another key's). */
+export async function openCursor(cursor: string): Promise<string | undefined> {
+  if (typeof cursor !== 'string' || cursor.length <= macChars || !/^[A-Za-z0-9_-]+$/.test(cursor)) return undefined;
+  const body = cursor.slice(0, -macChars);
+  const given = Buffer.from(cursor.slice(-macChars), 'utf8');
+  const expected = Buffer.from(macOf(await cursorKey(), body), 'utf8');
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined;
+  return Buffer.from(body, 'base64url').toString('utf8');
+}
+
+/** A small JSON object as a signed cursor (the migrations' and the search's). */
+export const encodeCursor = (c: object): Promise<string> => sealCursor(JSON.stringify(c));
+
+/** What a signed JSON cursor holds, or undefined when it is not one `encodeCursor` made; the caller checks its shape. */
+export async function parseCursor(cursor: string): Promise<unknown> {
+  const text = await openCursor(cursor);
+  if (text === undefined) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
