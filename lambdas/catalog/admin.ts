@@ -64,7 +64,7 @@ export const AdminAccountTariffDecisions = {
   tag: 'admin',
   auth: { roles: ['admin'], scopes: ['admin'] },
   rate: 'admin',
-  uses: { table: ['GetItem', 'Query'] },
+  uses: { table: ['GetItem', 'Query'], cursors: true },
   schemas: { params: IdParams, query: TariffDecisionsQuery },
 } satisfies RouteDef;
 

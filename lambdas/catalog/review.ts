@@ -10,7 +10,7 @@ export const ReviewQueue = {
   tag: 'review',
   auth: { scopes: ['review:read'] },
   rate: 'couriers.status',
-  uses: { table: ['GetItem', 'BatchGetItem', 'Query'], bucket: [{ name: 'files', actions: ['GetObject'] }] },
+  uses: { table: ['GetItem', 'BatchGetItem', 'Query'], bucket: [{ name: 'files', actions: ['GetObject'] }], cursors: true },
   schemas: { params: ReviewPathParams, query: ReviewQueueQuery },
   memoryMb: 1024,
 } satisfies RouteDef;
@@ -43,7 +43,7 @@ export const ReviewGroups = {
   tag: 'review',
   auth: { scopes: ['review:read'] },
   rate: 'couriers.status',
-  uses: { table: ['GetItem', 'BatchGetItem', 'Query'], bucket: [{ name: 'files', actions: ['GetObject'] }] },
+  uses: { table: ['GetItem', 'BatchGetItem', 'Query'], bucket: [{ name: 'files', actions: ['GetObject'] }], cursors: true },
   schemas: { params: ReviewPathParams, query: ReviewGroupsQuery },
   memoryMb: 1024,
 } satisfies RouteDef;
@@ -76,7 +76,7 @@ export const ReviewDecisions = {
   tag: 'review',
   auth: { scopes: ['review:read'] },
   rate: 'couriers.status',
-  uses: { table: ['GetItem', 'Query'] },
+  uses: { table: ['GetItem', 'Query'], cursors: true },
   schemas: { params: ReviewPathParams, query: ReviewDecisionsQuery },
 } satisfies RouteDef;
 
@@ -102,7 +102,7 @@ export const ReviewBatches = {
   tag: 'review',
   auth: { roles: ['broker', 'admin'], scopes: ['review:read'] },
   rate: 'couriers.status',
-  uses: { table: ['Query'] },
+  uses: { table: ['Query'], cursors: true },
   schemas: { query: BatchQueueQuery },
 } satisfies RouteDef;
 
@@ -119,6 +119,7 @@ export const ReviewInbox = {
     // UpdateItem: a batch processed before issue 40 gets its review counts kept once counted.
     table: ['GetItem', 'Query', 'UpdateItem'],
     bucket: [{ name: 'files', actions: ['GetObject'] }],
+    cursors: true,
   },
   schemas: { query: InboxQuery },
   memoryMb: 1024,

@@ -1,6 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { traced } from './tracing';
+import { ValidationFailed } from '#core/errors';
 
 /**
  * Page cursors, opaque and signed (issue 41, item 5): what a cursor holds (a position, an offset,
@@ -61,4 +62,16 @@ export async function parseCursor(cursor: string): Promise<unknown> {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * What a list's signed cursor holds, or undefined without one; a 422 on `cursor` for one the list
+ * did not answer. A list that checks its record first (a batch of another account is a 404) opens
+ * its cursor after that check, so a cursor says nothing of another account's records.
+ */
+export async function openListCursor(cursor: string | undefined): Promise<string | undefined> {
+  if (cursor === undefined) return undefined;
+  const text = await openCursor(cursor);
+  if (text === undefined) throw new ValidationFailed({ cursor: ['Is not a cursor this list answered; leave it out to start from the first page.'] });
+  return text;
 }

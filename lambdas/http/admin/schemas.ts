@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { roles, scopes } from '#catalog/types';
-import { intQuery, text } from '../kit/schemas';
+import { cursorParam, intQuery, text } from '../kit/schemas';
 
 /** Operator bodies are strict: an unknown field is a typo worth a 422, not something to ignore. */
 export const CreateAccountBody = v.strictObject({
@@ -33,7 +33,7 @@ export const TariffConsentBody = v.strictObject({
 });
 
 export const TariffDecisionsQuery = v.object({
-  cursor: v.optional(v.pipe(v.string(), v.maxLength(2000, 'Must be at most 2000 characters.'))),
+  cursor: v.optional(cursorParam(2800)),
   per_page: v.optional(intQuery(1, 500), '100'),
 });
 

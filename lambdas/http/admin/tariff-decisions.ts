@@ -1,6 +1,7 @@
 import { route } from '../kit/route';
 import { byMethod } from '../kit/by-method';
 import { ok } from '../kit/reply';
+import { openedCursor, signedMeta } from '../kit/cursor';
 import { setTariffConsent } from '#services/auth/accounts';
 import { exportDecisions } from '#services/review/decisions-export';
 import { accountView } from '#core/auth/views';
@@ -16,8 +17,8 @@ const consent = route(AdminAccountTariffConsent.schemas, async ({ params, body }
 
 /** A page of the account's decisions as labeled items. */
 const list = route(AdminAccountTariffDecisions.schemas, async ({ params, query }) => {
-  const { data, meta } = await exportDecisions(params.id, query.cursor, query.per_page);
-  return ok(data, { extra: { meta } });
+  const { data, meta } = await exportDecisions(params.id, await openedCursor(query.cursor), query.per_page);
+  return ok(data, { extra: { meta: await signedMeta(meta, query.cursor) } });
 });
 
 export const handler = byMethod({ PUT: consent, GET: list });

@@ -1,5 +1,6 @@
 import { route } from '../kit/route';
 import { ok } from '../kit/reply';
+import { signedMeta } from '../kit/cursor';
 import { reviewGroups } from '#services/review/groups';
 import { batchMeta } from '#services/review/review';
 import { ReviewGroups } from '#catalog/review';
@@ -7,5 +8,5 @@ import { ReviewGroups } from '#catalog/review';
 /** GET .../review/groups: one page of the batch's review queue grouped by description and declared code. */
 export const handler = route(ReviewGroups.schemas, async ({ params, query, principal }) => {
   const { batch, data, meta } = await reviewGroups(principal, params.manifest, { cursor: query.cursor, perPage: query.per_page });
-  return ok(data, { extra: { meta: { ...meta, ...(await batchMeta(batch)) } } });
+  return ok(data, { extra: { meta: { ...(await signedMeta(meta, query.cursor)), ...(await batchMeta(batch)) } } });
 });

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { identifier, intQuery, text } from '../kit/schemas';
+import { cursorParam, identifier, intQuery, text } from '../kit/schemas';
 import { batchStatuses } from '#core/manifests/model';
 import { maxQueryLength, searchKinds } from '#core/search/index-terms';
 
@@ -9,14 +9,14 @@ export const ClassificationParams = v.object({ manifest: v.pipe(v.string(), v.mi
 
 export const reviewPerPage = { default: 25, max: 200 } as const;
 
-/** An item key of the batch (what `next_cursor` answers): the page starts after it. */
+/** What `next_cursor` answered (it holds the page's last item key): the page starts after it. */
 export const ReviewQueueQuery = v.object({
-  cursor: v.optional(identifier(200)),
+  cursor: v.optional(cursorParam(400)),
   per_page: v.optional(intQuery(1, reviewPerPage.max), String(reviewPerPage.default)),
 });
 
 export const ReviewDecisionsQuery = v.object({
-  cursor: v.optional(v.pipe(v.string(), v.maxLength(2000))),
+  cursor: v.optional(cursorParam(2800)),
   per_page: v.optional(intQuery(1, 100), '25'),
 });
 
@@ -32,7 +32,7 @@ export const QuotaParams = v.object({ tax_id: v.pipe(v.string(), v.minLength(1),
 export const QuotaQuery = v.object({ year: v.optional(intQuery(2000, 2100)) });
 
 export const BatchQueueQuery = v.object({
-  cursor: v.optional(v.pipe(v.string(), v.maxLength(2000))),
+  cursor: v.optional(cursorParam(2800)),
   per_page: v.optional(intQuery(1, 100), '15'),
   status: v.optional(v.picklist(batchStatuses.filter((s) => s !== 'receiving'), 'Must be one of pending, processing, completed, failed.')),
 });
@@ -45,7 +45,7 @@ export const GroupParams = v.object({
 
 /** The place in the groups' order where the page starts (what `next_cursor` answers). */
 export const ReviewGroupsQuery = v.object({
-  cursor: v.optional(v.pipe(v.string(), v.regex(/^\d{1,9}$/, 'Is not a cursor this list answered; leave it out to start from the first page.'))),
+  cursor: v.optional(cursorParam(100)),
   per_page: v.optional(intQuery(1, 100), '25'),
 });
 
@@ -64,7 +64,7 @@ export const InboxQuery = v.object({
       v.transform((s) => new Date(s).toISOString()),
     ),
   ),
-  cursor: v.optional(v.pipe(v.string(), v.regex(/^\d{1,9}$/, 'Is not a cursor this list answered; leave it out to start from the first page.'))),
+  cursor: v.optional(cursorParam(100)),
   per_page: v.optional(intQuery(1, 100), '20'),
 });
 

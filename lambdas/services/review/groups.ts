@@ -13,6 +13,7 @@ import { classifyInputOf } from '#core/tariff/classifier';
 import type { TariffRow } from '#core/tariff/table';
 import { blobs } from '#infra/blobs';
 import { now } from '#infra/clock';
+import { openListCursor } from '#infra/cursors';
 import { getStoredItems } from '#infra/entities/manifests';
 import { applyGroupReview, getMemories, type MemoryRecord, type ReviewDecisionRecord } from '#infra/entities/review';
 import { offlineClassifierInForce } from '#infra/tariff/classifier-port';
@@ -80,11 +81,13 @@ const badCursor = () => new ValidationFailed({ cursor: ['Is not a cursor this li
  */
 export async function reviewGroups(principal: Principal, manifest: string, q: { cursor?: string; perPage: number }) {
   const batch = await reviewableBatch(principal, manifest);
+  // The cursor (signed) holds a place among the groups; opened once the batch is the caller's.
+  const cursor = await openListCursor(q.cursor);
   const index = await resultsIndex(batch.batchId, batch.finishedRunId);
   const all = (await readAll(batch, index)).flatMap((p) => p.products);
   const groups = await groupsOf(batch, all);
-  const from = q.cursor === undefined ? 0 : Number(q.cursor);
-  if (!Number.isInteger(from) || from < 0 || from > groups.length || (q.cursor !== undefined && !/^\d{1,9}$/.test(q.cursor))) throw badCursor();
+  const from = cursor === undefined ? 0 : Number(cursor);
+  if (!Number.isInteger(from) || from < 0 || from > groups.length || (cursor !== undefined && !/^\d{1,9}$/.test(cursor))) throw badCursor();
   const page = groups.slice(from, from + q.perPage);
   const classifier = await offlineClassifierInForce();
   const today = argentineDate(now());

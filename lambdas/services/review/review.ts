@@ -16,6 +16,7 @@ import { reviewCauses, reviewSummaryAfter, reviewThreshold } from '#core/review/
 import { offlineClassifierInForce } from '#infra/tariff/classifier-port';
 import { normalizeNcm, type TariffRow } from '#core/tariff/table';
 import { now } from '#infra/clock';
+import { openListCursor } from '#infra/cursors';
 import { getBatch, getStoredItems, itemsOfAwb, listAllBatches } from '#infra/entities/manifests';
 import { applyReview, clearReviewWrites, getMemory, listReviewDecisions, reviewOf, withCursor, writeGroupRecords, type MemoryRecord, type ReviewDecisionRecord } from '#infra/entities/review';
 import { blobs } from '#infra/blobs';
@@ -101,16 +102,18 @@ export async function batchMeta(batch: BatchRecord) {
 
 export async function reviewQueue(principal: Principal, manifest: string, q: ReviewQuery) {
   const batch = await reviewableBatch(principal, manifest);
+  // The cursor (signed) holds the last item key of the page before; opened once the batch is the caller's.
+  const after = await openListCursor(q.cursor);
   const runId = batch.finishedRunId;
   const index = await resultsIndex(batch.batchId, runId);
   const page: ProcessedProduct[] = [];
   let more = false;
-  const first = index.parts.findIndex((p) => !q.cursor || p.last > q.cursor);
+  const first = index.parts.findIndex((p) => !after || p.last > after);
   for (let n = first < 0 ? index.parts.length : first; n < index.parts.length && !more; n++) {
     for (const line of await readPartOf(batch.batchId, runId, index, n)) {
       if (!lineNeedsReview(line)) continue;
       const p = JSON.parse(line) as ProcessedProduct;
-      if (q.cursor && p.item_key <= q.cursor) continue;
+      if (after && p.item_key <= after) continue;
       if (page.length === q.perPage) {
         more = true;
         break;
@@ -409,7 +412,7 @@ export function recompute(awb: string, items: readonly StoredItem[], before: Rea
 /** One page of the batch's broker decisions, newest first. */
 export async function reviewDecisions(principal: Principal, manifest: string, cursor: string | undefined, perPage: number) {
   const batch = await requireBatch(principal, manifest);
-  const page = await listReviewDecisions(batch.batchId, { cursor, limit: perPage });
+  const page = await listReviewDecisions(batch.batchId, { cursor: await openListCursor(cursor), limit: perPage });
   if (!page) throw badCursor();
   const { decisions, cursor: next } = page;
   return {

@@ -91,8 +91,11 @@ describe('the inbox', () => {
   it('pages the flights with a cursor and reads only the window since a date', async () => {
     const res = await t.call('GET', '/v1/couriers/review/inbox?per_page=1', { token: broker.token });
     expect(res.body.data.flights).toHaveLength(1);
-    expect(res.body.meta.next_cursor).toBe('1');
-    const next = await t.call('GET', '/v1/couriers/review/inbox?per_page=1&cursor=1', { token: broker.token });
+    // Signed: the page's offset is in it, not readable or changeable (a made-up offset is a 422).
+    expect(res.body.meta.next_cursor).toMatch(/^[A-Za-z0-9_-]{23,}$/);
+    expect((await t.call('GET', '/v1/couriers/review/inbox?per_page=1&cursor=1', { token: broker.token })).body.errors).toHaveProperty('cursor');
+    const next = await t.call('GET', `/v1/couriers/review/inbox?per_page=1&cursor=${res.body.meta.next_cursor}`, { token: broker.token });
+    expect(next.body.meta.cursor).toBe(res.body.meta.next_cursor);
     expect(next.body.data.flights[0].mawb_number).not.toBe(res.body.data.flights[0].mawb_number);
     expect((await inbox('?since=2999-01-01')).flights).toHaveLength(0);
   });
