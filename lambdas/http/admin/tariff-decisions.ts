@@ -1,7 +1,7 @@
 import { route } from '../kit/route';
 import { byMethod } from '../kit/by-method';
 import { ok } from '../kit/reply';
-import { openedCursor, signedMeta } from '../kit/cursor';
+import { openedCursor, signedMeta } from '#services/cursors';
 import { setTariffConsent } from '#services/auth/accounts';
 import { exportDecisions } from '#services/review/decisions-export';
 import { accountView } from '#core/auth/views';

@@ -32,5 +32,5 @@ export const identifier = (max: number) =>
   v.pipe(v.string('Must be a string.'), v.trim(), v.nonEmpty('Must not be empty.'), v.maxLength(max, `Must be at most ${max} characters.`), safeIdentifier);
 
 const notACursor = 'Is not a cursor this list answered; leave it out to start from the first page.';
-/** A cursor a list answered (signed: http/kit/cursor.ts), `max` characters at most; whether it is one is the list's own check (422 on cursor). */
+/** A cursor a list answered (signed: services/cursors.ts), `max` characters at most; whether it is one is the list's own check (422 on cursor). */
 export const cursorParam = (max: number) => v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]+$/, notACursor), v.maxLength(max, notACursor));

@@ -1,6 +1,6 @@
 import { route } from '../kit/route';
 import { ok } from '../kit/reply';
-import { openedCursor, signedMeta } from '../kit/cursor';
+import { openedCursor, signedMeta } from '#services/cursors';
 import { batchQueue } from '#services/review/review';
 import { ReviewBatches } from '#catalog/review';
 

@@ -1,6 +1,6 @@
 import { route } from '../kit/route';
 import { ok } from '../kit/reply';
-import { signedMeta } from '../kit/cursor';
+import { signedMeta } from '#services/cursors';
 import { reviewDecisions } from '#services/review/review';
 import { ReviewDecisions } from '#catalog/review';
 

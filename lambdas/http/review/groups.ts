@@ -1,6 +1,6 @@
 import { route } from '../kit/route';
 import { ok } from '../kit/reply';
-import { signedMeta } from '../kit/cursor';
+import { signedMeta } from '#services/cursors';
 import { reviewGroups } from '#services/review/groups';
 import { batchMeta } from '#services/review/review';
 import { ReviewGroups } from '#catalog/review';

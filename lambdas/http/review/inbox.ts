@@ -1,6 +1,6 @@
 import { route } from '../kit/route';
 import { ok } from '../kit/reply';
-import { openedCursor, signedMeta } from '../kit/cursor';
+import { openedCursor, signedMeta } from '#services/cursors';
 import { inbox } from '#services/review/inbox';
 import { ReviewInbox } from '#catalog/review';
 

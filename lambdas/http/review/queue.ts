@@ -1,6 +1,6 @@
 import { route } from '../kit/route';
 import { ok } from '../kit/reply';
-import { signedMeta } from '../kit/cursor';
+import { signedMeta } from '#services/cursors';
 import { batchMeta, reviewQueue } from '#services/review/review';
 import { ReviewQueue } from '#catalog/review';
 
