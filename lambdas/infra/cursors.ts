@@ -75,3 +75,14 @@ export async function openListCursor(cursor: string | undefined): Promise<string
   if (text === undefined) throw new ValidationFailed({ cursor: ['Is not a cursor this list answered; leave it out to start from the first page.'] });
   return text;
 }
+
+/** A migration's signed cursor: the id (of an account, a token) to go on with, under its one key. */
+export const encodeIdCursor = (key: string, id: number): Promise<string> => encodeCursor({ [key]: id });
+
+/** The id a migration's cursor holds; a 422 on `cursor` for one this migration did not answer (`first`: where to start instead). */
+export async function decodeIdCursor(cursor: string, key: string, first: string): Promise<number> {
+  const c = await parseCursor(cursor);
+  const id = typeof c === 'object' && c !== null && Object.keys(c).length === 1 ? (c as Record<string, unknown>)[key] : undefined;
+  if (typeof id !== 'number' || !Number.isSafeInteger(id) || id <= 0) throw new ValidationFailed({ cursor: [`Is not a cursor this command answered; leave it out to start from the first ${first}.`] });
+  return id;
+}

@@ -171,7 +171,9 @@ export const answerMaxBytes = 6 * 1024 * 1024 - 64 * 1024;
 function requestIdAndErrors(): middy.MiddlewareObj<ApiEvent, ApiResult, Error, Context & { requestId?: string }> {
   const startedAt = new WeakMap<object, number>();
   const finish = (request: middy.Request<ApiEvent, ApiResult, Error, Context & { requestId?: string }>) => {
-    const bytes = typeof request.response?.body === 'string' ? Buffer.byteLength(request.response.body) : 0;
+    // A string of n characters is at most 3n bytes: most answers are measured by their length alone.
+    const body = request.response?.body;
+    const bytes = typeof body === 'string' && body.length * 3 > answerMaxBytes ? Buffer.byteLength(body) : 0;
     if (bytes > answerMaxBytes) request.response = errorResponse(new Error(`The answer is ${bytes} bytes, over Lambda's 6 MB.`), request.context.requestId!);
     const res = (request.response ??= { statusCode: 500 });
     res.headers = { ...res.headers, ...answerHeaders.get(request.event), 'X-Request-Id': request.context.requestId! };

@@ -9,10 +9,9 @@
  * conditional on the item still holding that plain secret and nothing sealed, so a run is safe to
  * repeat, to stop anywhere and to make while the service runs (a rotation meanwhile wins).
  */
-import { ValidationFailed } from '#core/errors';
 import { listAccounts, sealLegacySigningSecret } from '#infra/entities/auth';
 import { listSubscriptions, sealLegacySecret } from '#infra/entities/webhooks';
-import { encodeCursor, parseCursor } from '#infra/cursors';
+import { decodeIdCursor, encodeIdCursor } from '#infra/cursors';
 
 export interface SigningSecretsMigrationReport {
   /** True when every account was gone through; else call again with `cursor`. */
@@ -26,29 +25,15 @@ export interface SigningSecretsMigrationReport {
   webhook_secrets: number;
 }
 
-/** The account to go on with. */
-interface Cursor {
-  a: number;
-}
-
-const encode = (c: Cursor) => encodeCursor(c);
-
-async function decode(cursor: string): Promise<Cursor> {
-  const c = await parseCursor(cursor);
-  const ok = typeof c === 'object' && c !== null && Number.isSafeInteger((c as Cursor).a) && (c as Cursor).a > 0 && Object.keys(c).every((k) => k === 'a');
-  if (!ok) throw new ValidationFailed({ cursor: ['Is not a cursor this command answered; leave it out to start from the first account.'] });
-  return c as Cursor;
-}
-
 /** `budgetMs`: how long one call goes on before it answers a cursor (it always finishes one account). */
 export async function migrateSigningSecrets(input: { cursor?: string }, opts: { budgetMs?: number; now?: () => number } = {}): Promise<SigningSecretsMigrationReport> {
   const now = opts.now ?? Date.now;
   const deadline = now() + (opts.budgetMs ?? 20_000);
-  const from = input.cursor === undefined ? undefined : (await decode(input.cursor));
+  const from = input.cursor === undefined ? 0 : await decodeIdCursor(input.cursor, 'a', 'account');
   const report: SigningSecretsMigrationReport = { done: false, cursor: null, accounts: 0, manifest_secrets: 0, webhook_secrets: 0 };
-  const accounts = (await listAccounts()).filter((a) => a.id >= (from?.a ?? 0)).sort((x, y) => x.id - y.id);
+  const accounts = (await listAccounts()).filter((a) => a.id >= from).sort((x, y) => x.id - y.id);
   for (const account of accounts) {
-    if (report.accounts > 0 && now() > deadline) return { ...report, cursor: await encode({ a: account.id }) };
+    if (report.accounts > 0 && now() > deadline) return { ...report, cursor: await encodeIdCursor('a', account.id) };
     if (await sealLegacySigningSecret(account)) report.manifest_secrets++;
     for (const sub of await listSubscriptions(account.id)) if (await sealLegacySecret(sub)) report.webhook_secrets++;
     report.accounts++;

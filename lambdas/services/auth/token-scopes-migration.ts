@@ -10,10 +10,9 @@
  * on the token not being written out yet, so a run is safe to repeat and to make while the service
  * runs (a first use meanwhile writes the same scopes).
  */
-import { ValidationFailed } from '#core/errors';
 import { listTokens, writeOutScopes } from '#infra/entities/auth';
 import { legacyScopes } from '#catalog/types';
-import { encodeCursor, parseCursor } from '#infra/cursors';
+import { decodeIdCursor, encodeIdCursor } from '#infra/cursors';
 
 export interface TokenScopesMigrationReport {
   /** True when every token was gone through; else call again with `cursor`. */
@@ -25,27 +24,15 @@ export interface TokenScopesMigrationReport {
   written: number;
 }
 
-/** The token to go on with. */
-interface Cursor {
-  t: number;
-}
-
-async function decode(cursor: string): Promise<Cursor> {
-  const c = await parseCursor(cursor);
-  const ok = typeof c === 'object' && c !== null && Number.isSafeInteger((c as Cursor).t) && (c as Cursor).t > 0 && Object.keys(c).every((k) => k === 't');
-  if (!ok) throw new ValidationFailed({ cursor: ['Is not a cursor this command answered; leave it out to start from the first token.'] });
-  return c as Cursor;
-}
-
 /** `budgetMs`: how long one call goes on before it answers a cursor (it always writes one token). */
 export async function migrateTokenScopes(input: { cursor?: string }, opts: { budgetMs?: number; now?: () => number } = {}): Promise<TokenScopesMigrationReport> {
   const now = opts.now ?? Date.now;
   const deadline = now() + (opts.budgetMs ?? 20_000);
-  const from = input.cursor === undefined ? 0 : (await decode(input.cursor)).t;
+  const from = input.cursor === undefined ? 0 : await decodeIdCursor(input.cursor, 't', 'token');
   const report: TokenScopesMigrationReport = { done: false, cursor: null, tokens: 0, written: 0 };
   const tokens = (await listTokens()).filter((t) => t.id >= from).sort((x, y) => x.id - y.id);
   for (const token of tokens) {
-    if (report.tokens > 0 && now() > deadline) return { ...report, cursor: await encodeCursor({ t: token.id } satisfies Cursor) };
+    if (report.tokens > 0 && now() > deadline) return { ...report, cursor: await encodeIdCursor('t', token.id) };
     if (token.scopesVersion !== 2 && (await writeOutScopes(token.tokenHash, legacyScopes(token.scopes ?? [], token.role)))) report.written++;
     report.tokens++;
   }
