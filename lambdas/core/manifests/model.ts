@@ -143,6 +143,9 @@ export interface ClassificationReview {
   decided_at: string;
 }
 
+/** A broker's decision as the product's classification evidence cites it. */
+export const decisionEvidence = (r: ClassificationReview) => `Decided by ${r.decided_by} on ${r.decided_at.slice(0, 10)} (revision ${r.revision}): ${r.reason}`;
+
 export interface ChunkSetRecord {
   accountId: number;
   baseKey: string;

@@ -1,5 +1,6 @@
 import { blobs } from '#infra/blobs';
 import type { ProcessedProduct } from '#core/manifests/views';
+import { decisionEvidence, type ClassificationReview } from '#core/manifests/model';
 
 /**
  * A batch's results as a finished run leaves them: every processed product in item-key order, in
@@ -26,7 +27,38 @@ export interface ResultsIndex {
    * (services/review) writes only the parts it changes under its own id and points at the rest.
    */
   parts: { first: string; last: string; count: number; run?: string; part?: number }[];
+  /**
+   * A broker's decisions that changed only a product's reason since its part was written, by item
+   * key: put on the product as its part is read (`readPartOf`), so a new reason costs an index, not
+   * a copy of the part. At most `maxIndexReviews`; past that, the decision copies the part.
+   */
+  reviews?: Record<string, ClassificationReview>;
 }
+
+/** The most reason-only decisions an index carries (about 300 bytes each). */
+export const maxIndexReviews = 100;
+
+/**
+ * The index of a revision that writes anew the parts in `written` (their products as read, with
+ * any reason-only decisions already put on) and points at the other parts where they are; the
+ * reason-only decisions of the parts not written are kept, with `reviews` added.
+ */
+export function revisedIndex(runId: string, index: ResultsIndex, written: ReadonlySet<number>, reviews: Record<string, ClassificationReview> = {}): ResultsIndex {
+  const kept = Object.entries(index.reviews ?? {}).filter(([key]) => !written.has(partOfKey(index, key)));
+  const all = { ...Object.fromEntries(kept), ...reviews };
+  return {
+    total: index.total,
+    parts: index.parts.map((p, n) => {
+      if (written.has(n)) return { first: p.first, last: p.last, count: p.count };
+      const loc = partAt(runId, index, n);
+      return { first: p.first, last: p.last, count: p.count, run: loc.run, part: loc.part };
+    }),
+    ...(Object.keys(all).length ? { reviews: all } : {}),
+  };
+}
+
+/** The part whose key range holds `itemKey` (-1 when none does). */
+export const partOfKey = (index: ResultsIndex, itemKey: string) => index.parts.findIndex((p) => p.first <= itemKey && itemKey <= p.last);
 
 /** Where part `n` of a run's results is stored: its own folder, or the run it was taken over from. */
 export function partAt(runId: string, index: ResultsIndex, n: number): { run: string; part: number } {
@@ -107,10 +139,19 @@ export async function readHashes(batchId: string, runId: string, part: number): 
   return JSON.parse(body.toString('utf8')) as Record<string, string>;
 }
 
-/** Part `n` of the run's results, wherever the index says it is stored. */
-export function readPartOf(batchId: string, runId: string, index: ResultsIndex, n: number): Promise<string[]> {
+/** Part `n` of the run's results, wherever the index says it is stored, with the index's reason-only decisions put on. */
+export async function readPartOf(batchId: string, runId: string, index: ResultsIndex, n: number): Promise<string[]> {
   const at = partAt(runId, index, n);
-  return readPart(batchId, at.run, at.part);
+  const lines = await readPart(batchId, at.run, at.part);
+  const { first, last } = index.parts[n];
+  const reviews = Object.entries(index.reviews ?? {}).filter(([key]) => first <= key && key <= last);
+  if (!reviews.length) return lines;
+  const byKey = new Map(reviews);
+  return lines.map((line) => {
+    const product = JSON.parse(line) as ProcessedProduct;
+    const review = byKey.get(product.item_key);
+    return review ? JSON.stringify({ ...product, classification_evidence: decisionEvidence(review), review }) : line;
+  });
 }
 
 export function readHashesOf(batchId: string, runId: string, index: ResultsIndex, n: number): Promise<Record<string, string>> {

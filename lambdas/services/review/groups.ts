@@ -17,7 +17,7 @@ import { openListCursor } from '#infra/cursors';
 import { getStoredItems } from '#infra/entities/manifests';
 import { applyGroupReview, getMemories, type MemoryRecord, type ReviewDecisionRecord } from '#infra/entities/review';
 import { offlineClassifierInForce } from '#infra/tariff/classifier-port';
-import { partAt, readHashesOf, readPartOf, resultsIndex, writeIndex, writePart, type ResultsIndex } from '../pipeline/results-store';
+import { readHashesOf, readPartOf, resultsIndex, revisedIndex, writeIndex, writePart, type ResultsIndex } from '../pipeline/results-store';
 
 /**
  * Group decisions (issue 40): the products of a batch's review queue with the same normalized
@@ -235,15 +235,7 @@ async function writeRevisedResults(batchId: string, runId: string, newRun: strin
       ),
     ),
   );
-  const changedParts = new Set(changed.map((p) => p.n));
-  await writeIndex(batchId, newRun, {
-    total: index.total,
-    parts: index.parts.map((p, n) => {
-      if (changedParts.has(n)) return { first: p.first, last: p.last, count: p.count };
-      const loc = partAt(runId, index, n);
-      return { first: p.first, last: p.last, count: p.count, run: loc.run, part: loc.part };
-    }),
-  });
+  await writeIndex(batchId, newRun, revisedIndex(runId, index, new Set(changed.map((p) => p.n))));
 }
 
 function recordsOf(

@@ -3,7 +3,7 @@ import { keysToRemember } from './fingerprint';
 import type { Principal } from '#core/auth/principal';
 import { canAccess } from '#core/auth/principal';
 import { Conflict, NotFound, ValidationFailed } from '#core/errors';
-import { isVisible, type BatchRecord, type ProcessedResult, type StoredItem } from '#core/manifests/model';
+import { decisionEvidence, isVisible, type BatchRecord, type ProcessedResult, type StoredItem } from '#core/manifests/model';
 import { manifestView, type ProcessedProduct } from '#core/manifests/views';
 import { calculateLines, calculatedFields } from '#core/customs/landed-cost';
 import { argentineDate, taxRulesAt } from '#core/customs/tax-rules';
@@ -21,7 +21,7 @@ import { getBatch, getStoredItems, itemsOfAwb, listAllBatches } from '#infra/ent
 import { applyReview, clearReviewWrites, getMemory, listReviewDecisions, reviewOf, withCursor, writeGroupRecords, type MemoryRecord, type ReviewDecisionRecord } from '#infra/entities/review';
 import { blobs } from '#infra/blobs';
 import { loadTariffTable } from '#infra/tariff/table-source';
-import { partAt, readHashesOf, readPartOf, resultsIndex, writeIndex, writePart, type ResultsIndex } from '../pipeline/results-store';
+import { maxIndexReviews, partOfKey, readHashesOf, readPartOf, resultsIndex, revisedIndex, writeIndex, writePart } from '../pipeline/results-store';
 import { closed } from '../manifests/intake';
 import { requireBatch } from '../manifests/tracking';
 import { accountNames } from '../auth/account-names';
@@ -220,7 +220,7 @@ async function tryCorrection(principal: Principal, batch: BatchRecord & { finish
   }
   const index = await resultsIndex(batch.batchId, runId);
   const keys = new Set(items.map((it) => it.itemKey));
-  const partsOf = index.parts.flatMap((p, n) => (items.some((it) => p.first <= it.itemKey && it.itemKey <= p.last) ? [n] : []));
+  const partsOf = [...new Set(items.map((it) => partOfKey(index, it.itemKey)).filter((n) => n >= 0))];
   const parts = await Promise.all(partsOf.map(async (n) => ({ n, lines: await readPartOf(batch.batchId, runId, index, n), hashes: await readHashesOf(batch.batchId, runId, index, n) })));
   const before = new Map<string, ProcessedProduct>();
   for (const part of parts) for (const line of part.lines) {
@@ -236,34 +236,35 @@ async function tryCorrection(principal: Principal, batch: BatchRecord & { finish
   const revision = (batch.reviewRevision ?? 0) + 1;
   const decidedBy = principal.email ?? principal.tokenName;
   const review = { revision, ncm_code_before: old.ncm_code, ncm_code: ncm, reason: change.reason, decided_by: decidedBy, decided_at: at.toISOString() };
-  const after = recompute(change.awb, items, before, new Map([[target.itemKey, { ncm, row, tableVersion: (await loadTariffTable()).version, review }]]), at);
+  // A decision that changes only the reason (the same code) changes no figure: nothing is computed again.
+  const reasonOnly = old.review !== undefined && old.ncm_code === ncm;
+  const after = reasonOnly
+    ? new Map([[target.itemKey, { ...old, classification_evidence: decisionEvidence(review), review }]])
+    : recompute(change.awb, items, before, new Map([[target.itemKey, { ncm, row, tableVersion: (await loadTariffTable()).version, review }]]), at);
 
   const base = runId.replace(/\.r\d+-[0-9a-f]{8}$/, '');
   const newRun = `${base}.r${revision}-${createHash('sha256').update(JSON.stringify([target.itemKey, ncm, change.reason, revision])).digest('hex').slice(0, 8)}`;
-  const changedParts = new Set(parts.map((p) => p.n));
-  await Promise.all(
-    parts.map((part) =>
-      writePart(
-        batch.batchId,
-        newRun,
-        part.n,
-        part.lines.map((line) => {
-          const k = (JSON.parse(line) as ProcessedProduct).item_key;
-          return after.has(k) ? JSON.stringify(after.get(k)) : line;
-        }),
-        part.hashes,
+  // Such a decision is kept in the index while it holds fewer than maxIndexReviews of them; otherwise the parts are copied.
+  const held = Object.keys(index.reviews ?? {}).filter((k) => k !== target.itemKey).length;
+  if (reasonOnly && held < maxIndexReviews) {
+    await writeIndex(batch.batchId, newRun, revisedIndex(runId, index, new Set(), { [target.itemKey]: review }));
+  } else {
+    await Promise.all(
+      parts.map((part) =>
+        writePart(
+          batch.batchId,
+          newRun,
+          part.n,
+          part.lines.map((line) => {
+            const k = (JSON.parse(line) as ProcessedProduct).item_key;
+            return after.has(k) ? JSON.stringify(after.get(k)) : line;
+          }),
+          part.hashes,
+        ),
       ),
-    ),
-  );
-  const revised: ResultsIndex = {
-    total: index.total,
-    parts: index.parts.map((p, n) => {
-      if (changedParts.has(n)) return { first: p.first, last: p.last, count: p.count };
-      const loc = partAt(runId, index, n);
-      return { first: p.first, last: p.last, count: p.count, run: loc.run, part: loc.part };
-    }),
-  };
-  await writeIndex(batch.batchId, newRun, revised);
+    );
+    await writeIndex(batch.batchId, newRun, revisedIndex(runId, index, new Set(parts.map((p) => p.n))));
+  }
 
   let delta = 0n;
   for (const [k, p] of after) delta += toCents(p.amount_to_pay ?? 0) - toCents(before.get(k)?.amount_to_pay ?? 0);
@@ -396,7 +397,7 @@ export function recompute(awb: string, items: readonly StoredItem[], before: Rea
             ncm_code: mine.ncm,
             classification_confidence: 1,
             classification_source: 'broker' as const,
-            classification_evidence: `Decided by ${mine.review.decided_by} on ${mine.review.decided_at.slice(0, 10)} (revision ${mine.review.revision}): ${mine.review.reason}`,
+            classification_evidence: decisionEvidence(mine.review),
             tariff_rates: rateStatuses(ratesOf.get(it.itemKey)!),
             review: mine.review,
           }
