@@ -23811,6 +23811,7 @@ export interface operations {
                                     price: number;
                                     currency: string;
                                 }[];
+                                item_count: number;
                                 totals: {
                                     /** @description Amount with 2 decimals */
                                     subtotal: number;
@@ -24122,6 +24123,7 @@ export interface operations {
                                 weight: number | null;
                                 currency: string;
                             }[];
+                            item_count: number;
                             totals: {
                                 /** @description Amount with 2 decimals */
                                 subtotal: number;
@@ -24518,6 +24520,7 @@ export interface operations {
                                 weight: number | null;
                                 currency: string;
                             }[];
+                            item_count: number;
                             totals: {
                                 /** @description Amount with 2 decimals */
                                 subtotal: number;

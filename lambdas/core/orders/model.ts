@@ -256,3 +256,22 @@ export function statusAfterTracking(order: OrderRecord): OrderStatus {
 export function searchable(text: string): string {
   return text.normalize('NFD').replace(/\p{Diacritic}/gu, '').toLowerCase();
 }
+
+/**
+ * What an order may take as stored: DynamoDB keeps an item to 400 KB. A new order may take
+ * `orderCreateMaxBytes` (its items, names, addresses and notes), which leaves room for the
+ * shipments and timeline entries its life adds; any write stops at `orderMaxBytes`. Measured as
+ * the record's JSON in UTF-8, a little above DynamoDB's own count of the same item.
+ */
+export const orderCreateMaxBytes = 250 * 1024;
+export const orderMaxBytes = 360 * 1024;
+export const storedBytes = (order: OrderRecord) => Buffer.byteLength(JSON.stringify(order));
+
+/**
+ * The timeline with `entry` added: a marketplace's update right after another one replaces it
+ * (the order says when it was last synced), so syncing an order again and again does not grow it.
+ */
+export function withTimelineEntry(timeline: readonly TimelineEntry[], entry: TimelineEntry): TimelineEntry[] {
+  const last = timeline[timeline.length - 1];
+  return last?.event === 'synced' && entry.event === 'synced' ? [...timeline.slice(0, -1), entry] : [...timeline, entry];
+}

@@ -21,7 +21,9 @@ export const OrderListItem = v.strictObject({
   financial_status: nullable(v.string()),
   customer: v.strictObject({ name: v.string(), email: v.string() }),
   shipping_address: address,
+  // The list form shows the first 20 items; item_count says how many the order has (the detail lists them all).
   items: v.array(v.strictObject({ id: integer, sku: v.string(), name: v.string(), quantity: integer, price: money, currency: v.string() })),
+  item_count: integer,
   totals,
   created_at: timestamp,
 });

@@ -14,8 +14,12 @@ import {
   canChangeAddress,
   canSetStatus,
   computeTotals,
+  orderCreateMaxBytes,
+  orderMaxBytes,
   statusEntry,
+  storedBytes,
   syncedStatus,
+  withTimelineEntry,
   type Address,
   type OrderChannel,
   type OrderRecord,
@@ -64,6 +68,10 @@ export async function change<T>(
     const { next, extra, result } = await decide(before);
     if (next === before) return { before, next, result };
     const written = { ...next, version: before.version + 1 };
+    const bytes = storedBytes(written);
+    if (bytes > orderMaxBytes && bytes > storedBytes(before)) {
+      throw new Conflict(`Order ${id} would take ${kb(bytes)} KB as stored, over the ${kb(orderMaxBytes)} KB an order may take; it holds ${before.shipments.length} shipments and ${before.timeline.length} timeline entries.`);
+    }
     if (await replaceOrder(written, before, extra)) return { before, next: written, result };
   }
   throw new Conflict(`Order ${id} is changing under heavy concurrency; retry.`, {}, { 'Retry-After': '1' });
@@ -144,6 +152,12 @@ async function insertWebOrder(principal: Principal, input: NewOrderInput, totals
     updatedAt: at,
     version: 1,
   };
+  const bytes = storedBytes(order);
+  if (bytes > orderCreateMaxBytes) {
+    throw new ValidationFailed({
+      items: [`The order takes ${kb(bytes)} KB as stored, over the ${kb(orderCreateMaxBytes)} KB an order may take when created (its items, names, addresses and notes); send fewer items or shorter names.`],
+    });
+  }
   const outcome = await insertOrder(order, { number: true });
   if (outcome === 'number_taken') throw new Conflict(`Order number ${order.orderNumber} already exists.`, { field: 'order_number' });
   recordMetric('OrdersCreated', 1, { by: 'web' });
@@ -215,7 +229,10 @@ export function importedOrder(
   };
 }
 
-export type ImportOutcome = 'new' | 'updated' | 'unchanged';
+/** What an import did; `rejected`, why the order was not taken (it names the limit it passed). */
+export type ImportOutcome = 'new' | 'updated' | 'unchanged' | { rejected: string };
+
+const kb = (bytes: number) => Math.ceil(bytes / 1024);
 
 /**
  * Upserts one marketplace order by (channel, channel order id): the uniqueness key is written in
@@ -230,6 +247,8 @@ export async function importOrder(accountId: number, channel: SyncChannel, m: Ma
     const products = await productsFor(accountId, m.items);
     const firstItem = await nextIds('orderItem', m.items.length);
     const order = importedOrder(accountId, channel, m, { id, firstItemId: firstItem, productIds: new Map([...products].map(([sku, p]) => [sku, p.productId])), at });
+    const bytes = storedBytes(order);
+    if (bytes > orderCreateMaxBytes) return { rejected: `the order takes ${kb(bytes)} KB as stored, over the ${kb(orderCreateMaxBytes)} KB an order may take` };
     const outcome = await insertOrder(order, { channel: true });
     if (outcome === 'created') {
       recordMetric('OrdersCreated', 1, { by: channel });
@@ -243,7 +262,7 @@ export async function importOrder(accountId: number, channel: SyncChannel, m: Ma
     if (o.channelUpdatedAt && o.channelUpdatedAt >= m.updatedAt) return { next: o, result: undefined };
     const at = nowIso();
     const status = syncedStatus(o, m.status);
-    const timeline = [...o.timeline, { event: 'synced', timestamp: at, description: `Updated from ${channel} (its record of ${m.updatedAt}).` }];
+    const timeline = withTimelineEntry(o.timeline, { event: 'synced', timestamp: at, description: `Updated from ${channel} (its record of ${m.updatedAt}).` });
     if (m.financialStatus === 'paid' && o.financialStatus !== 'paid') timeline.push({ event: 'payment_received', timestamp: at, description: `Payment received in ${channel}.` });
     if (status !== o.status) timeline.push(statusEntry(o.status, status, at, `${channel} says ${m.status}`));
     const unfulfilled = o.fulfillmentStatus === 'unfulfilled';

@@ -203,7 +203,12 @@ export async function runSync(message: SyncMessage, opts: { timeBudgetMs?: numbe
           if (result.rejected.length < keptRejections) result.rejected.push({ channel_order_id: r.channelOrderId, reason: r.reason });
         }
         const outcomes = await mapLimit(page.orders, 8, (o) => importOrder(sync.accountId, channel, o));
-        for (const outcome of outcomes) {
+        for (const [n, outcome] of outcomes.entries()) {
+          if (typeof outcome === 'object') {
+            result.orders_rejected++;
+            if (result.rejected.length < keptRejections) result.rejected.push({ channel_order_id: page.orders[n].channelOrderId, reason: outcome.rejected });
+            continue;
+          }
           result.orders_synced++;
           if (outcome === 'new') result.orders_new++;
           if (outcome === 'updated') result.orders_updated++;

@@ -131,7 +131,7 @@ describe('GET /v1/orders', () => {
     expect(ids.size).toBe(7);
 
     const listed = all.body.data.orders[0];
-    expect(Object.keys(listed).sort()).toEqual(['channel', 'channel_order_id', 'created_at', 'customer', 'financial_status', 'fulfillment_status', 'id', 'items', 'order_number', 'shipping_address', 'status', 'totals'].sort());
+    expect(Object.keys(listed).sort()).toEqual(['channel', 'channel_order_id', 'created_at', 'customer', 'financial_status', 'fulfillment_status', 'id', 'item_count', 'items', 'order_number', 'shipping_address', 'status', 'totals'].sort());
 
     const q = async (qs: string) => (await t.call('GET', `/v1/orders?${qs}`, { token: m.token })).body.data;
     expect((await q('channel=meli')).orders.map((o: { channel_order_id: string }) => o.channel_order_id)).toEqual(['2001']);

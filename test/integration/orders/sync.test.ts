@@ -129,6 +129,32 @@ describe('marketplace sync', () => {
     expect(shopify.requests.some((r) => r.status === 429)).toBe(true);
   });
 
+  it('reports a marketplace order too large to store as rejected with its size, and syncing an order again keeps one synced entry', async () => {
+    const orders = shopifyOrders(3, 21);
+    const big = orders[0] as { lineItems: { nodes: Record<string, unknown>[] } };
+    const line = big.lineItems.nodes[0];
+    big.lineItems.nodes = Array.from({ length: 500 }, (_, j) => ({ ...line, id: `gid://shopify/LineItem/${800_000 + j}`, sku: `BIG-${j}`, name: '€'.repeat(300) }));
+    shopify.setOrders(orders);
+    const m = await t.account('Tienda Grande');
+    await t.call('PUT', '/v1/orders/marketplaces/shopify', { token: m.token, body: { base_url: shopify.baseUrl, credentials: { accessToken: shopify.token } } });
+    await t.call('POST', '/v1/orders/sync', { token: m.token, body: { since: '2020-01-01T00:00:00Z' } });
+    const done = await settle(m.token);
+    expect(done.last_sync.status).toBe('completed');
+    expect(done.last_sync.channels.shopify).toMatchObject({ orders_new: 2, orders_rejected: 1 });
+    expect(done.last_sync.channels.shopify.rejected[0].reason).toMatch(/takes \d+ KB as stored, over the 250 KB/);
+
+    const id = (orders[1] as { id: string }).id.split('/').pop()!;
+    for (let n = 1; n <= 3; n++) {
+      shopify.mutate(id, (o) => (o.note = `change ${n}`));
+      await t.call('POST', '/v1/orders/sync', { token: m.token, body: {} });
+      expect((await settle(m.token)).last_sync.channels.shopify).toMatchObject({ orders_updated: 1 });
+    }
+    const listed = (await t.call('GET', '/v1/orders?per_page=10', { token: m.token })).body.data.orders;
+    const mine = listed.find((o: { channel_order_id: string }) => o.channel_order_id.endsWith(id));
+    const detail = (await t.call('GET', `/v1/orders/${mine.id}`, { token: m.token })).body.data;
+    expect(detail.timeline.filter((e: { event: string }) => e.event === 'synced')).toHaveLength(1);
+  });
+
   it('records a channel that refuses the credentials as failed without stopping the others', async () => {
     amazon.setOrders(amazonOrders(5, 5));
     shopify.setOrders(shopifyOrders(4, 6));
