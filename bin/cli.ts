@@ -213,47 +213,17 @@ export const commands: Command[] = [
       },
     }),
   ),
-  {
-    name: 'migrate channel-codes',
-    summary: 'Rewrite data stored under a former channel code (mercadolibre) to the current one (meli); safe to repeat and to run while the service runs',
-    options: {
-      cursor: { type: 'string', value: '<cursor>', description: 'Go on from where an interrupted run stopped (the cursor it printed)' },
-    },
-    request: ({ options }) => migrateFrom(str(options, 'cursor')),
-    next: ({ data }) => (data?.done === false && typeof data.cursor === 'string' ? migrateFrom(data.cursor) : undefined),
-    print: ({ data }, out) => {
-      const counts = ['accounts', 'orders', 'index_rows', 'channel_keys', 'connections', 'credentials', 'syncs'].map((k) => `${k.replace('_', ' ')} ${data[k]}`).join(', ');
-      out.line(`${data.done ? 'Done' : 'Going on'}: ${counts}.`);
-      for (const c of data.conflicts ?? []) out.line(`  left as it was: ${c}`);
-      if (!data.done) out.line(`  cursor: ${data.cursor}`);
-    },
-  },
-  {
-    name: 'migrate signing-secrets',
-    summary: 'Seal the webhook and manifest signing secrets still stored in clear (written before they were encrypted); safe to repeat and to run while the service runs',
-    options: {
-      cursor: { type: 'string', value: '<cursor>', description: 'Go on from where an interrupted run stopped (the cursor it printed)' },
-    },
-    request: ({ options }) => sealFrom(str(options, 'cursor')),
-    next: ({ data }) => (data?.done === false && typeof data.cursor === 'string' ? sealFrom(data.cursor) : undefined),
-    print: ({ data }, out) => {
-      out.line(`${data.done ? 'Done' : 'Going on'}: accounts ${data.accounts}, manifest secrets sealed ${data.manifest_secrets}, webhook secrets sealed ${data.webhook_secrets}.`);
-      if (!data.done) out.line(`  cursor: ${data.cursor}`);
-    },
-  },
-  {
-    name: 'migrate token-scopes',
-    summary: 'Write out the scopes of the tokens issued before every route named one (what each could do then); safe to repeat and to run while the service runs',
-    options: {
-      cursor: { type: 'string', value: '<cursor>', description: 'Go on from where an interrupted run stopped (the cursor it printed)' },
-    },
-    request: ({ options }) => writeOutFrom(str(options, 'cursor')),
-    next: ({ data }) => (data?.done === false && typeof data.cursor === 'string' ? writeOutFrom(data.cursor) : undefined),
-    print: ({ data }, out) => {
-      out.line(`${data.done ? 'Done' : 'Going on'}: tokens ${data.tokens}, scopes written out ${data.written}.`);
-      if (!data.done) out.line(`  cursor: ${data.cursor}`);
-    },
-  },
+  migration('channel-codes', 'Rewrite data stored under a former channel code (mercadolibre) to the current one (meli)', ({ data }, out) => {
+    const counts = ['accounts', 'orders', 'index_rows', 'channel_keys', 'connections', 'credentials', 'syncs'].map((k) => `${k.replace('_', ' ')} ${data[k]}`).join(', ');
+    out.line(`${data.done ? 'Done' : 'Going on'}: ${counts}.`);
+    for (const c of data.conflicts ?? []) out.line(`  left as it was: ${c}`);
+  }),
+  migration('signing-secrets', 'Seal the webhook and manifest signing secrets still stored in clear (written before they were encrypted)', ({ data }, out) =>
+    out.line(`${data.done ? 'Done' : 'Going on'}: accounts ${data.accounts}, manifest secrets sealed ${data.manifest_secrets}, webhook secrets sealed ${data.webhook_secrets}.`),
+  ),
+  migration('token-scopes', 'Write out the scopes of the tokens issued before every route named one (what each could do then)', ({ data }, out) =>
+    out.line(`${data.done ? 'Done' : 'Going on'}: tokens ${data.tokens}, scopes written out ${data.written}.`),
+  ),
   {
     name: 'tariff import',
     summary: 'Replace the tariff table from a CSV file (ncm,description,duty_rate[,description_en][,keywords]); bad lines are listed and nothing is stored',
@@ -435,7 +405,6 @@ const tariffColumns: Column[] = [
   ['IMPORTED', (t) => t.imported_at],
 ];
 
-/** One page of the channel-code migration, from `cursor` (the first page without one). */
 /** The labeled-data format's columns (docs/tariff/data.md), then what a decision adds. */
 const labeledColumns = ['source', 'doc_id', 'date', 'lang', 'hs6', 'description', 'ncm_code', 'declared_code', 'product_link'];
 
@@ -443,16 +412,26 @@ function decisionsFrom(accountId: string, cursor: string | undefined): Call {
   return (api, init) => api.GET('/api/v1/admin/accounts/{id}/tariff-decisions', { ...init, params: { path: { id: accountId }, query: { per_page: '500', ...(cursor ? { cursor } : {}) } } });
 }
 
-function migrateFrom(cursor: string | undefined): Call {
-  return (api, init) => api.POST('/api/v1/admin/migrations/channel-codes', { ...init, body: { cursor } });
-}
-
-function writeOutFrom(cursor: string | undefined): Call {
-  return (api, init) => api.POST('/api/v1/admin/migrations/token-scopes', { ...init, body: { cursor } });
-}
-
-function sealFrom(cursor: string | undefined): Call {
-  return (api, init) => api.POST('/api/v1/admin/migrations/signing-secrets', { ...init, body: { cursor } });
+/**
+ * `migrate <what>`: an operator migration (POST /api/v1/admin/migrations/<what>), page after page
+ * from the cursor each answers until it says done; `line` prints a page's counts, and the cursor
+ * is printed after them while it goes on (so an interrupted run can go on with --cursor).
+ */
+function migration(what: 'channel-codes' | 'signing-secrets' | 'token-scopes', summary: string, line: (answer: ApiAnswer, out: Printer) => void): Command {
+  const from = (cursor: string | undefined): Call => (api, init) => api.POST(`/api/v1/admin/migrations/${what}`, { ...init, body: { cursor } });
+  return {
+    name: `migrate ${what}`,
+    summary: `${summary}; safe to repeat and to run while the service runs`,
+    options: {
+      cursor: { type: 'string', value: '<cursor>', description: 'Go on from where an interrupted run stopped (the cursor it printed)' },
+    },
+    request: ({ options }) => from(str(options, 'cursor')),
+    next: ({ data }) => (data?.done === false && typeof data.cursor === 'string' ? from(data.cursor) : undefined),
+    print: (answer, out) => {
+      line(answer, out);
+      if (!answer.data.done) out.line(`  cursor: ${answer.data.cursor}`);
+    },
+  };
 }
 
 /** A file's text for the request; a missing or unreadable file is a usage error. */
