@@ -434,6 +434,22 @@ function migration(what: 'channel-codes' | 'signing-secrets' | 'token-scopes', s
   };
 }
 
+/**
+ * The API base URL, refused when a token would travel in clear to another machine: https, or http
+ * to this machine only (localhost, 127.0.0.0/8, ::1), as the twin serves.
+ */
+export function baseUrlOf(base: string): string {
+  let url: URL;
+  try {
+    url = new URL(base);
+  } catch {
+    throw new UsageError(`The API URL must be a URL, e.g. https://api.example.com/api; got '${base}'.`);
+  }
+  const loopback = url.hostname === 'localhost' || url.hostname === '[::1]' || /^127(\.\d{1,3}){3}$/.test(url.hostname);
+  if (url.protocol === 'https:' || (url.protocol === 'http:' && loopback)) return base;
+  throw new UsageError(`The API URL ${url.origin} is not https: the token would travel in clear. Use https, or http only to this machine (localhost).`);
+}
+
 /** A file's text for the request; a missing or unreadable file is a usage error. */
 function readTextFile(path: string): string {
   try {
@@ -563,7 +579,7 @@ export async function run(argv: string[], io: Partial<CliIO> = {}): Promise<numb
       throw new UsageError('No token: set DESPACHO_TOKEN (or ADMIN_TOKEN), or pass --token.');
     }
     const args = Object.fromEntries(argNames.map((n, i) => [n, rest[i]]));
-    const base = (str(values, 'url') ?? env.DESPACHO_URL ?? defaultUrl).replace(/\/+$/, '');
+    const base = baseUrlOf((str(values, 'url') ?? env.DESPACHO_URL ?? defaultUrl).replace(/\/+$/, ''));
     if (command.direct) return await command.direct({ args, options: values }, { stdout, stderr, env, fetch: doFetch, signal: io.signal, base, token });
     let call: Call | undefined = command.request({ args, options: values });
     const bearer = command.auth === false ? undefined : token;
