@@ -140,6 +140,29 @@ export async function bundleBytes(handler: string): Promise<number> {
   return outputFiles.find((f) => f.path.endsWith('index.mjs'))!.contents.byteLength;
 }
 
+/**
+ * The bytes of each handler's index.mjs, every one built in one esbuild run (each module parsed
+ * once for all of them, where a build per handler parsed the SDK again for each): what the budget
+ * test reads. Each entry is its own bundle, as `bundleBytes` builds it.
+ */
+export async function bundlesBytes(handlers: readonly string[]): Promise<Map<string, number>> {
+  const { outputFiles } = await build({
+    ...lambdaBuildOptions,
+    entryPoints: Object.fromEntries(handlers.map((h) => [`${h}/index`, join(repoRoot, 'lambdas', `${h}.ts`)])),
+    outdir: join(repoRoot, '.bench', 'budget'),
+    outExtension: { '.js': '.mjs' },
+    absWorkingDir: repoRoot,
+    write: false,
+  });
+  const sizes = new Map<string, number>();
+  for (const h of handlers) {
+    const file = outputFiles.find((f) => f.path === join(repoRoot, '.bench', 'budget', h, 'index.mjs'));
+    if (!file) throw new Error(`no bundle built for ${h}`);
+    sizes.set(h, file.contents.byteLength);
+  }
+  return sizes;
+}
+
 /** Each bundle's size budget in KB, by handler (`npm run bench:cold -- --write-budgets` writes it; test/bench/budgets.test.ts holds every bundle to it). */
 export const budgetsFile = join(repoRoot, 'scripts', 'bundle-budgets.json');
 

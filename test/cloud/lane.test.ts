@@ -159,6 +159,9 @@ describe.runIf(run)('the cloud lane: the synthesized stacks on moto_server and D
     });
     expect(order.status).toBe(201);
     expect(order.body.data.order_number).toMatch(/^WEB-/);
+    // What the function wrote (its metric's EMF line among it) is its log stream, as CloudWatch
+    // keeps it, not the runner's output.
+    expect(lane.functions.logsOf(fn('OrdersCreate')).some((line) => line.includes('"OrdersCreated"'))).toBe(true);
   });
 
   it('uploads a document by the presigned POST to S3 and downloads it by a presigned GET', async () => {

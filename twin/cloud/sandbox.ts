@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import type { Readable } from 'node:stream';
 import type { Deployment, StackResource } from './template';
 
 /*
@@ -87,6 +88,9 @@ interface Sandbox {
   pending?: { id: string; resolve(v: unknown): void; reject(e: Error): void; timer: NodeJS.Timeout };
 }
 
+/** The lines of a function's log kept (the newest). */
+const logLines = 1_000;
+
 export class Functions {
   private readonly pools = new Map<string, Sandbox[]>();
   private readonly waiting = new Map<string, (() => void)[]>();
@@ -94,12 +98,37 @@ export class Functions {
   readonly clock = new Float64Array(new SharedArrayBuffer(8));
   /** Cold starts so far, by function (a new sandbox each). */
   readonly coldStarts = new Map<string, number>();
+  /**
+   * What each function wrote (stdout and stderr), its last `logLines` lines, as CloudWatch keeps a
+   * function's log stream: not the runner's output, where the suite's log must stay readable.
+   * `DESPACHO_LANE_LOGS=1` also writes them to this process's stderr.
+   */
+  private readonly logs = new Map<string, string[]>();
 
   constructor(
     readonly specs: Map<string, FunctionSpec>,
     private readonly runtime: RuntimeEnvironment,
     private readonly opts: { maxConcurrencyPerFunction?: number; logLevel?: string } = {},
   ) {}
+
+  /** The lines function `name` wrote, oldest first (the last `logLines`). */
+  logsOf(name: string): readonly string[] {
+    return this.logs.get(name) ?? [];
+  }
+
+  private keepLogs(name: string, stream: Readable): void {
+    let partial = '';
+    stream.setEncoding('utf8');
+    stream.on('data', (chunk: string) => {
+      const lines = (partial + chunk).split('\n');
+      partial = lines.pop() ?? '';
+      const kept = this.logs.get(name) ?? [];
+      kept.push(...lines);
+      if (kept.length > logLines) kept.splice(0, kept.length - logLines);
+      this.logs.set(name, kept);
+      if (process.env.DESPACHO_LANE_LOGS === '1') for (const line of lines) process.stderr.write(`[${name}] ${line}\n`);
+    });
+  }
 
   byArn(arn: string): FunctionSpec {
     const name = /:function:([^:]+)(:[^:]+)?$/.exec(arn)?.[1];
@@ -214,10 +243,12 @@ export class Functions {
       env,
       execArgv: [],
       workerData: { file: spec.file, export: spec.exportName, functionName: spec.name, functionArn: spec.arn, memoryMb: spec.memoryMb, clock: this.clock.buffer },
-      stdout: false,
-      stderr: false,
+      stdout: true,
+      stderr: true,
     });
     worker.unref();
+    this.keepLogs(spec.name, worker.stdout);
+    this.keepLogs(spec.name, worker.stderr);
     const sandbox: Sandbox = { worker, busy: false, ready: undefined as never };
     sandbox.ready = new Promise((resolve) => {
       worker.once('message', (m: { ready: boolean; error?: LambdaError }) => resolve(m.ready ? undefined : m.error));

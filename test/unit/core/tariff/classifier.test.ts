@@ -130,19 +130,26 @@ describe('determinism', () => {
 });
 
 describe('speed', () => {
-  it('classifies well over 2,000 items a second', () => {
+  // Timed in this process's CPU time, not the wall clock: a machine busy with other work slows the
+  // clock's figure, not the work's (the CI shares two cores).
+  const cpuMs = (since: NodeJS.CpuUsage) => {
+    const used = process.cpuUsage(since);
+    return (used.user + used.system) / 1000;
+  };
+
+  it('classifies well over 2,000 items a second of CPU time', () => {
     const descriptions = ['Remera algodon talle M', 'Xiaomi Redmi Note 13 128GB', 'funda silicona iphone 15', 'Nike Air Max 90 mens running shoes', 'Set de cubiertos 24 piezas', 'Lego Star Wars', 'Perfume 100ml', 'xx yy zz'];
     const n = 4000;
-    const started = performance.now();
+    const started = process.cpuUsage();
     for (let i = 0; i < n; i++) offline.classify({ description: descriptions[i % descriptions.length] });
-    const perSecond = n / ((performance.now() - started) / 1000);
+    const perSecond = n / (cpuMs(started) / 1000);
     expect(perSecond).toBeGreaterThan(2000);
   });
 
-  it('builds its index of the built-in table in well under a second', () => {
-    const started = performance.now();
+  it('builds its index of the built-in table in well under a second of CPU time', () => {
+    const started = process.cpuUsage();
     createOfflineClassifier(builtinTariff);
-    expect(performance.now() - started).toBeLessThan(1000);
+    expect(cpuMs(started)).toBeLessThan(1000);
   });
 });
 
