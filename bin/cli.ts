@@ -351,31 +351,84 @@ export const commands: Command[] = [
   },
   {
     name: 'listen',
-    summary: "Forward the token's account's new events to a local URL, signed as real deliveries with a secret of this session (Ctrl-C stops; a rerun goes on)",
+    summary: "Forward the token's account's new events to a local URL, signed as real deliveries with this machine's listen secret (the same on every run); a failed forward is retried on the delivery schedule (Ctrl-C stops; a rerun goes on)",
     options: {
-      'forward-to': { type: 'string', value: '<url>', description: 'Where to POST each event, e.g. http://localhost:4000/hooks', required: true },
+      'forward-to': { type: 'string', value: '<url>', description: 'Where to POST each event, e.g. http://localhost:4000/hooks (required unless --print-secret)' },
       events: { type: 'string', value: '<a,b>', description: 'Only these events (comma-separated; default every event)' },
       state: { type: 'string', value: '<file>', description: 'Where to keep the position (default ~/.despacho/listen-<digest>.json, one per URL, token and events)' },
       interval: { type: 'string', value: '<ms>', description: 'Between polls of the feed (default 2000)' },
+      'retry-delays': { type: 'string', value: '<ms,ms,...>', description: 'Waits before each retry of a failed forward (default the delivery schedule: 1 min, 5 min, 30 min, 2 h, 24 h)' },
+      'print-secret': { type: 'boolean', description: "Print this machine's listen secret for the account, alone, and exit" },
     },
     request: () => {
       throw new UsageError('listen follows the feed');
     },
     print: () => undefined,
     direct: async ({ options }, io) => {
-      const { listen, ListenUsageError } = await import('./listen');
+      const { listen, printSecret } = await import('./listen');
+      const machine = { baseUrl: io.base, token: io.token!, configDir: io.env.DESPACHO_CONFIG_DIR || undefined };
+      const listenIO = { stdout: io.stdout, stderr: io.stderr, fetch: io.fetch, signal: io.signal };
+      if (options['print-secret'] === true) return listenUsage(() => printSecret(machine, listenIO));
       const interval = str(options, 'interval');
       if (interval !== undefined && !/^\d{2,7}$/.test(interval)) throw new UsageError('--interval must be a number of milliseconds, 10 or more.');
+      const delays = str(options, 'retry-delays');
+      if (delays !== undefined && !/^\d{1,9}(,\d{1,9}){0,9}$/.test(delays)) throw new UsageError('--retry-delays must be up to 10 comma-separated numbers of milliseconds, e.g. 1000,5000,30000.');
       const events = str(options, 'events')?.split(',').map((e) => e.trim()).filter(Boolean);
-      try {
-        return await listen(
-          { baseUrl: io.base, token: io.token!, forwardTo: String(options['forward-to']), events, stateFile: str(options, 'state'), intervalMs: interval ? Number(interval) : undefined },
+      return listenUsage(() =>
+        listen(
+          {
+            ...machine,
+            forwardTo: str(options, 'forward-to') ?? '',
+            events,
+            stateFile: str(options, 'state'),
+            intervalMs: interval ? Number(interval) : undefined,
+            retryDelaysMs: delays?.split(',').map(Number),
+          },
+          listenIO,
+        ),
+      );
+    },
+  },
+  {
+    name: 'events resend',
+    summary: "Send one of the account's past events (its last 30 days) again to a local URL, signed as listen signs",
+    args: ['id'],
+    options: {
+      'forward-to': { type: 'string', value: '<url>', description: 'Where to POST it, e.g. http://localhost:4000/hooks', required: true },
+    },
+    request: () => {
+      throw new UsageError('resend reads the feed');
+    },
+    print: () => undefined,
+    direct: async ({ args, options }, io) => {
+      const { resend } = await import('./listen');
+      return listenUsage(() =>
+        resend(
+          { baseUrl: io.base, token: io.token!, configDir: io.env.DESPACHO_CONFIG_DIR || undefined, forwardTo: String(options['forward-to']), eventId: args.id },
           { stdout: io.stdout, stderr: io.stderr, fetch: io.fetch, signal: io.signal },
-        );
-      } catch (err) {
-        if (err instanceof ListenUsageError) throw new UsageError(err.message);
-        throw err;
-      }
+        ),
+      );
+    },
+  },
+  {
+    name: 'trigger',
+    summary: 'Send a sample of an event type to a local URL, signed as listen signs (the example in openapi.json, else the newest of its kind in the feed)',
+    args: ['event'],
+    options: {
+      'forward-to': { type: 'string', value: '<url>', description: 'Where to POST it, e.g. http://localhost:4000/hooks', required: true },
+    },
+    request: () => {
+      throw new UsageError('trigger sends a sample');
+    },
+    print: () => undefined,
+    direct: async ({ args, options }, io) => {
+      const { trigger } = await import('./listen');
+      return listenUsage(() =>
+        trigger(
+          { baseUrl: io.base, token: io.token!, configDir: io.env.DESPACHO_CONFIG_DIR || undefined, forwardTo: String(options['forward-to']), eventType: args.event },
+          { stdout: io.stdout, stderr: io.stderr, fetch: io.fetch, signal: io.signal },
+        ),
+      );
     },
   },
   {
@@ -397,6 +450,17 @@ export const commands: Command[] = [
 ];
 
 type Column = [header: string, cell: (row: any) => unknown];
+
+/** Runs a listen-family command; its usage errors are the CLI's (exit 2). */
+async function listenUsage(run: () => Promise<number>): Promise<number> {
+  const { ListenUsageError } = await import('./listen');
+  try {
+    return await run();
+  } catch (err) {
+    if (err instanceof ListenUsageError) throw new UsageError(err.message.startsWith('needs ') ? `'listen' ${err.message}` : err.message);
+    throw err;
+  }
+}
 
 const tariffColumns: Column[] = [
   ['SOURCE', (t) => t.source],
