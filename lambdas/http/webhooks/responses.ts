@@ -47,10 +47,6 @@ const secretFields = {
   standard_webhooks_secret: v.pipe(v.string(), v.regex(oneFormSecret), v.description('Deprecated (removed in the next release): the same value as hmac_secret')),
 };
 
-/** What a creation or a rotation says about the secret it shows. */
-export const secretNotice =
-  'Store the secret now: it is shown only once. It signs both X-Service-Signature and webhook-signature; a Standard Webhooks library takes it as it is.';
-
 export const webhooksResponses = {
   WebhooksAvailableEvents: {
     answers: {

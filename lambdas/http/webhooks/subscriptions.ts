@@ -2,7 +2,7 @@ import { route } from '../kit/route';
 import { byMethod } from '../kit/by-method';
 import { created, ok } from '../kit/reply';
 import { standardWebhooksSecret } from '#core/webhooks/delivery-rules';
-import { secretNotice } from './responses';
+import { secretNotice } from './secret-notice';
 import { subscribe, subscriptionsOf, subscriptionView } from '#services/webhooks/webhooks';
 import { WebhooksCreate } from '#catalog/webhooks';
 
