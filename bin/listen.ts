@@ -224,10 +224,20 @@ export async function listen(o: ListenOptions, io: ListenIO): Promise<number> {
     out(`Ready. Forwarding ${o.events?.length ? o.events.join(', ') : 'every event'} of this token's account to ${o.forwardTo} (Ctrl-C stops; state ${stateFile}).`);
     out(`Webhook signing secret (this machine and account, the same on every run; --print-secret prints it alone): ${secret}`);
 
+    // After a failed forward the target is left alone until that forward's next attempt: the
+    // events meanwhile wait with it, none sent (a target that hangs would hold each event for the
+    // whole timeout, one after the other).
+    let restingUntil = 0;
     /** One attempt; a failure waits in `retries` for its next one, until the schedule runs out. */
     const attempt = async (envelope: Envelope, delivery: number, failures: number) => {
+      if (Date.now() < restingUntil) {
+        retries[envelope.id] = { envelope, delivery, failures, due: new Date(restingUntil).toISOString() };
+        out(`${new Date().toISOString()}  ${envelope.type.padEnd(30)} ${envelope.id}  not sent: the last forward failed; tried in ${humanDelay(restingUntil - Date.now())}`);
+        return;
+      }
       const result = await forward(o.forwardTo, secret, envelope, delivery);
       const delay = delays[failures];
+      if (!result.ok && delay !== undefined) restingUntil = Date.now() + delay;
       if (result.ok) delete retries[envelope.id];
       else if (delay === undefined) delete retries[envelope.id];
       else retries[envelope.id] = { envelope, delivery, failures: failures + 1, due: new Date(Date.now() + delay).toISOString() };

@@ -261,6 +261,26 @@ describe('npm run cli -- listen', () => {
     for (const r of receiver.received) expect(new Webhook(secret).verify(r.body, headersOf(r))).toMatchObject({ type: 'document.uploaded' });
   }, 30_000);
 
+  it('leaves a failing target alone until its next attempt: the events meanwhile wait, none sent', async () => {
+    const partner = await t.account('Listener Resting');
+    receiver.status = () => 503;
+    const stop = new AbortController();
+    const out = lines();
+    const running = run(
+      ['listen', '--url', t.twin.apiUrl, '--token', partner.token, '--forward-to', receiver.url, '--state', join(dir, 'resting.json'), '--interval', '200', '--retry-delays', '60000'],
+      { stdout: out, stderr: out, env: { DESPACHO_CONFIG_DIR: dir }, signal: stop.signal },
+    );
+    await out.match(secretLine);
+    for (let n = 0; n < 3; n++) await uploadDoc(partner.token);
+    await t.settle();
+    await out.match(/-> 503/);
+    await out.match(/(not sent: the last forward failed; tried in [\d.]+ s[\s\S]*){2}/);
+    stop.abort();
+    expect(await running).toBe(0);
+    expect(receiver.received).toHaveLength(1);
+    expect(out.text).toMatch(/3 failed forwards still to retry/);
+  }, 30_000);
+
   it('keeps a pending retry across a restart and sends it then', async () => {
     const partner = await t.account('Listener Retry Restart');
     receiver.status = () => 503;
