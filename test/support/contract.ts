@@ -114,7 +114,7 @@ export function eventProblem(event: { id: string; type: string; created_at: stri
   return envelopeProblem({ id: event.id, type: event.type, created_at: event.created_at, data: event.data }, op, 'event');
 }
 
-function envelopeProblem(envelope: { type?: string }, op: Json, what: string): string | undefined {
+function envelopeProblem(envelope: { type?: string; [field: string]: unknown }, op: Json, what: string): string | undefined {
   const key = `webhook ${envelope.type}`;
   let validate = validators.get(key);
   if (!validate) {

@@ -157,7 +157,12 @@ export const eventPayloads = {
   },
   'order.cancelled': {
     when: 'an order was cancelled (by the API or its marketplace)',
-    data: v.strictObject({ ...orderSummary, cancelled_at: d(nullable(timestamp), 'When'), reason: d(nullable(v.string()), 'Why, as given') }),
+    data: v.strictObject({
+      ...orderSummary,
+      cancelled_at: d(nullable(timestamp), 'When'),
+      reason: d(nullable(v.string()), 'Why, as given'),
+      voided_shipments: v.optional(d(v.array(integer), "The order's shipments, their labels voided by the cancel (present when cancelled through the API)")),
+    }),
     example: { ...order, status: 'cancelled', cancelled_at: at, reason: 'customer request' },
   },
   'shipment.created': {
