@@ -23399,8 +23399,8 @@ export interface operations {
                                 tracking_number: string;
                                 /** @description Where the label is */
                                 label_url: string;
-                                /** @description Estimated delivery date (YYYY-MM-DD) */
-                                estimated_delivery: string;
+                                /** @description Estimated delivery date (YYYY-MM-DD); null when the carrier gives none (UPS and USPS may not) */
+                                estimated_delivery: string | null;
                                 /**
                                  * Format: date-time
                                  * @description When the label was made
@@ -31079,8 +31079,8 @@ export interface operations {
                         tracking_number: string;
                         /** @description Where the label is */
                         label_url: string;
-                        /** @description Estimated delivery date (YYYY-MM-DD) */
-                        estimated_delivery: string;
+                        /** @description Estimated delivery date (YYYY-MM-DD); null when the carrier gives none (UPS and USPS may not) */
+                        estimated_delivery: string | null;
                         /**
                          * Format: date-time
                          * @description When the label was made

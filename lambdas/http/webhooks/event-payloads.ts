@@ -174,7 +174,7 @@ export const eventPayloads = {
       service: d(v.string(), "The carrier's service"),
       tracking_number: d(v.string(), 'Tracking number'),
       label_url: d(v.string(), 'Where the label is'),
-      estimated_delivery: d(v.string(), 'Estimated delivery date (YYYY-MM-DD)'),
+      estimated_delivery: d(nullable(v.string()), 'Estimated delivery date (YYYY-MM-DD); null when the carrier gives none (UPS and USPS may not)'),
       created_at: d(timestamp, 'When the label was made'),
     }),
     example: {
