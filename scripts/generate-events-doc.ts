@@ -53,6 +53,14 @@ function rows(object: Json, prefix: string): string[] {
   return out;
 }
 
+/** An example body: the envelope and each field of its `data` on a line of its own, what a field holds on that line. */
+function exampleText(example: Json): string {
+  const { data, ...envelope } = example;
+  const fields = Object.entries<unknown>(data).map(([k, v]) => `    ${JSON.stringify(k)}: ${JSON.stringify(v)}`);
+  const head = Object.entries<unknown>(envelope).map(([k, v]) => `  ${JSON.stringify(k)}: ${JSON.stringify(v)},`);
+  return ['{', ...head, '  "data": {', fields.join(',\n'), '  }', '}'].join('\n');
+}
+
 /** The section as the document has it now. */
 export function eventsSection(): string {
   const webhooks = serviceDocument().webhooks as Record<string, { post: Json }>;
@@ -63,7 +71,7 @@ export function eventsSection(): string {
     const media = op.requestBody.content['application/json'];
     lines.push(`#### \`${name}\``, '', `${op.summary}. ${op.description ?? ''}`.trim(), '');
     lines.push('| `data` field | Type | Meaning |', '|---|---|---|', ...rows(media.schema.properties.data, ''), '');
-    if (media.example) lines.push('<details><summary>Example delivery body</summary>', '', '```json', JSON.stringify(media.example, null, 2), '```', '', '</details>', '');
+    if (media.example) lines.push('<details><summary>Example delivery body</summary>', '', '```json', exampleText(media.example), '```', '', '</details>', '');
   }
   return `${begin}\n${lines.join('\n')}\n${end}`;
 }
