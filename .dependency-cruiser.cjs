@@ -44,10 +44,10 @@ module.exports = {
     only('declarations-import-only-declarations', 'every layer may import the declarations, so they import nothing of any layer.', declarations, []),
     {
       name: 'answers-only-for-the-reference',
-      comment: "the answer schemas (http/<area>/responses.ts, http/manifests/alternative/responses.ts) are read by the routes and the openapi function only: a handler importing them would carry every schema in its bundle.",
+      comment: "the answer schemas (http/<area>/responses.ts, http/manifests/alternative/responses.ts) are read by the routes and the openapi function only: a handler importing them would carry every schema in its bundle. The events' payloads (http/webhooks/event-payloads.ts) are answers of the reference too, built from the same kit.",
       severity: 'error',
-      from: { path: '^lambdas/', pathNot: '^lambdas/http/(.+/responses|system/openapi(-document)?)[.]ts$' },
-      to: { path: '^lambdas/http/.+/responses[.]ts$' },
+      from: { path: '^lambdas/', pathNot: '^lambdas/http/(.+/responses|system/openapi(-document)?|webhooks/event-payloads)[.]ts$' },
+      to: { path: '^lambdas/http/(.+/responses|webhooks/event-payloads)[.]ts$' },
     },
     {
       name: 'intake-worker-not-request-half',

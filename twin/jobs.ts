@@ -3,7 +3,7 @@ import type { Context, SQSEvent, SQSBatchResponse } from 'aws-lambda';
 import { defineEntity, isConditionalFailure, key, service } from '#infra/entities/entity';
 import type { QueuePort } from '#infra/queues';
 import type { TimerPort } from '#infra/timers';
-import { busEnvelope, type EventPort } from '#infra/events';
+import { busEnvelope, type DomainEvent, type EventPort } from '#infra/events';
 import type { EventRuleDef, QueueDef, QueueName, WorkerDef } from '#catalog/types';
 import { now } from '#infra/clock';
 import { logger } from '#shared/logger';
@@ -49,6 +49,8 @@ export interface JobRunnerOptions {
   loadWorker: (w: WorkerDef) => Promise<WorkerHandler>;
   /** Jobs run at once, as Lambda runs several batches side by side (default 8). */
   concurrency?: number;
+  /** Sees every event published, before the bus takes it (the test suite holds each to its schema). */
+  checkEvent?: (e: DomainEvent) => void;
 }
 
 export class TwinJobs implements QueuePort, TimerPort, EventPort {
@@ -92,6 +94,7 @@ export class TwinJobs implements QueuePort, TimerPort, EventPort {
 
   async publish(events: Parameters<EventPort['publish']>[0]) {
     for (const e of events) {
+      this.opts.checkEvent?.(e);
       for (const rule of this.opts.eventRules.filter((r) => r.eventTypes.includes(e.type))) {
         await this.enqueue(rule.queue, busEnvelope(e), now());
       }

@@ -10,7 +10,7 @@ import { resetDocumentClient } from '#infra/dynamo';
 import { useBlobs } from '#infra/blobs';
 import { useQueues } from '#infra/queues';
 import { useTimers } from '#infra/timers';
-import { useEvents } from '#infra/events';
+import { useEvents, type DomainEvent } from '#infra/events';
 import { LocalMarketplaceCredentials, useMarketplaceCredentials } from '#infra/marketplace-credentials';
 import { LocalCarrierCredentials, useCarrierCredentials } from '#infra/carrier-credentials';
 import { LocalSealer, useSecretSealer } from '#infra/sealed-secrets';
@@ -41,6 +41,8 @@ export interface TwinOptions {
   jobPollMs?: number;
   /** The fake carriers' tracking step (default 10 minutes): in transit, then out for delivery, then delivered. */
   carrierStepMs?: number;
+  /** Sees every event published (the integration suite holds each to its schema: test/support/twin.ts). */
+  checkEvent?: (e: DomainEvent) => void;
 }
 
 export interface Twin {
@@ -109,6 +111,7 @@ export async function startTwin(opts: TwinOptions): Promise<Twin> {
       queues: { ...queues, [pipelineQueue]: pipelineQueueDef },
       workers: [...workers, pipelineWorker],
       eventRules,
+      checkEvent: opts.checkEvent,
       loadWorker: async (w) => (w.id === pipelineWorker.id ? pipeline!.handler : loadHandler(w.handler)),
     });
     pipeline = new TwinPipeline(jobs, loadHandler);

@@ -747,7 +747,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Close a batch: every later write to it gets 423 (broker or admin); a reviewed batch announces its review (manifest.processed) */
+        /** Close a batch: every later write to it gets 423 (broker or admin); a reviewed batch announces its review (manifest.reviewed) */
         post: operations["CouriersBatchClose"];
         delete?: never;
         options?: never;
@@ -1624,7 +1624,10 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /** New order received */
+        /**
+         * New order received
+         * @description Sent when an order enters: created through the API or by a marketplace sync.
+         */
         post: operations["event_order_created"];
         delete?: never;
         options?: never;
@@ -1641,7 +1644,10 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /** Order status changed */
+        /**
+         * Order status changed
+         * @description Sent when an order's status changed (by the API, a marketplace sync or its shipments' tracking), or a shipment was made for it.
+         */
         post: operations["event_order_updated"];
         delete?: never;
         options?: never;
@@ -1658,7 +1664,10 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /** Order was cancelled */
+        /**
+         * Order was cancelled
+         * @description Sent when an order was cancelled (by the API or its marketplace).
+         */
         post: operations["event_order_cancelled"];
         delete?: never;
         options?: never;
@@ -1675,7 +1684,10 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /** Label generated, tracking available */
+        /**
+         * Label generated, tracking available
+         * @description Sent when a label was bought for an order: tracking is available.
+         */
         post: operations["event_shipment_created"];
         delete?: never;
         options?: never;
@@ -1692,7 +1704,10 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /** Package delivered */
+        /**
+         * Package delivered
+         * @description Sent when a shipment's tracking reports it delivered.
+         */
         post: operations["event_shipment_delivered"];
         delete?: never;
         options?: never;
@@ -1709,7 +1724,10 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /** Stock fell below a threshold */
+        /**
+         * Stock fell below a threshold
+         * @description Sent when a product's stock fell below its threshold (once per fall).
+         */
         post: operations["event_inventory_low_stock"];
         delete?: never;
         options?: never;
@@ -1726,7 +1744,10 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /** Courier manifest completed */
+        /**
+         * Courier manifest completed: its results are ready (once per processing run)
+         * @description Sent when a processing run completes (a submission, an update that changed items, a tax-id correction), once per run. A broker's later review is `manifest.reviewed`.
+         */
         post: operations["event_manifest_processed"];
         delete?: never;
         options?: never;
@@ -1743,8 +1764,31 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /** Processing finished successfully */
+        /**
+         * Processing run finished successfully: which run, what it covered, when
+         * @description Sent when a processing run completes, once per run, just before `manifest.processed` (which carries the results): for following runs.
+         */
         post: operations["event_manifest_processing_completed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "manifest.reviewed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A broker's review of the results ended (the batch was closed): the products it changed
+         * @description Sent when a broker closed a batch whose results a review corrected: once per review (closing again announces nothing; reopening, correcting and closing announces the new revision). Lists the first 20 products changed, newest first; `decisions_path` lists them all.
+         */
+        post: operations["event_manifest_reviewed"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1760,7 +1804,10 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /** Invalid tax IDs found (quota 0 or validation error) */
+        /**
+         * Invalid tax IDs found (quota 0 or validation error)
+         * @description Sent when the web-services stage closed with invalid tax ids or used-up quotas: one event per 500 flagged AWBs.
+         */
         post: operations["event_manifest_invalid_cuit_detected"];
         delete?: never;
         options?: never;
@@ -1777,7 +1824,10 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /** Total due amount calculated */
+        /**
+         * Total due amount calculated
+         * @description Sent when a processing run completes, once per run, just before `manifest.processing_completed` and `manifest.processed`.
+         */
         post: operations["event_manifest_total_due"];
         delete?: never;
         options?: never;
@@ -1794,7 +1844,10 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /** Processing failed critically */
+        /**
+         * Processing failed critically
+         * @description Sent when a step of a run failed after its retries.
+         */
         post: operations["event_manifest_processing_failed"];
         delete?: never;
         options?: never;
@@ -1811,7 +1864,10 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /** Transport document uploaded */
+        /**
+         * Transport document uploaded
+         * @description Sent when a document was uploaded, a large upload completed, or a supersede made its new version.
+         */
         post: operations["event_document_uploaded"];
         delete?: never;
         options?: never;
@@ -1828,7 +1884,10 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /** Document passed validation */
+        /**
+         * Document passed validation
+         * @description Sent when a document was validated.
+         */
         post: operations["event_document_validated"];
         delete?: never;
         options?: never;
@@ -1845,7 +1904,10 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /** Document approved */
+        /**
+         * Document approved
+         * @description Sent when a document was approved.
+         */
         post: operations["event_document_approved"];
         delete?: never;
         options?: never;
@@ -1862,7 +1924,10 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /** Document rejected */
+        /**
+         * Document rejected
+         * @description Sent when a document was rejected.
+         */
         post: operations["event_document_rejected"];
         delete?: never;
         options?: never;
@@ -1879,7 +1944,10 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /** Document replaced by a newer version */
+        /**
+         * Document replaced by a newer version
+         * @description Sent when a newer version replaced the document (sent for the old version).
+         */
         post: operations["event_document_superseded"];
         delete?: never;
         options?: never;
@@ -1896,7 +1964,10 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /** Document downloaded */
+        /**
+         * Document downloaded
+         * @description Sent when a document was downloaded.
+         */
         post: operations["event_document_downloaded"];
         delete?: never;
         options?: never;
@@ -20162,7 +20233,7 @@ export interface operations {
                         success: true;
                         data: {
                             /** @enum {string} */
-                            event: "order.created" | "order.updated" | "order.cancelled" | "shipment.created" | "shipment.delivered" | "inventory.low_stock" | "manifest.processed" | "manifest.processing_completed" | "manifest.invalid_cuit_detected" | "manifest.total_due" | "manifest.processing_failed" | "document.uploaded" | "document.validated" | "document.approved" | "document.rejected" | "document.superseded" | "document.downloaded";
+                            event: "order.created" | "order.updated" | "order.cancelled" | "shipment.created" | "shipment.delivered" | "inventory.low_stock" | "manifest.processed" | "manifest.processing_completed" | "manifest.reviewed" | "manifest.invalid_cuit_detected" | "manifest.total_due" | "manifest.processing_failed" | "document.uploaded" | "document.validated" | "document.approved" | "document.rejected" | "document.superseded" | "document.downloaded";
                             type: string;
                             action: string;
                             description: string;
@@ -20338,7 +20409,7 @@ export interface operations {
                         data: {
                             id: number;
                             endpoint_url: string;
-                            events: ("order.created" | "order.updated" | "order.cancelled" | "shipment.created" | "shipment.delivered" | "inventory.low_stock" | "manifest.processed" | "manifest.processing_completed" | "manifest.invalid_cuit_detected" | "manifest.total_due" | "manifest.processing_failed" | "document.uploaded" | "document.validated" | "document.approved" | "document.rejected" | "document.superseded" | "document.downloaded")[];
+                            events: ("order.created" | "order.updated" | "order.cancelled" | "shipment.created" | "shipment.delivered" | "inventory.low_stock" | "manifest.processed" | "manifest.processing_completed" | "manifest.reviewed" | "manifest.invalid_cuit_detected" | "manifest.total_due" | "manifest.processing_failed" | "document.uploaded" | "document.validated" | "document.approved" | "document.rejected" | "document.superseded" | "document.downloaded")[];
                             active: boolean;
                             /** @enum {string} */
                             health_status: "healthy" | "degraded" | "unhealthy" | "disabled";
@@ -20517,7 +20588,7 @@ export interface operations {
             content: {
                 "application/json": {
                     endpoint_url: string;
-                    events: ("order.created" | "order.updated" | "order.cancelled" | "shipment.created" | "shipment.delivered" | "inventory.low_stock" | "manifest.processed" | "manifest.processing_completed" | "manifest.invalid_cuit_detected" | "manifest.total_due" | "manifest.processing_failed" | "document.uploaded" | "document.validated" | "document.approved" | "document.rejected" | "document.superseded" | "document.downloaded")[];
+                    events: ("order.created" | "order.updated" | "order.cancelled" | "shipment.created" | "shipment.delivered" | "inventory.low_stock" | "manifest.processed" | "manifest.processing_completed" | "manifest.reviewed" | "manifest.invalid_cuit_detected" | "manifest.total_due" | "manifest.processing_failed" | "document.uploaded" | "document.validated" | "document.approved" | "document.rejected" | "document.superseded" | "document.downloaded")[];
                     /** @default true */
                     active?: boolean;
                 };
@@ -20544,7 +20615,7 @@ export interface operations {
                         data: {
                             id: number;
                             endpoint_url: string;
-                            events: ("order.created" | "order.updated" | "order.cancelled" | "shipment.created" | "shipment.delivered" | "inventory.low_stock" | "manifest.processed" | "manifest.processing_completed" | "manifest.invalid_cuit_detected" | "manifest.total_due" | "manifest.processing_failed" | "document.uploaded" | "document.validated" | "document.approved" | "document.rejected" | "document.superseded" | "document.downloaded")[];
+                            events: ("order.created" | "order.updated" | "order.cancelled" | "shipment.created" | "shipment.delivered" | "inventory.low_stock" | "manifest.processed" | "manifest.processing_completed" | "manifest.reviewed" | "manifest.invalid_cuit_detected" | "manifest.total_due" | "manifest.processing_failed" | "document.uploaded" | "document.validated" | "document.approved" | "document.rejected" | "document.superseded" | "document.downloaded")[];
                             active: boolean;
                             /** @enum {string} */
                             health_status: "healthy" | "degraded" | "unhealthy" | "disabled";
@@ -20831,7 +20902,7 @@ export interface operations {
                         data: {
                             id: number;
                             endpoint_url: string;
-                            events: ("order.created" | "order.updated" | "order.cancelled" | "shipment.created" | "shipment.delivered" | "inventory.low_stock" | "manifest.processed" | "manifest.processing_completed" | "manifest.invalid_cuit_detected" | "manifest.total_due" | "manifest.processing_failed" | "document.uploaded" | "document.validated" | "document.approved" | "document.rejected" | "document.superseded" | "document.downloaded")[];
+                            events: ("order.created" | "order.updated" | "order.cancelled" | "shipment.created" | "shipment.delivered" | "inventory.low_stock" | "manifest.processed" | "manifest.processing_completed" | "manifest.reviewed" | "manifest.invalid_cuit_detected" | "manifest.total_due" | "manifest.processing_failed" | "document.uploaded" | "document.validated" | "document.approved" | "document.rejected" | "document.superseded" | "document.downloaded")[];
                             active: boolean;
                             /** @enum {string} */
                             health_status: "healthy" | "degraded" | "unhealthy" | "disabled";
@@ -21037,7 +21108,7 @@ export interface operations {
             content: {
                 "application/json": {
                     endpoint_url?: string;
-                    events?: ("order.created" | "order.updated" | "order.cancelled" | "shipment.created" | "shipment.delivered" | "inventory.low_stock" | "manifest.processed" | "manifest.processing_completed" | "manifest.invalid_cuit_detected" | "manifest.total_due" | "manifest.processing_failed" | "document.uploaded" | "document.validated" | "document.approved" | "document.rejected" | "document.superseded" | "document.downloaded")[];
+                    events?: ("order.created" | "order.updated" | "order.cancelled" | "shipment.created" | "shipment.delivered" | "inventory.low_stock" | "manifest.processed" | "manifest.processing_completed" | "manifest.reviewed" | "manifest.invalid_cuit_detected" | "manifest.total_due" | "manifest.processing_failed" | "document.uploaded" | "document.validated" | "document.approved" | "document.rejected" | "document.superseded" | "document.downloaded")[];
                     active?: boolean;
                 };
             };
@@ -21063,7 +21134,7 @@ export interface operations {
                         data: {
                             id: number;
                             endpoint_url: string;
-                            events: ("order.created" | "order.updated" | "order.cancelled" | "shipment.created" | "shipment.delivered" | "inventory.low_stock" | "manifest.processed" | "manifest.processing_completed" | "manifest.invalid_cuit_detected" | "manifest.total_due" | "manifest.processing_failed" | "document.uploaded" | "document.validated" | "document.approved" | "document.rejected" | "document.superseded" | "document.downloaded")[];
+                            events: ("order.created" | "order.updated" | "order.cancelled" | "shipment.created" | "shipment.delivered" | "inventory.low_stock" | "manifest.processed" | "manifest.processing_completed" | "manifest.reviewed" | "manifest.invalid_cuit_detected" | "manifest.total_due" | "manifest.processing_failed" | "document.uploaded" | "document.validated" | "document.approved" | "document.rejected" | "document.superseded" | "document.downloaded")[];
                             active: boolean;
                             /** @enum {string} */
                             health_status: "healthy" | "degraded" | "unhealthy" | "disabled";
@@ -23185,32 +23256,52 @@ export interface operations {
                              */
                             created_at: string;
                             data: {
+                                /** @description Order id */
                                 id: number;
+                                /** @description Order number shown to the merchant */
                                 order_number: string;
+                                /** @description Where it came from: `web` or a marketplace */
                                 channel: string;
+                                /** @description The marketplace's own id of the order */
                                 channel_order_id: string | null;
+                                /** @description Its status */
                                 status: string;
+                                /** @description The buyer */
                                 customer: {
+                                    /** @description Name */
                                     name: string;
+                                    /** @description Email */
                                     email: string;
                                 };
+                                /** @description The lines of the order */
                                 items: {
+                                    /** @description Item id */
                                     id: number;
+                                    /** @description SKU */
                                     sku: string;
+                                    /** @description Name */
                                     name: string;
+                                    /** @description Quantity */
                                     quantity: number;
+                                    /** @description Unit price */
                                     price: number;
+                                    /** @description ISO 4217 code */
                                     currency: string;
                                 }[];
+                                /** @description The order's money (spec 6.3) */
                                 totals: {
+                                    /** @description Sum of the items */
                                     subtotal: number;
+                                    /** @description Shipping charged */
                                     shipping: number;
+                                    /** @description What the customer pays */
                                     total: number;
+                                    /** @description ISO 4217 code */
                                     currency: string;
                                 };
                                 /**
                                  * Format: date-time
-                                 * @description ISO 8601 UTC timestamp
+                                 * @description When the order was made
                                  */
                                 created_at: string;
                             };
@@ -23224,19 +23315,32 @@ export interface operations {
                              */
                             created_at: string;
                             data: {
+                                /** @description Order id */
                                 id: number;
+                                /** @description Order number shown to the merchant */
                                 order_number: string;
+                                /** @description Where the order came from: `web` or a marketplace */
                                 channel: string;
+                                /** @description The order's status now */
                                 status: string;
+                                /** @description The order's money */
                                 totals: {
+                                    /** @description Sum of the items */
                                     subtotal: number;
+                                    /** @description Shipping charged */
                                     shipping: number;
+                                    /** @description Taxes charged */
                                     tax: number;
+                                    /** @description What the customer pays */
                                     total: number;
+                                    /** @description ISO 4217 code */
                                     currency: string;
                                 };
+                                /** @description Its status before, when the status changed */
                                 previous_status?: string;
+                                /** @description Its fulfillment status, when a shipment was made */
                                 fulfillment_status?: string;
+                                /** @description The shipment made, when one was */
                                 shipment_id?: number;
                             };
                         } | {
@@ -23249,19 +23353,33 @@ export interface operations {
                              */
                             created_at: string;
                             data: {
+                                /** @description Order id */
                                 id: number;
+                                /** @description Order number shown to the merchant */
                                 order_number: string;
+                                /** @description Where the order came from: `web` or a marketplace */
                                 channel: string;
+                                /** @description The order's status now */
                                 status: string;
+                                /** @description The order's money */
                                 totals: {
+                                    /** @description Sum of the items */
                                     subtotal: number;
+                                    /** @description Shipping charged */
                                     shipping: number;
+                                    /** @description Taxes charged */
                                     tax: number;
+                                    /** @description What the customer pays */
                                     total: number;
+                                    /** @description ISO 4217 code */
                                     currency: string;
                                 };
+                                /** @description When */
                                 cancelled_at: string | null;
+                                /** @description Why, as given */
                                 reason: string | null;
+                                /** @description The order's shipments, their labels voided by the cancel (present when cancelled through the API) */
+                                voided_shipments?: number[];
                             };
                         } | {
                             id: string;
@@ -23273,16 +23391,23 @@ export interface operations {
                              */
                             created_at: string;
                             data: {
+                                /** @description Shipment id */
                                 shipment_id: number;
+                                /** @description Its order */
                                 order_id: number;
+                                /** @description Carrier (fedex, ups, dhl, usps) */
                                 carrier: string;
+                                /** @description The carrier's service */
                                 service: string;
+                                /** @description Tracking number */
                                 tracking_number: string;
+                                /** @description Where the label is */
                                 label_url: string;
-                                estimated_delivery: string;
+                                /** @description Estimated delivery date (YYYY-MM-DD); null when the carrier gives none (UPS and USPS may not) */
+                                estimated_delivery: string | null;
                                 /**
                                  * Format: date-time
-                                 * @description ISO 8601 UTC timestamp
+                                 * @description When the label was made
                                  */
                                 created_at: string;
                             };
@@ -23296,10 +23421,15 @@ export interface operations {
                              */
                             created_at: string;
                             data: {
+                                /** @description Shipment id */
                                 shipment_id: number;
+                                /** @description Its order */
                                 order_id: number;
+                                /** @description Carrier */
                                 carrier: string;
+                                /** @description Tracking number */
                                 tracking_number: string;
+                                /** @description When the carrier says it was delivered */
                                 delivered_at: string | null;
                             };
                         } | {
@@ -23312,12 +23442,19 @@ export interface operations {
                              */
                             created_at: string;
                             data: {
+                                /** @description Product id */
                                 product_id: number;
+                                /** @description SKU */
                                 sku: string;
+                                /** @description Name */
                                 name: string;
+                                /** @description Stock now */
                                 current_stock: number;
+                                /** @description Its threshold */
                                 threshold: number;
+                                /** @description Warehouse id (0 when none) */
                                 warehouse_id: number;
+                                /** @description Warehouse name */
                                 warehouse_name: string;
                             };
                         } | {
@@ -23330,31 +23467,43 @@ export interface operations {
                              */
                             created_at: string;
                             data: {
+                                /** @description The manifest number the courier submitted (spec 2.5 `manifest_id`) */
                                 manifest_number: string;
+                                /** @description The batch: this import of the manifest; the routes take it in place of the manifest number */
                                 batch_id: string;
+                                /** @description The master air waybill of the flight */
                                 mawb_number: string;
+                                /** @description The manifest's results as a whole: fields absent on a manifest with nothing to count */
                                 summary: {
+                                    /** @description Products under the personal regime (P) */
                                     personal_items?: number;
+                                    /** @description Products under the commercial regime (C) */
                                     commercial_items?: number;
+                                    /** @description Prohibited products (X) */
                                     prohibited_items?: number;
+                                    /** @description Duties and taxes of the whole manifest */
                                     amount_to_pay?: number;
+                                    /** @description Currency of `amount_to_pay` */
                                     currency?: string;
+                                    /** @description AWBs (shipments) in the manifest */
                                     total_awbs?: number;
+                                    /** @description Products (items) in the manifest */
                                     total_products?: number;
+                                    /** @description Products awaiting the broker's review */
                                     review_pending?: number;
+                                    /** @description Duties and taxes of the products awaiting review */
                                     review_at_stake?: number;
+                                    /** @description What the risk rules flagged */
                                     risk_flags?: {
+                                        /** @description Products with at least one flag */
                                         products: number;
+                                        /** @description Flags in all */
                                         total: number;
+                                        /** @description Flags per risk rule */
                                         by_rule: {
                                             [key: string]: number;
                                         };
                                     };
-                                };
-                                review?: {
-                                    revision: number;
-                                    closed_at: string;
-                                    closed_by: string | null;
                                 };
                             };
                         } | {
@@ -23367,22 +23516,119 @@ export interface operations {
                              */
                             created_at: string;
                             data: {
+                                /** @description The manifest number the courier submitted (spec 2.5 `manifest_id`) */
                                 manifest_number: string;
+                                /** @description The batch: this import of the manifest; the routes take it in place of the manifest number */
                                 batch_id: string;
+                                /** @description The master air waybill of the flight */
                                 mawb_number: string;
+                                /** @description The run (pipeline-status shows it) */
+                                run_id: string;
+                                /** @description The run processed every item of the batch (a first run); false when it processed only the shipments an update or a tax-id correction changed */
+                                covers_all: boolean;
+                                /** @description Pages of at most 500 items the run processed */
+                                pages: number;
+                                /**
+                                 * Format: date-time
+                                 * @description When the run started
+                                 */
+                                started_at: string;
+                                /**
+                                 * Format: date-time
+                                 * @description When it finished
+                                 */
+                                finished_at: string;
+                            };
+                        } | {
+                            id: string;
+                            /** @constant */
+                            type: "manifest.reviewed";
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC timestamp
+                             */
+                            created_at: string;
+                            data: {
+                                /** @description The manifest number the courier submitted (spec 2.5 `manifest_id`) */
+                                manifest_number: string;
+                                /** @description The batch: this import of the manifest; the routes take it in place of the manifest number */
+                                batch_id: string;
+                                /** @description The master air waybill of the flight */
+                                mawb_number: string;
+                                /** @description The last revision of the review: the batch's results as corrected up to it */
+                                revision: number;
+                                /** @description The revision the previous review announced (0 for the first) */
+                                previous_revision: number;
+                                /** @description Decisions in this review (revisions after `previous_revision`; a group decision is one) */
+                                decisions: number;
+                                /** @description The products this review changed, newest first, at most 20 */
+                                products: {
+                                    /** @description The decision's revision */
+                                    revision: number;
+                                    /** @description The product's item key */
+                                    item_key: string;
+                                    /** @description Its AWB */
+                                    awb_number: string;
+                                    /** @description Its tariff code before the decision */
+                                    ncm_code_before: string | null;
+                                    /** @description The tariff code the broker decided */
+                                    ncm_code: string;
+                                    /** @description Its duty before */
+                                    customs_duty_before: number | null;
+                                    /** @description Its duty after */
+                                    customs_duty: number | null;
+                                    /** @description Its customs channel before */
+                                    customs_channel_before: string | null;
+                                    /** @description Its customs channel after */
+                                    customs_channel: string | null;
+                                    /** @description Why, as the broker wrote it (at most 500 characters) */
+                                    reason: string;
+                                    /** @description Who decided */
+                                    decided_by: string;
+                                    /**
+                                     * Format: date-time
+                                     * @description When
+                                     */
+                                    decided_at: string;
+                                }[];
+                                /** @description More products were changed than `products` lists: page `decisions_path` down to `previous_revision` */
+                                more_products: boolean;
+                                /** @description GET it (scope review:read) for every decision, newest first, in cursor pages */
+                                decisions_path: string;
+                                /**
+                                 * Format: date-time
+                                 * @description When the batch was closed
+                                 */
+                                closed_at: string;
+                                /** @description Who closed it */
+                                closed_by: string | null;
+                                /** @description The manifest's results as a whole: fields absent on a manifest with nothing to count */
                                 summary: {
+                                    /** @description Products under the personal regime (P) */
                                     personal_items?: number;
+                                    /** @description Products under the commercial regime (C) */
                                     commercial_items?: number;
+                                    /** @description Prohibited products (X) */
                                     prohibited_items?: number;
+                                    /** @description Duties and taxes of the whole manifest */
                                     amount_to_pay?: number;
+                                    /** @description Currency of `amount_to_pay` */
                                     currency?: string;
+                                    /** @description AWBs (shipments) in the manifest */
                                     total_awbs?: number;
+                                    /** @description Products (items) in the manifest */
                                     total_products?: number;
+                                    /** @description Products awaiting the broker's review */
                                     review_pending?: number;
+                                    /** @description Duties and taxes of the products awaiting review */
                                     review_at_stake?: number;
+                                    /** @description What the risk rules flagged */
                                     risk_flags?: {
+                                        /** @description Products with at least one flag */
                                         products: number;
+                                        /** @description Flags in all */
                                         total: number;
+                                        /** @description Flags per risk rule */
                                         by_rule: {
                                             [key: string]: number;
                                         };
@@ -23399,16 +23645,26 @@ export interface operations {
                              */
                             created_at: string;
                             data: {
+                                /** @description The manifest number the courier submitted (spec 2.5 `manifest_id`) */
                                 manifest_number: string;
+                                /** @description The batch: this import of the manifest; the routes take it in place of the manifest number */
                                 batch_id: string;
+                                /** @description The master air waybill of the flight */
                                 mawb_number: string;
+                                /** @description The flagged AWBs of this part, at most 500 */
                                 awbs: {
+                                    /** @description AWB */
                                     awb_number: string;
+                                    /** @description The tax id given */
                                     tax_id: string | null;
+                                    /** @description What is wrong with it */
                                     reason: string;
                                 }[];
+                                /** @description This part (1-based) */
                                 part: number;
+                                /** @description Parts in all */
                                 parts: number;
+                                /** @description Flagged AWBs in all the parts */
                                 total_awbs: number;
                             };
                         } | {
@@ -23421,10 +23677,15 @@ export interface operations {
                              */
                             created_at: string;
                             data: {
+                                /** @description The manifest number the courier submitted (spec 2.5 `manifest_id`) */
                                 manifest_number: string;
+                                /** @description The batch: this import of the manifest; the routes take it in place of the manifest number */
                                 batch_id: string;
+                                /** @description The master air waybill of the flight */
                                 mawb_number: string;
+                                /** @description Duties and taxes of the whole manifest */
                                 amount_to_pay: number;
+                                /** @description Its currency */
                                 currency: string;
                             };
                         } | {
@@ -23437,10 +23698,15 @@ export interface operations {
                              */
                             created_at: string;
                             data: {
+                                /** @description The manifest number the courier submitted (spec 2.5 `manifest_id`) */
                                 manifest_number: string;
+                                /** @description The batch: this import of the manifest; the routes take it in place of the manifest number */
                                 batch_id: string;
+                                /** @description The master air waybill of the flight */
                                 mawb_number: string;
+                                /** @description The stage that failed (classification, webservices, ai, calculations), or null before the stages */
                                 stage: string | null;
+                                /** @description What failed */
                                 error: string;
                             };
                         } | {
@@ -23453,14 +23719,23 @@ export interface operations {
                              */
                             created_at: string;
                             data: {
+                                /** @description Document id */
                                 id: number;
+                                /** @description The account that owns it */
                                 account_id: number;
+                                /** @description Its type (documents.md lists them) */
                                 document_type: string;
+                                /** @description Its state after the event: uploaded, validated, approved, rejected, superseded */
                                 state: string;
+                                /** @description Its version (1, then one more per supersede) */
                                 version: number;
+                                /** @description The file name as uploaded */
                                 file_name: string;
+                                /** @description The manifest it belongs to, if any */
                                 manifest_id: string | null;
+                                /** @description The AWB it belongs to, if any */
                                 awb_number: string | null;
+                                /** @description The id of the version it replaces, on supersede */
                                 supersedes?: number;
                             };
                         } | {
@@ -23473,14 +23748,23 @@ export interface operations {
                              */
                             created_at: string;
                             data: {
+                                /** @description Document id */
                                 id: number;
+                                /** @description The account that owns it */
                                 account_id: number;
+                                /** @description Its type (documents.md lists them) */
                                 document_type: string;
+                                /** @description Its state after the event: uploaded, validated, approved, rejected, superseded */
                                 state: string;
+                                /** @description Its version (1, then one more per supersede) */
                                 version: number;
+                                /** @description The file name as uploaded */
                                 file_name: string;
+                                /** @description The manifest it belongs to, if any */
                                 manifest_id: string | null;
+                                /** @description The AWB it belongs to, if any */
                                 awb_number: string | null;
+                                /** @description Notes given with the validation */
                                 validation_notes: string | null;
                             };
                         } | {
@@ -23493,13 +23777,21 @@ export interface operations {
                              */
                             created_at: string;
                             data: {
+                                /** @description Document id */
                                 id: number;
+                                /** @description The account that owns it */
                                 account_id: number;
+                                /** @description Its type (documents.md lists them) */
                                 document_type: string;
+                                /** @description Its state after the event: uploaded, validated, approved, rejected, superseded */
                                 state: string;
+                                /** @description Its version (1, then one more per supersede) */
                                 version: number;
+                                /** @description The file name as uploaded */
                                 file_name: string;
+                                /** @description The manifest it belongs to, if any */
                                 manifest_id: string | null;
+                                /** @description The AWB it belongs to, if any */
                                 awb_number: string | null;
                             };
                         } | {
@@ -23512,14 +23804,23 @@ export interface operations {
                              */
                             created_at: string;
                             data: {
+                                /** @description Document id */
                                 id: number;
+                                /** @description The account that owns it */
                                 account_id: number;
+                                /** @description Its type (documents.md lists them) */
                                 document_type: string;
+                                /** @description Its state after the event: uploaded, validated, approved, rejected, superseded */
                                 state: string;
+                                /** @description Its version (1, then one more per supersede) */
                                 version: number;
+                                /** @description The file name as uploaded */
                                 file_name: string;
+                                /** @description The manifest it belongs to, if any */
                                 manifest_id: string | null;
+                                /** @description The AWB it belongs to, if any */
                                 awb_number: string | null;
+                                /** @description Why */
                                 rejection_reason: string;
                             };
                         } | {
@@ -23532,16 +23833,27 @@ export interface operations {
                              */
                             created_at: string;
                             data: {
+                                /** @description Document id */
                                 id: number;
+                                /** @description The account that owns it */
                                 account_id: number;
+                                /** @description Its type (documents.md lists them) */
                                 document_type: string;
+                                /** @description Its state after the event: uploaded, validated, approved, rejected, superseded */
                                 state: string;
+                                /** @description Its version (1, then one more per supersede) */
                                 version: number;
+                                /** @description The file name as uploaded */
                                 file_name: string;
+                                /** @description The manifest it belongs to, if any */
                                 manifest_id: string | null;
+                                /** @description The AWB it belongs to, if any */
                                 awb_number: string | null;
+                                /** @description The new version's id */
                                 superseded_by: number;
+                                /** @description The new version's number */
                                 new_version: number;
+                                /** @description Why, as given */
                                 supersede_reason: string | null;
                             };
                         } | {
@@ -23554,16 +23866,27 @@ export interface operations {
                              */
                             created_at: string;
                             data: {
+                                /** @description Document id */
                                 id: number;
+                                /** @description The account that owns it */
                                 account_id: number;
+                                /** @description Its type (documents.md lists them) */
                                 document_type: string;
+                                /** @description Its state after the event: uploaded, validated, approved, rejected, superseded */
                                 state: string;
+                                /** @description Its version (1, then one more per supersede) */
                                 version: number;
+                                /** @description The file name as uploaded */
                                 file_name: string;
+                                /** @description The manifest it belongs to, if any */
                                 manifest_id: string | null;
+                                /** @description The AWB it belongs to, if any */
                                 awb_number: string | null;
+                                /** @description Who downloaded it */
                                 downloaded_by: {
+                                    /** @description Account */
                                     account_id: number;
+                                    /** @description Token */
                                     token_id: number;
                                 };
                             };
@@ -30407,6 +30730,41 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "id": "evt_3f1c9a0e5b7d4c2a8e6f1b3d5a7c9e0f",
+                 *       "type": "order.created",
+                 *       "created_at": "2026-12-07T10:15:00.000Z",
+                 *       "data": {
+                 *         "id": 1042,
+                 *         "order_number": "WEB-1042",
+                 *         "channel": "web",
+                 *         "channel_order_id": null,
+                 *         "status": "pending",
+                 *         "customer": {
+                 *           "name": "Ana Pérez",
+                 *           "email": "ana@example.com"
+                 *         },
+                 *         "items": [
+                 *           {
+                 *             "id": 1,
+                 *             "sku": "TSHIRT-M",
+                 *             "name": "T-shirt M",
+                 *             "quantity": 2,
+                 *             "price": 60,
+                 *             "currency": "USD"
+                 *           }
+                 *         ],
+                 *         "totals": {
+                 *           "subtotal": 120,
+                 *           "shipping": 10,
+                 *           "total": 130,
+                 *           "currency": "USD"
+                 *         },
+                 *         "created_at": "2026-12-07T10:15:00.000Z"
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     /** @description Unique event id, the same on every attempt: deduplicate by it */
                     id: string;
@@ -30415,32 +30773,52 @@ export interface operations {
                     /** Format: date-time */
                     created_at: string;
                     data: {
+                        /** @description Order id */
                         id: number;
+                        /** @description Order number shown to the merchant */
                         order_number: string;
+                        /** @description Where it came from: `web` or a marketplace */
                         channel: string;
+                        /** @description The marketplace's own id of the order */
                         channel_order_id: string | null;
+                        /** @description Its status */
                         status: string;
+                        /** @description The buyer */
                         customer: {
+                            /** @description Name */
                             name: string;
+                            /** @description Email */
                             email: string;
                         };
+                        /** @description The lines of the order */
                         items: {
+                            /** @description Item id */
                             id: number;
+                            /** @description SKU */
                             sku: string;
+                            /** @description Name */
                             name: string;
+                            /** @description Quantity */
                             quantity: number;
+                            /** @description Unit price */
                             price: number;
+                            /** @description ISO 4217 code */
                             currency: string;
                         }[];
+                        /** @description The order's money (spec 6.3) */
                         totals: {
+                            /** @description Sum of the items */
                             subtotal: number;
+                            /** @description Shipping charged */
                             shipping: number;
+                            /** @description What the customer pays */
                             total: number;
+                            /** @description ISO 4217 code */
                             currency: string;
                         };
                         /**
                          * Format: date-time
-                         * @description ISO 8601 UTC timestamp
+                         * @description When the order was made
                          */
                         created_at: string;
                     };
@@ -30483,6 +30861,27 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "id": "evt_3f1c9a0e5b7d4c2a8e6f1b3d5a7c9e0f",
+                 *       "type": "order.updated",
+                 *       "created_at": "2026-12-07T10:15:00.000Z",
+                 *       "data": {
+                 *         "id": 1042,
+                 *         "order_number": "WEB-1042",
+                 *         "channel": "web",
+                 *         "status": "processing",
+                 *         "totals": {
+                 *           "subtotal": 120,
+                 *           "shipping": 10,
+                 *           "tax": 0,
+                 *           "total": 130,
+                 *           "currency": "USD"
+                 *         },
+                 *         "previous_status": "pending"
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     /** @description Unique event id, the same on every attempt: deduplicate by it */
                     id: string;
@@ -30491,19 +30890,32 @@ export interface operations {
                     /** Format: date-time */
                     created_at: string;
                     data: {
+                        /** @description Order id */
                         id: number;
+                        /** @description Order number shown to the merchant */
                         order_number: string;
+                        /** @description Where the order came from: `web` or a marketplace */
                         channel: string;
+                        /** @description The order's status now */
                         status: string;
+                        /** @description The order's money */
                         totals: {
+                            /** @description Sum of the items */
                             subtotal: number;
+                            /** @description Shipping charged */
                             shipping: number;
+                            /** @description Taxes charged */
                             tax: number;
+                            /** @description What the customer pays */
                             total: number;
+                            /** @description ISO 4217 code */
                             currency: string;
                         };
+                        /** @description Its status before, when the status changed */
                         previous_status?: string;
+                        /** @description Its fulfillment status, when a shipment was made */
                         fulfillment_status?: string;
+                        /** @description The shipment made, when one was */
                         shipment_id?: number;
                     };
                 };
@@ -30545,6 +30957,28 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "id": "evt_3f1c9a0e5b7d4c2a8e6f1b3d5a7c9e0f",
+                 *       "type": "order.cancelled",
+                 *       "created_at": "2026-12-07T10:15:00.000Z",
+                 *       "data": {
+                 *         "id": 1042,
+                 *         "order_number": "WEB-1042",
+                 *         "channel": "web",
+                 *         "status": "cancelled",
+                 *         "totals": {
+                 *           "subtotal": 120,
+                 *           "shipping": 10,
+                 *           "tax": 0,
+                 *           "total": 130,
+                 *           "currency": "USD"
+                 *         },
+                 *         "cancelled_at": "2026-12-07T10:15:00.000Z",
+                 *         "reason": "customer request"
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     /** @description Unique event id, the same on every attempt: deduplicate by it */
                     id: string;
@@ -30553,19 +30987,33 @@ export interface operations {
                     /** Format: date-time */
                     created_at: string;
                     data: {
+                        /** @description Order id */
                         id: number;
+                        /** @description Order number shown to the merchant */
                         order_number: string;
+                        /** @description Where the order came from: `web` or a marketplace */
                         channel: string;
+                        /** @description The order's status now */
                         status: string;
+                        /** @description The order's money */
                         totals: {
+                            /** @description Sum of the items */
                             subtotal: number;
+                            /** @description Shipping charged */
                             shipping: number;
+                            /** @description Taxes charged */
                             tax: number;
+                            /** @description What the customer pays */
                             total: number;
+                            /** @description ISO 4217 code */
                             currency: string;
                         };
+                        /** @description When */
                         cancelled_at: string | null;
+                        /** @description Why, as given */
                         reason: string | null;
+                        /** @description The order's shipments, their labels voided by the cancel (present when cancelled through the API) */
+                        voided_shipments?: number[];
                     };
                 };
             };
@@ -30606,6 +31054,23 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "id": "evt_3f1c9a0e5b7d4c2a8e6f1b3d5a7c9e0f",
+                 *       "type": "shipment.created",
+                 *       "created_at": "2026-12-07T10:15:00.000Z",
+                 *       "data": {
+                 *         "shipment_id": 88,
+                 *         "order_id": 1042,
+                 *         "carrier": "fedex",
+                 *         "service": "international_priority",
+                 *         "tracking_number": "794612345678",
+                 *         "label_url": "https://api.example.com/api/v1/shipments/88/label",
+                 *         "estimated_delivery": "2026-12-11",
+                 *         "created_at": "2026-12-07T10:15:00.000Z"
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     /** @description Unique event id, the same on every attempt: deduplicate by it */
                     id: string;
@@ -30614,16 +31079,23 @@ export interface operations {
                     /** Format: date-time */
                     created_at: string;
                     data: {
+                        /** @description Shipment id */
                         shipment_id: number;
+                        /** @description Its order */
                         order_id: number;
+                        /** @description Carrier (fedex, ups, dhl, usps) */
                         carrier: string;
+                        /** @description The carrier's service */
                         service: string;
+                        /** @description Tracking number */
                         tracking_number: string;
+                        /** @description Where the label is */
                         label_url: string;
-                        estimated_delivery: string;
+                        /** @description Estimated delivery date (YYYY-MM-DD); null when the carrier gives none (UPS and USPS may not) */
+                        estimated_delivery: string | null;
                         /**
                          * Format: date-time
-                         * @description ISO 8601 UTC timestamp
+                         * @description When the label was made
                          */
                         created_at: string;
                     };
@@ -30666,6 +31138,20 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "id": "evt_3f1c9a0e5b7d4c2a8e6f1b3d5a7c9e0f",
+                 *       "type": "shipment.delivered",
+                 *       "created_at": "2026-12-07T10:15:00.000Z",
+                 *       "data": {
+                 *         "shipment_id": 88,
+                 *         "order_id": 1042,
+                 *         "carrier": "fedex",
+                 *         "tracking_number": "794612345678",
+                 *         "delivered_at": "2026-12-07T10:15:00.000Z"
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     /** @description Unique event id, the same on every attempt: deduplicate by it */
                     id: string;
@@ -30674,10 +31160,15 @@ export interface operations {
                     /** Format: date-time */
                     created_at: string;
                     data: {
+                        /** @description Shipment id */
                         shipment_id: number;
+                        /** @description Its order */
                         order_id: number;
+                        /** @description Carrier */
                         carrier: string;
+                        /** @description Tracking number */
                         tracking_number: string;
+                        /** @description When the carrier says it was delivered */
                         delivered_at: string | null;
                     };
                 };
@@ -30719,6 +31210,22 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "id": "evt_3f1c9a0e5b7d4c2a8e6f1b3d5a7c9e0f",
+                 *       "type": "inventory.low_stock",
+                 *       "created_at": "2026-12-07T10:15:00.000Z",
+                 *       "data": {
+                 *         "product_id": 17,
+                 *         "sku": "TSHIRT-M",
+                 *         "name": "T-shirt M",
+                 *         "current_stock": 4,
+                 *         "threshold": 5,
+                 *         "warehouse_id": 2,
+                 *         "warehouse_name": "Miami"
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     /** @description Unique event id, the same on every attempt: deduplicate by it */
                     id: string;
@@ -30727,12 +31234,19 @@ export interface operations {
                     /** Format: date-time */
                     created_at: string;
                     data: {
+                        /** @description Product id */
                         product_id: number;
+                        /** @description SKU */
                         sku: string;
+                        /** @description Name */
                         name: string;
+                        /** @description Stock now */
                         current_stock: number;
+                        /** @description Its threshold */
                         threshold: number;
+                        /** @description Warehouse id (0 when none) */
                         warehouse_id: number;
+                        /** @description Warehouse name */
                         warehouse_name: string;
                     };
                 };
@@ -30774,6 +31288,29 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "id": "evt_3f1c9a0e5b7d4c2a8e6f1b3d5a7c9e0f",
+                 *       "type": "manifest.processed",
+                 *       "created_at": "2026-12-07T10:15:00.000Z",
+                 *       "data": {
+                 *         "manifest_number": "MAN-2026-0001",
+                 *         "batch_id": "bat_01JEXAMPLE00000000000000",
+                 *         "mawb_number": "123-45678901",
+                 *         "summary": {
+                 *           "personal_items": 118,
+                 *           "commercial_items": 2,
+                 *           "prohibited_items": 0,
+                 *           "amount_to_pay": 5840.25,
+                 *           "currency": "USD",
+                 *           "total_awbs": 95,
+                 *           "total_products": 120,
+                 *           "review_pending": 3,
+                 *           "review_at_stake": 210.4
+                 *         }
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     /** @description Unique event id, the same on every attempt: deduplicate by it */
                     id: string;
@@ -30782,31 +31319,43 @@ export interface operations {
                     /** Format: date-time */
                     created_at: string;
                     data: {
+                        /** @description The manifest number the courier submitted (spec 2.5 `manifest_id`) */
                         manifest_number: string;
+                        /** @description The batch: this import of the manifest; the routes take it in place of the manifest number */
                         batch_id: string;
+                        /** @description The master air waybill of the flight */
                         mawb_number: string;
+                        /** @description The manifest's results as a whole: fields absent on a manifest with nothing to count */
                         summary: {
+                            /** @description Products under the personal regime (P) */
                             personal_items?: number;
+                            /** @description Products under the commercial regime (C) */
                             commercial_items?: number;
+                            /** @description Prohibited products (X) */
                             prohibited_items?: number;
+                            /** @description Duties and taxes of the whole manifest */
                             amount_to_pay?: number;
+                            /** @description Currency of `amount_to_pay` */
                             currency?: string;
+                            /** @description AWBs (shipments) in the manifest */
                             total_awbs?: number;
+                            /** @description Products (items) in the manifest */
                             total_products?: number;
+                            /** @description Products awaiting the broker's review */
                             review_pending?: number;
+                            /** @description Duties and taxes of the products awaiting review */
                             review_at_stake?: number;
+                            /** @description What the risk rules flagged */
                             risk_flags?: {
+                                /** @description Products with at least one flag */
                                 products: number;
+                                /** @description Flags in all */
                                 total: number;
+                                /** @description Flags per risk rule */
                                 by_rule: {
                                     [key: string]: number;
                                 };
                             };
-                        };
-                        review?: {
-                            revision: number;
-                            closed_at: string;
-                            closed_by: string | null;
                         };
                     };
                 };
@@ -30848,6 +31397,23 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "id": "evt_3f1c9a0e5b7d4c2a8e6f1b3d5a7c9e0f",
+                 *       "type": "manifest.processing_completed",
+                 *       "created_at": "2026-12-07T10:15:00.000Z",
+                 *       "data": {
+                 *         "manifest_number": "MAN-2026-0001",
+                 *         "batch_id": "bat_01JEXAMPLE00000000000000",
+                 *         "mawb_number": "123-45678901",
+                 *         "run_id": "run_01JEXAMPLE0000000000000",
+                 *         "covers_all": true,
+                 *         "pages": 1,
+                 *         "started_at": "2026-12-07T10:14:38.000Z",
+                 *         "finished_at": "2026-12-07T10:15:00.000Z"
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     /** @description Unique event id, the same on every attempt: deduplicate by it */
                     id: string;
@@ -30856,22 +31422,202 @@ export interface operations {
                     /** Format: date-time */
                     created_at: string;
                     data: {
+                        /** @description The manifest number the courier submitted (spec 2.5 `manifest_id`) */
                         manifest_number: string;
+                        /** @description The batch: this import of the manifest; the routes take it in place of the manifest number */
                         batch_id: string;
+                        /** @description The master air waybill of the flight */
                         mawb_number: string;
+                        /** @description The run (pipeline-status shows it) */
+                        run_id: string;
+                        /** @description The run processed every item of the batch (a first run); false when it processed only the shipments an update or a tax-id correction changed */
+                        covers_all: boolean;
+                        /** @description Pages of at most 500 items the run processed */
+                        pages: number;
+                        /**
+                         * Format: date-time
+                         * @description When the run started
+                         */
+                        started_at: string;
+                        /**
+                         * Format: date-time
+                         * @description When it finished
+                         */
+                        finished_at: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 5 seconds accepts the delivery; anything else is retried at +1 min, +5 min, +30 min, +2 h and +24 h */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    event_manifest_reviewed: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `sha256=` and the hex HMAC-SHA256, keyed with the subscription's hmac_secret as text (its UTF-8 bytes, `whsec_` included), of `<X-Service-Timestamp>.<raw JSON body>`; reject a mismatch (e.g. 401) */
+                "X-Service-Signature": string;
+                /** @description Unix time of the attempt, in seconds */
+                "X-Service-Timestamp": string;
+                /** @description Only for 24 hours after a rotation (until previous_secret_expires_at): X-Service-Signature's rule keyed with the rotated-out secret, so a receiver still holding it verifies until it switches */
+                "X-Service-Previous-Signature"?: string;
+                /** @description Standard Webhooks: the envelope id, the same on every attempt */
+                "webhook-id": string;
+                /** @description Standard Webhooks: Unix time of the attempt, in seconds (the same as X-Service-Timestamp) */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">`, keyed with the bytes the base64 after `whsec_` in hmac_secret stands for; space-separated, one per signing secret (two while a rotated-out secret overlaps). Verify with a Standard Webhooks library */
+                "webhook-signature": string;
+                /** @description The event name (the envelope's `type`) */
+                "X-Service-Event": string;
+                /** @description The delivery id (the same on every attempt of one delivery) */
+                "X-Service-Delivery": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_3f1c9a0e5b7d4c2a8e6f1b3d5a7c9e0f",
+                 *       "type": "manifest.reviewed",
+                 *       "created_at": "2026-12-07T10:15:00.000Z",
+                 *       "data": {
+                 *         "manifest_number": "MAN-2026-0001",
+                 *         "batch_id": "bat_01JEXAMPLE00000000000000",
+                 *         "mawb_number": "123-45678901",
+                 *         "revision": 3,
+                 *         "previous_revision": 0,
+                 *         "decisions": 3,
+                 *         "products": [
+                 *           {
+                 *             "revision": 3,
+                 *             "item_key": "line-7",
+                 *             "awb_number": "AWB0000003",
+                 *             "ncm_code_before": "6109.90.00",
+                 *             "ncm_code": "6109.10.00",
+                 *             "customs_duty_before": 12.6,
+                 *             "customs_duty": 10.8,
+                 *             "customs_channel_before": "A",
+                 *             "customs_channel": "V",
+                 *             "reason": "Cotton T-shirts, per the invoice",
+                 *             "decided_by": "ana@broker.example",
+                 *             "decided_at": "2026-12-07T09:58:12.000Z"
+                 *           }
+                 *         ],
+                 *         "more_products": false,
+                 *         "decisions_path": "/api/v1/couriers/manifests/bat_01JEXAMPLE00000000000000/review/decisions",
+                 *         "closed_at": "2026-12-07T10:15:00.000Z",
+                 *         "closed_by": "ana@broker.example",
+                 *         "summary": {
+                 *           "personal_items": 118,
+                 *           "commercial_items": 2,
+                 *           "prohibited_items": 0,
+                 *           "amount_to_pay": 5840.25,
+                 *           "currency": "USD",
+                 *           "total_awbs": 95,
+                 *           "total_products": 120,
+                 *           "review_pending": 0,
+                 *           "review_at_stake": 0
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Unique event id, the same on every attempt: deduplicate by it */
+                    id: string;
+                    /** @constant */
+                    type: "manifest.reviewed";
+                    /** Format: date-time */
+                    created_at: string;
+                    data: {
+                        /** @description The manifest number the courier submitted (spec 2.5 `manifest_id`) */
+                        manifest_number: string;
+                        /** @description The batch: this import of the manifest; the routes take it in place of the manifest number */
+                        batch_id: string;
+                        /** @description The master air waybill of the flight */
+                        mawb_number: string;
+                        /** @description The last revision of the review: the batch's results as corrected up to it */
+                        revision: number;
+                        /** @description The revision the previous review announced (0 for the first) */
+                        previous_revision: number;
+                        /** @description Decisions in this review (revisions after `previous_revision`; a group decision is one) */
+                        decisions: number;
+                        /** @description The products this review changed, newest first, at most 20 */
+                        products: {
+                            /** @description The decision's revision */
+                            revision: number;
+                            /** @description The product's item key */
+                            item_key: string;
+                            /** @description Its AWB */
+                            awb_number: string;
+                            /** @description Its tariff code before the decision */
+                            ncm_code_before: string | null;
+                            /** @description The tariff code the broker decided */
+                            ncm_code: string;
+                            /** @description Its duty before */
+                            customs_duty_before: number | null;
+                            /** @description Its duty after */
+                            customs_duty: number | null;
+                            /** @description Its customs channel before */
+                            customs_channel_before: string | null;
+                            /** @description Its customs channel after */
+                            customs_channel: string | null;
+                            /** @description Why, as the broker wrote it (at most 500 characters) */
+                            reason: string;
+                            /** @description Who decided */
+                            decided_by: string;
+                            /**
+                             * Format: date-time
+                             * @description When
+                             */
+                            decided_at: string;
+                        }[];
+                        /** @description More products were changed than `products` lists: page `decisions_path` down to `previous_revision` */
+                        more_products: boolean;
+                        /** @description GET it (scope review:read) for every decision, newest first, in cursor pages */
+                        decisions_path: string;
+                        /**
+                         * Format: date-time
+                         * @description When the batch was closed
+                         */
+                        closed_at: string;
+                        /** @description Who closed it */
+                        closed_by: string | null;
+                        /** @description The manifest's results as a whole: fields absent on a manifest with nothing to count */
                         summary: {
+                            /** @description Products under the personal regime (P) */
                             personal_items?: number;
+                            /** @description Products under the commercial regime (C) */
                             commercial_items?: number;
+                            /** @description Prohibited products (X) */
                             prohibited_items?: number;
+                            /** @description Duties and taxes of the whole manifest */
                             amount_to_pay?: number;
+                            /** @description Currency of `amount_to_pay` */
                             currency?: string;
+                            /** @description AWBs (shipments) in the manifest */
                             total_awbs?: number;
+                            /** @description Products (items) in the manifest */
                             total_products?: number;
+                            /** @description Products awaiting the broker's review */
                             review_pending?: number;
+                            /** @description Duties and taxes of the products awaiting review */
                             review_at_stake?: number;
+                            /** @description What the risk rules flagged */
                             risk_flags?: {
+                                /** @description Products with at least one flag */
                                 products: number;
+                                /** @description Flags in all */
                                 total: number;
+                                /** @description Flags per risk rule */
                                 by_rule: {
                                     [key: string]: number;
                                 };
@@ -30917,6 +31663,28 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "id": "evt_3f1c9a0e5b7d4c2a8e6f1b3d5a7c9e0f",
+                 *       "type": "manifest.invalid_cuit_detected",
+                 *       "created_at": "2026-12-07T10:15:00.000Z",
+                 *       "data": {
+                 *         "manifest_number": "MAN-2026-0001",
+                 *         "batch_id": "bat_01JEXAMPLE00000000000000",
+                 *         "mawb_number": "123-45678901",
+                 *         "awbs": [
+                 *           {
+                 *             "awb_number": "AWB0000077",
+                 *             "tax_id": "20123456780",
+                 *             "reason": "invalid check digit"
+                 *           }
+                 *         ],
+                 *         "part": 1,
+                 *         "parts": 1,
+                 *         "total_awbs": 1
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     /** @description Unique event id, the same on every attempt: deduplicate by it */
                     id: string;
@@ -30925,16 +31693,26 @@ export interface operations {
                     /** Format: date-time */
                     created_at: string;
                     data: {
+                        /** @description The manifest number the courier submitted (spec 2.5 `manifest_id`) */
                         manifest_number: string;
+                        /** @description The batch: this import of the manifest; the routes take it in place of the manifest number */
                         batch_id: string;
+                        /** @description The master air waybill of the flight */
                         mawb_number: string;
+                        /** @description The flagged AWBs of this part, at most 500 */
                         awbs: {
+                            /** @description AWB */
                             awb_number: string;
+                            /** @description The tax id given */
                             tax_id: string | null;
+                            /** @description What is wrong with it */
                             reason: string;
                         }[];
+                        /** @description This part (1-based) */
                         part: number;
+                        /** @description Parts in all */
                         parts: number;
+                        /** @description Flagged AWBs in all the parts */
                         total_awbs: number;
                     };
                 };
@@ -30976,6 +31754,20 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "id": "evt_3f1c9a0e5b7d4c2a8e6f1b3d5a7c9e0f",
+                 *       "type": "manifest.total_due",
+                 *       "created_at": "2026-12-07T10:15:00.000Z",
+                 *       "data": {
+                 *         "manifest_number": "MAN-2026-0001",
+                 *         "batch_id": "bat_01JEXAMPLE00000000000000",
+                 *         "mawb_number": "123-45678901",
+                 *         "amount_to_pay": 5840.25,
+                 *         "currency": "USD"
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     /** @description Unique event id, the same on every attempt: deduplicate by it */
                     id: string;
@@ -30984,10 +31776,15 @@ export interface operations {
                     /** Format: date-time */
                     created_at: string;
                     data: {
+                        /** @description The manifest number the courier submitted (spec 2.5 `manifest_id`) */
                         manifest_number: string;
+                        /** @description The batch: this import of the manifest; the routes take it in place of the manifest number */
                         batch_id: string;
+                        /** @description The master air waybill of the flight */
                         mawb_number: string;
+                        /** @description Duties and taxes of the whole manifest */
                         amount_to_pay: number;
+                        /** @description Its currency */
                         currency: string;
                     };
                 };
@@ -31029,6 +31826,20 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "id": "evt_3f1c9a0e5b7d4c2a8e6f1b3d5a7c9e0f",
+                 *       "type": "manifest.processing_failed",
+                 *       "created_at": "2026-12-07T10:15:00.000Z",
+                 *       "data": {
+                 *         "manifest_number": "MAN-2026-0001",
+                 *         "batch_id": "bat_01JEXAMPLE00000000000000",
+                 *         "mawb_number": "123-45678901",
+                 *         "stage": "calculations",
+                 *         "error": "tariff table unavailable"
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     /** @description Unique event id, the same on every attempt: deduplicate by it */
                     id: string;
@@ -31037,10 +31848,15 @@ export interface operations {
                     /** Format: date-time */
                     created_at: string;
                     data: {
+                        /** @description The manifest number the courier submitted (spec 2.5 `manifest_id`) */
                         manifest_number: string;
+                        /** @description The batch: this import of the manifest; the routes take it in place of the manifest number */
                         batch_id: string;
+                        /** @description The master air waybill of the flight */
                         mawb_number: string;
+                        /** @description The stage that failed (classification, webservices, ai, calculations), or null before the stages */
                         stage: string | null;
+                        /** @description What failed */
                         error: string;
                     };
                 };
@@ -31082,6 +31898,23 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "id": "evt_3f1c9a0e5b7d4c2a8e6f1b3d5a7c9e0f",
+                 *       "type": "document.uploaded",
+                 *       "created_at": "2026-12-07T10:15:00.000Z",
+                 *       "data": {
+                 *         "id": 311,
+                 *         "account_id": 7,
+                 *         "document_type": "invoice",
+                 *         "state": "uploaded",
+                 *         "version": 1,
+                 *         "file_name": "invoice-0001.pdf",
+                 *         "manifest_id": "MAN-2026-0001",
+                 *         "awb_number": "AWB0000001"
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     /** @description Unique event id, the same on every attempt: deduplicate by it */
                     id: string;
@@ -31090,14 +31923,23 @@ export interface operations {
                     /** Format: date-time */
                     created_at: string;
                     data: {
+                        /** @description Document id */
                         id: number;
+                        /** @description The account that owns it */
                         account_id: number;
+                        /** @description Its type (documents.md lists them) */
                         document_type: string;
+                        /** @description Its state after the event: uploaded, validated, approved, rejected, superseded */
                         state: string;
+                        /** @description Its version (1, then one more per supersede) */
                         version: number;
+                        /** @description The file name as uploaded */
                         file_name: string;
+                        /** @description The manifest it belongs to, if any */
                         manifest_id: string | null;
+                        /** @description The AWB it belongs to, if any */
                         awb_number: string | null;
+                        /** @description The id of the version it replaces, on supersede */
                         supersedes?: number;
                     };
                 };
@@ -31139,6 +31981,24 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "id": "evt_3f1c9a0e5b7d4c2a8e6f1b3d5a7c9e0f",
+                 *       "type": "document.validated",
+                 *       "created_at": "2026-12-07T10:15:00.000Z",
+                 *       "data": {
+                 *         "id": 311,
+                 *         "account_id": 7,
+                 *         "document_type": "invoice",
+                 *         "state": "validated",
+                 *         "version": 1,
+                 *         "file_name": "invoice-0001.pdf",
+                 *         "manifest_id": "MAN-2026-0001",
+                 *         "awb_number": "AWB0000001",
+                 *         "validation_notes": null
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     /** @description Unique event id, the same on every attempt: deduplicate by it */
                     id: string;
@@ -31147,14 +32007,23 @@ export interface operations {
                     /** Format: date-time */
                     created_at: string;
                     data: {
+                        /** @description Document id */
                         id: number;
+                        /** @description The account that owns it */
                         account_id: number;
+                        /** @description Its type (documents.md lists them) */
                         document_type: string;
+                        /** @description Its state after the event: uploaded, validated, approved, rejected, superseded */
                         state: string;
+                        /** @description Its version (1, then one more per supersede) */
                         version: number;
+                        /** @description The file name as uploaded */
                         file_name: string;
+                        /** @description The manifest it belongs to, if any */
                         manifest_id: string | null;
+                        /** @description The AWB it belongs to, if any */
                         awb_number: string | null;
+                        /** @description Notes given with the validation */
                         validation_notes: string | null;
                     };
                 };
@@ -31196,6 +32065,23 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "id": "evt_3f1c9a0e5b7d4c2a8e6f1b3d5a7c9e0f",
+                 *       "type": "document.approved",
+                 *       "created_at": "2026-12-07T10:15:00.000Z",
+                 *       "data": {
+                 *         "id": 311,
+                 *         "account_id": 7,
+                 *         "document_type": "invoice",
+                 *         "state": "approved",
+                 *         "version": 1,
+                 *         "file_name": "invoice-0001.pdf",
+                 *         "manifest_id": "MAN-2026-0001",
+                 *         "awb_number": "AWB0000001"
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     /** @description Unique event id, the same on every attempt: deduplicate by it */
                     id: string;
@@ -31204,13 +32090,21 @@ export interface operations {
                     /** Format: date-time */
                     created_at: string;
                     data: {
+                        /** @description Document id */
                         id: number;
+                        /** @description The account that owns it */
                         account_id: number;
+                        /** @description Its type (documents.md lists them) */
                         document_type: string;
+                        /** @description Its state after the event: uploaded, validated, approved, rejected, superseded */
                         state: string;
+                        /** @description Its version (1, then one more per supersede) */
                         version: number;
+                        /** @description The file name as uploaded */
                         file_name: string;
+                        /** @description The manifest it belongs to, if any */
                         manifest_id: string | null;
+                        /** @description The AWB it belongs to, if any */
                         awb_number: string | null;
                     };
                 };
@@ -31252,6 +32146,24 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "id": "evt_3f1c9a0e5b7d4c2a8e6f1b3d5a7c9e0f",
+                 *       "type": "document.rejected",
+                 *       "created_at": "2026-12-07T10:15:00.000Z",
+                 *       "data": {
+                 *         "id": 311,
+                 *         "account_id": 7,
+                 *         "document_type": "invoice",
+                 *         "state": "rejected",
+                 *         "version": 1,
+                 *         "file_name": "invoice-0001.pdf",
+                 *         "manifest_id": "MAN-2026-0001",
+                 *         "awb_number": "AWB0000001",
+                 *         "rejection_reason": "illegible scan"
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     /** @description Unique event id, the same on every attempt: deduplicate by it */
                     id: string;
@@ -31260,14 +32172,23 @@ export interface operations {
                     /** Format: date-time */
                     created_at: string;
                     data: {
+                        /** @description Document id */
                         id: number;
+                        /** @description The account that owns it */
                         account_id: number;
+                        /** @description Its type (documents.md lists them) */
                         document_type: string;
+                        /** @description Its state after the event: uploaded, validated, approved, rejected, superseded */
                         state: string;
+                        /** @description Its version (1, then one more per supersede) */
                         version: number;
+                        /** @description The file name as uploaded */
                         file_name: string;
+                        /** @description The manifest it belongs to, if any */
                         manifest_id: string | null;
+                        /** @description The AWB it belongs to, if any */
                         awb_number: string | null;
+                        /** @description Why */
                         rejection_reason: string;
                     };
                 };
@@ -31309,6 +32230,26 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "id": "evt_3f1c9a0e5b7d4c2a8e6f1b3d5a7c9e0f",
+                 *       "type": "document.superseded",
+                 *       "created_at": "2026-12-07T10:15:00.000Z",
+                 *       "data": {
+                 *         "id": 311,
+                 *         "account_id": 7,
+                 *         "document_type": "invoice",
+                 *         "state": "superseded",
+                 *         "version": 1,
+                 *         "file_name": "invoice-0001.pdf",
+                 *         "manifest_id": "MAN-2026-0001",
+                 *         "awb_number": "AWB0000001",
+                 *         "superseded_by": 312,
+                 *         "new_version": 2,
+                 *         "supersede_reason": "corrected totals"
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     /** @description Unique event id, the same on every attempt: deduplicate by it */
                     id: string;
@@ -31317,16 +32258,27 @@ export interface operations {
                     /** Format: date-time */
                     created_at: string;
                     data: {
+                        /** @description Document id */
                         id: number;
+                        /** @description The account that owns it */
                         account_id: number;
+                        /** @description Its type (documents.md lists them) */
                         document_type: string;
+                        /** @description Its state after the event: uploaded, validated, approved, rejected, superseded */
                         state: string;
+                        /** @description Its version (1, then one more per supersede) */
                         version: number;
+                        /** @description The file name as uploaded */
                         file_name: string;
+                        /** @description The manifest it belongs to, if any */
                         manifest_id: string | null;
+                        /** @description The AWB it belongs to, if any */
                         awb_number: string | null;
+                        /** @description The new version's id */
                         superseded_by: number;
+                        /** @description The new version's number */
                         new_version: number;
+                        /** @description Why, as given */
                         supersede_reason: string | null;
                     };
                 };
@@ -31368,6 +32320,27 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "id": "evt_3f1c9a0e5b7d4c2a8e6f1b3d5a7c9e0f",
+                 *       "type": "document.downloaded",
+                 *       "created_at": "2026-12-07T10:15:00.000Z",
+                 *       "data": {
+                 *         "id": 311,
+                 *         "account_id": 7,
+                 *         "document_type": "invoice",
+                 *         "state": "uploaded",
+                 *         "version": 1,
+                 *         "file_name": "invoice-0001.pdf",
+                 *         "manifest_id": "MAN-2026-0001",
+                 *         "awb_number": "AWB0000001",
+                 *         "downloaded_by": {
+                 *           "account_id": 7,
+                 *           "token_id": 21
+                 *         }
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     /** @description Unique event id, the same on every attempt: deduplicate by it */
                     id: string;
@@ -31376,16 +32349,27 @@ export interface operations {
                     /** Format: date-time */
                     created_at: string;
                     data: {
+                        /** @description Document id */
                         id: number;
+                        /** @description The account that owns it */
                         account_id: number;
+                        /** @description Its type (documents.md lists them) */
                         document_type: string;
+                        /** @description Its state after the event: uploaded, validated, approved, rejected, superseded */
                         state: string;
+                        /** @description Its version (1, then one more per supersede) */
                         version: number;
+                        /** @description The file name as uploaded */
                         file_name: string;
+                        /** @description The manifest it belongs to, if any */
                         manifest_id: string | null;
+                        /** @description The AWB it belongs to, if any */
                         awb_number: string | null;
+                        /** @description Who downloaded it */
                         downloaded_by: {
+                            /** @description Account */
                             account_id: number;
+                            /** @description Token */
                             token_id: number;
                         };
                     };

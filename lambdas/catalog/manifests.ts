@@ -137,7 +137,7 @@ export const CouriersBatchClose = {
   method: 'POST',
   path: '/v1/couriers/batches/{batchId}/close',
   handler: 'http/manifests/close',
-  summary: 'Close a batch: every later write to it gets 423 (broker or admin); a reviewed batch announces its review (manifest.processed)',
+  summary: 'Close a batch: every later write to it gets 423 (broker or admin); a reviewed batch announces its review (manifest.reviewed)',
   tag: 'couriers',
   auth: { roles: ['broker', 'admin'], scopes: ['review:write'] },
   rate: 'couriers.status',

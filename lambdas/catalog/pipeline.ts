@@ -51,7 +51,7 @@ export const PipelineStageDone = {
 export const PipelineFinish = {
   id: 'PipelineFinish',
   handler: 'workers/pipeline/finish',
-  summary: 'Store the results in parts and the json, csv and xlsx downloads, complete the manifest with its summary, emit total_due and processing_completed',
+  summary: 'Store the results in parts and the json, csv and xlsx downloads, complete the manifest with its summary, emit total_due, processing_completed (the run) and processed (the results)',
   uses: { table: ['GetItem', 'UpdateItem'], bucket: pipelineFiles(['GetObject', 'PutObject']), bus: true },
   memoryMb: 1024,
   timeoutSeconds: 300,

@@ -5,6 +5,7 @@ import { routes } from '#catalog';
 import type { RouteDef } from '#catalog/types';
 import { serviceDocument } from '#http/system/openapi';
 import { apiBase, compile, match } from '#catalog/routing';
+import { webhookEventNames } from '#core/webhooks/events';
 
 /**
  * The contract check of the integration suite: every answer the twin gives through the test client
@@ -100,6 +101,21 @@ export function deliveryProblem(headers: Record<string, string | string[] | unde
     if (typeof value !== 'string' && p.required === false) continue;
     if (typeof value !== 'string') return `event ${envelope.type}: header ${p.name} missing`;
   }
+  return envelopeProblem(envelope, op, 'delivery');
+}
+
+/**
+ * What is wrong with an event the twin published (its envelope as every delivery of it sends it,
+ * spec 2.10), held to openapi.json's `webhooks`, or undefined when it keeps the contract. Events of
+ * a type no subscription may name (the pipeline's `manifest.submitted`...) are internal: not held.
+ */
+export function eventProblem(event: { id: string; type: string; created_at: string; data: unknown }): string | undefined {
+  const op = (doc().webhooks as Record<string, { post: Json }> | undefined)?.[event.type]?.post;
+  if (!op) return (webhookEventNames as readonly string[]).includes(event.type) ? `event ${event.type}: not in openapi.json's webhooks` : undefined;
+  return envelopeProblem({ id: event.id, type: event.type, created_at: event.created_at, data: event.data }, op, 'event');
+}
+
+function envelopeProblem(envelope: { type?: string; [field: string]: unknown }, op: Json, what: string): string | undefined {
   const key = `webhook ${envelope.type}`;
   let validate = validators.get(key);
   if (!validate) {
@@ -108,5 +124,5 @@ export function deliveryProblem(headers: Record<string, string | string[] | unde
   }
   if (validate(envelope)) return undefined;
   const errors = (validate.errors ?? []).slice(0, 8).map((e) => `${e.instancePath || '/'} ${e.message}${e.params ? ' ' + JSON.stringify(e.params) : ''}`);
-  return `${key}: the delivery does not match its schema: ${errors.join('; ')}; body ${body.slice(0, 400)}`;
+  return `${key}: the ${what} does not match its schema: ${errors.join('; ')}; body ${JSON.stringify(envelope).slice(0, 400)}`;
 }

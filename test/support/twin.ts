@@ -1,5 +1,5 @@
 import { answerOf } from './http';
-import { checkContract } from './contract';
+import { checkContract, eventProblem } from './contract';
 import { afterAll, beforeAll, inject } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -27,13 +27,15 @@ export interface TestTwin {
   intake(): Promise<void>;
   /** Runs every queued job (intake, pipeline, webhooks) until none is due. */
   settle(): Promise<void>;
+  /** What was wrong with the events this file's twin published (each is held to openapi.json's webhooks); checked after the file. */
+  eventProblems: string[];
   /** A new account of `kind` and a token for it. */
   account(name: string, opts?: { kind?: 'partner' | 'broker'; role?: 'partner' | 'broker' | 'admin'; scopes?: string[] }): Promise<{ accountId: number; token: string; tokenId: number }>;
 }
 
 /** Starts a twin for this test file: its own table in the shared DynamoDB Local, its own data dir. */
 export function useTwin(opts: Partial<TwinOptions> = {}): TestTwin {
-  const ctx = {} as TestTwin;
+  const ctx = { eventProblems: [] } as unknown as TestTwin;
   beforeAll(async () => {
     ctx.tableName = `t_${randomUUID().slice(0, 8)}`;
     ctx.dataDir = mkdtempSync(join(tmpdir(), 'despacho-'));
@@ -44,12 +46,19 @@ export function useTwin(opts: Partial<TwinOptions> = {}): TestTwin {
       dynamoEndpoint: inject('dynamoEndpoint'),
       adminToken,
       jobPollMs: 0,
+      // Every event published is held to its schema, as every answer is: a mismatch fails the file.
+      checkEvent: (e) => {
+        const problem = eventProblem(e);
+        if (problem) ctx.eventProblems.push(problem);
+      },
       ...opts,
     });
   });
   afterAll(async () => {
     await ctx.twin?.stop();
     rmSync(ctx.dataDir, { recursive: true, force: true });
+    const problems = [...new Set(ctx.eventProblems)];
+    if (problems.length) throw new Error(`Contract: events break openapi.json's webhooks:\n${problems.join('\n')}`);
   });
   ctx.call = async (method, path, o = {}) => {
     const headers: Record<string, string> = { ...o.headers };

@@ -63,7 +63,7 @@ export interface BatchRecord {
   closedBy?: string;
   /** How many broker corrections (services/review) the batch's results have taken; each is one decision record. */
   reviewRevision?: number;
-  /** The revision whose `manifest.processed` the close of the review announced (one event per review). */
+  /** The revision whose `manifest.reviewed` the close of the review announced (one event per review). */
   reviewAnnounced?: number;
   /**
    * A group decision's records still to be written (issue 40): set with the batch's move to the

@@ -6,8 +6,9 @@ export const webhookEvents = [
   { event: 'shipment.created', description: 'Label generated, tracking available' },
   { event: 'shipment.delivered', description: 'Package delivered' },
   { event: 'inventory.low_stock', description: 'Stock fell below a threshold' },
-  { event: 'manifest.processed', description: 'Courier manifest completed' },
-  { event: 'manifest.processing_completed', description: 'Processing finished successfully' },
+  { event: 'manifest.processed', description: 'Courier manifest completed: its results are ready (once per processing run)' },
+  { event: 'manifest.processing_completed', description: 'Processing run finished successfully: which run, what it covered, when' },
+  { event: 'manifest.reviewed', description: "A broker's review of the results ended (the batch was closed): the products it changed" },
   { event: 'manifest.invalid_cuit_detected', description: 'Invalid tax IDs found (quota 0 or validation error)' },
   { event: 'manifest.total_due', description: 'Total due amount calculated' },
   { event: 'manifest.processing_failed', description: 'Processing failed critically' },
@@ -27,6 +28,12 @@ export function describeEvent(e: (typeof webhookEvents)[number]) {
   const [type, ...rest] = e.event.split('.');
   return { event: e.event, type, action: rest.join('.'), description: e.description };
 }
+
+/**
+ * How many changed products `manifest.reviewed` lists (newest first): at most 500 characters of
+ * reason each, 20 stay far under EventBridge's 256 KB per event; the rest are a route away.
+ */
+export const reviewedProductsShown = 20;
 
 /** The synthetic event a test delivery sends. */
 export const testEventType = 'webhook.test';

@@ -38,7 +38,7 @@ export function shipmentCreatedPayload(s: {
   service: string;
   trackingNumber: string;
   labelUrl: string;
-  estimatedDelivery: string;
+  estimatedDelivery: string | null;
   createdAt: string;
 }) {
   return {

@@ -191,7 +191,11 @@ const tagDescriptions: Record<string, string> = {
 /** An outbound event: what it means and the schema of its `data`. */
 export interface EventDoc {
   description: string;
+  /** What makes it fire. */
+  when?: string;
   data: GenericSchema;
+  /** One `data` as a delivery carries it. */
+  example?: unknown;
 }
 
 const deliveryHeader = (name: string, description: string, schema: Json = { type: 'string' }): Json => ({ name, in: 'header', required: true, description, schema });
@@ -230,6 +234,7 @@ function webhooksOf(events: Record<string, EventDoc>): Json {
         post: {
           operationId: `event_${name.replace(/\W/g, '_')}`,
           summary: e.description,
+          ...(e.when ? { description: `Sent when ${e.when}.` } : {}),
           tags: ['webhooks'],
           security: [],
           parameters,
@@ -248,6 +253,7 @@ function webhooksOf(events: Record<string, EventDoc>): Json {
                     data: schemaOf(e.data),
                   },
                 },
+                ...(e.example === undefined ? {} : { example: { id: 'evt_3f1c9a0e5b7d4c2a8e6f1b3d5a7c9e0f', type: name, created_at: '2026-12-07T10:15:00.000Z', data: e.example } }),
               },
             },
           },

@@ -17,7 +17,8 @@ import { ordersResponses } from '../orders/responses';
 import { shippingResponses } from '../shipping/responses';
 import { storageResponses } from '../manifest-files/responses';
 import { systemResponses } from './responses';
-import { eventsResponses, webhookEventData, webhooksResponses } from '../webhooks/responses';
+import { eventsResponses, webhooksResponses } from '../webhooks/responses';
+import { eventPayloads } from '../webhooks/event-payloads';
 
 /**
  * What each route answers, by route id, from the areas' responses.ts: joined to the catalog's
@@ -46,8 +47,10 @@ const answers: Record<string, RouteResponses> = {
 /** The catalog's routes with what each answers. */
 const documentedRoutes = (): RouteDef[] => routes.map((r) => ({ ...r, responses: answers[r.id] }));
 
-/** Every outbound event with the schema of its `data`. */
-const events = Object.fromEntries(webhookEvents.map((e) => [e.event, { description: e.description, data: webhookEventData[e.event] }]));
+/** Every outbound event: what it means, when it fires, the schema of its `data` and an example (webhooks/event-payloads.ts). */
+const events = Object.fromEntries(
+  webhookEvents.map((e) => [e.event, { description: e.description, when: eventPayloads[e.event].when, data: eventPayloads[e.event].data, example: eventPayloads[e.event].example }]),
+);
 
 let document: Record<string, unknown> | undefined;
 

@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import type { RouteResponses } from '#catalog/types';
 import { webhookEventNames } from '#core/webhooks/events';
 import { data, done, failure, integer, json, nullable, pageMeta, timestamp } from '../kit/responses';
+import { eventPayloads } from './event-payloads';
 
 /** The answers of the webhook subscription routes (spec 2.9, 4.8), for openapi.json. */
 
@@ -115,109 +116,12 @@ export const webhooksResponses = {
   },
 } satisfies Record<string, RouteResponses>;
 
-/** The `data` of the events (spec 6.3; docs/partners/webhooks.md lists what each adds), for openapi.json's `webhooks`. */
-const orderSummary = {
-  id: integer,
-  order_number: v.string(),
-  channel: v.string(),
-  status: v.string(),
-  totals: v.strictObject({ subtotal: v.number(), shipping: v.number(), tax: v.number(), total: v.number(), currency: v.string() }),
-};
-const manifestRef = { manifest_number: v.string(), batch_id: v.string(), mawb_number: v.string() };
-const manifestSummary = v.strictObject({
-  personal_items: v.optional(integer),
-  commercial_items: v.optional(integer),
-  prohibited_items: v.optional(integer),
-  amount_to_pay: v.optional(v.number()),
-  currency: v.optional(v.string()),
-  total_awbs: v.optional(integer),
-  total_products: v.optional(integer),
-  /** The products awaiting the broker's review and what they pay (issue 40). */
-  review_pending: v.optional(integer),
-  review_at_stake: v.optional(v.number()),
-  /** The products the risk rules flagged: products, flags in all, by rule (issue 40, item 5). */
-  risk_flags: v.optional(v.strictObject({ products: integer, total: integer, by_rule: v.record(v.string(), integer) })),
-});
-const documentRef = {
-  id: integer,
-  account_id: integer,
-  document_type: v.string(),
-  state: v.string(),
-  version: integer,
-  file_name: v.string(),
-  manifest_id: nullable(v.string()),
-  awb_number: nullable(v.string()),
-};
-
-export const webhookEventData: Record<(typeof webhookEventNames)[number], v.GenericSchema> = {
-  'order.created': v.strictObject({
-    id: integer,
-    order_number: v.string(),
-    channel: v.string(),
-    channel_order_id: nullable(v.string()),
-    status: v.string(),
-    customer: v.strictObject({ name: v.string(), email: v.string() }),
-    items: v.array(v.strictObject({ id: integer, sku: v.string(), name: v.string(), quantity: integer, price: v.number(), currency: v.string() })),
-    totals: v.strictObject({ subtotal: v.number(), shipping: v.number(), total: v.number(), currency: v.string() }),
-    created_at: timestamp,
-  }),
-  'order.updated': v.strictObject({
-    ...orderSummary,
-    previous_status: v.optional(v.string()),
-    fulfillment_status: v.optional(v.string()),
-    shipment_id: v.optional(integer),
-  }),
-  'order.cancelled': v.strictObject({ ...orderSummary, cancelled_at: nullable(timestamp), reason: nullable(v.string()) }),
-  'shipment.created': v.strictObject({
-    shipment_id: integer,
-    order_id: integer,
-    carrier: v.string(),
-    service: v.string(),
-    tracking_number: v.string(),
-    label_url: v.string(),
-    estimated_delivery: v.string(),
-    created_at: timestamp,
-  }),
-  'shipment.delivered': v.strictObject({ shipment_id: integer, order_id: integer, carrier: v.string(), tracking_number: v.string(), delivered_at: nullable(timestamp) }),
-  'inventory.low_stock': v.strictObject({
-    product_id: integer,
-    sku: v.string(),
-    name: v.string(),
-    current_stock: integer,
-    threshold: integer,
-    warehouse_id: integer,
-    warehouse_name: v.string(),
-  }),
-  'manifest.processed': v.strictObject({
-    ...manifestRef,
-    summary: manifestSummary,
-    /** Present when the event announces a broker's review, sent when the reviewed batch is closed (issue 33). */
-    review: v.optional(v.strictObject({ revision: integer, closed_at: v.string(), closed_by: nullable(v.string()) })),
-  }),
-  'manifest.processing_completed': v.strictObject({ ...manifestRef, summary: manifestSummary }),
-  'manifest.invalid_cuit_detected': v.strictObject({
-    ...manifestRef,
-    awbs: v.array(v.strictObject({ awb_number: v.string(), tax_id: nullable(v.string()), reason: v.string() })),
-    part: integer,
-    parts: integer,
-    total_awbs: integer,
-  }),
-  'manifest.total_due': v.strictObject({ ...manifestRef, amount_to_pay: v.number(), currency: v.string() }),
-  'manifest.processing_failed': v.strictObject({ ...manifestRef, stage: nullable(v.string()), error: v.string() }),
-  'document.uploaded': v.strictObject({ ...documentRef, supersedes: v.optional(integer) }),
-  'document.validated': v.strictObject({ ...documentRef, validation_notes: nullable(v.string()) }),
-  'document.approved': v.strictObject(documentRef),
-  'document.rejected': v.strictObject({ ...documentRef, rejection_reason: v.string() }),
-  'document.superseded': v.strictObject({ ...documentRef, superseded_by: integer, new_version: integer, supersede_reason: nullable(v.string()) }),
-  'document.downloaded': v.strictObject({ ...documentRef, downloaded_by: v.strictObject({ account_id: integer, token_id: integer }) }),
-};
-
 /* The events feed (GET /v1/events). */
 
 /** An event as its deliveries send it (spec 2.10): one envelope per event, its `data` as the event's. */
 const Envelope = v.variant(
   'type',
-  webhookEventNames.map((name) => v.strictObject({ id: v.string(), type: v.literal(name), created_at: timestamp, data: webhookEventData[name] })),
+  webhookEventNames.map((name) => v.strictObject({ id: v.string(), type: v.literal(name), created_at: timestamp, data: eventPayloads[name].data })),
 );
 
 export const eventsResponses = {

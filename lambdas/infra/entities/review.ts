@@ -142,6 +142,18 @@ export async function listReviewDecisions(batchId: string, opts: { cursor?: stri
 }
 
 /**
+ * The newest `limit` product decisions of a batch after revision `after` (those of one review),
+ * newest first, and whether there are more: what `manifest.reviewed` lists.
+ */
+export async function reviewDecisionsAfter(batchId: string, after: number, limit: number): Promise<{ decisions: ReviewDecisionRecord[]; more: boolean }> {
+  const res = await reviewDecisions()
+    .query.byBatch({ batchId })
+    .between({ revisionKey: revisionKey(after + 1) }, { revisionKey: '99999999~' })
+    .go({ limit: limit + 1, order: 'desc' });
+  return { decisions: res.data.slice(0, limit), more: res.data.length > limit };
+}
+
+/**
  * A query with a caller's cursor: ElectroDB refuses one it cannot read, DynamoDB one whose key is
  * not of the query's partition; either is the caller's error, answered as undefined.
  */

@@ -182,7 +182,12 @@ export async function finish(input: RunInput & { pages: number[]; coversAll?: bo
   const done = (await getBatch(input.batchId))!;
   await events().publish([
     runEvent(input, 'manifest.total_due', manifestEventData(done, { amount_to_pay: summary.amount_to_pay, currency: summary.currency })),
-    runEvent(input, 'manifest.processing_completed', manifestEventData(done, { summary })),
+    // One fact each (issue 42): the run that ended, then the manifest's results it left.
+    runEvent(
+      input,
+      'manifest.processing_completed',
+      manifestEventData(done, { run_id: input.runId, covers_all: input.coversAll ?? false, pages: input.pages.length, started_at: done.pipeline?.startedAt ?? at, finished_at: at }),
+    ),
     runEvent(input, 'manifest.processed', manifestEventData(done, { summary })),
   ]);
   await writeExports(completed, ['ndjson', 'csv', 'xlsx'], index)

@@ -18,13 +18,14 @@ import { normalizeNcm, type TariffRow } from '#core/tariff/table';
 import { now } from '#infra/clock';
 import { openListCursor } from '#infra/cursors';
 import { getBatch, getStoredItems, itemsOfAwb, listAllBatches } from '#infra/entities/manifests';
-import { applyReview, clearReviewWrites, getMemory, listReviewDecisions, reviewOf, withCursor, writeGroupRecords, type MemoryRecord, type ReviewDecisionRecord } from '#infra/entities/review';
+import { applyReview, clearReviewWrites, getMemory, listReviewDecisions, withCursor, writeGroupRecords, type MemoryRecord, type ReviewDecisionRecord } from '#infra/entities/review';
 import { blobs } from '#infra/blobs';
 import { loadTariffTable } from '#infra/tariff/table-source';
 import { maxIndexReviews, partOfKey, readHashesOf, readPartOf, resultsIndex, revisedIndex, writeIndex, writePart } from '../pipeline/results-store';
 import { closed } from '../manifests/intake';
 import { requireBatch } from '../manifests/tracking';
 import { accountNames } from '../auth/account-names';
+import { decisionView } from './decision-view';
 
 /**
  * The broker's review of a processed batch (issue 33): the products the customs channel sends to
@@ -418,13 +419,7 @@ export async function reviewDecisions(principal: Principal, manifest: string, cu
   const { decisions, cursor: next } = page;
   return {
     data: decisions.map((d) => ({
-      ...reviewOf(d),
-      awb_number: d.awb,
-      item_key: d.itemKey,
-      customs_duty_before: d.dutyBefore ?? null,
-      customs_duty: d.dutyAfter ?? null,
-      customs_channel_before: d.channelBefore ?? null,
-      customs_channel: d.channelAfter ?? null,
+      ...decisionView(d),
       ...(d.groupId ? { group_id: d.groupId, group_size: d.groupSize } : {}),
     })),
     meta: { per_page: perPage, cursor: cursor ?? null, next_cursor: next ?? null },

@@ -236,7 +236,7 @@ async function ship(principal: Principal, read: OrderRecord, lines: ShipLine[], 
   if (s.source === 'label') {
     evts.push({
       type: 'shipment.created',
-      data: shipmentCreatedPayload({ shipmentId: s.id, orderId: next.id, carrier: s.carrier, service: s.service, trackingNumber: s.trackingNumber, labelUrl: s.labelUrl!, estimatedDelivery: s.estimatedDelivery!, createdAt: s.createdAt }),
+      data: shipmentCreatedPayload({ shipmentId: s.id, orderId: next.id, carrier: s.carrier, service: s.service, trackingNumber: s.trackingNumber, labelUrl: s.labelUrl!, estimatedDelivery: s.estimatedDelivery, createdAt: s.createdAt }),
     });
   }
   evts.push({ type: 'order.updated', data: { ...orderSummary(next), fulfillment_status: next.fulfillmentStatus, shipment_id: s.id } });

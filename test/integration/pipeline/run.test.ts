@@ -74,12 +74,17 @@ describe('the manifest pipeline on the twin', () => {
     expect(strip(second.body)).toEqual(strip(first.body));
   });
 
-  it('fires total_due, then processing_completed, once each', async () => {
+  it('fires total_due, then processing_completed with the run, then processed with the results, once each', async () => {
     const { token } = await t.account('Events Couriers');
-    await submitForBatch(t, token, manifest(0, { items: productsFor().slice(0, 1) }));
+    const batchId = await submitForBatch(t, token, manifest(0, { items: productsFor().slice(0, 1) }));
     await t.settle();
     const types = seen.map((e) => e.type).filter((x) => x.startsWith('manifest.') && x !== 'manifest.submitted');
     expect(types).toEqual(['manifest.total_due', 'manifest.processing_completed', 'manifest.processed']);
+    const status = (await t.call('GET', `/v1/couriers/manifests/${batchId}/pipeline-status`, { token })).body.data;
+    const data = (type: string) => seen.find((e) => e.type === type)!.data as Record<string, unknown>;
+    expect(data('manifest.processing_completed')).toMatchObject({ run_id: status.run_id, covers_all: true, pages: 1 });
+    expect(data('manifest.processing_completed')).not.toHaveProperty('summary');
+    expect(data('manifest.processed')).toMatchObject({ batch_id: batchId, summary: { total_products: 1 } });
   });
 
   it('reports invalid tax ids with their AWBs', async () => {

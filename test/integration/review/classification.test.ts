@@ -1,7 +1,7 @@
 /**
  * The broker's review on the twin (issue 33): the review queue of a processed batch, the NCM
  * correction (PUT .../products/{awb}/classification), its decision log, the summary and downloads it
- * updates, the announcement at close, the partner-code memory and a tax id's quota shipments.
+ * updates, the announcement at close (manifest.reviewed), the partner-code memory and a tax id's quota shipments.
  */
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { useTwin } from '#support/twin';
@@ -171,14 +171,21 @@ describe('PUT .../products/{awb}/classification', () => {
     expect(after.products.filter((p: { awb_number: string; classification_source: string }) => p.awb_number === 'AWB0000003' && p.classification_source === 'broker')).toHaveLength(2);
   });
 
-  it('announces the review once at the close, refuses corrections with 423 while closed', async () => {
+  it('announces the review once at the close as manifest.reviewed with the products it changed (not a second manifest.processed), refuses corrections with 423 while closed', async () => {
     const closed = await t.call('POST', `/v1/couriers/batches/${batchId}/close`, { token: broker.token });
     expect(closed.status).toBe(200);
-    const processed = seen.filter((e) => e.type === 'manifest.processed');
-    expect(processed).toHaveLength(1);
-    expect(processed[0].data).toMatchObject({ batch_id: batchId, review: { revision: 3 } });
+    const reviewed = seen.filter((e) => e.type === 'manifest.reviewed');
+    expect(reviewed).toHaveLength(1);
+    expect(reviewed[0].data).toMatchObject({ batch_id: batchId, revision: 3, previous_revision: 0, decisions: 3, more_products: false });
+    const products = (reviewed[0].data as { products: { revision: number; awb_number: string }[] }).products;
+    expect(products.map((p) => [p.revision, p.awb_number])).toEqual([
+      [3, 'AWB0000003'],
+      [2, 'AWB0000003'],
+      [1, 'AWB0000001'],
+    ]);
+    expect(seen.filter((e) => e.type === 'manifest.processed')).toEqual([]);
     await t.call('POST', `/v1/couriers/batches/${batchId}/close`, { token: broker.token });
-    expect(seen.filter((e) => e.type === 'manifest.processed')).toHaveLength(1);
+    expect(seen.filter((e) => e.type === 'manifest.reviewed')).toHaveLength(1);
 
     const locked = await t.call('PUT', path('AWB0000001'), { token: broker.token, body: { ncm_code: '6109.10.00', reason: 'late' } });
     expect(locked.status).toBe(423);

@@ -43,10 +43,11 @@ describe('subscriptions', () => {
     expect((await t.call('GET', '/webhook-subscriptions', { token })).body).toMatchObject({ count: 1 });
   });
 
-  it('lists both event lists with type, action and description', async () => {
+  it("lists both event lists and manifest.reviewed, with type, action and description", async () => {
     const res = await t.call('GET', '/webhook-subscriptions/available-events');
-    expect(res.body.count).toBe(17);
+    expect(res.body.count).toBe(18);
     expect(res.body.data).toContainEqual({ event: 'manifest.invalid_cuit_detected', type: 'manifest', action: 'invalid_cuit_detected', description: expect.any(String) });
+    expect(res.body.data).toContainEqual({ event: 'manifest.reviewed', type: 'manifest', action: 'reviewed', description: expect.any(String) });
   });
 
   it('refuses unknown events, no events and bad URLs', async () => {

@@ -106,7 +106,7 @@ describe('signatures', () => {
 
 describe('event catalog', () => {
   it('joins both lists of spec 6 with type and action', () => {
-    expect(webhookEvents).toHaveLength(17);
+    expect(webhookEvents).toHaveLength(18);
     expect(describeEvent(webhookEvents[0])).toEqual({ event: 'order.created', type: 'order', action: 'created', description: 'New order received' });
   });
 });
