@@ -11,6 +11,7 @@ import { projectRoot } from '#lib/functions';
 import { configKeys, resolveStageConfig, StageConfigError } from '#lib/stage';
 import type { BuiltStage } from '#lib/app';
 import { referenceProd, stageApp } from '#support/cdk';
+import { oidcStatements } from '#support/workflows';
 
 /** Runs bin/app.ts as `cdk synth` does (context in CDK_CONTEXT_JSON) and answers its exit code and stderr. */
 async function cdkApp(context: Record<string, string>): Promise<{ code: number | null; stderr: string }> {
@@ -26,6 +27,9 @@ async function cdkApp(context: Record<string, string>): Promise<{ code: number |
 function templates(built: BuiltStage): Template[] {
   return [built.data, built.api, ...Object.values(built.api.routeStacks), ...(built.edge ? [built.edge] : [])].map((s) => Template.fromStack(s));
 }
+
+/** The actions of one statement (by Sid) of a managed policy in .github/aws/github-oidc.yaml. */
+const oidcPolicy = (resource: string, sid: string): string[] => [oidcStatements(resource).find((st) => st.Sid === sid)!.Action].flat();
 
 describe('stages as configuration', () => {
   it('refuses prod without settings, naming every missing one in one message, before building anything', async () => {
@@ -247,7 +251,7 @@ describe('the synthesized stages', { timeout: 120_000 }, () => {
       expect(Object.keys(settings).sort()).toEqual([...publicKeys, '$default'].sort());
       expect(stage.Properties.DefaultRouteSettings.ThrottlingRateLimit).toBe(stageRate);
       for (const [key, limit] of Object.entries(settings)) {
-        expect(limit.ThrottlingRateLimit, key).toBeLessThanOrEqual(stageRate / 10);
+        expect(limit.ThrottlingRateLimit, key).toBeLessThanOrEqual(stageRate / 5);
         expect(limit.ThrottlingBurstLimit, key).toBeGreaterThanOrEqual(limit.ThrottlingRateLimit);
       }
     }
@@ -272,6 +276,27 @@ describe('the synthesized stages', { timeout: 120_000 }, () => {
     const total = Object.values(reserved(prod)).reduce((a, b) => a + b, 0);
     expect(total).toBeLessThanOrEqual(floodLimits.accountQuotaAtLeast - floodLimits.unreservedFloor);
     expect(reserved(dev)).toEqual({});
+  });
+
+  it('gives every role the stacks create the despacho-boundary, which allows every action they are granted and every resource they make', () => {
+    const boundary = oidcPolicy('DeployBoundary', 'TheServicesOfTheStacks');
+    const allowed = (action: string) => boundary.some((a) => new RegExp(`^${a.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*')}$`, 'i').test(action));
+    const execution = oidcPolicy('CloudFormationExecutionPolicy', 'TheResourcesOfTheStacks');
+    const serviceOf: Record<string, string> = { ApiGatewayV2: 'apigateway', CertificateManager: 'acm', StepFunctions: 'states' };
+    for (const built of [prod, dev]) {
+      for (const t of templates(built)) {
+        for (const [id, r] of Object.entries(t.toJSON().Resources as Record<string, { Type: string; Properties?: any }>)) {
+          if (r.Type === 'AWS::IAM::Role') expect(JSON.stringify(r.Properties.PermissionsBoundary), id).toMatch(/:policy\/despacho-boundary"/);
+          if (r.Type.startsWith('AWS::') && r.Type !== 'AWS::IAM::Role' && r.Type !== 'AWS::IAM::Policy') {
+            const service = r.Type.split('::')[1];
+            expect(execution, r.Type).toContain(`${serviceOf[service] ?? service.toLowerCase()}:*`);
+          }
+          for (const action of JSON.stringify(r.Properties ?? {}).match(/"Action":(\[[^\]]*\]|"[^"]*")/g) ?? []) {
+            for (const a of [JSON.parse(action.slice('"Action":'.length))].flat() as string[]) if (typeof a === 'string' && a.includes(':')) expect(allowed(a), `${id}: ${a}`).toBe(true);
+          }
+        }
+      }
+    }
   });
 
   it("lets each rate-limited route's function count its own rate window, and nothing else of the table besides its uses", () => {
