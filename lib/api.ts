@@ -195,7 +195,9 @@ export class ApiStack extends Stack {
     for (const r of publicRoutes) this.stage.node.addDependency(this.routes[r.id]);
     this.stage.node.addDependency(defaultRoute);
     if (settings.config.reservedConcurrency) {
-      const reserve = (fn: CatalogFunction, n: number) => ((fn.fn.node.defaultChild as lambda.CfnFunction).reservedConcurrentExecutions = n);
+      const reserve = (fn: CatalogFunction, n: number) => {
+        (fn.fn.node.defaultChild as lambda.CfnFunction).reservedConcurrentExecutions = n;
+      };
       reserve(this.authorizerFunction, floodLimits.authorizer);
       reserve(this.fallbackFunction, floodLimits.fallback);
       for (const r of publicRoutes) reserve(this.routeFunctions[r.id], floodLimits.publicRoute);
