@@ -4,6 +4,7 @@ import * as apigwv2 from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaAuthorizer, HttpLambdaResponseType } from 'aws-cdk-lib/aws-apigatewayv2-authorizers';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as xray from 'aws-cdk-lib/aws-xray';
 import type { Construct } from 'constructs';
@@ -19,6 +20,18 @@ import { acknowledge } from './nag';
 import { ApiEdge, type EdgeStack } from './edge';
 import type { StageSettings } from './stage';
 
+
+/**
+ * Reserved concurrency where a stage turns it on (lib/stages.ts `reservedConcurrency`), decided in
+ * docs/operators/deploy.md ("Throttles and reserved concurrency"). The authorizer runs before every
+ * non-public route: its 100 are kept for it whatever floods the rest of the account (about 20 ms
+ * a call, so some 5,000 uncached authorizations a second, ten times the stage throttle). Each
+ * public route and `$default` may run at most 10 at once: their route throttle (prod 50 a second)
+ * at 100 ms a call needs 5, so 10 is twice that, and a flood of them cannot take more.
+ * In all 100 + 10 per public route + 10; Lambda keeps 100 of the account's quota unreserved, so
+ * the build refuses a sum above `accountQuotaAtLeast` - 100 (AWS's default quota is 1,000).
+ */
+export const floodLimits = { authorizer: 100, publicRoute: 10, fallback: 10, accountQuotaAtLeast: 1000, unreservedFloor: 100 } as const;
 
 /** The most concurrent invocations an SQS event source makes when its catalog entry names none (2 is SQS's least). */
 export const defaultWorkerConcurrency = 5;
@@ -79,6 +92,9 @@ export class ApiStack extends Stack {
       apiName: `${settings.namePrefix}-api`,
       description: `Despacho ${settings.stage} HTTP API`,
       createDefaultStage: false,
+      // Behind CloudFront the API answers only on its origin domain (lib/edge.ts): the
+      // execute-api address, which the web ACL never sees, answers nothing.
+      disableExecuteApiEndpoint: settings.config.edgeProtection,
       corsPreflight: {
         allowOrigins: corsOrigins,
         allowHeaders: [...corsPolicy.allowHeaders],
@@ -126,8 +142,9 @@ export class ApiStack extends Stack {
     // keeps the authorizer's answer per credential for the catalog's cache time. The authorizer
     // always allows and passes its verdict on the credential in the context; each route's
     // function answers a denial with the service's own body and judges roles, scopes and rate.
-    // Behind CloudFront the origin header is part of the identity: a request that skipped the
-    // edge is answered 401 by API Gateway when it lacks it, 403 by the service when it is wrong.
+    // Behind CloudFront a request reaches API Gateway only through the origin domain's mutual TLS
+    // (lib/edge.ts), and CloudFront always sends the origin header; it stays part of the identity
+    // as a second lock: a request without it is answered 401 by API Gateway, never the authorizer.
     const originVerify = this.apiEdge.originVerify;
     this.authorizerFunction = make(authorizerDef.id, authorizerDef, 'http', originVerify ? { ORIGIN_VERIFY: originVerify } : undefined);
     const authorizer = new HttpLambdaAuthorizer(authorizerDef.id, this.authorizerFunction.fn, {
@@ -165,6 +182,30 @@ export class ApiStack extends Stack {
       '$default only answers 404/405 for paths no route matches; it reads no data and needs no caller identity.',
     );
     this.routes.$default = defaultRoute;
+
+    // What no caller identity gates (the public routes and `$default`) gets a tighter throttle of
+    // its own, so a flood of it cannot spend the stage's limit, and (where the stage reserves
+    // concurrency) runs within a ceiling while the authorizer keeps a floor.
+    const publicRoutes = routeDefs.filter((r) => r.auth === 'public');
+    // RouteSettings is JSON to the CDK: its keys as CloudFormation spells them.
+    const limit = { ThrottlingRateLimit: settings.publicRouteThrottle.rateLimit, ThrottlingBurstLimit: settings.publicRouteThrottle.burstLimit };
+    const cfnStage = this.stage.node.defaultChild as apigwv2.CfnStage;
+    cfnStage.routeSettings = Object.fromEntries([...publicRoutes.map((r) => [routeKey(r), limit]), ['$default', limit]]);
+    // API Gateway refuses settings for a route key it does not have yet.
+    for (const r of publicRoutes) this.stage.node.addDependency(this.routes[r.id]);
+    this.stage.node.addDependency(defaultRoute);
+    if (settings.config.reservedConcurrency) {
+      const reserve = (fn: CatalogFunction, n: number) => {
+        (fn.fn.node.defaultChild as lambda.CfnFunction).reservedConcurrentExecutions = n;
+      };
+      reserve(this.authorizerFunction, floodLimits.authorizer);
+      reserve(this.fallbackFunction, floodLimits.fallback);
+      for (const r of publicRoutes) reserve(this.routeFunctions[r.id], floodLimits.publicRoute);
+      const reserved = floodLimits.authorizer + floodLimits.fallback + floodLimits.publicRoute * publicRoutes.length;
+      if (reserved > floodLimits.accountQuotaAtLeast - floodLimits.unreservedFloor) {
+        throw new Error(`Reserved concurrency ${reserved} leaves less than ${floodLimits.unreservedFloor} unreserved of a ${floodLimits.accountQuotaAtLeast} quota`);
+      }
+    }
 
     for (const worker of workerDefs) {
       const queue = data.queues[worker.queue];
@@ -221,7 +262,7 @@ export class ApiStack extends Stack {
       stateMachine: this.pipeline.stateMachine,
     });
 
-    new CfnOutput(this, 'ApiUrl', { value: this.api.apiEndpoint, description: 'Root of the HTTP API (every route is under /api)' });
+    new CfnOutput(this, 'ApiUrl', { value: this.apiEdge.url, description: 'Root of the API for clients (every route is under /api; the console and dashboard at the root)' });
     new CfnOutput(this, 'ApiBaseUrl', { value: `${this.apiEdge.url}${apiBase}`, description: 'Base URL for clients (DESPACHO_URL)' });
   }
 }

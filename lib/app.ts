@@ -1,4 +1,5 @@
-import { App, Tags, type Environment } from 'aws-cdk-lib';
+import { App, CfnResource, Fn, Stack, Tags, type Environment } from 'aws-cdk-lib';
+import { CfnRole } from 'aws-cdk-lib/aws-iam';
 import type { EventRuleDef, RouteDef, WorkerDef } from '#catalog/types';
 import { ApiStack } from './api';
 import { DataStack } from './data';
@@ -84,8 +85,32 @@ export function buildApp(stage: StageName | string, opts: BuildOptions = {}): Bu
     Tags.of(stack).add('project', 'despacho', untagged);
     Tags.of(stack).add('stage', settings.stage, untagged);
   }
+  for (const stack of [data, api, ...(edge ? [edge] : [])]) boundEveryRole(stack);
   if (opts.nag !== false) applyNag(app);
   return { app, settings, data, api, edge };
+}
+
+/**
+ * The permissions boundary cdk.json names (`@aws-cdk/core:permissionsBoundary`) on every role of
+ * the stack. CloudFormation deploys with an execution policy that refuses a role without it
+ * (.github/aws/github-oidc.yaml). The CDK puts it on the roles it builds as iam.Role, but not on
+ * its own custom resource providers' roles (the cross-region exports'), which it adds while
+ * resolving references, after every aspect has run: so this runs as a validation, the step
+ * between resolving references and writing the templates.
+ */
+function boundEveryRole(stack: Stack): void {
+  const name = (stack.node.tryGetContext('@aws-cdk/core:permissionsBoundary') as { name?: string } | undefined)?.name;
+  if (!name) return;
+  stack.node.addValidation({
+    validate: () => {
+      for (const c of stack.node.findAll()) {
+        if (c instanceof CfnResource && c.cfnResourceType === 'AWS::IAM::Role' && !(c instanceof CfnRole) && Stack.of(c) === stack) {
+          c.addPropertyOverride('PermissionsBoundary', Fn.sub(`arn:\${AWS::Partition}:iam::\${AWS::AccountId}:policy/${name}`));
+        }
+      }
+      return [];
+    },
+  });
 }
 
 /** The `-c key=value` values of the configuration keys (lib/stage.ts `configKeys`) the CLI was given. */

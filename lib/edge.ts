@@ -5,6 +5,7 @@ import * as cloudfront from 'aws-cdk-lib/aws-cloudfront';
 import * as origins from 'aws-cdk-lib/aws-cloudfront-origins';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as route53 from 'aws-cdk-lib/aws-route53';
+import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as targets from 'aws-cdk-lib/aws-route53-targets';
 import * as secrets from 'aws-cdk-lib/aws-secretsmanager';
 import * as wafv2 from 'aws-cdk-lib/aws-wafv2';
@@ -110,13 +111,14 @@ export interface ApiEdgeProps {
 }
 
 /**
- * How clients reach the API: CloudFront with the web ACL in front of it (edge protection on), or
+ * How clients reach the API: CloudFront with the web ACL in front of it and the API's own
+ * origin domain behind it, reachable by CloudFront alone (edge protection on), or
  * an API Gateway custom domain (a domain name without edge protection), or the API's own
  * execute-api address. `url` is the address to give clients.
  */
 export class ApiEdge extends Construct {
   readonly url: string;
-  /** The value CloudFront adds as X-Origin-Verify; the authorizer refuses a request without it. */
+  /** The value CloudFront adds as X-Origin-Verify; the authorizer refuses a request without it (behind the origin's mutual TLS). */
   readonly originVerify?: string;
   readonly distribution?: cloudfront.Distribution;
 
@@ -126,8 +128,38 @@ export class ApiEdge extends Construct {
     const domainName = settings.config.domainName;
     const zone = zoneOf(this, settings);
     if (edge) {
+      const { originClientCertificateArn, originTruststoreUri } = settings.config;
+      if (!domainName || !originClientCertificateArn || !originTruststoreUri) {
+        throw new Error('edge protection needs domainName, originClientCertificateArn and originTruststoreUri (lib/stage.ts refuses a configuration without them)');
+      }
+      // The API's execute-api endpoint is disabled (lib/api.ts): the only way in is this regional
+      // custom domain, and its mutual TLS takes only a client certificate the truststore's CA
+      // issued, which only CloudFront holds. A request that skips CloudFront fails the TLS
+      // handshake: no route, authorizer or function sees it (docs/operators/deploy.md, "The edge").
+      const originName = `origin.${domainName}`;
+      const [truststoreBucket, ...truststoreKey] = originTruststoreUri.slice('s3://'.length).split('/');
+      const originDomain = new apigwv2.DomainName(this, 'OriginDomain', {
+        domainName: originName,
+        certificate: new acm.Certificate(this, 'OriginCertificate', { domainName: originName, validation: acm.CertificateValidation.fromDns(zone) }),
+        securityPolicy: apigwv2.SecurityPolicy.TLS_1_2,
+        mtls: { bucket: s3.Bucket.fromBucketName(this, 'Truststore', truststoreBucket), key: truststoreKey.join('/') },
+      });
+      new apigwv2.ApiMapping(this, 'OriginMapping', { api, domainName: originDomain, stage });
+      if (zone) {
+        new route53.ARecord(this, 'OriginAlias', {
+          zone,
+          recordName: originName,
+          target: route53.RecordTarget.fromAlias(new targets.ApiGatewayv2DomainProperties(originDomain.regionalDomainName, originDomain.regionalHostedZoneId)),
+        });
+      }
+      new CfnOutput(Stack.of(this), 'OriginDomainTarget', {
+        value: originDomain.regionalDomainName,
+        description: `Where ${originName} points (a CNAME to add by hand when the stage has no hostedZoneId)`,
+      });
+
       // A random value, kept in Secrets Manager and resolved by CloudFormation at deploy: CloudFront
-      // sends it, the authorizer compares it (a request sent straight to execute-api lacks it).
+      // sends it (replacing any value a viewer sends) and the authorizer compares it, a second lock
+      // behind the mutual TLS, should the origin domain ever be reachable another way.
       const secret = new secrets.Secret(this, 'OriginVerify', {
         description: `${settings.namePrefix}: the header CloudFront adds so the API knows a request came through the edge`,
         generateSecretString: { excludePunctuation: true, passwordLength: 48 },
@@ -135,7 +167,7 @@ export class ApiEdge extends Construct {
       });
       acknowledge(secret, 'AwsSolutions-SMG4', 'Rotating it would refuse requests until CloudFront and the authorizer both redeploy; it proves the path, not an identity (docs/operators/deploy.md, "The edge").');
       this.originVerify = SecretValue.secretsManager(secret.secretArn).unsafeUnwrap();
-      const origin = new origins.HttpOrigin(Fn.select(2, Fn.split('/', api.apiEndpoint)), {
+      const origin = new origins.HttpOrigin(originName, {
         protocolPolicy: cloudfront.OriginProtocolPolicy.HTTPS_ONLY,
         originSslProtocols: [cloudfront.OriginSslPolicy.TLS_V1_2],
         customHeaders: { 'X-Origin-Verify': this.originVerify },
@@ -153,13 +185,16 @@ export class ApiEdge extends Construct {
         minimumProtocolVersion: cloudfront.SecurityPolicyProtocol.TLS_V1_2_2021,
         httpVersion: cloudfront.HttpVersion.HTTP2_AND_3,
         priceClass: cloudfront.PriceClass.PRICE_CLASS_ALL,
-        ...(domainName && edge.certificate ? { domainNames: [domainName], certificate: edge.certificate } : {}),
+        ...(edge.certificate ? { domainNames: [domainName], certificate: edge.certificate } : {}),
+      });
+      // The CDK's HttpOrigin has no client certificate yet: CloudFormation's OriginMtlsConfig.
+      (this.distribution.node.defaultChild as cloudfront.CfnDistribution).addPropertyOverride('DistributionConfig.Origins.0.CustomOriginConfig.OriginMtlsConfig', {
+        ClientCertificateArn: originClientCertificateArn,
       });
       acknowledge(this.distribution, 'AwsSolutions-CFR1', 'Partners call from abroad (couriers in the US, Europe and Asia): no geo restriction; the web ACL filters by behaviour.');
       acknowledge(this.distribution, 'AwsSolutions-CFR3', "The web ACL logs every request CloudFront passes it (aws-waf-logs-*) and the API stage logs every request it answers: CloudFront's own access log would be a third copy.");
-      if (!domainName) acknowledge(this.distribution, 'AwsSolutions-CFR4', "Without domainName the distribution answers on CloudFront's own certificate, which allows TLS 1.0 for *.cloudfront.net; give domainName for TLS 1.2 minimum.");
-      if (domainName && zone) new route53.ARecord(this, 'Alias', { zone, recordName: domainName, target: route53.RecordTarget.fromAlias(new targets.CloudFrontTarget(this.distribution)) });
-      this.url = `https://${domainName ?? this.distribution.distributionDomainName}`;
+      if (zone) new route53.ARecord(this, 'Alias', { zone, recordName: domainName, target: route53.RecordTarget.fromAlias(new targets.CloudFrontTarget(this.distribution)) });
+      this.url = `https://${domainName}`;
     } else if (domainName) {
       const certificate = certificateOf(this, settings, domainName, zone);
       const custom = new apigwv2.DomainName(this, 'Domain', { domainName, certificate, securityPolicy: apigwv2.SecurityPolicy.TLS_1_2 });

@@ -37,6 +37,9 @@ export const configKeys = [
   'tracing',
   'tracingSampleRate',
   'edgeProtection',
+  'originClientCertificateArn',
+  'originTruststoreUri',
+  'reservedConcurrency',
 ] as const;
 export type ConfigKey = (typeof configKeys)[number];
 
@@ -123,6 +126,21 @@ export function resolveStageConfig(stage: StageName, overrides: StageOverrides =
     if (e === undefined) problems.push(`edgeProtection ${JSON.stringify(o.edgeProtection)}: use on or off`);
     else c.edgeProtection = e;
   }
+  if (o.originClientCertificateArn !== undefined) c.originClientCertificateArn = String(o.originClientCertificateArn).trim();
+  if (c.originClientCertificateArn !== undefined) {
+    const m = /^arn:aws[a-z-]*:acm:([a-z0-9-]+):\d{12}:certificate\/[0-9a-f-]{36}$/.exec(c.originClientCertificateArn);
+    if (!m) problems.push(`originClientCertificateArn ${JSON.stringify(c.originClientCertificateArn)}: not an ACM certificate ARN`);
+    else if (m[1] !== 'us-east-1') problems.push(`originClientCertificateArn: CloudFront reads its origin client certificate in us-east-1 only, this one is in ${m[1]}`);
+  }
+  if (o.originTruststoreUri !== undefined) c.originTruststoreUri = String(o.originTruststoreUri).trim();
+  if (c.originTruststoreUri !== undefined && !/^s3:\/\/[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]\/\S+$/.test(c.originTruststoreUri)) {
+    problems.push(`originTruststoreUri ${JSON.stringify(c.originTruststoreUri)}: not s3://<bucket>/<key> of a PEM truststore`);
+  }
+  if (o.reservedConcurrency !== undefined) {
+    const r = flag(o.reservedConcurrency);
+    if (r === undefined) problems.push(`reservedConcurrency ${JSON.stringify(o.reservedConcurrency)}: use on or off`);
+    else c.reservedConcurrency = r;
+  }
 
   // Rules between settings.
   if ((c.hostedZoneId === undefined) !== (c.hostedZoneName === undefined)) problems.push('hostedZoneId and hostedZoneName go together');
@@ -139,6 +157,12 @@ export function resolveStageConfig(stage: StageName, overrides: StageOverrides =
   if (c.edgeProtection || stage === 'prod') {
     if (!c.account) missing.push('account (-c account=<12 digits>)');
     if (!c.region) missing.push('region (-c region=<e.g. sa-east-1>)');
+  }
+  // With the edge on, CloudFront is the only way in: the API's origin domain takes its client certificate only.
+  if (c.edgeProtection) {
+    if (!c.domainName) missing.push('domainName (-c domainName=<api.example.com>)');
+    if (!c.originClientCertificateArn) missing.push('originClientCertificateArn (-c originClientCertificateArn=<ACM certificate ARN in us-east-1>)');
+    if (!c.originTruststoreUri) missing.push('originTruststoreUri (-c originTruststoreUri=s3://<bucket>/<key>)');
   }
   if (stage === 'prod') {
     if (c.alarmEmails.length === 0 && !c.alarmTopicArn) missing.push('an alarm subscriber (-c alarmEmail=<address> or -c alarmTopicArn=<SNS topic ARN>)');
@@ -175,8 +199,13 @@ export interface StageSettings {
    */
   tracing: boolean;
   logLevel: 'DEBUG' | 'INFO' | 'WARN';
-  /** Stage-wide HTTP API throttling (requests per second / burst). */
+  /** Stage-wide HTTP API throttling (requests per second / burst): each route's default. */
   throttle: { rateLimit: number; burstLimit: number };
+  /**
+   * The tighter limit of each public route and of `$default` (route settings on the stage): what
+   * no caller identity gates cannot spend the throttle of the routes partners use.
+   */
+  publicRouteThrottle: { rateLimit: number; burstLimit: number };
   /** How long noncurrent file versions and access logs are kept. */
   noncurrentVersionExpiration: Duration;
   accessLogExpiration: Duration;
@@ -232,6 +261,7 @@ export function stageSettings(stage: StageName, env: Record<string, string | und
     tracing: config.tracing,
     logLevel: stage === 'dev' ? 'DEBUG' : 'INFO',
     throttle: prod ? { rateLimit: 500, burstLimit: 1000 } : { rateLimit: 50, burstLimit: 100 },
+    publicRouteThrottle: prod ? { rateLimit: 50, burstLimit: 100 } : { rateLimit: 10, burstLimit: 20 },
     noncurrentVersionExpiration: Duration.days(prod ? 90 : 7),
     accessLogExpiration: Duration.days(prod ? 365 : 30),
   };

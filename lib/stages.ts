@@ -45,8 +45,29 @@ export interface StageConfig {
    * governs the state machine and any SDK-sampled segment.
    */
   tracingSampleRate: number;
-  /** CloudFront with AWS WAF in front of the HTTP API (managed common rules, a rate limit per IP). */
+  /**
+   * CloudFront with AWS WAF in front of the HTTP API (managed common rules, a rate limit per IP).
+   * On, the API's execute-api endpoint is disabled and CloudFront reaches the API at
+   * `origin.<domainName>`, a regional custom domain that accepts only CloudFront's client
+   * certificate (mutual TLS): it needs `domainName`, `originClientCertificateArn` and
+   * `originTruststoreUri` (docs/operators/deploy.md, "The edge").
+   */
   edgeProtection: boolean;
+  /**
+   * The client certificate CloudFront presents to the API's origin domain: an ACM certificate in
+   * us-east-1 (imported, with the clientAuth extended key usage), issued by a CA of the truststore.
+   */
+  originClientCertificateArn?: string;
+  /** The truststore of the origin domain's mutual TLS: `s3://bucket/key` of a PEM bundle of the CA that issued the client certificate, in the stage's region. */
+  originTruststoreUri?: string;
+  /**
+   * Reserved concurrency for the functions a flood could starve or spend (lib/api.ts
+   * `floodLimits`; docs/operators/deploy.md, "Throttles and reserved concurrency"): the authorizer
+   * keeps its share whatever else runs, and the public routes and `$default` cannot take more than
+   * theirs. Needs an account concurrency quota of at least `floodLimits.accountQuotaAtLeast`; a new
+   * account's quota (10) refuses it, so dev leaves it off.
+   */
+  reservedConcurrency: boolean;
 }
 
 export const stageNames = ['dev', 'staging', 'prod'] as const;
@@ -60,6 +81,7 @@ export const stageConfigs: Record<StageName, StageConfig> = {
     tracing: true,
     tracingSampleRate: 1,
     edgeProtection: false,
+    reservedConcurrency: false,
   },
   staging: {
     corsOrigins: ['*'],
@@ -68,6 +90,7 @@ export const stageConfigs: Record<StageName, StageConfig> = {
     tracing: true,
     tracingSampleRate: 0.2,
     edgeProtection: false,
+    reservedConcurrency: false,
   },
   prod: {
     // account, region, corsOrigins and an alarm subscriber are the deploying team's to give
@@ -78,5 +101,6 @@ export const stageConfigs: Record<StageName, StageConfig> = {
     tracing: true,
     tracingSampleRate: 0.05,
     edgeProtection: true,
+    reservedConcurrency: true,
   },
 };

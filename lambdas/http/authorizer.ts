@@ -17,7 +17,9 @@ import { timingSafeEqual } from 'node:crypto';
  * judges the route's roles, scopes and rate window itself on every request (http/kit/route.ts).
  *
  * Behind CloudFront (a stage with edge protection), ORIGIN_VERIFY holds the value CloudFront adds
- * as `X-Origin-Verify`: a request that skipped CloudFront (and its WAF) is refused here.
+ * as `X-Origin-Verify`. A request that skips CloudFront does not get here at all (the origin
+ * domain's mutual TLS refuses it, lib/edge.ts); this check is the second lock, refusing one that
+ * somehow did.
  */
 export async function handler(
   event: APIGatewayRequestAuthorizerEventV2,

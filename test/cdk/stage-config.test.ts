@@ -2,13 +2,16 @@ import { run } from '#support/run';
 import { join } from 'node:path';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { authorizer } from '#catalog';
+import { authorizer, fallback } from '#catalog';
 import { routes } from '#catalog';
 import { edgeLimits } from '#lib/edge';
+import { floodLimits } from '#lib/api';
+import { routeKey } from '#catalog/routing';
 import { projectRoot } from '#lib/functions';
 import { configKeys, resolveStageConfig, StageConfigError } from '#lib/stage';
 import type { BuiltStage } from '#lib/app';
 import { referenceProd, stageApp } from '#support/cdk';
+import { oidcStatements } from '#support/workflows';
 
 /** Runs bin/app.ts as `cdk synth` does (context in CDK_CONTEXT_JSON) and answers its exit code and stderr. */
 async function cdkApp(context: Record<string, string>): Promise<{ code: number | null; stderr: string }> {
@@ -24,6 +27,9 @@ async function cdkApp(context: Record<string, string>): Promise<{ code: number |
 function templates(built: BuiltStage): Template[] {
   return [built.data, built.api, ...Object.values(built.api.routeStacks), ...(built.edge ? [built.edge] : [])].map((s) => Template.fromStack(s));
 }
+
+/** The actions of one statement (by Sid) of a managed policy in .github/aws/github-oidc.yaml. */
+const oidcPolicy = (resource: string, sid: string): string[] => [oidcStatements(resource).find((st) => st.Sid === sid)!.Action].flat();
 
 describe('stages as configuration', () => {
   it('refuses prod without settings, naming every missing one in one message, before building anything', async () => {
@@ -66,6 +72,9 @@ describe('stages as configuration', () => {
       tracing: 'off',
       tracingSampleRate: '0.5',
       edgeProtection: 'off',
+      originClientCertificateArn: 'arn:aws:acm:us-east-1:222222222222:certificate/5e0b7c2a-8f41-4c1e-9d3a-6b2f0e1c7d90',
+      originTruststoreUri: 's3://truststore-bucket/ca/origin.pem',
+      reservedConcurrency: 'on',
     };
     expect(Object.keys(given).sort()).toEqual([...configKeys].sort());
     expect(resolveStageConfig('staging', given)).toEqual({
@@ -82,8 +91,23 @@ describe('stages as configuration', () => {
       tracing: false,
       tracingSampleRate: 0.5,
       edgeProtection: false,
+      originClientCertificateArn: given.originClientCertificateArn,
+      originTruststoreUri: given.originTruststoreUri,
+      reservedConcurrency: true,
     });
-    const bad = { account: 'x', region: 'Mars', domainName: 'not a host', logRetentionDays: '13', tracing: 'maybe', tracingSampleRate: '2', edgeProtection: 'sometimes', alarmTopicArn: 'topic' };
+    const bad = {
+      account: 'x',
+      region: 'Mars',
+      domainName: 'not a host',
+      logRetentionDays: '13',
+      tracing: 'maybe',
+      tracingSampleRate: '2',
+      edgeProtection: 'sometimes',
+      alarmTopicArn: 'topic',
+      originClientCertificateArn: 'cert',
+      originTruststoreUri: 'https://bucket/key',
+      reservedConcurrency: 'some',
+    };
     const problems = (() => {
       try {
         resolveStageConfig('dev', bad);
@@ -101,6 +125,23 @@ describe('stages as configuration', () => {
     expect(resolveStageConfig('prod', { ...referenceProd, certificateArn: east }).certificateArn).toBe(east);
     expect(() => resolveStageConfig('prod', { ...referenceProd, certificateArn: south })).toThrow(/us-east-1 only/);
     expect(() => resolveStageConfig('staging', { ...referenceProd, edgeProtection: 'off', certificateArn: east })).toThrow(/needs a certificate in sa-east-1/);
+    expect(() => resolveStageConfig('prod', { ...referenceProd, originClientCertificateArn: south })).toThrow(/origin client certificate in us-east-1 only/);
+  });
+
+  it('refuses the edge without its own domain, the client certificate CloudFront presents and the truststore that checks it', () => {
+    const { domainName, originClientCertificateArn, originTruststoreUri, ...rest } = referenceProd;
+    expect(domainName && originClientCertificateArn && originTruststoreUri).toBeTruthy();
+    const problems = (() => {
+      try {
+        resolveStageConfig('staging', { ...rest, edgeProtection: 'on' });
+        return '';
+      } catch (e) {
+        return (e as StageConfigError).problems.join('\n');
+      }
+    })();
+    for (const key of ['domainName', 'originClientCertificateArn', 'originTruststoreUri']) expect(problems, key).toContain(`-c ${key}=`);
+    expect(problems).toMatch(/edgeProtection needs them/);
+    expect(resolveStageConfig('staging', { ...rest, edgeProtection: 'off' }).edgeProtection).toBe(false);
   });
 });
 
@@ -174,6 +215,88 @@ describe('the synthesized stages', { timeout: 120_000 }, () => {
     api.resourceCountIs('AWS::ApiGatewayV2::ApiMapping', 1);
     api.hasResourceProperties('AWS::CertificateManager::Certificate', { DomainName: 'api.dev.example.com', DomainValidationOptions: [{ DomainName: 'api.dev.example.com', HostedZoneId: 'Z0123456789ABC' }] });
     api.hasResourceProperties('AWS::Route53::RecordSet', { Name: 'api.dev.example.com.', Type: 'A' });
+  });
+
+  it('disables the execute-api endpoint wherever the edge is on, so CloudFront on the origin domain, by mutual TLS, is the only way to a function', () => {
+    for (const [name, built] of Object.entries({ prod, dev, devDomain })) {
+      const api = Template.fromStack(built.api);
+      const [httpApi] = Object.values(api.findResources('AWS::ApiGatewayV2::Api'));
+      expect(httpApi.Properties.DisableExecuteApiEndpoint === true, name).toBe(Boolean(built.edge));
+    }
+    expect(prod.edge).toBeDefined();
+    const api = Template.fromStack(prod.api);
+    api.hasResourceProperties('AWS::ApiGatewayV2::DomainName', {
+      DomainName: 'origin.api.example.com',
+      DomainNameConfigurations: [Match.objectLike({ EndpointType: 'REGIONAL', SecurityPolicy: 'TLS_1_2' })],
+      MutualTlsAuthentication: { TruststoreUri: referenceProd.originTruststoreUri },
+    });
+    api.resourceCountIs('AWS::ApiGatewayV2::ApiMapping', 1);
+    const [distribution] = Object.values(api.findResources('AWS::CloudFront::Distribution'));
+    expect(distribution.Properties.DistributionConfig.Origins).toEqual([
+      expect.objectContaining({
+        DomainName: 'origin.api.example.com',
+        CustomOriginConfig: expect.objectContaining({ OriginProtocolPolicy: 'https-only', OriginMtlsConfig: { ClientCertificateArn: referenceProd.originClientCertificateArn } }),
+      }),
+    ]);
+    expect(JSON.stringify(distribution)).not.toMatch(/execute-api|ApiEndpoint/);
+    expect(JSON.stringify(api.toJSON().Outputs)).not.toMatch(/ApiEndpoint/);
+  });
+
+  it('throttles each public route and $default on its own, below the limit of the routes partners use', () => {
+    const publicKeys = routes.filter((r) => r.auth === 'public' && !r.twinOnly).map(routeKey);
+    expect(publicKeys.length).toBeGreaterThan(0);
+    for (const [built, stageRate] of [[prod, 500], [dev, 50]] as const) {
+      const [stage] = Object.values(Template.fromStack(built.api).findResources('AWS::ApiGatewayV2::Stage'));
+      const settings = stage.Properties.RouteSettings as Record<string, { ThrottlingRateLimit: number; ThrottlingBurstLimit: number }>;
+      expect(Object.keys(settings).sort()).toEqual([...publicKeys, '$default'].sort());
+      expect(stage.Properties.DefaultRouteSettings.ThrottlingRateLimit).toBe(stageRate);
+      for (const [key, limit] of Object.entries(settings)) {
+        expect(limit.ThrottlingRateLimit, key).toBeLessThanOrEqual(stageRate / 5);
+        expect(limit.ThrottlingBurstLimit, key).toBeGreaterThanOrEqual(limit.ThrottlingRateLimit);
+      }
+    }
+  });
+
+  it('reserves concurrency in prod for the authorizer, and caps the public routes and $default, within the account quota; dev reserves none', () => {
+    const reserved = (built: BuiltStage) => {
+      const out: Record<string, number> = {};
+      for (const t of templates(built)) {
+        for (const r of Object.values(t.findResources('AWS::Lambda::Function'))) {
+          if (r.Properties.ReservedConcurrentExecutions !== undefined) out[String(r.Properties.FunctionName).replace(/^despacho-[a-z]+-/, '')] = r.Properties.ReservedConcurrentExecutions;
+        }
+      }
+      return out;
+    };
+    const publicIds = routes.filter((r) => r.auth === 'public' && !r.twinOnly).map((r) => r.id);
+    expect(reserved(prod)).toEqual({
+      [authorizer.id]: floodLimits.authorizer,
+      [fallback.id]: floodLimits.fallback,
+      ...Object.fromEntries(publicIds.map((id) => [id, floodLimits.publicRoute])),
+    });
+    const total = Object.values(reserved(prod)).reduce((a, b) => a + b, 0);
+    expect(total).toBeLessThanOrEqual(floodLimits.accountQuotaAtLeast - floodLimits.unreservedFloor);
+    expect(reserved(dev)).toEqual({});
+  });
+
+  it('gives every role the stacks create the despacho-boundary, which allows every action they are granted and every resource they make', () => {
+    const boundary = oidcPolicy('DeployBoundary', 'TheServicesOfTheStacks');
+    const allowed = (action: string) => boundary.some((a) => new RegExp(`^${a.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*')}$`, 'i').test(action));
+    const execution = oidcPolicy('CloudFormationExecutionPolicy', 'TheResourcesOfTheStacks');
+    const serviceOf: Record<string, string> = { ApiGatewayV2: 'apigateway', CertificateManager: 'acm', StepFunctions: 'states' };
+    for (const built of [prod, dev]) {
+      for (const t of templates(built)) {
+        for (const [id, r] of Object.entries(t.toJSON().Resources as Record<string, { Type: string; Properties?: any }>)) {
+          if (r.Type === 'AWS::IAM::Role') expect(JSON.stringify(r.Properties.PermissionsBoundary), id).toMatch(/:policy\/despacho-boundary"/);
+          if (r.Type.startsWith('AWS::') && r.Type !== 'AWS::IAM::Role' && r.Type !== 'AWS::IAM::Policy') {
+            const service = r.Type.split('::')[1];
+            expect(execution, r.Type).toContain(`${serviceOf[service] ?? service.toLowerCase()}:*`);
+          }
+          for (const action of JSON.stringify(r.Properties ?? {}).match(/"Action":(\[[^\]]*\]|"[^"]*")/g) ?? []) {
+            for (const a of [JSON.parse(action.slice('"Action":'.length))].flat() as string[]) if (typeof a === 'string' && a.includes(':')) expect(allowed(a), `${id}: ${a}`).toBe(true);
+          }
+        }
+      }
+    }
   });
 
   it("lets each rate-limited route's function count its own rate window, and nothing else of the table besides its uses", () => {

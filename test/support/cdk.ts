@@ -15,6 +15,8 @@ export const referenceProd: StageOverrides = {
   domainName: 'api.example.com',
   alarmEmail: 'ops@example.com',
   corsOrigins: 'https://console.example.com',
+  originClientCertificateArn: 'arn:aws:acm:us-east-1:111111111111:certificate/5e0b7c2a-8f41-4c1e-9d3a-6b2f0e1c7d90',
+  originTruststoreUri: 's3://despacho-prod-truststore-111111111111/origin-ca.pem',
 };
 
 /**

@@ -42,6 +42,20 @@ export async function actionlint(files: Record<string, string>): Promise<LintFin
   return findings;
 }
 
+/** .github/aws/github-oidc.yaml as an object; CloudFormation's short tags become `{ '!Sub': value }` and the like. */
+export function readOidcTemplate(): Json {
+  const scalar = ['!Sub', '!Ref', '!GetAtt'].map((tag) => ({ tag, resolve: (v: string) => ({ [tag]: v }) }));
+  const seq = ['!Equals', '!If', '!Not', '!And', '!Or'].map((tag) => ({ tag, collection: 'seq' as const, resolve: (v: unknown) => ({ [tag]: v }) }));
+  return parse(readFileSync(fileURLToPath(new URL('../../.github/aws/github-oidc.yaml', import.meta.url)), 'utf8'), { customTags: [...scalar, ...seq] });
+}
+
+/** The statements of a policy document of the OIDC template: an inline policy of a role (by name) or a managed policy (by logical id). */
+export function oidcStatements(logicalId: string, policyName?: string): Array<{ Sid?: string; Effect: string; Action: string | string[]; Resource: unknown; Condition?: Json }> {
+  const props = readOidcTemplate().Resources[logicalId].Properties;
+  const doc = policyName ? props.Policies.find((p: Json) => p.PolicyName === policyName).PolicyDocument : props.PolicyDocument;
+  return doc.Statement;
+}
+
 type Json = any;
 const stepsOf = (job: Json): Json[] => (Array.isArray(job?.steps) ? job.steps : []);
 const runsOf = (job: Json): string => stepsOf(job).map((s) => (typeof s.run === 'string' ? s.run : '')).join('\n');
@@ -67,7 +81,13 @@ const deployedStage = (job: Json): string | undefined => {
  * - prod is deployed only on a version tag (`if: startsWith(github.ref, 'refs/tags/v')`, in a
  *   workflow started by pushes of `v*` tags and by nothing a pull request can start); dev only on
  *   main (`if: github.ref == 'refs/heads/main'`);
- * - pull requests run the tests and a `cdk diff` of dev, and deploy nothing.
+ * - pull requests run the tests and a `cdk diff` of dev, and deploy nothing;
+ * - a job that can mint an AWS token (`id-token: write`) installs packages only with
+ *   `npm ci --ignore-scripts` (no `npm install`, yarn, pnpm or `npx --yes`), so no dependency's
+ *   install script runs where the token can be had;
+ * - every role is assumed with `allowed-account-ids: ${{ vars.AWS_ACCOUNT_ID }}` (the stage's
+ *   account, one per stage), a pull request's job only with the diff role
+ *   (`vars.AWS_DIFF_ROLE_ARN`), a deploy only with its environment's deploy role.
  */
 export function workflowPolicy(files: Record<string, string>): string[] {
   const problems: string[] = [];
@@ -99,6 +119,14 @@ export function workflowPolicy(files: Record<string, string>): string[] {
         if (uses.startsWith('./') || uses.startsWith('docker://')) continue;
         if (!/^[\w.-]+\/[\w./-]+@[0-9a-f]{40}$/.test(uses)) problems.push(`${where}: ${uses} is not pinned to a full commit SHA`);
       }
+      if (job.permissions?.['id-token'] === 'write') {
+        for (const line of runsOf(job).split('\n')) {
+          const install = /\b(npm\s+(ci|install|i|add|rebuild|install-test|it)|yarn|pnpm|npx\s+--yes)\b.*/.exec(line)?.[0];
+          if (install && !(/^npm\s+ci\b/.test(install) && /\s--ignore-scripts\b/.test(install))) {
+            problems.push(`${where}: can mint AWS credentials (id-token: write), so installs only with npm ci --ignore-scripts, not: ${install.trim()}`);
+          }
+        }
+      }
       if (assumesRole(job)) {
         const p = job.permissions;
         if (!p || p['id-token'] !== 'write' || p.contents !== 'read' || Object.keys(p).length !== 2) {
@@ -106,6 +134,12 @@ export function workflowPolicy(files: Record<string, string>): string[] {
         }
         const creds = stepsOf(job).find((s) => String(s.uses).startsWith('aws-actions/configure-aws-credentials@'));
         if (!creds?.with?.['role-to-assume']) problems.push(`${where}: configure-aws-credentials without role-to-assume`);
+        if (!/^\$\{\{\s*vars\.AWS_ACCOUNT_ID\s*\}\}$/.test(String(creds?.with?.['allowed-account-ids'] ?? ''))) {
+          problems.push(`${where}: configure-aws-credentials without allowed-account-ids: \${{ vars.AWS_ACCOUNT_ID }} (the account of the stage)`);
+        }
+        const role = String(creds?.with?.['role-to-assume'] ?? '');
+        if (byPullRequest && !/^\$\{\{\s*vars\.AWS_DIFF_ROLE_ARN\s*\}\}$/.test(role)) problems.push(`${where}: a pull request's job assumes ${role}; only the read-only diff role (vars.AWS_DIFF_ROLE_ARN)`);
+        if (deployedStage(job) && !/^\$\{\{\s*vars\.AWS_DEPLOY_ROLE_ARN\s*\}\}$/.test(role)) problems.push(`${where}: deploys with ${role}; use the environment's deploy role (vars.AWS_DEPLOY_ROLE_ARN)`);
       }
       if (typeof job.uses === 'string' && /\.github\/workflows\/test\.ya?ml$/.test(job.uses) && byPullRequest) pullRequestTests = true;
       if (/\bcdk\s+diff\b/.test(runsOf(job)) && /-c\s+"?stage=dev\b/.test(runsOf(job)) && byPullRequest) pullRequestDiff = true;

@@ -2,7 +2,7 @@ import { run } from '#support/run';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { toolAvailable } from '#support/tools';
-import { actionlint, readWorkflows, workflowPolicy } from '#support/workflows';
+import { actionlint, oidcStatements, readOidcTemplate, readWorkflows, workflowPolicy } from '#support/workflows';
 
 /**
  * The deploy pipeline (.github/workflows): actionlint finds nothing, the pipeline's own rules hold,
@@ -37,7 +37,7 @@ describe('the deploy pipeline', () => {
     expect(badPermission.map((f) => f.kind)).toContain('permissions');
     const missingJob = await actionlint(deployWith(/needs: test\n/, 'needs: tests\n'));
     expect(missingJob.map((f) => f.message).join('\n')).toMatch(/needs job "tests" which does not exist/);
-    const injected = await actionlint(deployWith('run: npm ci --no-audit --no-fund', 'run: echo "${{ github.event.head_commit.message }}"'));
+    const injected = await actionlint(deployWith('run: npm ci --ignore-scripts --no-audit --no-fund', 'run: echo "${{ github.event.head_commit.message }}"'));
     expect(injected.map((f) => f.message).join('\n')).toMatch(/potentially untrusted/);
     const notYaml = await actionlint(deployWith('    steps:', '   steps:'));
     expect(notYaml.map((f) => f.kind)).toContain('syntax-check');
@@ -77,6 +77,48 @@ describe('the deploy pipeline', () => {
   });
 });
 
+describe('what a job that can reach AWS may do', () => {
+  const pullRequest = workflows['pull-request.yml'];
+  const pullRequestWith = (from: string | RegExp, to: string): Record<string, string> => {
+    const changed = pullRequest.replace(from, to);
+    expect(changed, `${String(from)} is in pull-request.yml`).not.toBe(pullRequest);
+    return { ...workflows, 'pull-request.yml': changed };
+  };
+
+  it('installs with npm ci --ignore-scripts in every job that can mint an AWS token, and runs the one script it needs by name', () => {
+    for (const [file, text] of Object.entries(workflows)) {
+      if (!/id-token: write/.test(text)) continue;
+      expect(text, file).toMatch(/run: npm ci --ignore-scripts/);
+      expect(text, file).toMatch(/run: node node_modules\/esbuild\/install\.js/);
+    }
+  });
+
+  it('refuses a job with id-token write that would run install scripts', () => {
+    expect(workflowPolicy(deployWith(/npm ci --ignore-scripts --no-audit --no-fund/g, 'npm ci --no-audit --no-fund'))).toEqual([
+      'deploy.yml job deploy-dev: can mint AWS credentials (id-token: write), so installs only with npm ci --ignore-scripts, not: npm ci --no-audit --no-fund',
+      'deploy.yml job deploy-prod: can mint AWS credentials (id-token: write), so installs only with npm ci --ignore-scripts, not: npm ci --no-audit --no-fund',
+    ]);
+    expect(workflowPolicy(pullRequestWith('npm ci --ignore-scripts --no-audit --no-fund', 'npm install --ignore-scripts'))).toEqual([
+      'pull-request.yml job diff-dev: can mint AWS credentials (id-token: write), so installs only with npm ci --ignore-scripts, not: npm install --ignore-scripts',
+    ]);
+    expect(workflowPolicy(pullRequestWith('run: node node_modules/esbuild/install.js', 'run: npx --yes some-tool'))).toEqual([
+      'pull-request.yml job diff-dev: can mint AWS credentials (id-token: write), so installs only with npm ci --ignore-scripts, not: npx --yes some-tool',
+    ]);
+  });
+
+  it("refuses a pull request's job that assumes a deploy role, a deploy with another role, and a role assumed without the stage's account", () => {
+    expect(workflowPolicy(pullRequestWith('vars.AWS_DIFF_ROLE_ARN', 'vars.AWS_DEPLOY_ROLE_ARN'))).toEqual([
+      "pull-request.yml job diff-dev: a pull request's job assumes ${{ vars.AWS_DEPLOY_ROLE_ARN }}; only the read-only diff role (vars.AWS_DIFF_ROLE_ARN)",
+    ]);
+    expect(workflowPolicy(deployWith(/role-to-assume: \$\{\{ vars.AWS_DEPLOY_ROLE_ARN \}\}/, 'role-to-assume: ${{ vars.AWS_DIFF_ROLE_ARN }}'))).toEqual([
+      'deploy.yml job deploy-dev: deploys with ${{ vars.AWS_DIFF_ROLE_ARN }}; use the environment\'s deploy role (vars.AWS_DEPLOY_ROLE_ARN)',
+    ]);
+    expect(workflowPolicy(deployWith(/\n\s+allowed-account-ids: \$\{\{ vars.AWS_ACCOUNT_ID \}\}/, ''))).toEqual([
+      'deploy.yml job deploy-dev: configure-aws-credentials without allowed-account-ids: ${{ vars.AWS_ACCOUNT_ID }} (the account of the stage)',
+    ]);
+  });
+});
+
 describe('the OIDC roles the pipeline assumes (.github/aws/github-oidc.yaml)', () => {
   const path = '.github/aws/github-oidc.yaml';
   const template = readFileSync(path, 'utf8');
@@ -87,7 +129,48 @@ describe('the OIDC roles the pipeline assumes (.github/aws/github-oidc.yaml)', (
     const subjects = [...template.matchAll(/token\.actions\.githubusercontent\.com:sub: (.+)/g)].map((m) => m[1].trim());
     expect(subjects).toEqual(['!Sub repo:${Repository}:environment:${Environment}', '!Sub repo:${Repository}:pull_request']);
     expect([...template.matchAll(/token\.actions\.githubusercontent\.com:aud: (.+)/g)].map((m) => m[1].trim())).toEqual(['sts.amazonaws.com', 'sts.amazonaws.com']);
-    expect(template).not.toMatch(/StringLike|AdministratorAccess|iam:CreateAccessKey/);
+    expect(template).not.toMatch(/StringLike|policy\/AdministratorAccess|ManagedPolicyArns/);
+    const allowed = Object.keys(readOidcTemplate().Resources).flatMap((id) => {
+      const r = readOidcTemplate().Resources[id];
+      const docs = [r.Properties.PolicyDocument, ...(r.Properties.Policies ?? []).map((p: { PolicyDocument: unknown }) => p.PolicyDocument)].filter(Boolean);
+      return docs.flatMap((d: { Statement: Array<{ Effect: string; Action: string | string[] }> }) => d.Statement.filter((st) => st.Effect === 'Allow').flatMap((st) => [st.Action].flat()));
+    });
+    expect(allowed).not.toContain('*');
+    for (const escalation of ['iam:CreateUser', 'iam:CreateAccessKey']) expect(allowed.some((a) => a === escalation), escalation).toBe(false);
+  });
+
+  it('gives CloudFormation an execution policy without AdministratorAccess and a boundary every role must carry, the pipeline\'s roles too', () => {
+    const t = readOidcTemplate();
+    expect(t.Resources.CloudFormationExecutionPolicy.Properties.ManagedPolicyName).toBe('despacho-cloudformation-execution');
+    expect(t.Resources.DeployBoundary.Properties.ManagedPolicyName).toBe('despacho-boundary');
+    const iamAllowed = oidcStatements('CloudFormationExecutionPolicy').flatMap((st) => [st.Action].flat()).filter((a) => a.startsWith('iam:'));
+    expect(iamAllowed).not.toContain('iam:*');
+    expect(iamAllowed.filter((a) => /User|AccessKey|Policy$|PolicyVersion/.test(a) && !/RolePolic|GetPolicy/.test(a))).toEqual([]);
+    const boundaryRule = oidcStatements('DeployBoundary').find((st) => st.Sid === 'NoRoleOrUserWithoutThisBoundary')!;
+    expect(boundaryRule.Effect).toBe('Deny');
+    expect([boundaryRule.Action].flat()).toEqual(['iam:CreateRole', 'iam:PutRolePermissionsBoundary']);
+    expect(JSON.stringify(boundaryRule.Condition)).toMatch(/StringNotEquals.*iam:PermissionsBoundary.*policy\/despacho-boundary/);
+    const denied = oidcStatements('DeployBoundary').filter((st) => st.Effect === 'Deny').flatMap((st) => [st.Action].flat());
+    for (const a of ['iam:DeleteRolePermissionsBoundary', 'iam:CreateUser', 'iam:CreateAccessKey', 'iam:CreatePolicyVersion']) expect(denied, a).toContain(a);
+    for (const role of ['DeployRole', 'PullRequestDiffRole']) expect(t.Resources[role].Properties.PermissionsBoundary, role).toEqual({ '!Ref': 'DeployBoundary' });
+    expect(cdkContext['@aws-cdk/core:permissionsBoundary']).toEqual({ name: 'despacho-boundary' });
+  });
+
+  it('lets the pull-request diff role read stacks and the bootstrap version, and no data', () => {
+    const statements = oidcStatements('PullRequestDiffRole', 'read-stacks-not-data');
+    const allow = statements.filter((st) => st.Effect === 'Allow').flatMap((st) => [st.Action].flat());
+    expect(allow.every((a) => /^cloudformation:(Describe|Get|List)\w+$/.test(a) || a === 'ssm:GetParameter'), allow.join(' ')).toBe(true);
+    expect(allow).toEqual(expect.arrayContaining(['cloudformation:DescribeStacks', 'cloudformation:GetTemplate']));
+    expect(JSON.stringify(statements.find((st) => st.Action === 'ssm:GetParameter')!.Resource)).toContain(`parameter/cdk-bootstrap/${qualifier}/version`);
+    const denied = statements.filter((st) => st.Effect === 'Deny').flatMap((st) => [st.Action].flat());
+    for (const a of ['dynamodb:Scan', 'dynamodb:Query', 'dynamodb:GetItem', 's3:GetObject', 'secretsmanager:GetSecretValue', 'kms:Decrypt', 'logs:GetLogEvents', 'sts:AssumeRole']) expect(denied, a).toContain(a);
+  });
+
+  it('documents one account per stage and the bootstrap with the execution policy and the boundary', () => {
+    const doc = readFileSync('docs/operators/deploy.md', 'utf8');
+    expect(doc).toMatch(/--cloudformation-execution-policies arn:aws:iam::\S+:policy\/despacho-cloudformation-execution/);
+    expect(doc).toMatch(/--custom-permissions-boundary despacho-boundary/);
+    expect(doc).toMatch(/one AWS account per stage/i);
   });
 
   it('lets the roles assume only the bootstrap roles of the qualifier the stacks expect', () => {
@@ -95,7 +178,6 @@ describe('the OIDC roles the pipeline assumes (.github/aws/github-oidc.yaml)', (
     expect(resources).toEqual([
       [`cdk-${qualifier}`, 'deploy-role'],
       [`cdk-${qualifier}`, 'file-publishing-role'],
-      [`cdk-${qualifier}`, 'lookup-role'],
       [`cdk-${qualifier}`, 'lookup-role'],
     ]);
   });
