@@ -2134,6 +2134,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example redoc.js */
                 asset: string;
             };
             cookie?: never;
@@ -2577,6 +2578,7 @@ export interface operations {
             };
             header?: never;
             path: {
+                /** @example 2 */
                 id: string;
             };
             cookie?: never;
@@ -3071,6 +3073,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Andes Courier SA",
+                 *       "kind": "partner"
+                 *     }
+                 */
                 "application/json": {
                     name: string;
                     /** @enum {string} */
@@ -3346,6 +3354,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example 1 */
                 id: string;
             };
             cookie?: never;
@@ -3636,12 +3645,19 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example 1 */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "share_decisions": true,
+                 *       "reference": "Signed addendum 2026-11"
+                 *     }
+                 */
                 "application/json": {
                     share_decisions: boolean;
                     reference?: string;
@@ -3941,10 +3957,12 @@ export interface operations {
         parameters: {
             query?: {
                 cursor?: string;
+                /** @example 100 */
                 per_page?: string;
             };
             header?: never;
             path: {
+                /** @example 1 */
                 id: string;
             };
             cookie?: never;
@@ -4212,6 +4230,7 @@ export interface operations {
     AdminTokensList: {
         parameters: {
             query?: {
+                /** @example 1 */
                 account_id?: string;
             };
             header?: never;
@@ -4438,6 +4457,21 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "account_id": 1,
+                 *       "name": "Andes integration",
+                 *       "email": "dev@andes.example.com",
+                 *       "role": "partner",
+                 *       "scopes": [
+                 *         "manifests:read",
+                 *         "manifests:write",
+                 *         "webhooks:read",
+                 *         "webhooks:write",
+                 *         "events:read"
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     account_id: number;
                     name: string;
@@ -4721,6 +4755,7 @@ export interface operations {
             };
             header?: never;
             path: {
+                /** @example 3 */
                 id: string;
             };
             cookie?: never;
@@ -5031,6 +5066,13 @@ export interface operations {
         /** @description The file and what it is */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "courier_code": "ANDES",
+                 *       "manifest_name": "MAWB 176-33333332",
+                 *       "description": "Flight LA8071, Miami"
+                 *     }
+                 */
                 "multipart/form-data": {
                     courier_code: string;
                     manifest_name?: string;
@@ -5341,6 +5383,15 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "courier_code": "ANDES",
+                 *       "manifest_name": "MAWB 176-44444443",
+                 *       "file_name": "manifiesto-2.json",
+                 *       "file_size": 428,
+                 *       "checksum": "sha256:f0f1ec2e5b356185b1d96c887d8c12dd051d31d79877bed2a0385945bbed6a57"
+                 *     }
+                 */
                 "application/json": {
                     courier_code: string;
                     manifest_name?: string;
@@ -5614,6 +5665,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example 6f1c2d3e-4b5a-4c7d-8e9f-0a1b2c3d4e5f */
                 uploadId: string;
             };
             cookie?: never;
@@ -5936,8 +5988,11 @@ export interface operations {
     ManifestStorageList: {
         parameters: {
             query?: {
+                /** @example ANDES */
                 courier_code?: string;
+                /** @example 20 */
                 per_page?: string;
+                /** @example 1 */
                 page?: string;
             };
             header?: never;
@@ -6172,6 +6227,15 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "document_type": "awb",
+                 *       "manifest_id": "176-12345675",
+                 *       "awb_number": "AWB0000001",
+                 *       "filename": "awb-0000001.pdf",
+                 *       "file_base64": "JVBERi0xLjQKJeLjz9MKMSAwIG9iago8PCAvVHlwZSAvQ2F0YWxvZyAvUGFnZXMgMiAwIFIgPj4KZW5kb2JqCjIgMCBvYmoKPDwgL1R5cGUgL1BhZ2VzIC9LaWRzIFszIDAgUl0gL0NvdW50IDEgPj4KZW5kb2JqCjMgMCBvYmoKPDwgL1R5cGUgL1BhZ2UgL1BhcmVudCAyIDAgUiAvTWVkaWFCb3ggWzAgMCAyMDAgMTAwXSAvQ29udGVudHMgNCAwIFIgL1Jlc291cmNlcyA8PCAvRm9udCA8PCAvRjEgNSAwIFIgPj4gPj4gPj4KZW5kb2JqCjQgMCBvYmoKPDwgL0xlbmd0aCA1MSA+PgpzdHJlYW0KQlQgL0YxIDEyIFRmIDEwIDUwIFRkIChGYWN0dXJhIDAwMDEtMDAwMDQ1MjEpIFRqIEVUCmVuZHN0cmVhbQplbmRvYmoKNSAwIG9iago8PCAvVHlwZSAvRm9udCAvU3VidHlwZSAvVHlwZTEgL0Jhc2VGb250IC9IZWx2ZXRpY2EgPj4KZW5kb2JqCnhyZWYKMCA2CjAwMDAwMDAwMDAgNjU1MzUgZiAKMDAwMDAwMDAxNSAwMDAwMCBuIAowMDAwMDAwMDY0IDAwMDAwIG4gCjAwMDAwMDAxMjEgMDAwMDAgbiAKMDAwMDAwMDI0NyAwMDAwMCBuIAowMDAwMDAwMzQ4IDAwMDAwIG4gCnRyYWlsZXIKPDwgL1NpemUgNiAvUm9vdCAxIDAgUiA+PgpzdGFydHhyZWYKNDE4CiUlRU9GCg=="
+                 *     }
+                 */
                 "application/json": {
                     /** @enum {string} */
                     document_type: "awb" | "manifest" | "customs" | "delivery" | "other";
@@ -6497,6 +6561,15 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "document_type": "customs",
+                 *       "manifest_id": "176-12345675",
+                 *       "filename": "awb-0000001.pdf",
+                 *       "file_size": 601,
+                 *       "checksum": "sha256:a4c33871c6b1701521c8c821db2f319a2ead0e29946011ed59f6acb788663631"
+                 *     }
+                 */
                 "application/json": {
                     /** @enum {string} */
                     document_type: "awb" | "manifest" | "customs" | "delivery" | "other";
@@ -6774,6 +6847,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example 6f1c2d3e-4b5a-4c7d-8e9f-0a1b2c3d4e5f */
                 uploadId: string;
             };
             cookie?: never;
@@ -7107,11 +7181,14 @@ export interface operations {
     DocumentsList: {
         parameters: {
             query?: {
+                /** @example 176-12345675 */
                 manifest_id?: string;
                 awb_number?: string;
                 document_type?: "awb" | "manifest" | "customs" | "delivery" | "other";
                 state?: "uploaded" | "validated" | "approved" | "rejected" | "superseded";
+                /** @example 20 */
                 per_page?: string;
+                /** @example 1 */
                 page?: string;
             };
             header?: never;
@@ -7348,6 +7425,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example 1 */
                 id: string;
             };
             cookie?: never;
@@ -7602,6 +7680,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example 2 */
                 id: string;
             };
             cookie?: never;
@@ -7881,6 +7960,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example 1 */
                 id: string;
             };
             cookie?: never;
@@ -8083,6 +8163,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example 1 */
                 id: string;
             };
             cookie?: never;
@@ -8306,12 +8387,18 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example 1 */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "notes": "Legible; AWB number matches the manifest"
+                 *     }
+                 */
                 "application/json": {
                     notes?: string;
                 };
@@ -8629,12 +8716,18 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example 1 */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "notes": "Approved for clearance"
+                 *     }
+                 */
                 "application/json": {
                     notes?: string;
                 };
@@ -8951,12 +9044,18 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example 2 */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "reason": "The scan is cut off: send the whole page"
+                 *     }
+                 */
                 "application/json": {
                     reason: string;
                 };
@@ -9278,6 +9377,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "action": "validate",
+                 *       "ids": [
+                 *         3
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     /** @enum {string} */
                     action: "validate" | "approve" | "validate_and_approve" | "reject";
@@ -9552,12 +9659,20 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
+                /** @example 2 */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "filename": "awb-0000001-v2.pdf",
+                 *       "file_base64": "JVBERi0xLjQKJeLjz9MKMSAwIG9iago8PCAvVHlwZSAvQ2F0YWxvZyAvUGFnZXMgMiAwIFIgPj4KZW5kb2JqCjIgMCBvYmoKPDwgL1R5cGUgL1BhZ2VzIC9LaWRzIFszIDAgUl0gL0NvdW50IDEgPj4KZW5kb2JqCjMgMCBvYmoKPDwgL1R5cGUgL1BhZ2UgL1BhcmVudCAyIDAgUiAvTWVkaWFCb3ggWzAgMCAyMDAgMTAwXSAvQ29udGVudHMgNCAwIFIgL1Jlc291cmNlcyA8PCAvRm9udCA8PCAvRjEgNSAwIFIgPj4gPj4gPj4KZW5kb2JqCjQgMCBvYmoKPDwgL0xlbmd0aCA1MSA+PgpzdHJlYW0KQlQgL0YxIDEyIFRmIDEwIDUwIFRkIChGYWN0dXJhIDAwMDEtMDAwMDQ1MjEpIFRqIEVUCmVuZHN0cmVhbQplbmRvYmoKNSAwIG9iago8PCAvVHlwZSAvRm9udCAvU3VidHlwZSAvVHlwZTEgL0Jhc2VGb250IC9IZWx2ZXRpY2EgPj4KZW5kb2JqCnhyZWYKMCA2CjAwMDAwMDAwMDAgNjU1MzUgZiAKMDAwMDAwMDAxNSAwMDAwMCBuIAowMDAwMDAwMDY0IDAwMDAwIG4gCjAwMDAwMDAxMjEgMDAwMDAgbiAKMDAwMDAwMDI0NyAwMDAwMCBuIAowMDAwMDAwMzQ4IDAwMDAwIG4gCnRyYWlsZXIKPDwgL1NpemUgNiAvUm9vdCAxIDAgUiA+PgpzdGFydHhyZWYKNDE4CiUlRU9GCg==",
+                 *       "reason": "Whole page scanned"
+                 *     }
+                 */
                 "application/json": {
                     file_base64: string;
                     filename: string;
@@ -10077,6 +10192,10 @@ export interface operations {
         /** @description The table, a header line then one row per NCM: ncm,description,duty_rate[,description_en][,keywords] */
         requestBody: {
             content: {
+                /**
+                 * @example ncm,description,duty_rate,description_en,keywords
+                 *     6109.10.00,Camisetas de algodón,35,Cotton T-shirts,remera;t-shirt
+                 */
                 "text/csv": string;
             };
         };
@@ -10318,6 +10437,7 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /** @example {} */
                 "application/json": {
                     cursor?: string;
                 };
@@ -10590,6 +10710,7 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /** @example {} */
                 "application/json": {
                     cursor?: string;
                 };
@@ -10854,6 +10975,7 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /** @example {} */
                 "application/json": {
                     cursor?: string;
                 };
@@ -11111,6 +11233,7 @@ export interface operations {
     AdminMetrics: {
         parameters: {
             query?: {
+                /** @example json */
                 format?: "json" | "prometheus";
             };
             header?: never;
@@ -11339,12 +11462,80 @@ export interface operations {
                 "X-Signature"?: string;
             };
             path: {
+                /** @example default */
                 courier: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "mawbNumber": "176-12345675",
+                 *       "airline": "LATAM Cargo",
+                 *       "flightNumber": "LA8071",
+                 *       "originAirport": "MIA",
+                 *       "items": [
+                 *         {
+                 *           "awbNumber": "AWB0000001",
+                 *           "itemIdempotencyKey": "line-1",
+                 *           "originCountry": "CN",
+                 *           "consigneeName": "María Pérez",
+                 *           "consigneeAddress": "Av. Corrientes 1234",
+                 *           "consigneeCity": "CABA",
+                 *           "consigneeProvince": "Buenos Aires",
+                 *           "consigneePostalCode": "C1043",
+                 *           "consigneeIdType": "CUIL",
+                 *           "consigneeIdNumber": "27234567891",
+                 *           "consigneeEmail": "maria.perez@example.com",
+                 *           "itemDescription": "Cotton t-shirt",
+                 *           "hsCode": "6109.10.00",
+                 *           "fobValueUsd": 12.5,
+                 *           "totalWeightKg": 0.3,
+                 *           "amountOfItems": 1,
+                 *           "amountOfPackages": 1
+                 *         },
+                 *         {
+                 *           "awbNumber": "AWB0000002",
+                 *           "itemIdempotencyKey": "line-2",
+                 *           "originCountry": "CN",
+                 *           "consigneeName": "Juan Gómez",
+                 *           "consigneeAddress": "Av. Corrientes 1234",
+                 *           "consigneeCity": "CABA",
+                 *           "consigneeProvince": "Buenos Aires",
+                 *           "consigneePostalCode": "C1043",
+                 *           "consigneeIdType": "CUIL",
+                 *           "consigneeIdNumber": "20123456786",
+                 *           "consigneeEmail": "juan.gomez@example.com",
+                 *           "itemDescription": "Bluetooth earbuds",
+                 *           "hsCode": "8518.30.00",
+                 *           "fobValueUsd": 39.9,
+                 *           "totalWeightKg": 0.2,
+                 *           "amountOfItems": 1,
+                 *           "amountOfPackages": 1
+                 *         },
+                 *         {
+                 *           "awbNumber": "AWB0000003",
+                 *           "itemIdempotencyKey": "line-3",
+                 *           "originCountry": "CN",
+                 *           "consigneeName": "Lucía Fernández",
+                 *           "consigneeAddress": "Av. Corrientes 1234",
+                 *           "consigneeCity": "CABA",
+                 *           "consigneeProvince": "Buenos Aires",
+                 *           "consigneePostalCode": "C1043",
+                 *           "consigneeIdType": "CUIL",
+                 *           "consigneeIdNumber": "27345678900",
+                 *           "consigneeEmail": "lucia.fernandez@example.com",
+                 *           "itemDescription": "Regalo sorpresa",
+                 *           "hsCode": null,
+                 *           "fobValueUsd": 20,
+                 *           "totalWeightKg": 0.5,
+                 *           "amountOfItems": 1,
+                 *           "amountOfPackages": 1
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     mawbNumber: string;
                     items: {
@@ -11905,7 +12096,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example default */
                 courier: string;
+                /** @example 3f0c6c4e-8a8e-4a43-9c31-0d3f5f1d2a10 */
                 idempotencyKey: string;
             };
             cookie?: never;
@@ -12119,6 +12312,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example 7b9e2f4a-1c3d-4e5f-8a9b-0c1d2e3f4a5b */
                 baseIdempotencyKey: string;
             };
             cookie?: never;
@@ -12334,6 +12528,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example 7b9e2f4a-1c3d-4e5f-8a9b-0c1d2e3f4a5b */
                 baseIdempotencyKey: string;
             };
             cookie?: never;
@@ -12618,7 +12813,9 @@ export interface operations {
     CouriersManifests: {
         parameters: {
             query?: {
+                /** @example 1 */
                 page?: string;
+                /** @example 20 */
                 per_page?: string;
                 status?: "pending" | "processing" | "completed" | "failed";
                 date_from?: string;
@@ -12870,6 +13067,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "manifests": [
+                 *         "176-12345675"
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     manifests: string[];
                 };
@@ -13128,12 +13332,16 @@ export interface operations {
     CouriersDecisions: {
         parameters: {
             query?: {
+                /** @example 1 */
                 page?: string;
+                /** @example 100 */
                 per_page?: string;
             };
             header?: never;
             path: {
+                /** @example 176-12345675 */
                 manifest: string;
+                /** @example b_01JEXAMPLE */
                 batch: string;
             };
             cookie?: never;
@@ -13384,6 +13592,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example 176-12345675 */
                 manifest: string;
             };
             cookie?: never;
@@ -13607,11 +13816,14 @@ export interface operations {
     CouriersDownload: {
         parameters: {
             query?: {
+                /** @example xlsx */
                 format?: "json" | "ndjson" | "csv" | "excel" | "xlsx";
+                /** @example es */
                 lang?: "en" | "es";
             };
             header?: never;
             path: {
+                /** @example 176-12345675 */
                 manifest: string;
             };
             cookie?: never;
@@ -14000,6 +14212,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example b_01JEXAMPLE */
                 batchId: string;
             };
             cookie?: never;
@@ -14286,6 +14499,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example b_01JEXAMPLE */
                 batchId: string;
             };
             cookie?: never;
@@ -14576,6 +14790,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "tax_id": "27234567891",
+                 *       "awb_number": "AWB0000001"
+                 *     }
+                 */
                 "application/json": {
                     tax_id: string;
                     awb_number?: string;
@@ -14845,6 +15065,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "awb_number": "AWB0000001"
+                 *     }
+                 */
                 "application/json": {
                     awb_number: string;
                 };
@@ -15134,6 +15359,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "awb_number": "AWB0000001",
+                 *       "tax_id": "27234567891"
+                 *     }
+                 */
                 "application/json": {
                     awb_number: string;
                     tax_id: string;
@@ -15450,6 +15681,22 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "destination_country": "AR",
+                 *       "origin_country": "CN",
+                 *       "currency": "USD",
+                 *       "declared_value": 120,
+                 *       "weight": 1.2,
+                 *       "hs_code": "6109.10.00",
+                 *       "description": "Cotton t-shirts",
+                 *       "freight": 15,
+                 *       "insurance": 1.2,
+                 *       "quantity": 4,
+                 *       "regime": "auto",
+                 *       "compare_regimes": true
+                 *     }
+                 */
                 "application/json": {
                     destination_country: string;
                     /** @default US */
@@ -15878,7 +16125,9 @@ export interface operations {
     CustomsNcmSearch: {
         parameters: {
             query: {
+                /** @example remera algodón */
                 q: string;
+                /** @example 5 */
                 limit?: string;
             };
             header?: never;
@@ -16100,7 +16349,9 @@ export interface operations {
     ManifestsList: {
         parameters: {
             query?: {
+                /** @example 1 */
                 page?: string;
+                /** @example 20 */
                 per_page?: string;
             };
             header?: never;
@@ -16330,6 +16581,31 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "manifest": "MAN-2026-0042",
+                 *       "products": [
+                 *         {
+                 *           "awb_number": "AWB0000101",
+                 *           "consignee": "Lucía Fernández",
+                 *           "tax_id": "27234567891",
+                 *           "product_description": "Zapatillas de running",
+                 *           "quantity": 1,
+                 *           "unit_value": 49.9,
+                 *           "country_of_manufacture": "VN"
+                 *         },
+                 *         {
+                 *           "awb_number": "AWB0000102",
+                 *           "consignee": "Juan Gómez",
+                 *           "tax_id": "20123456786",
+                 *           "product_description": "Funda de celular",
+                 *           "quantity": 2,
+                 *           "unit_value": 6.5,
+                 *           "country_of_manufacture": "CN"
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     manifest: string;
                     products: {
@@ -16627,11 +16903,14 @@ export interface operations {
     ManifestsShow: {
         parameters: {
             query?: {
+                /** @example 1 */
                 page?: string;
+                /** @example 50 */
                 per_page?: string;
             };
             header?: never;
             path: {
+                /** @example MAN-2026-0042 */
                 manifest: string;
             };
             cookie?: never;
@@ -16924,6 +17203,7 @@ export interface operations {
             query?: {
                 since?: string;
                 cursor?: string;
+                /** @example 20 */
                 per_page?: string;
             };
             header?: never;
@@ -17189,7 +17469,9 @@ export interface operations {
         parameters: {
             query?: {
                 cursor?: string;
+                /** @example 20 */
                 per_page?: string;
+                /** @example completed */
                 status?: "pending" | "processing" | "completed" | "failed";
             };
             header?: never;
@@ -17434,9 +17716,11 @@ export interface operations {
     ReviewSearch: {
         parameters: {
             query: {
+                /** @example AWB0000001 */
                 q: string;
                 kind?: "batch" | "awb" | "taxid" | "consignee" | "product" | "document";
                 cursor?: string;
+                /** @example 20 */
                 per_page?: string;
             };
             header?: never;
@@ -17804,10 +18088,12 @@ export interface operations {
         parameters: {
             query?: {
                 cursor?: string;
+                /** @example 50 */
                 per_page?: string;
             };
             header?: never;
             path: {
+                /** @example 176-12345675 */
                 manifest: string;
             };
             cookie?: never;
@@ -18151,13 +18437,21 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example 176-12345675 */
                 manifest: string;
+                /** @example AWB0000001 */
                 awb: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "ncm_code": "6109.10.00",
+                 *       "reason": "Knitted cotton t-shirt: 6109.10.00, as declared"
+                 *     }
+                 */
                 "application/json": {
                     ncm_code: string;
                     reason: string;
@@ -18587,10 +18881,12 @@ export interface operations {
         parameters: {
             query?: {
                 cursor?: string;
+                /** @example 50 */
                 per_page?: string;
             };
             header?: never;
             path: {
+                /** @example 176-12345675 */
                 manifest: string;
             };
             cookie?: never;
@@ -18879,13 +19175,21 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example 176-12345675 */
                 manifest: string;
+                /** @example 0f1e2d3c4b5a6978 */
                 group: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "ncm_code": "6109.10.00",
+                 *       "reason": "The invoice shows a knitted cotton t-shirt"
+                 *     }
+                 */
                 "application/json": {
                     ncm_code: string;
                     reason: string;
@@ -19247,10 +19551,12 @@ export interface operations {
         parameters: {
             query?: {
                 cursor?: string;
+                /** @example 50 */
                 per_page?: string;
             };
             header?: never;
             path: {
+                /** @example 176-12345675 */
                 manifest: string;
             };
             cookie?: never;
@@ -19500,10 +19806,12 @@ export interface operations {
     QuotaShipments: {
         parameters: {
             query?: {
+                /** @example 2026 */
                 year?: string;
             };
             header?: never;
             path: {
+                /** @example 27234567891 */
                 tax_id: string;
             };
             cookie?: never;
@@ -19817,6 +20125,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example app.js */
                 asset: string;
             };
             cookie?: never;
@@ -19966,6 +20275,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example inbox */
                 screen: string;
             };
             cookie?: never;
@@ -20053,7 +20363,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example quota */
                 screen: string;
+                /** @example 27234567891 */
                 item: string;
             };
             cookie?: never;
@@ -20515,6 +20827,17 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "endpoint_url": "https://hooks.andes.example.com/despacho",
+                 *       "events": [
+                 *         "manifest.processed",
+                 *         "manifest.processing_failed",
+                 *         "document.approved"
+                 *       ],
+                 *       "active": true
+                 *     }
+                 */
                 "application/json": {
                     endpoint_url: string;
                     events: ("order.created" | "order.updated" | "order.cancelled" | "shipment.created" | "shipment.delivered" | "inventory.low_stock" | "manifest.processed" | "manifest.processing_completed" | "manifest.invalid_cuit_detected" | "manifest.total_due" | "manifest.processing_failed" | "document.uploaded" | "document.validated" | "document.approved" | "document.rejected" | "document.superseded" | "document.downloaded")[];
@@ -20803,6 +21126,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example 1 */
                 id: string;
             };
             cookie?: never;
@@ -21027,12 +21351,23 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example 1 */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "events": [
+                 *         "manifest.processed",
+                 *         "manifest.processing_failed",
+                 *         "manifest.total_due",
+                 *         "document.approved"
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     endpoint_url?: string;
                     events?: ("order.created" | "order.updated" | "order.cancelled" | "shipment.created" | "shipment.delivered" | "inventory.low_stock" | "manifest.processed" | "manifest.processing_completed" | "manifest.invalid_cuit_detected" | "manifest.total_due" | "manifest.processing_failed" | "document.uploaded" | "document.validated" | "document.approved" | "document.rejected" | "document.superseded" | "document.downloaded")[];
@@ -21327,6 +21662,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example 1 */
                 id: string;
             };
             cookie?: never;
@@ -21606,6 +21942,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example 1 */
                 id: string;
             };
             cookie?: never;
@@ -21939,12 +22276,15 @@ export interface operations {
     WebhooksDeliveries: {
         parameters: {
             query?: {
+                /** @example 20 */
                 per_page?: string;
+                /** @example 1 */
                 page?: string;
                 state?: "pending" | "retrying" | "delivered" | "failed";
             };
             header?: never;
             path: {
+                /** @example 1 */
                 id: string;
             };
             cookie?: never;
@@ -22205,7 +22545,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example 1 */
                 id: string;
+                /** @example 1 */
                 delivery: string;
             };
             cookie?: never;
@@ -22539,12 +22881,18 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example 1 */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "since": "2026-12-01T00:00:00Z"
+                 *     }
+                 */
                 "application/json": {
                     /** Format: date-time */
                     since?: string;
@@ -22854,6 +23202,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example 1 */
                 id: string;
             };
             cookie?: never;
@@ -23144,8 +23493,11 @@ export interface operations {
             query?: {
                 after?: string;
                 since?: string;
+                /** @example manifest.processed,document.approved */
                 types?: string;
+                /** @example 50 */
                 limit?: string;
+                /** @example asc */
                 order?: "desc" | "asc";
             };
             header?: never;
@@ -23746,8 +24098,11 @@ export interface operations {
     OrdersList: {
         parameters: {
             query?: {
+                /** @example 1 */
                 page?: string;
+                /** @example 20 */
                 per_page?: string;
+                /** @example pending */
                 status?: "pending" | "processing" | "shipped" | "delivered" | "cancelled";
                 fulfillment_status?: "unfulfilled" | "partial" | "fulfilled";
                 channel?: "web" | "amazon" | "meli" | "shopify" | "ebay" | "mercadolibre";
@@ -24020,6 +24375,45 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "order_number": "WEB-10452",
+                 *       "customer": {
+                 *         "name": "María Pérez",
+                 *         "email": "maria.perez@example.com",
+                 *         "phone": "+54 11 5555 0000"
+                 *       },
+                 *       "shipping_address": {
+                 *         "name": "María Pérez",
+                 *         "address1": "Av. Corrientes 1234",
+                 *         "city": "Buenos Aires",
+                 *         "state": "CABA",
+                 *         "postal_code": "C1043",
+                 *         "country": "AR",
+                 *         "phone": "+54 11 5555 0000"
+                 *       },
+                 *       "items": [
+                 *         {
+                 *           "sku": "MUG-01",
+                 *           "name": "Taza de cerámica",
+                 *           "quantity": 2,
+                 *           "price": 10.1,
+                 *           "weight": 0.4
+                 *         },
+                 *         {
+                 *           "sku": "TEE-02",
+                 *           "name": "Remera algodón",
+                 *           "quantity": 1,
+                 *           "price": 18,
+                 *           "weight": 0.2
+                 *         }
+                 *       ],
+                 *       "currency": "USD",
+                 *       "shipping": 5,
+                 *       "tax": 1.05,
+                 *       "financial_status": "paid"
+                 *     }
+                 */
                 "application/json": {
                     order_number?: string;
                     customer: {
@@ -24459,6 +24853,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example 1 */
                 id: string;
             };
             cookie?: never;
@@ -24769,12 +25164,18 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example 1 */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "notes": "Gift wrap, please"
+                 *     }
+                 */
                 "application/json": {
                     /** @enum {string} */
                     status?: "pending" | "processing" | "shipped" | "delivered" | "cancelled";
@@ -25120,12 +25521,34 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
+                /** @example 1 */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "carrier": "despacho",
+                 *       "service": "standard",
+                 *       "packages": [
+                 *         {
+                 *           "weight": 1.2,
+                 *           "length": 30,
+                 *           "width": 20,
+                 *           "height": 10,
+                 *           "items": [
+                 *             {
+                 *               "order_item_id": 1,
+                 *               "quantity": 2
+                 *             }
+                 *           ]
+                 *         }
+                 *       ],
+                 *       "warehouse_id": 1
+                 *     }
+                 */
                 "application/json": {
                     carrier: string;
                     service: string;
@@ -25546,12 +25969,25 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
+                /** @example 1 */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "tracking_number": "1Z999AA10123456784",
+                 *       "carrier": "ups",
+                 *       "items": [
+                 *         {
+                 *           "order_item_id": 2,
+                 *           "quantity": 1
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     tracking_number: string;
                     carrier: string;
@@ -25876,12 +26312,19 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example 2 */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "reason": "The customer changed their mind",
+                 *       "notify_customer": true
+                 *     }
+                 */
                 "application/json": {
                     reason?: string;
                     notify_customer?: boolean;
@@ -26281,6 +26724,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example 1 */
                 id: string;
             };
             cookie?: never;
@@ -26513,6 +26957,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "channels": [
+                 *         "shopify"
+                 *       ],
+                 *       "since": "2026-12-01"
+                 *     }
+                 */
                 "application/json": {
                     channels?: ("amazon" | "meli" | "shopify" | "mercadolibre")[];
                     since?: string;
@@ -27186,12 +27638,21 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example shopify */
                 channel: "amazon" | "meli" | "shopify" | "mercadolibre";
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "base_url": "https://andes-store.myshopify.com",
+                 *       "credentials": {
+                 *         "accessToken": "shpat_0123456789abcdef"
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     /** Format: uri */
                     base_url?: string;
@@ -27480,6 +27941,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example shopify */
                 channel: "amazon" | "meli" | "shopify" | "mercadolibre";
             };
             cookie?: never;
@@ -27759,6 +28221,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example 1 */
                 id: string;
             };
             cookie?: never;
@@ -27957,6 +28420,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "tracking_number": "1Z999AA10123456784",
+                 *       "status": "in_transit",
+                 *       "occurred_at": "2026-12-07T14:30:00Z"
+                 *     }
+                 */
                 "application/json": {
                     tracking_number: string;
                     /** @enum {string} */
@@ -28482,12 +28952,21 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example ups */
                 carrier: "dhl" | "fedex" | "ups" | "usps";
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "client_id": "andes-ups-client",
+                 *       "client_secret": "ups-secret-0123456789",
+                 *       "account_number": "A1B2C3",
+                 *       "environment": "sandbox"
+                 *     }
+                 */
                 "application/json": {
                     client_id?: string;
                     client_secret?: string;
@@ -28781,6 +29260,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example ups */
                 carrier: "dhl" | "fedex" | "ups" | "usps";
             };
             cookie?: never;
@@ -29064,6 +29544,37 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "origin": {
+                 *         "country": "US",
+                 *         "postal_code": "33101",
+                 *         "city": "Miami",
+                 *         "state": "FL"
+                 *       },
+                 *       "destination": {
+                 *         "country": "AR",
+                 *         "postal_code": "C1043",
+                 *         "city": "Buenos Aires",
+                 *         "state": "CABA"
+                 *       },
+                 *       "packages": [
+                 *         {
+                 *           "weight": 1.2,
+                 *           "length": 30,
+                 *           "width": 20,
+                 *           "height": 10,
+                 *           "weight_unit": "kg",
+                 *           "dimension_unit": "cm"
+                 *         }
+                 *       ],
+                 *       "declared_value": 38.2,
+                 *       "currency": "USD",
+                 *       "include_ddp": true,
+                 *       "description": "Ceramic mugs and a cotton t-shirt",
+                 *       "hs_code": "6912.00"
+                 *     }
+                 */
                 "application/json": {
                     origin: {
                         country: string;
@@ -29593,12 +30104,21 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example MUG-01 */
                 sku: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Taza de cerámica",
+                 *       "stock": 120,
+                 *       "threshold": 10,
+                 *       "warehouse_id": 1
+                 *     }
+                 */
                 "application/json": {
                     name?: string;
                     stock: number;
@@ -30076,12 +30596,24 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example 1 */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Depósito Central",
+                 *       "address1": "1200 NW 22nd St",
+                 *       "city": "Miami",
+                 *       "state": "FL",
+                 *       "postal_code": "33142",
+                 *       "country": "US",
+                 *       "phone": "+1 305 555 0100"
+                 *     }
+                 */
                 "application/json": {
                     name: string;
                     address1: string;

@@ -2,6 +2,7 @@ import { toJsonSchema } from '@valibot/to-json-schema';
 import type { GenericSchema } from 'valibot';
 import type { ResponseDef, RouteDef } from '#catalog/types';
 import { fullPath } from '#catalog/routing';
+import type { RequestExample } from './request-examples';
 
 type Json = Record<string, unknown>;
 
@@ -265,30 +266,44 @@ function rawBodySchema(raw: NonNullable<RouteDef['rawBody']>): Json {
 }
 
 /** The OpenAPI 3.1 document of every catalog route, with request schemas from its valibot schemas. */
-export function openApiDocument(routes: RouteDef[], info: { title: string; version: string }, extra: { events?: Record<string, EventDoc> } = {}): Json {
+export function openApiDocument(
+  routes: RouteDef[],
+  info: { title: string; version: string },
+  extra: { events?: Record<string, EventDoc>; requestExamples?: Record<string, RequestExample> } = {},
+): Json {
   const paths: Record<string, Record<string, Json>> = {};
   for (const r of routes) {
     const answers = routeAnswers(r);
+    const example = extra.requestExamples?.[r.id];
+    // Each parameter carries its example value, when the route has one for it.
+    const withExample = (p: Json): Json => {
+      const value = (p.in === 'path' ? example?.params : p.in === 'query' ? example?.query : undefined)?.[p.name as string];
+      return value === undefined ? p : { ...p, example: value };
+    };
     const op: Json = {
       operationId: r.id,
       summary: r.summary,
       tags: [r.tag],
       parameters: [
-        ...pathParameters(r),
-        ...parameters(r.schemas?.query, 'query'),
+        ...pathParameters(r).map(withExample),
+        ...parameters(r.schemas?.query, 'query').map(withExample),
         ...(r.responses?.requestHeaders ?? []).map((h) => requestHeaders[h]),
       ],
       responses: Object.fromEntries(Object.entries(answers).map(([status, def]) => [status, responseObject(r, Number(status), def)])),
     };
     if (r.auth === 'public') op.security = [];
     else op.security = [{ bearer: [...(r.auth.scopes ?? [])] }];
+    // The answer of a first, successful request (202 for a submission, where 200 is its replay):
+    // what the mock answers and the Postman collection's tests expect.
+    op['x-success-status'] = r.successStatus ?? 200;
     if (r.rate) op['x-rate-limit-group'] = r.rate;
     if (r.auth !== 'public' && r.auth.roles) op['x-roles'] = r.auth.roles;
     if (r.auth !== 'public' && r.auth.scopes) op['x-scopes'] = r.auth.scopes;
     if (r.schemas?.body) {
-      op.requestBody = { required: true, content: { 'application/json': { schema: schemaOf(r.schemas.body) } } };
+      op.requestBody = { required: true, content: { 'application/json': { schema: schemaOf(r.schemas.body), ...(example?.body !== undefined ? { example: example.body } : {}) } } };
     } else if (r.rawBody) {
-      op.requestBody = { required: true, description: r.rawBody.description, content: { [r.rawBody.contentType]: { schema: rawBodySchema(r.rawBody) } } };
+      const sample = example?.text ?? example?.body;
+      op.requestBody = { required: true, description: r.rawBody.description, content: { [r.rawBody.contentType]: { schema: rawBodySchema(r.rawBody), ...(sample !== undefined ? { example: sample } : {}) } } };
     }
     (paths[fullPath(r)] ??= {})[r.method.toLowerCase()] = op;
   }

@@ -18,6 +18,7 @@ import { shippingResponses } from '../shipping/responses';
 import { storageResponses } from '../manifest-files/responses';
 import { systemResponses } from './responses';
 import { eventsResponses, webhookEventData, webhooksResponses } from '../webhooks/responses';
+import { requestExamples } from './request-examples';
 
 /**
  * What each route answers, by route id, from the areas' responses.ts: joined to the catalog's
@@ -53,7 +54,7 @@ let document: Record<string, unknown> | undefined;
 
 /** The document this route serves (built once per instance). */
 export function serviceDocument(): Record<string, unknown> {
-  return (document ??= openApiDocument(documentedRoutes(), { title: 'Despacho API', version: '1.0.0' }, { events }));
+  return (document ??= openApiDocument(documentedRoutes(), { title: 'Despacho API', version: '1.0.0' }, { events, requestExamples }));
 }
 
 export const handler = publicRoute({ public: true }, async () => {

@@ -32,14 +32,19 @@ describe('the Postman collection (clients/postman)', () => {
   });
 
   it('takes the base URL and the bearer token from collection variables', () => {
-    expect(collection.variable.map((v) => v.key)).toEqual(['baseUrl', 'bearerToken']);
+    expect(collection.variable.map((v) => v.key)).toEqual(['baseUrl', 'bearerToken', 'brokerToken', 'adminToken', 'webhookUrl']);
     expect(collection.variable.find((v) => v.key === 'baseUrl')?.value).toBe('http://localhost:3000');
     expect(collection.auth).toEqual({ type: 'bearer', bearer: [{ key: 'token', value: '{{bearerToken}}', type: 'string' }] });
     for (const r of all) expect(r.url.host, routeKey(r)).toEqual(['{{baseUrl}}']);
     const publicKeys = routes.filter((r) => r.auth === 'public').map(catalogKey).sort();
     expect(all.filter((r) => r.auth?.type === 'noauth').map(routeKey).sort()).toEqual(publicKeys);
-    // Every other request inherits the collection's bearer token.
-    expect(all.filter((r) => r.auth === undefined)).toHaveLength(routes.length - publicKeys.length);
+    // Every other request inherits the collection's bearer token, or names the broker's or the admin's.
+    const tokenOf = (r: Request) => (r.auth === undefined ? 'bearerToken' : r.auth.type === 'bearer' ? (r.auth as { bearer: { value: string }[] }).bearer[0].value.slice(2, -2) : r.auth.type);
+    const counts = all.reduce<Record<string, number>>((n, r) => ({ ...n, [tokenOf(r)]: (n[tokenOf(r)] ?? 0) + 1 }), {});
+    expect(counts.noauth + counts.bearerToken + counts.brokerToken + counts.adminToken).toBe(routes.length);
+    for (const r of routes.filter((r) => r.auth !== 'public' && r.auth.roles?.includes('admin') && r.auth.roles.length === 1)) {
+      expect(tokenOf(all.find((q) => routeKey(q) === catalogKey(r))!), catalogKey(r)).toBe('adminToken');
+    }
   });
 
   it('is what the current document makes (npm run postman:generate after any change to a route)', async () => {
