@@ -67,6 +67,7 @@ interface Operation {
   parameters?: { name: string; in: string; example?: unknown }[];
   requestBody?: { content: Record<string, { example?: unknown }> };
   'x-success-status': number;
+  responses: Record<string, { content?: Record<string, { example?: unknown }> }>;
 }
 
 interface PostmanItem {
@@ -120,7 +121,9 @@ function applyExample(node: PostmanItem, op: Operation, step: FlowStep): void {
   const content = op.requestBody ? Object.entries(op.requestBody.content)[0] : undefined;
   if (content && req.body?.mode === 'formdata') {
     // A form: the example's fields as text, and the flow's files from clients/postman.
-    const fields = Object.entries((content[1].example ?? {}) as Record<string, unknown>).map(([key, value]) => ({ key, value: String(value), type: 'text' }));
+    const fields = Object.entries((content[1].example ?? {}) as Record<string, unknown>)
+      .filter(([key]) => !step.files?.[key])
+      .map(([key, value]) => ({ key, value: String(value), type: 'text' }));
     const files = Object.entries(step.files ?? {}).map(([key, src]) => ({ key, src, type: 'file' }));
     req.body = { mode: 'formdata', formdata: [...fields, ...files] };
   }
@@ -143,6 +146,10 @@ function applyExample(node: PostmanItem, op: Operation, step: FlowStep): void {
     req.header.push({ key: 'Content-Type', value: type });
   }
   const status = op['x-success-status'];
+  // Its saved example: the success answer the twin gave to this very request.
+  // (none where the twin's answer is not recorded, as the document itself: no schema-made placeholders).
+  const json = op.responses[status]?.content?.['application/json'];
+  node.response = (node.response ?? []).filter((r) => r.code === status && (!json || json.example !== undefined));
   const test = [`pm.test('answers ${status}', () => pm.response.to.have.status(${status}));`];
   const saves = Object.entries(step.saves ?? {});
   if (saves.length) {
@@ -157,7 +164,6 @@ function applyExample(node: PostmanItem, op: Operation, step: FlowStep): void {
     ...(step.prerequest ? [{ listen: 'prerequest' as const, script: { type: 'text/javascript' as const, exec: step.prerequest } }] : []),
     { listen: 'test' as const, script: { type: 'text/javascript' as const, exec: test } },
   ];
-  node.response = (node.response ?? []).filter((r) => r.code >= 200 && r.code < 300);
 }
 
 /** The collection for the current document, as the text committed. */

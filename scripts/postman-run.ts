@@ -47,6 +47,8 @@ export interface Collection {
 export interface RunStep {
   name: string;
   method: string;
+  /** The request's path as the collection writes it (`/api/v1/orders/:id`). */
+  template: string;
   url: string;
   status: number;
   headers: Headers;
@@ -142,7 +144,7 @@ export async function runCollection(collection: Collection, variables: Record<st
     const text = await res.text();
     response = responseOf(res.status, text, res.headers);
     await run('test');
-    const step = { name: item.name, method: req.method, url, status: res.status, headers: res.headers, text, failures };
+    const step = { name: item.name, method: req.method, template: '/' + req.url.path.join('/'), url, status: res.status, headers: res.headers, text, failures };
     steps.push(step);
     await opts.after?.(step);
   }

@@ -1932,6 +1932,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "status": "ok",
+                     *         "stage": "local",
+                     *         "time": "2026-12-07T04:11:28.164Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -2238,6 +2248,33 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "account": {
+                     *           "id": 2,
+                     *           "name": "Andes Courier SA",
+                     *           "kind": "partner",
+                     *           "has_signing_secret": false,
+                     *           "shares_tariff_decisions": false,
+                     *           "tariff_consent_at": null,
+                     *           "tariff_consent_reference": null,
+                     *           "created_at": "2026-12-07T04:11:26.725Z",
+                     *           "updated_at": "2026-12-07T04:11:26.725Z"
+                     *         },
+                     *         "token": {
+                     *           "id": 2,
+                     *           "role": "partner",
+                     *           "scopes": [
+                     *             "manifests:read",
+                     *             "manifests:write",
+                     *             "documents:read"
+                     *           ]
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -2286,6 +2323,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -2407,6 +2449,32 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": [
+                     *         {
+                     *           "id": 2,
+                     *           "account_id": 2,
+                     *           "name": "Andes Courier SA token",
+                     *           "email": null,
+                     *           "role": "partner",
+                     *           "scopes": [
+                     *             "manifests:read",
+                     *             "manifests:write",
+                     *             "documents:read"
+                     *           ],
+                     *           "created_at": "2026-12-07T04:11:27.671Z",
+                     *           "last_used_at": "2026-12-07T04:11:30.538Z",
+                     *           "revoked_at": null,
+                     *           "expires_at": null,
+                     *           "active": true,
+                     *           "created_by_token_id": 1
+                     *         }
+                     *       ],
+                     *       "count": 1
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -2447,6 +2515,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -2599,6 +2672,32 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Token revoked.",
+                     *       "data": {
+                     *         "id": 4,
+                     *         "account_id": 2,
+                     *         "name": "To revoke",
+                     *         "email": null,
+                     *         "role": "partner",
+                     *         "scopes": [
+                     *           "manifests:read"
+                     *         ],
+                     *         "created_at": "2026-12-07T04:11:30.949Z",
+                     *         "last_used_at": null,
+                     *         "revoked_at": "2026-12-07T04:11:31.020Z",
+                     *         "expires_at": null,
+                     *         "active": false,
+                     *         "created_by_token_id": 1
+                     *       },
+                     *       "cascaded": {
+                     *         "tokens": [],
+                     *         "subscriptions": []
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -2669,6 +2768,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -2802,6 +2906,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The given data was invalid.",
+                     *       "error": "validation_failed",
+                     *       "errors": {
+                     *         "cascade": [
+                     *           "Invalid type: Expected (\"true\" | \"false\") but received \"\u0000\""
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -2899,6 +3015,47 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": [
+                     *         {
+                     *           "id": 1,
+                     *           "name": "Operator",
+                     *           "kind": "operator",
+                     *           "has_signing_secret": false,
+                     *           "shares_tariff_decisions": false,
+                     *           "tariff_consent_at": null,
+                     *           "tariff_consent_reference": null,
+                     *           "created_at": "2026-12-07T04:11:25.800Z",
+                     *           "updated_at": "2026-12-07T04:11:25.800Z"
+                     *         },
+                     *         {
+                     *           "id": 2,
+                     *           "name": "Andes Courier SA",
+                     *           "kind": "partner",
+                     *           "has_signing_secret": false,
+                     *           "shares_tariff_decisions": false,
+                     *           "tariff_consent_at": null,
+                     *           "tariff_consent_reference": null,
+                     *           "created_at": "2026-12-07T04:11:26.725Z",
+                     *           "updated_at": "2026-12-07T04:11:26.725Z"
+                     *         },
+                     *         {
+                     *           "id": 3,
+                     *           "name": "Despachante Uno",
+                     *           "kind": "broker",
+                     *           "has_signing_secret": false,
+                     *           "shares_tariff_decisions": false,
+                     *           "tariff_consent_at": null,
+                     *           "tariff_consent_reference": null,
+                     *           "created_at": "2026-12-07T04:11:27.862Z",
+                     *           "updated_at": "2026-12-07T04:11:27.862Z"
+                     *         }
+                     *       ],
+                     *       "count": 4
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -2940,6 +3097,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -3101,6 +3263,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Account created.",
+                     *       "data": {
+                     *         "id": 4,
+                     *         "name": "Andes Courier SA",
+                     *         "kind": "partner",
+                     *         "has_signing_secret": false,
+                     *         "shares_tariff_decisions": false,
+                     *         "tariff_consent_at": null,
+                     *         "tariff_consent_reference": null,
+                     *         "created_at": "2026-12-07T04:11:31.272Z",
+                     *         "updated_at": "2026-12-07T04:11:31.272Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -3168,6 +3347,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -3275,6 +3459,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The given data was invalid.",
+                     *       "error": "validation_failed",
+                     *       "errors": {
+                     *         "name": [
+                     *           "Invalid key: Expected \"name\" but received undefined"
+                     *         ],
+                     *         "kind": [
+                     *           "Invalid key: Expected \"kind\" but received undefined"
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -3375,6 +3574,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Signing secret created.",
+                     *       "data": {
+                     *         "account_id": 4,
+                     *         "secret": "mss_uQNg0mtg0FrteFPYmgXAQSrf7OaSso9hihqdFApJWVs",
+                     *         "created_at": "2026-12-07T04:11:31.440Z",
+                     *         "rotated": false
+                     *       },
+                     *       "important": "Store the secret now: it is shown only once. Sign each manifest body with it (X-Signature: sha256=<hex HMAC-SHA256 of the raw body>)."
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -3433,6 +3645,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -3679,6 +3896,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Consent recorded: its decisions may be exported.",
+                     *       "data": {
+                     *         "id": 4,
+                     *         "name": "Andes Courier SA",
+                     *         "kind": "partner",
+                     *         "has_signing_secret": true,
+                     *         "shares_tariff_decisions": true,
+                     *         "tariff_consent_at": "2026-12-07T04:11:31.959Z",
+                     *         "tariff_consent_reference": "Signed addendum 2026-11",
+                     *         "created_at": "2026-12-07T04:11:31.272Z",
+                     *         "updated_at": "2026-12-07T04:11:31.959Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -3746,6 +3980,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -3879,6 +4118,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The given data was invalid.",
+                     *       "error": "validation_failed",
+                     *       "errors": {
+                     *         "share_decisions": [
+                     *           "Invalid key: Expected \"share_decisions\" but received undefined"
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -3983,6 +4234,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": [],
+                     *       "meta": {
+                     *         "account_id": 4,
+                     *         "per_page": 100,
+                     *         "cursor": null,
+                     *         "next_cursor": null
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -4020,6 +4283,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -4153,6 +4421,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The given data was invalid.",
+                     *       "error": "validation_failed",
+                     *       "errors": {
+                     *         "cursor": [
+                     *           "Is not a cursor this list answered; leave it out to start from the first page."
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -4253,6 +4533,66 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": [
+                     *         {
+                     *           "id": 2,
+                     *           "account_id": 2,
+                     *           "name": "Andes Courier SA token",
+                     *           "email": null,
+                     *           "role": "partner",
+                     *           "scopes": [
+                     *             "manifests:read",
+                     *             "manifests:write",
+                     *             "documents:read"
+                     *           ],
+                     *           "created_at": "2026-12-07T04:11:27.671Z",
+                     *           "last_used_at": "2026-12-07T04:11:30.538Z",
+                     *           "revoked_at": null,
+                     *           "expires_at": null,
+                     *           "active": true,
+                     *           "created_by_token_id": 1
+                     *         },
+                     *         {
+                     *           "id": 4,
+                     *           "account_id": 2,
+                     *           "name": "To revoke",
+                     *           "email": null,
+                     *           "role": "partner",
+                     *           "scopes": [
+                     *             "manifests:read"
+                     *           ],
+                     *           "created_at": "2026-12-07T04:11:30.949Z",
+                     *           "last_used_at": null,
+                     *           "revoked_at": "2026-12-07T04:11:31.020Z",
+                     *           "expires_at": null,
+                     *           "active": false,
+                     *           "created_by_token_id": 1
+                     *         },
+                     *         {
+                     *           "id": 5,
+                     *           "account_id": 2,
+                     *           "name": "Andes integration",
+                     *           "email": "dev@andes.example.com",
+                     *           "role": "partner",
+                     *           "scopes": [
+                     *             "manifests:read",
+                     *             "manifests:write",
+                     *             "webhooks:read"
+                     *           ],
+                     *           "created_at": "2026-12-07T04:11:32.056Z",
+                     *           "last_used_at": null,
+                     *           "revoked_at": null,
+                     *           "expires_at": null,
+                     *           "active": true,
+                     *           "created_by_token_id": 1
+                     *         }
+                     *       ],
+                     *       "count": 3
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -4293,6 +4633,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -4374,6 +4719,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The given data was invalid.",
+                     *       "error": "validation_failed",
+                     *       "errors": {
+                     *         "account_id": [
+                     *           "Must be a whole number."
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -4500,6 +4857,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Token created. Store it now: it is not shown again.",
+                     *       "data": {
+                     *         "id": 5,
+                     *         "account_id": 2,
+                     *         "name": "Andes integration",
+                     *         "email": "dev@andes.example.com",
+                     *         "role": "partner",
+                     *         "scopes": [
+                     *           "manifests:read",
+                     *           "manifests:write",
+                     *           "webhooks:read"
+                     *         ],
+                     *         "created_at": "2026-12-07T04:11:32.056Z",
+                     *         "last_used_at": null,
+                     *         "revoked_at": null,
+                     *         "expires_at": null,
+                     *         "active": true,
+                     *         "created_by_token_id": 1,
+                     *         "token": "dsp_HEpAQPQT7MMBEHc38FSAGv81iVpFaeD9o84G71_sh4I"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -4567,6 +4949,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -4674,6 +5061,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The given data was invalid.",
+                     *       "error": "validation_failed",
+                     *       "errors": {
+                     *         "account_id": [
+                     *           "Invalid key: Expected \"account_id\" but received undefined"
+                     *         ],
+                     *         "name": [
+                     *           "Invalid key: Expected \"name\" but received undefined"
+                     *         ],
+                     *         "role": [
+                     *           "Invalid key: Expected \"role\" but received undefined"
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -4776,6 +5181,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Token revoked.",
+                     *       "data": {
+                     *         "id": 5,
+                     *         "account_id": 2,
+                     *         "name": "Andes integration",
+                     *         "email": "dev@andes.example.com",
+                     *         "role": "partner",
+                     *         "scopes": [
+                     *           "manifests:read",
+                     *           "manifests:write",
+                     *           "webhooks:read"
+                     *         ],
+                     *         "created_at": "2026-12-07T04:11:32.056Z",
+                     *         "last_used_at": null,
+                     *         "revoked_at": "2026-12-07T04:11:32.144Z",
+                     *         "expires_at": null,
+                     *         "active": false,
+                     *         "created_by_token_id": 1
+                     *       },
+                     *       "cascaded": {
+                     *         "tokens": [],
+                     *         "subscriptions": []
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -4846,6 +5279,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -4979,6 +5417,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The given data was invalid.",
+                     *       "error": "validation_failed",
+                     *       "errors": {
+                     *         "cascade": [
+                     *           "Invalid type: Expected (\"true\" | \"false\") but received \"\u0000\""
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -5070,7 +5520,8 @@ export interface operations {
                  * @example {
                  *       "courier_code": "ANDES",
                  *       "manifest_name": "MAWB 176-33333332",
-                 *       "description": "Flight LA8071, Miami"
+                 *       "description": "Flight LA8071, Miami",
+                 *       "file": "(the file: manifiesto.json)"
                  *     }
                  */
                 "multipart/form-data": {
@@ -5099,6 +5550,27 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "File stored.",
+                     *       "data": {
+                     *         "id": 1,
+                     *         "file_name": "manifiesto.json",
+                     *         "file_url": "http://localhost:36821/_blobs/manifest-files/2/4739054e-8617-4df9-a6e6-d356c73acd00.json?expires=1796620293&name=manifiesto.json&type=application%2Fjson&sig=b59a99a9dd069e4ee25ef6efc1f83dc95b08ec7d65deb4f9173f75e0fa7d1151",
+                     *         "file_size": {
+                     *           "bytes": 428,
+                     *           "human": "428 B"
+                     *         },
+                     *         "courier_code": "ANDES",
+                     *         "manifest_name": "MAWB 176-33333332",
+                     *         "description": "Flight LA8071, Miami",
+                     *         "mime_type": "application/json",
+                     *         "checksum": "sha256:1a44270f0c271ba29beec6efe680dc558a73081cd8baea302b1c8d0f135e9bf9",
+                     *         "uploaded_at": "2026-12-07T04:11:33.705Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -5165,6 +5637,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -5417,6 +5894,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "POST the file to upload_url with these fields (file last), then call complete_url.",
+                     *       "data": {
+                     *         "upload_id": "d21df13b-c2b7-47e5-987d-ba267763dad7",
+                     *         "upload_url": "http://localhost:36821/_blobs-upload",
+                     *         "method": "POST",
+                     *         "fields": {
+                     *           "key": "manifest-files/2/9e412efe-7eb7-4589-a18f-dd97e00b5899.json",
+                     *           "Content-Type": "application/json",
+                     *           "policy": "eyJrZXkiOiJtYW5pZmVzdC1maWxlcy8yLzllNDEyZWZlLTdlYjctNDU4OS1hMThmLWRkOTdlMDBiNTg5OS5qc29uIiwiY29udGVudFR5cGUiOiJhcHBsaWNhdGlvbi9qc29uIiwibWF4Qnl0ZXMiOjQyOCwiZXhwaXJlcyI6MTc5NjYxNzU5M30",
+                     *           "signature": "554a44ca1416086691cb77ba2eb9e3511b64023e7571b65a8336087fbbbd3300"
+                     *         },
+                     *         "file_field": "file",
+                     *         "max_bytes": 428,
+                     *         "content_type": "application/json",
+                     *         "expires_in_seconds": 900,
+                     *         "complete_url": "/api/v1/manifests/storage/uploads/d21df13b-c2b7-47e5-987d-ba267763dad7/complete"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -5479,6 +5978,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -5586,6 +6090,27 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The given data was invalid.",
+                     *       "error": "validation_failed",
+                     *       "errors": {
+                     *         "courier_code": [
+                     *           "Required."
+                     *         ],
+                     *         "file_name": [
+                     *           "Required."
+                     *         ],
+                     *         "file_size": [
+                     *           "Required."
+                     *         ],
+                     *         "checksum": [
+                     *           "Required."
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -5686,6 +6211,27 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "File stored.",
+                     *       "data": {
+                     *         "id": 2,
+                     *         "file_name": "manifiesto-2.json",
+                     *         "file_url": "http://localhost:36821/_blobs/manifest-files/2/9e412efe-7eb7-4589-a18f-dd97e00b5899.json?expires=1796620293&name=manifiesto-2.json&type=application%2Fjson&sig=bc3275606391482734b03f55807f99ab2b55c4c68566f7a697446449cf1a787e",
+                     *         "file_size": {
+                     *           "bytes": 428,
+                     *           "human": "428 B"
+                     *         },
+                     *         "courier_code": "ANDES",
+                     *         "manifest_name": "MAWB 176-44444443",
+                     *         "description": null,
+                     *         "mime_type": "application/json",
+                     *         "checksum": "sha256:f0f1ec2e5b356185b1d96c887d8c12dd051d31d79877bed2a0385945bbed6a57",
+                     *         "uploaded_at": "2026-12-07T04:11:33.844Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -5752,6 +6298,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -6015,6 +6566,49 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": [
+                     *         {
+                     *           "id": 2,
+                     *           "file_name": "manifiesto-2.json",
+                     *           "file_url": "http://localhost:36821/_blobs/manifest-files/2/9e412efe-7eb7-4589-a18f-dd97e00b5899.json?expires=1796620294&name=manifiesto-2.json&type=application%2Fjson&sig=ce1641db48037e82eff30525f9bdbece6c963224348d23ba783b3c98c8229e26",
+                     *           "file_size": {
+                     *             "bytes": 428,
+                     *             "human": "428 B"
+                     *           },
+                     *           "courier_code": "ANDES",
+                     *           "manifest_name": "MAWB 176-44444443",
+                     *           "description": null,
+                     *           "mime_type": "application/json",
+                     *           "checksum": "sha256:f0f1ec2e5b356185b1d96c887d8c12dd051d31d79877bed2a0385945bbed6a57",
+                     *           "uploaded_at": "2026-12-07T04:11:33.844Z"
+                     *         },
+                     *         {
+                     *           "id": 1,
+                     *           "file_name": "manifiesto.json",
+                     *           "file_url": "http://localhost:36821/_blobs/manifest-files/2/4739054e-8617-4df9-a6e6-d356c73acd00.json?expires=1796620294&name=manifiesto.json&type=application%2Fjson&sig=b534ebfdc8ef632a9061570ffeaaf56a941d8c7bfa88c4dfd97f6502b76e9e37",
+                     *           "file_size": {
+                     *             "bytes": 428,
+                     *             "human": "428 B"
+                     *           },
+                     *           "courier_code": "ANDES",
+                     *           "manifest_name": "MAWB 176-33333332",
+                     *           "description": "Flight LA8071, Miami",
+                     *           "mime_type": "application/json",
+                     *           "checksum": "sha256:1a44270f0c271ba29beec6efe680dc558a73081cd8baea302b1c8d0f135e9bf9",
+                     *           "uploaded_at": "2026-12-07T04:11:33.705Z"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "current_page": 1,
+                     *         "last_page": 1,
+                     *         "per_page": 20,
+                     *         "total": 2
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -6060,6 +6654,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -6141,6 +6740,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The given data was invalid.",
+                     *       "error": "validation_failed",
+                     *       "errors": {
+                     *         "courier_code": [
+                     *           "Must be a carrier code of 2 to 10 letters or digits, e.g. DHL."
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -6266,6 +6877,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Document uploaded.",
+                     *       "data": {
+                     *         "id": 1,
+                     *         "manifest_id": "176-12345675",
+                     *         "awb_number": "AWB0000001",
+                     *         "document_type": "awb",
+                     *         "document_type_label": "Air Waybill",
+                     *         "file_name": "awb-0000001.pdf",
+                     *         "file_size": 601,
+                     *         "file_size_human": "601 B",
+                     *         "mime_type": "application/pdf",
+                     *         "checksum": "sha256:a4c33871c6b1701521c8c821db2f319a2ead0e29946011ed59f6acb788663631",
+                     *         "state": "uploaded",
+                     *         "state_label": "Pending validation",
+                     *         "version": 1,
+                     *         "metadata": {},
+                     *         "created_at": "2026-12-07T04:11:42.149Z",
+                     *         "updated_at": "2026-12-07T04:11:42.149Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -6343,6 +6978,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -6478,6 +7118,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The given data was invalid.",
+                     *       "error": "validation_failed",
+                     *       "errors": {
+                     *         "document_type": [
+                     *           "Invalid key: Expected \"document_type\" but received undefined"
+                     *         ],
+                     *         "file_base64": [
+                     *           "Invalid key: Expected \"file_base64\" but received undefined"
+                     *         ],
+                     *         "filename": [
+                     *           "Invalid key: Expected \"filename\" but received undefined"
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -6599,6 +7257,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "POST the file to upload_url with these fields (file last), then call complete_url.",
+                     *       "data": {
+                     *         "upload_id": "e1487d45-0bcf-49c9-8d0b-5092f5d0d3d1",
+                     *         "upload_url": "http://localhost:36821/_blobs-upload",
+                     *         "method": "POST",
+                     *         "fields": {
+                     *           "key": "documents/2/99d73420-6937-4719-8b86-140cb3e817bb.pdf",
+                     *           "Content-Type": "application/pdf",
+                     *           "policy": "eyJrZXkiOiJkb2N1bWVudHMvMi85OWQ3MzQyMC02OTM3LTQ3MTktOGI4Ni0xNDBjYjNlODE3YmIucGRmIiwiY29udGVudFR5cGUiOiJhcHBsaWNhdGlvbi9wZGYiLCJtYXhCeXRlcyI6NjAxLCJleHBpcmVzIjoxNzk2NjE3NjAyfQ",
+                     *           "signature": "923e357c171a6281b00a54e1b8fd60b013fb2706961d0256a3a1781c2b6604bd"
+                     *         },
+                     *         "file_field": "file",
+                     *         "max_bytes": 601,
+                     *         "content_type": "application/pdf",
+                     *         "expires_in_seconds": 900,
+                     *         "complete_url": "/api/v1/transport/documents/uploads/e1487d45-0bcf-49c9-8d0b-5092f5d0d3d1/complete"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -6661,6 +7341,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -6768,6 +7453,27 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The given data was invalid.",
+                     *       "error": "validation_failed",
+                     *       "errors": {
+                     *         "document_type": [
+                     *           "Invalid key: Expected \"document_type\" but received undefined"
+                     *         ],
+                     *         "filename": [
+                     *           "Invalid key: Expected \"filename\" but received undefined"
+                     *         ],
+                     *         "file_size": [
+                     *           "Invalid key: Expected \"file_size\" but received undefined"
+                     *         ],
+                     *         "checksum": [
+                     *           "Invalid key: Expected \"checksum\" but received undefined"
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -6868,6 +7574,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Document uploaded.",
+                     *       "data": {
+                     *         "id": 2,
+                     *         "manifest_id": "176-12345675",
+                     *         "awb_number": null,
+                     *         "document_type": "customs",
+                     *         "document_type_label": "Customs",
+                     *         "file_name": "awb-0000001.pdf",
+                     *         "file_size": 601,
+                     *         "file_size_human": "601 B",
+                     *         "mime_type": "application/pdf",
+                     *         "checksum": "sha256:a4c33871c6b1701521c8c821db2f319a2ead0e29946011ed59f6acb788663631",
+                     *         "state": "uploaded",
+                     *         "state_label": "Pending validation",
+                     *         "version": 1,
+                     *         "metadata": {},
+                     *         "created_at": "2026-12-07T04:11:42.391Z",
+                     *         "updated_at": "2026-12-07T04:11:42.391Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -6945,6 +7675,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -7211,6 +7946,55 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": [
+                     *         {
+                     *           "id": 2,
+                     *           "manifest_id": "176-12345675",
+                     *           "awb_number": null,
+                     *           "document_type": "customs",
+                     *           "document_type_label": "Customs",
+                     *           "file_name": "awb-0000001.pdf",
+                     *           "file_size": 601,
+                     *           "file_size_human": "601 B",
+                     *           "mime_type": "application/pdf",
+                     *           "state": "uploaded",
+                     *           "state_label": "Pending validation",
+                     *           "version": 1,
+                     *           "created_at": "2026-12-07T04:11:42.391Z",
+                     *           "updated_at": "2026-12-07T04:11:42.391Z",
+                     *           "account_id": 2,
+                     *           "account_name": "Andes Courier SA"
+                     *         },
+                     *         {
+                     *           "id": 1,
+                     *           "manifest_id": "176-12345675",
+                     *           "awb_number": "AWB0000001",
+                     *           "document_type": "awb",
+                     *           "document_type_label": "Air Waybill",
+                     *           "file_name": "awb-0000001.pdf",
+                     *           "file_size": 601,
+                     *           "file_size_human": "601 B",
+                     *           "mime_type": "application/pdf",
+                     *           "state": "uploaded",
+                     *           "state_label": "Pending validation",
+                     *           "version": 1,
+                     *           "created_at": "2026-12-07T04:11:42.149Z",
+                     *           "updated_at": "2026-12-07T04:11:42.149Z",
+                     *           "account_id": 2,
+                     *           "account_name": "Andes Courier SA"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "current_page": 1,
+                     *         "last_page": 1,
+                     *         "per_page": 20,
+                     *         "total": 2
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -7265,6 +8049,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -7346,6 +8135,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The given data was invalid.",
+                     *       "error": "validation_failed",
+                     *       "errors": {
+                     *         "manifest_id": [
+                     *           "Must not contain control characters, bidirectional controls or unpaired surrogates."
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -7446,6 +8247,46 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": 1,
+                     *         "manifest_id": "176-12345675",
+                     *         "awb_number": "AWB0000001",
+                     *         "document_type": "awb",
+                     *         "document_type_label": "Air Waybill",
+                     *         "file_name": "awb-0000001.pdf",
+                     *         "file_size": 601,
+                     *         "file_size_human": "601 B",
+                     *         "mime_type": "application/pdf",
+                     *         "checksum": "sha256:a4c33871c6b1701521c8c821db2f319a2ead0e29946011ed59f6acb788663631",
+                     *         "state": "uploaded",
+                     *         "state_label": "Pending validation",
+                     *         "version": 1,
+                     *         "metadata": {},
+                     *         "created_at": "2026-12-07T04:11:42.149Z",
+                     *         "updated_at": "2026-12-07T04:11:42.149Z",
+                     *         "uploader": {
+                     *           "id": 2,
+                     *           "name": "Andes Courier SA token",
+                     *           "email": null
+                     *         },
+                     *         "validator": null,
+                     *         "approver": null,
+                     *         "rejecter": null,
+                     *         "validation_notes": null,
+                     *         "approval_notes": null,
+                     *         "validated_at": null,
+                     *         "approved_at": null,
+                     *         "rejection_reason": null,
+                     *         "rejected_at": null,
+                     *         "superseded_by": null,
+                     *         "supersede_reason": null,
+                     *         "superseded_at": null
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -7525,6 +8366,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -7701,6 +8547,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Document deleted."
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -7748,6 +8600,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -7981,6 +8838,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "download_url": "http://localhost:36821/_blobs/documents/2/55586a60-f9c3-4359-add7-ee6719b31362.pdf?expires=1796620302&name=awb-0000001.pdf&type=application%2Fpdf&sig=e1f9b954a5680d1a680ef65bbd0dcad465535e0d567cf1c940f5f661533e5c14",
+                     *         "expires_in_minutes": 60,
+                     *         "file_name": "awb-0000001.pdf",
+                     *         "file_size": 601,
+                     *         "mime_type": "application/pdf"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -8008,6 +8877,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -8184,6 +9058,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "current": {
+                     *           "id": 1,
+                     *           "version": 1,
+                     *           "state": "uploaded",
+                     *           "created_at": "2026-12-07T04:11:42.149Z"
+                     *         },
+                     *         "history": [],
+                     *         "total_versions": 1
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -8232,6 +9121,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -8419,6 +9313,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Document validated.",
+                     *       "data": {
+                     *         "id": 1,
+                     *         "state": "validated",
+                     *         "state_label": "Pending approval",
+                     *         "validation_notes": "Legible; AWB number matches the manifest",
+                     *         "validated_at": "2026-12-07T04:11:42.822Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -8478,6 +9385,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -8748,6 +9660,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Document approved.",
+                     *       "data": {
+                     *         "id": 1,
+                     *         "state": "approved",
+                     *         "state_label": "Approved",
+                     *         "approved_at": "2026-12-07T04:11:42.941Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -8806,6 +9730,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -9076,6 +10005,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Document rejected.",
+                     *       "data": {
+                     *         "id": 3,
+                     *         "state": "rejected",
+                     *         "state_label": "Rejected",
+                     *         "rejection_reason": "The scan is cut off: send the whole page",
+                     *         "rejected_at": "2026-12-07T04:11:43.231Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -9135,6 +10077,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -9294,6 +10241,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The given data was invalid.",
+                     *       "error": "validation_failed",
+                     *       "errors": {
+                     *         "reason": [
+                     *           "Invalid key: Expected \"reason\" but received undefined"
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -9409,6 +10368,27 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "1 done, 0 already so, 0 refused, 0 not found.",
+                     *       "data": {
+                     *         "action": "validate",
+                     *         "done": 1,
+                     *         "already": 0,
+                     *         "refused": 0,
+                     *         "not_found": 0,
+                     *         "results": [
+                     *           {
+                     *             "id": 2,
+                     *             "outcome": "done",
+                     *             "state": "validated",
+                     *             "message": null
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -9470,6 +10450,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -9577,6 +10562,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The given data was invalid.",
+                     *       "error": "validation_failed",
+                     *       "errors": {
+                     *         "action": [
+                     *           "Invalid key: Expected \"action\" but received undefined"
+                     *         ],
+                     *         "ids": [
+                     *           "Invalid key: Expected \"ids\" but received undefined"
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -9695,6 +10695,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Document superseded by version 2.",
+                     *       "data": {
+                     *         "new_document": {
+                     *           "id": 3,
+                     *           "file_name": "awb-0000001-v2.pdf",
+                     *           "state": "uploaded",
+                     *           "version": 2
+                     *         },
+                     *         "superseded_document": {
+                     *           "id": 1,
+                     *           "state": "superseded",
+                     *           "superseded_by": 3
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -9757,6 +10776,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -9918,6 +10942,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The given data was invalid.",
+                     *       "error": "validation_failed",
+                     *       "errors": {
+                     *         "file_base64": [
+                     *           "Invalid key: Expected \"file_base64\" but received undefined"
+                     *         ],
+                     *         "filename": [
+                     *           "Invalid key: Expected \"filename\" but received undefined"
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -10015,6 +11054,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "source": "builtin",
+                     *         "rows": 417,
+                     *         "version": null,
+                     *         "imported_at": null,
+                     *         "imported_by": null,
+                     *         "classifier": "offline"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -10058,6 +11110,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -10214,6 +11271,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Tariff table imported: 1 rows.",
+                     *       "data": {
+                     *         "source": "imported",
+                     *         "rows": 1,
+                     *         "version": "20261207T041155641Z-b2b1bb60",
+                     *         "imported_at": "2026-12-07T04:11:55.641Z",
+                     *         "replaced_version": null
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -10247,6 +11317,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -10458,6 +11533,27 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Every account is on the current channel codes.",
+                     *       "data": {
+                     *         "done": true,
+                     *         "cursor": null,
+                     *         "codes": {
+                     *           "mercadolibre": "meli"
+                     *         },
+                     *         "accounts": 4,
+                     *         "orders": 0,
+                     *         "index_rows": 0,
+                     *         "channel_keys": 0,
+                     *         "connections": 0,
+                     *         "credentials": 0,
+                     *         "syncs": 0,
+                     *         "conflicts": []
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -10520,6 +11616,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -10731,6 +11832,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "No signing secret is stored in clear.",
+                     *       "data": {
+                     *         "done": true,
+                     *         "cursor": null,
+                     *         "accounts": 4,
+                     *         "manifest_secrets": 0,
+                     *         "webhook_secrets": 0
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -10785,6 +11899,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -10996,6 +12115,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Every token has its scopes written out.",
+                     *       "data": {
+                     *         "done": true,
+                     *         "cursor": null,
+                     *         "tokens": 5,
+                     *         "written": 0
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -11049,6 +12180,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -11256,6 +12392,57 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "namespace": "Despacho",
+                     *         "stage": "local",
+                     *         "since": "2026-12-07T04:11:21.950Z",
+                     *         "metrics": [
+                     *           {
+                     *             "name": "ApiRequests",
+                     *             "unit": "Count",
+                     *             "dimensions": {
+                     *               "stage": "local",
+                     *               "group": "account",
+                     *               "status": "2xx"
+                     *             },
+                     *             "samples": 3,
+                     *             "sum": 3,
+                     *             "min": 1,
+                     *             "max": 1
+                     *           },
+                     *           {
+                     *             "name": "ApiRequests",
+                     *             "unit": "Count",
+                     *             "dimensions": {
+                     *               "stage": "local",
+                     *               "group": "admin",
+                     *               "status": "2xx"
+                     *             },
+                     *             "samples": 17,
+                     *             "sum": 17,
+                     *             "min": 1,
+                     *             "max": 1
+                     *           },
+                     *           {
+                     *             "name": "ApiRequests",
+                     *             "unit": "Count",
+                     *             "dimensions": {
+                     *               "stage": "local",
+                     *               "group": "system",
+                     *               "status": "2xx"
+                     *             },
+                     *             "samples": 4,
+                     *             "sum": 4,
+                     *             "min": 1,
+                     *             "max": 1
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -11297,6 +12484,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -11378,6 +12570,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The given data was invalid.",
+                     *       "error": "validation_failed",
+                     *       "errors": {
+                     *         "format": [
+                     *           "Must be json or prometheus."
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -11527,7 +12731,6 @@ export interface operations {
                  *           "consigneeIdNumber": "27345678900",
                  *           "consigneeEmail": "lucia.fernandez@example.com",
                  *           "itemDescription": "Regalo sorpresa",
-                 *           "hsCode": null,
                  *           "fobValueUsd": 20,
                  *           "totalWeightKg": 0.5,
                  *           "amountOfItems": 1,
@@ -11687,6 +12890,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "status": "queued",
+                     *       "message": "Manifest queued for processing.",
+                     *       "idempotency_key": "58015fe6-b3b4-4e0c-9ed3-ff0c763707f4",
+                     *       "manifest_number": "176-12345675",
+                     *       "batch_id": null,
+                     *       "mode": "create",
+                     *       "tracking": {
+                     *         "manifest_number": "176-12345675",
+                     *         "batch_id": null,
+                     *         "mawb_number": "176-12345675",
+                     *         "items_count": 3,
+                     *         "timestamp": "2026-12-07T04:11:34.224Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -11796,6 +13017,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -11983,6 +13209,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The given data was invalid.",
+                     *       "error": "validation_failed",
+                     *       "errors": {
+                     *         "mawbNumber": [
+                     *           "Required."
+                     *         ],
+                     *         "items": [
+                     *           "Required."
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -12119,6 +13360,27 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "status": "completed",
+                     *       "idempotency_key": "58015fe6-b3b4-4e0c-9ed3-ff0c763707f4",
+                     *       "created_at": "2026-12-07T04:11:34.224",
+                     *       "updated_at": "2026-12-07T04:11:38.083",
+                     *       "batch_id": "BTA692AB0DA14442D31615",
+                     *       "manifest_number": "176-12345675",
+                     *       "mode": "create",
+                     *       "items_count": 3,
+                     *       "progress": 100,
+                     *       "decisions": {
+                     *         "create": 3,
+                     *         "update": 0,
+                     *         "skip": 0,
+                     *         "reject": 0
+                     *       },
+                     *       "failure": null
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -12157,6 +13419,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -12333,6 +13600,27 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "manifest_number": "176-22222226",
+                     *         "status": "receiving",
+                     *         "progress": {
+                     *           "total_chunks": 2,
+                     *           "received_chunks": 1,
+                     *           "missing_chunks": [
+                     *             2
+                     *           ],
+                     *           "percentage": 50
+                     *         },
+                     *         "batch_id": null,
+                     *         "total_items": 2,
+                     *         "received_items": 1,
+                     *         "expires_at": "2026-12-08T04:11:38.618Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -12373,6 +13661,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -12549,6 +13842,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Resend chunk(s) 2 with the same base_idempotency_key.",
+                     *       "data": {
+                     *         "manifest_number": "176-22222226",
+                     *         "missing_chunks": [
+                     *           2
+                     *         ],
+                     *         "missing_count": 1,
+                     *         "status": "receiving"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -12603,6 +13910,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -12841,6 +14153,43 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": [
+                     *         {
+                     *           "manifest_id": "176-12345675",
+                     *           "batch_id": "BTA692AB0DA14442D31615",
+                     *           "status": "completed",
+                     *           "progress": 100,
+                     *           "summary": {
+                     *             "total_awbs": 3,
+                     *             "total_articles": 3,
+                     *             "personal_items": 3,
+                     *             "commercial_items": 0,
+                     *             "prohibited_items": 0,
+                     *             "amount_to_pay": 16.94,
+                     *             "currency": "USD",
+                     *             "risk_flags": {
+                     *               "products": 0,
+                     *               "total": 0,
+                     *               "by_rule": {}
+                     *             }
+                     *           },
+                     *           "mawb_number": "176-12345675",
+                     *           "closed_at": null,
+                     *           "created_at": "2026-12-07T04:11:34.224Z",
+                     *           "updated_at": "2026-12-07T04:11:38.083Z"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "current_page": 1,
+                     *         "last_page": 1,
+                     *         "per_page": 20,
+                     *         "total": 1
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -12903,6 +14252,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -12984,6 +14338,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The given data was invalid.",
+                     *       "error": "validation_failed",
+                     *       "errors": {
+                     *         "page": [
+                     *           "Must be a whole number."
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -13094,6 +14460,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": [
+                     *         {
+                     *           "manifest_id": "176-12345675",
+                     *           "batch_id": "BTA692AB0DA14442D31615",
+                     *           "status": "completed",
+                     *           "progress": 100,
+                     *           "can_download": true
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -13148,6 +14528,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -13255,6 +14640,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The given data was invalid.",
+                     *       "error": "validation_failed",
+                     *       "errors": {
+                     *         "manifests": [
+                     *           "Invalid key: Expected \"manifests\" but received undefined"
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -13362,6 +14759,55 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": [
+                     *         {
+                     *           "item_key": "line-1",
+                     *           "awb_number": "AWB0000001",
+                     *           "decision": "CREATE",
+                     *           "reason": "no existing record in the batch",
+                     *           "item_index": 0,
+                     *           "chunk_number": null,
+                     *           "submission": "58015fe6-b3b4-4e0c-9ed3-ff0c763707f4",
+                     *           "decided_at": "2026-12-07T04:11:34.224Z"
+                     *         },
+                     *         {
+                     *           "item_key": "line-2",
+                     *           "awb_number": "AWB0000002",
+                     *           "decision": "CREATE",
+                     *           "reason": "no existing record in the batch",
+                     *           "item_index": 1,
+                     *           "chunk_number": null,
+                     *           "submission": "58015fe6-b3b4-4e0c-9ed3-ff0c763707f4",
+                     *           "decided_at": "2026-12-07T04:11:34.224Z"
+                     *         },
+                     *         {
+                     *           "item_key": "line-3",
+                     *           "awb_number": "AWB0000003",
+                     *           "decision": "CREATE",
+                     *           "reason": "no existing record in the batch",
+                     *           "item_index": 2,
+                     *           "chunk_number": null,
+                     *           "submission": "58015fe6-b3b4-4e0c-9ed3-ff0c763707f4",
+                     *           "decided_at": "2026-12-07T04:11:34.224Z"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "current_page": 1,
+                     *         "per_page": 100,
+                     *         "total": 3,
+                     *         "last_page": 1,
+                     *         "counts": {
+                     *           "create": 3,
+                     *           "update": 0,
+                     *           "skip": 0,
+                     *           "reject": 0
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -13406,6 +14852,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -13513,6 +14964,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The given data was invalid.",
+                     *       "error": "validation_failed",
+                     *       "errors": {
+                     *         "page": [
+                     *           "Must be a whole number."
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -13613,6 +15076,54 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "manifest_id": "176-12345675",
+                     *         "batch_id": "BTA692AB0DA14442D31615",
+                     *         "status": "completed",
+                     *         "overall_progress": 100,
+                     *         "pipeline_steps": [
+                     *           {
+                     *             "key": "classification",
+                     *             "status": "completed",
+                     *             "progress": 100,
+                     *             "pages_done": 1,
+                     *             "pages": 1
+                     *           },
+                     *           {
+                     *             "key": "webservices",
+                     *             "status": "completed",
+                     *             "progress": 100,
+                     *             "pages_done": 1,
+                     *             "pages": 1
+                     *           },
+                     *           {
+                     *             "key": "ai",
+                     *             "status": "completed",
+                     *             "progress": 100,
+                     *             "pages_done": 1,
+                     *             "pages": 1
+                     *           }
+                     *         ],
+                     *         "run_id": "58015fe6-b3b4-4e0c-9ed3-ff0c763707f4",
+                     *         "started_at": "2026-12-07T04:11:36.404Z",
+                     *         "finished_at": "2026-12-07T04:11:38.083Z",
+                     *         "error": null,
+                     *         "summary": {
+                     *           "total_products": 3,
+                     *           "regime_breakdown": {
+                     *             "personal": 3,
+                     *             "commercial": 0,
+                     *             "prohibited": 0
+                     *           },
+                     *           "amount_to_pay": 16.94,
+                     *           "currency": "USD"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -13663,6 +15174,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -13816,7 +15332,7 @@ export interface operations {
     CouriersDownload: {
         parameters: {
             query?: {
-                /** @example xlsx */
+                /** @example json */
                 format?: "json" | "ndjson" | "csv" | "excel" | "xlsx";
                 /** @example es */
                 lang?: "en" | "es";
@@ -13848,6 +15364,247 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "manifest": {
+                     *           "manifest_id": "176-12345675",
+                     *           "batch_id": "BTA692AB0DA14442D31615",
+                     *           "status": "completed",
+                     *           "progress": 100,
+                     *           "summary": {
+                     *             "total_awbs": 3,
+                     *             "total_articles": 3,
+                     *             "personal_items": 3,
+                     *             "commercial_items": 0,
+                     *             "prohibited_items": 0,
+                     *             "amount_to_pay": 16.94,
+                     *             "currency": "USD",
+                     *             "risk_flags": {
+                     *               "products": 0,
+                     *               "total": 0,
+                     *               "by_rule": {}
+                     *             }
+                     *           },
+                     *           "mawb_number": "176-12345675",
+                     *           "closed_at": null,
+                     *           "created_at": "2026-12-07T04:11:34.224Z",
+                     *           "updated_at": "2026-12-07T04:11:38.083Z"
+                     *         },
+                     *         "total_products": 3,
+                     *         "products": [
+                     *           {
+                     *             "awb_number": "AWB0000001",
+                     *             "tracking_number": null,
+                     *             "item_key": "line-1",
+                     *             "description": "Cotton t-shirt",
+                     *             "consignee": "María Pérez",
+                     *             "tax_id": "27-23456789-1",
+                     *             "tax_id_valid": true,
+                     *             "quota": 4,
+                     *             "regime": "P",
+                     *             "declared_code": "6109.10.00",
+                     *             "ncm_code": "6109.10.00",
+                     *             "classification_confidence": 1,
+                     *             "classification_source": "partner",
+                     *             "classification_evidence": "Partner hsCode 6109.10.00 is NCM 6109.10.00 of the tariff table.",
+                     *             "fob_value": 12.5,
+                     *             "cif_value": 15.13,
+                     *             "customs_duty": 0,
+                     *             "statistics_fee": 0,
+                     *             "vat": 3.18,
+                     *             "ddp_value": 18.31,
+                     *             "amount_to_pay": 3.18,
+                     *             "currency": "USD",
+                     *             "customs_channel": "V",
+                     *             "reasons": [
+                     *               "personal: the consignee is a person (CUIL 27-23456789-1)",
+                     *               "within the courier limits: FOB USD 12.50 of USD 3,000.00, at most 3 units of a kind (RG ARCA 5631/2025)",
+                     *               "default: No risk rule applies: automatic clearance."
+                     *             ],
+                     *             "breakdown": {
+                     *               "fob_value": 12.5,
+                     *               "freight": 2.5,
+                     *               "insurance": 0.13,
+                     *               "cif_value": 15.13,
+                     *               "franchise_usd_applied": 12.5,
+                     *               "duty_base": 0,
+                     *               "duty_rate": 35,
+                     *               "customs_duty": 0,
+                     *               "statistics_fee_rate": 3,
+                     *               "statistics_fee": 0,
+                     *               "vat_base": 15.13,
+                     *               "vat_rate": 21,
+                     *               "vat": 3.18,
+                     *               "ddp_value": 18.31,
+                     *               "amount_to_pay": 3.18,
+                     *               "currency": "USD",
+                     *               "explanation": [
+                     *                 "FOB 12.50 for 1 unit(s)",
+                     *                 "freight 2.50: shipment freight 2.50 = 0.5 kg chargeable x USD 5.00/kg (declared 0.3 kg, minimum 0.5 kg applies), split by chargeable weight (this product 0.3 kg)",
+                     *                 "insurance 0.13: 1% of shipment FOB 12.50 = 0.13, split by FOB"
+                     *               ]
+                     *             },
+                     *             "tariff_rates": {
+                     *               "duty": {
+                     *                 "rate": 35,
+                     *                 "status": "unverified",
+                     *                 "source": "built-in estimate"
+                     *               },
+                     *               "statistics_fee": {
+                     *                 "rate": 3,
+                     *                 "status": "verified"
+                     *               },
+                     *               "vat": {
+                     *                 "rate": 21,
+                     *                 "status": "verified"
+                     *               },
+                     *               "verified": false
+                     *             }
+                     *           },
+                     *           {
+                     *             "awb_number": "AWB0000002",
+                     *             "tracking_number": null,
+                     *             "item_key": "line-2",
+                     *             "description": "Bluetooth earbuds",
+                     *             "consignee": "Juan Gómez",
+                     *             "tax_id": "20-12345678-6",
+                     *             "tax_id_valid": true,
+                     *             "quota": 4,
+                     *             "regime": "P",
+                     *             "declared_code": "8518.30.00",
+                     *             "ncm_code": "8518.30.00",
+                     *             "classification_confidence": 1,
+                     *             "classification_source": "partner",
+                     *             "classification_evidence": "Partner hsCode 8518.30.00 is NCM 8518.30.00 of the tariff table.",
+                     *             "fob_value": 39.9,
+                     *             "cif_value": 42.8,
+                     *             "customs_duty": 0,
+                     *             "statistics_fee": 0,
+                     *             "vat": 8.99,
+                     *             "ddp_value": 51.79,
+                     *             "amount_to_pay": 8.99,
+                     *             "currency": "USD",
+                     *             "customs_channel": "V",
+                     *             "reasons": [
+                     *               "personal: the consignee is a person (CUIL 20-12345678-6)",
+                     *               "within the courier limits: FOB USD 39.90 of USD 3,000.00, at most 3 units of a kind (RG ARCA 5631/2025)",
+                     *               "default: No risk rule applies: automatic clearance."
+                     *             ],
+                     *             "breakdown": {
+                     *               "fob_value": 39.9,
+                     *               "freight": 2.5,
+                     *               "insurance": 0.4,
+                     *               "cif_value": 42.8,
+                     *               "franchise_usd_applied": 39.9,
+                     *               "duty_base": 0,
+                     *               "duty_rate": 20,
+                     *               "customs_duty": 0,
+                     *               "statistics_fee_rate": 3,
+                     *               "statistics_fee": 0,
+                     *               "vat_base": 42.8,
+                     *               "vat_rate": 21,
+                     *               "vat": 8.99,
+                     *               "ddp_value": 51.79,
+                     *               "amount_to_pay": 8.99,
+                     *               "currency": "USD",
+                     *               "explanation": [
+                     *                 "FOB 39.90 for 1 unit(s)",
+                     *                 "freight 2.50: shipment freight 2.50 = 0.5 kg chargeable x USD 5.00/kg (declared 0.2 kg, minimum 0.5 kg applies), split by chargeable weight (this product 0.2 kg)",
+                     *                 "insurance 0.40: 1% of shipment FOB 39.90 = 0.40, split by FOB"
+                     *               ]
+                     *             },
+                     *             "tariff_rates": {
+                     *               "duty": {
+                     *                 "rate": 20,
+                     *                 "status": "unverified",
+                     *                 "source": "built-in estimate"
+                     *               },
+                     *               "statistics_fee": {
+                     *                 "rate": 3,
+                     *                 "status": "verified"
+                     *               },
+                     *               "vat": {
+                     *                 "rate": 21,
+                     *                 "status": "unverified"
+                     *               },
+                     *               "verified": false
+                     *             }
+                     *           },
+                     *           {
+                     *             "awb_number": "AWB0000003",
+                     *             "tracking_number": null,
+                     *             "item_key": "line-3",
+                     *             "description": "Regalo sorpresa",
+                     *             "consignee": "Lucía Fernández",
+                     *             "tax_id": "27-34567890-0",
+                     *             "tax_id_valid": true,
+                     *             "quota": 4,
+                     *             "regime": "P",
+                     *             "declared_code": null,
+                     *             "ncm_code": "3926.90.90",
+                     *             "classification_confidence": 0.1,
+                     *             "classification_source": "offline",
+                     *             "classification_evidence": "No tariff row matches the description; fallback 3926.90.90, to be reviewed.",
+                     *             "fob_value": 20,
+                     *             "cif_value": 22.7,
+                     *             "customs_duty": 0,
+                     *             "statistics_fee": 0,
+                     *             "vat": 4.77,
+                     *             "ddp_value": 27.47,
+                     *             "amount_to_pay": 4.77,
+                     *             "currency": "USD",
+                     *             "customs_channel": "A",
+                     *             "reasons": [
+                     *               "personal: the consignee is a person (CUIL 27-34567890-0)",
+                     *               "within the courier limits: FOB USD 20.00 of USD 3,000.00, at most 3 units of a kind (RG ARCA 5631/2025)",
+                     *               "low-confidence: Tariff classification confidence below 0.8 (the classifier's calibration): document review of the NCM code. (confidence 0.1)"
+                     *             ],
+                     *             "breakdown": {
+                     *               "fob_value": 20,
+                     *               "freight": 2.5,
+                     *               "insurance": 0.2,
+                     *               "cif_value": 22.7,
+                     *               "franchise_usd_applied": 20,
+                     *               "duty_base": 0,
+                     *               "duty_rate": 18,
+                     *               "customs_duty": 0,
+                     *               "statistics_fee_rate": 3,
+                     *               "statistics_fee": 0,
+                     *               "vat_base": 22.7,
+                     *               "vat_rate": 21,
+                     *               "vat": 4.77,
+                     *               "ddp_value": 27.47,
+                     *               "amount_to_pay": 4.77,
+                     *               "currency": "USD",
+                     *               "explanation": [
+                     *                 "FOB 20.00 for 1 unit(s)",
+                     *                 "freight 2.50: shipment freight 2.50 = 0.5 kg chargeable x USD 5.00/kg, split by chargeable weight (this product 0.5 kg)",
+                     *                 "insurance 0.20: 1% of shipment FOB 20.00 = 0.20, split by FOB"
+                     *               ]
+                     *             },
+                     *             "tariff_rates": {
+                     *               "duty": {
+                     *                 "rate": 18,
+                     *                 "status": "unverified",
+                     *                 "source": "built-in estimate"
+                     *               },
+                     *               "statistics_fee": {
+                     *                 "rate": 3,
+                     *                 "status": "verified"
+                     *               },
+                     *               "vat": {
+                     *                 "rate": 21,
+                     *                 "status": "verified"
+                     *               },
+                     *               "verified": false
+                     *             }
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -13996,6 +15753,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -14133,6 +15895,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The given data was invalid.",
+                     *       "error": "validation_failed",
+                     *       "errors": {
+                     *         "format": [
+                     *           "Must be one of json, ndjson, csv, excel, xlsx."
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -14233,6 +16007,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Batch closed; writes to it are refused (423) until it is reopened.",
+                     *       "data": {
+                     *         "batch_id": "BTA692AB0DA14442D31615",
+                     *         "manifest_number": "176-12345675",
+                     *         "closed": true,
+                     *         "closed_at": "2026-12-07T04:11:40.729Z",
+                     *         "closed_by": "Despachante Uno token"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -14287,6 +16074,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -14520,6 +16312,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Batch reopened.",
+                     *       "data": {
+                     *         "batch_id": "BTA692AB0DA14442D31615",
+                     *         "manifest_number": "176-12345675",
+                     *         "closed": false,
+                     *         "closed_at": null,
+                     *         "closed_by": null
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -14574,6 +16379,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -14817,6 +16627,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "tax_id": "27234567891",
+                     *         "tax_id_formatted": "27-23456789-1",
+                     *         "current_quota": {
+                     *           "quota": 4,
+                     *           "status": 1,
+                     *           "domicilio": ""
+                     *         },
+                     *         "historical_records_count": 1,
+                     *         "awb_number": "AWB0000001",
+                     *         "awb_holds_quota": true
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -14875,6 +16702,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -14982,6 +16814,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The given data was invalid.",
+                     *       "error": "validation_failed",
+                     *       "errors": {
+                     *         "tax_id": [
+                     *           "Invalid key: Expected \"tax_id\" but received undefined"
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -15090,6 +16934,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "awb_number": "AWB0000001",
+                     *         "can_edit": true,
+                     *         "current_tax_id": "27234567891",
+                     *         "status": "editable"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -15143,6 +16998,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -15276,6 +17136,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The given data was invalid.",
+                     *       "error": "validation_failed",
+                     *       "errors": {
+                     *         "awb_number": [
+                     *           "Invalid key: Expected \"awb_number\" but received undefined"
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -15386,6 +17258,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Tax id of AWB AWB0000001 is 27-23456789-1; web services and calculations run again for it.",
+                     *       "data": {
+                     *         "awb_number": "AWB0000001",
+                     *         "tax_id_formatted": "27-23456789-1"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -15437,6 +17319,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -15598,6 +17485,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The given data was invalid.",
+                     *       "error": "validation_failed",
+                     *       "errors": {
+                     *         "awb_number": [
+                     *           "Invalid key: Expected \"awb_number\" but received undefined"
+                     *         ],
+                     *         "tax_id": [
+                     *           "Invalid key: Expected \"tax_id\" but received undefined"
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -15735,6 +17637,171 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "calculation_id": "calc_5b4cb2b80cbd4ea4642941dac4795aea",
+                     *         "destination_country": "AR",
+                     *         "origin_country": "CN",
+                     *         "quantity": 4,
+                     *         "weight_kg": 1.2,
+                     *         "chargeable_kg": 1.2,
+                     *         "regime_requested": "auto",
+                     *         "regime_used": "C",
+                     *         "regime_name": "commercial",
+                     *         "regime_reasons": [
+                     *           "more than 3 units of the same kind (4 units of HS 610910; 4 units of \"Cotton t-shirts\"): not a personal shipment"
+                     *         ],
+                     *         "values": {
+                     *           "declared_value": 120,
+                     *           "fob": 120,
+                     *           "freight": 15,
+                     *           "insurance": 1.2,
+                     *           "cif": 136.2,
+                     *           "currency": "USD"
+                     *         },
+                     *         "duties_and_taxes": {
+                     *           "fob_value": 120,
+                     *           "freight": 15,
+                     *           "insurance": 1.2,
+                     *           "cif_value": 136.2,
+                     *           "franchise_usd_applied": 0,
+                     *           "duty_base": 136.2,
+                     *           "duty_rate": 35,
+                     *           "customs_duty": 47.67,
+                     *           "statistics_fee_rate": 3,
+                     *           "statistics_fee": 4.09,
+                     *           "vat_base": 187.96,
+                     *           "vat_rate": 21,
+                     *           "vat": 39.47,
+                     *           "ddp_value": 227.43,
+                     *           "amount_to_pay": 91.23,
+                     *           "currency": "USD",
+                     *           "explanation": [
+                     *             "FOB 120.00 for 4 unit(s)",
+                     *             "freight 15.00: shipment freight 15.00 as declared (1.2 kg chargeable), split by chargeable weight (this product 1.2 kg)",
+                     *             "insurance 1.20: shipment insurance 1.20 as declared, split by FOB"
+                     *           ]
+                     *         },
+                     *         "total_landed_cost": 227.43,
+                     *         "ncm": {
+                     *           "code": "6109.10.00",
+                     *           "description": "Camisetas (remeras), incluidas las interiores, de punto, de algodón",
+                     *           "duty_rate": 35,
+                     *           "vat_rate": 21,
+                     *           "source": "partner",
+                     *           "confidence": 1,
+                     *           "reason": "Partner hsCode 6109.10.00 is NCM 6109.10.00 of the tariff table.",
+                     *           "rates": {
+                     *             "duty": {
+                     *               "rate": 35,
+                     *               "status": "unverified",
+                     *               "source": "built-in estimate",
+                     *               "note": "no per-NCM source of the Mercosur common external tariff was found by search on 2026-11-24 (the legal instrument is Decisión CMC 29/2015 (Arancel Externo Común, Anexo I del Decreto 2166/2015)); import the official table to classify for real"
+                     *             },
+                     *             "statistics_fee": {
+                     *               "rate": 3,
+                     *               "status": "verified",
+                     *               "source": "Decreto 1140/2024 (B.O. 2024-12-31): tasa de estadística 3% until 2027-12-31",
+                     *               "read": "2026-11-24"
+                     *             },
+                     *             "vat": {
+                     *               "rate": 21,
+                     *               "status": "verified",
+                     *               "source": "Ley de Impuesto al Valor Agregado (t.o. 1997, Decreto 280/1997), art. 28, first paragraph: 21%",
+                     *               "read": "2026-11-24"
+                     *             },
+                     *             "verified": false
+                     *           }
+                     *         },
+                     *         "rules": {
+                     *           "effective_from": "2024-12-01",
+                     *           "source": "Decreto 1065/2024; RG ARCA 5608/2024",
+                     *           "overridden": [],
+                     *           "regime_rules_effective_from": "2025-01-23",
+                     *           "regime_rules_source": "RG ARCA 5631/2025"
+                     *         },
+                     *         "regimes": [
+                     *           {
+                     *             "regime": "P",
+                     *             "regime_name": "personal",
+                     *             "values": {
+                     *               "declared_value": 120,
+                     *               "fob": 120,
+                     *               "freight": 15,
+                     *               "insurance": 1.2,
+                     *               "cif": 136.2,
+                     *               "currency": "USD"
+                     *             },
+                     *             "duties_and_taxes": {
+                     *               "fob_value": 120,
+                     *               "freight": 15,
+                     *               "insurance": 1.2,
+                     *               "cif_value": 136.2,
+                     *               "franchise_usd_applied": 120,
+                     *               "duty_base": 0,
+                     *               "duty_rate": 35,
+                     *               "customs_duty": 0,
+                     *               "statistics_fee_rate": 3,
+                     *               "statistics_fee": 0,
+                     *               "vat_base": 136.2,
+                     *               "vat_rate": 21,
+                     *               "vat": 28.6,
+                     *               "ddp_value": 164.8,
+                     *               "amount_to_pay": 28.6,
+                     *               "currency": "USD",
+                     *               "explanation": [
+                     *                 "FOB 120.00 for 4 unit(s)",
+                     *                 "freight 15.00: shipment freight 15.00 as declared (1.2 kg chargeable), split by chargeable weight (this product 1.2 kg)",
+                     *                 "insurance 1.20: shipment insurance 1.20 as declared, split by FOB"
+                     *               ]
+                     *             },
+                     *             "total_landed_cost": 164.8,
+                     *             "difference": -62.63
+                     *           },
+                     *           {
+                     *             "regime": "C",
+                     *             "regime_name": "commercial",
+                     *             "values": {
+                     *               "declared_value": 120,
+                     *               "fob": 120,
+                     *               "freight": 15,
+                     *               "insurance": 1.2,
+                     *               "cif": 136.2,
+                     *               "currency": "USD"
+                     *             },
+                     *             "duties_and_taxes": {
+                     *               "fob_value": 120,
+                     *               "freight": 15,
+                     *               "insurance": 1.2,
+                     *               "cif_value": 136.2,
+                     *               "franchise_usd_applied": 0,
+                     *               "duty_base": 136.2,
+                     *               "duty_rate": 35,
+                     *               "customs_duty": 47.67,
+                     *               "statistics_fee_rate": 3,
+                     *               "statistics_fee": 4.09,
+                     *               "vat_base": 187.96,
+                     *               "vat_rate": 21,
+                     *               "vat": 39.47,
+                     *               "ddp_value": 227.43,
+                     *               "amount_to_pay": 91.23,
+                     *               "currency": "USD",
+                     *               "explanation": [
+                     *                 "FOB 120.00 for 4 unit(s)",
+                     *                 "freight 15.00: shipment freight 15.00 as declared (1.2 kg chargeable), split by chargeable weight (this product 1.2 kg)",
+                     *                 "insurance 1.20: shipment insurance 1.20 as declared, split by FOB"
+                     *               ]
+                     *             },
+                     *             "total_landed_cost": 227.43,
+                     *             "difference": 0
+                     *           }
+                     *         ],
+                     *         "calculated_at": "2026-12-07T04:11:45.129Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -15941,6 +18008,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -16048,6 +18120,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The given data was invalid.",
+                     *       "error": "validation_failed",
+                     *       "errors": {
+                     *         "destination_country": [
+                     *           "Required."
+                     *         ],
+                     *         "declared_value": [
+                     *           "Required."
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -16150,6 +18237,45 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": [
+                     *         {
+                     *           "ncm_code": "6109.10.00",
+                     *           "description": "Camisetas (remeras), incluidas las interiores, de punto, de algodón",
+                     *           "description_en": "T-shirts, singlets and other vests, knitted, of cotton",
+                     *           "duty_rate": 35,
+                     *           "duty_rate_status": "unverified",
+                     *           "vat_rate": 21
+                     *         },
+                     *         {
+                     *           "ncm_code": "6104.42.00",
+                     *           "description": "Vestidos de punto, para mujeres o niñas, de algodón",
+                     *           "description_en": "Women's or girls' dresses, knitted, of cotton",
+                     *           "duty_rate": 35,
+                     *           "duty_rate_status": "unverified",
+                     *           "vat_rate": 21
+                     *         },
+                     *         {
+                     *           "ncm_code": "6105.10.00",
+                     *           "description": "Camisas de punto para hombres o niños, de algodón (chombas, polos)",
+                     *           "description_en": "Men's or boys' shirts, knitted, of cotton (polo shirts)",
+                     *           "duty_rate": 35,
+                     *           "duty_rate_status": "unverified",
+                     *           "vat_rate": 21
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "q": "remera algodón",
+                     *         "kind": "words",
+                     *         "total": 3,
+                     *         "limit": 5,
+                     *         "table": "builtin",
+                     *         "table_version": null
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -16191,6 +18317,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -16272,6 +18403,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The given data was invalid.",
+                     *       "error": "validation_failed",
+                     *       "errors": {
+                     *         "q": [
+                     *           "Must not contain control characters."
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -16374,6 +18517,33 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": [
+                     *         {
+                     *           "manifest_id": "MAN-2026-0042",
+                     *           "batch_id": "BT33FD0E9606CCD86CDCBD",
+                     *           "total_products": 2,
+                     *           "processing_status": "completed",
+                     *           "created_at": "2026-12-07T04:11:45.312Z"
+                     *         },
+                     *         {
+                     *           "manifest_id": "176-12345675",
+                     *           "batch_id": "BTA692AB0DA14442D31615",
+                     *           "total_products": 3,
+                     *           "processing_status": "completed",
+                     *           "created_at": "2026-12-07T04:11:34.224Z"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "current_page": 1,
+                     *         "last_page": 1,
+                     *         "per_page": 20,
+                     *         "total": 2
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -16412,6 +18582,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -16493,6 +18668,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The given data was invalid.",
+                     *       "error": "validation_failed",
+                     *       "errors": {
+                     *         "page": [
+                     *           "Must be a whole number."
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -16637,6 +18824,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Manifest queued for processing.",
+                     *       "data": {
+                     *         "manifest_id": "MAN-2026-0042",
+                     *         "batch_id": "BT33FD0E9606CCD86CDCBD",
+                     *         "total_products": 2,
+                     *         "processing_status": "pending"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -16691,6 +18890,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -16826,6 +19030,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The given data was invalid.",
+                     *       "error": "validation_failed",
+                     *       "errors": {
+                     *         "manifest": [
+                     *           "Invalid key: Expected \"manifest\" but received undefined"
+                     *         ],
+                     *         "products": [
+                     *           "Invalid key: Expected \"products\" but received undefined"
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -16931,6 +19150,86 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "manifest": {
+                     *           "manifest_id": "MAN-2026-0042",
+                     *           "batch_id": "BT33FD0E9606CCD86CDCBD",
+                     *           "status": "completed",
+                     *           "progress": 100,
+                     *           "summary": {
+                     *             "total_awbs": 2,
+                     *             "total_articles": 2,
+                     *             "personal_items": 2,
+                     *             "commercial_items": 0,
+                     *             "prohibited_items": 0,
+                     *             "amount_to_pay": 14.39,
+                     *             "currency": "USD",
+                     *             "risk_flags": {
+                     *               "products": 0,
+                     *               "total": 0,
+                     *               "by_rule": {}
+                     *             }
+                     *           },
+                     *           "mawb_number": "MAN-2026-0042",
+                     *           "closed_at": null,
+                     *           "created_at": "2026-12-07T04:11:45.312Z",
+                     *           "updated_at": "2026-12-07T04:11:46.059Z",
+                     *           "processing_status": "completed"
+                     *         },
+                     *         "products": [
+                     *           {
+                     *             "awb_number": "AWB0000102",
+                     *             "tracking_number": null,
+                     *             "item_key": "3c9e0769befc127d6039fbf81fdd43c531adb4583541d31b80307a0ffc2a6da1",
+                     *             "consignee": "Juan Gómez",
+                     *             "product_description": "Funda de celular",
+                     *             "quantity": 2,
+                     *             "fob_value": 13,
+                     *             "country_of_manufacture": "CN",
+                     *             "ncm_code": "3926.90.90",
+                     *             "regime": "P",
+                     *             "cif_value": 15.63,
+                     *             "ddp_value": 18.91,
+                     *             "customs_duty": 0,
+                     *             "customs_channel": "V",
+                     *             "quota": {
+                     *               "tax_id": "20123456786",
+                     *               "quota": 3
+                     *             }
+                     *           },
+                     *           {
+                     *             "awb_number": "AWB0000101",
+                     *             "tracking_number": null,
+                     *             "item_key": "8d67b72818e82cee8ebdf5ebb59551500b6f962e9626df211eaae917829500a3",
+                     *             "consignee": "Lucía Fernández",
+                     *             "product_description": "Zapatillas de running",
+                     *             "quantity": 1,
+                     *             "fob_value": 49.9,
+                     *             "country_of_manufacture": "VN",
+                     *             "ncm_code": "6404.11.00",
+                     *             "regime": "P",
+                     *             "cif_value": 52.9,
+                     *             "ddp_value": 64.01,
+                     *             "customs_duty": 0,
+                     *             "customs_channel": "V",
+                     *             "quota": {
+                     *               "tax_id": "27234567891",
+                     *               "quota": 3
+                     *             }
+                     *           }
+                     *         ]
+                     *       },
+                     *       "meta": {
+                     *         "current_page": 1,
+                     *         "per_page": 50,
+                     *         "total": 2,
+                     *         "last_page": 1
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -17017,6 +19316,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -17124,6 +19428,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The given data was invalid.",
+                     *       "error": "validation_failed",
+                     *       "errors": {
+                     *         "page": [
+                     *           "Must be a whole number."
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -17226,6 +19542,57 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "documents": {
+                     *           "awaiting_validation": 0,
+                     *           "awaiting_approval": 0,
+                     *           "oldest_at": null,
+                     *           "by_account": []
+                     *         },
+                     *         "review": {
+                     *           "products_awaiting": 1,
+                     *           "at_stake": 4.77,
+                     *           "batches_open": 1,
+                     *           "flights": 1,
+                     *           "risk_flags": 0,
+                     *           "batches_processing": 0
+                     *         },
+                     *         "flights": [
+                     *           {
+                     *             "mawb_number": "176-12345675",
+                     *             "oldest_at": "2026-12-07T04:11:34.224Z",
+                     *             "products_awaiting": 1,
+                     *             "at_stake": 4.77,
+                     *             "risk_flags": 0,
+                     *             "batches": [
+                     *               {
+                     *                 "batch_id": "BTA692AB0DA14442D31615",
+                     *                 "manifest_number": "176-12345675",
+                     *                 "account_id": 2,
+                     *                 "account_name": "Andes Courier SA",
+                     *                 "created_at": "2026-12-07T04:11:34.224Z",
+                     *                 "products": 3,
+                     *                 "products_awaiting": 1,
+                     *                 "at_stake": 4.77,
+                     *                 "amount_to_pay": 16.94,
+                     *                 "risk_flags": 0,
+                     *                 "reviewed": 0
+                     *               }
+                     *             ]
+                     *           }
+                     *         ]
+                     *       },
+                     *       "meta": {
+                     *         "since": "2026-09-08T04:11:40.883Z",
+                     *         "per_page": 20,
+                     *         "cursor": null,
+                     *         "next_cursor": null
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -17310,6 +19677,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -17391,6 +19763,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The given data was invalid.",
+                     *       "error": "validation_failed",
+                     *       "errors": {
+                     *         "since": [
+                     *           "Must be a date (2026-11-01) or an ISO 8601 UTC timestamp."
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -17494,6 +19878,45 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": [
+                     *         {
+                     *           "manifest_id": "176-12345675",
+                     *           "batch_id": "BTA692AB0DA14442D31615",
+                     *           "status": "completed",
+                     *           "progress": 100,
+                     *           "summary": {
+                     *             "total_awbs": 3,
+                     *             "total_articles": 3,
+                     *             "personal_items": 3,
+                     *             "commercial_items": 0,
+                     *             "prohibited_items": 0,
+                     *             "amount_to_pay": 16.94,
+                     *             "currency": "USD",
+                     *             "risk_flags": {
+                     *               "products": 0,
+                     *               "total": 0,
+                     *               "by_rule": {}
+                     *             }
+                     *           },
+                     *           "mawb_number": "176-12345675",
+                     *           "closed_at": null,
+                     *           "created_at": "2026-12-07T04:11:34.224Z",
+                     *           "updated_at": "2026-12-07T04:11:40.729Z",
+                     *           "account_id": 2,
+                     *           "account_name": "Andes Courier SA",
+                     *           "reviewed": 0
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "per_page": 20,
+                     *         "cursor": null,
+                     *         "next_cursor": null
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -17558,6 +19981,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -17639,6 +20067,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The given data was invalid.",
+                     *       "error": "validation_failed",
+                     *       "errors": {
+                     *         "cursor": [
+                     *           "Is not a cursor this list answered; leave it out to start from the first page."
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -17743,6 +20183,61 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "q": "AWB0000001",
+                     *         "kinds": [
+                     *           "batches",
+                     *           "awbs",
+                     *           "consignees"
+                     *         ],
+                     *         "batches": {
+                     *           "results": [],
+                     *           "more": false,
+                     *           "next_cursor": null
+                     *         },
+                     *         "awbs": {
+                     *           "results": [
+                     *             {
+                     *               "kind": "awb",
+                     *               "value": "AWB0000001",
+                     *               "account_id": 2,
+                     *               "account_name": "Andes Courier SA",
+                     *               "batch_id": "BTA692AB0DA14442D31615",
+                     *               "manifest_number": "176-12345675",
+                     *               "awb_number": "AWB0000001",
+                     *               "item_key": "line-1",
+                     *               "link": "/console/manifests/BTA692AB0DA14442D31615?awb=AWB0000001"
+                     *             }
+                     *           ],
+                     *           "more": false,
+                     *           "next_cursor": null
+                     *         },
+                     *         "tax_ids": {
+                     *           "results": [],
+                     *           "more": false,
+                     *           "next_cursor": null
+                     *         },
+                     *         "consignees": {
+                     *           "results": [],
+                     *           "more": false,
+                     *           "next_cursor": null
+                     *         },
+                     *         "products": {
+                     *           "results": [],
+                     *           "more": false,
+                     *           "next_cursor": null
+                     *         },
+                     *         "documents": {
+                     *           "results": [],
+                     *           "more": false,
+                     *           "next_cursor": null
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -17929,6 +20424,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -18010,6 +20510,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The given data was invalid.",
+                     *       "error": "validation_failed",
+                     *       "errors": {
+                     *         "q": [
+                     *           "Must not contain control characters."
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -18114,6 +20626,99 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": [
+                     *         {
+                     *           "awb_number": "AWB0000003",
+                     *           "tracking_number": null,
+                     *           "item_key": "line-3",
+                     *           "description": "Regalo sorpresa",
+                     *           "consignee": "Lucía Fernández",
+                     *           "tax_id": "27-34567890-0",
+                     *           "tax_id_valid": true,
+                     *           "quota": 4,
+                     *           "regime": "P",
+                     *           "declared_code": null,
+                     *           "ncm_code": "3926.90.90",
+                     *           "classification_confidence": 0.1,
+                     *           "classification_source": "offline",
+                     *           "classification_evidence": "No tariff row matches the description; fallback 3926.90.90, to be reviewed.",
+                     *           "fob_value": 20,
+                     *           "cif_value": 22.7,
+                     *           "customs_duty": 0,
+                     *           "statistics_fee": 0,
+                     *           "vat": 4.77,
+                     *           "ddp_value": 27.47,
+                     *           "amount_to_pay": 4.77,
+                     *           "currency": "USD",
+                     *           "customs_channel": "A",
+                     *           "reasons": [
+                     *             "personal: the consignee is a person (CUIL 27-34567890-0)",
+                     *             "within the courier limits: FOB USD 20.00 of USD 3,000.00, at most 3 units of a kind (RG ARCA 5631/2025)",
+                     *             "low-confidence: Tariff classification confidence below 0.8 (the classifier's calibration): document review of the NCM code. (confidence 0.1)"
+                     *           ],
+                     *           "breakdown": {
+                     *             "fob_value": 20,
+                     *             "freight": 2.5,
+                     *             "insurance": 0.2,
+                     *             "cif_value": 22.7,
+                     *             "franchise_usd_applied": 20,
+                     *             "duty_base": 0,
+                     *             "duty_rate": 18,
+                     *             "customs_duty": 0,
+                     *             "statistics_fee_rate": 3,
+                     *             "statistics_fee": 0,
+                     *             "vat_base": 22.7,
+                     *             "vat_rate": 21,
+                     *             "vat": 4.77,
+                     *             "ddp_value": 27.47,
+                     *             "amount_to_pay": 4.77,
+                     *             "currency": "USD",
+                     *             "explanation": [
+                     *               "FOB 20.00 for 1 unit(s)",
+                     *               "freight 2.50: shipment freight 2.50 = 0.5 kg chargeable x USD 5.00/kg, split by chargeable weight (this product 0.5 kg)",
+                     *               "insurance 0.20: 1% of shipment FOB 20.00 = 0.20, split by FOB"
+                     *             ]
+                     *           },
+                     *           "tariff_rates": {
+                     *             "duty": {
+                     *               "rate": 18,
+                     *               "status": "unverified",
+                     *               "source": "built-in estimate"
+                     *             },
+                     *             "statistics_fee": {
+                     *               "rate": 3,
+                     *               "status": "verified"
+                     *             },
+                     *             "vat": {
+                     *               "rate": 21,
+                     *               "status": "verified"
+                     *             },
+                     *             "verified": false
+                     *           },
+                     *           "review_causes": [
+                     *             "channel_a",
+                     *             "low_confidence"
+                     *           ],
+                     *           "candidates": []
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "per_page": 50,
+                     *         "cursor": null,
+                     *         "next_cursor": null,
+                     *         "review_threshold": 0.8,
+                     *         "products_awaiting": 1,
+                     *         "batch_id": "BTA692AB0DA14442D31615",
+                     *         "manifest_number": "176-12345675",
+                     *         "closed_at": null,
+                     *         "account_id": 2,
+                     *         "account_name": "Andes Courier SA"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -18222,6 +20827,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -18358,6 +20968,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The given data was invalid.",
+                     *       "error": "validation_failed",
+                     *       "errors": {
+                     *         "cursor": [
+                     *           "Is not a cursor this list answered; leave it out to start from the first page."
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -18474,6 +21096,108 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "NCM of line-1 set to 6109.10.00; its shipment was computed again.",
+                     *       "data": {
+                     *         "batch_id": "BTA692AB0DA14442D31615",
+                     *         "manifest_number": "176-12345675",
+                     *         "awb_number": "AWB0000001",
+                     *         "item_key": "line-1",
+                     *         "revision": 2,
+                     *         "before": {
+                     *           "ncm_code": "6109.10.00",
+                     *           "classification_source": "partner",
+                     *           "customs_duty": 0,
+                     *           "vat": 3.18,
+                     *           "amount_to_pay": 3.18,
+                     *           "customs_channel": "V"
+                     *         },
+                     *         "product": {
+                     *           "awb_number": "AWB0000001",
+                     *           "tracking_number": null,
+                     *           "item_key": "line-1",
+                     *           "description": "Cotton t-shirt",
+                     *           "consignee": "María Pérez",
+                     *           "tax_id": "27-23456789-1",
+                     *           "tax_id_valid": true,
+                     *           "quota": 4,
+                     *           "regime": "P",
+                     *           "declared_code": "6109.10.00",
+                     *           "ncm_code": "6109.10.00",
+                     *           "classification_confidence": 1,
+                     *           "classification_source": "broker",
+                     *           "classification_evidence": "Decided by Despachante Uno token on 2026-12-07 (revision 2): Knitted cotton t-shirt: 6109.10.00, as declared",
+                     *           "fob_value": 12.5,
+                     *           "cif_value": 15.13,
+                     *           "customs_duty": 0,
+                     *           "statistics_fee": 0,
+                     *           "vat": 3.18,
+                     *           "ddp_value": 18.31,
+                     *           "amount_to_pay": 3.18,
+                     *           "currency": "USD",
+                     *           "customs_channel": "V",
+                     *           "reasons": [
+                     *             "personal: the consignee is a person (CUIL 27-23456789-1)",
+                     *             "within the courier limits: FOB USD 12.50 of USD 3,000.00, at most 3 units of a kind (RG ARCA 5631/2025)",
+                     *             "default: No risk rule applies: automatic clearance."
+                     *           ],
+                     *           "breakdown": {
+                     *             "fob_value": 12.5,
+                     *             "freight": 2.5,
+                     *             "insurance": 0.13,
+                     *             "cif_value": 15.13,
+                     *             "franchise_usd_applied": 12.5,
+                     *             "duty_base": 0,
+                     *             "duty_rate": 35,
+                     *             "customs_duty": 0,
+                     *             "statistics_fee_rate": 3,
+                     *             "statistics_fee": 0,
+                     *             "vat_base": 15.13,
+                     *             "vat_rate": 21,
+                     *             "vat": 3.18,
+                     *             "ddp_value": 18.31,
+                     *             "amount_to_pay": 3.18,
+                     *             "currency": "USD",
+                     *             "explanation": [
+                     *               "FOB 12.50 for 1 unit(s)",
+                     *               "freight 2.50: shipment freight 2.50 = 0.5 kg chargeable x USD 5.00/kg (declared 0.3 kg, minimum 0.5 kg applies), split by chargeable weight (this product 0.3 kg)",
+                     *               "insurance 0.13: 1% of shipment FOB 12.50 = 0.13, split by FOB"
+                     *             ]
+                     *           },
+                     *           "tariff_rates": {
+                     *             "duty": {
+                     *               "rate": 35,
+                     *               "status": "unverified",
+                     *               "source": "built-in estimate"
+                     *             },
+                     *             "statistics_fee": {
+                     *               "rate": 3,
+                     *               "status": "verified"
+                     *             },
+                     *             "vat": {
+                     *               "rate": 21,
+                     *               "status": "verified"
+                     *             },
+                     *             "verified": false
+                     *           },
+                     *           "review": {
+                     *             "revision": 2,
+                     *             "ncm_code_before": "6109.10.00",
+                     *             "ncm_code": "6109.10.00",
+                     *             "reason": "Knitted cotton t-shirt: 6109.10.00, as declared",
+                     *             "decided_by": "Despachante Uno token",
+                     *             "decided_at": "2026-12-07T04:11:41.704Z"
+                     *           }
+                     *         },
+                     *         "summary": {
+                     *           "amount_to_pay": 16.94,
+                     *           "currency": "USD"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -18608,6 +21332,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -18770,6 +21499,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The given data was invalid.",
+                     *       "error": "validation_failed",
+                     *       "errors": {
+                     *         "ncm_code": [
+                     *           "Invalid key: Expected \"ncm_code\" but received undefined"
+                     *         ],
+                     *         "reason": [
+                     *           "Invalid key: Expected \"reason\" but received undefined"
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -18907,6 +21651,46 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": [
+                     *         {
+                     *           "group_id": "10f0ac509c301622",
+                     *           "description": "Regalo sorpresa",
+                     *           "declared_code": null,
+                     *           "products": 1,
+                     *           "awbs": 1,
+                     *           "amount_to_pay": 4.77,
+                     *           "ncm_codes": [
+                     *             {
+                     *               "ncm_code": "3926.90.90",
+                     *               "products": 1
+                     *             }
+                     *           ],
+                     *           "review_causes": [
+                     *             "channel_a",
+                     *             "low_confidence"
+                     *           ],
+                     *           "item_keys": [
+                     *             "line-3"
+                     *           ],
+                     *           "candidates": []
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "per_page": 50,
+                     *         "cursor": null,
+                     *         "next_cursor": null,
+                     *         "groups": 1,
+                     *         "batch_id": "BTA692AB0DA14442D31615",
+                     *         "manifest_number": "176-12345675",
+                     *         "closed_at": null,
+                     *         "account_id": 2,
+                     *         "account_name": "Andes Courier SA"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -18960,6 +21744,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -19096,6 +21885,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The given data was invalid.",
+                     *       "error": "validation_failed",
+                     *       "errors": {
+                     *         "cursor": [
+                     *           "Is not a cursor this list answered; leave it out to start from the first page."
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -19211,6 +22012,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "NCM 6109.10.00 decided for 1 products of 1 AWBs; their shipments were computed again.",
+                     *       "data": {
+                     *         "batch_id": "BTA692AB0DA14442D31615",
+                     *         "manifest_number": "176-12345675",
+                     *         "group_id": "10f0ac509c301622",
+                     *         "revision": 1,
+                     *         "ncm_code": "6109.10.00",
+                     *         "changed": 1,
+                     *         "awbs": 1,
+                     *         "customs_duty_moved": 0,
+                     *         "amount_to_pay_moved": 0,
+                     *         "left_review": 1,
+                     *         "summary": {
+                     *           "amount_to_pay": 16.94,
+                     *           "currency": "USD",
+                     *           "review_pending": 0
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -19278,6 +22102,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -19440,6 +22269,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The given data was invalid.",
+                     *       "error": "validation_failed",
+                     *       "errors": {
+                     *         "ncm_code": [
+                     *           "Invalid key: Expected \"ncm_code\" but received undefined"
+                     *         ],
+                     *         "reason": [
+                     *           "Invalid key: Expected \"reason\" but received undefined"
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -19577,6 +22421,48 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": [
+                     *         {
+                     *           "revision": 2,
+                     *           "ncm_code_before": "6109.10.00",
+                     *           "ncm_code": "6109.10.00",
+                     *           "reason": "Knitted cotton t-shirt: 6109.10.00, as declared",
+                     *           "decided_by": "Despachante Uno token",
+                     *           "decided_at": "2026-12-07T04:11:41.704Z",
+                     *           "awb_number": "AWB0000001",
+                     *           "item_key": "line-1",
+                     *           "customs_duty_before": 0,
+                     *           "customs_duty": 0,
+                     *           "customs_channel_before": "V",
+                     *           "customs_channel": "V"
+                     *         },
+                     *         {
+                     *           "revision": 1,
+                     *           "ncm_code_before": "3926.90.90",
+                     *           "ncm_code": "6109.10.00",
+                     *           "reason": "The invoice shows a knitted cotton t-shirt",
+                     *           "decided_by": "Despachante Uno token",
+                     *           "decided_at": "2026-12-07T04:11:41.370Z",
+                     *           "awb_number": "AWB0000003",
+                     *           "item_key": "line-3",
+                     *           "customs_duty_before": 0,
+                     *           "customs_duty": 0,
+                     *           "customs_channel_before": "A",
+                     *           "customs_channel": "V",
+                     *           "group_id": "10f0ac509c301622",
+                     *           "group_size": 1
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "per_page": 50,
+                     *         "cursor": null,
+                     *         "next_cursor": null
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -19622,6 +22508,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -19729,6 +22620,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The given data was invalid.",
+                     *       "error": "validation_failed",
+                     *       "errors": {
+                     *         "cursor": [
+                     *           "Is not a cursor this list answered; leave it out to start from the first page."
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -19832,6 +22735,35 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "tax_id": "27234567891",
+                     *         "tax_id_formatted": "27-23456789-1",
+                     *         "year": 2026,
+                     *         "limit": 5,
+                     *         "used": 1,
+                     *         "remaining": 4,
+                     *         "shipments": [
+                     *           {
+                     *             "awb_number": "AWB0000001",
+                     *             "account_id": 2,
+                     *             "batches": [
+                     *               {
+                     *                 "batch_id": "BTA692AB0DA14442D31615",
+                     *                 "manifest_number": "176-12345675",
+                     *                 "status": "completed",
+                     *                 "closed_at": null,
+                     *                 "created_at": "2026-12-07T04:11:34.224Z"
+                     *               }
+                     *             ]
+                     *           }
+                     *         ],
+                     *         "others": 0
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -19876,6 +22808,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -19983,6 +22920,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The given data was invalid.",
+                     *       "error": "validation_failed",
+                     *       "errors": {
+                     *         "year": [
+                     *           "Must be a whole number."
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -20469,6 +23418,32 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": [
+                     *         {
+                     *           "event": "order.created",
+                     *           "type": "order",
+                     *           "action": "created",
+                     *           "description": "New order received"
+                     *         },
+                     *         {
+                     *           "event": "order.updated",
+                     *           "type": "order",
+                     *           "action": "updated",
+                     *           "description": "Order status changed"
+                     *         },
+                     *         {
+                     *           "event": "order.cancelled",
+                     *           "type": "order",
+                     *           "action": "cancelled",
+                     *           "description": "Order was cancelled"
+                     *         }
+                     *       ],
+                     *       "count": 17
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -20497,6 +23472,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -20644,6 +23624,37 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": [
+                     *         {
+                     *           "id": 1,
+                     *           "endpoint_url": "http://127.0.0.1:45845/hooks",
+                     *           "events": [
+                     *             "manifest.processed",
+                     *             "manifest.processing_failed",
+                     *             "document.approved"
+                     *           ],
+                     *           "active": true,
+                     *           "health_status": "healthy",
+                     *           "health_status_color": "green",
+                     *           "consecutive_failures": 0,
+                     *           "failed_deliveries": 0,
+                     *           "disabled_reason": null,
+                     *           "last_delivery_at": null,
+                     *           "last_success_at": null,
+                     *           "created_at": "2026-12-07T04:11:43.748Z",
+                     *           "updated_at": "2026-12-07T04:11:43.748Z",
+                     *           "created_by": {
+                     *             "token_id": 2,
+                     *             "name": "Andes Courier SA token"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "count": 1
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -20694,6 +23705,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -20861,6 +23877,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Subscription created.",
+                     *       "data": {
+                     *         "id": 1,
+                     *         "endpoint_url": "http://127.0.0.1:45845/hooks",
+                     *         "events": [
+                     *           "manifest.processed",
+                     *           "manifest.processing_failed",
+                     *           "document.approved"
+                     *         ],
+                     *         "active": true,
+                     *         "health_status": "healthy",
+                     *         "health_status_color": "green",
+                     *         "consecutive_failures": 0,
+                     *         "failed_deliveries": 0,
+                     *         "disabled_reason": null,
+                     *         "last_delivery_at": null,
+                     *         "last_success_at": null,
+                     *         "created_at": "2026-12-07T04:11:43.748Z",
+                     *         "updated_at": "2026-12-07T04:11:43.748Z",
+                     *         "created_by": {
+                     *           "token_id": 2,
+                     *           "name": "Andes Courier SA token"
+                     *         },
+                     *         "hmac_secret": "whsec_y9QFHOGXvhLbNqeMrbkMykzg9MahChtjpghOAW9BBdY",
+                     *         "standard_webhooks_secret": "whsec_y9QFHOGXvhLbNqeMrbkMykzg9MahChtjpghOAW9BBdY="
+                     *       },
+                     *       "important": "Store the secret now: it is shown only once. Verify every delivery with it: hmac_secret for X-Service-Signature, or the same secret as standard_webhooks_secret with a Standard Webhooks library (webhook-signature)."
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -20940,6 +23988,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -21047,6 +24100,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The given data was invalid.",
+                     *       "error": "validation_failed",
+                     *       "errors": {
+                     *         "endpoint_url": [
+                     *           "Invalid key: Expected \"endpoint_url\" but received undefined"
+                     *         ],
+                     *         "events": [
+                     *           "Invalid key: Expected \"events\" but received undefined"
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -21147,6 +24215,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": 1,
+                     *         "endpoint_url": "http://127.0.0.1:45845/hooks",
+                     *         "events": [
+                     *           "manifest.processed",
+                     *           "manifest.processing_failed",
+                     *           "document.approved"
+                     *         ],
+                     *         "active": true,
+                     *         "health_status": "healthy",
+                     *         "health_status_color": "green",
+                     *         "consecutive_failures": 0,
+                     *         "failed_deliveries": 0,
+                     *         "disabled_reason": null,
+                     *         "last_delivery_at": null,
+                     *         "last_success_at": null,
+                     *         "created_at": "2026-12-07T04:11:43.748Z",
+                     *         "updated_at": "2026-12-07T04:11:43.748Z",
+                     *         "created_by": {
+                     *           "token_id": 2,
+                     *           "name": "Andes Courier SA token"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -21196,6 +24292,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -21390,6 +24491,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Subscription updated.",
+                     *       "data": {
+                     *         "id": 1,
+                     *         "endpoint_url": "http://127.0.0.1:45845/hooks",
+                     *         "events": [
+                     *           "manifest.processed",
+                     *           "manifest.processing_failed",
+                     *           "manifest.total_due"
+                     *         ],
+                     *         "active": true,
+                     *         "health_status": "healthy",
+                     *         "updated_at": "2026-12-07T04:11:43.928Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -21450,6 +24569,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -21583,6 +24707,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The given data was invalid.",
+                     *       "error": "validation_failed",
+                     *       "errors": {
+                     *         "body": [
+                     *           "Send at least one of endpoint_url, events, active."
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -21683,6 +24819,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Subscription deleted."
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -21730,6 +24872,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -21963,6 +25110,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Test delivered.",
+                     *       "data": {
+                     *         "status_code": 200,
+                     *         "response_time_ms": 3
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -22014,6 +25171,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -22305,6 +25467,36 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": [
+                     *         {
+                     *           "id": 1,
+                     *           "event_id": "evt_440374da-91e1-47db-aeb4-c14f07f56ebc",
+                     *           "event_type": "document.approved",
+                     *           "state": "retrying",
+                     *           "attempts": [
+                     *             {
+                     *               "status_code": 503,
+                     *               "response_time_ms": 1,
+                     *               "attempted_at": "2026-12-07T04:11:44.697Z",
+                     *               "error": "HTTP 503"
+                     *             }
+                     *           ],
+                     *           "next_attempt_at": "2026-12-07T04:12:44.698Z",
+                     *           "created_at": "2026-12-07T04:11:44.491Z",
+                     *           "updated_at": "2026-12-07T04:11:44.697Z"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "current_page": 1,
+                     *         "last_page": 1,
+                     *         "per_page": 20,
+                     *         "total": 1
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -22359,6 +25551,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -22466,6 +25663,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The given data was invalid.",
+                     *       "error": "validation_failed",
+                     *       "errors": {
+                     *         "per_page": [
+                     *           "Must be a whole number."
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -22568,6 +25777,35 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Delivered.",
+                     *       "data": {
+                     *         "id": 1,
+                     *         "event_id": "evt_440374da-91e1-47db-aeb4-c14f07f56ebc",
+                     *         "event_type": "document.approved",
+                     *         "state": "delivered",
+                     *         "attempts": [
+                     *           {
+                     *             "status_code": 503,
+                     *             "response_time_ms": 1,
+                     *             "attempted_at": "2026-12-07T04:11:44.697Z",
+                     *             "error": "HTTP 503"
+                     *           },
+                     *           {
+                     *             "status_code": 200,
+                     *             "response_time_ms": 1,
+                     *             "attempted_at": "2026-12-07T04:11:44.966Z",
+                     *             "error": null
+                     *           }
+                     *         ],
+                     *         "next_attempt_at": null,
+                     *         "created_at": "2026-12-07T04:11:44.491Z",
+                     *         "updated_at": "2026-12-07T04:11:44.966Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -22643,6 +25881,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -22914,6 +26157,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "0 failed deliveries queued again.",
+                     *       "data": {
+                     *         "queued": 0
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -22964,6 +26216,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -23223,6 +26480,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Secret rotated.",
+                     *       "data": {
+                     *         "id": 1,
+                     *         "hmac_secret": "whsec_3eEI6vWzT2hx6EVFjGRtjwLdJcerzn0OdQmuoyuZ-V0",
+                     *         "standard_webhooks_secret": "whsec_3eEI6vWzT2hx6EVFjGRtjwLdJcerzn0OdQmuoyuZ+V0=",
+                     *         "previous_secret_expires_at": "2026-12-08T04:11:45.061Z"
+                     *       },
+                     *       "important": "Store the new secret now: it is shown only once. X-Service-Signature uses it from now on; webhook-signature carries signatures by both secrets until previous_secret_expires_at."
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -23281,6 +26551,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -23520,6 +26795,86 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": [
+                     *         {
+                     *           "id": "evt_09da318ce0b87ef4cb9159c2352ca747",
+                     *           "type": "manifest.processed",
+                     *           "created_at": "2026-12-07T04:11:38.253Z",
+                     *           "data": {
+                     *             "manifest_number": "176-12345675",
+                     *             "batch_id": "BTA692AB0DA14442D31615",
+                     *             "mawb_number": "176-12345675",
+                     *             "summary": {
+                     *               "total_awbs": 3,
+                     *               "total_products": 3,
+                     *               "personal_items": 3,
+                     *               "commercial_items": 0,
+                     *               "prohibited_items": 0,
+                     *               "amount_to_pay": 16.94,
+                     *               "currency": "USD",
+                     *               "review_pending": 1,
+                     *               "review_at_stake": 4.77,
+                     *               "risk_flags": {
+                     *                 "products": 0,
+                     *                 "total": 0,
+                     *                 "by_rule": {}
+                     *               }
+                     *             }
+                     *           }
+                     *         },
+                     *         {
+                     *           "id": "evt_f10fc8071baef04f417529e966bc8a44",
+                     *           "type": "manifest.processed",
+                     *           "created_at": "2026-12-07T04:11:40.513Z",
+                     *           "data": {
+                     *             "manifest_number": "176-12345675",
+                     *             "batch_id": "BTA692AB0DA14442D31615",
+                     *             "mawb_number": "176-12345675",
+                     *             "summary": {
+                     *               "total_awbs": 3,
+                     *               "total_products": 3,
+                     *               "personal_items": 3,
+                     *               "commercial_items": 0,
+                     *               "prohibited_items": 0,
+                     *               "amount_to_pay": 16.94,
+                     *               "currency": "USD",
+                     *               "review_pending": 1,
+                     *               "review_at_stake": 4.77,
+                     *               "risk_flags": {
+                     *                 "products": 0,
+                     *                 "total": 0,
+                     *                 "by_rule": {}
+                     *               }
+                     *             }
+                     *           }
+                     *         },
+                     *         {
+                     *           "id": "evt_44805894-2de9-4ac0-ae22-4791b243b832",
+                     *           "type": "document.approved",
+                     *           "created_at": "2026-12-07T04:11:42.949Z",
+                     *           "data": {
+                     *             "id": 1,
+                     *             "account_id": 2,
+                     *             "document_type": "awb",
+                     *             "state": "approved",
+                     *             "version": 1,
+                     *             "file_name": "awb-0000001.pdf",
+                     *             "manifest_id": "176-12345675",
+                     *             "awb_number": "AWB0000001"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "next_cursor": "TWpBeU5pMHhNaTB3TjFRd05Eb3hNVG8wTmk0eE16QmFmR1YyZEY5aFpqRTRZVEF5TkRrM05qTXdaR1l4TmpNNU5EZGpZakl5TXprNVpHUTJZdwlHW8T03Qvg-9UauULaM9yw",
+                     *         "has_more": false,
+                     *         "limit": 50,
+                     *         "order": "asc"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -23940,6 +27295,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -24021,6 +27381,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The given data was invalid.",
+                     *       "error": "validation_failed",
+                     *       "errors": {
+                     *         "after": [
+                     *           "Is not a cursor this feed answered (meta.next_cursor)."
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -24130,6 +27502,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "orders": [],
+                     *         "pagination": {
+                     *           "current_page": 1,
+                     *           "per_page": 20,
+                     *           "total": 0,
+                     *           "last_page": 1
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -24208,6 +27594,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -24289,6 +27680,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The given data was invalid.",
+                     *       "error": "validation_failed",
+                     *       "errors": {
+                     *         "page": [
+                     *           "Must be a whole number."
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -24476,6 +27879,87 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Order created.",
+                     *       "data": {
+                     *         "id": 1,
+                     *         "order_number": "WEB-10452",
+                     *         "channel": "web",
+                     *         "channel_order_id": null,
+                     *         "status": "processing",
+                     *         "fulfillment_status": "unfulfilled",
+                     *         "financial_status": "paid",
+                     *         "customer": {
+                     *           "name": "María Pérez",
+                     *           "email": "maria.perez@example.com",
+                     *           "phone": "+54 11 5555 0000"
+                     *         },
+                     *         "shipping_address": {
+                     *           "name": "María Pérez",
+                     *           "address1": "Av. Corrientes 1234",
+                     *           "city": "Buenos Aires",
+                     *           "state": "CABA",
+                     *           "postal_code": "C1043",
+                     *           "country": "AR",
+                     *           "address2": null,
+                     *           "phone": "+54 11 5555 0000"
+                     *         },
+                     *         "items": [
+                     *           {
+                     *             "id": 1,
+                     *             "product_id": 1,
+                     *             "sku": "MUG-01",
+                     *             "name": "Taza de cerámica",
+                     *             "quantity": 2,
+                     *             "quantity_fulfilled": 0,
+                     *             "price": 10.1,
+                     *             "weight": 0.4,
+                     *             "currency": "USD"
+                     *           },
+                     *           {
+                     *             "id": 2,
+                     *             "product_id": 2,
+                     *             "sku": "TEE-02",
+                     *             "name": "Remera algodón",
+                     *             "quantity": 1,
+                     *             "quantity_fulfilled": 0,
+                     *             "price": 18,
+                     *             "weight": 0.2,
+                     *             "currency": "USD"
+                     *           }
+                     *         ],
+                     *         "item_count": 2,
+                     *         "totals": {
+                     *           "subtotal": 38.2,
+                     *           "shipping": 5,
+                     *           "tax": 1.05,
+                     *           "total": 44.25,
+                     *           "currency": "USD",
+                     *           "discount": 0
+                     *         },
+                     *         "created_at": "2026-12-07T04:11:46.784Z",
+                     *         "billing_address": null,
+                     *         "shipments": [],
+                     *         "timeline": [
+                     *           {
+                     *             "event": "order_created",
+                     *             "timestamp": "2026-12-07T04:11:46.784Z",
+                     *             "description": "Order received from the web store."
+                     *           },
+                     *           {
+                     *             "event": "payment_received",
+                     *             "timestamp": "2026-12-07T04:11:46.784Z",
+                     *             "description": "Payment of 44.25 USD received."
+                     *           }
+                     *         ],
+                     *         "notes": null,
+                     *         "cancelled_at": null,
+                     *         "updated_at": "2026-12-07T04:11:46.784Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -24638,6 +28122,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -24774,6 +28263,27 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The given data was invalid.",
+                     *       "error": "validation_failed",
+                     *       "errors": {
+                     *         "customer": [
+                     *           "Invalid key: Expected \"customer\" but received undefined"
+                     *         ],
+                     *         "shipping_address": [
+                     *           "Invalid key: Expected \"shipping_address\" but received undefined"
+                     *         ],
+                     *         "items": [
+                     *           "Invalid key: Expected \"items\" but received undefined"
+                     *         ],
+                     *         "currency": [
+                     *           "Invalid key: Expected \"currency\" but received undefined"
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -24874,6 +28384,86 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": 1,
+                     *         "order_number": "WEB-10452",
+                     *         "channel": "web",
+                     *         "channel_order_id": null,
+                     *         "status": "processing",
+                     *         "fulfillment_status": "unfulfilled",
+                     *         "financial_status": "paid",
+                     *         "customer": {
+                     *           "name": "María Pérez",
+                     *           "email": "maria.perez@example.com",
+                     *           "phone": "+54 11 5555 0000"
+                     *         },
+                     *         "shipping_address": {
+                     *           "name": "María Pérez",
+                     *           "address1": "Av. Corrientes 1234",
+                     *           "city": "Buenos Aires",
+                     *           "state": "CABA",
+                     *           "postal_code": "C1043",
+                     *           "country": "AR",
+                     *           "address2": null,
+                     *           "phone": "+54 11 5555 0000"
+                     *         },
+                     *         "items": [
+                     *           {
+                     *             "id": 1,
+                     *             "product_id": 1,
+                     *             "sku": "MUG-01",
+                     *             "name": "Taza de cerámica",
+                     *             "quantity": 2,
+                     *             "quantity_fulfilled": 0,
+                     *             "price": 10.1,
+                     *             "weight": 0.4,
+                     *             "currency": "USD"
+                     *           },
+                     *           {
+                     *             "id": 2,
+                     *             "product_id": 2,
+                     *             "sku": "TEE-02",
+                     *             "name": "Remera algodón",
+                     *             "quantity": 1,
+                     *             "quantity_fulfilled": 0,
+                     *             "price": 18,
+                     *             "weight": 0.2,
+                     *             "currency": "USD"
+                     *           }
+                     *         ],
+                     *         "item_count": 2,
+                     *         "totals": {
+                     *           "subtotal": 38.2,
+                     *           "shipping": 5,
+                     *           "tax": 1.05,
+                     *           "total": 44.25,
+                     *           "currency": "USD",
+                     *           "discount": 0
+                     *         },
+                     *         "created_at": "2026-12-07T04:11:46.784Z",
+                     *         "billing_address": null,
+                     *         "shipments": [],
+                     *         "timeline": [
+                     *           {
+                     *             "event": "order_created",
+                     *             "timestamp": "2026-12-07T04:11:46.784Z",
+                     *             "description": "Order received from the web store."
+                     *           },
+                     *           {
+                     *             "event": "payment_received",
+                     *             "timestamp": "2026-12-07T04:11:46.784Z",
+                     *             "description": "Payment of 44.25 USD received."
+                     *           }
+                     *         ],
+                     *         "notes": null,
+                     *         "cancelled_at": null,
+                     *         "updated_at": "2026-12-07T04:11:46.784Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -25009,6 +28599,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -25208,6 +28803,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Order updated (notes).",
+                     *       "data": {
+                     *         "id": 1,
+                     *         "notes": "Gift wrap, please",
+                     *         "fulfillment_status": "unfulfilled",
+                     *         "updated_at": "2026-12-07T04:11:47.211Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -25278,6 +28885,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -25439,6 +29051,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The given data was invalid.",
+                     *       "error": "validation_failed",
+                     *       "errors": {
+                     *         "body": [
+                     *           "Send at least one of status, notes, shipping_address."
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -25584,6 +29208,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Shipment created and label generated.",
+                     *       "data": {
+                     *         "order_id": 1,
+                     *         "shipment_id": 1,
+                     *         "tracking_number": "DSP00000000018",
+                     *         "carrier": "despacho",
+                     *         "service": "standard",
+                     *         "label_url": "http://localhost:36821/api/v1/shipping/shipments/1/label",
+                     *         "estimated_delivery": "2026-12-14",
+                     *         "fulfillment_status": "partial",
+                     *         "notified_customer": true
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -25643,6 +29284,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -25804,6 +29450,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The given data was invalid.",
+                     *       "error": "validation_failed",
+                     *       "errors": {
+                     *         "carrier": [
+                     *           "Invalid key: Expected \"carrier\" but received undefined"
+                     *         ],
+                     *         "service": [
+                     *           "Invalid key: Expected \"service\" but received undefined"
+                     *         ],
+                     *         "packages": [
+                     *           "Invalid key: Expected \"packages\" but received undefined"
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -26016,6 +29680,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Order fulfilled.",
+                     *       "data": {
+                     *         "order_id": 1,
+                     *         "shipment_id": 2,
+                     *         "fulfillment_status": "fulfilled",
+                     *         "tracking_number": "1Z999AA10123456784",
+                     *         "carrier": "ups",
+                     *         "notified_customer": true
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -26072,6 +29750,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -26233,6 +29916,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The given data was invalid.",
+                     *       "error": "validation_failed",
+                     *       "errors": {
+                     *         "tracking_number": [
+                     *           "Invalid key: Expected \"tracking_number\" but received undefined"
+                     *         ],
+                     *         "carrier": [
+                     *           "Invalid key: Expected \"carrier\" but received undefined"
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -26346,6 +30044,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Order cancelled.",
+                     *       "data": {
+                     *         "order_id": 2,
+                     *         "status": "cancelled",
+                     *         "cancelled_at": "2026-12-07T04:11:48.572Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -26400,6 +30109,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -26745,6 +30459,33 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "shipments": [
+                     *           {
+                     *             "id": 1,
+                     *             "tracking_number": "DSP00000000018",
+                     *             "carrier": "despacho",
+                     *             "service": "standard",
+                     *             "status": "in_transit",
+                     *             "items": [
+                     *               {
+                     *                 "order_item_id": 1,
+                     *                 "sku": "MUG-01",
+                     *                 "quantity": 2
+                     *               }
+                     *             ],
+                     *             "label_url": "http://localhost:36821/api/v1/shipping/shipments/1/label",
+                     *             "estimated_delivery": "2026-12-14",
+                     *             "delivered_at": null,
+                     *             "created_at": "2026-12-07T04:11:47.835Z"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -26798,6 +30539,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -26986,6 +30732,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Sync started.",
+                     *       "data": {
+                     *         "sync_id": "sync_dc905e27-8de4-40ba-9514-e8798c96728a",
+                     *         "status": "processing",
+                     *         "channels": [
+                     *           "shopify"
+                     *         ],
+                     *         "since": "2026-12-01T00:00:00.000Z",
+                     *         "started_at": "2026-12-07T04:11:49.047Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -27044,6 +30805,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -27275,6 +31041,33 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "last_sync": {
+                     *           "sync_id": "sync_dc905e27-8de4-40ba-9514-e8798c96728a",
+                     *           "status": "failed",
+                     *           "trigger": "manual",
+                     *           "since": "2026-12-01T00:00:00.000Z",
+                     *           "started_at": "2026-12-07T04:11:49.047Z",
+                     *           "completed_at": "2026-12-07T04:11:54.990Z",
+                     *           "channels": {
+                     *             "shopify": {
+                     *               "status": "failed",
+                     *               "orders_synced": 0,
+                     *               "orders_new": 0,
+                     *               "orders_updated": 0,
+                     *               "orders_rejected": 0,
+                     *               "rejected": [],
+                     *               "error": "shopify: /admin/api/2025-01/graphql.json could not be reached (getaddrinfo ENOTFOUND andes-store.myshopify.com) (gave up after 5 attempts)"
+                     *             }
+                     *           }
+                     *         },
+                     *         "next_scheduled_sync": "2026-12-07T05:00:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -27331,6 +31124,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -27478,6 +31276,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "marketplaces": [
+                     *           {
+                     *             "channel": "shopify",
+                     *             "base_url": "https://andes-store.myshopify.com",
+                     *             "updated_at": "2026-12-07T04:11:48.947Z"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -27509,6 +31321,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -27677,6 +31494,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "shopify connected.",
+                     *       "data": {
+                     *         "channel": "shopify",
+                     *         "base_url": "https://andes-store.myshopify.com",
+                     *         "credentials": [
+                     *           "accessToken"
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -27729,6 +31559,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -27862,6 +31697,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The given data was invalid.",
+                     *       "error": "validation_failed",
+                     *       "errors": {
+                     *         "credentials": [
+                     *           "Invalid key: Expected \"credentials\" but received undefined"
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -27962,6 +31809,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "shopify disconnected."
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -28009,6 +31862,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -28261,6 +32119,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -28450,6 +32313,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "No change.",
+                     *       "data": {
+                     *         "order_id": 1,
+                     *         "order_status": "shipped",
+                     *         "shipment": {
+                     *           "id": 2,
+                     *           "tracking_number": "1Z999AA10123456784",
+                     *           "carrier": "ups",
+                     *           "service": "external",
+                     *           "status": "in_transit",
+                     *           "items": [
+                     *             {
+                     *               "order_item_id": 2,
+                     *               "sku": "TEE-02",
+                     *               "quantity": 1
+                     *             }
+                     *           ],
+                     *           "label_url": null,
+                     *           "estimated_delivery": null,
+                     *           "delivered_at": null,
+                     *           "created_at": "2026-12-07T04:11:48.399Z"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -28533,6 +32424,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -28692,6 +32588,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The given data was invalid.",
+                     *       "error": "validation_failed",
+                     *       "errors": {
+                     *         "tracking_number": [
+                     *           "Invalid key: Expected \"tracking_number\" but received undefined"
+                     *         ],
+                     *         "status": [
+                     *           "Invalid key: Expected \"status\" but received undefined"
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -28789,6 +32700,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "carriers": [
+                     *           {
+                     *             "carrier": "ups",
+                     *             "account_number": "**B2C3",
+                     *             "environment": "sandbox",
+                     *             "updated_at": "2026-12-07T04:11:55.226Z"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -28823,6 +32749,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -28993,6 +32924,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "ups connected.",
+                     *       "data": {
+                     *         "carrier": "ups",
+                     *         "account_number": "**B2C3",
+                     *         "environment": "sandbox",
+                     *         "credentials": [
+                     *           "account_number",
+                     *           "client_id",
+                     *           "client_secret"
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -29048,6 +32995,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -29281,6 +33233,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "ups disconnected."
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -29328,6 +33286,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -29632,6 +33595,124 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "quote_id": "qt_f06dd0bb92cb1f639ed6e722a14892fb",
+                     *         "valid_until": "2026-12-08T04:11:55.459Z",
+                     *         "currency": "USD",
+                     *         "rates": [
+                     *           {
+                     *             "carrier": "ups",
+                     *             "service": "worldwide_expedited",
+                     *             "service_name": "UPS Worldwide Expedited®",
+                     *             "transit_days": 5,
+                     *             "delivery_date": null,
+                     *             "shipping_cost": {
+                     *               "amount": 51.51,
+                     *               "currency": "USD"
+                     *             },
+                     *             "duties_and_taxes": {
+                     *               "fob_value": 38.2,
+                     *               "freight": 51.51,
+                     *               "insurance": 0.38,
+                     *               "cif_value": 90.09,
+                     *               "franchise_usd_applied": 38.2,
+                     *               "duty_base": 0,
+                     *               "duty_rate": 20,
+                     *               "customs_duty": 0,
+                     *               "statistics_fee_rate": 3,
+                     *               "statistics_fee": 0,
+                     *               "vat_base": 90.09,
+                     *               "vat_rate": 21,
+                     *               "vat": 18.92,
+                     *               "ddp_value": 109.01,
+                     *               "amount_to_pay": 18.92,
+                     *               "currency": "USD",
+                     *               "explanation": [
+                     *                 "FOB 38.20",
+                     *                 "freight 51.51: shipment freight 51.51 as declared (1.2 kg chargeable), split by chargeable weight (this product 1.2 kg)",
+                     *                 "insurance 0.38: 1% of shipment FOB 38.20 = 0.38, split by FOB"
+                     *               ]
+                     *             },
+                     *             "total_landed_cost": 109.01
+                     *           },
+                     *           {
+                     *             "carrier": "ups",
+                     *             "service": "worldwide_saver",
+                     *             "service_name": "UPS Worldwide Saver®",
+                     *             "transit_days": 3,
+                     *             "delivery_date": null,
+                     *             "shipping_cost": {
+                     *               "amount": 62.57,
+                     *               "currency": "USD"
+                     *             },
+                     *             "duties_and_taxes": {
+                     *               "fob_value": 38.2,
+                     *               "freight": 62.57,
+                     *               "insurance": 0.38,
+                     *               "cif_value": 101.15,
+                     *               "franchise_usd_applied": 38.2,
+                     *               "duty_base": 0,
+                     *               "duty_rate": 20,
+                     *               "customs_duty": 0,
+                     *               "statistics_fee_rate": 3,
+                     *               "statistics_fee": 0,
+                     *               "vat_base": 101.15,
+                     *               "vat_rate": 21,
+                     *               "vat": 21.24,
+                     *               "ddp_value": 122.39,
+                     *               "amount_to_pay": 21.24,
+                     *               "currency": "USD",
+                     *               "explanation": [
+                     *                 "FOB 38.20",
+                     *                 "freight 62.57: shipment freight 62.57 as declared (1.2 kg chargeable), split by chargeable weight (this product 1.2 kg)",
+                     *                 "insurance 0.38: 1% of shipment FOB 38.20 = 0.38, split by FOB"
+                     *               ]
+                     *             },
+                     *             "total_landed_cost": 122.39
+                     *           },
+                     *           {
+                     *             "carrier": "ups",
+                     *             "service": "worldwide_express",
+                     *             "service_name": "UPS Worldwide Express®",
+                     *             "transit_days": 2,
+                     *             "delivery_date": null,
+                     *             "shipping_cost": {
+                     *               "amount": 67.61,
+                     *               "currency": "USD"
+                     *             },
+                     *             "duties_and_taxes": {
+                     *               "fob_value": 38.2,
+                     *               "freight": 67.61,
+                     *               "insurance": 0.38,
+                     *               "cif_value": 106.19,
+                     *               "franchise_usd_applied": 38.2,
+                     *               "duty_base": 0,
+                     *               "duty_rate": 20,
+                     *               "customs_duty": 0,
+                     *               "statistics_fee_rate": 3,
+                     *               "statistics_fee": 0,
+                     *               "vat_base": 106.19,
+                     *               "vat_rate": 21,
+                     *               "vat": 22.3,
+                     *               "ddp_value": 128.49,
+                     *               "amount_to_pay": 22.3,
+                     *               "currency": "USD",
+                     *               "explanation": [
+                     *                 "FOB 38.20",
+                     *                 "freight 67.61: shipment freight 67.61 as declared (1.2 kg chargeable), split by chargeable weight (this product 1.2 kg)",
+                     *                 "insurance 0.38: 1% of shipment FOB 38.20 = 0.38, split by FOB"
+                     *               ]
+                     *             },
+                     *             "total_landed_cost": 128.49
+                     *           }
+                     *         ],
+                     *         "carrier_errors": []
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -29738,6 +33819,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -29845,6 +33931,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The given data was invalid.",
+                     *       "error": "validation_failed",
+                     *       "errors": {
+                     *         "origin": [
+                     *           "Invalid key: Expected \"origin\" but received undefined"
+                     *         ],
+                     *         "destination": [
+                     *           "Invalid key: Expected \"destination\" but received undefined"
+                     *         ],
+                     *         "packages": [
+                     *           "Invalid key: Expected \"packages\" but received undefined"
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -29942,6 +34046,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "products": [
+                     *           {
+                     *             "product_id": 1,
+                     *             "sku": "MUG-01",
+                     *             "name": "Taza de cerámica",
+                     *             "current_stock": 120,
+                     *             "threshold": 10,
+                     *             "warehouse_id": 1,
+                     *             "warehouse_name": "Depósito Central",
+                     *             "low_stock": false,
+                     *             "updated_at": "2026-12-07T04:11:46.646Z"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -29975,6 +34099,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -30142,6 +34271,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Stock level set.",
+                     *       "data": {
+                     *         "product_id": 1,
+                     *         "sku": "MUG-01",
+                     *         "name": "Taza de cerámica",
+                     *         "current_stock": 120,
+                     *         "threshold": 10,
+                     *         "warehouse_id": 1,
+                     *         "warehouse_name": "Depósito Central",
+                     *         "low_stock": false,
+                     *         "updated_at": "2026-12-07T04:11:46.646Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -30200,6 +34346,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -30333,6 +34484,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The given data was invalid.",
+                     *       "error": "validation_failed",
+                     *       "errors": {
+                     *         "stock": [
+                     *           "Invalid key: Expected \"stock\" but received undefined"
+                     *         ],
+                     *         "threshold": [
+                     *           "Invalid key: Expected \"threshold\" but received undefined"
+                     *         ],
+                     *         "warehouse_id": [
+                     *           "Invalid key: Expected \"warehouse_id\" but received undefined"
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -30430,6 +34599,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "warehouses": [
+                     *           {
+                     *             "id": 1,
+                     *             "name": "Depósito Central",
+                     *             "address1": "1200 NW 22nd St",
+                     *             "city": "Miami",
+                     *             "state": "FL",
+                     *             "postal_code": "33142",
+                     *             "country": "US",
+                     *             "phone": "+1 305 555 0100",
+                     *             "updated_at": "2026-12-07T04:11:46.461Z"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -30467,6 +34656,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -30640,6 +34834,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Warehouse saved.",
+                     *       "data": {
+                     *         "id": 1,
+                     *         "name": "Depósito Central",
+                     *         "address1": "1200 NW 22nd St",
+                     *         "city": "Miami",
+                     *         "state": "FL",
+                     *         "postal_code": "33142",
+                     *         "country": "US",
+                     *         "phone": "+1 305 555 0100",
+                     *         "updated_at": "2026-12-07T04:11:46.461Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -30702,6 +34913,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -30835,6 +35051,33 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The given data was invalid.",
+                     *       "error": "validation_failed",
+                     *       "errors": {
+                     *         "name": [
+                     *           "Invalid key: Expected \"name\" but received undefined"
+                     *         ],
+                     *         "address1": [
+                     *           "Invalid key: Expected \"address1\" but received undefined"
+                     *         ],
+                     *         "city": [
+                     *           "Invalid key: Expected \"city\" but received undefined"
+                     *         ],
+                     *         "state": [
+                     *           "Invalid key: Expected \"state\" but received undefined"
+                     *         ],
+                     *         "postal_code": [
+                     *           "Invalid key: Expected \"postal_code\" but received undefined"
+                     *         ],
+                     *         "country": [
+                     *           "Invalid key: Expected \"country\" but received undefined"
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;

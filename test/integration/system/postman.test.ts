@@ -1,15 +1,19 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { adminToken, useTwin } from '#support/twin';
 import { useReceiver } from '#support/receiver';
 import { collectionFile } from '#scripts/generate-postman';
+import { recordedAnswersFile, trimmedExample, type RecordedAnswers } from '#scripts/postman-record';
 import { runCollection, type Collection } from '#scripts/postman-run';
+import { serviceDocument } from '#http/system/openapi';
 
 /**
  * Every request of the committed Postman collection, sent in its order to a fresh twin as
  * Postman's Collection Runner sends them (variables, auth, scripts): each must pass its test, the
  * documented success status. An example the twin refuses fails here.
+ * With POSTMAN_RECORD=1 (`npm run postman:record`) it also writes the twin's answers, the
+ * examples of openapi.json's responses and of the collection's saved responses.
  */
 const t = useTwin();
 const receiver = useReceiver();
@@ -32,5 +36,21 @@ describe('the Postman collection on its first Send', () => {
     const failed = steps.filter((s) => s.failures.length).map((s) => `${s.name} (${s.method} ${s.url} → ${s.status}): ${s.failures.join('; ')}`);
     expect(failed, failed.join('\n')).toEqual([]);
     expect(steps.length).toBeGreaterThan(100);
+
+    if (process.env.POSTMAN_RECORD) {
+      const paths = serviceDocument().paths as Record<string, Record<string, { operationId: string }>>;
+      const recorded: RecordedAnswers = { success: {}, failure: {} };
+      for (const s of steps) {
+        const op = paths[s.template.replace(/:(\w+)/g, '{$1}')][s.method.toLowerCase()];
+        const example = trimmedExample(s.headers.get('content-type'), s.text);
+        if (example !== undefined && op.operationId !== 'OpenApi') recorded.success[op.operationId] = { status: s.status, body: example };
+      }
+      // The failures every route shares, as the twin gives them: no token, a body that breaks its schema.
+      const unauthorized = await fetch(`${t.twin.apiUrl}/v1/me`);
+      recorded.failure[401] = await unauthorized.json();
+      const invalid = await t.call('POST', '/webhook-subscriptions', { token: partner.token, body: { endpoint_url: 'not a url', events: [] } });
+      recorded.failure[422] = invalid.body;
+      writeFileSync(recordedAnswersFile, JSON.stringify(recorded, null, 2) + '\n');
+    }
   }, 240_000);
 });

@@ -6,7 +6,7 @@ import { collectionFile, documentFile, openApiText, postmanCollectionText } from
 interface Request {
   method: string;
   url: { host: string[]; path: string[] };
-  auth?: { type: string };
+  auth?: { type: string; bearer?: { value: string }[] };
 }
 interface Node {
   name: string;
@@ -39,7 +39,7 @@ describe('the Postman collection (clients/postman)', () => {
     const publicKeys = routes.filter((r) => r.auth === 'public').map(catalogKey).sort();
     expect(all.filter((r) => r.auth?.type === 'noauth').map(routeKey).sort()).toEqual(publicKeys);
     // Every other request inherits the collection's bearer token, or names the broker's or the admin's.
-    const tokenOf = (r: Request) => (r.auth === undefined ? 'bearerToken' : r.auth.type === 'bearer' ? (r.auth as { bearer: { value: string }[] }).bearer[0].value.slice(2, -2) : r.auth.type);
+    const tokenOf = (r: Request) => (r.auth === undefined ? 'bearerToken' : r.auth.type === 'bearer' ? r.auth.bearer![0].value.slice(2, -2) : r.auth.type);
     const counts = all.reduce<Record<string, number>>((n, r) => ({ ...n, [tokenOf(r)]: (n[tokenOf(r)] ?? 0) + 1 }), {});
     expect(counts.noauth + counts.bearerToken + counts.brokerToken + counts.adminToken).toBe(routes.length);
     for (const r of routes.filter((r) => r.auth !== 'public' && r.auth.roles?.includes('admin') && r.auth.roles.length === 1)) {
