@@ -51,4 +51,13 @@ describe('the Postman collection (clients/postman)', () => {
     expect(readFileSync(collectionFile, 'utf8') === (await postmanCollectionText()), 'run npm run postman:generate').toBe(true);
     expect(readFileSync(documentFile, 'utf8') === openApiText(), 'run npm run postman:generate').toBe(true);
   }, 60_000);
+
+  it('sends no placeholder: every path variable, query value and body is an example or a variable an earlier request saved', () => {
+    const text = JSON.stringify(all);
+    expect(text).not.toMatch(/<string>|<number>|<integer>|<uuid>|<boolean>|<dateTime>/);
+    const saved = new Set(collection.variable.map((v) => v.key));
+    for (const line of JSON.stringify(collection.item).matchAll(/collectionVariables\.set\('(\w+)'/g)) saved.add(line[1]);
+    const used = [...text.matchAll(/\{\{(\w+)\}\}/g)].map((m) => m[1]);
+    expect(used.filter((v) => !saved.has(v))).toEqual([]);
+  });
 });
