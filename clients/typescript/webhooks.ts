@@ -44,7 +44,7 @@ function header(headers: HeaderBag, name: string): string | undefined {
 
 const encoder = new TextEncoder();
 
-async function hmac(key: Uint8Array, text: string): Promise<Uint8Array> {
+async function hmac(key: Uint8Array<ArrayBuffer>, text: string): Promise<Uint8Array> {
   const k = await crypto.subtle.importKey('raw', key, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
   return new Uint8Array(await crypto.subtle.sign('HMAC', k, encoder.encode(text)));
 }
@@ -57,7 +57,7 @@ function same(a: Uint8Array, b: Uint8Array): boolean {
   return diff === 0;
 }
 
-function fromBase64(text: string): Uint8Array {
+function fromBase64(text: string): Uint8Array<ArrayBuffer> {
   // Standard base64, or the URL-safe alphabet older secrets used.
   const b64 = text.replace(/-/g, '+').replace(/_/g, '/');
   const bin = atob(b64 + '='.repeat((4 - (b64.length % 4)) % 4));
@@ -70,7 +70,7 @@ function fromHex(text: string): Uint8Array | undefined {
 }
 
 /** The key of `webhook-signature`: the bytes after `whsec_`, base64-decoded. */
-export function standardWebhooksKey(secret: string): Uint8Array {
+export function standardWebhooksKey(secret: string): Uint8Array<ArrayBuffer> {
   const m = /^whsec_([A-Za-z0-9+/_-]+={0,2})$/.exec(secret);
   if (!m) throw new WebhookVerificationError('the secret is not of the form whsec_<base64>: use the hmac_secret of the subscription');
   return fromBase64(m[1]);
