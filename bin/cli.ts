@@ -335,7 +335,7 @@ export const commands: Command[] = [
       const { seedDemo } = await import('./demo');
       const base = (str(options, 'url') ?? env.DESPACHO_URL ?? defaultUrl).replace(/\/+$/, '');
       const token = str(options, 'token') ?? env.DESPACHO_TOKEN ?? env.ADMIN_TOKEN!;
-      const api = createDespachoClient({ baseUrl: base });
+      const api = createDespachoClient({ baseUrl: base, retry: false });
       // The demo's calls are many and built from its data: sent through the client by method and path.
       const call = async (method: string, path: string, bearer: string, body?: unknown) => {
         const { data, error, response } = await requestPath(api, method, path, { body, headers: { Authorization: `Bearer ${bearer}` } });
@@ -647,7 +647,7 @@ export async function run(argv: string[], io: Partial<CliIO> = {}): Promise<numb
     if (command.direct) return await command.direct({ args, options: values }, { stdout, stderr, env, fetch: doFetch, signal: io.signal, base, token });
     let call: Call | undefined = command.request({ args, options: values });
     const bearer = command.auth === false ? undefined : token;
-    const api = createDespachoClient({ baseUrl: base, token: bearer, fetch: doFetch });
+    const api = createDespachoClient({ baseUrl: base, token: bearer, fetch: doFetch, retry: false });
     api.use({ onRequest: ({ request }) => (request.headers.set('Accept', 'application/json'), request) });
     for (;;) {
       const { status, answer } = await send(call, { api, base, json: values.json === true, command }, { stdout, stderr });

@@ -8,7 +8,7 @@ export function clients(apiUrl: string): (token: string) => DespachoClient {
   const byToken = new Map<string, DespachoClient>();
   return (token) => {
     let api = byToken.get(token);
-    if (!api) byToken.set(token, (api = createDespachoClient({ baseUrl: apiUrl, token })));
+    if (!api) byToken.set(token, (api = createDespachoClient({ baseUrl: apiUrl, token, retry: false })));
     return api;
   };
 }

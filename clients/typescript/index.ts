@@ -8,6 +8,11 @@
  */
 import createClient, { type Client } from 'openapi-fetch';
 import type { paths } from './schema';
+import { retryingFetch, type RetryOptions } from './retry';
+
+export { retryingFetch, retryable, retryAfterMs, type RetryOptions } from './retry';
+export { pages, items, PageError } from './pages';
+export { verifyWebhook, standardWebhooksKey, WebhookVerificationError, type WebhookEvent, type VerifyOptions } from './webhooks';
 
 export type { paths, components, webhooks } from './schema';
 
@@ -20,13 +25,15 @@ export interface DespachoClientOptions {
   token?: string;
   /** Another fetch (tests, proxies). */
   fetch?: typeof fetch;
+  /** Retries of 429s and 5xx (retry.ts): on by default (4 attempts in all); `false` sends each request once. */
+  retry?: RetryOptions | false;
 }
 
 export function createDespachoClient(opts: DespachoClientOptions): DespachoClient {
   return createClient<paths>({
     baseUrl: opts.baseUrl.replace(/\/+$/, '').replace(/\/api$/, ''),
     headers: opts.token ? { Authorization: `Bearer ${opts.token}` } : undefined,
-    fetch: opts.fetch,
+    fetch: opts.retry === false ? opts.fetch : retryingFetch(opts.fetch ?? ((input, init) => fetch(input, init)), opts.retry),
   });
 }
 

@@ -2003,6 +2003,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "status": "ok",
+                     *         "stage": "local",
+                     *         "time": "2026-12-07T04:31:16.070Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -2205,6 +2215,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example redoc.js */
                 asset: string;
             };
             cookie?: never;
@@ -2308,6 +2319,33 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "account": {
+                     *           "id": 2,
+                     *           "name": "Andes Courier SA",
+                     *           "kind": "partner",
+                     *           "has_signing_secret": false,
+                     *           "shares_tariff_decisions": false,
+                     *           "tariff_consent_at": null,
+                     *           "tariff_consent_reference": null,
+                     *           "created_at": "2026-12-07T04:31:15.720Z",
+                     *           "updated_at": "2026-12-07T04:31:15.720Z"
+                     *         },
+                     *         "token": {
+                     *           "id": 2,
+                     *           "role": "partner",
+                     *           "scopes": [
+                     *             "manifests:read",
+                     *             "manifests:write",
+                     *             "documents:read"
+                     *           ]
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -2356,6 +2394,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -2477,6 +2520,32 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": [
+                     *         {
+                     *           "id": 2,
+                     *           "account_id": 2,
+                     *           "name": "Andes Courier SA token",
+                     *           "email": null,
+                     *           "role": "partner",
+                     *           "scopes": [
+                     *             "manifests:read",
+                     *             "manifests:write",
+                     *             "documents:read"
+                     *           ],
+                     *           "created_at": "2026-12-07T04:31:15.923Z",
+                     *           "last_used_at": "2026-12-07T04:31:16.621Z",
+                     *           "revoked_at": null,
+                     *           "expires_at": null,
+                     *           "active": true,
+                     *           "created_by_token_id": 1
+                     *         }
+                     *       ],
+                     *       "count": 1
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -2517,6 +2586,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -2648,6 +2722,7 @@ export interface operations {
             };
             header?: never;
             path: {
+                /** @example 2 */
                 id: string;
             };
             cookie?: never;
@@ -2668,6 +2743,32 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Token revoked.",
+                     *       "data": {
+                     *         "id": 4,
+                     *         "account_id": 2,
+                     *         "name": "To revoke",
+                     *         "email": null,
+                     *         "role": "partner",
+                     *         "scopes": [
+                     *           "manifests:read"
+                     *         ],
+                     *         "created_at": "2026-12-07T04:31:16.802Z",
+                     *         "last_used_at": null,
+                     *         "revoked_at": "2026-12-07T04:31:16.850Z",
+                     *         "expires_at": null,
+                     *         "active": false,
+                     *         "created_by_token_id": 1
+                     *       },
+                     *       "cascaded": {
+                     *         "tokens": [],
+                     *         "subscriptions": []
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -2738,6 +2839,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -2871,6 +2977,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The given data was invalid.",
+                     *       "error": "validation_failed",
+                     *       "errors": {
+                     *         "cascade": [
+                     *           "Invalid type: Expected (\"true\" | \"false\") but received \"\u0000\""
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -2968,6 +3086,47 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": [
+                     *         {
+                     *           "id": 1,
+                     *           "name": "Operator",
+                     *           "kind": "operator",
+                     *           "has_signing_secret": false,
+                     *           "shares_tariff_decisions": false,
+                     *           "tariff_consent_at": null,
+                     *           "tariff_consent_reference": null,
+                     *           "created_at": "2026-12-07T04:31:15.152Z",
+                     *           "updated_at": "2026-12-07T04:31:15.152Z"
+                     *         },
+                     *         {
+                     *           "id": 2,
+                     *           "name": "Andes Courier SA",
+                     *           "kind": "partner",
+                     *           "has_signing_secret": false,
+                     *           "shares_tariff_decisions": false,
+                     *           "tariff_consent_at": null,
+                     *           "tariff_consent_reference": null,
+                     *           "created_at": "2026-12-07T04:31:15.720Z",
+                     *           "updated_at": "2026-12-07T04:31:15.720Z"
+                     *         },
+                     *         {
+                     *           "id": 3,
+                     *           "name": "Despachante Uno",
+                     *           "kind": "broker",
+                     *           "has_signing_secret": false,
+                     *           "shares_tariff_decisions": false,
+                     *           "tariff_consent_at": null,
+                     *           "tariff_consent_reference": null,
+                     *           "created_at": "2026-12-07T04:31:15.984Z",
+                     *           "updated_at": "2026-12-07T04:31:15.984Z"
+                     *         }
+                     *       ],
+                     *       "count": 4
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -3009,6 +3168,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -3142,6 +3306,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Andes Courier SA",
+                 *       "kind": "partner"
+                 *     }
+                 */
                 "application/json": {
                     name: string;
                     /** @enum {string} */
@@ -3164,6 +3334,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Account created.",
+                     *       "data": {
+                     *         "id": 4,
+                     *         "name": "Andes Courier SA",
+                     *         "kind": "partner",
+                     *         "has_signing_secret": false,
+                     *         "shares_tariff_decisions": false,
+                     *         "tariff_consent_at": null,
+                     *         "tariff_consent_reference": null,
+                     *         "created_at": "2026-12-07T04:31:16.972Z",
+                     *         "updated_at": "2026-12-07T04:31:16.972Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -3231,6 +3418,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -3338,6 +3530,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The given data was invalid.",
+                     *       "error": "validation_failed",
+                     *       "errors": {
+                     *         "name": [
+                     *           "Invalid key: Expected \"name\" but received undefined"
+                     *         ],
+                     *         "kind": [
+                     *           "Invalid key: Expected \"kind\" but received undefined"
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -3417,6 +3624,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example 1 */
                 id: string;
             };
             cookie?: never;
@@ -3437,6 +3645,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Signing secret created.",
+                     *       "data": {
+                     *         "account_id": 4,
+                     *         "secret": "mss_GrmtNdYK_JKJ-Ok9lfu0y7yrb-rC0t9eNpfjx--rRKo",
+                     *         "created_at": "2026-12-07T04:31:17.045Z",
+                     *         "rotated": false
+                     *       },
+                     *       "important": "Store the secret now: it is shown only once. Sign each manifest body with it (X-Signature: sha256=<hex HMAC-SHA256 of the raw body>)."
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -3495,6 +3716,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -3707,12 +3933,19 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example 1 */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "share_decisions": true,
+                 *       "reference": "Signed addendum 2026-11"
+                 *     }
+                 */
                 "application/json": {
                     share_decisions: boolean;
                     reference?: string;
@@ -3734,6 +3967,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Consent recorded: its decisions may be exported.",
+                     *       "data": {
+                     *         "id": 4,
+                     *         "name": "Andes Courier SA",
+                     *         "kind": "partner",
+                     *         "has_signing_secret": true,
+                     *         "shares_tariff_decisions": true,
+                     *         "tariff_consent_at": "2026-12-07T04:31:17.192Z",
+                     *         "tariff_consent_reference": "Signed addendum 2026-11",
+                     *         "created_at": "2026-12-07T04:31:16.972Z",
+                     *         "updated_at": "2026-12-07T04:31:17.192Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -3801,6 +4051,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -3934,6 +4189,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The given data was invalid.",
+                     *       "error": "validation_failed",
+                     *       "errors": {
+                     *         "share_decisions": [
+                     *           "Invalid key: Expected \"share_decisions\" but received undefined"
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -4012,10 +4279,12 @@ export interface operations {
         parameters: {
             query?: {
                 cursor?: string;
+                /** @example 100 */
                 per_page?: string;
             };
             header?: never;
             path: {
+                /** @example 1 */
                 id: string;
             };
             cookie?: never;
@@ -4036,6 +4305,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": [],
+                     *       "meta": {
+                     *         "account_id": 4,
+                     *         "per_page": 100,
+                     *         "cursor": null,
+                     *         "next_cursor": null
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -4073,6 +4354,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -4206,6 +4492,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The given data was invalid.",
+                     *       "error": "validation_failed",
+                     *       "errors": {
+                     *         "cursor": [
+                     *           "Is not a cursor this list answered; leave it out to start from the first page."
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -4283,6 +4581,7 @@ export interface operations {
     AdminTokensList: {
         parameters: {
             query?: {
+                /** @example 1 */
                 account_id?: string;
             };
             header?: never;
@@ -4305,6 +4604,66 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": [
+                     *         {
+                     *           "id": 2,
+                     *           "account_id": 2,
+                     *           "name": "Andes Courier SA token",
+                     *           "email": null,
+                     *           "role": "partner",
+                     *           "scopes": [
+                     *             "manifests:read",
+                     *             "manifests:write",
+                     *             "documents:read"
+                     *           ],
+                     *           "created_at": "2026-12-07T04:31:15.923Z",
+                     *           "last_used_at": "2026-12-07T04:31:16.621Z",
+                     *           "revoked_at": null,
+                     *           "expires_at": null,
+                     *           "active": true,
+                     *           "created_by_token_id": 1
+                     *         },
+                     *         {
+                     *           "id": 4,
+                     *           "account_id": 2,
+                     *           "name": "To revoke",
+                     *           "email": null,
+                     *           "role": "partner",
+                     *           "scopes": [
+                     *             "manifests:read"
+                     *           ],
+                     *           "created_at": "2026-12-07T04:31:16.802Z",
+                     *           "last_used_at": null,
+                     *           "revoked_at": "2026-12-07T04:31:16.850Z",
+                     *           "expires_at": null,
+                     *           "active": false,
+                     *           "created_by_token_id": 1
+                     *         },
+                     *         {
+                     *           "id": 5,
+                     *           "account_id": 2,
+                     *           "name": "Andes integration",
+                     *           "email": "dev@andes.example.com",
+                     *           "role": "partner",
+                     *           "scopes": [
+                     *             "manifests:read",
+                     *             "manifests:write",
+                     *             "webhooks:read"
+                     *           ],
+                     *           "created_at": "2026-12-07T04:31:17.257Z",
+                     *           "last_used_at": null,
+                     *           "revoked_at": null,
+                     *           "expires_at": null,
+                     *           "active": true,
+                     *           "created_by_token_id": 1
+                     *         }
+                     *       ],
+                     *       "count": 3
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -4345,6 +4704,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -4426,6 +4790,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The given data was invalid.",
+                     *       "error": "validation_failed",
+                     *       "errors": {
+                     *         "account_id": [
+                     *           "Must be a whole number."
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -4509,6 +4885,21 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "account_id": 1,
+                 *       "name": "Andes integration",
+                 *       "email": "dev@andes.example.com",
+                 *       "role": "partner",
+                 *       "scopes": [
+                 *         "manifests:read",
+                 *         "manifests:write",
+                 *         "webhooks:read",
+                 *         "webhooks:write",
+                 *         "events:read"
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     account_id: number;
                     name: string;
@@ -4537,6 +4928,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Token created. Store it now: it is not shown again.",
+                     *       "data": {
+                     *         "id": 5,
+                     *         "account_id": 2,
+                     *         "name": "Andes integration",
+                     *         "email": "dev@andes.example.com",
+                     *         "role": "partner",
+                     *         "scopes": [
+                     *           "manifests:read",
+                     *           "manifests:write",
+                     *           "webhooks:read"
+                     *         ],
+                     *         "created_at": "2026-12-07T04:31:17.257Z",
+                     *         "last_used_at": null,
+                     *         "revoked_at": null,
+                     *         "expires_at": null,
+                     *         "active": true,
+                     *         "created_by_token_id": 1,
+                     *         "token": "dsp_D-EmV7Pn_ZwSMP-e51an6yE3etoyF92g6LqL5DONoCk"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -4604,6 +5020,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -4711,6 +5132,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The given data was invalid.",
+                     *       "error": "validation_failed",
+                     *       "errors": {
+                     *         "account_id": [
+                     *           "Invalid key: Expected \"account_id\" but received undefined"
+                     *         ],
+                     *         "name": [
+                     *           "Invalid key: Expected \"name\" but received undefined"
+                     *         ],
+                     *         "role": [
+                     *           "Invalid key: Expected \"role\" but received undefined"
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -4792,6 +5231,7 @@ export interface operations {
             };
             header?: never;
             path: {
+                /** @example 3 */
                 id: string;
             };
             cookie?: never;
@@ -4812,6 +5252,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Token revoked.",
+                     *       "data": {
+                     *         "id": 5,
+                     *         "account_id": 2,
+                     *         "name": "Andes integration",
+                     *         "email": "dev@andes.example.com",
+                     *         "role": "partner",
+                     *         "scopes": [
+                     *           "manifests:read",
+                     *           "manifests:write",
+                     *           "webhooks:read"
+                     *         ],
+                     *         "created_at": "2026-12-07T04:31:17.257Z",
+                     *         "last_used_at": null,
+                     *         "revoked_at": "2026-12-07T04:31:17.323Z",
+                     *         "expires_at": null,
+                     *         "active": false,
+                     *         "created_by_token_id": 1
+                     *       },
+                     *       "cascaded": {
+                     *         "tokens": [],
+                     *         "subscriptions": []
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -4882,6 +5350,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -5015,6 +5488,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The given data was invalid.",
+                     *       "error": "validation_failed",
+                     *       "errors": {
+                     *         "cascade": [
+                     *           "Invalid type: Expected (\"true\" | \"false\") but received \"\u0000\""
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -5102,6 +5587,14 @@ export interface operations {
         /** @description The file and what it is */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "courier_code": "ANDES",
+                 *       "manifest_name": "MAWB 176-33333332",
+                 *       "description": "Flight LA8071, Miami",
+                 *       "file": "(the file: manifiesto.json)"
+                 *     }
+                 */
                 "multipart/form-data": {
                     courier_code: string;
                     manifest_name?: string;
@@ -5128,6 +5621,27 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "File stored.",
+                     *       "data": {
+                     *         "id": 1,
+                     *         "file_name": "manifiesto.json",
+                     *         "file_url": "http://localhost:44699/_blobs/manifest-files/2/61fb3589-b04b-44f9-9cb7-1194c5652de1.json?expires=1796621478&name=manifiesto.json&type=application%2Fjson&sig=3dcbb981b3358e90d5bdae76f434206354b3fcda9dd698cf3ffd7e992a09390e",
+                     *         "file_size": {
+                     *           "bytes": 428,
+                     *           "human": "428 B"
+                     *         },
+                     *         "courier_code": "ANDES",
+                     *         "manifest_name": "MAWB 176-33333332",
+                     *         "description": "Flight LA8071, Miami",
+                     *         "mime_type": "application/json",
+                     *         "checksum": "sha256:1a44270f0c271ba29beec6efe680dc558a73081cd8baea302b1c8d0f135e9bf9",
+                     *         "uploaded_at": "2026-12-07T04:31:18.120Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -5194,6 +5708,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -5412,6 +5931,15 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "courier_code": "ANDES",
+                 *       "manifest_name": "MAWB 176-44444443",
+                 *       "file_name": "manifiesto-2.json",
+                 *       "file_size": 428,
+                 *       "checksum": "sha256:f0f1ec2e5b356185b1d96c887d8c12dd051d31d79877bed2a0385945bbed6a57"
+                 *     }
+                 */
                 "application/json": {
                     courier_code: string;
                     manifest_name?: string;
@@ -5437,6 +5965,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "POST the file to upload_url with these fields (file last), then call complete_url.",
+                     *       "data": {
+                     *         "upload_id": "7b2af06f-32af-4af6-a658-8dce4146b558",
+                     *         "upload_url": "http://localhost:44699/_blobs-upload",
+                     *         "method": "POST",
+                     *         "fields": {
+                     *           "key": "manifest-files/2/efd675d1-213d-461f-bd27-9f819b87de95.json",
+                     *           "Content-Type": "application/json",
+                     *           "policy": "eyJrZXkiOiJtYW5pZmVzdC1maWxlcy8yL2VmZDY3NWQxLTIxM2QtNDYxZi1iZDI3LTlmODE5Yjg3ZGU5NS5qc29uIiwiY29udGVudFR5cGUiOiJhcHBsaWNhdGlvbi9qc29uIiwibWF4Qnl0ZXMiOjQyOCwiZXhwaXJlcyI6MTc5NjYxODc3OH0",
+                     *           "signature": "038d52f78283462aa4c2b15a97f2b938b77105d3cfa7321f237a2a024f6eb960"
+                     *         },
+                     *         "file_field": "file",
+                     *         "max_bytes": 428,
+                     *         "content_type": "application/json",
+                     *         "expires_in_seconds": 900,
+                     *         "complete_url": "/api/v1/manifests/storage/uploads/7b2af06f-32af-4af6-a658-8dce4146b558/complete"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -5499,6 +6049,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -5606,6 +6161,27 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The given data was invalid.",
+                     *       "error": "validation_failed",
+                     *       "errors": {
+                     *         "courier_code": [
+                     *           "Required."
+                     *         ],
+                     *         "file_name": [
+                     *           "Required."
+                     *         ],
+                     *         "file_size": [
+                     *           "Required."
+                     *         ],
+                     *         "checksum": [
+                     *           "Required."
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -5685,6 +6261,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example 6f1c2d3e-4b5a-4c7d-8e9f-0a1b2c3d4e5f */
                 uploadId: string;
             };
             cookie?: never;
@@ -5705,6 +6282,27 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "File stored.",
+                     *       "data": {
+                     *         "id": 2,
+                     *         "file_name": "manifiesto-2.json",
+                     *         "file_url": "http://localhost:44699/_blobs/manifest-files/2/efd675d1-213d-461f-bd27-9f819b87de95.json?expires=1796621478&name=manifiesto-2.json&type=application%2Fjson&sig=e0c6cfae5232fe858506caa216f4fe9bcfb1dd64fc16c68c9e060480cb38cbd2",
+                     *         "file_size": {
+                     *           "bytes": 428,
+                     *           "human": "428 B"
+                     *         },
+                     *         "courier_code": "ANDES",
+                     *         "manifest_name": "MAWB 176-44444443",
+                     *         "description": null,
+                     *         "mime_type": "application/json",
+                     *         "checksum": "sha256:f0f1ec2e5b356185b1d96c887d8c12dd051d31d79877bed2a0385945bbed6a57",
+                     *         "uploaded_at": "2026-12-07T04:31:18.229Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -5771,6 +6369,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -6007,8 +6610,11 @@ export interface operations {
     ManifestStorageList: {
         parameters: {
             query?: {
+                /** @example ANDES */
                 courier_code?: string;
+                /** @example 20 */
                 per_page?: string;
+                /** @example 1 */
                 page?: string;
             };
             header?: never;
@@ -6031,6 +6637,49 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": [
+                     *         {
+                     *           "id": 2,
+                     *           "file_name": "manifiesto-2.json",
+                     *           "file_url": "http://localhost:44699/_blobs/manifest-files/2/efd675d1-213d-461f-bd27-9f819b87de95.json?expires=1796621478&name=manifiesto-2.json&type=application%2Fjson&sig=e0c6cfae5232fe858506caa216f4fe9bcfb1dd64fc16c68c9e060480cb38cbd2",
+                     *           "file_size": {
+                     *             "bytes": 428,
+                     *             "human": "428 B"
+                     *           },
+                     *           "courier_code": "ANDES",
+                     *           "manifest_name": "MAWB 176-44444443",
+                     *           "description": null,
+                     *           "mime_type": "application/json",
+                     *           "checksum": "sha256:f0f1ec2e5b356185b1d96c887d8c12dd051d31d79877bed2a0385945bbed6a57",
+                     *           "uploaded_at": "2026-12-07T04:31:18.229Z"
+                     *         },
+                     *         {
+                     *           "id": 1,
+                     *           "file_name": "manifiesto.json",
+                     *           "file_url": "http://localhost:44699/_blobs/manifest-files/2/61fb3589-b04b-44f9-9cb7-1194c5652de1.json?expires=1796621478&name=manifiesto.json&type=application%2Fjson&sig=3dcbb981b3358e90d5bdae76f434206354b3fcda9dd698cf3ffd7e992a09390e",
+                     *           "file_size": {
+                     *             "bytes": 428,
+                     *             "human": "428 B"
+                     *           },
+                     *           "courier_code": "ANDES",
+                     *           "manifest_name": "MAWB 176-33333332",
+                     *           "description": "Flight LA8071, Miami",
+                     *           "mime_type": "application/json",
+                     *           "checksum": "sha256:1a44270f0c271ba29beec6efe680dc558a73081cd8baea302b1c8d0f135e9bf9",
+                     *           "uploaded_at": "2026-12-07T04:31:18.120Z"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "current_page": 1,
+                     *         "last_page": 1,
+                     *         "per_page": 20,
+                     *         "total": 2
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -6076,6 +6725,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -6157,6 +6811,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The given data was invalid.",
+                     *       "error": "validation_failed",
+                     *       "errors": {
+                     *         "courier_code": [
+                     *           "Must be a carrier code of 2 to 10 letters or digits, e.g. DHL."
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -6243,6 +6909,15 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "document_type": "awb",
+                 *       "manifest_id": "176-12345675",
+                 *       "awb_number": "AWB0000001",
+                 *       "filename": "awb-0000001.pdf",
+                 *       "file_base64": "JVBERi0xLjQKJeLjz9MKMSAwIG9iago8PCAvVHlwZSAvQ2F0YWxvZyAvUGFnZXMgMiAwIFIgPj4KZW5kb2JqCjIgMCBvYmoKPDwgL1R5cGUgL1BhZ2VzIC9LaWRzIFszIDAgUl0gL0NvdW50IDEgPj4KZW5kb2JqCjMgMCBvYmoKPDwgL1R5cGUgL1BhZ2UgL1BhcmVudCAyIDAgUiAvTWVkaWFCb3ggWzAgMCAyMDAgMTAwXSAvQ29udGVudHMgNCAwIFIgL1Jlc291cmNlcyA8PCAvRm9udCA8PCAvRjEgNSAwIFIgPj4gPj4gPj4KZW5kb2JqCjQgMCBvYmoKPDwgL0xlbmd0aCA1MSA+PgpzdHJlYW0KQlQgL0YxIDEyIFRmIDEwIDUwIFRkIChGYWN0dXJhIDAwMDEtMDAwMDQ1MjEpIFRqIEVUCmVuZHN0cmVhbQplbmRvYmoKNSAwIG9iago8PCAvVHlwZSAvRm9udCAvU3VidHlwZSAvVHlwZTEgL0Jhc2VGb250IC9IZWx2ZXRpY2EgPj4KZW5kb2JqCnhyZWYKMCA2CjAwMDAwMDAwMDAgNjU1MzUgZiAKMDAwMDAwMDAxNSAwMDAwMCBuIAowMDAwMDAwMDY0IDAwMDAwIG4gCjAwMDAwMDAxMjEgMDAwMDAgbiAKMDAwMDAwMDI0NyAwMDAwMCBuIAowMDAwMDAwMzQ4IDAwMDAwIG4gCnRyYWlsZXIKPDwgL1NpemUgNiAvUm9vdCAxIDAgUiA+PgpzdGFydHhyZWYKNDE4CiUlRU9GCg=="
+                 *     }
+                 */
                 "application/json": {
                     /** @enum {string} */
                     document_type: "awb" | "manifest" | "customs" | "delivery" | "other";
@@ -6273,6 +6948,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Document uploaded.",
+                     *       "data": {
+                     *         "id": 1,
+                     *         "manifest_id": "176-12345675",
+                     *         "awb_number": "AWB0000001",
+                     *         "document_type": "awb",
+                     *         "document_type_label": "Air Waybill",
+                     *         "file_name": "awb-0000001.pdf",
+                     *         "file_size": 601,
+                     *         "file_size_human": "601 B",
+                     *         "mime_type": "application/pdf",
+                     *         "checksum": "sha256:a4c33871c6b1701521c8c821db2f319a2ead0e29946011ed59f6acb788663631",
+                     *         "state": "uploaded",
+                     *         "state_label": "Pending validation",
+                     *         "version": 1,
+                     *         "metadata": {},
+                     *         "created_at": "2026-12-07T04:31:21.792Z",
+                     *         "updated_at": "2026-12-07T04:31:21.792Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -6350,6 +7049,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -6485,6 +7189,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The given data was invalid.",
+                     *       "error": "validation_failed",
+                     *       "errors": {
+                     *         "document_type": [
+                     *           "Invalid key: Expected \"document_type\" but received undefined"
+                     *         ],
+                     *         "file_base64": [
+                     *           "Invalid key: Expected \"file_base64\" but received undefined"
+                     *         ],
+                     *         "filename": [
+                     *           "Invalid key: Expected \"filename\" but received undefined"
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -6568,6 +7290,15 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "document_type": "customs",
+                 *       "manifest_id": "176-12345675",
+                 *       "filename": "awb-0000001.pdf",
+                 *       "file_size": 601,
+                 *       "checksum": "sha256:a4c33871c6b1701521c8c821db2f319a2ead0e29946011ed59f6acb788663631"
+                 *     }
+                 */
                 "application/json": {
                     /** @enum {string} */
                     document_type: "awb" | "manifest" | "customs" | "delivery" | "other";
@@ -6597,6 +7328,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "POST the file to upload_url with these fields (file last), then call complete_url.",
+                     *       "data": {
+                     *         "upload_id": "1893f86e-e613-4eb1-8e16-ad1231e5cd7c",
+                     *         "upload_url": "http://localhost:44699/_blobs-upload",
+                     *         "method": "POST",
+                     *         "fields": {
+                     *           "key": "documents/2/538ea5e6-f270-4510-bd95-1d0824919b88.pdf",
+                     *           "Content-Type": "application/pdf",
+                     *           "policy": "eyJrZXkiOiJkb2N1bWVudHMvMi81MzhlYTVlNi1mMjcwLTQ1MTAtYmQ5NS0xZDA4MjQ5MTliODgucGRmIiwiY29udGVudFR5cGUiOiJhcHBsaWNhdGlvbi9wZGYiLCJtYXhCeXRlcyI6NjAxLCJleHBpcmVzIjoxNzk2NjE4NzgxfQ",
+                     *           "signature": "d7c8acf6df48fd2be711cfc7a6073a9c7a05fc6c113b2df89f959bfda48bdf69"
+                     *         },
+                     *         "file_field": "file",
+                     *         "max_bytes": 601,
+                     *         "content_type": "application/pdf",
+                     *         "expires_in_seconds": 900,
+                     *         "complete_url": "/api/v1/transport/documents/uploads/1893f86e-e613-4eb1-8e16-ad1231e5cd7c/complete"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -6659,6 +7412,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -6766,6 +7524,27 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The given data was invalid.",
+                     *       "error": "validation_failed",
+                     *       "errors": {
+                     *         "document_type": [
+                     *           "Invalid key: Expected \"document_type\" but received undefined"
+                     *         ],
+                     *         "filename": [
+                     *           "Invalid key: Expected \"filename\" but received undefined"
+                     *         ],
+                     *         "file_size": [
+                     *           "Invalid key: Expected \"file_size\" but received undefined"
+                     *         ],
+                     *         "checksum": [
+                     *           "Invalid key: Expected \"checksum\" but received undefined"
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -6845,6 +7624,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example 6f1c2d3e-4b5a-4c7d-8e9f-0a1b2c3d4e5f */
                 uploadId: string;
             };
             cookie?: never;
@@ -6865,6 +7645,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Document uploaded.",
+                     *       "data": {
+                     *         "id": 2,
+                     *         "manifest_id": "176-12345675",
+                     *         "awb_number": null,
+                     *         "document_type": "customs",
+                     *         "document_type_label": "Customs",
+                     *         "file_name": "awb-0000001.pdf",
+                     *         "file_size": 601,
+                     *         "file_size_human": "601 B",
+                     *         "mime_type": "application/pdf",
+                     *         "checksum": "sha256:a4c33871c6b1701521c8c821db2f319a2ead0e29946011ed59f6acb788663631",
+                     *         "state": "uploaded",
+                     *         "state_label": "Pending validation",
+                     *         "version": 1,
+                     *         "metadata": {},
+                     *         "created_at": "2026-12-07T04:31:21.889Z",
+                     *         "updated_at": "2026-12-07T04:31:21.889Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -6942,6 +7746,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -7178,11 +7987,14 @@ export interface operations {
     DocumentsList: {
         parameters: {
             query?: {
+                /** @example 176-12345675 */
                 manifest_id?: string;
                 awb_number?: string;
                 document_type?: "awb" | "manifest" | "customs" | "delivery" | "other";
                 state?: "uploaded" | "validated" | "approved" | "rejected" | "superseded";
+                /** @example 20 */
                 per_page?: string;
+                /** @example 1 */
                 page?: string;
             };
             header?: never;
@@ -7205,6 +8017,55 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": [
+                     *         {
+                     *           "id": 2,
+                     *           "manifest_id": "176-12345675",
+                     *           "awb_number": null,
+                     *           "document_type": "customs",
+                     *           "document_type_label": "Customs",
+                     *           "file_name": "awb-0000001.pdf",
+                     *           "file_size": 601,
+                     *           "file_size_human": "601 B",
+                     *           "mime_type": "application/pdf",
+                     *           "state": "uploaded",
+                     *           "state_label": "Pending validation",
+                     *           "version": 1,
+                     *           "created_at": "2026-12-07T04:31:21.889Z",
+                     *           "updated_at": "2026-12-07T04:31:21.889Z",
+                     *           "account_id": 2,
+                     *           "account_name": "Andes Courier SA"
+                     *         },
+                     *         {
+                     *           "id": 1,
+                     *           "manifest_id": "176-12345675",
+                     *           "awb_number": "AWB0000001",
+                     *           "document_type": "awb",
+                     *           "document_type_label": "Air Waybill",
+                     *           "file_name": "awb-0000001.pdf",
+                     *           "file_size": 601,
+                     *           "file_size_human": "601 B",
+                     *           "mime_type": "application/pdf",
+                     *           "state": "uploaded",
+                     *           "state_label": "Pending validation",
+                     *           "version": 1,
+                     *           "created_at": "2026-12-07T04:31:21.792Z",
+                     *           "updated_at": "2026-12-07T04:31:21.792Z",
+                     *           "account_id": 2,
+                     *           "account_name": "Andes Courier SA"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "current_page": 1,
+                     *         "last_page": 1,
+                     *         "per_page": 20,
+                     *         "total": 2
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -7259,6 +8120,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -7340,6 +8206,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The given data was invalid.",
+                     *       "error": "validation_failed",
+                     *       "errors": {
+                     *         "manifest_id": [
+                     *           "Must not contain control characters, bidirectional controls or unpaired surrogates."
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -7419,6 +8297,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example 1 */
                 id: string;
             };
             cookie?: never;
@@ -7439,6 +8318,46 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": 1,
+                     *         "manifest_id": "176-12345675",
+                     *         "awb_number": "AWB0000001",
+                     *         "document_type": "awb",
+                     *         "document_type_label": "Air Waybill",
+                     *         "file_name": "awb-0000001.pdf",
+                     *         "file_size": 601,
+                     *         "file_size_human": "601 B",
+                     *         "mime_type": "application/pdf",
+                     *         "checksum": "sha256:a4c33871c6b1701521c8c821db2f319a2ead0e29946011ed59f6acb788663631",
+                     *         "state": "uploaded",
+                     *         "state_label": "Pending validation",
+                     *         "version": 1,
+                     *         "metadata": {},
+                     *         "created_at": "2026-12-07T04:31:21.792Z",
+                     *         "updated_at": "2026-12-07T04:31:21.792Z",
+                     *         "uploader": {
+                     *           "id": 2,
+                     *           "name": "Andes Courier SA token",
+                     *           "email": null
+                     *         },
+                     *         "validator": null,
+                     *         "approver": null,
+                     *         "rejecter": null,
+                     *         "validation_notes": null,
+                     *         "approval_notes": null,
+                     *         "validated_at": null,
+                     *         "approved_at": null,
+                     *         "rejection_reason": null,
+                     *         "rejected_at": null,
+                     *         "superseded_by": null,
+                     *         "supersede_reason": null,
+                     *         "superseded_at": null
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -7518,6 +8437,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -7673,6 +8597,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example 2 */
                 id: string;
             };
             cookie?: never;
@@ -7693,6 +8618,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Document deleted."
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -7740,6 +8671,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -7952,6 +8888,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example 1 */
                 id: string;
             };
             cookie?: never;
@@ -7972,6 +8909,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "download_url": "http://localhost:44699/_blobs/documents/2/9e9776ff-a036-4404-8237-42d5afac9f03.pdf?expires=1796621482&name=awb-0000001.pdf&type=application%2Fpdf&sig=e9b8b2bd6126ebe866d41a2ac1b8697634d598aa03dab80a22c435449ac85425",
+                     *         "expires_in_minutes": 60,
+                     *         "file_name": "awb-0000001.pdf",
+                     *         "file_size": 601,
+                     *         "mime_type": "application/pdf"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -7999,6 +8948,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -8154,6 +9108,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example 1 */
                 id: string;
             };
             cookie?: never;
@@ -8174,6 +9129,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "current": {
+                     *           "id": 1,
+                     *           "version": 1,
+                     *           "state": "uploaded",
+                     *           "created_at": "2026-12-07T04:31:21.792Z"
+                     *         },
+                     *         "history": [],
+                     *         "total_versions": 1
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -8222,6 +9192,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -8377,12 +9352,18 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example 1 */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "notes": "Legible; AWB number matches the manifest"
+                 *     }
+                 */
                 "application/json": {
                     notes?: string;
                 };
@@ -8403,6 +9384,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Document validated.",
+                     *       "data": {
+                     *         "id": 1,
+                     *         "state": "validated",
+                     *         "state_label": "Pending approval",
+                     *         "validation_notes": "Legible; AWB number matches the manifest",
+                     *         "validated_at": "2026-12-07T04:31:22.099Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -8462,6 +9456,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -8700,12 +9699,18 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example 1 */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "notes": "Approved for clearance"
+                 *     }
+                 */
                 "application/json": {
                     notes?: string;
                 };
@@ -8726,6 +9731,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Document approved.",
+                     *       "data": {
+                     *         "id": 1,
+                     *         "state": "approved",
+                     *         "state_label": "Approved",
+                     *         "approved_at": "2026-12-07T04:31:22.174Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -8784,6 +9801,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -9022,12 +10044,18 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example 2 */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "reason": "The scan is cut off: send the whole page"
+                 *     }
+                 */
                 "application/json": {
                     reason: string;
                 };
@@ -9048,6 +10076,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Document rejected.",
+                     *       "data": {
+                     *         "id": 3,
+                     *         "state": "rejected",
+                     *         "state_label": "Rejected",
+                     *         "rejection_reason": "The scan is cut off: send the whole page",
+                     *         "rejected_at": "2026-12-07T04:31:22.323Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -9107,6 +10148,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -9266,6 +10312,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The given data was invalid.",
+                     *       "error": "validation_failed",
+                     *       "errors": {
+                     *         "reason": [
+                     *           "Invalid key: Expected \"reason\" but received undefined"
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -9349,6 +10407,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "action": "validate",
+                 *       "ids": [
+                 *         3
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     /** @enum {string} */
                     action: "validate" | "approve" | "validate_and_approve" | "reject";
@@ -9373,6 +10439,27 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "1 done, 0 already so, 0 refused, 0 not found.",
+                     *       "data": {
+                     *         "action": "validate",
+                     *         "done": 1,
+                     *         "already": 0,
+                     *         "refused": 0,
+                     *         "not_found": 0,
+                     *         "results": [
+                     *           {
+                     *             "id": 2,
+                     *             "outcome": "done",
+                     *             "state": "validated",
+                     *             "message": null
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -9434,6 +10521,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -9541,6 +10633,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The given data was invalid.",
+                     *       "error": "validation_failed",
+                     *       "errors": {
+                     *         "action": [
+                     *           "Invalid key: Expected \"action\" but received undefined"
+                     *         ],
+                     *         "ids": [
+                     *           "Invalid key: Expected \"ids\" but received undefined"
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -9623,12 +10730,20 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
+                /** @example 2 */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "filename": "awb-0000001-v2.pdf",
+                 *       "file_base64": "JVBERi0xLjQKJeLjz9MKMSAwIG9iago8PCAvVHlwZSAvQ2F0YWxvZyAvUGFnZXMgMiAwIFIgPj4KZW5kb2JqCjIgMCBvYmoKPDwgL1R5cGUgL1BhZ2VzIC9LaWRzIFszIDAgUl0gL0NvdW50IDEgPj4KZW5kb2JqCjMgMCBvYmoKPDwgL1R5cGUgL1BhZ2UgL1BhcmVudCAyIDAgUiAvTWVkaWFCb3ggWzAgMCAyMDAgMTAwXSAvQ29udGVudHMgNCAwIFIgL1Jlc291cmNlcyA8PCAvRm9udCA8PCAvRjEgNSAwIFIgPj4gPj4gPj4KZW5kb2JqCjQgMCBvYmoKPDwgL0xlbmd0aCA1MSA+PgpzdHJlYW0KQlQgL0YxIDEyIFRmIDEwIDUwIFRkIChGYWN0dXJhIDAwMDEtMDAwMDQ1MjEpIFRqIEVUCmVuZHN0cmVhbQplbmRvYmoKNSAwIG9iago8PCAvVHlwZSAvRm9udCAvU3VidHlwZSAvVHlwZTEgL0Jhc2VGb250IC9IZWx2ZXRpY2EgPj4KZW5kb2JqCnhyZWYKMCA2CjAwMDAwMDAwMDAgNjU1MzUgZiAKMDAwMDAwMDAxNSAwMDAwMCBuIAowMDAwMDAwMDY0IDAwMDAwIG4gCjAwMDAwMDAxMjEgMDAwMDAgbiAKMDAwMDAwMDI0NyAwMDAwMCBuIAowMDAwMDAwMzQ4IDAwMDAwIG4gCnRyYWlsZXIKPDwgL1NpemUgNiAvUm9vdCAxIDAgUiA+PgpzdGFydHhyZWYKNDE4CiUlRU9GCg==",
+                 *       "reason": "Whole page scanned"
+                 *     }
+                 */
                 "application/json": {
                     file_base64: string;
                     filename: string;
@@ -9651,6 +10766,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Document superseded by version 2.",
+                     *       "data": {
+                     *         "new_document": {
+                     *           "id": 3,
+                     *           "file_name": "awb-0000001-v2.pdf",
+                     *           "state": "uploaded",
+                     *           "version": 2
+                     *         },
+                     *         "superseded_document": {
+                     *           "id": 1,
+                     *           "state": "superseded",
+                     *           "superseded_by": 3
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -9713,6 +10847,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -9874,6 +11013,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The given data was invalid.",
+                     *       "error": "validation_failed",
+                     *       "errors": {
+                     *         "file_base64": [
+                     *           "Invalid key: Expected \"file_base64\" but received undefined"
+                     *         ],
+                     *         "filename": [
+                     *           "Invalid key: Expected \"filename\" but received undefined"
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -9971,6 +11125,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "source": "builtin",
+                     *         "rows": 417,
+                     *         "version": null,
+                     *         "imported_at": null,
+                     *         "imported_by": null,
+                     *         "classifier": "offline"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -10014,6 +11181,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -10148,6 +11320,10 @@ export interface operations {
         /** @description The table, a header line then one row per NCM: ncm,description,duty_rate[,description_en][,keywords] */
         requestBody: {
             content: {
+                /**
+                 * @example ncm,description,duty_rate,description_en,keywords
+                 *     6109.10.00,Camisetas de algodón,35,Cotton T-shirts,remera;t-shirt
+                 */
                 "text/csv": string;
             };
         };
@@ -10166,6 +11342,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Tariff table imported: 1 rows.",
+                     *       "data": {
+                     *         "source": "imported",
+                     *         "rows": 1,
+                     *         "version": "20261207T043131515Z-358fc6d3",
+                     *         "imported_at": "2026-12-07T04:31:31.515Z",
+                     *         "replaced_version": null
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -10199,6 +11388,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -10389,6 +11583,7 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /** @example {} */
                 "application/json": {
                     cursor?: string;
                 };
@@ -10409,6 +11604,27 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Every account is on the current channel codes.",
+                     *       "data": {
+                     *         "done": true,
+                     *         "cursor": null,
+                     *         "codes": {
+                     *           "mercadolibre": "meli"
+                     *         },
+                     *         "accounts": 4,
+                     *         "orders": 0,
+                     *         "index_rows": 0,
+                     *         "channel_keys": 0,
+                     *         "connections": 0,
+                     *         "credentials": 0,
+                     *         "syncs": 0,
+                     *         "conflicts": []
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -10471,6 +11687,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -10661,6 +11882,7 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /** @example {} */
                 "application/json": {
                     cursor?: string;
                 };
@@ -10681,6 +11903,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "No signing secret is stored in clear.",
+                     *       "data": {
+                     *         "done": true,
+                     *         "cursor": null,
+                     *         "accounts": 4,
+                     *         "manifest_secrets": 0,
+                     *         "webhook_secrets": 0
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -10735,6 +11970,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -10925,6 +12165,7 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /** @example {} */
                 "application/json": {
                     cursor?: string;
                 };
@@ -10945,6 +12186,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Every token has its scopes written out.",
+                     *       "data": {
+                     *         "done": true,
+                     *         "cursor": null,
+                     *         "tokens": 5,
+                     *         "written": 0
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -10998,6 +12251,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -11182,6 +12440,7 @@ export interface operations {
     AdminMetrics: {
         parameters: {
             query?: {
+                /** @example json */
                 format?: "json" | "prometheus";
             };
             header?: never;
@@ -11204,6 +12463,57 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "namespace": "Despacho",
+                     *         "stage": "local",
+                     *         "since": "2026-12-07T04:31:13.766Z",
+                     *         "metrics": [
+                     *           {
+                     *             "name": "ApiRequests",
+                     *             "unit": "Count",
+                     *             "dimensions": {
+                     *               "stage": "local",
+                     *               "group": "account",
+                     *               "status": "2xx"
+                     *             },
+                     *             "samples": 3,
+                     *             "sum": 3,
+                     *             "min": 1,
+                     *             "max": 1
+                     *           },
+                     *           {
+                     *             "name": "ApiRequests",
+                     *             "unit": "Count",
+                     *             "dimensions": {
+                     *               "stage": "local",
+                     *               "group": "admin",
+                     *               "status": "2xx"
+                     *             },
+                     *             "samples": 17,
+                     *             "sum": 17,
+                     *             "min": 1,
+                     *             "max": 1
+                     *           },
+                     *           {
+                     *             "name": "ApiRequests",
+                     *             "unit": "Count",
+                     *             "dimensions": {
+                     *               "stage": "local",
+                     *               "group": "system",
+                     *               "status": "2xx"
+                     *             },
+                     *             "samples": 4,
+                     *             "sum": 4,
+                     *             "min": 1,
+                     *             "max": 1
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -11245,6 +12555,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -11326,6 +12641,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The given data was invalid.",
+                     *       "error": "validation_failed",
+                     *       "errors": {
+                     *         "format": [
+                     *           "Must be json or prometheus."
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -11410,12 +12737,79 @@ export interface operations {
                 "X-Signature"?: string;
             };
             path: {
+                /** @example default */
                 courier: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "mawbNumber": "176-12345675",
+                 *       "airline": "LATAM Cargo",
+                 *       "flightNumber": "LA8071",
+                 *       "originAirport": "MIA",
+                 *       "items": [
+                 *         {
+                 *           "awbNumber": "AWB0000001",
+                 *           "itemIdempotencyKey": "line-1",
+                 *           "originCountry": "CN",
+                 *           "consigneeName": "María Pérez",
+                 *           "consigneeAddress": "Av. Corrientes 1234",
+                 *           "consigneeCity": "CABA",
+                 *           "consigneeProvince": "Buenos Aires",
+                 *           "consigneePostalCode": "C1043",
+                 *           "consigneeIdType": "CUIL",
+                 *           "consigneeIdNumber": "27234567891",
+                 *           "consigneeEmail": "maria.perez@example.com",
+                 *           "itemDescription": "Cotton t-shirt",
+                 *           "hsCode": "6109.10.00",
+                 *           "fobValueUsd": 12.5,
+                 *           "totalWeightKg": 0.3,
+                 *           "amountOfItems": 1,
+                 *           "amountOfPackages": 1
+                 *         },
+                 *         {
+                 *           "awbNumber": "AWB0000002",
+                 *           "itemIdempotencyKey": "line-2",
+                 *           "originCountry": "CN",
+                 *           "consigneeName": "Juan Gómez",
+                 *           "consigneeAddress": "Av. Corrientes 1234",
+                 *           "consigneeCity": "CABA",
+                 *           "consigneeProvince": "Buenos Aires",
+                 *           "consigneePostalCode": "C1043",
+                 *           "consigneeIdType": "CUIL",
+                 *           "consigneeIdNumber": "20123456786",
+                 *           "consigneeEmail": "juan.gomez@example.com",
+                 *           "itemDescription": "Bluetooth earbuds",
+                 *           "hsCode": "8518.30.00",
+                 *           "fobValueUsd": 39.9,
+                 *           "totalWeightKg": 0.2,
+                 *           "amountOfItems": 1,
+                 *           "amountOfPackages": 1
+                 *         },
+                 *         {
+                 *           "awbNumber": "AWB0000003",
+                 *           "itemIdempotencyKey": "line-3",
+                 *           "originCountry": "CN",
+                 *           "consigneeName": "Lucía Fernández",
+                 *           "consigneeAddress": "Av. Corrientes 1234",
+                 *           "consigneeCity": "CABA",
+                 *           "consigneeProvince": "Buenos Aires",
+                 *           "consigneePostalCode": "C1043",
+                 *           "consigneeIdType": "CUIL",
+                 *           "consigneeIdNumber": "27345678900",
+                 *           "consigneeEmail": "lucia.fernandez@example.com",
+                 *           "itemDescription": "Regalo sorpresa",
+                 *           "fobValueUsd": 20,
+                 *           "totalWeightKg": 0.5,
+                 *           "amountOfItems": 1,
+                 *           "amountOfPackages": 1
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     mawbNumber: string;
                     items: {
@@ -11567,6 +12961,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "status": "queued",
+                     *       "message": "Manifest queued for processing.",
+                     *       "idempotency_key": "312deaf8-6c2c-4e29-bb01-88366373611f",
+                     *       "manifest_number": "176-12345675",
+                     *       "batch_id": null,
+                     *       "mode": "create",
+                     *       "tracking": {
+                     *         "manifest_number": "176-12345675",
+                     *         "batch_id": null,
+                     *         "mawb_number": "176-12345675",
+                     *         "items_count": 3,
+                     *         "timestamp": "2026-12-07T04:31:18.398Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -11676,6 +13088,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -11863,6 +13280,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The given data was invalid.",
+                     *       "error": "validation_failed",
+                     *       "errors": {
+                     *         "mawbNumber": [
+                     *           "Required."
+                     *         ],
+                     *         "items": [
+                     *           "Required."
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -11976,7 +13408,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example default */
                 courier: string;
+                /** @example 3f0c6c4e-8a8e-4a43-9c31-0d3f5f1d2a10 */
                 idempotencyKey: string;
             };
             cookie?: never;
@@ -11997,6 +13431,27 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "status": "completed",
+                     *       "idempotency_key": "312deaf8-6c2c-4e29-bb01-88366373611f",
+                     *       "created_at": "2026-12-07T04:31:18.398",
+                     *       "updated_at": "2026-12-07T04:31:20.037",
+                     *       "batch_id": "BTE418BF79C581EA9E1DAC",
+                     *       "manifest_number": "176-12345675",
+                     *       "mode": "create",
+                     *       "items_count": 3,
+                     *       "progress": 100,
+                     *       "decisions": {
+                     *         "create": 3,
+                     *         "update": 0,
+                     *         "skip": 0,
+                     *         "reject": 0
+                     *       },
+                     *       "failure": null
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -12035,6 +13490,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -12190,6 +13650,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example 7b9e2f4a-1c3d-4e5f-8a9b-0c1d2e3f4a5b */
                 baseIdempotencyKey: string;
             };
             cookie?: never;
@@ -12210,6 +13671,27 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "manifest_number": "176-22222226",
+                     *         "status": "receiving",
+                     *         "progress": {
+                     *           "total_chunks": 2,
+                     *           "received_chunks": 1,
+                     *           "missing_chunks": [
+                     *             2
+                     *           ],
+                     *           "percentage": 50
+                     *         },
+                     *         "batch_id": null,
+                     *         "total_items": 2,
+                     *         "received_items": 1,
+                     *         "expires_at": "2026-12-08T04:31:20.316Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -12250,6 +13732,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -12405,6 +13892,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example 7b9e2f4a-1c3d-4e5f-8a9b-0c1d2e3f4a5b */
                 baseIdempotencyKey: string;
             };
             cookie?: never;
@@ -12425,6 +13913,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Resend chunk(s) 2 with the same base_idempotency_key.",
+                     *       "data": {
+                     *         "manifest_number": "176-22222226",
+                     *         "missing_chunks": [
+                     *           2
+                     *         ],
+                     *         "missing_count": 1,
+                     *         "status": "receiving"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -12479,6 +13981,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -12689,7 +14196,9 @@ export interface operations {
     CouriersManifests: {
         parameters: {
             query?: {
+                /** @example 1 */
                 page?: string;
+                /** @example 20 */
                 per_page?: string;
                 status?: "pending" | "processing" | "completed" | "failed";
                 date_from?: string;
@@ -12715,6 +14224,43 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": [
+                     *         {
+                     *           "manifest_id": "176-12345675",
+                     *           "batch_id": "BTE418BF79C581EA9E1DAC",
+                     *           "status": "completed",
+                     *           "progress": 100,
+                     *           "summary": {
+                     *             "total_awbs": 3,
+                     *             "total_articles": 3,
+                     *             "personal_items": 3,
+                     *             "commercial_items": 0,
+                     *             "prohibited_items": 0,
+                     *             "amount_to_pay": 16.94,
+                     *             "currency": "USD",
+                     *             "risk_flags": {
+                     *               "products": 0,
+                     *               "total": 0,
+                     *               "by_rule": {}
+                     *             }
+                     *           },
+                     *           "mawb_number": "176-12345675",
+                     *           "closed_at": null,
+                     *           "created_at": "2026-12-07T04:31:18.398Z",
+                     *           "updated_at": "2026-12-07T04:31:20.037Z"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "current_page": 1,
+                     *         "last_page": 1,
+                     *         "per_page": 20,
+                     *         "total": 1
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -12777,6 +14323,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -12858,6 +14409,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The given data was invalid.",
+                     *       "error": "validation_failed",
+                     *       "errors": {
+                     *         "page": [
+                     *           "Must be a whole number."
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -12941,6 +14504,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "manifests": [
+                 *         "176-12345675"
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     manifests: string[];
                 };
@@ -12961,6 +14531,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": [
+                     *         {
+                     *           "manifest_id": "176-12345675",
+                     *           "batch_id": "BTE418BF79C581EA9E1DAC",
+                     *           "status": "completed",
+                     *           "progress": 100,
+                     *           "can_download": true
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -13015,6 +14599,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -13122,6 +14711,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The given data was invalid.",
+                     *       "error": "validation_failed",
+                     *       "errors": {
+                     *         "manifests": [
+                     *           "Invalid key: Expected \"manifests\" but received undefined"
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -13199,12 +14800,16 @@ export interface operations {
     CouriersDecisions: {
         parameters: {
             query?: {
+                /** @example 1 */
                 page?: string;
+                /** @example 100 */
                 per_page?: string;
             };
             header?: never;
             path: {
+                /** @example 176-12345675 */
                 manifest: string;
+                /** @example b_01JEXAMPLE */
                 batch: string;
             };
             cookie?: never;
@@ -13225,6 +14830,55 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": [
+                     *         {
+                     *           "item_key": "line-1",
+                     *           "awb_number": "AWB0000001",
+                     *           "decision": "CREATE",
+                     *           "reason": "no existing record in the batch",
+                     *           "item_index": 0,
+                     *           "chunk_number": null,
+                     *           "submission": "312deaf8-6c2c-4e29-bb01-88366373611f",
+                     *           "decided_at": "2026-12-07T04:31:18.398Z"
+                     *         },
+                     *         {
+                     *           "item_key": "line-2",
+                     *           "awb_number": "AWB0000002",
+                     *           "decision": "CREATE",
+                     *           "reason": "no existing record in the batch",
+                     *           "item_index": 1,
+                     *           "chunk_number": null,
+                     *           "submission": "312deaf8-6c2c-4e29-bb01-88366373611f",
+                     *           "decided_at": "2026-12-07T04:31:18.398Z"
+                     *         },
+                     *         {
+                     *           "item_key": "line-3",
+                     *           "awb_number": "AWB0000003",
+                     *           "decision": "CREATE",
+                     *           "reason": "no existing record in the batch",
+                     *           "item_index": 2,
+                     *           "chunk_number": null,
+                     *           "submission": "312deaf8-6c2c-4e29-bb01-88366373611f",
+                     *           "decided_at": "2026-12-07T04:31:18.398Z"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "current_page": 1,
+                     *         "per_page": 100,
+                     *         "total": 3,
+                     *         "last_page": 1,
+                     *         "counts": {
+                     *           "create": 3,
+                     *           "update": 0,
+                     *           "skip": 0,
+                     *           "reject": 0
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -13269,6 +14923,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -13376,6 +15035,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The given data was invalid.",
+                     *       "error": "validation_failed",
+                     *       "errors": {
+                     *         "page": [
+                     *           "Must be a whole number."
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -13455,6 +15126,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example 176-12345675 */
                 manifest: string;
             };
             cookie?: never;
@@ -13475,6 +15147,54 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "manifest_id": "176-12345675",
+                     *         "batch_id": "BTE418BF79C581EA9E1DAC",
+                     *         "status": "completed",
+                     *         "overall_progress": 100,
+                     *         "pipeline_steps": [
+                     *           {
+                     *             "key": "classification",
+                     *             "status": "completed",
+                     *             "progress": 100,
+                     *             "pages_done": 1,
+                     *             "pages": 1
+                     *           },
+                     *           {
+                     *             "key": "webservices",
+                     *             "status": "completed",
+                     *             "progress": 100,
+                     *             "pages_done": 1,
+                     *             "pages": 1
+                     *           },
+                     *           {
+                     *             "key": "ai",
+                     *             "status": "completed",
+                     *             "progress": 100,
+                     *             "pages_done": 1,
+                     *             "pages": 1
+                     *           }
+                     *         ],
+                     *         "run_id": "312deaf8-6c2c-4e29-bb01-88366373611f",
+                     *         "started_at": "2026-12-07T04:31:19.203Z",
+                     *         "finished_at": "2026-12-07T04:31:20.037Z",
+                     *         "error": null,
+                     *         "summary": {
+                     *           "total_products": 3,
+                     *           "regime_breakdown": {
+                     *             "personal": 3,
+                     *             "commercial": 0,
+                     *             "prohibited": 0
+                     *           },
+                     *           "amount_to_pay": 16.94,
+                     *           "currency": "USD"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -13525,6 +15245,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -13678,11 +15403,14 @@ export interface operations {
     CouriersDownload: {
         parameters: {
             query?: {
+                /** @example json */
                 format?: "json" | "ndjson" | "csv" | "excel" | "xlsx";
+                /** @example es */
                 lang?: "en" | "es";
             };
             header?: never;
             path: {
+                /** @example 176-12345675 */
                 manifest: string;
             };
             cookie?: never;
@@ -13707,6 +15435,247 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "manifest": {
+                     *           "manifest_id": "176-12345675",
+                     *           "batch_id": "BTE418BF79C581EA9E1DAC",
+                     *           "status": "completed",
+                     *           "progress": 100,
+                     *           "summary": {
+                     *             "total_awbs": 3,
+                     *             "total_articles": 3,
+                     *             "personal_items": 3,
+                     *             "commercial_items": 0,
+                     *             "prohibited_items": 0,
+                     *             "amount_to_pay": 16.94,
+                     *             "currency": "USD",
+                     *             "risk_flags": {
+                     *               "products": 0,
+                     *               "total": 0,
+                     *               "by_rule": {}
+                     *             }
+                     *           },
+                     *           "mawb_number": "176-12345675",
+                     *           "closed_at": null,
+                     *           "created_at": "2026-12-07T04:31:18.398Z",
+                     *           "updated_at": "2026-12-07T04:31:20.037Z"
+                     *         },
+                     *         "total_products": 3,
+                     *         "products": [
+                     *           {
+                     *             "awb_number": "AWB0000001",
+                     *             "tracking_number": null,
+                     *             "item_key": "line-1",
+                     *             "description": "Cotton t-shirt",
+                     *             "consignee": "María Pérez",
+                     *             "tax_id": "27-23456789-1",
+                     *             "tax_id_valid": true,
+                     *             "quota": 4,
+                     *             "regime": "P",
+                     *             "declared_code": "6109.10.00",
+                     *             "ncm_code": "6109.10.00",
+                     *             "classification_confidence": 1,
+                     *             "classification_source": "partner",
+                     *             "classification_evidence": "Partner hsCode 6109.10.00 is NCM 6109.10.00 of the tariff table.",
+                     *             "fob_value": 12.5,
+                     *             "cif_value": 15.13,
+                     *             "customs_duty": 0,
+                     *             "statistics_fee": 0,
+                     *             "vat": 3.18,
+                     *             "ddp_value": 18.31,
+                     *             "amount_to_pay": 3.18,
+                     *             "currency": "USD",
+                     *             "customs_channel": "V",
+                     *             "reasons": [
+                     *               "personal: the consignee is a person (CUIL 27-23456789-1)",
+                     *               "within the courier limits: FOB USD 12.50 of USD 3,000.00, at most 3 units of a kind (RG ARCA 5631/2025)",
+                     *               "default: No risk rule applies: automatic clearance."
+                     *             ],
+                     *             "breakdown": {
+                     *               "fob_value": 12.5,
+                     *               "freight": 2.5,
+                     *               "insurance": 0.13,
+                     *               "cif_value": 15.13,
+                     *               "franchise_usd_applied": 12.5,
+                     *               "duty_base": 0,
+                     *               "duty_rate": 35,
+                     *               "customs_duty": 0,
+                     *               "statistics_fee_rate": 3,
+                     *               "statistics_fee": 0,
+                     *               "vat_base": 15.13,
+                     *               "vat_rate": 21,
+                     *               "vat": 3.18,
+                     *               "ddp_value": 18.31,
+                     *               "amount_to_pay": 3.18,
+                     *               "currency": "USD",
+                     *               "explanation": [
+                     *                 "FOB 12.50 for 1 unit(s)",
+                     *                 "freight 2.50: shipment freight 2.50 = 0.5 kg chargeable x USD 5.00/kg (declared 0.3 kg, minimum 0.5 kg applies), split by chargeable weight (this product 0.3 kg)",
+                     *                 "insurance 0.13: 1% of shipment FOB 12.50 = 0.13, split by FOB"
+                     *               ]
+                     *             },
+                     *             "tariff_rates": {
+                     *               "duty": {
+                     *                 "rate": 35,
+                     *                 "status": "unverified",
+                     *                 "source": "built-in estimate"
+                     *               },
+                     *               "statistics_fee": {
+                     *                 "rate": 3,
+                     *                 "status": "verified"
+                     *               },
+                     *               "vat": {
+                     *                 "rate": 21,
+                     *                 "status": "verified"
+                     *               },
+                     *               "verified": false
+                     *             }
+                     *           },
+                     *           {
+                     *             "awb_number": "AWB0000002",
+                     *             "tracking_number": null,
+                     *             "item_key": "line-2",
+                     *             "description": "Bluetooth earbuds",
+                     *             "consignee": "Juan Gómez",
+                     *             "tax_id": "20-12345678-6",
+                     *             "tax_id_valid": true,
+                     *             "quota": 4,
+                     *             "regime": "P",
+                     *             "declared_code": "8518.30.00",
+                     *             "ncm_code": "8518.30.00",
+                     *             "classification_confidence": 1,
+                     *             "classification_source": "partner",
+                     *             "classification_evidence": "Partner hsCode 8518.30.00 is NCM 8518.30.00 of the tariff table.",
+                     *             "fob_value": 39.9,
+                     *             "cif_value": 42.8,
+                     *             "customs_duty": 0,
+                     *             "statistics_fee": 0,
+                     *             "vat": 8.99,
+                     *             "ddp_value": 51.79,
+                     *             "amount_to_pay": 8.99,
+                     *             "currency": "USD",
+                     *             "customs_channel": "V",
+                     *             "reasons": [
+                     *               "personal: the consignee is a person (CUIL 20-12345678-6)",
+                     *               "within the courier limits: FOB USD 39.90 of USD 3,000.00, at most 3 units of a kind (RG ARCA 5631/2025)",
+                     *               "default: No risk rule applies: automatic clearance."
+                     *             ],
+                     *             "breakdown": {
+                     *               "fob_value": 39.9,
+                     *               "freight": 2.5,
+                     *               "insurance": 0.4,
+                     *               "cif_value": 42.8,
+                     *               "franchise_usd_applied": 39.9,
+                     *               "duty_base": 0,
+                     *               "duty_rate": 20,
+                     *               "customs_duty": 0,
+                     *               "statistics_fee_rate": 3,
+                     *               "statistics_fee": 0,
+                     *               "vat_base": 42.8,
+                     *               "vat_rate": 21,
+                     *               "vat": 8.99,
+                     *               "ddp_value": 51.79,
+                     *               "amount_to_pay": 8.99,
+                     *               "currency": "USD",
+                     *               "explanation": [
+                     *                 "FOB 39.90 for 1 unit(s)",
+                     *                 "freight 2.50: shipment freight 2.50 = 0.5 kg chargeable x USD 5.00/kg (declared 0.2 kg, minimum 0.5 kg applies), split by chargeable weight (this product 0.2 kg)",
+                     *                 "insurance 0.40: 1% of shipment FOB 39.90 = 0.40, split by FOB"
+                     *               ]
+                     *             },
+                     *             "tariff_rates": {
+                     *               "duty": {
+                     *                 "rate": 20,
+                     *                 "status": "unverified",
+                     *                 "source": "built-in estimate"
+                     *               },
+                     *               "statistics_fee": {
+                     *                 "rate": 3,
+                     *                 "status": "verified"
+                     *               },
+                     *               "vat": {
+                     *                 "rate": 21,
+                     *                 "status": "unverified"
+                     *               },
+                     *               "verified": false
+                     *             }
+                     *           },
+                     *           {
+                     *             "awb_number": "AWB0000003",
+                     *             "tracking_number": null,
+                     *             "item_key": "line-3",
+                     *             "description": "Regalo sorpresa",
+                     *             "consignee": "Lucía Fernández",
+                     *             "tax_id": "27-34567890-0",
+                     *             "tax_id_valid": true,
+                     *             "quota": 4,
+                     *             "regime": "P",
+                     *             "declared_code": null,
+                     *             "ncm_code": "3926.90.90",
+                     *             "classification_confidence": 0.1,
+                     *             "classification_source": "offline",
+                     *             "classification_evidence": "No tariff row matches the description; fallback 3926.90.90, to be reviewed.",
+                     *             "fob_value": 20,
+                     *             "cif_value": 22.7,
+                     *             "customs_duty": 0,
+                     *             "statistics_fee": 0,
+                     *             "vat": 4.77,
+                     *             "ddp_value": 27.47,
+                     *             "amount_to_pay": 4.77,
+                     *             "currency": "USD",
+                     *             "customs_channel": "A",
+                     *             "reasons": [
+                     *               "personal: the consignee is a person (CUIL 27-34567890-0)",
+                     *               "within the courier limits: FOB USD 20.00 of USD 3,000.00, at most 3 units of a kind (RG ARCA 5631/2025)",
+                     *               "low-confidence: Tariff classification confidence below 0.8 (the classifier's calibration): document review of the NCM code. (confidence 0.1)"
+                     *             ],
+                     *             "breakdown": {
+                     *               "fob_value": 20,
+                     *               "freight": 2.5,
+                     *               "insurance": 0.2,
+                     *               "cif_value": 22.7,
+                     *               "franchise_usd_applied": 20,
+                     *               "duty_base": 0,
+                     *               "duty_rate": 18,
+                     *               "customs_duty": 0,
+                     *               "statistics_fee_rate": 3,
+                     *               "statistics_fee": 0,
+                     *               "vat_base": 22.7,
+                     *               "vat_rate": 21,
+                     *               "vat": 4.77,
+                     *               "ddp_value": 27.47,
+                     *               "amount_to_pay": 4.77,
+                     *               "currency": "USD",
+                     *               "explanation": [
+                     *                 "FOB 20.00 for 1 unit(s)",
+                     *                 "freight 2.50: shipment freight 2.50 = 0.5 kg chargeable x USD 5.00/kg, split by chargeable weight (this product 0.5 kg)",
+                     *                 "insurance 0.20: 1% of shipment FOB 20.00 = 0.20, split by FOB"
+                     *               ]
+                     *             },
+                     *             "tariff_rates": {
+                     *               "duty": {
+                     *                 "rate": 18,
+                     *                 "status": "unverified",
+                     *                 "source": "built-in estimate"
+                     *               },
+                     *               "statistics_fee": {
+                     *                 "rate": 3,
+                     *                 "status": "verified"
+                     *               },
+                     *               "vat": {
+                     *                 "rate": 21,
+                     *                 "status": "verified"
+                     *               },
+                     *               "verified": false
+                     *             }
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -13855,6 +15824,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -13992,6 +15966,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The given data was invalid.",
+                     *       "error": "validation_failed",
+                     *       "errors": {
+                     *         "format": [
+                     *           "Must be one of json, ndjson, csv, excel, xlsx."
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -14071,6 +16057,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example b_01JEXAMPLE */
                 batchId: string;
             };
             cookie?: never;
@@ -14091,6 +16078,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Batch closed; writes to it are refused (423) until it is reopened.",
+                     *       "data": {
+                     *         "batch_id": "BTE418BF79C581EA9E1DAC",
+                     *         "manifest_number": "176-12345675",
+                     *         "closed": true,
+                     *         "closed_at": "2026-12-07T04:31:21.214Z",
+                     *         "closed_by": "Despachante Uno token"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -14145,6 +16145,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -14357,6 +16362,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example b_01JEXAMPLE */
                 batchId: string;
             };
             cookie?: never;
@@ -14377,6 +16383,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Batch reopened.",
+                     *       "data": {
+                     *         "batch_id": "BTE418BF79C581EA9E1DAC",
+                     *         "manifest_number": "176-12345675",
+                     *         "closed": false,
+                     *         "closed_at": null,
+                     *         "closed_by": null
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -14431,6 +16450,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -14647,6 +16671,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "tax_id": "27234567891",
+                 *       "awb_number": "AWB0000001"
+                 *     }
+                 */
                 "application/json": {
                     tax_id: string;
                     awb_number?: string;
@@ -14668,6 +16698,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "tax_id": "27234567891",
+                     *         "tax_id_formatted": "27-23456789-1",
+                     *         "current_quota": {
+                     *           "quota": 4,
+                     *           "status": 1,
+                     *           "domicilio": ""
+                     *         },
+                     *         "historical_records_count": 1,
+                     *         "awb_number": "AWB0000001",
+                     *         "awb_holds_quota": true
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -14726,6 +16773,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -14833,6 +16885,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The given data was invalid.",
+                     *       "error": "validation_failed",
+                     *       "errors": {
+                     *         "tax_id": [
+                     *           "Invalid key: Expected \"tax_id\" but received undefined"
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -14916,6 +16980,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "awb_number": "AWB0000001"
+                 *     }
+                 */
                 "application/json": {
                     awb_number: string;
                 };
@@ -14936,6 +17005,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "awb_number": "AWB0000001",
+                     *         "can_edit": true,
+                     *         "current_tax_id": "27234567891",
+                     *         "status": "editable"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -14989,6 +17069,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -15122,6 +17207,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The given data was invalid.",
+                     *       "error": "validation_failed",
+                     *       "errors": {
+                     *         "awb_number": [
+                     *           "Invalid key: Expected \"awb_number\" but received undefined"
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -15205,6 +17302,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "awb_number": "AWB0000001",
+                 *       "tax_id": "27234567891"
+                 *     }
+                 */
                 "application/json": {
                     awb_number: string;
                     tax_id: string;
@@ -15226,6 +17329,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Tax id of AWB AWB0000001 is 27-23456789-1; web services and calculations run again for it.",
+                     *       "data": {
+                     *         "awb_number": "AWB0000001",
+                     *         "tax_id_formatted": "27-23456789-1"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -15277,6 +17390,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -15438,6 +17556,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The given data was invalid.",
+                     *       "error": "validation_failed",
+                     *       "errors": {
+                     *         "awb_number": [
+                     *           "Invalid key: Expected \"awb_number\" but received undefined"
+                     *         ],
+                     *         "tax_id": [
+                     *           "Invalid key: Expected \"tax_id\" but received undefined"
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -15521,6 +17654,22 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "destination_country": "AR",
+                 *       "origin_country": "CN",
+                 *       "currency": "USD",
+                 *       "declared_value": 120,
+                 *       "weight": 1.2,
+                 *       "hs_code": "6109.10.00",
+                 *       "description": "Cotton t-shirts",
+                 *       "freight": 15,
+                 *       "insurance": 1.2,
+                 *       "quantity": 4,
+                 *       "regime": "auto",
+                 *       "compare_regimes": true
+                 *     }
+                 */
                 "application/json": {
                     destination_country: string;
                     /** @default US */
@@ -15559,6 +17708,171 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "calculation_id": "calc_5b4cb2b80cbd4ea4642941dac4795aea",
+                     *         "destination_country": "AR",
+                     *         "origin_country": "CN",
+                     *         "quantity": 4,
+                     *         "weight_kg": 1.2,
+                     *         "chargeable_kg": 1.2,
+                     *         "regime_requested": "auto",
+                     *         "regime_used": "C",
+                     *         "regime_name": "commercial",
+                     *         "regime_reasons": [
+                     *           "more than 3 units of the same kind (4 units of HS 610910; 4 units of \"Cotton t-shirts\"): not a personal shipment"
+                     *         ],
+                     *         "values": {
+                     *           "declared_value": 120,
+                     *           "fob": 120,
+                     *           "freight": 15,
+                     *           "insurance": 1.2,
+                     *           "cif": 136.2,
+                     *           "currency": "USD"
+                     *         },
+                     *         "duties_and_taxes": {
+                     *           "fob_value": 120,
+                     *           "freight": 15,
+                     *           "insurance": 1.2,
+                     *           "cif_value": 136.2,
+                     *           "franchise_usd_applied": 0,
+                     *           "duty_base": 136.2,
+                     *           "duty_rate": 35,
+                     *           "customs_duty": 47.67,
+                     *           "statistics_fee_rate": 3,
+                     *           "statistics_fee": 4.09,
+                     *           "vat_base": 187.96,
+                     *           "vat_rate": 21,
+                     *           "vat": 39.47,
+                     *           "ddp_value": 227.43,
+                     *           "amount_to_pay": 91.23,
+                     *           "currency": "USD",
+                     *           "explanation": [
+                     *             "FOB 120.00 for 4 unit(s)",
+                     *             "freight 15.00: shipment freight 15.00 as declared (1.2 kg chargeable), split by chargeable weight (this product 1.2 kg)",
+                     *             "insurance 1.20: shipment insurance 1.20 as declared, split by FOB"
+                     *           ]
+                     *         },
+                     *         "total_landed_cost": 227.43,
+                     *         "ncm": {
+                     *           "code": "6109.10.00",
+                     *           "description": "Camisetas (remeras), incluidas las interiores, de punto, de algodón",
+                     *           "duty_rate": 35,
+                     *           "vat_rate": 21,
+                     *           "source": "partner",
+                     *           "confidence": 1,
+                     *           "reason": "Partner hsCode 6109.10.00 is NCM 6109.10.00 of the tariff table.",
+                     *           "rates": {
+                     *             "duty": {
+                     *               "rate": 35,
+                     *               "status": "unverified",
+                     *               "source": "built-in estimate",
+                     *               "note": "no per-NCM source of the Mercosur common external tariff was found by search on 2026-11-24 (the legal instrument is Decisión CMC 29/2015 (Arancel Externo Común, Anexo I del Decreto 2166/2015)); import the official table to classify for real"
+                     *             },
+                     *             "statistics_fee": {
+                     *               "rate": 3,
+                     *               "status": "verified",
+                     *               "source": "Decreto 1140/2024 (B.O. 2024-12-31): tasa de estadística 3% until 2027-12-31",
+                     *               "read": "2026-11-24"
+                     *             },
+                     *             "vat": {
+                     *               "rate": 21,
+                     *               "status": "verified",
+                     *               "source": "Ley de Impuesto al Valor Agregado (t.o. 1997, Decreto 280/1997), art. 28, first paragraph: 21%",
+                     *               "read": "2026-11-24"
+                     *             },
+                     *             "verified": false
+                     *           }
+                     *         },
+                     *         "rules": {
+                     *           "effective_from": "2024-12-01",
+                     *           "source": "Decreto 1065/2024; RG ARCA 5608/2024",
+                     *           "overridden": [],
+                     *           "regime_rules_effective_from": "2025-01-23",
+                     *           "regime_rules_source": "RG ARCA 5631/2025"
+                     *         },
+                     *         "regimes": [
+                     *           {
+                     *             "regime": "P",
+                     *             "regime_name": "personal",
+                     *             "values": {
+                     *               "declared_value": 120,
+                     *               "fob": 120,
+                     *               "freight": 15,
+                     *               "insurance": 1.2,
+                     *               "cif": 136.2,
+                     *               "currency": "USD"
+                     *             },
+                     *             "duties_and_taxes": {
+                     *               "fob_value": 120,
+                     *               "freight": 15,
+                     *               "insurance": 1.2,
+                     *               "cif_value": 136.2,
+                     *               "franchise_usd_applied": 120,
+                     *               "duty_base": 0,
+                     *               "duty_rate": 35,
+                     *               "customs_duty": 0,
+                     *               "statistics_fee_rate": 3,
+                     *               "statistics_fee": 0,
+                     *               "vat_base": 136.2,
+                     *               "vat_rate": 21,
+                     *               "vat": 28.6,
+                     *               "ddp_value": 164.8,
+                     *               "amount_to_pay": 28.6,
+                     *               "currency": "USD",
+                     *               "explanation": [
+                     *                 "FOB 120.00 for 4 unit(s)",
+                     *                 "freight 15.00: shipment freight 15.00 as declared (1.2 kg chargeable), split by chargeable weight (this product 1.2 kg)",
+                     *                 "insurance 1.20: shipment insurance 1.20 as declared, split by FOB"
+                     *               ]
+                     *             },
+                     *             "total_landed_cost": 164.8,
+                     *             "difference": -62.63
+                     *           },
+                     *           {
+                     *             "regime": "C",
+                     *             "regime_name": "commercial",
+                     *             "values": {
+                     *               "declared_value": 120,
+                     *               "fob": 120,
+                     *               "freight": 15,
+                     *               "insurance": 1.2,
+                     *               "cif": 136.2,
+                     *               "currency": "USD"
+                     *             },
+                     *             "duties_and_taxes": {
+                     *               "fob_value": 120,
+                     *               "freight": 15,
+                     *               "insurance": 1.2,
+                     *               "cif_value": 136.2,
+                     *               "franchise_usd_applied": 0,
+                     *               "duty_base": 136.2,
+                     *               "duty_rate": 35,
+                     *               "customs_duty": 47.67,
+                     *               "statistics_fee_rate": 3,
+                     *               "statistics_fee": 4.09,
+                     *               "vat_base": 187.96,
+                     *               "vat_rate": 21,
+                     *               "vat": 39.47,
+                     *               "ddp_value": 227.43,
+                     *               "amount_to_pay": 91.23,
+                     *               "currency": "USD",
+                     *               "explanation": [
+                     *                 "FOB 120.00 for 4 unit(s)",
+                     *                 "freight 15.00: shipment freight 15.00 as declared (1.2 kg chargeable), split by chargeable weight (this product 1.2 kg)",
+                     *                 "insurance 1.20: shipment insurance 1.20 as declared, split by FOB"
+                     *               ]
+                     *             },
+                     *             "total_landed_cost": 227.43,
+                     *             "difference": 0
+                     *           }
+                     *         ],
+                     *         "calculated_at": "2026-12-07T04:31:22.901Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -15765,6 +18079,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -15872,6 +18191,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The given data was invalid.",
+                     *       "error": "validation_failed",
+                     *       "errors": {
+                     *         "destination_country": [
+                     *           "Required."
+                     *         ],
+                     *         "declared_value": [
+                     *           "Required."
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -15949,7 +18283,9 @@ export interface operations {
     CustomsNcmSearch: {
         parameters: {
             query: {
+                /** @example remera algodón */
                 q: string;
+                /** @example 5 */
                 limit?: string;
             };
             header?: never;
@@ -15972,6 +18308,45 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": [
+                     *         {
+                     *           "ncm_code": "6109.10.00",
+                     *           "description": "Camisetas (remeras), incluidas las interiores, de punto, de algodón",
+                     *           "description_en": "T-shirts, singlets and other vests, knitted, of cotton",
+                     *           "duty_rate": 35,
+                     *           "duty_rate_status": "unverified",
+                     *           "vat_rate": 21
+                     *         },
+                     *         {
+                     *           "ncm_code": "6104.42.00",
+                     *           "description": "Vestidos de punto, para mujeres o niñas, de algodón",
+                     *           "description_en": "Women's or girls' dresses, knitted, of cotton",
+                     *           "duty_rate": 35,
+                     *           "duty_rate_status": "unverified",
+                     *           "vat_rate": 21
+                     *         },
+                     *         {
+                     *           "ncm_code": "6105.10.00",
+                     *           "description": "Camisas de punto para hombres o niños, de algodón (chombas, polos)",
+                     *           "description_en": "Men's or boys' shirts, knitted, of cotton (polo shirts)",
+                     *           "duty_rate": 35,
+                     *           "duty_rate_status": "unverified",
+                     *           "vat_rate": 21
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "q": "remera algodón",
+                     *         "kind": "words",
+                     *         "total": 3,
+                     *         "limit": 5,
+                     *         "table": "builtin",
+                     *         "table_version": null
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -16013,6 +18388,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -16094,6 +18474,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The given data was invalid.",
+                     *       "error": "validation_failed",
+                     *       "errors": {
+                     *         "q": [
+                     *           "Must not contain control characters."
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -16171,7 +18563,9 @@ export interface operations {
     ManifestsList: {
         parameters: {
             query?: {
+                /** @example 1 */
                 page?: string;
+                /** @example 20 */
                 per_page?: string;
             };
             header?: never;
@@ -16194,6 +18588,33 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": [
+                     *         {
+                     *           "manifest_id": "MAN-2026-0042",
+                     *           "batch_id": "BT8091A28F3B422CD203F0",
+                     *           "total_products": 2,
+                     *           "processing_status": "completed",
+                     *           "created_at": "2026-12-07T04:31:22.993Z"
+                     *         },
+                     *         {
+                     *           "manifest_id": "176-12345675",
+                     *           "batch_id": "BTE418BF79C581EA9E1DAC",
+                     *           "total_products": 3,
+                     *           "processing_status": "completed",
+                     *           "created_at": "2026-12-07T04:31:18.398Z"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "current_page": 1,
+                     *         "last_page": 1,
+                     *         "per_page": 20,
+                     *         "total": 2
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -16232,6 +18653,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -16313,6 +18739,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The given data was invalid.",
+                     *       "error": "validation_failed",
+                     *       "errors": {
+                     *         "page": [
+                     *           "Must be a whole number."
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -16401,6 +18839,31 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "manifest": "MAN-2026-0042",
+                 *       "products": [
+                 *         {
+                 *           "awb_number": "AWB0000101",
+                 *           "consignee": "Lucía Fernández",
+                 *           "tax_id": "27234567891",
+                 *           "product_description": "Zapatillas de running",
+                 *           "quantity": 1,
+                 *           "unit_value": 49.9,
+                 *           "country_of_manufacture": "VN"
+                 *         },
+                 *         {
+                 *           "awb_number": "AWB0000102",
+                 *           "consignee": "Juan Gómez",
+                 *           "tax_id": "20123456786",
+                 *           "product_description": "Funda de celular",
+                 *           "quantity": 2,
+                 *           "unit_value": 6.5,
+                 *           "country_of_manufacture": "CN"
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     manifest: string;
                     products: {
@@ -16432,6 +18895,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Manifest queued for processing.",
+                     *       "data": {
+                     *         "manifest_id": "MAN-2026-0042",
+                     *         "batch_id": "BT8091A28F3B422CD203F0",
+                     *         "total_products": 2,
+                     *         "processing_status": "pending"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -16486,6 +18961,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -16621,6 +19101,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The given data was invalid.",
+                     *       "error": "validation_failed",
+                     *       "errors": {
+                     *         "manifest": [
+                     *           "Invalid key: Expected \"manifest\" but received undefined"
+                     *         ],
+                     *         "products": [
+                     *           "Invalid key: Expected \"products\" but received undefined"
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -16698,11 +19193,14 @@ export interface operations {
     ManifestsShow: {
         parameters: {
             query?: {
+                /** @example 1 */
                 page?: string;
+                /** @example 50 */
                 per_page?: string;
             };
             header?: never;
             path: {
+                /** @example MAN-2026-0042 */
                 manifest: string;
             };
             cookie?: never;
@@ -16723,6 +19221,86 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "manifest": {
+                     *           "manifest_id": "MAN-2026-0042",
+                     *           "batch_id": "BT8091A28F3B422CD203F0",
+                     *           "status": "completed",
+                     *           "progress": 100,
+                     *           "summary": {
+                     *             "total_awbs": 2,
+                     *             "total_articles": 2,
+                     *             "personal_items": 2,
+                     *             "commercial_items": 0,
+                     *             "prohibited_items": 0,
+                     *             "amount_to_pay": 14.39,
+                     *             "currency": "USD",
+                     *             "risk_flags": {
+                     *               "products": 0,
+                     *               "total": 0,
+                     *               "by_rule": {}
+                     *             }
+                     *           },
+                     *           "mawb_number": "MAN-2026-0042",
+                     *           "closed_at": null,
+                     *           "created_at": "2026-12-07T04:31:22.993Z",
+                     *           "updated_at": "2026-12-07T04:31:23.365Z",
+                     *           "processing_status": "completed"
+                     *         },
+                     *         "products": [
+                     *           {
+                     *             "awb_number": "AWB0000101",
+                     *             "tracking_number": null,
+                     *             "item_key": "df9ca27f57d7b72a1bf8bd834d19eeae10a79b9978756c9c4f15fd16c158c635",
+                     *             "consignee": "Lucía Fernández",
+                     *             "product_description": "Zapatillas de running",
+                     *             "quantity": 1,
+                     *             "fob_value": 49.9,
+                     *             "country_of_manufacture": "VN",
+                     *             "ncm_code": "6404.11.00",
+                     *             "regime": "P",
+                     *             "cif_value": 52.9,
+                     *             "ddp_value": 64.01,
+                     *             "customs_duty": 0,
+                     *             "customs_channel": "V",
+                     *             "quota": {
+                     *               "tax_id": "27234567891",
+                     *               "quota": 3
+                     *             }
+                     *           },
+                     *           {
+                     *             "awb_number": "AWB0000102",
+                     *             "tracking_number": null,
+                     *             "item_key": "edc06caa0daff31656d397d9f88c24a542aaf08e34c774a224c9c788ecc8daaf",
+                     *             "consignee": "Juan Gómez",
+                     *             "product_description": "Funda de celular",
+                     *             "quantity": 2,
+                     *             "fob_value": 13,
+                     *             "country_of_manufacture": "CN",
+                     *             "ncm_code": "3926.90.90",
+                     *             "regime": "P",
+                     *             "cif_value": 15.63,
+                     *             "ddp_value": 18.91,
+                     *             "customs_duty": 0,
+                     *             "customs_channel": "V",
+                     *             "quota": {
+                     *               "tax_id": "20123456786",
+                     *               "quota": 3
+                     *             }
+                     *           }
+                     *         ]
+                     *       },
+                     *       "meta": {
+                     *         "current_page": 1,
+                     *         "per_page": 50,
+                     *         "total": 2,
+                     *         "last_page": 1
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -16809,6 +19387,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -16916,6 +19499,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The given data was invalid.",
+                     *       "error": "validation_failed",
+                     *       "errors": {
+                     *         "page": [
+                     *           "Must be a whole number."
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -16995,6 +19590,7 @@ export interface operations {
             query?: {
                 since?: string;
                 cursor?: string;
+                /** @example 20 */
                 per_page?: string;
             };
             header?: never;
@@ -17017,6 +19613,57 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "documents": {
+                     *           "awaiting_validation": 0,
+                     *           "awaiting_approval": 0,
+                     *           "oldest_at": null,
+                     *           "by_account": []
+                     *         },
+                     *         "review": {
+                     *           "products_awaiting": 1,
+                     *           "at_stake": 4.77,
+                     *           "batches_open": 1,
+                     *           "flights": 1,
+                     *           "risk_flags": 0,
+                     *           "batches_processing": 0
+                     *         },
+                     *         "flights": [
+                     *           {
+                     *             "mawb_number": "176-12345675",
+                     *             "oldest_at": "2026-12-07T04:31:18.398Z",
+                     *             "products_awaiting": 1,
+                     *             "at_stake": 4.77,
+                     *             "risk_flags": 0,
+                     *             "batches": [
+                     *               {
+                     *                 "batch_id": "BTE418BF79C581EA9E1DAC",
+                     *                 "manifest_number": "176-12345675",
+                     *                 "account_id": 2,
+                     *                 "account_name": "Andes Courier SA",
+                     *                 "created_at": "2026-12-07T04:31:18.398Z",
+                     *                 "products": 3,
+                     *                 "products_awaiting": 1,
+                     *                 "at_stake": 4.77,
+                     *                 "amount_to_pay": 16.94,
+                     *                 "risk_flags": 0,
+                     *                 "reviewed": 0
+                     *               }
+                     *             ]
+                     *           }
+                     *         ]
+                     *       },
+                     *       "meta": {
+                     *         "since": "2026-09-08T04:31:21.300Z",
+                     *         "per_page": 20,
+                     *         "cursor": null,
+                     *         "next_cursor": null
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -17101,6 +19748,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -17182,6 +19834,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The given data was invalid.",
+                     *       "error": "validation_failed",
+                     *       "errors": {
+                     *         "since": [
+                     *           "Must be a date (2026-11-01) or an ISO 8601 UTC timestamp."
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -17260,7 +19924,9 @@ export interface operations {
         parameters: {
             query?: {
                 cursor?: string;
+                /** @example 20 */
                 per_page?: string;
+                /** @example completed */
                 status?: "pending" | "processing" | "completed" | "failed";
             };
             header?: never;
@@ -17283,6 +19949,45 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": [
+                     *         {
+                     *           "manifest_id": "176-12345675",
+                     *           "batch_id": "BTE418BF79C581EA9E1DAC",
+                     *           "status": "completed",
+                     *           "progress": 100,
+                     *           "summary": {
+                     *             "total_awbs": 3,
+                     *             "total_articles": 3,
+                     *             "personal_items": 3,
+                     *             "commercial_items": 0,
+                     *             "prohibited_items": 0,
+                     *             "amount_to_pay": 16.94,
+                     *             "currency": "USD",
+                     *             "risk_flags": {
+                     *               "products": 0,
+                     *               "total": 0,
+                     *               "by_rule": {}
+                     *             }
+                     *           },
+                     *           "mawb_number": "176-12345675",
+                     *           "closed_at": null,
+                     *           "created_at": "2026-12-07T04:31:18.398Z",
+                     *           "updated_at": "2026-12-07T04:31:21.214Z",
+                     *           "account_id": 2,
+                     *           "account_name": "Andes Courier SA",
+                     *           "reviewed": 0
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "per_page": 20,
+                     *         "cursor": null,
+                     *         "next_cursor": null
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -17347,6 +20052,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -17428,6 +20138,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The given data was invalid.",
+                     *       "error": "validation_failed",
+                     *       "errors": {
+                     *         "cursor": [
+                     *           "Is not a cursor this list answered; leave it out to start from the first page."
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -17505,9 +20227,11 @@ export interface operations {
     ReviewSearch: {
         parameters: {
             query: {
+                /** @example AWB0000001 */
                 q: string;
                 kind?: "batch" | "awb" | "taxid" | "consignee" | "product" | "document";
                 cursor?: string;
+                /** @example 20 */
                 per_page?: string;
             };
             header?: never;
@@ -17530,6 +20254,61 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "q": "AWB0000001",
+                     *         "kinds": [
+                     *           "batches",
+                     *           "awbs",
+                     *           "consignees"
+                     *         ],
+                     *         "batches": {
+                     *           "results": [],
+                     *           "more": false,
+                     *           "next_cursor": null
+                     *         },
+                     *         "awbs": {
+                     *           "results": [
+                     *             {
+                     *               "kind": "awb",
+                     *               "value": "AWB0000001",
+                     *               "account_id": 2,
+                     *               "account_name": "Andes Courier SA",
+                     *               "batch_id": "BTE418BF79C581EA9E1DAC",
+                     *               "manifest_number": "176-12345675",
+                     *               "awb_number": "AWB0000001",
+                     *               "item_key": "line-1",
+                     *               "link": "/console/manifests/BTE418BF79C581EA9E1DAC?awb=AWB0000001"
+                     *             }
+                     *           ],
+                     *           "more": false,
+                     *           "next_cursor": null
+                     *         },
+                     *         "tax_ids": {
+                     *           "results": [],
+                     *           "more": false,
+                     *           "next_cursor": null
+                     *         },
+                     *         "consignees": {
+                     *           "results": [],
+                     *           "more": false,
+                     *           "next_cursor": null
+                     *         },
+                     *         "products": {
+                     *           "results": [],
+                     *           "more": false,
+                     *           "next_cursor": null
+                     *         },
+                     *         "documents": {
+                     *           "results": [],
+                     *           "more": false,
+                     *           "next_cursor": null
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -17716,6 +20495,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -17797,6 +20581,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The given data was invalid.",
+                     *       "error": "validation_failed",
+                     *       "errors": {
+                     *         "q": [
+                     *           "Must not contain control characters."
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -17875,10 +20671,12 @@ export interface operations {
         parameters: {
             query?: {
                 cursor?: string;
+                /** @example 50 */
                 per_page?: string;
             };
             header?: never;
             path: {
+                /** @example 176-12345675 */
                 manifest: string;
             };
             cookie?: never;
@@ -17899,6 +20697,99 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": [
+                     *         {
+                     *           "awb_number": "AWB0000003",
+                     *           "tracking_number": null,
+                     *           "item_key": "line-3",
+                     *           "description": "Regalo sorpresa",
+                     *           "consignee": "Lucía Fernández",
+                     *           "tax_id": "27-34567890-0",
+                     *           "tax_id_valid": true,
+                     *           "quota": 4,
+                     *           "regime": "P",
+                     *           "declared_code": null,
+                     *           "ncm_code": "3926.90.90",
+                     *           "classification_confidence": 0.1,
+                     *           "classification_source": "offline",
+                     *           "classification_evidence": "No tariff row matches the description; fallback 3926.90.90, to be reviewed.",
+                     *           "fob_value": 20,
+                     *           "cif_value": 22.7,
+                     *           "customs_duty": 0,
+                     *           "statistics_fee": 0,
+                     *           "vat": 4.77,
+                     *           "ddp_value": 27.47,
+                     *           "amount_to_pay": 4.77,
+                     *           "currency": "USD",
+                     *           "customs_channel": "A",
+                     *           "reasons": [
+                     *             "personal: the consignee is a person (CUIL 27-34567890-0)",
+                     *             "within the courier limits: FOB USD 20.00 of USD 3,000.00, at most 3 units of a kind (RG ARCA 5631/2025)",
+                     *             "low-confidence: Tariff classification confidence below 0.8 (the classifier's calibration): document review of the NCM code. (confidence 0.1)"
+                     *           ],
+                     *           "breakdown": {
+                     *             "fob_value": 20,
+                     *             "freight": 2.5,
+                     *             "insurance": 0.2,
+                     *             "cif_value": 22.7,
+                     *             "franchise_usd_applied": 20,
+                     *             "duty_base": 0,
+                     *             "duty_rate": 18,
+                     *             "customs_duty": 0,
+                     *             "statistics_fee_rate": 3,
+                     *             "statistics_fee": 0,
+                     *             "vat_base": 22.7,
+                     *             "vat_rate": 21,
+                     *             "vat": 4.77,
+                     *             "ddp_value": 27.47,
+                     *             "amount_to_pay": 4.77,
+                     *             "currency": "USD",
+                     *             "explanation": [
+                     *               "FOB 20.00 for 1 unit(s)",
+                     *               "freight 2.50: shipment freight 2.50 = 0.5 kg chargeable x USD 5.00/kg, split by chargeable weight (this product 0.5 kg)",
+                     *               "insurance 0.20: 1% of shipment FOB 20.00 = 0.20, split by FOB"
+                     *             ]
+                     *           },
+                     *           "tariff_rates": {
+                     *             "duty": {
+                     *               "rate": 18,
+                     *               "status": "unverified",
+                     *               "source": "built-in estimate"
+                     *             },
+                     *             "statistics_fee": {
+                     *               "rate": 3,
+                     *               "status": "verified"
+                     *             },
+                     *             "vat": {
+                     *               "rate": 21,
+                     *               "status": "verified"
+                     *             },
+                     *             "verified": false
+                     *           },
+                     *           "review_causes": [
+                     *             "channel_a",
+                     *             "low_confidence"
+                     *           ],
+                     *           "candidates": []
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "per_page": 50,
+                     *         "cursor": null,
+                     *         "next_cursor": null,
+                     *         "review_threshold": 0.8,
+                     *         "products_awaiting": 1,
+                     *         "batch_id": "BTE418BF79C581EA9E1DAC",
+                     *         "manifest_number": "176-12345675",
+                     *         "closed_at": null,
+                     *         "account_id": 2,
+                     *         "account_name": "Andes Courier SA"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -18007,6 +20898,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -18143,6 +21039,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The given data was invalid.",
+                     *       "error": "validation_failed",
+                     *       "errors": {
+                     *         "cursor": [
+                     *           "Is not a cursor this list answered; leave it out to start from the first page."
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -18222,13 +21130,21 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example 176-12345675 */
                 manifest: string;
+                /** @example AWB0000001 */
                 awb: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "ncm_code": "6109.10.00",
+                 *       "reason": "Knitted cotton t-shirt: 6109.10.00, as declared"
+                 *     }
+                 */
                 "application/json": {
                     ncm_code: string;
                     reason: string;
@@ -18251,6 +21167,108 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "NCM of line-1 set to 6109.10.00; its shipment was computed again.",
+                     *       "data": {
+                     *         "batch_id": "BTE418BF79C581EA9E1DAC",
+                     *         "manifest_number": "176-12345675",
+                     *         "awb_number": "AWB0000001",
+                     *         "item_key": "line-1",
+                     *         "revision": 2,
+                     *         "before": {
+                     *           "ncm_code": "6109.10.00",
+                     *           "classification_source": "partner",
+                     *           "customs_duty": 0,
+                     *           "vat": 3.18,
+                     *           "amount_to_pay": 3.18,
+                     *           "customs_channel": "V"
+                     *         },
+                     *         "product": {
+                     *           "awb_number": "AWB0000001",
+                     *           "tracking_number": null,
+                     *           "item_key": "line-1",
+                     *           "description": "Cotton t-shirt",
+                     *           "consignee": "María Pérez",
+                     *           "tax_id": "27-23456789-1",
+                     *           "tax_id_valid": true,
+                     *           "quota": 4,
+                     *           "regime": "P",
+                     *           "declared_code": "6109.10.00",
+                     *           "ncm_code": "6109.10.00",
+                     *           "classification_confidence": 1,
+                     *           "classification_source": "broker",
+                     *           "classification_evidence": "Decided by Despachante Uno token on 2026-12-07 (revision 2): Knitted cotton t-shirt: 6109.10.00, as declared",
+                     *           "fob_value": 12.5,
+                     *           "cif_value": 15.13,
+                     *           "customs_duty": 0,
+                     *           "statistics_fee": 0,
+                     *           "vat": 3.18,
+                     *           "ddp_value": 18.31,
+                     *           "amount_to_pay": 3.18,
+                     *           "currency": "USD",
+                     *           "customs_channel": "V",
+                     *           "reasons": [
+                     *             "personal: the consignee is a person (CUIL 27-23456789-1)",
+                     *             "within the courier limits: FOB USD 12.50 of USD 3,000.00, at most 3 units of a kind (RG ARCA 5631/2025)",
+                     *             "default: No risk rule applies: automatic clearance."
+                     *           ],
+                     *           "breakdown": {
+                     *             "fob_value": 12.5,
+                     *             "freight": 2.5,
+                     *             "insurance": 0.13,
+                     *             "cif_value": 15.13,
+                     *             "franchise_usd_applied": 12.5,
+                     *             "duty_base": 0,
+                     *             "duty_rate": 35,
+                     *             "customs_duty": 0,
+                     *             "statistics_fee_rate": 3,
+                     *             "statistics_fee": 0,
+                     *             "vat_base": 15.13,
+                     *             "vat_rate": 21,
+                     *             "vat": 3.18,
+                     *             "ddp_value": 18.31,
+                     *             "amount_to_pay": 3.18,
+                     *             "currency": "USD",
+                     *             "explanation": [
+                     *               "FOB 12.50 for 1 unit(s)",
+                     *               "freight 2.50: shipment freight 2.50 = 0.5 kg chargeable x USD 5.00/kg (declared 0.3 kg, minimum 0.5 kg applies), split by chargeable weight (this product 0.3 kg)",
+                     *               "insurance 0.13: 1% of shipment FOB 12.50 = 0.13, split by FOB"
+                     *             ]
+                     *           },
+                     *           "tariff_rates": {
+                     *             "duty": {
+                     *               "rate": 35,
+                     *               "status": "unverified",
+                     *               "source": "built-in estimate"
+                     *             },
+                     *             "statistics_fee": {
+                     *               "rate": 3,
+                     *               "status": "verified"
+                     *             },
+                     *             "vat": {
+                     *               "rate": 21,
+                     *               "status": "verified"
+                     *             },
+                     *             "verified": false
+                     *           },
+                     *           "review": {
+                     *             "revision": 2,
+                     *             "ncm_code_before": "6109.10.00",
+                     *             "ncm_code": "6109.10.00",
+                     *             "reason": "Knitted cotton t-shirt: 6109.10.00, as declared",
+                     *             "decided_by": "Despachante Uno token",
+                     *             "decided_at": "2026-12-07T04:31:21.598Z"
+                     *           }
+                     *         },
+                     *         "summary": {
+                     *           "amount_to_pay": 16.94,
+                     *           "currency": "USD"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -18385,6 +21403,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -18547,6 +21570,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The given data was invalid.",
+                     *       "error": "validation_failed",
+                     *       "errors": {
+                     *         "ncm_code": [
+                     *           "Invalid key: Expected \"ncm_code\" but received undefined"
+                     *         ],
+                     *         "reason": [
+                     *           "Invalid key: Expected \"reason\" but received undefined"
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -18658,10 +21696,12 @@ export interface operations {
         parameters: {
             query?: {
                 cursor?: string;
+                /** @example 50 */
                 per_page?: string;
             };
             header?: never;
             path: {
+                /** @example 176-12345675 */
                 manifest: string;
             };
             cookie?: never;
@@ -18682,6 +21722,46 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": [
+                     *         {
+                     *           "group_id": "10f0ac509c301622",
+                     *           "description": "Regalo sorpresa",
+                     *           "declared_code": null,
+                     *           "products": 1,
+                     *           "awbs": 1,
+                     *           "amount_to_pay": 4.77,
+                     *           "ncm_codes": [
+                     *             {
+                     *               "ncm_code": "3926.90.90",
+                     *               "products": 1
+                     *             }
+                     *           ],
+                     *           "review_causes": [
+                     *             "channel_a",
+                     *             "low_confidence"
+                     *           ],
+                     *           "item_keys": [
+                     *             "line-3"
+                     *           ],
+                     *           "candidates": []
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "per_page": 50,
+                     *         "cursor": null,
+                     *         "next_cursor": null,
+                     *         "groups": 1,
+                     *         "batch_id": "BTE418BF79C581EA9E1DAC",
+                     *         "manifest_number": "176-12345675",
+                     *         "closed_at": null,
+                     *         "account_id": 2,
+                     *         "account_name": "Andes Courier SA"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -18735,6 +21815,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -18871,6 +21956,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The given data was invalid.",
+                     *       "error": "validation_failed",
+                     *       "errors": {
+                     *         "cursor": [
+                     *           "Is not a cursor this list answered; leave it out to start from the first page."
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -18950,13 +22047,21 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example 176-12345675 */
                 manifest: string;
+                /** @example 0f1e2d3c4b5a6978 */
                 group: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "ncm_code": "6109.10.00",
+                 *       "reason": "The invoice shows a knitted cotton t-shirt"
+                 *     }
+                 */
                 "application/json": {
                     ncm_code: string;
                     reason: string;
@@ -18978,6 +22083,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "NCM 6109.10.00 decided for 1 products of 1 AWBs; their shipments were computed again.",
+                     *       "data": {
+                     *         "batch_id": "BTE418BF79C581EA9E1DAC",
+                     *         "manifest_number": "176-12345675",
+                     *         "group_id": "10f0ac509c301622",
+                     *         "revision": 1,
+                     *         "ncm_code": "6109.10.00",
+                     *         "changed": 1,
+                     *         "awbs": 1,
+                     *         "customs_duty_moved": 0,
+                     *         "amount_to_pay_moved": 0,
+                     *         "left_review": 1,
+                     *         "summary": {
+                     *           "amount_to_pay": 16.94,
+                     *           "currency": "USD",
+                     *           "review_pending": 0
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -19045,6 +22173,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -19207,6 +22340,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The given data was invalid.",
+                     *       "error": "validation_failed",
+                     *       "errors": {
+                     *         "ncm_code": [
+                     *           "Invalid key: Expected \"ncm_code\" but received undefined"
+                     *         ],
+                     *         "reason": [
+                     *           "Invalid key: Expected \"reason\" but received undefined"
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -19318,10 +22466,12 @@ export interface operations {
         parameters: {
             query?: {
                 cursor?: string;
+                /** @example 50 */
                 per_page?: string;
             };
             header?: never;
             path: {
+                /** @example 176-12345675 */
                 manifest: string;
             };
             cookie?: never;
@@ -19342,6 +22492,48 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": [
+                     *         {
+                     *           "revision": 2,
+                     *           "ncm_code_before": "6109.10.00",
+                     *           "ncm_code": "6109.10.00",
+                     *           "reason": "Knitted cotton t-shirt: 6109.10.00, as declared",
+                     *           "decided_by": "Despachante Uno token",
+                     *           "decided_at": "2026-12-07T04:31:21.598Z",
+                     *           "awb_number": "AWB0000001",
+                     *           "item_key": "line-1",
+                     *           "customs_duty_before": 0,
+                     *           "customs_duty": 0,
+                     *           "customs_channel_before": "V",
+                     *           "customs_channel": "V"
+                     *         },
+                     *         {
+                     *           "revision": 1,
+                     *           "ncm_code_before": "3926.90.90",
+                     *           "ncm_code": "6109.10.00",
+                     *           "reason": "The invoice shows a knitted cotton t-shirt",
+                     *           "decided_by": "Despachante Uno token",
+                     *           "decided_at": "2026-12-07T04:31:21.527Z",
+                     *           "awb_number": "AWB0000003",
+                     *           "item_key": "line-3",
+                     *           "customs_duty_before": 0,
+                     *           "customs_duty": 0,
+                     *           "customs_channel_before": "A",
+                     *           "customs_channel": "V",
+                     *           "group_id": "10f0ac509c301622",
+                     *           "group_size": 1
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "per_page": 50,
+                     *         "cursor": null,
+                     *         "next_cursor": null
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -19387,6 +22579,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -19494,6 +22691,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The given data was invalid.",
+                     *       "error": "validation_failed",
+                     *       "errors": {
+                     *         "cursor": [
+                     *           "Is not a cursor this list answered; leave it out to start from the first page."
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -19571,10 +22780,12 @@ export interface operations {
     QuotaShipments: {
         parameters: {
             query?: {
+                /** @example 2026 */
                 year?: string;
             };
             header?: never;
             path: {
+                /** @example 27234567891 */
                 tax_id: string;
             };
             cookie?: never;
@@ -19595,6 +22806,35 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "tax_id": "27234567891",
+                     *         "tax_id_formatted": "27-23456789-1",
+                     *         "year": 2026,
+                     *         "limit": 5,
+                     *         "used": 1,
+                     *         "remaining": 4,
+                     *         "shipments": [
+                     *           {
+                     *             "awb_number": "AWB0000001",
+                     *             "account_id": 2,
+                     *             "batches": [
+                     *               {
+                     *                 "batch_id": "BTE418BF79C581EA9E1DAC",
+                     *                 "manifest_number": "176-12345675",
+                     *                 "status": "completed",
+                     *                 "closed_at": null,
+                     *                 "created_at": "2026-12-07T04:31:18.398Z"
+                     *               }
+                     *             ]
+                     *           }
+                     *         ],
+                     *         "others": 0
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -19639,6 +22879,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -19746,6 +22991,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The given data was invalid.",
+                     *       "error": "validation_failed",
+                     *       "errors": {
+                     *         "year": [
+                     *           "Must be a whole number."
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -19888,6 +23145,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example app.js */
                 asset: string;
             };
             cookie?: never;
@@ -20037,6 +23295,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example inbox */
                 screen: string;
             };
             cookie?: never;
@@ -20124,7 +23383,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example quota */
                 screen: string;
+                /** @example 27234567891 */
                 item: string;
             };
             cookie?: never;
@@ -20228,6 +23489,32 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": [
+                     *         {
+                     *           "event": "order.created",
+                     *           "type": "order",
+                     *           "action": "created",
+                     *           "description": "New order received"
+                     *         },
+                     *         {
+                     *           "event": "order.updated",
+                     *           "type": "order",
+                     *           "action": "updated",
+                     *           "description": "Order status changed"
+                     *         },
+                     *         {
+                     *           "event": "order.cancelled",
+                     *           "type": "order",
+                     *           "action": "cancelled",
+                     *           "description": "Order was cancelled"
+                     *         }
+                     *       ],
+                     *       "count": 18
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -20256,6 +23543,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -20403,6 +23695,37 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": [
+                     *         {
+                     *           "id": 1,
+                     *           "endpoint_url": "http://127.0.0.1:45447/hooks",
+                     *           "events": [
+                     *             "manifest.processed",
+                     *             "manifest.processing_failed",
+                     *             "document.approved"
+                     *           ],
+                     *           "active": true,
+                     *           "health_status": "healthy",
+                     *           "health_status_color": "green",
+                     *           "consecutive_failures": 0,
+                     *           "failed_deliveries": 0,
+                     *           "disabled_reason": null,
+                     *           "last_delivery_at": null,
+                     *           "last_success_at": null,
+                     *           "created_at": "2026-12-07T04:31:22.499Z",
+                     *           "updated_at": "2026-12-07T04:31:22.499Z",
+                     *           "created_by": {
+                     *             "token_id": 2,
+                     *             "name": "Andes Courier SA token"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "count": 1
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -20453,6 +23776,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -20586,6 +23914,17 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "endpoint_url": "https://hooks.andes.example.com/despacho",
+                 *       "events": [
+                 *         "manifest.processed",
+                 *         "manifest.processing_failed",
+                 *         "document.approved"
+                 *       ],
+                 *       "active": true
+                 *     }
+                 */
                 "application/json": {
                     endpoint_url: string;
                     events: ("order.created" | "order.updated" | "order.cancelled" | "shipment.created" | "shipment.delivered" | "inventory.low_stock" | "manifest.processed" | "manifest.processing_completed" | "manifest.reviewed" | "manifest.invalid_cuit_detected" | "manifest.total_due" | "manifest.processing_failed" | "document.uploaded" | "document.validated" | "document.approved" | "document.rejected" | "document.superseded" | "document.downloaded")[];
@@ -20609,6 +23948,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Subscription created.",
+                     *       "data": {
+                     *         "id": 1,
+                     *         "endpoint_url": "http://127.0.0.1:45447/hooks",
+                     *         "events": [
+                     *           "manifest.processed",
+                     *           "manifest.processing_failed",
+                     *           "document.approved"
+                     *         ],
+                     *         "active": true,
+                     *         "health_status": "healthy",
+                     *         "health_status_color": "green",
+                     *         "consecutive_failures": 0,
+                     *         "failed_deliveries": 0,
+                     *         "disabled_reason": null,
+                     *         "last_delivery_at": null,
+                     *         "last_success_at": null,
+                     *         "created_at": "2026-12-07T04:31:22.499Z",
+                     *         "updated_at": "2026-12-07T04:31:22.499Z",
+                     *         "created_by": {
+                     *           "token_id": 2,
+                     *           "name": "Andes Courier SA token"
+                     *         },
+                     *         "hmac_secret": "whsec_xGwcEI0hbAkO5ZrO8kOR5GkvATvaHW49+m/OxVC3t4c=",
+                     *         "standard_webhooks_secret": "whsec_xGwcEI0hbAkO5ZrO8kOR5GkvATvaHW49+m/OxVC3t4c="
+                     *       },
+                     *       "important": "Store the secret now: it is shown only once. It signs both X-Service-Signature and webhook-signature; a Standard Webhooks library takes it as it is."
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -20690,6 +24061,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -20797,6 +24173,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The given data was invalid.",
+                     *       "error": "validation_failed",
+                     *       "errors": {
+                     *         "endpoint_url": [
+                     *           "Invalid key: Expected \"endpoint_url\" but received undefined"
+                     *         ],
+                     *         "events": [
+                     *           "Invalid key: Expected \"events\" but received undefined"
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -20876,6 +24267,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example 1 */
                 id: string;
             };
             cookie?: never;
@@ -20896,6 +24288,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": 1,
+                     *         "endpoint_url": "http://127.0.0.1:45447/hooks",
+                     *         "events": [
+                     *           "manifest.processed",
+                     *           "manifest.processing_failed",
+                     *           "document.approved"
+                     *         ],
+                     *         "active": true,
+                     *         "health_status": "healthy",
+                     *         "health_status_color": "green",
+                     *         "consecutive_failures": 0,
+                     *         "failed_deliveries": 0,
+                     *         "disabled_reason": null,
+                     *         "last_delivery_at": null,
+                     *         "last_success_at": null,
+                     *         "created_at": "2026-12-07T04:31:22.499Z",
+                     *         "updated_at": "2026-12-07T04:31:22.499Z",
+                     *         "created_by": {
+                     *           "token_id": 2,
+                     *           "name": "Andes Courier SA token"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -20945,6 +24365,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -21100,12 +24525,23 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example 1 */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "events": [
+                 *         "manifest.processed",
+                 *         "manifest.processing_failed",
+                 *         "manifest.total_due",
+                 *         "document.approved"
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     endpoint_url?: string;
                     events?: ("order.created" | "order.updated" | "order.cancelled" | "shipment.created" | "shipment.delivered" | "inventory.low_stock" | "manifest.processed" | "manifest.processing_completed" | "manifest.reviewed" | "manifest.invalid_cuit_detected" | "manifest.total_due" | "manifest.processing_failed" | "document.uploaded" | "document.validated" | "document.approved" | "document.rejected" | "document.superseded" | "document.downloaded")[];
@@ -21128,6 +24564,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Subscription updated.",
+                     *       "data": {
+                     *         "id": 1,
+                     *         "endpoint_url": "http://127.0.0.1:45447/hooks",
+                     *         "events": [
+                     *           "manifest.processed",
+                     *           "manifest.processing_failed",
+                     *           "manifest.total_due"
+                     *         ],
+                     *         "active": true,
+                     *         "health_status": "healthy",
+                     *         "updated_at": "2026-12-07T04:31:22.582Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -21188,6 +24642,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -21321,6 +24780,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The given data was invalid.",
+                     *       "error": "validation_failed",
+                     *       "errors": {
+                     *         "body": [
+                     *           "Send at least one of endpoint_url, events, active."
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -21400,6 +24871,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example 1 */
                 id: string;
             };
             cookie?: never;
@@ -21420,6 +24892,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Subscription deleted."
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -21467,6 +24945,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -21679,6 +25162,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example 1 */
                 id: string;
             };
             cookie?: never;
@@ -21699,6 +25183,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Test delivered.",
+                     *       "data": {
+                     *         "status_code": 200,
+                     *         "response_time_ms": 4
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -21750,6 +25244,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -22012,12 +25511,15 @@ export interface operations {
     WebhooksDeliveries: {
         parameters: {
             query?: {
+                /** @example 20 */
                 per_page?: string;
+                /** @example 1 */
                 page?: string;
                 state?: "pending" | "retrying" | "delivered" | "failed";
             };
             header?: never;
             path: {
+                /** @example 1 */
                 id: string;
             };
             cookie?: never;
@@ -22038,6 +25540,36 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": [
+                     *         {
+                     *           "id": 1,
+                     *           "event_id": "evt_bd03a848-acdc-476e-94f2-a1e63e1403c4",
+                     *           "event_type": "document.approved",
+                     *           "state": "retrying",
+                     *           "attempts": [
+                     *             {
+                     *               "status_code": 503,
+                     *               "response_time_ms": 1,
+                     *               "attempted_at": "2026-12-07T04:31:22.694Z",
+                     *               "error": "HTTP 503"
+                     *             }
+                     *           ],
+                     *           "next_attempt_at": "2026-12-07T04:32:22.695Z",
+                     *           "created_at": "2026-12-07T04:31:22.657Z",
+                     *           "updated_at": "2026-12-07T04:31:22.694Z"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "current_page": 1,
+                     *         "last_page": 1,
+                     *         "per_page": 20,
+                     *         "total": 1
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -22092,6 +25624,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -22199,6 +25736,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The given data was invalid.",
+                     *       "error": "validation_failed",
+                     *       "errors": {
+                     *         "per_page": [
+                     *           "Must be a whole number."
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -22278,7 +25827,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example 1 */
                 id: string;
+                /** @example 1 */
                 delivery: string;
             };
             cookie?: never;
@@ -22299,6 +25850,35 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Delivered.",
+                     *       "data": {
+                     *         "id": 1,
+                     *         "event_id": "evt_bd03a848-acdc-476e-94f2-a1e63e1403c4",
+                     *         "event_type": "document.approved",
+                     *         "state": "delivered",
+                     *         "attempts": [
+                     *           {
+                     *             "status_code": 503,
+                     *             "response_time_ms": 1,
+                     *             "attempted_at": "2026-12-07T04:31:22.694Z",
+                     *             "error": "HTTP 503"
+                     *           },
+                     *           {
+                     *             "status_code": 200,
+                     *             "response_time_ms": 1,
+                     *             "attempted_at": "2026-12-07T04:31:22.774Z",
+                     *             "error": null
+                     *           }
+                     *         ],
+                     *         "next_attempt_at": null,
+                     *         "created_at": "2026-12-07T04:31:22.657Z",
+                     *         "updated_at": "2026-12-07T04:31:22.774Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -22374,6 +25954,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -22612,12 +26197,18 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example 1 */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "since": "2026-12-01T00:00:00Z"
+                 *     }
+                 */
                 "application/json": {
                     /** Format: date-time */
                     since?: string;
@@ -22639,6 +26230,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "0 failed deliveries queued again.",
+                     *       "data": {
+                     *         "queued": 0
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -22689,6 +26289,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -22927,6 +26532,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example 1 */
                 id: string;
             };
             cookie?: never;
@@ -22947,6 +26553,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Secret rotated.",
+                     *       "data": {
+                     *         "id": 1,
+                     *         "hmac_secret": "whsec_j6upBkWNNPA74dUN2wenti3nHkTOrPBy5d1q4s6gE40=",
+                     *         "standard_webhooks_secret": "whsec_j6upBkWNNPA74dUN2wenti3nHkTOrPBy5d1q4s6gE40=",
+                     *         "previous_secret_expires_at": "2026-12-08T04:31:22.846Z"
+                     *       },
+                     *       "important": "Store the new secret now: it is shown only once. It signs X-Service-Signature and webhook-signature from now on; until previous_secret_expires_at the old secret signs too (X-Service-Previous-Signature, and a second webhook-signature), so switch your receiver within that time."
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -23007,6 +26626,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -23219,8 +26843,11 @@ export interface operations {
             query?: {
                 after?: string;
                 since?: string;
+                /** @example manifest.processed,document.approved */
                 types?: string;
+                /** @example 50 */
                 limit?: string;
+                /** @example asc */
                 order?: "desc" | "asc";
             };
             header?: never;
@@ -23243,6 +26870,86 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": [
+                     *         {
+                     *           "id": "evt_d7deb3b90156c09706ddf3ff87adc156",
+                     *           "type": "manifest.processed",
+                     *           "created_at": "2026-12-07T04:31:20.117Z",
+                     *           "data": {
+                     *             "manifest_number": "176-12345675",
+                     *             "batch_id": "BTE418BF79C581EA9E1DAC",
+                     *             "mawb_number": "176-12345675",
+                     *             "summary": {
+                     *               "total_awbs": 3,
+                     *               "total_products": 3,
+                     *               "personal_items": 3,
+                     *               "commercial_items": 0,
+                     *               "prohibited_items": 0,
+                     *               "amount_to_pay": 16.94,
+                     *               "currency": "USD",
+                     *               "review_pending": 1,
+                     *               "review_at_stake": 4.77,
+                     *               "risk_flags": {
+                     *                 "products": 0,
+                     *                 "total": 0,
+                     *                 "by_rule": {}
+                     *               }
+                     *             }
+                     *           }
+                     *         },
+                     *         {
+                     *           "id": "evt_ef84fb67e9b4678ac75de412404389c4",
+                     *           "type": "manifest.processed",
+                     *           "created_at": "2026-12-07T04:31:21.100Z",
+                     *           "data": {
+                     *             "manifest_number": "176-12345675",
+                     *             "batch_id": "BTE418BF79C581EA9E1DAC",
+                     *             "mawb_number": "176-12345675",
+                     *             "summary": {
+                     *               "total_awbs": 3,
+                     *               "total_products": 3,
+                     *               "personal_items": 3,
+                     *               "commercial_items": 0,
+                     *               "prohibited_items": 0,
+                     *               "amount_to_pay": 16.94,
+                     *               "currency": "USD",
+                     *               "review_pending": 1,
+                     *               "review_at_stake": 4.77,
+                     *               "risk_flags": {
+                     *                 "products": 0,
+                     *                 "total": 0,
+                     *                 "by_rule": {}
+                     *               }
+                     *             }
+                     *           }
+                     *         },
+                     *         {
+                     *           "id": "evt_2f907d94-f1a9-40f4-884b-e3dc6209a6e2",
+                     *           "type": "document.approved",
+                     *           "created_at": "2026-12-07T04:31:22.179Z",
+                     *           "data": {
+                     *             "id": 1,
+                     *             "account_id": 2,
+                     *             "document_type": "awb",
+                     *             "state": "approved",
+                     *             "version": 1,
+                     *             "file_name": "awb-0000001.pdf",
+                     *             "manifest_id": "176-12345675",
+                     *             "awb_number": "AWB0000001"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "next_cursor": "TWpBeU5pMHhNaTB3TjFRd05Eb3pNVG95TXk0ME1EVmFmR1YyZEY5a09EWmlaall5TTJJMFlXSTRNV1EwTURoa1l6UTFNamxqWXpRek9UTmpaQQFOS-BKNun3bqduJMGjrQtA",
+                     *         "has_more": false,
+                     *         "limit": 50,
+                     *         "order": "asc"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -23915,6 +27622,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -23996,6 +27708,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The given data was invalid.",
+                     *       "error": "validation_failed",
+                     *       "errors": {
+                     *         "after": [
+                     *           "Is not a cursor this feed answered (meta.next_cursor)."
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -24073,8 +27797,11 @@ export interface operations {
     OrdersList: {
         parameters: {
             query?: {
+                /** @example 1 */
                 page?: string;
+                /** @example 20 */
                 per_page?: string;
+                /** @example pending */
                 status?: "pending" | "processing" | "shipped" | "delivered" | "cancelled";
                 fulfillment_status?: "unfulfilled" | "partial" | "fulfilled";
                 channel?: "web" | "amazon" | "meli" | "shopify" | "ebay" | "mercadolibre";
@@ -24102,6 +27829,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "orders": [],
+                     *         "pagination": {
+                     *           "current_page": 1,
+                     *           "per_page": 20,
+                     *           "total": 0,
+                     *           "last_page": 1
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -24180,6 +27921,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -24261,6 +28007,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The given data was invalid.",
+                     *       "error": "validation_failed",
+                     *       "errors": {
+                     *         "page": [
+                     *           "Must be a whole number."
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -24347,6 +28105,45 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "order_number": "WEB-10452",
+                 *       "customer": {
+                 *         "name": "María Pérez",
+                 *         "email": "maria.perez@example.com",
+                 *         "phone": "+54 11 5555 0000"
+                 *       },
+                 *       "shipping_address": {
+                 *         "name": "María Pérez",
+                 *         "address1": "Av. Corrientes 1234",
+                 *         "city": "Buenos Aires",
+                 *         "state": "CABA",
+                 *         "postal_code": "C1043",
+                 *         "country": "AR",
+                 *         "phone": "+54 11 5555 0000"
+                 *       },
+                 *       "items": [
+                 *         {
+                 *           "sku": "MUG-01",
+                 *           "name": "Taza de cerámica",
+                 *           "quantity": 2,
+                 *           "price": 10.1,
+                 *           "weight": 0.4
+                 *         },
+                 *         {
+                 *           "sku": "TEE-02",
+                 *           "name": "Remera algodón",
+                 *           "quantity": 1,
+                 *           "price": 18,
+                 *           "weight": 0.2
+                 *         }
+                 *       ],
+                 *       "currency": "USD",
+                 *       "shipping": 5,
+                 *       "tax": 1.05,
+                 *       "financial_status": "paid"
+                 *     }
+                 */
                 "application/json": {
                     order_number?: string;
                     customer: {
@@ -24409,6 +28206,87 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Order created.",
+                     *       "data": {
+                     *         "id": 1,
+                     *         "order_number": "WEB-10452",
+                     *         "channel": "web",
+                     *         "channel_order_id": null,
+                     *         "status": "processing",
+                     *         "fulfillment_status": "unfulfilled",
+                     *         "financial_status": "paid",
+                     *         "customer": {
+                     *           "name": "María Pérez",
+                     *           "email": "maria.perez@example.com",
+                     *           "phone": "+54 11 5555 0000"
+                     *         },
+                     *         "shipping_address": {
+                     *           "name": "María Pérez",
+                     *           "address1": "Av. Corrientes 1234",
+                     *           "city": "Buenos Aires",
+                     *           "state": "CABA",
+                     *           "postal_code": "C1043",
+                     *           "country": "AR",
+                     *           "address2": null,
+                     *           "phone": "+54 11 5555 0000"
+                     *         },
+                     *         "items": [
+                     *           {
+                     *             "id": 1,
+                     *             "product_id": 1,
+                     *             "sku": "MUG-01",
+                     *             "name": "Taza de cerámica",
+                     *             "quantity": 2,
+                     *             "quantity_fulfilled": 0,
+                     *             "price": 10.1,
+                     *             "weight": 0.4,
+                     *             "currency": "USD"
+                     *           },
+                     *           {
+                     *             "id": 2,
+                     *             "product_id": 2,
+                     *             "sku": "TEE-02",
+                     *             "name": "Remera algodón",
+                     *             "quantity": 1,
+                     *             "quantity_fulfilled": 0,
+                     *             "price": 18,
+                     *             "weight": 0.2,
+                     *             "currency": "USD"
+                     *           }
+                     *         ],
+                     *         "item_count": 2,
+                     *         "totals": {
+                     *           "subtotal": 38.2,
+                     *           "shipping": 5,
+                     *           "tax": 1.05,
+                     *           "total": 44.25,
+                     *           "currency": "USD",
+                     *           "discount": 0
+                     *         },
+                     *         "created_at": "2026-12-07T04:31:23.715Z",
+                     *         "billing_address": null,
+                     *         "shipments": [],
+                     *         "timeline": [
+                     *           {
+                     *             "event": "order_created",
+                     *             "timestamp": "2026-12-07T04:31:23.715Z",
+                     *             "description": "Order received from the web store."
+                     *           },
+                     *           {
+                     *             "event": "payment_received",
+                     *             "timestamp": "2026-12-07T04:31:23.715Z",
+                     *             "description": "Payment of 44.25 USD received."
+                     *           }
+                     *         ],
+                     *         "notes": null,
+                     *         "cancelled_at": null,
+                     *         "updated_at": "2026-12-07T04:31:23.715Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -24571,6 +28449,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -24707,6 +28590,27 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The given data was invalid.",
+                     *       "error": "validation_failed",
+                     *       "errors": {
+                     *         "customer": [
+                     *           "Invalid key: Expected \"customer\" but received undefined"
+                     *         ],
+                     *         "shipping_address": [
+                     *           "Invalid key: Expected \"shipping_address\" but received undefined"
+                     *         ],
+                     *         "items": [
+                     *           "Invalid key: Expected \"items\" but received undefined"
+                     *         ],
+                     *         "currency": [
+                     *           "Invalid key: Expected \"currency\" but received undefined"
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -24786,6 +28690,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example 1 */
                 id: string;
             };
             cookie?: never;
@@ -24806,6 +28711,86 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": 1,
+                     *         "order_number": "WEB-10452",
+                     *         "channel": "web",
+                     *         "channel_order_id": null,
+                     *         "status": "processing",
+                     *         "fulfillment_status": "unfulfilled",
+                     *         "financial_status": "paid",
+                     *         "customer": {
+                     *           "name": "María Pérez",
+                     *           "email": "maria.perez@example.com",
+                     *           "phone": "+54 11 5555 0000"
+                     *         },
+                     *         "shipping_address": {
+                     *           "name": "María Pérez",
+                     *           "address1": "Av. Corrientes 1234",
+                     *           "city": "Buenos Aires",
+                     *           "state": "CABA",
+                     *           "postal_code": "C1043",
+                     *           "country": "AR",
+                     *           "address2": null,
+                     *           "phone": "+54 11 5555 0000"
+                     *         },
+                     *         "items": [
+                     *           {
+                     *             "id": 1,
+                     *             "product_id": 1,
+                     *             "sku": "MUG-01",
+                     *             "name": "Taza de cerámica",
+                     *             "quantity": 2,
+                     *             "quantity_fulfilled": 0,
+                     *             "price": 10.1,
+                     *             "weight": 0.4,
+                     *             "currency": "USD"
+                     *           },
+                     *           {
+                     *             "id": 2,
+                     *             "product_id": 2,
+                     *             "sku": "TEE-02",
+                     *             "name": "Remera algodón",
+                     *             "quantity": 1,
+                     *             "quantity_fulfilled": 0,
+                     *             "price": 18,
+                     *             "weight": 0.2,
+                     *             "currency": "USD"
+                     *           }
+                     *         ],
+                     *         "item_count": 2,
+                     *         "totals": {
+                     *           "subtotal": 38.2,
+                     *           "shipping": 5,
+                     *           "tax": 1.05,
+                     *           "total": 44.25,
+                     *           "currency": "USD",
+                     *           "discount": 0
+                     *         },
+                     *         "created_at": "2026-12-07T04:31:23.715Z",
+                     *         "billing_address": null,
+                     *         "shipments": [],
+                     *         "timeline": [
+                     *           {
+                     *             "event": "order_created",
+                     *             "timestamp": "2026-12-07T04:31:23.715Z",
+                     *             "description": "Order received from the web store."
+                     *           },
+                     *           {
+                     *             "event": "payment_received",
+                     *             "timestamp": "2026-12-07T04:31:23.715Z",
+                     *             "description": "Payment of 44.25 USD received."
+                     *           }
+                     *         ],
+                     *         "notes": null,
+                     *         "cancelled_at": null,
+                     *         "updated_at": "2026-12-07T04:31:23.715Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -24941,6 +28926,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -25096,12 +29086,18 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example 1 */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "notes": "Gift wrap, please"
+                 *     }
+                 */
                 "application/json": {
                     /** @enum {string} */
                     status?: "pending" | "processing" | "shipped" | "delivered" | "cancelled";
@@ -25134,6 +29130,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Order updated (notes).",
+                     *       "data": {
+                     *         "id": 1,
+                     *         "notes": "Gift wrap, please",
+                     *         "fulfillment_status": "unfulfilled",
+                     *         "updated_at": "2026-12-07T04:31:23.897Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -25204,6 +29212,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -25365,6 +29378,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The given data was invalid.",
+                     *       "error": "validation_failed",
+                     *       "errors": {
+                     *         "body": [
+                     *           "Send at least one of status, notes, shipping_address."
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -25447,12 +29472,34 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
+                /** @example 1 */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "carrier": "despacho",
+                 *       "service": "standard",
+                 *       "packages": [
+                 *         {
+                 *           "weight": 1.2,
+                 *           "length": 30,
+                 *           "width": 20,
+                 *           "height": 10,
+                 *           "items": [
+                 *             {
+                 *               "order_item_id": 1,
+                 *               "quantity": 2
+                 *             }
+                 *           ]
+                 *         }
+                 *       ],
+                 *       "warehouse_id": 1
+                 *     }
+                 */
                 "application/json": {
                     carrier: string;
                     service: string;
@@ -25488,6 +29535,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Shipment created and label generated.",
+                     *       "data": {
+                     *         "order_id": 1,
+                     *         "shipment_id": 1,
+                     *         "tracking_number": "DSP00000000018",
+                     *         "carrier": "despacho",
+                     *         "service": "standard",
+                     *         "label_url": "http://localhost:44699/api/v1/shipping/shipments/1/label",
+                     *         "estimated_delivery": "2026-12-14",
+                     *         "fulfillment_status": "partial",
+                     *         "notified_customer": true
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -25547,6 +29611,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -25708,6 +29777,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The given data was invalid.",
+                     *       "error": "validation_failed",
+                     *       "errors": {
+                     *         "carrier": [
+                     *           "Invalid key: Expected \"carrier\" but received undefined"
+                     *         ],
+                     *         "service": [
+                     *           "Invalid key: Expected \"service\" but received undefined"
+                     *         ],
+                     *         "packages": [
+                     *           "Invalid key: Expected \"packages\" but received undefined"
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -25873,12 +29960,25 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
+                /** @example 1 */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "tracking_number": "1Z999AA10123456784",
+                 *       "carrier": "ups",
+                 *       "items": [
+                 *         {
+                 *           "order_item_id": 2,
+                 *           "quantity": 1
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     tracking_number: string;
                     carrier: string;
@@ -25907,6 +30007,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Order fulfilled.",
+                     *       "data": {
+                     *         "order_id": 1,
+                     *         "shipment_id": 2,
+                     *         "fulfillment_status": "fulfilled",
+                     *         "tracking_number": "1Z999AA10123456784",
+                     *         "carrier": "ups",
+                     *         "notified_customer": true
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -25963,6 +30077,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -26124,6 +30243,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The given data was invalid.",
+                     *       "error": "validation_failed",
+                     *       "errors": {
+                     *         "tracking_number": [
+                     *           "Invalid key: Expected \"tracking_number\" but received undefined"
+                     *         ],
+                     *         "carrier": [
+                     *           "Invalid key: Expected \"carrier\" but received undefined"
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -26203,12 +30337,19 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example 2 */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "reason": "The customer changed their mind",
+                 *       "notify_customer": true
+                 *     }
+                 */
                 "application/json": {
                     reason?: string;
                     notify_customer?: boolean;
@@ -26230,6 +30371,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Order cancelled.",
+                     *       "data": {
+                     *         "order_id": 2,
+                     *         "status": "cancelled",
+                     *         "cancelled_at": "2026-12-07T04:31:24.659Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -26284,6 +30436,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -26608,6 +30765,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example 1 */
                 id: string;
             };
             cookie?: never;
@@ -26628,6 +30786,33 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "shipments": [
+                     *           {
+                     *             "id": 1,
+                     *             "tracking_number": "DSP00000000018",
+                     *             "carrier": "despacho",
+                     *             "service": "standard",
+                     *             "status": "in_transit",
+                     *             "items": [
+                     *               {
+                     *                 "order_item_id": 1,
+                     *                 "sku": "MUG-01",
+                     *                 "quantity": 2
+                     *               }
+                     *             ],
+                     *             "label_url": "http://localhost:44699/api/v1/shipping/shipments/1/label",
+                     *             "estimated_delivery": "2026-12-14",
+                     *             "delivered_at": null,
+                     *             "created_at": "2026-12-07T04:31:24.200Z"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -26681,6 +30866,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -26840,6 +31030,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "channels": [
+                 *         "shopify"
+                 *       ],
+                 *       "since": "2026-12-01"
+                 *     }
+                 */
                 "application/json": {
                     channels?: ("amazon" | "meli" | "shopify" | "mercadolibre")[];
                     since?: string;
@@ -26861,6 +31059,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Sync started.",
+                     *       "data": {
+                     *         "sync_id": "sync_9882639f-073a-44d6-aa7f-1f5c5a9d7b42",
+                     *         "status": "processing",
+                     *         "channels": [
+                     *           "shopify"
+                     *         ],
+                     *         "since": "2026-12-01T00:00:00.000Z",
+                     *         "started_at": "2026-12-07T04:31:24.835Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -26919,6 +31132,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -27150,6 +31368,33 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "last_sync": {
+                     *           "sync_id": "sync_9882639f-073a-44d6-aa7f-1f5c5a9d7b42",
+                     *           "status": "failed",
+                     *           "trigger": "manual",
+                     *           "since": "2026-12-01T00:00:00.000Z",
+                     *           "started_at": "2026-12-07T04:31:24.835Z",
+                     *           "completed_at": "2026-12-07T04:31:31.159Z",
+                     *           "channels": {
+                     *             "shopify": {
+                     *               "status": "failed",
+                     *               "orders_synced": 0,
+                     *               "orders_new": 0,
+                     *               "orders_updated": 0,
+                     *               "orders_rejected": 0,
+                     *               "rejected": [],
+                     *               "error": "shopify: /admin/api/2025-01/graphql.json could not be reached (getaddrinfo ENOTFOUND andes-store.myshopify.com) (gave up after 5 attempts)"
+                     *             }
+                     *           }
+                     *         },
+                     *         "next_scheduled_sync": "2026-12-07T05:00:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -27206,6 +31451,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -27353,6 +31603,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "marketplaces": [
+                     *           {
+                     *             "channel": "shopify",
+                     *             "base_url": "https://andes-store.myshopify.com",
+                     *             "updated_at": "2026-12-07T04:31:24.789Z"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -27384,6 +31648,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -27513,12 +31782,21 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example shopify */
                 channel: "amazon" | "meli" | "shopify" | "mercadolibre";
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "base_url": "https://andes-store.myshopify.com",
+                 *       "credentials": {
+                 *         "accessToken": "shpat_0123456789abcdef"
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     /** Format: uri */
                     base_url?: string;
@@ -27543,6 +31821,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "shopify connected.",
+                     *       "data": {
+                     *         "channel": "shopify",
+                     *         "base_url": "https://andes-store.myshopify.com",
+                     *         "credentials": [
+                     *           "accessToken"
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -27595,6 +31886,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -27728,6 +32024,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The given data was invalid.",
+                     *       "error": "validation_failed",
+                     *       "errors": {
+                     *         "credentials": [
+                     *           "Invalid key: Expected \"credentials\" but received undefined"
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -27807,6 +32115,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example shopify */
                 channel: "amazon" | "meli" | "shopify" | "mercadolibre";
             };
             cookie?: never;
@@ -27827,6 +32136,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "shopify disconnected."
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -27874,6 +32189,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -28086,6 +32406,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example 1 */
                 id: string;
             };
             cookie?: never;
@@ -28125,6 +32446,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -28284,6 +32610,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "tracking_number": "1Z999AA10123456784",
+                 *       "status": "in_transit",
+                 *       "occurred_at": "2026-12-07T14:30:00Z"
+                 *     }
+                 */
                 "application/json": {
                     tracking_number: string;
                     /** @enum {string} */
@@ -28307,6 +32640,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "No change.",
+                     *       "data": {
+                     *         "order_id": 1,
+                     *         "order_status": "shipped",
+                     *         "shipment": {
+                     *           "id": 2,
+                     *           "tracking_number": "1Z999AA10123456784",
+                     *           "carrier": "ups",
+                     *           "service": "external",
+                     *           "status": "in_transit",
+                     *           "items": [
+                     *             {
+                     *               "order_item_id": 2,
+                     *               "sku": "TEE-02",
+                     *               "quantity": 1
+                     *             }
+                     *           ],
+                     *           "label_url": null,
+                     *           "estimated_delivery": null,
+                     *           "delivered_at": null,
+                     *           "created_at": "2026-12-07T04:31:24.479Z"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -28390,6 +32751,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -28549,6 +32915,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The given data was invalid.",
+                     *       "error": "validation_failed",
+                     *       "errors": {
+                     *         "tracking_number": [
+                     *           "Invalid key: Expected \"tracking_number\" but received undefined"
+                     *         ],
+                     *         "status": [
+                     *           "Invalid key: Expected \"status\" but received undefined"
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -28646,6 +33027,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "carriers": [
+                     *           {
+                     *             "carrier": "ups",
+                     *             "account_number": "**B2C3",
+                     *             "environment": "sandbox",
+                     *             "updated_at": "2026-12-07T04:31:31.261Z"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -28680,6 +33076,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -28809,12 +33210,21 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example ups */
                 carrier: "dhl" | "fedex" | "ups" | "usps";
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "client_id": "andes-ups-client",
+                 *       "client_secret": "ups-secret-0123456789",
+                 *       "account_number": "A1B2C3",
+                 *       "environment": "sandbox"
+                 *     }
+                 */
                 "application/json": {
                     client_id?: string;
                     client_secret?: string;
@@ -28841,6 +33251,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "ups connected.",
+                     *       "data": {
+                     *         "carrier": "ups",
+                     *         "account_number": "**B2C3",
+                     *         "environment": "sandbox",
+                     *         "credentials": [
+                     *           "account_number",
+                     *           "client_id",
+                     *           "client_secret"
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -28896,6 +33322,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -29108,6 +33539,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example ups */
                 carrier: "dhl" | "fedex" | "ups" | "usps";
             };
             cookie?: never;
@@ -29128,6 +33560,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "ups disconnected."
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -29175,6 +33613,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -29391,6 +33834,37 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "origin": {
+                 *         "country": "US",
+                 *         "postal_code": "33101",
+                 *         "city": "Miami",
+                 *         "state": "FL"
+                 *       },
+                 *       "destination": {
+                 *         "country": "AR",
+                 *         "postal_code": "C1043",
+                 *         "city": "Buenos Aires",
+                 *         "state": "CABA"
+                 *       },
+                 *       "packages": [
+                 *         {
+                 *           "weight": 1.2,
+                 *           "length": 30,
+                 *           "width": 20,
+                 *           "height": 10,
+                 *           "weight_unit": "kg",
+                 *           "dimension_unit": "cm"
+                 *         }
+                 *       ],
+                 *       "declared_value": 38.2,
+                 *       "currency": "USD",
+                 *       "include_ddp": true,
+                 *       "description": "Ceramic mugs and a cotton t-shirt",
+                 *       "hs_code": "6912.00"
+                 *     }
+                 */
                 "application/json": {
                     origin: {
                         country: string;
@@ -29448,6 +33922,124 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "quote_id": "qt_cc3129c6067a147224cc797b662bd5c4",
+                     *         "valid_until": "2026-12-08T04:31:31.367Z",
+                     *         "currency": "USD",
+                     *         "rates": [
+                     *           {
+                     *             "carrier": "ups",
+                     *             "service": "worldwide_expedited",
+                     *             "service_name": "UPS Worldwide Expedited®",
+                     *             "transit_days": 5,
+                     *             "delivery_date": null,
+                     *             "shipping_cost": {
+                     *               "amount": 51.51,
+                     *               "currency": "USD"
+                     *             },
+                     *             "duties_and_taxes": {
+                     *               "fob_value": 38.2,
+                     *               "freight": 51.51,
+                     *               "insurance": 0.38,
+                     *               "cif_value": 90.09,
+                     *               "franchise_usd_applied": 38.2,
+                     *               "duty_base": 0,
+                     *               "duty_rate": 20,
+                     *               "customs_duty": 0,
+                     *               "statistics_fee_rate": 3,
+                     *               "statistics_fee": 0,
+                     *               "vat_base": 90.09,
+                     *               "vat_rate": 21,
+                     *               "vat": 18.92,
+                     *               "ddp_value": 109.01,
+                     *               "amount_to_pay": 18.92,
+                     *               "currency": "USD",
+                     *               "explanation": [
+                     *                 "FOB 38.20",
+                     *                 "freight 51.51: shipment freight 51.51 as declared (1.2 kg chargeable), split by chargeable weight (this product 1.2 kg)",
+                     *                 "insurance 0.38: 1% of shipment FOB 38.20 = 0.38, split by FOB"
+                     *               ]
+                     *             },
+                     *             "total_landed_cost": 109.01
+                     *           },
+                     *           {
+                     *             "carrier": "ups",
+                     *             "service": "worldwide_saver",
+                     *             "service_name": "UPS Worldwide Saver®",
+                     *             "transit_days": 3,
+                     *             "delivery_date": null,
+                     *             "shipping_cost": {
+                     *               "amount": 62.57,
+                     *               "currency": "USD"
+                     *             },
+                     *             "duties_and_taxes": {
+                     *               "fob_value": 38.2,
+                     *               "freight": 62.57,
+                     *               "insurance": 0.38,
+                     *               "cif_value": 101.15,
+                     *               "franchise_usd_applied": 38.2,
+                     *               "duty_base": 0,
+                     *               "duty_rate": 20,
+                     *               "customs_duty": 0,
+                     *               "statistics_fee_rate": 3,
+                     *               "statistics_fee": 0,
+                     *               "vat_base": 101.15,
+                     *               "vat_rate": 21,
+                     *               "vat": 21.24,
+                     *               "ddp_value": 122.39,
+                     *               "amount_to_pay": 21.24,
+                     *               "currency": "USD",
+                     *               "explanation": [
+                     *                 "FOB 38.20",
+                     *                 "freight 62.57: shipment freight 62.57 as declared (1.2 kg chargeable), split by chargeable weight (this product 1.2 kg)",
+                     *                 "insurance 0.38: 1% of shipment FOB 38.20 = 0.38, split by FOB"
+                     *               ]
+                     *             },
+                     *             "total_landed_cost": 122.39
+                     *           },
+                     *           {
+                     *             "carrier": "ups",
+                     *             "service": "worldwide_express",
+                     *             "service_name": "UPS Worldwide Express®",
+                     *             "transit_days": 2,
+                     *             "delivery_date": null,
+                     *             "shipping_cost": {
+                     *               "amount": 67.61,
+                     *               "currency": "USD"
+                     *             },
+                     *             "duties_and_taxes": {
+                     *               "fob_value": 38.2,
+                     *               "freight": 67.61,
+                     *               "insurance": 0.38,
+                     *               "cif_value": 106.19,
+                     *               "franchise_usd_applied": 38.2,
+                     *               "duty_base": 0,
+                     *               "duty_rate": 20,
+                     *               "customs_duty": 0,
+                     *               "statistics_fee_rate": 3,
+                     *               "statistics_fee": 0,
+                     *               "vat_base": 106.19,
+                     *               "vat_rate": 21,
+                     *               "vat": 22.3,
+                     *               "ddp_value": 128.49,
+                     *               "amount_to_pay": 22.3,
+                     *               "currency": "USD",
+                     *               "explanation": [
+                     *                 "FOB 38.20",
+                     *                 "freight 67.61: shipment freight 67.61 as declared (1.2 kg chargeable), split by chargeable weight (this product 1.2 kg)",
+                     *                 "insurance 0.38: 1% of shipment FOB 38.20 = 0.38, split by FOB"
+                     *               ]
+                     *             },
+                     *             "total_landed_cost": 128.49
+                     *           }
+                     *         ],
+                     *         "carrier_errors": []
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -29554,6 +34146,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -29661,6 +34258,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The given data was invalid.",
+                     *       "error": "validation_failed",
+                     *       "errors": {
+                     *         "origin": [
+                     *           "Invalid key: Expected \"origin\" but received undefined"
+                     *         ],
+                     *         "destination": [
+                     *           "Invalid key: Expected \"destination\" but received undefined"
+                     *         ],
+                     *         "packages": [
+                     *           "Invalid key: Expected \"packages\" but received undefined"
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -29758,6 +34373,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "products": [
+                     *           {
+                     *             "product_id": 1,
+                     *             "sku": "MUG-01",
+                     *             "name": "Taza de cerámica",
+                     *             "current_stock": 120,
+                     *             "threshold": 10,
+                     *             "warehouse_id": 1,
+                     *             "warehouse_name": "Depósito Central",
+                     *             "low_stock": false,
+                     *             "updated_at": "2026-12-07T04:31:23.626Z"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -29791,6 +34426,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -29920,12 +34560,21 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example MUG-01 */
                 sku: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Taza de cerámica",
+                 *       "stock": 120,
+                 *       "threshold": 10,
+                 *       "warehouse_id": 1
+                 *     }
+                 */
                 "application/json": {
                     name?: string;
                     stock: number;
@@ -29949,6 +34598,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Stock level set.",
+                     *       "data": {
+                     *         "product_id": 1,
+                     *         "sku": "MUG-01",
+                     *         "name": "Taza de cerámica",
+                     *         "current_stock": 120,
+                     *         "threshold": 10,
+                     *         "warehouse_id": 1,
+                     *         "warehouse_name": "Depósito Central",
+                     *         "low_stock": false,
+                     *         "updated_at": "2026-12-07T04:31:23.626Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -30007,6 +34673,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -30140,6 +34811,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The given data was invalid.",
+                     *       "error": "validation_failed",
+                     *       "errors": {
+                     *         "stock": [
+                     *           "Invalid key: Expected \"stock\" but received undefined"
+                     *         ],
+                     *         "threshold": [
+                     *           "Invalid key: Expected \"threshold\" but received undefined"
+                     *         ],
+                     *         "warehouse_id": [
+                     *           "Invalid key: Expected \"warehouse_id\" but received undefined"
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -30237,6 +34926,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "warehouses": [
+                     *           {
+                     *             "id": 1,
+                     *             "name": "Depósito Central",
+                     *             "address1": "1200 NW 22nd St",
+                     *             "city": "Miami",
+                     *             "state": "FL",
+                     *             "postal_code": "33142",
+                     *             "country": "US",
+                     *             "phone": "+1 305 555 0100",
+                     *             "updated_at": "2026-12-07T04:31:23.577Z"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -30274,6 +34983,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -30403,12 +35117,24 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example 1 */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Depósito Central",
+                 *       "address1": "1200 NW 22nd St",
+                 *       "city": "Miami",
+                 *       "state": "FL",
+                 *       "postal_code": "33142",
+                 *       "country": "US",
+                 *       "phone": "+1 305 555 0100"
+                 *     }
+                 */
                 "application/json": {
                     name: string;
                     address1: string;
@@ -30435,6 +35161,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Warehouse saved.",
+                     *       "data": {
+                     *         "id": 1,
+                     *         "name": "Depósito Central",
+                     *         "address1": "1200 NW 22nd St",
+                     *         "city": "Miami",
+                     *         "state": "FL",
+                     *         "postal_code": "33142",
+                     *         "country": "US",
+                     *         "phone": "+1 305 555 0100",
+                     *         "updated_at": "2026-12-07T04:31:23.577Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -30497,6 +35240,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;
@@ -30630,6 +35378,33 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The given data was invalid.",
+                     *       "error": "validation_failed",
+                     *       "errors": {
+                     *         "name": [
+                     *           "Invalid key: Expected \"name\" but received undefined"
+                     *         ],
+                     *         "address1": [
+                     *           "Invalid key: Expected \"address1\" but received undefined"
+                     *         ],
+                     *         "city": [
+                     *           "Invalid key: Expected \"city\" but received undefined"
+                     *         ],
+                     *         "state": [
+                     *           "Invalid key: Expected \"state\" but received undefined"
+                     *         ],
+                     *         "postal_code": [
+                     *           "Invalid key: Expected \"postal_code\" but received undefined"
+                     *         ],
+                     *         "country": [
+                     *           "Invalid key: Expected \"country\" but received undefined"
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: false;

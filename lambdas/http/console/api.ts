@@ -38,7 +38,7 @@ export function rememberMe(value: Me): void {
   me.value = value;
   sessionStorage.setItem(meKey, JSON.stringify(value));
 }
-export const api = computed<DespachoClient>(() => createDespachoClient({ baseUrl: location.origin, token: token.value ?? undefined }));
+export const api = computed<DespachoClient>(() => createDespachoClient({ baseUrl: location.origin, token: token.value ?? undefined, retry: false }));
 
 export const isBroker = computed(() => me.value?.token.role === 'broker');
 export const canCloseBatches = computed(() => me.value?.token.role === 'broker' || me.value?.token.role === 'admin');

@@ -1,7 +1,29 @@
 import { toJsonSchema } from '@valibot/to-json-schema';
+import * as v from 'valibot';
 import type { GenericSchema } from 'valibot';
+import { fieldErrors } from '../kit/validate';
 import type { ResponseDef, RouteDef } from '#catalog/types';
 import { fullPath } from '#catalog/routing';
+import type { RequestExample } from './request-examples';
+
+/** The twin's answers, recorded (scripts/postman-record.ts): by route id, and the shared failures by status. */
+export interface AnswerExamples {
+  success: Record<string, { status: number; body: unknown }>;
+  failure: Record<string, unknown>;
+}
+
+/**
+ * The 422 a route gives, as the service words it: its body schema held to an empty body (every
+ * required field named), or its query to a value no parameter takes; undefined when neither fails.
+ */
+function validationExample(r: RouteDef): Json | undefined {
+  const tried = r.schemas?.body ? v.safeParse(r.schemas.body, {}, { abortPipeEarly: true }) : undefined;
+  const query = r.schemas?.query ? schemaOf(r.schemas.query) : undefined;
+  const first = Object.keys((query?.properties as Json | undefined) ?? {})[0];
+  const attempt = tried && !tried.success ? tried : r.schemas?.query && first ? v.safeParse(r.schemas.query, { [first]: '\u0000' }, { abortPipeEarly: true }) : undefined;
+  if (!attempt || attempt.success) return undefined;
+  return { success: false, message: 'The given data was invalid.', error: 'validation_failed', errors: fieldErrors(attempt.issues) };
+}
 
 type Json = Record<string, unknown>;
 
@@ -132,14 +154,20 @@ const gatewayUnauthorized: Json = {
   properties: { message: { type: 'string', const: 'Unauthorized' } },
 };
 
-function responseObject(r: RouteDef, status: number, def: ResponseDef): Json {
+function responseObject(r: RouteDef, status: number, def: ResponseDef, answers?: AnswerExamples): Json {
   const headers: Json = { ...requestIdHeader, ...(r.rate ? rateHeaders : {}) };
   for (const [name, h] of Object.entries(def.headers ?? {})) headers[name] = header(h.description, h.type);
   const out: Json = { description: def.description, headers };
   const content: Json = {};
-  if (status === 401 && r.auth !== 'public') content['application/json'] = { schema: { oneOf: [failureSchema(def, status), gatewayUnauthorized] } };
-  else if (status >= 400 && def.errors) content['application/json'] = { schema: failureSchema(def, status) };
-  else if (def.body) content['application/json'] = { schema: schemaOf(def.body) };
+  // Examples are real answers: the twin's to the route's example request, the gateway's 401
+  // without a token, the service's 422 naming the fields (what the mock answers).
+  const recorded = answers?.success[r.id];
+  const success = recorded?.status === status ? { example: recorded.body } : {};
+  const invalid = status === 422 ? validationExample(r) : undefined;
+  if (status === 401 && r.auth !== 'public') {
+    content['application/json'] = { schema: { oneOf: [failureSchema(def, status), gatewayUnauthorized] }, ...(answers?.failure[401] ? { example: answers.failure[401] } : {}) };
+  } else if (status >= 400 && def.errors) content['application/json'] = { schema: failureSchema(def, status), ...(invalid ? { example: invalid } : {}) };
+  else if (def.body) content['application/json'] = { schema: schemaOf(def.body), ...success };
   for (const type of def.file ?? []) content[type] = { schema: { type: 'string', contentMediaType: type } };
   if (Object.keys(content).length) out.content = content;
   return out;
@@ -279,30 +307,46 @@ function rawBodySchema(raw: NonNullable<RouteDef['rawBody']>): Json {
 }
 
 /** The OpenAPI 3.1 document of every catalog route, with request schemas from its valibot schemas. */
-export function openApiDocument(routes: RouteDef[], info: { title: string; version: string }, extra: { events?: Record<string, EventDoc> } = {}): Json {
+export function openApiDocument(
+  routes: RouteDef[],
+  info: { title: string; version: string },
+  extra: { events?: Record<string, EventDoc>; requestExamples?: Record<string, RequestExample>; answerExamples?: AnswerExamples } = {},
+): Json {
   const paths: Record<string, Record<string, Json>> = {};
   for (const r of routes) {
     const answers = routeAnswers(r);
+    const example = extra.requestExamples?.[r.id];
+    // Each parameter carries its example value, when the route has one for it.
+    const withExample = (p: Json): Json => {
+      const value = (p.in === 'path' ? example?.params : p.in === 'query' ? example?.query : undefined)?.[p.name as string];
+      if (value === undefined) return p;
+      // A query or path parameter is text: a number written in the examples is its digits.
+      return { ...p, example: (p.schema as Json | undefined)?.type === 'string' ? String(value) : value };
+    };
     const op: Json = {
       operationId: r.id,
       summary: r.summary,
       tags: [r.tag],
       parameters: [
-        ...pathParameters(r),
-        ...parameters(r.schemas?.query, 'query'),
+        ...pathParameters(r).map(withExample),
+        ...parameters(r.schemas?.query, 'query').map(withExample),
         ...(r.responses?.requestHeaders ?? []).map((h) => requestHeaders[h]),
       ],
-      responses: Object.fromEntries(Object.entries(answers).map(([status, def]) => [status, responseObject(r, Number(status), def)])),
+      responses: Object.fromEntries(Object.entries(answers).map(([status, def]) => [status, responseObject(r, Number(status), def, extra.answerExamples)])),
     };
     if (r.auth === 'public') op.security = [];
     else op.security = [{ bearer: [...(r.auth.scopes ?? [])] }];
+    // The answer of a first, successful request (202 for a submission, where 200 is its replay):
+    // what the mock answers and the Postman collection's tests expect.
+    op['x-success-status'] = r.successStatus ?? 200;
     if (r.rate) op['x-rate-limit-group'] = r.rate;
     if (r.auth !== 'public' && r.auth.roles) op['x-roles'] = r.auth.roles;
     if (r.auth !== 'public' && r.auth.scopes) op['x-scopes'] = r.auth.scopes;
     if (r.schemas?.body) {
-      op.requestBody = { required: true, content: { 'application/json': { schema: schemaOf(r.schemas.body) } } };
+      op.requestBody = { required: true, content: { 'application/json': { schema: schemaOf(r.schemas.body), ...(example?.body !== undefined ? { example: example.body } : {}) } } };
     } else if (r.rawBody) {
-      op.requestBody = { required: true, description: r.rawBody.description, content: { [r.rawBody.contentType]: { schema: rawBodySchema(r.rawBody) } } };
+      const sample = example?.text ?? example?.body;
+      op.requestBody = { required: true, description: r.rawBody.description, content: { [r.rawBody.contentType]: { schema: rawBodySchema(r.rawBody), ...(sample !== undefined ? { example: sample } : {}) } } };
     }
     (paths[fullPath(r)] ??= {})[r.method.toLowerCase()] = op;
   }

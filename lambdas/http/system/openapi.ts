@@ -19,6 +19,8 @@ import { storageResponses } from '../manifest-files/responses';
 import { systemResponses } from './responses';
 import { eventsResponses, webhooksResponses } from '../webhooks/responses';
 import { eventPayloads } from '../webhooks/event-payloads';
+import { requestExamples } from './request-examples';
+import answerExamples from './recorded-answers.json';
 
 /**
  * What each route answers, by route id, from the areas' responses.ts: joined to the catalog's
@@ -56,7 +58,7 @@ let document: Record<string, unknown> | undefined;
 
 /** The document this route serves (built once per instance). */
 export function serviceDocument(): Record<string, unknown> {
-  return (document ??= openApiDocument(documentedRoutes(), { title: 'Despacho API', version: '1.0.0' }, { events }));
+  return (document ??= openApiDocument(documentedRoutes(), { title: 'Despacho API', version: '1.0.0' }, { events, requestExamples, answerExamples }));
 }
 
 export const handler = publicRoute({ public: true }, async () => {

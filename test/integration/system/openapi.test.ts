@@ -56,7 +56,7 @@ describe('the OpenAPI document', () => {
   it('declares every parameter of every path template, the dashboard asset included', async () => {
     const doc = (await t.call('GET', '/openapi.json', { token: null })).body;
     const asset = doc.paths['/dashboard/{asset}'].get.parameters;
-    expect(asset).toEqual([{ name: 'asset', in: 'path', required: true, schema: { type: 'string' } }]);
+    expect(asset).toEqual([{ name: 'asset', in: 'path', required: true, schema: { type: 'string' }, example: 'app.js' }]);
     for (const [path, item] of Object.entries<Record<string, { parameters: { name: string; in: string }[] }>>(doc.paths)) {
       const names = [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
       for (const [method, op] of Object.entries(item)) {

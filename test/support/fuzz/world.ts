@@ -114,7 +114,7 @@ async function receiver(): Promise<{ url: string; server: Server }> {
  * openapi.json (`checkContract`) as the integration suite's are.
  */
 function worldClient(apiUrl: string, token: string): DespachoClient {
-  const api = createDespachoClient({ baseUrl: apiUrl.replace(/\/api$/, ''), token });
+  const api = createDespachoClient({ baseUrl: apiUrl.replace(/\/api$/, ''), token, retry: false });
   api.use({
     async onResponse({ request, response }) {
       const url = new URL(request.url);
