@@ -213,47 +213,17 @@ export const commands: Command[] = [
       },
     }),
   ),
-  {
-    name: 'migrate channel-codes',
-    summary: 'Rewrite data stored under a former channel code (mercadolibre) to the current one (meli); safe to repeat and to run while the service runs',
-    options: {
-      cursor: { type: 'string', value: '<cursor>', description: 'Go on from where an interrupted run stopped (the cursor it printed)' },
-    },
-    request: ({ options }) => migrateFrom(str(options, 'cursor')),
-    next: ({ data }) => (data?.done === false && typeof data.cursor === 'string' ? migrateFrom(data.cursor) : undefined),
-    print: ({ data }, out) => {
-      const counts = ['accounts', 'orders', 'index_rows', 'channel_keys', 'connections', 'credentials', 'syncs'].map((k) => `${k.replace('_', ' ')} ${data[k]}`).join(', ');
-      out.line(`${data.done ? 'Done' : 'Going on'}: ${counts}.`);
-      for (const c of data.conflicts ?? []) out.line(`  left as it was: ${c}`);
-      if (!data.done) out.line(`  cursor: ${data.cursor}`);
-    },
-  },
-  {
-    name: 'migrate signing-secrets',
-    summary: 'Seal the webhook and manifest signing secrets still stored in clear (written before they were encrypted); safe to repeat and to run while the service runs',
-    options: {
-      cursor: { type: 'string', value: '<cursor>', description: 'Go on from where an interrupted run stopped (the cursor it printed)' },
-    },
-    request: ({ options }) => sealFrom(str(options, 'cursor')),
-    next: ({ data }) => (data?.done === false && typeof data.cursor === 'string' ? sealFrom(data.cursor) : undefined),
-    print: ({ data }, out) => {
-      out.line(`${data.done ? 'Done' : 'Going on'}: accounts ${data.accounts}, manifest secrets sealed ${data.manifest_secrets}, webhook secrets sealed ${data.webhook_secrets}.`);
-      if (!data.done) out.line(`  cursor: ${data.cursor}`);
-    },
-  },
-  {
-    name: 'migrate token-scopes',
-    summary: 'Write out the scopes of the tokens issued before every route named one (what each could do then); safe to repeat and to run while the service runs',
-    options: {
-      cursor: { type: 'string', value: '<cursor>', description: 'Go on from where an interrupted run stopped (the cursor it printed)' },
-    },
-    request: ({ options }) => writeOutFrom(str(options, 'cursor')),
-    next: ({ data }) => (data?.done === false && typeof data.cursor === 'string' ? writeOutFrom(data.cursor) : undefined),
-    print: ({ data }, out) => {
-      out.line(`${data.done ? 'Done' : 'Going on'}: tokens ${data.tokens}, scopes written out ${data.written}.`);
-      if (!data.done) out.line(`  cursor: ${data.cursor}`);
-    },
-  },
+  migration('channel-codes', 'Rewrite data stored under a former channel code (mercadolibre) to the current one (meli)', ({ data }, out) => {
+    const counts = ['accounts', 'orders', 'index_rows', 'channel_keys', 'connections', 'credentials', 'syncs'].map((k) => `${k.replace('_', ' ')} ${data[k]}`).join(', ');
+    out.line(`${data.done ? 'Done' : 'Going on'}: ${counts}.`);
+    for (const c of data.conflicts ?? []) out.line(`  left as it was: ${c}`);
+  }),
+  migration('signing-secrets', 'Seal the webhook and manifest signing secrets still stored in clear (written before they were encrypted)', ({ data }, out) =>
+    out.line(`${data.done ? 'Done' : 'Going on'}: accounts ${data.accounts}, manifest secrets sealed ${data.manifest_secrets}, webhook secrets sealed ${data.webhook_secrets}.`),
+  ),
+  migration('token-scopes', 'Write out the scopes of the tokens issued before every route named one (what each could do then)', ({ data }, out) =>
+    out.line(`${data.done ? 'Done' : 'Going on'}: tokens ${data.tokens}, scopes written out ${data.written}.`),
+  ),
   {
     name: 'tariff import',
     summary: 'Replace the tariff table from a CSV file (ncm,description,duty_rate[,description_en][,keywords]); bad lines are listed and nothing is stored',
@@ -381,31 +351,84 @@ export const commands: Command[] = [
   },
   {
     name: 'listen',
-    summary: "Forward the token's account's new events to a local URL, signed as real deliveries with a secret of this session (Ctrl-C stops; a rerun goes on)",
+    summary: "Forward the token's account's new events to a local URL, signed as real deliveries with this machine's listen secret (the same on every run); a failed forward is retried on the delivery schedule (Ctrl-C stops; a rerun goes on)",
     options: {
-      'forward-to': { type: 'string', value: '<url>', description: 'Where to POST each event, e.g. http://localhost:4000/hooks', required: true },
+      'forward-to': { type: 'string', value: '<url>', description: 'Where to POST each event, e.g. http://localhost:4000/hooks (required unless --print-secret)' },
       events: { type: 'string', value: '<a,b>', description: 'Only these events (comma-separated; default every event)' },
       state: { type: 'string', value: '<file>', description: 'Where to keep the position (default ~/.despacho/listen-<digest>.json, one per URL, token and events)' },
       interval: { type: 'string', value: '<ms>', description: 'Between polls of the feed (default 2000)' },
+      'retry-delays': { type: 'string', value: '<ms,ms,...>', description: 'Waits before each retry of a failed forward (default the delivery schedule: 1 min, 5 min, 30 min, 2 h, 24 h)' },
+      'print-secret': { type: 'boolean', description: "Print this machine's listen secret for the account, alone, and exit" },
     },
     request: () => {
       throw new UsageError('listen follows the feed');
     },
     print: () => undefined,
     direct: async ({ options }, io) => {
-      const { listen, ListenUsageError } = await import('./listen');
+      const { listen, printSecret } = await import('./listen');
+      const machine = { baseUrl: io.base, token: io.token!, configDir: io.env.DESPACHO_CONFIG_DIR || undefined };
+      const listenIO = { stdout: io.stdout, stderr: io.stderr, fetch: io.fetch, signal: io.signal };
+      if (options['print-secret'] === true) return listenUsage(() => printSecret(machine, listenIO));
       const interval = str(options, 'interval');
       if (interval !== undefined && !/^\d{2,7}$/.test(interval)) throw new UsageError('--interval must be a number of milliseconds, 10 or more.');
+      const delays = str(options, 'retry-delays');
+      if (delays !== undefined && !/^\d{1,9}(,\d{1,9}){0,9}$/.test(delays)) throw new UsageError('--retry-delays must be up to 10 comma-separated numbers of milliseconds, e.g. 1000,5000,30000.');
       const events = str(options, 'events')?.split(',').map((e) => e.trim()).filter(Boolean);
-      try {
-        return await listen(
-          { baseUrl: io.base, token: io.token!, forwardTo: String(options['forward-to']), events, stateFile: str(options, 'state'), intervalMs: interval ? Number(interval) : undefined },
+      return listenUsage(() =>
+        listen(
+          {
+            ...machine,
+            forwardTo: str(options, 'forward-to') ?? '',
+            events,
+            stateFile: str(options, 'state'),
+            intervalMs: interval ? Number(interval) : undefined,
+            retryDelaysMs: delays?.split(',').map(Number),
+          },
+          listenIO,
+        ),
+      );
+    },
+  },
+  {
+    name: 'events resend',
+    summary: "Send one of the account's past events (its last 30 days) again to a local URL, signed as listen signs",
+    args: ['id'],
+    options: {
+      'forward-to': { type: 'string', value: '<url>', description: 'Where to POST it, e.g. http://localhost:4000/hooks', required: true },
+    },
+    request: () => {
+      throw new UsageError('resend reads the feed');
+    },
+    print: () => undefined,
+    direct: async ({ args, options }, io) => {
+      const { resend } = await import('./listen');
+      return listenUsage(() =>
+        resend(
+          { baseUrl: io.base, token: io.token!, configDir: io.env.DESPACHO_CONFIG_DIR || undefined, forwardTo: String(options['forward-to']), eventId: args.id },
           { stdout: io.stdout, stderr: io.stderr, fetch: io.fetch, signal: io.signal },
-        );
-      } catch (err) {
-        if (err instanceof ListenUsageError) throw new UsageError(err.message);
-        throw err;
-      }
+        ),
+      );
+    },
+  },
+  {
+    name: 'trigger',
+    summary: 'Send a sample of an event type to a local URL, signed as listen signs (the example in openapi.json, else the newest of its kind in the feed)',
+    args: ['event'],
+    options: {
+      'forward-to': { type: 'string', value: '<url>', description: 'Where to POST it, e.g. http://localhost:4000/hooks', required: true },
+    },
+    request: () => {
+      throw new UsageError('trigger sends a sample');
+    },
+    print: () => undefined,
+    direct: async ({ args, options }, io) => {
+      const { trigger } = await import('./listen');
+      return listenUsage(() =>
+        trigger(
+          { baseUrl: io.base, token: io.token!, configDir: io.env.DESPACHO_CONFIG_DIR || undefined, forwardTo: String(options['forward-to']), eventType: args.event },
+          { stdout: io.stdout, stderr: io.stderr, fetch: io.fetch, signal: io.signal },
+        ),
+      );
     },
   },
   {
@@ -428,6 +451,17 @@ export const commands: Command[] = [
 
 type Column = [header: string, cell: (row: any) => unknown];
 
+/** Runs a listen-family command; its usage errors are the CLI's (exit 2). */
+async function listenUsage(run: () => Promise<number>): Promise<number> {
+  const { ListenUsageError } = await import('./listen');
+  try {
+    return await run();
+  } catch (err) {
+    if (err instanceof ListenUsageError) throw new UsageError(err.message.startsWith('needs ') ? `'listen' ${err.message}` : err.message);
+    throw err;
+  }
+}
+
 const tariffColumns: Column[] = [
   ['SOURCE', (t) => t.source],
   ['ROWS', (t) => t.rows],
@@ -435,7 +469,6 @@ const tariffColumns: Column[] = [
   ['IMPORTED', (t) => t.imported_at],
 ];
 
-/** One page of the channel-code migration, from `cursor` (the first page without one). */
 /** The labeled-data format's columns (docs/tariff/data.md), then what a decision adds. */
 const labeledColumns = ['source', 'doc_id', 'date', 'lang', 'hs6', 'description', 'ncm_code', 'declared_code', 'product_link'];
 
@@ -443,16 +476,42 @@ function decisionsFrom(accountId: string, cursor: string | undefined): Call {
   return (api, init) => api.GET('/api/v1/admin/accounts/{id}/tariff-decisions', { ...init, params: { path: { id: accountId }, query: { per_page: '500', ...(cursor ? { cursor } : {}) } } });
 }
 
-function migrateFrom(cursor: string | undefined): Call {
-  return (api, init) => api.POST('/api/v1/admin/migrations/channel-codes', { ...init, body: { cursor } });
+/**
+ * `migrate <what>`: an operator migration (POST /api/v1/admin/migrations/<what>), page after page
+ * from the cursor each answers until it says done; `line` prints a page's counts, and the cursor
+ * is printed after them while it goes on (so an interrupted run can go on with --cursor).
+ */
+function migration(what: 'channel-codes' | 'signing-secrets' | 'token-scopes', summary: string, line: (answer: ApiAnswer, out: Printer) => void): Command {
+  const from = (cursor: string | undefined): Call => (api, init) => api.POST(`/api/v1/admin/migrations/${what}`, { ...init, body: { cursor } });
+  return {
+    name: `migrate ${what}`,
+    summary: `${summary}; safe to repeat and to run while the service runs`,
+    options: {
+      cursor: { type: 'string', value: '<cursor>', description: 'Go on from where an interrupted run stopped (the cursor it printed)' },
+    },
+    request: ({ options }) => from(str(options, 'cursor')),
+    next: ({ data }) => (data?.done === false && typeof data.cursor === 'string' ? from(data.cursor) : undefined),
+    print: (answer, out) => {
+      line(answer, out);
+      if (!answer.data.done) out.line(`  cursor: ${answer.data.cursor}`);
+    },
+  };
 }
 
-function writeOutFrom(cursor: string | undefined): Call {
-  return (api, init) => api.POST('/api/v1/admin/migrations/token-scopes', { ...init, body: { cursor } });
-}
-
-function sealFrom(cursor: string | undefined): Call {
-  return (api, init) => api.POST('/api/v1/admin/migrations/signing-secrets', { ...init, body: { cursor } });
+/**
+ * The API base URL, refused when a token would travel in clear to another machine: https, or http
+ * to this machine only (localhost, 127.0.0.0/8, ::1), as the twin serves.
+ */
+export function baseUrlOf(base: string): string {
+  let url: URL;
+  try {
+    url = new URL(base);
+  } catch {
+    throw new UsageError(`The API URL must be a URL, e.g. https://api.example.com/api; got '${base}'.`);
+  }
+  const loopback = url.hostname === 'localhost' || url.hostname === '[::1]' || /^127(\.\d{1,3}){3}$/.test(url.hostname);
+  if (url.protocol === 'https:' || (url.protocol === 'http:' && loopback)) return base;
+  throw new UsageError(`The API URL ${url.origin} is not https: the token would travel in clear. Use https, or http only to this machine (localhost).`);
 }
 
 /** A file's text for the request; a missing or unreadable file is a usage error. */
@@ -584,7 +643,7 @@ export async function run(argv: string[], io: Partial<CliIO> = {}): Promise<numb
       throw new UsageError('No token: set DESPACHO_TOKEN (or ADMIN_TOKEN), or pass --token.');
     }
     const args = Object.fromEntries(argNames.map((n, i) => [n, rest[i]]));
-    const base = (str(values, 'url') ?? env.DESPACHO_URL ?? defaultUrl).replace(/\/+$/, '');
+    const base = baseUrlOf((str(values, 'url') ?? env.DESPACHO_URL ?? defaultUrl).replace(/\/+$/, ''));
     if (command.direct) return await command.direct({ args, options: values }, { stdout, stderr, env, fetch: doFetch, signal: io.signal, base, token });
     let call: Call | undefined = command.request({ args, options: values });
     const bearer = command.auth === false ? undefined : token;

@@ -162,7 +162,7 @@ function environment(def: FunctionDef, settings: StageSettings, data: DataStack)
     // the data stack's schedule was built from.
     ORDER_SYNC_EVERY_MINUTES: String(settings.orderSyncEveryMinutes),
   };
-  if (uses.bucket?.length) env.BUCKET_NAME = data.names.filesBucket;
+  if (uses.bucket?.length || uses.bucketOrigin) env.BUCKET_NAME = data.names.filesBucket;
   if (uses.bus) env.EVENT_BUS_NAME = data.names.bus;
   for (const q of uses.queues ?? []) env[queueUrlVariable(q.name)] = queueOf(data, q.name, def.id).queue.queueUrl;
   if (uses.bedrock && settings.bedrockModelId) env.BEDROCK_MODEL_ID = settings.bedrockModelId;

@@ -84,6 +84,17 @@ function answerClientError(err: NodeJS.ErrnoException, socket: Duplex) {
   socket.end(`HTTP/1.1 ${status}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
 }
 
+/**
+ * The request's headers as API Gateway hands them to a function: a header sent twice is one value,
+ * the two joined with a comma (Node keeps only the first `Authorization`, and the twin acted on it
+ * where a stage refuses the joined pair).
+ */
+function gatewayHeaders(req: IncomingMessage): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, values] of Object.entries(req.headersDistinct)) if (values?.length) out[name] = values.join(',');
+  return out;
+}
+
 async function handle(deps: ServerDeps, cache: AuthorizerCache, req: IncomingMessage, res: ServerResponse) {
   const url = new URL(req.url ?? '/', `http://${req.headers.host ?? 'localhost'}`);
   const method = (req.method ?? 'GET').toUpperCase();
@@ -108,7 +119,8 @@ async function handle(deps: ServerDeps, cache: AuthorizerCache, req: IncomingMes
   if (url.pathname.startsWith('/_blobs/') && method === 'GET') return serveBlob(deps.blobs, url, res);
   if (isUpload) return sendUploadAnswer(res, req.headers.origin, await acceptUpload(deps.blobs, req, body));
 
-  const call: IncomingCall = { method, url, headers: req.headers, body, sourceIp: req.socket.remoteAddress ?? '127.0.0.1' };
+  const headers = gatewayHeaders(req);
+  const call: IncomingCall = { method, url, headers, body, sourceIp: req.socket.remoteAddress ?? '127.0.0.1' };
   const { route, params } = match(compiled, method, url.pathname);
   if (!route) {
     const event = apiEvent(call, '$default', {});
@@ -116,7 +128,7 @@ async function handle(deps: ServerDeps, cache: AuthorizerCache, req: IncomingMes
   }
   const event = apiEvent(call, routeKey(route), params);
   if (route.auth !== 'public') {
-    const identity = cache.identity(req.headers);
+    const identity = cache.identity(headers);
     if (!identity) return answer(res, route.tag, gatewayAnswer(401, twinUnauthorizedBody, req.headers.origin));
     const verdict = await cache.verdict(identity, async () => (await invoke(deps, authorizerDef.handler, authorizerDef.id, authorizerEvent(event))) as Verdict);
     if (!verdict.isAuthorized) return answer(res, route.tag, gatewayAnswer(403, forbiddenBody, req.headers.origin));

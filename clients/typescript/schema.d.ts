@@ -20524,7 +20524,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The subscription, with its secret shown this once: as hmac_secret (X-Service-Signature) and in the whsec_ form Standard Webhooks libraries take (webhook-signature) */
+            /** @description The subscription, with its one secret shown this once (hmac_secret): it signs X-Service-Signature and webhook-signature, and Standard Webhooks libraries take it as it is */
             201: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -20569,7 +20569,9 @@ export interface operations {
                                 token_id: number;
                                 name: string | null;
                             } | null;
+                            /** @description The signing secret, shown this once: `whsec_` and the base64 of 32 random bytes. Standard Webhooks libraries take it as it is (webhook-signature); X-Service-Signature is keyed with its text */
                             hmac_secret: string;
+                            /** @description Deprecated (removed in the next release): the same value as hmac_secret */
                             standard_webhooks_secret: string;
                         };
                         message: string;
@@ -22860,7 +22862,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The new secret, shown this once in both forms; the old one still signs webhook-signature until previous_secret_expires_at */
+            /** @description The new secret, shown this once; the old one signs beside it (X-Service-Previous-Signature and a second webhook-signature) until previous_secret_expires_at */
             200: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -22879,7 +22881,9 @@ export interface operations {
                         success: true;
                         data: {
                             id: number;
+                            /** @description The signing secret, shown this once: `whsec_` and the base64 of 32 random bytes. Standard Webhooks libraries take it as it is (webhook-signature); X-Service-Signature is keyed with its text */
                             hmac_secret: string;
+                            /** @description Deprecated (removed in the next release): the same value as hmac_secret */
                             standard_webhooks_secret: string;
                             /**
                              * Format: date-time
@@ -30381,15 +30385,17 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description `sha256=` and the hex HMAC-SHA256, keyed with the subscription's hmac_secret, of `<X-Service-Timestamp>.<raw JSON body>`; reject a mismatch (e.g. 401) */
+                /** @description `sha256=` and the hex HMAC-SHA256, keyed with the subscription's hmac_secret as text (its UTF-8 bytes, `whsec_` included), of `<X-Service-Timestamp>.<raw JSON body>`; reject a mismatch (e.g. 401) */
                 "X-Service-Signature": string;
                 /** @description Unix time of the attempt, in seconds */
                 "X-Service-Timestamp": string;
+                /** @description Only for 24 hours after a rotation (until previous_secret_expires_at): X-Service-Signature's rule keyed with the rotated-out secret, so a receiver still holding it verifies until it switches */
+                "X-Service-Previous-Signature"?: string;
                 /** @description Standard Webhooks: the envelope id, the same on every attempt */
                 "webhook-id": string;
                 /** @description Standard Webhooks: Unix time of the attempt, in seconds (the same as X-Service-Timestamp) */
                 "webhook-timestamp": string;
-                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">`, keyed with the secret standard_webhooks_secret stands for; space-separated, one per signing secret (two while a rotated-out secret overlaps). Verify with a Standard Webhooks library */
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">`, keyed with the bytes the base64 after `whsec_` in hmac_secret stands for; space-separated, one per signing secret (two while a rotated-out secret overlaps). Verify with a Standard Webhooks library */
                 "webhook-signature": string;
                 /** @description The event name (the envelope's `type`) */
                 "X-Service-Event": string;
@@ -30455,15 +30461,17 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description `sha256=` and the hex HMAC-SHA256, keyed with the subscription's hmac_secret, of `<X-Service-Timestamp>.<raw JSON body>`; reject a mismatch (e.g. 401) */
+                /** @description `sha256=` and the hex HMAC-SHA256, keyed with the subscription's hmac_secret as text (its UTF-8 bytes, `whsec_` included), of `<X-Service-Timestamp>.<raw JSON body>`; reject a mismatch (e.g. 401) */
                 "X-Service-Signature": string;
                 /** @description Unix time of the attempt, in seconds */
                 "X-Service-Timestamp": string;
+                /** @description Only for 24 hours after a rotation (until previous_secret_expires_at): X-Service-Signature's rule keyed with the rotated-out secret, so a receiver still holding it verifies until it switches */
+                "X-Service-Previous-Signature"?: string;
                 /** @description Standard Webhooks: the envelope id, the same on every attempt */
                 "webhook-id": string;
                 /** @description Standard Webhooks: Unix time of the attempt, in seconds (the same as X-Service-Timestamp) */
                 "webhook-timestamp": string;
-                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">`, keyed with the secret standard_webhooks_secret stands for; space-separated, one per signing secret (two while a rotated-out secret overlaps). Verify with a Standard Webhooks library */
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">`, keyed with the bytes the base64 after `whsec_` in hmac_secret stands for; space-separated, one per signing secret (two while a rotated-out secret overlaps). Verify with a Standard Webhooks library */
                 "webhook-signature": string;
                 /** @description The event name (the envelope's `type`) */
                 "X-Service-Event": string;
@@ -30515,15 +30523,17 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description `sha256=` and the hex HMAC-SHA256, keyed with the subscription's hmac_secret, of `<X-Service-Timestamp>.<raw JSON body>`; reject a mismatch (e.g. 401) */
+                /** @description `sha256=` and the hex HMAC-SHA256, keyed with the subscription's hmac_secret as text (its UTF-8 bytes, `whsec_` included), of `<X-Service-Timestamp>.<raw JSON body>`; reject a mismatch (e.g. 401) */
                 "X-Service-Signature": string;
                 /** @description Unix time of the attempt, in seconds */
                 "X-Service-Timestamp": string;
+                /** @description Only for 24 hours after a rotation (until previous_secret_expires_at): X-Service-Signature's rule keyed with the rotated-out secret, so a receiver still holding it verifies until it switches */
+                "X-Service-Previous-Signature"?: string;
                 /** @description Standard Webhooks: the envelope id, the same on every attempt */
                 "webhook-id": string;
                 /** @description Standard Webhooks: Unix time of the attempt, in seconds (the same as X-Service-Timestamp) */
                 "webhook-timestamp": string;
-                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">`, keyed with the secret standard_webhooks_secret stands for; space-separated, one per signing secret (two while a rotated-out secret overlaps). Verify with a Standard Webhooks library */
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">`, keyed with the bytes the base64 after `whsec_` in hmac_secret stands for; space-separated, one per signing secret (two while a rotated-out secret overlaps). Verify with a Standard Webhooks library */
                 "webhook-signature": string;
                 /** @description The event name (the envelope's `type`) */
                 "X-Service-Event": string;
@@ -30574,15 +30584,17 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description `sha256=` and the hex HMAC-SHA256, keyed with the subscription's hmac_secret, of `<X-Service-Timestamp>.<raw JSON body>`; reject a mismatch (e.g. 401) */
+                /** @description `sha256=` and the hex HMAC-SHA256, keyed with the subscription's hmac_secret as text (its UTF-8 bytes, `whsec_` included), of `<X-Service-Timestamp>.<raw JSON body>`; reject a mismatch (e.g. 401) */
                 "X-Service-Signature": string;
                 /** @description Unix time of the attempt, in seconds */
                 "X-Service-Timestamp": string;
+                /** @description Only for 24 hours after a rotation (until previous_secret_expires_at): X-Service-Signature's rule keyed with the rotated-out secret, so a receiver still holding it verifies until it switches */
+                "X-Service-Previous-Signature"?: string;
                 /** @description Standard Webhooks: the envelope id, the same on every attempt */
                 "webhook-id": string;
                 /** @description Standard Webhooks: Unix time of the attempt, in seconds (the same as X-Service-Timestamp) */
                 "webhook-timestamp": string;
-                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">`, keyed with the secret standard_webhooks_secret stands for; space-separated, one per signing secret (two while a rotated-out secret overlaps). Verify with a Standard Webhooks library */
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">`, keyed with the bytes the base64 after `whsec_` in hmac_secret stands for; space-separated, one per signing secret (two while a rotated-out secret overlaps). Verify with a Standard Webhooks library */
                 "webhook-signature": string;
                 /** @description The event name (the envelope's `type`) */
                 "X-Service-Event": string;
@@ -30632,15 +30644,17 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description `sha256=` and the hex HMAC-SHA256, keyed with the subscription's hmac_secret, of `<X-Service-Timestamp>.<raw JSON body>`; reject a mismatch (e.g. 401) */
+                /** @description `sha256=` and the hex HMAC-SHA256, keyed with the subscription's hmac_secret as text (its UTF-8 bytes, `whsec_` included), of `<X-Service-Timestamp>.<raw JSON body>`; reject a mismatch (e.g. 401) */
                 "X-Service-Signature": string;
                 /** @description Unix time of the attempt, in seconds */
                 "X-Service-Timestamp": string;
+                /** @description Only for 24 hours after a rotation (until previous_secret_expires_at): X-Service-Signature's rule keyed with the rotated-out secret, so a receiver still holding it verifies until it switches */
+                "X-Service-Previous-Signature"?: string;
                 /** @description Standard Webhooks: the envelope id, the same on every attempt */
                 "webhook-id": string;
                 /** @description Standard Webhooks: Unix time of the attempt, in seconds (the same as X-Service-Timestamp) */
                 "webhook-timestamp": string;
-                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">`, keyed with the secret standard_webhooks_secret stands for; space-separated, one per signing secret (two while a rotated-out secret overlaps). Verify with a Standard Webhooks library */
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">`, keyed with the bytes the base64 after `whsec_` in hmac_secret stands for; space-separated, one per signing secret (two while a rotated-out secret overlaps). Verify with a Standard Webhooks library */
                 "webhook-signature": string;
                 /** @description The event name (the envelope's `type`) */
                 "X-Service-Event": string;
@@ -30683,15 +30697,17 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description `sha256=` and the hex HMAC-SHA256, keyed with the subscription's hmac_secret, of `<X-Service-Timestamp>.<raw JSON body>`; reject a mismatch (e.g. 401) */
+                /** @description `sha256=` and the hex HMAC-SHA256, keyed with the subscription's hmac_secret as text (its UTF-8 bytes, `whsec_` included), of `<X-Service-Timestamp>.<raw JSON body>`; reject a mismatch (e.g. 401) */
                 "X-Service-Signature": string;
                 /** @description Unix time of the attempt, in seconds */
                 "X-Service-Timestamp": string;
+                /** @description Only for 24 hours after a rotation (until previous_secret_expires_at): X-Service-Signature's rule keyed with the rotated-out secret, so a receiver still holding it verifies until it switches */
+                "X-Service-Previous-Signature"?: string;
                 /** @description Standard Webhooks: the envelope id, the same on every attempt */
                 "webhook-id": string;
                 /** @description Standard Webhooks: Unix time of the attempt, in seconds (the same as X-Service-Timestamp) */
                 "webhook-timestamp": string;
-                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">`, keyed with the secret standard_webhooks_secret stands for; space-separated, one per signing secret (two while a rotated-out secret overlaps). Verify with a Standard Webhooks library */
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">`, keyed with the bytes the base64 after `whsec_` in hmac_secret stands for; space-separated, one per signing secret (two while a rotated-out secret overlaps). Verify with a Standard Webhooks library */
                 "webhook-signature": string;
                 /** @description The event name (the envelope's `type`) */
                 "X-Service-Event": string;
@@ -30736,15 +30752,17 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description `sha256=` and the hex HMAC-SHA256, keyed with the subscription's hmac_secret, of `<X-Service-Timestamp>.<raw JSON body>`; reject a mismatch (e.g. 401) */
+                /** @description `sha256=` and the hex HMAC-SHA256, keyed with the subscription's hmac_secret as text (its UTF-8 bytes, `whsec_` included), of `<X-Service-Timestamp>.<raw JSON body>`; reject a mismatch (e.g. 401) */
                 "X-Service-Signature": string;
                 /** @description Unix time of the attempt, in seconds */
                 "X-Service-Timestamp": string;
+                /** @description Only for 24 hours after a rotation (until previous_secret_expires_at): X-Service-Signature's rule keyed with the rotated-out secret, so a receiver still holding it verifies until it switches */
+                "X-Service-Previous-Signature"?: string;
                 /** @description Standard Webhooks: the envelope id, the same on every attempt */
                 "webhook-id": string;
                 /** @description Standard Webhooks: Unix time of the attempt, in seconds (the same as X-Service-Timestamp) */
                 "webhook-timestamp": string;
-                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">`, keyed with the secret standard_webhooks_secret stands for; space-separated, one per signing secret (two while a rotated-out secret overlaps). Verify with a Standard Webhooks library */
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">`, keyed with the bytes the base64 after `whsec_` in hmac_secret stands for; space-separated, one per signing secret (two while a rotated-out secret overlaps). Verify with a Standard Webhooks library */
                 "webhook-signature": string;
                 /** @description The event name (the envelope's `type`) */
                 "X-Service-Event": string;
@@ -30808,15 +30826,17 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description `sha256=` and the hex HMAC-SHA256, keyed with the subscription's hmac_secret, of `<X-Service-Timestamp>.<raw JSON body>`; reject a mismatch (e.g. 401) */
+                /** @description `sha256=` and the hex HMAC-SHA256, keyed with the subscription's hmac_secret as text (its UTF-8 bytes, `whsec_` included), of `<X-Service-Timestamp>.<raw JSON body>`; reject a mismatch (e.g. 401) */
                 "X-Service-Signature": string;
                 /** @description Unix time of the attempt, in seconds */
                 "X-Service-Timestamp": string;
+                /** @description Only for 24 hours after a rotation (until previous_secret_expires_at): X-Service-Signature's rule keyed with the rotated-out secret, so a receiver still holding it verifies until it switches */
+                "X-Service-Previous-Signature"?: string;
                 /** @description Standard Webhooks: the envelope id, the same on every attempt */
                 "webhook-id": string;
                 /** @description Standard Webhooks: Unix time of the attempt, in seconds (the same as X-Service-Timestamp) */
                 "webhook-timestamp": string;
-                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">`, keyed with the secret standard_webhooks_secret stands for; space-separated, one per signing secret (two while a rotated-out secret overlaps). Verify with a Standard Webhooks library */
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">`, keyed with the bytes the base64 after `whsec_` in hmac_secret stands for; space-separated, one per signing secret (two while a rotated-out secret overlaps). Verify with a Standard Webhooks library */
                 "webhook-signature": string;
                 /** @description The event name (the envelope's `type`) */
                 "X-Service-Event": string;
@@ -30875,15 +30895,17 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description `sha256=` and the hex HMAC-SHA256, keyed with the subscription's hmac_secret, of `<X-Service-Timestamp>.<raw JSON body>`; reject a mismatch (e.g. 401) */
+                /** @description `sha256=` and the hex HMAC-SHA256, keyed with the subscription's hmac_secret as text (its UTF-8 bytes, `whsec_` included), of `<X-Service-Timestamp>.<raw JSON body>`; reject a mismatch (e.g. 401) */
                 "X-Service-Signature": string;
                 /** @description Unix time of the attempt, in seconds */
                 "X-Service-Timestamp": string;
+                /** @description Only for 24 hours after a rotation (until previous_secret_expires_at): X-Service-Signature's rule keyed with the rotated-out secret, so a receiver still holding it verifies until it switches */
+                "X-Service-Previous-Signature"?: string;
                 /** @description Standard Webhooks: the envelope id, the same on every attempt */
                 "webhook-id": string;
                 /** @description Standard Webhooks: Unix time of the attempt, in seconds (the same as X-Service-Timestamp) */
                 "webhook-timestamp": string;
-                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">`, keyed with the secret standard_webhooks_secret stands for; space-separated, one per signing secret (two while a rotated-out secret overlaps). Verify with a Standard Webhooks library */
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">`, keyed with the bytes the base64 after `whsec_` in hmac_secret stands for; space-separated, one per signing secret (two while a rotated-out secret overlaps). Verify with a Standard Webhooks library */
                 "webhook-signature": string;
                 /** @description The event name (the envelope's `type`) */
                 "X-Service-Event": string;
@@ -30932,15 +30954,17 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description `sha256=` and the hex HMAC-SHA256, keyed with the subscription's hmac_secret, of `<X-Service-Timestamp>.<raw JSON body>`; reject a mismatch (e.g. 401) */
+                /** @description `sha256=` and the hex HMAC-SHA256, keyed with the subscription's hmac_secret as text (its UTF-8 bytes, `whsec_` included), of `<X-Service-Timestamp>.<raw JSON body>`; reject a mismatch (e.g. 401) */
                 "X-Service-Signature": string;
                 /** @description Unix time of the attempt, in seconds */
                 "X-Service-Timestamp": string;
+                /** @description Only for 24 hours after a rotation (until previous_secret_expires_at): X-Service-Signature's rule keyed with the rotated-out secret, so a receiver still holding it verifies until it switches */
+                "X-Service-Previous-Signature"?: string;
                 /** @description Standard Webhooks: the envelope id, the same on every attempt */
                 "webhook-id": string;
                 /** @description Standard Webhooks: Unix time of the attempt, in seconds (the same as X-Service-Timestamp) */
                 "webhook-timestamp": string;
-                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">`, keyed with the secret standard_webhooks_secret stands for; space-separated, one per signing secret (two while a rotated-out secret overlaps). Verify with a Standard Webhooks library */
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">`, keyed with the bytes the base64 after `whsec_` in hmac_secret stands for; space-separated, one per signing secret (two while a rotated-out secret overlaps). Verify with a Standard Webhooks library */
                 "webhook-signature": string;
                 /** @description The event name (the envelope's `type`) */
                 "X-Service-Event": string;
@@ -30983,15 +31007,17 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description `sha256=` and the hex HMAC-SHA256, keyed with the subscription's hmac_secret, of `<X-Service-Timestamp>.<raw JSON body>`; reject a mismatch (e.g. 401) */
+                /** @description `sha256=` and the hex HMAC-SHA256, keyed with the subscription's hmac_secret as text (its UTF-8 bytes, `whsec_` included), of `<X-Service-Timestamp>.<raw JSON body>`; reject a mismatch (e.g. 401) */
                 "X-Service-Signature": string;
                 /** @description Unix time of the attempt, in seconds */
                 "X-Service-Timestamp": string;
+                /** @description Only for 24 hours after a rotation (until previous_secret_expires_at): X-Service-Signature's rule keyed with the rotated-out secret, so a receiver still holding it verifies until it switches */
+                "X-Service-Previous-Signature"?: string;
                 /** @description Standard Webhooks: the envelope id, the same on every attempt */
                 "webhook-id": string;
                 /** @description Standard Webhooks: Unix time of the attempt, in seconds (the same as X-Service-Timestamp) */
                 "webhook-timestamp": string;
-                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">`, keyed with the secret standard_webhooks_secret stands for; space-separated, one per signing secret (two while a rotated-out secret overlaps). Verify with a Standard Webhooks library */
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">`, keyed with the bytes the base64 after `whsec_` in hmac_secret stands for; space-separated, one per signing secret (two while a rotated-out secret overlaps). Verify with a Standard Webhooks library */
                 "webhook-signature": string;
                 /** @description The event name (the envelope's `type`) */
                 "X-Service-Event": string;
@@ -31034,15 +31060,17 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description `sha256=` and the hex HMAC-SHA256, keyed with the subscription's hmac_secret, of `<X-Service-Timestamp>.<raw JSON body>`; reject a mismatch (e.g. 401) */
+                /** @description `sha256=` and the hex HMAC-SHA256, keyed with the subscription's hmac_secret as text (its UTF-8 bytes, `whsec_` included), of `<X-Service-Timestamp>.<raw JSON body>`; reject a mismatch (e.g. 401) */
                 "X-Service-Signature": string;
                 /** @description Unix time of the attempt, in seconds */
                 "X-Service-Timestamp": string;
+                /** @description Only for 24 hours after a rotation (until previous_secret_expires_at): X-Service-Signature's rule keyed with the rotated-out secret, so a receiver still holding it verifies until it switches */
+                "X-Service-Previous-Signature"?: string;
                 /** @description Standard Webhooks: the envelope id, the same on every attempt */
                 "webhook-id": string;
                 /** @description Standard Webhooks: Unix time of the attempt, in seconds (the same as X-Service-Timestamp) */
                 "webhook-timestamp": string;
-                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">`, keyed with the secret standard_webhooks_secret stands for; space-separated, one per signing secret (two while a rotated-out secret overlaps). Verify with a Standard Webhooks library */
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">`, keyed with the bytes the base64 after `whsec_` in hmac_secret stands for; space-separated, one per signing secret (two while a rotated-out secret overlaps). Verify with a Standard Webhooks library */
                 "webhook-signature": string;
                 /** @description The event name (the envelope's `type`) */
                 "X-Service-Event": string;
@@ -31089,15 +31117,17 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description `sha256=` and the hex HMAC-SHA256, keyed with the subscription's hmac_secret, of `<X-Service-Timestamp>.<raw JSON body>`; reject a mismatch (e.g. 401) */
+                /** @description `sha256=` and the hex HMAC-SHA256, keyed with the subscription's hmac_secret as text (its UTF-8 bytes, `whsec_` included), of `<X-Service-Timestamp>.<raw JSON body>`; reject a mismatch (e.g. 401) */
                 "X-Service-Signature": string;
                 /** @description Unix time of the attempt, in seconds */
                 "X-Service-Timestamp": string;
+                /** @description Only for 24 hours after a rotation (until previous_secret_expires_at): X-Service-Signature's rule keyed with the rotated-out secret, so a receiver still holding it verifies until it switches */
+                "X-Service-Previous-Signature"?: string;
                 /** @description Standard Webhooks: the envelope id, the same on every attempt */
                 "webhook-id": string;
                 /** @description Standard Webhooks: Unix time of the attempt, in seconds (the same as X-Service-Timestamp) */
                 "webhook-timestamp": string;
-                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">`, keyed with the secret standard_webhooks_secret stands for; space-separated, one per signing secret (two while a rotated-out secret overlaps). Verify with a Standard Webhooks library */
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">`, keyed with the bytes the base64 after `whsec_` in hmac_secret stands for; space-separated, one per signing secret (two while a rotated-out secret overlaps). Verify with a Standard Webhooks library */
                 "webhook-signature": string;
                 /** @description The event name (the envelope's `type`) */
                 "X-Service-Event": string;
@@ -31144,15 +31174,17 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description `sha256=` and the hex HMAC-SHA256, keyed with the subscription's hmac_secret, of `<X-Service-Timestamp>.<raw JSON body>`; reject a mismatch (e.g. 401) */
+                /** @description `sha256=` and the hex HMAC-SHA256, keyed with the subscription's hmac_secret as text (its UTF-8 bytes, `whsec_` included), of `<X-Service-Timestamp>.<raw JSON body>`; reject a mismatch (e.g. 401) */
                 "X-Service-Signature": string;
                 /** @description Unix time of the attempt, in seconds */
                 "X-Service-Timestamp": string;
+                /** @description Only for 24 hours after a rotation (until previous_secret_expires_at): X-Service-Signature's rule keyed with the rotated-out secret, so a receiver still holding it verifies until it switches */
+                "X-Service-Previous-Signature"?: string;
                 /** @description Standard Webhooks: the envelope id, the same on every attempt */
                 "webhook-id": string;
                 /** @description Standard Webhooks: Unix time of the attempt, in seconds (the same as X-Service-Timestamp) */
                 "webhook-timestamp": string;
-                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">`, keyed with the secret standard_webhooks_secret stands for; space-separated, one per signing secret (two while a rotated-out secret overlaps). Verify with a Standard Webhooks library */
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">`, keyed with the bytes the base64 after `whsec_` in hmac_secret stands for; space-separated, one per signing secret (two while a rotated-out secret overlaps). Verify with a Standard Webhooks library */
                 "webhook-signature": string;
                 /** @description The event name (the envelope's `type`) */
                 "X-Service-Event": string;
@@ -31198,15 +31230,17 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description `sha256=` and the hex HMAC-SHA256, keyed with the subscription's hmac_secret, of `<X-Service-Timestamp>.<raw JSON body>`; reject a mismatch (e.g. 401) */
+                /** @description `sha256=` and the hex HMAC-SHA256, keyed with the subscription's hmac_secret as text (its UTF-8 bytes, `whsec_` included), of `<X-Service-Timestamp>.<raw JSON body>`; reject a mismatch (e.g. 401) */
                 "X-Service-Signature": string;
                 /** @description Unix time of the attempt, in seconds */
                 "X-Service-Timestamp": string;
+                /** @description Only for 24 hours after a rotation (until previous_secret_expires_at): X-Service-Signature's rule keyed with the rotated-out secret, so a receiver still holding it verifies until it switches */
+                "X-Service-Previous-Signature"?: string;
                 /** @description Standard Webhooks: the envelope id, the same on every attempt */
                 "webhook-id": string;
                 /** @description Standard Webhooks: Unix time of the attempt, in seconds (the same as X-Service-Timestamp) */
                 "webhook-timestamp": string;
-                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">`, keyed with the secret standard_webhooks_secret stands for; space-separated, one per signing secret (two while a rotated-out secret overlaps). Verify with a Standard Webhooks library */
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">`, keyed with the bytes the base64 after `whsec_` in hmac_secret stands for; space-separated, one per signing secret (two while a rotated-out secret overlaps). Verify with a Standard Webhooks library */
                 "webhook-signature": string;
                 /** @description The event name (the envelope's `type`) */
                 "X-Service-Event": string;
@@ -31253,15 +31287,17 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description `sha256=` and the hex HMAC-SHA256, keyed with the subscription's hmac_secret, of `<X-Service-Timestamp>.<raw JSON body>`; reject a mismatch (e.g. 401) */
+                /** @description `sha256=` and the hex HMAC-SHA256, keyed with the subscription's hmac_secret as text (its UTF-8 bytes, `whsec_` included), of `<X-Service-Timestamp>.<raw JSON body>`; reject a mismatch (e.g. 401) */
                 "X-Service-Signature": string;
                 /** @description Unix time of the attempt, in seconds */
                 "X-Service-Timestamp": string;
+                /** @description Only for 24 hours after a rotation (until previous_secret_expires_at): X-Service-Signature's rule keyed with the rotated-out secret, so a receiver still holding it verifies until it switches */
+                "X-Service-Previous-Signature"?: string;
                 /** @description Standard Webhooks: the envelope id, the same on every attempt */
                 "webhook-id": string;
                 /** @description Standard Webhooks: Unix time of the attempt, in seconds (the same as X-Service-Timestamp) */
                 "webhook-timestamp": string;
-                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">`, keyed with the secret standard_webhooks_secret stands for; space-separated, one per signing secret (two while a rotated-out secret overlaps). Verify with a Standard Webhooks library */
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">`, keyed with the bytes the base64 after `whsec_` in hmac_secret stands for; space-separated, one per signing secret (two while a rotated-out secret overlaps). Verify with a Standard Webhooks library */
                 "webhook-signature": string;
                 /** @description The event name (the envelope's `type`) */
                 "X-Service-Event": string;
@@ -31310,15 +31346,17 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description `sha256=` and the hex HMAC-SHA256, keyed with the subscription's hmac_secret, of `<X-Service-Timestamp>.<raw JSON body>`; reject a mismatch (e.g. 401) */
+                /** @description `sha256=` and the hex HMAC-SHA256, keyed with the subscription's hmac_secret as text (its UTF-8 bytes, `whsec_` included), of `<X-Service-Timestamp>.<raw JSON body>`; reject a mismatch (e.g. 401) */
                 "X-Service-Signature": string;
                 /** @description Unix time of the attempt, in seconds */
                 "X-Service-Timestamp": string;
+                /** @description Only for 24 hours after a rotation (until previous_secret_expires_at): X-Service-Signature's rule keyed with the rotated-out secret, so a receiver still holding it verifies until it switches */
+                "X-Service-Previous-Signature"?: string;
                 /** @description Standard Webhooks: the envelope id, the same on every attempt */
                 "webhook-id": string;
                 /** @description Standard Webhooks: Unix time of the attempt, in seconds (the same as X-Service-Timestamp) */
                 "webhook-timestamp": string;
-                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">`, keyed with the secret standard_webhooks_secret stands for; space-separated, one per signing secret (two while a rotated-out secret overlaps). Verify with a Standard Webhooks library */
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">`, keyed with the bytes the base64 after `whsec_` in hmac_secret stands for; space-separated, one per signing secret (two while a rotated-out secret overlaps). Verify with a Standard Webhooks library */
                 "webhook-signature": string;
                 /** @description The event name (the envelope's `type`) */
                 "X-Service-Event": string;

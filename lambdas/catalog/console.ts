@@ -9,6 +9,7 @@ export const ConsolePage = {
   summary: "The console for the broker's staff and partners (one page; its screens are addresses under /console/)",
   tag: 'console',
   auth: 'public',
+  uses: { bucketOrigin: true },
 } satisfies RouteDef;
 
 export const ConsoleScreens = {
@@ -20,6 +21,7 @@ export const ConsoleScreens = {
   summary: "The console's script and stylesheet (app.js, app.css), and its screens by address (inbox, documents, manifests, review, quota, webhooks, and search?q=...)",
   tag: 'console',
   auth: 'public',
+  uses: { bucketOrigin: true },
 } satisfies RouteDef;
 
 export const ConsoleScreenItem = {
@@ -31,6 +33,7 @@ export const ConsoleScreenItem = {
   summary: 'A screen opened on one record (a batch, a document, a tax id): the same page',
   tag: 'console',
   auth: 'public',
+  uses: { bucketOrigin: true },
 } satisfies RouteDef;
 
 /** The console: one page, its screens' addresses and its two assets, served at the root (not under /api) as the dashboard is. */

@@ -69,6 +69,8 @@ export interface Access {
   signingSecrets?: { readonly [K in SigningSecretKind]?: readonly SealAction[] };
   /** Answers or takes page cursors, signed with the stage's cursor key (lambdas/infra/cursors.ts): reads that secret. */
   cursors?: boolean;
+  /** Names the files bucket (BUCKET_NAME) without any grant on it: the console's policy lets previews fetch its signed URLs. */
+  bucketOrigin?: boolean;
 }
 
 /**

@@ -681,6 +681,15 @@ describe('api stack', { timeout: 60_000 }, () => {
     }
   });
 
+  it("tells the console its bucket's name, for its content security policy, without any grant on the bucket", () => {
+    const consoleIds = functionIds(dev.apiTemplate, stage).filter((id) => id.startsWith('Console'));
+    expect(consoleIds.length).toBeGreaterThan(0);
+    for (const id of consoleIds) {
+      expect(functionProps(dev.apiTemplate, stage, id).Environment.Variables.BUCKET_NAME, id).toBeTruthy();
+      expect(actionsOf(roleStatements(dev.apiTemplate, stage, id), 's3:'), id).toEqual([]);
+    }
+  });
+
   it('grants every Secrets Manager call the credentials module makes in AWS, and only the tags it writes', () => {
     const source = ['lambdas/infra/sealed-store.ts', 'lambdas/infra/marketplace-credentials.ts', 'lambdas/infra/carrier-credentials.ts'].map((f) => readFileSync(join(projectRoot, f), 'utf8')).join('\n');
     const commands = [...source.matchAll(/new (\w+)Command\(/g)].map((m) => m[1]);

@@ -116,6 +116,17 @@ describe('operator CLI requests', () => {
     expect(stdout).toMatch(/id:\s+7/);
   });
 
+  it('refuses an http API URL of another machine before any request (the token would travel in clear), and takes https or http to localhost', async () => {
+    for (const url of ['http://api.example.com/api', 'http://10.0.0.5:3000/api', 'ftp://api.example.com']) {
+      const { code, stderr } = await cli(['accounts', 'list'], { DESPACHO_URL: url, DESPACHO_TOKEN: adminToken });
+      expect(code, url).toBe(2);
+      expect(stderr, url).toMatch(/travel in clear|must be a URL/);
+    }
+    expect(requests).toEqual([]);
+    const { code } = await cli(['accounts', 'list'], { DESPACHO_URL: baseUrl.replace('127.0.0.1', 'localhost'), DESPACHO_TOKEN: adminToken });
+    expect(code).toBe(0);
+  });
+
   it('accounts list prints one aligned row per account and the count', async () => {
     const { code, stdout } = await cli(['accounts', 'list']);
     expect(code).toBe(0);

@@ -131,6 +131,23 @@ describe('the console', () => {
     expect((await fetch(`${t.twin.url}/console/review/a/b`)).status).toBe(404);
   });
 
+  it('answers its pages with permissions Chromium knows (no console error on load) and the legacy XSS filter off', async () => {
+    const said: string[] = [];
+    const listen = (m: { text(): string }) => said.push(m.text());
+    page.on('console', listen);
+    try {
+      for (const path of ['/console', '/dashboard']) {
+        const res = await page.goto(`${t.twin.url}${path}`);
+        expect(res!.headers()['x-xss-protection'], path).toBe('0');
+        expect(res!.headers()['permissions-policy'], path).toMatch(/^accelerometer=\(\)/);
+        await page.locator('main, #app, body').first().waitFor();
+      }
+      expect(said.filter((text) => /Permissions-Policy|Feature Policy|feature/i.test(text))).toEqual([]);
+    } finally {
+      page.off('console', listen);
+    }
+  });
+
   it('signs in from the keyboard with the field labelled Token, in Spanish by default', async () => {
     await page.goto(`${t.twin.url}/console`);
     await page.getByLabel('Token').waitFor();
@@ -175,6 +192,11 @@ describe('the console', () => {
     await page.getByRole('heading', { level: 1, name: 'Manifiestos' }).waitFor();
     await page.waitForFunction("document.activeElement && document.activeElement.id === 'screen-title'");
     await page.goBack();
+    await page.getByRole('heading', { level: 1, name: 'Documentos de transporte' }).waitFor();
+  });
+
+  it('opens a screen on its list when the address holds a malformed item (/console/documents/%E0), not a blank page', async () => {
+    await page.goto(`${t.twin.url}/console/documents/%E0`);
     await page.getByRole('heading', { level: 1, name: 'Documentos de transporte' }).waitFor();
   });
 

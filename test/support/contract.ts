@@ -95,8 +95,9 @@ export function deliveryProblem(headers: Record<string, string | string[] | unde
   if (envelope.type === 'webhook.test') return undefined;
   const op = (doc().webhooks as Record<string, { post: Json }> | undefined)?.[envelope.type ?? '']?.post;
   if (!op) return `event ${envelope.type}: not in openapi.json's webhooks`;
-  for (const p of op.parameters as { name: string; in: string; schema: Json }[]) {
+  for (const p of op.parameters as { name: string; in: string; required?: boolean; schema: Json }[]) {
     const value = headers[p.name.toLowerCase()];
+    if (typeof value !== 'string' && p.required === false) continue;
     if (typeof value !== 'string') return `event ${envelope.type}: header ${p.name} missing`;
   }
   const key = `webhook ${envelope.type}`;

@@ -5,6 +5,18 @@ import { consoleScriptText, consoleStyleText } from './script';
 import { consoleHtml, screenPaths } from './page-html';
 
 /**
+ * The stage's bucket as a signed URL of it names it (the SDK's virtual-hosted form,
+ * https://<bucket>.s3.<region>.amazonaws.com): the one other origin a preview fetches from. None
+ * on the twin, whose files are served from its own origin.
+ */
+export function bucketOrigin(env: Record<string, string | undefined>): string[] {
+  const bucket = env.BUCKET_NAME;
+  const region = env.AWS_REGION;
+  if (!bucket || !region || region === 'local' || !/^[a-z0-9][a-z0-9-]{1,61}[a-z0-9]$/.test(bucket)) return [];
+  return [`https://${bucket}.s3.${region}.amazonaws.com`];
+}
+
+/**
  * The dashboard's policy, plus what a document's preview needs: the file is fetched with the token
  * (connect-src: this origin, or the bucket's signed URL on AWS) and shown from a blob: URL in an
  * <img> or an <iframe> (a PDF). Trusted Types on: nothing writes HTML or script URLs.
@@ -18,7 +30,7 @@ export const consoleCsp: Record<string, string> = {
   'form-action': "'self'",
   'base-uri': "'none'",
   'frame-ancestors': "'none'",
-  'connect-src': "'self' https://*.amazonaws.com",
+  'connect-src': ["'self'", ...bucketOrigin(process.env)].join(' '),
   'img-src': "'self' data: blob:",
   'frame-src': 'blob:',
   'require-trusted-types-for': "'script'",

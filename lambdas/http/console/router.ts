@@ -31,7 +31,16 @@ export interface Place {
 function parse(path: string, search = ''): Place {
   const [, , screen, item] = path.split('/');
   const known = (allScreens as readonly string[]).includes(screen) ? (screen as Screen) : 'inbox';
-  return { screen: known, item: item ? decodeURIComponent(item) : null, query: new URLSearchParams(search) };
+  return { screen: known, item: item ? decoded(item) : null, query: new URLSearchParams(search) };
+}
+
+/** A path segment decoded; one that is not valid percent-encoding (`%E0`) names no item, so the screen opens on its list. */
+function decoded(segment: string): string | null {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return null;
+  }
 }
 
 export const place = signal<Place>(parse(location.pathname, location.search));

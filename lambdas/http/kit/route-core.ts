@@ -15,6 +15,7 @@ import { requestIdOf } from './request-id';
 import type { Reply } from './reply';
 import { validate } from './validate';
 import { parseJson, validateBody } from './json-body';
+import { pageHeaders } from './page-headers';
 
 export type ApiEvent = APIGatewayProxyEventV2WithLambdaAuthorizer<AuthContext>;
 export type ApiResult = APIGatewayProxyStructuredResultV2;
@@ -41,7 +42,7 @@ export interface RouteOptions<B, Q, P> {
    * `sandbox` and `upgrade-insecure-requests`); JSON answers keep `default-src 'none'`.
    */
   csp?: Record<string, string>;
-  /** Permissions-Policy features a page needs, e.g. `{ 'clipboard-write': 'self' }`. */
+  /** Permissions-Policy features a page needs, e.g. `{ 'clipboard-write': 'self' }`; with `csp` only (a page's headers). */
   permissions?: Record<string, string>;
 }
 
@@ -126,10 +127,7 @@ function wrap<B extends v.GenericSchema | undefined, Q extends v.GenericSchema |
       }),
     );
     const result = serialize(reply);
-    if (opts.csp) {
-      const policy = Object.entries(opts.csp).map(([k, val]) => `${k} ${val}`).join('; ');
-      result.headers = { ...result.headers, 'Content-Security-Policy': policy };
-    }
+    if (opts.csp) result.headers = { ...result.headers, ...pageHeaders(opts.csp, opts.permissions) };
     return result;
   };
 
@@ -148,7 +146,9 @@ function wrap<B extends v.GenericSchema | undefined, Q extends v.GenericSchema |
         reportingEndpoints: false,
         reportTo: false,
         contentSecurityPolicy: opts.csp ? false : { 'default-src': "'none'", 'frame-ancestors': "'none'" },
-        ...(opts.permissions ? { permissionsPolicy: opts.permissions } : {}),
+        // A page's own (kit/page-headers.ts): the defaults name features Chromium does not know.
+        permissionsPolicy: false,
+        xssProtection: false,
       } as Parameters<typeof httpSecurityHeaders>[0]),
     )
     .use(requestIdAndErrors());

@@ -204,15 +204,23 @@ function webhooksOf(events: Record<string, EventDoc>): Json {
   const parameters = [
     deliveryHeader(
       'X-Service-Signature',
-      '`sha256=` and the hex HMAC-SHA256, keyed with the subscription\'s hmac_secret, of `<X-Service-Timestamp>.<raw JSON body>`; reject a mismatch (e.g. 401)',
+      '`sha256=` and the hex HMAC-SHA256, keyed with the subscription\'s hmac_secret as text (its UTF-8 bytes, `whsec_` included), of `<X-Service-Timestamp>.<raw JSON body>`; reject a mismatch (e.g. 401)',
       { type: 'string', pattern: '^sha256=[0-9a-f]{64}$' },
     ),
     deliveryHeader('X-Service-Timestamp', 'Unix time of the attempt, in seconds', { type: 'string', pattern: '^[0-9]+$' }),
+    {
+      ...deliveryHeader(
+        'X-Service-Previous-Signature',
+        'Only for 24 hours after a rotation (until previous_secret_expires_at): X-Service-Signature\'s rule keyed with the rotated-out secret, so a receiver still holding it verifies until it switches',
+        { type: 'string', pattern: '^sha256=[0-9a-f]{64}$' },
+      ),
+      required: false,
+    },
     deliveryHeader('webhook-id', 'Standard Webhooks: the envelope id, the same on every attempt'),
     deliveryHeader('webhook-timestamp', 'Standard Webhooks: Unix time of the attempt, in seconds (the same as X-Service-Timestamp)', { type: 'string', pattern: '^[0-9]+$' }),
     deliveryHeader(
       'webhook-signature',
-      'Standard Webhooks: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">`, keyed with the secret standard_webhooks_secret stands for; space-separated, one per signing secret (two while a rotated-out secret overlaps). Verify with a Standard Webhooks library',
+      'Standard Webhooks: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">`, keyed with the bytes the base64 after `whsec_` in hmac_secret stands for; space-separated, one per signing secret (two while a rotated-out secret overlaps). Verify with a Standard Webhooks library',
       { type: 'string', pattern: '^v1,[A-Za-z0-9+/]+={0,2}( v1,[A-Za-z0-9+/]+={0,2})*$' },
     ),
     deliveryHeader('X-Service-Event', 'The event name (the envelope\'s `type`)'),

@@ -36,6 +36,21 @@ const Delivery = v.strictObject({
 const notFound = failure('No such subscription (or delivery) of this account', ['not_found']);
 const important = { important: v.string() };
 
+/** The one secret's form: `whsec_` and the standard base64 of 32 bytes. */
+const oneFormSecret = /^whsec_[A-Za-z0-9+/]{43}=$/;
+const secretFields = {
+  hmac_secret: v.pipe(
+    v.string(),
+    v.regex(oneFormSecret),
+    v.description('The signing secret, shown this once: `whsec_` and the base64 of 32 random bytes. Standard Webhooks libraries take it as it is (webhook-signature); X-Service-Signature is keyed with its text'),
+  ),
+  standard_webhooks_secret: v.pipe(v.string(), v.regex(oneFormSecret), v.description('Deprecated (removed in the next release): the same value as hmac_secret')),
+};
+
+/** What a creation or a rotation says about the secret it shows. */
+export const secretNotice =
+  'Store the secret now: it is shown only once. It signs both X-Service-Signature and webhook-signature; a Standard Webhooks library takes it as it is.';
+
 export const webhooksResponses = {
   WebhooksAvailableEvents: {
     answers: {
@@ -48,8 +63,8 @@ export const webhooksResponses = {
   WebhooksCreate: {
     answers: {
       201: data(
-        'The subscription, with its secret shown this once: as hmac_secret (X-Service-Signature) and in the whsec_ form Standard Webhooks libraries take (webhook-signature)',
-        v.strictObject({ ...Subscription.entries, hmac_secret: v.string(), standard_webhooks_secret: v.pipe(v.string(), v.regex(/^whsec_[A-Za-z0-9+/]+={0,2}$/)) }),
+        'The subscription, with its one secret shown this once (hmac_secret): it signs X-Service-Signature and webhook-signature, and Standard Webhooks libraries take it as it is',
+        v.strictObject({ ...Subscription.entries, ...secretFields }),
         { message: true, extra: important },
       ),
     },
@@ -95,8 +110,8 @@ export const webhooksResponses = {
   WebhooksRotateSecret: {
     answers: {
       200: data(
-        'The new secret, shown this once in both forms; the old one still signs webhook-signature until previous_secret_expires_at',
-        v.strictObject({ id: integer, hmac_secret: v.string(), standard_webhooks_secret: v.pipe(v.string(), v.regex(/^whsec_[A-Za-z0-9+/]+={0,2}$/)), previous_secret_expires_at: timestamp }),
+        'The new secret, shown this once; the old one signs beside it (X-Service-Previous-Signature and a second webhook-signature) until previous_secret_expires_at',
+        v.strictObject({ id: integer, ...secretFields, previous_secret_expires_at: timestamp }),
         { message: true, extra: important },
       ),
       404: notFound,

@@ -73,9 +73,15 @@ export async function targetBatch(accountId: number, batchId: string): Promise<B
   return batch;
 }
 
-export const closed = (batch: BatchRecord) =>
+/**
+ * 423 for a write to a closed batch, saying what the reader can do: a partner asks the broker to
+ * reopen it or starts a new batch; the broker (a decision on a closed batch) reopens it.
+ */
+export const closed = (batch: BatchRecord, reader: 'partner' | 'broker' = 'partner') =>
   new Locked(
-    `Batch ${batch.batchId} was closed by the broker. Ask the broker to reopen it, or submit the new shipments without batchId to create a new batch.`,
+    reader === 'broker'
+      ? `Batch ${batch.batchId} is closed. Reopen it (POST /v1/couriers/batches/${batch.batchId}/reopen), then send the decision again.`
+      : `Batch ${batch.batchId} was closed by the broker. Ask the broker to reopen it, or submit the new shipments without batchId to create a new batch.`,
     { error: 'manifest_closed', ...closedBody(batch) },
   );
 

@@ -200,7 +200,7 @@ export async function decidedRow(ncmCode: string) {
 export async function onOpenBatch<T>(principal: Principal, manifest: string, what: string, apply: (batch: BatchRecord & { finishedRunId: string }) => Promise<T | 'moved'>): Promise<T> {
   for (let attempt = 1; attempt <= attempts; attempt++) {
     const batch = await reviewableBatch(principal, manifest, true);
-    if (batch.closedAt) throw closed(batch);
+    if (batch.closedAt) throw closed(batch, 'broker');
     const outcome = await apply(batch);
     if (outcome !== 'moved') return outcome;
   }

@@ -6,6 +6,7 @@ import { documentClient } from '#infra/dynamo';
 import { touchToken } from '#infra/entities/auth';
 import { DynamoDBClient, ScanCommand } from '@aws-sdk/client-dynamodb';
 import { createHash } from 'node:crypto';
+import { request } from 'node:http';
 import { inject } from 'vitest';
 import { adminToken, useTwin } from '#support/twin';
 
@@ -50,6 +51,25 @@ describe('bearer tokens', () => {
       const res = await t.call('GET', '/v1/me', { token: null, headers: { authorization: header } });
       expect(res.status, header).toBe(401);
     }
+  });
+
+  it('refuses two Authorization headers, the valid token first or second: API Gateway joins them into one value', async () => {
+    const partner = await t.account('Two Headers');
+    const twice = (first: string, second: string) =>
+      new Promise<number>((resolve, reject) => {
+        const url = new URL(`${t.twin.apiUrl}/v1/me`);
+        // Two header lines: fetch would join them itself before sending.
+        const req = request(url, { headers: ['Host', url.host, 'Authorization', first, 'Authorization', second] }, (res) => {
+          res.resume();
+          resolve(res.statusCode!);
+        });
+        req.on('error', reject);
+        req.end();
+      });
+    expect(await twice(`Bearer ${partner.token}`, 'Bearer dsp_not-a-real-token-at-all')).toBe(401);
+    expect(await twice('Bearer dsp_not-a-real-token-at-all', `Bearer ${partner.token}`)).toBe(401);
+    expect(await twice(`Bearer ${partner.token}`, `Bearer ${partner.token}`)).toBe(401);
+    expect((await t.call('GET', '/v1/me', { token: partner.token })).status).toBe(200);
   });
 
   it('issues a random token of at least 32 bytes, shown once', async () => {

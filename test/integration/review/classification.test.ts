@@ -183,6 +183,8 @@ describe('PUT .../products/{awb}/classification', () => {
     const locked = await t.call('PUT', path('AWB0000001'), { token: broker.token, body: { ncm_code: '6109.10.00', reason: 'late' } });
     expect(locked.status).toBe(423);
     expect(locked.body.error).toBe('manifest_closed');
+    // The broker is told to reopen it, not to ask the broker.
+    expect(locked.body.message).toMatch(/Reopen it \(POST \/v1\/couriers\/batches\/.+\/reopen\)/);
     await t.call('POST', `/v1/couriers/batches/${batchId}/reopen`, { token: broker.token });
   });
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHmac } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { once } from 'node:events';
@@ -63,7 +63,7 @@ function cli(args: string[], token: string): { child: ChildProcess; out: ReturnT
   const out = lines();
   const child = spawn(process.execPath, ['--import', 'tsx', 'bin/cli.ts', ...args], {
     cwd: root,
-    env: { ...process.env, DESPACHO_URL: t.twin.apiUrl, DESPACHO_TOKEN: token },
+    env: { ...process.env, DESPACHO_URL: t.twin.apiUrl, DESPACHO_TOKEN: token, DESPACHO_CONFIG_DIR: dir },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout!.on('data', (c) => out.write(c));
@@ -78,8 +78,15 @@ async function interrupt(child: ChildProcess): Promise<number | null> {
   return code as number | null;
 }
 
+/** The listen secret line, as the CLI prints it. */
+const secretLine = /Webhook signing secret \(this machine and account, the same on every run; --print-secret prints it alone\): (whsec_\S+)/;
+
+function headersOf(r: Received): Record<string, string> {
+  return Object.fromEntries(Object.entries(r.headers).map(([k, v]) => [k, String(v)]));
+}
+
 describe('npm run cli -- listen', () => {
-  it('forwards new events signed with the session secret, stops on Ctrl-C and goes on from there after a restart', async () => {
+  it('forwards new events signed with the machine secret, stops on Ctrl-C, and goes on from there with the same secret after a restart', async () => {
     const partner = await t.account('Listener');
     const before = await uploadDoc(partner.token);
     await t.settle();
@@ -87,8 +94,8 @@ describe('npm run cli -- listen', () => {
     const args = ['listen', '--forward-to', receiver.url, '--state', state, '--interval', '300'];
 
     const first = cli(args, partner.token);
-    const secret = (await first.out.match(/Signing secret of this session: (whsec_\S+)/))[1];
-    const standard = (await first.out.match(/Standard Webhooks libraries \(webhook-signature\): (whsec_\S+)/))[1];
+    const secret = (await first.out.match(secretLine))[1];
+    expect(first.out.text.match(/whsec_/g)).toHaveLength(1);
     const docs = [await uploadDoc(partner.token), await uploadDoc(partner.token)];
     await t.settle();
     await receiver.until(2);
@@ -101,8 +108,7 @@ describe('npm run cli -- listen', () => {
     expect(bodies.map((b) => b.data.id)).not.toContain(before.id);
     for (const r of receiver.received) {
       expect(verifies(r, secret)).toBe(true);
-      const headers = Object.fromEntries(Object.entries(r.headers).map(([k, v]) => [k, String(v)]));
-      expect(new Webhook(standard).verify(r.body, headers)).toMatchObject({ type: 'document.uploaded', id: r.headers['webhook-id'] });
+      expect(new Webhook(secret).verify(r.body, headersOf(r))).toMatchObject({ type: 'document.uploaded', id: r.headers['webhook-id'] });
       expect(r.headers).toMatchObject({ 'x-service-event': 'document.uploaded', 'content-type': 'application/json' });
     }
     // The feed's envelope, byte for byte.
@@ -114,13 +120,15 @@ describe('npm run cli -- listen', () => {
     await t.settle();
     receiver.clear();
     const second = cli(args, partner.token);
-    const secret2 = (await second.out.match(/Signing secret of this session: (whsec_\S+)/))[1];
-    expect(secret2).not.toBe(secret);
+    const secret2 = (await second.out.match(secretLine))[1];
+    expect(secret2).toBe(secret);
     await receiver.until(1);
     await second.out.match(/document\.uploaded.*-> 200/);
     expect(await interrupt(second.child)).toBe(0);
     expect(receiver.received.map((r) => JSON.parse(r.body).data.id)).toEqual([later.id]);
-    expect(verifies(receiver.received[0], secret2)).toBe(true);
+    expect(verifies(receiver.received[0], secret)).toBe(true);
+    expect(new Webhook(secret).verify(receiver.received[0].body, headersOf(receiver.received[0]))).toMatchObject({ id: receiver.received[0].headers['webhook-id'] });
+    expect(statSync(join(dir, 'listen-secrets.json')).mode & 0o777).toBe(0o600);
     expect(JSON.parse(readFileSync(state, 'utf8'))).toMatchObject({ version: 1, deliveries: 3 });
   }, 60_000);
 
@@ -132,10 +140,10 @@ describe('npm run cli -- listen', () => {
     const running = run(['listen', '--url', t.twin.apiUrl, '--token', partner.token, '--forward-to', receiver.url, '--events', 'document.downloaded', '--state', join(dir, 'filter.json'), '--interval', '300'], {
       stdout: out,
       stderr: out,
-      env: {},
+      env: { DESPACHO_CONFIG_DIR: dir },
       signal: stop.signal,
     });
-    await out.match(/Signing secret of this session/);
+    await out.match(secretLine);
     const doc = await uploadDoc(partner.token);
     expect((await t.call('GET', `/v1/transport/documents/${doc.id}/download`, { token: partner.token })).status).toBeLessThan(400);
     await t.settle();
@@ -153,10 +161,10 @@ describe('npm run cli -- listen', () => {
     const running = run(['listen', '--url', t.twin.apiUrl, '--token', partner.token, '--forward-to', receiver.url, '--state', join(dir, 'late.json'), '--interval', '300'], {
       stdout: out,
       stderr: out,
-      env: {},
+      env: { DESPACHO_CONFIG_DIR: dir },
       signal: stop.signal,
     });
-    await out.match(/Signing secret of this session/);
+    await out.match(secretLine);
     await uploadDoc(partner.token);
     await t.settle();
     await receiver.until(1);
@@ -190,13 +198,137 @@ describe('npm run cli -- listen', () => {
     ];
     for (const [args, message] of cases) {
       const out = lines();
-      const code = await run([...args, '--url', t.twin.apiUrl, '--token', partner.token, '--state', join(dir, 'bad.json')], { stdout: out, stderr: out, env: {} });
+      const code = await run([...args, '--url', t.twin.apiUrl, '--token', partner.token, '--state', join(dir, 'bad.json')], { stdout: out, stderr: out, env: { DESPACHO_CONFIG_DIR: dir } });
       expect(code, args.join(' ')).toBe(2);
       expect(out.text).toMatch(message);
     }
     const out = lines();
-    const code = await run(['listen', '--forward-to', receiver.url, '--url', t.twin.apiUrl, '--token', 'dsp_not-a-token-at-all-0000000000', '--state', join(dir, 'refused.json')], { stdout: out, stderr: out, env: {} });
+    const code = await run(['listen', '--forward-to', receiver.url, '--url', t.twin.apiUrl, '--token', 'dsp_not-a-token-at-all-0000000000', '--state', join(dir, 'refused.json')], { stdout: out, stderr: out, env: { DESPACHO_CONFIG_DIR: dir } });
     expect(code).toBe(1);
     expect(out.text).toMatch(/HTTP 401/);
   });
+
+  it('prints only the secret with --print-secret, the one listen signs with, and nothing else', async () => {
+    const partner = await t.account('Listener Print');
+    const printed = lines();
+    const quiet = lines();
+    const env = { DESPACHO_CONFIG_DIR: dir };
+    expect(await run(['listen', '--print-secret', '--url', t.twin.apiUrl, '--token', partner.token], { stdout: printed, stderr: quiet, env })).toBe(0);
+    expect(printed.text).toMatch(/^whsec_[A-Za-z0-9+/]{43}=\n$/);
+    expect(quiet.text).toBe('');
+    const again = lines();
+    expect(await run(['listen', '--print-secret', '--url', t.twin.apiUrl, '--token', partner.token], { stdout: again, stderr: again, env })).toBe(0);
+    expect(again.text).toBe(printed.text);
+    const other = lines();
+    expect(await run(['listen', '--print-secret', '--url', t.twin.apiUrl, '--token', (await t.account('Listener Print Other')).token], { stdout: other, stderr: other, env })).toBe(0);
+    expect(other.text).not.toBe(printed.text);
+
+    const stop = new AbortController();
+    const out = lines();
+    const running = run(['listen', '--url', t.twin.apiUrl, '--token', partner.token, '--forward-to', receiver.url, '--state', join(dir, 'print.json'), '--interval', '300'], { stdout: out, stderr: out, env, signal: stop.signal });
+    expect((await out.match(secretLine))[1]).toBe(printed.text.trim());
+    await uploadDoc(partner.token);
+    await t.settle();
+    await receiver.until(1);
+    stop.abort();
+    expect(await running).toBe(0);
+    expect(new Webhook(printed.text.trim()).verify(receiver.received[0].body, headersOf(receiver.received[0]))).toMatchObject({ type: 'document.uploaded' });
+  }, 30_000);
+
+  it('retries a forward the local URL failed, with the same event and delivery number, until it is taken', async () => {
+    const partner = await t.account('Listener Retry');
+    const answers = [503, 500];
+    receiver.status = () => answers.shift() ?? 200;
+    const stop = new AbortController();
+    const out = lines();
+    const running = run(
+      ['listen', '--url', t.twin.apiUrl, '--token', partner.token, '--forward-to', receiver.url, '--state', join(dir, 'retry.json'), '--interval', '200', '--retry-delays', '300,300,300'],
+      { stdout: out, stderr: out, env: { DESPACHO_CONFIG_DIR: dir }, signal: stop.signal },
+    );
+    const secret = (await out.match(secretLine))[1];
+    await uploadDoc(partner.token);
+    await t.settle();
+    await receiver.until(3);
+    await out.match(/document\.uploaded\s+evt_\S+\s+-> 200/);
+    stop.abort();
+    expect(await running).toBe(0);
+    expect(out.text).toMatch(/-> 503 \(\d+ ms\); attempt 2 of 4 in 0\.3 s/);
+    expect(out.text).toMatch(/-> 500 \(\d+ ms\); attempt 3 of 4 in 0\.3 s/);
+    expect(receiver.received).toHaveLength(3);
+    const ids = new Set(receiver.received.map((r) => r.headers['webhook-id']));
+    const deliveries = new Set(receiver.received.map((r) => r.headers['x-service-delivery']));
+    expect([ids.size, deliveries.size]).toEqual([1, 1]);
+    for (const r of receiver.received) expect(new Webhook(secret).verify(r.body, headersOf(r))).toMatchObject({ type: 'document.uploaded' });
+  }, 30_000);
+
+  it('gives a forward up when the retries run out, saying how to send it again', async () => {
+    const partner = await t.account('Listener Give Up');
+    receiver.status = () => 503;
+    const stop = new AbortController();
+    const out = lines();
+    const running = run(
+      ['listen', '--url', t.twin.apiUrl, '--token', partner.token, '--forward-to', receiver.url, '--state', join(dir, 'give-up.json'), '--interval', '200', '--retry-delays', '200'],
+      { stdout: out, stderr: out, env: { DESPACHO_CONFIG_DIR: dir }, signal: stop.signal },
+    );
+    await out.match(secretLine);
+    await uploadDoc(partner.token);
+    await t.settle();
+    const [, id] = await out.match(/-> 503 \(\d+ ms\); gave up after 2 attempts \(send it again: events resend (evt_\S+) --forward-to/);
+    stop.abort();
+    expect(await running).toBe(0);
+    expect(receiver.received.map((r) => r.headers['webhook-id'])).toEqual([id, id]);
+  }, 30_000);
+});
+
+describe('npm run cli -- events resend and trigger', () => {
+  it("resend sends a past event of the feed again, byte for byte, signed with the machine's listen secret", async () => {
+    const partner = await t.account('Resender');
+    await uploadDoc(partner.token);
+    await t.settle();
+    const [event] = (await t.call('GET', '/v1/events?order=desc&limit=1', { token: partner.token })).body.data;
+    const env = { DESPACHO_CONFIG_DIR: dir };
+    const secret = lines();
+    await run(['listen', '--print-secret', '--url', t.twin.apiUrl, '--token', partner.token], { stdout: secret, stderr: secret, env });
+    const out = lines();
+    expect(await run(['events', 'resend', event.id, '--forward-to', receiver.url, '--url', t.twin.apiUrl, '--token', partner.token], { stdout: out, stderr: out, env })).toBe(0);
+    expect(out.text).toMatch(new RegExp(`document\\.uploaded\\s+${event.id}\\s+-> 200`));
+    expect(receiver.received).toHaveLength(1);
+    const [got] = receiver.received;
+    expect(got.body).toBe(JSON.stringify(event));
+    expect(new Webhook(secret.text.trim()).verify(got.body, headersOf(got))).toEqual(event);
+    expect(verifies(got, secret.text.trim())).toBe(true);
+
+    const missing = lines();
+    expect(await run(['events', 'resend', 'evt_nothing_here', '--forward-to', receiver.url, '--url', t.twin.apiUrl, '--token', partner.token], { stdout: missing, stderr: missing, env })).toBe(1);
+    expect(missing.text).toMatch(/No event evt_nothing_here in this account's feed/);
+    const bad = lines();
+    expect(await run(['events', 'resend', 'nope', '--forward-to', receiver.url, '--url', t.twin.apiUrl, '--token', partner.token], { stdout: bad, stderr: bad, env })).toBe(2);
+    expect(bad.text).toMatch(/evt_/);
+  }, 30_000);
+
+  it("trigger sends a fresh sample of the event type, signed with the machine's listen secret", async () => {
+    const partner = await t.account('Trigger');
+    const env = { DESPACHO_CONFIG_DIR: dir };
+    await uploadDoc(partner.token);
+    await t.settle();
+    const [newest] = (await t.call('GET', '/v1/events?order=desc&limit=1&types=document.uploaded', { token: partner.token })).body.data;
+    const documented = (await t.call('GET', '/openapi.json')).body.webhooks['document.uploaded'].post.requestBody.content['application/json'].example;
+    const secret = lines();
+    await run(['listen', '--print-secret', '--url', t.twin.apiUrl, '--token', partner.token], { stdout: secret, stderr: secret, env });
+    const out = lines();
+    expect(await run(['trigger', 'document.uploaded', '--forward-to', receiver.url, '--url', t.twin.apiUrl, '--token', partner.token], { stdout: out, stderr: out, env })).toBe(0);
+    expect(out.text).toMatch(/document\.uploaded\s+evt_sample_\w+\s+-> 200/);
+    const [got] = receiver.received;
+    const envelope = new Webhook(secret.text.trim()).verify(got.body, headersOf(got)) as { id: string; type: string; created_at: string; data: unknown };
+    expect(envelope).toMatchObject({ id: expect.stringMatching(/^evt_sample_/), type: 'document.uploaded' });
+    expect(envelope.id).not.toBe(newest.id);
+    expect(Date.now() - Date.parse(envelope.created_at)).toBeLessThan(60_000);
+    // The example openapi.json shows for the event, or (for an event without one) the newest of its kind.
+    expect(envelope.data).toEqual(documented?.data ?? newest.data);
+    expect(verifies(got, secret.text.trim())).toBe(true);
+
+    const unknown = lines();
+    expect(await run(['trigger', 'order.exploded', '--forward-to', receiver.url, '--url', t.twin.apiUrl, '--token', partner.token], { stdout: unknown, stderr: unknown, env })).toBe(2);
+    expect(unknown.text).toMatch(/Unknown event order\.exploded/);
+  }, 30_000);
 });

@@ -4,6 +4,7 @@ import { Webhook, WebhookVerificationError } from 'standardwebhooks';
 import {
   health,
   healthColors,
+  isOldFormSecret,
   newSigningSecret,
   nextAttemptAt,
   signature,
@@ -39,9 +40,22 @@ describe('signatures', () => {
     expect(signedHeaders('whsec_x', 1700000000, body, { id: 'evt_1' })).toMatchObject({ 'X-Service-Signature': `sha256=${expected}`, 'X-Service-Timestamp': '1700000000' });
   });
 
+  it('come from one secret of 32 random bytes that the standardwebhooks package takes as it is', () => {
+    const secret = newSigningSecret();
+    expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+    expect(Buffer.from(secret.slice(6), 'base64')).toHaveLength(32);
+    expect(isOldFormSecret(secret)).toBe(false);
+    expect(standardWebhooksSecret(secret)).toBe(secret);
+    expect(newSigningSecret()).not.toBe(secret);
+    const body = '{"id":"evt_1"}';
+    const h = signedHeaders(secret, Math.floor(Date.now() / 1000), body, { id: 'evt_1' });
+    expect(new Webhook(secret).verify(body, h)).toEqual({ id: 'evt_1' });
+    expect(h['X-Service-Signature']).toBe('sha256=' + createHmac('sha256', Buffer.from(secret, 'utf8')).update(`${h['X-Service-Timestamp']}.${body}`).digest('hex'));
+  });
+
   it('carry the Standard Webhooks headers, keyed with the bytes a whsec_ secret stands for', () => {
     const key = Buffer.alloc(32, 7);
-    const secret = 'whsec_' + key.toString('base64url');
+    const secret = 'whsec_' + key.toString('base64');
     const body = '{"id":"evt_1"}';
     const v1 = createHmac('sha256', key).update(`evt_1.1700000000.${body}`).digest('base64');
     expect(signedHeaders(secret, 1700000000, body, { id: 'evt_1' })).toEqual({
@@ -51,14 +65,28 @@ describe('signatures', () => {
       'webhook-timestamp': '1700000000',
       'webhook-signature': `v1,${v1}`,
     });
-    expect(standardWebhooksSecret(secret)).toBe('whsec_' + key.toString('base64'));
   });
 
-  it('sign with both secrets, space-separated, during a rotation overlap; X-Service-Signature with the current one only', () => {
+  it('of an old-form secret (base64url) use the same key, spelled in base64 for the libraries', () => {
+    const key = Buffer.alloc(32, 0xfb);
+    const old = 'whsec_' + key.toString('base64url');
+    expect(old).toMatch(/[-_]/);
+    expect(isOldFormSecret(old)).toBe(true);
+    expect(standardWebhooksSecret(old)).toBe('whsec_' + key.toString('base64'));
+    const body = '{"id":"evt_1"}';
+    const h = signedHeaders(old, Math.floor(Date.now() / 1000), body, { id: 'evt_1' });
+    expect(() => new Webhook(old).verify(body, h)).toThrow();
+    expect(new Webhook(standardWebhooksSecret(old)).verify(body, h)).toEqual({ id: 'evt_1' });
+    expect(h['X-Service-Signature']).toBe(signature(old, Number(h['X-Service-Timestamp']), body));
+  });
+
+  it('sign with both secrets during a rotation overlap: webhook-signature space-separated, X-Service-Previous-Signature beside X-Service-Signature', () => {
     const [now, before] = [newSigningSecret(), newSigningSecret()];
     const h = signedHeaders(now, 1700000000, '{}', { id: 'evt_2', previousSecrets: [before] });
     expect(h['webhook-signature'].split(' ')).toEqual([standardSignature([now], 'evt_2', 1700000000, '{}'), standardSignature([before], 'evt_2', 1700000000, '{}')]);
     expect(h['X-Service-Signature']).toBe(signature(now, 1700000000, '{}'));
+    expect(h['X-Service-Previous-Signature']).toBe(signature(before, 1700000000, '{}'));
+    expect(signedHeaders(now, 1700000000, '{}', { id: 'evt_2' })).not.toHaveProperty('X-Service-Previous-Signature');
   });
 
   it('verify with the standardwebhooks package for any secret, by its whsec_ form', () => {
