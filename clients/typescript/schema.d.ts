@@ -2297,6 +2297,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -2458,6 +2460,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -2679,6 +2683,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -2950,6 +2956,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -3172,6 +3180,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -3436,6 +3446,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -3742,6 +3754,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -4014,6 +4028,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -4286,6 +4302,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -4545,6 +4563,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -4823,6 +4843,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -5135,6 +5157,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -5440,6 +5464,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -5712,6 +5738,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -6017,6 +6045,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -6291,6 +6321,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -6600,6 +6632,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -6883,6 +6917,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -7200,6 +7236,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -7459,6 +7497,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -7681,6 +7721,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -7940,6 +7982,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -8163,6 +8207,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -8403,6 +8449,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -8725,6 +8773,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -9048,6 +9098,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -9375,6 +9427,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -9654,6 +9708,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -9955,6 +10011,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -10140,6 +10198,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -10412,6 +10472,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -10676,6 +10738,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -10939,6 +11003,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -11186,6 +11252,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -11617,6 +11685,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -11976,6 +12046,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -12191,6 +12263,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -12420,6 +12494,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -12718,6 +12794,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -12956,6 +13034,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -13210,6 +13290,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -13466,6 +13548,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -13796,6 +13880,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -14086,6 +14172,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -14372,6 +14460,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -14667,6 +14757,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -14930,6 +15022,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -15218,6 +15312,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -15706,6 +15802,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -15954,6 +16052,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -16173,6 +16273,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -16427,6 +16529,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -16750,6 +16854,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -17042,6 +17148,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -17288,6 +17396,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -17657,6 +17767,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -17948,6 +18060,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -18326,6 +18440,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -18676,6 +18792,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -18986,6 +19104,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -19328,6 +19448,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -19580,6 +19702,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -20197,6 +20321,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -20394,6 +20520,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -20631,6 +20759,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -20886,6 +21016,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -21129,6 +21261,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -21408,6 +21542,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -21691,6 +21827,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -22033,6 +22171,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -22315,6 +22455,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -22630,6 +22772,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -22948,6 +23092,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -23604,6 +23750,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -23869,6 +24017,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -24260,6 +24410,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -24630,6 +24782,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -24893,6 +25047,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -25236,6 +25392,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -25652,6 +25810,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -25973,6 +26133,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -26370,6 +26532,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -26608,6 +26772,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -26895,6 +27061,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -27073,6 +27241,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -27284,6 +27454,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -27563,6 +27735,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -27814,6 +27988,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -28079,6 +28255,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -28369,6 +28547,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -28585,6 +28765,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -28864,6 +29046,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -29243,6 +29427,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -29480,6 +29666,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -29696,6 +29884,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -29963,6 +30153,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -30186,6 +30378,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
