@@ -12016,6 +12016,12 @@ export interface operations {
                             skip: number;
                             reject: number;
                         } | null;
+                        /** @description A whole submission: its items received, those written so far, and the seconds left to write the rest (estimated from the rate so far); once written, equal counts and 0 */
+                        intake?: {
+                            items_received: number;
+                            items_written: number;
+                            estimated_seconds_left: number;
+                        };
                         failure: string | null;
                     };
                 };

@@ -7,6 +7,7 @@ import { announceReview } from '../review/announce';
 import { getSubmission } from '#infra/entities/manifest-submissions';
 import { productsByKey } from '../pipeline/results-store';
 import { liveProgress } from '#core/pipeline/stages';
+import { intakeProgress } from '#core/manifests/intake-progress';
 import type { StoredItem } from '#core/manifests/model';
 import { getBatch, getChunkSet, getDecisionPages, latestBatchOf, listBatches, listItems, listSegments, setBatchClosed } from '#infra/entities/manifests';
 
@@ -38,7 +39,7 @@ export async function submissionStatusOf(principal: Principal, key: string) {
     const batch = submission.status === 'written' ? await getBatch(submission.batchId) : undefined;
     const visible = batch && isVisible(batch) ? batch : undefined;
     const status = submission.status === 'failed' ? 'failed' : statusOfBatch(visible);
-    return statusAnswer(key, { ...submission, status }, visible, { decisions: submission.counts ?? null });
+    return statusAnswer(key, { ...submission, status }, visible, { decisions: submission.counts ?? null, intake: intakeProgress(submission, now()) });
   }
   const set = await getChunkSet(principal.accountId, key);
   if (!set) throw new NotFound('No submission with this idempotency key in your account.');
