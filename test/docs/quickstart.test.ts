@@ -50,7 +50,7 @@ describe('the quickstart (docs/partners/quickstart.md)', () => {
 
       expect(result.stdout, seen).toContain('"scopes":["manifests:read","manifests:write"]');
       expect(result.stdout, seen).toMatch(/"status_code":204/);
-      expect(result.stdout, seen).toMatch(/^completed 100%$/m);
+      expect(result.stdout, seen).toMatch(/^completed 100% *$/m);
       expect(result.stdout, seen).toMatch(/"status":"completed","overall_progress":100/);
       expect(result.stdout, seen).toMatch(/^awb_number,/m);
       const log = readFileSync(made[1], 'utf8');

@@ -9,7 +9,7 @@ import { productsByKey } from '../pipeline/results-store';
 import { liveProgress } from '#core/pipeline/stages';
 import { intakeProgress } from '#core/manifests/intake-progress';
 import type { StoredItem } from '#core/manifests/model';
-import { getBatch, getChunkSet, getDecisionPages, latestBatchOf, listBatches, listItems, listSegments, setBatchClosed } from '#infra/entities/manifests';
+import { getBatch, getChunkSet, getDecisionPages, hasReceivingBatch, latestBatchOf, listBatches, listItems, listSegments, setBatchClosed } from '#infra/entities/manifests';
 
 /**
  * Where a path names `{manifest}`: a batch id selects that batch exactly; anything else is a
@@ -25,8 +25,13 @@ export async function findBatch(principal: Principal, manifest: string): Promise
 
 export async function requireBatch(principal: Principal, manifest: string): Promise<BatchRecord> {
   const batch = await findBatch(principal, manifest);
-  if (!batch) throw new NotFound(`No manifest or batch ${manifest} in your account.`);
-  return batch;
+  if (batch) return batch;
+  if (!looksLikeBatchId(manifest) && (await hasReceivingBatch(principal.accountId, manifest))) {
+    throw new NotFound(
+      `Manifest ${manifest} is still being written; it shows here once every item is. Meanwhile GET /api/v1/couriers/{courier}/webhook/{Idempotency-Key}/status says how many items are written and the seconds left.`,
+    );
+  }
+  throw new NotFound(`No manifest or batch ${manifest} in your account.`);
 }
 
 /** What a submission is doing: queued until its items are written, then its batch's state. */

@@ -45,7 +45,30 @@ describe('the status of a large submission while its items are written', () => {
     const counts = seen.map((s) => s.items_written);
     expect(counts).toEqual([...counts].sort((a, b) => a - b));
 
+    const number = res.body.manifest_number as string;
+    const pipeline = await t.call('GET', `/v1/couriers/manifests/${number}/pipeline-status`, { token });
+    expect(pipeline.status).toBe(200);
+
     const after = await status();
     expect(after.intake).toEqual({ items_received: 4000, items_written: 4000, estimated_seconds_left: 0 });
   }, 180_000);
+
+  it('answers pipeline-status of a manifest still being written with a 404 that points to the submission status', async () => {
+    const { token } = await t.account(`Written later ${Math.random()}`);
+    const body = manifest(600);
+    const res = await t.call('POST', submitPath(), { token, body, headers: { 'idempotency-key': randomUUID() } });
+    expect(res.status).toBe(202);
+    // The worker creates the batch (hidden, receiving) first: let one intake job start, and ask while it writes.
+    const writing = t.intake();
+    let done = false;
+    void writing.then(() => (done = true));
+    const path = `/v1/couriers/manifests/${res.body.manifest_number}/pipeline-status`;
+    let answer = await t.call('GET', path, { token });
+    while (answer.status === 404 && !/still being written/.test(answer.body.message) && !done) {
+      await pause(100); // paces the reads under the status group's limit; the loop ends on the event
+      answer = await t.call('GET', path, { token });
+    }
+    await writing;
+    expect(answer.body.message).toMatch(/^Manifest \S+ is still being written; it shows here once every item is\. Meanwhile GET \/api\/v1\/couriers\/\{courier\}\/webhook\/\{Idempotency-Key\}\/status/);
+  }, 120_000);
 });
