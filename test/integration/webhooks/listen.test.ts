@@ -261,6 +261,34 @@ describe('npm run cli -- listen', () => {
     for (const r of receiver.received) expect(new Webhook(secret).verify(r.body, headersOf(r))).toMatchObject({ type: 'document.uploaded' });
   }, 30_000);
 
+  it('keeps a pending retry across a restart and sends it then', async () => {
+    const partner = await t.account('Listener Retry Restart');
+    receiver.status = () => 503;
+    const args = ['listen', '--url', t.twin.apiUrl, '--token', partner.token, '--forward-to', receiver.url, '--state', join(dir, 'retry-restart.json'), '--interval', '200', '--retry-delays', '500'];
+    const env = { DESPACHO_CONFIG_DIR: dir };
+    const stop = new AbortController();
+    const out = lines();
+    const running = run(args, { stdout: out, stderr: out, env, signal: stop.signal });
+    await out.match(secretLine);
+    await uploadDoc(partner.token);
+    await t.settle();
+    await out.match(/-> 503 \(\d+ ms\); attempt 2 of 2 in 0\.5 s/);
+    stop.abort();
+    expect(await running).toBe(0);
+    expect(out.text).toMatch(/Stopped\. 1 failed forward still to retry\./);
+
+    receiver.status = () => 200;
+    const again = new AbortController();
+    const out2 = lines();
+    const rerun = run(args, { stdout: out2, stderr: out2, env, signal: again.signal });
+    await receiver.until(2);
+    await out2.match(/document\.uploaded\s+evt_\S+\s+-> 200/);
+    again.abort();
+    expect(await rerun).toBe(0);
+    expect(new Set(receiver.received.map((r) => r.headers['webhook-id'])).size).toBe(1);
+    expect(JSON.parse(readFileSync(join(dir, 'retry-restart.json'), 'utf8')).retries).toEqual({});
+  }, 30_000);
+
   it('gives a forward up when the retries run out, saying how to send it again', async () => {
     const partner = await t.account('Listener Give Up');
     receiver.status = () => 503;
