@@ -52,6 +52,17 @@ export class AuthorizerCache {
 
 /** API Gateway's own answer to a request without its identity source. */
 export const unauthorizedBody = '{"message":"Unauthorized"}';
+
+/**
+ * The twin's answer to a request without a token: API Gateway's body (so a client written against
+ * AWS reads the same `message`) plus a `hint` saying what is missing, which AWS cannot add (an
+ * HTTP API has no gateway responses to customize; docs/partners/errors-and-limits.md says what to
+ * check there). The cloud lane plays AWS and answers the bare body.
+ */
+export const twinUnauthorizedBody = JSON.stringify({
+  message: 'Unauthorized',
+  hint: 'No Authorization header, or an empty one: send `Authorization: Bearer <token>`. A deployed stage answers this case with {"message":"Unauthorized"} alone.',
+});
 export const forbiddenBody = '{"message":"Forbidden"}';
 
 /** `$request.header.Authorization` -> `authorization`; other kinds of source are not played. */

@@ -17,7 +17,7 @@ import { logger } from '#shared/logger';
 import { recordMetric } from '#shared/metrics';
 import { corsPolicy } from '#http/kit/cors';
 import { apiEvent, authorizerEvent, type IncomingCall } from './api-events';
-import { AuthorizerCache, forbiddenBody, identityHeader, unauthorizedBody, type Verdict } from './authorizer-cache';
+import { AuthorizerCache, forbiddenBody, identityHeader, twinUnauthorizedBody, type Verdict } from './authorizer-cache';
 import { now } from '#infra/clock';
 import { lambdaContext } from './jobs';
 import type { LocalBlobs, UploadAnswer } from './blobs';
@@ -129,7 +129,7 @@ async function handle(deps: ServerDeps, cache: AuthorizerCache, req: IncomingMes
   const event = apiEvent(call, routeKey(route), params);
   if (route.auth !== 'public') {
     const identity = cache.identity(headers);
-    if (!identity) return answer(res, route.tag, gatewayAnswer(401, unauthorizedBody, req.headers.origin));
+    if (!identity) return answer(res, route.tag, gatewayAnswer(401, twinUnauthorizedBody, req.headers.origin));
     const verdict = await cache.verdict(identity, async () => (await invoke(deps, authorizerDef.handler, authorizerDef.id, authorizerEvent(event))) as Verdict);
     if (!verdict.isAuthorized) return answer(res, route.tag, gatewayAnswer(403, forbiddenBody, req.headers.origin));
     event.requestContext.authorizer = { lambda: (verdict.context ?? {}) as AuthContext } as ApiEvent['requestContext']['authorizer'];

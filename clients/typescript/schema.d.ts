@@ -2009,7 +2009,7 @@ export interface operations {
                      *       "data": {
                      *         "status": "ok",
                      *         "stage": "local",
-                     *         "time": "2026-12-07T04:31:16.070Z"
+                     *         "time": "2026-12-07T04:33:32.417Z"
                      *       }
                      *     }
                      */
@@ -2331,8 +2331,8 @@ export interface operations {
                      *           "shares_tariff_decisions": false,
                      *           "tariff_consent_at": null,
                      *           "tariff_consent_reference": null,
-                     *           "created_at": "2026-12-07T04:31:15.720Z",
-                     *           "updated_at": "2026-12-07T04:31:15.720Z"
+                     *           "created_at": "2026-12-07T04:33:32.018Z",
+                     *           "updated_at": "2026-12-07T04:33:32.018Z"
                      *         },
                      *         "token": {
                      *           "id": 2,
@@ -2396,7 +2396,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "Unauthorized"
+                     *       "message": "Unauthorized",
+                     *       "hint": "No Authorization header, or an empty one: send `Authorization: Bearer <token>`. A deployed stage answers this case with {\"message\":\"Unauthorized\"} alone."
                      *     }
                      */
                     "application/json": {
@@ -2411,6 +2412,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -2535,8 +2538,8 @@ export interface operations {
                      *             "manifests:write",
                      *             "documents:read"
                      *           ],
-                     *           "created_at": "2026-12-07T04:31:15.923Z",
-                     *           "last_used_at": "2026-12-07T04:31:16.621Z",
+                     *           "created_at": "2026-12-07T04:33:32.275Z",
+                     *           "last_used_at": "2026-12-07T04:33:32.540Z",
                      *           "revoked_at": null,
                      *           "expires_at": null,
                      *           "active": true,
@@ -2588,7 +2591,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "Unauthorized"
+                     *       "message": "Unauthorized",
+                     *       "hint": "No Authorization header, or an empty one: send `Authorization: Bearer <token>`. A deployed stage answers this case with {\"message\":\"Unauthorized\"} alone."
                      *     }
                      */
                     "application/json": {
@@ -2603,6 +2607,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -2743,32 +2749,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "message": "Token revoked.",
-                     *       "data": {
-                     *         "id": 4,
-                     *         "account_id": 2,
-                     *         "name": "To revoke",
-                     *         "email": null,
-                     *         "role": "partner",
-                     *         "scopes": [
-                     *           "manifests:read"
-                     *         ],
-                     *         "created_at": "2026-12-07T04:31:16.802Z",
-                     *         "last_used_at": null,
-                     *         "revoked_at": "2026-12-07T04:31:16.850Z",
-                     *         "expires_at": null,
-                     *         "active": false,
-                     *         "created_by_token_id": 1
-                     *       },
-                     *       "cascaded": {
-                     *         "tokens": [],
-                     *         "subscriptions": []
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -2841,7 +2821,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "Unauthorized"
+                     *       "message": "Unauthorized",
+                     *       "hint": "No Authorization header, or an empty one: send `Authorization: Bearer <token>`. A deployed stage answers this case with {\"message\":\"Unauthorized\"} alone."
                      *     }
                      */
                     "application/json": {
@@ -2856,6 +2837,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -3086,47 +3069,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "data": [
-                     *         {
-                     *           "id": 1,
-                     *           "name": "Operator",
-                     *           "kind": "operator",
-                     *           "has_signing_secret": false,
-                     *           "shares_tariff_decisions": false,
-                     *           "tariff_consent_at": null,
-                     *           "tariff_consent_reference": null,
-                     *           "created_at": "2026-12-07T04:31:15.152Z",
-                     *           "updated_at": "2026-12-07T04:31:15.152Z"
-                     *         },
-                     *         {
-                     *           "id": 2,
-                     *           "name": "Andes Courier SA",
-                     *           "kind": "partner",
-                     *           "has_signing_secret": false,
-                     *           "shares_tariff_decisions": false,
-                     *           "tariff_consent_at": null,
-                     *           "tariff_consent_reference": null,
-                     *           "created_at": "2026-12-07T04:31:15.720Z",
-                     *           "updated_at": "2026-12-07T04:31:15.720Z"
-                     *         },
-                     *         {
-                     *           "id": 3,
-                     *           "name": "Despachante Uno",
-                     *           "kind": "broker",
-                     *           "has_signing_secret": false,
-                     *           "shares_tariff_decisions": false,
-                     *           "tariff_consent_at": null,
-                     *           "tariff_consent_reference": null,
-                     *           "created_at": "2026-12-07T04:31:15.984Z",
-                     *           "updated_at": "2026-12-07T04:31:15.984Z"
-                     *         }
-                     *       ],
-                     *       "count": 4
-                     *     }
-                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -3170,7 +3112,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "Unauthorized"
+                     *       "message": "Unauthorized",
+                     *       "hint": "No Authorization header, or an empty one: send `Authorization: Bearer <token>`. A deployed stage answers this case with {\"message\":\"Unauthorized\"} alone."
                      *     }
                      */
                     "application/json": {
@@ -3185,6 +3128,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -3334,23 +3279,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "message": "Account created.",
-                     *       "data": {
-                     *         "id": 4,
-                     *         "name": "Andes Courier SA",
-                     *         "kind": "partner",
-                     *         "has_signing_secret": false,
-                     *         "shares_tariff_decisions": false,
-                     *         "tariff_consent_at": null,
-                     *         "tariff_consent_reference": null,
-                     *         "created_at": "2026-12-07T04:31:16.972Z",
-                     *         "updated_at": "2026-12-07T04:31:16.972Z"
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -3420,7 +3348,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "Unauthorized"
+                     *       "message": "Unauthorized",
+                     *       "hint": "No Authorization header, or an empty one: send `Authorization: Bearer <token>`. A deployed stage answers this case with {\"message\":\"Unauthorized\"} alone."
                      *     }
                      */
                     "application/json": {
@@ -3435,6 +3364,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -3645,19 +3576,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "message": "Signing secret created.",
-                     *       "data": {
-                     *         "account_id": 4,
-                     *         "secret": "mss_GrmtNdYK_JKJ-Ok9lfu0y7yrb-rC0t9eNpfjx--rRKo",
-                     *         "created_at": "2026-12-07T04:31:17.045Z",
-                     *         "rotated": false
-                     *       },
-                     *       "important": "Store the secret now: it is shown only once. Sign each manifest body with it (X-Signature: sha256=<hex HMAC-SHA256 of the raw body>)."
-                     *     }
-                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -3718,7 +3636,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "Unauthorized"
+                     *       "message": "Unauthorized",
+                     *       "hint": "No Authorization header, or an empty one: send `Authorization: Bearer <token>`. A deployed stage answers this case with {\"message\":\"Unauthorized\"} alone."
                      *     }
                      */
                     "application/json": {
@@ -3733,6 +3652,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -3967,23 +3888,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "message": "Consent recorded: its decisions may be exported.",
-                     *       "data": {
-                     *         "id": 4,
-                     *         "name": "Andes Courier SA",
-                     *         "kind": "partner",
-                     *         "has_signing_secret": true,
-                     *         "shares_tariff_decisions": true,
-                     *         "tariff_consent_at": "2026-12-07T04:31:17.192Z",
-                     *         "tariff_consent_reference": "Signed addendum 2026-11",
-                     *         "created_at": "2026-12-07T04:31:16.972Z",
-                     *         "updated_at": "2026-12-07T04:31:17.192Z"
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -4053,7 +3957,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "Unauthorized"
+                     *       "message": "Unauthorized",
+                     *       "hint": "No Authorization header, or an empty one: send `Authorization: Bearer <token>`. A deployed stage answers this case with {\"message\":\"Unauthorized\"} alone."
                      *     }
                      */
                     "application/json": {
@@ -4068,6 +3973,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -4305,18 +4212,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "data": [],
-                     *       "meta": {
-                     *         "account_id": 4,
-                     *         "per_page": 100,
-                     *         "cursor": null,
-                     *         "next_cursor": null
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -4356,7 +4251,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "Unauthorized"
+                     *       "message": "Unauthorized",
+                     *       "hint": "No Authorization header, or an empty one: send `Authorization: Bearer <token>`. A deployed stage answers this case with {\"message\":\"Unauthorized\"} alone."
                      *     }
                      */
                     "application/json": {
@@ -4371,6 +4267,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -4604,66 +4502,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "data": [
-                     *         {
-                     *           "id": 2,
-                     *           "account_id": 2,
-                     *           "name": "Andes Courier SA token",
-                     *           "email": null,
-                     *           "role": "partner",
-                     *           "scopes": [
-                     *             "manifests:read",
-                     *             "manifests:write",
-                     *             "documents:read"
-                     *           ],
-                     *           "created_at": "2026-12-07T04:31:15.923Z",
-                     *           "last_used_at": "2026-12-07T04:31:16.621Z",
-                     *           "revoked_at": null,
-                     *           "expires_at": null,
-                     *           "active": true,
-                     *           "created_by_token_id": 1
-                     *         },
-                     *         {
-                     *           "id": 4,
-                     *           "account_id": 2,
-                     *           "name": "To revoke",
-                     *           "email": null,
-                     *           "role": "partner",
-                     *           "scopes": [
-                     *             "manifests:read"
-                     *           ],
-                     *           "created_at": "2026-12-07T04:31:16.802Z",
-                     *           "last_used_at": null,
-                     *           "revoked_at": "2026-12-07T04:31:16.850Z",
-                     *           "expires_at": null,
-                     *           "active": false,
-                     *           "created_by_token_id": 1
-                     *         },
-                     *         {
-                     *           "id": 5,
-                     *           "account_id": 2,
-                     *           "name": "Andes integration",
-                     *           "email": "dev@andes.example.com",
-                     *           "role": "partner",
-                     *           "scopes": [
-                     *             "manifests:read",
-                     *             "manifests:write",
-                     *             "webhooks:read"
-                     *           ],
-                     *           "created_at": "2026-12-07T04:31:17.257Z",
-                     *           "last_used_at": null,
-                     *           "revoked_at": null,
-                     *           "expires_at": null,
-                     *           "active": true,
-                     *           "created_by_token_id": 1
-                     *         }
-                     *       ],
-                     *       "count": 3
-                     *     }
-                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -4706,7 +4544,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "Unauthorized"
+                     *       "message": "Unauthorized",
+                     *       "hint": "No Authorization header, or an empty one: send `Authorization: Bearer <token>`. A deployed stage answers this case with {\"message\":\"Unauthorized\"} alone."
                      *     }
                      */
                     "application/json": {
@@ -4721,6 +4560,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -4928,31 +4769,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "message": "Token created. Store it now: it is not shown again.",
-                     *       "data": {
-                     *         "id": 5,
-                     *         "account_id": 2,
-                     *         "name": "Andes integration",
-                     *         "email": "dev@andes.example.com",
-                     *         "role": "partner",
-                     *         "scopes": [
-                     *           "manifests:read",
-                     *           "manifests:write",
-                     *           "webhooks:read"
-                     *         ],
-                     *         "created_at": "2026-12-07T04:31:17.257Z",
-                     *         "last_used_at": null,
-                     *         "revoked_at": null,
-                     *         "expires_at": null,
-                     *         "active": true,
-                     *         "created_by_token_id": 1,
-                     *         "token": "dsp_D-EmV7Pn_ZwSMP-e51an6yE3etoyF92g6LqL5DONoCk"
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -5022,7 +4838,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "Unauthorized"
+                     *       "message": "Unauthorized",
+                     *       "hint": "No Authorization header, or an empty one: send `Authorization: Bearer <token>`. A deployed stage answers this case with {\"message\":\"Unauthorized\"} alone."
                      *     }
                      */
                     "application/json": {
@@ -5037,6 +4854,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -5252,34 +5071,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "message": "Token revoked.",
-                     *       "data": {
-                     *         "id": 5,
-                     *         "account_id": 2,
-                     *         "name": "Andes integration",
-                     *         "email": "dev@andes.example.com",
-                     *         "role": "partner",
-                     *         "scopes": [
-                     *           "manifests:read",
-                     *           "manifests:write",
-                     *           "webhooks:read"
-                     *         ],
-                     *         "created_at": "2026-12-07T04:31:17.257Z",
-                     *         "last_used_at": null,
-                     *         "revoked_at": "2026-12-07T04:31:17.323Z",
-                     *         "expires_at": null,
-                     *         "active": false,
-                     *         "created_by_token_id": 1
-                     *       },
-                     *       "cascaded": {
-                     *         "tokens": [],
-                     *         "subscriptions": []
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -5352,7 +5143,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "Unauthorized"
+                     *       "message": "Unauthorized",
+                     *       "hint": "No Authorization header, or an empty one: send `Authorization: Bearer <token>`. A deployed stage answers this case with {\"message\":\"Unauthorized\"} alone."
                      *     }
                      */
                     "application/json": {
@@ -5367,6 +5159,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -5621,27 +5415,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "message": "File stored.",
-                     *       "data": {
-                     *         "id": 1,
-                     *         "file_name": "manifiesto.json",
-                     *         "file_url": "http://localhost:44699/_blobs/manifest-files/2/61fb3589-b04b-44f9-9cb7-1194c5652de1.json?expires=1796621478&name=manifiesto.json&type=application%2Fjson&sig=3dcbb981b3358e90d5bdae76f434206354b3fcda9dd698cf3ffd7e992a09390e",
-                     *         "file_size": {
-                     *           "bytes": 428,
-                     *           "human": "428 B"
-                     *         },
-                     *         "courier_code": "ANDES",
-                     *         "manifest_name": "MAWB 176-33333332",
-                     *         "description": "Flight LA8071, Miami",
-                     *         "mime_type": "application/json",
-                     *         "checksum": "sha256:1a44270f0c271ba29beec6efe680dc558a73081cd8baea302b1c8d0f135e9bf9",
-                     *         "uploaded_at": "2026-12-07T04:31:18.120Z"
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -5710,7 +5483,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "Unauthorized"
+                     *       "message": "Unauthorized",
+                     *       "hint": "No Authorization header, or an empty one: send `Authorization: Bearer <token>`. A deployed stage answers this case with {\"message\":\"Unauthorized\"} alone."
                      *     }
                      */
                     "application/json": {
@@ -5725,6 +5499,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -5965,28 +5741,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "message": "POST the file to upload_url with these fields (file last), then call complete_url.",
-                     *       "data": {
-                     *         "upload_id": "7b2af06f-32af-4af6-a658-8dce4146b558",
-                     *         "upload_url": "http://localhost:44699/_blobs-upload",
-                     *         "method": "POST",
-                     *         "fields": {
-                     *           "key": "manifest-files/2/efd675d1-213d-461f-bd27-9f819b87de95.json",
-                     *           "Content-Type": "application/json",
-                     *           "policy": "eyJrZXkiOiJtYW5pZmVzdC1maWxlcy8yL2VmZDY3NWQxLTIxM2QtNDYxZi1iZDI3LTlmODE5Yjg3ZGU5NS5qc29uIiwiY29udGVudFR5cGUiOiJhcHBsaWNhdGlvbi9qc29uIiwibWF4Qnl0ZXMiOjQyOCwiZXhwaXJlcyI6MTc5NjYxODc3OH0",
-                     *           "signature": "038d52f78283462aa4c2b15a97f2b938b77105d3cfa7321f237a2a024f6eb960"
-                     *         },
-                     *         "file_field": "file",
-                     *         "max_bytes": 428,
-                     *         "content_type": "application/json",
-                     *         "expires_in_seconds": 900,
-                     *         "complete_url": "/api/v1/manifests/storage/uploads/7b2af06f-32af-4af6-a658-8dce4146b558/complete"
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -6051,7 +5805,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "Unauthorized"
+                     *       "message": "Unauthorized",
+                     *       "hint": "No Authorization header, or an empty one: send `Authorization: Bearer <token>`. A deployed stage answers this case with {\"message\":\"Unauthorized\"} alone."
                      *     }
                      */
                     "application/json": {
@@ -6066,6 +5821,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -6282,27 +6039,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "message": "File stored.",
-                     *       "data": {
-                     *         "id": 2,
-                     *         "file_name": "manifiesto-2.json",
-                     *         "file_url": "http://localhost:44699/_blobs/manifest-files/2/efd675d1-213d-461f-bd27-9f819b87de95.json?expires=1796621478&name=manifiesto-2.json&type=application%2Fjson&sig=e0c6cfae5232fe858506caa216f4fe9bcfb1dd64fc16c68c9e060480cb38cbd2",
-                     *         "file_size": {
-                     *           "bytes": 428,
-                     *           "human": "428 B"
-                     *         },
-                     *         "courier_code": "ANDES",
-                     *         "manifest_name": "MAWB 176-44444443",
-                     *         "description": null,
-                     *         "mime_type": "application/json",
-                     *         "checksum": "sha256:f0f1ec2e5b356185b1d96c887d8c12dd051d31d79877bed2a0385945bbed6a57",
-                     *         "uploaded_at": "2026-12-07T04:31:18.229Z"
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -6371,7 +6107,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "Unauthorized"
+                     *       "message": "Unauthorized",
+                     *       "hint": "No Authorization header, or an empty one: send `Authorization: Bearer <token>`. A deployed stage answers this case with {\"message\":\"Unauthorized\"} alone."
                      *     }
                      */
                     "application/json": {
@@ -6386,6 +6123,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -6640,43 +6379,12 @@ export interface operations {
                     /**
                      * @example {
                      *       "success": true,
-                     *       "data": [
-                     *         {
-                     *           "id": 2,
-                     *           "file_name": "manifiesto-2.json",
-                     *           "file_url": "http://localhost:44699/_blobs/manifest-files/2/efd675d1-213d-461f-bd27-9f819b87de95.json?expires=1796621478&name=manifiesto-2.json&type=application%2Fjson&sig=e0c6cfae5232fe858506caa216f4fe9bcfb1dd64fc16c68c9e060480cb38cbd2",
-                     *           "file_size": {
-                     *             "bytes": 428,
-                     *             "human": "428 B"
-                     *           },
-                     *           "courier_code": "ANDES",
-                     *           "manifest_name": "MAWB 176-44444443",
-                     *           "description": null,
-                     *           "mime_type": "application/json",
-                     *           "checksum": "sha256:f0f1ec2e5b356185b1d96c887d8c12dd051d31d79877bed2a0385945bbed6a57",
-                     *           "uploaded_at": "2026-12-07T04:31:18.229Z"
-                     *         },
-                     *         {
-                     *           "id": 1,
-                     *           "file_name": "manifiesto.json",
-                     *           "file_url": "http://localhost:44699/_blobs/manifest-files/2/61fb3589-b04b-44f9-9cb7-1194c5652de1.json?expires=1796621478&name=manifiesto.json&type=application%2Fjson&sig=3dcbb981b3358e90d5bdae76f434206354b3fcda9dd698cf3ffd7e992a09390e",
-                     *           "file_size": {
-                     *             "bytes": 428,
-                     *             "human": "428 B"
-                     *           },
-                     *           "courier_code": "ANDES",
-                     *           "manifest_name": "MAWB 176-33333332",
-                     *           "description": "Flight LA8071, Miami",
-                     *           "mime_type": "application/json",
-                     *           "checksum": "sha256:1a44270f0c271ba29beec6efe680dc558a73081cd8baea302b1c8d0f135e9bf9",
-                     *           "uploaded_at": "2026-12-07T04:31:18.120Z"
-                     *         }
-                     *       ],
+                     *       "data": [],
                      *       "meta": {
                      *         "current_page": 1,
                      *         "last_page": 1,
-                     *         "per_page": 20,
-                     *         "total": 2
+                     *         "per_page": 15,
+                     *         "total": 0
                      *       }
                      *     }
                      */
@@ -6727,7 +6435,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "Unauthorized"
+                     *       "message": "Unauthorized",
+                     *       "hint": "No Authorization header, or an empty one: send `Authorization: Bearer <token>`. A deployed stage answers this case with {\"message\":\"Unauthorized\"} alone."
                      *     }
                      */
                     "application/json": {
@@ -6742,6 +6451,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -6948,30 +6659,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "message": "Document uploaded.",
-                     *       "data": {
-                     *         "id": 1,
-                     *         "manifest_id": "176-12345675",
-                     *         "awb_number": "AWB0000001",
-                     *         "document_type": "awb",
-                     *         "document_type_label": "Air Waybill",
-                     *         "file_name": "awb-0000001.pdf",
-                     *         "file_size": 601,
-                     *         "file_size_human": "601 B",
-                     *         "mime_type": "application/pdf",
-                     *         "checksum": "sha256:a4c33871c6b1701521c8c821db2f319a2ead0e29946011ed59f6acb788663631",
-                     *         "state": "uploaded",
-                     *         "state_label": "Pending validation",
-                     *         "version": 1,
-                     *         "metadata": {},
-                     *         "created_at": "2026-12-07T04:31:21.792Z",
-                     *         "updated_at": "2026-12-07T04:31:21.792Z"
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -7051,7 +6738,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "Unauthorized"
+                     *       "message": "Unauthorized",
+                     *       "hint": "No Authorization header, or an empty one: send `Authorization: Bearer <token>`. A deployed stage answers this case with {\"message\":\"Unauthorized\"} alone."
                      *     }
                      */
                     "application/json": {
@@ -7066,6 +6754,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -7328,28 +7018,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "message": "POST the file to upload_url with these fields (file last), then call complete_url.",
-                     *       "data": {
-                     *         "upload_id": "1893f86e-e613-4eb1-8e16-ad1231e5cd7c",
-                     *         "upload_url": "http://localhost:44699/_blobs-upload",
-                     *         "method": "POST",
-                     *         "fields": {
-                     *           "key": "documents/2/538ea5e6-f270-4510-bd95-1d0824919b88.pdf",
-                     *           "Content-Type": "application/pdf",
-                     *           "policy": "eyJrZXkiOiJkb2N1bWVudHMvMi81MzhlYTVlNi1mMjcwLTQ1MTAtYmQ5NS0xZDA4MjQ5MTliODgucGRmIiwiY29udGVudFR5cGUiOiJhcHBsaWNhdGlvbi9wZGYiLCJtYXhCeXRlcyI6NjAxLCJleHBpcmVzIjoxNzk2NjE4NzgxfQ",
-                     *           "signature": "d7c8acf6df48fd2be711cfc7a6073a9c7a05fc6c113b2df89f959bfda48bdf69"
-                     *         },
-                     *         "file_field": "file",
-                     *         "max_bytes": 601,
-                     *         "content_type": "application/pdf",
-                     *         "expires_in_seconds": 900,
-                     *         "complete_url": "/api/v1/transport/documents/uploads/1893f86e-e613-4eb1-8e16-ad1231e5cd7c/complete"
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -7414,7 +7082,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "Unauthorized"
+                     *       "message": "Unauthorized",
+                     *       "hint": "No Authorization header, or an empty one: send `Authorization: Bearer <token>`. A deployed stage answers this case with {\"message\":\"Unauthorized\"} alone."
                      *     }
                      */
                     "application/json": {
@@ -7429,6 +7098,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -7645,30 +7316,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "message": "Document uploaded.",
-                     *       "data": {
-                     *         "id": 2,
-                     *         "manifest_id": "176-12345675",
-                     *         "awb_number": null,
-                     *         "document_type": "customs",
-                     *         "document_type_label": "Customs",
-                     *         "file_name": "awb-0000001.pdf",
-                     *         "file_size": 601,
-                     *         "file_size_human": "601 B",
-                     *         "mime_type": "application/pdf",
-                     *         "checksum": "sha256:a4c33871c6b1701521c8c821db2f319a2ead0e29946011ed59f6acb788663631",
-                     *         "state": "uploaded",
-                     *         "state_label": "Pending validation",
-                     *         "version": 1,
-                     *         "metadata": {},
-                     *         "created_at": "2026-12-07T04:31:21.889Z",
-                     *         "updated_at": "2026-12-07T04:31:21.889Z"
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -7748,7 +7395,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "Unauthorized"
+                     *       "message": "Unauthorized",
+                     *       "hint": "No Authorization header, or an empty one: send `Authorization: Bearer <token>`. A deployed stage answers this case with {\"message\":\"Unauthorized\"} alone."
                      *     }
                      */
                     "application/json": {
@@ -7763,6 +7411,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -8020,49 +7670,12 @@ export interface operations {
                     /**
                      * @example {
                      *       "success": true,
-                     *       "data": [
-                     *         {
-                     *           "id": 2,
-                     *           "manifest_id": "176-12345675",
-                     *           "awb_number": null,
-                     *           "document_type": "customs",
-                     *           "document_type_label": "Customs",
-                     *           "file_name": "awb-0000001.pdf",
-                     *           "file_size": 601,
-                     *           "file_size_human": "601 B",
-                     *           "mime_type": "application/pdf",
-                     *           "state": "uploaded",
-                     *           "state_label": "Pending validation",
-                     *           "version": 1,
-                     *           "created_at": "2026-12-07T04:31:21.889Z",
-                     *           "updated_at": "2026-12-07T04:31:21.889Z",
-                     *           "account_id": 2,
-                     *           "account_name": "Andes Courier SA"
-                     *         },
-                     *         {
-                     *           "id": 1,
-                     *           "manifest_id": "176-12345675",
-                     *           "awb_number": "AWB0000001",
-                     *           "document_type": "awb",
-                     *           "document_type_label": "Air Waybill",
-                     *           "file_name": "awb-0000001.pdf",
-                     *           "file_size": 601,
-                     *           "file_size_human": "601 B",
-                     *           "mime_type": "application/pdf",
-                     *           "state": "uploaded",
-                     *           "state_label": "Pending validation",
-                     *           "version": 1,
-                     *           "created_at": "2026-12-07T04:31:21.792Z",
-                     *           "updated_at": "2026-12-07T04:31:21.792Z",
-                     *           "account_id": 2,
-                     *           "account_name": "Andes Courier SA"
-                     *         }
-                     *       ],
+                     *       "data": [],
                      *       "meta": {
                      *         "current_page": 1,
                      *         "last_page": 1,
-                     *         "per_page": 20,
-                     *         "total": 2
+                     *         "per_page": 15,
+                     *         "total": 0
                      *       }
                      *     }
                      */
@@ -8122,7 +7735,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "Unauthorized"
+                     *       "message": "Unauthorized",
+                     *       "hint": "No Authorization header, or an empty one: send `Authorization: Bearer <token>`. A deployed stage answers this case with {\"message\":\"Unauthorized\"} alone."
                      *     }
                      */
                     "application/json": {
@@ -8137,6 +7751,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -8318,46 +7934,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "data": {
-                     *         "id": 1,
-                     *         "manifest_id": "176-12345675",
-                     *         "awb_number": "AWB0000001",
-                     *         "document_type": "awb",
-                     *         "document_type_label": "Air Waybill",
-                     *         "file_name": "awb-0000001.pdf",
-                     *         "file_size": 601,
-                     *         "file_size_human": "601 B",
-                     *         "mime_type": "application/pdf",
-                     *         "checksum": "sha256:a4c33871c6b1701521c8c821db2f319a2ead0e29946011ed59f6acb788663631",
-                     *         "state": "uploaded",
-                     *         "state_label": "Pending validation",
-                     *         "version": 1,
-                     *         "metadata": {},
-                     *         "created_at": "2026-12-07T04:31:21.792Z",
-                     *         "updated_at": "2026-12-07T04:31:21.792Z",
-                     *         "uploader": {
-                     *           "id": 2,
-                     *           "name": "Andes Courier SA token",
-                     *           "email": null
-                     *         },
-                     *         "validator": null,
-                     *         "approver": null,
-                     *         "rejecter": null,
-                     *         "validation_notes": null,
-                     *         "approval_notes": null,
-                     *         "validated_at": null,
-                     *         "approved_at": null,
-                     *         "rejection_reason": null,
-                     *         "rejected_at": null,
-                     *         "superseded_by": null,
-                     *         "supersede_reason": null,
-                     *         "superseded_at": null
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -8439,7 +8015,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "Unauthorized"
+                     *       "message": "Unauthorized",
+                     *       "hint": "No Authorization header, or an empty one: send `Authorization: Bearer <token>`. A deployed stage answers this case with {\"message\":\"Unauthorized\"} alone."
                      *     }
                      */
                     "application/json": {
@@ -8454,6 +8031,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -8618,12 +8197,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "message": "Document deleted."
-                     *     }
-                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -8673,7 +8246,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "Unauthorized"
+                     *       "message": "Unauthorized",
+                     *       "hint": "No Authorization header, or an empty one: send `Authorization: Bearer <token>`. A deployed stage answers this case with {\"message\":\"Unauthorized\"} alone."
                      *     }
                      */
                     "application/json": {
@@ -8688,6 +8262,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -8909,18 +8485,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "data": {
-                     *         "download_url": "http://localhost:44699/_blobs/documents/2/9e9776ff-a036-4404-8237-42d5afac9f03.pdf?expires=1796621482&name=awb-0000001.pdf&type=application%2Fpdf&sig=e9b8b2bd6126ebe866d41a2ac1b8697634d598aa03dab80a22c435449ac85425",
-                     *         "expires_in_minutes": 60,
-                     *         "file_name": "awb-0000001.pdf",
-                     *         "file_size": 601,
-                     *         "mime_type": "application/pdf"
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -8950,7 +8514,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "Unauthorized"
+                     *       "message": "Unauthorized",
+                     *       "hint": "No Authorization header, or an empty one: send `Authorization: Bearer <token>`. A deployed stage answers this case with {\"message\":\"Unauthorized\"} alone."
                      *     }
                      */
                     "application/json": {
@@ -8965,6 +8530,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -9129,21 +8696,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "data": {
-                     *         "current": {
-                     *           "id": 1,
-                     *           "version": 1,
-                     *           "state": "uploaded",
-                     *           "created_at": "2026-12-07T04:31:21.792Z"
-                     *         },
-                     *         "history": [],
-                     *         "total_versions": 1
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -9194,7 +8746,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "Unauthorized"
+                     *       "message": "Unauthorized",
+                     *       "hint": "No Authorization header, or an empty one: send `Authorization: Bearer <token>`. A deployed stage answers this case with {\"message\":\"Unauthorized\"} alone."
                      *     }
                      */
                     "application/json": {
@@ -9209,6 +8762,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -9384,19 +8939,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "message": "Document validated.",
-                     *       "data": {
-                     *         "id": 1,
-                     *         "state": "validated",
-                     *         "state_label": "Pending approval",
-                     *         "validation_notes": "Legible; AWB number matches the manifest",
-                     *         "validated_at": "2026-12-07T04:31:22.099Z"
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -9458,7 +9000,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "Unauthorized"
+                     *       "message": "Unauthorized",
+                     *       "hint": "No Authorization header, or an empty one: send `Authorization: Bearer <token>`. A deployed stage answers this case with {\"message\":\"Unauthorized\"} alone."
                      *     }
                      */
                     "application/json": {
@@ -9473,6 +9016,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -9731,18 +9276,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "message": "Document approved.",
-                     *       "data": {
-                     *         "id": 1,
-                     *         "state": "approved",
-                     *         "state_label": "Approved",
-                     *         "approved_at": "2026-12-07T04:31:22.174Z"
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -9803,7 +9336,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "Unauthorized"
+                     *       "message": "Unauthorized",
+                     *       "hint": "No Authorization header, or an empty one: send `Authorization: Bearer <token>`. A deployed stage answers this case with {\"message\":\"Unauthorized\"} alone."
                      *     }
                      */
                     "application/json": {
@@ -9818,6 +9352,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -10076,19 +9612,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "message": "Document rejected.",
-                     *       "data": {
-                     *         "id": 3,
-                     *         "state": "rejected",
-                     *         "state_label": "Rejected",
-                     *         "rejection_reason": "The scan is cut off: send the whole page",
-                     *         "rejected_at": "2026-12-07T04:31:22.323Z"
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -10150,7 +9673,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "Unauthorized"
+                     *       "message": "Unauthorized",
+                     *       "hint": "No Authorization header, or an empty one: send `Authorization: Bearer <token>`. A deployed stage answers this case with {\"message\":\"Unauthorized\"} alone."
                      *     }
                      */
                     "application/json": {
@@ -10165,6 +9689,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -10439,27 +9965,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "message": "1 done, 0 already so, 0 refused, 0 not found.",
-                     *       "data": {
-                     *         "action": "validate",
-                     *         "done": 1,
-                     *         "already": 0,
-                     *         "refused": 0,
-                     *         "not_found": 0,
-                     *         "results": [
-                     *           {
-                     *             "id": 2,
-                     *             "outcome": "done",
-                     *             "state": "validated",
-                     *             "message": null
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -10523,7 +10028,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "Unauthorized"
+                     *       "message": "Unauthorized",
+                     *       "hint": "No Authorization header, or an empty one: send `Authorization: Bearer <token>`. A deployed stage answers this case with {\"message\":\"Unauthorized\"} alone."
                      *     }
                      */
                     "application/json": {
@@ -10538,6 +10044,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -10766,25 +10274,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "message": "Document superseded by version 2.",
-                     *       "data": {
-                     *         "new_document": {
-                     *           "id": 3,
-                     *           "file_name": "awb-0000001-v2.pdf",
-                     *           "state": "uploaded",
-                     *           "version": 2
-                     *         },
-                     *         "superseded_document": {
-                     *           "id": 1,
-                     *           "state": "superseded",
-                     *           "superseded_by": 3
-                     *         }
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -10849,7 +10338,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "Unauthorized"
+                     *       "message": "Unauthorized",
+                     *       "hint": "No Authorization header, or an empty one: send `Authorization: Bearer <token>`. A deployed stage answers this case with {\"message\":\"Unauthorized\"} alone."
                      *     }
                      */
                     "application/json": {
@@ -10864,6 +10354,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -11125,19 +10617,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "data": {
-                     *         "source": "builtin",
-                     *         "rows": 417,
-                     *         "version": null,
-                     *         "imported_at": null,
-                     *         "imported_by": null,
-                     *         "classifier": "offline"
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -11183,7 +10662,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "Unauthorized"
+                     *       "message": "Unauthorized",
+                     *       "hint": "No Authorization header, or an empty one: send `Authorization: Bearer <token>`. A deployed stage answers this case with {\"message\":\"Unauthorized\"} alone."
                      *     }
                      */
                     "application/json": {
@@ -11198,6 +10678,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -11342,19 +10824,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "message": "Tariff table imported: 1 rows.",
-                     *       "data": {
-                     *         "source": "imported",
-                     *         "rows": 1,
-                     *         "version": "20261207T043131515Z-358fc6d3",
-                     *         "imported_at": "2026-12-07T04:31:31.515Z",
-                     *         "replaced_version": null
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -11390,7 +10859,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "Unauthorized"
+                     *       "message": "Unauthorized",
+                     *       "hint": "No Authorization header, or an empty one: send `Authorization: Bearer <token>`. A deployed stage answers this case with {\"message\":\"Unauthorized\"} alone."
                      *     }
                      */
                     "application/json": {
@@ -11405,6 +10875,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -11604,27 +11076,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "message": "Every account is on the current channel codes.",
-                     *       "data": {
-                     *         "done": true,
-                     *         "cursor": null,
-                     *         "codes": {
-                     *           "mercadolibre": "meli"
-                     *         },
-                     *         "accounts": 4,
-                     *         "orders": 0,
-                     *         "index_rows": 0,
-                     *         "channel_keys": 0,
-                     *         "connections": 0,
-                     *         "credentials": 0,
-                     *         "syncs": 0,
-                     *         "conflicts": []
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -11689,7 +11140,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "Unauthorized"
+                     *       "message": "Unauthorized",
+                     *       "hint": "No Authorization header, or an empty one: send `Authorization: Bearer <token>`. A deployed stage answers this case with {\"message\":\"Unauthorized\"} alone."
                      *     }
                      */
                     "application/json": {
@@ -11704,6 +11156,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -11903,19 +11357,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "message": "No signing secret is stored in clear.",
-                     *       "data": {
-                     *         "done": true,
-                     *         "cursor": null,
-                     *         "accounts": 4,
-                     *         "manifest_secrets": 0,
-                     *         "webhook_secrets": 0
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -11972,7 +11413,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "Unauthorized"
+                     *       "message": "Unauthorized",
+                     *       "hint": "No Authorization header, or an empty one: send `Authorization: Bearer <token>`. A deployed stage answers this case with {\"message\":\"Unauthorized\"} alone."
                      *     }
                      */
                     "application/json": {
@@ -11987,6 +11429,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -12186,18 +11630,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "message": "Every token has its scopes written out.",
-                     *       "data": {
-                     *         "done": true,
-                     *         "cursor": null,
-                     *         "tokens": 5,
-                     *         "written": 0
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -12253,7 +11685,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "Unauthorized"
+                     *       "message": "Unauthorized",
+                     *       "hint": "No Authorization header, or an empty one: send `Authorization: Bearer <token>`. A deployed stage answers this case with {\"message\":\"Unauthorized\"} alone."
                      *     }
                      */
                     "application/json": {
@@ -12268,6 +11701,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -12463,57 +11898,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "data": {
-                     *         "namespace": "Despacho",
-                     *         "stage": "local",
-                     *         "since": "2026-12-07T04:31:13.766Z",
-                     *         "metrics": [
-                     *           {
-                     *             "name": "ApiRequests",
-                     *             "unit": "Count",
-                     *             "dimensions": {
-                     *               "stage": "local",
-                     *               "group": "account",
-                     *               "status": "2xx"
-                     *             },
-                     *             "samples": 3,
-                     *             "sum": 3,
-                     *             "min": 1,
-                     *             "max": 1
-                     *           },
-                     *           {
-                     *             "name": "ApiRequests",
-                     *             "unit": "Count",
-                     *             "dimensions": {
-                     *               "stage": "local",
-                     *               "group": "admin",
-                     *               "status": "2xx"
-                     *             },
-                     *             "samples": 17,
-                     *             "sum": 17,
-                     *             "min": 1,
-                     *             "max": 1
-                     *           },
-                     *           {
-                     *             "name": "ApiRequests",
-                     *             "unit": "Count",
-                     *             "dimensions": {
-                     *               "stage": "local",
-                     *               "group": "system",
-                     *               "status": "2xx"
-                     *             },
-                     *             "samples": 4,
-                     *             "sum": 4,
-                     *             "min": 1,
-                     *             "max": 1
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -12557,7 +11941,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "Unauthorized"
+                     *       "message": "Unauthorized",
+                     *       "hint": "No Authorization header, or an empty one: send `Authorization: Bearer <token>`. A deployed stage answers this case with {\"message\":\"Unauthorized\"} alone."
                      *     }
                      */
                     "application/json": {
@@ -12572,6 +11957,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -12961,24 +12348,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "status": "queued",
-                     *       "message": "Manifest queued for processing.",
-                     *       "idempotency_key": "312deaf8-6c2c-4e29-bb01-88366373611f",
-                     *       "manifest_number": "176-12345675",
-                     *       "batch_id": null,
-                     *       "mode": "create",
-                     *       "tracking": {
-                     *         "manifest_number": "176-12345675",
-                     *         "batch_id": null,
-                     *         "mawb_number": "176-12345675",
-                     *         "items_count": 3,
-                     *         "timestamp": "2026-12-07T04:31:18.398Z"
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -13090,7 +12459,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "Unauthorized"
+                     *       "message": "Unauthorized",
+                     *       "hint": "No Authorization header, or an empty one: send `Authorization: Bearer <token>`. A deployed stage answers this case with {\"message\":\"Unauthorized\"} alone."
                      *     }
                      */
                     "application/json": {
@@ -13105,6 +12475,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -13431,27 +12803,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "status": "completed",
-                     *       "idempotency_key": "312deaf8-6c2c-4e29-bb01-88366373611f",
-                     *       "created_at": "2026-12-07T04:31:18.398",
-                     *       "updated_at": "2026-12-07T04:31:20.037",
-                     *       "batch_id": "BTE418BF79C581EA9E1DAC",
-                     *       "manifest_number": "176-12345675",
-                     *       "mode": "create",
-                     *       "items_count": 3,
-                     *       "progress": 100,
-                     *       "decisions": {
-                     *         "create": 3,
-                     *         "update": 0,
-                     *         "skip": 0,
-                     *         "reject": 0
-                     *       },
-                     *       "failure": null
-                     *     }
-                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -13472,6 +12823,12 @@ export interface operations {
                             skip: number;
                             reject: number;
                         } | null;
+                        /** @description A whole submission: its items received, those written so far, and the seconds left to write the rest (estimated from the rate so far); once written, equal counts and 0 */
+                        intake?: {
+                            items_received: number;
+                            items_written: number;
+                            estimated_seconds_left: number;
+                        };
                         failure: string | null;
                     };
                 };
@@ -13492,7 +12849,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "Unauthorized"
+                     *       "message": "Unauthorized",
+                     *       "hint": "No Authorization header, or an empty one: send `Authorization: Bearer <token>`. A deployed stage answers this case with {\"message\":\"Unauthorized\"} alone."
                      *     }
                      */
                     "application/json": {
@@ -13507,6 +12865,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -13671,27 +13031,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "data": {
-                     *         "manifest_number": "176-22222226",
-                     *         "status": "receiving",
-                     *         "progress": {
-                     *           "total_chunks": 2,
-                     *           "received_chunks": 1,
-                     *           "missing_chunks": [
-                     *             2
-                     *           ],
-                     *           "percentage": 50
-                     *         },
-                     *         "batch_id": null,
-                     *         "total_items": 2,
-                     *         "received_items": 1,
-                     *         "expires_at": "2026-12-08T04:31:20.316Z"
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -13734,7 +13073,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "Unauthorized"
+                     *       "message": "Unauthorized",
+                     *       "hint": "No Authorization header, or an empty one: send `Authorization: Bearer <token>`. A deployed stage answers this case with {\"message\":\"Unauthorized\"} alone."
                      *     }
                      */
                     "application/json": {
@@ -13749,6 +13089,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -13913,20 +13255,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "message": "Resend chunk(s) 2 with the same base_idempotency_key.",
-                     *       "data": {
-                     *         "manifest_number": "176-22222226",
-                     *         "missing_chunks": [
-                     *           2
-                     *         ],
-                     *         "missing_count": 1,
-                     *         "status": "receiving"
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -13983,7 +13311,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "Unauthorized"
+                     *       "message": "Unauthorized",
+                     *       "hint": "No Authorization header, or an empty one: send `Authorization: Bearer <token>`. A deployed stage answers this case with {\"message\":\"Unauthorized\"} alone."
                      *     }
                      */
                     "application/json": {
@@ -13998,6 +13327,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -14227,37 +13558,12 @@ export interface operations {
                     /**
                      * @example {
                      *       "success": true,
-                     *       "data": [
-                     *         {
-                     *           "manifest_id": "176-12345675",
-                     *           "batch_id": "BTE418BF79C581EA9E1DAC",
-                     *           "status": "completed",
-                     *           "progress": 100,
-                     *           "summary": {
-                     *             "total_awbs": 3,
-                     *             "total_articles": 3,
-                     *             "personal_items": 3,
-                     *             "commercial_items": 0,
-                     *             "prohibited_items": 0,
-                     *             "amount_to_pay": 16.94,
-                     *             "currency": "USD",
-                     *             "risk_flags": {
-                     *               "products": 0,
-                     *               "total": 0,
-                     *               "by_rule": {}
-                     *             }
-                     *           },
-                     *           "mawb_number": "176-12345675",
-                     *           "closed_at": null,
-                     *           "created_at": "2026-12-07T04:31:18.398Z",
-                     *           "updated_at": "2026-12-07T04:31:20.037Z"
-                     *         }
-                     *       ],
+                     *       "data": [],
                      *       "meta": {
                      *         "current_page": 1,
                      *         "last_page": 1,
-                     *         "per_page": 20,
-                     *         "total": 1
+                     *         "per_page": 15,
+                     *         "total": 0
                      *       }
                      *     }
                      */
@@ -14325,7 +13631,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "Unauthorized"
+                     *       "message": "Unauthorized",
+                     *       "hint": "No Authorization header, or an empty one: send `Authorization: Bearer <token>`. A deployed stage answers this case with {\"message\":\"Unauthorized\"} alone."
                      *     }
                      */
                     "application/json": {
@@ -14340,6 +13647,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -14536,11 +13845,11 @@ export interface operations {
                      *       "success": true,
                      *       "data": [
                      *         {
-                     *           "manifest_id": "176-12345675",
-                     *           "batch_id": "BTE418BF79C581EA9E1DAC",
-                     *           "status": "completed",
-                     *           "progress": 100,
-                     *           "can_download": true
+                     *           "manifest_id": "<string>",
+                     *           "batch_id": null,
+                     *           "status": "not_found",
+                     *           "progress": 0,
+                     *           "can_download": false
                      *         }
                      *       ]
                      *     }
@@ -14601,7 +13910,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "Unauthorized"
+                     *       "message": "Unauthorized",
+                     *       "hint": "No Authorization header, or an empty one: send `Authorization: Bearer <token>`. A deployed stage answers this case with {\"message\":\"Unauthorized\"} alone."
                      *     }
                      */
                     "application/json": {
@@ -14616,6 +13926,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -14830,55 +14142,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "data": [
-                     *         {
-                     *           "item_key": "line-1",
-                     *           "awb_number": "AWB0000001",
-                     *           "decision": "CREATE",
-                     *           "reason": "no existing record in the batch",
-                     *           "item_index": 0,
-                     *           "chunk_number": null,
-                     *           "submission": "312deaf8-6c2c-4e29-bb01-88366373611f",
-                     *           "decided_at": "2026-12-07T04:31:18.398Z"
-                     *         },
-                     *         {
-                     *           "item_key": "line-2",
-                     *           "awb_number": "AWB0000002",
-                     *           "decision": "CREATE",
-                     *           "reason": "no existing record in the batch",
-                     *           "item_index": 1,
-                     *           "chunk_number": null,
-                     *           "submission": "312deaf8-6c2c-4e29-bb01-88366373611f",
-                     *           "decided_at": "2026-12-07T04:31:18.398Z"
-                     *         },
-                     *         {
-                     *           "item_key": "line-3",
-                     *           "awb_number": "AWB0000003",
-                     *           "decision": "CREATE",
-                     *           "reason": "no existing record in the batch",
-                     *           "item_index": 2,
-                     *           "chunk_number": null,
-                     *           "submission": "312deaf8-6c2c-4e29-bb01-88366373611f",
-                     *           "decided_at": "2026-12-07T04:31:18.398Z"
-                     *         }
-                     *       ],
-                     *       "meta": {
-                     *         "current_page": 1,
-                     *         "per_page": 100,
-                     *         "total": 3,
-                     *         "last_page": 1,
-                     *         "counts": {
-                     *           "create": 3,
-                     *           "update": 0,
-                     *           "skip": 0,
-                     *           "reject": 0
-                     *         }
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -14925,7 +14188,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "Unauthorized"
+                     *       "message": "Unauthorized",
+                     *       "hint": "No Authorization header, or an empty one: send `Authorization: Bearer <token>`. A deployed stage answers this case with {\"message\":\"Unauthorized\"} alone."
                      *     }
                      */
                     "application/json": {
@@ -14940,6 +14204,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -15147,54 +14413,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "data": {
-                     *         "manifest_id": "176-12345675",
-                     *         "batch_id": "BTE418BF79C581EA9E1DAC",
-                     *         "status": "completed",
-                     *         "overall_progress": 100,
-                     *         "pipeline_steps": [
-                     *           {
-                     *             "key": "classification",
-                     *             "status": "completed",
-                     *             "progress": 100,
-                     *             "pages_done": 1,
-                     *             "pages": 1
-                     *           },
-                     *           {
-                     *             "key": "webservices",
-                     *             "status": "completed",
-                     *             "progress": 100,
-                     *             "pages_done": 1,
-                     *             "pages": 1
-                     *           },
-                     *           {
-                     *             "key": "ai",
-                     *             "status": "completed",
-                     *             "progress": 100,
-                     *             "pages_done": 1,
-                     *             "pages": 1
-                     *           }
-                     *         ],
-                     *         "run_id": "312deaf8-6c2c-4e29-bb01-88366373611f",
-                     *         "started_at": "2026-12-07T04:31:19.203Z",
-                     *         "finished_at": "2026-12-07T04:31:20.037Z",
-                     *         "error": null,
-                     *         "summary": {
-                     *           "total_products": 3,
-                     *           "regime_breakdown": {
-                     *             "personal": 3,
-                     *             "commercial": 0,
-                     *             "prohibited": 0
-                     *           },
-                     *           "amount_to_pay": 16.94,
-                     *           "currency": "USD"
-                     *         }
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -15247,7 +14465,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "Unauthorized"
+                     *       "message": "Unauthorized",
+                     *       "hint": "No Authorization header, or an empty one: send `Authorization: Bearer <token>`. A deployed stage answers this case with {\"message\":\"Unauthorized\"} alone."
                      *     }
                      */
                     "application/json": {
@@ -15262,6 +14481,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -15435,247 +14656,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "data": {
-                     *         "manifest": {
-                     *           "manifest_id": "176-12345675",
-                     *           "batch_id": "BTE418BF79C581EA9E1DAC",
-                     *           "status": "completed",
-                     *           "progress": 100,
-                     *           "summary": {
-                     *             "total_awbs": 3,
-                     *             "total_articles": 3,
-                     *             "personal_items": 3,
-                     *             "commercial_items": 0,
-                     *             "prohibited_items": 0,
-                     *             "amount_to_pay": 16.94,
-                     *             "currency": "USD",
-                     *             "risk_flags": {
-                     *               "products": 0,
-                     *               "total": 0,
-                     *               "by_rule": {}
-                     *             }
-                     *           },
-                     *           "mawb_number": "176-12345675",
-                     *           "closed_at": null,
-                     *           "created_at": "2026-12-07T04:31:18.398Z",
-                     *           "updated_at": "2026-12-07T04:31:20.037Z"
-                     *         },
-                     *         "total_products": 3,
-                     *         "products": [
-                     *           {
-                     *             "awb_number": "AWB0000001",
-                     *             "tracking_number": null,
-                     *             "item_key": "line-1",
-                     *             "description": "Cotton t-shirt",
-                     *             "consignee": "María Pérez",
-                     *             "tax_id": "27-23456789-1",
-                     *             "tax_id_valid": true,
-                     *             "quota": 4,
-                     *             "regime": "P",
-                     *             "declared_code": "6109.10.00",
-                     *             "ncm_code": "6109.10.00",
-                     *             "classification_confidence": 1,
-                     *             "classification_source": "partner",
-                     *             "classification_evidence": "Partner hsCode 6109.10.00 is NCM 6109.10.00 of the tariff table.",
-                     *             "fob_value": 12.5,
-                     *             "cif_value": 15.13,
-                     *             "customs_duty": 0,
-                     *             "statistics_fee": 0,
-                     *             "vat": 3.18,
-                     *             "ddp_value": 18.31,
-                     *             "amount_to_pay": 3.18,
-                     *             "currency": "USD",
-                     *             "customs_channel": "V",
-                     *             "reasons": [
-                     *               "personal: the consignee is a person (CUIL 27-23456789-1)",
-                     *               "within the courier limits: FOB USD 12.50 of USD 3,000.00, at most 3 units of a kind (RG ARCA 5631/2025)",
-                     *               "default: No risk rule applies: automatic clearance."
-                     *             ],
-                     *             "breakdown": {
-                     *               "fob_value": 12.5,
-                     *               "freight": 2.5,
-                     *               "insurance": 0.13,
-                     *               "cif_value": 15.13,
-                     *               "franchise_usd_applied": 12.5,
-                     *               "duty_base": 0,
-                     *               "duty_rate": 35,
-                     *               "customs_duty": 0,
-                     *               "statistics_fee_rate": 3,
-                     *               "statistics_fee": 0,
-                     *               "vat_base": 15.13,
-                     *               "vat_rate": 21,
-                     *               "vat": 3.18,
-                     *               "ddp_value": 18.31,
-                     *               "amount_to_pay": 3.18,
-                     *               "currency": "USD",
-                     *               "explanation": [
-                     *                 "FOB 12.50 for 1 unit(s)",
-                     *                 "freight 2.50: shipment freight 2.50 = 0.5 kg chargeable x USD 5.00/kg (declared 0.3 kg, minimum 0.5 kg applies), split by chargeable weight (this product 0.3 kg)",
-                     *                 "insurance 0.13: 1% of shipment FOB 12.50 = 0.13, split by FOB"
-                     *               ]
-                     *             },
-                     *             "tariff_rates": {
-                     *               "duty": {
-                     *                 "rate": 35,
-                     *                 "status": "unverified",
-                     *                 "source": "built-in estimate"
-                     *               },
-                     *               "statistics_fee": {
-                     *                 "rate": 3,
-                     *                 "status": "verified"
-                     *               },
-                     *               "vat": {
-                     *                 "rate": 21,
-                     *                 "status": "verified"
-                     *               },
-                     *               "verified": false
-                     *             }
-                     *           },
-                     *           {
-                     *             "awb_number": "AWB0000002",
-                     *             "tracking_number": null,
-                     *             "item_key": "line-2",
-                     *             "description": "Bluetooth earbuds",
-                     *             "consignee": "Juan Gómez",
-                     *             "tax_id": "20-12345678-6",
-                     *             "tax_id_valid": true,
-                     *             "quota": 4,
-                     *             "regime": "P",
-                     *             "declared_code": "8518.30.00",
-                     *             "ncm_code": "8518.30.00",
-                     *             "classification_confidence": 1,
-                     *             "classification_source": "partner",
-                     *             "classification_evidence": "Partner hsCode 8518.30.00 is NCM 8518.30.00 of the tariff table.",
-                     *             "fob_value": 39.9,
-                     *             "cif_value": 42.8,
-                     *             "customs_duty": 0,
-                     *             "statistics_fee": 0,
-                     *             "vat": 8.99,
-                     *             "ddp_value": 51.79,
-                     *             "amount_to_pay": 8.99,
-                     *             "currency": "USD",
-                     *             "customs_channel": "V",
-                     *             "reasons": [
-                     *               "personal: the consignee is a person (CUIL 20-12345678-6)",
-                     *               "within the courier limits: FOB USD 39.90 of USD 3,000.00, at most 3 units of a kind (RG ARCA 5631/2025)",
-                     *               "default: No risk rule applies: automatic clearance."
-                     *             ],
-                     *             "breakdown": {
-                     *               "fob_value": 39.9,
-                     *               "freight": 2.5,
-                     *               "insurance": 0.4,
-                     *               "cif_value": 42.8,
-                     *               "franchise_usd_applied": 39.9,
-                     *               "duty_base": 0,
-                     *               "duty_rate": 20,
-                     *               "customs_duty": 0,
-                     *               "statistics_fee_rate": 3,
-                     *               "statistics_fee": 0,
-                     *               "vat_base": 42.8,
-                     *               "vat_rate": 21,
-                     *               "vat": 8.99,
-                     *               "ddp_value": 51.79,
-                     *               "amount_to_pay": 8.99,
-                     *               "currency": "USD",
-                     *               "explanation": [
-                     *                 "FOB 39.90 for 1 unit(s)",
-                     *                 "freight 2.50: shipment freight 2.50 = 0.5 kg chargeable x USD 5.00/kg (declared 0.2 kg, minimum 0.5 kg applies), split by chargeable weight (this product 0.2 kg)",
-                     *                 "insurance 0.40: 1% of shipment FOB 39.90 = 0.40, split by FOB"
-                     *               ]
-                     *             },
-                     *             "tariff_rates": {
-                     *               "duty": {
-                     *                 "rate": 20,
-                     *                 "status": "unverified",
-                     *                 "source": "built-in estimate"
-                     *               },
-                     *               "statistics_fee": {
-                     *                 "rate": 3,
-                     *                 "status": "verified"
-                     *               },
-                     *               "vat": {
-                     *                 "rate": 21,
-                     *                 "status": "unverified"
-                     *               },
-                     *               "verified": false
-                     *             }
-                     *           },
-                     *           {
-                     *             "awb_number": "AWB0000003",
-                     *             "tracking_number": null,
-                     *             "item_key": "line-3",
-                     *             "description": "Regalo sorpresa",
-                     *             "consignee": "Lucía Fernández",
-                     *             "tax_id": "27-34567890-0",
-                     *             "tax_id_valid": true,
-                     *             "quota": 4,
-                     *             "regime": "P",
-                     *             "declared_code": null,
-                     *             "ncm_code": "3926.90.90",
-                     *             "classification_confidence": 0.1,
-                     *             "classification_source": "offline",
-                     *             "classification_evidence": "No tariff row matches the description; fallback 3926.90.90, to be reviewed.",
-                     *             "fob_value": 20,
-                     *             "cif_value": 22.7,
-                     *             "customs_duty": 0,
-                     *             "statistics_fee": 0,
-                     *             "vat": 4.77,
-                     *             "ddp_value": 27.47,
-                     *             "amount_to_pay": 4.77,
-                     *             "currency": "USD",
-                     *             "customs_channel": "A",
-                     *             "reasons": [
-                     *               "personal: the consignee is a person (CUIL 27-34567890-0)",
-                     *               "within the courier limits: FOB USD 20.00 of USD 3,000.00, at most 3 units of a kind (RG ARCA 5631/2025)",
-                     *               "low-confidence: Tariff classification confidence below 0.8 (the classifier's calibration): document review of the NCM code. (confidence 0.1)"
-                     *             ],
-                     *             "breakdown": {
-                     *               "fob_value": 20,
-                     *               "freight": 2.5,
-                     *               "insurance": 0.2,
-                     *               "cif_value": 22.7,
-                     *               "franchise_usd_applied": 20,
-                     *               "duty_base": 0,
-                     *               "duty_rate": 18,
-                     *               "customs_duty": 0,
-                     *               "statistics_fee_rate": 3,
-                     *               "statistics_fee": 0,
-                     *               "vat_base": 22.7,
-                     *               "vat_rate": 21,
-                     *               "vat": 4.77,
-                     *               "ddp_value": 27.47,
-                     *               "amount_to_pay": 4.77,
-                     *               "currency": "USD",
-                     *               "explanation": [
-                     *                 "FOB 20.00 for 1 unit(s)",
-                     *                 "freight 2.50: shipment freight 2.50 = 0.5 kg chargeable x USD 5.00/kg, split by chargeable weight (this product 0.5 kg)",
-                     *                 "insurance 0.20: 1% of shipment FOB 20.00 = 0.20, split by FOB"
-                     *               ]
-                     *             },
-                     *             "tariff_rates": {
-                     *               "duty": {
-                     *                 "rate": 18,
-                     *                 "status": "unverified",
-                     *                 "source": "built-in estimate"
-                     *               },
-                     *               "statistics_fee": {
-                     *                 "rate": 3,
-                     *                 "status": "verified"
-                     *               },
-                     *               "vat": {
-                     *                 "rate": 21,
-                     *                 "status": "verified"
-                     *               },
-                     *               "verified": false
-                     *             }
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -15826,7 +14806,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "Unauthorized"
+                     *       "message": "Unauthorized",
+                     *       "hint": "No Authorization header, or an empty one: send `Authorization: Bearer <token>`. A deployed stage answers this case with {\"message\":\"Unauthorized\"} alone."
                      *     }
                      */
                     "application/json": {
@@ -15841,6 +14822,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -16078,19 +15061,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "message": "Batch closed; writes to it are refused (423) until it is reopened.",
-                     *       "data": {
-                     *         "batch_id": "BTE418BF79C581EA9E1DAC",
-                     *         "manifest_number": "176-12345675",
-                     *         "closed": true,
-                     *         "closed_at": "2026-12-07T04:31:21.214Z",
-                     *         "closed_by": "Despachante Uno token"
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -16147,7 +15117,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "Unauthorized"
+                     *       "message": "Unauthorized",
+                     *       "hint": "No Authorization header, or an empty one: send `Authorization: Bearer <token>`. A deployed stage answers this case with {\"message\":\"Unauthorized\"} alone."
                      *     }
                      */
                     "application/json": {
@@ -16162,6 +15133,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -16383,19 +15356,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "message": "Batch reopened.",
-                     *       "data": {
-                     *         "batch_id": "BTE418BF79C581EA9E1DAC",
-                     *         "manifest_number": "176-12345675",
-                     *         "closed": false,
-                     *         "closed_at": null,
-                     *         "closed_by": null
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -16452,7 +15412,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "Unauthorized"
+                     *       "message": "Unauthorized",
+                     *       "hint": "No Authorization header, or an empty one: send `Authorization: Bearer <token>`. A deployed stage answers this case with {\"message\":\"Unauthorized\"} alone."
                      *     }
                      */
                     "application/json": {
@@ -16467,6 +15428,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -16698,23 +15661,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "data": {
-                     *         "tax_id": "27234567891",
-                     *         "tax_id_formatted": "27-23456789-1",
-                     *         "current_quota": {
-                     *           "quota": 4,
-                     *           "status": 1,
-                     *           "domicilio": ""
-                     *         },
-                     *         "historical_records_count": 1,
-                     *         "awb_number": "AWB0000001",
-                     *         "awb_holds_quota": true
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -16775,7 +15721,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "Unauthorized"
+                     *       "message": "Unauthorized",
+                     *       "hint": "No Authorization header, or an empty one: send `Authorization: Bearer <token>`. A deployed stage answers this case with {\"message\":\"Unauthorized\"} alone."
                      *     }
                      */
                     "application/json": {
@@ -16790,6 +15737,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -17005,17 +15954,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "data": {
-                     *         "awb_number": "AWB0000001",
-                     *         "can_edit": true,
-                     *         "current_tax_id": "27234567891",
-                     *         "status": "editable"
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -17071,7 +16009,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "Unauthorized"
+                     *       "message": "Unauthorized",
+                     *       "hint": "No Authorization header, or an empty one: send `Authorization: Bearer <token>`. A deployed stage answers this case with {\"message\":\"Unauthorized\"} alone."
                      *     }
                      */
                     "application/json": {
@@ -17086,6 +16025,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -17329,16 +16270,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "message": "Tax id of AWB AWB0000001 is 27-23456789-1; web services and calculations run again for it.",
-                     *       "data": {
-                     *         "awb_number": "AWB0000001",
-                     *         "tax_id_formatted": "27-23456789-1"
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -17392,7 +16323,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "Unauthorized"
+                     *       "message": "Unauthorized",
+                     *       "hint": "No Authorization header, or an empty one: send `Authorization: Bearer <token>`. A deployed stage answers this case with {\"message\":\"Unauthorized\"} alone."
                      *     }
                      */
                     "application/json": {
@@ -17407,6 +16339,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -17708,171 +16642,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "data": {
-                     *         "calculation_id": "calc_5b4cb2b80cbd4ea4642941dac4795aea",
-                     *         "destination_country": "AR",
-                     *         "origin_country": "CN",
-                     *         "quantity": 4,
-                     *         "weight_kg": 1.2,
-                     *         "chargeable_kg": 1.2,
-                     *         "regime_requested": "auto",
-                     *         "regime_used": "C",
-                     *         "regime_name": "commercial",
-                     *         "regime_reasons": [
-                     *           "more than 3 units of the same kind (4 units of HS 610910; 4 units of \"Cotton t-shirts\"): not a personal shipment"
-                     *         ],
-                     *         "values": {
-                     *           "declared_value": 120,
-                     *           "fob": 120,
-                     *           "freight": 15,
-                     *           "insurance": 1.2,
-                     *           "cif": 136.2,
-                     *           "currency": "USD"
-                     *         },
-                     *         "duties_and_taxes": {
-                     *           "fob_value": 120,
-                     *           "freight": 15,
-                     *           "insurance": 1.2,
-                     *           "cif_value": 136.2,
-                     *           "franchise_usd_applied": 0,
-                     *           "duty_base": 136.2,
-                     *           "duty_rate": 35,
-                     *           "customs_duty": 47.67,
-                     *           "statistics_fee_rate": 3,
-                     *           "statistics_fee": 4.09,
-                     *           "vat_base": 187.96,
-                     *           "vat_rate": 21,
-                     *           "vat": 39.47,
-                     *           "ddp_value": 227.43,
-                     *           "amount_to_pay": 91.23,
-                     *           "currency": "USD",
-                     *           "explanation": [
-                     *             "FOB 120.00 for 4 unit(s)",
-                     *             "freight 15.00: shipment freight 15.00 as declared (1.2 kg chargeable), split by chargeable weight (this product 1.2 kg)",
-                     *             "insurance 1.20: shipment insurance 1.20 as declared, split by FOB"
-                     *           ]
-                     *         },
-                     *         "total_landed_cost": 227.43,
-                     *         "ncm": {
-                     *           "code": "6109.10.00",
-                     *           "description": "Camisetas (remeras), incluidas las interiores, de punto, de algodón",
-                     *           "duty_rate": 35,
-                     *           "vat_rate": 21,
-                     *           "source": "partner",
-                     *           "confidence": 1,
-                     *           "reason": "Partner hsCode 6109.10.00 is NCM 6109.10.00 of the tariff table.",
-                     *           "rates": {
-                     *             "duty": {
-                     *               "rate": 35,
-                     *               "status": "unverified",
-                     *               "source": "built-in estimate",
-                     *               "note": "no per-NCM source of the Mercosur common external tariff was found by search on 2026-11-24 (the legal instrument is Decisión CMC 29/2015 (Arancel Externo Común, Anexo I del Decreto 2166/2015)); import the official table to classify for real"
-                     *             },
-                     *             "statistics_fee": {
-                     *               "rate": 3,
-                     *               "status": "verified",
-                     *               "source": "Decreto 1140/2024 (B.O. 2024-12-31): tasa de estadística 3% until 2027-12-31",
-                     *               "read": "2026-11-24"
-                     *             },
-                     *             "vat": {
-                     *               "rate": 21,
-                     *               "status": "verified",
-                     *               "source": "Ley de Impuesto al Valor Agregado (t.o. 1997, Decreto 280/1997), art. 28, first paragraph: 21%",
-                     *               "read": "2026-11-24"
-                     *             },
-                     *             "verified": false
-                     *           }
-                     *         },
-                     *         "rules": {
-                     *           "effective_from": "2024-12-01",
-                     *           "source": "Decreto 1065/2024; RG ARCA 5608/2024",
-                     *           "overridden": [],
-                     *           "regime_rules_effective_from": "2025-01-23",
-                     *           "regime_rules_source": "RG ARCA 5631/2025"
-                     *         },
-                     *         "regimes": [
-                     *           {
-                     *             "regime": "P",
-                     *             "regime_name": "personal",
-                     *             "values": {
-                     *               "declared_value": 120,
-                     *               "fob": 120,
-                     *               "freight": 15,
-                     *               "insurance": 1.2,
-                     *               "cif": 136.2,
-                     *               "currency": "USD"
-                     *             },
-                     *             "duties_and_taxes": {
-                     *               "fob_value": 120,
-                     *               "freight": 15,
-                     *               "insurance": 1.2,
-                     *               "cif_value": 136.2,
-                     *               "franchise_usd_applied": 120,
-                     *               "duty_base": 0,
-                     *               "duty_rate": 35,
-                     *               "customs_duty": 0,
-                     *               "statistics_fee_rate": 3,
-                     *               "statistics_fee": 0,
-                     *               "vat_base": 136.2,
-                     *               "vat_rate": 21,
-                     *               "vat": 28.6,
-                     *               "ddp_value": 164.8,
-                     *               "amount_to_pay": 28.6,
-                     *               "currency": "USD",
-                     *               "explanation": [
-                     *                 "FOB 120.00 for 4 unit(s)",
-                     *                 "freight 15.00: shipment freight 15.00 as declared (1.2 kg chargeable), split by chargeable weight (this product 1.2 kg)",
-                     *                 "insurance 1.20: shipment insurance 1.20 as declared, split by FOB"
-                     *               ]
-                     *             },
-                     *             "total_landed_cost": 164.8,
-                     *             "difference": -62.63
-                     *           },
-                     *           {
-                     *             "regime": "C",
-                     *             "regime_name": "commercial",
-                     *             "values": {
-                     *               "declared_value": 120,
-                     *               "fob": 120,
-                     *               "freight": 15,
-                     *               "insurance": 1.2,
-                     *               "cif": 136.2,
-                     *               "currency": "USD"
-                     *             },
-                     *             "duties_and_taxes": {
-                     *               "fob_value": 120,
-                     *               "freight": 15,
-                     *               "insurance": 1.2,
-                     *               "cif_value": 136.2,
-                     *               "franchise_usd_applied": 0,
-                     *               "duty_base": 136.2,
-                     *               "duty_rate": 35,
-                     *               "customs_duty": 47.67,
-                     *               "statistics_fee_rate": 3,
-                     *               "statistics_fee": 4.09,
-                     *               "vat_base": 187.96,
-                     *               "vat_rate": 21,
-                     *               "vat": 39.47,
-                     *               "ddp_value": 227.43,
-                     *               "amount_to_pay": 91.23,
-                     *               "currency": "USD",
-                     *               "explanation": [
-                     *                 "FOB 120.00 for 4 unit(s)",
-                     *                 "freight 15.00: shipment freight 15.00 as declared (1.2 kg chargeable), split by chargeable weight (this product 1.2 kg)",
-                     *                 "insurance 1.20: shipment insurance 1.20 as declared, split by FOB"
-                     *               ]
-                     *             },
-                     *             "total_landed_cost": 227.43,
-                     *             "difference": 0
-                     *           }
-                     *         ],
-                     *         "calculated_at": "2026-12-07T04:31:22.901Z"
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -18081,7 +16850,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "Unauthorized"
+                     *       "message": "Unauthorized",
+                     *       "hint": "No Authorization header, or an empty one: send `Authorization: Bearer <token>`. A deployed stage answers this case with {\"message\":\"Unauthorized\"} alone."
                      *     }
                      */
                     "application/json": {
@@ -18096,6 +16866,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -18313,35 +17085,35 @@ export interface operations {
                      *       "success": true,
                      *       "data": [
                      *         {
-                     *           "ncm_code": "6109.10.00",
-                     *           "description": "Camisetas (remeras), incluidas las interiores, de punto, de algodón",
-                     *           "description_en": "T-shirts, singlets and other vests, knitted, of cotton",
-                     *           "duty_rate": 35,
+                     *           "ncm_code": "9202.90.00",
+                     *           "description": "Los demás instrumentos musicales de cuerda (guitarras acústicas, ukeleles)",
+                     *           "description_en": "Other string musical instruments (acoustic guitars, ukuleles)",
+                     *           "duty_rate": 20,
                      *           "duty_rate_status": "unverified",
                      *           "vat_rate": 21
                      *         },
                      *         {
-                     *           "ncm_code": "6104.42.00",
-                     *           "description": "Vestidos de punto, para mujeres o niñas, de algodón",
-                     *           "description_en": "Women's or girls' dresses, knitted, of cotton",
-                     *           "duty_rate": 35,
+                     *           "ncm_code": "9209.30.00",
+                     *           "description": "Cuerdas para instrumentos musicales",
+                     *           "description_en": "Musical instrument strings",
+                     *           "duty_rate": 16,
                      *           "duty_rate_status": "unverified",
                      *           "vat_rate": 21
                      *         },
                      *         {
-                     *           "ncm_code": "6105.10.00",
-                     *           "description": "Camisas de punto para hombres o niños, de algodón (chombas, polos)",
-                     *           "description_en": "Men's or boys' shirts, knitted, of cotton (polo shirts)",
-                     *           "duty_rate": 35,
+                     *           "ncm_code": "9405.31.00",
+                     *           "description": "Guirnaldas eléctricas de los tipos utilizados en árboles de Navidad, diseñadas para ser utilizadas únicamente con LED",
+                     *           "description_en": "Lighting sets for Christmas trees, for LED only",
+                     *           "duty_rate": 18,
                      *           "duty_rate_status": "unverified",
                      *           "vat_rate": 21
                      *         }
                      *       ],
                      *       "meta": {
-                     *         "q": "remera algodón",
+                     *         "q": "<string>",
                      *         "kind": "words",
                      *         "total": 3,
-                     *         "limit": 5,
+                     *         "limit": 20,
                      *         "table": "builtin",
                      *         "table_version": null
                      *       }
@@ -18390,7 +17162,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "Unauthorized"
+                     *       "message": "Unauthorized",
+                     *       "hint": "No Authorization header, or an empty one: send `Authorization: Bearer <token>`. A deployed stage answers this case with {\"message\":\"Unauthorized\"} alone."
                      *     }
                      */
                     "application/json": {
@@ -18405,6 +17178,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -18591,27 +17366,12 @@ export interface operations {
                     /**
                      * @example {
                      *       "success": true,
-                     *       "data": [
-                     *         {
-                     *           "manifest_id": "MAN-2026-0042",
-                     *           "batch_id": "BT8091A28F3B422CD203F0",
-                     *           "total_products": 2,
-                     *           "processing_status": "completed",
-                     *           "created_at": "2026-12-07T04:31:22.993Z"
-                     *         },
-                     *         {
-                     *           "manifest_id": "176-12345675",
-                     *           "batch_id": "BTE418BF79C581EA9E1DAC",
-                     *           "total_products": 3,
-                     *           "processing_status": "completed",
-                     *           "created_at": "2026-12-07T04:31:18.398Z"
-                     *         }
-                     *       ],
+                     *       "data": [],
                      *       "meta": {
                      *         "current_page": 1,
                      *         "last_page": 1,
-                     *         "per_page": 20,
-                     *         "total": 2
+                     *         "per_page": 15,
+                     *         "total": 0
                      *       }
                      *     }
                      */
@@ -18655,7 +17415,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "Unauthorized"
+                     *       "message": "Unauthorized",
+                     *       "hint": "No Authorization header, or an empty one: send `Authorization: Bearer <token>`. A deployed stage answers this case with {\"message\":\"Unauthorized\"} alone."
                      *     }
                      */
                     "application/json": {
@@ -18670,6 +17431,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -18895,18 +17658,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "message": "Manifest queued for processing.",
-                     *       "data": {
-                     *         "manifest_id": "MAN-2026-0042",
-                     *         "batch_id": "BT8091A28F3B422CD203F0",
-                     *         "total_products": 2,
-                     *         "processing_status": "pending"
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -18963,7 +17714,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "Unauthorized"
+                     *       "message": "Unauthorized",
+                     *       "hint": "No Authorization header, or an empty one: send `Authorization: Bearer <token>`. A deployed stage answers this case with {\"message\":\"Unauthorized\"} alone."
                      *     }
                      */
                     "application/json": {
@@ -18978,6 +17730,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -19221,86 +17975,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "data": {
-                     *         "manifest": {
-                     *           "manifest_id": "MAN-2026-0042",
-                     *           "batch_id": "BT8091A28F3B422CD203F0",
-                     *           "status": "completed",
-                     *           "progress": 100,
-                     *           "summary": {
-                     *             "total_awbs": 2,
-                     *             "total_articles": 2,
-                     *             "personal_items": 2,
-                     *             "commercial_items": 0,
-                     *             "prohibited_items": 0,
-                     *             "amount_to_pay": 14.39,
-                     *             "currency": "USD",
-                     *             "risk_flags": {
-                     *               "products": 0,
-                     *               "total": 0,
-                     *               "by_rule": {}
-                     *             }
-                     *           },
-                     *           "mawb_number": "MAN-2026-0042",
-                     *           "closed_at": null,
-                     *           "created_at": "2026-12-07T04:31:22.993Z",
-                     *           "updated_at": "2026-12-07T04:31:23.365Z",
-                     *           "processing_status": "completed"
-                     *         },
-                     *         "products": [
-                     *           {
-                     *             "awb_number": "AWB0000101",
-                     *             "tracking_number": null,
-                     *             "item_key": "df9ca27f57d7b72a1bf8bd834d19eeae10a79b9978756c9c4f15fd16c158c635",
-                     *             "consignee": "Lucía Fernández",
-                     *             "product_description": "Zapatillas de running",
-                     *             "quantity": 1,
-                     *             "fob_value": 49.9,
-                     *             "country_of_manufacture": "VN",
-                     *             "ncm_code": "6404.11.00",
-                     *             "regime": "P",
-                     *             "cif_value": 52.9,
-                     *             "ddp_value": 64.01,
-                     *             "customs_duty": 0,
-                     *             "customs_channel": "V",
-                     *             "quota": {
-                     *               "tax_id": "27234567891",
-                     *               "quota": 3
-                     *             }
-                     *           },
-                     *           {
-                     *             "awb_number": "AWB0000102",
-                     *             "tracking_number": null,
-                     *             "item_key": "edc06caa0daff31656d397d9f88c24a542aaf08e34c774a224c9c788ecc8daaf",
-                     *             "consignee": "Juan Gómez",
-                     *             "product_description": "Funda de celular",
-                     *             "quantity": 2,
-                     *             "fob_value": 13,
-                     *             "country_of_manufacture": "CN",
-                     *             "ncm_code": "3926.90.90",
-                     *             "regime": "P",
-                     *             "cif_value": 15.63,
-                     *             "ddp_value": 18.91,
-                     *             "customs_duty": 0,
-                     *             "customs_channel": "V",
-                     *             "quota": {
-                     *               "tax_id": "20123456786",
-                     *               "quota": 3
-                     *             }
-                     *           }
-                     *         ]
-                     *       },
-                     *       "meta": {
-                     *         "current_page": 1,
-                     *         "per_page": 50,
-                     *         "total": 2,
-                     *         "last_page": 1
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -19389,7 +18063,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "Unauthorized"
+                     *       "message": "Unauthorized",
+                     *       "hint": "No Authorization header, or an empty one: send `Authorization: Bearer <token>`. A deployed stage answers this case with {\"message\":\"Unauthorized\"} alone."
                      *     }
                      */
                     "application/json": {
@@ -19404,6 +18079,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -19613,57 +18290,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "data": {
-                     *         "documents": {
-                     *           "awaiting_validation": 0,
-                     *           "awaiting_approval": 0,
-                     *           "oldest_at": null,
-                     *           "by_account": []
-                     *         },
-                     *         "review": {
-                     *           "products_awaiting": 1,
-                     *           "at_stake": 4.77,
-                     *           "batches_open": 1,
-                     *           "flights": 1,
-                     *           "risk_flags": 0,
-                     *           "batches_processing": 0
-                     *         },
-                     *         "flights": [
-                     *           {
-                     *             "mawb_number": "176-12345675",
-                     *             "oldest_at": "2026-12-07T04:31:18.398Z",
-                     *             "products_awaiting": 1,
-                     *             "at_stake": 4.77,
-                     *             "risk_flags": 0,
-                     *             "batches": [
-                     *               {
-                     *                 "batch_id": "BTE418BF79C581EA9E1DAC",
-                     *                 "manifest_number": "176-12345675",
-                     *                 "account_id": 2,
-                     *                 "account_name": "Andes Courier SA",
-                     *                 "created_at": "2026-12-07T04:31:18.398Z",
-                     *                 "products": 3,
-                     *                 "products_awaiting": 1,
-                     *                 "at_stake": 4.77,
-                     *                 "amount_to_pay": 16.94,
-                     *                 "risk_flags": 0,
-                     *                 "reviewed": 0
-                     *               }
-                     *             ]
-                     *           }
-                     *         ]
-                     *       },
-                     *       "meta": {
-                     *         "since": "2026-09-08T04:31:21.300Z",
-                     *         "per_page": 20,
-                     *         "cursor": null,
-                     *         "next_cursor": null
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -19750,7 +18376,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "Unauthorized"
+                     *       "message": "Unauthorized",
+                     *       "hint": "No Authorization header, or an empty one: send `Authorization: Bearer <token>`. A deployed stage answers this case with {\"message\":\"Unauthorized\"} alone."
                      *     }
                      */
                     "application/json": {
@@ -19765,6 +18392,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -19949,45 +18578,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "data": [
-                     *         {
-                     *           "manifest_id": "176-12345675",
-                     *           "batch_id": "BTE418BF79C581EA9E1DAC",
-                     *           "status": "completed",
-                     *           "progress": 100,
-                     *           "summary": {
-                     *             "total_awbs": 3,
-                     *             "total_articles": 3,
-                     *             "personal_items": 3,
-                     *             "commercial_items": 0,
-                     *             "prohibited_items": 0,
-                     *             "amount_to_pay": 16.94,
-                     *             "currency": "USD",
-                     *             "risk_flags": {
-                     *               "products": 0,
-                     *               "total": 0,
-                     *               "by_rule": {}
-                     *             }
-                     *           },
-                     *           "mawb_number": "176-12345675",
-                     *           "closed_at": null,
-                     *           "created_at": "2026-12-07T04:31:18.398Z",
-                     *           "updated_at": "2026-12-07T04:31:21.214Z",
-                     *           "account_id": 2,
-                     *           "account_name": "Andes Courier SA",
-                     *           "reviewed": 0
-                     *         }
-                     *       ],
-                     *       "meta": {
-                     *         "per_page": 20,
-                     *         "cursor": null,
-                     *         "next_cursor": null
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -20054,7 +18644,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "Unauthorized"
+                     *       "message": "Unauthorized",
+                     *       "hint": "No Authorization header, or an empty one: send `Authorization: Bearer <token>`. A deployed stage answers this case with {\"message\":\"Unauthorized\"} alone."
                      *     }
                      */
                     "application/json": {
@@ -20069,6 +18660,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -20254,61 +18847,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "data": {
-                     *         "q": "AWB0000001",
-                     *         "kinds": [
-                     *           "batches",
-                     *           "awbs",
-                     *           "consignees"
-                     *         ],
-                     *         "batches": {
-                     *           "results": [],
-                     *           "more": false,
-                     *           "next_cursor": null
-                     *         },
-                     *         "awbs": {
-                     *           "results": [
-                     *             {
-                     *               "kind": "awb",
-                     *               "value": "AWB0000001",
-                     *               "account_id": 2,
-                     *               "account_name": "Andes Courier SA",
-                     *               "batch_id": "BTE418BF79C581EA9E1DAC",
-                     *               "manifest_number": "176-12345675",
-                     *               "awb_number": "AWB0000001",
-                     *               "item_key": "line-1",
-                     *               "link": "/console/manifests/BTE418BF79C581EA9E1DAC?awb=AWB0000001"
-                     *             }
-                     *           ],
-                     *           "more": false,
-                     *           "next_cursor": null
-                     *         },
-                     *         "tax_ids": {
-                     *           "results": [],
-                     *           "more": false,
-                     *           "next_cursor": null
-                     *         },
-                     *         "consignees": {
-                     *           "results": [],
-                     *           "more": false,
-                     *           "next_cursor": null
-                     *         },
-                     *         "products": {
-                     *           "results": [],
-                     *           "more": false,
-                     *           "next_cursor": null
-                     *         },
-                     *         "documents": {
-                     *           "results": [],
-                     *           "more": false,
-                     *           "next_cursor": null
-                     *         }
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -20497,7 +19035,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "Unauthorized"
+                     *       "message": "Unauthorized",
+                     *       "hint": "No Authorization header, or an empty one: send `Authorization: Bearer <token>`. A deployed stage answers this case with {\"message\":\"Unauthorized\"} alone."
                      *     }
                      */
                     "application/json": {
@@ -20512,6 +19051,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -20697,99 +19238,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "data": [
-                     *         {
-                     *           "awb_number": "AWB0000003",
-                     *           "tracking_number": null,
-                     *           "item_key": "line-3",
-                     *           "description": "Regalo sorpresa",
-                     *           "consignee": "Lucía Fernández",
-                     *           "tax_id": "27-34567890-0",
-                     *           "tax_id_valid": true,
-                     *           "quota": 4,
-                     *           "regime": "P",
-                     *           "declared_code": null,
-                     *           "ncm_code": "3926.90.90",
-                     *           "classification_confidence": 0.1,
-                     *           "classification_source": "offline",
-                     *           "classification_evidence": "No tariff row matches the description; fallback 3926.90.90, to be reviewed.",
-                     *           "fob_value": 20,
-                     *           "cif_value": 22.7,
-                     *           "customs_duty": 0,
-                     *           "statistics_fee": 0,
-                     *           "vat": 4.77,
-                     *           "ddp_value": 27.47,
-                     *           "amount_to_pay": 4.77,
-                     *           "currency": "USD",
-                     *           "customs_channel": "A",
-                     *           "reasons": [
-                     *             "personal: the consignee is a person (CUIL 27-34567890-0)",
-                     *             "within the courier limits: FOB USD 20.00 of USD 3,000.00, at most 3 units of a kind (RG ARCA 5631/2025)",
-                     *             "low-confidence: Tariff classification confidence below 0.8 (the classifier's calibration): document review of the NCM code. (confidence 0.1)"
-                     *           ],
-                     *           "breakdown": {
-                     *             "fob_value": 20,
-                     *             "freight": 2.5,
-                     *             "insurance": 0.2,
-                     *             "cif_value": 22.7,
-                     *             "franchise_usd_applied": 20,
-                     *             "duty_base": 0,
-                     *             "duty_rate": 18,
-                     *             "customs_duty": 0,
-                     *             "statistics_fee_rate": 3,
-                     *             "statistics_fee": 0,
-                     *             "vat_base": 22.7,
-                     *             "vat_rate": 21,
-                     *             "vat": 4.77,
-                     *             "ddp_value": 27.47,
-                     *             "amount_to_pay": 4.77,
-                     *             "currency": "USD",
-                     *             "explanation": [
-                     *               "FOB 20.00 for 1 unit(s)",
-                     *               "freight 2.50: shipment freight 2.50 = 0.5 kg chargeable x USD 5.00/kg, split by chargeable weight (this product 0.5 kg)",
-                     *               "insurance 0.20: 1% of shipment FOB 20.00 = 0.20, split by FOB"
-                     *             ]
-                     *           },
-                     *           "tariff_rates": {
-                     *             "duty": {
-                     *               "rate": 18,
-                     *               "status": "unverified",
-                     *               "source": "built-in estimate"
-                     *             },
-                     *             "statistics_fee": {
-                     *               "rate": 3,
-                     *               "status": "verified"
-                     *             },
-                     *             "vat": {
-                     *               "rate": 21,
-                     *               "status": "verified"
-                     *             },
-                     *             "verified": false
-                     *           },
-                     *           "review_causes": [
-                     *             "channel_a",
-                     *             "low_confidence"
-                     *           ],
-                     *           "candidates": []
-                     *         }
-                     *       ],
-                     *       "meta": {
-                     *         "per_page": 50,
-                     *         "cursor": null,
-                     *         "next_cursor": null,
-                     *         "review_threshold": 0.8,
-                     *         "products_awaiting": 1,
-                     *         "batch_id": "BTE418BF79C581EA9E1DAC",
-                     *         "manifest_number": "176-12345675",
-                     *         "closed_at": null,
-                     *         "account_id": 2,
-                     *         "account_name": "Andes Courier SA"
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -20900,7 +19348,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "Unauthorized"
+                     *       "message": "Unauthorized",
+                     *       "hint": "No Authorization header, or an empty one: send `Authorization: Bearer <token>`. A deployed stage answers this case with {\"message\":\"Unauthorized\"} alone."
                      *     }
                      */
                     "application/json": {
@@ -20915,6 +19364,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -21167,108 +19618,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "message": "NCM of line-1 set to 6109.10.00; its shipment was computed again.",
-                     *       "data": {
-                     *         "batch_id": "BTE418BF79C581EA9E1DAC",
-                     *         "manifest_number": "176-12345675",
-                     *         "awb_number": "AWB0000001",
-                     *         "item_key": "line-1",
-                     *         "revision": 2,
-                     *         "before": {
-                     *           "ncm_code": "6109.10.00",
-                     *           "classification_source": "partner",
-                     *           "customs_duty": 0,
-                     *           "vat": 3.18,
-                     *           "amount_to_pay": 3.18,
-                     *           "customs_channel": "V"
-                     *         },
-                     *         "product": {
-                     *           "awb_number": "AWB0000001",
-                     *           "tracking_number": null,
-                     *           "item_key": "line-1",
-                     *           "description": "Cotton t-shirt",
-                     *           "consignee": "María Pérez",
-                     *           "tax_id": "27-23456789-1",
-                     *           "tax_id_valid": true,
-                     *           "quota": 4,
-                     *           "regime": "P",
-                     *           "declared_code": "6109.10.00",
-                     *           "ncm_code": "6109.10.00",
-                     *           "classification_confidence": 1,
-                     *           "classification_source": "broker",
-                     *           "classification_evidence": "Decided by Despachante Uno token on 2026-12-07 (revision 2): Knitted cotton t-shirt: 6109.10.00, as declared",
-                     *           "fob_value": 12.5,
-                     *           "cif_value": 15.13,
-                     *           "customs_duty": 0,
-                     *           "statistics_fee": 0,
-                     *           "vat": 3.18,
-                     *           "ddp_value": 18.31,
-                     *           "amount_to_pay": 3.18,
-                     *           "currency": "USD",
-                     *           "customs_channel": "V",
-                     *           "reasons": [
-                     *             "personal: the consignee is a person (CUIL 27-23456789-1)",
-                     *             "within the courier limits: FOB USD 12.50 of USD 3,000.00, at most 3 units of a kind (RG ARCA 5631/2025)",
-                     *             "default: No risk rule applies: automatic clearance."
-                     *           ],
-                     *           "breakdown": {
-                     *             "fob_value": 12.5,
-                     *             "freight": 2.5,
-                     *             "insurance": 0.13,
-                     *             "cif_value": 15.13,
-                     *             "franchise_usd_applied": 12.5,
-                     *             "duty_base": 0,
-                     *             "duty_rate": 35,
-                     *             "customs_duty": 0,
-                     *             "statistics_fee_rate": 3,
-                     *             "statistics_fee": 0,
-                     *             "vat_base": 15.13,
-                     *             "vat_rate": 21,
-                     *             "vat": 3.18,
-                     *             "ddp_value": 18.31,
-                     *             "amount_to_pay": 3.18,
-                     *             "currency": "USD",
-                     *             "explanation": [
-                     *               "FOB 12.50 for 1 unit(s)",
-                     *               "freight 2.50: shipment freight 2.50 = 0.5 kg chargeable x USD 5.00/kg (declared 0.3 kg, minimum 0.5 kg applies), split by chargeable weight (this product 0.3 kg)",
-                     *               "insurance 0.13: 1% of shipment FOB 12.50 = 0.13, split by FOB"
-                     *             ]
-                     *           },
-                     *           "tariff_rates": {
-                     *             "duty": {
-                     *               "rate": 35,
-                     *               "status": "unverified",
-                     *               "source": "built-in estimate"
-                     *             },
-                     *             "statistics_fee": {
-                     *               "rate": 3,
-                     *               "status": "verified"
-                     *             },
-                     *             "vat": {
-                     *               "rate": 21,
-                     *               "status": "verified"
-                     *             },
-                     *             "verified": false
-                     *           },
-                     *           "review": {
-                     *             "revision": 2,
-                     *             "ncm_code_before": "6109.10.00",
-                     *             "ncm_code": "6109.10.00",
-                     *             "reason": "Knitted cotton t-shirt: 6109.10.00, as declared",
-                     *             "decided_by": "Despachante Uno token",
-                     *             "decided_at": "2026-12-07T04:31:21.598Z"
-                     *           }
-                     *         },
-                     *         "summary": {
-                     *           "amount_to_pay": 16.94,
-                     *           "currency": "USD"
-                     *         }
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -21405,7 +19754,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "Unauthorized"
+                     *       "message": "Unauthorized",
+                     *       "hint": "No Authorization header, or an empty one: send `Authorization: Bearer <token>`. A deployed stage answers this case with {\"message\":\"Unauthorized\"} alone."
                      *     }
                      */
                     "application/json": {
@@ -21420,6 +19770,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -21722,46 +20074,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "data": [
-                     *         {
-                     *           "group_id": "10f0ac509c301622",
-                     *           "description": "Regalo sorpresa",
-                     *           "declared_code": null,
-                     *           "products": 1,
-                     *           "awbs": 1,
-                     *           "amount_to_pay": 4.77,
-                     *           "ncm_codes": [
-                     *             {
-                     *               "ncm_code": "3926.90.90",
-                     *               "products": 1
-                     *             }
-                     *           ],
-                     *           "review_causes": [
-                     *             "channel_a",
-                     *             "low_confidence"
-                     *           ],
-                     *           "item_keys": [
-                     *             "line-3"
-                     *           ],
-                     *           "candidates": []
-                     *         }
-                     *       ],
-                     *       "meta": {
-                     *         "per_page": 50,
-                     *         "cursor": null,
-                     *         "next_cursor": null,
-                     *         "groups": 1,
-                     *         "batch_id": "BTE418BF79C581EA9E1DAC",
-                     *         "manifest_number": "176-12345675",
-                     *         "closed_at": null,
-                     *         "account_id": 2,
-                     *         "account_name": "Andes Courier SA"
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -21817,7 +20129,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "Unauthorized"
+                     *       "message": "Unauthorized",
+                     *       "hint": "No Authorization header, or an empty one: send `Authorization: Bearer <token>`. A deployed stage answers this case with {\"message\":\"Unauthorized\"} alone."
                      *     }
                      */
                     "application/json": {
@@ -21832,6 +20145,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -22083,29 +20398,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "message": "NCM 6109.10.00 decided for 1 products of 1 AWBs; their shipments were computed again.",
-                     *       "data": {
-                     *         "batch_id": "BTE418BF79C581EA9E1DAC",
-                     *         "manifest_number": "176-12345675",
-                     *         "group_id": "10f0ac509c301622",
-                     *         "revision": 1,
-                     *         "ncm_code": "6109.10.00",
-                     *         "changed": 1,
-                     *         "awbs": 1,
-                     *         "customs_duty_moved": 0,
-                     *         "amount_to_pay_moved": 0,
-                     *         "left_review": 1,
-                     *         "summary": {
-                     *           "amount_to_pay": 16.94,
-                     *           "currency": "USD",
-                     *           "review_pending": 0
-                     *         }
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -22175,7 +20467,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "Unauthorized"
+                     *       "message": "Unauthorized",
+                     *       "hint": "No Authorization header, or an empty one: send `Authorization: Bearer <token>`. A deployed stage answers this case with {\"message\":\"Unauthorized\"} alone."
                      *     }
                      */
                     "application/json": {
@@ -22190,6 +20483,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -22492,48 +20787,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "data": [
-                     *         {
-                     *           "revision": 2,
-                     *           "ncm_code_before": "6109.10.00",
-                     *           "ncm_code": "6109.10.00",
-                     *           "reason": "Knitted cotton t-shirt: 6109.10.00, as declared",
-                     *           "decided_by": "Despachante Uno token",
-                     *           "decided_at": "2026-12-07T04:31:21.598Z",
-                     *           "awb_number": "AWB0000001",
-                     *           "item_key": "line-1",
-                     *           "customs_duty_before": 0,
-                     *           "customs_duty": 0,
-                     *           "customs_channel_before": "V",
-                     *           "customs_channel": "V"
-                     *         },
-                     *         {
-                     *           "revision": 1,
-                     *           "ncm_code_before": "3926.90.90",
-                     *           "ncm_code": "6109.10.00",
-                     *           "reason": "The invoice shows a knitted cotton t-shirt",
-                     *           "decided_by": "Despachante Uno token",
-                     *           "decided_at": "2026-12-07T04:31:21.527Z",
-                     *           "awb_number": "AWB0000003",
-                     *           "item_key": "line-3",
-                     *           "customs_duty_before": 0,
-                     *           "customs_duty": 0,
-                     *           "customs_channel_before": "A",
-                     *           "customs_channel": "V",
-                     *           "group_id": "10f0ac509c301622",
-                     *           "group_size": 1
-                     *         }
-                     *       ],
-                     *       "meta": {
-                     *         "per_page": 50,
-                     *         "cursor": null,
-                     *         "next_cursor": null
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -22581,7 +20834,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "Unauthorized"
+                     *       "message": "Unauthorized",
+                     *       "hint": "No Authorization header, or an empty one: send `Authorization: Bearer <token>`. A deployed stage answers this case with {\"message\":\"Unauthorized\"} alone."
                      *     }
                      */
                     "application/json": {
@@ -22596,6 +20850,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -22806,35 +21062,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "data": {
-                     *         "tax_id": "27234567891",
-                     *         "tax_id_formatted": "27-23456789-1",
-                     *         "year": 2026,
-                     *         "limit": 5,
-                     *         "used": 1,
-                     *         "remaining": 4,
-                     *         "shipments": [
-                     *           {
-                     *             "awb_number": "AWB0000001",
-                     *             "account_id": 2,
-                     *             "batches": [
-                     *               {
-                     *                 "batch_id": "BTE418BF79C581EA9E1DAC",
-                     *                 "manifest_number": "176-12345675",
-                     *                 "status": "completed",
-                     *                 "closed_at": null,
-                     *                 "created_at": "2026-12-07T04:31:18.398Z"
-                     *               }
-                     *             ]
-                     *           }
-                     *         ],
-                     *         "others": 0
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -22881,7 +21108,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "Unauthorized"
+                     *       "message": "Unauthorized",
+                     *       "hint": "No Authorization header, or an empty one: send `Authorization: Bearer <token>`. A deployed stage answers this case with {\"message\":\"Unauthorized\"} alone."
                      *     }
                      */
                     "application/json": {
@@ -22896,6 +21124,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -23545,7 +21775,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "Unauthorized"
+                     *       "message": "Unauthorized",
+                     *       "hint": "No Authorization header, or an empty one: send `Authorization: Bearer <token>`. A deployed stage answers this case with {\"message\":\"Unauthorized\"} alone."
                      *     }
                      */
                     "application/json": {
@@ -23560,6 +21791,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -23698,32 +21931,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "success": true,
-                     *       "data": [
-                     *         {
-                     *           "id": 1,
-                     *           "endpoint_url": "http://127.0.0.1:45447/hooks",
-                     *           "events": [
-                     *             "manifest.processed",
-                     *             "manifest.processing_failed",
-                     *             "document.approved"
-                     *           ],
-                     *           "active": true,
-                     *           "health_status": "healthy",
-                     *           "health_status_color": "green",
-                     *           "consecutive_failures": 0,
-                     *           "failed_deliveries": 0,
-                     *           "disabled_reason": null,
-                     *           "last_delivery_at": null,
-                     *           "last_success_at": null,
-                     *           "created_at": "2026-12-07T04:31:22.499Z",
-                     *           "updated_at": "2026-12-07T04:31:22.499Z",
-                     *           "created_by": {
-                     *             "token_id": 2,
-                     *             "name": "Andes Courier SA token"
-                     *           }
-                     *         }
-                     *       ],
-                     *       "count": 1
+                     *       "data": [],
+                     *       "count": 0
                      *     }
                      */
                     "application/json": {
@@ -23778,7 +21987,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "Unauthorized"
+                     *       "message": "Unauthorized",
+                     *       "hint": "No Authorization header, or an empty one: send `Authorization: Bearer <token>`. A deployed stage answers this case with {\"message\":\"Unauthorized\"} alone."
                      *     }
                      */
                     "application/json": {
@@ -23793,6 +22003,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -23948,38 +22160,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "message": "Subscription created.",
-                     *       "data": {
-                     *         "id": 1,
-                     *         "endpoint_url": "http://127.0.0.1:45447/hooks",
-                     *         "events": [
-                     *           "manifest.processed",
-                     *           "manifest.processing_failed",
-                     *           "document.approved"
-                     *         ],
-                     *         "active": true,
-                     *         "health_status": "healthy",
-                     *         "health_status_color": "green",
-                     *         "consecutive_failures": 0,
-                     *         "failed_deliveries": 0,
-                     *         "disabled_reason": null,
-                     *         "last_delivery_at": null,
-                     *         "last_success_at": null,
-                     *         "created_at": "2026-12-07T04:31:22.499Z",
-                     *         "updated_at": "2026-12-07T04:31:22.499Z",
-                     *         "created_by": {
-                     *           "token_id": 2,
-                     *           "name": "Andes Courier SA token"
-                     *         },
-                     *         "hmac_secret": "whsec_xGwcEI0hbAkO5ZrO8kOR5GkvATvaHW49+m/OxVC3t4c=",
-                     *         "standard_webhooks_secret": "whsec_xGwcEI0hbAkO5ZrO8kOR5GkvATvaHW49+m/OxVC3t4c="
-                     *       },
-                     *       "important": "Store the secret now: it is shown only once. It signs both X-Service-Signature and webhook-signature; a Standard Webhooks library takes it as it is."
-                     *     }
-                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -24063,7 +22243,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "Unauthorized"
+                     *       "message": "Unauthorized",
+                     *       "hint": "No Authorization header, or an empty one: send `Authorization: Bearer <token>`. A deployed stage answers this case with {\"message\":\"Unauthorized\"} alone."
                      *     }
                      */
                     "application/json": {
@@ -24078,6 +22259,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -24288,34 +22471,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "data": {
-                     *         "id": 1,
-                     *         "endpoint_url": "http://127.0.0.1:45447/hooks",
-                     *         "events": [
-                     *           "manifest.processed",
-                     *           "manifest.processing_failed",
-                     *           "document.approved"
-                     *         ],
-                     *         "active": true,
-                     *         "health_status": "healthy",
-                     *         "health_status_color": "green",
-                     *         "consecutive_failures": 0,
-                     *         "failed_deliveries": 0,
-                     *         "disabled_reason": null,
-                     *         "last_delivery_at": null,
-                     *         "last_success_at": null,
-                     *         "created_at": "2026-12-07T04:31:22.499Z",
-                     *         "updated_at": "2026-12-07T04:31:22.499Z",
-                     *         "created_by": {
-                     *           "token_id": 2,
-                     *           "name": "Andes Courier SA token"
-                     *         }
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -24367,7 +22522,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "Unauthorized"
+                     *       "message": "Unauthorized",
+                     *       "hint": "No Authorization header, or an empty one: send `Authorization: Bearer <token>`. A deployed stage answers this case with {\"message\":\"Unauthorized\"} alone."
                      *     }
                      */
                     "application/json": {
@@ -24382,6 +22538,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -24564,24 +22722,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "message": "Subscription updated.",
-                     *       "data": {
-                     *         "id": 1,
-                     *         "endpoint_url": "http://127.0.0.1:45447/hooks",
-                     *         "events": [
-                     *           "manifest.processed",
-                     *           "manifest.processing_failed",
-                     *           "manifest.total_due"
-                     *         ],
-                     *         "active": true,
-                     *         "health_status": "healthy",
-                     *         "updated_at": "2026-12-07T04:31:22.582Z"
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -24644,7 +22784,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "Unauthorized"
+                     *       "message": "Unauthorized",
+                     *       "hint": "No Authorization header, or an empty one: send `Authorization: Bearer <token>`. A deployed stage answers this case with {\"message\":\"Unauthorized\"} alone."
                      *     }
                      */
                     "application/json": {
@@ -24659,6 +22800,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -24892,12 +23035,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "message": "Subscription deleted."
-                     *     }
-                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -24947,7 +23084,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "Unauthorized"
+                     *       "message": "Unauthorized",
+                     *       "hint": "No Authorization header, or an empty one: send `Authorization: Bearer <token>`. A deployed stage answers this case with {\"message\":\"Unauthorized\"} alone."
                      *     }
                      */
                     "application/json": {
@@ -24962,6 +23100,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -25183,16 +23323,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "message": "Test delivered.",
-                     *       "data": {
-                     *         "status_code": 200,
-                     *         "response_time_ms": 4
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -25246,7 +23376,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "Unauthorized"
+                     *       "message": "Unauthorized",
+                     *       "hint": "No Authorization header, or an empty one: send `Authorization: Bearer <token>`. A deployed stage answers this case with {\"message\":\"Unauthorized\"} alone."
                      *     }
                      */
                     "application/json": {
@@ -25261,6 +23392,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -25540,36 +23673,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "data": [
-                     *         {
-                     *           "id": 1,
-                     *           "event_id": "evt_bd03a848-acdc-476e-94f2-a1e63e1403c4",
-                     *           "event_type": "document.approved",
-                     *           "state": "retrying",
-                     *           "attempts": [
-                     *             {
-                     *               "status_code": 503,
-                     *               "response_time_ms": 1,
-                     *               "attempted_at": "2026-12-07T04:31:22.694Z",
-                     *               "error": "HTTP 503"
-                     *             }
-                     *           ],
-                     *           "next_attempt_at": "2026-12-07T04:32:22.695Z",
-                     *           "created_at": "2026-12-07T04:31:22.657Z",
-                     *           "updated_at": "2026-12-07T04:31:22.694Z"
-                     *         }
-                     *       ],
-                     *       "meta": {
-                     *         "current_page": 1,
-                     *         "last_page": 1,
-                     *         "per_page": 20,
-                     *         "total": 1
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -25626,7 +23729,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "Unauthorized"
+                     *       "message": "Unauthorized",
+                     *       "hint": "No Authorization header, or an empty one: send `Authorization: Bearer <token>`. A deployed stage answers this case with {\"message\":\"Unauthorized\"} alone."
                      *     }
                      */
                     "application/json": {
@@ -25641,6 +23745,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -25850,35 +23956,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "message": "Delivered.",
-                     *       "data": {
-                     *         "id": 1,
-                     *         "event_id": "evt_bd03a848-acdc-476e-94f2-a1e63e1403c4",
-                     *         "event_type": "document.approved",
-                     *         "state": "delivered",
-                     *         "attempts": [
-                     *           {
-                     *             "status_code": 503,
-                     *             "response_time_ms": 1,
-                     *             "attempted_at": "2026-12-07T04:31:22.694Z",
-                     *             "error": "HTTP 503"
-                     *           },
-                     *           {
-                     *             "status_code": 200,
-                     *             "response_time_ms": 1,
-                     *             "attempted_at": "2026-12-07T04:31:22.774Z",
-                     *             "error": null
-                     *           }
-                     *         ],
-                     *         "next_attempt_at": null,
-                     *         "created_at": "2026-12-07T04:31:22.657Z",
-                     *         "updated_at": "2026-12-07T04:31:22.774Z"
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -25956,7 +24033,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "Unauthorized"
+                     *       "message": "Unauthorized",
+                     *       "hint": "No Authorization header, or an empty one: send `Authorization: Bearer <token>`. A deployed stage answers this case with {\"message\":\"Unauthorized\"} alone."
                      *     }
                      */
                     "application/json": {
@@ -25971,6 +24049,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -26230,15 +24310,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "message": "0 failed deliveries queued again.",
-                     *       "data": {
-                     *         "queued": 0
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -26291,7 +24362,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "Unauthorized"
+                     *       "message": "Unauthorized",
+                     *       "hint": "No Authorization header, or an empty one: send `Authorization: Bearer <token>`. A deployed stage answers this case with {\"message\":\"Unauthorized\"} alone."
                      *     }
                      */
                     "application/json": {
@@ -26306,6 +24378,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -26553,19 +24627,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "message": "Secret rotated.",
-                     *       "data": {
-                     *         "id": 1,
-                     *         "hmac_secret": "whsec_j6upBkWNNPA74dUN2wenti3nHkTOrPBy5d1q4s6gE40=",
-                     *         "standard_webhooks_secret": "whsec_j6upBkWNNPA74dUN2wenti3nHkTOrPBy5d1q4s6gE40=",
-                     *         "previous_secret_expires_at": "2026-12-08T04:31:22.846Z"
-                     *       },
-                     *       "important": "Store the new secret now: it is shown only once. It signs X-Service-Signature and webhook-signature from now on; until previous_secret_expires_at the old secret signs too (X-Service-Previous-Signature, and a second webhook-signature), so switch your receiver within that time."
-                     *     }
-                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -26628,7 +24689,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "Unauthorized"
+                     *       "message": "Unauthorized",
+                     *       "hint": "No Authorization header, or an empty one: send `Authorization: Bearer <token>`. A deployed stage answers this case with {\"message\":\"Unauthorized\"} alone."
                      *     }
                      */
                     "application/json": {
@@ -26643,6 +24705,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -26873,80 +24937,12 @@ export interface operations {
                     /**
                      * @example {
                      *       "success": true,
-                     *       "data": [
-                     *         {
-                     *           "id": "evt_d7deb3b90156c09706ddf3ff87adc156",
-                     *           "type": "manifest.processed",
-                     *           "created_at": "2026-12-07T04:31:20.117Z",
-                     *           "data": {
-                     *             "manifest_number": "176-12345675",
-                     *             "batch_id": "BTE418BF79C581EA9E1DAC",
-                     *             "mawb_number": "176-12345675",
-                     *             "summary": {
-                     *               "total_awbs": 3,
-                     *               "total_products": 3,
-                     *               "personal_items": 3,
-                     *               "commercial_items": 0,
-                     *               "prohibited_items": 0,
-                     *               "amount_to_pay": 16.94,
-                     *               "currency": "USD",
-                     *               "review_pending": 1,
-                     *               "review_at_stake": 4.77,
-                     *               "risk_flags": {
-                     *                 "products": 0,
-                     *                 "total": 0,
-                     *                 "by_rule": {}
-                     *               }
-                     *             }
-                     *           }
-                     *         },
-                     *         {
-                     *           "id": "evt_ef84fb67e9b4678ac75de412404389c4",
-                     *           "type": "manifest.processed",
-                     *           "created_at": "2026-12-07T04:31:21.100Z",
-                     *           "data": {
-                     *             "manifest_number": "176-12345675",
-                     *             "batch_id": "BTE418BF79C581EA9E1DAC",
-                     *             "mawb_number": "176-12345675",
-                     *             "summary": {
-                     *               "total_awbs": 3,
-                     *               "total_products": 3,
-                     *               "personal_items": 3,
-                     *               "commercial_items": 0,
-                     *               "prohibited_items": 0,
-                     *               "amount_to_pay": 16.94,
-                     *               "currency": "USD",
-                     *               "review_pending": 1,
-                     *               "review_at_stake": 4.77,
-                     *               "risk_flags": {
-                     *                 "products": 0,
-                     *                 "total": 0,
-                     *                 "by_rule": {}
-                     *               }
-                     *             }
-                     *           }
-                     *         },
-                     *         {
-                     *           "id": "evt_2f907d94-f1a9-40f4-884b-e3dc6209a6e2",
-                     *           "type": "document.approved",
-                     *           "created_at": "2026-12-07T04:31:22.179Z",
-                     *           "data": {
-                     *             "id": 1,
-                     *             "account_id": 2,
-                     *             "document_type": "awb",
-                     *             "state": "approved",
-                     *             "version": 1,
-                     *             "file_name": "awb-0000001.pdf",
-                     *             "manifest_id": "176-12345675",
-                     *             "awb_number": "AWB0000001"
-                     *           }
-                     *         }
-                     *       ],
+                     *       "data": [],
                      *       "meta": {
-                     *         "next_cursor": "TWpBeU5pMHhNaTB3TjFRd05Eb3pNVG95TXk0ME1EVmFmR1YyZEY5a09EWmlaall5TTJJMFlXSTRNV1EwTURoa1l6UTFNamxqWXpRek9UTmpaQQFOS-BKNun3bqduJMGjrQtA",
+                     *         "next_cursor": null,
                      *         "has_more": false,
-                     *         "limit": 50,
-                     *         "order": "asc"
+                     *         "limit": 20,
+                     *         "order": "desc"
                      *       }
                      *     }
                      */
@@ -27624,7 +25620,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "Unauthorized"
+                     *       "message": "Unauthorized",
+                     *       "hint": "No Authorization header, or an empty one: send `Authorization: Bearer <token>`. A deployed stage answers this case with {\"message\":\"Unauthorized\"} alone."
                      *     }
                      */
                     "application/json": {
@@ -27639,6 +25636,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -27923,7 +25922,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "Unauthorized"
+                     *       "message": "Unauthorized",
+                     *       "hint": "No Authorization header, or an empty one: send `Authorization: Bearer <token>`. A deployed stage answers this case with {\"message\":\"Unauthorized\"} alone."
                      *     }
                      */
                     "application/json": {
@@ -27938,6 +25938,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -28206,87 +26208,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "message": "Order created.",
-                     *       "data": {
-                     *         "id": 1,
-                     *         "order_number": "WEB-10452",
-                     *         "channel": "web",
-                     *         "channel_order_id": null,
-                     *         "status": "processing",
-                     *         "fulfillment_status": "unfulfilled",
-                     *         "financial_status": "paid",
-                     *         "customer": {
-                     *           "name": "María Pérez",
-                     *           "email": "maria.perez@example.com",
-                     *           "phone": "+54 11 5555 0000"
-                     *         },
-                     *         "shipping_address": {
-                     *           "name": "María Pérez",
-                     *           "address1": "Av. Corrientes 1234",
-                     *           "city": "Buenos Aires",
-                     *           "state": "CABA",
-                     *           "postal_code": "C1043",
-                     *           "country": "AR",
-                     *           "address2": null,
-                     *           "phone": "+54 11 5555 0000"
-                     *         },
-                     *         "items": [
-                     *           {
-                     *             "id": 1,
-                     *             "product_id": 1,
-                     *             "sku": "MUG-01",
-                     *             "name": "Taza de cerámica",
-                     *             "quantity": 2,
-                     *             "quantity_fulfilled": 0,
-                     *             "price": 10.1,
-                     *             "weight": 0.4,
-                     *             "currency": "USD"
-                     *           },
-                     *           {
-                     *             "id": 2,
-                     *             "product_id": 2,
-                     *             "sku": "TEE-02",
-                     *             "name": "Remera algodón",
-                     *             "quantity": 1,
-                     *             "quantity_fulfilled": 0,
-                     *             "price": 18,
-                     *             "weight": 0.2,
-                     *             "currency": "USD"
-                     *           }
-                     *         ],
-                     *         "item_count": 2,
-                     *         "totals": {
-                     *           "subtotal": 38.2,
-                     *           "shipping": 5,
-                     *           "tax": 1.05,
-                     *           "total": 44.25,
-                     *           "currency": "USD",
-                     *           "discount": 0
-                     *         },
-                     *         "created_at": "2026-12-07T04:31:23.715Z",
-                     *         "billing_address": null,
-                     *         "shipments": [],
-                     *         "timeline": [
-                     *           {
-                     *             "event": "order_created",
-                     *             "timestamp": "2026-12-07T04:31:23.715Z",
-                     *             "description": "Order received from the web store."
-                     *           },
-                     *           {
-                     *             "event": "payment_received",
-                     *             "timestamp": "2026-12-07T04:31:23.715Z",
-                     *             "description": "Payment of 44.25 USD received."
-                     *           }
-                     *         ],
-                     *         "notes": null,
-                     *         "cancelled_at": null,
-                     *         "updated_at": "2026-12-07T04:31:23.715Z"
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -28451,7 +26372,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "Unauthorized"
+                     *       "message": "Unauthorized",
+                     *       "hint": "No Authorization header, or an empty one: send `Authorization: Bearer <token>`. A deployed stage answers this case with {\"message\":\"Unauthorized\"} alone."
                      *     }
                      */
                     "application/json": {
@@ -28466,6 +26388,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -28711,86 +26635,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "data": {
-                     *         "id": 1,
-                     *         "order_number": "WEB-10452",
-                     *         "channel": "web",
-                     *         "channel_order_id": null,
-                     *         "status": "processing",
-                     *         "fulfillment_status": "unfulfilled",
-                     *         "financial_status": "paid",
-                     *         "customer": {
-                     *           "name": "María Pérez",
-                     *           "email": "maria.perez@example.com",
-                     *           "phone": "+54 11 5555 0000"
-                     *         },
-                     *         "shipping_address": {
-                     *           "name": "María Pérez",
-                     *           "address1": "Av. Corrientes 1234",
-                     *           "city": "Buenos Aires",
-                     *           "state": "CABA",
-                     *           "postal_code": "C1043",
-                     *           "country": "AR",
-                     *           "address2": null,
-                     *           "phone": "+54 11 5555 0000"
-                     *         },
-                     *         "items": [
-                     *           {
-                     *             "id": 1,
-                     *             "product_id": 1,
-                     *             "sku": "MUG-01",
-                     *             "name": "Taza de cerámica",
-                     *             "quantity": 2,
-                     *             "quantity_fulfilled": 0,
-                     *             "price": 10.1,
-                     *             "weight": 0.4,
-                     *             "currency": "USD"
-                     *           },
-                     *           {
-                     *             "id": 2,
-                     *             "product_id": 2,
-                     *             "sku": "TEE-02",
-                     *             "name": "Remera algodón",
-                     *             "quantity": 1,
-                     *             "quantity_fulfilled": 0,
-                     *             "price": 18,
-                     *             "weight": 0.2,
-                     *             "currency": "USD"
-                     *           }
-                     *         ],
-                     *         "item_count": 2,
-                     *         "totals": {
-                     *           "subtotal": 38.2,
-                     *           "shipping": 5,
-                     *           "tax": 1.05,
-                     *           "total": 44.25,
-                     *           "currency": "USD",
-                     *           "discount": 0
-                     *         },
-                     *         "created_at": "2026-12-07T04:31:23.715Z",
-                     *         "billing_address": null,
-                     *         "shipments": [],
-                     *         "timeline": [
-                     *           {
-                     *             "event": "order_created",
-                     *             "timestamp": "2026-12-07T04:31:23.715Z",
-                     *             "description": "Order received from the web store."
-                     *           },
-                     *           {
-                     *             "event": "payment_received",
-                     *             "timestamp": "2026-12-07T04:31:23.715Z",
-                     *             "description": "Payment of 44.25 USD received."
-                     *           }
-                     *         ],
-                     *         "notes": null,
-                     *         "cancelled_at": null,
-                     *         "updated_at": "2026-12-07T04:31:23.715Z"
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -28928,7 +26772,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "Unauthorized"
+                     *       "message": "Unauthorized",
+                     *       "hint": "No Authorization header, or an empty one: send `Authorization: Bearer <token>`. A deployed stage answers this case with {\"message\":\"Unauthorized\"} alone."
                      *     }
                      */
                     "application/json": {
@@ -28943,6 +26788,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -29130,18 +26977,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "message": "Order updated (notes).",
-                     *       "data": {
-                     *         "id": 1,
-                     *         "notes": "Gift wrap, please",
-                     *         "fulfillment_status": "unfulfilled",
-                     *         "updated_at": "2026-12-07T04:31:23.897Z"
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -29214,7 +27049,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "Unauthorized"
+                     *       "message": "Unauthorized",
+                     *       "hint": "No Authorization header, or an empty one: send `Authorization: Bearer <token>`. A deployed stage answers this case with {\"message\":\"Unauthorized\"} alone."
                      *     }
                      */
                     "application/json": {
@@ -29229,6 +27065,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -29535,23 +27373,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "message": "Shipment created and label generated.",
-                     *       "data": {
-                     *         "order_id": 1,
-                     *         "shipment_id": 1,
-                     *         "tracking_number": "DSP00000000018",
-                     *         "carrier": "despacho",
-                     *         "service": "standard",
-                     *         "label_url": "http://localhost:44699/api/v1/shipping/shipments/1/label",
-                     *         "estimated_delivery": "2026-12-14",
-                     *         "fulfillment_status": "partial",
-                     *         "notified_customer": true
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -29613,7 +27434,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "Unauthorized"
+                     *       "message": "Unauthorized",
+                     *       "hint": "No Authorization header, or an empty one: send `Authorization: Bearer <token>`. A deployed stage answers this case with {\"message\":\"Unauthorized\"} alone."
                      *     }
                      */
                     "application/json": {
@@ -29628,6 +27450,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -30007,20 +27831,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "message": "Order fulfilled.",
-                     *       "data": {
-                     *         "order_id": 1,
-                     *         "shipment_id": 2,
-                     *         "fulfillment_status": "fulfilled",
-                     *         "tracking_number": "1Z999AA10123456784",
-                     *         "carrier": "ups",
-                     *         "notified_customer": true
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -30079,7 +27889,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "Unauthorized"
+                     *       "message": "Unauthorized",
+                     *       "hint": "No Authorization header, or an empty one: send `Authorization: Bearer <token>`. A deployed stage answers this case with {\"message\":\"Unauthorized\"} alone."
                      *     }
                      */
                     "application/json": {
@@ -30094,6 +27905,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -30371,17 +28184,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "message": "Order cancelled.",
-                     *       "data": {
-                     *         "order_id": 2,
-                     *         "status": "cancelled",
-                     *         "cancelled_at": "2026-12-07T04:31:24.659Z"
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -30438,7 +28240,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "Unauthorized"
+                     *       "message": "Unauthorized",
+                     *       "hint": "No Authorization header, or an empty one: send `Authorization: Bearer <token>`. A deployed stage answers this case with {\"message\":\"Unauthorized\"} alone."
                      *     }
                      */
                     "application/json": {
@@ -30453,6 +28256,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -30786,33 +28591,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "data": {
-                     *         "shipments": [
-                     *           {
-                     *             "id": 1,
-                     *             "tracking_number": "DSP00000000018",
-                     *             "carrier": "despacho",
-                     *             "service": "standard",
-                     *             "status": "in_transit",
-                     *             "items": [
-                     *               {
-                     *                 "order_item_id": 1,
-                     *                 "sku": "MUG-01",
-                     *                 "quantity": 2
-                     *               }
-                     *             ],
-                     *             "label_url": "http://localhost:44699/api/v1/shipping/shipments/1/label",
-                     *             "estimated_delivery": "2026-12-14",
-                     *             "delivered_at": null,
-                     *             "created_at": "2026-12-07T04:31:24.200Z"
-                     *           }
-                     *         ]
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -30868,7 +28646,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "Unauthorized"
+                     *       "message": "Unauthorized",
+                     *       "hint": "No Authorization header, or an empty one: send `Authorization: Bearer <token>`. A deployed stage answers this case with {\"message\":\"Unauthorized\"} alone."
                      *     }
                      */
                     "application/json": {
@@ -30883,6 +28662,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -31059,21 +28840,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "message": "Sync started.",
-                     *       "data": {
-                     *         "sync_id": "sync_9882639f-073a-44d6-aa7f-1f5c5a9d7b42",
-                     *         "status": "processing",
-                     *         "channels": [
-                     *           "shopify"
-                     *         ],
-                     *         "since": "2026-12-01T00:00:00.000Z",
-                     *         "started_at": "2026-12-07T04:31:24.835Z"
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -31134,7 +28900,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "Unauthorized"
+                     *       "message": "Unauthorized",
+                     *       "hint": "No Authorization header, or an empty one: send `Authorization: Bearer <token>`. A deployed stage answers this case with {\"message\":\"Unauthorized\"} alone."
                      *     }
                      */
                     "application/json": {
@@ -31149,6 +28916,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -31372,25 +29141,7 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "data": {
-                     *         "last_sync": {
-                     *           "sync_id": "sync_9882639f-073a-44d6-aa7f-1f5c5a9d7b42",
-                     *           "status": "failed",
-                     *           "trigger": "manual",
-                     *           "since": "2026-12-01T00:00:00.000Z",
-                     *           "started_at": "2026-12-07T04:31:24.835Z",
-                     *           "completed_at": "2026-12-07T04:31:31.159Z",
-                     *           "channels": {
-                     *             "shopify": {
-                     *               "status": "failed",
-                     *               "orders_synced": 0,
-                     *               "orders_new": 0,
-                     *               "orders_updated": 0,
-                     *               "orders_rejected": 0,
-                     *               "rejected": [],
-                     *               "error": "shopify: /admin/api/2025-01/graphql.json could not be reached (getaddrinfo ENOTFOUND andes-store.myshopify.com) (gave up after 5 attempts)"
-                     *             }
-                     *           }
-                     *         },
+                     *         "last_sync": null,
                      *         "next_scheduled_sync": "2026-12-07T05:00:00.000Z"
                      *       }
                      *     }
@@ -31453,7 +29204,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "Unauthorized"
+                     *       "message": "Unauthorized",
+                     *       "hint": "No Authorization header, or an empty one: send `Authorization: Bearer <token>`. A deployed stage answers this case with {\"message\":\"Unauthorized\"} alone."
                      *     }
                      */
                     "application/json": {
@@ -31468,6 +29220,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -31607,13 +29361,7 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "data": {
-                     *         "marketplaces": [
-                     *           {
-                     *             "channel": "shopify",
-                     *             "base_url": "https://andes-store.myshopify.com",
-                     *             "updated_at": "2026-12-07T04:31:24.789Z"
-                     *           }
-                     *         ]
+                     *         "marketplaces": []
                      *       }
                      *     }
                      */
@@ -31650,7 +29398,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "Unauthorized"
+                     *       "message": "Unauthorized",
+                     *       "hint": "No Authorization header, or an empty one: send `Authorization: Bearer <token>`. A deployed stage answers this case with {\"message\":\"Unauthorized\"} alone."
                      *     }
                      */
                     "application/json": {
@@ -31665,6 +29414,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -31821,19 +29572,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "message": "shopify connected.",
-                     *       "data": {
-                     *         "channel": "shopify",
-                     *         "base_url": "https://andes-store.myshopify.com",
-                     *         "credentials": [
-                     *           "accessToken"
-                     *         ]
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -31888,7 +29626,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "Unauthorized"
+                     *       "message": "Unauthorized",
+                     *       "hint": "No Authorization header, or an empty one: send `Authorization: Bearer <token>`. A deployed stage answers this case with {\"message\":\"Unauthorized\"} alone."
                      *     }
                      */
                     "application/json": {
@@ -31903,6 +29642,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -32136,12 +29877,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "message": "shopify disconnected."
-                     *     }
-                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -32191,7 +29926,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "Unauthorized"
+                     *       "message": "Unauthorized",
+                     *       "hint": "No Authorization header, or an empty one: send `Authorization: Bearer <token>`. A deployed stage answers this case with {\"message\":\"Unauthorized\"} alone."
                      *     }
                      */
                     "application/json": {
@@ -32206,6 +29942,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -32448,7 +30186,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "Unauthorized"
+                     *       "message": "Unauthorized",
+                     *       "hint": "No Authorization header, or an empty one: send `Authorization: Bearer <token>`. A deployed stage answers this case with {\"message\":\"Unauthorized\"} alone."
                      *     }
                      */
                     "application/json": {
@@ -32463,6 +30202,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -32640,34 +30381,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "message": "No change.",
-                     *       "data": {
-                     *         "order_id": 1,
-                     *         "order_status": "shipped",
-                     *         "shipment": {
-                     *           "id": 2,
-                     *           "tracking_number": "1Z999AA10123456784",
-                     *           "carrier": "ups",
-                     *           "service": "external",
-                     *           "status": "in_transit",
-                     *           "items": [
-                     *             {
-                     *               "order_item_id": 2,
-                     *               "sku": "TEE-02",
-                     *               "quantity": 1
-                     *             }
-                     *           ],
-                     *           "label_url": null,
-                     *           "estimated_delivery": null,
-                     *           "delivered_at": null,
-                     *           "created_at": "2026-12-07T04:31:24.479Z"
-                     *         }
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -32753,7 +30466,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "Unauthorized"
+                     *       "message": "Unauthorized",
+                     *       "hint": "No Authorization header, or an empty one: send `Authorization: Bearer <token>`. A deployed stage answers this case with {\"message\":\"Unauthorized\"} alone."
                      *     }
                      */
                     "application/json": {
@@ -32768,6 +30482,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -33031,14 +30747,7 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "data": {
-                     *         "carriers": [
-                     *           {
-                     *             "carrier": "ups",
-                     *             "account_number": "**B2C3",
-                     *             "environment": "sandbox",
-                     *             "updated_at": "2026-12-07T04:31:31.261Z"
-                     *           }
-                     *         ]
+                     *         "carriers": []
                      *       }
                      *     }
                      */
@@ -33078,7 +30787,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "Unauthorized"
+                     *       "message": "Unauthorized",
+                     *       "hint": "No Authorization header, or an empty one: send `Authorization: Bearer <token>`. A deployed stage answers this case with {\"message\":\"Unauthorized\"} alone."
                      *     }
                      */
                     "application/json": {
@@ -33093,6 +30803,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -33251,22 +30963,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "message": "ups connected.",
-                     *       "data": {
-                     *         "carrier": "ups",
-                     *         "account_number": "**B2C3",
-                     *         "environment": "sandbox",
-                     *         "credentials": [
-                     *           "account_number",
-                     *           "client_id",
-                     *           "client_secret"
-                     *         ]
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -33324,7 +31020,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "Unauthorized"
+                     *       "message": "Unauthorized",
+                     *       "hint": "No Authorization header, or an empty one: send `Authorization: Bearer <token>`. A deployed stage answers this case with {\"message\":\"Unauthorized\"} alone."
                      *     }
                      */
                     "application/json": {
@@ -33339,6 +31036,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -33560,12 +31259,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "message": "ups disconnected."
-                     *     }
-                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -33615,7 +31308,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "Unauthorized"
+                     *       "message": "Unauthorized",
+                     *       "hint": "No Authorization header, or an empty one: send `Authorization: Bearer <token>`. A deployed stage answers this case with {\"message\":\"Unauthorized\"} alone."
                      *     }
                      */
                     "application/json": {
@@ -33630,6 +31324,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -33922,124 +31618,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "data": {
-                     *         "quote_id": "qt_cc3129c6067a147224cc797b662bd5c4",
-                     *         "valid_until": "2026-12-08T04:31:31.367Z",
-                     *         "currency": "USD",
-                     *         "rates": [
-                     *           {
-                     *             "carrier": "ups",
-                     *             "service": "worldwide_expedited",
-                     *             "service_name": "UPS Worldwide Expedited®",
-                     *             "transit_days": 5,
-                     *             "delivery_date": null,
-                     *             "shipping_cost": {
-                     *               "amount": 51.51,
-                     *               "currency": "USD"
-                     *             },
-                     *             "duties_and_taxes": {
-                     *               "fob_value": 38.2,
-                     *               "freight": 51.51,
-                     *               "insurance": 0.38,
-                     *               "cif_value": 90.09,
-                     *               "franchise_usd_applied": 38.2,
-                     *               "duty_base": 0,
-                     *               "duty_rate": 20,
-                     *               "customs_duty": 0,
-                     *               "statistics_fee_rate": 3,
-                     *               "statistics_fee": 0,
-                     *               "vat_base": 90.09,
-                     *               "vat_rate": 21,
-                     *               "vat": 18.92,
-                     *               "ddp_value": 109.01,
-                     *               "amount_to_pay": 18.92,
-                     *               "currency": "USD",
-                     *               "explanation": [
-                     *                 "FOB 38.20",
-                     *                 "freight 51.51: shipment freight 51.51 as declared (1.2 kg chargeable), split by chargeable weight (this product 1.2 kg)",
-                     *                 "insurance 0.38: 1% of shipment FOB 38.20 = 0.38, split by FOB"
-                     *               ]
-                     *             },
-                     *             "total_landed_cost": 109.01
-                     *           },
-                     *           {
-                     *             "carrier": "ups",
-                     *             "service": "worldwide_saver",
-                     *             "service_name": "UPS Worldwide Saver®",
-                     *             "transit_days": 3,
-                     *             "delivery_date": null,
-                     *             "shipping_cost": {
-                     *               "amount": 62.57,
-                     *               "currency": "USD"
-                     *             },
-                     *             "duties_and_taxes": {
-                     *               "fob_value": 38.2,
-                     *               "freight": 62.57,
-                     *               "insurance": 0.38,
-                     *               "cif_value": 101.15,
-                     *               "franchise_usd_applied": 38.2,
-                     *               "duty_base": 0,
-                     *               "duty_rate": 20,
-                     *               "customs_duty": 0,
-                     *               "statistics_fee_rate": 3,
-                     *               "statistics_fee": 0,
-                     *               "vat_base": 101.15,
-                     *               "vat_rate": 21,
-                     *               "vat": 21.24,
-                     *               "ddp_value": 122.39,
-                     *               "amount_to_pay": 21.24,
-                     *               "currency": "USD",
-                     *               "explanation": [
-                     *                 "FOB 38.20",
-                     *                 "freight 62.57: shipment freight 62.57 as declared (1.2 kg chargeable), split by chargeable weight (this product 1.2 kg)",
-                     *                 "insurance 0.38: 1% of shipment FOB 38.20 = 0.38, split by FOB"
-                     *               ]
-                     *             },
-                     *             "total_landed_cost": 122.39
-                     *           },
-                     *           {
-                     *             "carrier": "ups",
-                     *             "service": "worldwide_express",
-                     *             "service_name": "UPS Worldwide Express®",
-                     *             "transit_days": 2,
-                     *             "delivery_date": null,
-                     *             "shipping_cost": {
-                     *               "amount": 67.61,
-                     *               "currency": "USD"
-                     *             },
-                     *             "duties_and_taxes": {
-                     *               "fob_value": 38.2,
-                     *               "freight": 67.61,
-                     *               "insurance": 0.38,
-                     *               "cif_value": 106.19,
-                     *               "franchise_usd_applied": 38.2,
-                     *               "duty_base": 0,
-                     *               "duty_rate": 20,
-                     *               "customs_duty": 0,
-                     *               "statistics_fee_rate": 3,
-                     *               "statistics_fee": 0,
-                     *               "vat_base": 106.19,
-                     *               "vat_rate": 21,
-                     *               "vat": 22.3,
-                     *               "ddp_value": 128.49,
-                     *               "amount_to_pay": 22.3,
-                     *               "currency": "USD",
-                     *               "explanation": [
-                     *                 "FOB 38.20",
-                     *                 "freight 67.61: shipment freight 67.61 as declared (1.2 kg chargeable), split by chargeable weight (this product 1.2 kg)",
-                     *                 "insurance 0.38: 1% of shipment FOB 38.20 = 0.38, split by FOB"
-                     *               ]
-                     *             },
-                     *             "total_landed_cost": 128.49
-                     *           }
-                     *         ],
-                     *         "carrier_errors": []
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -34148,7 +31726,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "Unauthorized"
+                     *       "message": "Unauthorized",
+                     *       "hint": "No Authorization header, or an empty one: send `Authorization: Bearer <token>`. A deployed stage answers this case with {\"message\":\"Unauthorized\"} alone."
                      *     }
                      */
                     "application/json": {
@@ -34163,6 +31742,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -34377,19 +31958,7 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "data": {
-                     *         "products": [
-                     *           {
-                     *             "product_id": 1,
-                     *             "sku": "MUG-01",
-                     *             "name": "Taza de cerámica",
-                     *             "current_stock": 120,
-                     *             "threshold": 10,
-                     *             "warehouse_id": 1,
-                     *             "warehouse_name": "Depósito Central",
-                     *             "low_stock": false,
-                     *             "updated_at": "2026-12-07T04:31:23.626Z"
-                     *           }
-                     *         ]
+                     *         "products": []
                      *       }
                      *     }
                      */
@@ -34428,7 +31997,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "Unauthorized"
+                     *       "message": "Unauthorized",
+                     *       "hint": "No Authorization header, or an empty one: send `Authorization: Bearer <token>`. A deployed stage answers this case with {\"message\":\"Unauthorized\"} alone."
                      *     }
                      */
                     "application/json": {
@@ -34443,6 +32013,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -34598,23 +32170,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "message": "Stock level set.",
-                     *       "data": {
-                     *         "product_id": 1,
-                     *         "sku": "MUG-01",
-                     *         "name": "Taza de cerámica",
-                     *         "current_stock": 120,
-                     *         "threshold": 10,
-                     *         "warehouse_id": 1,
-                     *         "warehouse_name": "Depósito Central",
-                     *         "low_stock": false,
-                     *         "updated_at": "2026-12-07T04:31:23.626Z"
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -34675,7 +32230,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "Unauthorized"
+                     *       "message": "Unauthorized",
+                     *       "hint": "No Authorization header, or an empty one: send `Authorization: Bearer <token>`. A deployed stage answers this case with {\"message\":\"Unauthorized\"} alone."
                      *     }
                      */
                     "application/json": {
@@ -34690,6 +32246,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -34930,19 +32488,7 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "data": {
-                     *         "warehouses": [
-                     *           {
-                     *             "id": 1,
-                     *             "name": "Depósito Central",
-                     *             "address1": "1200 NW 22nd St",
-                     *             "city": "Miami",
-                     *             "state": "FL",
-                     *             "postal_code": "33142",
-                     *             "country": "US",
-                     *             "phone": "+1 305 555 0100",
-                     *             "updated_at": "2026-12-07T04:31:23.577Z"
-                     *           }
-                     *         ]
+                     *         "warehouses": []
                      *       }
                      *     }
                      */
@@ -34985,7 +32531,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "Unauthorized"
+                     *       "message": "Unauthorized",
+                     *       "hint": "No Authorization header, or an empty one: send `Authorization: Bearer <token>`. A deployed stage answers this case with {\"message\":\"Unauthorized\"} alone."
                      *     }
                      */
                     "application/json": {
@@ -35000,6 +32547,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };
@@ -35161,23 +32710,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "success": true,
-                     *       "message": "Warehouse saved.",
-                     *       "data": {
-                     *         "id": 1,
-                     *         "name": "Depósito Central",
-                     *         "address1": "1200 NW 22nd St",
-                     *         "city": "Miami",
-                     *         "state": "FL",
-                     *         "postal_code": "33142",
-                     *         "country": "US",
-                     *         "phone": "+1 305 555 0100",
-                     *         "updated_at": "2026-12-07T04:31:23.577Z"
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -35242,7 +32774,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "Unauthorized"
+                     *       "message": "Unauthorized",
+                     *       "hint": "No Authorization header, or an empty one: send `Authorization: Bearer <token>`. A deployed stage answers this case with {\"message\":\"Unauthorized\"} alone."
                      *     }
                      */
                     "application/json": {
@@ -35257,6 +32790,8 @@ export interface operations {
                     } | {
                         /** @constant */
                         message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
                     };
                 };
             };

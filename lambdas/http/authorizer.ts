@@ -48,10 +48,10 @@ function fromOrigin(given: string | undefined): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-/** No principal: the 401 says why when the token expired (`error: token_expired`). */
+/** No principal: the 401 says why (a malformed header, an unknown or revoked token, or `error: token_expired`). */
 function unauthorized(refusal: TokenRefusal | undefined): Denial {
   if (refusal?.error === 'token_expired') return { status: 401, message: refusal.message, extra: { error: refusal.error } };
-  return { status: 401, message: 'A valid bearer token is required.' };
+  return { status: 401, message: refusal?.message ?? 'A valid bearer token is required.' };
 }
 
 function allow(c: Parameters<typeof encodeContext>[0]): APIGatewaySimpleAuthorizerWithContextResult<AuthContext> {

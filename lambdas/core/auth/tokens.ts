@@ -26,6 +26,27 @@ export function constantTimeEqual(a: string, b: string): boolean {
   return x.length === y.length && timingSafeEqual(x, y);
 }
 
+/** A well-formed bearer token that names no working token (never issued here, or revoked). */
+export const unknownTokenMessage =
+  'Authorization: this bearer token is not known here or was revoked. Check that the whole token was copied (it begins dsp_) and that it was issued by this API (each stage and twin has its own); otherwise ask for a new one.';
+
+/**
+ * Why an Authorization header holds no bearer token, said so the caller can fix it: missing, another
+ * scheme (Basic, Token...), a token without `Bearer ` before it, or nothing usable after `Bearer`.
+ * The header's value is never repeated (it may be a secret), only a scheme word.
+ */
+export function malformedAuthorization(header: string | undefined): TokenRefusal {
+  const fix = 'Send the header as `Authorization: Bearer <token>` (the word Bearer, one space, then the token).';
+  const value = header?.trim() ?? '';
+  if (!value) return { error: 'unauthorized', message: `Authorization: the header is missing or empty. ${fix}` };
+  const [first, ...rest] = value.split(/\s+/);
+  if (/^bearer$/i.test(first)) {
+    return { error: 'unauthorized', message: `Authorization: no token after "Bearer", or one too short to be a token (a token begins dsp_ and has 47 characters). ${fix}` };
+  }
+  if (rest.length > 0 && /^[A-Za-z]{1,20}$/.test(first)) return { error: 'unauthorized', message: `Authorization: the "${first}" scheme is not taken here. ${fix}` };
+  return { error: 'unauthorized', message: `Authorization: the value has no "Bearer " before the token. ${fix}` };
+}
+
 /**
  * Why a stored token does not authenticate at `at`, or undefined when it does: unknown or revoked
  * (the generic 401), or expired (401 `token_expired`). Every verification of a token asks this:
@@ -37,7 +58,7 @@ export interface TokenRefusal {
 }
 
 export function tokenRefusal(t: { revokedAt?: string; expiresAt?: string } | undefined, at: Date): TokenRefusal | undefined {
-  if (!t || t.revokedAt) return { error: 'unauthorized', message: 'A valid bearer token is required.' };
+  if (!t || t.revokedAt) return { error: 'unauthorized', message: unknownTokenMessage };
   return expiryRefusal(t.expiresAt, at);
 }
 

@@ -35,6 +35,22 @@ export const allowedFrom: Record<DocumentAction, readonly DocumentState[]> = {
   delete: ['uploaded', 'rejected'],
 };
 
+/**
+ * What to do instead, for an action refused in a state (said in the 409 after the state): the
+ * workflow's next step, with its path. Absent where the state alone says it.
+ */
+export function nextStepFor(action: DocumentAction, state: DocumentState, id: number): string | undefined {
+  const path = (a: 'validate' | 'approve' | 'reject' | 'supersede') => `${a === 'supersede' ? 'POST' : 'PUT'} /api/v1/transport/documents/${id}/${a}`;
+  if (action === 'approve' && state === 'uploaded') return `Validate it first (${path('validate')}), then approve it.`;
+  if (action === 'validate' && state === 'validated') return `It is already validated: approve it (${path('approve')}) or reject it (${path('reject')}).`;
+  if ((action === 'validate' || action === 'approve' || action === 'reject') && ['approved', 'rejected', 'superseded'].includes(state)) {
+    return state === 'superseded'
+      ? 'A newer version replaced it: act on the newest version (GET /api/v1/transport/documents/' + id + '/history lists them).'
+      : `Its review is final: to change the file, send a new version (${path('supersede')}).`;
+  }
+  return undefined;
+}
+
 export interface Actor {
   id: number;
   name: string;

@@ -169,6 +169,12 @@ export const couriersResponses = {
             items_count: integer,
             progress: integer,
             decisions: v.optional(nullable(v.strictObject({ create: integer, update: integer, skip: integer, reject: integer }))),
+            intake: v.optional(
+              v.pipe(
+                v.strictObject({ items_received: integer, items_written: integer, estimated_seconds_left: integer }),
+                v.description('A whole submission: its items received, those written so far, and the seconds left to write the rest (estimated from the rate so far); once written, equal counts and 0'),
+              ),
+            ),
             failure: nullable(v.string()),
           },
         }),

@@ -1,5 +1,5 @@
 import { route } from '../kit/route';
-import { parseJson, validateBody } from '../kit/json-body';
+import { isJsonMediaType, parseJson, validateBody } from '../kit/json-body';
 import { validate } from '../kit/validate';
 import { idempotencyKey } from '../kit/idempotency-key';
 import { ValidationFailed } from '#core/errors';
@@ -12,8 +12,25 @@ export const submitBodyBytes = 6 * 1000 * 1000;
 
 const tooLarge = `The request body is over the 6 MB limit of one request. Send the manifest in chunked mode: up to 50 requests, each with a slice of the items and _chunk_metadata {chunk_number, total_chunks, base_idempotency_key, total_items}.`;
 
+const spreadsheetTypes = ['multipart/form-data', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', 'application/vnd.ms-excel', 'application/vnd.ms-excel.sheet.macroenabled.12'];
+
+/** A zip (.xlsx, .xlsm) or an OLE compound file (.xls), whatever Content-Type it came under. */
+const looksLikeWorkbook = (b: Buffer) => b.subarray(0, 4).equals(Buffer.from('PK\x03\x04', 'latin1')) || b.subarray(0, 4).equals(Buffer.from([0xd0, 0xcf, 0x11, 0xe0]));
+
+/**
+ * A workbook sent to `default` is told which slugs take one (422 on `courier`, as an unknown slug
+ * is): the fix is in the path, not in the body.
+ */
+function refuseWorkbook(rawBody: Buffer | undefined, contentType: string | undefined): void {
+  const media = contentType?.split(';')[0].trim().toLowerCase() ?? '';
+  if (!spreadsheetTypes.includes(media) && !(rawBody && !isJsonMediaType(contentType) && looksLikeWorkbook(rawBody))) return;
+  const message = `The \`default\` slug takes a JSON manifest (application/json). An Excel workbook goes, as multipart/form-data (field "file", plus mawbNumber and the other manifest fields), to the slug of its layout: ${excelSlugs.join(', ')} (docs/partners/excel-layouts.md).`;
+  throw new ValidationFailed({ courier: [message] }, message);
+}
+
 /** A JSON manifest (the `default` slug), read by the kit's JSON rules. */
 function jsonSubmission(rawBody: Buffer | undefined, contentType: string | undefined) {
+  refuseWorkbook(rawBody, contentType);
   const input = parseJson(rawBody, contentType);
   if (input === undefined) throw new ValidationFailed({ body: ['Send the manifest (spec 2.5) as the request body.'] });
   return validateBody(CouriersSubmit.schemas.body, input);

@@ -151,7 +151,10 @@ const gatewayUnauthorized: Json = {
   description: "API Gateway's own answer to a request without an Authorization header",
   required: ['message'],
   additionalProperties: false,
-  properties: { message: { type: 'string', const: 'Unauthorized' } },
+  properties: {
+    message: { type: 'string', const: 'Unauthorized' },
+    hint: { type: 'string', description: 'The local twin only: what is missing and how to send it. A deployed stage answers `message` alone.' },
+  },
 };
 
 function responseObject(r: RouteDef, status: number, def: ResponseDef, answers?: AnswerExamples): Json {

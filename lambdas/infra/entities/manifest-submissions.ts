@@ -29,6 +29,18 @@ export async function claimSubmission(record: SubmissionRecord): Promise<Submiss
   return (await getSubmission(record.accountId, record.key))!;
 }
 
+/** How many of a queued submission's items the worker has written, since `writingFrom` (the status route's counts and estimate). */
+export async function recordWritten(accountId: number, key: string, written: number, writingFrom: string, at: string): Promise<void> {
+  await submissions()
+    .patch({ accountId, key })
+    .set({ written, writingFrom, updatedAt: at })
+    .where(({ status }, { eq }) => eq(status, 'queued'))
+    .go()
+    .catch((err) => {
+      if (!isConditionalFailure(err)) throw err;
+    });
+}
+
 /**
  * The submission's end, once: `written` (its items are written and processing requested; the
  * status route follows the batch from here, `counts` are its decisions) or `failed` with why.

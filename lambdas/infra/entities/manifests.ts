@@ -105,6 +105,12 @@ export async function latestBatchOf(accountId: number, manifestNumber: string): 
   return undefined;
 }
 
+/** Whether the account has a batch of this manifest number still being written (hidden until then), among its 10 latest. */
+export async function hasReceivingBatch(accountId: number, manifestNumber: string): Promise<boolean> {
+  const res = await manifestBatches().query.byManifest({ accountId, manifestNumber }).go({ order: 'desc', limit: 10 });
+  return res.data.some((b) => b.status === 'receiving');
+}
+
 /**
  * Records one segment of decisions: the segment's record and the batch's counts in one
  * transaction, conditional on the segment being new and the batch open, so a repeated segment

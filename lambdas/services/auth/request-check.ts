@@ -2,7 +2,7 @@ import { now } from '#infra/clock';
 import { findTokenByHash, touchToken, writeOutScopes } from '#infra/entities/auth';
 import { legacyScopes } from '#catalog/types';
 import type { Principal } from '#core/auth/principal';
-import { bearerToken, hashToken, tokenRefusal, type TokenRefusal } from '#core/auth/tokens';
+import { bearerToken, hashToken, malformedAuthorization, tokenRefusal, type TokenRefusal } from '#core/auth/tokens';
 
 /** The authorizer's reads and writes for one credential, at the moment it is judged. */
 export interface RequestCheck {
@@ -24,7 +24,7 @@ export function checkRequest(): RequestCheck {
   return {
     async principalOf(authorization) {
       const token = bearerToken(authorization);
-      if (!token) return { refusal: tokenRefusal(undefined, at)! };
+      if (!token) return { refusal: malformedAuthorization(authorization) };
       const tokenHash = hashToken(token);
       const record = await findTokenByHash(tokenHash);
       const refusal = tokenRefusal(record, at);

@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Principal } from '#core/auth/principal';
 import { Conflict, Forbidden, NotFound, PayloadTooLarge, ValidationFailed } from '#core/errors';
-import { allowedFrom, documentStateLabels, type Actor, type DocumentAction, type DocumentRecord, type DocumentType } from '#core/documents/model';
+import { allowedFrom, documentStateLabels, nextStepFor, type Actor, type DocumentAction, type DocumentRecord, type DocumentType } from '#core/documents/model';
 import { documentEventData } from '#core/documents/views';
 import { extensionOf, inspectFile, isDocumentExtension, maxDocumentBytes, mimeTypeForExtension, sanitizeFileName, sha256Checksum } from '#core/documents/files';
 import { getUpload } from '#infra/entities/uploads';
@@ -181,7 +181,8 @@ export async function completeUpload(principal: Principal, uploadId: string) {
 function notAllowed(action: DocumentAction, doc: DocumentRecord): never {
   const state = `${doc.state} (${documentStateLabels[doc.state]})`;
   if (action === 'delete') throw new Forbidden(`A document can be deleted only while uploaded or rejected; this one is ${state}.`);
-  throw new Conflict(`Cannot ${action} a document that is ${state}.`);
+  const next = nextStepFor(action, doc.state, doc.id);
+  throw new Conflict(`Cannot ${action} a document that is ${state}.${next ? ` ${next}` : ''}`);
 }
 
 /** Re-reads after a lost race so the 409 names the state that won. */

@@ -7,8 +7,9 @@ import { announceReview } from '../review/announce';
 import { getSubmission } from '#infra/entities/manifest-submissions';
 import { productsByKey } from '../pipeline/results-store';
 import { liveProgress } from '#core/pipeline/stages';
+import { intakeProgress } from '#core/manifests/intake-progress';
 import type { StoredItem } from '#core/manifests/model';
-import { getBatch, getChunkSet, getDecisionPages, latestBatchOf, listBatches, listItems, listSegments, setBatchClosed } from '#infra/entities/manifests';
+import { getBatch, getChunkSet, getDecisionPages, hasReceivingBatch, latestBatchOf, listBatches, listItems, listSegments, setBatchClosed } from '#infra/entities/manifests';
 
 /**
  * Where a path names `{manifest}`: a batch id selects that batch exactly; anything else is a
@@ -24,8 +25,13 @@ export async function findBatch(principal: Principal, manifest: string): Promise
 
 export async function requireBatch(principal: Principal, manifest: string): Promise<BatchRecord> {
   const batch = await findBatch(principal, manifest);
-  if (!batch) throw new NotFound(`No manifest or batch ${manifest} in your account.`);
-  return batch;
+  if (batch) return batch;
+  if (!looksLikeBatchId(manifest) && (await hasReceivingBatch(principal.accountId, manifest))) {
+    throw new NotFound(
+      `Manifest ${manifest} is still being written; it shows here once every item is. Meanwhile GET /api/v1/couriers/{courier}/webhook/{Idempotency-Key}/status says how many items are written and the seconds left.`,
+    );
+  }
+  throw new NotFound(`No manifest or batch ${manifest} in your account.`);
 }
 
 /** What a submission is doing: queued until its items are written, then its batch's state. */
@@ -38,7 +44,7 @@ export async function submissionStatusOf(principal: Principal, key: string) {
     const batch = submission.status === 'written' ? await getBatch(submission.batchId) : undefined;
     const visible = batch && isVisible(batch) ? batch : undefined;
     const status = submission.status === 'failed' ? 'failed' : statusOfBatch(visible);
-    return statusAnswer(key, { ...submission, status }, visible, { decisions: submission.counts ?? null });
+    return statusAnswer(key, { ...submission, status }, visible, { decisions: submission.counts ?? null, intake: intakeProgress(submission, now()) });
   }
   const set = await getChunkSet(principal.accountId, key);
   if (!set) throw new NotFound('No submission with this idempotency key in your account.');

@@ -3,7 +3,8 @@ import type { ManifestSubmission } from '#core/manifests/submission';
 import { decisionsPerPage, type BatchRecord, type ChunkSetRecord, type DecisionSegment } from '#core/manifests/model';
 import { keyItems, resolveItems, type Resolution } from '#core/manifests/resolve';
 import { nowIso } from '#infra/clock';
-import { claimSubmission, finishSubmission, getSubmission, type SubmissionRecord } from '#infra/entities/manifest-submissions';
+import { claimSubmission, finishSubmission, getSubmission, recordWritten, type SubmissionRecord } from '#infra/entities/manifest-submissions';
+import { progressEvery } from '#core/manifests/intake-progress';
 import {
   createBatch,
   failChunkSet,
@@ -98,9 +99,15 @@ async function resolve(accountId: number, batch: BatchRecord, s: ManifestSubmiss
 /**
  * Writes the decided items, the decision log's pages and the search's index items of the items
  * written (core/search/index-terms: packed per key, so far fewer than the items), then records
- * the segment on the batch.
+ * the segment on the batch. `written`, when given, hears how many items are written after each
+ * slice of `progressEvery` (a whole submission's status shows it).
  */
-async function writeResolution(batch: BatchRecord, resolution: Resolution, segment: Omit<DecisionSegment, 'count' | 'counts'>): Promise<void> {
+async function writeResolution(
+  batch: BatchRecord,
+  resolution: Resolution,
+  segment: Omit<DecisionSegment, 'count' | 'counts'>,
+  written?: (count: number) => Promise<void>,
+): Promise<void> {
   const batchId = batch.batchId;
   const pages = [];
   for (let i = 0, page = 0; i < resolution.entries.length; i += decisionsPerPage, page++) {
@@ -111,7 +118,13 @@ async function writeResolution(batch: BatchRecord, resolution: Resolution, segme
     await putIntakeItems(batchId, segment.runId, segment.id, resolution.writes.map((it) => ({ itemKey: it.itemKey, awb: it.awb, hash: it.hash, runId: it.runId, data: it.data })));
   }
   const search = config.searchIndex() ? packsOfItems(resolution.writes, { accountId: batch.accountId, batchId, manifestNumber: batch.manifestNumber }, segment.id) : null;
-  await putItems(resolution.writes, pages, search);
+  const slice = written ? progressEvery : Math.max(1, resolution.writes.length);
+  let from = 0;
+  for (; from + slice < resolution.writes.length; from += slice) {
+    await putItems(resolution.writes.slice(from, from + slice), []);
+    await written!(from + slice);
+  }
+  await putItems(resolution.writes.slice(from), pages, search);
   const recorded = await recordSegment(batchId, { ...segment, count: resolution.entries.length, counts: resolution.counts }, { created: resolution.counts.create, awbs: resolution.newAwbs, at: nowIso() });
   if (recorded === 'closed') throw new IntakeRefused(`batch ${batchId} was closed by the broker before the items were written`);
   recordMetric('ItemsAccepted', resolution.writes.length);
@@ -136,7 +149,10 @@ async function writeSubmission(job: SubmissionRecord): Promise<SubmissionRecord[
     const dispatch = held.mode === 'create' || resolution.writes.length > 0;
     // Update mode: the batch says pending for this run before any of its items change.
     if (held.mode === 'update' && dispatch) await release(held.accountId, batch, held.key, 'update', resolution.writes.length);
-    await writeResolution(batch, resolution, { id: held.key, runId: held.key, mode: held.mode, at: held.createdAt });
+    const writingFrom = nowIso();
+    await writeResolution(batch, resolution, { id: held.key, runId: held.key, mode: held.mode, at: held.createdAt }, (n) =>
+      recordWritten(held.accountId, held.key, n, writingFrom, nowIso()),
+    );
     if (held.mode === 'create') await release(held.accountId, batch, held.key, 'create', resolution.writes.length);
     await finishSubmission(held.accountId, held.key, { status: 'written', counts: resolution.counts }, nowIso());
     return 'written';

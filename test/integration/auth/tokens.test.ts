@@ -25,11 +25,11 @@ async function tableText(): Promise<string> {
 }
 
 describe('bearer tokens', () => {
-  it("answers a call without a token with API Gateway's own 401, before any function runs", async () => {
+  it("answers a call without a token with API Gateway's own 401 (and the twin's hint), before any function runs", async () => {
     const invocations = await authorizerInvocations();
     const res = await t.call('GET', '/v1/me', { token: null });
     expect(res.status).toBe(401);
-    expect(res.body).toEqual({ message: 'Unauthorized' });
+    expect(res.body).toEqual({ message: 'Unauthorized', hint: expect.stringContaining('No Authorization header') });
     expect(res.headers.get('apigw-requestid')).toBeTruthy();
     expect(await authorizerInvocations()).toBe(invocations);
   });
@@ -37,13 +37,13 @@ describe('bearer tokens', () => {
   it('answers an empty Authorization header as a missing one', async () => {
     const res = await t.call('GET', '/v1/me', { token: null, headers: { authorization: '' } });
     expect(res.status).toBe(401);
-    expect(res.body).toEqual({ message: 'Unauthorized' });
+    expect(res.body).toEqual({ message: 'Unauthorized', hint: expect.stringContaining('No Authorization header') });
   });
 
   it("answers a token that is not one with the service's 401 body", async () => {
     const res = await t.call('GET', '/v1/me', { token: 'dsp_not-a-real-token-at-all' });
     expect(res.status).toBe(401);
-    expect(res.body).toEqual({ success: false, message: 'A valid bearer token is required.', error: 'unauthorized' });
+    expect(res.body).toEqual({ success: false, message: expect.stringMatching(/^Authorization: this bearer token is not known here or was revoked\./), error: 'unauthorized' });
   });
 
   it('answers an unknown or malformed token with 401', async () => {

@@ -17,6 +17,8 @@ export const submissions = defineEntity({
     ...required({ nonce: 'string', batchId: 'string', mode: ['create', 'update'], courier: 'string', manifestNumber: 'string' }),
     ...required({ mawbNumber: 'string', items: 'number', payloadKey: 'string', status: ['queued', 'written', 'failed'] }),
     ...optional({ failure: 'string' }),
+    /** While the worker writes its items: how many are written, and since when it writes (the status route's estimate). */
+    ...optional({ written: 'number', writingFrom: 'string' }),
     /** The decisions of its items, once written. */
     counts: { type: CustomAttributeType<Record<Lowercase<ItemDecision>, number>>('any') },
     /**
