@@ -7,7 +7,11 @@
  *   the orders) and take `page`.
  * An answer that is not a 2xx throws a PageError carrying it.
  */
-import type { DespachoClient } from './index';
+import type { Client } from 'openapi-fetch';
+import type { paths } from './schema';
+
+/** The client as index.ts makes it (named here: index.ts re-exports this module). */
+type DespachoClient = Client<paths>;
 
 /** A list's answer, as far as paging reads it. */
 interface ListBody {
