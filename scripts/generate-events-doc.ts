@@ -6,7 +6,8 @@
  * writes it; test/docs/webhook-events.test.ts rewrites it when stale and fails once, so the change
  * is seen and committed.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
+import { withSection } from './doc-markers';
 import { join } from 'node:path';
 import { serviceDocument } from '#http/system/openapi';
 import { projectRoot } from '#lib/functions';
@@ -78,11 +79,7 @@ export function eventsSection(): string {
 
 /** webhooks.md with its events section as the declaration has it now. */
 export function webhooksDocText(): string {
-  const text = readFileSync(webhooksDoc, 'utf8');
-  const from = text.indexOf(begin);
-  const to = text.indexOf(end);
-  if (from < 0 || to < from) throw new Error(`${webhooksDoc} has lost its events markers (${begin} ... ${end})`);
-  return text.slice(0, from) + eventsSection() + text.slice(to + end.length);
+  return withSection(webhooksDoc, begin, end, eventsSection(), 'events');
 }
 
 if (process.argv[1] && import.meta.url.endsWith(process.argv[1].split('/').pop()!)) {

@@ -7,7 +7,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { readFileSync } from 'node:fs';
+import { withSection } from './doc-markers';
 import { routes } from '#catalog';
 import { roleScopes } from '#catalog/access';
 import { roles, scopes } from '#catalog/types';
@@ -48,11 +48,7 @@ export function scopesSection(): string {
 
 /** authentication.md with its scopes table as the catalog has it now. */
 export function authenticationText(): string {
-  const text = readFileSync(authenticationDoc, 'utf8');
-  const from = text.indexOf(begin);
-  const to = text.indexOf(end);
-  if (from < 0 || to < from) throw new Error(`${authenticationDoc} has lost its scopes markers (${begin} ... ${end})`);
-  return text.slice(0, from) + scopesSection() + text.slice(to + end.length);
+  return withSection(authenticationDoc, begin, end, scopesSection(), 'scopes');
 }
 
 if (process.argv[1] && import.meta.url.endsWith(process.argv[1].split('/').pop()!)) {

@@ -89,6 +89,8 @@ function wrap<B extends v.GenericSchema | undefined, Q extends v.GenericSchema |
   opts: RouteOptions<B, Q, P>,
   fn: (req: ApiRequest<B, Q, P>) => Promise<Reply>,
 ) {
+  /** An HTML page's own headers, made once for the route (kit/page-headers.ts). */
+  const ownHeaders = opts.csp ? pageHeaders(opts.csp, opts.permissions) : undefined;
   const core = async (event: ApiEvent, context: Context & { requestId?: string }): Promise<ApiResult> => {
     const requestId = context.requestId!;
     const headers = lowerCaseHeaders(event.headers);
@@ -127,7 +129,7 @@ function wrap<B extends v.GenericSchema | undefined, Q extends v.GenericSchema |
       }),
     );
     const result = serialize(reply);
-    if (opts.csp) result.headers = { ...result.headers, ...pageHeaders(opts.csp, opts.permissions) };
+    if (ownHeaders) result.headers = { ...result.headers, ...ownHeaders };
     return result;
   };
 

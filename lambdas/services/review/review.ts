@@ -222,7 +222,7 @@ async function tryCorrection(principal: Principal, batch: BatchRecord & { finish
   const index = await resultsIndex(batch.batchId, runId);
   const keys = new Set(items.map((it) => it.itemKey));
   const partsOf = [...new Set(items.map((it) => partOfKey(index, it.itemKey)).filter((n) => n >= 0))];
-  const parts = await Promise.all(partsOf.map(async (n) => ({ n, lines: await readPartOf(batch.batchId, runId, index, n), hashes: await readHashesOf(batch.batchId, runId, index, n) })));
+  const parts = await Promise.all(partsOf.map(async (n) => ({ n, lines: await readPartOf(batch.batchId, runId, index, n) })));
   const before = new Map<string, ProcessedProduct>();
   for (const part of parts) for (const line of part.lines) {
     const p = JSON.parse(line) as ProcessedProduct;
@@ -251,7 +251,7 @@ async function tryCorrection(principal: Principal, batch: BatchRecord & { finish
     await writeIndex(batch.batchId, newRun, revisedIndex(runId, index, new Set(), { [target.itemKey]: review }));
   } else {
     await Promise.all(
-      parts.map((part) =>
+      parts.map(async (part) =>
         writePart(
           batch.batchId,
           newRun,
@@ -260,7 +260,7 @@ async function tryCorrection(principal: Principal, batch: BatchRecord & { finish
             const k = (JSON.parse(line) as ProcessedProduct).item_key;
             return after.has(k) ? JSON.stringify(after.get(k)) : line;
           }),
-          part.hashes,
+          await readHashesOf(batch.batchId, runId, index, part.n),
         ),
       ),
     );
