@@ -4,14 +4,19 @@
  * which BENCH_GROUP (500) are the same vague product ("Regalo sorpresa", no declared code) across
  * as many AWBs; then, timed: the inbox, the review groups, the group decision (target: under 5 s),
  * the inbox again (the counts moved by what the decision answered), and the decisions listed.
+ * Before the decision, the console's review screen of the flight in Debian's Chromium: from
+ * navigation to its first row, five times after one warm-up (target: the median under 1 s;
+ * test/e2e/console.test.ts holds what makes it so, one bounded page read, on any machine).
  */
 import { randomUUID } from 'node:crypto';
 import { startBenchService } from './bench-service';
 import { items } from './bench-manifests';
+import { openBrowser, signIn } from '#support/browser';
 
 const itemCount = Number(process.env.BENCH_ITEMS ?? 10_000);
 const groupSize = Number(process.env.BENCH_GROUP ?? 500);
 const targetMs = 5_000;
+const firstRowTargetMs = 1_000;
 
 const service = await startBenchService({ tableName: 'bench_review' });
 const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
@@ -27,6 +32,27 @@ async function call(method: string, path: string, token: string, body?: unknown)
   const json = (await res.json()) as any;
   if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json).slice(0, 300)}`);
   return { json, ms: performance.now() - t0 };
+}
+
+/** The console's review screen of the batch: ms from navigation to its first row, five times after a warm-up. */
+async function consoleFirstRow(batchId: string, token: string): Promise<number[]> {
+  const consoleUrl = `${service.apiUrl.replace(/\/api$/, '')}/console`;
+  const { browser, page } = await openBrowser();
+  try {
+    await signIn(page, consoleUrl, token);
+    const times: number[] = [];
+    for (let k = 0; k < 6; k++) {
+      await page.goto(`${consoleUrl}/documents`);
+      await page.getByRole('heading', { level: 1 }).waitFor();
+      const t0 = performance.now();
+      await page.goto(`${consoleUrl}/review/${batchId}`);
+      await page.locator('table.review tbody tr').first().waitFor();
+      if (k > 0) times.push(performance.now() - t0);
+    }
+    return times;
+  } finally {
+    await browser.close();
+  }
 }
 
 try {
@@ -45,6 +71,11 @@ try {
   await service.waitCompleted(batchId);
   console.log(`bench:review  ${itemCount} products, a group of ${groupSize}  (${new Date().toISOString().slice(0, 10)})`);
   console.log(`  flight processed                 ${s(performance.now() - t0)}`);
+
+  const firstRow = await consoleFirstRow(batchId, broker);
+  const median = [...firstRow].sort((a, b) => a - b)[Math.floor(firstRow.length / 2)];
+  console.log(`  console review, first row        ${s(median)}   median of ${firstRow.length} navigations (${firstRow.map((ms) => Math.round(ms)).join(', ')} ms)   target < ${s(firstRowTargetMs)}: ${median < firstRowTargetMs ? 'met' : 'NOT MET'}`);
+  if (median >= firstRowTargetMs) process.exitCode = 1;
 
   const inbox = await call('GET', '/v1/couriers/review/inbox', broker);
   const awaiting = inbox.json.data.review.products_awaiting as number;
