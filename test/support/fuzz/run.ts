@@ -119,6 +119,27 @@ const writeMethods = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /** One round: a fresh world, then `perRoute` requests to each route, with `seed + index of the route`. */
 export async function fuzzRound(o: FuzzOptions): Promise<RoundReport> {
+  const round = await startRound(o);
+  try {
+    await round.send(() => true);
+  } finally {
+    await round.stop();
+  }
+  return round.report;
+}
+
+/**
+ * A round sent in parts (the suite's test sends the catalog in slices, each a test well under the
+ * runner's limits): one world and one report for every part, the same requests as one round.
+ */
+export interface Round {
+  report: RoundReport;
+  /** Sends the requests of the routes `chosen` picks (by position in `fuzzRoutes`), in catalog order. */
+  send(chosen: (position: number) => boolean): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export async function startRound(o: FuzzOptions): Promise<Round> {
   const started = Date.now();
   // A 429 is no finding: `send` moves the service's clock a minute on and sends the request again.
   useClock(serviceClock);
@@ -126,9 +147,10 @@ export async function fuzzRound(o: FuzzOptions): Promise<RoundReport> {
   const journal = new WriteJournal(o.dynamoEndpoint);
   journal.install();
   const report: RoundReport = { seed: o.seed, tried: 0, ms: 0, routes: {}, findings: [] };
-  try {
+  const sendPart = async (chosen: (position: number) => boolean) => {
     // A route's seed is the round's plus its index in the catalog, whatever order it runs in.
-    for (const { route, index: i } of fuzzRoutes) {
+    for (const [position, { route, index: i }] of fuzzRoutes.entries()) {
+      if (!chosen(position)) continue;
       if (o.route && route.id !== o.route) continue;
       if (o.deadline && Date.now() > o.deadline) break;
       const stats: RouteStats = (report.routes[route.id] = { tried: 0, ms: 0, valid: 0, validTaken: 0, statuses: {}, kinds: {} });
@@ -170,13 +192,17 @@ export async function fuzzRound(o: FuzzOptions): Promise<RoundReport> {
       }
       stats.ms = Date.now() - routeStarted;
     }
-  } finally {
+  };
+  let stopped = false;
+  const stop = async () => {
+    if (stopped) return;
+    stopped = true;
     journal.uninstall();
     useSystemClock();
     await world.stop();
-  }
-  report.ms = Date.now() - started;
-  return report;
+    report.ms = Date.now() - started;
+  };
+  return { report, send: sendPart, stop };
 }
 
 // ---------------------------------------------------------------------------------------------
