@@ -13,7 +13,7 @@ import { consoleScript, consoleStyle } from '#http/console/script';
  */
 export const lambdaBundle = {
   format: 'esm',
-  target: 'node22',
+  target: 'node24',
   minify: true,
   sourcemap: true,
   sourcesContent: false,

@@ -109,7 +109,7 @@ export class CatalogFunction extends Construct {
       handler: 'handler',
       projectRoot,
       depsLockFilePath: join(projectRoot, 'package-lock.json'),
-      runtime: lambda.Runtime.NODEJS_22_X,
+      runtime: lambda.Runtime.NODEJS_24_X,
       architecture: lambda.Architecture.ARM_64,
       memorySize: def.memoryMb ?? defaults.memoryMb,
       reservedConcurrentExecutions: def.reservedConcurrency,
@@ -139,11 +139,6 @@ export class CatalogFunction extends Construct {
         'Active X-Ray tracing: xray:PutTraceSegments and xray:PutTelemetryRecords support no resource-level permissions.',
       );
     }
-    acknowledge(
-      this.fn,
-      'AwsSolutions-L1',
-      'Lambdas run on nodejs22.x by design (DESIGN.md: local tooling on Node 20, code must run on both); a newer runtime is a deliberate upgrade.',
-    );
   }
 }
 

@@ -15,7 +15,7 @@ export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const targets = { maxBytes: 1024 * 1024, maxInitMs: 300 } as const;
 
 /**
- * NodejsFunction's esbuild options for an ESM Lambda on nodejs22.x with the SDK bundled
+ * NodejsFunction's esbuild options for an ESM Lambda on nodejs24.x with the SDK bundled
  * (externalModules: []). Sourcemaps stay off: they would count against the size target.
  */
 export const lambdaBuildOptions: BuildOptions = {

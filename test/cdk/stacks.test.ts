@@ -524,7 +524,7 @@ describe('api stack', { timeout: 60_000 }, () => {
     });
   });
 
-  it('runs every function on nodejs22.x arm64 with tracing, its own log group and role, and no managed policies', () => {
+  it('runs every function on nodejs24.x (the newest Node runtime Lambda offers, 2026-12) arm64 with tracing, its own log group and role, and no managed policies', () => {
     for (const t of [dev.apiTemplate, prod.apiTemplate, probe.apiTemplate]) {
       // The service's own functions; CDK's provider that reads prod's us-east-1 references (edge) is CDK's.
       const functions = Object.values(resources(t, 'AWS::Lambda::Function')).filter((f) => String(f.Properties.FunctionName ?? '').startsWith('despacho-'));
@@ -532,7 +532,7 @@ describe('api stack', { timeout: 60_000 }, () => {
       const roles = new Set<string>();
       const logGroups = new Set<string>();
       for (const { Properties: p } of functions) {
-        expect(p.Runtime).toBe('nodejs22.x');
+        expect(p.Runtime).toBe('nodejs24.x');
         expect(p.Architectures).toEqual(['arm64']);
         expect(p.Handler).toBe('index.handler');
         expect(p.TracingConfig).toEqual({ Mode: 'Active' });

@@ -190,7 +190,8 @@ describe('the console', () => {
     await page.keyboard.press('Enter');
     await page.waitForURL(`${t.twin.url}/console/manifests`);
     await page.getByRole('heading', { level: 1, name: 'Manifiestos' }).waitFor();
-    await page.waitForFunction("document.activeElement && document.activeElement.id === 'screen-title'");
+    // Polled from here: waitForFunction of a string evaluates it in the page by eval, which the console's CSP refuses.
+    await expect.poll(() => page.evaluate<string>("document.activeElement ? document.activeElement.id : ''")).toBe('screen-title');
     await page.goBack();
     await page.getByRole('heading', { level: 1, name: 'Documentos de transporte' }).waitFor();
   });

