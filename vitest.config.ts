@@ -14,7 +14,6 @@ export default defineConfig({
     // processes), so the second worker runs in it (measured: 24 integration files 156 s with one, 118 s with two,
     // 116 s with three). Vitest's default is one worker less than the CPUs, one here.
     maxWorkers: 2,
-    minWorkers: 1,
     // What the code under test logs is shown for failed tests only; the ten slowest close every run.
     silent: 'passed-only',
     reporters: ['default', './test/support/slowest-reporter.ts'],
