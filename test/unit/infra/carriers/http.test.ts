@@ -5,14 +5,25 @@ import type { AddressInfo } from 'node:net';
 import { BadGateway, GatewayTimeout, Unavailable, ValidationFailed } from '#core/errors';
 import { CarrierError, carrierFailure, carrierHttp } from '#infra/carriers/http';
 
-/** A carrier that answers from a script: each request takes the next answer (status, body, headers, delay). */
+/**
+ * A carrier that answers from a script: each request takes the next answer (status, body, headers,
+ * delay). Each run of a test has a path of its own, so a request of an earlier run that reaches
+ * the server late (a loaded machine) takes nothing of a later run's script.
+ */
+type Answer = { status: number; body?: unknown; headers?: Record<string, string>; delayMs?: number };
 let server: Server;
 let base = '';
-let script: { status: number; body?: unknown; headers?: Record<string, string>; delayMs?: number }[] = [];
+let runs = 0;
+let current = '';
+let script: Answer[] = [];
 let seen = 0;
 
 beforeAll(async () => {
   server = createServer((req, res) => {
+    if (req.url !== current) {
+      res.writeHead(410).end();
+      return;
+    }
     seen++;
     const next = script.shift() ?? { status: 200, body: { ok: true } };
     setTimeout(() => {
@@ -31,12 +42,13 @@ afterAll(() => {
 });
 
 const message = (b: unknown) => (b as { errors?: { message: string }[] })?.errors?.[0]?.message;
-const run = (answers: typeof script, idempotent: boolean, opts = {}) => {
+const run = (answers: Answer[], idempotent: boolean, opts = {}) => {
   script = answers;
   seen = 0;
+  const path = (current = `/x/${++runs}`);
   const waits: number[] = [];
   const http = carrierHttp('fedex', message, { sleep: async (ms) => void waits.push(ms), random: () => 0.5, ...opts });
-  return { waits, call: () => http.request({ method: 'POST', url: `${base}/x`, body: {}, idempotent }) };
+  return { waits, call: () => http.request({ method: 'POST', url: `${base}${path}`, body: {}, idempotent }) };
 };
 
 describe('the carriers HTTP client', () => {
