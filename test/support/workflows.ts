@@ -67,12 +67,25 @@ const usesOf = (job: Json): string[] => [...stepsOf(job).map((s) => s.uses), job
 const assumesRole = (job: Json) => usesOf(job).some((u) => u.startsWith('aws-actions/configure-aws-credentials@'));
 const triggers = (wf: Json): Record<string, Json> => (typeof wf.on === 'string' ? { [wf.on]: null } : Array.isArray(wf.on) ? Object.fromEntries(wf.on.map((k: string) => [k, null])) : (wf.on ?? {}));
 const environmentOf = (job: Json): string | undefined => (typeof job.environment === 'string' ? job.environment : job.environment?.name);
-/** The stage a deploy job deploys: its `cdk deploy ... -c stage=<stage>`. */
+/** The stage a deploy job deploys: its `cdk deploy --app cdk.out.<stage>` (an assembly), or `cdk deploy ... -c stage=<stage>`. */
 const deployedStage = (job: Json): string | undefined => {
   const run = runsOf(job);
-  if (!/\bcdk\s+deploy\b/.test(run)) return undefined;
-  return /-c\s+"?stage=([a-z]+)/.exec(run)?.[1] ?? 'unknown';
+  const deploy = /\bcdk\s+deploy\b[^\n]*/.exec(run)?.[0];
+  if (!deploy) return undefined;
+  return /--app\s+"?cdk\.out\.([a-z]+)/.exec(deploy)?.[1] ?? /-c\s+"?stage=([a-z]+)/.exec(run)?.[1] ?? 'unknown';
 };
+/** Whether a job's `cdk deploy` deploys the assembly `cdk.out.<stage>` rather than synthesizing anew. */
+const deploysAssembly = (job: Json, stage: string) => new RegExp(`\\bcdk\\s+deploy\\s+--app\\s+"?cdk\\.out\\.${stage}\\b`).test(runsOf(job));
+/** Whether a job synthesizes `cdk.out.<stage>` for the stage (`cdk synth ... -o cdk.out.<stage> ... -c stage=<stage>`). */
+const synthesizes = (job: Json, stage: string) => {
+  const synth = /\bcdk\s+synth\b[\s\S]*?(?=\n\S|$)/.exec(runsOf(job))?.[0] ?? '';
+  return new RegExp(`-o\\s+cdk\\.out\\.${stage}\\b`).test(synth) && new RegExp(`-c\\s+"?stage=${stage}\\b`).test(synth);
+};
+/** The artifact names a job uploads (`actions/upload-artifact`) and downloads (`actions/download-artifact`). */
+const artifacts = (job: Json, action: 'upload' | 'download'): string[] =>
+  stepsOf(job)
+    .filter((s) => String(s.uses).startsWith(`actions/${action}-artifact@`))
+    .map((s) => String(s.with?.name ?? ''));
 
 /**
  * The pipeline's rules, each broken one as a sentence naming the file and job:
@@ -82,9 +95,12 @@ const deployedStage = (job: Json): string | undefined => {
  *   nothing more; the workflow's own default is `contents: read`;
  * - every deploy job (a step running `cdk deploy`) runs after the tests, in the environment named
  *   after its stage, in a concurrency group of its own stage that is never cancelled;
- * - prod is deployed only on a version tag (`if: startsWith(github.ref, 'refs/tags/v')`, in a
- *   workflow started by pushes of `v*` tags and by nothing a pull request can start); dev only on
- *   main (`if: github.ref == 'refs/heads/main'`);
+ * - dev, staging and prod are deployed only from main (`if: github.ref == 'refs/heads/main'`, in
+ *   a workflow started by pushes to main and by nothing else); staging and prod deploy a cloud
+ *   assembly (`cdk deploy --app cdk.out.<stage>`), never a new synth: staging's synthesized in its
+ *   own job and kept as an artifact, prod's downloaded from the job it needs that synthesized it,
+ *   kept it and ran `cdk diff` of it; prod also needs a job that runs `npm run smoke` after
+ *   staging's deploy;
  * - pull requests run the tests and a `cdk diff` of dev, and deploy nothing;
  * - a job that can mint an AWS token (`id-token: write`) installs packages only with
  *   `npm ci --ignore-scripts` (no `npm install`, yarn, pnpm or `npx --yes`), so no dependency's
@@ -170,20 +186,33 @@ export function workflowPolicy(files: Record<string, string>): string[] {
       else deployGroups.set(group, stage);
       if (job.concurrency?.['cancel-in-progress'] !== false) problems.push(`${where}: a deploy in progress could be cancelled (set cancel-in-progress: false)`);
       const cond = typeof job.if === 'string' ? job.if.replace(/\s+/g, ' ').trim() : '';
-      if (stage === 'prod') {
-        if (cond !== "startsWith(github.ref, 'refs/tags/v')") problems.push(`${where}: prod must deploy only on a version tag (if: startsWith(github.ref, 'refs/tags/v'))`);
-        const keys = Object.keys(on);
-        const tags = [on.push?.tags ?? []].flat();
-        if (keys.some((k) => k !== 'push') || !tags.includes('v*')) problems.push(`${where}: the workflow deploying prod must be started only by pushes (of v* tags for prod)`);
-      } else if (stage === 'dev') {
-        if (cond !== "github.ref == 'refs/heads/main'") problems.push(`${where}: dev must deploy only from main (if: github.ref == 'refs/heads/main')`);
-      } else {
+      if (!['dev', 'staging', 'prod'].includes(stage)) {
         problems.push(`${where}: deploys a stage the pipeline does not know (${stage})`);
+        continue;
       }
+      if (cond !== "github.ref == 'refs/heads/main'") problems.push(`${where}: ${stage} must deploy only from main (if: github.ref == 'refs/heads/main')`);
+      const keys = Object.keys(on);
+      const branches = [on.push?.branches ?? []].flat();
+      if (keys.some((k) => k !== 'push') || on.push?.tags || branches.length !== 1 || branches[0] !== 'main') problems.push(`${where}: the workflow deploying ${stage} must be started only by pushes to main`);
+      if (stage === 'dev') continue;
+      if (!deploysAssembly(job, stage)) problems.push(`${where}: ${stage} must deploy a synthesized assembly (cdk deploy --app cdk.out.${stage}), not synthesize anew`);
+      if (stage === 'staging') {
+        if (!synthesizes(job, 'staging') || !artifacts(job, 'upload').length) problems.push(`${where}: staging must synthesize cdk.out.staging in its job and keep it as an artifact`);
+        continue;
+      }
+      // prod: the assembly a job it needs synthesized, kept and diffed; staging's smoke test passed first.
+      const jobs = wf.jobs as Record<string, Json>;
+      const downloaded = artifacts(job, 'download');
+      const planner = needs.map((n: string) => jobs[n]).find((j: Json) => j && synthesizes(j, 'prod') && artifacts(j, 'upload').some((a) => downloaded.includes(a)));
+      if (!planner) problems.push(`${where}: prod must deploy the assembly a job it needs synthesized and kept (cdk synth -o cdk.out.prod, upload-artifact, then download-artifact here)`);
+      else if (!/\bcdk\s+diff\s+--app\s+"?cdk\.out\.prod\b/.test(runsOf(planner))) problems.push(`${where}: the job that plans prod must show cdk diff of the assembly it keeps (cdk diff --app cdk.out.prod)`);
+      const smoke = needs.map((n: string) => jobs[n]).find((j: Json) => j && /\bnpm\s+run\s+smoke\b/.test(runsOf(j)));
+      const smokeNeeds = smoke ? [smoke.needs ?? []].flat() : [];
+      if (!smoke || !smokeNeeds.some((n: string) => deployedStage(jobs[n] ?? {}) === 'staging')) problems.push(`${where}: prod must need the smoke test of staging (a job running npm run smoke that needs staging's deploy)`);
     }
   }
   if (!pullRequestTests) problems.push('no workflow runs the tests (./.github/workflows/test.yml) on pull requests');
   if (!pullRequestDiff) problems.push('no workflow runs cdk diff of dev on pull requests');
-  for (const stage of ['dev', 'prod']) if (!stagesDeployed.has(stage)) problems.push(`no workflow deploys ${stage}`);
+  for (const stage of ['dev', 'staging', 'prod']) if (!stagesDeployed.has(stage)) problems.push(`no workflow deploys ${stage}`);
   return problems;
 }

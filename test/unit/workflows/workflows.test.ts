@@ -43,22 +43,40 @@ describe('the deploy pipeline', () => {
     expect(notYaml.map((f) => f.kind)).toContain('syntax-check');
   });
 
-  it('is refused by the policy when prod would deploy off a tag, outside its environment, with stored keys or without id-token write', () => {
-    expect(workflowPolicy(deployWith("if: startsWith(github.ref, 'refs/tags/v')", "if: github.ref == 'refs/heads/main'"))).toEqual([
-      "deploy.yml job deploy-prod: prod must deploy only on a version tag (if: startsWith(github.ref, 'refs/tags/v'))",
-    ]);
-    expect(workflowPolicy(deployWith('environment: prod', 'environment: dev'))).toEqual(['deploy.yml job deploy-prod: deploys prod outside the prod environment']);
-    expect(workflowPolicy(deployWith("tags: ['v*']", "tags: ['v*']\n  workflow_dispatch:"))).toEqual([
-      'deploy.yml job deploy-prod: the workflow deploying prod must be started only by pushes (of v* tags for prod)',
-    ]);
+  it('is refused by the policy when a stage would deploy off main, outside its environment, with stored keys or without id-token write', () => {
+    expect(workflowPolicy(deployWith("environment: prod\n", "environment: dev\n"))).toEqual(['deploy.yml job deploy-prod: deploys prod outside the prod environment']);
+    expect(workflowPolicy(deployWith("branches: [main]", "branches: [main]\n    tags: ['v*']"))).toEqual(
+      ['deploy-dev', 'deploy-staging', 'deploy-prod'].map((job) => `deploy.yml job ${job}: the workflow deploying ${job.slice(7)} must be started only by pushes to main`),
+    );
+    expect(workflowPolicy(deployWith("branches: [main]", "branches: [main]\n  workflow_dispatch:"))).toHaveLength(3);
+    const offMain = deploy.replace(/(  deploy-prod:[\s\S]*?)if: github.ref == 'refs\/heads\/main'/, "$1if: startsWith(github.ref, 'refs/tags/v')");
+    expect(workflowPolicy({ ...workflows, 'deploy.yml': offMain })).toEqual(["deploy.yml job deploy-prod: prod must deploy only from main (if: github.ref == 'refs/heads/main')"]);
     const keys = workflowPolicy(deployWith('role-to-assume: ${{ vars.AWS_DEPLOY_ROLE_ARN }}', 'aws-access-key-id: ${{ secrets.AWS_ACCESS_KEY_ID }}'));
     expect(keys).toContain('deploy.yml: stores AWS keys (secrets.AWS_ACCESS_KEY_ID or aws-access-key-id); use the OIDC role');
     expect(keys.some((p) => /without role-to-assume/.test(p))).toBe(true);
     const noToken = { ...workflows, 'deploy.yml': deploy.replace(/id-token: write\n/g, '') };
-    expect(workflowPolicy(noToken)).toEqual([
-      'deploy.yml job deploy-dev: assumes an AWS role, so needs permissions id-token: write and contents: read (and nothing else)',
-      'deploy.yml job deploy-prod: assumes an AWS role, so needs permissions id-token: write and contents: read (and nothing else)',
+    expect(workflowPolicy(noToken)).toEqual(
+      ['deploy-dev', 'deploy-staging', 'plan-prod', 'deploy-prod'].map((job) => `deploy.yml job ${job}: assumes an AWS role, so needs permissions id-token: write and contents: read (and nothing else)`),
+    );
+  });
+
+  it('deploys prod only from the assembly its plan synthesized and diffed, after the smoke test of staging, and staging from its own kept synth', () => {
+    expect(workflowPolicy(deployWith('run: npx cdk deploy --app cdk.out.prod', 'run: npx cdk deploy -c stage=prod'))).toEqual([
+      'deploy.yml job deploy-prod: prod must deploy a synthesized assembly (cdk deploy --app cdk.out.prod), not synthesize anew',
     ]);
+    expect(workflowPolicy(deployWith('needs: [test, smoke-staging, plan-prod]', 'needs: [test, plan-prod]'))).toEqual([
+      "deploy.yml job deploy-prod: prod must need the smoke test of staging (a job running npm run smoke that needs staging's deploy)",
+    ]);
+    expect(workflowPolicy(deployWith('needs: [test, smoke-staging, plan-prod]', 'needs: [test, smoke-staging]'))).toEqual([
+      'deploy.yml job deploy-prod: prod must deploy the assembly a job it needs synthesized and kept (cdk synth -o cdk.out.prod, upload-artifact, then download-artifact here)',
+    ]);
+    expect(workflowPolicy(deployWith('npx cdk diff --app cdk.out.prod', 'npx cdk diff -c stage=prod'))).toEqual([
+      'deploy.yml job deploy-prod: the job that plans prod must show cdk diff of the assembly it keeps (cdk diff --app cdk.out.prod)',
+    ]);
+    expect(workflowPolicy(deployWith('needs: deploy-staging', 'needs: test'))).toEqual([
+      "deploy.yml job deploy-prod: prod must need the smoke test of staging (a job running npm run smoke that needs staging's deploy)",
+    ]);
+    expect(workflowPolicy(deployWith('-o cdk.out.staging', '-o cdk.out'))).toEqual(['deploy.yml job deploy-staging: staging must synthesize cdk.out.staging in its job and keep it as an artifact']);
   });
 
   it('is refused by the policy when two deploys of a stage could overlap, an action is not pinned, or a pull request could deploy', () => {
@@ -103,6 +121,8 @@ describe('what a job that can reach AWS may do', () => {
   it('refuses a job with id-token write that would run install scripts', () => {
     expect(workflowPolicy(deployWith(/npm ci --ignore-scripts --no-audit --no-fund/g, 'npm ci --no-audit --no-fund'))).toEqual([
       'deploy.yml job deploy-dev: can mint AWS credentials (id-token: write), so installs only with npm ci --ignore-scripts, not: npm ci --no-audit --no-fund',
+      'deploy.yml job deploy-staging: can mint AWS credentials (id-token: write), so installs only with npm ci --ignore-scripts, not: npm ci --no-audit --no-fund',
+      'deploy.yml job plan-prod: can mint AWS credentials (id-token: write), so installs only with npm ci --ignore-scripts, not: npm ci --no-audit --no-fund',
       'deploy.yml job deploy-prod: can mint AWS credentials (id-token: write), so installs only with npm ci --ignore-scripts, not: npm ci --no-audit --no-fund',
     ]);
     expect(workflowPolicy(pullRequestWith('npm ci --ignore-scripts --no-audit --no-fund', 'npm install --ignore-scripts'))).toEqual([
@@ -132,9 +152,9 @@ describe('the OIDC roles the pipeline assumes (.github/aws/github-oidc.yaml)', (
   const cdkContext = JSON.parse(readFileSync('cdk.json', 'utf8')).context as Record<string, unknown>;
   const qualifier = String(cdkContext['@aws-cdk/core:bootstrapQualifier'] ?? 'hnb659fds');
 
-  it('trusts only this repository\'s jobs: the named environment for deploys, pull requests for the read-only diff, GitHub\'s audience', () => {
+  it('trusts only this repository\'s jobs: the named environment for deploys, pull requests and the plan job for the read-only diff, GitHub\'s audience', () => {
     const subjects = [...template.matchAll(/token\.actions\.githubusercontent\.com:sub: (.+)/g)].map((m) => m[1].trim());
-    expect(subjects).toEqual(['!Sub repo:${Repository}:environment:${Environment}', '!Sub repo:${Repository}:pull_request']);
+    expect(subjects).toEqual(['!Sub repo:${Repository}:environment:${Environment}', "[!Sub 'repo:${Repository}:pull_request', !Sub 'repo:${Repository}:environment:${Environment}-plan']"]);
     expect([...template.matchAll(/token\.actions\.githubusercontent\.com:aud: (.+)/g)].map((m) => m[1].trim())).toEqual(['sts.amazonaws.com', 'sts.amazonaws.com']);
     expect(template).not.toMatch(/StringLike|policy\/AdministratorAccess|ManagedPolicyArns/);
     const allowed = Object.keys(readOidcTemplate().Resources).flatMap((id) => {
