@@ -4,7 +4,7 @@ import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { projectRoot } from '#lib/functions';
 import { stages } from '#lib/stage';
-import { writeStageTemplates } from '#support/cdk';
+import { runOk } from '#support/run';
 import { balanced, cfnLint, lintableFiles, unseenPart, type Finding, type Template } from '#support/cfn-lint';
 import { onPath, toolAvailable } from '#support/tools';
 
@@ -49,7 +49,11 @@ describe('cfn-lint', () => {
       const dir = mkdtempSync(join(tmpdir(), 'despacho-cfn-lint-'));
       try {
         const started = Date.now();
-        const templates = Object.fromEntries(stages.map((stage) => [stage, writeStageTemplates(stage, join(dir, stage))]));
+        // Each stage in a process of its own, side by side (a synth is synchronous: one after the other they took their sum).
+        const synthesized = await Promise.all(
+          stages.map(async (stage) => [stage, JSON.parse(await runOk(process.execPath, ['--import', 'tsx', 'test/support/stage-templates-process.ts', stage, join(dir, stage)], { timeout: 280_000 })) as string[]] as const),
+        );
+        const templates = Object.fromEntries(synthesized);
         const synthMs = Date.now() - started;
         const files = lintableFiles(stages.map((stage) => ({ stage, files: templates[stage], read: (file) => JSON.parse(readFileSync(file, 'utf8')) })));
         // One cfn-lint per CPU, side by side, each with about the same number of resources.
