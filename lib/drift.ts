@@ -4,7 +4,7 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import * as scheduler from 'aws-cdk-lib/aws-scheduler';
 import { Universal } from 'aws-cdk-lib/aws-scheduler-targets';
 import { Construct } from 'constructs';
-import { acknowledge } from './nag';
+import { acknowledge, wildcardResourceFinding } from './nag';
 import type { StageSettings } from './stage';
 
 /** When the stage's stacks are checked for drift: daily, UTC, a few minutes apart. */
@@ -70,7 +70,7 @@ export class DriftDetection extends Construct {
     const stackArns = stack.formatArn({ service: 'cloudformation', resource: 'stack', resourceName: `${settings.stackPrefix}-*` });
     const detect = new iam.PolicyStatement({ actions: ['cloudformation:DetectStackDrift', 'cloudformation:DetectStackResourceDrift'], resources: [stackArns] });
     acknowledge(this.role, 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/ReadOnlyAccess]', "DetectStackDrift reads every resource of a stack with the caller's permissions; ReadOnlyAccess follows every service the stacks use, the boundary bounds it and a Deny takes the reads of data away.");
-    acknowledge(this.role, `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:cloudformation:<AWS::Region>:<AWS::AccountId>:stack/${settings.stackPrefix}-*]`, "The stage's stacks by name (nested stacks' names are generated under the parent's).");
+    acknowledge(this.role, wildcardResourceFinding(this, stackArns), "The stage's stacks by name (nested stacks' names are generated under the parent's).");
 
     Object.entries(props.stacks).forEach(([name, stackName], i) => {
       const schedule = new scheduler.Schedule(this, `${name}Schedule`, {

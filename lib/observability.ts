@@ -1,5 +1,6 @@
 import { Aws, Duration, Stack } from 'aws-cdk-lib';
 import type * as apigwv2 from 'aws-cdk-lib/aws-apigatewayv2';
+import * as budgets from 'aws-cdk-lib/aws-budgets';
 import * as cw from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import * as events from 'aws-cdk-lib/aws-events';
@@ -81,6 +82,8 @@ export const dynamodbOperations = ['GetItem', 'BatchGetItem', 'Query', 'Scan', '
  */
 export class Observability extends Construct {
   readonly topic: sns.ITopic;
+  /** The account's monthly AWS Budget, where the stage sets `budgetMonthlyUsd`. */
+  readonly budget?: budgets.CfnBudget;
   readonly dashboard: cw.Dashboard;
   readonly alarms: StageAlarm[] = [];
   /** The composite alarm of each area that has alarms, and the alarms its rule names. */
@@ -99,6 +102,7 @@ export class Observability extends Construct {
     // The stage configuration's subscribers (lib/stages.ts, -c alarmEmail / alarmTopicArn).
     this.topic = alarmTopic(this, settings, { emails: settings.config.alarmEmails, topicArn: settings.config.alarmTopicArn, httpsEndpoints: settings.config.alarmHttpsEndpoints });
     this.action = new SnsAction(this.topic);
+    if (settings.config.budgetMonthlyUsd) this.budget = accountBudget(this, settings, this.topic, !settings.config.alarmTopicArn);
 
     // --- Alarms -------------------------------------------------------------------------------
     for (const f of functions) this.functionAlarms(f);
@@ -470,4 +474,39 @@ export function alarmTopic(scope: Construct, settings: StageSettings, o: { email
   topic.addToResourcePolicy(new iam.PolicyStatement({ principals: [cloudwatch], actions: ['sns:Publish'], resources: [topic.topicArn], conditions: sameAccount }));
   subscribe(topic);
   return topic;
+}
+
+/** When the budget notifies: forecast to pass 80% of the month's amount, and actually past it. */
+export const budgetNotifications = [
+  { notificationType: 'FORECASTED', threshold: 80 },
+  { notificationType: 'ACTUAL', threshold: 100 },
+] as const;
+
+/**
+ * A monthly cost budget of the account (`budgetMonthlyUsd`), which notifies the alarm topic and
+ * `budgetEmails`. It covers the whole account: one account per stage is the documented default
+ * (docs/operators/deploy.md), so the account's cost is the stage's. With the stage's own topic
+ * (`ownTopic`), its policy and its key's let AWS Budgets publish; an `alarmTopicArn` must let
+ * budgets.amazonaws.com publish itself.
+ */
+function accountBudget(scope: Construct, settings: StageSettings, topic: sns.ITopic, ownTopic: boolean): budgets.CfnBudget {
+  if (ownTopic) {
+    const principal = new iam.ServicePrincipal('budgets.amazonaws.com');
+    const sameAccount = { StringEquals: { 'aws:SourceAccount': Aws.ACCOUNT_ID } };
+    topic.addToResourcePolicy(new iam.PolicyStatement({ principals: [principal], actions: ['sns:Publish'], resources: [topic.topicArn], conditions: sameAccount }));
+    (topic as sns.Topic).masterKey?.addToResourcePolicy(new iam.PolicyStatement({ principals: [principal], actions: ['kms:Decrypt', 'kms:GenerateDataKey*'], resources: ['*'], conditions: sameAccount }));
+  }
+  const subscribers = [{ subscriptionType: 'SNS', address: topic.topicArn }, ...settings.config.budgetEmails.map((address) => ({ subscriptionType: 'EMAIL', address }))];
+  return new budgets.CfnBudget(scope, 'Budget', {
+    budget: {
+      budgetName: `${settings.namePrefix}-monthly`,
+      budgetType: 'COST',
+      timeUnit: 'MONTHLY',
+      budgetLimit: { amount: settings.config.budgetMonthlyUsd!, unit: 'USD' },
+    },
+    notificationsWithSubscribers: budgetNotifications.map((n) => ({
+      notification: { notificationType: n.notificationType, comparisonOperator: 'GREATER_THAN', threshold: n.threshold, thresholdType: 'PERCENTAGE' },
+      subscribers,
+    })),
+  });
 }
