@@ -104,7 +104,7 @@ export class EdgeStack extends Stack {
     });
     const acl = new wafv2.CfnWebACL(this, 'WebAcl', {
       name: webAclName(settings),
-      description: `Despacho ${settings.stage}: managed rules (${enforce ? 'blocking' : 'counting'}) and a rate limit per IP in front of the API`,
+      description: `Despacho ${settings.stage}: managed rules ${enforce ? 'blocking' : 'counting'}, and a rate limit per IP in front of the API`,
       scope: 'CLOUDFRONT',
       defaultAction: { allow: {} },
       visibilityConfig: { sampledRequestsEnabled: true, cloudWatchMetricsEnabled: true, metricName: webAclName(settings) },
