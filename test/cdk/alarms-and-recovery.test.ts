@@ -196,7 +196,8 @@ describe('recovery you can rehearse', { timeout: 180_000 }, () => {
       expect(JSON.stringify(s.Properties.Target.Arn)).toContain(':scheduler:::aws-sdk:cloudformation:detectStackDrift');
       expect(s.Properties.ScheduleExpression).toMatch(/^cron\(\d+ 4 \* \* \? \*\)$/);
     }
-    const stackNames = schedules.map(([, s]) => JSON.parse(s.Properties.Target.Input).StackName);
+    // The nested stacks' inputs name them by their stack id (a Ref the template resolves at deploy).
+    const stackNames = schedules.map(([, s]) => s.Properties.Target.Input).filter((i) => typeof i === 'string').map((i) => JSON.parse(i).StackName);
     expect(stackNames).toEqual(expect.arrayContaining(['Despacho-prod-data', 'Despacho-prod-api']));
     const roleId = schedules[0][1].Properties.Target.RoleArn['Fn::GetAtt'][0];
     const role = (t.toJSON().Resources as Record<string, Resource>)[roleId];
