@@ -756,7 +756,8 @@ describe('api stack', { timeout: 60_000 }, () => {
   it('never grants wildcard actions or Resource * for DynamoDB, S3, SQS or Secrets Manager', () => {
     for (const t of [dev.dataTemplate, dev.apiTemplate, prod.apiTemplate, probe.dataTemplate, probe.apiTemplate]) {
       for (const policy of Object.values(resources(t, 'AWS::IAM::Policy'))) {
-        for (const s of policy.Properties.PolicyDocument.Statement as Statement[]) {
+        // A Deny (the drift check's on the reads of data) grants nothing.
+        for (const s of (policy.Properties.PolicyDocument.Statement as Statement[]).filter((s) => (s as { Effect?: string }).Effect !== 'Deny')) {
           const actions = list(s.Action);
           for (const a of actions) expect(a).not.toMatch(/^(dynamodb|s3|sqs|events|scheduler|iam|secretsmanager):\*$|^\*$/);
           if (actions.some((a) => /^(dynamodb|s3|sqs|secretsmanager):/.test(a))) expect(list(s.Resource)).not.toContain('*');
@@ -801,7 +802,7 @@ describe('api stack', { timeout: 60_000 }, () => {
   });
 });
 
-describe('cdk-nag', { timeout: 60_000 }, () => {
+describe('cdk-nag', { timeout: 180_000 }, () => {
   it('reports no unacknowledged AwsSolutions errors or warnings for dev, staging and prod', () => {
     for (const s of [dev, prod, probe]) {
       const findings = nagFindings(s.app);

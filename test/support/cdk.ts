@@ -17,7 +17,7 @@ export const referenceProd: StageOverrides = {
   corsOrigins: 'https://console.example.com',
   originClientCertificateArn: 'arn:aws:acm:us-east-1:111111111111:certificate/5e0b7c2a-8f41-4c1e-9d3a-6b2f0e1c7d90',
   originTruststoreUri: 's3://despacho-prod-truststore-111111111111/origin-ca.pem',
-  backupCopyVaultArn: 'arn:aws:backup:us-west-2:222222222222:backup-vault:despacho-prod-copy',
+  backupCopyVaultArn: 'arn:aws:backup:us-west-2:111111111111:backup-vault:despacho-prod-copy',
   budgetMonthlyUsd: 500,
   docsBaseUrl: 'https://github.com/example/despacho/blob/main/docs/operators/',
 };
