@@ -9,7 +9,7 @@ import type { QueueName } from '#catalog/types';
 export const alarmAreas = {
   api: {
     title: 'API',
-    covers: 'the edge (authorizer, 404/405 fallback, the API\'s 5xx rate and p99 latency) and the system, account, admin and dashboard routes',
+    covers: 'the edge (authorizer, 404/405 fallback, the API\'s 5xx rate and p99 latency), the system, account, admin and dashboard routes, and what every area stands on (the table\'s throttles and system errors, the account\'s Lambda concurrency, backup jobs, stack drift)',
   },
   intake: {
     title: 'Intake',
@@ -72,6 +72,8 @@ export const alarmAreaMap = {
   } satisfies Record<QueueName, AlarmArea>,
   /** The authorizer, the fallback and the API's own alarms. */
   edge: 'api',
+  /** What every area stands on: the table, the account's concurrency, backups, the stacks' drift. */
+  platform: 'api',
   /** The pipeline's tasks and its state machine's alarms. */
   pipeline: 'pipeline',
   /** The business alarms, by their target. */

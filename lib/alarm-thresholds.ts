@@ -47,6 +47,27 @@ export const alarmThresholds = {
     /** Runs that hit the state machine's 6 h timeout in a period. */
     executionsTimedOut: 1,
   },
+  /** What every area stands on (the api area): the table, the account's Lambda concurrency, backups, the stacks. */
+  platform: {
+    /** Table requests DynamoDB throttled in a period (the SDK retries a few; more is a hot key or a limit reached). */
+    dynamodbThrottledRequests: 10,
+    /** Requests DynamoDB failed with a 500 of its own in a period. */
+    dynamodbSystemErrors: 1,
+    /** Share of the account's Lambda concurrency quota claimed (reserved + in use), highest minute of a period. */
+    accountConcurrencyOfQuota: 0.8,
+    /** Backup or copy jobs that failed, were aborted or expired, in a period. */
+    backupJobsFailed: 1,
+    /** Drift detections that found a stack of the stage DRIFTED, in a period. */
+    stacksDrifted: 1,
+  },
+  /** CloudFront and its web ACL (us-east-1, lib/edge-watch.ts). */
+  edge: {
+    /** CloudFront's share of responses that were 5xx (its own and the origin's), percent, with `minRequests` or more. */
+    cloudFront5xxPercent: 1,
+    minRequests: 20,
+    /** Requests one rule of the web ACL blocked (or, for a managed rule group in count mode, would have) in a period: a flood or a false positive. */
+    wafRuleMatches: 100,
+  },
   business: {
     /** Webhook subscriptions disabled after consecutive failures, in a period. */
     webhookSubscriptionsDisabled: 1,

@@ -18,6 +18,7 @@ import { ManifestPipeline } from './pipeline';
 import { Observability, type WatchedFunction } from './observability';
 import { acknowledge } from './nag';
 import { ApiEdge, type EdgeStack } from './edge';
+import { DriftDetection, driftTargets } from './drift';
 import type { StageSettings } from './stage';
 
 
@@ -75,6 +76,8 @@ export class ApiStack extends Stack {
   readonly apiEdge: ApiEdge;
   /** The stage's alarms, their topic and its dashboard (lib/observability.ts). */
   readonly observability: Observability;
+  /** The daily drift detection of the stage's stacks (lib/drift.ts). */
+  readonly drift: DriftDetection;
 
   constructor(scope: Construct, id: string, props: ApiStackProps) {
     super(scope, id, props);
@@ -254,9 +257,12 @@ export class ApiStack extends Stack {
       ...workerDefs.map((w) => ({ id: w.id, group: 'workers', fn: this.workerFunctions[w.id], scope: this })),
       ...Object.values(this.pipeline.functions).map((fn) => ({ id: fn.node.id, group: 'pipeline', fn, scope: this.pipeline })),
     ];
+    // Daily drift detection of the stage's stacks in this region (lib/drift.ts), alarmed in the api area.
+    this.drift = new DriftDetection(this, 'DriftDetection', { settings, stacks: driftTargets(settings, this.routeStacks) });
     this.observability = new Observability(this, 'Observability', {
       settings,
       data,
+      driftRule: this.drift.rule,
       api: this.api,
       functions: watched,
       stateMachine: this.pipeline.stateMachine,

@@ -4,6 +4,7 @@ import type { EventRuleDef, RouteDef, WorkerDef } from '#catalog/types';
 import { ApiStack } from './api';
 import { DataStack } from './data';
 import { EdgeStack } from './edge';
+import { EdgeWatchStack } from './edge-watch';
 import { applyNag } from './nag';
 import { configKeys, parseStage, stageSettings, type StageName, type StageOverrides, type StageSettings } from './stage';
 
@@ -29,6 +30,8 @@ export interface BuiltStage {
   api: ApiStack;
   /** The us-east-1 stack of CloudFront's web ACL and certificate (edge protection on). */
   edge?: EdgeStack;
+  /** The us-east-1 stack of CloudFront's and the web ACL's alarms (edge protection on). */
+  edgeWatch?: EdgeWatchStack;
 }
 
 /** One stage's set of stacks: `Despacho-<stage>-data` (stateful) and `Despacho-<stage>-api`. */
@@ -71,23 +74,36 @@ export function buildApp(stage: StageName | string, opts: BuildOptions = {}): Bu
     data,
     edge,
     crossRegionReferences: !!edge,
+    terminationProtection: prod,
     corsOrigins,
     routes: opts.catalog?.routes,
     workers: opts.catalog?.workers,
   });
   // The API stack reaches some data resources by physical name, not only by reference.
   api.addStackDependency(data);
+  // CloudFront's and WAF's metrics are in us-east-1, and so must their alarms be.
+  const edgeWatch = edge && api.apiEdge.distribution
+    ? new EdgeWatchStack(app, `${settings.stackPrefix}-edge-watch`, {
+        stackName: `${settings.stackPrefix}-edge-watch`,
+        description: `Despacho ${settings.stage}: alarms of CloudFront and its web ACL (us-east-1)`,
+        env: { account: settings.config.account, region: 'us-east-1' },
+        settings,
+        distributionId: api.apiEdge.distribution.distributionId,
+        terminationProtection: prod,
+      })
+    : undefined;
 
   // The dashboard goes untagged: CloudFormation takes Tags on AWS::CloudWatch::Dashboard, but
   // cfn-lint's schema (1.51) does not yet, and its errors are fixed, never accepted.
   const untagged = { excludeResourceTypes: ['AWS::CloudWatch::Dashboard'] };
-  for (const stack of [data, api, ...(edge ? [edge] : [])]) {
+  const stacks = [data, api, ...(edge ? [edge] : []), ...(edgeWatch ? [edgeWatch] : [])];
+  for (const stack of stacks) {
     Tags.of(stack).add('project', 'despacho', untagged);
     Tags.of(stack).add('stage', settings.stage, untagged);
   }
-  for (const stack of [data, api, ...(edge ? [edge] : [])]) boundEveryRole(stack);
+  for (const stack of stacks) boundEveryRole(stack);
   if (opts.nag !== false) applyNag(app);
-  return { app, settings, data, api, edge };
+  return { app, settings, data, api, edge, edgeWatch };
 }
 
 /**

@@ -127,8 +127,6 @@ export class DataStack extends Stack {
         projectionType: dynamodb.ProjectionType.ALL,
       });
     }
-    const backupSchedule = tableBackupByStage[settings.stage];
-    if (backupSchedule) this.tableBackup = new TableBackup(this, 'TableBackup', { settings, table: this.table, schedule: backupSchedule });
 
     // --- Signing secrets key (issue 31) ---------------------------------------------------------
     // Webhook subscriptions' HMAC secrets and partner accounts' manifest signing secrets are
@@ -203,6 +201,12 @@ export class DataStack extends Stack {
       ],
       removalPolicy: settings.dataRemovalPolicy,
     });
+
+    // The table and the files (AWS Backup for S3 needs the bucket versioned: where it is not, only the table).
+    const backupSchedule = tableBackupByStage[settings.stage];
+    if (backupSchedule) {
+      this.tableBackup = new TableBackup(this, 'TableBackup', { settings, table: this.table, files: settings.versionedFiles ? this.filesBucket : undefined, schedule: backupSchedule });
+    }
 
     // --- Events ------------------------------------------------------------------------------
     this.bus = new events.EventBus(this, 'Bus', { eventBusName: this.names.bus });

@@ -10,6 +10,9 @@ import * as targets from 'aws-cdk-lib/aws-route53-targets';
 import * as secrets from 'aws-cdk-lib/aws-secretsmanager';
 import * as wafv2 from 'aws-cdk-lib/aws-wafv2';
 import { Construct } from 'constructs';
+import { routes as catalogRoutes } from '#catalog';
+import { fullPath } from '#catalog/routing';
+import type { RouteDef } from '#catalog/types';
 import { acknowledge } from './nag';
 import type { StageSettings } from './stage';
 
@@ -22,6 +25,39 @@ import type { StageSettings } from './stage';
  * edge, before API Gateway, a function or the table is paid for.
  */
 export const edgeLimits = { requestsPerIpPer5Minutes: 3000 } as const;
+
+/** The web ACL's name (also its CloudWatch metrics' WebACL dimension). */
+export const webAclName = (settings: StageSettings) => `${settings.namePrefix}-edge`;
+
+/**
+ * The managed rules that inspect a request's body for attack patterns (XSS, path traversal,
+ * remote file inclusion, the metadata address, Java deserialization, Log4J), with the label each
+ * adds (AWS WAF's managed rule groups documentation). Inside their groups they only label and
+ * count; `BodyRulesOutsideUploads` refuses a request they labelled unless its path is an upload
+ * route's (`uploadRoutes`): a workbook, a PDF or a manifest is data the functions parse, never
+ * HTML, a path or a URL, and its bytes may look like any of these patterns.
+ */
+export const wafBodyRules = [
+  { group: 'AWSManagedRulesCommonRuleSet', rule: 'CrossSiteScripting_BODY', label: 'awswaf:managed:aws:core-rule-set:CrossSiteScripting_Body' },
+  { group: 'AWSManagedRulesCommonRuleSet', rule: 'GenericLFI_BODY', label: 'awswaf:managed:aws:core-rule-set:GenericLFI_Body' },
+  { group: 'AWSManagedRulesCommonRuleSet', rule: 'GenericRFI_BODY', label: 'awswaf:managed:aws:core-rule-set:GenericRFI_Body' },
+  { group: 'AWSManagedRulesCommonRuleSet', rule: 'EC2MetaDataSSRF_BODY', label: 'awswaf:managed:aws:core-rule-set:EC2MetaDataSSRF_Body' },
+  { group: 'AWSManagedRulesKnownBadInputsRuleSet', rule: 'JavaDeserializationRCE_BODY', label: 'awswaf:managed:aws:known-bad-inputs:JavaDeserializationRCE_Body' },
+  { group: 'AWSManagedRulesKnownBadInputsRuleSet', rule: 'Log4JRCE_BODY', label: 'awswaf:managed:aws:known-bad-inputs:Log4JRCE_Body' },
+] as const;
+
+/** The routes whose bodies are files or whole manifests (catalog ids): the body rules only count on them. */
+export const uploadRoutes = ['CouriersSubmit', 'ManifestsCreate', 'ManifestStorageUpload', 'DocumentsUpload', 'DocumentsSupersede', 'AdminTariffImport'] as const;
+
+/** One regular expression for the upload routes' paths (path parameters as one segment), as the web ACL matches the URI path. */
+export function uploadPathPattern(routes: readonly RouteDef[] = catalogRoutes): string {
+  const paths = uploadRoutes.map((id) => {
+    const route = routes.find((r) => r.id === id);
+    if (!route) throw new Error(`uploadRoutes names ${id}, which the catalog has not`);
+    return fullPath(route).replace(/[.+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+');
+  });
+  return `^(${[...new Set(paths)].join('|')})$`;
+}
 
 /** Hosted zone of the configuration, when it names one. */
 function zoneOf(scope: Construct, settings: StageSettings): route53.IHostedZone | undefined {
@@ -50,25 +86,28 @@ export class EdgeStack extends Stack {
   constructor(scope: Construct, id: string, props: EdgeStackProps) {
     super(scope, id, { ...props, crossRegionReferences: true });
     const { settings } = props;
-    const managed = (name: string, priority: number, excluded: string[] = []): wafv2.CfnWebACL.RuleProperty => ({
+    // The managed rule groups count rather than block while the stage's wafManagedRules is
+    // `count` (every stage's default, lib/stages.ts); the rate limit per IP blocks in either.
+    const enforce = settings.config.wafManagedRules === 'block';
+    const managed = (name: string, priority: number, counted: readonly string[] = []): wafv2.CfnWebACL.RuleProperty => ({
       name,
       priority,
       statement: {
         managedRuleGroupStatement: {
           vendorName: 'AWS',
           name,
-          ...(excluded.length ? { ruleActionOverrides: excluded.map((n) => ({ name: n, actionToUse: { count: {} } })) } : {}),
+          ...(counted.length ? { ruleActionOverrides: counted.map((n) => ({ name: n, actionToUse: { count: {} } })) } : {}),
         },
       },
-      overrideAction: { none: {} },
+      overrideAction: enforce ? { none: {} } : { count: {} },
       visibilityConfig: { sampledRequestsEnabled: true, cloudWatchMetricsEnabled: true, metricName: name },
     });
     const acl = new wafv2.CfnWebACL(this, 'WebAcl', {
-      name: `${settings.namePrefix}-edge`,
-      description: `Despacho ${settings.stage}: managed rules and a rate limit per IP in front of the API`,
+      name: webAclName(settings),
+      description: `Despacho ${settings.stage}: managed rules ${enforce ? 'blocking' : 'counting'}, and a rate limit per IP in front of the API`,
       scope: 'CLOUDFRONT',
       defaultAction: { allow: {} },
-      visibilityConfig: { sampledRequestsEnabled: true, cloudWatchMetricsEnabled: true, metricName: `${settings.namePrefix}-edge` },
+      visibilityConfig: { sampledRequestsEnabled: true, cloudWatchMetricsEnabled: true, metricName: webAclName(settings) },
       rules: [
         {
           name: 'RatePerIp',
@@ -80,8 +119,24 @@ export class EdgeStack extends Stack {
         managed('AWSManagedRulesAmazonIpReputationList', 1),
         // SizeRestrictions_BODY blocks bodies over 8 KB: the API takes manifests and documents up
         // to 10 MB, whose size the functions check themselves (413), so that rule only counts.
-        managed('AWSManagedRulesCommonRuleSet', 2, ['SizeRestrictions_BODY']),
-        managed('AWSManagedRulesKnownBadInputsRuleSet', 3),
+        // The body rules (wafBodyRules) only label and count inside the groups; the rule after
+        // them refuses what they matched, except on the upload routes, whose bodies are files.
+        managed('AWSManagedRulesCommonRuleSet', 2, ['SizeRestrictions_BODY', ...wafBodyRules.filter((r) => r.group === 'AWSManagedRulesCommonRuleSet').map((r) => r.rule)]),
+        managed('AWSManagedRulesKnownBadInputsRuleSet', 3, wafBodyRules.filter((r) => r.group === 'AWSManagedRulesKnownBadInputsRuleSet').map((r) => r.rule)),
+        {
+          name: 'BodyRulesOutsideUploads',
+          priority: 4,
+          statement: {
+            andStatement: {
+              statements: [
+                { orStatement: { statements: wafBodyRules.map((r) => ({ labelMatchStatement: { scope: 'LABEL', key: r.label } })) } },
+                { notStatement: { statement: { regexMatchStatement: { fieldToMatch: { uriPath: {} }, regexString: uploadPathPattern(), textTransformations: [{ priority: 0, type: 'NONE' }] } } } },
+              ],
+            },
+          },
+          action: enforce ? { block: {} } : { count: {} },
+          visibilityConfig: { sampledRequestsEnabled: true, cloudWatchMetricsEnabled: true, metricName: 'BodyRulesOutsideUploads' },
+        },
       ],
     });
     this.webAclArn = acl.attrArn;

@@ -1,12 +1,14 @@
 import { Aws, Duration, Stack } from 'aws-cdk-lib';
 import type * as apigwv2 from 'aws-cdk-lib/aws-apigatewayv2';
+import * as budgets from 'aws-cdk-lib/aws-budgets';
 import * as cw from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
+import * as events from 'aws-cdk-lib/aws-events';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as kms from 'aws-cdk-lib/aws-kms';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as sns from 'aws-cdk-lib/aws-sns';
-import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
+import { EmailSubscription, UrlSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import type * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
 import type { QueueName } from '#catalog/types';
@@ -15,6 +17,8 @@ import { alarmAreaMap, alarmAreaNames, alarmAreas, anyInAlarm, routeArea, ruleCh
 import { alarmThresholds as th } from './alarm-thresholds';
 import { pascal, type CatalogQueue, type DataStack } from './data';
 import type { CatalogFunction } from './functions';
+import { failedJobsRuleName } from './backup';
+import { runbookLink } from './runbook-links';
 import type { StageSettings } from './stage';
 
 /** A function the stage watches: every route, the authorizer, the fallback, every worker and pipeline task. */
@@ -31,13 +35,15 @@ export interface WatchedFunction {
 export interface ObservabilityProps {
   settings: StageSettings;
   data: DataStack;
+  /** The rule that matches drift detections which found a stage's stack DRIFTED (lib/drift.ts). */
+  driftRule?: events.IRule;
   api: apigwv2.HttpApi;
   functions: WatchedFunction[];
   stateMachine: sfn.StateMachine;
 }
 
 /** What an alarm watches, for the runbook and the tests: `function`, `queue`, `api`, `pipeline`, `business`. */
-export type AlarmSubject = 'function' | 'queue' | 'api' | 'pipeline' | 'business';
+export type AlarmSubject = 'function' | 'queue' | 'api' | 'pipeline' | 'business' | 'platform';
 
 export interface StageAlarm {
   subject: AlarmSubject;
@@ -60,6 +66,9 @@ interface RuleInput {
 
 const period = Duration.minutes(th.periodMinutes);
 
+/** The table operations the functions call (lambdas/infra), whose throttles and system errors are summed. */
+export const dynamodbOperations = ['GetItem', 'BatchGetItem', 'Query', 'Scan', 'PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem', 'TransactWriteItems', 'TransactGetItems'] as const;
+
 /**
  * A stage's alarms, their SNS topic and its dashboard, generated from the catalog: every function
  * (routes, authorizer, fallback, workers, pipeline tasks) gets its error, throttle and duration
@@ -73,6 +82,8 @@ const period = Duration.minutes(th.periodMinutes);
  */
 export class Observability extends Construct {
   readonly topic: sns.ITopic;
+  /** The account's monthly AWS Budget, where the stage sets `budgetMonthlyUsd`. */
+  readonly budget?: budgets.CfnBudget;
   readonly dashboard: cw.Dashboard;
   readonly alarms: StageAlarm[] = [];
   /** The composite alarm of each area that has alarms, and the alarms its rule names. */
@@ -89,13 +100,15 @@ export class Observability extends Construct {
 
     // --- Notifications ----------------------------------------------------------------------
     // The stage configuration's subscribers (lib/stages.ts, -c alarmEmail / alarmTopicArn).
-    this.topic = alarmTopic(this, settings, { emails: settings.config.alarmEmails, topicArn: settings.config.alarmTopicArn });
+    this.topic = alarmTopic(this, settings, { emails: settings.config.alarmEmails, topicArn: settings.config.alarmTopicArn, httpsEndpoints: settings.config.alarmHttpsEndpoints });
     this.action = new SnsAction(this.topic);
+    if (settings.config.budgetMonthlyUsd) this.budget = accountBudget(this, settings, this.topic, !settings.config.alarmTopicArn);
 
     // --- Alarms -------------------------------------------------------------------------------
     for (const f of functions) this.functionAlarms(f);
     for (const [name, q] of this.queues) this.queueAlarms(name, q);
     this.apiAlarms(api);
+    this.platformAlarms(data, props.driftRule);
     this.add(alarmAreaMap.pipeline, 'pipeline', 'manifest-pipeline', 'executions-failed', this, 'PipelineFailedAlarm', {
       metric: stateMachine.metricFailed({ period, statistic: 'Sum' }),
       threshold: th.pipeline.executionsFailed,
@@ -131,7 +144,7 @@ export class Observability extends Construct {
     const name = `${this.settings.namePrefix}-${target}-${kind}`;
     const alarm = new cw.Alarm(scope, id, {
       alarmName: name,
-      alarmDescription: `${o.description} Area: ${alarmAreas[area].title}. Runbook: docs/operators/runbook.md, ${kind}.`,
+      alarmDescription: `${o.description} Area: ${alarmAreas[area].title}. Runbook: ${runbookLink(this.settings, kind)}`,
       metric: o.metric,
       threshold: o.threshold,
       comparisonOperator: o.operator ?? cw.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
@@ -173,7 +186,7 @@ export class Observability extends Construct {
     const { title, covers } = alarmAreas[area];
     const composite = new cw.CompositeAlarm(this, `${pascal(area)}AreaAlarm`, {
       compositeAlarmName: name,
-      alarmDescription: `${title}: ${covers}. In alarm while any of its alarms is; the notification's reason names the one that fired. Runbook: docs/operators/runbook.md, area ${area}.`,
+      alarmDescription: `${title}: ${covers}. In alarm while any of its alarms is; the notification's reason names the one that fired. Runbook: ${runbookLink(this.settings, `area-${area}`)}`,
       alarmRule: cw.AlarmRule.fromString(anyInAlarm(inputs.map((i) => i.name))),
     });
     composite.node.addDependency(...inputs.map((i) => i.alarm));
@@ -271,6 +284,55 @@ export class Observability extends Construct {
       threshold: th.api.p99LatencyMs,
       description: `The API's p99 latency reached ${th.api.p99LatencyMs} ms.`,
     });
+  }
+
+  /**
+   * What every area stands on, in the api area: the table's throttled requests and system errors
+   * (summed over the operations the functions call: an alarm's math takes at most 10 metrics), the
+   * account's claimed Lambda concurrency against its quota, backup and copy jobs that failed
+   * (where the stage backs up), and stacks found drifted.
+   */
+  private platformAlarms(data: DataStack, driftRule?: events.IRule) {
+    const area = alarmAreaMap.platform;
+    const table = data.names.table;
+    const byOperation = (metricName: string) => {
+      const usingMetrics = Object.fromEntries(
+        dynamodbOperations.map((op, i) => [`o${i}`, new cw.Metric({ namespace: 'AWS/DynamoDB', metricName, dimensionsMap: { TableName: table, Operation: op }, period, statistic: 'Sum' })]),
+      );
+      return new cw.MathExpression({ expression: `SUM([${Object.keys(usingMetrics).join(',')}])`, usingMetrics, period, label: metricName });
+    };
+    this.add(area, 'platform', 'dynamodb', 'throttled-requests', this, 'DynamodbThrottledRequestsAlarm', {
+      metric: byOperation('ThrottledRequests'),
+      threshold: th.platform.dynamodbThrottledRequests,
+      description: `The table ${table} throttled ${th.platform.dynamodbThrottledRequests} requests or more (a hot key, or a table or account limit).`,
+    });
+    this.add(area, 'platform', 'dynamodb', 'system-errors', this, 'DynamodbSystemErrorsAlarm', {
+      metric: byOperation('SystemErrors'),
+      threshold: th.platform.dynamodbSystemErrors,
+      description: `DynamoDB failed requests to ${table} with errors of its own (HTTP 500).`,
+    });
+    const quota = this.settings.config.accountConcurrencyQuota;
+    const near = Math.floor(quota * th.platform.accountConcurrencyOfQuota);
+    this.add(area, 'platform', 'account', 'concurrency-near-quota', this, 'AccountConcurrencyAlarm', {
+      // Claimed: reserved concurrency counts whether it runs or not, so this is what a new invocation competes for.
+      metric: new cw.Metric({ namespace: 'AWS/Lambda', metricName: 'ClaimedAccountConcurrency', period, statistic: 'Maximum' }),
+      threshold: near,
+      description: `The account's claimed Lambda concurrency reached ${near} of its quota of ${quota} (accountConcurrencyQuota): past the quota every function is throttled.`,
+    });
+    if (data.tableBackup) {
+      this.add(area, 'platform', 'backup', 'jobs-failed', this, 'BackupJobsFailedAlarm', {
+        metric: new cw.Metric({ namespace: 'AWS/Events', metricName: 'MatchedEvents', dimensionsMap: { RuleName: failedJobsRuleName(this.settings) }, period, statistic: 'Sum' }),
+        threshold: th.platform.backupJobsFailed,
+        description: `An AWS Backup backup or copy job failed, was aborted or expired (rule ${failedJobsRuleName(this.settings)}).`,
+      });
+    }
+    if (driftRule) {
+      this.add(area, 'platform', 'stacks', 'drift', this, 'StacksDriftAlarm', {
+        metric: new cw.Metric({ namespace: 'AWS/Events', metricName: 'MatchedEvents', dimensionsMap: { RuleName: driftRule.ruleName }, period, statistic: 'Sum' }),
+        threshold: th.platform.stacksDrifted,
+        description: 'A daily drift detection found a stack of the stage changed outside CloudFormation.',
+      });
+    }
   }
 
   /** A business metric (lambdas/shared/metric-names.ts) with the dimensions the services send. */
@@ -383,11 +445,15 @@ function kebab(id: string): string {
  * topic only with a customer managed key whose policy lets it (the AWS managed SNS key does not).
  * Each address of `emails` is subscribed (AWS e-mails a confirmation first).
  */
-export function alarmTopic(scope: Construct, settings: StageSettings, o: { emails?: readonly string[]; topicArn?: string } = {}): sns.ITopic {
+export function alarmTopic(scope: Construct, settings: StageSettings, o: { emails?: readonly string[]; topicArn?: string; httpsEndpoints?: readonly string[]; topicName?: string } = {}): sns.ITopic {
   const emails = [...new Set(o.emails ?? [])];
+  const subscribe = (topic: sns.ITopic) => {
+    for (const email of emails) topic.addSubscription(new EmailSubscription(email));
+    for (const url of new Set(o.httpsEndpoints ?? [])) topic.addSubscription(new UrlSubscription(url, { protocol: sns.SubscriptionProtocol.HTTPS }));
+  };
   if (o.topicArn) {
     const topic = sns.Topic.fromTopicArn(scope, 'AlarmsTopic', o.topicArn);
-    for (const email of emails) topic.addSubscription(new EmailSubscription(email));
+    subscribe(topic);
     return topic;
   }
   const key = new kms.Key(scope, 'AlarmsKey', {
@@ -400,12 +466,47 @@ export function alarmTopic(scope: Construct, settings: StageSettings, o: { email
   const sameAccount = { StringEquals: { 'aws:SourceAccount': Aws.ACCOUNT_ID } };
   key.addToResourcePolicy(new iam.PolicyStatement({ principals: [cloudwatch], actions: ['kms:Decrypt', 'kms:GenerateDataKey*'], resources: ['*'], conditions: sameAccount }));
   const topic = new sns.Topic(scope, 'AlarmsTopic', {
-    topicName: `${settings.namePrefix}-alarms`,
+    topicName: o.topicName ?? `${settings.namePrefix}-alarms`,
     displayName: `Despacho ${settings.stage} alarms`,
     masterKey: key,
     enforceSSL: true,
   });
   topic.addToResourcePolicy(new iam.PolicyStatement({ principals: [cloudwatch], actions: ['sns:Publish'], resources: [topic.topicArn], conditions: sameAccount }));
-  for (const email of emails) topic.addSubscription(new EmailSubscription(email));
+  subscribe(topic);
   return topic;
+}
+
+/** When the budget notifies: forecast to pass 80% of the month's amount, and actually past it. */
+export const budgetNotifications = [
+  { notificationType: 'FORECASTED', threshold: 80 },
+  { notificationType: 'ACTUAL', threshold: 100 },
+] as const;
+
+/**
+ * A monthly cost budget of the account (`budgetMonthlyUsd`), which notifies the alarm topic and
+ * `budgetEmails`. It covers the whole account: one account per stage is the documented default
+ * (docs/operators/deploy.md), so the account's cost is the stage's. With the stage's own topic
+ * (`ownTopic`), its policy and its key's let AWS Budgets publish; an `alarmTopicArn` must let
+ * budgets.amazonaws.com publish itself.
+ */
+function accountBudget(scope: Construct, settings: StageSettings, topic: sns.ITopic, ownTopic: boolean): budgets.CfnBudget {
+  if (ownTopic) {
+    const principal = new iam.ServicePrincipal('budgets.amazonaws.com');
+    const sameAccount = { StringEquals: { 'aws:SourceAccount': Aws.ACCOUNT_ID } };
+    topic.addToResourcePolicy(new iam.PolicyStatement({ principals: [principal], actions: ['sns:Publish'], resources: [topic.topicArn], conditions: sameAccount }));
+    (topic as sns.Topic).masterKey?.addToResourcePolicy(new iam.PolicyStatement({ principals: [principal], actions: ['kms:Decrypt', 'kms:GenerateDataKey*'], resources: ['*'], conditions: sameAccount }));
+  }
+  const subscribers = [{ subscriptionType: 'SNS', address: topic.topicArn }, ...settings.config.budgetEmails.map((address) => ({ subscriptionType: 'EMAIL', address }))];
+  return new budgets.CfnBudget(scope, 'Budget', {
+    budget: {
+      budgetName: `${settings.namePrefix}-monthly`,
+      budgetType: 'COST',
+      timeUnit: 'MONTHLY',
+      budgetLimit: { amount: settings.config.budgetMonthlyUsd!, unit: 'USD' },
+    },
+    notificationsWithSubscribers: budgetNotifications.map((n) => ({
+      notification: { notificationType: n.notificationType, comparisonOperator: 'GREATER_THAN', threshold: n.threshold, thresholdType: 'PERCENTAGE' },
+      subscribers,
+    })),
+  });
 }

@@ -40,6 +40,14 @@ export const configKeys = [
   'originClientCertificateArn',
   'originTruststoreUri',
   'reservedConcurrency',
+  'wafManagedRules',
+  'docsBaseUrl',
+  'alarmHttpsEndpoints',
+  'accountConcurrencyQuota',
+  'backupCopyVaultArn',
+  'backupCopyRetentionDays',
+  'budgetMonthlyUsd',
+  'budgetEmails',
 ] as const;
 export type ConfigKey = (typeof configKeys)[number];
 
@@ -79,7 +87,7 @@ function flag(v: unknown): boolean | undefined {
 export function resolveStageConfig(stage: StageName, overrides: StageOverrides = {}, env: Record<string, string | undefined> = process.env): StageConfig {
   const base = stageConfigs[stage];
   const problems: string[] = [];
-  const c: StageConfig = { ...base, corsOrigins: [...base.corsOrigins], alarmEmails: [...base.alarmEmails] };
+  const c: StageConfig = { ...base, corsOrigins: [...base.corsOrigins], alarmEmails: [...base.alarmEmails], alarmHttpsEndpoints: [...base.alarmHttpsEndpoints], budgetEmails: [...base.budgetEmails] };
   if (!unset(env.DESPACHO_TRACING)) {
     const t = flag(env.DESPACHO_TRACING);
     if (t === undefined || !['on', 'off'].includes(String(env.DESPACHO_TRACING).trim().toLowerCase())) problems.push(`DESPACHO_TRACING=${JSON.stringify(env.DESPACHO_TRACING)}: use on or off`);
@@ -141,6 +149,39 @@ export function resolveStageConfig(stage: StageName, overrides: StageOverrides =
     if (r === undefined) problems.push(`reservedConcurrency ${JSON.stringify(o.reservedConcurrency)}: use on or off`);
     else c.reservedConcurrency = r;
   }
+
+  if (o.wafManagedRules !== undefined) {
+    const w = String(o.wafManagedRules).trim().toLowerCase();
+    if (w !== 'count' && w !== 'block') problems.push(`wafManagedRules ${JSON.stringify(o.wafManagedRules)}: use count or block`);
+    else c.wafManagedRules = w;
+  }
+  if (o.docsBaseUrl !== undefined) c.docsBaseUrl = String(o.docsBaseUrl).trim();
+  else if (c.docsBaseUrl === undefined && !unset(env.GITHUB_REPOSITORY)) c.docsBaseUrl = `${env.GITHUB_SERVER_URL || 'https://github.com'}/${env.GITHUB_REPOSITORY}/blob/main/docs/operators/`;
+  if (c.docsBaseUrl !== undefined) {
+    if (!c.docsBaseUrl.endsWith('/')) c.docsBaseUrl += '/';
+    if (!/^https:\/\/[^/\s]+\/\S*$/.test(c.docsBaseUrl)) problems.push(`docsBaseUrl ${JSON.stringify(c.docsBaseUrl)}: an https URL of the docs/operators/ folder`);
+  }
+  if (o.alarmHttpsEndpoints !== undefined) c.alarmHttpsEndpoints = list(o.alarmHttpsEndpoints);
+  for (const url of c.alarmHttpsEndpoints) {
+    if (!/^https:\/\/[^/\s]+(\/\S*)?$/.test(url)) problems.push(`alarmHttpsEndpoints: ${JSON.stringify(url)} is not an https URL`);
+  }
+  if (o.accountConcurrencyQuota !== undefined) c.accountConcurrencyQuota = Number(o.accountConcurrencyQuota);
+  if (!(Number.isInteger(c.accountConcurrencyQuota) && c.accountConcurrencyQuota >= 10)) problems.push(`accountConcurrencyQuota ${JSON.stringify(o.accountConcurrencyQuota ?? c.accountConcurrencyQuota)}: the account's Lambda concurrency quota, a whole number from 10`);
+  if (o.backupCopyVaultArn !== undefined) c.backupCopyVaultArn = String(o.backupCopyVaultArn).trim();
+  if (c.backupCopyVaultArn !== undefined) {
+    const m = /^arn:aws[a-z-]*:backup:([a-z0-9-]+):(\d{12}):backup-vault:[A-Za-z0-9_.-]{2,50}$/.exec(c.backupCopyVaultArn);
+    if (!m) problems.push(`backupCopyVaultArn ${JSON.stringify(c.backupCopyVaultArn)}: not an AWS Backup vault ARN`);
+    else if (c.region && c.account && m[1] === c.region && m[2] === c.account) problems.push(`backupCopyVaultArn: the copy must leave the stage's region or account (${c.region}, ${c.account})`);
+  }
+  if (o.backupCopyRetentionDays !== undefined) c.backupCopyRetentionDays = Number(o.backupCopyRetentionDays);
+  if (!(Number.isInteger(c.backupCopyRetentionDays) && c.backupCopyRetentionDays >= 1)) problems.push(`backupCopyRetentionDays ${JSON.stringify(o.backupCopyRetentionDays ?? c.backupCopyRetentionDays)}: whole days, 1 or more`);
+  if (o.budgetMonthlyUsd !== undefined) c.budgetMonthlyUsd = Number(o.budgetMonthlyUsd);
+  if (c.budgetMonthlyUsd !== undefined && !(Number.isFinite(c.budgetMonthlyUsd) && c.budgetMonthlyUsd > 0)) problems.push(`budgetMonthlyUsd ${JSON.stringify(o.budgetMonthlyUsd ?? c.budgetMonthlyUsd)}: an amount in USD above 0`);
+  if (o.budgetEmails !== undefined) c.budgetEmails = list(o.budgetEmails);
+  for (const email of c.budgetEmails) {
+    if (!/^[^@\s,;]+@[^@\s,;]+\.[^@\s,;]+$/.test(email) || email.length > 254) problems.push(`budgetEmails: ${JSON.stringify(email)} is not an e-mail address`);
+  }
+  if (c.budgetEmails.length > 10) problems.push('budgetEmails: AWS Budgets e-mails at most 10 addresses a notification');
 
   // Rules between settings.
   if ((c.hostedZoneId === undefined) !== (c.hostedZoneName === undefined)) problems.push('hostedZoneId and hostedZoneName go together');

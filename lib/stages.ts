@@ -68,6 +68,37 @@ export interface StageConfig {
    * account's quota (10) refuses it, so dev leaves it off.
    */
   reservedConcurrency: boolean;
+  /**
+   * What the web ACL's AWS managed rule groups do with a request they match: `count` (they label
+   * and count it, WAF logs it, nothing is refused) or `block`. Every stage starts in `count`: a
+   * managed rule that refused a real manifest, workbook or PDF would be a silent 403, so switch to
+   * `block` once the counted matches in the WAF log are understood (docs/operators/deploy.md,
+   * "WAF managed rules: count, then block"). The rate limit per IP blocks in either.
+   */
+  wafManagedRules: 'count' | 'block';
+  /**
+   * Where the operator docs are read, ending in `/` (e.g.
+   * `https://github.com/<org>/<repo>/blob/main/docs/operators/`): every alarm's description links
+   * its runbook entry under it. Unset, the synth takes GitHub Actions' repository
+   * (GITHUB_SERVER_URL/GITHUB_REPOSITORY, branch main) and otherwise writes the repository path.
+   */
+  docsBaseUrl?: string;
+  /** HTTPS endpoints subscribed to the alarm topics (a pager's SNS integration URL, e.g. PagerDuty's or Opsgenie's). */
+  alarmHttpsEndpoints: string[];
+  /** The account's Lambda concurrency quota: the account-concurrency alarm fires at 80% of it claimed. */
+  accountConcurrencyQuota: number;
+  /**
+   * An AWS Backup vault in another region or account (its ARN) where every recovery point of the
+   * stage's backup plan is copied. Its access policy must let this account copy into it
+   * (docs/operators/runbook.md, "Restore drill").
+   */
+  backupCopyVaultArn?: string;
+  /** Days each copy is kept in `backupCopyVaultArn`. */
+  backupCopyRetentionDays: number;
+  /** A monthly AWS Budget for the account, USD (unset: no budget); it notifies at 80% forecast and 100% actual. */
+  budgetMonthlyUsd?: number;
+  /** Who the budget e-mails (besides the alarm topic it notifies). */
+  budgetEmails: string[];
 }
 
 export const stageNames = ['dev', 'staging', 'prod'] as const;
@@ -82,6 +113,11 @@ export const stageConfigs: Record<StageName, StageConfig> = {
     tracingSampleRate: 1,
     edgeProtection: false,
     reservedConcurrency: false,
+    wafManagedRules: 'count',
+    alarmHttpsEndpoints: [],
+    accountConcurrencyQuota: 1000,
+    backupCopyRetentionDays: 35,
+    budgetEmails: [],
   },
   staging: {
     corsOrigins: ['*'],
@@ -91,6 +127,11 @@ export const stageConfigs: Record<StageName, StageConfig> = {
     tracingSampleRate: 0.2,
     edgeProtection: false,
     reservedConcurrency: false,
+    wafManagedRules: 'count',
+    alarmHttpsEndpoints: [],
+    accountConcurrencyQuota: 1000,
+    backupCopyRetentionDays: 35,
+    budgetEmails: [],
   },
   prod: {
     // account, region, corsOrigins and an alarm subscriber are the deploying team's to give
@@ -102,5 +143,10 @@ export const stageConfigs: Record<StageName, StageConfig> = {
     tracingSampleRate: 0.05,
     edgeProtection: true,
     reservedConcurrency: true,
+    wafManagedRules: 'count',
+    alarmHttpsEndpoints: [],
+    accountConcurrencyQuota: 1000,
+    backupCopyRetentionDays: 90,
+    budgetEmails: [],
   },
 };

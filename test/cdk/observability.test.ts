@@ -208,7 +208,7 @@ describe('areas: one composite alarm each notifies', { timeout: 60_000 }, () => 
     for (const [n, c] of notifying) {
       expect(c.props.AlarmActions, n).toEqual([{ Ref: topicId }]);
       expect(c.props.OKActions, n).toEqual([{ Ref: topicId }]);
-      expect(c.props.AlarmDescription, n).toMatch(/Runbook: docs\/operators\/runbook\.md, area \w+\./);
+      expect(c.props.AlarmDescription, n).toMatch(/Runbook: https:\/\/\S+\/runbook\.md#area-\w+$/);
       expect(c.props.AlarmDescription.length, n).toBeLessThanOrEqual(1024);
     }
     for (const [n, c] of Object.entries(composites)) if (!c.props.AlarmActions) expect([c.props.OKActions, c.props.InsufficientDataActions], n).toEqual([undefined, undefined]);

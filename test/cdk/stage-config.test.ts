@@ -75,6 +75,14 @@ describe('stages as configuration', () => {
       originClientCertificateArn: 'arn:aws:acm:us-east-1:222222222222:certificate/5e0b7c2a-8f41-4c1e-9d3a-6b2f0e1c7d90',
       originTruststoreUri: 's3://truststore-bucket/ca/origin.pem',
       reservedConcurrency: 'on',
+      wafManagedRules: 'block',
+      docsBaseUrl: 'https://docs.example.org/operators',
+      alarmHttpsEndpoints: 'https://events.example.org/hook',
+      accountConcurrencyQuota: '2000',
+      backupCopyVaultArn: 'arn:aws:backup:us-east-2:222222222222:backup-vault:copy',
+      backupCopyRetentionDays: '60',
+      budgetMonthlyUsd: '300',
+      budgetEmails: 'finance@example.org',
     };
     expect(Object.keys(given).sort()).toEqual([...configKeys].sort());
     expect(resolveStageConfig('staging', given)).toEqual({
@@ -94,6 +102,14 @@ describe('stages as configuration', () => {
       originClientCertificateArn: given.originClientCertificateArn,
       originTruststoreUri: given.originTruststoreUri,
       reservedConcurrency: true,
+      wafManagedRules: 'block',
+      docsBaseUrl: 'https://docs.example.org/operators/',
+      alarmHttpsEndpoints: ['https://events.example.org/hook'],
+      accountConcurrencyQuota: 2000,
+      backupCopyVaultArn: given.backupCopyVaultArn,
+      backupCopyRetentionDays: 60,
+      budgetMonthlyUsd: 300,
+      budgetEmails: ['finance@example.org'],
     });
     const bad = {
       account: 'x',
@@ -107,6 +123,14 @@ describe('stages as configuration', () => {
       originClientCertificateArn: 'cert',
       originTruststoreUri: 'https://bucket/key',
       reservedConcurrency: 'some',
+      wafManagedRules: 'sometimes',
+      docsBaseUrl: 'http://docs',
+      alarmHttpsEndpoints: 'mailto:x',
+      accountConcurrencyQuota: '5',
+      backupCopyVaultArn: 'vault',
+      backupCopyRetentionDays: '0',
+      budgetMonthlyUsd: '-1',
+      budgetEmails: 'nobody',
     };
     const problems = (() => {
       try {
@@ -164,8 +188,9 @@ describe('the synthesized stages', { timeout: 120_000 }, () => {
     for (const t of templates(prod)) {
       const text = JSON.stringify(t.toJSON());
       for (const account of text.match(/(?<![\w.])\d{12}(?![\w.])/g) ?? []) expect(account).toBe('111111111111');
-      // CloudFront reads its web ACL and certificate in us-east-1 only: the one region not configured.
-      for (const region of text.match(/\b(us|sa|eu|ap|ca|me|af|il|mx)-(east|west|south|north|central|southeast|northeast)-\d\b/g) ?? []) expect(['sa-east-1', 'us-east-1']).toContain(region);
+      // CloudFront reads its web ACL and certificate in us-east-1 only: the one region not configured
+      // (us-west-2 is the backup copy vault's, which the configuration gives).
+      for (const region of text.match(/\b(us|sa|eu|ap|ca|me|af|il|mx)-(east|west|south|north|central|southeast|northeast)-\d\b/g) ?? []) expect(['sa-east-1', 'us-east-1', 'us-west-2']).toContain(region);
     }
     expect(prod.api.region).toBe('sa-east-1');
     expect(prod.api.account).toBe('111111111111');

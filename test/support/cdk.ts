@@ -17,6 +17,9 @@ export const referenceProd: StageOverrides = {
   corsOrigins: 'https://console.example.com',
   originClientCertificateArn: 'arn:aws:acm:us-east-1:111111111111:certificate/5e0b7c2a-8f41-4c1e-9d3a-6b2f0e1c7d90',
   originTruststoreUri: 's3://despacho-prod-truststore-111111111111/origin-ca.pem',
+  backupCopyVaultArn: 'arn:aws:backup:us-west-2:111111111111:backup-vault:despacho-prod-copy',
+  budgetMonthlyUsd: 500,
+  docsBaseUrl: 'https://github.com/example/despacho/blob/main/docs/operators/',
 };
 
 /**
@@ -35,7 +38,7 @@ export function stageApp(stage: string, opts: Omit<BuildOptions, 'app'> = {}, ou
 
 /**
  * Synthesizes one stage into `outdir` and answers the paths of every template it wrote: the
- * data and api stacks, the edge stack when the stage has one, and each nested stack of the api
+ * data and api stacks, the edge and edge-watch stacks when the stage has them, and each nested stack of the api
  * stack (as `cdk synth` writes them).
  */
 export function writeStageTemplates(stage: string, outdir: string): string[] {
@@ -45,7 +48,7 @@ export function writeStageTemplates(stage: string, outdir: string): string[] {
     .filter((f) => f.endsWith('.template.json'))
     .sort()
     .map((f) => join(outdir, f));
-  const expected = 2 + (built.edge ? 1 : 0) + Object.keys(built.api.routeStacks).length;
+  const expected = 2 + (built.edge ? 1 : 0) + (built.edgeWatch ? 1 : 0) + Object.keys(built.api.routeStacks).length;
   if (files.length !== expected) throw new Error(`${stage}: expected ${expected} templates in ${outdir}, found ${files.length}`);
   return files;
 }
