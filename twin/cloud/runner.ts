@@ -133,6 +133,9 @@ export class Runner {
     await Promise.allSettled(this.loops);
   }
 
+  /** What came due and the lane knowingly does not play (a schedule calling CloudFormation). */
+  readonly notPlayed: { at: string; what: string }[] = [];
+
   private fault(what: string) {
     this.faults.push({ at: this.now().toISOString(), what });
   }
@@ -250,6 +253,11 @@ export class Runner {
     if (!due || this.fired.has(due)) return;
     this.fired.add(due);
     const target = s.Target!;
+    if (target.Arn?.startsWith(notPlayedTarget)) {
+      // The daily drift check calls CloudFormation, which the lane has not: noted, not played.
+      this.notPlayed.push({ at: now.toISOString(), what: `schedule ${id}: ${target.Arn}` });
+      return;
+    }
     if (!target.Arn?.startsWith('arn:aws:sqs:')) return this.fault(`schedule ${id}: target ${target.Arn}, which the lane does not deliver to`);
     await this.c.sqs.send(new SendMessageCommand({ QueueUrl: this.queueUrl(target.Arn), MessageBody: target.Input ?? '{}' }));
     if (at && s.ActionAfterCompletion === 'DELETE') await this.c.scheduler.send(new DeleteScheduleCommand({ Name: s.Name!, GroupName: s.GroupName }));
@@ -300,6 +308,9 @@ export class Runner {
   }
 }
 
+/** A Scheduler universal target the lane does not play: CloudFormation, for the stacks' daily drift check (lib/drift.ts). */
+const notPlayedTarget = 'arn:aws:scheduler:::aws-sdk:cloudformation:';
+
 /** `yyyy-mm-ddThh:mm:ss`, a real date and time, as EventBridge Scheduler takes it. */
 export function parseAt(text: string): Date | undefined {
   const m = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})$/.exec(text);
@@ -312,22 +323,27 @@ export function parseAt(text: string): Date | undefined {
 
 /**
  * The minute a `cron(...)` schedule fires in, when `now` falls in it; undefined when not; null for
- * an expression the lane does not evaluate. The lane reads the forms the stack writes: a minute
- * field (`0`, `*`, `*\/15`, `0/15`, `0,30`) with `*` or `?` in every other field.
+ * an expression the lane does not evaluate. The lane reads the forms the stacks write: a minute
+ * and an hour field (`0`, `*`, `*\/15`, `0/15`, `0,30`) with `*` or `?` in every other field.
  */
 export function cronMinuteDue(fields: string, now: Date): string | undefined | null {
-  const [minute, ...rest] = fields.trim().split(/\s+/);
-  if (rest.length !== 5 || rest.some((f) => f !== '*' && f !== '?')) return null;
-  const m = now.getUTCMinutes();
-  const matches = minute.split(',').every((part) => /^(\*|\d+)(\/\d+)?$/.test(part))
-    ? minute.split(',').some((part) => {
-        const [base, step] = part.split('/');
-        const start = base === '*' ? 0 : Number(base);
-        if (!step) return base === '*' || m === start;
-        return m >= start && (m - start) % Number(step) === 0;
-      })
-    : null;
-  if (matches === null) return null;
-  if (!matches) return undefined;
+  const [minute, hour, ...rest] = fields.trim().split(/\s+/);
+  if (hour === undefined || rest.length !== 4 || rest.some((f) => f !== '*' && f !== '?')) return null;
+  const minuteMatches = cronFieldMatches(minute, now.getUTCMinutes());
+  const hourMatches = cronFieldMatches(hour, now.getUTCHours());
+  if (minuteMatches === null || hourMatches === null) return null;
+  if (!minuteMatches || !hourMatches) return undefined;
   return now.toISOString().slice(0, 16);
+}
+
+/** Whether one numeric cron field (`5`, `*`, `*\/15`, `0/15`, `0,30`) takes `value`; null when the lane does not read it. */
+function cronFieldMatches(field: string, value: number): boolean | null {
+  const parts = field.split(',');
+  if (!parts.every((part) => /^(\*|\d+)(\/\d+)?$/.test(part))) return null;
+  return parts.some((part) => {
+    const [base, step] = part.split('/');
+    const start = base === '*' ? 0 : Number(base);
+    if (!step) return base === '*' || value === start;
+    return value >= start && (value - start) % Number(step) === 0;
+  });
 }
