@@ -18,13 +18,13 @@ export interface TableBackupSchedule {
 }
 
 /**
- * The table's AWS Backup plan per stage: prod only. Point-in-time recovery (35 days, to the
+ * The table's AWS Backup plan per stage: staging and prod (staging is prod, issue 43; its points kept 35 days). Point-in-time recovery (35 days, to the
  * second) is on in every stage regardless (lib/data.ts); the daily backups are copies outside the
  * table that survive its deletion and an error noticed too late for point-in-time recovery.
  */
 export const tableBackupByStage: Record<StageName, TableBackupSchedule | undefined> = {
   dev: undefined,
-  staging: undefined,
+  staging: { hourUtc: 5, retentionDays: 35 },
   prod: { hourUtc: 5, retentionDays: 35 },
 };
 

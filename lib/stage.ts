@@ -194,8 +194,10 @@ export function resolveStageConfig(stage: StageName, overrides: StageOverrides =
     else if (!c.edgeProtection && c.region && m[1] !== c.region) problems.push(`certificateArn: the API's custom domain needs a certificate in ${c.region}, this one is in ${m[1]}`);
   }
   // CloudFront's web ACL and certificate live in us-east-1, referenced across regions: both need a known account and region.
+  // staging is prod (issue 43): the same requirements, so the pipeline proves prod's settings on it first.
+  const productionLike = isProductionLike(stage);
   const missing: string[] = [];
-  if (c.edgeProtection || stage === 'prod') {
+  if (c.edgeProtection || productionLike) {
     if (!c.account) missing.push('account (-c account=<12 digits>)');
     if (!c.region) missing.push('region (-c region=<e.g. sa-east-1>)');
   }
@@ -205,12 +207,18 @@ export function resolveStageConfig(stage: StageName, overrides: StageOverrides =
     if (!c.originClientCertificateArn) missing.push('originClientCertificateArn (-c originClientCertificateArn=<ACM certificate ARN in us-east-1>)');
     if (!c.originTruststoreUri) missing.push('originTruststoreUri (-c originTruststoreUri=s3://<bucket>/<key>)');
   }
-  if (stage === 'prod') {
+  if (productionLike) {
     if (c.alarmEmails.length === 0 && !c.alarmTopicArn) missing.push('an alarm subscriber (-c alarmEmail=<address> or -c alarmTopicArn=<SNS topic ARN>)');
     if (c.corsOrigins.length === 0) missing.push('corsOrigins (-c corsOrigins=https://console.example.com[,...])');
-    else if (c.corsOrigins.includes('*')) problems.push("corsOrigins: prod refuses '*'; name the origins that may call the API");
+    else if (c.corsOrigins.includes('*')) problems.push(`corsOrigins: ${stage} refuses '*'; name the origins that may call the API`);
+    // No deploy of staging or prod waits on someone adding a DNS record: the certificates are
+    // validated in a hosted zone the stage names, or the public one is given issued.
+    if (c.domainName && c.hostedZoneId === undefined) {
+      if (c.edgeProtection) missing.push(`hostedZoneId and hostedZoneName (the zone of ${c.domainName}: the origin domain's certificate is validated in it, so the deploy waits on no DNS record)`);
+      else if (c.certificateArn === undefined) missing.push(`hostedZoneId and hostedZoneName, or certificateArn (an issued certificate for ${c.domainName}), so the deploy waits on no DNS record`);
+    }
   }
-  if (missing.length) problems.unshift(`missing ${missing.join(', ')}${c.edgeProtection && stage !== 'prod' ? ' (edgeProtection needs them)' : ''}`);
+  if (missing.length) problems.unshift(`missing ${missing.join(', ')}${c.edgeProtection && !productionLike ? ' (edgeProtection needs them)' : ''}`);
   if (problems.length) throw new StageConfigError(stage, problems);
   return c;
 }
@@ -279,12 +287,23 @@ export function parseOrderSyncEveryMinutes(value: string | undefined): number {
 }
 
 /**
+ * Whether a stage runs with prod's settings: prod, and staging, which the pipeline deploys and
+ * smoke-tests before it offers prod (issue 43). What staging keeps of its own: its data and logs
+ * go with its stacks (DESTROY, no deletion or termination protection), so it can be torn down and
+ * built again; everything that decides how the service behaves is prod's.
+ */
+export function isProductionLike(stage: StageName): boolean {
+  return stage === 'prod' || stage === 'staging';
+}
+
+/**
  * The settings a stage is built with. `overrides` are the `-c` values; a stage whose file entry and
- * overrides lack what it requires (prod: account, region, alarm subscriber, CORS origins) throws
- * StageConfigError naming all of it.
+ * overrides lack what it requires (staging and prod: account, region, alarm subscriber, CORS
+ * origins, a certificate that waits on no DNS record) throws StageConfigError naming all of it.
  */
 export function stageSettings(stage: StageName, env: Record<string, string | undefined> = process.env, overrides: StageOverrides = {}): StageSettings {
   const prod = stage === 'prod';
+  const productionLike = isProductionLike(stage);
   const config = resolveStageConfig(stage, overrides, env);
   return {
     stage,
@@ -297,13 +316,13 @@ export function stageSettings(stage: StageName, env: Record<string, string | und
     // dev and staging are disposable (the table keeps point-in-time recovery on everywhere).
     dataRemovalPolicy: prod ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
     logRemovalPolicy: prod ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
-    versionedFiles: prod,
+    versionedFiles: productionLike,
     logRetention: config.logRetentionDays as RetentionDays,
     tracing: config.tracing,
     logLevel: stage === 'dev' ? 'DEBUG' : 'INFO',
-    throttle: prod ? { rateLimit: 500, burstLimit: 1000 } : { rateLimit: 50, burstLimit: 100 },
-    publicRouteThrottle: prod ? { rateLimit: 50, burstLimit: 100 } : { rateLimit: 10, burstLimit: 20 },
-    noncurrentVersionExpiration: Duration.days(prod ? 90 : 7),
-    accessLogExpiration: Duration.days(prod ? 365 : 30),
+    throttle: productionLike ? { rateLimit: 500, burstLimit: 1000 } : { rateLimit: 50, burstLimit: 100 },
+    publicRouteThrottle: productionLike ? { rateLimit: 50, burstLimit: 100 } : { rateLimit: 10, burstLimit: 20 },
+    noncurrentVersionExpiration: Duration.days(productionLike ? 90 : 7),
+    accessLogExpiration: Duration.days(productionLike ? 365 : 30),
   };
 }

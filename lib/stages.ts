@@ -120,13 +120,16 @@ export const stageConfigs: Record<StageName, StageConfig> = {
     budgetEmails: [],
   },
   staging: {
-    corsOrigins: ['*'],
+    // prod's settings (issue 43): the pipeline deploys staging and smoke-tests it before it offers
+    // prod. account, region, corsOrigins, an alarm subscriber and the domain's zone are the
+    // deploying team's to give, as for prod. Its own: logs kept 90 days, backup copies 35.
+    corsOrigins: [],
     alarmEmails: [],
     logRetentionDays: 90,
     tracing: true,
-    tracingSampleRate: 0.2,
-    edgeProtection: false,
-    reservedConcurrency: false,
+    tracingSampleRate: 0.05,
+    edgeProtection: true,
+    reservedConcurrency: true,
     wafManagedRules: 'count',
     alarmHttpsEndpoints: [],
     accountConcurrencyQuota: 1000,

@@ -7,7 +7,7 @@ import { uploadPathPattern, wafBodyRules } from '#lib/edge';
 import { watchedWafRules } from '#lib/edge-watch';
 import { budgetNotifications, dynamodbOperations } from '#lib/observability';
 import { resolveStageConfig, StageConfigError } from '#lib/stage';
-import { referenceProd, stageApp } from '#support/cdk';
+import { referenceProd, referenceStaging, stageApp } from '#support/cdk';
 
 /**
  * Issue 43, items 5 and 6: alarms where failures hide (CloudFront, WAF, DynamoDB, AWS Backup, the
@@ -138,7 +138,7 @@ describe('WAF managed rules: count, then block', { timeout: 180_000 }, () => {
   const rules = (t: Template) => ofType(t, 'AWS::WAFv2::WebACL')[0][1].Properties.Rules as any[];
 
   it('starts every stage counting, and blocks with -c wafManagedRules=block; the rate limit per IP blocks in both', () => {
-    for (const stage of ['dev', 'staging', 'prod'] as const) expect(resolveStageConfig(stage, stage === 'prod' ? referenceProd : {}, {}).wafManagedRules).toBe('count');
+    for (const stage of ['dev', 'staging', 'prod'] as const) expect(resolveStageConfig(stage, stage === 'prod' ? referenceProd : stage === 'staging' ? referenceStaging : {}, {}).wafManagedRules).toBe('count');
     expect(() => resolveStageConfig('dev', { wafManagedRules: 'off' }, {})).toThrow(/wafManagedRules "off": use count or block/);
     for (const [t, managed, own] of [
       [counting, { Count: {} }, { Count: {} }],

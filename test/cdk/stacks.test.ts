@@ -284,11 +284,12 @@ describe('data stack', { timeout: 60_000 }, () => {
     ]);
   });
 
-  it('has no AWS Backup plan in dev or staging (their tables keep point-in-time recovery)', () => {
-    for (const s of [dev, probe]) {
-      for (const type of ['AWS::Backup::BackupVault', 'AWS::Backup::BackupPlan', 'AWS::Backup::BackupSelection']) s.dataTemplate.resourceCountIs(type, 0);
-      s.dataTemplate.hasResourceProperties('AWS::DynamoDB::Table', { PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true } });
+  it('has no AWS Backup plan in dev (its table keeps point-in-time recovery), and staging has prod\'s', () => {
+    for (const type of ['AWS::Backup::BackupVault', 'AWS::Backup::BackupPlan', 'AWS::Backup::BackupSelection']) {
+      dev.dataTemplate.resourceCountIs(type, 0);
+      expect(Object.keys(resources(probe.dataTemplate, type)).length, type).toBeGreaterThan(0);
     }
+    for (const s of [dev, probe]) s.dataTemplate.hasResourceProperties('AWS::DynamoDB::Table', { PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true } });
   });
 
   it('lets dev drop its table and buckets but keeps point-in-time recovery on', () => {
@@ -428,7 +429,8 @@ describe('data stack', { timeout: 60_000 }, () => {
   });
 
   it('routes the event types of each event rule from the bus to its queue', () => {
-    const rules = resources(probe.dataTemplate, 'AWS::Events::Rule');
+    // The probe's catalog rule; staging's data stack also has the backup plan's failed-jobs rule.
+    const rules = Object.fromEntries(Object.entries(resources(probe.dataTemplate, 'AWS::Events::Rule')).filter(([, r]) => r.Properties.EventBusName));
     expect(Object.keys(rules)).toHaveLength(1);
     const rule = Object.values(rules)[0].Properties;
     expect(rule.EventPattern).toEqual({ 'detail-type': ['order.created', 'order.updated'] });
@@ -609,9 +611,10 @@ describe('api stack', { timeout: 60_000 }, () => {
     expect(resourcesFor(statements, 's3:ListBucket')).toEqual(['arn:<AWS::Partition>:s3:::despacho-staging-files-<AWS::AccountId>-<AWS::Region>']);
     expect(actionsOf(statements, 's3:')).toEqual(['s3:GetObject', 's3:ListBucket', 's3:PutObject']);
     expect(resourcesFor(statements, 'sqs:SendMessage')).toEqual([expect.stringMatching(/^import\(Despacho-staging-data:.*WebhookDeliveryQueue/)]);
-    expect(resourcesFor(statements, 'events:PutEvents')).toEqual(['arn:<AWS::Partition>:events:<AWS::Region>:<AWS::AccountId>:event-bus/despacho-staging']);
+    // staging is pinned to its account and region (referenceStaging): ARNs built by the stack carry them.
+    expect(resourcesFor(statements, 'events:PutEvents')).toEqual(['arn:<AWS::Partition>:events:sa-east-1:222222222222:event-bus/despacho-staging']);
     expect(resourcesFor(statements, 'scheduler:CreateSchedule')).toEqual([
-      'arn:<AWS::Partition>:scheduler:<AWS::Region>:<AWS::AccountId>:schedule/despacho-staging/*',
+      'arn:<AWS::Partition>:scheduler:sa-east-1:222222222222:schedule/despacho-staging/*',
     ]);
     const passRole = statements.filter((s) => list(s.Action).includes('iam:PassRole'));
     expect(passRole).toHaveLength(1);

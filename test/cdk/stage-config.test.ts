@@ -8,9 +8,10 @@ import { edgeLimits } from '#lib/edge';
 import { floodLimits } from '#lib/api';
 import { routeKey } from '#catalog/routing';
 import { projectRoot } from '#lib/functions';
-import { configKeys, resolveStageConfig, StageConfigError } from '#lib/stage';
+import { RemovalPolicy } from 'aws-cdk-lib';
+import { configKeys, resolveStageConfig, stageSettings, StageConfigError } from '#lib/stage';
 import type { BuiltStage } from '#lib/app';
-import { referenceProd, stageApp } from '#support/cdk';
+import { referenceProd, referenceStaging, stageApp } from '#support/cdk';
 import { oidcStatements } from '#support/workflows';
 
 /** Runs bin/app.ts as `cdk synth` does (context in CDK_CONTEXT_JSON) and answers its exit code and stderr. */
@@ -153,11 +154,11 @@ describe('stages as configuration', () => {
   });
 
   it('refuses the edge without its own domain, the client certificate CloudFront presents and the truststore that checks it', () => {
-    const { domainName, originClientCertificateArn, originTruststoreUri, ...rest } = referenceProd;
+    const { domainName, originClientCertificateArn, originTruststoreUri, hostedZoneId: _zone, hostedZoneName: _zoneName, ...rest } = referenceProd;
     expect(domainName && originClientCertificateArn && originTruststoreUri).toBeTruthy();
     const problems = (() => {
       try {
-        resolveStageConfig('staging', { ...rest, edgeProtection: 'on' });
+        resolveStageConfig('dev', { ...rest, edgeProtection: 'on' });
         return '';
       } catch (e) {
         return (e as StageConfigError).problems.join('\n');
@@ -165,7 +166,33 @@ describe('stages as configuration', () => {
     })();
     for (const key of ['domainName', 'originClientCertificateArn', 'originTruststoreUri']) expect(problems, key).toContain(`-c ${key}=`);
     expect(problems).toMatch(/edgeProtection needs them/);
-    expect(resolveStageConfig('staging', { ...rest, edgeProtection: 'off' }).edgeProtection).toBe(false);
+    expect(resolveStageConfig('dev', { ...rest, edgeProtection: 'off' }).edgeProtection).toBe(false);
+  });
+
+  it('builds staging with prod\'s settings, and refuses staging or prod without what prod needs or with a certificate that would wait on a DNS record', () => {
+    const fail = (stage: 'staging' | 'prod', overrides: Record<string, unknown>) => {
+      try {
+        resolveStageConfig(stage, overrides, {});
+        return '';
+      } catch (e) {
+        return (e as StageConfigError).problems.join('\n');
+      }
+    };
+    for (const stage of ['staging', 'prod'] as const) {
+      const bare = fail(stage, {});
+      for (const need of ['account', 'region', 'domainName', 'an alarm subscriber', 'corsOrigins']) expect(bare, `${stage} ${need}`).toContain(need);
+      const { hostedZoneId: _zone, hostedZoneName: _zoneName, ...noZone } = stage === 'prod' ? referenceProd : referenceStaging;
+      expect(fail(stage, noZone)).toMatch(/hostedZoneId and hostedZoneName \(the zone of api\.(staging\.)?example\.com: the origin domain's certificate is validated in it/);
+      expect(fail(stage, { ...noZone, edgeProtection: 'off' })).toMatch(/hostedZoneId and hostedZoneName, or certificateArn/);
+      expect(fail(stage, { ...noZone, edgeProtection: 'off', certificateArn: 'arn:aws:acm:sa-east-1:111111111111:certificate/5e0b7c2a-8f41-4c1e-9d3a-6b2f0e1c7d90' })).toBe('');
+      expect(fail(stage, { ...(stage === 'prod' ? referenceProd : referenceStaging), corsOrigins: '*' })).toMatch(new RegExp(`corsOrigins: ${stage} refuses '\\*'`));
+    }
+    const staging = stageSettings('staging', {}, referenceStaging);
+    const prod = stageSettings('prod', {}, referenceProd);
+    for (const key of ['versionedFiles', 'throttle', 'publicRouteThrottle', 'noncurrentVersionExpiration', 'accessLogExpiration'] as const) expect(staging[key], key).toEqual(prod[key]);
+    for (const key of ['edgeProtection', 'reservedConcurrency', 'tracingSampleRate', 'wafManagedRules'] as const) expect(staging.config[key], key).toEqual(prod.config[key]);
+    // What staging keeps of its own: it can be torn down and built again.
+    expect([staging.dataRemovalPolicy, prod.dataRemovalPolicy]).toEqual([RemovalPolicy.DESTROY, RemovalPolicy.RETAIN]);
   });
 });
 

@@ -20,6 +20,20 @@ export const referenceProd: StageOverrides = {
   backupCopyVaultArn: 'arn:aws:backup:us-west-2:111111111111:backup-vault:despacho-prod-copy',
   budgetMonthlyUsd: 500,
   docsBaseUrl: 'https://github.com/example/despacho/blob/main/docs/operators/',
+  hostedZoneId: 'Z0123456789ABCDEFGHIJ',
+  hostedZoneName: 'example.com',
+};
+
+/** The reference staging synth: prod's settings (issue 43) in staging's own account and names. */
+export const referenceStaging: StageOverrides = {
+  ...referenceProd,
+  account: '222222222222',
+  domainName: 'api.staging.example.com',
+  corsOrigins: 'https://console.staging.example.com',
+  originClientCertificateArn: 'arn:aws:acm:us-east-1:222222222222:certificate/7a1c9e4b-2d3f-4b6a-8c5e-1f0a9b8d7c6e',
+  originTruststoreUri: 's3://despacho-staging-truststore-222222222222/origin-ca.pem',
+  backupCopyVaultArn: 'arn:aws:backup:us-west-2:222222222222:backup-vault:despacho-staging-copy',
+  budgetMonthlyUsd: 200,
 };
 
 /**
@@ -28,11 +42,13 @@ export const referenceProd: StageOverrides = {
  * (about 12 s per app here; `cdk synth` still runs it). cdk-nag stays registered (unless
  * `opts.nag` is false), so synthesizing the templates throws on any unacknowledged finding.
  * `outdir`: where `app.synth()` writes the cloud assembly (a temporary directory otherwise).
- * prod is built with the reference settings of docs/operators/cost.md (`referenceProd`) under any given overrides.
+ * prod is built with the reference settings of docs/operators/cost.md (`referenceProd`), staging with
+ * `referenceStaging` (prod's settings), under any given overrides.
  */
 export function stageApp(stage: string, opts: Omit<BuildOptions, 'app'> = {}, outdir?: string): BuiltStage {
   const app = new App({ outdir, context: { ...cdkJsonContext, 'aws:cdk:bundling-stacks': [] }, builtinCloudFormationValidation: false });
-  const overrides = stage === 'prod' ? { ...referenceProd, ...opts.overrides } : opts.overrides;
+  const reference = stage === 'prod' ? referenceProd : stage === 'staging' ? referenceStaging : undefined;
+  const overrides = reference ? { ...reference, ...opts.overrides } : opts.overrides;
   return buildApp(stage, { ...opts, overrides, app });
 }
 
