@@ -19,6 +19,7 @@ import { Observability, type WatchedFunction } from './observability';
 import { acknowledge } from './nag';
 import { ApiEdge, type EdgeStack } from './edge';
 import { DriftDetection, driftTargets } from './drift';
+import { Rollout, type RolloutKind } from './rollout';
 import type { StageSettings } from './stage';
 
 
@@ -76,6 +77,8 @@ export class ApiStack extends Stack {
   readonly apiEdge: ApiEdge;
   /** The stage's alarms, their topic and its dashboard (lib/observability.ts). */
   readonly observability: Observability;
+  /** Each function's CodeDeploy group and rollback alarm, by catalog id (lib/rollout.ts). */
+  readonly rollouts: Record<string, Rollout> = {};
   /** The daily drift detection of the stage's stacks (lib/drift.ts). */
   readonly drift: DriftDetection;
 
@@ -150,7 +153,7 @@ export class ApiStack extends Stack {
     // as a second lock: a request without it is answered 401 by API Gateway, never the authorizer.
     const originVerify = this.apiEdge.originVerify;
     this.authorizerFunction = make(authorizerDef.id, authorizerDef, 'http', originVerify ? { ORIGIN_VERIFY: originVerify } : undefined);
-    const authorizer = new HttpLambdaAuthorizer(authorizerDef.id, this.authorizerFunction.fn, {
+    const authorizer = new HttpLambdaAuthorizer(authorizerDef.id, this.authorizerFunction.live, {
       authorizerName: `${settings.namePrefix}-authorizer`,
       responseTypes: [HttpLambdaResponseType.SIMPLE],
       resultsCacheTtl: Duration.seconds(authorizerDef.cacheTtlSeconds),
@@ -163,7 +166,7 @@ export class ApiStack extends Stack {
       const httpRoute = new apigwv2.HttpRoute(scope, `${route.id}Route`, {
         httpApi: this.api,
         routeKey: apigwv2.HttpRouteKey.with(fullPath(route), apigwv2.HttpMethod[route.method]),
-        integration: new HttpLambdaIntegration(`${route.id}Integration`, fn.fn),
+        integration: new HttpLambdaIntegration(`${route.id}Integration`, fn.live),
         authorizer: route.auth === 'public' ? undefined : authorizer,
       });
       if (route.auth === 'public') {
@@ -177,7 +180,7 @@ export class ApiStack extends Stack {
     const defaultRoute = new apigwv2.HttpRoute(this, 'DefaultRoute', {
       httpApi: this.api,
       routeKey: apigwv2.HttpRouteKey.DEFAULT,
-      integration: new HttpLambdaIntegration('FallbackIntegration', this.fallbackFunction.fn),
+      integration: new HttpLambdaIntegration('FallbackIntegration', this.fallbackFunction.live),
     });
     acknowledge(
       defaultRoute,
@@ -223,7 +226,7 @@ export class ApiStack extends Stack {
       // The event source grants the worker receive/delete on its own queue.
       // Every event source has a ceiling, so a burst of deliveries or syncs cannot take the
       // concurrency the API's functions need (catalog maxConcurrency; 5 when it says none).
-      fn.fn.addEventSource(new SqsEventSource(queue.queue, { batchSize: worker.batchSize ?? 10, reportBatchItemFailures: true, maxConcurrency: worker.maxConcurrency ?? defaultWorkerConcurrency }));
+      fn.live.addEventSource(new SqsEventSource(queue.queue, { batchSize: worker.batchSize ?? 10, reportBatchItemFailures: true, maxConcurrency: worker.maxConcurrency ?? defaultWorkerConcurrency }));
       this.workerFunctions[worker.id] = fn;
     }
 
@@ -267,6 +270,13 @@ export class ApiStack extends Stack {
       functions: watched,
       stateMachine: this.pipeline.stateMachine,
     });
+
+    // Every function behind its live alias rolls out by its kind's canary, undone by its alarms (lib/rollout.ts).
+    const kindOf = (f: WatchedFunction): RolloutKind =>
+      f.group === 'workers' ? 'worker' : f.group === 'pipeline' ? 'pipeline' : f.id === authorizerDef.id ? 'authorizer' : 'route';
+    for (const f of watched) {
+      this.rollouts[f.id] = new Rollout(f.scope, `${f.id}Rollout`, { settings, id: f.id, alias: f.fn.live, kind: kindOf(f), areaAlarmNames: this.observability.rollbackAlarmNames(f) });
+    }
 
     new CfnOutput(this, 'ApiUrl', { value: this.apiEdge.url, description: 'Root of the API for clients (every route is under /api; the console and dashboard at the root)' });
     new CfnOutput(this, 'ApiBaseUrl', { value: `${this.apiEdge.url}${apiBase}`, description: 'Base URL for clients (DESPACHO_URL)' });

@@ -12,6 +12,7 @@ import type { DataStack } from './data';
 import { acknowledge, wildcardResourceFinding } from './nag';
 import type { StageSettings } from './stage';
 import { lambdaBundle, workerBundlingCommands } from './bundling';
+import { liveAlias } from './rollout';
 
 /** Repository root (lib/ sits directly under it). */
 export const projectRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -79,6 +80,12 @@ export interface CatalogFunctionProps {
  */
 export class CatalogFunction extends Construct {
   readonly fn: NodejsFunction;
+  /**
+   * The `live` alias on the function's current version: what every caller invokes (integrations,
+   * the authorizer, event sources, the state machine), so a new version takes traffic only as
+   * CodeDeploy shifts it (lib/rollout.ts).
+   */
+  readonly live: lambda.Alias;
   readonly role: iam.Role;
   readonly logGroup: logs.LogGroup;
 
@@ -122,6 +129,8 @@ export class CatalogFunction extends Construct {
       environment: { ...environment(def, settings, data), ...props.environment },
       bundling,
     });
+
+    this.live = new lambda.Alias(this, 'Live', { aliasName: liveAlias, version: this.fn.currentVersion });
 
     for (const statement of statements(this, uses, data)) this.role.addToPrincipalPolicy(statement);
     if (kind === 'http' && def.rate) {

@@ -214,6 +214,23 @@ export class Observability extends Construct {
     });
   }
 
+  /**
+   * The alarms that roll a rollout of this function back, by name (lib/rollout.ts): the composite
+   * of its area and, for what answers HTTP (a route, the fallback, the authorizer), the API's 5xx
+   * rate, since a route's handled failures are 500 answers rather than function errors.
+   */
+  rollbackAlarmNames(f: WatchedFunction): string[] {
+    const area = this.functionArea(f);
+    if (!this.areas[area]) throw new Error(`${f.id}: its area ${area} has no composite alarm`);
+    const names = [`${this.settings.namePrefix}-area-${area}`];
+    if (f.group !== 'workers' && f.group !== 'pipeline') {
+      const serverErrors = this.alarms.find((a) => a.target === 'api' && a.kind === '5xx-rate');
+      if (!serverErrors) throw new Error("The API's 5xx-rate alarm is missing");
+      if (area !== alarmAreaMap.edge) names.push(serverErrors.name);
+    }
+    return names;
+  }
+
   /** The area of a watched function: its route's (tag or id), the edge's, the pipeline's, or a worker's queue's. */
   private functionArea(f: WatchedFunction): AlarmArea {
     if (f.group === 'api') return alarmAreaMap.edge;
@@ -224,7 +241,7 @@ export class Observability extends Construct {
 
   /** The catalog queue a worker consumes, read from its SQS event source. */
   private workerQueue(f: WatchedFunction): QueueName {
-    const sources = f.fn.fn.node.findAll().filter((c): c is lambda.CfnEventSourceMapping => c instanceof lambda.CfnEventSourceMapping).map((m) => m.eventSourceArn);
+    const sources = f.fn.node.findAll().filter((c): c is lambda.CfnEventSourceMapping => c instanceof lambda.CfnEventSourceMapping).map((m) => m.eventSourceArn);
     const found = this.queues.filter(([, q]) => sources.includes(q.queue.queueArn));
     if (found.length !== 1) throw new Error(`Worker ${f.id}: expected one catalog queue as its event source, found ${found.length}`);
     return found[0][0];

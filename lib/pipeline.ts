@@ -53,7 +53,7 @@ export class ManifestPipeline extends Construct {
      */
     const markFailed = (id: string, stage?: string) =>
       new tasks.LambdaInvoke(this, id, {
-        lambdaFunction: fns.failed.fn,
+        lambdaFunction: fns.failed.live,
         payload: sfn.TaskInput.fromObject({ ...run, ...(stage ? { stage } : {}), 'error.$': '$.error' }),
         resultPath: sfn.JsonPath.DISCARD,
       });
@@ -63,7 +63,7 @@ export class ManifestPipeline extends Construct {
     const onError = (state: tasks.LambdaInvoke | sfn.DistributedMap | sfn.Parallel, handler: sfn.IChainable = failed) =>
       state.addCatch(handler, { errors: ['States.ALL'], resultPath: '$.error' });
 
-    const prepare = new tasks.LambdaInvoke(this, 'Prepare', { lambdaFunction: fns.prepare.fn, payloadResponseOnly: true, resultPath: '$' });
+    const prepare = new tasks.LambdaInvoke(this, 'Prepare', { lambdaFunction: fns.prepare.live, payloadResponseOnly: true, resultPath: '$' });
     retry(prepare);
     onError(prepare);
 
@@ -74,7 +74,7 @@ export class ManifestPipeline extends Construct {
      */
     const stageChain = (stage: string, inParallel: boolean) => {
       const page = new tasks.LambdaInvoke(this, `${stage}Page`, {
-        lambdaFunction: fns.stagePage.fn,
+        lambdaFunction: fns.stagePage.live,
         payload: sfn.TaskInput.fromObject({ ...run, stage, 'page.$': '$.page' }),
         resultPath: sfn.JsonPath.DISCARD,
       });
@@ -88,7 +88,7 @@ export class ManifestPipeline extends Construct {
       });
       map.itemProcessor(page);
       const done = new tasks.LambdaInvoke(this, `${stage}Done`, {
-        lambdaFunction: fns.stageDone.fn,
+        lambdaFunction: fns.stageDone.live,
         payload: sfn.TaskInput.fromObject({ ...run, stage, 'pages.$': '$.pages' }),
         resultPath: sfn.JsonPath.DISCARD,
       });
@@ -118,7 +118,7 @@ export class ManifestPipeline extends Construct {
       else (chain as sfn.INextable).next(step.head);
       chain = step.tail;
     });
-    const finish = new tasks.LambdaInvoke(this, 'Finish', { lambdaFunction: fns.finish.fn, payload: sfn.TaskInput.fromObject({ ...run, 'pages.$': '$.pages', 'coversAll.$': '$.coversAll' }), resultPath: sfn.JsonPath.DISCARD });
+    const finish = new tasks.LambdaInvoke(this, 'Finish', { lambdaFunction: fns.finish.live, payload: sfn.TaskInput.fromObject({ ...run, 'pages.$': '$.pages', 'coversAll.$': '$.coversAll' }), resultPath: sfn.JsonPath.DISCARD });
     retry(finish);
     onError(finish);
     (chain as sfn.INextable).next(finish).next(new sfn.Succeed(this, 'Completed'));
@@ -140,11 +140,9 @@ export class ManifestPipeline extends Construct {
       timeout: Duration.hours(6),
     });
     const why = {
-      invoke: "Step Functions invokes each task function by version or alias (<function arn>:*); the tasks are this pipeline's own functions.",
       children: "The Distributed Map starts, describes and stops its own child executions (<state machine>:* executions); nothing else.",
       xray: 'Active X-Ray tracing: xray:PutTraceSegments, PutTelemetryRecords and GetSampling* support no resource-level permissions.',
     };
-    for (const fn of Object.values(this.functions)) acknowledge(this.stateMachine, wildcardResourceFinding(this.stateMachine, `${fn.fn.functionArn}:*`), why.invoke);
     const machineId = Stack.of(this).getLogicalId(this.stateMachine.node.defaultChild as CfnElement);
     const name = `{"Fn::Select":[6,{"Fn::Split":[":",{"Ref":"${machineId}"}]}]}`;
     // The ARN names the stack's region and account as CloudFormation references, or as their

@@ -41,6 +41,7 @@ export const configKeys = [
   'originTruststoreUri',
   'reservedConcurrency',
   'wafManagedRules',
+  'rollout',
   'docsBaseUrl',
   'alarmHttpsEndpoints',
   'accountConcurrencyQuota',
@@ -154,6 +155,11 @@ export function resolveStageConfig(stage: StageName, overrides: StageOverrides =
     const w = String(o.wafManagedRules).trim().toLowerCase();
     if (w !== 'count' && w !== 'block') problems.push(`wafManagedRules ${JSON.stringify(o.wafManagedRules)}: use count or block`);
     else c.wafManagedRules = w;
+  }
+  if (o.rollout !== undefined) {
+    const r = String(o.rollout).trim().toLowerCase();
+    if (r !== 'canary' && r !== 'all-at-once') problems.push(`rollout ${JSON.stringify(o.rollout)}: use canary or all-at-once`);
+    else c.rollout = r;
   }
   if (o.docsBaseUrl !== undefined) c.docsBaseUrl = String(o.docsBaseUrl).trim();
   else if (c.docsBaseUrl === undefined && !unset(env.GITHUB_REPOSITORY)) c.docsBaseUrl = `${env.GITHUB_SERVER_URL || 'https://github.com'}/${env.GITHUB_REPOSITORY}/blob/main/docs/operators/`;

@@ -77,6 +77,12 @@ export interface StageConfig {
    */
   wafManagedRules: 'count' | 'block';
   /**
+   * How a new version of a function takes traffic (lib/rollout.ts): `canary`, CodeDeploy shifts
+   * each function's `live` alias by the kind's canary and rolls back on its alarms; `all-at-once`,
+   * the alias moves at once (dev, where nobody's traffic judges a version and every push deploys).
+   */
+  rollout: 'canary' | 'all-at-once';
+  /**
    * Where the operator docs are read, ending in `/` (e.g.
    * `https://github.com/<org>/<repo>/blob/main/docs/operators/`): every alarm's description links
    * its runbook entry under it. Unset, the synth takes GitHub Actions' repository
@@ -114,6 +120,7 @@ export const stageConfigs: Record<StageName, StageConfig> = {
     edgeProtection: false,
     reservedConcurrency: false,
     wafManagedRules: 'count',
+    rollout: 'all-at-once',
     alarmHttpsEndpoints: [],
     accountConcurrencyQuota: 1000,
     backupCopyRetentionDays: 35,
@@ -131,6 +138,7 @@ export const stageConfigs: Record<StageName, StageConfig> = {
     edgeProtection: true,
     reservedConcurrency: true,
     wafManagedRules: 'count',
+    rollout: 'canary',
     alarmHttpsEndpoints: [],
     accountConcurrencyQuota: 1000,
     backupCopyRetentionDays: 35,
@@ -147,6 +155,7 @@ export const stageConfigs: Record<StageName, StageConfig> = {
     edgeProtection: true,
     reservedConcurrency: true,
     wafManagedRules: 'count',
+    rollout: 'canary',
     alarmHttpsEndpoints: [],
     accountConcurrencyQuota: 1000,
     backupCopyRetentionDays: 90,

@@ -1,3 +1,4 @@
+import { readFileSync, writeFileSync } from 'node:fs';
 import { App, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -12,6 +13,7 @@ import { nagFindings } from '#lib/nag';
 import { alarmTopic } from '#lib/observability';
 import { parseTracing, resolveStageConfig, stageSettings } from '#lib/stage';
 import { referenceProd, stageApp } from '#support/cdk';
+import { operatingDoc, operatingDocText } from '#scripts/generate-operating-doc';
 
 /**
  * The stage's alarms, topic and dashboard are generated from the catalog: these tests read the
@@ -155,7 +157,10 @@ describe('alarms from the catalog', { timeout: 60_000 }, () => {
     expect(alarms['despacho-dev-ProbeRoute-duration'].Threshold).toBe(16_000);
     // The route's alarms live in its group's nested stack, beside its function, with the composite that groups them for its area.
     const nested = Template.fromStack(probe.api.routeStacks.customs).toJSON().Resources as Record<string, Resource>;
-    expect(Object.values(nested).filter((r) => r.Type === 'AWS::CloudWatch::Alarm')).toHaveLength(3);
+    // Its three, and its live alias's rollback alarm (lib/rollout.ts), which is in no area.
+    expect(Object.values(nested).filter((r) => r.Type === 'AWS::CloudWatch::Alarm').map((r) => r.Properties.AlarmName).sort()).toEqual(
+      ['despacho-dev-ProbeRoute-duration', 'despacho-dev-ProbeRoute-errors', 'despacho-dev-ProbeRoute-live-errors', 'despacho-dev-ProbeRoute-throttles'],
+    );
     expect(Object.values(nested).filter((r) => r.Type === 'AWS::CloudWatch::CompositeAlarm').map((r) => r.Properties.AlarmName)).toEqual(['despacho-dev-area-pipeline-routes-customs']);
     expect(leavesOf(probe, 'despacho-dev-area-pipeline')).toContain('despacho-dev-ProbeRoute-errors');
     // A worker is in the area of the queue it consumes.
@@ -177,10 +182,29 @@ describe('areas: one composite alarm each notifies', { timeout: 60_000 }, () => 
     expect(all.length).toBeGreaterThanOrEqual(functionIds.length * 3 + Object.keys(queues).length * 2 + 6);
     const seen = new Map<string, AlarmArea[]>();
     for (const a of alarmAreaNames) for (const leaf of leavesOf(prod, area(a))) seen.set(leaf, [...(seen.get(leaf) ?? []), a]);
-    expect(all.filter((n) => !seen.has(n))).toEqual([]);
+    // The live aliases' rollback alarms stop a rollout and notify nobody (lib/rollout.ts): one per function, in no area, without actions.
+    const rollback = all.filter((n) => n.endsWith('-live-errors'));
+    expect(rollback).toHaveLength(functionIds.length);
+    for (const n of rollback) expect(alarmsOf(prod)[n].AlarmActions, n).toBeUndefined();
+    expect(all.filter((n) => !seen.has(n) && !rollback.includes(n))).toEqual([]);
     expect([...seen].filter(([, areas]) => areas.length !== 1)).toEqual([]);
+    expect(rollback.filter((n) => seen.has(n))).toEqual([]);
     // And each alarm is where lib/observability.ts says it is.
     for (const a of prod.api.observability.alarms) expect(seen.get(a.name), a.name).toEqual([a.area]);
+  });
+
+  it("keeps operating.md's alarms table and figures true to the thresholds and this synth (rewritten here when stale: commit it)", () => {
+    const alarms = Object.keys(alarmsOf(prod));
+    const composites = Object.keys(compositesOf(prod));
+    const fresh = operatingDocText({
+      areaAlarms: alarms.filter((a) => !a.endsWith('-live-errors')).length,
+      rollbackAlarms: alarms.filter((a) => a.endsWith('-live-errors')).length,
+      composites: composites.length,
+      areas: composites.filter((c) => /-area-[a-z]+$/.test(c)).length,
+    });
+    const stale = readFileSync(operatingDoc, 'utf8') !== fresh;
+    if (stale) writeFileSync(operatingDoc, fresh);
+    expect(stale, 'docs/operators/operating.md had a stale alarms section: the test has rewritten it (npm run docs:operating); commit it').toBe(false);
   });
 
   it('maps the catalog to the areas as the table decides: tags, shipping routes, workers by queue, pipeline tasks, the edge', () => {

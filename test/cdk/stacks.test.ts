@@ -81,6 +81,15 @@ function functionLogicalId(t: Template, stage: string, id: string): string {
   if (found.length !== 1) throw new Error(`expected one function despacho-${stage}-${id}, found ${found.length}`);
   return found[0][0];
 }
+/** The logical id of a function's `live` alias (lib/rollout.ts): what every caller of the function names. */
+function liveAliasId(t: Template, stage: string, id: string): string {
+  const fn = functionLogicalId(t, stage, id);
+  const found = Object.entries(resources(t, 'AWS::Lambda::Alias')).filter(([, r]) => r.Properties.FunctionName?.Ref === fn && r.Properties.Name === 'live');
+  if (found.length !== 1) throw new Error(`expected one live alias of despacho-${stage}-${id}, found ${found.length}`);
+  return found[0][0];
+}
+/** How an event source names a live alias: the function's name (from the alias's ARN) and `:live`. */
+const aliasName = (aliasId: string) => ({ 'Fn::Join': ['', [{ 'Fn::Select': [6, { 'Fn::Split': [':', { Ref: aliasId }] }] }, ':live']] });
 const functionProps = (t: Template, stage: string, id: string) => resources(t, 'AWS::Lambda::Function')[functionLogicalId(t, stage, id)].Properties;
 
 interface Statement {
@@ -453,7 +462,10 @@ describe('api stack', { timeout: 60_000 }, () => {
   };
   const integratedFunction = (t: Template, route: any): string => {
     const integrationId = route.Target['Fn::Join'][1][1].Ref as string;
-    return resources(t, 'AWS::ApiGatewayV2::Integration')[integrationId].Properties.IntegrationUri['Fn::GetAtt'][0];
+    // The integration calls the function's live alias (lib/rollout.ts); this answers the function behind it.
+    const alias = resources(t, 'AWS::Lambda::Alias')[resources(t, 'AWS::ApiGatewayV2::Integration')[integrationId].Properties.IntegrationUri.Ref];
+    expect(alias.Properties.Name).toBe('live');
+    return alias.Properties.FunctionName.Ref;
   };
 
   it('gives every catalog route a Lambda of its own, behind the authorizer unless public', () => {
@@ -503,7 +515,7 @@ describe('api stack', { timeout: 60_000 }, () => {
       AuthorizerResultTtlInSeconds: authorizer.cacheTtlSeconds,
       IdentitySource: ['$request.header.Authorization'],
     });
-    expect(JSON.stringify(props.AuthorizerUri)).toContain(functionLogicalId(dev.apiTemplate, stage, authorizer.id));
+    expect(JSON.stringify(props.AuthorizerUri)).toContain(liveAliasId(dev.apiTemplate, stage, authorizer.id));
     expect(actionsOf(roleStatements(dev.apiTemplate, stage, authorizer.id), 'dynamodb:')).toEqual(['dynamodb:GetItem', 'dynamodb:UpdateItem']);
   });
 
@@ -731,7 +743,7 @@ describe('api stack', { timeout: 60_000 }, () => {
     expect(sync).toMatchObject({ queue: 'marketplaceSync', batchSize: 1, timeoutSeconds: 900 });
     expect(functionProps(dev.apiTemplate, stage, 'MarketplaceSync')).toMatchObject({ Timeout: 900, MemorySize: 1024 });
     dev.apiTemplate.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
-      FunctionName: { Ref: functionLogicalId(dev.apiTemplate, stage, 'MarketplaceSync') },
+      FunctionName: aliasName(liveAliasId(dev.apiTemplate, stage, 'MarketplaceSync')),
       EventSourceArn: { 'Fn::ImportValue': Match.stringLikeRegexp('MarketplaceSyncQueue') },
       BatchSize: 1,
       FunctionResponseTypes: ['ReportBatchItemFailures'],
@@ -771,7 +783,7 @@ describe('api stack', { timeout: 60_000 }, () => {
 
   it('feeds each worker from its queue with partial batch failures', () => {
     probe.apiTemplate.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
-      FunctionName: { Ref: functionLogicalId(probe.apiTemplate, 'staging', probeWorker.id) },
+      FunctionName: aliasName(liveAliasId(probe.apiTemplate, 'staging', probeWorker.id)),
       EventSourceArn: { 'Fn::ImportValue': Match.stringLikeRegexp('WebhookDeliveryQueue') },
       BatchSize: 5,
       FunctionResponseTypes: ['ReportBatchItemFailures'],
@@ -781,7 +793,7 @@ describe('api stack', { timeout: 60_000 }, () => {
 
   it('writes accepted manifests with a worker fed by its queue two at a time, and lets the submit route only store and queue', () => {
     dev.apiTemplate.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
-      FunctionName: { Ref: functionLogicalId(dev.apiTemplate, stage, 'ManifestIntake') },
+      FunctionName: aliasName(liveAliasId(dev.apiTemplate, stage, 'ManifestIntake')),
       EventSourceArn: { 'Fn::ImportValue': Match.stringLikeRegexp('ManifestIntakeQueue') },
       BatchSize: 1,
       ScalingConfig: { MaximumConcurrency: 2 },

@@ -78,8 +78,8 @@ const placeholderRegion = 'us-east-1';
 /**
  * A state machine's `DefinitionString` as the ASL object Step Functions would receive: the
  * `Fn::Join` of JSON text and references resolved with placeholders (pseudo parameters to a
- * fixed partition, region and account; `Fn::GetAtt <fn>.Arn` to a Lambda function ARN named after
- * the logical id). Any other intrinsic inside the definition is an error, so nothing passes
+ * fixed partition, region and account; `Fn::GetAtt <fn>.Arn`, and a `Ref` of an alias, to a Lambda
+ * function ARN named after the logical id). Any other intrinsic inside the definition is an error, so nothing passes
  * unresolved.
  */
 export function resolveDefinition(definitionString: unknown): Record<string, any> {
@@ -91,6 +91,8 @@ export function resolveDefinition(definitionString: unknown): Record<string, any
       if (o.Ref === 'AWS::Region') return placeholderRegion;
       if (o.Ref === 'AWS::AccountId') return placeholderAccount;
       if (o.Ref === 'AWS::URLSuffix') return 'amazonaws.com';
+      // A Lambda alias's Ref is its ARN (the state machine calls each task's live alias): named after the alias's logical id.
+      if (typeof o.Ref === 'string' && !o.Ref.startsWith('AWS::')) return `arn:aws:lambda:${placeholderRegion}:${placeholderAccount}:function:${o.Ref}`;
       const getAtt = o['Fn::GetAtt'] as string[] | undefined;
       if (getAtt && getAtt[1] === 'Arn') return `arn:aws:lambda:${placeholderRegion}:${placeholderAccount}:function:${getAtt[0]}`;
       if (o['Fn::Join']) {

@@ -31,7 +31,9 @@ export function synthesizedPipeline(): { definition: Asl; handlers: Record<strin
     if (state.Type !== 'Task') continue;
     const arn = state.Resource!.includes(':states:::lambda:invoke') ? (state.Parameters!.FunctionName as string) : state.Resource!;
     const logicalId = /:function:([A-Za-z0-9]+)$/.exec(arn)?.[1];
-    const fn = logicalId ? template.Resources[logicalId] : undefined;
+    const named = logicalId ? template.Resources[logicalId] : undefined;
+    // The tasks call their function's live alias (lib/rollout.ts): the function behind it.
+    const fn = named?.Type === 'AWS::Lambda::Alias' ? template.Resources[named.Properties.FunctionName.Ref] : named;
     const handler = fn?.Type === 'AWS::Lambda::Function' ? byFunctionName.get(fn.Properties.FunctionName) : undefined;
     if (!handler) throw new Error(`Task ${name} invokes ${arn}, which is no pipeline function of the template`);
     handlers[name] = handler;

@@ -77,7 +77,8 @@ export class Runner {
       const queueArn = String(p.EventSourceArn);
       if (!queueArn.startsWith('arn:aws:sqs:')) throw new Error(`event source mapping ${r.logicalId}: the lane polls SQS only, not ${queueArn}`);
       return {
-        functionName: String(p.FunctionName),
+        // A function's name, `name:alias`, or an ARN (the stacks map the live alias): the function's name.
+        functionName: /:function:([^:]+)/.exec(String(p.FunctionName))?.[1] ?? String(p.FunctionName).split(':')[0],
         queueArn,
         queueUrl: this.queueUrl(queueArn),
         batchSize: Number(p.BatchSize ?? 10),

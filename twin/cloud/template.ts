@@ -207,6 +207,11 @@ export class Deployment {
         return p('RoleName') ?? generated;
       case 'AWS::Lambda::Function':
         return p('FunctionName') ?? generated;
+      // A version's and an alias's Ref is its ARN; the lane runs the function's one code (a version is always 1).
+      case 'AWS::Lambda::Version':
+        return `arn:aws:lambda:${this.endpoints.region}:${this.endpoints.account}:function:${p('FunctionName')}:1`;
+      case 'AWS::Lambda::Alias':
+        return `arn:aws:lambda:${this.endpoints.region}:${this.endpoints.account}:function:${p('FunctionName')}:${p('Name')}`;
       case 'AWS::StepFunctions::StateMachine':
         return `arn:aws:states:${this.endpoints.region}:${this.endpoints.account}:stateMachine:${p('StateMachineName') ?? generated}`;
       default:
