@@ -73,12 +73,13 @@ export interface VatRulesEntry {
 const general21 = `${rateSources.vatArt28.title}, first paragraph: 21%`;
 
 /**
- * The VAT rules in force. The entry starts with the courier regime the service calculates under
- * (the rates themselves are older than that).
+ * The VAT rules in force. The entry starts with the courier regime the service calculates under,
+ * the first day of `taxRulesTable` (RG ARCA 5608/2024, in force 2024-12-02; the rates themselves
+ * are older than that).
  */
 export const vatRulesTable: readonly VatRulesEntry[] = [
   {
-    effective_from: '2024-12-01',
+    effective_from: '2024-12-02',
     general: { rate: 21, basis: general21 },
     rules: [
       {
@@ -117,7 +118,7 @@ export const vatRulesTable: readonly VatRulesEntry[] = [
 
 /** The statistics fee's entries (the rate itself is in the duties-and-taxes rules table). */
 export const statisticsFeeChecks: readonly { effective_from: string; rate: number; basis: string; until: string }[] = [
-  { effective_from: '2024-12-01', rate: 3, basis: rateSources.statisticsFee.title, until: '2027-12-31' },
+  { effective_from: '2024-12-02', rate: 3, basis: rateSources.statisticsFee.title, until: '2027-12-31' },
 ];
 
 function entryAt<T extends { effective_from: string }>(table: readonly T[], date: string, what: string): T {

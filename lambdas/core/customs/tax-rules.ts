@@ -8,13 +8,20 @@
  *
  * The duty rate is not here: it belongs to the product's NCM code (the operator's tariff table) and
  * comes in with each product.
+ *
+ * Each entry cites its norms (`norms.ts`): the article, the Boletín Oficial's publication date and
+ * the date of entry into force; `effective_from` is the latest of those in-force dates. Before the
+ * first entry (2024-12-02) the service carries no rules and refuses the date.
  */
+import { cite, norms, type NormCitation } from './norms';
 
 export type TaxRules = {
   /** First day (YYYY-MM-DD, Argentine calendar) the entry applies. */
   readonly effective_from: string;
-  /** The rules the numbers come from, for the operator. */
+  /** The rules the numbers come from, for the operator (short: explanations quote it). */
   readonly source: string;
+  /** Each norm the entry's numbers come from: article, publication and entry into force. */
+  readonly norms: readonly NormCitation[];
   /** Currency of every amount the calculation produces. */
   readonly currency: 'USD';
   /** Personal shipments within the yearly quota: this much FOB of the shipment is exempt from duty and statistics fee. */
@@ -32,7 +39,7 @@ export type TaxRules = {
 };
 
 /** What partner or operator settings may change: every number of an entry. */
-export type TaxRuleSettings = Partial<Omit<TaxRules, 'effective_from' | 'source' | 'currency'>>;
+export type TaxRuleSettings = Partial<Omit<TaxRules, 'effective_from' | 'source' | 'currency' | 'norms'>>;
 
 /** The entry in force on a date, with the settings that replaced its defaults. */
 export type AppliedTaxRules = TaxRules & { readonly overridden: readonly (keyof TaxRuleSettings)[] };
@@ -48,22 +55,38 @@ const settingKeys = [
 
 const percentKeys = new Set<keyof TaxRuleSettings>(['statistics_fee_rate', 'vat_rate', 'insurance_rate']);
 
+/** Service defaults the law does not set: each partner configures its own. */
+const serviceDefaults = { freight_usd_per_kg: 5, insurance_rate: 1, min_chargeable_kg: 0.5 } as const;
+
 /**
  * The built-in table. Freight, insurance and the minimum chargeable weight are service defaults
- * (the law sets none: each partner configures its own); the rest is the courier regime in force
- * since December 2024.
+ * (the law sets none); the statistics fee and the VAT are older than the courier regime and their
+ * sources are `tariff-rates.ts`'s. The franchise starts with Decreto 1065/2024, a day after the
+ * regime of RG ARCA 5608/2024: on 2024-12-02 the regime's limits applied and no franchise did.
  */
 export const taxRulesTable: readonly TaxRules[] = [
   {
-    effective_from: '2024-12-01',
+    effective_from: '2024-12-02',
+    source: 'RG ARCA 5608/2024 (before the franchise of Decreto 1065/2024)',
+    norms: [cite(norms.rg5608, 'Anexo (the PSP/Courier regime the resolution approves)', ['the courier regime the entry calculates under'])],
+    currency: 'USD',
+    personal_franchise_usd: 0,
+    statistics_fee_rate: 3,
+    vat_rate: 21,
+    ...serviceDefaults,
+  },
+  {
+    effective_from: '2024-12-03',
     source: 'Decreto 1065/2024; RG ARCA 5608/2024',
+    norms: [
+      cite(norms.decreto1065, 'art. 1', ['personal_franchise_usd']),
+      cite(norms.rg5608, 'Anexo (the PSP/Courier regime the resolution approves)', ['the courier regime the entry calculates under']),
+    ],
     currency: 'USD',
     personal_franchise_usd: 400,
     statistics_fee_rate: 3,
     vat_rate: 21,
-    freight_usd_per_kg: 5,
-    insurance_rate: 1,
-    min_chargeable_kg: 0.5,
+    ...serviceDefaults,
   },
 ];
 
@@ -93,7 +116,7 @@ function checkEntry(entry: TaxRules): void {
 
 /**
  * The calendar date in Argentina (UTC-3 all year; no daylight saving since 2009) of an instant:
- * the date to look the rules up with. '2024-12-01T02:00:00Z' -> '2024-11-30'.
+ * the date to look the rules up with. '2024-12-03T02:00:00Z' -> '2024-12-02'.
  */
 export function argentineDate(at: Date | string): string {
   const t = typeof at === 'string' ? Date.parse(at) : at.getTime();
@@ -122,7 +145,13 @@ export function taxRulesAt(
     dates.add(entry.effective_from);
     if (entry.effective_from <= date && (!chosen || entry.effective_from > chosen.effective_from)) chosen = entry;
   }
-  if (!chosen) throw new RangeError(`no tax rules in force on ${date}`);
+  if (!chosen) {
+    const first = [...table].sort((a, b) => a.effective_from.localeCompare(b.effective_from))[0];
+    throw new RangeError(
+      `no tax rules in force on ${date}` +
+        (first ? `: the service carries the courier regime from ${first.effective_from} (${first.source}); the earlier regime is not modelled` : ''),
+    );
+  }
   const overridden: (keyof TaxRuleSettings)[] = [];
   const result: { -readonly [K in keyof TaxRules]: TaxRules[K] } = { ...chosen };
   for (const key of settingKeys) {

@@ -34,7 +34,7 @@ describe('POST /v1/customs/calculate', () => {
       duties_and_taxes: { franchise_usd_applied: 400, duty_base: 256.54, statistics_fee: 7.7, vat: 141.69, ddp_value: 816.39, amount_to_pay: 149.39 },
       total_landed_cost: 816.39,
       ncm: { code: '8471.30.12', source: 'offline' },
-      rules: { effective_from: '2024-12-01', regime_rules_effective_from: '2025-01-23' },
+      rules: { effective_from: '2024-12-03', regime_rules_effective_from: '2025-01-23' },
       calculated_at: '2026-11-20T10:00:05.000Z',
     });
     expect(q.duties_and_taxes.explanation).toContain('CIF 667.00 = FOB 650.00 + freight 10.50 + insurance 6.50');

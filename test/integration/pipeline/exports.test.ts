@@ -254,7 +254,7 @@ const result: ProcessedResult = {
       'VAT 3.18 = 21% of VAT base 15.13 (CIF 15.13 + duty 0.00 + statistics fee 0.00)',
       'DDP 18.31 = CIF 15.13 + duty 0.00 + statistics fee 0.00 + VAT 3.18',
       'amount to pay 3.18 = duty 0.00 + statistics fee 0.00 + VAT 3.18 (USD)',
-      'rules in force from 2024-12-01 (Decreto 1065/2024; RG ARCA 5608/2024)',
+      'rules in force from 2024-12-03 (Decreto 1065/2024; RG ARCA 5608/2024)',
     ],
   },
 };

@@ -7,6 +7,7 @@ import {
 } from '#core/customs/calculate';
 import { toCentsExact } from '#core/customs/money';
 import { argentineDate, taxRulesAt, taxRulesTable, type TaxRules } from '#core/customs/tax-rules';
+import { checkCitedTable } from '#core/customs/norms';
 import { prng } from '#twin/prng';
 
 /** The built-in rules: freight USD 5.00 per kg, insurance 1% of FOB, at least 0.5 kg, fee 3%, VAT 21%. */
@@ -332,8 +333,11 @@ describe('rules by effective date', () => {
     expect(product(r, 'a').vat).toBe(11.46);
   });
 
-  it('refuses a date before the first entry and a date that does not exist', () => {
+  it('refuses a date before the first entry, saying where the table starts, and a date that does not exist', () => {
     expect(() => taxRulesAt('2024-11-30')).toThrow(/no tax rules in force/);
+    expect(() => taxRulesAt('2024-12-01')).toThrow(
+      'no tax rules in force on 2024-12-01: the service carries the courier regime from 2024-12-02 (RG ARCA 5608/2024 (before the franchise of Decreto 1065/2024)); the earlier regime is not modelled',
+    );
     expect(() => taxRulesAt('2025-02-30')).toThrow(RangeError);
   });
 
@@ -347,6 +351,44 @@ describe('rules by effective date', () => {
     expect(argentineDate('2024-12-01T03:00:00Z')).toBe('2024-12-01');
     expect(taxRulesAt('2026-01-01T02:00:00Z', {}, table).vat_rate).toBe(21);
     expect(taxRulesAt(new Date('2026-01-01T03:00:00Z'), {}, table).vat_rate).toBe(10.5);
+  });
+});
+
+describe('the franchise on the days its norms enter into force', () => {
+  // A personal shipment of FOB 120.00, 0.8 kg, NCM duty 20%: CIF 125.20 (freight 4.00, insurance 1.20).
+  const personal = shipment('P', [{ itemKey: 'a', fob_usd: 120, net_kg: 0.8, duty_rate: 20 }]);
+
+  it('cites for every row the norm, its article, its publication and its entry into force, and starts it on the last of those days', () => {
+    expect(() => checkCitedTable(taxRulesTable, 'tax rules')).not.toThrow();
+    expect(taxRulesTable.map((r) => r.effective_from)).toEqual(['2024-12-02', '2024-12-03']);
+    expect(taxRulesTable[1].norms[0]).toMatchObject({ norm: 'Decreto 1065/2024', article: 'art. 1', published: '2024-12-02', in_force_from: '2024-12-03', gives: ['personal_franchise_usd'] });
+  });
+
+  it('gives a personal shipment of 2024-12-02 no franchise: RG 5608/2024 was in force, Decreto 1065/2024 not yet', () => {
+    const r = calculateShipment(personal, taxRulesAt('2024-12-02'));
+    // duty base = CIF 125.20; duty 20% 25.04; fee 3% 3.756 -> 3.76; VAT 21% of 154.00 = 32.34
+    expect(product(r, 'a')).toMatchObject({ franchise_usd_applied: 0, duty_base: 125.2, customs_duty: 25.04, statistics_fee: 3.76, vat: 32.34 });
+  });
+
+  it('gives a personal shipment of 2024-12-03 the USD 400 franchise of Decreto 1065/2024', () => {
+    const r = calculateShipment(personal, taxRulesAt('2024-12-03'));
+    expect(product(r, 'a')).toMatchObject({ franchise_usd_applied: 120, duty_base: 0, customs_duty: 0, statistics_fee: 0, vat: 26.29 });
+  });
+
+  it('reads 2024-12-03T02:00:00Z as the 2nd in Argentina, without the franchise, and 03:00Z as the 3rd, with it', () => {
+    expect(taxRulesAt('2024-12-03T02:00:00Z').personal_franchise_usd).toBe(0);
+    expect(taxRulesAt(new Date('2024-12-03T02:59:59Z')).personal_franchise_usd).toBe(0);
+    expect(taxRulesAt(new Date('2024-12-03T03:00:00Z')).personal_franchise_usd).toBe(400);
+  });
+
+  it('reads 2024-12-06T02:00:00Z as the 5th in Argentina, under the same franchise as the 6th', () => {
+    expect(argentineDate('2024-12-06T02:00:00Z')).toBe('2024-12-05');
+    expect(taxRulesAt('2024-12-06T02:00:00Z').effective_from).toBe('2024-12-03');
+    expect(taxRulesAt('2024-12-06').personal_franchise_usd).toBe(400);
+  });
+
+  it('keeps the statistics fee and the VAT across both days', () => {
+    for (const day of ['2024-12-02', '2024-12-03']) expect(taxRulesAt(day)).toMatchObject({ statistics_fee_rate: 3, vat_rate: 21 });
   });
 });
 

@@ -10,6 +10,11 @@ describe('quota rules', () => {
     expect(quotaLimit(at, 2)).toBe(2);
   });
 
+  it('a person has 5 personal shipments a year from 2024-12-02 (RG 5608/2024), and none is counted on an Argentine date before it', () => {
+    expect(quotaLimit(new Date('2024-12-02T03:00:00Z'))).toBe(5);
+    expect(() => quotaLimit(new Date('2024-12-02T02:59:59Z'))).toThrow(/no regime rules in force on 2024-12-01/);
+  });
+
   it('a counter holding the AWB’s slot answers it reserved before, counting nothing', () => {
     const slot = quotaSlot(7, 'AWB1');
     expect(answerFrom({ used: 2, awbs: [slot, quotaSlot(7, 'AWB2')] }, slot, 5)).toEqual({ reserved: true, alreadyReserved: true, used: 2, remaining: 3 });

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { ManifestItem } from '#core/manifests/submission';
 import { classifyShipments, shipmentRegime, type ClassifyItem } from '#core/customs/regime';
-import { quotaYear, regimeRulesAt, regimeRulesTable, type RegimeRules } from '#core/customs/regime-rules';
+import { argentineDay, quotaYear, regimeRulesAt, regimeRulesTable, type RegimeRules } from '#core/customs/regime-rules';
+import { checkCitedTable } from '#core/customs/norms';
 
 const person = '20123456786';
 const company = '30712345671';
@@ -33,8 +34,24 @@ const classify = (items: ClassifyItem[], r: RegimeRules = rules) => classifyShip
 
 describe('regime rules table', () => {
   it('holds the limits of the domain facts with their sources', () => {
-    expect(regimeRulesTable[0]).toMatchObject({ effective_from: '2024-12-01', max_fob_usd_per_shipment: 3000, max_kg_per_package: 50, max_units_same_kind: 3, personal_shipments_per_year: 5, source: expect.stringContaining('RG ARCA 5608/2024') });
+    expect(regimeRulesTable[0]).toMatchObject({ effective_from: '2024-12-02', max_fob_usd_per_shipment: 3000, max_kg_per_package: 50, max_units_same_kind: 3, personal_shipments_per_year: 5, source: 'RG ARCA 5608/2024' });
     expect(regimeRulesTable.at(-1)).toMatchObject({ weight_limit_applies_to: 'package', source: 'RG ARCA 5631/2025' });
+  });
+
+  it('cites for every row the norm, its article, its publication and its entry into force', () => {
+    for (const row of regimeRulesTable) {
+      expect(row.norms.length).toBeGreaterThan(0);
+      for (const n of row.norms) expect(n).toMatchObject({ norm: expect.any(String), article: expect.any(String), published: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/), in_force_from: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/) });
+    }
+    expect(regimeRulesTable[0].norms[0]).toMatchObject({ norm: 'RG ARCA 5608/2024', published: '2024-12-02', in_force_from: '2024-12-02' });
+    expect(regimeRulesTable[1].norms.map((n) => n.norm)).toEqual(['RG ARCA 5608/2024', 'RG ARCA 5631/2025']);
+    expect(regimeRulesTable[1].norms[1]).toMatchObject({ published: '2025-01-23', in_force_from: '2025-01-23', gives: ['weight_limit_applies_to'] });
+  });
+
+  it('starts every row on the day the last of its norms enters into force', () => {
+    expect(() => checkCitedTable(regimeRulesTable, 'regime rules')).not.toThrow();
+    const early = [{ ...regimeRulesTable[0], effective_from: '2024-12-01' }];
+    expect(() => checkCitedTable(early, 'regime rules')).toThrow(/in force from 2024-12-02, not from its effective_from/);
   });
 
   it('picks the entry in force on the date', () => {
@@ -50,9 +67,51 @@ describe('regime rules table', () => {
     expect(quotaYear(new Date('2026-01-01T03:00:00Z'))).toBe(2026);
   });
 
-  it('refuses a date before the first entry and a malformed date', () => {
+  it('refuses a date before the first entry, saying where the table starts, and a malformed date', () => {
     expect(() => regimeRulesAt('2024-11-30')).toThrow(RangeError);
+    expect(() => regimeRulesAt('2024-12-01')).toThrow('no regime rules in force on 2024-12-01: the service carries the courier regime from 2024-12-02 (RG ARCA 5608/2024); the earlier regime is not modelled');
     expect(() => regimeRulesAt('2026-02-30')).toThrow(RangeError);
+  });
+});
+
+describe('the regime on the days its norms enter into force', () => {
+  const heavy = () => [line('B1', { totalWeightKg: 30 }), line('B1', { totalWeightKg: 30 })];
+  const dear = () => [line('B2', { fobValueUsd: 2999.99 })];
+  const decide = (items: ClassifyItem[], at: string | Date) => classify(items, regimeRulesAt(at)).get(items[0].itemKey)!.regime;
+
+  it('has no courier rules on 2024-12-01, the day before RG 5608/2024 was published and in force', () => {
+    expect(() => regimeRulesAt('2024-12-01')).toThrow(RangeError);
+  });
+
+  it('gives a shipment of 2024-12-02 the USD 3,000 limit, 50 kg per shipment and 5 personal shipments a year', () => {
+    const r = regimeRulesAt('2024-12-02');
+    expect(r).toMatchObject({ max_fob_usd_per_shipment: 3000, max_kg_per_package: 50, weight_limit_applies_to: 'shipment', max_units_same_kind: 3, personal_shipments_per_year: 5 });
+    expect(decide(dear(), '2024-12-02')).toBe('P');
+    expect(decide([line('B3', { fobValueUsd: 3000.01 })], '2024-12-02')).toBe('X');
+    expect(decide(heavy(), '2024-12-02')).toBe('X');
+  });
+
+  it('reads 2024-12-02T02:00:00Z as 2024-12-01 in Argentina, before the regime, and 03:00Z as its first day', () => {
+    expect(() => regimeRulesAt(new Date('2024-12-02T02:00:00Z'))).toThrow(/no regime rules in force on 2024-12-01/);
+    expect(regimeRulesAt(new Date('2024-12-02T03:00:00Z')).effective_from).toBe('2024-12-02');
+  });
+
+  it('reads 2024-12-06T02:00:00Z as the 5th in Argentina', () => {
+    expect(argentineDay('2024-12-06T02:00:00Z')).toBe('2024-12-05');
+    expect(argentineDay('2024-12-06T03:00:00Z')).toBe('2024-12-06');
+  });
+
+  it('weighs the whole shipment on 2025-01-22, the day before RG 5631/2025, and each package from 2025-01-23', () => {
+    expect(decide(heavy(), '2025-01-22')).toBe('X');
+    expect(decide(heavy(), '2025-01-23')).toBe('P');
+    expect(decide(heavy(), new Date('2025-01-23T02:59:59Z'))).toBe('X');
+    expect(decide(heavy(), new Date('2025-01-23T03:00:00Z'))).toBe('P');
+  });
+
+  it('keeps the USD 3,000 limit and the 5 personal shipments a year across 2025-01-23', () => {
+    for (const day of ['2025-01-22', '2025-01-23']) {
+      expect(regimeRulesAt(day)).toMatchObject({ max_fob_usd_per_shipment: 3000, max_kg_per_package: 50, personal_shipments_per_year: 5 });
+    }
   });
 });
 
@@ -105,7 +164,7 @@ describe('classification', () => {
     const items = [line('A8', { totalWeightKg: 30 }), line('A8', { totalWeightKg: 30 })];
     const out = classify(items, regimeRulesAt('2024-12-20')).get(items[0].itemKey)!;
     expect(out.regime).toBe('X');
-    expect(out.reasons[0]).toBe('shipment weight 60 kg is over the courier limit of 50 kg per shipment: cannot clear under the courier regime (Decreto 1065/2024; RG ARCA 5608/2024)');
+    expect(out.reasons[0]).toBe('shipment weight 60 kg is over the courier limit of 50 kg per shipment: cannot clear under the courier regime (RG ARCA 5608/2024)');
   });
 
   it('makes a company\'s shipment commercial', () => {
