@@ -20,6 +20,7 @@ import { acknowledge } from './nag';
 import { ApiEdge, type EdgeStack } from './edge';
 import { DriftDetection, driftTargets } from './drift';
 import { Rollout, type RolloutKind } from './rollout';
+import { SmokeReceiver } from './smoke-receiver';
 import type { StageSettings } from './stage';
 
 
@@ -77,6 +78,8 @@ export class ApiStack extends Stack {
   readonly apiEdge: ApiEdge;
   /** The stage's alarms, their topic and its dashboard (lib/observability.ts). */
   readonly observability: Observability;
+  /** The smoke test's webhook receiver, where the stage has one (staging; lib/smoke-receiver.ts). */
+  readonly smokeReceiver?: SmokeReceiver;
   /** Each function's CodeDeploy group and rollback alarm, by catalog id (lib/rollout.ts). */
   readonly rollouts: Record<string, Rollout> = {};
   /** The daily drift detection of the stage's stacks (lib/drift.ts). */
@@ -277,6 +280,8 @@ export class ApiStack extends Stack {
     for (const f of watched) {
       this.rollouts[f.id] = new Rollout(f.scope, `${f.id}Rollout`, { settings, id: f.id, alias: f.fn.live, kind: kindOf(f), areaAlarmNames: this.observability.rollbackAlarmNames(f) });
     }
+
+    if (settings.config.smokeReceiver) this.smokeReceiver = new SmokeReceiver(this, 'SmokeReceiver', { settings, data });
 
     new CfnOutput(this, 'ApiUrl', { value: this.apiEdge.url, description: 'Root of the API for clients (every route is under /api; the console and dashboard at the root)' });
     new CfnOutput(this, 'ApiBaseUrl', { value: `${this.apiEdge.url}${apiBase}`, description: 'Base URL for clients (DESPACHO_URL)' });

@@ -42,6 +42,7 @@ export const configKeys = [
   'reservedConcurrency',
   'wafManagedRules',
   'rollout',
+  'smokeReceiver',
   'docsBaseUrl',
   'alarmHttpsEndpoints',
   'accountConcurrencyQuota',
@@ -160,6 +161,11 @@ export function resolveStageConfig(stage: StageName, overrides: StageOverrides =
     const r = String(o.rollout).trim().toLowerCase();
     if (r !== 'canary' && r !== 'all-at-once') problems.push(`rollout ${JSON.stringify(o.rollout)}: use canary or all-at-once`);
     else c.rollout = r;
+  }
+  if (o.smokeReceiver !== undefined) {
+    const r = flag(o.smokeReceiver);
+    if (r === undefined) problems.push(`smokeReceiver ${JSON.stringify(o.smokeReceiver)}: use on or off`);
+    else c.smokeReceiver = r;
   }
   if (o.docsBaseUrl !== undefined) c.docsBaseUrl = String(o.docsBaseUrl).trim();
   else if (c.docsBaseUrl === undefined && !unset(env.GITHUB_REPOSITORY)) c.docsBaseUrl = `${env.GITHUB_SERVER_URL || 'https://github.com'}/${env.GITHUB_REPOSITORY}/blob/main/docs/operators/`;

@@ -83,6 +83,12 @@ export interface StageConfig {
    */
   rollout: 'canary' | 'all-at-once';
   /**
+   * The smoke test's webhook receiver (lib/smoke-receiver.ts): a function URL that keeps what is
+   * POSTed to `/<uuid>` for an hour and answers it on GET, for `npm run smoke -- --receiver-url`.
+   * On in staging, where the pipeline's smoke test runs; off elsewhere.
+   */
+  smokeReceiver: boolean;
+  /**
    * Where the operator docs are read, ending in `/` (e.g.
    * `https://github.com/<org>/<repo>/blob/main/docs/operators/`): every alarm's description links
    * its runbook entry under it. Unset, the synth takes GitHub Actions' repository
@@ -121,6 +127,7 @@ export const stageConfigs: Record<StageName, StageConfig> = {
     reservedConcurrency: false,
     wafManagedRules: 'count',
     rollout: 'all-at-once',
+    smokeReceiver: false,
     alarmHttpsEndpoints: [],
     accountConcurrencyQuota: 1000,
     backupCopyRetentionDays: 35,
@@ -139,6 +146,7 @@ export const stageConfigs: Record<StageName, StageConfig> = {
     reservedConcurrency: true,
     wafManagedRules: 'count',
     rollout: 'canary',
+    smokeReceiver: true,
     alarmHttpsEndpoints: [],
     accountConcurrencyQuota: 1000,
     backupCopyRetentionDays: 35,
@@ -156,6 +164,7 @@ export const stageConfigs: Record<StageName, StageConfig> = {
     reservedConcurrency: true,
     wafManagedRules: 'count',
     rollout: 'canary',
+    smokeReceiver: false,
     alarmHttpsEndpoints: [],
     accountConcurrencyQuota: 1000,
     backupCopyRetentionDays: 90,
