@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { useTwin } from '#support/twin';
-import { storedExchangeRates } from '#infra/entities/exchange-rates';
+import { getStoredRate, storedExchangeRates } from '#infra/entities/exchange-rates';
+import { storedThenOfficial } from '#infra/exchange-rates/port';
+import type { ExchangeRates } from '#core/customs/exchange-rate';
 
 const t = useTwin();
 const put = (date: string, body: unknown, token?: string) => t.call('PUT', `/v1/admin/exchange-rates/${date}`, { body, token });
@@ -78,5 +80,23 @@ describe("the admin's exchange rates", () => {
   it('serves the stored rates through the port: the day set, and missing for another day', async () => {
     expect(await storedExchangeRates.rateFor('2025-03-14')).toEqual({ found: true, rate: { rate: '1070.5', date: '2025-03-14', source: 'BNA divisa vendedor' } });
     expect(await storedExchangeRates.rateFor('2025-03-17')).toMatchObject({ found: false, date: '2025-03-17' });
+  });
+
+  it("prefers the stored rate, else stores the official source's once, and keeps its reasons when both miss", async () => {
+    const asked: string[] = [];
+    const official: ExchangeRates = {
+      async rateFor(date) {
+        asked.push(date);
+        return date === '2025-03-11' ? { found: true, rate: { rate: '1068.25', date, source: 'bcra' } } : { found: false, date, reason: 'No quote.' };
+      },
+    };
+    const rates = storedThenOfficial(official);
+    expect(await rates.rateFor('2025-03-14')).toMatchObject({ found: true, rate: { rate: '1070.5', source: 'BNA divisa vendedor' } });
+    expect(asked).toEqual([]);
+    expect(await rates.rateFor('2025-03-11')).toEqual({ found: true, rate: { rate: '1068.25', date: '2025-03-11', source: 'bcra' } });
+    expect(await getStoredRate('2025-03-11')).toMatchObject({ rate: '1068.25', source: 'bcra', setBy: null });
+    expect(await rates.rateFor('2025-03-11')).toMatchObject({ found: true });
+    expect(asked).toEqual(['2025-03-11']);
+    expect(await rates.rateFor('2025-03-10')).toEqual({ found: false, date: '2025-03-10', reason: 'No exchange rate is stored for 2025-03-10. No quote.' });
   });
 });
