@@ -12,7 +12,7 @@
  *
  * Pure: no clock, no I/O.
  */
-import { divRound, formatDec, parseDec, type Cents, type Dec } from './money';
+import { divRound, formatDec, parseDec, toCentsExact, toNumber, type Cents, type Dec } from './money';
 
 /** What a rate says: ARS per USD, as the exact decimal text (e.g. '1370.5'). */
 export interface ExchangeRate {
@@ -145,4 +145,29 @@ export function usdToArs(usdCents: Cents, rate: string): Cents {
 /** The reason a batch waits for its rate, in words an operator can act on. */
 export function missingRateReason(date: string): string {
   return `Waiting for the exchange rate of ${date} (Banco Nación selling rate, the business day before processing): set it with PUT /v1/admin/exchange-rates/${date}.`;
+}
+
+/** The amounts of a product's breakdown (core/customs/calculate.ts `Breakdown`) that are shown in pesos too. */
+export const breakdownPesoKeys = ['fob_value', 'freight', 'insurance', 'cif_value', 'duty_base', 'customs_duty', 'statistics_fee', 'vat_base', 'vat', 'ddp_value', 'amount_to_pay'] as const;
+/** The amounts of a shipment's or batch's totals (`ShipmentTotals`) that are shown in pesos too. */
+export const totalsPesoKeys = ['fob', 'freight', 'insurance', 'cif', 'customs_duty', 'statistics_fee', 'vat', 'ddp', 'amount_to_pay'] as const;
+
+/** The rate as an answer shows it beside the amounts it converted. */
+export type RateShown = { rate: number; date: string; source: string };
+
+/**
+ * The `keys` of `amounts` (USD, JSON numbers with at most 2 decimals) in pesos, each as `<key>_ars`
+ * (its cents x the rate, rounded once, half up: `usdToArs`), with the rate that converted them.
+ * A sum in pesos is the USD sum converted, never the sum of converted parts, so every figure agrees
+ * with its dollars at the rate shown.
+ */
+export function inPesos<K extends string>(
+  amounts: Readonly<Record<K, number>>,
+  keys: readonly K[],
+  rate: ExchangeRate,
+): { [P in K as `${P}_ars`]: number } & { exchange_rate: RateShown } {
+  const out: Record<string, unknown> = {};
+  for (const k of keys) out[`${k}_ars`] = toNumber(usdToArs(toCentsExact(amounts[k]), rate.rate));
+  out.exchange_rate = { rate: Number(rate.rate), date: rate.date, source: rate.source };
+  return out as { [P in K as `${P}_ars`]: number } & { exchange_rate: RateShown };
 }

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import {
   argentineDateOf,
+  breakdownPesoKeys,
+  inPesos,
+  totalsPesoKeys,
   easterHolidays,
   easterSunday,
   isBusinessDay,
@@ -97,5 +100,35 @@ describe('a rate as given', () => {
 
   it('names the day and the route in the reason a batch waits', () => {
     expect(missingRateReason('2025-03-14')).toContain('PUT /v1/admin/exchange-rates/2025-03-14');
+  });
+});
+
+describe('amounts in pesos beside dollars', () => {
+  const rate = { rate: '1070.5', date: '2025-03-14', source: 'BNA divisa vendedor' };
+
+  it('converts every amount of a shipment to pesos that agree with its dollars to the centavo at the rate', () => {
+    const totals = { fob: 600, freight: 10, insurance: 6, cif: 616, customs_duty: 21.33, statistics_fee: 3.2, vat: 134.51, ddp: 775.04, amount_to_pay: 159.04 };
+    const ars = inPesos(totals, totalsPesoKeys, rate);
+    for (const k of totalsPesoKeys) {
+      // cents x 1070.5, half up: redone here with integers only.
+      const cents = toCents(totals[k]);
+      const expected = (cents * 10705n + 5n) / 10n;
+      expect(ars[`${k}_ars`], k).toBe(Number(formatCents(expected)));
+    }
+    expect(ars.cif_ars).toBe(659428);
+    expect(ars.customs_duty_ars).toBe(22833.77);
+    expect(ars.exchange_rate).toEqual({ rate: 1070.5, date: '2025-03-14', source: 'BNA divisa vendedor' });
+  });
+
+  it("names every pesos field of a product's breakdown <amount>_ars", () => {
+    const b = Object.fromEntries(breakdownPesoKeys.map((k) => [k, 1.01])) as Record<(typeof breakdownPesoKeys)[number], number>;
+    const ars = inPesos(b, breakdownPesoKeys, rate);
+    expect(Object.keys(ars).sort()).toEqual([...breakdownPesoKeys.map((k) => `${k}_ars`), 'exchange_rate'].sort());
+    // 1.01 x 1070.5 = 1081.205 -> 1081.21 (half up)
+    expect(ars.amount_to_pay_ars).toBe(1081.21);
+  });
+
+  it('refuses an amount with more than 2 decimals instead of rounding it twice', () => {
+    expect(() => inPesos({ fob: 1.005 }, ['fob'], rate)).toThrow(RangeError);
   });
 });
