@@ -568,6 +568,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/admin/exchange-rates/{date}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Set a day's exchange rate (ARS per USD, the Banco Nación selling rate; docs/spec/customs-ar.md): 201 once, 200 for the same rate again, 409 for another rate of a day already set */
+        put: operations["AdminExchangeRatesPut"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/exchange-rates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The exchange rates stored for the days from `from` to `to` (YYYY-MM-DD, both included, at most 366 days) */
+        get: operations["AdminExchangeRatesList"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/admin/metrics": {
         parameters: {
             query?: never;
@@ -2009,7 +2043,7 @@ export interface operations {
                      *       "data": {
                      *         "status": "ok",
                      *         "stage": "local",
-                     *         "time": "2026-12-07T04:33:32.417Z"
+                     *         "time": "2026-12-07T13:33:17.304Z"
                      *       }
                      *     }
                      */
@@ -2331,8 +2365,8 @@ export interface operations {
                      *           "shares_tariff_decisions": false,
                      *           "tariff_consent_at": null,
                      *           "tariff_consent_reference": null,
-                     *           "created_at": "2026-12-07T04:33:32.018Z",
-                     *           "updated_at": "2026-12-07T04:33:32.018Z"
+                     *           "created_at": "2026-12-07T13:33:16.788Z",
+                     *           "updated_at": "2026-12-07T13:33:16.788Z"
                      *         },
                      *         "token": {
                      *           "id": 2,
@@ -2538,8 +2572,8 @@ export interface operations {
                      *             "manifests:write",
                      *             "documents:read"
                      *           ],
-                     *           "created_at": "2026-12-07T04:33:32.275Z",
-                     *           "last_used_at": "2026-12-07T04:33:32.540Z",
+                     *           "created_at": "2026-12-07T13:33:17.146Z",
+                     *           "last_used_at": "2026-12-07T13:33:18.440Z",
                      *           "revoked_at": null,
                      *           "expires_at": null,
                      *           "active": true,
@@ -2749,6 +2783,32 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Token revoked.",
+                     *       "data": {
+                     *         "id": 4,
+                     *         "account_id": 2,
+                     *         "name": "To revoke",
+                     *         "email": null,
+                     *         "role": "partner",
+                     *         "scopes": [
+                     *           "manifests:read"
+                     *         ],
+                     *         "created_at": "2026-12-07T13:33:18.666Z",
+                     *         "last_used_at": null,
+                     *         "revoked_at": "2026-12-07T13:33:18.709Z",
+                     *         "expires_at": null,
+                     *         "active": false,
+                     *         "created_by_token_id": 1
+                     *       },
+                     *       "cascaded": {
+                     *         "tokens": [],
+                     *         "subscriptions": []
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -3069,6 +3129,47 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": [
+                     *         {
+                     *           "id": 1,
+                     *           "name": "Operator",
+                     *           "kind": "operator",
+                     *           "has_signing_secret": false,
+                     *           "shares_tariff_decisions": false,
+                     *           "tariff_consent_at": null,
+                     *           "tariff_consent_reference": null,
+                     *           "created_at": "2026-12-07T13:33:16.034Z",
+                     *           "updated_at": "2026-12-07T13:33:16.034Z"
+                     *         },
+                     *         {
+                     *           "id": 2,
+                     *           "name": "Andes Courier SA",
+                     *           "kind": "partner",
+                     *           "has_signing_secret": false,
+                     *           "shares_tariff_decisions": false,
+                     *           "tariff_consent_at": null,
+                     *           "tariff_consent_reference": null,
+                     *           "created_at": "2026-12-07T13:33:16.788Z",
+                     *           "updated_at": "2026-12-07T13:33:16.788Z"
+                     *         },
+                     *         {
+                     *           "id": 3,
+                     *           "name": "Despachante Uno",
+                     *           "kind": "broker",
+                     *           "has_signing_secret": false,
+                     *           "shares_tariff_decisions": false,
+                     *           "tariff_consent_at": null,
+                     *           "tariff_consent_reference": null,
+                     *           "created_at": "2026-12-07T13:33:17.217Z",
+                     *           "updated_at": "2026-12-07T13:33:17.217Z"
+                     *         }
+                     *       ],
+                     *       "count": 4
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -3279,6 +3380,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Account created.",
+                     *       "data": {
+                     *         "id": 4,
+                     *         "name": "Andes Courier SA",
+                     *         "kind": "partner",
+                     *         "has_signing_secret": false,
+                     *         "shares_tariff_decisions": false,
+                     *         "tariff_consent_at": null,
+                     *         "tariff_consent_reference": null,
+                     *         "created_at": "2026-12-07T13:33:18.843Z",
+                     *         "updated_at": "2026-12-07T13:33:18.843Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -3576,6 +3694,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Signing secret created.",
+                     *       "data": {
+                     *         "account_id": 4,
+                     *         "secret": "mss_mqQUecQlG77psaloZLzy9SfnegkruHZxvzHqI3hqZKM",
+                     *         "created_at": "2026-12-07T13:33:18.940Z",
+                     *         "rotated": false
+                     *       },
+                     *       "important": "Store the secret now: it is shown only once. Sign each manifest body with it (X-Signature: sha256=<hex HMAC-SHA256 of the raw body>)."
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -3888,6 +4019,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Consent recorded: its decisions may be exported.",
+                     *       "data": {
+                     *         "id": 4,
+                     *         "name": "Andes Courier SA",
+                     *         "kind": "partner",
+                     *         "has_signing_secret": true,
+                     *         "shares_tariff_decisions": true,
+                     *         "tariff_consent_at": "2026-12-07T13:33:19.155Z",
+                     *         "tariff_consent_reference": "Signed addendum 2026-11",
+                     *         "created_at": "2026-12-07T13:33:18.843Z",
+                     *         "updated_at": "2026-12-07T13:33:19.155Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -4212,6 +4360,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": [],
+                     *       "meta": {
+                     *         "account_id": 4,
+                     *         "per_page": 100,
+                     *         "cursor": null,
+                     *         "next_cursor": null
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -4502,6 +4662,66 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": [
+                     *         {
+                     *           "id": 2,
+                     *           "account_id": 2,
+                     *           "name": "Andes Courier SA token",
+                     *           "email": null,
+                     *           "role": "partner",
+                     *           "scopes": [
+                     *             "manifests:read",
+                     *             "manifests:write",
+                     *             "documents:read"
+                     *           ],
+                     *           "created_at": "2026-12-07T13:33:17.146Z",
+                     *           "last_used_at": "2026-12-07T13:33:18.440Z",
+                     *           "revoked_at": null,
+                     *           "expires_at": null,
+                     *           "active": true,
+                     *           "created_by_token_id": 1
+                     *         },
+                     *         {
+                     *           "id": 4,
+                     *           "account_id": 2,
+                     *           "name": "To revoke",
+                     *           "email": null,
+                     *           "role": "partner",
+                     *           "scopes": [
+                     *             "manifests:read"
+                     *           ],
+                     *           "created_at": "2026-12-07T13:33:18.666Z",
+                     *           "last_used_at": null,
+                     *           "revoked_at": "2026-12-07T13:33:18.709Z",
+                     *           "expires_at": null,
+                     *           "active": false,
+                     *           "created_by_token_id": 1
+                     *         },
+                     *         {
+                     *           "id": 5,
+                     *           "account_id": 2,
+                     *           "name": "Andes integration",
+                     *           "email": "dev@andes.example.com",
+                     *           "role": "partner",
+                     *           "scopes": [
+                     *             "manifests:read",
+                     *             "manifests:write",
+                     *             "webhooks:read"
+                     *           ],
+                     *           "created_at": "2026-12-07T13:33:19.244Z",
+                     *           "last_used_at": null,
+                     *           "revoked_at": null,
+                     *           "expires_at": null,
+                     *           "active": true,
+                     *           "created_by_token_id": 1
+                     *         }
+                     *       ],
+                     *       "count": 3
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -4769,6 +4989,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Token created. Store it now: it is not shown again.",
+                     *       "data": {
+                     *         "id": 5,
+                     *         "account_id": 2,
+                     *         "name": "Andes integration",
+                     *         "email": "dev@andes.example.com",
+                     *         "role": "partner",
+                     *         "scopes": [
+                     *           "manifests:read",
+                     *           "manifests:write",
+                     *           "webhooks:read"
+                     *         ],
+                     *         "created_at": "2026-12-07T13:33:19.244Z",
+                     *         "last_used_at": null,
+                     *         "revoked_at": null,
+                     *         "expires_at": null,
+                     *         "active": true,
+                     *         "created_by_token_id": 1,
+                     *         "token": "dsp_sAD6wRITbTh46sFtw4jROYZlg03aIN6matjcKhtvRQM"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -5071,6 +5316,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Token revoked.",
+                     *       "data": {
+                     *         "id": 5,
+                     *         "account_id": 2,
+                     *         "name": "Andes integration",
+                     *         "email": "dev@andes.example.com",
+                     *         "role": "partner",
+                     *         "scopes": [
+                     *           "manifests:read",
+                     *           "manifests:write",
+                     *           "webhooks:read"
+                     *         ],
+                     *         "created_at": "2026-12-07T13:33:19.244Z",
+                     *         "last_used_at": null,
+                     *         "revoked_at": "2026-12-07T13:33:19.309Z",
+                     *         "expires_at": null,
+                     *         "active": false,
+                     *         "created_by_token_id": 1
+                     *       },
+                     *       "cascaded": {
+                     *         "tokens": [],
+                     *         "subscriptions": []
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -5415,6 +5688,27 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "File stored.",
+                     *       "data": {
+                     *         "id": 1,
+                     *         "file_name": "manifiesto.json",
+                     *         "file_url": "http://localhost:35715/_blobs/manifest-files/2/71fe4fc9-a6ba-4589-a2b3-16bdb4969b29.json?expires=1796654000&name=manifiesto.json&type=application%2Fjson&sig=788a7cc99e0354521d2aa0363f161ec9c7f9f393f82f6621c3cc0b3d31d92b2b",
+                     *         "file_size": {
+                     *           "bytes": 428,
+                     *           "human": "428 B"
+                     *         },
+                     *         "courier_code": "ANDES",
+                     *         "manifest_name": "MAWB 176-33333332",
+                     *         "description": "Flight LA8071, Miami",
+                     *         "mime_type": "application/json",
+                     *         "checksum": "sha256:1a44270f0c271ba29beec6efe680dc558a73081cd8baea302b1c8d0f135e9bf9",
+                     *         "uploaded_at": "2026-12-07T13:33:20.568Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -5741,6 +6035,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "POST the file to upload_url with these fields (file last), then call complete_url.",
+                     *       "data": {
+                     *         "upload_id": "f12c78dd-d246-4d01-8c4a-4a7c34fd5d87",
+                     *         "upload_url": "http://localhost:35715/_blobs-upload",
+                     *         "method": "POST",
+                     *         "fields": {
+                     *           "key": "manifest-files/2/c83676d4-cd7d-42fb-b92a-5716adb55c39.json",
+                     *           "Content-Type": "application/json",
+                     *           "policy": "eyJrZXkiOiJtYW5pZmVzdC1maWxlcy8yL2M4MzY3NmQ0LWNkN2QtNDJmYi1iOTJhLTU3MTZhZGI1NWMzOS5qc29uIiwiY29udGVudFR5cGUiOiJhcHBsaWNhdGlvbi9qc29uIiwibWF4Qnl0ZXMiOjQyOCwiZXhwaXJlcyI6MTc5NjY1MTMwMH0",
+                     *           "signature": "0631e516225b346c8b5fbf18cf9edacbf0a13d6642891ecfd0c52f39878f0759"
+                     *         },
+                     *         "file_field": "file",
+                     *         "max_bytes": 428,
+                     *         "content_type": "application/json",
+                     *         "expires_in_seconds": 900,
+                     *         "complete_url": "/api/v1/manifests/storage/uploads/f12c78dd-d246-4d01-8c4a-4a7c34fd5d87/complete"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -6039,6 +6355,27 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "File stored.",
+                     *       "data": {
+                     *         "id": 2,
+                     *         "file_name": "manifiesto-2.json",
+                     *         "file_url": "http://localhost:35715/_blobs/manifest-files/2/c83676d4-cd7d-42fb-b92a-5716adb55c39.json?expires=1796654000&name=manifiesto-2.json&type=application%2Fjson&sig=7ee6bd934d4c6c41325e90968155b993174675794c005aefca63b54451e7c820",
+                     *         "file_size": {
+                     *           "bytes": 428,
+                     *           "human": "428 B"
+                     *         },
+                     *         "courier_code": "ANDES",
+                     *         "manifest_name": "MAWB 176-44444443",
+                     *         "description": null,
+                     *         "mime_type": "application/json",
+                     *         "checksum": "sha256:f0f1ec2e5b356185b1d96c887d8c12dd051d31d79877bed2a0385945bbed6a57",
+                     *         "uploaded_at": "2026-12-07T13:33:20.726Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -6379,12 +6716,43 @@ export interface operations {
                     /**
                      * @example {
                      *       "success": true,
-                     *       "data": [],
+                     *       "data": [
+                     *         {
+                     *           "id": 2,
+                     *           "file_name": "manifiesto-2.json",
+                     *           "file_url": "http://localhost:35715/_blobs/manifest-files/2/c83676d4-cd7d-42fb-b92a-5716adb55c39.json?expires=1796654000&name=manifiesto-2.json&type=application%2Fjson&sig=7ee6bd934d4c6c41325e90968155b993174675794c005aefca63b54451e7c820",
+                     *           "file_size": {
+                     *             "bytes": 428,
+                     *             "human": "428 B"
+                     *           },
+                     *           "courier_code": "ANDES",
+                     *           "manifest_name": "MAWB 176-44444443",
+                     *           "description": null,
+                     *           "mime_type": "application/json",
+                     *           "checksum": "sha256:f0f1ec2e5b356185b1d96c887d8c12dd051d31d79877bed2a0385945bbed6a57",
+                     *           "uploaded_at": "2026-12-07T13:33:20.726Z"
+                     *         },
+                     *         {
+                     *           "id": 1,
+                     *           "file_name": "manifiesto.json",
+                     *           "file_url": "http://localhost:35715/_blobs/manifest-files/2/71fe4fc9-a6ba-4589-a2b3-16bdb4969b29.json?expires=1796654000&name=manifiesto.json&type=application%2Fjson&sig=788a7cc99e0354521d2aa0363f161ec9c7f9f393f82f6621c3cc0b3d31d92b2b",
+                     *           "file_size": {
+                     *             "bytes": 428,
+                     *             "human": "428 B"
+                     *           },
+                     *           "courier_code": "ANDES",
+                     *           "manifest_name": "MAWB 176-33333332",
+                     *           "description": "Flight LA8071, Miami",
+                     *           "mime_type": "application/json",
+                     *           "checksum": "sha256:1a44270f0c271ba29beec6efe680dc558a73081cd8baea302b1c8d0f135e9bf9",
+                     *           "uploaded_at": "2026-12-07T13:33:20.568Z"
+                     *         }
+                     *       ],
                      *       "meta": {
                      *         "current_page": 1,
                      *         "last_page": 1,
-                     *         "per_page": 15,
-                     *         "total": 0
+                     *         "per_page": 20,
+                     *         "total": 2
                      *       }
                      *     }
                      */
@@ -6659,6 +7027,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Document uploaded.",
+                     *       "data": {
+                     *         "id": 1,
+                     *         "manifest_id": "176-12345675",
+                     *         "awb_number": "AWB0000001",
+                     *         "document_type": "awb",
+                     *         "document_type_label": "Air Waybill",
+                     *         "file_name": "awb-0000001.pdf",
+                     *         "file_size": 601,
+                     *         "file_size_human": "601 B",
+                     *         "mime_type": "application/pdf",
+                     *         "checksum": "sha256:a4c33871c6b1701521c8c821db2f319a2ead0e29946011ed59f6acb788663631",
+                     *         "state": "uploaded",
+                     *         "state_label": "Pending validation",
+                     *         "version": 1,
+                     *         "metadata": {},
+                     *         "created_at": "2026-12-07T13:33:26.979Z",
+                     *         "updated_at": "2026-12-07T13:33:26.979Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -7018,6 +7410,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "POST the file to upload_url with these fields (file last), then call complete_url.",
+                     *       "data": {
+                     *         "upload_id": "1bf5feaa-42ea-4155-ac21-00d6d80af17a",
+                     *         "upload_url": "http://localhost:35715/_blobs-upload",
+                     *         "method": "POST",
+                     *         "fields": {
+                     *           "key": "documents/2/9a90a08f-3102-4898-82ec-dcc8160408a1.pdf",
+                     *           "Content-Type": "application/pdf",
+                     *           "policy": "eyJrZXkiOiJkb2N1bWVudHMvMi85YTkwYTA4Zi0zMTAyLTQ4OTgtODJlYy1kY2M4MTYwNDA4YTEucGRmIiwiY29udGVudFR5cGUiOiJhcHBsaWNhdGlvbi9wZGYiLCJtYXhCeXRlcyI6NjAxLCJleHBpcmVzIjoxNzk2NjUxMzA3fQ",
+                     *           "signature": "f735ec9cd2f1d5878b31129b4770091bc3079e13f94b5c5145d3a9876536fa84"
+                     *         },
+                     *         "file_field": "file",
+                     *         "max_bytes": 601,
+                     *         "content_type": "application/pdf",
+                     *         "expires_in_seconds": 900,
+                     *         "complete_url": "/api/v1/transport/documents/uploads/1bf5feaa-42ea-4155-ac21-00d6d80af17a/complete"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -7316,6 +7730,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Document uploaded.",
+                     *       "data": {
+                     *         "id": 2,
+                     *         "manifest_id": "176-12345675",
+                     *         "awb_number": null,
+                     *         "document_type": "customs",
+                     *         "document_type_label": "Customs",
+                     *         "file_name": "awb-0000001.pdf",
+                     *         "file_size": 601,
+                     *         "file_size_human": "601 B",
+                     *         "mime_type": "application/pdf",
+                     *         "checksum": "sha256:a4c33871c6b1701521c8c821db2f319a2ead0e29946011ed59f6acb788663631",
+                     *         "state": "uploaded",
+                     *         "state_label": "Pending validation",
+                     *         "version": 1,
+                     *         "metadata": {},
+                     *         "created_at": "2026-12-07T13:33:27.159Z",
+                     *         "updated_at": "2026-12-07T13:33:27.159Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -7670,12 +8108,49 @@ export interface operations {
                     /**
                      * @example {
                      *       "success": true,
-                     *       "data": [],
+                     *       "data": [
+                     *         {
+                     *           "id": 2,
+                     *           "manifest_id": "176-12345675",
+                     *           "awb_number": null,
+                     *           "document_type": "customs",
+                     *           "document_type_label": "Customs",
+                     *           "file_name": "awb-0000001.pdf",
+                     *           "file_size": 601,
+                     *           "file_size_human": "601 B",
+                     *           "mime_type": "application/pdf",
+                     *           "state": "uploaded",
+                     *           "state_label": "Pending validation",
+                     *           "version": 1,
+                     *           "created_at": "2026-12-07T13:33:27.159Z",
+                     *           "updated_at": "2026-12-07T13:33:27.159Z",
+                     *           "account_id": 2,
+                     *           "account_name": "Andes Courier SA"
+                     *         },
+                     *         {
+                     *           "id": 1,
+                     *           "manifest_id": "176-12345675",
+                     *           "awb_number": "AWB0000001",
+                     *           "document_type": "awb",
+                     *           "document_type_label": "Air Waybill",
+                     *           "file_name": "awb-0000001.pdf",
+                     *           "file_size": 601,
+                     *           "file_size_human": "601 B",
+                     *           "mime_type": "application/pdf",
+                     *           "state": "uploaded",
+                     *           "state_label": "Pending validation",
+                     *           "version": 1,
+                     *           "created_at": "2026-12-07T13:33:26.979Z",
+                     *           "updated_at": "2026-12-07T13:33:26.979Z",
+                     *           "account_id": 2,
+                     *           "account_name": "Andes Courier SA"
+                     *         }
+                     *       ],
                      *       "meta": {
                      *         "current_page": 1,
                      *         "last_page": 1,
-                     *         "per_page": 15,
-                     *         "total": 0
+                     *         "per_page": 20,
+                     *         "total": 2
                      *       }
                      *     }
                      */
@@ -7934,6 +8409,46 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": 1,
+                     *         "manifest_id": "176-12345675",
+                     *         "awb_number": "AWB0000001",
+                     *         "document_type": "awb",
+                     *         "document_type_label": "Air Waybill",
+                     *         "file_name": "awb-0000001.pdf",
+                     *         "file_size": 601,
+                     *         "file_size_human": "601 B",
+                     *         "mime_type": "application/pdf",
+                     *         "checksum": "sha256:a4c33871c6b1701521c8c821db2f319a2ead0e29946011ed59f6acb788663631",
+                     *         "state": "uploaded",
+                     *         "state_label": "Pending validation",
+                     *         "version": 1,
+                     *         "metadata": {},
+                     *         "created_at": "2026-12-07T13:33:26.979Z",
+                     *         "updated_at": "2026-12-07T13:33:26.979Z",
+                     *         "uploader": {
+                     *           "id": 2,
+                     *           "name": "Andes Courier SA token",
+                     *           "email": null
+                     *         },
+                     *         "validator": null,
+                     *         "approver": null,
+                     *         "rejecter": null,
+                     *         "validation_notes": null,
+                     *         "approval_notes": null,
+                     *         "validated_at": null,
+                     *         "approved_at": null,
+                     *         "rejection_reason": null,
+                     *         "rejected_at": null,
+                     *         "superseded_by": null,
+                     *         "supersede_reason": null,
+                     *         "superseded_at": null
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -8197,6 +8712,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Document deleted."
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -8485,6 +9006,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "download_url": "http://localhost:35715/_blobs/documents/2/d7ff6d68-0836-4053-bbe1-f3001de93f8f.pdf?expires=1796654007&name=awb-0000001.pdf&type=application%2Fpdf&sig=71252b4e0cc027daa4867ef2a4b99fb823eaa3f7a9bda0341cfdd8de90467ca4",
+                     *         "expires_in_minutes": 60,
+                     *         "file_name": "awb-0000001.pdf",
+                     *         "file_size": 601,
+                     *         "mime_type": "application/pdf"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -8696,6 +9229,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "current": {
+                     *           "id": 1,
+                     *           "version": 1,
+                     *           "state": "uploaded",
+                     *           "created_at": "2026-12-07T13:33:26.979Z"
+                     *         },
+                     *         "history": [],
+                     *         "total_versions": 1
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -8939,6 +9487,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Document validated.",
+                     *       "data": {
+                     *         "id": 1,
+                     *         "state": "validated",
+                     *         "state_label": "Pending approval",
+                     *         "validation_notes": "Legible; AWB number matches the manifest",
+                     *         "validated_at": "2026-12-07T13:33:27.524Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -9276,6 +9837,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Document approved.",
+                     *       "data": {
+                     *         "id": 1,
+                     *         "state": "approved",
+                     *         "state_label": "Approved",
+                     *         "approved_at": "2026-12-07T13:33:27.617Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -9612,6 +10185,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Document rejected.",
+                     *       "data": {
+                     *         "id": 3,
+                     *         "state": "rejected",
+                     *         "state_label": "Rejected",
+                     *         "rejection_reason": "The scan is cut off: send the whole page",
+                     *         "rejected_at": "2026-12-07T13:33:27.884Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -9965,6 +10551,27 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "1 done, 0 already so, 0 refused, 0 not found.",
+                     *       "data": {
+                     *         "action": "validate",
+                     *         "done": 1,
+                     *         "already": 0,
+                     *         "refused": 0,
+                     *         "not_found": 0,
+                     *         "results": [
+                     *           {
+                     *             "id": 2,
+                     *             "outcome": "done",
+                     *             "state": "validated",
+                     *             "message": null
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -10274,6 +10881,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Document superseded by version 2.",
+                     *       "data": {
+                     *         "new_document": {
+                     *           "id": 3,
+                     *           "file_name": "awb-0000001-v2.pdf",
+                     *           "state": "uploaded",
+                     *           "version": 2
+                     *         },
+                     *         "superseded_document": {
+                     *           "id": 1,
+                     *           "state": "superseded",
+                     *           "superseded_by": 3
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -10617,6 +11243,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "source": "builtin",
+                     *         "rows": 417,
+                     *         "version": null,
+                     *         "imported_at": null,
+                     *         "imported_by": null,
+                     *         "classifier": "offline"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -10824,6 +11463,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Tariff table imported: 1 rows.",
+                     *       "data": {
+                     *         "source": "imported",
+                     *         "rows": 1,
+                     *         "version": "20261207T133337360Z-25b28c87",
+                     *         "imported_at": "2026-12-07T13:33:37.360Z",
+                     *         "replaced_version": null
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -11076,6 +11728,27 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Every account is on the current channel codes.",
+                     *       "data": {
+                     *         "done": true,
+                     *         "cursor": null,
+                     *         "codes": {
+                     *           "mercadolibre": "meli"
+                     *         },
+                     *         "accounts": 4,
+                     *         "orders": 0,
+                     *         "index_rows": 0,
+                     *         "channel_keys": 0,
+                     *         "connections": 0,
+                     *         "credentials": 0,
+                     *         "syncs": 0,
+                     *         "conflicts": []
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -11357,6 +12030,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "No signing secret is stored in clear.",
+                     *       "data": {
+                     *         "done": true,
+                     *         "cursor": null,
+                     *         "accounts": 4,
+                     *         "manifest_secrets": 0,
+                     *         "webhook_secrets": 0
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -11630,6 +12316,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Every token has its scopes written out.",
+                     *       "data": {
+                     *         "done": true,
+                     *         "cursor": null,
+                     *         "tokens": 5,
+                     *         "written": 0
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -11872,6 +12570,664 @@ export interface operations {
             };
         };
     };
+    AdminExchangeRatesPut: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 2026-03-13 */
+                date: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "rate": 1370.25,
+                 *       "source": "BNA divisa vendedor, cierre"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description ARS per USD, the Banco de la Nación Argentina selling rate of that day */
+                    rate: number;
+                    source?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The day already held this rate; nothing changed */
+            200: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            /** @description The day the rate is of, YYYY-MM-DD */
+                            date: string;
+                            /** @description ARS per USD */
+                            rate: number;
+                            /** @description Where it was read: bcra (the official public source), operator, or the words the operator gave */
+                            source: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC timestamp
+                             */
+                            set_at: string;
+                            set_by: string | null;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description The day's rate, stored */
+            201: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Exchange rate of 2026-03-13 set: 1370.25 ARS per USD.",
+                     *       "data": {
+                     *         "date": "2026-03-13",
+                     *         "rate": 1370.25,
+                     *         "source": "BNA divisa vendedor, cierre",
+                     *         "set_at": "2026-12-07T13:33:20.385Z",
+                     *         "set_by": "1 seeded admin token"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            /** @description The day the rate is of, YYYY-MM-DD */
+                            date: string;
+                            /** @description ARS per USD */
+                            rate: number;
+                            /** @description Where it was read: bcra (the official public source), operator, or the words the operator gave */
+                            source: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC timestamp
+                             */
+                            set_at: string;
+                            set_by: string | null;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Malformed request (bad JSON, bad Idempotency-Key, bad multipart) */
+            400: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "bad_request";
+                    };
+                };
+            };
+            /** @description No token, a bad or revoked token, a token revoked since its answer was cached (`token_revoked`), an expired token (`token_expired`), or a bad X-Signature */
+            401: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized",
+                     *       "hint": "No Authorization header, or an empty one: send `Authorization: Bearer <token>`. A deployed stage answers this case with {\"message\":\"Unauthorized\"} alone."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "unauthorized" | "token_expired" | "token_revoked";
+                    } | {
+                        /** @constant */
+                        message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
+                    };
+                };
+            };
+            /** @description Authenticated, but not allowed */
+            403: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "forbidden";
+                    };
+                };
+            };
+            /** @description Not found, or not yours */
+            404: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "not_found";
+                    };
+                };
+            };
+            /** @description The day already holds another rate (the message names it) */
+            409: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "conflict";
+                    };
+                };
+            };
+            /** @description Too large */
+            413: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "payload_too_large";
+                    };
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description A bad date (not YYYY-MM-DD, after today) or rate (not > 0, above 1000000, more than 6 decimals), or an unknown field */
+            422: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The given data was invalid.",
+                     *       "error": "validation_failed",
+                     *       "errors": {
+                     *         "rate": [
+                     *           "Invalid key: Expected \"rate\" but received undefined"
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "validation_failed";
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        /** @description How many fields failed, when more than the 1,000 listed in `errors` (correct them and send again to see the rest) */
+                        errors_total?: number;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded: retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds until the window resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal error, with a request id and no internals */
+            500: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "internal_error";
+                        request_id?: string;
+                    };
+                };
+            };
+        };
+    };
+    AdminExchangeRatesList: {
+        parameters: {
+            query: {
+                /** @example 2026-03-01 */
+                from: string;
+                /** @example 2026-03-31 */
+                to: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The stored rates of the days asked, in date order (days without one are left out) */
+            200: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": [
+                     *         {
+                     *           "date": "2026-03-13",
+                     *           "rate": 1370.25,
+                     *           "source": "BNA divisa vendedor, cierre",
+                     *           "set_at": "2026-12-07T13:33:20.385Z",
+                     *           "set_by": "1 seeded admin token"
+                     *         }
+                     *       ],
+                     *       "count": 1
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            /** @description The day the rate is of, YYYY-MM-DD */
+                            date: string;
+                            /** @description ARS per USD */
+                            rate: number;
+                            /** @description Where it was read: bcra (the official public source), operator, or the words the operator gave */
+                            source: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC timestamp
+                             */
+                            set_at: string;
+                            set_by: string | null;
+                        }[];
+                        count: number;
+                    };
+                };
+            };
+            /** @description No token, a bad or revoked token, a token revoked since its answer was cached (`token_revoked`), an expired token (`token_expired`), or a bad X-Signature */
+            401: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized",
+                     *       "hint": "No Authorization header, or an empty one: send `Authorization: Bearer <token>`. A deployed stage answers this case with {\"message\":\"Unauthorized\"} alone."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "unauthorized" | "token_expired" | "token_revoked";
+                    } | {
+                        /** @constant */
+                        message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
+                    };
+                };
+            };
+            /** @description Authenticated, but not allowed */
+            403: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "forbidden";
+                    };
+                };
+            };
+            /** @description Too large */
+            413: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "payload_too_large";
+                    };
+                };
+            };
+            /** @description from or to missing or not YYYY-MM-DD, to before from, more than 366 days */
+            422: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The given data was invalid.",
+                     *       "error": "validation_failed",
+                     *       "errors": {
+                     *         "from": [
+                     *           "Must be a date, YYYY-MM-DD."
+                     *         ],
+                     *         "to": [
+                     *           "Invalid key: Expected \"to\" but received undefined"
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "validation_failed";
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        /** @description How many fields failed, when more than the 1,000 listed in `errors` (correct them and send again to see the rest) */
+                        errors_total?: number;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded: retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds until the window resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal error, with a request id and no internals */
+            500: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "internal_error";
+                        request_id?: string;
+                    };
+                };
+            };
+        };
+    };
     AdminMetrics: {
         parameters: {
             query?: {
@@ -11898,6 +13254,57 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "namespace": "Despacho",
+                     *         "stage": "local",
+                     *         "since": "2026-12-07T13:33:13.607Z",
+                     *         "metrics": [
+                     *           {
+                     *             "name": "ApiRequests",
+                     *             "unit": "Count",
+                     *             "dimensions": {
+                     *               "stage": "local",
+                     *               "group": "account",
+                     *               "status": "2xx"
+                     *             },
+                     *             "samples": 3,
+                     *             "sum": 3,
+                     *             "min": 1,
+                     *             "max": 1
+                     *           },
+                     *           {
+                     *             "name": "ApiRequests",
+                     *             "unit": "Count",
+                     *             "dimensions": {
+                     *               "stage": "local",
+                     *               "group": "admin",
+                     *               "status": "2xx"
+                     *             },
+                     *             "samples": 19,
+                     *             "sum": 19,
+                     *             "min": 1,
+                     *             "max": 1
+                     *           },
+                     *           {
+                     *             "name": "ApiRequests",
+                     *             "unit": "Count",
+                     *             "dimensions": {
+                     *               "stage": "local",
+                     *               "group": "system",
+                     *               "status": "2xx"
+                     *             },
+                     *             "samples": 4,
+                     *             "sum": 4,
+                     *             "min": 1,
+                     *             "max": 1
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -12348,6 +13755,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "status": "queued",
+                     *       "message": "Manifest queued for processing.",
+                     *       "idempotency_key": "840091e4-badb-47c4-b9a0-6c558f32c1b3",
+                     *       "manifest_number": "176-12345675",
+                     *       "batch_id": null,
+                     *       "mode": "create",
+                     *       "tracking": {
+                     *         "manifest_number": "176-12345675",
+                     *         "batch_id": null,
+                     *         "mawb_number": "176-12345675",
+                     *         "items_count": 3,
+                     *         "timestamp": "2026-12-07T13:33:20.973Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -12803,6 +14228,32 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "status": "completed",
+                     *       "idempotency_key": "840091e4-badb-47c4-b9a0-6c558f32c1b3",
+                     *       "created_at": "2026-12-07T13:33:20.973",
+                     *       "updated_at": "2026-12-07T13:33:23.784",
+                     *       "batch_id": "BT8412E61C1E558F5B8F61",
+                     *       "manifest_number": "176-12345675",
+                     *       "mode": "create",
+                     *       "items_count": 3,
+                     *       "progress": 100,
+                     *       "decisions": {
+                     *         "create": 3,
+                     *         "update": 0,
+                     *         "skip": 0,
+                     *         "reject": 0
+                     *       },
+                     *       "intake": {
+                     *         "items_received": 3,
+                     *         "items_written": 3,
+                     *         "estimated_seconds_left": 0
+                     *       },
+                     *       "failure": null
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -13031,6 +14482,27 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "manifest_number": "176-22222226",
+                     *         "status": "receiving",
+                     *         "progress": {
+                     *           "total_chunks": 2,
+                     *           "received_chunks": 1,
+                     *           "missing_chunks": [
+                     *             2
+                     *           ],
+                     *           "percentage": 50
+                     *         },
+                     *         "batch_id": null,
+                     *         "total_items": 2,
+                     *         "received_items": 1,
+                     *         "expires_at": "2026-12-08T13:33:24.387Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -13255,6 +14727,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Resend chunk(s) 2 with the same base_idempotency_key.",
+                     *       "data": {
+                     *         "manifest_number": "176-22222226",
+                     *         "missing_chunks": [
+                     *           2
+                     *         ],
+                     *         "missing_count": 1,
+                     *         "status": "receiving"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -13558,12 +15044,37 @@ export interface operations {
                     /**
                      * @example {
                      *       "success": true,
-                     *       "data": [],
+                     *       "data": [
+                     *         {
+                     *           "manifest_id": "176-12345675",
+                     *           "batch_id": "BT8412E61C1E558F5B8F61",
+                     *           "status": "completed",
+                     *           "progress": 100,
+                     *           "summary": {
+                     *             "total_awbs": 3,
+                     *             "total_articles": 3,
+                     *             "personal_items": 3,
+                     *             "commercial_items": 0,
+                     *             "prohibited_items": 0,
+                     *             "amount_to_pay": 16.94,
+                     *             "currency": "USD",
+                     *             "risk_flags": {
+                     *               "products": 0,
+                     *               "total": 0,
+                     *               "by_rule": {}
+                     *             }
+                     *           },
+                     *           "mawb_number": "176-12345675",
+                     *           "closed_at": null,
+                     *           "created_at": "2026-12-07T13:33:20.973Z",
+                     *           "updated_at": "2026-12-07T13:33:23.784Z"
+                     *         }
+                     *       ],
                      *       "meta": {
                      *         "current_page": 1,
                      *         "last_page": 1,
-                     *         "per_page": 15,
-                     *         "total": 0
+                     *         "per_page": 20,
+                     *         "total": 1
                      *       }
                      *     }
                      */
@@ -13845,11 +15356,11 @@ export interface operations {
                      *       "success": true,
                      *       "data": [
                      *         {
-                     *           "manifest_id": "<string>",
-                     *           "batch_id": null,
-                     *           "status": "not_found",
-                     *           "progress": 0,
-                     *           "can_download": false
+                     *           "manifest_id": "176-12345675",
+                     *           "batch_id": "BT8412E61C1E558F5B8F61",
+                     *           "status": "completed",
+                     *           "progress": 100,
+                     *           "can_download": true
                      *         }
                      *       ]
                      *     }
@@ -14142,6 +15653,55 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": [
+                     *         {
+                     *           "item_key": "line-1",
+                     *           "awb_number": "AWB0000001",
+                     *           "decision": "CREATE",
+                     *           "reason": "no existing record in the batch",
+                     *           "item_index": 0,
+                     *           "chunk_number": null,
+                     *           "submission": "840091e4-badb-47c4-b9a0-6c558f32c1b3",
+                     *           "decided_at": "2026-12-07T13:33:20.973Z"
+                     *         },
+                     *         {
+                     *           "item_key": "line-2",
+                     *           "awb_number": "AWB0000002",
+                     *           "decision": "CREATE",
+                     *           "reason": "no existing record in the batch",
+                     *           "item_index": 1,
+                     *           "chunk_number": null,
+                     *           "submission": "840091e4-badb-47c4-b9a0-6c558f32c1b3",
+                     *           "decided_at": "2026-12-07T13:33:20.973Z"
+                     *         },
+                     *         {
+                     *           "item_key": "line-3",
+                     *           "awb_number": "AWB0000003",
+                     *           "decision": "CREATE",
+                     *           "reason": "no existing record in the batch",
+                     *           "item_index": 2,
+                     *           "chunk_number": null,
+                     *           "submission": "840091e4-badb-47c4-b9a0-6c558f32c1b3",
+                     *           "decided_at": "2026-12-07T13:33:20.973Z"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "current_page": 1,
+                     *         "per_page": 100,
+                     *         "total": 3,
+                     *         "last_page": 1,
+                     *         "counts": {
+                     *           "create": 3,
+                     *           "update": 0,
+                     *           "skip": 0,
+                     *           "reject": 0
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -14413,6 +15973,54 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "manifest_id": "176-12345675",
+                     *         "batch_id": "BT8412E61C1E558F5B8F61",
+                     *         "status": "completed",
+                     *         "overall_progress": 100,
+                     *         "pipeline_steps": [
+                     *           {
+                     *             "key": "classification",
+                     *             "status": "completed",
+                     *             "progress": 100,
+                     *             "pages_done": 1,
+                     *             "pages": 1
+                     *           },
+                     *           {
+                     *             "key": "webservices",
+                     *             "status": "completed",
+                     *             "progress": 100,
+                     *             "pages_done": 1,
+                     *             "pages": 1
+                     *           },
+                     *           {
+                     *             "key": "ai",
+                     *             "status": "completed",
+                     *             "progress": 100,
+                     *             "pages_done": 1,
+                     *             "pages": 1
+                     *           }
+                     *         ],
+                     *         "run_id": "840091e4-badb-47c4-b9a0-6c558f32c1b3",
+                     *         "started_at": "2026-12-07T13:33:22.111Z",
+                     *         "finished_at": "2026-12-07T13:33:23.784Z",
+                     *         "error": null,
+                     *         "summary": {
+                     *           "total_products": 3,
+                     *           "regime_breakdown": {
+                     *             "personal": 3,
+                     *             "commercial": 0,
+                     *             "prohibited": 0
+                     *           },
+                     *           "amount_to_pay": 16.94,
+                     *           "currency": "USD"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -14656,6 +16264,247 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "manifest": {
+                     *           "manifest_id": "176-12345675",
+                     *           "batch_id": "BT8412E61C1E558F5B8F61",
+                     *           "status": "completed",
+                     *           "progress": 100,
+                     *           "summary": {
+                     *             "total_awbs": 3,
+                     *             "total_articles": 3,
+                     *             "personal_items": 3,
+                     *             "commercial_items": 0,
+                     *             "prohibited_items": 0,
+                     *             "amount_to_pay": 16.94,
+                     *             "currency": "USD",
+                     *             "risk_flags": {
+                     *               "products": 0,
+                     *               "total": 0,
+                     *               "by_rule": {}
+                     *             }
+                     *           },
+                     *           "mawb_number": "176-12345675",
+                     *           "closed_at": null,
+                     *           "created_at": "2026-12-07T13:33:20.973Z",
+                     *           "updated_at": "2026-12-07T13:33:23.784Z"
+                     *         },
+                     *         "total_products": 3,
+                     *         "products": [
+                     *           {
+                     *             "awb_number": "AWB0000001",
+                     *             "tracking_number": null,
+                     *             "item_key": "line-1",
+                     *             "description": "Cotton t-shirt",
+                     *             "consignee": "María Pérez",
+                     *             "tax_id": "27-23456789-1",
+                     *             "tax_id_valid": true,
+                     *             "quota": 4,
+                     *             "regime": "P",
+                     *             "declared_code": "6109.10.00",
+                     *             "ncm_code": "6109.10.00",
+                     *             "classification_confidence": 1,
+                     *             "classification_source": "partner",
+                     *             "classification_evidence": "Partner hsCode 6109.10.00 is NCM 6109.10.00 of the tariff table.",
+                     *             "fob_value": 12.5,
+                     *             "cif_value": 15.13,
+                     *             "customs_duty": 0,
+                     *             "statistics_fee": 0,
+                     *             "vat": 3.18,
+                     *             "ddp_value": 18.31,
+                     *             "amount_to_pay": 3.18,
+                     *             "currency": "USD",
+                     *             "customs_channel": "V",
+                     *             "reasons": [
+                     *               "personal: the consignee is a person (CUIL 27-23456789-1)",
+                     *               "within the courier limits: FOB USD 12.50 of USD 3,000.00, at most 3 units of a kind (RG ARCA 5631/2025)",
+                     *               "default: No risk rule applies: automatic clearance."
+                     *             ],
+                     *             "breakdown": {
+                     *               "fob_value": 12.5,
+                     *               "freight": 2.5,
+                     *               "insurance": 0.13,
+                     *               "cif_value": 15.13,
+                     *               "franchise_usd_applied": 12.5,
+                     *               "duty_base": 0,
+                     *               "duty_rate": 35,
+                     *               "customs_duty": 0,
+                     *               "statistics_fee_rate": 3,
+                     *               "statistics_fee": 0,
+                     *               "vat_base": 15.13,
+                     *               "vat_rate": 21,
+                     *               "vat": 3.18,
+                     *               "ddp_value": 18.31,
+                     *               "amount_to_pay": 3.18,
+                     *               "currency": "USD",
+                     *               "explanation": [
+                     *                 "FOB 12.50 for 1 unit(s)",
+                     *                 "freight 2.50: shipment freight 2.50 = 0.5 kg chargeable x USD 5.00/kg (declared 0.3 kg, minimum 0.5 kg applies), split by chargeable weight (this product 0.3 kg)",
+                     *                 "insurance 0.13: 1% of shipment FOB 12.50 = 0.13, split by FOB"
+                     *               ]
+                     *             },
+                     *             "tariff_rates": {
+                     *               "duty": {
+                     *                 "rate": 35,
+                     *                 "status": "unverified",
+                     *                 "source": "built-in estimate"
+                     *               },
+                     *               "statistics_fee": {
+                     *                 "rate": 3,
+                     *                 "status": "verified"
+                     *               },
+                     *               "vat": {
+                     *                 "rate": 21,
+                     *                 "status": "verified"
+                     *               },
+                     *               "verified": false
+                     *             }
+                     *           },
+                     *           {
+                     *             "awb_number": "AWB0000002",
+                     *             "tracking_number": null,
+                     *             "item_key": "line-2",
+                     *             "description": "Bluetooth earbuds",
+                     *             "consignee": "Juan Gómez",
+                     *             "tax_id": "20-12345678-6",
+                     *             "tax_id_valid": true,
+                     *             "quota": 4,
+                     *             "regime": "P",
+                     *             "declared_code": "8518.30.00",
+                     *             "ncm_code": "8518.30.00",
+                     *             "classification_confidence": 1,
+                     *             "classification_source": "partner",
+                     *             "classification_evidence": "Partner hsCode 8518.30.00 is NCM 8518.30.00 of the tariff table.",
+                     *             "fob_value": 39.9,
+                     *             "cif_value": 42.8,
+                     *             "customs_duty": 0,
+                     *             "statistics_fee": 0,
+                     *             "vat": 8.99,
+                     *             "ddp_value": 51.79,
+                     *             "amount_to_pay": 8.99,
+                     *             "currency": "USD",
+                     *             "customs_channel": "V",
+                     *             "reasons": [
+                     *               "personal: the consignee is a person (CUIL 20-12345678-6)",
+                     *               "within the courier limits: FOB USD 39.90 of USD 3,000.00, at most 3 units of a kind (RG ARCA 5631/2025)",
+                     *               "default: No risk rule applies: automatic clearance."
+                     *             ],
+                     *             "breakdown": {
+                     *               "fob_value": 39.9,
+                     *               "freight": 2.5,
+                     *               "insurance": 0.4,
+                     *               "cif_value": 42.8,
+                     *               "franchise_usd_applied": 39.9,
+                     *               "duty_base": 0,
+                     *               "duty_rate": 20,
+                     *               "customs_duty": 0,
+                     *               "statistics_fee_rate": 3,
+                     *               "statistics_fee": 0,
+                     *               "vat_base": 42.8,
+                     *               "vat_rate": 21,
+                     *               "vat": 8.99,
+                     *               "ddp_value": 51.79,
+                     *               "amount_to_pay": 8.99,
+                     *               "currency": "USD",
+                     *               "explanation": [
+                     *                 "FOB 39.90 for 1 unit(s)",
+                     *                 "freight 2.50: shipment freight 2.50 = 0.5 kg chargeable x USD 5.00/kg (declared 0.2 kg, minimum 0.5 kg applies), split by chargeable weight (this product 0.2 kg)",
+                     *                 "insurance 0.40: 1% of shipment FOB 39.90 = 0.40, split by FOB"
+                     *               ]
+                     *             },
+                     *             "tariff_rates": {
+                     *               "duty": {
+                     *                 "rate": 20,
+                     *                 "status": "unverified",
+                     *                 "source": "built-in estimate"
+                     *               },
+                     *               "statistics_fee": {
+                     *                 "rate": 3,
+                     *                 "status": "verified"
+                     *               },
+                     *               "vat": {
+                     *                 "rate": 21,
+                     *                 "status": "unverified"
+                     *               },
+                     *               "verified": false
+                     *             }
+                     *           },
+                     *           {
+                     *             "awb_number": "AWB0000003",
+                     *             "tracking_number": null,
+                     *             "item_key": "line-3",
+                     *             "description": "Regalo sorpresa",
+                     *             "consignee": "Lucía Fernández",
+                     *             "tax_id": "27-34567890-0",
+                     *             "tax_id_valid": true,
+                     *             "quota": 4,
+                     *             "regime": "P",
+                     *             "declared_code": null,
+                     *             "ncm_code": "3926.90.90",
+                     *             "classification_confidence": 0.1,
+                     *             "classification_source": "offline",
+                     *             "classification_evidence": "No tariff row matches the description; fallback 3926.90.90, to be reviewed.",
+                     *             "fob_value": 20,
+                     *             "cif_value": 22.7,
+                     *             "customs_duty": 0,
+                     *             "statistics_fee": 0,
+                     *             "vat": 4.77,
+                     *             "ddp_value": 27.47,
+                     *             "amount_to_pay": 4.77,
+                     *             "currency": "USD",
+                     *             "customs_channel": "A",
+                     *             "reasons": [
+                     *               "personal: the consignee is a person (CUIL 27-34567890-0)",
+                     *               "within the courier limits: FOB USD 20.00 of USD 3,000.00, at most 3 units of a kind (RG ARCA 5631/2025)",
+                     *               "low-confidence: Tariff classification confidence below 0.8 (the classifier's calibration): document review of the NCM code. (confidence 0.1)"
+                     *             ],
+                     *             "breakdown": {
+                     *               "fob_value": 20,
+                     *               "freight": 2.5,
+                     *               "insurance": 0.2,
+                     *               "cif_value": 22.7,
+                     *               "franchise_usd_applied": 20,
+                     *               "duty_base": 0,
+                     *               "duty_rate": 18,
+                     *               "customs_duty": 0,
+                     *               "statistics_fee_rate": 3,
+                     *               "statistics_fee": 0,
+                     *               "vat_base": 22.7,
+                     *               "vat_rate": 21,
+                     *               "vat": 4.77,
+                     *               "ddp_value": 27.47,
+                     *               "amount_to_pay": 4.77,
+                     *               "currency": "USD",
+                     *               "explanation": [
+                     *                 "FOB 20.00 for 1 unit(s)",
+                     *                 "freight 2.50: shipment freight 2.50 = 0.5 kg chargeable x USD 5.00/kg, split by chargeable weight (this product 0.5 kg)",
+                     *                 "insurance 0.20: 1% of shipment FOB 20.00 = 0.20, split by FOB"
+                     *               ]
+                     *             },
+                     *             "tariff_rates": {
+                     *               "duty": {
+                     *                 "rate": 18,
+                     *                 "status": "unverified",
+                     *                 "source": "built-in estimate"
+                     *               },
+                     *               "statistics_fee": {
+                     *                 "rate": 3,
+                     *                 "status": "verified"
+                     *               },
+                     *               "vat": {
+                     *                 "rate": 21,
+                     *                 "status": "verified"
+                     *               },
+                     *               "verified": false
+                     *             }
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -15061,6 +16910,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Batch closed; writes to it are refused (423) until it is reopened.",
+                     *       "data": {
+                     *         "batch_id": "BT8412E61C1E558F5B8F61",
+                     *         "manifest_number": "176-12345675",
+                     *         "closed": true,
+                     *         "closed_at": "2026-12-07T13:33:26.102Z",
+                     *         "closed_by": "Despachante Uno token"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -15356,6 +17218,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Batch reopened.",
+                     *       "data": {
+                     *         "batch_id": "BT8412E61C1E558F5B8F61",
+                     *         "manifest_number": "176-12345675",
+                     *         "closed": false,
+                     *         "closed_at": null,
+                     *         "closed_by": null
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -15661,6 +17536,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "tax_id": "27234567891",
+                     *         "tax_id_formatted": "27-23456789-1",
+                     *         "current_quota": {
+                     *           "quota": 4,
+                     *           "status": 1,
+                     *           "domicilio": ""
+                     *         },
+                     *         "historical_records_count": 1,
+                     *         "awb_number": "AWB0000001",
+                     *         "awb_holds_quota": true
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -15954,6 +17846,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "awb_number": "AWB0000001",
+                     *         "can_edit": true,
+                     *         "current_tax_id": "27234567891",
+                     *         "status": "editable"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -16270,6 +18173,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Tax id of AWB AWB0000001 is 27-23456789-1; web services and calculations run again for it.",
+                     *       "data": {
+                     *         "awb_number": "AWB0000001",
+                     *         "tax_id_formatted": "27-23456789-1"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -16642,6 +18555,171 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "calculation_id": "calc_5b4cb2b80cbd4ea4642941dac4795aea",
+                     *         "destination_country": "AR",
+                     *         "origin_country": "CN",
+                     *         "quantity": 4,
+                     *         "weight_kg": 1.2,
+                     *         "chargeable_kg": 1.2,
+                     *         "regime_requested": "auto",
+                     *         "regime_used": "C",
+                     *         "regime_name": "commercial",
+                     *         "regime_reasons": [
+                     *           "more than 3 units of the same kind (4 units of HS 610910; 4 units of \"Cotton t-shirts\"): not a personal shipment"
+                     *         ],
+                     *         "values": {
+                     *           "declared_value": 120,
+                     *           "fob": 120,
+                     *           "freight": 15,
+                     *           "insurance": 1.2,
+                     *           "cif": 136.2,
+                     *           "currency": "USD"
+                     *         },
+                     *         "duties_and_taxes": {
+                     *           "fob_value": 120,
+                     *           "freight": 15,
+                     *           "insurance": 1.2,
+                     *           "cif_value": 136.2,
+                     *           "franchise_usd_applied": 0,
+                     *           "duty_base": 136.2,
+                     *           "duty_rate": 35,
+                     *           "customs_duty": 47.67,
+                     *           "statistics_fee_rate": 3,
+                     *           "statistics_fee": 4.09,
+                     *           "vat_base": 187.96,
+                     *           "vat_rate": 21,
+                     *           "vat": 39.47,
+                     *           "ddp_value": 227.43,
+                     *           "amount_to_pay": 91.23,
+                     *           "currency": "USD",
+                     *           "explanation": [
+                     *             "FOB 120.00 for 4 unit(s)",
+                     *             "freight 15.00: shipment freight 15.00 as declared (1.2 kg chargeable), split by chargeable weight (this product 1.2 kg)",
+                     *             "insurance 1.20: shipment insurance 1.20 as declared, split by FOB"
+                     *           ]
+                     *         },
+                     *         "total_landed_cost": 227.43,
+                     *         "ncm": {
+                     *           "code": "6109.10.00",
+                     *           "description": "Camisetas (remeras), incluidas las interiores, de punto, de algodón",
+                     *           "duty_rate": 35,
+                     *           "vat_rate": 21,
+                     *           "source": "partner",
+                     *           "confidence": 1,
+                     *           "reason": "Partner hsCode 6109.10.00 is NCM 6109.10.00 of the tariff table.",
+                     *           "rates": {
+                     *             "duty": {
+                     *               "rate": 35,
+                     *               "status": "unverified",
+                     *               "source": "built-in estimate",
+                     *               "note": "no per-NCM source of the Mercosur common external tariff was found by search on 2026-11-24 (the legal instrument is Decisión CMC 29/2015 (Arancel Externo Común, Anexo I del Decreto 2166/2015)); import the official table to classify for real"
+                     *             },
+                     *             "statistics_fee": {
+                     *               "rate": 3,
+                     *               "status": "verified",
+                     *               "source": "Decreto 1140/2024 (B.O. 2024-12-31): tasa de estadística 3% until 2027-12-31",
+                     *               "read": "2026-11-24"
+                     *             },
+                     *             "vat": {
+                     *               "rate": 21,
+                     *               "status": "verified",
+                     *               "source": "Ley de Impuesto al Valor Agregado (t.o. 1997, Decreto 280/1997), art. 28, first paragraph: 21%",
+                     *               "read": "2026-11-24"
+                     *             },
+                     *             "verified": false
+                     *           }
+                     *         },
+                     *         "rules": {
+                     *           "effective_from": "2024-12-01",
+                     *           "source": "Decreto 1065/2024; RG ARCA 5608/2024",
+                     *           "overridden": [],
+                     *           "regime_rules_effective_from": "2025-01-23",
+                     *           "regime_rules_source": "RG ARCA 5631/2025"
+                     *         },
+                     *         "regimes": [
+                     *           {
+                     *             "regime": "P",
+                     *             "regime_name": "personal",
+                     *             "values": {
+                     *               "declared_value": 120,
+                     *               "fob": 120,
+                     *               "freight": 15,
+                     *               "insurance": 1.2,
+                     *               "cif": 136.2,
+                     *               "currency": "USD"
+                     *             },
+                     *             "duties_and_taxes": {
+                     *               "fob_value": 120,
+                     *               "freight": 15,
+                     *               "insurance": 1.2,
+                     *               "cif_value": 136.2,
+                     *               "franchise_usd_applied": 120,
+                     *               "duty_base": 0,
+                     *               "duty_rate": 35,
+                     *               "customs_duty": 0,
+                     *               "statistics_fee_rate": 3,
+                     *               "statistics_fee": 0,
+                     *               "vat_base": 136.2,
+                     *               "vat_rate": 21,
+                     *               "vat": 28.6,
+                     *               "ddp_value": 164.8,
+                     *               "amount_to_pay": 28.6,
+                     *               "currency": "USD",
+                     *               "explanation": [
+                     *                 "FOB 120.00 for 4 unit(s)",
+                     *                 "freight 15.00: shipment freight 15.00 as declared (1.2 kg chargeable), split by chargeable weight (this product 1.2 kg)",
+                     *                 "insurance 1.20: shipment insurance 1.20 as declared, split by FOB"
+                     *               ]
+                     *             },
+                     *             "total_landed_cost": 164.8,
+                     *             "difference": -62.63
+                     *           },
+                     *           {
+                     *             "regime": "C",
+                     *             "regime_name": "commercial",
+                     *             "values": {
+                     *               "declared_value": 120,
+                     *               "fob": 120,
+                     *               "freight": 15,
+                     *               "insurance": 1.2,
+                     *               "cif": 136.2,
+                     *               "currency": "USD"
+                     *             },
+                     *             "duties_and_taxes": {
+                     *               "fob_value": 120,
+                     *               "freight": 15,
+                     *               "insurance": 1.2,
+                     *               "cif_value": 136.2,
+                     *               "franchise_usd_applied": 0,
+                     *               "duty_base": 136.2,
+                     *               "duty_rate": 35,
+                     *               "customs_duty": 47.67,
+                     *               "statistics_fee_rate": 3,
+                     *               "statistics_fee": 4.09,
+                     *               "vat_base": 187.96,
+                     *               "vat_rate": 21,
+                     *               "vat": 39.47,
+                     *               "ddp_value": 227.43,
+                     *               "amount_to_pay": 91.23,
+                     *               "currency": "USD",
+                     *               "explanation": [
+                     *                 "FOB 120.00 for 4 unit(s)",
+                     *                 "freight 15.00: shipment freight 15.00 as declared (1.2 kg chargeable), split by chargeable weight (this product 1.2 kg)",
+                     *                 "insurance 1.20: shipment insurance 1.20 as declared, split by FOB"
+                     *               ]
+                     *             },
+                     *             "total_landed_cost": 227.43,
+                     *             "difference": 0
+                     *           }
+                     *         ],
+                     *         "calculated_at": "2026-12-07T13:33:28.862Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -17085,35 +19163,35 @@ export interface operations {
                      *       "success": true,
                      *       "data": [
                      *         {
-                     *           "ncm_code": "9202.90.00",
-                     *           "description": "Los demás instrumentos musicales de cuerda (guitarras acústicas, ukeleles)",
-                     *           "description_en": "Other string musical instruments (acoustic guitars, ukuleles)",
-                     *           "duty_rate": 20,
+                     *           "ncm_code": "6109.10.00",
+                     *           "description": "Camisetas (remeras), incluidas las interiores, de punto, de algodón",
+                     *           "description_en": "T-shirts, singlets and other vests, knitted, of cotton",
+                     *           "duty_rate": 35,
                      *           "duty_rate_status": "unverified",
                      *           "vat_rate": 21
                      *         },
                      *         {
-                     *           "ncm_code": "9209.30.00",
-                     *           "description": "Cuerdas para instrumentos musicales",
-                     *           "description_en": "Musical instrument strings",
-                     *           "duty_rate": 16,
+                     *           "ncm_code": "6104.42.00",
+                     *           "description": "Vestidos de punto, para mujeres o niñas, de algodón",
+                     *           "description_en": "Women's or girls' dresses, knitted, of cotton",
+                     *           "duty_rate": 35,
                      *           "duty_rate_status": "unverified",
                      *           "vat_rate": 21
                      *         },
                      *         {
-                     *           "ncm_code": "9405.31.00",
-                     *           "description": "Guirnaldas eléctricas de los tipos utilizados en árboles de Navidad, diseñadas para ser utilizadas únicamente con LED",
-                     *           "description_en": "Lighting sets for Christmas trees, for LED only",
-                     *           "duty_rate": 18,
+                     *           "ncm_code": "6105.10.00",
+                     *           "description": "Camisas de punto para hombres o niños, de algodón (chombas, polos)",
+                     *           "description_en": "Men's or boys' shirts, knitted, of cotton (polo shirts)",
+                     *           "duty_rate": 35,
                      *           "duty_rate_status": "unverified",
                      *           "vat_rate": 21
                      *         }
                      *       ],
                      *       "meta": {
-                     *         "q": "<string>",
+                     *         "q": "remera algodón",
                      *         "kind": "words",
                      *         "total": 3,
-                     *         "limit": 20,
+                     *         "limit": 5,
                      *         "table": "builtin",
                      *         "table_version": null
                      *       }
@@ -17366,12 +19444,27 @@ export interface operations {
                     /**
                      * @example {
                      *       "success": true,
-                     *       "data": [],
+                     *       "data": [
+                     *         {
+                     *           "manifest_id": "MAN-2026-0042",
+                     *           "batch_id": "BT451829BFCFC5898C78C2",
+                     *           "total_products": 2,
+                     *           "processing_status": "completed",
+                     *           "created_at": "2026-12-07T13:33:29.068Z"
+                     *         },
+                     *         {
+                     *           "manifest_id": "176-12345675",
+                     *           "batch_id": "BT8412E61C1E558F5B8F61",
+                     *           "total_products": 3,
+                     *           "processing_status": "completed",
+                     *           "created_at": "2026-12-07T13:33:20.973Z"
+                     *         }
+                     *       ],
                      *       "meta": {
                      *         "current_page": 1,
                      *         "last_page": 1,
-                     *         "per_page": 15,
-                     *         "total": 0
+                     *         "per_page": 20,
+                     *         "total": 2
                      *       }
                      *     }
                      */
@@ -17658,6 +19751,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Manifest queued for processing.",
+                     *       "data": {
+                     *         "manifest_id": "MAN-2026-0042",
+                     *         "batch_id": "BT451829BFCFC5898C78C2",
+                     *         "total_products": 2,
+                     *         "processing_status": "pending"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -17975,6 +20080,86 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "manifest": {
+                     *           "manifest_id": "MAN-2026-0042",
+                     *           "batch_id": "BT451829BFCFC5898C78C2",
+                     *           "status": "completed",
+                     *           "progress": 100,
+                     *           "summary": {
+                     *             "total_awbs": 2,
+                     *             "total_articles": 2,
+                     *             "personal_items": 2,
+                     *             "commercial_items": 0,
+                     *             "prohibited_items": 0,
+                     *             "amount_to_pay": 14.39,
+                     *             "currency": "USD",
+                     *             "risk_flags": {
+                     *               "products": 0,
+                     *               "total": 0,
+                     *               "by_rule": {}
+                     *             }
+                     *           },
+                     *           "mawb_number": "MAN-2026-0042",
+                     *           "closed_at": null,
+                     *           "created_at": "2026-12-07T13:33:29.068Z",
+                     *           "updated_at": "2026-12-07T13:33:29.599Z",
+                     *           "processing_status": "completed"
+                     *         },
+                     *         "products": [
+                     *           {
+                     *             "awb_number": "AWB0000102",
+                     *             "tracking_number": null,
+                     *             "item_key": "19a452ea39c62ba017f934f945b5c1fdfae62c738a3a58c5f0fc4de80803b8bb",
+                     *             "consignee": "Juan Gómez",
+                     *             "product_description": "Funda de celular",
+                     *             "quantity": 2,
+                     *             "fob_value": 13,
+                     *             "country_of_manufacture": "CN",
+                     *             "ncm_code": "3926.90.90",
+                     *             "regime": "P",
+                     *             "cif_value": 15.63,
+                     *             "ddp_value": 18.91,
+                     *             "customs_duty": 0,
+                     *             "customs_channel": "V",
+                     *             "quota": {
+                     *               "tax_id": "20123456786",
+                     *               "quota": 3
+                     *             }
+                     *           },
+                     *           {
+                     *             "awb_number": "AWB0000101",
+                     *             "tracking_number": null,
+                     *             "item_key": "3930549278b1789884b1fde191fe2fa2daad1c2e3982324a4e5e5ab425ad5fbc",
+                     *             "consignee": "Lucía Fernández",
+                     *             "product_description": "Zapatillas de running",
+                     *             "quantity": 1,
+                     *             "fob_value": 49.9,
+                     *             "country_of_manufacture": "VN",
+                     *             "ncm_code": "6404.11.00",
+                     *             "regime": "P",
+                     *             "cif_value": 52.9,
+                     *             "ddp_value": 64.01,
+                     *             "customs_duty": 0,
+                     *             "customs_channel": "V",
+                     *             "quota": {
+                     *               "tax_id": "27234567891",
+                     *               "quota": 3
+                     *             }
+                     *           }
+                     *         ]
+                     *       },
+                     *       "meta": {
+                     *         "current_page": 1,
+                     *         "per_page": 50,
+                     *         "total": 2,
+                     *         "last_page": 1
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -18290,6 +20475,57 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "documents": {
+                     *           "awaiting_validation": 0,
+                     *           "awaiting_approval": 0,
+                     *           "oldest_at": null,
+                     *           "by_account": []
+                     *         },
+                     *         "review": {
+                     *           "products_awaiting": 1,
+                     *           "at_stake": 4.77,
+                     *           "batches_open": 1,
+                     *           "flights": 1,
+                     *           "risk_flags": 0,
+                     *           "batches_processing": 0
+                     *         },
+                     *         "flights": [
+                     *           {
+                     *             "mawb_number": "176-12345675",
+                     *             "oldest_at": "2026-12-07T13:33:20.973Z",
+                     *             "products_awaiting": 1,
+                     *             "at_stake": 4.77,
+                     *             "risk_flags": 0,
+                     *             "batches": [
+                     *               {
+                     *                 "batch_id": "BT8412E61C1E558F5B8F61",
+                     *                 "manifest_number": "176-12345675",
+                     *                 "account_id": 2,
+                     *                 "account_name": "Andes Courier SA",
+                     *                 "created_at": "2026-12-07T13:33:20.973Z",
+                     *                 "products": 3,
+                     *                 "products_awaiting": 1,
+                     *                 "at_stake": 4.77,
+                     *                 "amount_to_pay": 16.94,
+                     *                 "risk_flags": 0,
+                     *                 "reviewed": 0
+                     *               }
+                     *             ]
+                     *           }
+                     *         ]
+                     *       },
+                     *       "meta": {
+                     *         "since": "2026-09-08T13:33:26.221Z",
+                     *         "per_page": 20,
+                     *         "cursor": null,
+                     *         "next_cursor": null
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -18578,6 +20814,45 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": [
+                     *         {
+                     *           "manifest_id": "176-12345675",
+                     *           "batch_id": "BT8412E61C1E558F5B8F61",
+                     *           "status": "completed",
+                     *           "progress": 100,
+                     *           "summary": {
+                     *             "total_awbs": 3,
+                     *             "total_articles": 3,
+                     *             "personal_items": 3,
+                     *             "commercial_items": 0,
+                     *             "prohibited_items": 0,
+                     *             "amount_to_pay": 16.94,
+                     *             "currency": "USD",
+                     *             "risk_flags": {
+                     *               "products": 0,
+                     *               "total": 0,
+                     *               "by_rule": {}
+                     *             }
+                     *           },
+                     *           "mawb_number": "176-12345675",
+                     *           "closed_at": null,
+                     *           "created_at": "2026-12-07T13:33:20.973Z",
+                     *           "updated_at": "2026-12-07T13:33:26.102Z",
+                     *           "account_id": 2,
+                     *           "account_name": "Andes Courier SA",
+                     *           "reviewed": 0
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "per_page": 20,
+                     *         "cursor": null,
+                     *         "next_cursor": null
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -18847,6 +21122,61 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "q": "AWB0000001",
+                     *         "kinds": [
+                     *           "batches",
+                     *           "awbs",
+                     *           "consignees"
+                     *         ],
+                     *         "batches": {
+                     *           "results": [],
+                     *           "more": false,
+                     *           "next_cursor": null
+                     *         },
+                     *         "awbs": {
+                     *           "results": [
+                     *             {
+                     *               "kind": "awb",
+                     *               "value": "AWB0000001",
+                     *               "account_id": 2,
+                     *               "account_name": "Andes Courier SA",
+                     *               "batch_id": "BT8412E61C1E558F5B8F61",
+                     *               "manifest_number": "176-12345675",
+                     *               "awb_number": "AWB0000001",
+                     *               "item_key": "line-1",
+                     *               "link": "/console/manifests/BT8412E61C1E558F5B8F61?awb=AWB0000001"
+                     *             }
+                     *           ],
+                     *           "more": false,
+                     *           "next_cursor": null
+                     *         },
+                     *         "tax_ids": {
+                     *           "results": [],
+                     *           "more": false,
+                     *           "next_cursor": null
+                     *         },
+                     *         "consignees": {
+                     *           "results": [],
+                     *           "more": false,
+                     *           "next_cursor": null
+                     *         },
+                     *         "products": {
+                     *           "results": [],
+                     *           "more": false,
+                     *           "next_cursor": null
+                     *         },
+                     *         "documents": {
+                     *           "results": [],
+                     *           "more": false,
+                     *           "next_cursor": null
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -19238,6 +21568,99 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": [
+                     *         {
+                     *           "awb_number": "AWB0000003",
+                     *           "tracking_number": null,
+                     *           "item_key": "line-3",
+                     *           "description": "Regalo sorpresa",
+                     *           "consignee": "Lucía Fernández",
+                     *           "tax_id": "27-34567890-0",
+                     *           "tax_id_valid": true,
+                     *           "quota": 4,
+                     *           "regime": "P",
+                     *           "declared_code": null,
+                     *           "ncm_code": "3926.90.90",
+                     *           "classification_confidence": 0.1,
+                     *           "classification_source": "offline",
+                     *           "classification_evidence": "No tariff row matches the description; fallback 3926.90.90, to be reviewed.",
+                     *           "fob_value": 20,
+                     *           "cif_value": 22.7,
+                     *           "customs_duty": 0,
+                     *           "statistics_fee": 0,
+                     *           "vat": 4.77,
+                     *           "ddp_value": 27.47,
+                     *           "amount_to_pay": 4.77,
+                     *           "currency": "USD",
+                     *           "customs_channel": "A",
+                     *           "reasons": [
+                     *             "personal: the consignee is a person (CUIL 27-34567890-0)",
+                     *             "within the courier limits: FOB USD 20.00 of USD 3,000.00, at most 3 units of a kind (RG ARCA 5631/2025)",
+                     *             "low-confidence: Tariff classification confidence below 0.8 (the classifier's calibration): document review of the NCM code. (confidence 0.1)"
+                     *           ],
+                     *           "breakdown": {
+                     *             "fob_value": 20,
+                     *             "freight": 2.5,
+                     *             "insurance": 0.2,
+                     *             "cif_value": 22.7,
+                     *             "franchise_usd_applied": 20,
+                     *             "duty_base": 0,
+                     *             "duty_rate": 18,
+                     *             "customs_duty": 0,
+                     *             "statistics_fee_rate": 3,
+                     *             "statistics_fee": 0,
+                     *             "vat_base": 22.7,
+                     *             "vat_rate": 21,
+                     *             "vat": 4.77,
+                     *             "ddp_value": 27.47,
+                     *             "amount_to_pay": 4.77,
+                     *             "currency": "USD",
+                     *             "explanation": [
+                     *               "FOB 20.00 for 1 unit(s)",
+                     *               "freight 2.50: shipment freight 2.50 = 0.5 kg chargeable x USD 5.00/kg, split by chargeable weight (this product 0.5 kg)",
+                     *               "insurance 0.20: 1% of shipment FOB 20.00 = 0.20, split by FOB"
+                     *             ]
+                     *           },
+                     *           "tariff_rates": {
+                     *             "duty": {
+                     *               "rate": 18,
+                     *               "status": "unverified",
+                     *               "source": "built-in estimate"
+                     *             },
+                     *             "statistics_fee": {
+                     *               "rate": 3,
+                     *               "status": "verified"
+                     *             },
+                     *             "vat": {
+                     *               "rate": 21,
+                     *               "status": "verified"
+                     *             },
+                     *             "verified": false
+                     *           },
+                     *           "review_causes": [
+                     *             "channel_a",
+                     *             "low_confidence"
+                     *           ],
+                     *           "candidates": []
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "per_page": 50,
+                     *         "cursor": null,
+                     *         "next_cursor": null,
+                     *         "review_threshold": 0.8,
+                     *         "products_awaiting": 1,
+                     *         "batch_id": "BT8412E61C1E558F5B8F61",
+                     *         "manifest_number": "176-12345675",
+                     *         "closed_at": null,
+                     *         "account_id": 2,
+                     *         "account_name": "Andes Courier SA"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -19618,6 +22041,108 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "NCM of line-1 set to 6109.10.00; its shipment was computed again.",
+                     *       "data": {
+                     *         "batch_id": "BT8412E61C1E558F5B8F61",
+                     *         "manifest_number": "176-12345675",
+                     *         "awb_number": "AWB0000001",
+                     *         "item_key": "line-1",
+                     *         "revision": 2,
+                     *         "before": {
+                     *           "ncm_code": "6109.10.00",
+                     *           "classification_source": "partner",
+                     *           "customs_duty": 0,
+                     *           "vat": 3.18,
+                     *           "amount_to_pay": 3.18,
+                     *           "customs_channel": "V"
+                     *         },
+                     *         "product": {
+                     *           "awb_number": "AWB0000001",
+                     *           "tracking_number": null,
+                     *           "item_key": "line-1",
+                     *           "description": "Cotton t-shirt",
+                     *           "consignee": "María Pérez",
+                     *           "tax_id": "27-23456789-1",
+                     *           "tax_id_valid": true,
+                     *           "quota": 4,
+                     *           "regime": "P",
+                     *           "declared_code": "6109.10.00",
+                     *           "ncm_code": "6109.10.00",
+                     *           "classification_confidence": 1,
+                     *           "classification_source": "broker",
+                     *           "classification_evidence": "Decided by Despachante Uno token on 2026-12-07 (revision 2): Knitted cotton t-shirt: 6109.10.00, as declared",
+                     *           "fob_value": 12.5,
+                     *           "cif_value": 15.13,
+                     *           "customs_duty": 0,
+                     *           "statistics_fee": 0,
+                     *           "vat": 3.18,
+                     *           "ddp_value": 18.31,
+                     *           "amount_to_pay": 3.18,
+                     *           "currency": "USD",
+                     *           "customs_channel": "V",
+                     *           "reasons": [
+                     *             "personal: the consignee is a person (CUIL 27-23456789-1)",
+                     *             "within the courier limits: FOB USD 12.50 of USD 3,000.00, at most 3 units of a kind (RG ARCA 5631/2025)",
+                     *             "default: No risk rule applies: automatic clearance."
+                     *           ],
+                     *           "breakdown": {
+                     *             "fob_value": 12.5,
+                     *             "freight": 2.5,
+                     *             "insurance": 0.13,
+                     *             "cif_value": 15.13,
+                     *             "franchise_usd_applied": 12.5,
+                     *             "duty_base": 0,
+                     *             "duty_rate": 35,
+                     *             "customs_duty": 0,
+                     *             "statistics_fee_rate": 3,
+                     *             "statistics_fee": 0,
+                     *             "vat_base": 15.13,
+                     *             "vat_rate": 21,
+                     *             "vat": 3.18,
+                     *             "ddp_value": 18.31,
+                     *             "amount_to_pay": 3.18,
+                     *             "currency": "USD",
+                     *             "explanation": [
+                     *               "FOB 12.50 for 1 unit(s)",
+                     *               "freight 2.50: shipment freight 2.50 = 0.5 kg chargeable x USD 5.00/kg (declared 0.3 kg, minimum 0.5 kg applies), split by chargeable weight (this product 0.3 kg)",
+                     *               "insurance 0.13: 1% of shipment FOB 12.50 = 0.13, split by FOB"
+                     *             ]
+                     *           },
+                     *           "tariff_rates": {
+                     *             "duty": {
+                     *               "rate": 35,
+                     *               "status": "unverified",
+                     *               "source": "built-in estimate"
+                     *             },
+                     *             "statistics_fee": {
+                     *               "rate": 3,
+                     *               "status": "verified"
+                     *             },
+                     *             "vat": {
+                     *               "rate": 21,
+                     *               "status": "verified"
+                     *             },
+                     *             "verified": false
+                     *           },
+                     *           "review": {
+                     *             "revision": 2,
+                     *             "ncm_code_before": "6109.10.00",
+                     *             "ncm_code": "6109.10.00",
+                     *             "reason": "Knitted cotton t-shirt: 6109.10.00, as declared",
+                     *             "decided_by": "Despachante Uno token",
+                     *             "decided_at": "2026-12-07T13:33:26.756Z"
+                     *           }
+                     *         },
+                     *         "summary": {
+                     *           "amount_to_pay": 16.94,
+                     *           "currency": "USD"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -20074,6 +22599,46 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": [
+                     *         {
+                     *           "group_id": "10f0ac509c301622",
+                     *           "description": "Regalo sorpresa",
+                     *           "declared_code": null,
+                     *           "products": 1,
+                     *           "awbs": 1,
+                     *           "amount_to_pay": 4.77,
+                     *           "ncm_codes": [
+                     *             {
+                     *               "ncm_code": "3926.90.90",
+                     *               "products": 1
+                     *             }
+                     *           ],
+                     *           "review_causes": [
+                     *             "channel_a",
+                     *             "low_confidence"
+                     *           ],
+                     *           "item_keys": [
+                     *             "line-3"
+                     *           ],
+                     *           "candidates": []
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "per_page": 50,
+                     *         "cursor": null,
+                     *         "next_cursor": null,
+                     *         "groups": 1,
+                     *         "batch_id": "BT8412E61C1E558F5B8F61",
+                     *         "manifest_number": "176-12345675",
+                     *         "closed_at": null,
+                     *         "account_id": 2,
+                     *         "account_name": "Andes Courier SA"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -20398,6 +22963,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "NCM 6109.10.00 decided for 1 products of 1 AWBs; their shipments were computed again.",
+                     *       "data": {
+                     *         "batch_id": "BT8412E61C1E558F5B8F61",
+                     *         "manifest_number": "176-12345675",
+                     *         "group_id": "10f0ac509c301622",
+                     *         "revision": 1,
+                     *         "ncm_code": "6109.10.00",
+                     *         "changed": 1,
+                     *         "awbs": 1,
+                     *         "customs_duty_moved": 0,
+                     *         "amount_to_pay_moved": 0,
+                     *         "left_review": 1,
+                     *         "summary": {
+                     *           "amount_to_pay": 16.94,
+                     *           "currency": "USD",
+                     *           "review_pending": 0
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -20787,6 +23375,48 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": [
+                     *         {
+                     *           "revision": 2,
+                     *           "ncm_code_before": "6109.10.00",
+                     *           "ncm_code": "6109.10.00",
+                     *           "reason": "Knitted cotton t-shirt: 6109.10.00, as declared",
+                     *           "decided_by": "Despachante Uno token",
+                     *           "decided_at": "2026-12-07T13:33:26.756Z",
+                     *           "awb_number": "AWB0000001",
+                     *           "item_key": "line-1",
+                     *           "customs_duty_before": 0,
+                     *           "customs_duty": 0,
+                     *           "customs_channel_before": "V",
+                     *           "customs_channel": "V"
+                     *         },
+                     *         {
+                     *           "revision": 1,
+                     *           "ncm_code_before": "3926.90.90",
+                     *           "ncm_code": "6109.10.00",
+                     *           "reason": "The invoice shows a knitted cotton t-shirt",
+                     *           "decided_by": "Despachante Uno token",
+                     *           "decided_at": "2026-12-07T13:33:26.622Z",
+                     *           "awb_number": "AWB0000003",
+                     *           "item_key": "line-3",
+                     *           "customs_duty_before": 0,
+                     *           "customs_duty": 0,
+                     *           "customs_channel_before": "A",
+                     *           "customs_channel": "V",
+                     *           "group_id": "10f0ac509c301622",
+                     *           "group_size": 1
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "per_page": 50,
+                     *         "cursor": null,
+                     *         "next_cursor": null
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -21062,6 +23692,35 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "tax_id": "27234567891",
+                     *         "tax_id_formatted": "27-23456789-1",
+                     *         "year": 2026,
+                     *         "limit": 5,
+                     *         "used": 1,
+                     *         "remaining": 4,
+                     *         "shipments": [
+                     *           {
+                     *             "awb_number": "AWB0000001",
+                     *             "account_id": 2,
+                     *             "batches": [
+                     *               {
+                     *                 "batch_id": "BT8412E61C1E558F5B8F61",
+                     *                 "manifest_number": "176-12345675",
+                     *                 "status": "completed",
+                     *                 "closed_at": null,
+                     *                 "created_at": "2026-12-07T13:33:20.973Z"
+                     *               }
+                     *             ]
+                     *           }
+                     *         ],
+                     *         "others": 0
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -21931,8 +24590,32 @@ export interface operations {
                     /**
                      * @example {
                      *       "success": true,
-                     *       "data": [],
-                     *       "count": 0
+                     *       "data": [
+                     *         {
+                     *           "id": 1,
+                     *           "endpoint_url": "http://127.0.0.1:46163/hooks",
+                     *           "events": [
+                     *             "manifest.processed",
+                     *             "manifest.processing_failed",
+                     *             "document.approved"
+                     *           ],
+                     *           "active": true,
+                     *           "health_status": "healthy",
+                     *           "health_status_color": "green",
+                     *           "consecutive_failures": 0,
+                     *           "failed_deliveries": 0,
+                     *           "disabled_reason": null,
+                     *           "last_delivery_at": null,
+                     *           "last_success_at": null,
+                     *           "created_at": "2026-12-07T13:33:28.218Z",
+                     *           "updated_at": "2026-12-07T13:33:28.218Z",
+                     *           "created_by": {
+                     *             "token_id": 2,
+                     *             "name": "Andes Courier SA token"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "count": 1
                      *     }
                      */
                     "application/json": {
@@ -22160,6 +24843,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Subscription created.",
+                     *       "data": {
+                     *         "id": 1,
+                     *         "endpoint_url": "http://127.0.0.1:46163/hooks",
+                     *         "events": [
+                     *           "manifest.processed",
+                     *           "manifest.processing_failed",
+                     *           "document.approved"
+                     *         ],
+                     *         "active": true,
+                     *         "health_status": "healthy",
+                     *         "health_status_color": "green",
+                     *         "consecutive_failures": 0,
+                     *         "failed_deliveries": 0,
+                     *         "disabled_reason": null,
+                     *         "last_delivery_at": null,
+                     *         "last_success_at": null,
+                     *         "created_at": "2026-12-07T13:33:28.218Z",
+                     *         "updated_at": "2026-12-07T13:33:28.218Z",
+                     *         "created_by": {
+                     *           "token_id": 2,
+                     *           "name": "Andes Courier SA token"
+                     *         },
+                     *         "hmac_secret": "whsec_SeY6rWOK7VsRlgp0AZQy0LTOwnfc+O1TpOfLqupsqwY=",
+                     *         "standard_webhooks_secret": "whsec_SeY6rWOK7VsRlgp0AZQy0LTOwnfc+O1TpOfLqupsqwY="
+                     *       },
+                     *       "important": "Store the secret now: it is shown only once. It signs both X-Service-Signature and webhook-signature; a Standard Webhooks library takes it as it is."
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -22471,6 +25186,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": 1,
+                     *         "endpoint_url": "http://127.0.0.1:46163/hooks",
+                     *         "events": [
+                     *           "manifest.processed",
+                     *           "manifest.processing_failed",
+                     *           "document.approved"
+                     *         ],
+                     *         "active": true,
+                     *         "health_status": "healthy",
+                     *         "health_status_color": "green",
+                     *         "consecutive_failures": 0,
+                     *         "failed_deliveries": 0,
+                     *         "disabled_reason": null,
+                     *         "last_delivery_at": null,
+                     *         "last_success_at": null,
+                     *         "created_at": "2026-12-07T13:33:28.218Z",
+                     *         "updated_at": "2026-12-07T13:33:28.218Z",
+                     *         "created_by": {
+                     *           "token_id": 2,
+                     *           "name": "Andes Courier SA token"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -22722,6 +25465,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Subscription updated.",
+                     *       "data": {
+                     *         "id": 1,
+                     *         "endpoint_url": "http://127.0.0.1:46163/hooks",
+                     *         "events": [
+                     *           "manifest.processed",
+                     *           "manifest.processing_failed",
+                     *           "manifest.total_due"
+                     *         ],
+                     *         "active": true,
+                     *         "health_status": "healthy",
+                     *         "updated_at": "2026-12-07T13:33:28.331Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -23035,6 +25796,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Subscription deleted."
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -23323,6 +26090,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Test delivered.",
+                     *       "data": {
+                     *         "status_code": 200,
+                     *         "response_time_ms": 3
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -23673,6 +26450,36 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": [
+                     *         {
+                     *           "id": 1,
+                     *           "event_id": "evt_3ec342fd-c07c-48f7-92ba-6900f423d358",
+                     *           "event_type": "document.approved",
+                     *           "state": "retrying",
+                     *           "attempts": [
+                     *             {
+                     *               "status_code": 503,
+                     *               "response_time_ms": 1,
+                     *               "attempted_at": "2026-12-07T13:33:28.534Z",
+                     *               "error": "HTTP 503"
+                     *             }
+                     *           ],
+                     *           "next_attempt_at": "2026-12-07T13:34:28.535Z",
+                     *           "created_at": "2026-12-07T13:33:28.471Z",
+                     *           "updated_at": "2026-12-07T13:33:28.534Z"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "current_page": 1,
+                     *         "last_page": 1,
+                     *         "per_page": 20,
+                     *         "total": 1
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -23956,6 +26763,35 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Delivered.",
+                     *       "data": {
+                     *         "id": 1,
+                     *         "event_id": "evt_3ec342fd-c07c-48f7-92ba-6900f423d358",
+                     *         "event_type": "document.approved",
+                     *         "state": "delivered",
+                     *         "attempts": [
+                     *           {
+                     *             "status_code": 503,
+                     *             "response_time_ms": 1,
+                     *             "attempted_at": "2026-12-07T13:33:28.534Z",
+                     *             "error": "HTTP 503"
+                     *           },
+                     *           {
+                     *             "status_code": 200,
+                     *             "response_time_ms": 3,
+                     *             "attempted_at": "2026-12-07T13:33:28.675Z",
+                     *             "error": null
+                     *           }
+                     *         ],
+                     *         "next_attempt_at": null,
+                     *         "created_at": "2026-12-07T13:33:28.471Z",
+                     *         "updated_at": "2026-12-07T13:33:28.675Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -24310,6 +27146,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "0 failed deliveries queued again.",
+                     *       "data": {
+                     *         "queued": 0
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -24627,6 +27472,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Secret rotated.",
+                     *       "data": {
+                     *         "id": 1,
+                     *         "hmac_secret": "whsec_QEND28XzKeidKuszC4F4I4rjX/ebfa8IE1DAFSqvu6E=",
+                     *         "standard_webhooks_secret": "whsec_QEND28XzKeidKuszC4F4I4rjX/ebfa8IE1DAFSqvu6E=",
+                     *         "previous_secret_expires_at": "2026-12-08T13:33:28.786Z"
+                     *       },
+                     *       "important": "Store the new secret now: it is shown only once. It signs X-Service-Signature and webhook-signature from now on; until previous_secret_expires_at the old secret signs too (X-Service-Previous-Signature, and a second webhook-signature), so switch your receiver within that time."
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -24937,12 +27795,80 @@ export interface operations {
                     /**
                      * @example {
                      *       "success": true,
-                     *       "data": [],
+                     *       "data": [
+                     *         {
+                     *           "id": "evt_ff44eaa14909157a36769e7bc15182cd",
+                     *           "type": "manifest.processed",
+                     *           "created_at": "2026-12-07T13:33:23.961Z",
+                     *           "data": {
+                     *             "manifest_number": "176-12345675",
+                     *             "batch_id": "BT8412E61C1E558F5B8F61",
+                     *             "mawb_number": "176-12345675",
+                     *             "summary": {
+                     *               "total_awbs": 3,
+                     *               "total_products": 3,
+                     *               "personal_items": 3,
+                     *               "commercial_items": 0,
+                     *               "prohibited_items": 0,
+                     *               "amount_to_pay": 16.94,
+                     *               "currency": "USD",
+                     *               "review_pending": 1,
+                     *               "review_at_stake": 4.77,
+                     *               "risk_flags": {
+                     *                 "products": 0,
+                     *                 "total": 0,
+                     *                 "by_rule": {}
+                     *               }
+                     *             }
+                     *           }
+                     *         },
+                     *         {
+                     *           "id": "evt_b6621c3df7b7dc1c9286d47daa4aec30",
+                     *           "type": "manifest.processed",
+                     *           "created_at": "2026-12-07T13:33:25.897Z",
+                     *           "data": {
+                     *             "manifest_number": "176-12345675",
+                     *             "batch_id": "BT8412E61C1E558F5B8F61",
+                     *             "mawb_number": "176-12345675",
+                     *             "summary": {
+                     *               "total_awbs": 3,
+                     *               "total_products": 3,
+                     *               "personal_items": 3,
+                     *               "commercial_items": 0,
+                     *               "prohibited_items": 0,
+                     *               "amount_to_pay": 16.94,
+                     *               "currency": "USD",
+                     *               "review_pending": 1,
+                     *               "review_at_stake": 4.77,
+                     *               "risk_flags": {
+                     *                 "products": 0,
+                     *                 "total": 0,
+                     *                 "by_rule": {}
+                     *               }
+                     *             }
+                     *           }
+                     *         },
+                     *         {
+                     *           "id": "evt_aa359b0d-7769-4955-aa3f-46736d94719c",
+                     *           "type": "document.approved",
+                     *           "created_at": "2026-12-07T13:33:27.630Z",
+                     *           "data": {
+                     *             "id": 1,
+                     *             "account_id": 2,
+                     *             "document_type": "awb",
+                     *             "state": "approved",
+                     *             "version": 1,
+                     *             "file_name": "awb-0000001.pdf",
+                     *             "manifest_id": "176-12345675",
+                     *             "awb_number": "AWB0000001"
+                     *           }
+                     *         }
+                     *       ],
                      *       "meta": {
-                     *         "next_cursor": null,
+                     *         "next_cursor": "TWpBeU5pMHhNaTB3TjFReE16b3pNem95T1M0Mk5URmFmR1YyZEY5aFpUWTJORGRrWVdFeVl6VXpaVFJpWXpBeU5ETTFNRFZsTkRsbFlqUmtPUQWqpSvGpF7PmrZpZgFTnDaQ",
                      *         "has_more": false,
-                     *         "limit": 20,
-                     *         "order": "desc"
+                     *         "limit": 50,
+                     *         "order": "asc"
                      *       }
                      *     }
                      */
@@ -26208,6 +29134,87 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Order created.",
+                     *       "data": {
+                     *         "id": 1,
+                     *         "order_number": "WEB-10452",
+                     *         "channel": "web",
+                     *         "channel_order_id": null,
+                     *         "status": "processing",
+                     *         "fulfillment_status": "unfulfilled",
+                     *         "financial_status": "paid",
+                     *         "customer": {
+                     *           "name": "María Pérez",
+                     *           "email": "maria.perez@example.com",
+                     *           "phone": "+54 11 5555 0000"
+                     *         },
+                     *         "shipping_address": {
+                     *           "name": "María Pérez",
+                     *           "address1": "Av. Corrientes 1234",
+                     *           "city": "Buenos Aires",
+                     *           "state": "CABA",
+                     *           "postal_code": "C1043",
+                     *           "country": "AR",
+                     *           "address2": null,
+                     *           "phone": "+54 11 5555 0000"
+                     *         },
+                     *         "items": [
+                     *           {
+                     *             "id": 1,
+                     *             "product_id": 1,
+                     *             "sku": "MUG-01",
+                     *             "name": "Taza de cerámica",
+                     *             "quantity": 2,
+                     *             "quantity_fulfilled": 0,
+                     *             "price": 10.1,
+                     *             "weight": 0.4,
+                     *             "currency": "USD"
+                     *           },
+                     *           {
+                     *             "id": 2,
+                     *             "product_id": 2,
+                     *             "sku": "TEE-02",
+                     *             "name": "Remera algodón",
+                     *             "quantity": 1,
+                     *             "quantity_fulfilled": 0,
+                     *             "price": 18,
+                     *             "weight": 0.2,
+                     *             "currency": "USD"
+                     *           }
+                     *         ],
+                     *         "item_count": 2,
+                     *         "totals": {
+                     *           "subtotal": 38.2,
+                     *           "shipping": 5,
+                     *           "tax": 1.05,
+                     *           "total": 44.25,
+                     *           "currency": "USD",
+                     *           "discount": 0
+                     *         },
+                     *         "created_at": "2026-12-07T13:33:30.177Z",
+                     *         "billing_address": null,
+                     *         "shipments": [],
+                     *         "timeline": [
+                     *           {
+                     *             "event": "order_created",
+                     *             "timestamp": "2026-12-07T13:33:30.177Z",
+                     *             "description": "Order received from the web store."
+                     *           },
+                     *           {
+                     *             "event": "payment_received",
+                     *             "timestamp": "2026-12-07T13:33:30.177Z",
+                     *             "description": "Payment of 44.25 USD received."
+                     *           }
+                     *         ],
+                     *         "notes": null,
+                     *         "cancelled_at": null,
+                     *         "updated_at": "2026-12-07T13:33:30.177Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -26635,6 +29642,86 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": 1,
+                     *         "order_number": "WEB-10452",
+                     *         "channel": "web",
+                     *         "channel_order_id": null,
+                     *         "status": "processing",
+                     *         "fulfillment_status": "unfulfilled",
+                     *         "financial_status": "paid",
+                     *         "customer": {
+                     *           "name": "María Pérez",
+                     *           "email": "maria.perez@example.com",
+                     *           "phone": "+54 11 5555 0000"
+                     *         },
+                     *         "shipping_address": {
+                     *           "name": "María Pérez",
+                     *           "address1": "Av. Corrientes 1234",
+                     *           "city": "Buenos Aires",
+                     *           "state": "CABA",
+                     *           "postal_code": "C1043",
+                     *           "country": "AR",
+                     *           "address2": null,
+                     *           "phone": "+54 11 5555 0000"
+                     *         },
+                     *         "items": [
+                     *           {
+                     *             "id": 1,
+                     *             "product_id": 1,
+                     *             "sku": "MUG-01",
+                     *             "name": "Taza de cerámica",
+                     *             "quantity": 2,
+                     *             "quantity_fulfilled": 0,
+                     *             "price": 10.1,
+                     *             "weight": 0.4,
+                     *             "currency": "USD"
+                     *           },
+                     *           {
+                     *             "id": 2,
+                     *             "product_id": 2,
+                     *             "sku": "TEE-02",
+                     *             "name": "Remera algodón",
+                     *             "quantity": 1,
+                     *             "quantity_fulfilled": 0,
+                     *             "price": 18,
+                     *             "weight": 0.2,
+                     *             "currency": "USD"
+                     *           }
+                     *         ],
+                     *         "item_count": 2,
+                     *         "totals": {
+                     *           "subtotal": 38.2,
+                     *           "shipping": 5,
+                     *           "tax": 1.05,
+                     *           "total": 44.25,
+                     *           "currency": "USD",
+                     *           "discount": 0
+                     *         },
+                     *         "created_at": "2026-12-07T13:33:30.177Z",
+                     *         "billing_address": null,
+                     *         "shipments": [],
+                     *         "timeline": [
+                     *           {
+                     *             "event": "order_created",
+                     *             "timestamp": "2026-12-07T13:33:30.177Z",
+                     *             "description": "Order received from the web store."
+                     *           },
+                     *           {
+                     *             "event": "payment_received",
+                     *             "timestamp": "2026-12-07T13:33:30.177Z",
+                     *             "description": "Payment of 44.25 USD received."
+                     *           }
+                     *         ],
+                     *         "notes": null,
+                     *         "cancelled_at": null,
+                     *         "updated_at": "2026-12-07T13:33:30.177Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -26977,6 +30064,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Order updated (notes).",
+                     *       "data": {
+                     *         "id": 1,
+                     *         "notes": "Gift wrap, please",
+                     *         "fulfillment_status": "unfulfilled",
+                     *         "updated_at": "2026-12-07T13:33:30.471Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -27373,6 +30472,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Shipment created and label generated.",
+                     *       "data": {
+                     *         "order_id": 1,
+                     *         "shipment_id": 1,
+                     *         "tracking_number": "DSP00000000018",
+                     *         "carrier": "despacho",
+                     *         "service": "standard",
+                     *         "label_url": "http://localhost:35715/api/v1/shipping/shipments/1/label",
+                     *         "estimated_delivery": "2026-12-14",
+                     *         "fulfillment_status": "partial",
+                     *         "notified_customer": true
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -27831,6 +30947,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Order fulfilled.",
+                     *       "data": {
+                     *         "order_id": 1,
+                     *         "shipment_id": 2,
+                     *         "fulfillment_status": "fulfilled",
+                     *         "tracking_number": "1Z999AA10123456784",
+                     *         "carrier": "ups",
+                     *         "notified_customer": true
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -28184,6 +31314,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Order cancelled.",
+                     *       "data": {
+                     *         "order_id": 2,
+                     *         "status": "cancelled",
+                     *         "cancelled_at": "2026-12-07T13:33:31.616Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -28591,6 +31732,33 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "shipments": [
+                     *           {
+                     *             "id": 1,
+                     *             "tracking_number": "DSP00000000018",
+                     *             "carrier": "despacho",
+                     *             "service": "standard",
+                     *             "status": "in_transit",
+                     *             "items": [
+                     *               {
+                     *                 "order_item_id": 1,
+                     *                 "sku": "MUG-01",
+                     *                 "quantity": 2
+                     *               }
+                     *             ],
+                     *             "label_url": "http://localhost:35715/api/v1/shipping/shipments/1/label",
+                     *             "estimated_delivery": "2026-12-14",
+                     *             "delivered_at": null,
+                     *             "created_at": "2026-12-07T13:33:30.849Z"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -28840,6 +32008,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Sync started.",
+                     *       "data": {
+                     *         "sync_id": "sync_671885c2-ed01-4ddd-88cd-adcb0fb80661",
+                     *         "status": "processing",
+                     *         "channels": [
+                     *           "shopify"
+                     *         ],
+                     *         "since": "2026-12-01T00:00:00.000Z",
+                     *         "started_at": "2026-12-07T13:33:31.905Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -29141,8 +32324,26 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "data": {
-                     *         "last_sync": null,
-                     *         "next_scheduled_sync": "2026-12-07T05:00:00.000Z"
+                     *         "last_sync": {
+                     *           "sync_id": "sync_671885c2-ed01-4ddd-88cd-adcb0fb80661",
+                     *           "status": "failed",
+                     *           "trigger": "manual",
+                     *           "since": "2026-12-01T00:00:00.000Z",
+                     *           "started_at": "2026-12-07T13:33:31.905Z",
+                     *           "completed_at": "2026-12-07T13:33:36.862Z",
+                     *           "channels": {
+                     *             "shopify": {
+                     *               "status": "failed",
+                     *               "orders_synced": 0,
+                     *               "orders_new": 0,
+                     *               "orders_updated": 0,
+                     *               "orders_rejected": 0,
+                     *               "rejected": [],
+                     *               "error": "shopify: /admin/api/2025-01/graphql.json could not be reached (getaddrinfo ENOTFOUND andes-store.myshopify.com) (gave up after 5 attempts)"
+                     *             }
+                     *           }
+                     *         },
+                     *         "next_scheduled_sync": "2026-12-07T14:00:00.000Z"
                      *       }
                      *     }
                      */
@@ -29361,7 +32562,13 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "data": {
-                     *         "marketplaces": []
+                     *         "marketplaces": [
+                     *           {
+                     *             "channel": "shopify",
+                     *             "base_url": "https://andes-store.myshopify.com",
+                     *             "updated_at": "2026-12-07T13:33:31.858Z"
+                     *           }
+                     *         ]
                      *       }
                      *     }
                      */
@@ -29572,6 +32779,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "shopify connected.",
+                     *       "data": {
+                     *         "channel": "shopify",
+                     *         "base_url": "https://andes-store.myshopify.com",
+                     *         "credentials": [
+                     *           "accessToken"
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -29877,6 +33097,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "shopify disconnected."
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -30381,6 +33607,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "No change.",
+                     *       "data": {
+                     *         "order_id": 1,
+                     *         "order_status": "shipped",
+                     *         "shipment": {
+                     *           "id": 2,
+                     *           "tracking_number": "1Z999AA10123456784",
+                     *           "carrier": "ups",
+                     *           "service": "external",
+                     *           "status": "in_transit",
+                     *           "items": [
+                     *             {
+                     *               "order_item_id": 2,
+                     *               "sku": "TEE-02",
+                     *               "quantity": 1
+                     *             }
+                     *           ],
+                     *           "label_url": null,
+                     *           "estimated_delivery": null,
+                     *           "delivered_at": null,
+                     *           "created_at": "2026-12-07T13:33:31.367Z"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -30747,7 +34001,14 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "data": {
-                     *         "carriers": []
+                     *         "carriers": [
+                     *           {
+                     *             "carrier": "ups",
+                     *             "account_number": "**B2C3",
+                     *             "environment": "sandbox",
+                     *             "updated_at": "2026-12-07T13:33:36.991Z"
+                     *           }
+                     *         ]
                      *       }
                      *     }
                      */
@@ -30963,6 +34224,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "ups connected.",
+                     *       "data": {
+                     *         "carrier": "ups",
+                     *         "account_number": "**B2C3",
+                     *         "environment": "sandbox",
+                     *         "credentials": [
+                     *           "account_number",
+                     *           "client_id",
+                     *           "client_secret"
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -31259,6 +34536,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "ups disconnected."
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -31618,6 +34901,124 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "quote_id": "qt_a51e87f31047a8fbdc303215100465f9",
+                     *         "valid_until": "2026-12-08T13:33:37.185Z",
+                     *         "currency": "USD",
+                     *         "rates": [
+                     *           {
+                     *             "carrier": "ups",
+                     *             "service": "worldwide_expedited",
+                     *             "service_name": "UPS Worldwide Expedited®",
+                     *             "transit_days": 5,
+                     *             "delivery_date": null,
+                     *             "shipping_cost": {
+                     *               "amount": 51.51,
+                     *               "currency": "USD"
+                     *             },
+                     *             "duties_and_taxes": {
+                     *               "fob_value": 38.2,
+                     *               "freight": 51.51,
+                     *               "insurance": 0.38,
+                     *               "cif_value": 90.09,
+                     *               "franchise_usd_applied": 38.2,
+                     *               "duty_base": 0,
+                     *               "duty_rate": 20,
+                     *               "customs_duty": 0,
+                     *               "statistics_fee_rate": 3,
+                     *               "statistics_fee": 0,
+                     *               "vat_base": 90.09,
+                     *               "vat_rate": 21,
+                     *               "vat": 18.92,
+                     *               "ddp_value": 109.01,
+                     *               "amount_to_pay": 18.92,
+                     *               "currency": "USD",
+                     *               "explanation": [
+                     *                 "FOB 38.20",
+                     *                 "freight 51.51: shipment freight 51.51 as declared (1.2 kg chargeable), split by chargeable weight (this product 1.2 kg)",
+                     *                 "insurance 0.38: 1% of shipment FOB 38.20 = 0.38, split by FOB"
+                     *               ]
+                     *             },
+                     *             "total_landed_cost": 109.01
+                     *           },
+                     *           {
+                     *             "carrier": "ups",
+                     *             "service": "worldwide_saver",
+                     *             "service_name": "UPS Worldwide Saver®",
+                     *             "transit_days": 3,
+                     *             "delivery_date": null,
+                     *             "shipping_cost": {
+                     *               "amount": 62.57,
+                     *               "currency": "USD"
+                     *             },
+                     *             "duties_and_taxes": {
+                     *               "fob_value": 38.2,
+                     *               "freight": 62.57,
+                     *               "insurance": 0.38,
+                     *               "cif_value": 101.15,
+                     *               "franchise_usd_applied": 38.2,
+                     *               "duty_base": 0,
+                     *               "duty_rate": 20,
+                     *               "customs_duty": 0,
+                     *               "statistics_fee_rate": 3,
+                     *               "statistics_fee": 0,
+                     *               "vat_base": 101.15,
+                     *               "vat_rate": 21,
+                     *               "vat": 21.24,
+                     *               "ddp_value": 122.39,
+                     *               "amount_to_pay": 21.24,
+                     *               "currency": "USD",
+                     *               "explanation": [
+                     *                 "FOB 38.20",
+                     *                 "freight 62.57: shipment freight 62.57 as declared (1.2 kg chargeable), split by chargeable weight (this product 1.2 kg)",
+                     *                 "insurance 0.38: 1% of shipment FOB 38.20 = 0.38, split by FOB"
+                     *               ]
+                     *             },
+                     *             "total_landed_cost": 122.39
+                     *           },
+                     *           {
+                     *             "carrier": "ups",
+                     *             "service": "worldwide_express",
+                     *             "service_name": "UPS Worldwide Express®",
+                     *             "transit_days": 2,
+                     *             "delivery_date": null,
+                     *             "shipping_cost": {
+                     *               "amount": 67.61,
+                     *               "currency": "USD"
+                     *             },
+                     *             "duties_and_taxes": {
+                     *               "fob_value": 38.2,
+                     *               "freight": 67.61,
+                     *               "insurance": 0.38,
+                     *               "cif_value": 106.19,
+                     *               "franchise_usd_applied": 38.2,
+                     *               "duty_base": 0,
+                     *               "duty_rate": 20,
+                     *               "customs_duty": 0,
+                     *               "statistics_fee_rate": 3,
+                     *               "statistics_fee": 0,
+                     *               "vat_base": 106.19,
+                     *               "vat_rate": 21,
+                     *               "vat": 22.3,
+                     *               "ddp_value": 128.49,
+                     *               "amount_to_pay": 22.3,
+                     *               "currency": "USD",
+                     *               "explanation": [
+                     *                 "FOB 38.20",
+                     *                 "freight 67.61: shipment freight 67.61 as declared (1.2 kg chargeable), split by chargeable weight (this product 1.2 kg)",
+                     *                 "insurance 0.38: 1% of shipment FOB 38.20 = 0.38, split by FOB"
+                     *               ]
+                     *             },
+                     *             "total_landed_cost": 128.49
+                     *           }
+                     *         ],
+                     *         "carrier_errors": []
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -31958,7 +35359,19 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "data": {
-                     *         "products": []
+                     *         "products": [
+                     *           {
+                     *             "product_id": 1,
+                     *             "sku": "MUG-01",
+                     *             "name": "Taza de cerámica",
+                     *             "current_stock": 120,
+                     *             "threshold": 10,
+                     *             "warehouse_id": 1,
+                     *             "warehouse_name": "Depósito Central",
+                     *             "low_stock": false,
+                     *             "updated_at": "2026-12-07T13:33:30.038Z"
+                     *           }
+                     *         ]
                      *       }
                      *     }
                      */
@@ -32170,6 +35583,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Stock level set.",
+                     *       "data": {
+                     *         "product_id": 1,
+                     *         "sku": "MUG-01",
+                     *         "name": "Taza de cerámica",
+                     *         "current_stock": 120,
+                     *         "threshold": 10,
+                     *         "warehouse_id": 1,
+                     *         "warehouse_name": "Depósito Central",
+                     *         "low_stock": false,
+                     *         "updated_at": "2026-12-07T13:33:30.038Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -32488,7 +35918,19 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "data": {
-                     *         "warehouses": []
+                     *         "warehouses": [
+                     *           {
+                     *             "id": 1,
+                     *             "name": "Depósito Central",
+                     *             "address1": "1200 NW 22nd St",
+                     *             "city": "Miami",
+                     *             "state": "FL",
+                     *             "postal_code": "33142",
+                     *             "country": "US",
+                     *             "phone": "+1 305 555 0100",
+                     *             "updated_at": "2026-12-07T13:33:29.947Z"
+                     *           }
+                     *         ]
                      *       }
                      *     }
                      */
@@ -32710,6 +36152,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "message": "Warehouse saved.",
+                     *       "data": {
+                     *         "id": 1,
+                     *         "name": "Depósito Central",
+                     *         "address1": "1200 NW 22nd St",
+                     *         "city": "Miami",
+                     *         "state": "FL",
+                     *         "postal_code": "33142",
+                     *         "country": "US",
+                     *         "phone": "+1 305 555 0100",
+                     *         "updated_at": "2026-12-07T13:33:29.947Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;

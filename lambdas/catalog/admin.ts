@@ -1,5 +1,5 @@
 import type { RouteDef } from './types';
-import { CreateAccountBody, CreateTokenBody, ListTokensQuery, MetricsQuery, MigrateChannelCodesBody, MigrateSigningSecretsBody, MigrateTokenScopesBody, TariffConsentBody, TariffDecisionsQuery } from '#http/admin/schemas';
+import { ExchangeRateParams, ListExchangeRatesQuery, PutExchangeRateBody, CreateAccountBody, CreateTokenBody, ListTokensQuery, MetricsQuery, MigrateChannelCodesBody, MigrateSigningSecretsBody, MigrateTokenScopesBody, TariffConsentBody, TariffDecisionsQuery } from '#http/admin/schemas';
 import { IdParams, RevokeQuery } from '#http/kit/schemas';
 
 export const AdminAccountsCreate = {
@@ -208,4 +208,33 @@ export const AdminMigrateTokenScopes = {
   timeoutSeconds: 29,
 } satisfies RouteDef;
 
-export const adminDataRoutes = { AdminTariffImport, AdminTariffShow, AdminMigrateChannelCodes, AdminMigrateSigningSecrets, AdminMigrateTokenScopes };
+export const AdminExchangeRatesPut = {
+  id: 'AdminExchangeRatesPut',
+  method: 'PUT',
+  path: '/v1/admin/exchange-rates/{date}',
+  handler: 'http/admin/exchange-rates',
+  summary:
+    "Set a day's exchange rate (ARS per USD, the Banco Nación selling rate; docs/spec/customs-ar.md): 201 once, 200 for the same rate again, 409 for another rate of a day already set",
+  tag: 'admin',
+  auth: { roles: ['admin'], scopes: ['admin'] },
+  rate: 'admin',
+  // A conditional create (PutItem); when it loses, the day's item is read (GetItem).
+  uses: { table: ['PutItem', 'GetItem'] },
+  schemas: { params: ExchangeRateParams, body: PutExchangeRateBody },
+  successStatus: 201,
+} satisfies RouteDef;
+
+export const AdminExchangeRatesList = {
+  id: 'AdminExchangeRatesList',
+  method: 'GET',
+  path: '/v1/admin/exchange-rates',
+  handler: 'http/admin/exchange-rates',
+  summary: 'The exchange rates stored for the days from `from` to `to` (YYYY-MM-DD, both included, at most 366 days)',
+  tag: 'admin',
+  auth: { roles: ['admin'], scopes: ['admin'] },
+  rate: 'admin',
+  uses: { table: ['Query'] },
+  schemas: { query: ListExchangeRatesQuery },
+} satisfies RouteDef;
+
+export const adminDataRoutes = { AdminTariffImport, AdminTariffShow, AdminMigrateChannelCodes, AdminMigrateSigningSecrets, AdminMigrateTokenScopes, AdminExchangeRatesPut, AdminExchangeRatesList };

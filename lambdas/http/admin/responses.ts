@@ -37,6 +37,15 @@ export const Token = v.strictObject({
 });
 /** What a revocation with `cascade=true` revoked or disabled with the token (empty without it). */
 export const cascaded = { cascaded: v.strictObject({ tokens: v.array(integer), subscriptions: v.array(integer) }) };
+/** A day's exchange rate as stored (docs/spec/customs-ar.md, "The exchange rate"). */
+export const StoredExchangeRate = v.strictObject({
+  date: v.pipe(v.string(), v.description('The day the rate is of, YYYY-MM-DD')),
+  rate: v.pipe(v.number(), v.description('ARS per USD')),
+  source: v.pipe(v.string(), v.description('Where it was read: bcra (the official public source), operator, or the words the operator gave')),
+  set_at: timestamp,
+  /** `<token id> <token name>` of who set it; null when the official-source adapter stored it. */
+  set_by: nullable(v.string()),
+});
 const tariffTable = { rows: integer, classifier: v.picklist(['bedrock', 'offline']) };
 
 /** One metric as the twin tallied it since it started (lambdas/shared/metrics.ts). */
@@ -120,6 +129,20 @@ export const adminResponses = {
           v.strictObject({ source: v.literal('builtin'), ...tariffTable, version: v.null(), imported_at: v.null(), imported_by: v.null() }),
         ]),
       ),
+    },
+  },
+  AdminExchangeRatesPut: {
+    answers: {
+      201: data("The day's rate, stored", StoredExchangeRate, { message: true }),
+      200: data('The day already held this rate; nothing changed', StoredExchangeRate, { message: true }),
+      409: failure('The day already holds another rate (the message names it)', ['conflict']),
+      422: failure('A bad date (not YYYY-MM-DD, after today) or rate (not > 0, above 1000000, more than 6 decimals), or an unknown field', ['validation_failed']),
+    },
+  },
+  AdminExchangeRatesList: {
+    answers: {
+      200: data('The stored rates of the days asked, in date order (days without one are left out)', v.array(StoredExchangeRate), { extra: { count: integer } }),
+      422: failure('from or to missing or not YYYY-MM-DD, to before from, more than 366 days', ['validation_failed']),
     },
   },
   AdminMigrateChannelCodes: {

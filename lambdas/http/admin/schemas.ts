@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { roles, scopes } from '#catalog/types';
 import { cursorParam, intQuery, text } from '../kit/schemas';
+import { isCalendarDate, maxRate, maxRateDecimals } from '#core/customs/exchange-rate';
 
 /** Operator bodies are strict: an unknown field is a typo worth a 422, not something to ignore. */
 export const CreateAccountBody = v.strictObject({
@@ -58,4 +59,39 @@ export const MigrateTokenScopesBody = v.strictObject({
 
 export const MigrateSigningSecretsBody = v.strictObject({
   cursor: v.optional(v.pipe(v.string('Must be a string.'), v.regex(/^[A-Za-z0-9_-]{1,400}$/, 'Must be a cursor the previous call answered.'))),
+});
+
+/** A calendar date written YYYY-MM-DD (a real day: 2025-02-30 is refused). */
+const calendarDate = v.pipe(
+  v.string('Must be a date, YYYY-MM-DD.'),
+  v.check((s) => isCalendarDate(s), 'Must be a date, YYYY-MM-DD.'),
+);
+
+/** The decimals of a JSON number as its shortest text writes them (1370.25 -> 2, 1e-7 -> 7). */
+function decimalsOf(x: number): number {
+  const [mantissa, exp = '0'] = String(x).toLowerCase().split('e');
+  return Math.max(0, (mantissa.split('.')[1]?.length ?? 0) - Number(exp));
+}
+
+/** PUT /v1/admin/exchange-rates/{date}: the date is checked by the route (a 422 naming it, not a 404). */
+export const ExchangeRateParams = v.object({ date: v.pipe(v.string(), v.maxLength(64)) });
+
+/** A day's rate: ARS per USD (the Banco Nación selling rate), and where the operator read it. */
+export const PutExchangeRateBody = v.strictObject({
+  rate: v.pipe(
+    v.number('Must be a number.'),
+    v.finite('Must be a finite number.'),
+    v.gtValue(0, 'Must be greater than 0.'),
+    v.maxValue(maxRate, `Must be at most ${maxRate}.`),
+    v.check((x) => decimalsOf(x) <= maxRateDecimals, `Must have at most ${maxRateDecimals} decimals.`),
+    v.description('ARS per USD, the Banco de la Nación Argentina selling rate of that day'),
+  ),
+  /** Where the rate was read; default `operator`. */
+  source: v.optional(text(100)),
+});
+
+/** GET /v1/admin/exchange-rates: the days from `from` to `to`, both included, at most 366 days. */
+export const ListExchangeRatesQuery = v.object({
+  from: calendarDate,
+  to: calendarDate,
 });

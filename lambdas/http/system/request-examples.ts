@@ -57,6 +57,8 @@ export const requestExamples: Record<string, RequestExample> = {
   AdminMigrateSigningSecrets: { body: {} },
   AdminMigrateTokenScopes: { body: {} },
   AdminMetrics: { query: { format: 'json' } },
+  AdminExchangeRatesPut: { params: { date: '2026-03-13' }, body: { rate: 1370.25, source: 'BNA divisa vendedor, cierre' } },
+  AdminExchangeRatesList: { query: { from: '2026-03-01', to: '2026-03-31' } },
   ManifestStorageUpload: { body: { courier_code: 'ANDES', manifest_name: 'MAWB 176-33333332', description: 'Flight LA8071, Miami', file: '(the file: manifiesto.json)' } },
   ManifestStorageUploadUrl: { body: { courier_code: 'ANDES', manifest_name: 'MAWB 176-44444443', file_name: 'manifiesto-2.json', file_size: 428, checksum: 'sha256:f0f1ec2e5b356185b1d96c887d8c12dd051d31d79877bed2a0385945bbed6a57' } },
   ManifestStorageUploadComplete: { params: { uploadId: '6f1c2d3e-4b5a-4c7d-8e9f-0a1b2c3d4e5f' } },

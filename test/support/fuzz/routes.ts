@@ -75,6 +75,8 @@ export const csvRoutes = new Set(['AdminTariffImport']);
 export const beyondSchema: Record<string, { fields?: string[]; statuses?: number[]; why: string }> = {
   AdminTokensCreate: { fields: ['account_id', 'role', 'scopes', 'expires_at'], why: 'the account must exist, the role must be the one of its kind, the scopes ones its role may hold, and expires_at an instant with its zone in the next 2 years' },
   AdminTariffImport: { why: 'CSV lines are checked by the importer' },
+  AdminExchangeRatesPut: { fields: ['date', 'rate'], statuses: [409], why: 'the date in the path is a real day not after today; a day already holding another rate is 409 (docs/operators/exchange-rates.md)' },
+  AdminExchangeRatesList: { fields: ['to'], why: 'to on or after from, at most 366 days' },
   AdminMigrateChannelCodes: { fields: ['cursor'], why: 'a cursor the previous call answered' },
   AdminMigrateSigningSecrets: { fields: ['cursor'], why: 'a cursor the previous call answered' },
   AdminMigrateTokenScopes: { fields: ['cursor'], why: 'a cursor the previous call answered' },

@@ -1,0 +1,28 @@
+import type { ExchangeRates, RateAnswer } from '#core/customs/exchange-rate';
+import { config } from '#shared/config';
+import { nowIso } from '../clock';
+import { storeRate, storedExchangeRates } from '../entities/exchange-rates';
+import { BcraExchangeRates } from './bcra';
+
+/**
+ * The stored rate of the day when there is one (the operator's, or one fetched before); else the
+ * official source's, stored (a conditional create: two readers store it once) so every later batch
+ * of that day names the same rate.
+ */
+export function storedThenOfficial(official: ExchangeRates): ExchangeRates {
+  return {
+    async rateFor(date: string): Promise<RateAnswer> {
+      const stored = await storedExchangeRates.rateFor(date);
+      if (stored.found) return stored;
+      const fetched = await official.rateFor(date);
+      if (!fetched.found) return { found: false, date, reason: `${stored.reason} ${fetched.reason}` };
+      const { stored: kept } = await storeRate({ ...fetched.rate, setAt: nowIso() });
+      return { found: true, rate: { rate: kept.rate, date: kept.date, source: kept.source } };
+    },
+  };
+}
+
+/** The stage's rates: on the twin (stage local) only the stored ones; in a deployed stage, the stored ones then the BCRA's. */
+export function exchangeRates(): ExchangeRates {
+  return config.stage() === 'local' ? storedExchangeRates : storedThenOfficial(new BcraExchangeRates());
+}
