@@ -14,6 +14,8 @@ import { compressExports, writeExports } from '../manifests/exports';
 import { pageAlerts, runStage, stageAlerts, stageHasAlerts } from './stages';
 import type { InvalidTaxIdAwb } from '../customs/webservices';
 import { recordMetric } from '#shared/metrics';
+import { rateDayFor } from '#core/customs/exchange-rate';
+import { exchangeRates } from '#infra/exchange-rates/port';
 import { logger } from '#shared/logger';
 
 /**
@@ -67,7 +69,10 @@ export async function prepare(input: RunInput): Promise<PrepareOutput> {
       putPage(input.batchId, input.runId, n, page.map((it): PageItem => ({ itemKey: it.itemKey, awb: it.awb, hash: it.hash, runId: it.runId, data: it.data }))),
     ),
   );
-  const started = await startPipeline(input.batchId, input.runId, pages.length, now().toISOString());
+  // The run's exchange rate, read once here (the business day before the day the run is prepared)
+  // and carried in the run's state to finish; a missing one is kept with its reason, never guessed.
+  const exchangeRate = await exchangeRates().rateFor(rateDayFor(now()));
+  const started = await startPipeline(input.batchId, input.runId, pages.length, now().toISOString(), exchangeRate);
   if (started === 'superseded') return { ...input, pages: [], coversAll: false, superseded: true };
   return { ...input, pages: pages.map((_, n) => n), coversAll };
 }
@@ -169,7 +174,8 @@ export async function finish(input: RunInput & { pages: number[]; coversAll?: bo
   const at = now().toISOString();
   const batch = (await getBatch(input.batchId))!;
   const previous = !input.coversAll && batch.finishedRunId ? batch.finishedRunId : undefined;
-  const { summary, afterCompletion } = await writeBatchResults({ batchId: input.batchId, runId: input.runId, accountId: batch.accountId }, input.pages, previous);
+  const rate = batch.pipeline?.runId === input.runId ? batch.pipeline.exchangeRate : undefined;
+  const { summary, afterCompletion } = await writeBatchResults({ batchId: input.batchId, runId: input.runId, accountId: batch.accountId }, input.pages, previous, rate);
   const completed: BatchRecord = { ...batch, status: 'completed', progress: 100, summary, updatedAt: at, finishedRunId: input.runId };
   // The JSON, what API clients download, is made before the batch completes, so a completed batch
   // always has it; it shows the batch as finishPipeline leaves it (a batch closed or reopened since
