@@ -41,9 +41,28 @@ async function csvRows(token: string, batchId: string): Promise<Record<string, s
   return lines.map((l) => Object.fromEntries(l.split(',').slice(0, names.indexOf('reasons')).map((v, k) => [names[k], v])));
 }
 
+/** Every product's and the summary's pesos agree with their dollars at the rate shown. */
+function expectPesosAgree(status: any, download: any, shown: { rate: number; date: string; source: string }) {
+  expect(status.summary.exchange_rate).toEqual(shown);
+  expect(status.summary.pesos_pending).toBeUndefined();
+  expect(status.summary.amount_to_pay_ars).toBe(ars(status.summary.amount_to_pay));
+  expect(download.manifest.summary.amount_to_pay_ars).toBe(ars(download.manifest.summary.amount_to_pay));
+  expect(download.products.length).toBe(3);
+  for (const p of download.products) {
+    expect(p.exchange_rate).toEqual(shown);
+    for (const k of productPesoKeys) {
+      expect(typeof p[k], k).toBe('number');
+      expect(p[`${k}_ars`], k).toBe(ars(p[k]));
+    }
+  }
+}
+
+let waiting: { token: string; batchId: string } | undefined;
+
 describe('amounts in pesos on a processed batch', () => {
   it('completes the dollars of a batch processed without a rate and leaves its pesos waiting, with the day and the reason', async () => {
-    const { status, download } = await processed('Pesos Waiting Couriers');
+    const { token, batchId, status, download } = await processed('Pesos Waiting Couriers');
+    waiting = { token, batchId };
     expect(status.status).toBe('completed');
     expect(status.summary).toMatchObject({ amount_to_pay_ars: null, exchange_rate: null, pesos_pending: { date: rateDay } });
     expect(status.summary.pesos_pending.reason).toContain(`PUT /v1/admin/exchange-rates/${rateDay}`);
@@ -60,23 +79,22 @@ describe('amounts in pesos on a processed batch', () => {
     expect(set.status).toBe(201);
     const { token, batchId, status, download } = await processed('Pesos Couriers');
     const shown = { rate: Number(rate), date: rateDay, source: 'BNA divisa vendedor' };
-    expect(status.summary.exchange_rate).toEqual(shown);
-    expect(status.summary.pesos_pending).toBeUndefined();
-    expect(status.summary.amount_to_pay_ars).toBe(ars(status.summary.amount_to_pay));
-    expect(download.manifest.summary.amount_to_pay_ars).toBe(ars(download.manifest.summary.amount_to_pay));
-    expect(download.products.length).toBe(3);
+    expectPesosAgree(status, download, shown);
     const csv = await csvRows(token, batchId);
     expect(csv.length).toBe(3);
     for (const row of csv) {
       expect(row).toMatchObject({ exchange_rate: rate, exchange_rate_date: rateDay, exchange_rate_source: 'BNA divisa vendedor' });
       for (const k of productPesoKeys) expect(Number(row[`${k}_ars`]), k).toBe(ars(Number(row[k])));
     }
-    for (const p of download.products) {
-      expect(p.exchange_rate).toEqual(shown);
-      for (const k of productPesoKeys) {
-        expect(typeof p[k], k).toBe('number');
-        expect(p[`${k}_ars`], k).toBe(ars(p[k]));
-      }
-    }
+  });
+
+  it('completes the pesos of the batch that waited once the rate of its day is set, at that rate', async () => {
+    // The rate set in the test before handed the waiting batch to the pipeline; settle waits for that run.
+    await t.settle();
+    const { token, batchId } = waiting!;
+    const status = (await t.call('GET', `/v1/couriers/manifests/${batchId}/pipeline-status`, { token })).body.data;
+    const download = (await t.call('GET', `/v1/couriers/manifests/${batchId}/download`, { token })).body.data;
+    expect(status.status).toBe('completed');
+    expectPesosAgree(status, download, { rate: Number(rate), date: rateDay, source: 'BNA divisa vendedor' });
   });
 });
