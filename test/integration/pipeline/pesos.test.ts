@@ -88,6 +88,22 @@ describe('amounts in pesos on a processed batch', () => {
     }
   });
 
+  it("converts a broker's correction at the product's rate, and the summary's new total at the summary's rate", async () => {
+    const { token } = await t.account('Pesos Review Couriers');
+    const broker = await t.account('Pesos Broker', { kind: 'broker' });
+    const batchId = await submitForBatch(t, token, manifest(0, { items: productsFor() }));
+    await t.settle();
+    const put = await t.call('PUT', `/v1/couriers/manifests/${batchId}/products/AWB0000004/classification`, {
+      token: broker.token,
+      body: { ncm_code: '4202.92.00', reason: 'Per the invoice' },
+    });
+    expect(put.status).toBe(200);
+    const status = (await t.call('GET', `/v1/couriers/manifests/${batchId}/pipeline-status`, { token })).body.data;
+    const download = (await t.call('GET', `/v1/couriers/manifests/${batchId}/download`, { token })).body.data;
+    expect(download.products.find((p: { awb_number: string }) => p.awb_number === 'AWB0000004').ncm_code).toBe('4202.92.00');
+    expectPesosAgree(status, download, { rate: Number(rate), date: rateDay, source: 'BNA divisa vendedor' });
+  });
+
   it('completes the pesos of the batch that waited once the rate of its day is set, at that rate', async () => {
     // The rate set in the test before handed the waiting batch to the pipeline; settle waits for that run.
     await t.settle();
