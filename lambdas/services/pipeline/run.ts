@@ -189,9 +189,10 @@ export async function finish(input: RunInput & { pages: number[]; coversAll?: bo
   // gets its JSON made again). The CSV and the workbook follow once the batch is complete: they
   // depend on the results only, and a download that comes before them makes its own (storedExport).
   // A batch completed without its rate waits for it (kept by the day, so setting that day's rate
-  // finds it); one completed with the rate it waited for no longer does.
+  // finds it); one completed with a rate (that day's, or a later run's own) no longer waits.
   if (rate && !rate.found) await putPesosWait({ date: rate.date, batchId: input.batchId, accountId: batch.accountId, runId: input.runId, at });
-  if (rate?.found && input.rateDay) await deletePesosWait(input.rateDay, input.batchId);
+  const waited = batch.summary?.pesos_pending?.date;
+  if (rate?.found && waited) await deletePesosWait(waited, input.batchId);
   const index = await resultsIndex(input.batchId, input.runId);
   await writeExports(completed, ['json'], index);
   if ((await finishPipeline(input.batchId, input.runId, summary, at)) === 'superseded') return;

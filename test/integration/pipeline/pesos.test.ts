@@ -3,6 +3,7 @@ import { useTwin } from '#support/twin';
 import { freshCuil, item, manifest, submitForBatch } from '#support/manifests';
 import { productPesoKeys, rateDayFor, usdToArs } from '#core/customs/exchange-rate';
 import { toCents, toNumber } from '#core/customs/money';
+import { pesosWaitsOn } from '#infra/entities/pesos-waits';
 
 /**
  * Amounts in pesos (issue 44): the run reads the rate of the business day before the day it is
@@ -112,5 +113,7 @@ describe('amounts in pesos on a processed batch', () => {
     const download = (await t.call('GET', `/v1/couriers/manifests/${batchId}/download`, { token })).body.data;
     expect(status.status).toBe('completed');
     expectPesosAgree(status, download, { rate: Number(rate), date: rateDay, source: 'BNA divisa vendedor' });
+    // It no longer waits: setting the same rate again hands nothing over.
+    expect((await pesosWaitsOn(rateDay)).map((w) => w.batchId)).not.toContain(batchId);
   });
 });
