@@ -15103,6 +15103,21 @@ export interface operations {
                                         [key: string]: number;
                                     };
                                 };
+                                amount_to_pay_ars?: number | null;
+                                exchange_rate?: {
+                                    /** @description ARS per 1 USD (Banco Nación selling rate) */
+                                    rate: number;
+                                    /** @description The business day the rate is of, YYYY-MM-DD */
+                                    date: string;
+                                    /** @description 'bcra', 'operator', or the operator's own words */
+                                    source: string;
+                                } | null;
+                                /** @description The batch waits for the exchange rate of `date`: its dollar amounts are final, its pesos null until the rate is set (docs/partners/customs.md) */
+                                pesos_pending?: {
+                                    date: string;
+                                    reason: string;
+                                    cause: string;
+                                };
                             };
                             mawb_number: string;
                             closed_at: string | null;
@@ -16052,6 +16067,21 @@ export interface operations {
                                 /** @description Amount with 2 decimals */
                                 amount_to_pay: number;
                                 currency: string;
+                                amount_to_pay_ars?: number | null;
+                                exchange_rate?: {
+                                    /** @description ARS per 1 USD (Banco Nación selling rate) */
+                                    rate: number;
+                                    /** @description The business day the rate is of, YYYY-MM-DD */
+                                    date: string;
+                                    /** @description 'bcra', 'operator', or the operator's own words */
+                                    source: string;
+                                } | null;
+                                /** @description The batch waits for the exchange rate of `date`: its dollar amounts are final, its pesos null until the rate is set (docs/partners/customs.md) */
+                                pesos_pending?: {
+                                    date: string;
+                                    reason: string;
+                                    cause: string;
+                                };
                             };
                         };
                     };
@@ -16531,6 +16561,21 @@ export interface operations {
                                             [key: string]: number;
                                         };
                                     };
+                                    amount_to_pay_ars?: number | null;
+                                    exchange_rate?: {
+                                        /** @description ARS per 1 USD (Banco Nación selling rate) */
+                                        rate: number;
+                                        /** @description The business day the rate is of, YYYY-MM-DD */
+                                        date: string;
+                                        /** @description 'bcra', 'operator', or the operator's own words */
+                                        source: string;
+                                    } | null;
+                                    /** @description The batch waits for the exchange rate of `date`: its dollar amounts are final, its pesos null until the rate is set (docs/partners/customs.md) */
+                                    pesos_pending?: {
+                                        date: string;
+                                        reason: string;
+                                        cause: string;
+                                    };
                                 };
                                 mawb_number: string;
                                 closed_at: string | null;
@@ -16612,6 +16657,21 @@ export interface operations {
                                     reason_en: string;
                                     norm: string;
                                 }[];
+                                fob_value_ars?: number | null;
+                                cif_value_ars?: number | null;
+                                customs_duty_ars?: number | null;
+                                statistics_fee_ars?: number | null;
+                                vat_ars?: number | null;
+                                ddp_value_ars?: number | null;
+                                amount_to_pay_ars?: number | null;
+                                exchange_rate?: {
+                                    /** @description ARS per 1 USD (Banco Nación selling rate) */
+                                    rate: number;
+                                    /** @description The business day the rate is of, YYYY-MM-DD */
+                                    date: string;
+                                    /** @description 'bcra', 'operator', or the operator's own words */
+                                    source: string;
+                                } | null;
                             }[];
                         };
                     };
@@ -20186,6 +20246,21 @@ export interface operations {
                                             [key: string]: number;
                                         };
                                     };
+                                    amount_to_pay_ars?: number | null;
+                                    exchange_rate?: {
+                                        /** @description ARS per 1 USD (Banco Nación selling rate) */
+                                        rate: number;
+                                        /** @description The business day the rate is of, YYYY-MM-DD */
+                                        date: string;
+                                        /** @description 'bcra', 'operator', or the operator's own words */
+                                        source: string;
+                                    } | null;
+                                    /** @description The batch waits for the exchange rate of `date`: its dollar amounts are final, its pesos null until the rate is set (docs/partners/customs.md) */
+                                    pesos_pending?: {
+                                        date: string;
+                                        reason: string;
+                                        cause: string;
+                                    };
                                 };
                                 mawb_number: string;
                                 closed_at: string | null;
@@ -20877,6 +20952,21 @@ export interface operations {
                                     by_rule: {
                                         [key: string]: number;
                                     };
+                                };
+                                amount_to_pay_ars?: number | null;
+                                exchange_rate?: {
+                                    /** @description ARS per 1 USD (Banco Nación selling rate) */
+                                    rate: number;
+                                    /** @description The business day the rate is of, YYYY-MM-DD */
+                                    date: string;
+                                    /** @description 'bcra', 'operator', or the operator's own words */
+                                    source: string;
+                                } | null;
+                                /** @description The batch waits for the exchange rate of `date`: its dollar amounts are final, its pesos null until the rate is set (docs/partners/customs.md) */
+                                pesos_pending?: {
+                                    date: string;
+                                    reason: string;
+                                    cause: string;
                                 };
                             };
                             mawb_number: string;
@@ -21730,6 +21820,21 @@ export interface operations {
                                 reason_en: string;
                                 norm: string;
                             }[];
+                            fob_value_ars?: number | null;
+                            cif_value_ars?: number | null;
+                            customs_duty_ars?: number | null;
+                            statistics_fee_ars?: number | null;
+                            vat_ars?: number | null;
+                            ddp_value_ars?: number | null;
+                            amount_to_pay_ars?: number | null;
+                            exchange_rate?: {
+                                /** @description ARS per 1 USD (Banco Nación selling rate) */
+                                rate: number;
+                                /** @description The business day the rate is of, YYYY-MM-DD */
+                                date: string;
+                                /** @description 'bcra', 'operator', or the operator's own words */
+                                source: string;
+                            } | null;
                             review_causes: ("channel_a" | "channel_ro" | "low_confidence" | "risk")[];
                             candidates: {
                                 ncm_code: string;
@@ -22226,6 +22331,21 @@ export interface operations {
                                     reason_en: string;
                                     norm: string;
                                 }[];
+                                fob_value_ars?: number | null;
+                                cif_value_ars?: number | null;
+                                customs_duty_ars?: number | null;
+                                statistics_fee_ars?: number | null;
+                                vat_ars?: number | null;
+                                ddp_value_ars?: number | null;
+                                amount_to_pay_ars?: number | null;
+                                exchange_rate?: {
+                                    /** @description ARS per 1 USD (Banco Nación selling rate) */
+                                    rate: number;
+                                    /** @description The business day the rate is of, YYYY-MM-DD */
+                                    date: string;
+                                    /** @description 'bcra', 'operator', or the operator's own words */
+                                    source: string;
+                                } | null;
                             };
                             summary: {
                                 /** @description Amount with 2 decimals */
@@ -28133,6 +28253,26 @@ export interface operations {
                                             [key: string]: number;
                                         };
                                     };
+                                    /** @description `amount_to_pay` in pesos (ARS) at `exchange_rate`, to the centavo; null while the manifest waits for its rate */
+                                    amount_to_pay_ars?: number | null;
+                                    /** @description The rate that converted the amounts to pesos; null while the manifest waits for it */
+                                    exchange_rate?: {
+                                        /** @description ARS per 1 USD (Banco Nación selling rate) */
+                                        rate: number;
+                                        /** @description The business day the rate is of, YYYY-MM-DD */
+                                        date: string;
+                                        /** @description Where it came from: 'bcra', 'operator', or the operator's words */
+                                        source: string;
+                                    } | null;
+                                    /** @description Present while the manifest waits for its exchange rate: the dollars are final, the pesos null */
+                                    pesos_pending?: {
+                                        /** @description The day whose rate is missing, YYYY-MM-DD */
+                                        date: string;
+                                        /** @description Why the pesos wait and how to set the rate */
+                                        reason: string;
+                                        /** @description What the rate sources answered */
+                                        cause: string;
+                                    };
                                 };
                             };
                         } | {
@@ -28261,6 +28401,26 @@ export interface operations {
                                         by_rule: {
                                             [key: string]: number;
                                         };
+                                    };
+                                    /** @description `amount_to_pay` in pesos (ARS) at `exchange_rate`, to the centavo; null while the manifest waits for its rate */
+                                    amount_to_pay_ars?: number | null;
+                                    /** @description The rate that converted the amounts to pesos; null while the manifest waits for it */
+                                    exchange_rate?: {
+                                        /** @description ARS per 1 USD (Banco Nación selling rate) */
+                                        rate: number;
+                                        /** @description The business day the rate is of, YYYY-MM-DD */
+                                        date: string;
+                                        /** @description Where it came from: 'bcra', 'operator', or the operator's words */
+                                        source: string;
+                                    } | null;
+                                    /** @description Present while the manifest waits for its exchange rate: the dollars are final, the pesos null */
+                                    pesos_pending?: {
+                                        /** @description The day whose rate is missing, YYYY-MM-DD */
+                                        date: string;
+                                        /** @description Why the pesos wait and how to set the rate */
+                                        reason: string;
+                                        /** @description What the rate sources answered */
+                                        cause: string;
                                     };
                                 };
                             };
@@ -37075,7 +37235,13 @@ export interface operations {
                  *           "total_awbs": 95,
                  *           "total_products": 120,
                  *           "review_pending": 3,
-                 *           "review_at_stake": 210.4
+                 *           "review_at_stake": 210.4,
+                 *           "amount_to_pay_ars": 7999682.44,
+                 *           "exchange_rate": {
+                 *             "rate": 1369.75,
+                 *             "date": "2026-12-04",
+                 *             "source": "bcra"
+                 *           }
                  *         }
                  *       }
                  *     }
@@ -37124,6 +37290,26 @@ export interface operations {
                                 by_rule: {
                                     [key: string]: number;
                                 };
+                            };
+                            /** @description `amount_to_pay` in pesos (ARS) at `exchange_rate`, to the centavo; null while the manifest waits for its rate */
+                            amount_to_pay_ars?: number | null;
+                            /** @description The rate that converted the amounts to pesos; null while the manifest waits for it */
+                            exchange_rate?: {
+                                /** @description ARS per 1 USD (Banco Nación selling rate) */
+                                rate: number;
+                                /** @description The business day the rate is of, YYYY-MM-DD */
+                                date: string;
+                                /** @description Where it came from: 'bcra', 'operator', or the operator's words */
+                                source: string;
+                            } | null;
+                            /** @description Present while the manifest waits for its exchange rate: the dollars are final, the pesos null */
+                            pesos_pending?: {
+                                /** @description The day whose rate is missing, YYYY-MM-DD */
+                                date: string;
+                                /** @description Why the pesos wait and how to set the rate */
+                                reason: string;
+                                /** @description What the rate sources answered */
+                                cause: string;
                             };
                         };
                     };
@@ -37294,7 +37480,13 @@ export interface operations {
                  *           "total_awbs": 95,
                  *           "total_products": 120,
                  *           "review_pending": 0,
-                 *           "review_at_stake": 0
+                 *           "review_at_stake": 0,
+                 *           "amount_to_pay_ars": 7999682.44,
+                 *           "exchange_rate": {
+                 *             "rate": 1369.75,
+                 *             "date": "2026-12-04",
+                 *             "source": "bcra"
+                 *           }
                  *         }
                  *       }
                  *     }
@@ -37390,6 +37582,26 @@ export interface operations {
                                 by_rule: {
                                     [key: string]: number;
                                 };
+                            };
+                            /** @description `amount_to_pay` in pesos (ARS) at `exchange_rate`, to the centavo; null while the manifest waits for its rate */
+                            amount_to_pay_ars?: number | null;
+                            /** @description The rate that converted the amounts to pesos; null while the manifest waits for it */
+                            exchange_rate?: {
+                                /** @description ARS per 1 USD (Banco Nación selling rate) */
+                                rate: number;
+                                /** @description The business day the rate is of, YYYY-MM-DD */
+                                date: string;
+                                /** @description Where it came from: 'bcra', 'operator', or the operator's words */
+                                source: string;
+                            } | null;
+                            /** @description Present while the manifest waits for its exchange rate: the dollars are final, the pesos null */
+                            pesos_pending?: {
+                                /** @description The day whose rate is missing, YYYY-MM-DD */
+                                date: string;
+                                /** @description Why the pesos wait and how to set the rate */
+                                reason: string;
+                                /** @description What the rate sources answered */
+                                cause: string;
                             };
                         };
                     };

@@ -218,8 +218,9 @@ export const AdminExchangeRatesPut = {
   tag: 'admin',
   auth: { roles: ['admin'], scopes: ['admin'] },
   rate: 'admin',
-  // A conditional create (PutItem); when it loses, the day's item is read (GetItem).
-  uses: { table: ['PutItem', 'GetItem'] },
+  // A conditional create (PutItem); when it loses, the day's item is read (GetItem). The batches
+  // waiting for that day's rate (Query) are handed to the pipeline (bus: manifest.reprocess_requested).
+  uses: { table: ['PutItem', 'GetItem', 'Query'], bus: true },
   schemas: { params: ExchangeRateParams, body: PutExchangeRateBody },
   successStatus: 201,
 } satisfies RouteDef;

@@ -19,7 +19,8 @@ export const PipelinePrepare = {
   id: 'PipelinePrepare',
   handler: 'workers/pipeline/prepare',
   summary: 'Plan a run: the items without a current result, in pages that never split a shipment',
-  uses: { table: ['GetItem', 'Query', 'UpdateItem'], bucket: pipelineFiles(['GetObject', 'PutObject']) },
+  // PutItem: the day's exchange rate fetched from the BCRA, stored once (infra/exchange-rates/port.ts).
+  uses: { table: ['GetItem', 'Query', 'UpdateItem', 'PutItem'], bucket: pipelineFiles(['GetObject', 'PutObject']) },
   memoryMb: 1024,
   timeoutSeconds: 300,
 } satisfies PipelineTaskDef;
@@ -52,7 +53,8 @@ export const PipelineFinish = {
   id: 'PipelineFinish',
   handler: 'workers/pipeline/finish',
   summary: 'Store the results in parts and the json, csv and xlsx downloads, complete the manifest with its summary, emit total_due, processing_completed (the run) and processed (the results)',
-  uses: { table: ['GetItem', 'UpdateItem'], bucket: pipelineFiles(['GetObject', 'PutObject']), bus: true },
+  // PutItem, DeleteItem: the batch's wait for its exchange rate (infra/entities/pesos-waits.ts).
+  uses: { table: ['GetItem', 'UpdateItem', 'PutItem', 'DeleteItem'], bucket: pipelineFiles(['GetObject', 'PutObject']), bus: true },
   memoryMb: 1024,
   timeoutSeconds: 300,
 } satisfies PipelineTaskDef;

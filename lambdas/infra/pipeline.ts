@@ -55,3 +55,17 @@ export async function requestReprocessing(req: ReprocessRequest): Promise<void> 
     }),
   ]);
 }
+
+/** PutEvents entries per call (EventBridge takes at most 10). */
+const eventsPerCall = 10;
+
+/**
+ * Asks the pipeline to complete the pesos of batches that completed waiting for the exchange rate
+ * of `rateDay`, now set: `manifest.reprocess_requested` with `rate_day` (no AWB, no stage to redo),
+ * one per batch; the pipeline's consumer starts a run over the batch that takes that day's rate.
+ */
+export async function requestPesosCompletion(rateDay: string, batches: readonly { accountId: number; batchId: string }[]): Promise<void> {
+  for (let i = 0; i < batches.length; i += eventsPerCall) {
+    await events().publish(batches.slice(i, i + eventsPerCall).map((b) => domainEvent(manifestReprocessRequestedEvent, b.accountId, { batch_id: b.batchId, rate_day: rateDay, stages: [] })));
+  }
+}

@@ -14,6 +14,8 @@ export interface PipelineRunInput {
   runId: string;
   /** Only this shipment (a tax-id correction), instead of everything the run wrote. */
   awb?: string;
+  /** The day whose exchange rate the run takes (a batch completed waiting for it: amounts in pesos), instead of the day before the run. */
+  rateDay?: string;
 }
 
 /** One execution per (batch, run): its name is derived from them, so a repeated start is refused by Step Functions, not run twice. */

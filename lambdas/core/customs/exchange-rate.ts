@@ -12,7 +12,7 @@
  *
  * Pure: no clock, no I/O.
  */
-import { divRound, formatDec, parseDec, toCentsExact, toNumber, type Cents, type Dec } from './money';
+import { divRound, formatDec, parseDec, toCents, toCentsExact, toNumber, type Cents, type Dec } from './money';
 
 /** What a rate says: ARS per USD, as the exact decimal text (e.g. '1370.5'). */
 export interface ExchangeRate {
@@ -170,4 +170,40 @@ export function inPesos<K extends string>(
   for (const k of keys) out[`${k}_ars`] = toNumber(usdToArs(toCentsExact(amounts[k]), rate.rate));
   out.exchange_rate = { rate: Number(rate.rate), date: rate.date, source: rate.source };
   return out as { [P in K as `${P}_ars`]: number } & { exchange_rate: RateShown };
+}
+
+/** The amounts of a processed product (core/manifests/views.ts) that are shown in pesos too, each as `<key>_ars`. */
+export const productPesoKeys = ['fob_value', 'cif_value', 'customs_duty', 'statistics_fee', 'vat', 'ddp_value', 'amount_to_pay'] as const;
+export type ProductPesoKey = (typeof productPesoKeys)[number];
+/** A processed product's amounts in pesos and the rate that converted them; all null while the batch waits for its rate. */
+export type ProductPesos = { [P in ProductPesoKey as `${P}_ars`]: number | null } & { exchange_rate: RateShown | null };
+
+/** The rate as a product or summary shows it, back as the port's `ExchangeRate` (to convert amounts a broker's correction changed). */
+export const rateOfShown = (shown: RateShown): ExchangeRate => ({ rate: String(shown.rate), date: shown.date, source: shown.source });
+
+/**
+ * A product's amounts (USD, any of them null) in pesos at `rate`: each `<key>_ars` is its cents x
+ * the rate, rounded once, half up (`usdToArs`); null where the dollars are null. Without a rate (the
+ * batch waits for it) every `_ars` is null and `exchange_rate` too: a missing rate is never guessed.
+ */
+export function productInPesos(amounts: Readonly<Partial<Record<ProductPesoKey, number | null>>>, rate: ExchangeRate | null): ProductPesos {
+  const out: Record<string, unknown> = {};
+  for (const k of productPesoKeys) {
+    const usd = amounts[k];
+    out[`${k}_ars`] = rate && typeof usd === 'number' && Number.isFinite(usd) ? toNumber(usdToArs(toCents(usd), rate.rate)) : null;
+  }
+  out.exchange_rate = rate ? { rate: Number(rate.rate), date: rate.date, source: rate.source } : null;
+  return out as ProductPesos;
+}
+
+/** What a batch summary says of pesos: the total in pesos at the run's rate, or why it waits (`pesos_pending`). */
+export type SummaryPesos =
+  | { amount_to_pay_ars: number; exchange_rate: RateShown }
+  | { amount_to_pay_ars: null; exchange_rate: null; pesos_pending: { date: string; reason: string; cause: string } };
+
+/** The summary's pesos for a USD total in cents, from the port's answer for the run: the total converted once, or the reason it waits. */
+export function summaryInPesos(amountToPayCents: Cents, answer: RateAnswer): SummaryPesos {
+  if (!answer.found) return { amount_to_pay_ars: null, exchange_rate: null, pesos_pending: { date: answer.date, reason: missingRateReason(answer.date), cause: answer.reason } };
+  const r = answer.rate;
+  return { amount_to_pay_ars: toNumber(usdToArs(amountToPayCents, r.rate)), exchange_rate: { rate: Number(r.rate), date: r.date, source: r.source } };
 }

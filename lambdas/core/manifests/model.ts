@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import type { ItemDecision } from './identity';
 import type { ManifestItem } from './submission';
 import type { PipelineState } from '../pipeline/stages';
+import type { RateShown } from '../customs/exchange-rate';
 import type { ClassificationCandidate } from '../tariff/classifier';
 
 /**
@@ -72,7 +73,7 @@ export interface BatchRecord {
    */
   reviewWrites?: { revision: number; key: string };
   /** Written when a pipeline run finishes: regime counts and amount to pay. */
-  summary?: { personal_items?: number; commercial_items?: number; prohibited_items?: number; amount_to_pay?: number; currency?: string; total_awbs?: number; total_products?: number; review_pending?: number; review_at_stake?: number; risk_flags?: { products: number; total: number; by_rule: Record<string, number> } };
+  summary?: { personal_items?: number; commercial_items?: number; prohibited_items?: number; amount_to_pay?: number; currency?: string; total_awbs?: number; total_products?: number; review_pending?: number; review_at_stake?: number; risk_flags?: { products: number; total: number; by_rule: Record<string, number> }; amount_to_pay_ars?: number | null; exchange_rate?: RateShown | null; pesos_pending?: { date: string; reason: string; cause: string } };
   /** The latest run's stage states (lambdas/core/pipeline/stages.ts). */
   pipeline?: PipelineState;
   createdAt: string;

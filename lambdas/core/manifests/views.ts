@@ -2,6 +2,7 @@ import type { BatchRecord, BatchStatus, ChunkSetRecord, DecisionEntry, DecisionS
 import { liveProgress, stageNames, stageProgress } from '../pipeline/stages';
 import { chunkProgress, chunkUploadHours } from './model';
 import type { RiskFlag } from '../customs/risk-rules';
+import type { ProductPesos } from '../customs/exchange-rate';
 
 /** The 202 answer of spec 4.3 (also replayed word for word, with 200, for a repeated key). */
 export function queuedAnswer(a: {
@@ -67,6 +68,21 @@ export const chunkExpiry = (createdAt: Date) => new Date(createdAt.getTime() + c
 
 const money = (n: number | undefined) => Math.round((n ?? 0) * 100) / 100;
 
+/**
+ * The summary's amounts in pesos, in one order of keys (a map read back from DynamoDB comes in any
+ * order): the total in pesos and the rate, or, while the batch waits for its rate, nulls and
+ * `pesos_pending` with the day and the reason. Nothing for a batch processed before amounts in pesos.
+ */
+export function summaryPesosView(s: BatchRecord['summary']) {
+  if (!s || s.exchange_rate === undefined) return {};
+  const rate = s.exchange_rate ? { rate: s.exchange_rate.rate, date: s.exchange_rate.date, source: s.exchange_rate.source } : null;
+  return {
+    amount_to_pay_ars: s.amount_to_pay_ars ?? null,
+    exchange_rate: rate,
+    ...(s.pesos_pending ? { pesos_pending: { date: s.pesos_pending.date, reason: s.pesos_pending.reason, cause: s.pesos_pending.cause } } : {}),
+  };
+}
+
 /** The summary's risk flags in one order of keys (a map read back from DynamoDB comes in any order; the JSON download's name hashes its text). */
 function riskFlagsView(r: NonNullable<NonNullable<BatchRecord['summary']>['risk_flags']>) {
   const byRule = Object.fromEntries(Object.entries(r.by_rule).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
@@ -89,6 +105,7 @@ export function manifestView(b: BatchRecord) {
       amount_to_pay: money(b.summary?.amount_to_pay),
       currency: b.summary?.currency ?? 'USD',
       ...(b.summary?.risk_flags ? { risk_flags: riskFlagsView(b.summary.risk_flags) } : {}),
+      ...summaryPesosView(b.summary),
     },
     mawb_number: b.mawbNumber,
     closed_at: b.closedAt ?? null,
@@ -163,6 +180,7 @@ export function pipelineStatusView(b: BatchRecord) {
       regime_breakdown: { personal: b.summary?.personal_items ?? 0, commercial: b.summary?.commercial_items ?? 0, prohibited: b.summary?.prohibited_items ?? 0 },
       amount_to_pay: money(b.summary?.amount_to_pay),
       currency: b.summary?.currency ?? 'USD',
+      ...summaryPesosView(b.summary),
     },
   };
 }
@@ -237,7 +255,9 @@ export function processedProductView(it: { awb: string; itemKey: string; item: P
 }
 
 /**
- * A processed product as the results keep it; `risk_flags`, the risk rules' flags
+ * A processed product as the results keep it; its amounts in pesos (`<amount>_ars`, `exchange_rate`:
+ * core/customs/exchange-rate.ts `productInPesos`) put on by the pipeline's finish at the run's rate;
+ * `risk_flags`, the risk rules' flags
  * (core/customs/risk-rules.ts), put on by the pipeline's finish when any rule flags it.
  */
-export type ProcessedProduct = ReturnType<typeof processedProductView> & { risk_flags?: readonly RiskFlag[] };
+export type ProcessedProduct = ReturnType<typeof processedProductView> & { risk_flags?: readonly RiskFlag[] } & Partial<ProductPesos>;

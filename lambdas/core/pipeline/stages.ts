@@ -1,3 +1,5 @@
+import type { RateAnswer } from '../customs/exchange-rate';
+
 /**
  * The four stages of manifest processing (spec 3.3), in the spec's order (the order
  * pipeline-status lists them in), declared once. Each stage weighs the same share of the overall
@@ -46,6 +48,13 @@ export interface PipelineState {
   startedAt: string;
   finishedAt?: string;
   error?: string;
+  /**
+   * The exchange rate of the run (the business day before the day it was prepared: `rateDayFor`),
+   * read once by prepare through the `ExchangeRates` port and carried here for finish, which puts
+   * the amounts in pesos on every product and the summary; or why there is none. Absent for runs
+   * prepared before amounts in pesos.
+   */
+  exchangeRate?: RateAnswer;
 }
 
 export const stageWeight = 100 / stageNames.length;
@@ -74,9 +83,9 @@ export function liveProgress(b: { status: string; progress: number; lastRunId?: 
   return Math.max(b.progress, overallProgress(b.pipeline));
 }
 
-export function newPipelineState(runId: string, pages: number, at: string): PipelineState {
+export function newPipelineState(runId: string, pages: number, at: string, exchangeRate?: RateAnswer): PipelineState {
   const stages = Object.fromEntries(stageNames.map((n) => [n, { status: 'pending', done: 0, pages }])) as Record<StageName, StageState>;
-  return { runId, stages, startedAt: at };
+  return { runId, stages, startedAt: at, ...(exchangeRate ? { exchangeRate } : {}) };
 }
 
 /** The index in `stageSteps` of the step a stage belongs to. */

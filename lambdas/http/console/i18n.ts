@@ -161,6 +161,10 @@ const messages = {
   progress: ['Progreso', 'Progress'],
   products: ['Productos', 'Products'],
   amountToPay: ['A pagar', 'Amount to pay'],
+  amountToPayArs: ['A pagar en pesos', 'Amount to pay in pesos'],
+  exchangeRate: ['Tipo de cambio', 'Exchange rate'],
+  exchangeRateOf: ['{rate} ARS por USD, del {date} ({source})', '{rate} ARS per USD, of {date} ({source})'],
+  pesosPending: ['Esperando el tipo de cambio del {date} (Banco Nación, vendedor): los pesos se completan cuando un administrador lo carga.', 'Waiting for the exchange rate of {date} (Banco Nación, selling): the pesos are completed once an administrator sets it.'],
   closed: ['Cerrado', 'Closed'],
   pipeline: ['Procesamiento', 'Processing'],
   stage_classification: ['Régimen', 'Regime'],
@@ -286,5 +290,11 @@ const moneyFormat = { es: new Intl.NumberFormat('es-AR', { style: 'currency', cu
 const percentFormat = { es: new Intl.NumberFormat('es-AR', { maximumFractionDigits: 2 }), en: new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 }) };
 /** A rate's number (the `%` is the message's): 10.5 -> `10,5` in Spanish. */
 export const percent = (n: number) => percentFormat[lang.value].format(n);
+const pesosFormat = { es: new Intl.NumberFormat('es-AR', { style: 'currency', currency: 'ARS' }), en: new Intl.NumberFormat('en-US', { style: 'currency', currency: 'ARS' }) };
+const rateFormat = { es: new Intl.NumberFormat('es-AR', { maximumFractionDigits: 6 }), en: new Intl.NumberFormat('en-US', { maximumFractionDigits: 6 }) };
+/** An exchange rate's number, every decimal it has (at most 6): 1370.5 -> `1.370,5` in Spanish. */
+export const rateNumber = (n: number) => rateFormat[lang.value].format(n);
+/** An amount in pesos (ARS), or a dash. */
+export const pesos = (n: number | null | undefined) => (n === null || n === undefined ? '—' : pesosFormat[lang.value].format(n));
 export const money = (n: number | null | undefined) => (n === null || n === undefined ? '—' : moneyFormat[lang.value].format(n));
 export const when = (iso: string | null | undefined) => (iso ? new Date(iso).toLocaleString(lang.value === 'es' ? 'es-AR' : 'en-US', { dateStyle: 'short', timeStyle: 'short' }) : '—');

@@ -7,6 +7,36 @@ import { data, failure, file, integer, json, money, nullable, okBody, pageMeta, 
 
 /** A risk rule's flag on a product (issue 40, item 5; core/customs/risk-rules.ts): the rule, why (Spanish; English) and its norm. */
 export const RiskFlag = v.strictObject({ code: v.picklist(riskCodes), reason: v.string(), reason_en: v.string(), norm: v.string() });
+/** The rate that converted a batch's amounts to pesos: ARS per USD, its day and its source (docs/spec/customs-ar.md, "The exchange rate"). */
+export const ExchangeRateShown = v.strictObject({
+  rate: v.pipe(v.number(), v.description('ARS per 1 USD (Banco Nación selling rate)')),
+  date: v.pipe(v.string(), v.description('The business day the rate is of, YYYY-MM-DD')),
+  source: v.pipe(v.string(), v.description("'bcra', 'operator', or the operator's own words")),
+});
+const arsAmount = v.pipe(v.number(), v.description('Amount in pesos (ARS), 2 decimals: the dollars x the rate, rounded once, half up'));
+/** A summary's pesos (issue 44): the total in pesos and the rate, or nulls and why the batch waits for its rate. Absent for batches processed before amounts in pesos. */
+const summaryPesos = {
+  amount_to_pay_ars: v.optional(nullable(arsAmount)),
+  exchange_rate: v.optional(nullable(ExchangeRateShown)),
+  pesos_pending: v.optional(
+    v.pipe(
+      v.strictObject({ date: v.string(), reason: v.string(), cause: v.string() }),
+      v.description('The batch waits for the exchange rate of `date`: its dollar amounts are final, its pesos null until the rate is set (docs/partners/customs.md)'),
+    ),
+  ),
+};
+/** A processed product's pesos (issue 44): each amount in pesos at `exchange_rate`, null while the batch waits for its rate. Absent for products processed before amounts in pesos. */
+const productPesos = {
+  fob_value_ars: v.optional(nullable(arsAmount)),
+  cif_value_ars: v.optional(nullable(arsAmount)),
+  customs_duty_ars: v.optional(nullable(arsAmount)),
+  statistics_fee_ars: v.optional(nullable(arsAmount)),
+  vat_ars: v.optional(nullable(arsAmount)),
+  ddp_value_ars: v.optional(nullable(arsAmount)),
+  amount_to_pay_ars: v.optional(nullable(arsAmount)),
+  exchange_rate: v.optional(nullable(ExchangeRateShown)),
+};
+
 /** The batch's count of risk flags: products flagged, flags in all, flags by rule. */
 export const RiskFlagsSummary = v.strictObject({ products: integer, total: integer, by_rule: v.record(v.string(), integer) });
 
@@ -55,6 +85,7 @@ export const ManifestRecord = v.strictObject({
     currency: v.string(),
     /** The products the risk rules flagged (issue 40, item 5); absent for batches processed before them or with them off. */
     risk_flags: v.optional(RiskFlagsSummary),
+    ...summaryPesos,
   }),
   mawb_number: v.string(),
   closed_at: nullable(timestamp),
@@ -120,6 +151,7 @@ export const ProcessedProduct = v.strictObject({
   review: v.optional(ClassificationReview),
   /** The risk rules that flag the product (issue 40, item 5); absent when none does. */
   risk_flags: v.optional(v.array(RiskFlag)),
+  ...productPesos,
 });
 
 const notFound = failure('No such manifest, batch or upload in this account', ['not_found']);
@@ -242,6 +274,7 @@ export const couriersResponses = {
             regime_breakdown: v.strictObject({ personal: integer, commercial: integer, prohibited: integer }),
             amount_to_pay: money,
             currency: v.string(),
+            ...summaryPesos,
           }),
         }),
       ),

@@ -60,6 +60,29 @@ const manifestSummary = d(
         'What the risk rules flagged',
       ),
     ),
+    amount_to_pay_ars: v.optional(d(nullable(v.number()), '`amount_to_pay` in pesos (ARS) at `exchange_rate`, to the centavo; null while the manifest waits for its rate')),
+    exchange_rate: v.optional(
+      d(
+        nullable(
+          v.strictObject({
+            rate: d(v.number(), 'ARS per 1 USD (Banco Nación selling rate)'),
+            date: d(v.string(), 'The business day the rate is of, YYYY-MM-DD'),
+            source: d(v.string(), "Where it came from: 'bcra', 'operator', or the operator's words"),
+          }),
+        ),
+        'The rate that converted the amounts to pesos; null while the manifest waits for it',
+      ),
+    ),
+    pesos_pending: v.optional(
+      d(
+        v.strictObject({
+          date: d(v.string(), 'The day whose rate is missing, YYYY-MM-DD'),
+          reason: d(v.string(), 'Why the pesos wait and how to set the rate'),
+          cause: d(v.string(), 'What the rate sources answered'),
+        }),
+        'Present while the manifest waits for its exchange rate: the dollars are final, the pesos null',
+      ),
+    ),
   }),
   "The manifest's results as a whole: fields absent on a manifest with nothing to count",
 );
@@ -101,7 +124,7 @@ export interface EventPayload {
 const at = '2026-12-07T10:15:00.000Z';
 const order = { id: 1042, order_number: 'WEB-1042', channel: 'web', status: 'processing', totals: { subtotal: 120, shipping: 10, tax: 0, total: 130, currency: 'USD' } };
 const manifest = { manifest_number: 'MAN-2026-0001', batch_id: 'bat_01JEXAMPLE00000000000000', mawb_number: '123-45678901' };
-const summary = { personal_items: 118, commercial_items: 2, prohibited_items: 0, amount_to_pay: 5840.25, currency: 'USD', total_awbs: 95, total_products: 120, review_pending: 3, review_at_stake: 210.4 };
+const summary = { personal_items: 118, commercial_items: 2, prohibited_items: 0, amount_to_pay: 5840.25, currency: 'USD', total_awbs: 95, total_products: 120, review_pending: 3, review_at_stake: 210.4, amount_to_pay_ars: 7999682.44, exchange_rate: { rate: 1369.75, date: '2026-12-04', source: 'bcra' } };
 const document = { id: 311, account_id: 7, document_type: 'invoice', state: 'uploaded', version: 1, file_name: 'invoice-0001.pdf', manifest_id: 'MAN-2026-0001', awb_number: 'AWB0000001' };
 
 export const eventPayloads = {

@@ -7,6 +7,7 @@ import { manifestBatches } from './manifests/batch';
 import { pageMarks } from './pipeline-state/page-mark';
 import { newPipelineState, overallProgress, type PipelineState, type StageName } from '#core/pipeline/stages';
 import type { BatchRecord } from '#core/manifests/model';
+import type { RateAnswer } from '#core/customs/exchange-rate';
 
 /**
  * The pipeline's marks on the batch record: the run's stage states (`pipeline`: per stage its
@@ -55,8 +56,8 @@ async function update(
  * marked done, with some of its pages already counted) finds the run started and keeps its
  * counts (reset, the pages already marked would never count again and the run would never end).
  */
-export async function startPipeline(batchId: string, runId: string, pages: number, at: string): Promise<PipelineState | Superseded> {
-  const state = newPipelineState(runId, pages, at);
+export async function startPipeline(batchId: string, runId: string, pages: number, at: string, exchangeRate?: RateAnswer): Promise<PipelineState | Superseded> {
+  const state = newPipelineState(runId, pages, at, exchangeRate);
   const res = await update(
     batchId,
     runId,

@@ -2,6 +2,8 @@ import { argentineDateOf, parseRate } from '#core/customs/exchange-rate';
 import { Conflict, ValidationFailed } from '#core/errors';
 import { now, nowIso } from '#infra/clock';
 import { listStoredRates, storeRate, type StoredRate } from '#infra/entities/exchange-rates';
+import { pesosWaitsOn } from '#infra/entities/pesos-waits';
+import { requestPesosCompletion } from '#infra/pipeline';
 
 /** The earliest day a rate may be set for: before it the service valued nothing. */
 export const firstRateDay = '2000-01-01';
@@ -27,6 +29,10 @@ export async function setExchangeRate(date: string, rate: number, source: string
   if (outcome === 'conflict') {
     throw new Conflict(`The rate of ${date} is already set to ${stored.rate} (${stored.source}); a day's rate is set once, since the batches processed with it name it.`);
   }
+  // The batches that completed waiting for this day's rate get their pesos (again on a repeat of
+  // the same rate: a repeat finds only the batches that still wait).
+  const waiting = await pesosWaitsOn(date);
+  if (waiting.length) await requestPesosCompletion(date, waiting);
   return { outcome, stored };
 }
 

@@ -3,7 +3,7 @@ import { Readable } from 'node:stream';
 import { createGzip } from 'node:zlib';
 import type { BatchRecord, DownloadFormat } from '#core/manifests/model';
 import { manifestView } from '#core/manifests/views';
-import { csvLine, productColumns, productHeaders, productRow, sheetNames, summaryNamesEs, type DownloadLang } from '#core/manifests/product-table';
+import { csvLine, productColumns, productHeaders, productRow, sheetNames, summaryFigureRows, summaryNamesEs, type DownloadLang } from '#core/manifests/product-table';
 import { blobs } from '#infra/blobs';
 import { xlsxWorkbook } from '#infra/xlsx-writer';
 import { productLines, products, resultsIndex, type ResultsIndex } from '../pipeline/results-store';
@@ -94,7 +94,7 @@ async function* productRows(batch: BatchRecord, runId: string, index: ResultsInd
 /** The Summary sheet's rows: each figure of the manifest's summary; the risk flags' counts one row each. */
 function summaryRows(batch: BatchRecord): [string, string | number][] {
   const { risk_flags: risk, ...figures } = manifestView(batch).summary;
-  const rows: [string, string | number][] = Object.entries(figures);
+  const rows = summaryFigureRows(figures);
   if (risk) {
     rows.push(['risk_flags_products', risk.products], ['risk_flags_total', risk.total]);
     for (const [code, n] of Object.entries(risk.by_rule)) rows.push([`risk_flags_${code}`, n]);

@@ -1,7 +1,8 @@
 import { createInterface } from 'node:readline';
 import { mergeByKey } from '#core/pipeline/merge';
 import { lastStage } from '#core/pipeline/stages';
-import { processedProductView, productFields } from '#core/manifests/views';
+import { processedProductView, productFields, type ProcessedProduct } from '#core/manifests/views';
+import { productInPesos, type RateAnswer } from '#core/customs/exchange-rate';
 import { blobs } from '#infra/blobs';
 import { getPage, getStageOutput } from './pages-store';
 import { resultRows, writeResults, type ResultRow } from './results-store';
@@ -70,17 +71,20 @@ async function runSources(batchId: string, runId: string, pages: readonly number
  * the risk rules keep for the next flights: risk.ts). The risk flags ride the same two loops (risk.ts):
  * the items are added as the pages are read, the flags put on as the products are written.
  */
-export async function writeBatchResults(batch: Omit<RiskBatch, 'at'>, pages: readonly number[], previous: string | undefined) {
+export async function writeBatchResults(batch: Omit<RiskBatch, 'at'>, pages: readonly number[], previous: string | undefined, rate?: RateAnswer) {
   const { batchId, runId } = batch;
   const risk = await RiskPass.start({ ...batch, at: now() }, previous);
   const sources = [...(previous ? [resultRows(batchId, previous)] : []), ...(await runSources(batchId, runId, pages, risk))];
   await risk.prepare();
-  const tally = new SummaryTally(risk.enabled);
+  const tally = new SummaryTally(risk.enabled, rate);
+  // Every product of the batch (the previous run's too) in pesos at this run's rate, so the
+  // products and the summary name one rate; a run prepared before amounts in pesos adds none.
+  const pesos = (p: ProcessedProduct): ProcessedProduct => (rate ? { ...p, ...productInPesos(p, rate.found ? rate.rate : null) } : p);
   async function* counted() {
     for await (const row of mergeByKey(sources, (r) => r.product.item_key)) {
-      const product = risk.apply(row.product);
+      const product = pesos(risk.apply(row.product));
       tally.add(product);
-      yield product === row.product ? row : { ...row, product };
+      yield { ...row, product };
     }
   }
   await writeResults(batchId, runId, counted());

@@ -14,6 +14,9 @@ import { compressExports, writeExports } from '../manifests/exports';
 import { pageAlerts, runStage, stageAlerts, stageHasAlerts } from './stages';
 import type { InvalidTaxIdAwb } from '../customs/webservices';
 import { recordMetric } from '#shared/metrics';
+import { isCalendarDate, rateDayFor } from '#core/customs/exchange-rate';
+import { deletePesosWait, putPesosWait } from '#infra/entities/pesos-waits';
+import { exchangeRates } from '#infra/exchange-rates/port';
 import { logger } from '#shared/logger';
 
 /**
@@ -29,6 +32,11 @@ export interface RunInput {
   runId: string;
   /** A shipment to process again even though its items did not change (a tax-id correction). */
   awb?: string;
+  /**
+   * The day whose exchange rate the run takes: a run that completes a batch's pesos once the rate
+   * of the day it waited for is set (amounts in pesos); absent, the business day before the run.
+   */
+  rateDay?: string;
 }
 
 /** A run that a newer submission superseded stops quietly. */
@@ -67,7 +75,11 @@ export async function prepare(input: RunInput): Promise<PrepareOutput> {
       putPage(input.batchId, input.runId, n, page.map((it): PageItem => ({ itemKey: it.itemKey, awb: it.awb, hash: it.hash, runId: it.runId, data: it.data }))),
     ),
   );
-  const started = await startPipeline(input.batchId, input.runId, pages.length, now().toISOString());
+  // The run's exchange rate, read once here (the business day before the day the run is prepared)
+  // and carried in the run's state to finish; a missing one is kept with its reason, never guessed.
+  const rateDay = input.rateDay && isCalendarDate(input.rateDay) ? input.rateDay : rateDayFor(now());
+  const exchangeRate = await exchangeRates().rateFor(rateDay);
+  const started = await startPipeline(input.batchId, input.runId, pages.length, now().toISOString(), exchangeRate);
   if (started === 'superseded') return { ...input, pages: [], coversAll: false, superseded: true };
   return { ...input, pages: pages.map((_, n) => n), coversAll };
 }
@@ -169,12 +181,18 @@ export async function finish(input: RunInput & { pages: number[]; coversAll?: bo
   const at = now().toISOString();
   const batch = (await getBatch(input.batchId))!;
   const previous = !input.coversAll && batch.finishedRunId ? batch.finishedRunId : undefined;
-  const { summary, afterCompletion } = await writeBatchResults({ batchId: input.batchId, runId: input.runId, accountId: batch.accountId }, input.pages, previous);
+  const rate = batch.pipeline?.runId === input.runId ? batch.pipeline.exchangeRate : undefined;
+  const { summary, afterCompletion } = await writeBatchResults({ batchId: input.batchId, runId: input.runId, accountId: batch.accountId }, input.pages, previous, rate);
   const completed: BatchRecord = { ...batch, status: 'completed', progress: 100, summary, updatedAt: at, finishedRunId: input.runId };
   // The JSON, what API clients download, is made before the batch completes, so a completed batch
   // always has it; it shows the batch as finishPipeline leaves it (a batch closed or reopened since
   // gets its JSON made again). The CSV and the workbook follow once the batch is complete: they
   // depend on the results only, and a download that comes before them makes its own (storedExport).
+  // A batch completed without its rate waits for it (kept by the day, so setting that day's rate
+  // finds it); one completed with a rate (that day's, or a later run's own) no longer waits.
+  if (rate && !rate.found) await putPesosWait({ date: rate.date, batchId: input.batchId, accountId: batch.accountId, runId: input.runId, at });
+  const waited = batch.summary?.pesos_pending?.date;
+  if (rate?.found && waited) await deletePesosWait(waited, input.batchId);
   const index = await resultsIndex(input.batchId, input.runId);
   await writeExports(completed, ['json'], index);
   if ((await finishPipeline(input.batchId, input.runId, summary, at)) === 'superseded') return;

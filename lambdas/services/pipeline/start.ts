@@ -1,7 +1,7 @@
 import type { DomainEvent } from '#infra/events';
 import { manifestReprocessRequestedEvent, manifestSubmittedEvent } from '#core/pipeline/events';
 import { pipelineRunner } from '#infra/state-machine';
-import { startRun } from '#infra/entities/manifests';
+import { getBatch, startRun } from '#infra/entities/manifests';
 import { now } from '#infra/clock';
 
 /**
@@ -10,9 +10,19 @@ import { now } from '#infra/clock';
  * it once) over the corrected shipment, which all four stages process again.
  */
 export async function startRunFor(event: DomainEvent): Promise<void> {
-  const data = event.data as { batch_id: string; run_id?: string; awb_number?: string };
+  const data = event.data as { batch_id: string; run_id?: string; awb_number?: string; rate_day?: string };
   if (event.type === manifestSubmittedEvent) {
     await pipelineRunner().start({ accountId: event.account_id, batchId: data.batch_id, runId: data.run_id! });
+    return;
+  }
+  if (event.type === manifestReprocessRequestedEvent && data.rate_day !== undefined) {
+    // Pesos for a batch that completed waiting for the rate of `rate_day`, now set: a run over no
+    // changed item, whose finish writes every product again in pesos. Only while it still waits.
+    const batch = await getBatch(data.batch_id);
+    if (batch?.status !== 'completed' || batch.summary?.pesos_pending?.date !== data.rate_day) return;
+    const runId = `pesos-${event.id}`;
+    if ((await startRun(data.batch_id, runId, now().toISOString())) === 'closed') return;
+    await pipelineRunner().start({ accountId: event.account_id, batchId: data.batch_id, runId, rateDay: data.rate_day });
     return;
   }
   if (event.type === manifestReprocessRequestedEvent) {

@@ -1,3 +1,4 @@
+import { summaryInPesos, type RateAnswer } from '#core/customs/exchange-rate';
 import { toCents, toNumber, type Cents } from '#core/customs/money';
 import type { ProcessedProduct } from '#core/manifests/views';
 import { tallyReview, type ReviewTally } from '#core/review/queue';
@@ -17,7 +18,11 @@ export class SummaryTally {
   /** The products the risk rules flagged (issue 40, item 5); not counted when the rules are off. */
   private readonly risk = emptyRiskTally();
 
-  constructor(private readonly countRisk = true) {}
+  constructor(
+    private readonly countRisk = true,
+    /** The run's exchange rate (or why there is none); absent, the summary has no pesos (a run prepared before them). */
+    private readonly rate?: RateAnswer,
+  ) {}
 
   add(p: ProcessedProduct): void {
     this.awbs.add(p.awb_number);
@@ -40,6 +45,7 @@ export class SummaryTally {
       review_pending: this.review.pending,
       review_at_stake: toNumber(this.review.atStake),
       ...(this.countRisk ? { risk_flags: this.risk } : {}),
+      ...(this.rate ? summaryInPesos(this.amountToPay, this.rate) : {}),
     };
   }
 }

@@ -6,6 +6,7 @@ import { Conflict, NotFound, ValidationFailed } from '#core/errors';
 import { decisionEvidence, isVisible, type BatchRecord, type ProcessedResult, type StoredItem } from '#core/manifests/model';
 import { manifestView, type ProcessedProduct } from '#core/manifests/views';
 import { calculateLines, calculatedFields } from '#core/customs/landed-cost';
+import { productInPesos, rateOfShown, usdToArs } from '#core/customs/exchange-rate';
 import { argentineDate, taxRulesAt } from '#core/customs/tax-rules';
 import { importedDutySource, rateStatuses, tariffRatesOf, vatAt } from '#core/customs/tariff-rates';
 import { customsChannel, shipmentChannel } from '#core/customs/channel';
@@ -269,7 +270,15 @@ async function tryCorrection(principal: Principal, batch: BatchRecord & { finish
 
   let delta = 0n;
   for (const [k, p] of after) delta += toCents(p.amount_to_pay ?? 0) - toCents(before.get(k)?.amount_to_pay ?? 0);
-  const summary = { ...batch.summary, amount_to_pay: toNumber(toCents(batch.summary?.amount_to_pay ?? 0) + delta), ...reviewSummaryAfter(batch.summary, before, after) };
+  const total = toCents(batch.summary?.amount_to_pay ?? 0) + delta;
+  const rate = batch.summary?.exchange_rate;
+  const summary = {
+    ...batch.summary,
+    amount_to_pay: toNumber(total),
+    // The total in pesos again at the summary's rate: the USD total converted, never a sum of converted parts.
+    ...(rate ? { amount_to_pay_ars: toNumber(usdToArs(total, rateOfShown(rate).rate)) } : {}),
+    ...reviewSummaryAfter(batch.summary, before, after),
+  };
   const corrected = after.get(target.itemKey)!;
 
   const input = classifyInputOf(target.data);
@@ -404,6 +413,8 @@ export function recompute(awb: string, items: readonly StoredItem[], before: Rea
           }
         : {}),
       ...calculatedFields(b),
+      // Its pesos again at the rate the product already names (none while its batch waits for one).
+      ...(p.exchange_rate !== undefined ? productInPesos({ ...p, ...calculatedFields(b) }, p.exchange_rate ? rateOfShown(p.exchange_rate) : null) : {}),
       customs_channel: channel.channel,
       reasons: [...p.reasons.filter((r) => !isChannelReason(r)), ...channel.reasons],
     });

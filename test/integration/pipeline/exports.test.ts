@@ -9,6 +9,7 @@ import { item, submitPath } from '#support/manifests';
 import { XLSX } from '#support/workbooks';
 import type { BatchRecord, ProcessedResult } from '#core/manifests/model';
 import type { ProcessedProduct } from '#core/manifests/views';
+import { summaryFigureRows } from '#core/manifests/product-table';
 import { putPage, putStageOutput, type PageItem, type StageOutput } from '#services/pipeline/pages-store';
 import { writeBatchResults } from '#services/pipeline/batch-results';
 import { getResultHashes, productsPerPart, resultRows, resultsIndex } from '#services/pipeline/results-store';
@@ -62,13 +63,21 @@ function parseCsv(text: string): string[][] {
   return rows;
 }
 
-const columns = ['awb_number', 'tracking_number', 'description', 'consignee', 'tax_id', 'quota', 'regime', 'ncm_code', 'classification_source', 'classification_confidence', 'fob_value', 'cif_value', 'customs_duty', 'statistics_fee', 'vat', 'ddp_value', 'amount_to_pay', 'currency', 'customs_channel', 'reasons', 'risk_flags'];
+const columns = ['awb_number', 'tracking_number', 'description', 'consignee', 'tax_id', 'quota', 'regime', 'ncm_code', 'classification_source', 'classification_confidence', ...['fob_value', 'cif_value', 'customs_duty', 'statistics_fee', 'vat', 'ddp_value', 'amount_to_pay'].flatMap((k) => [k, `${k}_ars`]), 'currency', 'exchange_rate', 'exchange_rate_date', 'exchange_rate_source', 'customs_channel', 'reasons', 'risk_flags'];
 
 /** A product as a row of the csv (every value as text, null as empty, reasons joined). */
 /** The risk flags as their column shows them: `code: reason (norm)`, ` | ` between; none, empty. */
 const riskCell = (p: ProcessedProduct) => (p.risk_flags?.length ? p.risk_flags.map((f) => `${f.code}: ${f.reason} (${f.norm})`).join(' | ') : null);
 const asCsvRow = (p: ProcessedProduct) =>
-  columns.map((c) => (c === 'reasons' ? p.reasons.join('; ') : c === 'risk_flags' ? (riskCell(p) ?? '') : String((p as unknown as Record<string, unknown>)[c] ?? '')));
+  columns.map((c) =>
+    c === 'reasons'
+      ? p.reasons.join('; ')
+      : c === 'risk_flags'
+        ? (riskCell(p) ?? '')
+        : c.startsWith('exchange_rate')
+          ? String((p.exchange_rate as Record<string, unknown> | null | undefined)?.[c === 'exchange_rate' ? 'rate' : c.slice('exchange_rate_'.length)] ?? '')
+          : String((p as unknown as Record<string, unknown>)[c] ?? ''),
+  );
 
 /** The files stored for a run's downloads, with their modification times. */
 function storedExports(batchId: string, runId: string): Record<string, number> {
@@ -124,7 +133,15 @@ describe('downloads made once per run, read back in every format', () => {
     const rows = XLSX.utils.sheet_to_json<unknown[]>(sheet, { header: 1, defval: null });
     expect(rows[0]).toEqual(columns);
     const byColumn = (p: ProcessedProduct) =>
-      columns.map((c) => (c === 'reasons' ? p.reasons.join('; ') : c === 'risk_flags' ? riskCell(p) : ((p as unknown as Record<string, unknown>)[c] ?? null)));
+      columns.map((c) =>
+        c === 'reasons'
+          ? p.reasons.join('; ')
+          : c === 'risk_flags'
+            ? riskCell(p)
+            : c.startsWith('exchange_rate')
+              ? ((p.exchange_rate as Record<string, unknown> | null | undefined)?.[c === 'exchange_rate' ? 'rate' : c.slice('exchange_rate_'.length)] ?? null)
+              : ((p as unknown as Record<string, unknown>)[c] ?? null),
+      );
     expect(rows.slice(1)).toEqual(answer.data.products.map(byColumn));
     expect(sheet.A1.s).toMatchObject({ patternType: 'solid', fgColor: { rgb: '1F4E78' } });
     expect(sheet.K2).toMatchObject({ t: 'n', v: 12.5, z: '0.00', w: '12.50' });
@@ -134,7 +151,7 @@ describe('downloads made once per run, read back in every format', () => {
     const { risk_flags: risk, ...figures } = answer.data.manifest.summary;
     const riskRows = risk ? [['risk_flags_products', risk.products], ['risk_flags_total', risk.total], ...Object.entries(risk.by_rule).map(([code, n]) => [`risk_flags_${code}`, n])] : [];
     expect(risk).toBeDefined();
-    expect(summary).toEqual([...Object.entries(figures), ...riskRows]);
+    expect(summary).toEqual([...summaryFigureRows(figures), ...riskRows]);
     const parts = unzipSync(bytes);
     expect(strFromU8(parts['xl/worksheets/sheet1.xml'])).toContain('<pane ySplit="1" topLeftCell="A2" activePane="bottomLeft" state="frozen"/>');
     expect(strFromU8(parts['xl/worksheets/sheet1.xml'])).toMatch(/<c r="A1" s="1" t="inlineStr">/);

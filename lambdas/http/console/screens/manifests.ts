@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { html } from '../html';
-import { lang, money, t, when, type MessageId } from '../i18n';
+import { lang, money, pesos, rateNumber, t, when, type MessageId } from '../i18n';
 import { itemDecisionIn } from '../reasons';
 import { api, canCloseBatches, messageOf, must, saveBlob, ApiError } from '../api';
 import { go, place } from '../router';
@@ -87,7 +87,15 @@ type Pipeline = {
   status: string;
   overall_progress: number;
   pipeline_steps: { key: string; status: string; progress: number }[];
-  summary: { total_products: number; regime_breakdown: { personal: number; commercial: number; prohibited: number }; amount_to_pay: number; currency: string };
+  summary: {
+    total_products: number;
+    regime_breakdown: { personal: number; commercial: number; prohibited: number };
+    amount_to_pay: number;
+    currency: string;
+    amount_to_pay_ars?: number | null;
+    exchange_rate?: { rate: number; date: string; source: string } | null;
+    pesos_pending?: { date: string; reason: string };
+  };
   error: string | null;
 };
 
@@ -183,6 +191,9 @@ function BatchDetail(props: { batch: string; onChanged: () => void }) {
       <dt>${t('commercial')}</dt><dd>${p.summary.regime_breakdown.commercial}</dd>
       <dt>${t('prohibited')}</dt><dd>${p.summary.regime_breakdown.prohibited}</dd>
       <dt>${t('amountToPay')}</dt><dd class="amount">${money(p.summary.amount_to_pay)}</dd>
+      ${p.summary.exchange_rate && html`<dt>${t('amountToPayArs')}</dt><dd class="amount">${pesos(p.summary.amount_to_pay_ars)}</dd>
+        <dt>${t('exchangeRate')}</dt><dd>${t('exchangeRateOf', { rate: rateNumber(p.summary.exchange_rate.rate), date: p.summary.exchange_rate.date, source: p.summary.exchange_rate.source })}</dd>`}
+      ${p.summary.pesos_pending && html`<dt>${t('amountToPayArs')}</dt><dd role="status">${t('pesosPending', { date: p.summary.pesos_pending.date })}</dd>`}
       <dt>${t('closed')}</dt><dd>${closedAt ? when(closedAt) : '—'}</dd>
     </dl>
     <div class="buttons">

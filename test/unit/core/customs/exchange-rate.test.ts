@@ -3,6 +3,10 @@ import {
   argentineDateOf,
   breakdownPesoKeys,
   inPesos,
+  productInPesos,
+  productPesoKeys,
+  rateOfShown,
+  summaryInPesos,
   totalsPesoKeys,
   easterHolidays,
   easterSunday,
@@ -130,5 +134,35 @@ describe('amounts in pesos beside dollars', () => {
 
   it('refuses an amount with more than 2 decimals instead of rounding it twice', () => {
     expect(() => inPesos({ fob: 1.005 }, ['fob'], rate)).toThrow(RangeError);
+  });
+});
+
+describe("a processed product's and a batch summary's pesos", () => {
+  const rate = { rate: '1070.5', date: '2025-03-14', source: 'operator' };
+
+  it('gives every amount of a product in pesos at the rate, null where the dollars are null, with the rate shown', () => {
+    const ars = productInPesos({ fob_value: 20, cif_value: 23.99, customs_duty: null, statistics_fee: 0, vat: 5.04, ddp_value: 29.03, amount_to_pay: 1.01 }, rate);
+    expect(Object.keys(ars).sort()).toEqual([...productPesoKeys.map((k) => `${k}_ars`), 'exchange_rate'].sort());
+    expect(ars).toMatchObject({ fob_value_ars: 21410, cif_value_ars: 25681.3, customs_duty_ars: null, statistics_fee_ars: 0, amount_to_pay_ars: 1081.21 });
+    expect(ars.exchange_rate).toEqual({ rate: 1070.5, date: '2025-03-14', source: 'operator' });
+  });
+
+  it('gives every pesos amount and the rate as null when there is no rate, never a guess', () => {
+    const ars = productInPesos({ amount_to_pay: 10 }, null);
+    expect(Object.values(ars).every((x) => x === null)).toBe(true);
+  });
+
+  it('converts the summary total once and says why it waits when the rate is missing', () => {
+    expect(summaryInPesos(101n, { found: true, rate })).toEqual({ amount_to_pay_ars: 1081.21, exchange_rate: { rate: 1070.5, date: '2025-03-14', source: 'operator' } });
+    const waiting = summaryInPesos(101n, { found: false, date: '2025-03-14', reason: 'No exchange rate is stored for 2025-03-14.' });
+    expect(waiting).toEqual({
+      amount_to_pay_ars: null,
+      exchange_rate: null,
+      pesos_pending: { date: '2025-03-14', reason: missingRateReason('2025-03-14'), cause: 'No exchange rate is stored for 2025-03-14.' },
+    });
+  });
+
+  it('reads a shown rate back as the same decimal text', () => {
+    expect(rateOfShown({ rate: 1234.123456, date: '2025-03-14', source: 'bcra' }).rate).toBe('1234.123456');
   });
 });
