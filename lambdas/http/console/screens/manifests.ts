@@ -193,7 +193,7 @@ function BatchDetail(props: { batch: string; onChanged: () => void }) {
       <dt>${t('amountToPay')}</dt><dd class="amount">${money(p.summary.amount_to_pay)}</dd>
       ${p.summary.exchange_rate && html`<dt>${t('amountToPayArs')}</dt><dd class="amount">${pesos(p.summary.amount_to_pay_ars)}</dd>
         <dt>${t('exchangeRate')}</dt><dd>${t('exchangeRateOf', { rate: rateNumber(p.summary.exchange_rate.rate), date: p.summary.exchange_rate.date, source: p.summary.exchange_rate.source })}</dd>`}
-      ${p.summary.pesos_pending && html`<dt>${t('amountToPayArs')}</dt><dd role="status">${t('pesosPending', { date: p.summary.pesos_pending.date })}</dd>`}
+      ${p.summary.pesos_pending && html`<dt>${t('amountToPayArs')}</dt><dd><span role="status">${t('pesosPending', { date: p.summary.pesos_pending.date })}</span></dd>`}
       <dt>${t('closed')}</dt><dd>${closedAt ? when(closedAt) : '—'}</dd>
     </dl>
     <div class="buttons">
