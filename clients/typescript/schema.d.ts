@@ -2043,7 +2043,7 @@ export interface operations {
                      *       "data": {
                      *         "status": "ok",
                      *         "stage": "local",
-                     *         "time": "2026-12-07T13:33:17.304Z"
+                     *         "time": "2026-12-07T13:57:13.161Z"
                      *       }
                      *     }
                      */
@@ -2365,8 +2365,8 @@ export interface operations {
                      *           "shares_tariff_decisions": false,
                      *           "tariff_consent_at": null,
                      *           "tariff_consent_reference": null,
-                     *           "created_at": "2026-12-07T13:33:16.788Z",
-                     *           "updated_at": "2026-12-07T13:33:16.788Z"
+                     *           "created_at": "2026-12-07T13:57:12.458Z",
+                     *           "updated_at": "2026-12-07T13:57:12.458Z"
                      *         },
                      *         "token": {
                      *           "id": 2,
@@ -2572,8 +2572,8 @@ export interface operations {
                      *             "manifests:write",
                      *             "documents:read"
                      *           ],
-                     *           "created_at": "2026-12-07T13:33:17.146Z",
-                     *           "last_used_at": "2026-12-07T13:33:18.440Z",
+                     *           "created_at": "2026-12-07T13:57:12.974Z",
+                     *           "last_used_at": "2026-12-07T13:57:14.193Z",
                      *           "revoked_at": null,
                      *           "expires_at": null,
                      *           "active": true,
@@ -2796,9 +2796,9 @@ export interface operations {
                      *         "scopes": [
                      *           "manifests:read"
                      *         ],
-                     *         "created_at": "2026-12-07T13:33:18.666Z",
+                     *         "created_at": "2026-12-07T13:57:14.457Z",
                      *         "last_used_at": null,
-                     *         "revoked_at": "2026-12-07T13:33:18.709Z",
+                     *         "revoked_at": "2026-12-07T13:57:14.559Z",
                      *         "expires_at": null,
                      *         "active": false,
                      *         "created_by_token_id": 1
@@ -3141,8 +3141,8 @@ export interface operations {
                      *           "shares_tariff_decisions": false,
                      *           "tariff_consent_at": null,
                      *           "tariff_consent_reference": null,
-                     *           "created_at": "2026-12-07T13:33:16.034Z",
-                     *           "updated_at": "2026-12-07T13:33:16.034Z"
+                     *           "created_at": "2026-12-07T13:57:11.725Z",
+                     *           "updated_at": "2026-12-07T13:57:11.725Z"
                      *         },
                      *         {
                      *           "id": 2,
@@ -3152,8 +3152,8 @@ export interface operations {
                      *           "shares_tariff_decisions": false,
                      *           "tariff_consent_at": null,
                      *           "tariff_consent_reference": null,
-                     *           "created_at": "2026-12-07T13:33:16.788Z",
-                     *           "updated_at": "2026-12-07T13:33:16.788Z"
+                     *           "created_at": "2026-12-07T13:57:12.458Z",
+                     *           "updated_at": "2026-12-07T13:57:12.458Z"
                      *         },
                      *         {
                      *           "id": 3,
@@ -3163,8 +3163,8 @@ export interface operations {
                      *           "shares_tariff_decisions": false,
                      *           "tariff_consent_at": null,
                      *           "tariff_consent_reference": null,
-                     *           "created_at": "2026-12-07T13:33:17.217Z",
-                     *           "updated_at": "2026-12-07T13:33:17.217Z"
+                     *           "created_at": "2026-12-07T13:57:13.045Z",
+                     *           "updated_at": "2026-12-07T13:57:13.045Z"
                      *         }
                      *       ],
                      *       "count": 4
@@ -3392,8 +3392,8 @@ export interface operations {
                      *         "shares_tariff_decisions": false,
                      *         "tariff_consent_at": null,
                      *         "tariff_consent_reference": null,
-                     *         "created_at": "2026-12-07T13:33:18.843Z",
-                     *         "updated_at": "2026-12-07T13:33:18.843Z"
+                     *         "created_at": "2026-12-07T13:57:14.872Z",
+                     *         "updated_at": "2026-12-07T13:57:14.872Z"
                      *       }
                      *     }
                      */
@@ -3700,8 +3700,8 @@ export interface operations {
                      *       "message": "Signing secret created.",
                      *       "data": {
                      *         "account_id": 4,
-                     *         "secret": "mss_mqQUecQlG77psaloZLzy9SfnegkruHZxvzHqI3hqZKM",
-                     *         "created_at": "2026-12-07T13:33:18.940Z",
+                     *         "secret": "mss_JKZCoISKu2P0N-rR-eD84DY9f1jX4SWIjLE1TJUr9fo",
+                     *         "created_at": "2026-12-07T13:57:14.983Z",
                      *         "rotated": false
                      *       },
                      *       "important": "Store the secret now: it is shown only once. Sign each manifest body with it (X-Signature: sha256=<hex HMAC-SHA256 of the raw body>)."
@@ -4029,10 +4029,10 @@ export interface operations {
                      *         "kind": "partner",
                      *         "has_signing_secret": true,
                      *         "shares_tariff_decisions": true,
-                     *         "tariff_consent_at": "2026-12-07T13:33:19.155Z",
+                     *         "tariff_consent_at": "2026-12-07T13:57:15.240Z",
                      *         "tariff_consent_reference": "Signed addendum 2026-11",
-                     *         "created_at": "2026-12-07T13:33:18.843Z",
-                     *         "updated_at": "2026-12-07T13:33:19.155Z"
+                     *         "created_at": "2026-12-07T13:57:14.872Z",
+                     *         "updated_at": "2026-12-07T13:57:15.240Z"
                      *       }
                      *     }
                      */
@@ -4677,8 +4677,8 @@ export interface operations {
                      *             "manifests:write",
                      *             "documents:read"
                      *           ],
-                     *           "created_at": "2026-12-07T13:33:17.146Z",
-                     *           "last_used_at": "2026-12-07T13:33:18.440Z",
+                     *           "created_at": "2026-12-07T13:57:12.974Z",
+                     *           "last_used_at": "2026-12-07T13:57:14.193Z",
                      *           "revoked_at": null,
                      *           "expires_at": null,
                      *           "active": true,
@@ -4693,9 +4693,9 @@ export interface operations {
                      *           "scopes": [
                      *             "manifests:read"
                      *           ],
-                     *           "created_at": "2026-12-07T13:33:18.666Z",
+                     *           "created_at": "2026-12-07T13:57:14.457Z",
                      *           "last_used_at": null,
-                     *           "revoked_at": "2026-12-07T13:33:18.709Z",
+                     *           "revoked_at": "2026-12-07T13:57:14.559Z",
                      *           "expires_at": null,
                      *           "active": false,
                      *           "created_by_token_id": 1
@@ -4711,7 +4711,7 @@ export interface operations {
                      *             "manifests:write",
                      *             "webhooks:read"
                      *           ],
-                     *           "created_at": "2026-12-07T13:33:19.244Z",
+                     *           "created_at": "2026-12-07T13:57:15.329Z",
                      *           "last_used_at": null,
                      *           "revoked_at": null,
                      *           "expires_at": null,
@@ -5004,13 +5004,13 @@ export interface operations {
                      *           "manifests:write",
                      *           "webhooks:read"
                      *         ],
-                     *         "created_at": "2026-12-07T13:33:19.244Z",
+                     *         "created_at": "2026-12-07T13:57:15.329Z",
                      *         "last_used_at": null,
                      *         "revoked_at": null,
                      *         "expires_at": null,
                      *         "active": true,
                      *         "created_by_token_id": 1,
-                     *         "token": "dsp_sAD6wRITbTh46sFtw4jROYZlg03aIN6matjcKhtvRQM"
+                     *         "token": "dsp_q4AGJlzxI_gW5VvaiOoCavMFh-rPBpfQgdmn_ZbauM4"
                      *       }
                      *     }
                      */
@@ -5331,9 +5331,9 @@ export interface operations {
                      *           "manifests:write",
                      *           "webhooks:read"
                      *         ],
-                     *         "created_at": "2026-12-07T13:33:19.244Z",
+                     *         "created_at": "2026-12-07T13:57:15.329Z",
                      *         "last_used_at": null,
-                     *         "revoked_at": "2026-12-07T13:33:19.309Z",
+                     *         "revoked_at": "2026-12-07T13:57:15.503Z",
                      *         "expires_at": null,
                      *         "active": false,
                      *         "created_by_token_id": 1
@@ -5695,7 +5695,7 @@ export interface operations {
                      *       "data": {
                      *         "id": 1,
                      *         "file_name": "manifiesto.json",
-                     *         "file_url": "http://localhost:35715/_blobs/manifest-files/2/71fe4fc9-a6ba-4589-a2b3-16bdb4969b29.json?expires=1796654000&name=manifiesto.json&type=application%2Fjson&sig=788a7cc99e0354521d2aa0363f161ec9c7f9f393f82f6621c3cc0b3d31d92b2b",
+                     *         "file_url": "http://localhost:44397/_blobs/manifest-files/2/bd93acd3-853a-471f-9084-882e3ac56230.json?expires=1796655436&name=manifiesto.json&type=application%2Fjson&sig=d0ce5eab75a011656536feef5353ea314ee148aa910400df65c6af9bba83b144",
                      *         "file_size": {
                      *           "bytes": 428,
                      *           "human": "428 B"
@@ -5705,7 +5705,7 @@ export interface operations {
                      *         "description": "Flight LA8071, Miami",
                      *         "mime_type": "application/json",
                      *         "checksum": "sha256:1a44270f0c271ba29beec6efe680dc558a73081cd8baea302b1c8d0f135e9bf9",
-                     *         "uploaded_at": "2026-12-07T13:33:20.568Z"
+                     *         "uploaded_at": "2026-12-07T13:57:16.836Z"
                      *       }
                      *     }
                      */
@@ -6040,20 +6040,20 @@ export interface operations {
                      *       "success": true,
                      *       "message": "POST the file to upload_url with these fields (file last), then call complete_url.",
                      *       "data": {
-                     *         "upload_id": "f12c78dd-d246-4d01-8c4a-4a7c34fd5d87",
-                     *         "upload_url": "http://localhost:35715/_blobs-upload",
+                     *         "upload_id": "ce131eeb-93c9-4ab4-b59a-3b68853a17e9",
+                     *         "upload_url": "http://localhost:44397/_blobs-upload",
                      *         "method": "POST",
                      *         "fields": {
-                     *           "key": "manifest-files/2/c83676d4-cd7d-42fb-b92a-5716adb55c39.json",
+                     *           "key": "manifest-files/2/6e5b5c5f-4e84-4a19-b363-869a24125f5f.json",
                      *           "Content-Type": "application/json",
-                     *           "policy": "eyJrZXkiOiJtYW5pZmVzdC1maWxlcy8yL2M4MzY3NmQ0LWNkN2QtNDJmYi1iOTJhLTU3MTZhZGI1NWMzOS5qc29uIiwiY29udGVudFR5cGUiOiJhcHBsaWNhdGlvbi9qc29uIiwibWF4Qnl0ZXMiOjQyOCwiZXhwaXJlcyI6MTc5NjY1MTMwMH0",
-                     *           "signature": "0631e516225b346c8b5fbf18cf9edacbf0a13d6642891ecfd0c52f39878f0759"
+                     *           "policy": "eyJrZXkiOiJtYW5pZmVzdC1maWxlcy8yLzZlNWI1YzVmLTRlODQtNGExOS1iMzYzLTg2OWEyNDEyNWY1Zi5qc29uIiwiY29udGVudFR5cGUiOiJhcHBsaWNhdGlvbi9qc29uIiwibWF4Qnl0ZXMiOjQyOCwiZXhwaXJlcyI6MTc5NjY1MjczNn0",
+                     *           "signature": "c04d7048f213a9818269386ba1c58508144e217fd25d70e36c4f2eef478b3133"
                      *         },
                      *         "file_field": "file",
                      *         "max_bytes": 428,
                      *         "content_type": "application/json",
                      *         "expires_in_seconds": 900,
-                     *         "complete_url": "/api/v1/manifests/storage/uploads/f12c78dd-d246-4d01-8c4a-4a7c34fd5d87/complete"
+                     *         "complete_url": "/api/v1/manifests/storage/uploads/ce131eeb-93c9-4ab4-b59a-3b68853a17e9/complete"
                      *       }
                      *     }
                      */
@@ -6362,7 +6362,7 @@ export interface operations {
                      *       "data": {
                      *         "id": 2,
                      *         "file_name": "manifiesto-2.json",
-                     *         "file_url": "http://localhost:35715/_blobs/manifest-files/2/c83676d4-cd7d-42fb-b92a-5716adb55c39.json?expires=1796654000&name=manifiesto-2.json&type=application%2Fjson&sig=7ee6bd934d4c6c41325e90968155b993174675794c005aefca63b54451e7c820",
+                     *         "file_url": "http://localhost:44397/_blobs/manifest-files/2/6e5b5c5f-4e84-4a19-b363-869a24125f5f.json?expires=1796655437&name=manifiesto-2.json&type=application%2Fjson&sig=0b6bc4d91efa6e42f40611d23e176f3f5ffab986ef817a966a84fd534a20d9c2",
                      *         "file_size": {
                      *           "bytes": 428,
                      *           "human": "428 B"
@@ -6372,7 +6372,7 @@ export interface operations {
                      *         "description": null,
                      *         "mime_type": "application/json",
                      *         "checksum": "sha256:f0f1ec2e5b356185b1d96c887d8c12dd051d31d79877bed2a0385945bbed6a57",
-                     *         "uploaded_at": "2026-12-07T13:33:20.726Z"
+                     *         "uploaded_at": "2026-12-07T13:57:17.019Z"
                      *       }
                      *     }
                      */
@@ -6720,7 +6720,7 @@ export interface operations {
                      *         {
                      *           "id": 2,
                      *           "file_name": "manifiesto-2.json",
-                     *           "file_url": "http://localhost:35715/_blobs/manifest-files/2/c83676d4-cd7d-42fb-b92a-5716adb55c39.json?expires=1796654000&name=manifiesto-2.json&type=application%2Fjson&sig=7ee6bd934d4c6c41325e90968155b993174675794c005aefca63b54451e7c820",
+                     *           "file_url": "http://localhost:44397/_blobs/manifest-files/2/6e5b5c5f-4e84-4a19-b363-869a24125f5f.json?expires=1796655437&name=manifiesto-2.json&type=application%2Fjson&sig=0b6bc4d91efa6e42f40611d23e176f3f5ffab986ef817a966a84fd534a20d9c2",
                      *           "file_size": {
                      *             "bytes": 428,
                      *             "human": "428 B"
@@ -6730,12 +6730,12 @@ export interface operations {
                      *           "description": null,
                      *           "mime_type": "application/json",
                      *           "checksum": "sha256:f0f1ec2e5b356185b1d96c887d8c12dd051d31d79877bed2a0385945bbed6a57",
-                     *           "uploaded_at": "2026-12-07T13:33:20.726Z"
+                     *           "uploaded_at": "2026-12-07T13:57:17.019Z"
                      *         },
                      *         {
                      *           "id": 1,
                      *           "file_name": "manifiesto.json",
-                     *           "file_url": "http://localhost:35715/_blobs/manifest-files/2/71fe4fc9-a6ba-4589-a2b3-16bdb4969b29.json?expires=1796654000&name=manifiesto.json&type=application%2Fjson&sig=788a7cc99e0354521d2aa0363f161ec9c7f9f393f82f6621c3cc0b3d31d92b2b",
+                     *           "file_url": "http://localhost:44397/_blobs/manifest-files/2/bd93acd3-853a-471f-9084-882e3ac56230.json?expires=1796655437&name=manifiesto.json&type=application%2Fjson&sig=af36b7f1b6351e98bae8710e99469b5b24d6406d739c83d15637c5a205cc07ab",
                      *           "file_size": {
                      *             "bytes": 428,
                      *             "human": "428 B"
@@ -6745,7 +6745,7 @@ export interface operations {
                      *           "description": "Flight LA8071, Miami",
                      *           "mime_type": "application/json",
                      *           "checksum": "sha256:1a44270f0c271ba29beec6efe680dc558a73081cd8baea302b1c8d0f135e9bf9",
-                     *           "uploaded_at": "2026-12-07T13:33:20.568Z"
+                     *           "uploaded_at": "2026-12-07T13:57:16.836Z"
                      *         }
                      *       ],
                      *       "meta": {
@@ -7046,8 +7046,8 @@ export interface operations {
                      *         "state_label": "Pending validation",
                      *         "version": 1,
                      *         "metadata": {},
-                     *         "created_at": "2026-12-07T13:33:26.979Z",
-                     *         "updated_at": "2026-12-07T13:33:26.979Z"
+                     *         "created_at": "2026-12-07T13:57:23.718Z",
+                     *         "updated_at": "2026-12-07T13:57:23.718Z"
                      *       }
                      *     }
                      */
@@ -7415,20 +7415,20 @@ export interface operations {
                      *       "success": true,
                      *       "message": "POST the file to upload_url with these fields (file last), then call complete_url.",
                      *       "data": {
-                     *         "upload_id": "1bf5feaa-42ea-4155-ac21-00d6d80af17a",
-                     *         "upload_url": "http://localhost:35715/_blobs-upload",
+                     *         "upload_id": "40517696-c815-42ae-bc93-b496156d1d54",
+                     *         "upload_url": "http://localhost:44397/_blobs-upload",
                      *         "method": "POST",
                      *         "fields": {
-                     *           "key": "documents/2/9a90a08f-3102-4898-82ec-dcc8160408a1.pdf",
+                     *           "key": "documents/2/55ef9a9c-c711-4187-9f3e-309f0692efad.pdf",
                      *           "Content-Type": "application/pdf",
-                     *           "policy": "eyJrZXkiOiJkb2N1bWVudHMvMi85YTkwYTA4Zi0zMTAyLTQ4OTgtODJlYy1kY2M4MTYwNDA4YTEucGRmIiwiY29udGVudFR5cGUiOiJhcHBsaWNhdGlvbi9wZGYiLCJtYXhCeXRlcyI6NjAxLCJleHBpcmVzIjoxNzk2NjUxMzA3fQ",
-                     *           "signature": "f735ec9cd2f1d5878b31129b4770091bc3079e13f94b5c5145d3a9876536fa84"
+                     *           "policy": "eyJrZXkiOiJkb2N1bWVudHMvMi81NWVmOWE5Yy1jNzExLTQxODctOWYzZS0zMDlmMDY5MmVmYWQucGRmIiwiY29udGVudFR5cGUiOiJhcHBsaWNhdGlvbi9wZGYiLCJtYXhCeXRlcyI6NjAxLCJleHBpcmVzIjoxNzk2NjUyNzQzfQ",
+                     *           "signature": "9db5651eb9e981e025c9bc0754b0e43da49b6b1b3581627c74025070a37469e0"
                      *         },
                      *         "file_field": "file",
                      *         "max_bytes": 601,
                      *         "content_type": "application/pdf",
                      *         "expires_in_seconds": 900,
-                     *         "complete_url": "/api/v1/transport/documents/uploads/1bf5feaa-42ea-4155-ac21-00d6d80af17a/complete"
+                     *         "complete_url": "/api/v1/transport/documents/uploads/40517696-c815-42ae-bc93-b496156d1d54/complete"
                      *       }
                      *     }
                      */
@@ -7749,8 +7749,8 @@ export interface operations {
                      *         "state_label": "Pending validation",
                      *         "version": 1,
                      *         "metadata": {},
-                     *         "created_at": "2026-12-07T13:33:27.159Z",
-                     *         "updated_at": "2026-12-07T13:33:27.159Z"
+                     *         "created_at": "2026-12-07T13:57:24.063Z",
+                     *         "updated_at": "2026-12-07T13:57:24.063Z"
                      *       }
                      *     }
                      */
@@ -8122,8 +8122,8 @@ export interface operations {
                      *           "state": "uploaded",
                      *           "state_label": "Pending validation",
                      *           "version": 1,
-                     *           "created_at": "2026-12-07T13:33:27.159Z",
-                     *           "updated_at": "2026-12-07T13:33:27.159Z",
+                     *           "created_at": "2026-12-07T13:57:24.063Z",
+                     *           "updated_at": "2026-12-07T13:57:24.063Z",
                      *           "account_id": 2,
                      *           "account_name": "Andes Courier SA"
                      *         },
@@ -8140,8 +8140,8 @@ export interface operations {
                      *           "state": "uploaded",
                      *           "state_label": "Pending validation",
                      *           "version": 1,
-                     *           "created_at": "2026-12-07T13:33:26.979Z",
-                     *           "updated_at": "2026-12-07T13:33:26.979Z",
+                     *           "created_at": "2026-12-07T13:57:23.718Z",
+                     *           "updated_at": "2026-12-07T13:57:23.718Z",
                      *           "account_id": 2,
                      *           "account_name": "Andes Courier SA"
                      *         }
@@ -8427,8 +8427,8 @@ export interface operations {
                      *         "state_label": "Pending validation",
                      *         "version": 1,
                      *         "metadata": {},
-                     *         "created_at": "2026-12-07T13:33:26.979Z",
-                     *         "updated_at": "2026-12-07T13:33:26.979Z",
+                     *         "created_at": "2026-12-07T13:57:23.718Z",
+                     *         "updated_at": "2026-12-07T13:57:23.718Z",
                      *         "uploader": {
                      *           "id": 2,
                      *           "name": "Andes Courier SA token",
@@ -9010,7 +9010,7 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "data": {
-                     *         "download_url": "http://localhost:35715/_blobs/documents/2/d7ff6d68-0836-4053-bbe1-f3001de93f8f.pdf?expires=1796654007&name=awb-0000001.pdf&type=application%2Fpdf&sig=71252b4e0cc027daa4867ef2a4b99fb823eaa3f7a9bda0341cfdd8de90467ca4",
+                     *         "download_url": "http://localhost:44397/_blobs/documents/2/f388ab09-b78d-4a79-a40a-5f130ed9dc60.pdf?expires=1796655444&name=awb-0000001.pdf&type=application%2Fpdf&sig=0e204c6fd5b11d90616cb0544cd27df4278c432d25adc8a5eaf7571395128627",
                      *         "expires_in_minutes": 60,
                      *         "file_name": "awb-0000001.pdf",
                      *         "file_size": 601,
@@ -9237,7 +9237,7 @@ export interface operations {
                      *           "id": 1,
                      *           "version": 1,
                      *           "state": "uploaded",
-                     *           "created_at": "2026-12-07T13:33:26.979Z"
+                     *           "created_at": "2026-12-07T13:57:23.718Z"
                      *         },
                      *         "history": [],
                      *         "total_versions": 1
@@ -9496,7 +9496,7 @@ export interface operations {
                      *         "state": "validated",
                      *         "state_label": "Pending approval",
                      *         "validation_notes": "Legible; AWB number matches the manifest",
-                     *         "validated_at": "2026-12-07T13:33:27.524Z"
+                     *         "validated_at": "2026-12-07T13:57:24.645Z"
                      *       }
                      *     }
                      */
@@ -9845,7 +9845,7 @@ export interface operations {
                      *         "id": 1,
                      *         "state": "approved",
                      *         "state_label": "Approved",
-                     *         "approved_at": "2026-12-07T13:33:27.617Z"
+                     *         "approved_at": "2026-12-07T13:57:24.784Z"
                      *       }
                      *     }
                      */
@@ -10194,7 +10194,7 @@ export interface operations {
                      *         "state": "rejected",
                      *         "state_label": "Rejected",
                      *         "rejection_reason": "The scan is cut off: send the whole page",
-                     *         "rejected_at": "2026-12-07T13:33:27.884Z"
+                     *         "rejected_at": "2026-12-07T13:57:25.023Z"
                      *       }
                      *     }
                      */
@@ -11470,8 +11470,8 @@ export interface operations {
                      *       "data": {
                      *         "source": "imported",
                      *         "rows": 1,
-                     *         "version": "20261207T133337360Z-25b28c87",
-                     *         "imported_at": "2026-12-07T13:33:37.360Z",
+                     *         "version": "20261207T135736258Z-f72864bb",
+                     *         "imported_at": "2026-12-07T13:57:36.258Z",
                      *         "replaced_version": null
                      *       }
                      *     }
@@ -12653,7 +12653,7 @@ export interface operations {
                      *         "date": "2026-03-13",
                      *         "rate": 1370.25,
                      *         "source": "BNA divisa vendedor, cierre",
-                     *         "set_at": "2026-12-07T13:33:20.385Z",
+                     *         "set_at": "2026-12-07T13:57:16.631Z",
                      *         "set_by": "1 seeded admin token"
                      *       }
                      *     }
@@ -13008,7 +13008,7 @@ export interface operations {
                      *           "date": "2026-03-13",
                      *           "rate": 1370.25,
                      *           "source": "BNA divisa vendedor, cierre",
-                     *           "set_at": "2026-12-07T13:33:20.385Z",
+                     *           "set_at": "2026-12-07T13:57:16.631Z",
                      *           "set_by": "1 seeded admin token"
                      *         }
                      *       ],
@@ -13260,7 +13260,7 @@ export interface operations {
                      *       "data": {
                      *         "namespace": "Despacho",
                      *         "stage": "local",
-                     *         "since": "2026-12-07T13:33:13.607Z",
+                     *         "since": "2026-12-07T13:57:09.604Z",
                      *         "metrics": [
                      *           {
                      *             "name": "ApiRequests",
@@ -13760,7 +13760,7 @@ export interface operations {
                      *       "success": true,
                      *       "status": "queued",
                      *       "message": "Manifest queued for processing.",
-                     *       "idempotency_key": "840091e4-badb-47c4-b9a0-6c558f32c1b3",
+                     *       "idempotency_key": "87bc2f94-87dd-479f-9b51-7d1e4b6e8e4b",
                      *       "manifest_number": "176-12345675",
                      *       "batch_id": null,
                      *       "mode": "create",
@@ -13769,7 +13769,7 @@ export interface operations {
                      *         "batch_id": null,
                      *         "mawb_number": "176-12345675",
                      *         "items_count": 3,
-                     *         "timestamp": "2026-12-07T13:33:20.973Z"
+                     *         "timestamp": "2026-12-07T13:57:17.339Z"
                      *       }
                      *     }
                      */
@@ -14232,10 +14232,10 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "status": "completed",
-                     *       "idempotency_key": "840091e4-badb-47c4-b9a0-6c558f32c1b3",
-                     *       "created_at": "2026-12-07T13:33:20.973",
-                     *       "updated_at": "2026-12-07T13:33:23.784",
-                     *       "batch_id": "BT8412E61C1E558F5B8F61",
+                     *       "idempotency_key": "87bc2f94-87dd-479f-9b51-7d1e4b6e8e4b",
+                     *       "created_at": "2026-12-07T13:57:17.339",
+                     *       "updated_at": "2026-12-07T13:57:20.329",
+                     *       "batch_id": "BT0EF55D2E0E744A6201E2",
                      *       "manifest_number": "176-12345675",
                      *       "mode": "create",
                      *       "items_count": 3,
@@ -14499,7 +14499,7 @@ export interface operations {
                      *         "batch_id": null,
                      *         "total_items": 2,
                      *         "received_items": 1,
-                     *         "expires_at": "2026-12-08T13:33:24.387Z"
+                     *         "expires_at": "2026-12-08T13:57:20.846Z"
                      *       }
                      *     }
                      */
@@ -15047,7 +15047,7 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "manifest_id": "176-12345675",
-                     *           "batch_id": "BT8412E61C1E558F5B8F61",
+                     *           "batch_id": "BT0EF55D2E0E744A6201E2",
                      *           "status": "completed",
                      *           "progress": 100,
                      *           "summary": {
@@ -15062,12 +15062,19 @@ export interface operations {
                      *               "products": 0,
                      *               "total": 0,
                      *               "by_rule": {}
+                     *             },
+                     *             "amount_to_pay_ars": null,
+                     *             "exchange_rate": null,
+                     *             "pesos_pending": {
+                     *               "date": "2026-12-04",
+                     *               "reason": "Waiting for the exchange rate of 2026-12-04 (Banco Nación selling rate, the business day before processing): set it with PUT /v1/admin/exchange-rates/2026-12-04.",
+                     *               "cause": "No exchange rate is stored for 2026-12-04."
                      *             }
                      *           },
                      *           "mawb_number": "176-12345675",
                      *           "closed_at": null,
-                     *           "created_at": "2026-12-07T13:33:20.973Z",
-                     *           "updated_at": "2026-12-07T13:33:23.784Z"
+                     *           "created_at": "2026-12-07T13:57:17.339Z",
+                     *           "updated_at": "2026-12-07T13:57:20.329Z"
                      *         }
                      *       ],
                      *       "meta": {
@@ -15372,7 +15379,7 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "manifest_id": "176-12345675",
-                     *           "batch_id": "BT8412E61C1E558F5B8F61",
+                     *           "batch_id": "BT0EF55D2E0E744A6201E2",
                      *           "status": "completed",
                      *           "progress": 100,
                      *           "can_download": true
@@ -15679,8 +15686,8 @@ export interface operations {
                      *           "reason": "no existing record in the batch",
                      *           "item_index": 0,
                      *           "chunk_number": null,
-                     *           "submission": "840091e4-badb-47c4-b9a0-6c558f32c1b3",
-                     *           "decided_at": "2026-12-07T13:33:20.973Z"
+                     *           "submission": "87bc2f94-87dd-479f-9b51-7d1e4b6e8e4b",
+                     *           "decided_at": "2026-12-07T13:57:17.339Z"
                      *         },
                      *         {
                      *           "item_key": "line-2",
@@ -15689,8 +15696,8 @@ export interface operations {
                      *           "reason": "no existing record in the batch",
                      *           "item_index": 1,
                      *           "chunk_number": null,
-                     *           "submission": "840091e4-badb-47c4-b9a0-6c558f32c1b3",
-                     *           "decided_at": "2026-12-07T13:33:20.973Z"
+                     *           "submission": "87bc2f94-87dd-479f-9b51-7d1e4b6e8e4b",
+                     *           "decided_at": "2026-12-07T13:57:17.339Z"
                      *         },
                      *         {
                      *           "item_key": "line-3",
@@ -15699,8 +15706,8 @@ export interface operations {
                      *           "reason": "no existing record in the batch",
                      *           "item_index": 2,
                      *           "chunk_number": null,
-                     *           "submission": "840091e4-badb-47c4-b9a0-6c558f32c1b3",
-                     *           "decided_at": "2026-12-07T13:33:20.973Z"
+                     *           "submission": "87bc2f94-87dd-479f-9b51-7d1e4b6e8e4b",
+                     *           "decided_at": "2026-12-07T13:57:17.339Z"
                      *         }
                      *       ],
                      *       "meta": {
@@ -15993,7 +16000,7 @@ export interface operations {
                      *       "success": true,
                      *       "data": {
                      *         "manifest_id": "176-12345675",
-                     *         "batch_id": "BT8412E61C1E558F5B8F61",
+                     *         "batch_id": "BT0EF55D2E0E744A6201E2",
                      *         "status": "completed",
                      *         "overall_progress": 100,
                      *         "pipeline_steps": [
@@ -16019,9 +16026,9 @@ export interface operations {
                      *             "pages": 1
                      *           }
                      *         ],
-                     *         "run_id": "840091e4-badb-47c4-b9a0-6c558f32c1b3",
-                     *         "started_at": "2026-12-07T13:33:22.111Z",
-                     *         "finished_at": "2026-12-07T13:33:23.784Z",
+                     *         "run_id": "87bc2f94-87dd-479f-9b51-7d1e4b6e8e4b",
+                     *         "started_at": "2026-12-07T13:57:18.564Z",
+                     *         "finished_at": "2026-12-07T13:57:20.329Z",
                      *         "error": null,
                      *         "summary": {
                      *           "total_products": 3,
@@ -16031,7 +16038,14 @@ export interface operations {
                      *             "prohibited": 0
                      *           },
                      *           "amount_to_pay": 16.94,
-                     *           "currency": "USD"
+                     *           "currency": "USD",
+                     *           "amount_to_pay_ars": null,
+                     *           "exchange_rate": null,
+                     *           "pesos_pending": {
+                     *             "date": "2026-12-04",
+                     *             "reason": "Waiting for the exchange rate of 2026-12-04 (Banco Nación selling rate, the business day before processing): set it with PUT /v1/admin/exchange-rates/2026-12-04.",
+                     *             "cause": "No exchange rate is stored for 2026-12-04."
+                     *           }
                      *         }
                      *       }
                      *     }
@@ -16300,7 +16314,7 @@ export interface operations {
                      *       "data": {
                      *         "manifest": {
                      *           "manifest_id": "176-12345675",
-                     *           "batch_id": "BT8412E61C1E558F5B8F61",
+                     *           "batch_id": "BT0EF55D2E0E744A6201E2",
                      *           "status": "completed",
                      *           "progress": 100,
                      *           "summary": {
@@ -16315,12 +16329,19 @@ export interface operations {
                      *               "products": 0,
                      *               "total": 0,
                      *               "by_rule": {}
+                     *             },
+                     *             "amount_to_pay_ars": null,
+                     *             "exchange_rate": null,
+                     *             "pesos_pending": {
+                     *               "date": "2026-12-04",
+                     *               "reason": "Waiting for the exchange rate of 2026-12-04 (Banco Nación selling rate, the business day before processing): set it with PUT /v1/admin/exchange-rates/2026-12-04.",
+                     *               "cause": "No exchange rate is stored for 2026-12-04."
                      *             }
                      *           },
                      *           "mawb_number": "176-12345675",
                      *           "closed_at": null,
-                     *           "created_at": "2026-12-07T13:33:20.973Z",
-                     *           "updated_at": "2026-12-07T13:33:23.784Z"
+                     *           "created_at": "2026-12-07T13:57:17.339Z",
+                     *           "updated_at": "2026-12-07T13:57:20.329Z"
                      *         },
                      *         "total_products": 3,
                      *         "products": [
@@ -16391,7 +16412,15 @@ export interface operations {
                      *                 "status": "verified"
                      *               },
                      *               "verified": false
-                     *             }
+                     *             },
+                     *             "fob_value_ars": null,
+                     *             "cif_value_ars": null,
+                     *             "customs_duty_ars": null,
+                     *             "statistics_fee_ars": null,
+                     *             "vat_ars": null,
+                     *             "ddp_value_ars": null,
+                     *             "amount_to_pay_ars": null,
+                     *             "exchange_rate": null
                      *           },
                      *           {
                      *             "awb_number": "AWB0000002",
@@ -16460,7 +16489,15 @@ export interface operations {
                      *                 "status": "unverified"
                      *               },
                      *               "verified": false
-                     *             }
+                     *             },
+                     *             "fob_value_ars": null,
+                     *             "cif_value_ars": null,
+                     *             "customs_duty_ars": null,
+                     *             "statistics_fee_ars": null,
+                     *             "vat_ars": null,
+                     *             "ddp_value_ars": null,
+                     *             "amount_to_pay_ars": null,
+                     *             "exchange_rate": null
                      *           },
                      *           {
                      *             "awb_number": "AWB0000003",
@@ -16529,7 +16566,15 @@ export interface operations {
                      *                 "status": "verified"
                      *               },
                      *               "verified": false
-                     *             }
+                     *             },
+                     *             "fob_value_ars": null,
+                     *             "cif_value_ars": null,
+                     *             "customs_duty_ars": null,
+                     *             "statistics_fee_ars": null,
+                     *             "vat_ars": null,
+                     *             "ddp_value_ars": null,
+                     *             "amount_to_pay_ars": null,
+                     *             "exchange_rate": null
                      *           }
                      *         ]
                      *       }
@@ -16975,10 +17020,10 @@ export interface operations {
                      *       "success": true,
                      *       "message": "Batch closed; writes to it are refused (423) until it is reopened.",
                      *       "data": {
-                     *         "batch_id": "BT8412E61C1E558F5B8F61",
+                     *         "batch_id": "BT0EF55D2E0E744A6201E2",
                      *         "manifest_number": "176-12345675",
                      *         "closed": true,
-                     *         "closed_at": "2026-12-07T13:33:26.102Z",
+                     *         "closed_at": "2026-12-07T13:57:22.692Z",
                      *         "closed_by": "Despachante Uno token"
                      *       }
                      *     }
@@ -17283,7 +17328,7 @@ export interface operations {
                      *       "success": true,
                      *       "message": "Batch reopened.",
                      *       "data": {
-                     *         "batch_id": "BT8412E61C1E558F5B8F61",
+                     *         "batch_id": "BT0EF55D2E0E744A6201E2",
                      *         "manifest_number": "176-12345675",
                      *         "closed": false,
                      *         "closed_at": null,
@@ -18619,7 +18664,7 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "data": {
-                     *         "calculation_id": "calc_5b4cb2b80cbd4ea4642941dac4795aea",
+                     *         "calculation_id": "calc_e80bf7f94f0247190148601fdfa40fb6",
                      *         "destination_country": "AR",
                      *         "origin_country": "CN",
                      *         "quantity": 4,
@@ -18694,7 +18739,7 @@ export interface operations {
                      *           }
                      *         },
                      *         "rules": {
-                     *           "effective_from": "2024-12-01",
+                     *           "effective_from": "2024-12-03",
                      *           "source": "Decreto 1065/2024; RG ARCA 5608/2024",
                      *           "overridden": [],
                      *           "regime_rules_effective_from": "2025-01-23",
@@ -18776,7 +18821,7 @@ export interface operations {
                      *             "difference": 0
                      *           }
                      *         ],
-                     *         "calculated_at": "2026-12-07T13:33:28.862Z"
+                     *         "calculated_at": "2026-12-07T13:57:25.899Z"
                      *       }
                      *     }
                      */
@@ -19507,17 +19552,17 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "manifest_id": "MAN-2026-0042",
-                     *           "batch_id": "BT451829BFCFC5898C78C2",
+                     *           "batch_id": "BTE48E0940EF7611CA5B87",
                      *           "total_products": 2,
                      *           "processing_status": "completed",
-                     *           "created_at": "2026-12-07T13:33:29.068Z"
+                     *           "created_at": "2026-12-07T13:57:26.133Z"
                      *         },
                      *         {
                      *           "manifest_id": "176-12345675",
-                     *           "batch_id": "BT8412E61C1E558F5B8F61",
+                     *           "batch_id": "BT0EF55D2E0E744A6201E2",
                      *           "total_products": 3,
                      *           "processing_status": "completed",
-                     *           "created_at": "2026-12-07T13:33:20.973Z"
+                     *           "created_at": "2026-12-07T13:57:17.339Z"
                      *         }
                      *       ],
                      *       "meta": {
@@ -19817,7 +19862,7 @@ export interface operations {
                      *       "message": "Manifest queued for processing.",
                      *       "data": {
                      *         "manifest_id": "MAN-2026-0042",
-                     *         "batch_id": "BT451829BFCFC5898C78C2",
+                     *         "batch_id": "BTE48E0940EF7611CA5B87",
                      *         "total_products": 2,
                      *         "processing_status": "pending"
                      *       }
@@ -20146,7 +20191,7 @@ export interface operations {
                      *       "data": {
                      *         "manifest": {
                      *           "manifest_id": "MAN-2026-0042",
-                     *           "batch_id": "BT451829BFCFC5898C78C2",
+                     *           "batch_id": "BTE48E0940EF7611CA5B87",
                      *           "status": "completed",
                      *           "progress": 100,
                      *           "summary": {
@@ -20161,39 +20206,26 @@ export interface operations {
                      *               "products": 0,
                      *               "total": 0,
                      *               "by_rule": {}
+                     *             },
+                     *             "amount_to_pay_ars": null,
+                     *             "exchange_rate": null,
+                     *             "pesos_pending": {
+                     *               "date": "2026-12-04",
+                     *               "reason": "Waiting for the exchange rate of 2026-12-04 (Banco Nación selling rate, the business day before processing): set it with PUT /v1/admin/exchange-rates/2026-12-04.",
+                     *               "cause": "No exchange rate is stored for 2026-12-04."
                      *             }
                      *           },
                      *           "mawb_number": "MAN-2026-0042",
                      *           "closed_at": null,
-                     *           "created_at": "2026-12-07T13:33:29.068Z",
-                     *           "updated_at": "2026-12-07T13:33:29.599Z",
+                     *           "created_at": "2026-12-07T13:57:26.133Z",
+                     *           "updated_at": "2026-12-07T13:57:26.852Z",
                      *           "processing_status": "completed"
                      *         },
                      *         "products": [
                      *           {
-                     *             "awb_number": "AWB0000102",
-                     *             "tracking_number": null,
-                     *             "item_key": "19a452ea39c62ba017f934f945b5c1fdfae62c738a3a58c5f0fc4de80803b8bb",
-                     *             "consignee": "Juan Gómez",
-                     *             "product_description": "Funda de celular",
-                     *             "quantity": 2,
-                     *             "fob_value": 13,
-                     *             "country_of_manufacture": "CN",
-                     *             "ncm_code": "3926.90.90",
-                     *             "regime": "P",
-                     *             "cif_value": 15.63,
-                     *             "ddp_value": 18.91,
-                     *             "customs_duty": 0,
-                     *             "customs_channel": "V",
-                     *             "quota": {
-                     *               "tax_id": "20123456786",
-                     *               "quota": 3
-                     *             }
-                     *           },
-                     *           {
                      *             "awb_number": "AWB0000101",
                      *             "tracking_number": null,
-                     *             "item_key": "3930549278b1789884b1fde191fe2fa2daad1c2e3982324a4e5e5ab425ad5fbc",
+                     *             "item_key": "74e612a1d5d0b2b4adaaca521ab3d021066f96843b5cf11f2b913f250739cf89",
                      *             "consignee": "Lucía Fernández",
                      *             "product_description": "Zapatillas de running",
                      *             "quantity": 1,
@@ -20207,6 +20239,26 @@ export interface operations {
                      *             "customs_channel": "V",
                      *             "quota": {
                      *               "tax_id": "27234567891",
+                     *               "quota": 3
+                     *             }
+                     *           },
+                     *           {
+                     *             "awb_number": "AWB0000102",
+                     *             "tracking_number": null,
+                     *             "item_key": "d33355fa8d6c61ca2d45aa634581f2227baaac615cca76664c22b0728d57be77",
+                     *             "consignee": "Juan Gómez",
+                     *             "product_description": "Funda de celular",
+                     *             "quantity": 2,
+                     *             "fob_value": 13,
+                     *             "country_of_manufacture": "CN",
+                     *             "ncm_code": "3926.90.90",
+                     *             "regime": "P",
+                     *             "cif_value": 15.63,
+                     *             "ddp_value": 18.91,
+                     *             "customs_duty": 0,
+                     *             "customs_channel": "V",
+                     *             "quota": {
+                     *               "tax_id": "20123456786",
                      *               "quota": 3
                      *             }
                      *           }
@@ -20571,17 +20623,17 @@ export interface operations {
                      *         "flights": [
                      *           {
                      *             "mawb_number": "176-12345675",
-                     *             "oldest_at": "2026-12-07T13:33:20.973Z",
+                     *             "oldest_at": "2026-12-07T13:57:17.339Z",
                      *             "products_awaiting": 1,
                      *             "at_stake": 4.77,
                      *             "risk_flags": 0,
                      *             "batches": [
                      *               {
-                     *                 "batch_id": "BT8412E61C1E558F5B8F61",
+                     *                 "batch_id": "BT0EF55D2E0E744A6201E2",
                      *                 "manifest_number": "176-12345675",
                      *                 "account_id": 2,
                      *                 "account_name": "Andes Courier SA",
-                     *                 "created_at": "2026-12-07T13:33:20.973Z",
+                     *                 "created_at": "2026-12-07T13:57:17.339Z",
                      *                 "products": 3,
                      *                 "products_awaiting": 1,
                      *                 "at_stake": 4.77,
@@ -20594,7 +20646,7 @@ export interface operations {
                      *         ]
                      *       },
                      *       "meta": {
-                     *         "since": "2026-09-08T13:33:26.221Z",
+                     *         "since": "2026-09-08T13:57:22.852Z",
                      *         "per_page": 20,
                      *         "cursor": null,
                      *         "next_cursor": null
@@ -20895,7 +20947,7 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "manifest_id": "176-12345675",
-                     *           "batch_id": "BT8412E61C1E558F5B8F61",
+                     *           "batch_id": "BT0EF55D2E0E744A6201E2",
                      *           "status": "completed",
                      *           "progress": 100,
                      *           "summary": {
@@ -20910,12 +20962,19 @@ export interface operations {
                      *               "products": 0,
                      *               "total": 0,
                      *               "by_rule": {}
+                     *             },
+                     *             "amount_to_pay_ars": null,
+                     *             "exchange_rate": null,
+                     *             "pesos_pending": {
+                     *               "date": "2026-12-04",
+                     *               "reason": "Waiting for the exchange rate of 2026-12-04 (Banco Nación selling rate, the business day before processing): set it with PUT /v1/admin/exchange-rates/2026-12-04.",
+                     *               "cause": "No exchange rate is stored for 2026-12-04."
                      *             }
                      *           },
                      *           "mawb_number": "176-12345675",
                      *           "closed_at": null,
-                     *           "created_at": "2026-12-07T13:33:20.973Z",
-                     *           "updated_at": "2026-12-07T13:33:26.102Z",
+                     *           "created_at": "2026-12-07T13:57:17.339Z",
+                     *           "updated_at": "2026-12-07T13:57:22.692Z",
                      *           "account_id": 2,
                      *           "account_name": "Andes Courier SA",
                      *           "reviewed": 0
@@ -21234,11 +21293,11 @@ export interface operations {
                      *               "value": "AWB0000001",
                      *               "account_id": 2,
                      *               "account_name": "Andes Courier SA",
-                     *               "batch_id": "BT8412E61C1E558F5B8F61",
+                     *               "batch_id": "BT0EF55D2E0E744A6201E2",
                      *               "manifest_number": "176-12345675",
                      *               "awb_number": "AWB0000001",
                      *               "item_key": "line-1",
-                     *               "link": "/console/manifests/BT8412E61C1E558F5B8F61?awb=AWB0000001"
+                     *               "link": "/console/manifests/BT0EF55D2E0E744A6201E2?awb=AWB0000001"
                      *             }
                      *           ],
                      *           "more": false,
@@ -21730,6 +21789,14 @@ export interface operations {
                      *             },
                      *             "verified": false
                      *           },
+                     *           "fob_value_ars": null,
+                     *           "cif_value_ars": null,
+                     *           "customs_duty_ars": null,
+                     *           "statistics_fee_ars": null,
+                     *           "vat_ars": null,
+                     *           "ddp_value_ars": null,
+                     *           "amount_to_pay_ars": null,
+                     *           "exchange_rate": null,
                      *           "review_causes": [
                      *             "channel_a",
                      *             "low_confidence"
@@ -21743,7 +21810,7 @@ export interface operations {
                      *         "next_cursor": null,
                      *         "review_threshold": 0.8,
                      *         "products_awaiting": 1,
-                     *         "batch_id": "BT8412E61C1E558F5B8F61",
+                     *         "batch_id": "BT0EF55D2E0E744A6201E2",
                      *         "manifest_number": "176-12345675",
                      *         "closed_at": null,
                      *         "account_id": 2,
@@ -22151,7 +22218,7 @@ export interface operations {
                      *       "success": true,
                      *       "message": "NCM of line-1 set to 6109.10.00; its shipment was computed again.",
                      *       "data": {
-                     *         "batch_id": "BT8412E61C1E558F5B8F61",
+                     *         "batch_id": "BT0EF55D2E0E744A6201E2",
                      *         "manifest_number": "176-12345675",
                      *         "awb_number": "AWB0000001",
                      *         "item_key": "line-1",
@@ -22232,13 +22299,21 @@ export interface operations {
                      *             },
                      *             "verified": false
                      *           },
+                     *           "fob_value_ars": null,
+                     *           "cif_value_ars": null,
+                     *           "customs_duty_ars": null,
+                     *           "statistics_fee_ars": null,
+                     *           "vat_ars": null,
+                     *           "ddp_value_ars": null,
+                     *           "amount_to_pay_ars": null,
+                     *           "exchange_rate": null,
                      *           "review": {
                      *             "revision": 2,
                      *             "ncm_code_before": "6109.10.00",
                      *             "ncm_code": "6109.10.00",
                      *             "reason": "Knitted cotton t-shirt: 6109.10.00, as declared",
                      *             "decided_by": "Despachante Uno token",
-                     *             "decided_at": "2026-12-07T13:33:26.756Z"
+                     *             "decided_at": "2026-12-07T13:57:23.396Z"
                      *           }
                      *         },
                      *         "summary": {
@@ -22751,7 +22826,7 @@ export interface operations {
                      *         "cursor": null,
                      *         "next_cursor": null,
                      *         "groups": 1,
-                     *         "batch_id": "BT8412E61C1E558F5B8F61",
+                     *         "batch_id": "BT0EF55D2E0E744A6201E2",
                      *         "manifest_number": "176-12345675",
                      *         "closed_at": null,
                      *         "account_id": 2,
@@ -23088,7 +23163,7 @@ export interface operations {
                      *       "success": true,
                      *       "message": "NCM 6109.10.00 decided for 1 products of 1 AWBs; their shipments were computed again.",
                      *       "data": {
-                     *         "batch_id": "BT8412E61C1E558F5B8F61",
+                     *         "batch_id": "BT0EF55D2E0E744A6201E2",
                      *         "manifest_number": "176-12345675",
                      *         "group_id": "10f0ac509c301622",
                      *         "revision": 1,
@@ -23505,7 +23580,7 @@ export interface operations {
                      *           "ncm_code": "6109.10.00",
                      *           "reason": "Knitted cotton t-shirt: 6109.10.00, as declared",
                      *           "decided_by": "Despachante Uno token",
-                     *           "decided_at": "2026-12-07T13:33:26.756Z",
+                     *           "decided_at": "2026-12-07T13:57:23.396Z",
                      *           "awb_number": "AWB0000001",
                      *           "item_key": "line-1",
                      *           "customs_duty_before": 0,
@@ -23519,7 +23594,7 @@ export interface operations {
                      *           "ncm_code": "6109.10.00",
                      *           "reason": "The invoice shows a knitted cotton t-shirt",
                      *           "decided_by": "Despachante Uno token",
-                     *           "decided_at": "2026-12-07T13:33:26.622Z",
+                     *           "decided_at": "2026-12-07T13:57:23.253Z",
                      *           "awb_number": "AWB0000003",
                      *           "item_key": "line-3",
                      *           "customs_duty_before": 0,
@@ -23828,11 +23903,11 @@ export interface operations {
                      *             "account_id": 2,
                      *             "batches": [
                      *               {
-                     *                 "batch_id": "BT8412E61C1E558F5B8F61",
+                     *                 "batch_id": "BT0EF55D2E0E744A6201E2",
                      *                 "manifest_number": "176-12345675",
                      *                 "status": "completed",
                      *                 "closed_at": null,
-                     *                 "created_at": "2026-12-07T13:33:20.973Z"
+                     *                 "created_at": "2026-12-07T13:57:17.339Z"
                      *               }
                      *             ]
                      *           }
@@ -24713,7 +24788,7 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "id": 1,
-                     *           "endpoint_url": "http://127.0.0.1:46163/hooks",
+                     *           "endpoint_url": "http://127.0.0.1:42533/hooks",
                      *           "events": [
                      *             "manifest.processed",
                      *             "manifest.processing_failed",
@@ -24727,8 +24802,8 @@ export interface operations {
                      *           "disabled_reason": null,
                      *           "last_delivery_at": null,
                      *           "last_success_at": null,
-                     *           "created_at": "2026-12-07T13:33:28.218Z",
-                     *           "updated_at": "2026-12-07T13:33:28.218Z",
+                     *           "created_at": "2026-12-07T13:57:25.288Z",
+                     *           "updated_at": "2026-12-07T13:57:25.288Z",
                      *           "created_by": {
                      *             "token_id": 2,
                      *             "name": "Andes Courier SA token"
@@ -24969,7 +25044,7 @@ export interface operations {
                      *       "message": "Subscription created.",
                      *       "data": {
                      *         "id": 1,
-                     *         "endpoint_url": "http://127.0.0.1:46163/hooks",
+                     *         "endpoint_url": "http://127.0.0.1:42533/hooks",
                      *         "events": [
                      *           "manifest.processed",
                      *           "manifest.processing_failed",
@@ -24983,14 +25058,14 @@ export interface operations {
                      *         "disabled_reason": null,
                      *         "last_delivery_at": null,
                      *         "last_success_at": null,
-                     *         "created_at": "2026-12-07T13:33:28.218Z",
-                     *         "updated_at": "2026-12-07T13:33:28.218Z",
+                     *         "created_at": "2026-12-07T13:57:25.288Z",
+                     *         "updated_at": "2026-12-07T13:57:25.288Z",
                      *         "created_by": {
                      *           "token_id": 2,
                      *           "name": "Andes Courier SA token"
                      *         },
-                     *         "hmac_secret": "whsec_SeY6rWOK7VsRlgp0AZQy0LTOwnfc+O1TpOfLqupsqwY=",
-                     *         "standard_webhooks_secret": "whsec_SeY6rWOK7VsRlgp0AZQy0LTOwnfc+O1TpOfLqupsqwY="
+                     *         "hmac_secret": "whsec_4H2ruj10YNjUwTiydWvQB6RKSqPUeF/c+OYNPI/gRIQ=",
+                     *         "standard_webhooks_secret": "whsec_4H2ruj10YNjUwTiydWvQB6RKSqPUeF/c+OYNPI/gRIQ="
                      *       },
                      *       "important": "Store the secret now: it is shown only once. It signs both X-Service-Signature and webhook-signature; a Standard Webhooks library takes it as it is."
                      *     }
@@ -25311,7 +25386,7 @@ export interface operations {
                      *       "success": true,
                      *       "data": {
                      *         "id": 1,
-                     *         "endpoint_url": "http://127.0.0.1:46163/hooks",
+                     *         "endpoint_url": "http://127.0.0.1:42533/hooks",
                      *         "events": [
                      *           "manifest.processed",
                      *           "manifest.processing_failed",
@@ -25325,8 +25400,8 @@ export interface operations {
                      *         "disabled_reason": null,
                      *         "last_delivery_at": null,
                      *         "last_success_at": null,
-                     *         "created_at": "2026-12-07T13:33:28.218Z",
-                     *         "updated_at": "2026-12-07T13:33:28.218Z",
+                     *         "created_at": "2026-12-07T13:57:25.288Z",
+                     *         "updated_at": "2026-12-07T13:57:25.288Z",
                      *         "created_by": {
                      *           "token_id": 2,
                      *           "name": "Andes Courier SA token"
@@ -25591,7 +25666,7 @@ export interface operations {
                      *       "message": "Subscription updated.",
                      *       "data": {
                      *         "id": 1,
-                     *         "endpoint_url": "http://127.0.0.1:46163/hooks",
+                     *         "endpoint_url": "http://127.0.0.1:42533/hooks",
                      *         "events": [
                      *           "manifest.processed",
                      *           "manifest.processing_failed",
@@ -25599,7 +25674,7 @@ export interface operations {
                      *         ],
                      *         "active": true,
                      *         "health_status": "healthy",
-                     *         "updated_at": "2026-12-07T13:33:28.331Z"
+                     *         "updated_at": "2026-12-07T13:57:25.405Z"
                      *       }
                      *     }
                      */
@@ -26576,20 +26651,20 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "id": 1,
-                     *           "event_id": "evt_3ec342fd-c07c-48f7-92ba-6900f423d358",
+                     *           "event_id": "evt_8f9f69c1-6166-4375-8ceb-869b1ffb7081",
                      *           "event_type": "document.approved",
                      *           "state": "retrying",
                      *           "attempts": [
                      *             {
                      *               "status_code": 503,
                      *               "response_time_ms": 1,
-                     *               "attempted_at": "2026-12-07T13:33:28.534Z",
+                     *               "attempted_at": "2026-12-07T13:57:25.571Z",
                      *               "error": "HTTP 503"
                      *             }
                      *           ],
-                     *           "next_attempt_at": "2026-12-07T13:34:28.535Z",
-                     *           "created_at": "2026-12-07T13:33:28.471Z",
-                     *           "updated_at": "2026-12-07T13:33:28.534Z"
+                     *           "next_attempt_at": "2026-12-07T13:58:25.573Z",
+                     *           "created_at": "2026-12-07T13:57:25.519Z",
+                     *           "updated_at": "2026-12-07T13:57:25.571Z"
                      *         }
                      *       ],
                      *       "meta": {
@@ -26889,26 +26964,26 @@ export interface operations {
                      *       "message": "Delivered.",
                      *       "data": {
                      *         "id": 1,
-                     *         "event_id": "evt_3ec342fd-c07c-48f7-92ba-6900f423d358",
+                     *         "event_id": "evt_8f9f69c1-6166-4375-8ceb-869b1ffb7081",
                      *         "event_type": "document.approved",
                      *         "state": "delivered",
                      *         "attempts": [
                      *           {
                      *             "status_code": 503,
                      *             "response_time_ms": 1,
-                     *             "attempted_at": "2026-12-07T13:33:28.534Z",
+                     *             "attempted_at": "2026-12-07T13:57:25.571Z",
                      *             "error": "HTTP 503"
                      *           },
                      *           {
                      *             "status_code": 200,
-                     *             "response_time_ms": 3,
-                     *             "attempted_at": "2026-12-07T13:33:28.675Z",
+                     *             "response_time_ms": 1,
+                     *             "attempted_at": "2026-12-07T13:57:25.727Z",
                      *             "error": null
                      *           }
                      *         ],
                      *         "next_attempt_at": null,
-                     *         "created_at": "2026-12-07T13:33:28.471Z",
-                     *         "updated_at": "2026-12-07T13:33:28.675Z"
+                     *         "created_at": "2026-12-07T13:57:25.519Z",
+                     *         "updated_at": "2026-12-07T13:57:25.727Z"
                      *       }
                      *     }
                      */
@@ -27598,9 +27673,9 @@ export interface operations {
                      *       "message": "Secret rotated.",
                      *       "data": {
                      *         "id": 1,
-                     *         "hmac_secret": "whsec_QEND28XzKeidKuszC4F4I4rjX/ebfa8IE1DAFSqvu6E=",
-                     *         "standard_webhooks_secret": "whsec_QEND28XzKeidKuszC4F4I4rjX/ebfa8IE1DAFSqvu6E=",
-                     *         "previous_secret_expires_at": "2026-12-08T13:33:28.786Z"
+                     *         "hmac_secret": "whsec_04m2nsk6jOE65JzbRzAOiANQ2JPZbdsLqBC4Psga8cM=",
+                     *         "standard_webhooks_secret": "whsec_04m2nsk6jOE65JzbRzAOiANQ2JPZbdsLqBC4Psga8cM=",
+                     *         "previous_secret_expires_at": "2026-12-08T13:57:25.827Z"
                      *       },
                      *       "important": "Store the new secret now: it is shown only once. It signs X-Service-Signature and webhook-signature from now on; until previous_secret_expires_at the old secret signs too (X-Service-Previous-Signature, and a second webhook-signature), so switch your receiver within that time."
                      *     }
@@ -27917,12 +27992,12 @@ export interface operations {
                      *       "success": true,
                      *       "data": [
                      *         {
-                     *           "id": "evt_ff44eaa14909157a36769e7bc15182cd",
+                     *           "id": "evt_da10ce16dc89ee5e219b2e13c5dd48d0",
                      *           "type": "manifest.processed",
-                     *           "created_at": "2026-12-07T13:33:23.961Z",
+                     *           "created_at": "2026-12-07T13:57:20.449Z",
                      *           "data": {
                      *             "manifest_number": "176-12345675",
-                     *             "batch_id": "BT8412E61C1E558F5B8F61",
+                     *             "batch_id": "BT0EF55D2E0E744A6201E2",
                      *             "mawb_number": "176-12345675",
                      *             "summary": {
                      *               "total_awbs": 3,
@@ -27938,17 +28013,24 @@ export interface operations {
                      *                 "products": 0,
                      *                 "total": 0,
                      *                 "by_rule": {}
+                     *               },
+                     *               "amount_to_pay_ars": null,
+                     *               "exchange_rate": null,
+                     *               "pesos_pending": {
+                     *                 "date": "2026-12-04",
+                     *                 "reason": "Waiting for the exchange rate of 2026-12-04 (Banco Nación selling rate, the business day before processing): set it with PUT /v1/admin/exchange-rates/2026-12-04.",
+                     *                 "cause": "No exchange rate is stored for 2026-12-04."
                      *               }
                      *             }
                      *           }
                      *         },
                      *         {
-                     *           "id": "evt_b6621c3df7b7dc1c9286d47daa4aec30",
+                     *           "id": "evt_6939bbf28097ba543613247d63f1396a",
                      *           "type": "manifest.processed",
-                     *           "created_at": "2026-12-07T13:33:25.897Z",
+                     *           "created_at": "2026-12-07T13:57:22.451Z",
                      *           "data": {
                      *             "manifest_number": "176-12345675",
-                     *             "batch_id": "BT8412E61C1E558F5B8F61",
+                     *             "batch_id": "BT0EF55D2E0E744A6201E2",
                      *             "mawb_number": "176-12345675",
                      *             "summary": {
                      *               "total_awbs": 3,
@@ -27964,14 +28046,21 @@ export interface operations {
                      *                 "products": 0,
                      *                 "total": 0,
                      *                 "by_rule": {}
+                     *               },
+                     *               "amount_to_pay_ars": null,
+                     *               "exchange_rate": null,
+                     *               "pesos_pending": {
+                     *                 "date": "2026-12-04",
+                     *                 "reason": "Waiting for the exchange rate of 2026-12-04 (Banco Nación selling rate, the business day before processing): set it with PUT /v1/admin/exchange-rates/2026-12-04.",
+                     *                 "cause": "No exchange rate is stored for 2026-12-04."
                      *               }
                      *             }
                      *           }
                      *         },
                      *         {
-                     *           "id": "evt_aa359b0d-7769-4955-aa3f-46736d94719c",
+                     *           "id": "evt_1bb45d70-16ef-49f3-8f2a-a7c687e1425d",
                      *           "type": "document.approved",
-                     *           "created_at": "2026-12-07T13:33:27.630Z",
+                     *           "created_at": "2026-12-07T13:57:24.792Z",
                      *           "data": {
                      *             "id": 1,
                      *             "account_id": 2,
@@ -27985,7 +28074,7 @@ export interface operations {
                      *         }
                      *       ],
                      *       "meta": {
-                     *         "next_cursor": "TWpBeU5pMHhNaTB3TjFReE16b3pNem95T1M0Mk5URmFmR1YyZEY5aFpUWTJORGRrWVdFeVl6VXpaVFJpWXpBeU5ETTFNRFZsTkRsbFlqUmtPUQWqpSvGpF7PmrZpZgFTnDaQ",
+                     *         "next_cursor": "TWpBeU5pMHhNaTB3TjFReE16bzFOem95Tmk0NU1UTmFmR1YyZEY4NE5ETTBORFZqTTJGaFltUmpZbVppTmpFd1pURXlZV1l4WmpFek1XWTROZwqy16pjLvC4KnUVAbu7FiEQ",
                      *         "has_more": false,
                      *         "limit": 50,
                      *         "order": "asc"
@@ -29354,24 +29443,24 @@ export interface operations {
                      *           "currency": "USD",
                      *           "discount": 0
                      *         },
-                     *         "created_at": "2026-12-07T13:33:30.177Z",
+                     *         "created_at": "2026-12-07T13:57:27.421Z",
                      *         "billing_address": null,
                      *         "shipments": [],
                      *         "timeline": [
                      *           {
                      *             "event": "order_created",
-                     *             "timestamp": "2026-12-07T13:33:30.177Z",
+                     *             "timestamp": "2026-12-07T13:57:27.421Z",
                      *             "description": "Order received from the web store."
                      *           },
                      *           {
                      *             "event": "payment_received",
-                     *             "timestamp": "2026-12-07T13:33:30.177Z",
+                     *             "timestamp": "2026-12-07T13:57:27.421Z",
                      *             "description": "Payment of 44.25 USD received."
                      *           }
                      *         ],
                      *         "notes": null,
                      *         "cancelled_at": null,
-                     *         "updated_at": "2026-12-07T13:33:30.177Z"
+                     *         "updated_at": "2026-12-07T13:57:27.421Z"
                      *       }
                      *     }
                      */
@@ -29861,24 +29950,24 @@ export interface operations {
                      *           "currency": "USD",
                      *           "discount": 0
                      *         },
-                     *         "created_at": "2026-12-07T13:33:30.177Z",
+                     *         "created_at": "2026-12-07T13:57:27.421Z",
                      *         "billing_address": null,
                      *         "shipments": [],
                      *         "timeline": [
                      *           {
                      *             "event": "order_created",
-                     *             "timestamp": "2026-12-07T13:33:30.177Z",
+                     *             "timestamp": "2026-12-07T13:57:27.421Z",
                      *             "description": "Order received from the web store."
                      *           },
                      *           {
                      *             "event": "payment_received",
-                     *             "timestamp": "2026-12-07T13:33:30.177Z",
+                     *             "timestamp": "2026-12-07T13:57:27.421Z",
                      *             "description": "Payment of 44.25 USD received."
                      *           }
                      *         ],
                      *         "notes": null,
                      *         "cancelled_at": null,
-                     *         "updated_at": "2026-12-07T13:33:30.177Z"
+                     *         "updated_at": "2026-12-07T13:57:27.421Z"
                      *       }
                      *     }
                      */
@@ -30232,7 +30321,7 @@ export interface operations {
                      *         "id": 1,
                      *         "notes": "Gift wrap, please",
                      *         "fulfillment_status": "unfulfilled",
-                     *         "updated_at": "2026-12-07T13:33:30.471Z"
+                     *         "updated_at": "2026-12-07T13:57:27.657Z"
                      *       }
                      *     }
                      */
@@ -30642,7 +30731,7 @@ export interface operations {
                      *         "tracking_number": "DSP00000000018",
                      *         "carrier": "despacho",
                      *         "service": "standard",
-                     *         "label_url": "http://localhost:35715/api/v1/shipping/shipments/1/label",
+                     *         "label_url": "http://localhost:44397/api/v1/shipping/shipments/1/label",
                      *         "estimated_delivery": "2026-12-14",
                      *         "fulfillment_status": "partial",
                      *         "notified_customer": true
@@ -31481,7 +31570,7 @@ export interface operations {
                      *       "data": {
                      *         "order_id": 2,
                      *         "status": "cancelled",
-                     *         "cancelled_at": "2026-12-07T13:33:31.616Z"
+                     *         "cancelled_at": "2026-12-07T13:57:28.785Z"
                      *       }
                      *     }
                      */
@@ -31910,10 +31999,10 @@ export interface operations {
                      *                 "quantity": 2
                      *               }
                      *             ],
-                     *             "label_url": "http://localhost:35715/api/v1/shipping/shipments/1/label",
+                     *             "label_url": "http://localhost:44397/api/v1/shipping/shipments/1/label",
                      *             "estimated_delivery": "2026-12-14",
                      *             "delivered_at": null,
-                     *             "created_at": "2026-12-07T13:33:30.849Z"
+                     *             "created_at": "2026-12-07T13:57:27.962Z"
                      *           }
                      *         ]
                      *       }
@@ -32173,13 +32262,13 @@ export interface operations {
                      *       "success": true,
                      *       "message": "Sync started.",
                      *       "data": {
-                     *         "sync_id": "sync_671885c2-ed01-4ddd-88cd-adcb0fb80661",
+                     *         "sync_id": "sync_d43fd4c3-1b82-47c2-b485-7e8b32c92a1f",
                      *         "status": "processing",
                      *         "channels": [
                      *           "shopify"
                      *         ],
                      *         "since": "2026-12-01T00:00:00.000Z",
-                     *         "started_at": "2026-12-07T13:33:31.905Z"
+                     *         "started_at": "2026-12-07T13:57:29.034Z"
                      *       }
                      *     }
                      */
@@ -32485,12 +32574,12 @@ export interface operations {
                      *       "success": true,
                      *       "data": {
                      *         "last_sync": {
-                     *           "sync_id": "sync_671885c2-ed01-4ddd-88cd-adcb0fb80661",
+                     *           "sync_id": "sync_d43fd4c3-1b82-47c2-b485-7e8b32c92a1f",
                      *           "status": "failed",
                      *           "trigger": "manual",
                      *           "since": "2026-12-01T00:00:00.000Z",
-                     *           "started_at": "2026-12-07T13:33:31.905Z",
-                     *           "completed_at": "2026-12-07T13:33:36.862Z",
+                     *           "started_at": "2026-12-07T13:57:29.034Z",
+                     *           "completed_at": "2026-12-07T13:57:35.158Z",
                      *           "channels": {
                      *             "shopify": {
                      *               "status": "failed",
@@ -32726,7 +32815,7 @@ export interface operations {
                      *           {
                      *             "channel": "shopify",
                      *             "base_url": "https://andes-store.myshopify.com",
-                     *             "updated_at": "2026-12-07T13:33:31.858Z"
+                     *             "updated_at": "2026-12-07T13:57:28.956Z"
                      *           }
                      *         ]
                      *       }
@@ -33790,7 +33879,7 @@ export interface operations {
                      *           "label_url": null,
                      *           "estimated_delivery": null,
                      *           "delivered_at": null,
-                     *           "created_at": "2026-12-07T13:33:31.367Z"
+                     *           "created_at": "2026-12-07T13:57:28.483Z"
                      *         }
                      *       }
                      *     }
@@ -34166,7 +34255,7 @@ export interface operations {
                      *             "carrier": "ups",
                      *             "account_number": "**B2C3",
                      *             "environment": "sandbox",
-                     *             "updated_at": "2026-12-07T13:33:36.991Z"
+                     *             "updated_at": "2026-12-07T13:57:35.324Z"
                      *           }
                      *         ]
                      *       }
@@ -35065,8 +35154,8 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "data": {
-                     *         "quote_id": "qt_a51e87f31047a8fbdc303215100465f9",
-                     *         "valid_until": "2026-12-08T13:33:37.185Z",
+                     *         "quote_id": "qt_ecaf7e783b9a40f5c4e03b6b9ab42150",
+                     *         "valid_until": "2026-12-08T13:57:35.767Z",
                      *         "currency": "USD",
                      *         "rates": [
                      *           {
@@ -35529,7 +35618,7 @@ export interface operations {
                      *             "warehouse_id": 1,
                      *             "warehouse_name": "Depósito Central",
                      *             "low_stock": false,
-                     *             "updated_at": "2026-12-07T13:33:30.038Z"
+                     *             "updated_at": "2026-12-07T13:57:27.270Z"
                      *           }
                      *         ]
                      *       }
@@ -35756,7 +35845,7 @@ export interface operations {
                      *         "warehouse_id": 1,
                      *         "warehouse_name": "Depósito Central",
                      *         "low_stock": false,
-                     *         "updated_at": "2026-12-07T13:33:30.038Z"
+                     *         "updated_at": "2026-12-07T13:57:27.270Z"
                      *       }
                      *     }
                      */
@@ -36088,7 +36177,7 @@ export interface operations {
                      *             "postal_code": "33142",
                      *             "country": "US",
                      *             "phone": "+1 305 555 0100",
-                     *             "updated_at": "2026-12-07T13:33:29.947Z"
+                     *             "updated_at": "2026-12-07T13:57:27.199Z"
                      *           }
                      *         ]
                      *       }
@@ -36325,7 +36414,7 @@ export interface operations {
                      *         "postal_code": "33142",
                      *         "country": "US",
                      *         "phone": "+1 305 555 0100",
-                     *         "updated_at": "2026-12-07T13:33:29.947Z"
+                     *         "updated_at": "2026-12-07T13:57:27.199Z"
                      *       }
                      *     }
                      */
