@@ -25,6 +25,17 @@ export interface AlarmFigures {
   areas: number;
 }
 
+/** The figures from a synth's alarm and composite names (a rollback alarm's name ends `-live-errors`, an area's composite `-area-<area>`). */
+export function alarmFigures(alarmNames: readonly string[], compositeNames: readonly string[]): AlarmFigures {
+  const rollback = alarmNames.filter((a) => a.endsWith('-live-errors')).length;
+  return {
+    areaAlarms: alarmNames.length - rollback,
+    rollbackAlarms: rollback,
+    composites: compositeNames.length,
+    areas: compositeNames.filter((c) => /-area-[a-z]+$/.test(c)).length,
+  };
+}
+
 const n = (x: number) => x.toLocaleString('en-US');
 const pct = (x: number) => `${Math.round(x * 100)}%`;
 
@@ -75,13 +86,8 @@ if (process.argv[1] && import.meta.url.endsWith(process.argv[1].split('/').pop()
   const { Template } = await import('aws-cdk-lib/assertions');
   const built = stageApp('prod', { nag: false });
   const resources = [built.api, ...Object.values(built.api.routeStacks), built.data].flatMap((s) => Object.values(Template.fromStack(s).toJSON().Resources as Record<string, { Type: string; Properties: any }>));
-  const alarms = resources.filter((r) => r.Type === 'AWS::CloudWatch::Alarm').map((r) => String(r.Properties.AlarmName));
-  const figures: AlarmFigures = {
-    areaAlarms: alarms.filter((a) => !a.endsWith('-live-errors')).length,
-    rollbackAlarms: alarms.filter((a) => a.endsWith('-live-errors')).length,
-    composites: resources.filter((r) => r.Type === 'AWS::CloudWatch::CompositeAlarm').length,
-    areas: resources.filter((r) => r.Type === 'AWS::CloudWatch::CompositeAlarm' && /-area-[a-z]+$/.test(String(r.Properties.AlarmName))).length,
-  };
+  const names = (type: string) => resources.filter((r) => r.Type === type).map((r) => String(r.Properties.AlarmName));
+  const figures = alarmFigures(names('AWS::CloudWatch::Alarm'), names('AWS::CloudWatch::CompositeAlarm'));
   writeFileSync(operatingDoc, operatingDocText(figures));
   console.log(`docs/operators/operating.md: ${JSON.stringify(figures)}`);
 }

@@ -13,7 +13,7 @@ import { nagFindings } from '#lib/nag';
 import { alarmTopic } from '#lib/observability';
 import { parseTracing, resolveStageConfig, stageSettings } from '#lib/stage';
 import { referenceProd, stageApp } from '#support/cdk';
-import { operatingDoc, operatingDocText } from '#scripts/generate-operating-doc';
+import { alarmFigures, operatingDoc, operatingDocText } from '#scripts/generate-operating-doc';
 
 /**
  * The stage's alarms, topic and dashboard are generated from the catalog: these tests read the
@@ -194,14 +194,7 @@ describe('areas: one composite alarm each notifies', { timeout: 60_000 }, () => 
   });
 
   it("keeps operating.md's alarms table and figures true to the thresholds and this synth (rewritten here when stale: commit it)", () => {
-    const alarms = Object.keys(alarmsOf(prod));
-    const composites = Object.keys(compositesOf(prod));
-    const fresh = operatingDocText({
-      areaAlarms: alarms.filter((a) => !a.endsWith('-live-errors')).length,
-      rollbackAlarms: alarms.filter((a) => a.endsWith('-live-errors')).length,
-      composites: composites.length,
-      areas: composites.filter((c) => /-area-[a-z]+$/.test(c)).length,
-    });
+    const fresh = operatingDocText(alarmFigures(Object.keys(alarmsOf(prod)), Object.keys(compositesOf(prod))));
     const stale = readFileSync(operatingDoc, 'utf8') !== fresh;
     if (stale) writeFileSync(operatingDoc, fresh);
     expect(stale, 'docs/operators/operating.md had a stale alarms section: the test has rewritten it (npm run docs:operating); commit it').toBe(false);

@@ -12,6 +12,7 @@
  *
  * Pure: no clock, no I/O.
  */
+import { DATE, argentineDay, isCalendarDate } from './argentine-calendar';
 import { divRound, formatDec, parseDec, toCents, toCentsExact, toNumber, type Cents, type Dec } from './money';
 
 /** What a rate says: ARS per USD, as the exact decimal text (e.g. '1370.5'). */
@@ -35,21 +36,10 @@ export interface ExchangeRates {
   rateFor(date: string): Promise<RateAnswer>;
 }
 
-const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+export { isCalendarDate };
 
-/** True for a real calendar date written YYYY-MM-DD ('2025-02-30' is not). */
-export function isCalendarDate(s: string): boolean {
-  const m = DATE.exec(s);
-  if (!m) return false;
-  return new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]))).toISOString().slice(0, 10) === s;
-}
-
-/** The calendar date in Argentina (UTC-3 all year) of an instant. '2025-03-10T02:00:00Z' -> '2025-03-09'. */
-export function argentineDateOf(at: Date | string): string {
-  const t = typeof at === 'string' ? Date.parse(at) : at.getTime();
-  if (!Number.isFinite(t)) throw new RangeError(`not a date: ${String(at)}`);
-  return new Date(t - 3 * 3600_000).toISOString().slice(0, 10);
-}
+/** The calendar date in Argentina of an instant (argentine-calendar.ts). '2025-03-10T02:00:00Z' -> '2025-03-09'. */
+export const argentineDateOf = argentineDay;
 
 /** Holidays on the same day every year (MM-DD): the national holidays that never move. */
 export const fixedHolidays: readonly string[] = ['01-01', '03-24', '04-02', '05-01', '05-25', '06-20', '07-09', '12-08', '12-25'];

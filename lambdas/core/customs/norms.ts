@@ -11,6 +11,8 @@
  * docs/spec/customs-ar.md cites each, for brokers and partners.
  */
 
+import { isCalendarDate } from './argentine-calendar';
+
 export interface Norm {
   /** As the service names it: 'Decreto 1065/2024', 'RG ARCA 5608/2024'. */
   readonly norm: string;
@@ -70,7 +72,6 @@ export function cite(norm: Norm, article: string, gives: readonly string[], arti
   return { ...norm, article, article_confirmed, gives };
 }
 
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 /**
  * The day a row takes effect under the norms it cites: the latest of their in-force dates. Throws
@@ -80,7 +81,7 @@ export function inForceFrom(cited: readonly Norm[], where: string): string {
   if (cited.length === 0) throw new RangeError(`${where}: cites no norm`);
   let latest = '';
   for (const n of cited) {
-    if (!DATE.test(n.published) || !DATE.test(n.in_force_from)) throw new RangeError(`${where}: ${n.norm} has a malformed date`);
+    if (!isCalendarDate(n.published) || !isCalendarDate(n.in_force_from)) throw new RangeError(`${where}: ${n.norm} has a malformed date`);
     if (n.in_force_from < n.published) throw new RangeError(`${where}: ${n.norm} is in force before its publication`);
     if (n.in_force_from > latest) latest = n.in_force_from;
   }

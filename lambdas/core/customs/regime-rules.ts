@@ -10,6 +10,7 @@
  * first entry (2024-12-02, RG ARCA 5608/2024) the service carries no rules: the earlier courier
  * regime (USD 1,000 per flight, RG 5260/2022) is not modelled, and a date before it is refused.
  */
+import { DATE, argentineDay, isCalendarDate } from './argentine-calendar';
 import { cite, norms, type NormCitation } from './norms';
 
 export interface RegimeRules {
@@ -62,23 +63,8 @@ export const regimeRulesTable: readonly RegimeRules[] = [
   },
 ];
 
-const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-
-function isCalendarDate(s: string): boolean {
-  const m = DATE.exec(s);
-  if (!m) return false;
-  return new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]))).toISOString().slice(0, 10) === s;
-}
-
-/**
- * The calendar date in Argentina (UTC-3 all year, no daylight saving) of an instant: rules and the
- * quota year are read on Argentine dates. `2026-01-01T02:00:00Z` -> `2025-12-31`.
- */
-export function argentineDay(at: Date | string): string {
-  const t = typeof at === 'string' ? Date.parse(at) : at.getTime();
-  if (!Number.isFinite(t)) throw new RangeError(`not a date: ${String(at)}`);
-  return new Date(t - 3 * 3600_000).toISOString().slice(0, 10);
-}
+/** Rules and the quota year are read on Argentine dates (argentine-calendar.ts). */
+export { argentineDay };
 
 /** The calendar year (in Argentina) a personal shipment handled at `at` counts against. */
 export function quotaYear(at: Date | string): number {

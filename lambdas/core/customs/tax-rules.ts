@@ -13,6 +13,7 @@
  * the date of entry into force; `effective_from` is the latest of those in-force dates. Before the
  * first entry (2024-12-02) the service carries no rules and refuses the date.
  */
+import { DATE, argentineDay, isCalendarDate } from './argentine-calendar';
 import { cite, norms, type NormCitation } from './norms';
 
 export type TaxRules = {
@@ -90,15 +91,6 @@ export const taxRulesTable: readonly TaxRules[] = [
   },
 ];
 
-const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-
-function isCalendarDate(s: string): boolean {
-  const m = DATE.exec(s);
-  if (!m) return false;
-  const d = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
-  return d.toISOString().slice(0, 10) === s;
-}
-
 function checkSetting(key: keyof TaxRuleSettings, value: unknown, where: string): void {
   if (value === undefined && key === 'min_chargeable_kg') return;
   if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
@@ -114,15 +106,8 @@ function checkEntry(entry: TaxRules): void {
   for (const key of settingKeys) checkSetting(key, entry[key], where);
 }
 
-/**
- * The calendar date in Argentina (UTC-3 all year; no daylight saving since 2009) of an instant:
- * the date to look the rules up with. '2024-12-03T02:00:00Z' -> '2024-12-02'.
- */
-export function argentineDate(at: Date | string): string {
-  const t = typeof at === 'string' ? Date.parse(at) : at.getTime();
-  if (!Number.isFinite(t)) throw new RangeError(`not a date: ${String(at)}`);
-  return new Date(t - 3 * 3600_000).toISOString().slice(0, 10);
-}
+/** The date to look the rules up with: the Argentine date of an instant (argentine-calendar.ts). '2024-12-03T02:00:00Z' -> '2024-12-02'. */
+export const argentineDate = argentineDay;
 
 /**
  * The rules in force on `date` (YYYY-MM-DD, Argentine calendar; or an instant, read as its Argentine
