@@ -4,8 +4,11 @@
  *
  * - an index row per order in the account's partition (`ORDERIDX#<account>`, sorted by creation):
  *   the few fields the list filters on, so a list reads small rows, consistently;
- * - the account's order meta (`ORDERMETA#<account>`): `version`, bumped after every change an
- *   index row shows, so a cached index knows when it is stale;
+ * - the account's order meta (`ORDERMETA#<account>`): `version`, taken (incremented) by every
+ *   change an index row shows before it is written, so a cached index knows when it is stale;
+ * - a change item per version (`ORDERCHG#<account>`, kept a day): the index row as that change
+ *   left it, written in the change's transaction, so a cached index is brought up to date by
+ *   reading the changes since its version instead of the whole index (services/orders/list.ts);
  * - uniqueness keys: `CHORDER#<account>#<channel>#<channel order id>` (a re-sync never
  *   duplicates) and `ORDERNO#<account>#<number>` (web order numbers);
  * - pointers from a shipment id and from a tracking number to their order.
@@ -32,6 +35,7 @@ import { canonicalChannel, formerCodesOf, isFormerChannel } from '#core/orders/m
 import { orders, type OrderEntityItem } from './orders/order';
 import { orderRows, type OrderRowItem } from './orders/order-row';
 import { orderMetas } from './orders/order-meta';
+import { orderChanges } from './orders/order-change';
 import { orderChannelKeys } from './orders/order-channel-key';
 import { orderNumberKeys } from './orders/order-number-key';
 import { shipmentPointers, type ShipmentPointerItem } from './orders/shipment-pointer';
@@ -85,11 +89,13 @@ export type CreateOutcome = 'created' | 'number_taken' | 'channel_taken';
 
 /** A new order, its index row and its uniqueness keys, all or nothing. */
 export async function insertOrder(order: OrderRecord, keys: { number?: boolean; channel?: boolean }): Promise<CreateOutcome> {
+  const version = await takeVersion(order.accountId, 1);
   const items: TransactItem[] = [
     { Put: orders().create(stored(order)).params() },
     { Put: orderRows().put(rowOf(order)).params() },
+    changeWrite(order.accountId, version, rowOf(order)),
   ];
-  const reasons: (CreateOutcome | 'order')[] = ['order', 'order'];
+  const reasons: (CreateOutcome | 'order')[] = ['order', 'order', 'order'];
   if (keys.number) {
     items.push({ Put: orderNumberKeys().create({ accountId: order.accountId, orderNumber: order.orderNumber.toLowerCase(), orderId: order.id }).params() });
     reasons.push('number_taken');
@@ -105,9 +111,10 @@ export async function insertOrder(order: OrderRecord, keys: { number?: boolean; 
   }
   const failed = await transact(items);
   if (failed === undefined) {
-    await bumpMeta(order.accountId, 1);
+    await countOrders(order.accountId, 1);
     return 'created';
   }
+  await noopChange(order.accountId, version);
   const lost = reasons[failed];
   if (lost === 'order' || lost === 'created') throw new Error(`order ${order.id} already exists`);
   return lost;
@@ -122,15 +129,16 @@ export async function insertOrder(order: OrderRecord, keys: { number?: boolean; 
 export async function replaceOrder(next: OrderRecord, before: OrderRecord, extra: TransactItem[] = []): Promise<boolean> {
   const row = rowOf(next);
   const listed = JSON.stringify(row) !== JSON.stringify(rowOf(before));
+  const listVersion = listed ? await takeVersion(next.accountId, 1) : undefined;
   const items: TransactItem[] = [
     { Put: orderPut(next).where(({ version }, { eq }) => eq(version, before.version)).params<TransactPut>() },
-    ...(listed ? [{ Put: orderRows().put(row).params<TransactPut>() }] : []),
+    ...(listVersion !== undefined ? [{ Put: orderRows().put(row).params<TransactPut>() }, changeWrite(next.accountId, listVersion, row)] : []),
     ...extra,
   ];
   const failed = await transact(items);
+  if (failed !== undefined && listVersion !== undefined) await noopChange(next.accountId, listVersion);
   if (failed === 0) return false;
   if (failed !== undefined) throw new Error(`order ${next.id}: a companion write of the transaction failed its condition (item ${failed})`);
-  if (listed) await bumpMeta(next.accountId, 0);
   return true;
 }
 
@@ -140,11 +148,14 @@ export async function replaceOrder(next: OrderRecord, before: OrderRecord, extra
  */
 export async function loadOrders(accountId: number, list: OrderRecord[]): Promise<void> {
   const requests = (writes: { params<T>(): T }[]) => writes.map((w) => w.params<{ Item: Record<string, unknown> }>().Item);
+  const last = await takeVersion(accountId, list.length);
+  const ttl = changeTtl();
   function* batches() {
-    const writes = list.flatMap((o) =>
+    const writes = list.flatMap((o, k) =>
       requests([
         orderPut(o),
         orderRows().put(rowOf(o)),
+        orderChanges().put({ ...changeOf(accountId, last - list.length + 1 + k, rowOf(o)), ttl }),
         ...(o.channelOrderId ? [orderChannelKeys().put({ accountId: o.accountId, channel: o.channel, channelOrderId: o.channelOrderId, orderId: o.id })] : []),
         ...(o.channel === 'web' ? [orderNumberKeys().put({ accountId: o.accountId, orderNumber: o.orderNumber.toLowerCase(), orderId: o.id })] : []),
       ]),
@@ -152,7 +163,7 @@ export async function loadOrders(accountId: number, list: OrderRecord[]): Promis
     for (let i = 0; i < writes.length; i += 25) yield { RequestItems: { [config.tableName()]: writes.slice(i, i + 25).map((Item) => ({ PutRequest: { Item } })) } };
   }
   await batchWriteAll(batches());
-  await bumpMeta(accountId, list.length);
+  await countOrders(accountId, list.length);
 }
 
 /** Runs a transaction; the index of the item whose condition failed, or undefined. */
@@ -205,8 +216,71 @@ export async function orderMeta(accountId: number): Promise<{ version: number; c
   return { version: meta?.version ?? 0, count: meta?.count ?? 0 };
 }
 
-async function bumpMeta(accountId: number, added: number): Promise<void> {
-  await orderMetas().update({ accountId }).add({ version: 1, count: added }).go({ response: 'none' });
+/**
+ * Takes the next `n` versions of the account's orders (the last one answered): a change's version
+ * is taken before it is written, so a reader that sees the version finds the change item once
+ * the write is done (or a `noop` when it lost its condition).
+ */
+async function takeVersion(accountId: number, n: number): Promise<number> {
+  const res = await orderMetas().update({ accountId }).add({ version: n }).go({ response: 'updated_new' });
+  return Number(res.data.version);
+}
+
+async function countOrders(accountId: number, added: number): Promise<void> {
+  await orderMetas().update({ accountId }).add({ count: added }).go({ response: 'none' });
+}
+
+/** How long a change item is kept: a day (a list's cache reads the whole index again after 12 hours). */
+const changeSeconds = 24 * 3600;
+const changeTtl = () => Math.floor(Date.now() / 1000) + changeSeconds;
+
+const changeOf = (accountId: number, version: number, row: ReturnType<typeof rowOf>) => {
+  const { accountId: _a, idKey: _k, ...fields } = row;
+  return { accountId, version, versionKey: pad(version), ...fields };
+};
+
+function changeWrite(accountId: number, version: number, row: ReturnType<typeof rowOf>): TransactItem {
+  return { Put: orderChanges().put({ ...changeOf(accountId, version, row), ttl: changeTtl() }).params<TransactPut>() };
+}
+
+/** A version whose write lost its condition: said so, so a reader does not wait for it. */
+async function noopChange(accountId: number, version: number): Promise<void> {
+  await orderChanges()
+    .put({ accountId, version, versionKey: pad(version), noop: true, ttl: changeTtl() })
+    .go({ response: 'none' });
+}
+
+/** A change of the index as a reader applies it: the row it left, or none (`noop`). */
+export interface IndexChange {
+  version: number;
+  row?: IndexRow;
+}
+
+/**
+ * The account's changes with versions in [from, to], oldest first, read consistently; at most
+ * `limit` (the caller reads the whole index instead past that).
+ */
+export async function readChanges(accountId: number, from: number, to: number, limit: number): Promise<IndexChange[]> {
+  const found = await orderChanges()
+    .query.byAccount({ accountId })
+    .between({ versionKey: pad(from) }, { versionKey: pad(to) })
+    .go({ pages: 'all', limit, consistent: true, ...read });
+  return found.data.map((c) =>
+    c.noop || c.id === undefined
+      ? { version: c.version }
+      : {
+          version: c.version,
+          row: {
+            id: c.id,
+            orderNumber: c.orderNumber!,
+            status: c.status!,
+            fulfillmentStatus: c.fulfillmentStatus!,
+            channel: canonicalChannel(c.channel!),
+            customerName: c.customerName!,
+            createdAt: c.createdAt!,
+          } as IndexRow,
+        },
+  );
 }
 
 /** Every index row of the account, newest first, read consistently. */

@@ -1,15 +1,19 @@
 /**
  * GET /v1/orders: filters, search and page numbers with an exact `total`, over an account's index
- * rows (one small row per order, read consistently). The rows of an account are cached in the
- * function's memory with the account's order `version`; each request reads that version (one
- * strongly consistent GetItem) and reads the rows again only when it moved, so a change is
- * listed by the very next request while a quiet list costs one GetItem plus the BatchGet of the
- * page's orders. A cache entry also expires after `maxAgeMs`, the bound on how long a writer that
- * died between its order write and its version bump can go unlisted.
+ * rows (one small row per order). The rows of an account are cached in the function's memory with
+ * the account's order `version`; each request reads that version (one strongly consistent
+ * GetItem). When it moved, the request reads the change items since the cached version (each
+ * listed change writes one, under the version it took, in its own transaction) and applies them
+ * in version order, so a change is listed by the very next request and a request reads the
+ * changes since the last one, not the index. The whole index is read only by a function that has
+ * no rows of the account yet, after more than `maxChanges` changes, or after `maxAgeMs` (12 hours:
+ * change items are kept a day). A version seen without its change item (a write in flight) is
+ * looked for again by the next requests, for `pendingMs`: past that its writer died before its
+ * transaction (the change is written with the row, so nothing of it was written).
  */
 import type { Principal } from '#core/auth/principal';
 import { searchable } from '#core/orders/model';
-import { getOrders, orderMeta, readIndex, type IndexRow } from '#infra/entities/orders';
+import { getOrders, orderMeta, readChanges, readIndex, type IndexRow } from '#infra/entities/orders';
 import type { OrderRecord } from '#core/orders/model';
 import { Lru } from '#shared/lru';
 
@@ -24,30 +28,83 @@ export interface ListQuery {
   search?: string;
 }
 
+type Row = IndexRow & { text: string; ms: number };
+
 interface Cached {
+  /** Every change up to this version is applied, except the `pending` ones. */
   version: number;
   loadedAt: number;
-  rows: (IndexRow & { text: string; ms: number })[];
+  /** Newest first, as the list answers. */
+  rows: Row[];
+  /** Versions taken by a write not seen yet (in flight, or its writer died), with when first missed. */
+  pending: Map<number, number>;
 }
 
-const maxAgeMs = 60_000;
+/** What one request reads of the changes at most; past it the whole index is read instead. */
+export const maxChanges = 1_000;
+const maxAgeMs = 12 * 3600_000;
+/** A version missing its change this long belonged to a writer that died before writing (functions stop after 30 s). */
+const pendingMs = 120_000;
+/** Versions taken just before a full read whose writes may land after it: looked for afterwards. */
+const overlap = 100;
 const maxAccounts = 64;
 const cache = new Lru<number, Cached>(maxAccounts);
-const loading = new Map<string, Promise<Cached['rows']>>();
+const loading = new Map<string, Promise<Row[]>>();
 
-async function rowsOf(accountId: number): Promise<Cached['rows']> {
+const toRow = (r: IndexRow): Row => ({ ...r, text: searchable(`${r.orderNumber}\u0000${r.customerName}`), ms: Date.parse(r.createdAt) });
+const newestFirst = (a: Row, b: Row) => b.ms - a.ms || b.id - a.id;
+
+/** Reads the change items in [from, to] into `c`; false when there were too many (read the index). */
+async function applyChanges(accountId: number, c: Cached, from: number, to: number, now: number): Promise<boolean> {
+  const changes = await readChanges(accountId, from, to, maxChanges + 1);
+  if (changes.length > maxChanges) return false;
+  const found = new Set(changes.map((ch) => ch.version));
+  const byId = new Map(c.rows.map((r) => [r.id, r]));
+  for (const ch of changes) {
+    c.pending.delete(ch.version);
+    if (ch.row) byId.set(ch.row.id, toRow(ch.row));
+  }
+  for (let v = Math.max(from, c.version + 1); v <= to; v++) if (!found.has(v)) c.pending.set(v, now);
+  // Its writer died before its transaction (which writes the change with the row): nothing to list.
+  for (const [v, since] of c.pending) if (now - since > pendingMs) c.pending.delete(v);
+  if (changes.some((ch) => ch.row)) c.rows = [...byId.values()].sort(newestFirst);
+  c.version = Math.max(c.version, to);
+  return true;
+}
+
+async function fullRead(accountId: number, version: number, now: number): Promise<Cached> {
+  const rows = (await readIndex(accountId)).map(toRow);
+  const c: Cached = { version, loadedAt: now, rows, pending: new Map() };
+  // Writes that took a version before the read and land after it: their changes are applied (or awaited) too.
+  if (version > 0 && (await applyChanges(accountId, c, Math.max(1, version - overlap + 1), version, now))) return c;
+  return { version, loadedAt: now, rows, pending: new Map() };
+}
+
+async function rowsOf(accountId: number): Promise<Row[]> {
   const { version } = await orderMeta(accountId);
+  const now = Date.now();
   const hit = cache.get(accountId);
-  if (hit && hit.version === version && Date.now() - hit.loadedAt < maxAgeMs) return hit.rows;
-  // Requests that find the same stale version share one read of the rows.
+  if (hit && now - hit.loadedAt < maxAgeMs) {
+    if (hit.version === version && hit.pending.size === 0) return hit.rows;
+    if (version - hit.version <= maxChanges) {
+      const from = Math.min(hit.version + 1, ...hit.pending.keys());
+      const next: Cached = { ...hit, pending: new Map(hit.pending) };
+      if (await applyChanges(accountId, next, from, version, now)) {
+        // A request that read an older version does not put its rows back over newer ones.
+        const current = cache.get(accountId);
+        if (!current || current.version <= next.version) cache.set(accountId, next);
+        return next.rows;
+      }
+    }
+  }
+  // Requests that find the same version to read in full share one read.
   const key = `${accountId}#${version}`;
   let load = loading.get(key);
   if (!load) {
-    load = readIndex(accountId)
-      .then((rows) => {
-        const loaded = rows.map((r) => ({ ...r, text: searchable(`${r.orderNumber}\u0000${r.customerName}`), ms: Date.parse(r.createdAt) }));
-        cache.set(accountId, { version, loadedAt: Date.now(), rows: loaded });
-        return loaded;
+    load = fullRead(accountId, version, now)
+      .then((c) => {
+        cache.set(accountId, c);
+        return c.rows;
       })
       .finally(() => loading.delete(key));
     loading.set(key, load);

@@ -1,0 +1,94 @@
+/**
+ * What a request of GET /v1/orders reads (issue 41 item 4): the account's index once per function,
+ * then only the changes since the version it holds, never the index again for a change. Measured
+ * with DynamoDB's own count of the items and read units (twin/read-meter.ts) on DynamoDB Local.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { useTwin } from '#support/twin';
+import { placeOrder } from '#support/orders';
+import { meterReads, type ReadMeter } from '#twin/read-meter';
+import { seedOrders } from '#twin/seed-orders';
+import { maxChanges } from '#services/orders/list';
+import { orderMetas } from '#infra/entities/orders/order-meta';
+import { orderChanges } from '#infra/entities/orders/order-change';
+import { pad } from '#infra/entities/entity';
+
+const t = useTwin();
+const seeded = 3_000;
+let merchant: { accountId: number; token: string };
+let meter: ReadMeter;
+
+beforeAll(async () => {
+  merchant = await t.account('Many Orders');
+  await seedOrders(merchant.accountId, seeded);
+  meter = meterReads();
+}, 120_000);
+afterAll(() => meter?.stop());
+
+async function list(query = '') {
+  meter.take();
+  const res = await t.call('GET', `/v1/orders${query}`, { token: merchant.token });
+  expect(res.status).toBe(200);
+  const reads = meter.take();
+  return { body: res.body, index: reads.get('ORDERIDX') ?? { items: 0, units: 0 }, changes: reads.get('ORDERCHG') ?? { items: 0, units: 0 } };
+}
+
+describe('the order list reads the changes since its version, not the index again', () => {
+  let fullUnits = 0;
+
+  it('reads the index once, and a list that nothing changed since reads no row', async () => {
+    const first = await list();
+    expect(first.body.data.pagination.total).toBe(seeded);
+    expect(first.index.items).toBe(seeded);
+    fullUnits = first.index.units;
+    const again = await list();
+    expect(again.body.data.pagination.total).toBe(seeded);
+    expect(again.index.items + again.changes.items).toBe(0);
+  });
+
+  it('lists a cancellation and a new order on the very next request, reading one change item each', async () => {
+    const pending = await list('?status=pending&per_page=1');
+    const order = pending.body.data.orders[0];
+    const before = (await list('?status=cancelled')).body.data.pagination.total;
+    expect((await t.call('POST', `/v1/orders/${order.id}/cancel`, { token: merchant.token, body: {} })).status).toBe(200);
+    const cancelled = await list('?status=cancelled');
+    expect(cancelled.body.data.pagination.total).toBe(before + 1);
+    expect(cancelled.index.items).toBe(0);
+    expect(cancelled.changes.items).toBe(1);
+    expect(cancelled.changes.units).toBeLessThan(fullUnits / 100);
+
+    const placed = await placeOrder(t, merchant.token, { customer: { name: 'Ñandú Pérez', email: 'n@example.com', phone: null } });
+    const found = await list('?search=nandu');
+    expect(found.body.data.orders.map((o: { id: number }) => o.id)).toEqual([placed.id]);
+    expect(found.index.items).toBe(0);
+    expect(found.changes.items).toBe(1);
+  });
+
+  it('goes past a version whose writer died before writing, and applies a change that lands late', async () => {
+    const total = (await list()).body.data.pagination.total;
+    const other = (await list('?status=pending&per_page=1')).body.data.orders[0];
+    // A writer takes a version and dies (or is still in flight): no change item under it.
+    const taken = Number((await orderMetas().update({ accountId: merchant.accountId }).add({ version: 1 }).go({ response: 'updated_new' })).data.version);
+    const placed = await placeOrder(t, merchant.token);
+    const after = await list();
+    expect(after.body.data.pagination.total).toBe(total + 1);
+    expect(after.index.items).toBe(0);
+    // Its transaction lands (another order: a write to the placed one would have lost its
+    // condition): the row it wrote, the other order cancelled, is listed by the next request.
+    await orderChanges()
+      .put({ accountId: merchant.accountId, version: taken, versionKey: pad(taken), id: other.id, orderNumber: other.order_number, status: 'cancelled', fulfillmentStatus: other.fulfillment_status, channel: other.channel, customerName: other.customer.name, createdAt: other.created_at, ttl: Math.floor(Date.now() / 1000) + 3600 })
+      .go();
+    const late = await list('?status=cancelled&search=' + encodeURIComponent(other.order_number));
+    expect(late.body.data.orders.map((o: { id: number }) => o.id)).toEqual([other.id]);
+    expect(late.index.items).toBe(0);
+  });
+
+  it(`reads the index again, and lists every order, after more than ${maxChanges} changes`, async () => {
+    const total = (await list()).body.data.pagination.total;
+    await seedOrders(merchant.accountId, maxChanges + 1);
+    const after = await list();
+    expect(after.body.data.pagination.total).toBe(total + maxChanges + 1);
+    expect(after.index.items).toBe(total + maxChanges + 1);
+    expect(after.changes.items).toBeLessThanOrEqual(maxChanges + 1 + 100);
+  });
+});
