@@ -193,9 +193,10 @@ const shellQuote = (s: string) => `'${s.replaceAll("'", `'\\''`)}'`;
  * NodejsFunction's `commandHooks.afterBundling` (bash, run from the project root): esbuild has
  * written `index.meta.json` (bundling `metafile: true`); each worker script whose starter is among
  * its inputs is bundled next to index.mjs with the local esbuild binary, and so is each browser
- * script whose server is among them and each lazy module whose loader is; then the metafile is removed so it does not ship.
+ * script whose server is among them and each lazy module whose loader is; then the metafile is
+ * removed so it does not ship, or moved to `keepMetaAt` (the bundle cache reads its inputs, lib/bundle-cache.ts).
  */
-export function workerBundlingCommands(inputDir: string, outputDir: string): string[] {
+export function workerBundlingCommands(inputDir: string, outputDir: string, keepMetaAt?: string): string[] {
   const meta = shellQuote(`${outputDir}/index.meta.json`);
   const esbuild = shellQuote(`${inputDir}/node_modules/.bin/esbuild`);
   return [
@@ -211,6 +212,6 @@ export function workerBundlingCommands(inputDir: string, outputDir: string): str
       const copy = `cp ${shellQuote(`${cache}/${m.outfile}`)} ${shellQuote(`${cache}/${m.outfile}.map`)} ${shellQuote(outputDir)}`;
       return `if grep -qF ${shellQuote(`"${m.loadedBy}"`)} ${meta}; then { [ -f ${shellQuote(`${cache}/${m.outfile}`)} ] || ${build}; } && ${copy}; fi`;
     }),
-    `rm -f ${meta}`,
+    keepMetaAt ? `mkdir -p ${shellQuote(dirname(keepMetaAt))} && mv -f ${meta} ${shellQuote(keepMetaAt)}` : `rm -f ${meta}`,
   ];
 }

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ArnFormat, Aws, Duration, Stack } from 'aws-cdk-lib';
+import { ArnFormat, AssetStaging, Aws, Duration, Stack } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
@@ -12,6 +12,9 @@ import type { DataStack } from './data';
 import { acknowledge, wildcardResourceFinding } from './nag';
 import type { StageSettings } from './stage';
 import { lambdaBundle, workerBundlingCommands } from './bundling';
+import { BundleCache } from './bundle-cache';
+import { prebundle } from './prebundle';
+import { authorizer as authorizerDef, fallback as fallbackDef, pipelineTasks, routes as catalogRoutes, workers as catalogWorkers } from '#catalog';
 import { liveAlias } from './rollout';
 
 /** Repository root (lib/ sits directly under it). */
@@ -64,6 +67,44 @@ export const bundling = {
     afterBundling: (inputDir: string, outputDir: string) => workerBundlingCommands(inputDir, outputDir),
   },
 };
+
+/** The bundles kept between synths (lib/bundle-cache.ts); `-c bundleCache=off` bundles every function again. */
+let bundleCache: BundleCache | undefined;
+function bundleCacheOf(scope: Construct): BundleCache | undefined {
+  // Tests synthesize without bundling (test/support/cdk.ts): nothing to take from the cache nor keep.
+  if (scope.node.tryGetContext('bundleCache') === 'off' || !Stack.of(scope).bundlingRequired) return undefined;
+  if (!bundleCache) {
+    const { commandHooks: _hooks, ...options } = bundling;
+    bundleCache = new BundleCache(projectRoot, options);
+    // Every catalog function at once, before the first is built (lib/prebundle.ts).
+    const handlers = [...catalogRoutes, authorizerDef, fallbackDef, ...catalogWorkers, ...Object.values(pipelineTasks), { handler: 'http/smoke/receiver' }].map((d) => `lambdas/${d.handler}.ts`);
+    const started = performance.now();
+    const { built, reused } = prebundle(projectRoot, bundleCache, handlers);
+    process.stderr.write(`Bundled ${built} function entries in one esbuild run (${((performance.now() - started) / 1000).toFixed(1)} s); ${reused} from the bundle cache\n`);
+  }
+  return bundleCache;
+}
+
+const relative = (entry: string) => entry.slice(projectRoot.length + 1).replaceAll('\\', '/');
+
+/** The function's code: its bundle from the cache when nothing it is built from changed, else bundled now. */
+function codeOf(scope: Construct, entry: string): { code: lambda.Code } | { bundling: typeof bundling } {
+  const cache = bundleCacheOf(scope);
+  const hit = cache?.hit(relative(entry));
+  if (hit) return { code: lambda.Code.fromAsset(hit) };
+  if (!cache) return { bundling };
+  const keepMetaAt = cache.metaPath(relative(entry));
+  return { bundling: { ...bundling, commandHooks: { ...bundling.commandHooks, afterBundling: (inputDir: string, outputDir: string) => workerBundlingCommands(inputDir, outputDir, keepMetaAt) } } };
+}
+
+/** Keeps a bundle just built in the cache (nothing when it came from there, or was not built: tests skip bundling). */
+function storeBundle(fn: NodejsFunction, entry: string): void {
+  const cache = bundleCacheOf(fn);
+  if (!cache || !existsSync(cache.metaPath(relative(entry)))) return;
+  const asset = fn.node.tryFindChild('Code');
+  const staging = asset?.node.tryFindChild('Stage') as AssetStaging | undefined;
+  if (staging && existsSync(join(staging.absoluteStagedPath, 'index.mjs'))) cache.store(relative(entry), staging.absoluteStagedPath);
+}
 
 export interface CatalogFunctionProps {
   def: FunctionDef;
@@ -127,8 +168,9 @@ export class CatalogFunction extends Construct {
       // SDK v3 keeps connections alive by itself; this flag only sets an SDK v2 variable.
       awsSdkConnectionReuse: false,
       environment: { ...environment(def, settings, data), ...props.environment },
-      bundling,
+      ...codeOf(this, entry),
     });
+    storeBundle(this.fn, entry);
 
     this.live = new lambda.Alias(this, 'Live', { aliasName: liveAlias, version: this.fn.currentVersion });
 
