@@ -267,6 +267,13 @@ describe('the console', () => {
     const api = (await t.call('GET', `/v1/couriers/manifests/${batchId}/pipeline-status`, { token: broker.token })).body.data;
     const amount = await page.locator('dd.amount').textContent();
     expect(amount).toContain(api.summary.amount_to_pay.toFixed(2).replace('.', ','));
+    // The rate's day (or the day whose rate it waits for) as a reader in Argentina writes it, not ISO.
+    const rateDay: string = api.summary.exchange_rate?.date ?? api.summary.pesos_pending?.date;
+    const [year, month, dayOfMonth] = rateDay.split('-').map(Number);
+    const months = ['enero', 'febrero', 'marzo', 'abril', 'mayo', 'junio', 'julio', 'agosto', 'septiembre', 'octubre', 'noviembre', 'diciembre'];
+    const summaryText = (await page.locator('dl').filter({ hasText: 'A pagar en pesos' }).first().textContent()) ?? '';
+    expect(summaryText).toContain(`${dayOfMonth} de ${months[month - 1]} de ${year}`);
+    expect(summaryText).not.toContain(rateDay);
     for (const format of ['JSON', 'CSV', 'XLSX']) {
       const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: `Descargar ${format}` }).click()]);
       expect(download.suggestedFilename()).toMatch(new RegExp(`\\.${format.toLowerCase()}$`));

@@ -297,4 +297,7 @@ export const rateNumber = (n: number) => rateFormat[lang.value].format(n);
 /** An amount in pesos (ARS), or a dash. */
 export const pesos = (n: number | null | undefined) => (n === null || n === undefined ? '—' : pesosFormat[lang.value].format(n));
 export const money = (n: number | null | undefined) => (n === null || n === undefined ? '—' : moneyFormat[lang.value].format(n));
+const dayFormat = { es: new Intl.DateTimeFormat('es-AR', { dateStyle: 'long', timeZone: 'UTC' }), en: new Intl.DateTimeFormat('en-US', { dateStyle: 'long', timeZone: 'UTC' }) };
+/** A calendar day (`YYYY-MM-DD`, an exchange rate's date) as the reader writes it: `2026-12-04` -> `4 de diciembre de 2026`. Read in UTC, so the day never moves with the browser's zone. */
+export const day = (date: string | null | undefined) => (date && /^\d{4}-\d{2}-\d{2}$/.test(date) ? dayFormat[lang.value].format(new Date(`${date}T00:00:00Z`)) : (date ?? '—'));
 export const when = (iso: string | null | undefined) => (iso ? new Date(iso).toLocaleString(lang.value === 'es' ? 'es-AR' : 'en-US', { dateStyle: 'short', timeStyle: 'short' }) : '—');

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { html } from '../html';
-import { lang, money, pesos, rateNumber, t, when, type MessageId } from '../i18n';
+import { day, lang, money, pesos, rateNumber, t, when, type MessageId } from '../i18n';
 import { itemDecisionIn } from '../reasons';
 import { api, canCloseBatches, messageOf, must, saveBlob, ApiError } from '../api';
 import { go, place } from '../router';
@@ -192,8 +192,8 @@ function BatchDetail(props: { batch: string; onChanged: () => void }) {
       <dt>${t('prohibited')}</dt><dd>${p.summary.regime_breakdown.prohibited}</dd>
       <dt>${t('amountToPay')}</dt><dd class="amount">${money(p.summary.amount_to_pay)}</dd>
       ${p.summary.exchange_rate && html`<dt>${t('amountToPayArs')}</dt><dd class="amount">${pesos(p.summary.amount_to_pay_ars)}</dd>
-        <dt>${t('exchangeRate')}</dt><dd>${t('exchangeRateOf', { rate: rateNumber(p.summary.exchange_rate.rate), date: p.summary.exchange_rate.date, source: p.summary.exchange_rate.source })}</dd>`}
-      ${p.summary.pesos_pending && html`<dt>${t('amountToPayArs')}</dt><dd><span role="status">${t('pesosPending', { date: p.summary.pesos_pending.date })}</span></dd>`}
+        <dt>${t('exchangeRate')}</dt><dd>${t('exchangeRateOf', { rate: rateNumber(p.summary.exchange_rate.rate), date: day(p.summary.exchange_rate.date), source: p.summary.exchange_rate.source })}</dd>`}
+      ${p.summary.pesos_pending && html`<dt>${t('amountToPayArs')}</dt><dd><span role="status">${t('pesosPending', { date: day(p.summary.pesos_pending.date) })}</span></dd>`}
       <dt>${t('closed')}</dt><dd>${closedAt ? when(closedAt) : '—'}</dd>
     </dl>
     <div class="buttons">
