@@ -19,8 +19,9 @@ export const PipelinePrepare = {
   id: 'PipelinePrepare',
   handler: 'workers/pipeline/prepare',
   summary: 'Plan a run: the items without a current result, in pages that never split a shipment',
-  // PutItem: the day's exchange rate fetched from the BCRA, stored once (infra/exchange-rates/port.ts).
-  uses: { table: ['GetItem', 'Query', 'UpdateItem', 'PutItem'], bucket: pipelineFiles(['GetObject', 'PutObject']) },
+  // PutItem: the day's exchange rate fetched from the BCRA, stored once; the bus: the reprocess
+  // events for the batches that waited for that day's rate (infra/exchange-rates/port.ts).
+  uses: { table: ['GetItem', 'Query', 'UpdateItem', 'PutItem'], bucket: pipelineFiles(['GetObject', 'PutObject']), bus: true },
   memoryMb: 1024,
   timeoutSeconds: 300,
 } satisfies PipelineTaskDef;
