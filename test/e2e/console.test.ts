@@ -328,6 +328,10 @@ describe('the console', () => {
   });
 
   it("Review: corrects a product's NCM, sees its duty change, and the API's product and log agree; then closes the batch", async () => {
+    // The day's rate set (the batch waited for it): its products get pesos, which the review shows under the dollars.
+    const waitedFor = (await t.call('GET', `/v1/couriers/manifests/${batchId}/pipeline-status`, { token: broker.token })).body.data.summary.pesos_pending.date;
+    expect((await t.call('PUT', `/v1/admin/exchange-rates/${waitedFor}`, { body: { rate: 1000.5, source: 'BNA divisa vendedor' } })).status).toBe(201);
+    await t.settle();
     await page.goto(`${t.twin.url}/console/manifests/${batchId}`);
     await page.getByRole('link', { name: 'Revisar este lote' }).click();
     await page.waitForURL(`${t.twin.url}/console/review/${batchId}`);
@@ -342,6 +346,9 @@ describe('the console', () => {
     expect(await row.textContent()).not.toContain(evidence);
     expect(await row.textContent()).not.toContain('low-confidence:');
     expect(await row.textContent()).toMatch(/Evidencia: (Coincidieron|Ninguna fila del arancel|Nomenclatura SA|El código declarado|Se mantiene)/);
+    const inPesos = (await t.call('GET', `/v1/couriers/manifests/${batchId}/review`, { token: broker.token })).body.data.find((p: { awb_number: string }) => p.awb_number === 'AWB0000001').customs_duty_ars;
+    expect(inPesos).toEqual(expect.any(Number));
+    expect(await row.textContent()).toContain(`$\u00a0${inPesos.toLocaleString('es-AR', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`);
     // The candidates' duty is a rate, said so.
     expect(await row.textContent()).toMatch(/\d{4}\.\d{2}\.\d{2} · arancel \d+(\.\d+)?% · /);
     const table = (await page.locator('table.review').textContent()) ?? '';

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { html } from '../html';
-import { lang, money, reason, sourceLabel, t, type MessageId } from '../i18n';
+import { lang, money, pesos, reason, sourceLabel, t, type MessageId } from '../i18n';
 import { api, isBroker, messageOf, must, ApiError } from '../api';
 import { go, place } from '../router';
 import { FieldError, Link, Pager, say, Title } from '../ui';
@@ -18,6 +18,8 @@ type Row = {
   classification_evidence: string | null;
   customs_channel: 'V' | 'A' | 'RO' | null;
   customs_duty: number | null;
+  /** In pesos at the batch's rate; null while the batch waits for it (issue 44). */
+  customs_duty_ars?: number | null;
   amount_to_pay: number | null;
   reasons: string[];
   review_causes: ('channel_a' | 'channel_ro' | 'low_confidence' | 'risk')[];
@@ -102,7 +104,7 @@ function Queue(props: { batch: string }) {
         <td>${r.ncm_code ?? '—'}<br /><span class="muted small">${sourceLabel(r.classification_source)}</span></td>
         <td>${r.classification_confidence ?? '—'}</td>
         <td><span class=${`pill ch-${r.customs_channel ?? 'none'}`}>${r.customs_channel ?? '—'}</span></td>
-        <td>${money(r.customs_duty)}</td>
+        <td>${money(r.customs_duty)}${r.customs_duty_ars !== null && r.customs_duty_ars !== undefined && html`<br /><span class="muted small">${pesos(r.customs_duty_ars)}</span>`}</td>
         <td><ul class="reasons">${r.review_causes.map((c) => html`<li><strong>${t(`cause_${c}` as MessageId)}</strong></li>`)}${(r.risk_flags ?? []).map((f) => html`<li class="risk">${t('riskFlag')}: ${lang.value === 'es' ? f.reason : f.reason_en} <small>(${f.norm})</small></li>`)}${r.classification_evidence && html`<li class="evidence">${t('evidence')}: ${reason(r.classification_evidence, meta.review_threshold)}</li>`}${r.reasons.filter((x) => !x.startsWith('low-confidence:')).map((x) => html`<li>${reason(x, meta.review_threshold)}</li>`)}${r.review && html`<li>${t('reviewed', { by: r.review.decided_by })}: ${r.review.reason}</li>`}</ul></td>
         <td><ul class="reasons">${r.candidates.map((c) => html`<li>${c.ncm_code} · ${t('dutyRate', { rate: c.duty_rate })} · ${c.description}</li>`)}</ul></td>
         ${isBroker.value && html`<td><button type="button" aria-expanded=${editing === r.item_key} aria-label=${t('correctFor', { awb: r.awb_number })} onClick=${() => setEditing(editing === r.item_key ? null : r.item_key)}>${t('correct')}</button></td>`}
