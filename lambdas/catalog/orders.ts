@@ -11,7 +11,8 @@ export const OrdersList = {
   tag: 'orders',
   auth: { scopes: ['orders:read'] },
   rate: 'orders.read',
-  uses: { table: ['GetItem', 'BatchGetItem', 'Query'] },
+  // The files bucket: the account's list snapshot (views/orders/<account>.json.gz, services/orders/list.ts).
+  uses: { table: ['GetItem', 'BatchGetItem', 'Query'], bucket: [{ name: 'files', actions: ['GetObject', 'PutObject'] }] },
   schemas: { query: ListOrdersQuery },
   memoryMb: 1024,
 } satisfies RouteDef;

@@ -6,6 +6,7 @@ import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { config } from '#shared/config';
 import { contentDisposition } from '#core/documents/files';
 import { traced } from './tracing';
+import { s3Objects, useBlobObjects } from './blob-objects';
 
 /** Files (documents, stored manifests, exports, labels). Keys are always chosen by the service. */
 export interface BlobPort {
@@ -52,18 +53,8 @@ let s3: S3Client | undefined;
 const client = () => (s3 ??= traced(new S3Client({})));
 
 export const s3Blobs: BlobPort = {
-  async put(key, body, contentType) {
-    await client().send(new PutObjectCommand({ Bucket: config.bucketName(), Key: key, Body: body, ContentType: contentType }));
-  },
-  async get(key) {
-    try {
-      const res = await client().send(new GetObjectCommand({ Bucket: config.bucketName(), Key: key }));
-      return Buffer.from(await res.Body!.transformToByteArray());
-    } catch (err) {
-      if ((err as { name?: string }).name === 'NoSuchKey') return undefined;
-      throw err;
-    }
-  },
+  put: (key, body, contentType) => s3Objects.put(key, body, contentType),
+  get: (key) => s3Objects.get(key),
   async putStream(key, body, contentType, opts) {
     // lib-storage's Upload sends the stream as a multipart upload (5 MB parts, 4 in flight), or
     // one PutObject when it is smaller than a part; the object exists only once it is complete.
@@ -132,4 +123,5 @@ export function blobs(): BlobPort {
 
 export function useBlobs(port: BlobPort): void {
   current = port;
+  useBlobObjects(port);
 }

@@ -28,6 +28,10 @@ export class Lru<K, V> {
     if (this.entries.get(key) === value) this.entries.delete(key);
   }
 
+  clear(): void {
+    this.entries.clear();
+  }
+
   get size(): number {
     return this.entries.size;
   }

@@ -8,7 +8,8 @@ import { useTwin } from '#support/twin';
 import { placeOrder } from '#support/orders';
 import { meterReads, type ReadMeter } from '#twin/read-meter';
 import { seedOrders } from '#twin/seed-orders';
-import { maxChanges } from '#services/orders/list';
+import { forgetCachedRows, maxChanges, snapshotEvery } from '#services/orders/list';
+import { blobs } from '#infra/blobs';
 import { orderMetas } from '#infra/entities/orders/order-meta';
 import { orderChanges } from '#infra/entities/orders/order-change';
 import { pad } from '#infra/entities/entity';
@@ -32,6 +33,8 @@ async function list(query = '') {
   const reads = meter.take();
   return { body: res.body, index: reads.get('ORDERIDX') ?? { items: 0, units: 0 }, changes: reads.get('ORDERCHG') ?? { items: 0, units: 0 } };
 }
+
+const snapshotKey = () => `views/orders/${merchant.accountId}.json.gz`;
 
 describe('the order list reads the changes since its version, not the index again', () => {
   let fullUnits = 0;
@@ -81,6 +84,33 @@ describe('the order list reads the changes since its version, not the index agai
     const late = await list('?status=cancelled&search=' + encodeURIComponent(other.order_number));
     expect(late.body.data.orders.map((o: { id: number }) => o.id)).toEqual([other.id]);
     expect(late.index.items).toBe(0);
+  });
+
+  it("starts a new function's rows from the account's snapshot and the changes since it, not the index", async () => {
+    const warm = await list('?per_page=5');
+    expect(await blobs().get(snapshotKey())).toBeDefined();
+    // A change after the snapshot, then a function that holds no rows of the account.
+    const order = (await list('?status=pending&per_page=1')).body.data.orders[0];
+    expect((await t.call('POST', `/v1/orders/${order.id}/cancel`, { token: merchant.token, body: {} })).status).toBe(200);
+    forgetCachedRows();
+    const fresh = await list('?per_page=5');
+    expect(fresh.index.items).toBe(0);
+    expect(fresh.changes.items).toBeLessThanOrEqual(snapshotEvery);
+    expect(fresh.body.data.pagination.total).toBe(warm.body.data.pagination.total);
+    expect(fresh.body.data.orders.map((o: { id: number }) => o.id)).toEqual(warm.body.data.orders.map((o: { id: number }) => o.id));
+    const cancelled = await list(`?status=cancelled&search=${encodeURIComponent(order.order_number)}`);
+    expect(cancelled.body.data.orders.map((o: { id: number }) => o.id)).toEqual([order.id]);
+  });
+
+  it('reads the index when the snapshot cannot be read, answers the same, and writes the snapshot again', async () => {
+    const before = await list('?per_page=5');
+    await blobs().put(snapshotKey(), Buffer.from('not a gzip file'), 'application/gzip');
+    forgetCachedRows();
+    const after = await list('?per_page=5');
+    expect(after.index.items).toBe(after.body.data.pagination.total);
+    expect(after.body.data.orders).toEqual(before.body.data.orders);
+    forgetCachedRows();
+    expect((await list('?per_page=5')).index.items).toBe(0);
   });
 
   it(`reads the index again, and lists every order, after more than ${maxChanges} changes`, async () => {
