@@ -19,7 +19,7 @@ export const WebhooksList = {
   id: 'WebhooksList',
   method: 'GET',
   path: '/webhook-subscriptions',
-  handler: 'http/webhooks/subscriptions',
+  handler: 'http/webhooks/subscriptions-list',
   summary: "The caller's subscriptions with their health",
   tag: 'webhooks',
   auth: { scopes: ['webhooks:read'] },
