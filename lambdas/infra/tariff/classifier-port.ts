@@ -1,8 +1,7 @@
-import { BedrockRuntimeClient } from '@aws-sdk/client-bedrock-runtime';
+import type { BedrockRuntimeClient } from '@aws-sdk/client-bedrock-runtime';
 import { createOfflineClassifier, type Classification, type ClassifyInput, type OfflineClassifier } from '#core/tariff/classifier';
 import type { HsIndex } from '#core/tariff/hs-fallback';
 import { config } from '#shared/config';
-import { createBedrockClassifier } from './bedrock';
 import { loadTariffTable, type TariffTable } from './table-source';
 import { traced } from '../tracing';
 import { Lru } from '#shared/lru';
@@ -89,7 +88,13 @@ async function builtForTable(): Promise<NonNullable<typeof built>> {
   if (!built || built.rows !== table.rows || built.modelId !== modelId) {
     const offline = createOfflineClassifier(table.rows);
     let port: TariffClassifierPort = rememberingOffline(offline);
-    if (modelId) port = createBedrockClassifier({ modelId, offline, client: (bedrockClient ??= traced(new BedrockRuntimeClient({}))), hs: loadHsIndex });
+    if (modelId) {
+      // The Bedrock tier and its SDK client are imported here, where first used: a function (or a
+      // stage) without a model never evaluates them (issue 46: the client was 0.25 of a table
+      // function's init in the five bundles that classify).
+      const { createBedrockClassifier, newBedrockClient } = await import('./bedrock');
+      port = createBedrockClassifier({ modelId, offline, client: (bedrockClient ??= traced(newBedrockClient())), hs: loadHsIndex });
+    }
     built = { rows: table.rows, modelId, port, offline };
   }
   return built;
