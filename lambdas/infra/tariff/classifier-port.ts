@@ -26,6 +26,13 @@ const nomenclatureModule = import.meta.url.endsWith('.ts')
   : new URL('./hs-nomenclature.mjs', import.meta.url).href;
 
 /**
+ * The Bedrock tier (bedrock.ts and the SDK's Bedrock client): in a Lambda bundle, the module
+ * bundled beside it (tariff-bedrock.mjs, lib/bundling.ts `lazyModules`), read only when a model is
+ * configured; run from the sources, the module itself.
+ */
+const bedrockModule = import.meta.url.endsWith('.ts') ? new URL('./bedrock.ts', import.meta.url).href : new URL('./tariff-bedrock.mjs', import.meta.url).href;
+
+/**
  * The HS fallback tier, loaded at the first description the tariff table does not fully explain:
  * the nomenclature is imported and indexed then, once per process, and never by a function that
  * only meets descriptions the table explains.
@@ -90,9 +97,8 @@ async function builtForTable(): Promise<NonNullable<typeof built>> {
     let port: TariffClassifierPort = rememberingOffline(offline);
     if (modelId) {
       // The Bedrock tier and its SDK client are imported here, where first used: a function (or a
-      // stage) without a model never evaluates them (issue 46: the client was 0.25 of a table
-      // function's init in the five bundles that classify).
-      const { createBedrockClassifier, newBedrockClient } = await import('./bedrock');
+      // stage) without a model never loads them (issue 46).
+      const { createBedrockClassifier, newBedrockClient } = (await import(bedrockModule)) as typeof import('./bedrock');
       port = createBedrockClassifier({ modelId, offline, client: (bedrockClient ??= traced(newBedrockClient())), hs: loadHsIndex });
     }
     built = { rows: table.rows, modelId, port, offline };
