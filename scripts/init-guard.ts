@@ -24,16 +24,17 @@ export function readInitBudgets(): Record<string, number> {
 }
 
 /**
- * A function's init budget from its measured ratio: the ratio with a margin of 25% of it plus a
- * tenth of the reference, rounded up to the next tenth (1.0 -> 1.4, 1.5 -> 2.0). What it lets
+ * A function's init budget from its measured ratio: the ratio with a generous margin, 30% of it
+ * plus 0.2 of the reference, rounded up to the next tenth (1.0 -> 1.5, 1.5 -> 2.2). What it lets
  * through: the noise of a median of paired imports on a loaded machine (measured on the two-core
- * machine at a load of 3 to 6: a ratio moved by up to 0.15 between runs). What it catches: a
- * module the route does not use that costs about 0.4 of the reference's init or more on top of its
- * own (the manifests' intake service alone cost 0.35 in `GET /v1/me`'s bundle, with the tariff
- * classifier 0.45). Smaller additions are the size budget's to catch (scripts/bundle-budgets.json).
+ * machine at loads of 3 to 8: a function's ratio moved by up to 0.2 between runs). What it
+ * catches: a module the route does not use that costs about half the reference's init or more on
+ * top of its own (the manifests' intake service with the tariff classifier and the label's PDF
+ * writer cost 0.8 in `GET /v1/me`'s bundle; the intake service alone, 0.35 to 0.4, is at the edge).
+ * Smaller additions are the size budget's to catch (scripts/bundle-budgets.json).
  */
 export function initBudgetFor(ratio: number): number {
-  return Math.ceil(Number((ratio * 1.25 + 0.1).toFixed(6)) * 10) / 10;
+  return Math.ceil(Number((ratio * 1.3 + 0.2).toFixed(6)) * 10) / 10;
 }
 
 export interface InitBundle {
@@ -114,7 +115,7 @@ export async function measureInitRatios(files: ReadonlyMap<string, string>, refe
 }
 
 /** How many of the largest bundles (by size budget) the guard measures on every run. */
-export const largestMeasured = 5;
+export const largestMeasured = 4;
 /** Functions the guard measures on every run besides those: the smallest function on the table, a list, and the manifests' list (issue 46's example). */
 export const alwaysMeasured = ['http/authorizer', 'http/auth/me', 'http/orders/list', 'http/manifests/alternative/list'] as const;
 /** How many of the others the guard measures per run, chosen by the date (a different pair each day, every one within about seven weeks). */
