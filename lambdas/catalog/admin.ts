@@ -229,7 +229,7 @@ export const AdminExchangeRatesList = {
   id: 'AdminExchangeRatesList',
   method: 'GET',
   path: '/v1/admin/exchange-rates',
-  handler: 'http/admin/exchange-rates',
+  handler: 'http/admin/exchange-rates-list',
   summary: 'The exchange rates stored for the days from `from` to `to` (YYYY-MM-DD, both included, at most 366 days)',
   tag: 'admin',
   auth: { roles: ['admin'], scopes: ['admin'] },
