@@ -46,7 +46,7 @@ export const AdminAccountTariffConsent = {
   id: 'AdminAccountTariffConsent',
   method: 'PUT',
   path: '/v1/admin/accounts/{id}/tariff-consent',
-  handler: 'http/admin/tariff-decisions',
+  handler: 'http/admin/tariff-consent',
   summary: "Record an account's consent (or its withdrawal) that the broker's tariff decisions on its products be exported as labeled items",
   tag: 'admin',
   auth: { roles: ['admin'], scopes: ['admin'] },
