@@ -81,6 +81,14 @@ export const lazyModules = [
     data: ['lambdas/infra/tariff/hs-nomenclature.json'],
     loadedBy: 'lambdas/infra/tariff/classifier-port.ts',
   },
+  {
+    // The classifier's Bedrock tier and its SDK client, read only where BEDROCK_MODEL_ID is set
+    // (classifier-port.ts): in index.mjs, even unevaluated, the client's HTTP/2 handler made Node
+    // load node:http2 at every cold start (issue 46); beside it, a stage without a model never reads it.
+    entry: 'lambdas/infra/tariff/bedrock.ts',
+    outfile: 'tariff-bedrock.mjs',
+    loadedBy: 'lambdas/infra/tariff/classifier-port.ts',
+  },
 ] as const;
 
 export type LazyModule = (typeof lazyModules)[number];
@@ -104,6 +112,8 @@ export function lazyEsbuildArgs(module: LazyModule, inputDir: string, outputDir:
     `--sources-content=${lambdaBundle.sourcesContent}`,
     `--main-fields=${lambdaBundle.mainFields.join(',')}`,
     `--banner:js=${lambdaBundle.banner}`,
+    // The Lambda bundle's aliases, so that an SDK client in a lazy module takes the environment's credentials too.
+    ...Object.entries(lambdaBundle.alias).map(([from, to]) => `--alias:${from}=${inputDir}/${to.replace(/^\.\//, '')}`),
     '--log-level=warning',
     `--outfile=${outputDir}/${module.outfile}`,
   ];

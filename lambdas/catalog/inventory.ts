@@ -5,7 +5,7 @@ export const InventoryList = {
   id: 'InventoryList',
   method: 'GET',
   path: '/v1/inventory',
-  handler: 'http/inventory/inventory',
+  handler: 'http/inventory/list',
   summary: 'Products with their tracked stock levels and thresholds',
   tag: 'orders',
   auth: { scopes: ['orders:read'] },

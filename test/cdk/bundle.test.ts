@@ -103,11 +103,15 @@ describe('esbuild bundling', () => {
     const assembly = app.synth();
     const [asset] = readdirSync(assembly.directory).filter((f) => f.startsWith('asset.') && existsSync(join(assembly.directory, f, 'index.mjs')));
     const dir = join(assembly.directory, asset);
-    expect(readdirSync(dir).filter((f) => !f.endsWith('.map')).sort()).toEqual(['hs-nomenclature.mjs', 'index.mjs', 'xray-tracer.mjs']);
+    expect(readdirSync(dir).filter((f) => !f.endsWith('.map')).sort()).toEqual(['hs-nomenclature.mjs', 'index.mjs', 'tariff-bedrock.mjs', 'xray-tracer.mjs']);
     // A subheading's text (8470.50) is in the side file only; the bundle names the file it loads.
     const main = readFileSync(join(dir, 'index.mjs'), 'utf8');
     expect(main).not.toContain('Cash registers');
     expect(main).toContain('./hs-nomenclature.mjs');
+    // The Bedrock tier and its client too (issue 46): without them, the bundle does not load node:http2 at import.
+    expect(main).toContain('./tariff-bedrock.mjs');
+    expect(main).not.toContain('node:http2');
+    expect(readFileSync(join(dir, 'tariff-bedrock.mjs'), 'utf8')).toContain('"Converse"');
     const count = await runOk(
       process.execPath,
       ['--input-type=module', '-e', `const m = await import(${JSON.stringify(join(dir, 'hs-nomenclature.mjs'))}); process.stdout.write(String(m.hsNomenclature.split('\\n').filter((l) => l.includes('Cash registers')).length))`],

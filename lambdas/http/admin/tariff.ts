@@ -3,7 +3,6 @@ import { byMethod } from '../kit/by-method';
 import { ok } from '../kit/reply';
 import { UnsupportedMediaType, ValidationFailed } from '#core/errors';
 import { parseTariffCsv } from '#core/tariff/table';
-import { builtinTariff } from '#core/tariff/builtin';
 import { importTariff, tariffStatus } from '#services/tariff/tariff';
 
 /**
@@ -41,7 +40,8 @@ const show = route({}, async () => {
   return ok(
     meta
       ? { source: 'imported', rows: meta.rows, version: meta.currentVersion, imported_at: meta.importedAt, imported_by: meta.importedBy ?? null, classifier }
-      : { source: 'builtin', rows: builtinTariff.length, version: null, imported_at: null, imported_by: null, classifier },
+      : // The built-in rows are imported only to count them, when no table was imported (issue 46).
+        { source: 'builtin', rows: (await import('#core/tariff/builtin')).builtinTariff.length, version: null, imported_at: null, imported_by: null, classifier },
   );
 });
 

@@ -1,10 +1,7 @@
 import { route } from '../kit/route';
 import { ok } from '../kit/reply';
-import { byMethod } from '../kit/by-method';
-import { setProductStock, stockList } from '#services/inventory/inventory';
+import { setProductStock } from '#services/inventory/inventory';
 import { InventorySet } from '#catalog/inventory';
 
-export const handler = byMethod({
-  GET: route({}, async ({ principal }) => ok({ products: await stockList(principal.accountId) })),
-  PUT: route(InventorySet.schemas, async ({ params, body, principal }) => ok(await setProductStock(principal, params.sku, body), { message: 'Stock level set.' })),
-});
+/** PUT /v1/inventory/{sku}: sets a product's stock level (the list is list.ts). */
+export const handler = route(InventorySet.schemas, async ({ params, body, principal }) => ok(await setProductStock(principal, params.sku, body), { message: 'Stock level set.' }));

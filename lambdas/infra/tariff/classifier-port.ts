@@ -1,8 +1,7 @@
-import { BedrockRuntimeClient } from '@aws-sdk/client-bedrock-runtime';
+import type { BedrockRuntimeClient } from '@aws-sdk/client-bedrock-runtime';
 import { createOfflineClassifier, type Classification, type ClassifyInput, type OfflineClassifier } from '#core/tariff/classifier';
 import type { HsIndex } from '#core/tariff/hs-fallback';
 import { config } from '#shared/config';
-import { createBedrockClassifier } from './bedrock';
 import { loadTariffTable, type TariffTable } from './table-source';
 import { traced } from '../tracing';
 import { Lru } from '#shared/lru';
@@ -25,6 +24,13 @@ let hsIndex: Promise<HsIndex> | undefined;
 const nomenclatureModule = import.meta.url.endsWith('.ts')
   ? new URL('./hs-nomenclature.ts', import.meta.url).href
   : new URL('./hs-nomenclature.mjs', import.meta.url).href;
+
+/**
+ * The Bedrock tier (bedrock.ts and the SDK's Bedrock client): in a Lambda bundle, the module
+ * bundled beside it (tariff-bedrock.mjs, lib/bundling.ts `lazyModules`), read only when a model is
+ * configured; run from the sources, the module itself.
+ */
+const bedrockModule = import.meta.url.endsWith('.ts') ? new URL('./bedrock.ts', import.meta.url).href : new URL('./tariff-bedrock.mjs', import.meta.url).href;
 
 /**
  * The HS fallback tier, loaded at the first description the tariff table does not fully explain:
@@ -89,7 +95,12 @@ async function builtForTable(): Promise<NonNullable<typeof built>> {
   if (!built || built.rows !== table.rows || built.modelId !== modelId) {
     const offline = createOfflineClassifier(table.rows);
     let port: TariffClassifierPort = rememberingOffline(offline);
-    if (modelId) port = createBedrockClassifier({ modelId, offline, client: (bedrockClient ??= traced(new BedrockRuntimeClient({}))), hs: loadHsIndex });
+    if (modelId) {
+      // The Bedrock tier and its SDK client are imported here, where first used: a function (or a
+      // stage) without a model never loads them (issue 46).
+      const { createBedrockClassifier, newBedrockClient } = (await import(bedrockModule)) as typeof import('./bedrock');
+      port = createBedrockClassifier({ modelId, offline, client: (bedrockClient ??= traced(newBedrockClient())), hs: loadHsIndex });
+    }
     built = { rows: table.rows, modelId, port, offline };
   }
   return built;

@@ -1,4 +1,3 @@
-import { builtinTariff } from '#core/tariff/builtin';
 import type { TariffRow } from '#core/tariff/table';
 import { now } from '../clock';
 import { config } from '#shared/config';
@@ -12,7 +11,17 @@ export interface TariffTable {
   importedAt: string | null;
 }
 
-export const builtinTable: TariffTable = { source: 'builtin', rows: builtinTariff, version: null, importedAt: null };
+let builtin: Promise<TariffTable> | undefined;
+
+/**
+ * The built-in table (core/tariff/builtin.ts, about 120 KB of rows), imported at its first use:
+ * a function whose stage has imported its own table, or that never classifies, does not evaluate
+ * it (issue 46). One object per process, so classifiers built on it live on.
+ */
+export function builtinTable(): Promise<TariffTable> {
+  builtin ??= import('#core/tariff/builtin').then(({ builtinTariff }) => ({ source: 'builtin', rows: builtinTariff, version: null, importedAt: null }));
+  return builtin;
+}
 
 /** How long a process trusts its copy before it checks the meta record again. */
 export const tableCacheMs = 60_000;
@@ -31,13 +40,13 @@ export async function loadTariffTable(): Promise<TariffTable> {
   const known = cached?.tableName === tableName ? cached.table : undefined;
   let table: TariffTable;
   const meta = await getTariffMeta();
-  if (!meta) table = builtinTable;
+  if (!meta) table = await builtinTable();
   else if (known && known.version === meta.currentVersion) table = known;
   else {
     const current = await currentTariff();
     table = current
       ? { source: 'imported', rows: current.rows, version: current.meta.currentVersion, importedAt: current.meta.importedAt }
-      : builtinTable;
+      : await builtinTable();
   }
   cached = { tableName, checkedAt: at, table };
   return table;
