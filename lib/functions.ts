@@ -88,13 +88,14 @@ function bundleCacheOf(scope: Construct): BundleCache | undefined {
 const relative = (entry: string) => entry.slice(projectRoot.length + 1).replaceAll('\\', '/');
 
 /** The function's code: its bundle from the cache when nothing it is built from changed, else bundled now. */
-function codeOf(scope: Construct, entry: string): { code: lambda.Code } | { bundling: typeof bundling } {
+function codeOf(scope: Construct, entry: string): { code: lambda.Code; handler: string } | { bundling: typeof bundling; handler: string } {
   const cache = bundleCacheOf(scope);
   const hit = cache?.hit(relative(entry));
-  if (hit) return { code: lambda.Code.fromAsset(hit) };
-  if (!cache) return { bundling };
+  // Given code, NodejsFunction takes the handler as written: the bundle's file is index.mjs.
+  if (hit) return { code: lambda.Code.fromAsset(hit), handler: 'index.handler' };
+  if (!cache) return { bundling, handler: 'handler' };
   const keepMetaAt = cache.metaPath(relative(entry));
-  return { bundling: { ...bundling, commandHooks: { ...bundling.commandHooks, afterBundling: (inputDir: string, outputDir: string) => workerBundlingCommands(inputDir, outputDir, keepMetaAt) } } };
+  return { handler: 'handler', bundling: { ...bundling, commandHooks: { ...bundling.commandHooks, afterBundling: (inputDir: string, outputDir: string) => workerBundlingCommands(inputDir, outputDir, keepMetaAt) } } };
 }
 
 /** Keeps a bundle just built in the cache (nothing when it came from there, or was not built: tests skip bundling). */
@@ -154,7 +155,6 @@ export class CatalogFunction extends Construct {
       functionName: `${settings.namePrefix}-${def.id}`,
       description: def.description?.slice(0, 256),
       entry,
-      handler: 'handler',
       projectRoot,
       depsLockFilePath: join(projectRoot, 'package-lock.json'),
       runtime: lambda.Runtime.NODEJS_24_X,
