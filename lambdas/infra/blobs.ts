@@ -152,7 +152,9 @@ export interface ProofStorePort {
   downloadUrl(key: string, opts: { expiresInSeconds: number; fileName?: string; contentType?: string }): Promise<string>;
 }
 
-const proofsBucket = s3BlobsIn(config.proofsBucketName);
+let proofsBucketPort: BlobPort | undefined;
+/** Made on first use, so a bundle that never reads proofs carries none of this. */
+const proofsBucket = () => (proofsBucketPort ??= s3BlobsIn(config.proofsBucketName));
 
 export const s3Proofs: ProofStorePort = {
   async putOnce(key, body, contentType) {
@@ -167,9 +169,9 @@ export const s3Proofs: ProofStorePort = {
       throw err;
     }
   },
-  get: (key) => proofsBucket.get(key),
-  getStream: (key) => proofsBucket.getStream(key),
-  downloadUrl: (key, opts) => proofsBucket.downloadUrl(key, opts),
+  get: (key) => proofsBucket().get(key),
+  getStream: (key) => proofsBucket().getStream(key),
+  downloadUrl: (key, opts) => proofsBucket().downloadUrl(key, opts),
 };
 
 let currentProofs: ProofStorePort = s3Proofs;
