@@ -30383,23 +30383,33 @@ export interface operations {
                                  * @description When it was delivered
                                  */
                                 delivered_at: string;
-                                /** @description Who received it: name, DNI, relation to the consignee */
+                                /** @description Who received it */
                                 recipient: {
+                                    /** @description The recipient's name */
                                     name: string;
+                                    /** @description The recipient's DNI, digits only */
                                     dni: string;
+                                    /** @description Who the recipient is to the consignee */
                                     relation: string;
                                 };
-                                /** @description Where, when given */
+                                /** @description Where, when given; null when neither coordinates nor an address were */
                                 location: {
+                                    /** @description Latitude, when given */
                                     latitude: number | null;
+                                    /** @description Longitude, when given */
                                     longitude: number | null;
+                                    /** @description Address, when given */
                                     address: string | null;
                                 } | null;
                                 /** @description The signature or photo kept (GET /v1/deliveries for a download URL) */
                                 file: {
+                                    /** @description The file name as sent */
                                     file_name: string;
+                                    /** @description image/png, image/jpeg or application/pdf, by its content */
                                     mime_type: string;
+                                    /** @description Bytes */
                                     file_size: number;
+                                    /** @description sha256:<hex> of the bytes kept */
                                     checksum: string;
                                 };
                                 /**
@@ -40189,23 +40199,33 @@ export interface operations {
                          * @description When it was delivered
                          */
                         delivered_at: string;
-                        /** @description Who received it: name, DNI, relation to the consignee */
+                        /** @description Who received it */
                         recipient: {
+                            /** @description The recipient's name */
                             name: string;
+                            /** @description The recipient's DNI, digits only */
                             dni: string;
+                            /** @description Who the recipient is to the consignee */
                             relation: string;
                         };
-                        /** @description Where, when given */
+                        /** @description Where, when given; null when neither coordinates nor an address were */
                         location: {
+                            /** @description Latitude, when given */
                             latitude: number | null;
+                            /** @description Longitude, when given */
                             longitude: number | null;
+                            /** @description Address, when given */
                             address: string | null;
                         } | null;
                         /** @description The signature or photo kept (GET /v1/deliveries for a download URL) */
                         file: {
+                            /** @description The file name as sent */
                             file_name: string;
+                            /** @description image/png, image/jpeg or application/pdf, by its content */
                             mime_type: string;
+                            /** @description Bytes */
                             file_size: number;
+                            /** @description sha256:<hex> of the bytes kept */
                             checksum: string;
                         };
                         /**

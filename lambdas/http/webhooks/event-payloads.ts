@@ -362,9 +362,23 @@ export const eventPayloads = {
       mawb_number: d(v.string(), 'The flight (master air waybill)'),
       batch_id: d(v.string(), 'The batch of the manifest'),
       delivered_at: d(timestamp, 'When it was delivered'),
-      recipient: d(v.strictObject({ name: v.string(), dni: v.string(), relation: v.string() }), 'Who received it: name, DNI, relation to the consignee'),
-      location: d(nullable(v.strictObject({ latitude: nullable(v.number()), longitude: nullable(v.number()), address: nullable(v.string()) })), 'Where, when given'),
-      file: d(v.strictObject({ file_name: v.string(), mime_type: v.string(), file_size: integer, checksum: v.string() }), 'The signature or photo kept (GET /v1/deliveries for a download URL)'),
+      recipient: d(
+        v.strictObject({ name: d(v.string(), "The recipient's name"), dni: d(v.string(), "The recipient's DNI, digits only"), relation: d(v.string(), 'Who the recipient is to the consignee') }),
+        'Who received it',
+      ),
+      location: d(
+        nullable(v.strictObject({ latitude: d(nullable(v.number()), 'Latitude, when given'), longitude: d(nullable(v.number()), 'Longitude, when given'), address: d(nullable(v.string()), 'Address, when given') })),
+        'Where, when given; null when neither coordinates nor an address were',
+      ),
+      file: d(
+        v.strictObject({
+          file_name: d(v.string(), 'The file name as sent'),
+          mime_type: d(v.string(), 'image/png, image/jpeg or application/pdf, by its content'),
+          file_size: d(integer, 'Bytes'),
+          checksum: d(v.string(), 'sha256:<hex> of the bytes kept'),
+        }),
+        'The signature or photo kept (GET /v1/deliveries for a download URL)',
+      ),
       source: d(v.picklist(['api', 'bulk']), 'Recorded one at a time or in a bulk import'),
       recorded_at: d(timestamp, 'When it was recorded'),
       retain_until: d(timestamp, 'Kept, unchangeable, until then'),
