@@ -526,7 +526,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** A day's proofs in bulk, step 1: declare the CSV or the ZIP of files and get a presigned POST (15 minutes) */
+        /** A day's proofs in bulk, step 1: declare the CSV and the ZIP of files and get a presigned POST for each (15 minutes) */
         post: operations["DeliveriesBulkUploadUrl"];
         delete?: never;
         options?: never;
@@ -11314,7 +11314,9 @@ export interface operations {
             query?: {
                 awb_number?: string;
                 manifest_id?: string;
+                /** @example 176-12345675 */
                 mawb_number?: string;
+                /** @example 25 */
                 per_page?: string;
                 cursor?: string;
             };
@@ -11589,6 +11591,19 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "awb_number": "AWB0000001",
+                 *       "delivered_at": "2026-12-06T15:30:00-03:00",
+                 *       "recipient_name": "María Pérez",
+                 *       "recipient_dni": "27234567",
+                 *       "recipient_relation": "titular",
+                 *       "latitude": -34.6037,
+                 *       "longitude": -58.3816,
+                 *       "file_base64": "JVBERi0xLjQKJeLjz9MKMSAwIG9iago8PCAvVHlwZSAvQ2F0YWxvZyAvUGFnZXMgMiAwIFIgPj4KZW5kb2JqCjIgMCBvYmoKPDwgL1R5cGUgL1BhZ2VzIC9LaWRzIFszIDAgUl0gL0NvdW50IDEgPj4KZW5kb2JqCjMgMCBvYmoKPDwgL1R5cGUgL1BhZ2UgL1BhcmVudCAyIDAgUiAvTWVkaWFCb3ggWzAgMCAyMDAgMTAwXSAvQ29udGVudHMgNCAwIFIgL1Jlc291cmNlcyA8PCAvRm9udCA8PCAvRjEgNSAwIFIgPj4gPj4gPj4KZW5kb2JqCjQgMCBvYmoKPDwgL0xlbmd0aCA1MSA+PgpzdHJlYW0KQlQgL0YxIDEyIFRmIDEwIDUwIFRkIChGYWN0dXJhIDAwMDEtMDAwMDQ1MjEpIFRqIEVUCmVuZHN0cmVhbQplbmRvYmoKNSAwIG9iago8PCAvVHlwZSAvRm9udCAvU3VidHlwZSAvVHlwZTEgL0Jhc2VGb250IC9IZWx2ZXRpY2EgPj4KZW5kb2JqCnhyZWYKMCA2CjAwMDAwMDAwMDAgNjU1MzUgZiAKMDAwMDAwMDAxNSAwMDAwMCBuIAowMDAwMDAwMDY0IDAwMDAwIG4gCjAwMDAwMDAxMjEgMDAwMDAgbiAKMDAwMDAwMDI0NyAwMDAwMCBuIAowMDAwMDAwMzQ4IDAwMDAwIG4gCnRyYWlsZXIKPDwgL1NpemUgNiAvUm9vdCAxIDAgUiA+PgpzdGFydHhyZWYKNDE4CiUlRU9GCg==",
+                 *       "file_name": "constancia-AWB0000001.pdf"
+                 *     }
+                 */
                 "application/json": {
                     awb_number: string;
                     delivered_at: string;
@@ -11962,17 +11977,36 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "csv": {
+                 *         "filename": "entregas-2026-12-06.csv",
+                 *         "file_size": 333,
+                 *         "checksum": "sha256:9fc7a63fdd61e2be89f37b14c5dc0d4aae03d3a26f114d938c82604656fb3a24"
+                 *       },
+                 *       "zip": {
+                 *         "filename": "entregas-2026-12-06.zip",
+                 *         "file_size": 900,
+                 *         "checksum": "sha256:a95139bab7b1ab897075ecd2d952600918988f1bda2d052e4c5d212a24d4843a"
+                 *       }
+                 *     }
+                 */
                 "application/json": {
-                    /** @enum {string} */
-                    file_kind: "csv" | "zip";
-                    filename: string;
-                    file_size: number;
-                    checksum: string;
+                    csv: {
+                        filename: string;
+                        file_size: number;
+                        checksum: string;
+                    };
+                    zip: {
+                        filename: string;
+                        file_size: number;
+                        checksum: string;
+                    };
                 };
             };
         };
         responses: {
-            /** @description Where and how to POST the file, then import both with POST /v1/deliveries/bulk */
+            /** @description Where and how to POST each file, then import both with POST /v1/deliveries/bulk */
             201: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -11990,19 +12024,34 @@ export interface operations {
                         /** @constant */
                         success: true;
                         data: {
-                            upload_id: string;
-                            upload_url: string;
-                            /** @constant */
-                            method: "POST";
-                            fields: {
-                                [key: string]: string;
+                            csv: {
+                                upload_id: string;
+                                upload_url: string;
+                                /** @constant */
+                                method: "POST";
+                                fields: {
+                                    [key: string]: string;
+                                };
+                                /** @constant */
+                                file_field: "file";
+                                max_bytes: number;
+                                content_type: string;
                             };
-                            /** @constant */
-                            file_field: "file";
-                            max_bytes: number;
-                            content_type: string;
+                            zip: {
+                                upload_id: string;
+                                upload_url: string;
+                                /** @constant */
+                                method: "POST";
+                                fields: {
+                                    [key: string]: string;
+                                };
+                                /** @constant */
+                                file_field: "file";
+                                max_bytes: number;
+                                content_type: string;
+                            };
                             expires_in_seconds: number;
-                            complete_url: string;
+                            import_url: string;
                         };
                         message: string;
                     };
@@ -12169,17 +12218,11 @@ export interface operations {
                      *       "message": "The given data was invalid.",
                      *       "error": "validation_failed",
                      *       "errors": {
-                     *         "file_kind": [
-                     *           "Invalid key: Expected \"file_kind\" but received undefined"
+                     *         "csv": [
+                     *           "Invalid key: Expected \"csv\" but received undefined"
                      *         ],
-                     *         "filename": [
-                     *           "Invalid key: Expected \"filename\" but received undefined"
-                     *         ],
-                     *         "file_size": [
-                     *           "Invalid key: Expected \"file_size\" but received undefined"
-                     *         ],
-                     *         "checksum": [
-                     *           "Invalid key: Expected \"checksum\" but received undefined"
+                     *         "zip": [
+                     *           "Invalid key: Expected \"zip\" but received undefined"
                      *         ]
                      *       }
                      *     }
@@ -12267,6 +12310,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "day": "2026-12-06",
+                 *       "csv_upload_id": "0b7e3f52-8c1d-4e5a-9f60-7a2b3c4d5e6f",
+                 *       "zip_upload_id": "1c8f4063-9d2e-4f6b-a071-8b3c4d5e6f70"
+                 *     }
+                 */
                 "application/json": {
                     day: string;
                     /** Format: uuid */
@@ -12607,6 +12657,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example 176-12345675 */
                 mawb: string;
             };
             cookie?: never;

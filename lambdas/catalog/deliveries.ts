@@ -37,7 +37,7 @@ export const DeliveriesBulkUploadUrl = {
   method: 'POST',
   path: '/v1/deliveries/bulk/upload-url',
   handler: 'http/deliveries/bulk-upload-url',
-  summary: "A day's proofs in bulk, step 1: declare the CSV or the ZIP of files and get a presigned POST (15 minutes)",
+  summary: "A day's proofs in bulk, step 1: declare the CSV and the ZIP of files and get a presigned POST for each (15 minutes)",
   tag: 'deliveries',
   auth: { scopes: ['deliveries:write'] },
   rate: 'deliveries.write',

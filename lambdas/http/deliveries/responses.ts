@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import type { RouteResponses } from '#catalog/types';
-import { PresignedUpload, data, failure, integer, nullable, timestamp } from '../kit/responses';
+import { data, failure, integer, nullable, timestamp } from '../kit/responses';
 
 /** The answers of the proofs of delivery (issue 44), for openapi.json: see core/deliveries/proof.ts `proofView`. */
 
@@ -29,6 +29,17 @@ export const Proof = v.strictObject({ ...ProofFields, file: v.strictObject({ ...
 /** The proof as `delivery.recorded` carries it: without a download URL. */
 export const ProofEvent = v.strictObject({ ...ProofFields, file: v.strictObject(proofFile) });
 
+/** A presigned POST straight to storage for one of the two files. */
+const StorageForm = v.strictObject({
+  upload_id: v.string(),
+  upload_url: v.string(),
+  method: v.literal('POST'),
+  fields: v.record(v.string(), v.string()),
+  file_field: v.literal('file'),
+  max_bytes: integer,
+  content_type: v.string(),
+});
+
 const invalid = failure('A field is invalid (named in errors), or the AWB is not of any manifest of this account', ['validation_failed']);
 
 export const deliveriesResponses = {
@@ -51,7 +62,7 @@ export const deliveriesResponses = {
   },
   DeliveriesBulkUploadUrl: {
     answers: {
-      201: data('Where and how to POST the file, then import both with POST /v1/deliveries/bulk', PresignedUpload, { message: true }),
+      201: data('Where and how to POST each file, then import both with POST /v1/deliveries/bulk', v.strictObject({ csv: StorageForm, zip: StorageForm, expires_in_seconds: integer, import_url: v.string() }), { message: true }),
       413: failure('The CSV is over 1 MB or the ZIP over 50 MB', ['payload_too_large']),
       422: failure('A field is invalid', ['validation_failed']),
     },

@@ -28,12 +28,15 @@ export const ListQuery = v.pipe(
   ),
 );
 
-export const BulkUploadUrlBody = v.object({
-  file_kind: v.picklist(['csv', 'zip'], 'Must be csv or zip.'),
+/** One of the two files of a day's import, declared before it is POSTed to storage. */
+const DeclaredFile = v.object({
   filename: text(255),
   file_size: v.pipe(v.number('Must be a number.'), v.integer('Must be an integer.'), v.minValue(1, 'The file is empty.')),
   checksum: v.pipe(v.string('Must be a string.'), v.regex(/^sha256:[0-9a-f]{64}$/, 'Must be sha256:<64 lower-case hex digits>.')),
 });
+
+/** Both files of a day's import at once: the CSV and the ZIP of the proofs' files. */
+export const BulkUploadUrlBody = v.object({ csv: DeclaredFile, zip: DeclaredFile });
 
 export const BulkBody = v.object({
   day: v.pipe(v.string('Must be a string.'), v.check(isCalendarDate, 'Must be a date written YYYY-MM-DD.')),

@@ -22,20 +22,29 @@ const kinds = {
   zip: { mimeType: 'application/zip', maxBytes: maxBulkZipBytes },
 } as const;
 
-/** Step 1, per file: declare the CSV or the ZIP and get a presigned POST for it. */
-export async function startBulkUpload(principal: Principal, fileKind: 'csv' | 'zip', declared: { fileName: string; fileSize: number; checksum: string }) {
-  const kind = kinds[fileKind];
-  if (declared.fileSize > kind.maxBytes) throw new PayloadTooLarge(`The ${fileKind.toUpperCase()} may be at most ${kind.maxBytes / 1024 / 1024} MB.`);
-  return startPresignedUpload({
-    purpose: 'deliveries',
-    fileKind,
-    accountId: principal.accountId,
-    blobKey: `uploads/deliveries/${principal.accountId}/${randomUUID()}.${fileKind}`,
-    fileName: declared.fileName,
-    fileSize: declared.fileSize,
-    checksum: declared.checksum,
-    mimeType: kind.mimeType,
-  });
+type Declared = { fileName: string; fileSize: number; checksum: string };
+
+/**
+ * Step 1: declares both files and answers a presigned POST for each. Both sizes are checked
+ * before either declaration is written, so a refused request leaves nothing behind.
+ */
+export async function startBulkUpload(principal: Principal, files: Record<'csv' | 'zip', Declared>) {
+  for (const fileKind of ['csv', 'zip'] as const) {
+    const max = kinds[fileKind].maxBytes;
+    if (files[fileKind].fileSize > max) throw new PayloadTooLarge(`The ${fileKind.toUpperCase()} (${fileKind}.file_size) may be at most ${max / 1024 / 1024} MB.`);
+  }
+  const start = (fileKind: 'csv' | 'zip') =>
+    startPresignedUpload({
+      purpose: 'deliveries',
+      fileKind,
+      accountId: principal.accountId,
+      blobKey: `uploads/deliveries/${principal.accountId}/${randomUUID()}.${fileKind}`,
+      fileName: files[fileKind].fileName,
+      fileSize: files[fileKind].fileSize,
+      checksum: files[fileKind].checksum,
+      mimeType: kinds[fileKind].mimeType,
+    });
+  return { csv: await start('csv'), zip: await start('zip') };
 }
 
 async function uploadOf(principal: Principal, id: string, fileKind: 'csv' | 'zip', field: string): Promise<PendingDeliveriesUpload> {

@@ -41,20 +41,24 @@ async function record(token: string, body: Record<string, unknown>) {
   return t.call('POST', '/v1/deliveries', { token, body });
 }
 
-async function upload(token: string, kind: 'csv' | 'zip', bytes: Buffer) {
-  const declared = await t.call('POST', '/v1/deliveries/bulk/upload-url', { token, body: { file_kind: kind, filename: `day.${kind}`, file_size: bytes.length, checksum: sha256Checksum(bytes) } });
-  expect(declared.status).toBe(201);
-  const form = new FormData();
-  for (const [k, v] of Object.entries(declared.body.data.fields as Record<string, string>)) form.append(k, v);
-  form.append('file', new Blob([bytes], { type: declared.body.data.content_type }), `day.${kind}`);
-  expect((await fetch(declared.body.data.upload_url, { method: 'POST', body: form })).status).toBe(204);
-  return declared.body.data.upload_id as string;
+/** POSTs a file to the presigned form the declaration answered, as a partner's code does. */
+async function post(form: { upload_url: string; fields: Record<string, string>; content_type: string }, bytes: Buffer) {
+  const body = new FormData();
+  for (const [k, v] of Object.entries(form.fields)) body.append(k, v);
+  body.append('file', new Blob([bytes], { type: form.content_type }), 'file');
+  expect((await fetch(form.upload_url, { method: 'POST', body })).status).toBe(204);
 }
 
-async function importDay(token: string, csv: string, zip: Record<string, Uint8Array>, day = '2026-12-06') {
-  const csvId = await upload(token, 'csv', Buffer.from(csv));
-  const zipId = await upload(token, 'zip', Buffer.from(zipSync(zip)));
-  return t.call('POST', '/v1/deliveries/bulk', { token, body: { day, csv_upload_id: csvId, zip_upload_id: zipId } });
+const declared = (name: string, bytes: Buffer) => ({ filename: name, file_size: bytes.length, checksum: sha256Checksum(bytes) });
+
+async function importDay(token: string, csv: string, files: Record<string, Uint8Array>, day = '2026-12-06') {
+  const csvBytes = Buffer.from(csv);
+  const zipBytes = Buffer.from(zipSync(files));
+  const forms = await t.call('POST', '/v1/deliveries/bulk/upload-url', { token, body: { csv: declared('day.csv', csvBytes), zip: declared('day.zip', zipBytes) } });
+  expect(forms.status).toBe(201);
+  await post(forms.body.data.csv, csvBytes);
+  await post(forms.body.data.zip, zipBytes);
+  return t.call('POST', '/v1/deliveries/bulk', { token, body: { day, csv_upload_id: forms.body.data.csv.upload_id, zip_upload_id: forms.body.data.zip.upload_id } });
 }
 
 const header = 'awb_number,delivered_at,recipient_name,recipient_dni,recipient_relation,latitude,longitude,address,file\n';
