@@ -119,6 +119,11 @@ export function contentHash(input: DeliveryInput, checksum: string): string {
   return createHash('sha256').update(JSON.stringify(canonical)).digest('hex');
 }
 
+/** A delivery is recorded after it happened: `delivered_at` may be at most 10 minutes ahead of the service's clock (phones' clocks drift). */
+export function deliveredAtProblem(deliveredAt: string, now: Date): string | undefined {
+  return Date.parse(deliveredAt) > now.getTime() + 10 * 60_000 ? 'Is in the future: a proof is recorded once the delivery happened.' : undefined;
+}
+
 /** The day a proof recorded `at` may go, `years` later (29 February moves to 1 March). */
 export function retainUntil(at: Date, years: number): string {
   const d = new Date(at.getTime());

@@ -9,9 +9,10 @@ import { randomUUID } from 'node:crypto';
 import type { Principal } from '#core/auth/principal';
 import { NotFound, PayloadTooLarge, ValidationFailed, emptyFieldErrors } from '#core/errors';
 import { maxBulkCsvBytes, maxBulkZipBytes, matchFiles, readBulkCsv, readBulkZip } from '#core/deliveries/bulk';
-import { proofEventData, type ProofRecord } from '#core/deliveries/proof';
+import { deliveredAtProblem, proofEventData, type ProofRecord } from '#core/deliveries/proof';
 import { getProof } from '#infra/entities/deliveries';
 import { getUpload, type PendingDeliveriesUpload } from '#infra/entities/uploads';
+import { now } from '#infra/clock';
 import { mapConcurrent } from '#shared/concurrency';
 import { receivedFile, startPresignedUpload } from '../presigned-upload';
 import { publishEvents } from '../publish';
@@ -81,6 +82,11 @@ export async function importDay(principal: Principal, day: string, ids: { csvUpl
 
   // Every AWB is the account's, and none already has another proof, before the first write.
   const errors = emptyFieldErrors();
+  for (const r of read.rows) {
+    const future = deliveredAtProblem(r.input.delivered_at, now());
+    if (future) errors[`rows[${r.row}].delivered_at`] = [future];
+  }
+  if (Object.keys(errors).length) throw new ValidationFailed(errors, 'The CSV was refused whole: correct the rows named and send the import again.');
   const prepared: PreparedProof[] = [];
   await mapConcurrent(read.rows, 8, async (r) => {
     const shipment = await shipmentOf(principal.accountId, r.input.awb_number);

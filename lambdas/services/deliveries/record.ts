@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import type { Principal } from '#core/auth/principal';
 import { ProofExists, ValidationFailed, emptyFieldErrors } from '#core/errors';
-import { contentHash, proofEventData, proofKindOf, proofKinds, retainUntil, type DeliveryInput, type ProofRecord } from '#core/deliveries/proof';
+import { contentHash, deliveredAtProblem, proofEventData, proofKindOf, proofKinds, retainUntil, type DeliveryInput, type ProofRecord } from '#core/deliveries/proof';
 import { sanitizeFileName, sha256Checksum } from '#core/documents/files';
 import { createProof, getProof } from '#infra/entities/deliveries';
 import { getBatches, itemsOfAwb } from '#infra/entities/manifests';
@@ -106,6 +106,8 @@ export async function requireShipment(accountId: number, awbNumber: string, fiel
 
 /** POST /v1/deliveries: one proof. */
 export async function recordDelivery(principal: Principal, input: DeliveryInput, file: { bytes: Buffer; fileName: string }) {
+  const future = deliveredAtProblem(input.delivered_at, now());
+  if (future) throw new ValidationFailed({ delivered_at: [future] });
   const shipment = await requireShipment(principal.accountId, input.awb_number);
   const prepared = prepareProof(principal.accountId, input, file, shipment, 'api');
   const { proof, replayed } = await keepProof(prepared);

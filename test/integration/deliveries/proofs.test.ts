@@ -121,6 +121,13 @@ describe('recording one proof of delivery', () => {
     expect(Object.keys(res.body.errors).sort()).toEqual(['delivered_at', 'recipient_dni']);
   });
 
+  it('answers 422 naming delivered_at when the delivery is in the future', async () => {
+    const p = await partnerWithFlight();
+    const res = await record(p.token, delivery(p.awbs[0], { delivered_at: new Date(Date.now() + 3600_000).toISOString() }));
+    expect(res.status).toBe(422);
+    expect(Object.keys(res.body.errors)).toEqual(['delivered_at']);
+  });
+
   it('answers 422 naming longitude when a latitude comes without it', async () => {
     const p = await partnerWithFlight();
     const res = await record(p.token, delivery(p.awbs[0], { longitude: undefined }));

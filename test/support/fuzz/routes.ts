@@ -89,7 +89,7 @@ export const beyondSchema: Record<string, { fields?: string[]; statuses?: number
   DocumentsUploadUrl: { fields: ['filename'], statuses: [413], why: 'an allowed extension; the 10 MB limit is 413' },
   DocumentsUploadComplete: { fields: ['file', 'file_size', 'checksum'], why: 'the stored file must match its declaration' },
   DocumentsSupersede: { fields: ['file', 'filename'], statuses: [400, 413], why: 'the file itself, as for uploads' },
-  DeliveriesRecord: { fields: ['awb_number', 'file_base64'], statuses: [400, 413], why: "an AWB of the account's manifests; the file itself: base64, a PNG, JPEG or PDF by its bytes, 4 MB (docs/partners/deliveries.md)" },
+  DeliveriesRecord: { fields: ['awb_number', 'file_base64', 'delivered_at'], statuses: [400, 413], why: "an AWB of the account's manifests; delivered_at not in the future; the file itself: base64, a PNG, JPEG or PDF by its bytes, 4 MB (docs/partners/deliveries.md)" },
   DeliveriesList: { fields: ['cursor'], why: 'a cursor the previous page answered (signed)' },
   DeliveriesBulkUploadUrl: { statuses: [413], why: 'the CSV at most 1 MB, the ZIP 50 MB (docs/partners/deliveries.md)' },
   DocumentsDelete: { statuses: [403], why: 'a document is deleted only while uploaded or rejected (docs/brokers/documents.md, Workflow)' },
