@@ -99,6 +99,11 @@ export function readBulkCsv(bytes: Uint8Array, day: string): { rows: BulkRow[] }
       longitude: num(raw.longitude),
       address: raw.address?.trim() ? raw.address : undefined,
     };
+    // An AWB given twice is named on its second row, whatever else is wrong with the first.
+    const awb = raw.awb_number?.trim() ?? '';
+    const earlier = awb ? seen.get(awb) : undefined;
+    if (earlier !== undefined) add(at('awb_number'), `Is also on row ${earlier}: one proof per AWB.`);
+    else if (awb) seen.set(awb, n);
     const parsed = v.safeParse(DeliveryFields, candidate);
     if (!parsed.success) {
       for (const issue of parsed.issues) add(at(v.getDotPath(issue) ?? 'row'), issue.message);
@@ -107,9 +112,6 @@ export function readBulkCsv(bytes: Uint8Array, day: string): { rows: BulkRow[] }
     if (argentineDay(parsed.output.delivered_at) !== day) add(at('delivered_at'), `Must fall on ${day} (Argentine time), the day of this import.`);
     const file = raw.file?.trim() ?? '';
     if (!file) add(at('file'), 'Must name the entry of the ZIP that holds the proof.');
-    const earlier = seen.get(parsed.output.awb_number);
-    if (earlier !== undefined) add(at('awb_number'), `Is also on row ${earlier}: one proof per AWB.`);
-    seen.set(parsed.output.awb_number, n);
     rows.push({ row: n, input: parsed.output, file });
   });
   return Object.keys(errors).length ? { errors } : { rows };
