@@ -2088,7 +2088,7 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * A proof of delivery was recorded for an AWB (kept five years, never changed)
+         * Proof of delivery recorded for an AWB
          * @description Sent when a proof of delivery was recorded, one through the API or each of a bulk import (not when the same proof is sent again).
          */
         post: operations["event_delivery_recorded"];
@@ -11771,7 +11771,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The AWB already has a different proof of delivery */
+            /** @description The AWB already has a different proof of delivery (a proof is never replaced) */
             409: {
                 headers: {
                     /** @description The request id (the one sent, when it was a valid one) */
@@ -11793,7 +11793,7 @@ export interface operations {
                          * @description Stable machine code
                          * @enum {string}
                          */
-                        error: "proof_exists";
+                        error: "conflict";
                         awb_number?: string;
                     };
                 };

@@ -1,7 +1,10 @@
 import type { RouteDef } from './types';
 import { BulkBody, BulkUploadUrlBody, FlightParams, ListQuery, RecordBody } from '#http/deliveries/schemas';
 
-/** Proofs of delivery kept five years (issue 44): docs/partners/deliveries.md. */
+/**
+ * Proofs of delivery kept five years (issue 44): docs/partners/deliveries.md. They share the
+ * transport documents' rate groups (spec 2.4 counts delivery confirmations among the documents).
+ */
 
 export const DeliveriesRecord = {
   id: 'DeliveriesRecord',
@@ -11,7 +14,7 @@ export const DeliveriesRecord = {
   summary: "Record an AWB's proof of delivery (who, when, where, and the signature or photo); kept five years, never changed",
   tag: 'deliveries',
   auth: { scopes: ['deliveries:write'] },
-  rate: 'deliveries.write',
+  rate: 'documents.upload',
   uses: { table: ['GetItem', 'Query', 'BatchGetItem', 'PutItem'], bucket: [{ name: 'proofs', actions: ['PutObject'] }], bus: true },
   schemas: { body: RecordBody },
   successStatus: 201,
@@ -27,7 +30,7 @@ export const DeliveriesList = {
   summary: 'Find proofs of delivery by AWB, manifest or flight (MAWB), each with a download URL valid 60 minutes',
   tag: 'deliveries',
   auth: { scopes: ['deliveries:read'] },
-  rate: 'deliveries.read',
+  rate: 'documents.read',
   uses: { table: ['Query'], bucket: [{ name: 'proofs', actions: ['GetObject'] }], cursors: true },
   schemas: { query: ListQuery },
 } satisfies RouteDef;
@@ -40,7 +43,7 @@ export const DeliveriesBulkUploadUrl = {
   summary: "A day's proofs in bulk, step 1: declare the CSV and the ZIP of files and get a presigned POST for each (15 minutes)",
   tag: 'deliveries',
   auth: { scopes: ['deliveries:write'] },
-  rate: 'deliveries.write',
+  rate: 'documents.upload',
   uses: { table: ['PutItem'], bucket: [{ name: 'files', actions: ['PutObject'] }] },
   schemas: { body: BulkUploadUrlBody },
   successStatus: 201,
@@ -54,7 +57,7 @@ export const DeliveriesBulk = {
   summary: "A day's proofs in bulk, step 2: import the uploaded CSV and ZIP, all or nothing",
   tag: 'deliveries',
   auth: { scopes: ['deliveries:write'] },
-  rate: 'deliveries.write',
+  rate: 'documents.upload',
   uses: {
     table: ['GetItem', 'Query', 'BatchGetItem', 'PutItem'],
     bucket: [
@@ -77,7 +80,7 @@ export const DeliveriesFlightArchive = {
   summary: "A flight's proofs of delivery as one ZIP with index.csv: a download URL valid 60 minutes",
   tag: 'deliveries',
   auth: { scopes: ['deliveries:read'] },
-  rate: 'deliveries.read',
+  rate: 'documents.read',
   uses: {
     table: ['Query'],
     bucket: [

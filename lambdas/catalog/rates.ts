@@ -6,8 +6,6 @@ export const rateLimits = {
   'documents.read': 60,
   'documents.download': 60,
   'documents.workflow': 60,
-  'deliveries.write': 30,
-  'deliveries.read': 60,
   'couriers.submit': 60,
   'couriers.status': 120,
   'couriers.download': 30,

@@ -40,8 +40,6 @@ export class MethodNotAllowed extends define(405, 'method_not_allowed', 'Method 
 export class Conflict extends define(409, 'conflict', 'The request conflicts with the current state.') {}
 export class PayloadTooLarge extends define(413, 'payload_too_large', 'The request body is too large.') {}
 export class UnsupportedMediaType extends define(415, 'unsupported_media_type', 'Unsupported content type.') {}
-/** A proof of delivery is kept as recorded (issue 44): another one for the same AWB is refused. */
-export class ProofExists extends define(409, 'proof_exists', 'This AWB already has a different proof of delivery.') {}
 export class Locked extends define(423, 'locked', 'The resource is locked.') {}
 export class TooManyRequests extends define(429, 'rate_limited', 'Too many requests.') {}
 export class Gone extends define(410, 'gone', 'This no longer exists.') {}

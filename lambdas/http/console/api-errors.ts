@@ -30,7 +30,6 @@ export const errorCodesEs: Record<string, string> = {
   internal_error: 'Error interno del servidor.',
   processing_incomplete: 'El lote todavía se está procesando; las descargas están al 100%.',
   unknown_batch: 'Ese lote no es de tu cuenta.',
-  proof_exists: 'Esta guía ya tiene otra constancia de entrega; una constancia se guarda como se registró y no se reemplaza.',
   chunked_upload_failed: 'La carga en partes falló: empezala de nuevo con otra clave.',
   chunked_upload_expired: 'La carga en partes venció con partes faltantes: empezala de nuevo con otra clave.',
 };

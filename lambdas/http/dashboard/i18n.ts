@@ -138,7 +138,7 @@ export const eventDescriptionsEs: Record<string, string> = {
   'document.rejected': 'Documento rechazado',
   'document.superseded': 'Documento reemplazado por una versión nueva',
   'document.downloaded': 'Documento descargado',
-  'delivery.recorded': 'Constancia de entrega registrada para una guía (se guarda cinco años, sin cambios)',
+  'delivery.recorded': 'Constancia de entrega registrada',
 };
 
 export const isMessage = (id: string): id is MessageId => id in messages;

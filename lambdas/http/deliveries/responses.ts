@@ -47,7 +47,7 @@ export const deliveriesResponses = {
     answers: {
       201: data('The proof kept (or, sent again with the same content, the same proof)', Proof, { message: true }),
       400: failure('file_base64 is not base64, or the body is not JSON', ['bad_request']),
-      409: failure('The AWB already has a different proof of delivery', ['proof_exists'], { awb_number: v.string() }),
+      409: failure('The AWB already has a different proof of delivery (a proof is never replaced)', ['conflict'], { awb_number: v.string() }),
       413: failure('The body is larger than the file allows (4 MB)', ['payload_too_large']),
       422: invalid,
     },

@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Principal } from '#core/auth/principal';
-import { ProofExists, ValidationFailed, emptyFieldErrors } from '#core/errors';
+import { Conflict, ValidationFailed, emptyFieldErrors } from '#core/errors';
 import { contentHash, deliveredAtProblem, proofEventData, proofKindOf, proofKinds, retainUntil, type DeliveryInput, type ProofRecord } from '#core/deliveries/proof';
 import { sanitizeFileName, sha256Checksum } from '#core/documents/files';
 import { createProof, getProof } from '#infra/entities/deliveries';
@@ -70,7 +70,8 @@ export function prepareProof(
   return { record, bytes: file.bytes };
 }
 
-const differs = (awb: string) => new ProofExists(`AWB ${awb} already has a different proof of delivery; a proof is kept as recorded and never replaced.`, { awb_number: awb });
+// 409 `conflict` with the AWB: a new error class would weigh on every bundle (the dashboard's 50 KB).
+const differs = (awb: string) => new Conflict(`AWB ${awb} already has a different proof of delivery; a proof is kept as recorded and never replaced.`, { awb_number: awb });
 
 /** What is kept for the AWB already when it is the same delivery; a 409 when it is another. */
 async function replayOf(p: ProofRecord): Promise<ProofRecord | undefined> {

@@ -95,12 +95,12 @@ describe('recording one proof of delivery', () => {
     expect(events.filter((e) => e.type === 'delivery.recorded').map((e) => (e.data as { awb_number: string }).awb_number)).toEqual([p.awbs[0]]);
   });
 
-  it('answers 409 proof_exists to a different proof for an AWB already proven, and keeps the first', async () => {
+  it('answers 409 naming the AWB to a different proof for an AWB already proven, and keeps the first', async () => {
     const p = await partnerWithFlight();
     await record(p.token, delivery(p.awbs[0]));
     const other = await record(p.token, delivery(p.awbs[0], { recipient_name: 'Otra Persona', file_base64: pdf('otra').toString('base64'), file_name: 'otra.pdf' }));
     expect(other.status).toBe(409);
-    expect(other.body).toMatchObject({ success: false, error: 'proof_exists', awb_number: p.awbs[0] });
+    expect(other.body).toMatchObject({ success: false, error: 'conflict', awb_number: p.awbs[0] });
     const kept = await t.call('GET', `/v1/deliveries?awb_number=${p.awbs[0]}`, { token: p.token });
     expect(kept.body.data).toHaveLength(1);
     expect(kept.body.data[0]).toMatchObject({ recipient: { name: 'Ana Pérez' }, file: { mime_type: 'image/png' } });
