@@ -4,6 +4,7 @@ import { Upload } from '@aws-sdk/lib-storage';
 import { createPresignedPost } from '@aws-sdk/s3-presigned-post';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { config } from '#shared/config';
+import { proofsConfig } from '#shared/proofs-config';
 import { contentDisposition } from '#core/documents/files';
 import { traced } from './tracing';
 
@@ -154,14 +155,14 @@ export interface ProofStorePort {
 
 let proofsBucketPort: BlobPort | undefined;
 /** Made on first use, so a bundle that never reads proofs carries none of this. */
-const proofsBucket = () => (proofsBucketPort ??= s3BlobsIn(config.proofsBucketName));
+const proofsBucket = () => (proofsBucketPort ??= s3BlobsIn(proofsConfig.bucketName));
 
 export const s3Proofs: ProofStorePort = {
   async putOnce(key, body, contentType) {
     try {
       // If-None-Match: S3's conditional write refuses (412) a key that exists; Object Lock needs
       // a checksum on every write.
-      await client().send(new PutObjectCommand({ Bucket: config.proofsBucketName(), Key: key, Body: body, ContentType: contentType, IfNoneMatch: '*', ChecksumAlgorithm: 'SHA256' }));
+      await client().send(new PutObjectCommand({ Bucket: proofsConfig.bucketName(), Key: key, Body: body, ContentType: contentType, IfNoneMatch: '*', ChecksumAlgorithm: 'SHA256' }));
       return 'stored';
     } catch (err) {
       const e = err as { name?: string; $metadata?: { httpStatusCode?: number } };

@@ -8,10 +8,6 @@ function required(name: string): string {
 export const config = {
   tableName: () => required('TABLE_NAME'),
   bucketName: () => required('BUCKET_NAME'),
-  /** The proofs of delivery's bucket (issue 44): Object Lock, COMPLIANCE mode, its own. */
-  proofsBucketName: () => required('PROOFS_BUCKET_NAME'),
-  /** Years a proof of delivery is kept (the bucket's default retention; 5 unless the stage says otherwise). */
-  proofRetentionYears: () => Number(process.env.PROOF_RETENTION_YEARS || 5),
   busName: () => required('EVENT_BUS_NAME'),
   /** `QUEUE_URL_<NAME>` for each catalog queue the function sends to. */
   queueUrl: (name: string) => required(`QUEUE_URL_${name.replace(/[A-Z]/g, (c) => '_' + c).toUpperCase()}`),

@@ -13,7 +13,7 @@ import { createProof, getProof } from '#infra/entities/deliveries';
 import { getBatches, itemsOfAwb } from '#infra/entities/manifests';
 import { proofStore } from '#infra/blobs';
 import { now } from '#infra/clock';
-import { config } from '#shared/config';
+import { proofsConfig } from '#shared/proofs-config';
 import { publishEvents } from '../publish';
 
 /** The manifest and flight an AWB of the account travelled on: its newest batch that holds it. */
@@ -65,7 +65,7 @@ export function prepareProof(
     contentHash: contentHash(input, checksum),
     source,
     recordedAt: at.toISOString(),
-    retainUntil: retainUntil(at, config.proofRetentionYears()),
+    retainUntil: retainUntil(at, proofsConfig.retentionYears()),
   };
   return { record, bytes: file.bytes };
 }
