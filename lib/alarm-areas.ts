@@ -13,7 +13,7 @@ export const alarmAreas = {
   },
   intake: {
     title: 'Intake',
-    covers: 'what partners send in: courier manifests and their status routes, manifest storage, transport documents, the manifest-intake worker and queue',
+    covers: 'what partners send in: courier manifests and their status routes, manifest storage, transport documents, proofs of delivery, the manifest-intake worker and queue',
   },
   pipeline: {
     title: 'Pipeline',
@@ -53,6 +53,7 @@ export const alarmAreaMap = {
     manifests: 'intake',
     storage: 'intake',
     documents: 'intake',
+    deliveries: 'intake',
     customs: 'pipeline',
     // The broker's review of a processed batch recomputes its products with the pipeline's calculations.
     review: 'pipeline',

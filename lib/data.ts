@@ -46,6 +46,8 @@ export function dataNames(settings: StageSettings) {
     signingSecretsKeyAlias: `alias/${settings.namePrefix}-signing-secrets`,
     /** Bucket names are global: account and region make them unique per deployment. */
     filesBucket: `${settings.namePrefix}-files-${Aws.ACCOUNT_ID}-${Aws.REGION}`,
+    /** The proofs of delivery (issue 44), under Object Lock. */
+    proofsBucket: `${settings.namePrefix}-proofs-${Aws.ACCOUNT_ID}-${Aws.REGION}`,
   };
 }
 
@@ -81,6 +83,8 @@ export class DataStack extends Stack {
   /** Signs the page cursors the API answers (lambdas/infra/cursors.ts). */
   readonly cursorKey: secrets.Secret;
   readonly filesBucket: s3.Bucket;
+  /** The proofs of delivery: Object Lock, COMPLIANCE, `proofRetentionYears` (issue 44). */
+  readonly proofsBucket: s3.Bucket;
   readonly accessLogsBucket: s3.Bucket;
   readonly bus: events.EventBus;
   readonly queues: Record<QueueName, CatalogQueue>;
@@ -201,6 +205,32 @@ export class DataStack extends Stack {
       ],
       removalPolicy: settings.dataRemovalPolicy,
     });
+
+    // The proofs of delivery (issue 44): a bucket of their own, under Object Lock in COMPLIANCE mode
+    // with a default retention of the stage's proofRetentionYears (5), so every object written is
+    // locked as it lands: no role of the service, nor the account's root user, overwrites or
+    // deletes a version before then, and the retention cannot be shortened. Kept whatever the stage
+    // (a locked bucket cannot be emptied), and never served to browsers directly but by signed GETs.
+    this.proofsBucket = new s3.Bucket(this, 'Proofs', {
+      bucketName: this.names.proofsBucket,
+      blockPublicAccess: s3.BlockPublicAccess.BLOCK_ALL,
+      encryption: s3.BucketEncryption.S3_MANAGED,
+      enforceSSL: true,
+      minimumTLSVersion: 1.2,
+      objectOwnership: s3.ObjectOwnership.BUCKET_OWNER_ENFORCED,
+      versioned: true,
+      objectLockEnabled: true,
+      serverAccessLogsBucket: this.accessLogsBucket,
+      serverAccessLogsPrefix: 'proofs/',
+      cors: [{ allowedMethods: [s3.HttpMethods.GET], allowedOrigins: props.corsOrigins ?? ['*'], allowedHeaders: ['*'], maxAge: 3000 }],
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+    // Years, not the CDK's days: S3 counts a year as the calendar's, so five years are five years.
+    (this.proofsBucket.node.defaultChild as s3.CfnBucket).objectLockConfiguration = {
+      objectLockEnabled: 'Enabled',
+      rule: { defaultRetention: { mode: 'COMPLIANCE', years: settings.config.proofRetentionYears } },
+    };
+    new CfnOutput(this, 'ProofsBucketName', { value: this.proofsBucket.bucketName });
 
     // The table and the files (AWS Backup for S3 needs the bucket versioned: where it is not, only the table).
     const backupSchedule = tableBackupByStage[settings.stage];

@@ -208,7 +208,11 @@ function environment(def: FunctionDef, settings: StageSettings, data: DataStack)
     // the data stack's schedule was built from.
     ORDER_SYNC_EVERY_MINUTES: String(settings.orderSyncEveryMinutes),
   };
-  if (uses.bucket?.length || uses.bucketOrigin) env.BUCKET_NAME = data.names.filesBucket;
+  if (uses.bucket?.some((b) => b.name === 'files') || uses.bucketOrigin) env.BUCKET_NAME = data.names.filesBucket;
+  if (uses.bucket?.some((b) => b.name === 'proofs')) {
+    env.PROOFS_BUCKET_NAME = data.names.proofsBucket;
+    env.PROOF_RETENTION_YEARS = String(settings.config.proofRetentionYears);
+  }
   if (uses.bus) env.EVENT_BUS_NAME = data.names.bus;
   for (const q of uses.queues ?? []) env[queueUrlVariable(q.name)] = queueOf(data, q.name, def.id).queue.queueUrl;
   if (uses.bedrock && settings.bedrockModelId) env.BEDROCK_MODEL_ID = settings.bedrockModelId;
@@ -255,7 +259,7 @@ function statements(scope: CatalogFunction, uses: Access, data: DataStack): iam.
   }
 
   for (const b of uses.bucket ?? []) {
-    const bucketArn = `arn:${Aws.PARTITION}:s3:::${data.names.filesBucket}`;
+    const bucketArn = `arn:${Aws.PARTITION}:s3:::${b.name === 'proofs' ? data.names.proofsBucket : data.names.filesBucket}`;
     const objectActions = b.actions.filter((a) => a !== 'ListBucket');
     if (objectActions.length) {
       const objects = wildcard(`${bucketArn}/*`, `Object actions (${objectActions.join(', ')}) on keys of the ${b.name} bucket, which are per-record and not known in advance.`);

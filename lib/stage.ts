@@ -50,6 +50,7 @@ export const configKeys = [
   'backupCopyRetentionDays',
   'budgetMonthlyUsd',
   'budgetEmails',
+  'proofRetentionYears',
 ] as const;
 export type ConfigKey = (typeof configKeys)[number];
 
@@ -193,6 +194,8 @@ export function resolveStageConfig(stage: StageName, overrides: StageOverrides =
   for (const email of c.budgetEmails) {
     if (!/^[^@\s,;]+@[^@\s,;]+\.[^@\s,;]+$/.test(email) || email.length > 254) problems.push(`budgetEmails: ${JSON.stringify(email)} is not an e-mail address`);
   }
+  if (o.proofRetentionYears !== undefined) c.proofRetentionYears = Number(o.proofRetentionYears);
+  if (!(Number.isInteger(c.proofRetentionYears) && c.proofRetentionYears >= 1 && c.proofRetentionYears <= 100)) problems.push(`proofRetentionYears ${JSON.stringify(o.proofRetentionYears ?? c.proofRetentionYears)}: whole years from 1 to 100 (the norm asks for 5)`);
   if (c.budgetEmails.length > 10) problems.push('budgetEmails: AWS Budgets e-mails at most 10 addresses a notification');
 
   // Rules between settings.

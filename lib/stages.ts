@@ -111,6 +111,11 @@ export interface StageConfig {
   budgetMonthlyUsd?: number;
   /** Who the budget e-mails (besides the alarm topic it notifies). */
   budgetEmails: string[];
+  /**
+   * Years each proof of delivery is kept under S3 Object Lock in COMPLIANCE mode (issue 44): RG
+   * ARCA 5631/2025 asks for five. Nobody, the account's root user included, shortens it once set.
+   */
+  proofRetentionYears: number;
 }
 
 export const stageNames = ['dev', 'staging', 'prod'] as const;
@@ -132,6 +137,7 @@ export const stageConfigs: Record<StageName, StageConfig> = {
     accountConcurrencyQuota: 1000,
     backupCopyRetentionDays: 35,
     budgetEmails: [],
+    proofRetentionYears: 5,
   },
   staging: {
     // prod's settings (issue 43): the pipeline deploys staging and smoke-tests it before it offers
@@ -151,6 +157,7 @@ export const stageConfigs: Record<StageName, StageConfig> = {
     accountConcurrencyQuota: 1000,
     backupCopyRetentionDays: 35,
     budgetEmails: [],
+    proofRetentionYears: 5,
   },
   prod: {
     // account, region, corsOrigins and an alarm subscriber are the deploying team's to give
@@ -169,5 +176,6 @@ export const stageConfigs: Record<StageName, StageConfig> = {
     accountConcurrencyQuota: 1000,
     backupCopyRetentionDays: 90,
     budgetEmails: [],
+    proofRetentionYears: 5,
   },
 };

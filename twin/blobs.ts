@@ -1,5 +1,6 @@
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import { createWriteStream, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import type { ProofStorePort } from '#infra/blobs';
 import { mkdir, open, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
 import type { Readable } from 'node:stream';
@@ -38,15 +39,20 @@ export class LocalBlobs implements BlobPort {
   readonly root: string;
   private readonly secret: Buffer;
 
-  constructor(dataDir: string, private readonly publicBaseUrl: () => string) {
-    this.root = resolve(dataDir, 'blobs');
+  constructor(
+    dataDir: string,
+    private readonly publicBaseUrl: () => string,
+    /** Where under `dataDir` the files are, and the server path their download URLs name. */
+    readonly place: { folder: string; urlPath: string } = { folder: 'blobs', urlPath: '/_blobs' },
+  ) {
+    this.root = resolve(dataDir, place.folder);
     mkdirSync(this.root, { recursive: true });
     const secretFile = join(dataDir, 'blob-signing.key');
     if (!existsSync(secretFile)) writeFileSync(secretFile, randomBytes(32).toString('hex'), { mode: 0o600 });
     this.secret = Buffer.from(readFileSync(secretFile, 'utf8'), 'hex');
   }
 
-  private file(key: string): string {
+  protected file(key: string): string {
     const path = resolve(this.root, key);
     if (!path.startsWith(this.root + sep)) throw new Error('Blob key escapes the store');
     return path;
@@ -104,7 +110,7 @@ export class LocalBlobs implements BlobPort {
     if (opts.contentType) params.set('type', opts.contentType);
     if (opts.contentEncoding) params.set('enc', opts.contentEncoding);
     params.set('sig', this.sign(key, params));
-    return `${this.publicBaseUrl()}/_blobs/${key.split('/').map(encodeURIComponent).join('/')}?${params}`;
+    return `${this.publicBaseUrl()}${this.place.urlPath}/${key.split('/').map(encodeURIComponent).join('/')}?${params}`;
   }
 
   private sign(key: string, params: URLSearchParams): string {
@@ -193,5 +199,56 @@ export class LocalBlobs implements BlobPort {
     if (file.data.length > policy.maxBytes) return { status: 400, code: 'EntityTooLarge', message: 'Your proposed upload exceeds the maximum allowed size.' };
     await this.put(policy.key, file.data, policy.contentType);
     return { status: 204 };
+  }
+}
+
+/** A write the proofs' store refuses, as S3 refuses it under Object Lock (AccessDenied). */
+export class ProofLocked extends Error {
+  override readonly name = 'AccessDenied';
+  constructor(key: string, what: string) {
+    super(`Access Denied: ${key} is under Object Lock (COMPLIANCE) and cannot be ${what} before its retention ends.`);
+  }
+}
+
+/**
+ * The twin's proofs bucket (issue 44): files under `<dataDir>/proofs`, written once, 0400
+ * (read-only) with their metadata; a put over an existing key or a delete is refused
+ * (`ProofLocked`), as S3 Object Lock in COMPLIANCE mode refuses them. Download URLs are signed
+ * like the other files' and served under `/_proofs/`.
+ */
+export class LocalProofStore extends LocalBlobs implements ProofStorePort {
+  constructor(dataDir: string, publicBaseUrl: () => string) {
+    super(dataDir, publicBaseUrl, { folder: 'proofs', urlPath: '/_proofs' });
+  }
+
+  async putOnce(key: string, body: Buffer, contentType: string): Promise<'stored' | 'exists'> {
+    const path = this.file(key);
+    await mkdir(dirname(path), { recursive: true });
+    // The metadata first, so a file that exists always has it; `wx` never replaces either.
+    try {
+      await writeFile(path + '.meta.json', JSON.stringify({ contentType }), { flag: 'wx', mode: 0o400 });
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'EEXIST' && existsSync(path)) return 'exists';
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    }
+    try {
+      await writeFile(path, body, { flag: 'wx', mode: 0o400 });
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'EEXIST') return 'exists';
+      throw err;
+    }
+    return 'stored';
+  }
+
+  override async put(key: string, body: Buffer, contentType: string): Promise<void> {
+    if ((await this.putOnce(key, body, contentType)) === 'exists') throw new ProofLocked(key, 'overwritten');
+  }
+
+  override async putStream(key: string): Promise<void> {
+    throw new ProofLocked(key, 'written as a stream');
+  }
+
+  override async delete(key: string): Promise<void> {
+    throw new ProofLocked(key, 'deleted');
   }
 }

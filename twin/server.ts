@@ -39,6 +39,8 @@ type Handler = (event: unknown, context: Context) => Promise<unknown>;
 export interface ServerDeps {
   loadHandler(module: string): Promise<Handler>;
   blobs: LocalBlobs;
+  /** The proofs of delivery's store (issue 44), served under `/_proofs/`. */
+  proofs: LocalBlobs;
   /** API Gateway's side of the authorizer (its identity source and cache); `twinAuthorizerCache()` by default. */
   authorizerCache?: AuthorizerCache;
 }
@@ -117,6 +119,7 @@ async function handle(deps: ServerDeps, cache: AuthorizerCache, req: IncomingMes
     return send(res, withRequestId(errorResponse(new PayloadTooLarge(`The request body is larger than ${humanSize(gatewayMaxBody)}.`), requestId), requestId));
   }
   if (url.pathname.startsWith('/_blobs/') && method === 'GET') return serveBlob(deps.blobs, url, res);
+  if (url.pathname.startsWith('/_proofs/') && method === 'GET') return serveBlob(deps.proofs, url, res);
   if (isUpload) return sendUploadAnswer(res, req.headers.origin, await acceptUpload(deps.blobs, req, body));
 
   const headers = gatewayHeaders(req);
@@ -215,16 +218,16 @@ function preflight(res: ServerResponse, origin: string | undefined) {
 }
 
 /** The blob key a download path names; undefined when its percent-encoding is malformed. */
-function blobKeyOf(url: URL): string | undefined {
+function blobKeyOf(url: URL, prefix: string): string | undefined {
   try {
-    return url.pathname.slice('/_blobs/'.length).split('/').map(decodeURIComponent).join('/');
+    return url.pathname.slice(prefix.length + 1).split('/').map(decodeURIComponent).join('/');
   } catch {
     return undefined;
   }
 }
 
 async function serveBlob(blobs: LocalBlobs, url: URL, res: ServerResponse) {
-  const key = blobKeyOf(url);
+  const key = blobKeyOf(url, blobs.place.urlPath);
   if (key === undefined) {
     // As S3 answers a path it cannot decode.
     res.writeHead(400, { 'Content-Type': 'application/xml' });

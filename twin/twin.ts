@@ -7,7 +7,7 @@ import { queues, workers, eventRules } from '#catalog';
 import { TwinPipeline, pipelineQueue, pipelineQueueDef, pipelineWorker } from './pipeline';
 import { usePipelineRunner } from '#infra/state-machine';
 import { resetDocumentClient } from '#infra/dynamo';
-import { useBlobs } from '#infra/blobs';
+import { useBlobs, useProofStore } from '#infra/blobs';
 import { useQueues } from '#infra/queues';
 import { useTimers } from '#infra/timers';
 import { useEvents, type DomainEvent } from '#infra/events';
@@ -19,7 +19,7 @@ import { seedAdminToken } from '#services/auth/accounts';
 import { accessKeyFor, startDynamoLocal, ensureTable, type RunningDynamo } from './dynamodb-local';
 import { nextSyncAfter, syncEveryMinutes } from '#core/orders/sync-schedule';
 import { now } from '#infra/clock';
-import { LocalBlobs } from './blobs';
+import { LocalBlobs, LocalProofStore } from './blobs';
 import { cursorKeyOf } from './private-files';
 import { TwinJobs } from './jobs';
 import { createTwinServer, twinAuthorizerCache } from './server';
@@ -50,6 +50,7 @@ export interface Twin {
   apiUrl: string;
   jobs: TwinJobs;
   blobs: LocalBlobs;
+  proofs: LocalProofStore;
   /** The fake FedEx, UPS, DHL Express and USPS APIs every carrier adapter calls here. */
   carriers: FakeCarriers;
   /** How many times the authorizer ran (API Gateway's cache answers the rest). */
@@ -95,6 +96,8 @@ export async function startTwin(opts: TwinOptions): Promise<Twin> {
     let baseUrl = '';
     const blobs = new LocalBlobs(dataDir, () => baseUrl);
     useBlobs(blobs);
+    const proofs = new LocalProofStore(dataDir, () => baseUrl);
+    useProofStore(proofs);
 
     const cache = new Map<string, Promise<(e: unknown, c: unknown) => Promise<unknown>>>();
     const loadHandler = (module: string) => {
@@ -132,7 +135,7 @@ export async function startTwin(opts: TwinOptions): Promise<Twin> {
     }
 
     const authorizerCache = twinAuthorizerCache();
-    const server = createTwinServer({ loadHandler, blobs, authorizerCache });
+    const server = createTwinServer({ loadHandler, blobs, proofs, authorizerCache });
     server.listen(opts.port ?? 3000, opts.host ?? '127.0.0.1');
     await once(server, 'listening');
     const { port } = server.address() as AddressInfo;
@@ -149,6 +152,7 @@ export async function startTwin(opts: TwinOptions): Promise<Twin> {
       apiUrl: `${baseUrl}/api`,
       jobs,
       blobs,
+      proofs,
       carriers,
       authorizerInvocations: () => authorizerCache.invocations,
       async stop() {

@@ -499,6 +499,75 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Find proofs of delivery by AWB, manifest or flight (MAWB), each with a download URL valid 60 minutes */
+        get: operations["DeliveriesList"];
+        put?: never;
+        /** Record an AWB's proof of delivery (who, when, where, and the signature or photo); kept five years, never changed */
+        post: operations["DeliveriesRecord"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/deliveries/bulk/upload-url": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A day's proofs in bulk, step 1: declare the CSV and the ZIP of files and get a presigned POST for each (15 minutes) */
+        post: operations["DeliveriesBulkUploadUrl"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/deliveries/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A day's proofs in bulk, step 2: import the uploaded CSV and ZIP, all or nothing */
+        post: operations["DeliveriesBulk"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/deliveries/flights/{mawb}/archive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A flight's proofs of delivery as one ZIP with index.csv: a download URL valid 60 minutes */
+        get: operations["DeliveriesFlightArchive"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/admin/tariff": {
         parameters: {
             query?: never;
@@ -2009,6 +2078,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "delivery.recorded": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Proof of delivery recorded for an AWB
+         * @description Sent when a proof of delivery was recorded, one through the API or each of a bulk import (not when the same proof is sent again).
+         */
+        post: operations["event_delivery_recorded"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface components {
     schemas: never;
@@ -2408,7 +2497,7 @@ export interface operations {
                                 id: number;
                                 /** @enum {string} */
                                 role: "admin" | "broker" | "partner";
-                                scopes: ("manifests:read" | "manifests:write" | "documents:read" | "documents:write" | "review:read" | "review:write" | "webhooks:read" | "webhooks:write" | "events:read" | "orders:read" | "orders:write" | "shipping:read" | "shipping:write" | "customs:read" | "customs:write" | "tariff:read" | "tokens:manage" | "admin")[];
+                                scopes: ("manifests:read" | "manifests:write" | "documents:read" | "documents:write" | "deliveries:read" | "deliveries:write" | "review:read" | "review:write" | "webhooks:read" | "webhooks:write" | "events:read" | "orders:read" | "orders:write" | "shipping:read" | "shipping:write" | "customs:read" | "customs:write" | "tariff:read" | "tokens:manage" | "admin")[];
                             };
                         };
                     };
@@ -2593,7 +2682,7 @@ export interface operations {
                             email: string | null;
                             /** @enum {string} */
                             role: "admin" | "broker" | "partner";
-                            scopes: ("manifests:read" | "manifests:write" | "documents:read" | "documents:write" | "review:read" | "review:write" | "webhooks:read" | "webhooks:write" | "events:read" | "orders:read" | "orders:write" | "shipping:read" | "shipping:write" | "customs:read" | "customs:write" | "tariff:read" | "tokens:manage" | "admin")[];
+                            scopes: ("manifests:read" | "manifests:write" | "documents:read" | "documents:write" | "deliveries:read" | "deliveries:write" | "review:read" | "review:write" | "webhooks:read" | "webhooks:write" | "events:read" | "orders:read" | "orders:write" | "shipping:read" | "shipping:write" | "customs:read" | "customs:write" | "tariff:read" | "tokens:manage" | "admin")[];
                             /**
                              * Format: date-time
                              * @description ISO 8601 UTC timestamp
@@ -2819,7 +2908,7 @@ export interface operations {
                             email: string | null;
                             /** @enum {string} */
                             role: "admin" | "broker" | "partner";
-                            scopes: ("manifests:read" | "manifests:write" | "documents:read" | "documents:write" | "review:read" | "review:write" | "webhooks:read" | "webhooks:write" | "events:read" | "orders:read" | "orders:write" | "shipping:read" | "shipping:write" | "customs:read" | "customs:write" | "tariff:read" | "tokens:manage" | "admin")[];
+                            scopes: ("manifests:read" | "manifests:write" | "documents:read" | "documents:write" | "deliveries:read" | "deliveries:write" | "review:read" | "review:write" | "webhooks:read" | "webhooks:write" | "events:read" | "orders:read" | "orders:write" | "shipping:read" | "shipping:write" | "customs:read" | "customs:write" | "tariff:read" | "tokens:manage" | "admin")[];
                             /**
                              * Format: date-time
                              * @description ISO 8601 UTC timestamp
@@ -4732,7 +4821,7 @@ export interface operations {
                             email: string | null;
                             /** @enum {string} */
                             role: "admin" | "broker" | "partner";
-                            scopes: ("manifests:read" | "manifests:write" | "documents:read" | "documents:write" | "review:read" | "review:write" | "webhooks:read" | "webhooks:write" | "events:read" | "orders:read" | "orders:write" | "shipping:read" | "shipping:write" | "customs:read" | "customs:write" | "tariff:read" | "tokens:manage" | "admin")[];
+                            scopes: ("manifests:read" | "manifests:write" | "documents:read" | "documents:write" | "deliveries:read" | "deliveries:write" | "review:read" | "review:write" | "webhooks:read" | "webhooks:write" | "events:read" | "orders:read" | "orders:write" | "shipping:read" | "shipping:write" | "customs:read" | "customs:write" | "tariff:read" | "tokens:manage" | "admin")[];
                             /**
                              * Format: date-time
                              * @description ISO 8601 UTC timestamp
@@ -4969,7 +5058,7 @@ export interface operations {
                     /** @enum {string} */
                     role: "admin" | "broker" | "partner";
                     /** @description Left out: every scope the role may hold; given: exactly these (each one a route of the role names, else 422) */
-                    scopes?: ("manifests:read" | "manifests:write" | "documents:read" | "documents:write" | "review:read" | "review:write" | "webhooks:read" | "webhooks:write" | "events:read" | "orders:read" | "orders:write" | "shipping:read" | "shipping:write" | "customs:read" | "customs:write" | "tariff:read" | "tokens:manage" | "admin")[];
+                    scopes?: ("manifests:read" | "manifests:write" | "documents:read" | "documents:write" | "deliveries:read" | "deliveries:write" | "review:read" | "review:write" | "webhooks:read" | "webhooks:write" | "events:read" | "orders:read" | "orders:write" | "shipping:read" | "shipping:write" | "customs:read" | "customs:write" | "tariff:read" | "tokens:manage" | "admin")[];
                     expires_at?: string;
                 };
             };
@@ -5024,7 +5113,7 @@ export interface operations {
                             email: string | null;
                             /** @enum {string} */
                             role: "admin" | "broker" | "partner";
-                            scopes: ("manifests:read" | "manifests:write" | "documents:read" | "documents:write" | "review:read" | "review:write" | "webhooks:read" | "webhooks:write" | "events:read" | "orders:read" | "orders:write" | "shipping:read" | "shipping:write" | "customs:read" | "customs:write" | "tariff:read" | "tokens:manage" | "admin")[];
+                            scopes: ("manifests:read" | "manifests:write" | "documents:read" | "documents:write" | "deliveries:read" | "deliveries:write" | "review:read" | "review:write" | "webhooks:read" | "webhooks:write" | "events:read" | "orders:read" | "orders:write" | "shipping:read" | "shipping:write" | "customs:read" | "customs:write" | "tariff:read" | "tokens:manage" | "admin")[];
                             /**
                              * Format: date-time
                              * @description ISO 8601 UTC timestamp
@@ -5354,7 +5443,7 @@ export interface operations {
                             email: string | null;
                             /** @enum {string} */
                             role: "admin" | "broker" | "partner";
-                            scopes: ("manifests:read" | "manifests:write" | "documents:read" | "documents:write" | "review:read" | "review:write" | "webhooks:read" | "webhooks:write" | "events:read" | "orders:read" | "orders:write" | "shipping:read" | "shipping:write" | "customs:read" | "customs:write" | "tariff:read" | "tokens:manage" | "admin")[];
+                            scopes: ("manifests:read" | "manifests:write" | "documents:read" | "documents:write" | "deliveries:read" | "deliveries:write" | "review:read" | "review:write" | "webhooks:read" | "webhooks:write" | "events:read" | "orders:read" | "orders:write" | "shipping:read" | "shipping:write" | "customs:read" | "customs:write" | "tariff:read" | "tokens:manage" | "admin")[];
                             /**
                              * Format: date-time
                              * @description ISO 8601 UTC timestamp
@@ -11160,6 +11249,1558 @@ export interface operations {
                         };
                         /** @description How many fields failed, when more than the 1,000 listed in `errors` (correct them and send again to see the rest) */
                         errors_total?: number;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded: retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds until the window resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal error, with a request id and no internals */
+            500: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "internal_error";
+                        request_id?: string;
+                    };
+                };
+            };
+        };
+    };
+    DeliveriesList: {
+        parameters: {
+            query?: {
+                awb_number?: string;
+                manifest_id?: string;
+                /** @example 176-12345675 */
+                mawb_number?: string;
+                /** @example 25 */
+                per_page?: string;
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of proofs, each with a download URL valid 60 minutes */
+            200: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            awb_number: string;
+                            account_id: number;
+                            manifest_id: string;
+                            mawb_number: string;
+                            batch_id: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC timestamp
+                             */
+                            delivered_at: string;
+                            recipient: {
+                                name: string;
+                                dni: string;
+                                relation: string;
+                            };
+                            location: {
+                                latitude: number | null;
+                                longitude: number | null;
+                                address: string | null;
+                            } | null;
+                            /** @enum {string} */
+                            source: "api" | "bulk";
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC timestamp
+                             */
+                            recorded_at: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC timestamp
+                             */
+                            retain_until: string;
+                            file: {
+                                file_name: string;
+                                /** @enum {string} */
+                                mime_type: "image/png" | "image/jpeg" | "application/pdf";
+                                file_size: number;
+                                checksum: string;
+                                download_url: string;
+                            };
+                        }[];
+                        meta: {
+                            per_page: number;
+                            cursor: string | null;
+                            next_cursor: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description No token, a bad or revoked token, a token revoked since its answer was cached (`token_revoked`), an expired token (`token_expired`), or a bad X-Signature */
+            401: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized",
+                     *       "hint": "No Authorization header, or an empty one: send `Authorization: Bearer <token>`. A deployed stage answers this case with {\"message\":\"Unauthorized\"} alone."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "unauthorized" | "token_expired" | "token_revoked";
+                    } | {
+                        /** @constant */
+                        message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
+                    };
+                };
+            };
+            /** @description Authenticated, but not allowed */
+            403: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "forbidden";
+                    };
+                };
+            };
+            /** @description Too large */
+            413: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "payload_too_large";
+                    };
+                };
+            };
+            /** @description None or more than one of awb_number, manifest_id, mawb_number, or a bad cursor */
+            422: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The given data was invalid.",
+                     *       "error": "validation_failed",
+                     *       "errors": {
+                     *         "awb_number": [
+                     *           "Must not contain control characters, bidirectional controls or unpaired surrogates."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "validation_failed";
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        /** @description How many fields failed, when more than the 1,000 listed in `errors` (correct them and send again to see the rest) */
+                        errors_total?: number;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded: retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds until the window resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal error, with a request id and no internals */
+            500: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "internal_error";
+                        request_id?: string;
+                    };
+                };
+            };
+        };
+    };
+    DeliveriesRecord: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "awb_number": "AWB0000001",
+                 *       "delivered_at": "2026-12-06T15:30:00-03:00",
+                 *       "recipient_name": "María Pérez",
+                 *       "recipient_dni": "27234567",
+                 *       "recipient_relation": "titular",
+                 *       "latitude": -34.6037,
+                 *       "longitude": -58.3816,
+                 *       "file_base64": "JVBERi0xLjQKJeLjz9MKMSAwIG9iago8PCAvVHlwZSAvQ2F0YWxvZyAvUGFnZXMgMiAwIFIgPj4KZW5kb2JqCjIgMCBvYmoKPDwgL1R5cGUgL1BhZ2VzIC9LaWRzIFszIDAgUl0gL0NvdW50IDEgPj4KZW5kb2JqCjMgMCBvYmoKPDwgL1R5cGUgL1BhZ2UgL1BhcmVudCAyIDAgUiAvTWVkaWFCb3ggWzAgMCAyMDAgMTAwXSAvQ29udGVudHMgNCAwIFIgL1Jlc291cmNlcyA8PCAvRm9udCA8PCAvRjEgNSAwIFIgPj4gPj4gPj4KZW5kb2JqCjQgMCBvYmoKPDwgL0xlbmd0aCA1MSA+PgpzdHJlYW0KQlQgL0YxIDEyIFRmIDEwIDUwIFRkIChGYWN0dXJhIDAwMDEtMDAwMDQ1MjEpIFRqIEVUCmVuZHN0cmVhbQplbmRvYmoKNSAwIG9iago8PCAvVHlwZSAvRm9udCAvU3VidHlwZSAvVHlwZTEgL0Jhc2VGb250IC9IZWx2ZXRpY2EgPj4KZW5kb2JqCnhyZWYKMCA2CjAwMDAwMDAwMDAgNjU1MzUgZiAKMDAwMDAwMDAxNSAwMDAwMCBuIAowMDAwMDAwMDY0IDAwMDAwIG4gCjAwMDAwMDAxMjEgMDAwMDAgbiAKMDAwMDAwMDI0NyAwMDAwMCBuIAowMDAwMDAwMzQ4IDAwMDAwIG4gCnRyYWlsZXIKPDwgL1NpemUgNiAvUm9vdCAxIDAgUiA+PgpzdGFydHhyZWYKNDE4CiUlRU9GCg==",
+                 *       "file_name": "constancia-AWB0000001.pdf"
+                 *     }
+                 */
+                "application/json": {
+                    awb_number: string;
+                    delivered_at: string;
+                    recipient_name: string;
+                    recipient_dni: string;
+                    recipient_relation: string;
+                    latitude?: number;
+                    longitude?: number;
+                    address?: string;
+                    file_base64: string;
+                    file_name: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The proof kept (or, sent again with the same content, the same proof) */
+            201: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            awb_number: string;
+                            account_id: number;
+                            manifest_id: string;
+                            mawb_number: string;
+                            batch_id: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC timestamp
+                             */
+                            delivered_at: string;
+                            recipient: {
+                                name: string;
+                                dni: string;
+                                relation: string;
+                            };
+                            location: {
+                                latitude: number | null;
+                                longitude: number | null;
+                                address: string | null;
+                            } | null;
+                            /** @enum {string} */
+                            source: "api" | "bulk";
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC timestamp
+                             */
+                            recorded_at: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC timestamp
+                             */
+                            retain_until: string;
+                            file: {
+                                file_name: string;
+                                /** @enum {string} */
+                                mime_type: "image/png" | "image/jpeg" | "application/pdf";
+                                file_size: number;
+                                checksum: string;
+                                download_url: string;
+                            };
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description file_base64 is not base64, or the body is not JSON */
+            400: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "bad_request";
+                    };
+                };
+            };
+            /** @description No token, a bad or revoked token, a token revoked since its answer was cached (`token_revoked`), an expired token (`token_expired`), or a bad X-Signature */
+            401: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized",
+                     *       "hint": "No Authorization header, or an empty one: send `Authorization: Bearer <token>`. A deployed stage answers this case with {\"message\":\"Unauthorized\"} alone."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "unauthorized" | "token_expired" | "token_revoked";
+                    } | {
+                        /** @constant */
+                        message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
+                    };
+                };
+            };
+            /** @description Authenticated, but not allowed */
+            403: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "forbidden";
+                    };
+                };
+            };
+            /** @description The AWB already has a different proof of delivery (a proof is never replaced) */
+            409: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "conflict";
+                        awb_number?: string;
+                    };
+                };
+            };
+            /** @description The body is larger than the file allows (4 MB) */
+            413: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "payload_too_large";
+                    };
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description A field is invalid (named in errors), or the AWB is not of any manifest of this account */
+            422: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The given data was invalid.",
+                     *       "error": "validation_failed",
+                     *       "errors": {
+                     *         "awb_number": [
+                     *           "Invalid key: Expected \"awb_number\" but received undefined"
+                     *         ],
+                     *         "delivered_at": [
+                     *           "Invalid key: Expected \"delivered_at\" but received undefined"
+                     *         ],
+                     *         "recipient_name": [
+                     *           "Invalid key: Expected \"recipient_name\" but received undefined"
+                     *         ],
+                     *         "recipient_dni": [
+                     *           "Invalid key: Expected \"recipient_dni\" but received undefined"
+                     *         ],
+                     *         "recipient_relation": [
+                     *           "Invalid key: Expected \"recipient_relation\" but received undefined"
+                     *         ],
+                     *         "file_base64": [
+                     *           "Invalid key: Expected \"file_base64\" but received undefined"
+                     *         ],
+                     *         "file_name": [
+                     *           "Invalid key: Expected \"file_name\" but received undefined"
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "validation_failed";
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        /** @description How many fields failed, when more than the 1,000 listed in `errors` (correct them and send again to see the rest) */
+                        errors_total?: number;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded: retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds until the window resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal error, with a request id and no internals */
+            500: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "internal_error";
+                        request_id?: string;
+                    };
+                };
+            };
+        };
+    };
+    DeliveriesBulkUploadUrl: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "csv": {
+                 *         "filename": "entregas-2026-12-06.csv",
+                 *         "file_size": 333,
+                 *         "checksum": "sha256:9fc7a63fdd61e2be89f37b14c5dc0d4aae03d3a26f114d938c82604656fb3a24"
+                 *       },
+                 *       "zip": {
+                 *         "filename": "entregas-2026-12-06.zip",
+                 *         "file_size": 900,
+                 *         "checksum": "sha256:a95139bab7b1ab897075ecd2d952600918988f1bda2d052e4c5d212a24d4843a"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    csv: {
+                        filename: string;
+                        file_size: number;
+                        checksum: string;
+                    };
+                    zip: {
+                        filename: string;
+                        file_size: number;
+                        checksum: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Where and how to POST each file, then import both with POST /v1/deliveries/bulk */
+            201: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            csv: {
+                                upload_id: string;
+                                upload_url: string;
+                                /** @constant */
+                                method: "POST";
+                                fields: {
+                                    [key: string]: string;
+                                };
+                                /** @constant */
+                                file_field: "file";
+                                max_bytes: number;
+                                content_type: string;
+                            };
+                            zip: {
+                                upload_id: string;
+                                upload_url: string;
+                                /** @constant */
+                                method: "POST";
+                                fields: {
+                                    [key: string]: string;
+                                };
+                                /** @constant */
+                                file_field: "file";
+                                max_bytes: number;
+                                content_type: string;
+                            };
+                            expires_in_seconds: number;
+                            import_url: string;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Malformed request (bad JSON, bad Idempotency-Key, bad multipart) */
+            400: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "bad_request";
+                    };
+                };
+            };
+            /** @description No token, a bad or revoked token, a token revoked since its answer was cached (`token_revoked`), an expired token (`token_expired`), or a bad X-Signature */
+            401: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized",
+                     *       "hint": "No Authorization header, or an empty one: send `Authorization: Bearer <token>`. A deployed stage answers this case with {\"message\":\"Unauthorized\"} alone."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "unauthorized" | "token_expired" | "token_revoked";
+                    } | {
+                        /** @constant */
+                        message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
+                    };
+                };
+            };
+            /** @description Authenticated, but not allowed */
+            403: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "forbidden";
+                    };
+                };
+            };
+            /** @description The CSV is over 1 MB or the ZIP over 50 MB */
+            413: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "payload_too_large";
+                    };
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description A field is invalid */
+            422: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The given data was invalid.",
+                     *       "error": "validation_failed",
+                     *       "errors": {
+                     *         "csv": [
+                     *           "Invalid key: Expected \"csv\" but received undefined"
+                     *         ],
+                     *         "zip": [
+                     *           "Invalid key: Expected \"zip\" but received undefined"
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "validation_failed";
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        /** @description How many fields failed, when more than the 1,000 listed in `errors` (correct them and send again to see the rest) */
+                        errors_total?: number;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded: retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds until the window resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal error, with a request id and no internals */
+            500: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "internal_error";
+                        request_id?: string;
+                    };
+                };
+            };
+        };
+    };
+    DeliveriesBulk: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "day": "2026-12-06",
+                 *       "csv_upload_id": "0b7e3f52-8c1d-4e5a-9f60-7a2b3c4d5e6f",
+                 *       "zip_upload_id": "1c8f4063-9d2e-4f6b-a071-8b3c4d5e6f70"
+                 *     }
+                 */
+                "application/json": {
+                    day: string;
+                    /** Format: uuid */
+                    csv_upload_id: string;
+                    /** Format: uuid */
+                    zip_upload_id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The day's proofs kept, all of them (or, sent again, the same answer) */
+            201: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            day: string;
+                            proofs: number;
+                            awb_numbers: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Malformed request (bad JSON, bad Idempotency-Key, bad multipart) */
+            400: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "bad_request";
+                    };
+                };
+            };
+            /** @description No token, a bad or revoked token, a token revoked since its answer was cached (`token_revoked`), an expired token (`token_expired`), or a bad X-Signature */
+            401: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized",
+                     *       "hint": "No Authorization header, or an empty one: send `Authorization: Bearer <token>`. A deployed stage answers this case with {\"message\":\"Unauthorized\"} alone."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "unauthorized" | "token_expired" | "token_revoked";
+                    } | {
+                        /** @constant */
+                        message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
+                    };
+                };
+            };
+            /** @description Authenticated, but not allowed */
+            403: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "forbidden";
+                    };
+                };
+            };
+            /** @description No such upload of this account */
+            404: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "not_found";
+                    };
+                };
+            };
+            /** @description A file has not been uploaded yet */
+            409: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "conflict";
+                    };
+                };
+            };
+            /** @description Too large */
+            413: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "payload_too_large";
+                    };
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description A row, the ZIP or a file was refused (named: rows[n].field, zip, csv); nothing was recorded */
+            422: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "The given data was invalid.",
+                     *       "error": "validation_failed",
+                     *       "errors": {
+                     *         "day": [
+                     *           "Invalid key: Expected \"day\" but received undefined"
+                     *         ],
+                     *         "csv_upload_id": [
+                     *           "Invalid key: Expected \"csv_upload_id\" but received undefined"
+                     *         ],
+                     *         "zip_upload_id": [
+                     *           "Invalid key: Expected \"zip_upload_id\" but received undefined"
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "validation_failed";
+                        errors?: {
+                            [key: string]: string[];
+                        };
+                        /** @description How many fields failed, when more than the 1,000 listed in `errors` (correct them and send again to see the rest) */
+                        errors_total?: number;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded: retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Seconds until the window resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "rate_limited";
+                    };
+                };
+            };
+            /** @description Internal error, with a request id and no internals */
+            500: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "internal_error";
+                        request_id?: string;
+                    };
+                };
+            };
+        };
+    };
+    DeliveriesFlightArchive: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 176-12345675 */
+                mawb: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The flight's ZIP (index.csv and one file per proof), signed for 60 minutes */
+            200: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            download_url: string;
+                            file_name: string;
+                            expires_in_minutes: number;
+                        };
+                    };
+                };
+            };
+            /** @description No token, a bad or revoked token, a token revoked since its answer was cached (`token_revoked`), an expired token (`token_expired`), or a bad X-Signature */
+            401: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Unauthorized",
+                     *       "hint": "No Authorization header, or an empty one: send `Authorization: Bearer <token>`. A deployed stage answers this case with {\"message\":\"Unauthorized\"} alone."
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "unauthorized" | "token_expired" | "token_revoked";
+                    } | {
+                        /** @constant */
+                        message: "Unauthorized";
+                        /** @description The local twin only: what is missing and how to send it. A deployed stage answers `message` alone. */
+                        hint?: string;
+                    };
+                };
+            };
+            /** @description Authenticated, but not allowed */
+            403: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "forbidden";
+                    };
+                };
+            };
+            /** @description No proof of this flight that the caller may see */
+            404: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "not_found";
+                    };
+                };
+            };
+            /** @description Too large */
+            413: {
+                headers: {
+                    /** @description The request id (the one sent, when it was a valid one) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute in the route's rate group */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in this minute */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) when the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: false;
+                        message: string;
+                        /**
+                         * @description Stable machine code
+                         * @enum {string}
+                         */
+                        error: "payload_too_large";
                     };
                 };
             };
@@ -24604,7 +26245,7 @@ export interface operations {
                         success: true;
                         data: {
                             /** @enum {string} */
-                            event: "order.created" | "order.updated" | "order.cancelled" | "shipment.created" | "shipment.delivered" | "inventory.low_stock" | "manifest.processed" | "manifest.processing_completed" | "manifest.reviewed" | "manifest.invalid_cuit_detected" | "manifest.total_due" | "manifest.processing_failed" | "document.uploaded" | "document.validated" | "document.approved" | "document.rejected" | "document.superseded" | "document.downloaded";
+                            event: "order.created" | "order.updated" | "order.cancelled" | "shipment.created" | "shipment.delivered" | "inventory.low_stock" | "manifest.processed" | "manifest.processing_completed" | "manifest.reviewed" | "manifest.invalid_cuit_detected" | "manifest.total_due" | "manifest.processing_failed" | "document.uploaded" | "document.validated" | "document.approved" | "document.rejected" | "document.superseded" | "document.downloaded" | "delivery.recorded";
                             type: string;
                             action: string;
                             description: string;
@@ -24819,7 +26460,7 @@ export interface operations {
                         data: {
                             id: number;
                             endpoint_url: string;
-                            events: ("order.created" | "order.updated" | "order.cancelled" | "shipment.created" | "shipment.delivered" | "inventory.low_stock" | "manifest.processed" | "manifest.processing_completed" | "manifest.reviewed" | "manifest.invalid_cuit_detected" | "manifest.total_due" | "manifest.processing_failed" | "document.uploaded" | "document.validated" | "document.approved" | "document.rejected" | "document.superseded" | "document.downloaded")[];
+                            events: ("order.created" | "order.updated" | "order.cancelled" | "shipment.created" | "shipment.delivered" | "inventory.low_stock" | "manifest.processed" | "manifest.processing_completed" | "manifest.reviewed" | "manifest.invalid_cuit_detected" | "manifest.total_due" | "manifest.processing_failed" | "document.uploaded" | "document.validated" | "document.approved" | "document.rejected" | "document.superseded" | "document.downloaded" | "delivery.recorded")[];
                             active: boolean;
                             /** @enum {string} */
                             health_status: "healthy" | "degraded" | "unhealthy" | "disabled";
@@ -25017,7 +26658,7 @@ export interface operations {
                  */
                 "application/json": {
                     endpoint_url: string;
-                    events: ("order.created" | "order.updated" | "order.cancelled" | "shipment.created" | "shipment.delivered" | "inventory.low_stock" | "manifest.processed" | "manifest.processing_completed" | "manifest.reviewed" | "manifest.invalid_cuit_detected" | "manifest.total_due" | "manifest.processing_failed" | "document.uploaded" | "document.validated" | "document.approved" | "document.rejected" | "document.superseded" | "document.downloaded")[];
+                    events: ("order.created" | "order.updated" | "order.cancelled" | "shipment.created" | "shipment.delivered" | "inventory.low_stock" | "manifest.processed" | "manifest.processing_completed" | "manifest.reviewed" | "manifest.invalid_cuit_detected" | "manifest.total_due" | "manifest.processing_failed" | "document.uploaded" | "document.validated" | "document.approved" | "document.rejected" | "document.superseded" | "document.downloaded" | "delivery.recorded")[];
                     /** @default true */
                     active?: boolean;
                 };
@@ -25076,7 +26717,7 @@ export interface operations {
                         data: {
                             id: number;
                             endpoint_url: string;
-                            events: ("order.created" | "order.updated" | "order.cancelled" | "shipment.created" | "shipment.delivered" | "inventory.low_stock" | "manifest.processed" | "manifest.processing_completed" | "manifest.reviewed" | "manifest.invalid_cuit_detected" | "manifest.total_due" | "manifest.processing_failed" | "document.uploaded" | "document.validated" | "document.approved" | "document.rejected" | "document.superseded" | "document.downloaded")[];
+                            events: ("order.created" | "order.updated" | "order.cancelled" | "shipment.created" | "shipment.delivered" | "inventory.low_stock" | "manifest.processed" | "manifest.processing_completed" | "manifest.reviewed" | "manifest.invalid_cuit_detected" | "manifest.total_due" | "manifest.processing_failed" | "document.uploaded" | "document.validated" | "document.approved" | "document.rejected" | "document.superseded" | "document.downloaded" | "delivery.recorded")[];
                             active: boolean;
                             /** @enum {string} */
                             health_status: "healthy" | "degraded" | "unhealthy" | "disabled";
@@ -25415,7 +27056,7 @@ export interface operations {
                         data: {
                             id: number;
                             endpoint_url: string;
-                            events: ("order.created" | "order.updated" | "order.cancelled" | "shipment.created" | "shipment.delivered" | "inventory.low_stock" | "manifest.processed" | "manifest.processing_completed" | "manifest.reviewed" | "manifest.invalid_cuit_detected" | "manifest.total_due" | "manifest.processing_failed" | "document.uploaded" | "document.validated" | "document.approved" | "document.rejected" | "document.superseded" | "document.downloaded")[];
+                            events: ("order.created" | "order.updated" | "order.cancelled" | "shipment.created" | "shipment.delivered" | "inventory.low_stock" | "manifest.processed" | "manifest.processing_completed" | "manifest.reviewed" | "manifest.invalid_cuit_detected" | "manifest.total_due" | "manifest.processing_failed" | "document.uploaded" | "document.validated" | "document.approved" | "document.rejected" | "document.superseded" | "document.downloaded" | "delivery.recorded")[];
                             active: boolean;
                             /** @enum {string} */
                             health_status: "healthy" | "degraded" | "unhealthy" | "disabled";
@@ -25640,7 +27281,7 @@ export interface operations {
                  */
                 "application/json": {
                     endpoint_url?: string;
-                    events?: ("order.created" | "order.updated" | "order.cancelled" | "shipment.created" | "shipment.delivered" | "inventory.low_stock" | "manifest.processed" | "manifest.processing_completed" | "manifest.reviewed" | "manifest.invalid_cuit_detected" | "manifest.total_due" | "manifest.processing_failed" | "document.uploaded" | "document.validated" | "document.approved" | "document.rejected" | "document.superseded" | "document.downloaded")[];
+                    events?: ("order.created" | "order.updated" | "order.cancelled" | "shipment.created" | "shipment.delivered" | "inventory.low_stock" | "manifest.processed" | "manifest.processing_completed" | "manifest.reviewed" | "manifest.invalid_cuit_detected" | "manifest.total_due" | "manifest.processing_failed" | "document.uploaded" | "document.validated" | "document.approved" | "document.rejected" | "document.superseded" | "document.downloaded" | "delivery.recorded")[];
                     active?: boolean;
                 };
             };
@@ -25684,7 +27325,7 @@ export interface operations {
                         data: {
                             id: number;
                             endpoint_url: string;
-                            events: ("order.created" | "order.updated" | "order.cancelled" | "shipment.created" | "shipment.delivered" | "inventory.low_stock" | "manifest.processed" | "manifest.processing_completed" | "manifest.reviewed" | "manifest.invalid_cuit_detected" | "manifest.total_due" | "manifest.processing_failed" | "document.uploaded" | "document.validated" | "document.approved" | "document.rejected" | "document.superseded" | "document.downloaded")[];
+                            events: ("order.created" | "order.updated" | "order.cancelled" | "shipment.created" | "shipment.delivered" | "inventory.low_stock" | "manifest.processed" | "manifest.processing_completed" | "manifest.reviewed" | "manifest.invalid_cuit_detected" | "manifest.total_due" | "manifest.processing_failed" | "document.uploaded" | "document.validated" | "document.approved" | "document.rejected" | "document.superseded" | "document.downloaded" | "delivery.recorded")[];
                             active: boolean;
                             /** @enum {string} */
                             health_status: "healthy" | "degraded" | "unhealthy" | "disabled";
@@ -28767,6 +30408,76 @@ export interface operations {
                                     /** @description Token */
                                     token_id: number;
                                 };
+                            };
+                        } | {
+                            id: string;
+                            /** @constant */
+                            type: "delivery.recorded";
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC timestamp
+                             */
+                            created_at: string;
+                            data: {
+                                /** @description The AWB delivered */
+                                awb_number: string;
+                                /** @description The courier account */
+                                account_id: number;
+                                /** @description The manifest the AWB travelled on */
+                                manifest_id: string;
+                                /** @description The flight (master air waybill) */
+                                mawb_number: string;
+                                /** @description The batch of the manifest */
+                                batch_id: string;
+                                /**
+                                 * Format: date-time
+                                 * @description When it was delivered
+                                 */
+                                delivered_at: string;
+                                /** @description Who received it */
+                                recipient: {
+                                    /** @description The recipient's name */
+                                    name: string;
+                                    /** @description The recipient's DNI, digits only */
+                                    dni: string;
+                                    /** @description Who the recipient is to the consignee */
+                                    relation: string;
+                                };
+                                /** @description Where, when given; null when neither coordinates nor an address were */
+                                location: {
+                                    /** @description Latitude, when given */
+                                    latitude: number | null;
+                                    /** @description Longitude, when given */
+                                    longitude: number | null;
+                                    /** @description Address, when given */
+                                    address: string | null;
+                                } | null;
+                                /** @description The signature or photo kept (GET /v1/deliveries for a download URL) */
+                                file: {
+                                    /** @description The file name as sent */
+                                    file_name: string;
+                                    /** @description image/png, image/jpeg or application/pdf, by its content */
+                                    mime_type: string;
+                                    /** @description Bytes */
+                                    file_size: number;
+                                    /** @description sha256:<hex> of the bytes kept */
+                                    checksum: string;
+                                };
+                                /**
+                                 * @description Recorded one at a time or in a bulk import
+                                 * @enum {string}
+                                 */
+                                source: "api" | "bulk";
+                                /**
+                                 * Format: date-time
+                                 * @description When it was recorded
+                                 */
+                                recorded_at: string;
+                                /**
+                                 * Format: date-time
+                                 * @description Kept, unchangeable, until then
+                                 */
+                                retain_until: string;
                             };
                         })[];
                         meta: {
@@ -38442,6 +40153,147 @@ export interface operations {
                             /** @description Token */
                             token_id: number;
                         };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 5 seconds accepts the delivery; anything else is retried at +1 min, +5 min, +30 min, +2 h and +24 h */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    event_delivery_recorded: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `sha256=` and the hex HMAC-SHA256, keyed with the subscription's hmac_secret as text (its UTF-8 bytes, `whsec_` included), of `<X-Service-Timestamp>.<raw JSON body>`; reject a mismatch (e.g. 401) */
+                "X-Service-Signature": string;
+                /** @description Unix time of the attempt, in seconds */
+                "X-Service-Timestamp": string;
+                /** @description Only for 24 hours after a rotation (until previous_secret_expires_at): X-Service-Signature's rule keyed with the rotated-out secret, so a receiver still holding it verifies until it switches */
+                "X-Service-Previous-Signature"?: string;
+                /** @description Standard Webhooks: the envelope id, the same on every attempt */
+                "webhook-id": string;
+                /** @description Standard Webhooks: Unix time of the attempt, in seconds (the same as X-Service-Timestamp) */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">`, keyed with the bytes the base64 after `whsec_` in hmac_secret stands for; space-separated, one per signing secret (two while a rotated-out secret overlaps). Verify with a Standard Webhooks library */
+                "webhook-signature": string;
+                /** @description The event name (the envelope's `type`) */
+                "X-Service-Event": string;
+                /** @description The delivery id (the same on every attempt of one delivery) */
+                "X-Service-Delivery": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_3f1c9a0e5b7d4c2a8e6f1b3d5a7c9e0f",
+                 *       "type": "delivery.recorded",
+                 *       "created_at": "2026-12-07T10:15:00.000Z",
+                 *       "data": {
+                 *         "awb_number": "AWB0000077",
+                 *         "account_id": 7,
+                 *         "manifest_id": "MAN-2026-1207",
+                 *         "mawb_number": "045-12345675",
+                 *         "batch_id": "b-6f1c",
+                 *         "delivered_at": "2026-12-07T17:30:00.000Z",
+                 *         "recipient": {
+                 *           "name": "Ana Pérez",
+                 *           "dni": "30123456",
+                 *           "relation": "titular"
+                 *         },
+                 *         "location": {
+                 *           "latitude": -34.6037,
+                 *           "longitude": -58.3816,
+                 *           "address": null
+                 *         },
+                 *         "file": {
+                 *           "file_name": "firma.png",
+                 *           "mime_type": "image/png",
+                 *           "file_size": 48213,
+                 *           "checksum": "sha256:0000000000000000000000000000000000000000000000000000000000000000"
+                 *         },
+                 *         "source": "api",
+                 *         "recorded_at": "2026-12-07T18:02:11.000Z",
+                 *         "retain_until": "2031-12-07T18:02:11.000Z"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Unique event id, the same on every attempt: deduplicate by it */
+                    id: string;
+                    /** @constant */
+                    type: "delivery.recorded";
+                    /** Format: date-time */
+                    created_at: string;
+                    data: {
+                        /** @description The AWB delivered */
+                        awb_number: string;
+                        /** @description The courier account */
+                        account_id: number;
+                        /** @description The manifest the AWB travelled on */
+                        manifest_id: string;
+                        /** @description The flight (master air waybill) */
+                        mawb_number: string;
+                        /** @description The batch of the manifest */
+                        batch_id: string;
+                        /**
+                         * Format: date-time
+                         * @description When it was delivered
+                         */
+                        delivered_at: string;
+                        /** @description Who received it */
+                        recipient: {
+                            /** @description The recipient's name */
+                            name: string;
+                            /** @description The recipient's DNI, digits only */
+                            dni: string;
+                            /** @description Who the recipient is to the consignee */
+                            relation: string;
+                        };
+                        /** @description Where, when given; null when neither coordinates nor an address were */
+                        location: {
+                            /** @description Latitude, when given */
+                            latitude: number | null;
+                            /** @description Longitude, when given */
+                            longitude: number | null;
+                            /** @description Address, when given */
+                            address: string | null;
+                        } | null;
+                        /** @description The signature or photo kept (GET /v1/deliveries for a download URL) */
+                        file: {
+                            /** @description The file name as sent */
+                            file_name: string;
+                            /** @description image/png, image/jpeg or application/pdf, by its content */
+                            mime_type: string;
+                            /** @description Bytes */
+                            file_size: number;
+                            /** @description sha256:<hex> of the bytes kept */
+                            checksum: string;
+                        };
+                        /**
+                         * @description Recorded one at a time or in a bulk import
+                         * @enum {string}
+                         */
+                        source: "api" | "bulk";
+                        /**
+                         * Format: date-time
+                         * @description When it was recorded
+                         */
+                        recorded_at: string;
+                        /**
+                         * Format: date-time
+                         * @description Kept, unchangeable, until then
+                         */
+                        retain_until: string;
                     };
                 };
             };

@@ -21,6 +21,7 @@ import { alternativeManifestsRoutes, manifestsRoutes, manifestsWorkers } from '.
 import { customsRoutes } from './customs';
 import { dashboardRoutes } from './dashboard';
 import { documentsRoutes } from './documents';
+import { deliveriesRoutes } from './deliveries';
 import { inventoryRoutes } from './inventory';
 import { reviewRoutes } from './review';
 import { consoleRoutes } from './console';
@@ -43,6 +44,7 @@ export const routes: RouteDef[] = [
   ...Object.values(adminRoutes),
   ...Object.values(manifestFilesRoutes),
   ...Object.values(documentsRoutes),
+  ...Object.values(deliveriesRoutes),
   ...Object.values(adminDataRoutes),
   ...Object.values(adminMetricsRoutes),
   ...Object.values(manifestsRoutes),

@@ -11,6 +11,8 @@ export const scopes = [
   'manifests:write',
   'documents:read',
   'documents:write',
+  'deliveries:read',
+  'deliveries:write',
   'review:read',
   'review:write',
   'webhooks:read',
@@ -90,7 +92,8 @@ export type TableAction = 'GetItem' | 'BatchGetItem' | 'Query' | 'PutItem' | 'Up
 export type BucketAction = 'GetObject' | 'PutObject' | 'DeleteObject' | 'ListBucket';
 export type QueueAction = 'SendMessage';
 
-export type BucketName = 'files';
+/** `files`: documents, uploads, exports; `proofs`: the proofs of delivery, under Object Lock (issue 44). */
+export type BucketName = 'files' | 'proofs';
 
 export interface RouteDef {
   /** Unique name; becomes the function's logical id and name suffix. */

@@ -4,9 +4,10 @@ import { Upload } from '@aws-sdk/lib-storage';
 import { createPresignedPost } from '@aws-sdk/s3-presigned-post';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { config } from '#shared/config';
+import { proofsConfig } from '#shared/proofs-config';
 import { contentDisposition } from '#core/documents/files';
 import { traced } from './tracing';
-import { s3Objects, useBlobObjects } from './blob-objects';
+import { useBlobObjects } from './blob-objects';
 
 /** Files (documents, stored manifests, exports, labels). Keys are always chosen by the service. */
 export interface BlobPort {
@@ -52,68 +53,83 @@ export interface PresignedUpload {
 let s3: S3Client | undefined;
 const client = () => (s3 ??= traced(new S3Client({})));
 
-export const s3Blobs: BlobPort = {
-  put: (key, body, contentType) => s3Objects.put(key, body, contentType),
-  get: (key) => s3Objects.get(key),
-  async putStream(key, body, contentType, opts) {
-    // lib-storage's Upload sends the stream as a multipart upload (5 MB parts, 4 in flight), or
-    // one PutObject when it is smaller than a part; the object exists only once it is complete.
-    // A failed upload's parts are left to the bucket's abort-incomplete-uploads rule (lib/data.ts),
-    // so the failure reported is the upload's own, not a refused abort.
-    await new Upload({
-      client: client(),
-      params: { Bucket: config.bucketName(), Key: key, Body: body, ContentType: contentType, ContentEncoding: opts?.contentEncoding },
-      leavePartsOnError: true,
-    }).done();
-  },
-  async getStream(key) {
-    try {
-      const res = await client().send(new GetObjectCommand({ Bucket: config.bucketName(), Key: key }));
-      // In Node the SDK answers the body as the HTTP response, a Readable.
-      if (!(res.Body instanceof Readable)) throw new Error(`blob ${key}: the object's body is not a stream`);
-      return res.Body;
-    } catch (err) {
-      if ((err as { name?: string }).name === 'NoSuchKey') return undefined;
-      throw err;
-    }
-  },
-  async delete(key) {
-    await client().send(new DeleteObjectCommand({ Bucket: config.bucketName(), Key: key }));
-  },
-  async downloadUrl(key, opts) {
-    const cmd = new GetObjectCommand({
-      Bucket: config.bucketName(),
-      Key: key,
-      ResponseContentDisposition: opts.fileName ? contentDisposition(opts.fileName) : undefined,
-      ResponseContentType: opts.contentType,
-      ResponseContentEncoding: opts.contentEncoding,
-    });
-    return getSignedUrl(client(), cmd, { expiresIn: opts.expiresInSeconds });
-  },
-  async presignedUpload(key, opts) {
-    const { url, fields } = await createPresignedPost(client(), {
-      Bucket: config.bucketName(),
-      Key: key,
-      Conditions: [
-        ['content-length-range', 1, opts.maxBytes],
-        ['eq', '$Content-Type', opts.contentType],
-      ],
-      Fields: { 'Content-Type': opts.contentType },
-      Expires: opts.expiresInSeconds,
-    });
-    return { url, fields };
-  },
-  async size(key) {
-    try {
-      const res = await client().send(new HeadObjectCommand({ Bucket: config.bucketName(), Key: key }));
-      return res.ContentLength;
-    } catch (err) {
-      const e = err as { name?: string; $metadata?: { httpStatusCode?: number } };
-      if (e.name === 'NotFound' || e.name === 'NoSuchKey' || e.$metadata?.httpStatusCode === 404) return undefined;
-      throw err;
-    }
-  },
-};
+/** S3 under the files bucket; `s3BlobsIn` for another bucket. */
+export const s3Blobs: BlobPort = s3BlobsIn(config.bucketName);
+
+function s3BlobsIn(bucket: () => string): BlobPort {
+  return {
+    async put(key, body, contentType) {
+      await client().send(new PutObjectCommand({ Bucket: bucket(), Key: key, Body: body, ContentType: contentType }));
+    },
+    async get(key) {
+      try {
+        const res = await client().send(new GetObjectCommand({ Bucket: bucket(), Key: key }));
+        return Buffer.from(await res.Body!.transformToByteArray());
+      } catch (err) {
+        if ((err as { name?: string }).name === 'NoSuchKey') return undefined;
+        throw err;
+      }
+    },
+    async putStream(key, body, contentType, opts) {
+      // lib-storage's Upload sends the stream as a multipart upload (5 MB parts, 4 in flight), or
+      // one PutObject when it is smaller than a part; the object exists only once it is complete.
+      // A failed upload's parts are left to the bucket's abort-incomplete-uploads rule (lib/data.ts),
+      // so the failure reported is the upload's own, not a refused abort.
+      await new Upload({
+        client: client(),
+        params: { Bucket: bucket(), Key: key, Body: body, ContentType: contentType, ContentEncoding: opts?.contentEncoding },
+        leavePartsOnError: true,
+      }).done();
+    },
+    async getStream(key) {
+      try {
+        const res = await client().send(new GetObjectCommand({ Bucket: bucket(), Key: key }));
+        // In Node the SDK answers the body as the HTTP response, a Readable.
+        if (!(res.Body instanceof Readable)) throw new Error(`blob ${key}: the object's body is not a stream`);
+        return res.Body;
+      } catch (err) {
+        if ((err as { name?: string }).name === 'NoSuchKey') return undefined;
+        throw err;
+      }
+    },
+    async delete(key) {
+      await client().send(new DeleteObjectCommand({ Bucket: bucket(), Key: key }));
+    },
+    async downloadUrl(key, opts) {
+      const cmd = new GetObjectCommand({
+        Bucket: bucket(),
+        Key: key,
+        ResponseContentDisposition: opts.fileName ? contentDisposition(opts.fileName) : undefined,
+        ResponseContentType: opts.contentType,
+        ResponseContentEncoding: opts.contentEncoding,
+      });
+      return getSignedUrl(client(), cmd, { expiresIn: opts.expiresInSeconds });
+    },
+    async presignedUpload(key, opts) {
+      const { url, fields } = await createPresignedPost(client(), {
+        Bucket: bucket(),
+        Key: key,
+        Conditions: [
+          ['content-length-range', 1, opts.maxBytes],
+          ['eq', '$Content-Type', opts.contentType],
+        ],
+        Fields: { 'Content-Type': opts.contentType },
+        Expires: opts.expiresInSeconds,
+      });
+      return { url, fields };
+    },
+    async size(key) {
+      try {
+        const res = await client().send(new HeadObjectCommand({ Bucket: bucket(), Key: key }));
+        return res.ContentLength;
+      } catch (err) {
+        const e = err as { name?: string; $metadata?: { httpStatusCode?: number } };
+        if (e.name === 'NotFound' || e.name === 'NoSuchKey' || e.$metadata?.httpStatusCode === 404) return undefined;
+        throw err;
+      }
+    },
+  };
+}
 
 let current: BlobPort = s3Blobs;
 
@@ -124,4 +140,49 @@ export function blobs(): BlobPort {
 export function useBlobs(port: BlobPort): void {
   current = port;
   useBlobObjects(port);
+}
+
+/**
+ * The proofs of delivery (issue 44): a store where a file is written once and then neither
+ * replaced nor deleted. In a deployed stage it is a bucket of its own under S3 Object Lock in
+ * COMPLIANCE mode (lib/data.ts): not even the account's root user shortens the retention. The
+ * port has no delete, and `putOnce` never replaces: a key that holds a file answers 'exists'.
+ */
+export interface ProofStorePort {
+  putOnce(key: string, body: Buffer, contentType: string): Promise<'stored' | 'exists'>;
+  get(key: string): Promise<Buffer | undefined>;
+  getStream(key: string): Promise<Readable | undefined>;
+  downloadUrl(key: string, opts: { expiresInSeconds: number; fileName?: string; contentType?: string }): Promise<string>;
+}
+
+let proofsBucketPort: BlobPort | undefined;
+/** Made on first use, so a bundle that never reads proofs carries none of this. */
+const proofsBucket = () => (proofsBucketPort ??= s3BlobsIn(proofsConfig.bucketName));
+
+export const s3Proofs: ProofStorePort = {
+  async putOnce(key, body, contentType) {
+    try {
+      // If-None-Match: S3's conditional write refuses (412) a key that exists; Object Lock needs
+      // a checksum on every write.
+      await client().send(new PutObjectCommand({ Bucket: proofsConfig.bucketName(), Key: key, Body: body, ContentType: contentType, IfNoneMatch: '*', ChecksumAlgorithm: 'SHA256' }));
+      return 'stored';
+    } catch (err) {
+      const e = err as { name?: string; $metadata?: { httpStatusCode?: number } };
+      if (e.name === 'PreconditionFailed' || e.$metadata?.httpStatusCode === 412) return 'exists';
+      throw err;
+    }
+  },
+  get: (key) => proofsBucket().get(key),
+  getStream: (key) => proofsBucket().getStream(key),
+  downloadUrl: (key, opts) => proofsBucket().downloadUrl(key, opts),
+};
+
+let currentProofs: ProofStorePort = s3Proofs;
+
+export function proofStore(): ProofStorePort {
+  return currentProofs;
+}
+
+export function useProofStore(port: ProofStorePort): void {
+  currentProofs = port;
 }

@@ -7,14 +7,17 @@
 import { randomUUID } from 'node:crypto';
 import { Conflict, ValidationFailed } from '#core/errors';
 import { sha256Checksum, type FileInspection } from '#core/documents/files';
-import { createUpload, type PendingManifestFileUpload, type PendingUpload } from '#infra/entities/uploads';
+import { createUpload, type PendingDeliveriesUpload, type PendingManifestFileUpload, type PendingUpload } from '#infra/entities/uploads';
 import { blobs } from '#infra/blobs';
 import { now } from '#infra/clock';
 
 export const uploadUrlSeconds = 15 * 60;
 
 /** What the area declares; the id and the times are set here. */
-type Declared = Omit<PendingUpload, 'id' | 'createdAt' | 'expiresAt'> | Omit<PendingManifestFileUpload, 'id' | 'createdAt' | 'expiresAt'>;
+type Declared =
+  | Omit<PendingUpload, 'id' | 'createdAt' | 'expiresAt'>
+  | Omit<PendingManifestFileUpload, 'id' | 'createdAt' | 'expiresAt'>
+  | Omit<PendingDeliveriesUpload, 'id' | 'createdAt' | 'expiresAt'>;
 
 /**
  * Step 1: records the declared upload (kept a day if never completed) and answers a presigned POST

@@ -693,7 +693,7 @@ describe('api stack', { timeout: 60_000 }, () => {
 
   it('lets only the functions whose routes page by cursor read the cursor key, and nothing else of it', () => {
     const cursorFunctions = [...routes, ...workers].filter((d) => d.uses?.cursors).map((d) => d.id).sort();
-    expect(cursorFunctions).toEqual(['AdminAccountTariffDecisions', 'AdminMigrateChannelCodes', 'AdminMigrateSigningSecrets', 'AdminMigrateTokenScopes', 'EventsList', 'ReviewBatches', 'ReviewDecisions', 'ReviewGroups', 'ReviewInbox', 'ReviewQueue', 'ReviewSearch']);
+    expect(cursorFunctions).toEqual(['AdminAccountTariffDecisions', 'AdminMigrateChannelCodes', 'AdminMigrateSigningSecrets', 'AdminMigrateTokenScopes', 'DeliveriesList', 'EventsList', 'ReviewBatches', 'ReviewDecisions', 'ReviewGroups', 'ReviewInbox', 'ReviewQueue', 'ReviewSearch']);
     for (const id of functionIds(dev.apiTemplate, stage)) {
       const onKey = roleStatements(dev.apiTemplate, stage, id).filter((s) => JSON.stringify(s.Resource).includes('CursorKey'));
       expect(onKey.flatMap((s) => list(s.Action)), id).toEqual(cursorFunctions.includes(id) ? ['secretsmanager:GetSecretValue'] : []);

@@ -86,6 +86,7 @@ describe('stages as configuration', () => {
       backupCopyRetentionDays: '60',
       budgetMonthlyUsd: '300',
       budgetEmails: 'finance@example.org',
+      proofRetentionYears: '10',
     };
     expect(Object.keys(given).sort()).toEqual([...configKeys].sort());
     expect(resolveStageConfig('staging', given)).toEqual({
@@ -115,6 +116,7 @@ describe('stages as configuration', () => {
       backupCopyRetentionDays: 60,
       budgetMonthlyUsd: 300,
       budgetEmails: ['finance@example.org'],
+      proofRetentionYears: 10,
     });
     const bad = {
       account: 'x',
@@ -138,6 +140,7 @@ describe('stages as configuration', () => {
       backupCopyRetentionDays: '0',
       budgetMonthlyUsd: '-1',
       budgetEmails: 'nobody',
+      proofRetentionYears: '4.5',
     };
     const problems = (() => {
       try {

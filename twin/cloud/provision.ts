@@ -1,7 +1,7 @@
 import { CreateTableCommand, DynamoDBClient, UpdateTimeToLiveCommand, type CreateTableCommandInput } from '@aws-sdk/client-dynamodb';
 import { CreateEventBusCommand, EventBridgeClient, PutRuleCommand, PutTargetsCommand } from '@aws-sdk/client-eventbridge';
 import { CreateAliasCommand, CreateKeyCommand, EnableKeyRotationCommand, KMSClient } from '@aws-sdk/client-kms';
-import { CreateBucketCommand, PutBucketCorsCommand, S3Client } from '@aws-sdk/client-s3';
+import { CreateBucketCommand, PutBucketCorsCommand, PutObjectLockConfigurationCommand, S3Client } from '@aws-sdk/client-s3';
 import { CreateScheduleCommand, CreateScheduleGroupCommand, SchedulerClient } from '@aws-sdk/client-scheduler';
 import { CreateStateMachineCommand, SFNClient } from '@aws-sdk/client-sfn';
 import { CreateQueueCommand, SQSClient } from '@aws-sdk/client-sqs';
@@ -112,7 +112,17 @@ export async function provision(d: Deployment, c: Clients): Promise<void> {
   for (const r of d.resources('AWS::S3::Bucket')) {
     const p = d.properties(r);
     const Bucket = d.physicalId(r);
-    await c.s3.send(new CreateBucketCommand({ Bucket }));
+    await c.s3.send(new CreateBucketCommand({ Bucket, ObjectLockEnabledForBucket: p.ObjectLockEnabled === true || undefined }));
+    // The proofs of delivery's bucket (issue 44): its default retention, as CloudFormation sets it.
+    const retention = p.ObjectLockConfiguration?.Rule?.DefaultRetention;
+    if (retention) {
+      await c.s3.send(
+        new PutObjectLockConfigurationCommand({
+          Bucket,
+          ObjectLockConfiguration: { ObjectLockEnabled: 'Enabled', Rule: { DefaultRetention: { Mode: retention.Mode, Years: retention.Years, Days: retention.Days } } },
+        }),
+      );
+    }
     if (p.CorsConfiguration) {
       // CloudFormation's CorsRule names, in the S3 API's.
       const CORSRules = (p.CorsConfiguration.CorsRules as Record<string, any>[]).map((rule) => ({

@@ -18,6 +18,7 @@ export const webhookEvents = [
   { event: 'document.rejected', description: 'Document rejected' },
   { event: 'document.superseded', description: 'Document replaced by a newer version' },
   { event: 'document.downloaded', description: 'Document downloaded' },
+  { event: 'delivery.recorded', description: 'Proof of delivery recorded for an AWB' },
 ] as const;
 
 export type WebhookEventName = (typeof webhookEvents)[number]['event'];

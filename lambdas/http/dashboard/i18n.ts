@@ -109,6 +109,7 @@ export const messages = {
   state_delivered: ['entregada', 'delivered'],
   state_failed: ['falló', 'failed'],
   type_document: ['Documentos', 'document'],
+  type_delivery: ['Entregas', 'delivery'],
   type_manifest: ['Manifiestos', 'manifest'],
   type_order: ['Pedidos', 'order'],
   type_shipment: ['Envíos', 'shipment'],
@@ -137,6 +138,7 @@ export const eventDescriptionsEs: Record<string, string> = {
   'document.rejected': 'Documento rechazado',
   'document.superseded': 'Documento reemplazado por una versión nueva',
   'document.downloaded': 'Documento descargado',
+  'delivery.recorded': 'Constancia de entrega registrada',
 };
 
 export const isMessage = (id: string): id is MessageId => id in messages;

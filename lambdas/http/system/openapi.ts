@@ -9,6 +9,7 @@ import { couriersResponses } from '../manifests/responses';
 import { customsResponses } from '../customs/responses';
 import { dashboardResponses } from '../dashboard/responses';
 import { documentsResponses } from '../documents/responses';
+import { deliveriesResponses } from '../deliveries/responses';
 import { inventoryResponses } from '../inventory/responses';
 import { manifestsResponses } from '../manifests/alternative/responses';
 import { reviewResponses } from '../review/responses';
@@ -33,6 +34,7 @@ const answers: Record<string, RouteResponses> = {
   ...adminResponses,
   ...storageResponses,
   ...documentsResponses,
+  ...deliveriesResponses,
   ...couriersResponses,
   ...customsResponses,
   ...manifestsResponses,

@@ -69,6 +69,29 @@ export const requestExamples: Record<string, RequestExample> = {
   DocumentsList: { query: { manifest_id: mawb, per_page: 20, page: 1 } },
   DocumentsShow: { params: { id: '1' } },
   DocumentsDelete: { params: { id: '2' } },
+  DeliveriesRecord: {
+    body: {
+      awb_number: 'AWB0000001',
+      delivered_at: '2026-12-06T15:30:00-03:00',
+      recipient_name: 'María Pérez',
+      recipient_dni: '27234567',
+      recipient_relation: 'titular',
+      latitude: -34.6037,
+      longitude: -58.3816,
+      file_base64: invoicePdfBase64,
+      file_name: 'constancia-AWB0000001.pdf',
+    },
+  },
+  DeliveriesList: { query: { mawb_number: mawb, per_page: 25 } },
+  // clients/postman/files/entregas-2026-12-06.csv and .zip: two AWBs of the manifest, their signed PDFs.
+  DeliveriesBulkUploadUrl: {
+    body: {
+      csv: { filename: 'entregas-2026-12-06.csv', file_size: 333, checksum: 'sha256:9fc7a63fdd61e2be89f37b14c5dc0d4aae03d3a26f114d938c82604656fb3a24' },
+      zip: { filename: 'entregas-2026-12-06.zip', file_size: 900, checksum: 'sha256:a95139bab7b1ab897075ecd2d952600918988f1bda2d052e4c5d212a24d4843a' },
+    },
+  },
+  DeliveriesBulk: { body: { day: '2026-12-06', csv_upload_id: '0b7e3f52-8c1d-4e5a-9f60-7a2b3c4d5e6f', zip_upload_id: '1c8f4063-9d2e-4f6b-a071-8b3c4d5e6f70' } },
+  DeliveriesFlightArchive: { params: { mawb } },
   DocumentsDownload: { params: { id: '1' } },
   DocumentsHistory: { params: { id: '1' } },
   DocumentsValidate: { params: { id: '1' }, body: { notes: 'Legible; AWB number matches the manifest' } },

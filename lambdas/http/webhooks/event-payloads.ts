@@ -353,5 +353,50 @@ export const eventPayloads = {
     data: v.strictObject({ ...documentRef, downloaded_by: d(v.strictObject({ account_id: d(integer, 'Account'), token_id: d(integer, 'Token') }), 'Who downloaded it') }),
     example: { ...document, downloaded_by: { account_id: 7, token_id: 21 } },
   },
+  'delivery.recorded': {
+    when: 'a proof of delivery was recorded, one through the API or each of a bulk import (not when the same proof is sent again)',
+    data: v.strictObject({
+      awb_number: d(v.string(), 'The AWB delivered'),
+      account_id: d(integer, 'The courier account'),
+      manifest_id: d(v.string(), 'The manifest the AWB travelled on'),
+      mawb_number: d(v.string(), 'The flight (master air waybill)'),
+      batch_id: d(v.string(), 'The batch of the manifest'),
+      delivered_at: d(timestamp, 'When it was delivered'),
+      recipient: d(
+        v.strictObject({ name: d(v.string(), "The recipient's name"), dni: d(v.string(), "The recipient's DNI, digits only"), relation: d(v.string(), 'Who the recipient is to the consignee') }),
+        'Who received it',
+      ),
+      location: d(
+        nullable(v.strictObject({ latitude: d(nullable(v.number()), 'Latitude, when given'), longitude: d(nullable(v.number()), 'Longitude, when given'), address: d(nullable(v.string()), 'Address, when given') })),
+        'Where, when given; null when neither coordinates nor an address were',
+      ),
+      file: d(
+        v.strictObject({
+          file_name: d(v.string(), 'The file name as sent'),
+          mime_type: d(v.string(), 'image/png, image/jpeg or application/pdf, by its content'),
+          file_size: d(integer, 'Bytes'),
+          checksum: d(v.string(), 'sha256:<hex> of the bytes kept'),
+        }),
+        'The signature or photo kept (GET /v1/deliveries for a download URL)',
+      ),
+      source: d(v.picklist(['api', 'bulk']), 'Recorded one at a time or in a bulk import'),
+      recorded_at: d(timestamp, 'When it was recorded'),
+      retain_until: d(timestamp, 'Kept, unchangeable, until then'),
+    }),
+    example: {
+      awb_number: 'AWB0000077',
+      account_id: 7,
+      manifest_id: 'MAN-2026-1207',
+      mawb_number: '045-12345675',
+      batch_id: 'b-6f1c',
+      delivered_at: '2026-12-07T17:30:00.000Z',
+      recipient: { name: 'Ana Pérez', dni: '30123456', relation: 'titular' },
+      location: { latitude: -34.6037, longitude: -58.3816, address: null },
+      file: { file_name: 'firma.png', mime_type: 'image/png', file_size: 48213, checksum: 'sha256:' + '0'.repeat(64) },
+      source: 'api',
+      recorded_at: '2026-12-07T18:02:11.000Z',
+      retain_until: '2031-12-07T18:02:11.000Z',
+    },
+  },
 } satisfies Record<WebhookEventName, EventPayload>;
 

@@ -45,7 +45,7 @@ describe('subscriptions', () => {
 
   it("lists both event lists and manifest.reviewed, with type, action and description", async () => {
     const res = await t.call('GET', '/webhook-subscriptions/available-events');
-    expect(res.body.count).toBe(18);
+    expect(res.body.count).toBe(19);
     expect(res.body.data).toContainEqual({ event: 'manifest.invalid_cuit_detected', type: 'manifest', action: 'invalid_cuit_detected', description: expect.any(String) });
     expect(res.body.data).toContainEqual({ event: 'manifest.reviewed', type: 'manifest', action: 'reviewed', description: expect.any(String) });
   });

@@ -29,6 +29,7 @@ export function paramKinds(route: RouteDef): Record<string, string> {
       : name === 'channel' ? 'channel'
       : name === 'sku' ? 'sku'
       : name === 'asset' ? 'asset'
+      : name === 'mawb' ? 'flight'
       : p.startsWith('/v1/me/tokens') ? 'myToken'
       : p.startsWith('/v1/admin/tokens') ? 'token'
       : p.startsWith('/v1/admin/accounts') ? 'account'
@@ -51,7 +52,7 @@ export const sharedPools: Record<string, string[]> = {
 };
 
 /** Kinds whose ids name one account's records: another account must get 404 or 403 for them. */
-export const tenantKinds = new Set(['myToken', 'document', 'documentUpload', 'storageUpload', 'submissionKey', 'chunkKey', 'manifest', 'batch', 'subscription', 'delivery', 'order', 'shipment']);
+export const tenantKinds = new Set(['flight', 'myToken', 'document', 'documentUpload', 'storageUpload', 'submissionKey', 'chunkKey', 'manifest', 'batch', 'subscription', 'delivery', 'order', 'shipment']);
 
 /** Routes whose handler reads the raw body: what else than JSON they take. */
 export const forms: Record<string, { fields: v.GenericSchema; file: 'document' | 'manifestFile' | 'workbook' }> = {
@@ -88,6 +89,9 @@ export const beyondSchema: Record<string, { fields?: string[]; statuses?: number
   DocumentsUploadUrl: { fields: ['filename'], statuses: [413], why: 'an allowed extension; the 10 MB limit is 413' },
   DocumentsUploadComplete: { fields: ['file', 'file_size', 'checksum'], why: 'the stored file must match its declaration' },
   DocumentsSupersede: { fields: ['file', 'filename'], statuses: [400, 413], why: 'the file itself, as for uploads' },
+  DeliveriesRecord: { fields: ['awb_number', 'file_base64', 'delivered_at'], statuses: [400, 413], why: "an AWB of the account's manifests; delivered_at not in the future; the file itself: base64, a PNG, JPEG or PDF by its bytes, 4 MB (docs/partners/deliveries.md)" },
+  DeliveriesList: { fields: ['cursor'], why: 'a cursor the previous page answered (signed)' },
+  DeliveriesBulkUploadUrl: { statuses: [413], why: 'the CSV at most 1 MB, the ZIP 50 MB (docs/partners/deliveries.md)' },
   DocumentsDelete: { statuses: [403], why: 'a document is deleted only while uploaded or rejected (docs/brokers/documents.md, Workflow)' },
   CouriersSubmit: {
     fields: ['courier', 'file', 'batchId', 'mawbNumber', 'manifestNumber', '_chunk_metadata'],
@@ -146,6 +150,8 @@ export function withReferences(routeId: string, body: Record<string, unknown>, p
       return { ...b, file_base64: w.files.pdf.toString('base64'), filename: pick(['guia.pdf', 'scan.PDF', 'Guía ñ.pdf'], n) };
     case 'DocumentsUploadUrl':
       return { ...b, filename: 'grande.pdf', file_size: 1 + (n % 10_000_000) };
+    case 'DeliveriesRecord':
+      return { ...b, awb_number: pick(w.pools.awb, n), file_base64: w.files.pdf.toString('base64') };
     case 'ManifestStorageUploadUrl':
       return { ...b, file_name: pick(['m.json', 'm.xlsx', 'm.xls'], n), file_size: 1 + (n % 40_000_000) };
     case 'WebhooksCreate':

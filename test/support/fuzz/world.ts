@@ -265,6 +265,7 @@ export async function buildWorld(opts: { apiUrl: string; rootUrl: string; adminT
   const sub = await must('manifest', () => as.POST('/api/v1/couriers/{courier}/manifests/webhook', { ...courier, body: whole, ...signed(whole, key) }));
   add('submissionKey', key);
   add('manifest', mawb);
+  add('flight', mawb);
   if ('batch_id' in sub && sub.batch_id) add('batch', sub.batch_id);
   for (let i = 1; i <= 3; i++) add('awb', `AWBFZ${i}`);
   const base = randomUUID();

@@ -17,7 +17,7 @@ import { text } from 'node:stream/consumers';
 import { sqsQueues } from '#infra/queues';
 import { awsTimers, queueArnFromUrl } from '#infra/timers';
 import { eventBridge, domainEvent } from '#infra/events';
-import { s3Blobs } from '#infra/blobs';
+import { s3Blobs, s3Proofs } from '#infra/blobs';
 import { manualClock, useClock } from '#infra/clock';
 
 const sqs = mockClient(SQSClient);
@@ -37,6 +37,7 @@ beforeEach(() => {
   process.env.QUEUE_URL_WEBHOOK_DELIVERY = queueUrl;
   process.env.EVENT_BUS_NAME = 'despacho-dev';
   process.env.BUCKET_NAME = 'despacho-dev-files';
+  process.env.PROOFS_BUCKET_NAME = 'despacho-dev-proofs';
   process.env.SCHEDULER_ROLE_ARN = 'arn:aws:iam::123456789012:role/scheduler';
   process.env.SCHEDULER_GROUP = 'despacho-dev';
 });
@@ -226,5 +227,24 @@ describe('webhook endpoints in a deployed stage', () => {
     } finally {
       delete process.env.STAGE;
     }
+  });
+});
+
+describe('the proofs of delivery adapter (S3 Object Lock)', () => {
+  it('writes a proof to the proofs bucket only if the key holds nothing, with a checksum as Object Lock asks', async () => {
+    s3.on(PutObjectCommand).resolves({});
+    expect(await s3Proofs.putOnce('proofs/7/a/b.png', Buffer.from('x'), 'image/png')).toBe('stored');
+    expect(s3.commandCalls(PutObjectCommand)[0].args[0].input).toMatchObject({ Bucket: 'despacho-dev-proofs', Key: 'proofs/7/a/b.png', ContentType: 'image/png', IfNoneMatch: '*', ChecksumAlgorithm: 'SHA256' });
+  });
+
+  it("answers 'exists' when S3 refuses the write because the key is taken (412), and writes nothing else", async () => {
+    s3.on(PutObjectCommand).rejects(Object.assign(new Error('At least one of the pre-conditions you specified did not hold'), { name: 'PreconditionFailed', $metadata: { httpStatusCode: 412 } }));
+    expect(await s3Proofs.putOnce('proofs/7/a/b.png', Buffer.from('y'), 'image/png')).toBe('exists');
+    expect(s3.commandCalls(PutObjectCommand)).toHaveLength(1);
+  });
+
+  it('passes on any other refusal', async () => {
+    s3.on(PutObjectCommand).rejects(Object.assign(new Error('Access Denied'), { name: 'AccessDenied', $metadata: { httpStatusCode: 403 } }));
+    await expect(s3Proofs.putOnce('proofs/7/a/b.png', Buffer.from('y'), 'image/png')).rejects.toThrow('Access Denied');
   });
 });

@@ -5,6 +5,7 @@ import { itemDecisionIn } from '../reasons';
 import { api, canCloseBatches, messageOf, must, saveBlob, ApiError } from '../api';
 import { go, place } from '../router';
 import { Link, Pager, Progress, say, Title } from '../ui';
+import { DeliveryProof } from './delivery-proof';
 
 const statusLabel = (s: string) => t(`status_${s}` as MessageId);
 
@@ -176,6 +177,8 @@ function BatchDetail(props: { batch: string; onChanged: () => void }) {
 
   if (!p) return html`<section class="detail"><p>${t('loading')}</p></section>`;
   const done = p.status === 'completed';
+  // An AWB's page (a search result's link): its proof of delivery beside the batch.
+  const awb = place.value.query.get('awb');
   return html`<section class="detail panel" aria-labelledby="b-h">
     <div class="bar"><h2 id="b-h">${p.manifest_id} · ${p.batch_id}</h2>
       <button type="button" onClick=${() => setTick(tick + 1)}>${t('refresh')}</button>
@@ -206,6 +209,7 @@ function BatchDetail(props: { batch: string; onChanged: () => void }) {
         <button type="button" onClick=${() => setUnreviewed(null)}>${t('cancel')}</button></div>
     </div>`}
     ${done && html`<h3>${t('downloads')}</h3><div class="buttons">${(['json', 'csv', 'xlsx'] as const).map((f) => html`<button type="button" onClick=${() => download(f)}>${t('download', { format: f.toUpperCase() })}</button>`)}</div>`}
+    ${awb && html`<${DeliveryProof} awb=${awb} />`}
     <${DecisionLog} manifest=${p.manifest_id} batch=${p.batch_id} />
     <${ReviewLog} batch=${p.batch_id} version=${closedAt} />
   </section>`;
