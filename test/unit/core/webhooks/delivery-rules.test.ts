@@ -105,8 +105,9 @@ describe('signatures', () => {
 });
 
 describe('event catalog', () => {
-  it('joins both lists of spec 6 with type and action', () => {
-    expect(webhookEvents).toHaveLength(18);
+  it("joins both lists of spec 6 with type and action, and the service's own (delivery.recorded, issue 44)", () => {
+    expect(webhookEvents).toHaveLength(19);
+    expect(webhookEvents.map((e) => e.event)).toContain('delivery.recorded');
     expect(describeEvent(webhookEvents[0])).toEqual({ event: 'order.created', type: 'order', action: 'created', description: 'New order received' });
   });
 });
