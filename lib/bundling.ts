@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { BuildOptions } from 'esbuild';
 import { dashboardScript, dashboardStyle } from '#http/dashboard/script';
 import { docsScript } from '#http/system/docs-script';
 import { consoleScript, consoleStyle } from '#http/console/script';
@@ -36,6 +37,27 @@ export const lambdaBundle = {
     jsonschema: './lambdas/infra/entities/model-validator.ts',
   },
 } as const;
+
+/**
+ * `lambdaBundle` as esbuild's JS API takes it (scripts/bundle.ts for the benchmarks and budgets,
+ * lib/prebundle.ts for the synth); `root` makes the aliases absolute, for a build from elsewhere.
+ */
+export function lambdaBuildOptions(root?: string): BuildOptions {
+  return {
+    bundle: true,
+    platform: 'node',
+    format: lambdaBundle.format,
+    target: lambdaBundle.target,
+    minify: lambdaBundle.minify,
+    sourcemap: lambdaBundle.sourcemap,
+    sourcesContent: lambdaBundle.sourcesContent,
+    mainFields: [...lambdaBundle.mainFields],
+    banner: { js: lambdaBundle.banner },
+    external: [...lambdaBundle.external],
+    alias: root ? Object.fromEntries(Object.entries(lambdaBundle.alias).map(([from, to]) => [from, resolve(root, to)])) : { ...lambdaBundle.alias },
+    logLevel: 'warning',
+  };
+}
 
 /**
  * Scripts a handler starts as worker threads (`new Worker(new URL('./<file>', import.meta.url))`).

@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { buildSync } from 'esbuild';
-import { lambdaBundle, workerBundlingCommands } from './bundling';
+import { lambdaBuildOptions, workerBundlingCommands } from './bundling';
 import type { BundleCache } from './bundle-cache';
 
 /**
@@ -30,19 +30,8 @@ export function prebundle(root: string, cache: BundleCache, entries: string[]): 
       entryNames: '[name]/index',
       outExtension: { '.js': '.mjs' },
       outdir,
-      bundle: true,
-      platform: 'node',
-      format: lambdaBundle.format,
-      target: lambdaBundle.target,
-      minify: lambdaBundle.minify,
-      sourcemap: lambdaBundle.sourcemap,
-      sourcesContent: lambdaBundle.sourcesContent,
-      mainFields: [...lambdaBundle.mainFields],
-      banner: { js: lambdaBundle.banner },
-      external: [...lambdaBundle.external],
-      alias: Object.fromEntries(Object.entries(lambdaBundle.alias).map(([from, to]) => [from, resolve(root, to)])),
+      ...lambdaBuildOptions(root),
       metafile: true,
-      logLevel: 'warning',
     });
     for (const [output, meta] of Object.entries(result.metafile.outputs)) {
       const slot = /\/(f\d+)\/index\.mjs$/.exec(output)?.[1];

@@ -7,7 +7,7 @@ import { stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build, type BuildOptions } from 'esbuild';
-import { browserScriptsFor, lambdaBundle, lazyModulesFor, workerBundle, workerScriptsFor } from '#lib/bundling';
+import { browserScriptsFor, lambdaBuildOptions as lambdaEsbuildOptions, lambdaBundle, lazyModulesFor, workerBundle, workerScriptsFor } from '#lib/bundling';
 
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -16,22 +16,9 @@ export const targets = { maxBytes: 1024 * 1024, maxInitMs: 300 } as const;
 
 /**
  * NodejsFunction's esbuild options for an ESM Lambda on nodejs24.x with the SDK bundled
- * (externalModules: []). Sourcemaps stay off: they would count against the size target.
+ * (externalModules: []), as lib/bundling.ts gives them.
  */
-export const lambdaBuildOptions: BuildOptions = {
-  bundle: true,
-  platform: 'node',
-  format: lambdaBundle.format,
-  target: lambdaBundle.target,
-  minify: lambdaBundle.minify,
-  sourcemap: lambdaBundle.sourcemap,
-  sourcesContent: lambdaBundle.sourcesContent,
-  mainFields: [...lambdaBundle.mainFields],
-  banner: { js: lambdaBundle.banner },
-  external: [...lambdaBundle.external],
-  alias: { ...lambdaBundle.alias },
-  logLevel: 'warning',
-};
+export const lambdaBuildOptions: BuildOptions = lambdaEsbuildOptions();
 
 /** Enough environment for a handler module to load without an AWS account. */
 export const benchEnv: Record<string, string> = {

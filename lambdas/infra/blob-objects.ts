@@ -14,24 +14,28 @@ export interface BlobObjects {
 }
 
 let s3: S3Client | undefined;
-const client = () => (s3 ??= traced(new S3Client({})));
+/** The process's one S3 client (infra/blobs.ts uses it too). */
+export const s3Client = () => (s3 ??= traced(new S3Client({})));
 
-export const s3Objects: BlobObjects = {
-  async put(key, body, contentType) {
-    await client().send(new PutObjectCommand({ Bucket: config.bucketName(), Key: key, Body: body, ContentType: contentType }));
-  },
-  async get(key) {
-    try {
-      const res = await client().send(new GetObjectCommand({ Bucket: config.bucketName(), Key: key }));
-      return Buffer.from(await res.Body!.transformToByteArray());
-    } catch (err) {
-      if ((err as { name?: string }).name === 'NoSuchKey') return undefined;
-      throw err;
-    }
-  },
-};
+/** Whole files of `bucket` in S3. */
+export function s3ObjectsIn(bucket: () => string): BlobObjects {
+  return {
+    async put(key, body, contentType) {
+      await s3Client().send(new PutObjectCommand({ Bucket: bucket(), Key: key, Body: body, ContentType: contentType }));
+    },
+    async get(key) {
+      try {
+        const res = await s3Client().send(new GetObjectCommand({ Bucket: bucket(), Key: key }));
+        return Buffer.from(await res.Body!.transformToByteArray());
+      } catch (err) {
+        if ((err as { name?: string }).name === 'NoSuchKey') return undefined;
+        throw err;
+      }
+    },
+  };
+}
 
-let current: BlobObjects = s3Objects;
+let current: BlobObjects = s3ObjectsIn(config.bucketName);
 
 export function blobObjects(): BlobObjects {
   return current;

@@ -1,13 +1,12 @@
 import { Readable } from 'node:stream';
-import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { createPresignedPost } from '@aws-sdk/s3-presigned-post';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { config } from '#shared/config';
 import { proofsConfig } from '#shared/proofs-config';
 import { contentDisposition } from '#core/documents/files';
-import { traced } from './tracing';
-import { useBlobObjects } from './blob-objects';
+import { s3Client, s3ObjectsIn, useBlobObjects } from './blob-objects';
 
 /** Files (documents, stored manifests, exports, labels). Keys are always chosen by the service. */
 export interface BlobPort {
@@ -50,26 +49,14 @@ export interface PresignedUpload {
   fields: Record<string, string>;
 }
 
-let s3: S3Client | undefined;
-const client = () => (s3 ??= traced(new S3Client({})));
+const client = s3Client;
 
 /** S3 under the files bucket; `s3BlobsIn` for another bucket. */
 export const s3Blobs: BlobPort = s3BlobsIn(config.bucketName);
 
 function s3BlobsIn(bucket: () => string): BlobPort {
   return {
-    async put(key, body, contentType) {
-      await client().send(new PutObjectCommand({ Bucket: bucket(), Key: key, Body: body, ContentType: contentType }));
-    },
-    async get(key) {
-      try {
-        const res = await client().send(new GetObjectCommand({ Bucket: bucket(), Key: key }));
-        return Buffer.from(await res.Body!.transformToByteArray());
-      } catch (err) {
-        if ((err as { name?: string }).name === 'NoSuchKey') return undefined;
-        throw err;
-      }
-    },
+    ...s3ObjectsIn(bucket),
     async putStream(key, body, contentType, opts) {
       // lib-storage's Upload sends the stream as a multipart upload (5 MB parts, 4 in flight), or
       // one PutObject when it is smaller than a part; the object exists only once it is complete.

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import type { RouteResponses } from '#catalog/types';
-import { data, failure, integer, nullable, timestamp } from '../kit/responses';
+import { data, failure, integer, nullable, PresignedForm, timestamp } from '../kit/responses';
 
 /** The answers of the proofs of delivery (issue 44), for openapi.json: see core/deliveries/proof.ts `proofView`. */
 
@@ -30,15 +30,7 @@ export const Proof = v.strictObject({ ...ProofFields, file: v.strictObject({ ...
 export const ProofEvent = v.strictObject({ ...ProofFields, file: v.strictObject(proofFile) });
 
 /** A presigned POST straight to storage for one of the two files. */
-const StorageForm = v.strictObject({
-  upload_id: v.string(),
-  upload_url: v.string(),
-  method: v.literal('POST'),
-  fields: v.record(v.string(), v.string()),
-  file_field: v.literal('file'),
-  max_bytes: integer,
-  content_type: v.string(),
-});
+const StorageForm = PresignedForm;
 
 const invalid = failure('A field is invalid (named in errors), or the AWB is not of any manifest of this account', ['validation_failed']);
 

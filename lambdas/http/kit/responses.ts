@@ -59,8 +59,8 @@ export function redirect(description: string): ResponseDef {
 
 export const replayedHeader = { 'Idempotent-Replayed': { description: '`true` when this is the stored answer of an earlier request with the same Idempotency-Key' } } as const;
 
-/** The 201 of an upload-url route (services/presigned-upload.ts, step 1): where and how to POST the file, then where to complete. */
-export const PresignedUpload = v.strictObject({
+/** Where and how to POST one file straight to storage (kit/presigned.ts `presignedForm`). */
+export const PresignedForm = v.strictObject({
   upload_id: v.string(),
   upload_url: v.string(),
   method: v.literal('POST'),
@@ -68,6 +68,11 @@ export const PresignedUpload = v.strictObject({
   file_field: v.literal('file'),
   max_bytes: integer,
   content_type: v.string(),
+});
+
+/** The 201 of an upload-url route (services/presigned-upload.ts, step 1): where and how to POST the file, then where to complete. */
+export const PresignedUpload = v.strictObject({
+  ...PresignedForm.entries,
   expires_in_seconds: integer,
   complete_url: v.string(),
 });

@@ -85,9 +85,10 @@ async function applyChanges(accountId: number, c: Cached, from: number, to: numb
 async function fullRead(accountId: number, version: number, now: number): Promise<Cached> {
   const rows = (await readIndex(accountId)).map(toRow);
   const c: Cached = { version, syncedAt: now, snapshotVersion: -1, rows, pending: new Map() };
-  // Writes that took a version before the read and land after it: their changes are applied (or awaited) too.
-  if (version > 0 && (await applyChanges(accountId, c, Math.max(1, version - overlap + 1), version, now))) return c;
-  return { version, syncedAt: now, snapshotVersion: -1, rows, pending: new Map() };
+  // Writes that took a version before the read and land after it: their changes are applied (or
+  // awaited) too; past `maxChanges` of them nothing is applied and the rows stand as read.
+  if (version > 0) await applyChanges(accountId, c, Math.max(1, version - overlap + 1), version, now);
+  return c;
 }
 
 // ---------------------------------------------------------------------------------------------
