@@ -25,7 +25,7 @@ export const alarmAreas = {
   },
   orders: {
     title: 'Orders and marketplaces',
-    covers: 'order, inventory and warehouse routes, marketplace connections, the marketplace-sync worker and queue, sync errors',
+    covers: 'order, inventory and warehouse routes, marketplace connections, the marketplace-sync and order-views workers and queues, sync errors',
   },
   carriers: {
     title: 'Carriers',
@@ -69,6 +69,7 @@ export const alarmAreaMap = {
     webhookFanout: 'webhooks',
     webhookDelivery: 'webhooks',
     marketplaceSync: 'orders',
+    orderViews: 'orders',
     trackingPoll: 'carriers',
   } satisfies Record<QueueName, AlarmArea>,
   /** The authorizer, the fallback and the API's own alarms. */

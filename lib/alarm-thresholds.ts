@@ -34,6 +34,9 @@ export const alarmThresholds = {
       webhookDelivery: 1800,
       // One sync may run 15 min; the scheduled tick queues one per connected account.
       marketplaceSync: 3600,
+      // The first change after a snapshot asks for the next one in 5 min (an SQS delay, not age);
+      // a snapshot takes seconds, a minute at 100,000 orders.
+      orderViews: 600,
       // The scheduled poll queues a page of watched shipments at a time; each page runs in minutes.
       trackingPoll: 900,
       manifestPipeline: 300,

@@ -2,6 +2,12 @@ import type { RouteDef, WorkerDef } from './types';
 import { CancelBody, ConnectBody, CreateOrderBody, FulfillBody, ListOrdersQuery, MarketplaceParams, ShipBody, SyncBody, UpdateOrderBody } from '#http/orders/schemas';
 import { IdParams } from '#http/kit/schemas';
 
+/**
+ * Every function that changes a listed field of an order may ask for the account's order snapshot
+ * (infra/entities/orders.ts `takeVersion`); the order list asks when it could not use it.
+ */
+export const viewsQueue = { name: 'orderViews', actions: ['SendMessage'] } as const;
+
 export const OrdersList = {
   id: 'OrdersList',
   method: 'GET',
@@ -11,8 +17,9 @@ export const OrdersList = {
   tag: 'orders',
   auth: { scopes: ['orders:read'] },
   rate: 'orders.read',
-  // The files bucket: the account's list snapshot (views/orders/<account>.json.gz, services/orders/list.ts).
-  uses: { table: ['GetItem', 'BatchGetItem', 'Query'], bucket: [{ name: 'files', actions: ['GetObject', 'PutObject'] }] },
+  // The files bucket: the account's list snapshot (views/orders/<account>.json.gz, written by the
+  // OrderViews worker); when it cannot be used, the list asks the worker for one.
+  uses: { table: ['GetItem', 'BatchGetItem', 'Query'], bucket: [{ name: 'files', actions: ['GetObject'] }], queues: [viewsQueue] },
   schemas: { query: ListOrdersQuery },
   memoryMb: 1024,
 } satisfies RouteDef;
@@ -26,7 +33,7 @@ export const OrdersCreate = {
   tag: 'orders',
   auth: { scopes: ['orders:write'] },
   rate: 'orders.write',
-  uses: { table: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'], bus: true },
+  uses: { table: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'], bus: true, queues: [viewsQueue] },
   schemas: { body: CreateOrderBody },
   successStatus: 201,
 } satisfies RouteDef;
@@ -53,7 +60,7 @@ export const OrdersUpdate = {
   tag: 'orders',
   auth: { scopes: ['orders:write'] },
   rate: 'orders.write',
-  uses: { table: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'], bus: true },
+  uses: { table: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'], bus: true, queues: [viewsQueue] },
   schemas: { params: IdParams, body: UpdateOrderBody },
 } satisfies RouteDef;
 
@@ -72,6 +79,7 @@ export const OrdersShip = {
     bus: true,
     // The account's carrier credentials (fedex, ups, dhl, usps), read to buy the label.
     secrets: 'read',
+    queues: [viewsQueue],
   },
   schemas: { params: IdParams, body: ShipBody },
   successStatus: 201,
@@ -88,7 +96,7 @@ export const OrdersFulfill = {
   tag: 'orders',
   auth: { scopes: ['orders:write'] },
   rate: 'orders.write',
-  uses: { table: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'], bus: true },
+  uses: { table: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'], bus: true, queues: [viewsQueue] },
   schemas: { params: IdParams, body: FulfillBody },
 } satisfies RouteDef;
 
@@ -102,7 +110,7 @@ export const OrdersCancel = {
   auth: { scopes: ['orders:write'] },
   rate: 'orders.write',
   // The carrier credentials: unused labels are voided with the carrier (issue 18).
-  uses: { table: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'], bus: true, secrets: 'read' },
+  uses: { table: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'], bus: true, secrets: 'read', queues: [viewsQueue] },
   timeoutSeconds: 29,
   schemas: { params: IdParams, body: CancelBody },
 } satisfies RouteDef;
@@ -198,10 +206,27 @@ export const MarketplaceSync = {
   uses: {
     // ConditionCheckItem: a new order's channel key is written only if no former code's key holds it.
     table: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'ConditionCheckItem'],
-    queues: [{ name: 'marketplaceSync', actions: ['SendMessage'] }],
+    queues: [viewsQueue, { name: 'marketplaceSync', actions: ['SendMessage'] }],
     bus: true,
     secrets: 'read',
   },
 } satisfies WorkerDef;
 
-export const ordersWorkers = { MarketplaceSync };
+export const OrderViews = {
+  id: 'OrderViews',
+  handler: 'workers/orders/order-views',
+  summary: "Brings an account's order snapshot (what a new function's order list starts from) up to the account's version",
+  queue: 'orderViews',
+  batchSize: 10,
+  // Two at once: two snapshots of one account written together are both right, the later one wins.
+  maxConcurrency: 2,
+  timeoutSeconds: 120,
+  memoryMb: 1024,
+  uses: {
+    table: ['GetItem', 'Query', 'UpdateItem'],
+    bucket: [{ name: 'files', actions: ['GetObject', 'PutObject'] }],
+    queues: [viewsQueue],
+  },
+} satisfies WorkerDef;
+
+export const ordersWorkers = { MarketplaceSync, OrderViews };

@@ -10,6 +10,8 @@ export const queues = {
   webhookFanout: { visibilityTimeoutSeconds: 60, maxReceiveCount: 5 },
   webhookDelivery: { visibilityTimeoutSeconds: 60, maxReceiveCount: 5 },
   marketplaceSync: { visibilityTimeoutSeconds: 900, maxReceiveCount: 3 },
+  /** An account's order snapshot brought up to its version (services/orders/list-view.ts): seconds, a minute at 100,000 orders. */
+  orderViews: { visibilityTimeoutSeconds: 180, maxReceiveCount: 5 },
   /** The scheduled tracking poll of external carriers' shipments (issue 18), a page per message. */
   trackingPoll: { visibilityTimeoutSeconds: 300, maxReceiveCount: 3 },
   manifestPipeline: { visibilityTimeoutSeconds: 60, maxReceiveCount: 5 },

@@ -1,3 +1,4 @@
+import { viewsQueue } from './orders';
 import type { RouteDef, WorkerDef } from './types';
 import { IdParams } from '#http/kit/schemas';
 import { TrackingUpdateBody } from '#http/orders/schemas';
@@ -25,7 +26,7 @@ export const TrackingUpdates = {
   tag: 'orders',
   auth: { scopes: ['shipping:write'] },
   rate: 'orders.write',
-  uses: { table: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'], bus: true },
+  uses: { table: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'], bus: true, queues: [viewsQueue] },
   schemas: { body: TrackingUpdateBody },
 } satisfies RouteDef;
 
@@ -94,7 +95,7 @@ export const TrackingPoll = {
   timeoutSeconds: 300,
   uses: {
     table: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'],
-    queues: [{ name: 'trackingPoll', actions: ['SendMessage'] }],
+    queues: [viewsQueue, { name: 'trackingPoll', actions: ['SendMessage'] }],
     bus: true,
     secrets: 'read',
   },

@@ -26,6 +26,7 @@
  */
 import { QueryCommand, TransactWriteCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from '../dynamo';
+import { queues } from '../queues';
 import { config } from '#shared/config';
 import { cancellationCodes, isConditionalFailure, pad, type TransactDelete, type TransactItem, type TransactPut } from './entity';
 import { batchWriteAll } from '../batch-write';
@@ -210,20 +211,64 @@ export async function orderIdByNumber(accountId: number, orderNumber: string): P
   return (await orderNumberKeys().get({ accountId, orderNumber: orderNumber.toLowerCase() }).go({ consistent: true, ...read })).data?.orderId;
 }
 
-/** The account's order meta: `version` changes with every listed change, `count` is the number of orders. */
-export async function orderMeta(accountId: number): Promise<{ version: number; count: number }> {
+/**
+ * The account's order meta: `version` changes with every listed change, `count` is the number of
+ * orders, `viewVersion` is the version of the account's order snapshot (-1: none yet).
+ */
+export async function orderMeta(accountId: number): Promise<{ version: number; count: number; viewVersion: number }> {
   const meta = (await orderMetas().get({ accountId }).go({ consistent: true, ...read })).data;
-  return { version: meta?.version ?? 0, count: meta?.count ?? 0 };
+  return { version: meta?.version ?? 0, count: meta?.count ?? 0, viewVersion: meta?.viewVersion ?? -1 };
 }
 
 /**
  * Takes the next `n` versions of the account's orders (the last one answered): a change's version
  * is taken before it is written, so a reader that sees the version finds the change item once
- * the write is done (or a `noop` when it lost its condition).
+ * the write is done (or a `noop` when it lost its condition). When the versions taken are the
+ * first after the account's snapshot, or cross a multiple of `viewEvery` past it, a new snapshot
+ * is asked for (`viewDue`), before the change is written: a write whose message could not be sent
+ * fails, and its retry asks again.
  */
 async function takeVersion(accountId: number, n: number): Promise<number> {
-  const res = await orderMetas().update({ accountId }).add({ version: n }).go({ response: 'updated_new' });
-  return Number(res.data.version);
+  const res = await orderMetas().update({ accountId }).add({ version: n }).go({ response: 'all_new' });
+  const last = Number(res.data.version);
+  const due = viewDue(last - n, last, res.data.viewVersion ?? -1);
+  if (due !== undefined) await queues().send('orderViews', { accountId, version: last }, { delaySeconds: due });
+  return last;
+}
+
+/** Versions past the snapshot's at which a writer asks for a new snapshot at once. */
+export const viewEvery = 250;
+/** How long the first change after a snapshot waits for more before its snapshot is made. */
+export const settleSeconds = 300;
+
+/**
+ * Whether the versions (`before`, `last`] ask for a new snapshot of the account, whose snapshot
+ * is at `viewVersion` (-1: none): the delay in seconds, or undefined. An account with no snapshot
+ * yet counts from version 0, so its first change asks for one.
+ */
+export function viewDue(before: number, last: number, viewVersion: number): number | undefined {
+  const since = Math.max(viewVersion, 0);
+  if (Math.floor((last - since) / viewEvery) > Math.floor(Math.max(0, before - since) / viewEvery)) return 0;
+  if (before <= since && last > since) return settleSeconds;
+  return undefined;
+}
+
+/**
+ * Records that the account's snapshot is at `version` (only upwards); answers the account's
+ * version as it is now.
+ */
+export async function recordViewVersion(accountId: number, version: number): Promise<number> {
+  try {
+    const res = await orderMetas()
+      .update({ accountId })
+      .set({ viewVersion: version })
+      .where(({ viewVersion }, { notExists, lt }) => `${notExists(viewVersion)} OR ${lt(viewVersion, version)}`)
+      .go({ response: 'all_new' });
+    return Number(res.data.version ?? 0);
+  } catch (err) {
+    if (!isConditionalFailure(err)) throw err;
+    return (await orderMeta(accountId)).version;
+  }
 }
 
 async function countOrders(accountId: number, added: number): Promise<void> {
