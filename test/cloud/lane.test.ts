@@ -4,7 +4,9 @@ import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { DeleteSecretCommand, GetSecretValueCommand, ListSecretsCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { GetScheduleCommand, ListSchedulesCommand } from '@aws-sdk/client-scheduler';
-import { DynamoDBDocumentClient, ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient, GetCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { GetObjectCommand } from '@aws-sdk/client-s3';
+import { gunzipSync } from 'node:zlib';
 import { DecryptCommand, GetKeyRotationStatusCommand } from '@aws-sdk/client-kms';
 import { DeleteMessageBatchCommand, GetQueueAttributesCommand, ReceiveMessageCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -446,6 +448,24 @@ describe.runIf(run)('the cloud lane: the synthesized stacks on moto_server and D
     expect((await call('POST', submitPath(), signed('another secret'))).status).toBe(401);
     expect((await call('POST', submitPath(), signed(signingSecret))).status).toBe(202);
   });
+
+  movedClock("keeps an account's order snapshot: an order's write asks the OrderViews worker, which writes the snapshot to the files bucket and records its version", async () => {
+    const { token, accountId } = await account('Lane Views SA');
+    const order = await call('POST', '/v1/orders', { token, body: webOrder, headers: { 'idempotency-key': randomUUID() } });
+    expect(order.status).toBe(201);
+    // The account's first change asks for its snapshot in five minutes (an SQS delay on the lane's clock).
+    const asked = lane.runner.handled((m) => m.functionName === fn('OrderViews') && (jsonOr(m.body) as { accountId?: number } | undefined)?.accountId === accountId);
+    await lane.advanceClock(301_000);
+    expect((await asked).outcome).toBe('deleted');
+    const object = await lane.clients.s3.send(new GetObjectCommand({ Bucket: lane.names.bucket, Key: `views/orders/${accountId}.json.gz` }));
+    const snapshot = JSON.parse(gunzipSync(Buffer.from(await object.Body!.transformToByteArray())).toString('utf8'));
+    expect(snapshot.version).toBe(1);
+    expect(snapshot.rows.map((r: unknown[]) => [r[0], r[1], r[5]])).toEqual([[order.body.data.id, order.body.data.order_number, 'María Pérez']]);
+    const meta = await DynamoDBDocumentClient.from(lane.clients.dynamo).send(new GetCommand({ TableName: lane.names.table, Key: { pk: `ORDERMETA#${accountId}`, sk: 'META' } }));
+    expect(meta.Item).toMatchObject({ version: 1, viewVersion: 1 });
+    const list = await call('GET', '/v1/orders', { token });
+    expect(list.body.data.orders.map((o: { id: number }) => o.id)).toEqual([order.body.data.id]);
+  }, 120_000);
 
   it('fails a function whose template does not set a variable it reads, as Lambda would', async () => {
     const spec = lane.functions.specs.get(fn('Authorizer'))!;
