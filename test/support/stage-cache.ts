@@ -124,12 +124,18 @@ function cached(stage: string, dir: string, names: StageTemplateFiles): CachedSt
   return { ...names, stage, dir, path, json, template: (file) => Template.fromJSON(json(file)) };
 }
 
+/** Writes a stage's templates into `outdir` and answers their names. */
+export type Synth = (stage: string, outdir: string) => Promise<StageTemplateFiles>;
+
+/** The synth of the cache: `writeStageTemplates` in a process of its own. */
+const synthInChild: Synth = async (stage, outdir) =>
+  JSON.parse(await runOk(process.execPath, ['--import', 'tsx', join(projectRoot, 'test/support/stage-templates-process.ts'), stage, outdir], { cwd: projectRoot, timeout: 580_000 }));
+
 /** Synthesizes `stage` into `<root>/<stage>/` and writes `<root>/<stage>.json`; the caller holds the lock. */
-async function synthesize(stage: string, root: string): Promise<void> {
+async function synthesize(stage: string, root: string, synth: Synth): Promise<void> {
   const tmp = join(root, `${stage}.tmp-${process.pid}`);
   rmSync(tmp, { recursive: true, force: true });
-  const out = await runOk(process.execPath, ['--import', 'tsx', join(projectRoot, 'test/support/stage-templates-process.ts'), stage, tmp], { cwd: projectRoot, timeout: 580_000 });
-  const names = JSON.parse(out) as StageTemplateFiles;
+  const names = await synth(stage, tmp);
   rmSync(join(root, stage), { recursive: true, force: true });
   renameSync(tmp, join(root, stage));
   const manifest = join(root, `${stage}.json.tmp-${process.pid}`);
@@ -161,6 +167,11 @@ async function load(stage: string): Promise<CachedStage> {
     mkdirSync(root, { recursive: true });
     pruneOtherKeys(key);
   }
+  return stageIn(root, stage);
+}
+
+/** A stage's templates from the key's directory `root`: there already, or synthesized by `synth` under the stage's lock. */
+export async function stageIn(root: string, stage: string, synth: Synth = synthInChild): Promise<CachedStage> {
   const done = join(root, `${stage}.json`);
   const lock = join(root, `${stage}.lock`);
   for (;;) {
@@ -180,7 +191,7 @@ async function load(stage: string): Promise<CachedStage> {
     try {
       writeSync(fd, String(process.pid));
       closeSync(fd);
-      await synthesize(stage, root);
+      await synthesize(stage, root, synth);
     } finally {
       rmSync(lock, { force: true });
     }
