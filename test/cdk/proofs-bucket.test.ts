@@ -1,8 +1,7 @@
-import { NestedStack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { BuiltStage } from '#lib/app';
 import { stageApp } from '#support/cdk';
+import { cachedStage, type CachedStage } from '#support/stage-cache';
 
 /**
  * Issue 44: the proofs of delivery are kept on a bucket of their own under S3 Object Lock in
@@ -25,12 +24,13 @@ function statementsOf(node: unknown, out: Statement[] = []): Statement[] {
 }
 
 describe('the proofs of delivery bucket', { timeout: 180_000 }, () => {
-  let prod: BuiltStage;
+  let prod: CachedStage;
   let prodData: Template;
 
-  beforeAll(() => {
-    prod = stageApp('prod');
-    prodData = Template.fromStack(prod.data);
+  beforeAll(async () => {
+    // The run's one synth of prod (test/support/stage-cache.ts).
+    prod = await cachedStage('prod');
+    prodData = prod.template(prod.data);
   });
 
   it('has Object Lock on with a default retention of COMPLIANCE for 5 years in the prod template', () => {
@@ -54,8 +54,9 @@ describe('the proofs of delivery bucket', { timeout: 180_000 }, () => {
   });
 
   it('grants no function a way around the lock: no retention, legal-hold or delete action on the proofs bucket', () => {
-    const stacks = [prod.api, ...prod.api.node.findAll().filter((c): c is NestedStack => c instanceof NestedStack)];
-    const statements = stacks.flatMap((s) => statementsOf(Template.fromStack(s).toJSON()));
+    // The api stack and every stack nested in it (writeStageTemplates checks that its route stacks are all of them).
+    const stacks = [prod.api, ...Object.values(prod.routes)];
+    const statements = stacks.flatMap((f) => statementsOf(prod.json(f)));
     const onProofs = statements.filter((s) => JSON.stringify(s.Resource ?? null).includes('-proofs-'));
     expect(onProofs.length).toBeGreaterThan(0);
     const actions = onProofs.flatMap((s) => [s.Action].flat());

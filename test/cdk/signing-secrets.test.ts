@@ -2,7 +2,7 @@ import { Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { authorizer, pipelineTasks, routes, workers } from '#catalog';
 import { signingSecretPurposes, type Access } from '#catalog/types';
-import { stageApp } from '#support/cdk';
+import { cachedStage } from '#support/stage-cache';
 
 /**
  * Issue 31, item 3: the webhook and manifest signing secrets are sealed under a customer managed
@@ -26,10 +26,11 @@ interface Stage {
   templates: Json[];
 }
 
-function build(stage: string): Stage {
-  const built = stageApp(stage);
-  const data = Template.fromStack(built.data).toJSON();
-  const templates = [data, Template.fromStack(built.api).toJSON(), ...Object.values(built.api.routeStacks).map((s) => Template.fromStack(s).toJSON())];
+/** The stage's templates from the run's one synth of it (test/support/stage-cache.ts). */
+async function build(stage: string): Promise<Stage> {
+  const built = await cachedStage(stage);
+  const data = built.json(built.data);
+  const templates = [data, built.json(built.api), ...Object.values(built.routes).map((f) => built.json(f))];
   return { data, templates };
 }
 
@@ -68,9 +69,8 @@ let dev: Stage;
 let prod: Stage;
 let keyId: string;
 
-beforeAll(() => {
-  dev = build('dev');
-  prod = build('prod');
+beforeAll(async () => {
+  [dev, prod] = await Promise.all([build('dev'), build('prod')]);
   keyId = signingKeys(dev.data)[0][0];
 }, 120_000);
 

@@ -52,21 +52,43 @@ export function stageApp(stage: string, opts: Omit<BuildOptions, 'app'> = {}, ou
   return buildApp(stage, { ...opts, overrides, app });
 }
 
+/** The templates one synth of a stage wrote, each a file name in its output directory. */
+export interface StageTemplateFiles {
+  /** Every template, sorted by name. */
+  files: string[];
+  data: string;
+  api: string;
+  edge?: string;
+  edgeWatch?: string;
+  /** The api stack's nested route stacks, by route tag. */
+  routes: Record<string, string>;
+}
+
 /**
- * Synthesizes one stage into `outdir` and answers the paths of every template it wrote: the
+ * Synthesizes one stage into `outdir` and answers the names of every template it wrote: the
  * data and api stacks, the edge and edge-watch stacks when the stage has them, and each nested stack of the api
- * stack (as `cdk synth` writes them).
+ * stack (as `cdk synth` writes them), each also by the stack it is.
  */
-export function writeStageTemplates(stage: string, outdir: string): string[] {
+export function writeStageTemplates(stage: string, outdir: string): StageTemplateFiles {
   const built = stageApp(stage, {}, outdir);
   built.app.synth();
   const files = readdirSync(outdir)
     .filter((f) => f.endsWith('.template.json'))
-    .sort()
-    .map((f) => join(outdir, f));
+    .sort();
   const expected = 2 + (built.edge ? 1 : 0) + (built.edgeWatch ? 1 : 0) + Object.keys(built.api.routeStacks).length;
   if (files.length !== expected) throw new Error(`${stage}: expected ${expected} templates in ${outdir}, found ${files.length}`);
-  return files;
+  const named: StageTemplateFiles = {
+    files,
+    data: built.data.templateFile,
+    api: built.api.templateFile,
+    edge: built.edge?.templateFile,
+    edgeWatch: built.edgeWatch?.templateFile,
+    routes: Object.fromEntries(Object.entries(built.api.routeStacks).map(([tag, nested]) => [tag, nested.templateFile])),
+  };
+  for (const f of [named.data, named.api, named.edge, named.edgeWatch, ...Object.values(named.routes)]) {
+    if (f !== undefined && !files.includes(f)) throw new Error(`${stage}: ${f} is not among the templates written to ${outdir}`);
+  }
+  return named;
 }
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };

@@ -1,9 +1,9 @@
 /**
  * `node --import tsx test/support/stage-templates-process.ts <stage> <outdir>`: synthesizes one
  * stage's templates into `outdir` as `writeStageTemplates` does, in a process of its own, and
- * prints the paths it wrote as JSON. The cfn-lint test synthesizes its three stages side by side
- * this way: each CDK synth is synchronous, so three in the test's own process took their sum and
- * held the worker's event loop for all of it.
+ * prints the names it wrote as JSON (`StageTemplateFiles`). test/support/stage-cache.ts
+ * synthesizes each stage this way: a CDK synth is synchronous, and in a test's own process it
+ * held the worker's event loop for all of it (three stages took their sum one after the other).
  */
 import { writeStageTemplates } from './cdk';
 
