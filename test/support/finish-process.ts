@@ -5,8 +5,10 @@
  * worker's unbounded heap collects, not what the function needs.
  *
  * Run as `node --import tsx <flags> test/support/finish-process.ts '<json>'` with the table's
- * environment (AWS_ENDPOINT_URL_DYNAMODB, TABLE_NAME, the access key) inherited; answers one line
- * of JSON: the summary, the times and the process's peak resident memory.
+ * environment (AWS_ENDPOINT_URL_DYNAMODB, TABLE_NAME, the access key) inherited; answers two lines
+ * of JSON: once the results are written, `FinishResults` (a test can check them while the downloads
+ * are made), and at the end `FinishAnswer`: the summary, the times and the process's peak resident
+ * memory, over the whole finish.
  */
 import { LocalBlobs } from '#twin/blobs';
 import { useBlobs } from '#infra/blobs';
@@ -20,6 +22,13 @@ export interface FinishJob {
   pages: number[];
   /** The batch as its run completes it, but its summary (the run's). */
   batch: Omit<BatchRecord, 'summary'>;
+}
+
+/** The first line: the results are written, the downloads not yet. */
+export interface FinishResults {
+  step: 'results';
+  summary: BatchRecord['summary'];
+  resultsMs: number;
 }
 
 export interface FinishAnswer {
@@ -47,6 +56,7 @@ async function main() {
   const t0 = performance.now();
   const { summary } = await writeBatchResults({ batchId, runId: runId!, accountId: job.accountId }, job.pages, undefined);
   const t1 = performance.now();
+  process.stdout.write(JSON.stringify({ step: 'results', summary, resultsMs: Math.round(t1 - t0) } satisfies FinishResults) + '\n');
   await writeExports({ ...job.batch, summary } as BatchRecord);
   const t2 = performance.now();
   const answer: FinishAnswer = {
