@@ -1,5 +1,5 @@
 import { now } from '#infra/clock';
-// The token's read and writes without ElectroDB: the Authorizer's bundle carries none of it (decisions.md 26).
+// The token's read and writes without ElectroDB: the Authorizer's bundle carries none of it (decisions.md 27).
 import { readToken, touchToken, writeOutScopes } from '#infra/entities/auth/token-raw';
 import { legacyScopes } from '#catalog/types';
 import type { Principal } from '#core/auth/principal';

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { randomUUID } from 'node:crypto';
 import { useTwin } from '#support/twin';
@@ -11,7 +11,7 @@ import type { TokenRecord } from '#core/auth/accounts';
 
 /**
  * The Authorizer reads and writes tokens without ElectroDB (infra/entities/auth/token-raw.ts,
- * decisions.md 26); everything else goes through the `tokens()` entity. These hold the two to each
+ * decisions.md 27); everything else goes through the `tokens()` entity. These hold the two to each
  * other on DynamoDB Local, so a change to the entity (a key, an attribute, its version) that the
  * raw module does not follow fails here.
  */
@@ -62,6 +62,16 @@ describe('the raw token module and the entity', () => {
       expect(entity).toBeDefined();
       expect(await readToken(record.tokenHash)).toStrictEqual(entity);
       expect(await readToken(record.tokenHash)).toStrictEqual(await findTokenByHash(record.tokenHash));
+    }
+    // Strongly consistent, as the entity's read was (a revocation counts on the next call): DynamoDB
+    // Local cannot show it, so the test looks at the command sent.
+    const client = documentClient();
+    const spy = vi.spyOn(client, 'send');
+    try {
+      await readToken(hashToken(randomUUID()));
+      expect(spy.mock.calls.map(([command]) => (command as GetCommand).input)).toEqual([expect.objectContaining({ ConsistentRead: true, TableName: table() })]);
+    } finally {
+      spy.mockRestore();
     }
     // The full record holds every attribute, so the comparison above covers each.
     expect(Object.keys((await byEntity((await written()).tokenHash))!).sort()).toEqual([...tokenAttributes].sort());

@@ -5,7 +5,7 @@ import { config } from '#shared/config';
 import type { TokenRecord } from '#core/auth/accounts';
 
 /**
- * The Authorizer's three table operations on a token, without ElectroDB (decisions.md 26): its
+ * The Authorizer's three table operations on a token, without ElectroDB (decisions.md 27): its
  * read by hash, its last use and the one write-out of its legacy scopes. ElectroDB is about
  * 190 KB of a bundle and most of a function's module init; the Authorizer, in front of every
  * protected request, needs no more of it than these three, so they are written here with the
