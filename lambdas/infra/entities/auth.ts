@@ -146,25 +146,3 @@ export async function revokeToken(record: TokenRecord, at: string): Promise<Toke
     throw err;
   }
 }
-
-/** Records use at most once a minute per token: the condition keeps a busy token's record from being rewritten on every call. */
-/** How stale `last_used_at` may get: a token's use is written at most once a minute. */
-const touchEveryMs = 60_000;
-
-/**
- * Notes the token's use. The token as just read (`lastUsedAt`) spares the write when it was noted
- * within the minute (a partner polling a status makes no write per call); the write itself stays
- * conditional, so concurrent calls write it once.
- */
-export async function touchToken(tokenHash: string, at: Date, lastUsedAt?: string): Promise<void> {
-  const threshold = new Date(at.getTime() - touchEveryMs).toISOString();
-  if (lastUsedAt && lastUsedAt >= threshold) return;
-  await tokens()
-    .patch({ tokenHash })
-    .set({ lastUsedAt: at.toISOString() })
-    .where(({ lastUsedAt }, { notExists, lt }) => `${notExists(lastUsedAt)} OR ${lt(lastUsedAt, threshold)}`)
-    .go({ response: 'none' })
-    .catch((err: unknown) => {
-      if (!isConditionalFailure(err)) throw err;
-    });
-}

@@ -36,15 +36,7 @@ export type TransactDelete = NonNullable<TransactItem['Delete']>;
 /** Integer ids are zero-padded in sort keys so they sort numerically. */
 export const pad = (n: number) => String(n).padStart(12, '0');
 
-/** A conditional write lost (the record changed or already exists): the caller decides what that means. */
-export function isConditionalFailure(err: unknown): boolean {
-  const e = err as { name?: string; cause?: { name?: string }; message?: string };
-  return (
-    e?.name === 'ConditionalCheckFailedException' ||
-    e?.cause?.name === 'ConditionalCheckFailedException' ||
-    /conditional request failed/i.test(e?.message ?? '')
-  );
-}
+export { isConditionalFailure } from './conditional';
 
 /** The codes of a cancelled transaction's writes, in order ('None' for a write that was fine); undefined for any other error. */
 export function cancellationCodes(err: unknown): string[] | undefined {

@@ -1,5 +1,6 @@
 import { now } from '#infra/clock';
-import { findTokenByHash, touchToken, writeOutScopes } from '#infra/entities/auth';
+// The token's read and writes without ElectroDB: the Authorizer's bundle carries none of it (decisions.md 27).
+import { readToken, touchToken, writeOutScopes } from '#infra/entities/auth/token-raw';
 import { legacyScopes } from '#catalog/types';
 import type { Principal } from '#core/auth/principal';
 import { bearerToken, hashToken, malformedAuthorization, tokenRefusal, type TokenRefusal } from '#core/auth/tokens';
@@ -26,7 +27,7 @@ export function checkRequest(): RequestCheck {
       const token = bearerToken(authorization);
       if (!token) return { refusal: malformedAuthorization(authorization) };
       const tokenHash = hashToken(token);
-      const record = await findTokenByHash(tokenHash);
+      const record = await readToken(tokenHash);
       const refusal = tokenRefusal(record, at);
       if (refusal || !record) return { refusal: refusal! };
       touches.push(touchToken(tokenHash, at, record.lastUsedAt));

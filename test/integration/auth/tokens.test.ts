@@ -3,7 +3,7 @@ import { subscriptionsOf } from '#services/webhooks/webhooks';
 import { authorizer } from '#catalog';
 import { manualClock, useClock, useSystemClock } from '#infra/clock';
 import { documentClient } from '#infra/dynamo';
-import { touchToken } from '#infra/entities/auth';
+import { touchToken } from '#infra/entities/auth/token-raw';
 import { DynamoDBClient, ScanCommand } from '@aws-sdk/client-dynamodb';
 import { createHash } from 'node:crypto';
 import { request } from 'node:http';
