@@ -49,7 +49,10 @@ async function firstRows(accountId: number, version: number, now: number): Promi
     if (await applyChanges(accountId, snapshot, neededFrom(snapshot), version, now)) return snapshot;
   }
   const read = await fullRead(accountId, version, now);
-  logger.warn('order list read the whole index', { accountId, rows: read.rows.length, snapshotVersion: snapshot?.version ?? null, version });
+  // A new account's first lists (no snapshot yet, a few rows) are expected; a snapshot that could
+  // not be used, or a large index read, is what an operator looks into.
+  const level = snapshot || read.rows.length > maxChanges ? 'warn' : 'info';
+  logger[level]('order list read the whole index', { accountId, rows: read.rows.length, snapshotVersion: snapshot?.version ?? null, version });
   // The list answers either way; the next function reads the index again until the worker has run.
   await requestView({ accountId, version, reader: true }).catch((error: Error) => logger.error('could not ask for an order snapshot', { accountId, error }));
   return read;
