@@ -49,9 +49,8 @@ export async function refreshView(message: ViewMessage): Promise<ViewOutcome> {
   const now = clock().getTime();
   const version = meta.version;
   const snapshot = await readSnapshot(accountId);
-  let rows = undefined;
-  if (snapshot && current(snapshot, version, now) && (await applyChanges(accountId, snapshot, neededFrom(snapshot), version, now, workerMaxChanges))) rows = snapshot;
-  rows ??= await fullRead(accountId, version, now);
+  const caughtUp = snapshot && current(snapshot, version, now) && (await applyChanges(accountId, snapshot, neededFrom(snapshot), version, now, workerMaxChanges));
+  const rows = caughtUp ? snapshot : await fullRead(accountId, version, now);
   await writeSnapshot(accountId, rows);
   const after = await recordViewVersion(accountId, rows.version);
   // Versions taken while this snapshot was made saw the former snapshot's version: one of them

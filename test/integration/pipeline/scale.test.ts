@@ -113,6 +113,17 @@ function flaggedAwbs(batchId: string): AlertAwb[] {
   return awbs;
 }
 
+/** A manifest's two steps, each a test: intake writes its items, then the pipeline completes them. */
+function steps(manifest: ReturnType<typeof manifestOf>, what: string) {
+  it(`writes the 10,000 items ${what}`, { timeout }, async () => {
+    await manifest.written();
+  });
+
+  it('completes them, every item once in the download', { timeout }, async () => {
+    await manifest.processed();
+  });
+}
+
 const count = (products: Product[], regime: string) => products.filter((p) => p.regime === regime).length;
 
 describe('10,000-item manifests of one consignee complete', () => {
@@ -120,13 +131,7 @@ describe('10,000-item manifests of one consignee complete', () => {
     const cuil = freshCuil();
     const manifest = manifestOf('Scale Person Couriers', () => ({ consigneeIdType: 'CUIL', consigneeIdNumber: cuil }));
 
-    it('writes the 10,000 items of one person', { timeout }, async () => {
-      await manifest.written();
-    });
-
-    it('completes them, every item once in the download', { timeout }, async () => {
-      await manifest.processed();
-    });
+    steps(manifest, 'of one person');
 
     it('gives one person 5 personal shipments and clears the other 9,995 as commercial, flagged', { timeout }, async () => {
       const { batchId, products } = await manifest.processed();
@@ -174,13 +179,7 @@ describe('10,000-item manifests of one consignee complete', () => {
   describe('one company', () => {
     const manifest = manifestOf('Scale Company Couriers', () => ({ consigneeIdType: 'CUIT', consigneeIdNumber: '30703088534' }));
 
-    it('writes the 10,000 items of one company', { timeout }, async () => {
-      await manifest.written();
-    });
-
-    it('completes them, every item once in the download', { timeout }, async () => {
-      await manifest.processed();
-    });
+    steps(manifest, 'of one company');
 
     it('clears every shipment of one company as commercial, with no quota and no alert', { timeout }, async () => {
       const { batchId, products } = await manifest.processed();
@@ -193,13 +192,7 @@ describe('10,000-item manifests of one consignee complete', () => {
   describe('no tax id', () => {
     const manifest = manifestOf('Scale No Tax Id Couriers', () => ({}));
 
-    it('writes the 10,000 items without a tax id', { timeout }, async () => {
-      await manifest.written();
-    });
-
-    it('completes them, every item once in the download', { timeout }, async () => {
-      await manifest.processed();
-    });
+    steps(manifest, 'without a tax id');
 
     it('keeps every shipment without a tax id personal, takes no quota and flags all 10,000', { timeout }, async () => {
       const { batchId, products } = await manifest.processed();
@@ -214,13 +207,7 @@ describe('10,000-item manifests of one consignee complete', () => {
   describe('an invalid tax id', () => {
     const manifest = manifestOf('Scale Invalid Tax Id Couriers', () => ({ consigneeIdType: 'CUIL', consigneeIdNumber: '20123456785' }));
 
-    it('writes the 10,000 items with an invalid tax id', { timeout }, async () => {
-      await manifest.written();
-    });
-
-    it('completes them, every item once in the download', { timeout }, async () => {
-      await manifest.processed();
-    });
+    steps(manifest, 'with an invalid tax id');
 
     it('keeps every shipment with an invalid tax id personal, takes no quota and flags all 10,000 as invalid', { timeout }, async () => {
       const { batchId, products } = await manifest.processed();
