@@ -36,6 +36,15 @@ export interface DriftDetectionProps {
   settings: StageSettings;
   /** The stage's stacks in this stack's region, by a short name: names (the data stack's) or stack ids (nested stacks' refs). */
   stacks: Record<string, string>;
+  /**
+   * The stack names the role may check and the rule matches, a wildcard under the stage's prefix
+   * (default `<stackPrefix>-*`, every stack of the stage in this region). The edge's check in
+   * us-east-1 takes `<stackPrefix>-edge*`, so a stage whose own region is us-east-1 does not alarm
+   * twice for one drifted stack.
+   */
+  stackNamePattern?: string;
+  /** The rule's name (default `<namePrefix>-stack-drifted`; names are per region, the edge's check has its own). */
+  ruleName?: string;
 }
 
 /**
@@ -67,7 +76,7 @@ export class DriftDetection extends Construct {
       managedPolicies: [iam.ManagedPolicy.fromAwsManagedPolicyName('ReadOnlyAccess')],
     });
     this.role.addToPrincipalPolicy(new iam.PolicyStatement({ effect: iam.Effect.DENY, actions: [...driftDeniedDataReads], resources: ['*'] }));
-    const stackArns = stack.formatArn({ service: 'cloudformation', resource: 'stack', resourceName: `${settings.stackPrefix}-*` });
+    const stackArns = stack.formatArn({ service: 'cloudformation', resource: 'stack', resourceName: props.stackNamePattern ?? `${settings.stackPrefix}-*` });
     const detect = new iam.PolicyStatement({ actions: ['cloudformation:DetectStackDrift', 'cloudformation:DetectStackResourceDrift'], resources: [stackArns] });
     acknowledge(this.role, 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/ReadOnlyAccess]', "DetectStackDrift reads every resource of a stack with the caller's permissions; ReadOnlyAccess follows every service the stacks use, the boundary bounds it and a Deny takes the reads of data away.");
     acknowledge(this.role, wildcardResourceFinding(this, stackArns), "The stage's stacks by name (nested stacks' names are generated under the parent's).");
@@ -93,7 +102,7 @@ export class DriftDetection extends Construct {
     // Only the stage's own stacks (nested ones are named after their parent): another stage in
     // the same account has its own rule.
     this.rule = new events.Rule(this, 'Drifted', {
-      ruleName: `${settings.namePrefix}-stack-drifted`,
+      ruleName: props.ruleName ?? `${settings.namePrefix}-stack-drifted`,
       description: `A drift detection of a ${settings.stackPrefix} stack found it DRIFTED`,
       eventPattern: {
         source: ['aws.cloudformation'],

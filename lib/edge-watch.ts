@@ -5,6 +5,7 @@ import type * as sns from 'aws-cdk-lib/aws-sns';
 import type { Construct } from 'constructs';
 import { anyInAlarm } from './alarm-areas';
 import { alarmThresholds as th } from './alarm-thresholds';
+import { DriftDetection } from './drift';
 import { webAclName } from './edge';
 import { alarmTopic } from './observability';
 import { runbookLink } from './runbook-links';
@@ -39,6 +40,8 @@ export class EdgeWatchStack extends Stack {
   readonly topic: sns.ITopic;
   readonly alarms: { name: string; kind: string; alarm: cw.Alarm }[] = [];
   readonly composite: cw.CompositeAlarm;
+  /** The daily drift detection of the stage's us-east-1 stacks (this one and the edge's), alarmed in this area. */
+  readonly drift: DriftDetection;
 
   constructor(scope: Construct, id: string, props: EdgeWatchStackProps) {
     super(scope, id, { ...props, crossRegionReferences: true });
@@ -84,6 +87,20 @@ export class EdgeWatchStack extends Stack {
         description: `The web ACL's rule ${rule} ${counting ? 'counted (it would have blocked)' : 'blocked'} ${th.edge.wafRuleMatches} requests or more: a flood, an attack, or a rule refusing real traffic.`,
       });
     }
+
+    // The drift check of the api stack's region does not reach us-east-1 (a schedule calls
+    // CloudFormation in its own region): the edge's stacks get their own, alarmed here.
+    this.drift = new DriftDetection(this, 'DriftDetection', {
+      settings,
+      stacks: { edge: `${settings.stackPrefix}-edge`, edgeWatch: `${settings.stackPrefix}-edge-watch` },
+      stackNamePattern: `${settings.stackPrefix}-edge*`,
+      ruleName: `${settings.namePrefix}-edge-stack-drifted`,
+    });
+    add('drift', 'edge-stacks', 'EdgeStacksDriftAlarm', {
+      metric: new cw.Metric({ namespace: 'AWS/Events', metricName: 'MatchedEvents', dimensionsMap: { RuleName: this.drift.rule.ruleName }, period, statistic: 'Sum' }),
+      threshold: th.platform.stacksDrifted,
+      description: "A daily drift detection found one of the stage's us-east-1 stacks (the edge's web ACL and certificate, or these alarms) changed outside CloudFormation.",
+    });
 
     this.composite = new cw.CompositeAlarm(this, 'EdgeAreaAlarm', {
       compositeAlarmName: `${settings.namePrefix}-area-edge`,

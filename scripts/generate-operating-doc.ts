@@ -59,7 +59,7 @@ export function alarmsSection(f: AlarmFigures): string {
     ['system-errors', 'table (api area)', `${th.platform.dynamodbSystemErrors} or more DynamoDB system errors`],
     ['concurrency-near-quota', 'account (api area)', `claimed Lambda concurrency at ${pct(th.platform.accountConcurrencyOfQuota)} of \`accountConcurrencyQuota\``],
     ['jobs-failed', 'AWS Backup (api area, staging and prod)', `${th.platform.backupJobsFailed} or more backup or copy jobs failed, aborted or expired`],
-    ['drift', 'stacks (api area)', 'a daily drift detection found a stack DRIFTED'],
+    ['drift', 'stacks (api area); the edge\'s stacks (edge area, us-east-1)', 'a daily drift detection found a stack DRIFTED'],
     ['cloudfront-5xx-rate', 'edge (us-east-1)', `${th.edge.cloudFront5xxPercent}% or more of CloudFront's answers 5xx, with ${th.edge.minRequests} requests or more`],
     ['waf-rule-matches', 'each web ACL rule (us-east-1)', `${n(th.edge.wafRuleMatches)} or more requests blocked (counted, while the managed rules count)`],
   ];

@@ -212,6 +212,28 @@ describe('recovery you can rehearse', { timeout: 180_000 }, () => {
     expect(alarmsByName(t)['despacho-prod-stacks-drift']).toMatchObject({ MetricName: 'MatchedEvents', Dimensions: [{ Name: 'RuleName', Value: { Ref: ruleId } }] });
   });
 
+  it("detects drift of the stage's us-east-1 stacks (the edge's and its alarms') daily from us-east-1, alarming in the edge's area", () => {
+    const prodWatch = Template.fromStack(prod.edgeWatch!);
+    const schedules = ofType(prodWatch, 'AWS::Scheduler::Schedule');
+    expect(schedules.map(([, s]) => JSON.parse(s.Properties.Target.Input).StackName).sort()).toEqual(['Despacho-prod-edge', 'Despacho-prod-edge-watch']);
+    for (const [, s] of schedules) {
+      expect(JSON.stringify(s.Properties.Target.Arn)).toContain(':scheduler:::aws-sdk:cloudformation:detectStackDrift');
+      expect(s.Properties.ScheduleExpression).toMatch(/^cron\(\d+ 4 \* \* \? \*\)$/);
+    }
+    // The role may check the edge's stacks only, in us-east-1 (the stack's region), and reads no data.
+    const roleId = schedules[0][1].Properties.Target.RoleArn['Fn::GetAtt'][0];
+    const statements = ofType(prodWatch, 'AWS::IAM::Policy').filter(([, p]) => p.Properties.Roles.some((r: any) => r.Ref === roleId)).flatMap(([, p]) => p.Properties.PolicyDocument.Statement);
+    expect([...statements.find((st: any) => st.Effect === 'Deny').Action].sort()).toEqual([...driftDeniedDataReads].sort());
+    const detect = statements.find((st: any) => [st.Action].flat().includes('cloudformation:DetectStackDrift'));
+    expect(JSON.stringify(detect.Resource)).toContain(':cloudformation:us-east-1:');
+    expect(JSON.stringify(detect.Resource)).toContain(':stack/Despacho-prod-edge*');
+    const [ruleId, rule] = ofType(prodWatch, 'AWS::Events::Rule').find(([, r]) => r.Properties.Name === 'despacho-prod-edge-stack-drifted')!;
+    expect(rule.Properties.EventPattern.detail['status-details']).toEqual({ 'stack-drift-status': ['DRIFTED'] });
+    expect(alarmsByName(prodWatch)['despacho-prod-edge-stacks-drift']).toMatchObject({ MetricName: 'MatchedEvents', Dimensions: [{ Name: 'RuleName', Value: { Ref: ruleId } }] });
+    const composite = ofType(prodWatch, 'AWS::CloudWatch::CompositeAlarm')[0][1];
+    expect(JSON.stringify(composite.Properties.AlarmRule)).toContain('despacho-prod-edge-stacks-drift');
+  });
+
   it('budgets the account monthly, notifying the alarm topic and budgetEmails at 80% forecast and 100% actual', () => {
     const built = stageApp('prod', { overrides: { budgetEmails: 'finance@example.com' } });
     const t = Template.fromStack(built.api);
