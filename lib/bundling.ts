@@ -240,9 +240,15 @@ export function workerBundlingCommands(inputDir: string, outputDir: string, keep
     ),
     ...lazyModules.map((m) => {
       const cache = lazyCacheDir(m, inputDir);
-      const build = `mkdir -p ${shellQuote(cache)} && ${esbuild} ${lazyEsbuildArgs(m, inputDir, cache).map(shellQuote).join(' ')}`;
-      const copy = `cp ${shellQuote(`${cache}/${m.outfile}`)} ${shellQuote(`${cache}/${m.outfile}.map`)} ${shellQuote(outputDir)}`;
-      return `if grep -qF ${shellQuote(`"${m.loadedBy}"`)} ${meta}; then { [ -f ${shellQuote(`${cache}/${m.outfile}`)} ] || ${build}; } && ${copy}; fi`;
+      const cached = (f: string) => shellQuote(`${cache}/${f}`);
+      const built = (f: string) => shellQuote(`${outputDir}/${f}`);
+      // Published to the cache by rename, the map first: another synth bundling at the same time
+      // sees the module whole or not at all (a plain -f test once copied the empty file esbuild
+      // had just opened, and a function shipped without its tracer).
+      const publish = (f: string) => `t=$(mktemp ${cached('.tmp.XXXXXX')}) && cp ${built(f)} "$t" && mv -f "$t" ${cached(f)}`;
+      const build = `${esbuild} ${lazyEsbuildArgs(m, inputDir, outputDir).map(shellQuote).join(' ')} && mkdir -p ${shellQuote(cache)} && ${publish(`${m.outfile}.map`)} && ${publish(m.outfile)}`;
+      const copy = `cp ${cached(m.outfile)} ${cached(`${m.outfile}.map`)} ${shellQuote(outputDir)}`;
+      return `if grep -qF ${shellQuote(`"${m.loadedBy}"`)} ${meta}; then if [ -s ${cached(m.outfile)} ]; then ${copy}; else ${build}; fi; fi`;
     }),
     keepMetaAt ? `mkdir -p ${shellQuote(dirname(keepMetaAt))} && mv -f ${meta} ${shellQuote(keepMetaAt)}` : `rm -f ${meta}`,
   ];
