@@ -1,6 +1,6 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, dirname, join, relative } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { DeleteSecretCommand, GetSecretValueCommand, ListSecretsCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { GetScheduleCommand, ListSchedulesCommand } from '@aws-sdk/client-scheduler';
@@ -49,6 +49,28 @@ const webOrder = {
 
 let assemblyDir: string;
 let lane: Lane;
+const deployDirs: string[] = [];
+
+/**
+ * The lane's assembly as the next commit would synthesize it when that commit changed function
+ * `name` alone: the same templates, every other bundle the same bytes, and this function's bundle
+ * rewritten by `change` (its source).
+ */
+function assemblyWith(name: string, change: (bundle: string) => string): string {
+  const dir = mkdtempSync(join(tmpdir(), 'despacho-deploy-'));
+  deployDirs.push(dir);
+  for (const entry of readdirSync(assemblyDir)) {
+    const src = join(assemblyDir, entry);
+    if (statSync(src).isDirectory()) symlinkSync(src, join(dir, entry));
+    else cpSync(src, join(dir, entry));
+  }
+  const file = lane.functions.specs.get(name)!.file;
+  const asset = relative(assemblyDir, dirname(file));
+  rmSync(join(dir, asset));
+  cpSync(join(assemblyDir, asset), join(dir, asset), { recursive: true });
+  writeFileSync(join(dir, asset, basename(file)), change(readFileSync(file, 'utf8')));
+  return dir;
+}
 
 async function call(method: string, path: string, o: { token?: string; body?: unknown; headers?: Record<string, string> } = {}) {
   const headers: Record<string, string> = { ...o.headers, authorization: `Bearer ${o.token ?? adminToken}` };
@@ -103,7 +125,8 @@ async function depth(url: string): Promise<number> {
 describe.runIf(run)('the cloud lane: the synthesized stacks on moto_server and DynamoDB Local', () => {
   beforeAll(async () => {
     assemblyDir = mkdtempSync(join(tmpdir(), 'despacho-cdk-'));
-    await synthesize('dev', assemblyDir);
+    // As a canary stage (staging and prod deploy so): the rollback scenarios play its CodeDeploy groups.
+    await synthesize('dev', assemblyDir, undefined, { rollout: 'canary' });
     lane = await startCloudLane({ assemblyDir, endpoint, autoRun: false, logLevel: 'SILENT', pollMs: 100 });
     await seedAdminToken(adminToken, new Date().toISOString());
     // A hang guard, not a speed requirement: cdk synth (esbuild of every function) and the lane's
@@ -113,6 +136,7 @@ describe.runIf(run)('the cloud lane: the synthesized stacks on moto_server and D
   afterAll(async () => {
     await lane?.stop();
     if (assemblyDir) rmSync(assemblyDir, { recursive: true, force: true });
+    for (const dir of deployDirs) rmSync(dir, { recursive: true, force: true });
   });
 
   it('routes every domain event the production adapter publishes to the queue its rule targets, and to no other', async () => {
@@ -466,6 +490,60 @@ describe.runIf(run)('the cloud lane: the synthesized stacks on moto_server and D
     const list = await call('GET', '/v1/orders', { token });
     expect(list.body.data.orders.map((o: { id: number }) => o.id)).toEqual([order.body.data.id]);
   }, 120_000);
+
+  describe('a deploy and its rollback (CodeDeploy played on the lane)', () => {
+    const list = fn('OrdersList');
+    /** Each of `n` calls of GET /v1/orders: its status. */
+    const lists = async (token: string, n: number) => {
+      const out: number[] = [];
+      for (let i = 0; i < n; i++) out.push((await call('GET', '/v1/orders', { token })).status);
+      return out;
+    };
+
+    movedClock("rolls a bad version back by its live alias's alarm after 10% of the calls met it, and leaves the other functions alone", async () => {
+      const { token } = await account('Lane Rollout SA');
+      // Five minutes on, so the alarms' periods hold nothing of the earlier scenarios.
+      await lane.advanceClock(660_000);
+      // A commit that breaks the list: every call throws, as a handler reading a field of undefined would.
+      const bad = assemblyWith(list, () => "export const handler = async () => { const page = undefined; return page.items; };\n");
+      const deploy = lane.rollouts.deploy(bad);
+      expect(deploy.functions).toEqual([expect.objectContaining({ functionName: list, config: 'CodeDeployDefault.LambdaCanary10Percent5Minutes', fromVersion: '1', toVersion: '2', status: 'InProgress' })]);
+      expect(deploy.functions[0].alarms).toEqual(expect.arrayContaining([`${list}-live-errors`, 'despacho-dev-area-orders']));
+      expect(lane.functions.routing(list)).toEqual({ version: '1', additional: { version: '2', weight: 0.1 } });
+      expect(lane.functions.routing(fn('OrdersShow'))).toEqual({ version: '1' });
+
+      const statuses = await lists(token, 20);
+      const ended = await lane.rollouts.settled(deploy);
+      // The tenth call met the new version; the alarm stopped the shift before a second could.
+      expect(statuses.filter((s) => s === 500).length).toBeGreaterThanOrEqual(1);
+      expect(statuses.filter((s) => s === 500).length).toBeLessThanOrEqual(2);
+      expect(ended.status).toBe('RolledBack');
+      expect(ended.stoppedBy).toMatchObject({ functionName: list, alarms: expect.arrayContaining([`${list}-live-errors`]) });
+      expect(ended.functions[0].status).toBe('Stopped');
+      expect(lane.functions.routing(list)).toEqual({ version: '1' });
+      expect(await lists(token, 10)).toEqual(Array(10).fill(200));
+      expect(lane.functions.invocations(list).slice(-10).every((s) => s.version === '1' && !s.error)).toBe(true);
+    }, 120_000);
+
+    movedClock('shifts a sound version 10% then, after five minutes with its alarms quiet, all the calls', async () => {
+      const { token } = await account('Lane Rollout Two SA');
+      // Past the periods of the rolled-back deploy's errors: its area's alarms are quiet again.
+      await lane.advanceClock(660_000);
+      const sound = assemblyWith(list, (bundle) => `${bundle}\n// the next commit\n`);
+      const deploy = lane.rollouts.deploy(sound);
+      expect(deploy.functions.map((f) => [f.functionName, f.fromVersion, f.toVersion])).toEqual([[list, '1', '3']]);
+      expect(await lists(token, 20)).toEqual(Array(20).fill(200));
+      expect(lane.functions.invocations(list).slice(-20).filter((s) => s.version === '3')).toHaveLength(2);
+      expect(lane.functions.routing(list)).toEqual({ version: '1', additional: { version: '3', weight: 0.1 } });
+
+      await lane.advanceClock(300_000);
+      const ended = await lane.rollouts.settled(deploy);
+      expect(ended).toMatchObject({ status: 'Succeeded', functions: [{ functionName: list, status: 'Succeeded', weight: 1 }] });
+      expect(lane.functions.routing(list)).toEqual({ version: '3' });
+      expect(await lists(token, 5)).toEqual(Array(5).fill(200));
+      expect(lane.functions.invocations(list).slice(-5).every((s) => s.version === '3')).toBe(true);
+    }, 120_000);
+  });
 
   it('fails a function whose template does not set a variable it reads, as Lambda would', async () => {
     const spec = lane.functions.specs.get(fn('Authorizer'))!;

@@ -14,6 +14,7 @@ import { createGateway } from './gateway';
 import { createS3PostGate } from './s3-post-gate';
 import { startTableTap } from './table-tap';
 import { laneClients, provision, type Clients } from './provision';
+import { Rollouts } from './rollout';
 import { Runner } from './runner';
 import { Functions, functionSpecs } from './sandbox';
 import { Deployment, motoAccount } from './template';
@@ -70,15 +71,22 @@ export interface Lane {
   tableOperations(): Map<string, number>;
   /** How many times API Gateway called an authorizer (its cache answered the rest). */
   authorizerInvocations(): number;
+  /**
+   * A deploy of another assembly of the same stage (twin/cloud/rollout.ts): a new version of each
+   * function whose bundle or settings changed, its alias shifted by its CodeDeploy group and moved
+   * back when one of the group's alarms goes off. `rollouts.settled(deploy)` waits for its end.
+   */
+  rollouts: Rollouts;
   /** Moves the lane's clock (moto's and every function's) on by `ms`. */
   advanceClock(ms: number): Promise<void>;
   stop(): Promise<void>;
 }
 
 /** `cdk synth` of one stage into `outdir`, with the CDK CLI of the lock file (bundles every function with esbuild). */
-export async function synthesize(stage: string, outdir: string, log?: (line: string) => void): Promise<void> {
+export async function synthesize(stage: string, outdir: string, log?: (line: string) => void, context: Record<string, string> = {}): Promise<void> {
   const cdk = join(projectRoot, 'node_modules', '.bin', 'cdk');
-  const child = spawn(cdk, ['synth', '-c', `stage=${stage}`, '-o', outdir, '-q'], { cwd: projectRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+  const extra = Object.entries(context).flatMap(([k, v]) => ['-c', `${k}=${v}`]);
+  const child = spawn(cdk, ['synth', '-c', `stage=${stage}`, ...extra, '-o', outdir, '-q'], { cwd: projectRoot, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   for (const s of [child.stdout!, child.stderr!]) s.on('data', (b: Buffer) => (output += b.toString()));
   const [code] = (await once(child, 'exit')) as [number];
@@ -170,6 +178,7 @@ export async function startCloudLane(opts: LaneOptions = {}): Promise<Lane> {
     tap = opts.countTableOperations ? await startTableTap(dynamoUrl) : undefined;
     functions = new Functions(functionSpecs(deployment), { region, servicesUrl, dynamoUrl: tap?.url ?? dynamoUrl, s3Url }, { logLevel: opts.logLevel });
     runner = new Runner(deployment, clients, functions, { pollMs: opts.pollMs });
+    const rollouts = new Rollouts(deployment, functions, { pollMs: opts.pollMs });
     if (opts.autoRun !== false) runner.start();
 
     const table = deployment.physicalId(deployment.resources('AWS::DynamoDB::Table')[0]);
@@ -197,6 +206,7 @@ export async function startCloudLane(opts: LaneOptions = {}): Promise<Lane> {
       deployment,
       functions,
       runner,
+      rollouts,
       clients,
       names: { table, bucket, bus },
       tableOperations: () => new Map(tap?.counts ?? []),
@@ -209,6 +219,7 @@ export async function startCloudLane(opts: LaneOptions = {}): Promise<Lane> {
       async stop() {
         server.closeAllConnections();
         server.close();
+        rollouts.stop();
         await runner!.stop();
         await functions!.stop();
         gate?.close();

@@ -39,7 +39,7 @@ parentPort.on('message', async (msg) => {
   const deadline = RealDate.now() + msg.timeoutMs;
   const context = {
     functionName: workerData.functionName,
-    functionVersion: '$LATEST',
+    functionVersion: workerData.functionVersion ?? '$LATEST',
     invokedFunctionArn: workerData.functionArn,
     memoryLimitInMB: String(workerData.memoryMb),
     awsRequestId: msg.requestId,

@@ -23,6 +23,23 @@ export interface FunctionSpec {
   environment: Record<string, string>;
   timeoutSeconds: number;
   memoryMb: number;
+  /** The version its `live` alias runs: '1' as created, one more for each version a lane deploy publishes (twin/cloud/rollout.ts). */
+  version: string;
+}
+
+/** One invocation as CloudWatch counts it for AWS/Lambda's metrics (Invocations, Errors, Duration), on the lane's clock. */
+export interface InvocationSample {
+  /** The lane's time (ms) when the invocation ended. */
+  at: number;
+  version: string;
+  error: boolean;
+  durationMs: number;
+}
+
+/** How a function's `live` alias routes: its version, and a second one taking `weight` of the calls (CodeDeploy's shift). */
+interface AliasRouting {
+  primary: FunctionSpec;
+  additional?: { spec: FunctionSpec; weight: number; calls: number; taken: number };
 }
 
 export interface LambdaError {
@@ -78,6 +95,7 @@ function functionSpec(d: Deployment, r: StackResource): FunctionSpec {
     environment: Object.fromEntries(Object.entries((p.Environment?.Variables ?? {}) as Record<string, unknown>).map(([k, v]) => [k, String(v)])),
     timeoutSeconds: Number(p.Timeout ?? 3),
     memoryMb: Number(p.MemorySize ?? 128),
+    version: '1',
   };
 }
 
@@ -90,6 +108,8 @@ interface Sandbox {
 
 /** The lines of a function's log kept (the newest). */
 const logLines = 1_000;
+/** The invocation samples kept per function (the newest): CloudWatch's metrics as the lane's alarms read them. */
+const samplesKept = 20_000;
 
 export class Functions {
   private readonly pools = new Map<string, Sandbox[]>();
@@ -104,12 +124,88 @@ export class Functions {
    * `DESPACHO_LANE_LOGS=1` also writes them to this process's stderr.
    */
   private readonly logs = new Map<string, string[]>();
+  /** Each function's `live` alias: its version, and the one a rollout is shifting traffic to. */
+  private readonly aliases = new Map<string, AliasRouting>();
+  /** Each function's invocations through its alias, newest last (the last `samplesKept`). */
+  private readonly samples = new Map<string, InvocationSample[]>();
 
   constructor(
     readonly specs: Map<string, FunctionSpec>,
     private readonly runtime: RuntimeEnvironment,
     private readonly opts: { maxConcurrencyPerFunction?: number; logLevel?: string } = {},
   ) {}
+
+  /** The lane's time, in ms: the real clock moved by the offset the sandboxes share. */
+  now(): number {
+    return Date.now() + this.clock[0];
+  }
+
+  /** The invocations of function `name` so far (the last `samplesKept`), for the lane's alarms. */
+  invocations(name: string): readonly InvocationSample[] {
+    return this.samples.get(name) ?? [];
+  }
+
+  /** The version the `live` alias of `name` runs, and the one taking part of its calls, with its weight. */
+  routing(name: string): { version: string; additional?: { version: string; weight: number } } {
+    const r = this.alias(name);
+    return { version: r.primary.version, ...(r.additional ? { additional: { version: r.additional.spec.version, weight: r.additional.weight } } : {}) };
+  }
+
+  /**
+   * The alias of `name` sends `weight` (0 to 1) of its calls to `spec` (a version a lane deploy
+   * published) and the rest to its version. As Lambda's weighted alias, a call goes to one version
+   * or the other; here every call is counted, so exactly `weight` of them go (no random draw).
+   */
+  shift(name: string, spec: FunctionSpec, weight: number): void {
+    const r = this.alias(name);
+    if (r.additional?.spec.version === spec.version) r.additional.weight = weight;
+    else r.additional = { spec, weight, calls: 0, taken: 0 };
+  }
+
+  /** The alias of `name` runs `spec` alone from now on (a shift completed, or rolled back to the version it had). */
+  point(name: string, spec: FunctionSpec): void {
+    const r = this.alias(name);
+    const before = [r.primary, r.additional?.spec].filter((s): s is FunctionSpec => !!s && s.version !== spec.version);
+    this.aliases.set(name, { primary: spec });
+    this.specs.set(name, spec);
+    // The environments of a version no longer called are reclaimed, as Lambda does.
+    for (const old of before) {
+      const pool = this.pools.get(poolKey(old)) ?? [];
+      this.pools.delete(poolKey(old));
+      for (const s of pool) void s.worker.terminate();
+    }
+  }
+
+  private alias(name: string): AliasRouting {
+    let r = this.aliases.get(name);
+    if (!r) {
+      const spec = this.specs.get(name);
+      if (!spec) throw new Error(`No function ${name} in the template`);
+      r = { primary: spec };
+      this.aliases.set(name, r);
+    }
+    return r;
+  }
+
+  /** Which version takes this call: the additional one for exactly its weight of the calls. */
+  private pick(name: string): FunctionSpec {
+    const r = this.alias(name);
+    const a = r.additional;
+    if (!a) return r.primary;
+    a.calls++;
+    if (a.taken < Math.floor(a.calls * a.weight + 1e-9)) {
+      a.taken++;
+      return a.spec;
+    }
+    return r.primary;
+  }
+
+  private sample(name: string, s: InvocationSample): void {
+    const list = this.samples.get(name) ?? [];
+    list.push(s);
+    if (list.length > samplesKept) list.splice(0, list.length - samplesKept);
+    this.samples.set(name, list);
+  }
 
   /** The lines function `name` wrote, oldest first (the last `logLines`). */
   logsOf(name: string): readonly string[] {
@@ -153,8 +249,20 @@ export class Functions {
 
   /** Invokes a function synchronously (RequestResponse): its result, or a FunctionError. */
   async invoke(name: string, event: unknown): Promise<unknown> {
-    const spec = this.specs.get(name);
-    if (!spec) throw new Error(`No function ${name} in the template`);
+    if (!this.specs.has(name)) throw new Error(`No function ${name} in the template`);
+    const spec = this.pick(name);
+    const started = this.now();
+    try {
+      const result = await this.run(spec, name, event);
+      this.sample(name, { at: this.now(), version: spec.version, error: false, durationMs: this.now() - started });
+      return result;
+    } catch (err) {
+      this.sample(name, { at: this.now(), version: spec.version, error: true, durationMs: this.now() - started });
+      throw err;
+    }
+  }
+
+  private async run(spec: FunctionSpec, name: string, event: unknown): Promise<unknown> {
     const injected = this.failures.find((f) => f.name === name && f.when(event));
     if (injected) throw new FunctionError(name, { errorType: 'Error', errorMessage: injected.message });
     const sandbox = await this.acquire(spec);
@@ -165,20 +273,21 @@ export class Functions {
         const id = randomUUID();
         const timer = setTimeout(() => {
           // Lambda stops the environment; the next call gets a fresh one.
-          this.discard(spec.name, sandbox);
+          this.discard(poolKey(spec), sandbox);
           reject(new FunctionError(name, { errorType: 'Sandbox.Timedout', errorMessage: `Task timed out after ${spec.timeoutSeconds.toFixed(2)} seconds` }));
         }, spec.timeoutSeconds * 1000);
         sandbox.pending = { id, resolve, reject, timer };
         sandbox.worker.postMessage({ id, requestId: id, event: JSON.parse(JSON.stringify(event ?? null)), timeoutMs: spec.timeoutSeconds * 1000 });
       });
     } finally {
-      this.release(spec.name, sandbox);
+      this.release(poolKey(spec), sandbox);
     }
   }
 
   private async acquire(spec: FunctionSpec): Promise<Sandbox> {
-    const pool = this.pools.get(spec.name) ?? [];
-    this.pools.set(spec.name, pool);
+    const key = poolKey(spec);
+    const pool = this.pools.get(key) ?? [];
+    this.pools.set(key, pool);
     for (;;) {
       const idle = pool.find((s) => !s.busy);
       if (idle) {
@@ -192,21 +301,22 @@ export class Functions {
         return s;
       }
       await new Promise<void>((resolve) => {
-        const list = this.waiting.get(spec.name) ?? [];
+        const list = this.waiting.get(key) ?? [];
         list.push(resolve);
-        this.waiting.set(spec.name, list);
+        this.waiting.set(key, list);
       });
     }
   }
 
-  private release(name: string, sandbox: Sandbox) {
+  private release(key: string, sandbox: Sandbox) {
     sandbox.busy = false;
-    this.waiting.get(name)?.shift()?.();
+    this.waiting.get(key)?.shift()?.();
   }
 
-  private discard(name: string, sandbox: Sandbox) {
-    const pool = this.pools.get(name) ?? [];
-    pool.splice(pool.indexOf(sandbox), 1);
+  private discard(key: string, sandbox: Sandbox) {
+    const pool = this.pools.get(key) ?? [];
+    const i = pool.indexOf(sandbox);
+    if (i >= 0) pool.splice(i, 1);
     void sandbox.worker.terminate();
   }
 
@@ -219,7 +329,7 @@ export class Functions {
       AWS_DEFAULT_REGION: region,
       AWS_LAMBDA_FUNCTION_NAME: spec.name,
       AWS_LAMBDA_FUNCTION_MEMORY_SIZE: String(spec.memoryMb),
-      AWS_LAMBDA_FUNCTION_VERSION: '$LATEST',
+      AWS_LAMBDA_FUNCTION_VERSION: spec.version,
       AWS_EXECUTION_ENV: 'AWS_Lambda_nodejs24.x',
       LAMBDA_TASK_ROOT: dirname(spec.file),
       _HANDLER: `${spec.exportName}`,
@@ -242,7 +352,7 @@ export class Functions {
     const worker = new Worker(workerFile, {
       env,
       execArgv: [],
-      workerData: { file: spec.file, export: spec.exportName, functionName: spec.name, functionArn: spec.arn, memoryMb: spec.memoryMb, clock: this.clock.buffer },
+      workerData: { file: spec.file, export: spec.exportName, functionName: spec.name, functionVersion: spec.version, functionArn: `${spec.arn}:live`, memoryMb: spec.memoryMb, clock: this.clock.buffer },
       stdout: true,
       stderr: true,
     });
@@ -269,7 +379,7 @@ export class Functions {
         sandbox.pending = undefined;
         p.reject(new FunctionError(spec.name, { errorType: 'Runtime.ExitError', errorMessage: err.message }));
       }
-      this.discard(spec.name, sandbox);
+      this.discard(poolKey(spec), sandbox);
     });
     return sandbox;
   }
@@ -280,3 +390,6 @@ export class Functions {
     await Promise.all(all.map((s) => s.worker.terminate()));
   }
 }
+
+/** A version's environments are its own: two versions of a function never share one. */
+const poolKey = (spec: FunctionSpec) => `${spec.name}:${spec.version}`;

@@ -87,6 +87,17 @@ export class Deployment {
     }
   }
 
+  /**
+   * The assembly in `dir` as the next deploy of this one: the resources both have keep the
+   * physical names this one was given (a queue's URL, a key's id), as an update of the same
+   * stacks keeps them.
+   */
+  successor(dir: string): Deployment {
+    const next = new Deployment(dir, this.endpoints);
+    for (const [k, v] of this.assigned) next.assigned.set(k, v);
+    return next;
+  }
+
   /** Every resource of a type, in every stack. */
   resources(type: string): StackResource[] {
     return this.stacks.flatMap((stack) =>
@@ -205,6 +216,13 @@ export class Deployment {
         return p('Name') ?? generated;
       case 'AWS::IAM::Role':
         return p('RoleName') ?? generated;
+      case 'AWS::CloudWatch::Alarm':
+      case 'AWS::CloudWatch::CompositeAlarm':
+        return p('AlarmName') ?? generated;
+      case 'AWS::CodeDeploy::Application':
+        return p('ApplicationName') ?? generated;
+      case 'AWS::CodeDeploy::DeploymentGroup':
+        return p('DeploymentGroupName') ?? generated;
       case 'AWS::Lambda::Function':
         return p('FunctionName') ?? generated;
       // A version's and an alias's Ref is its ARN; the lane runs the function's one code (a version is always 1).
