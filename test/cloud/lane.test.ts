@@ -21,6 +21,8 @@ import { answerOf } from '#support/http';
 import { items, manifest, submitPath } from '#support/manifests';
 import { manifestSignature } from '#core/manifests/signature';
 import { toolAvailable } from '#support/tools';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 
 /*
  * The cloud lane (docs/developers/cloud-lane.md): the templates and Lambda bundles `cdk synth` writes,
@@ -542,6 +544,78 @@ describe.runIf(run)('the cloud lane: the synthesized stacks on moto_server and D
       expect(lane.functions.routing(list)).toEqual({ version: '3' });
       expect(await lists(token, 5)).toEqual(Array(5).fill(200));
       expect(lane.functions.invocations(list).slice(-5).every((s) => s.version === '3')).toBe(true);
+    }, 120_000);
+  });
+
+  describe.runIf(!endpoint && toolAvailable('aws', "the cloud lane's restore drill (the AWS CLI)"))('the restore drill (docs/operators/runbook.md), with the AWS CLI', () => {
+    /** The runbook's command, as an operator runs it, against the lane's DynamoDB. */
+    const aws = async (...args: string[]) => {
+      const { stdout } = await promisify(execFile)('aws', ['dynamodb', ...args, '--endpoint-url', lane.dynamoOperatorUrl, '--output', 'json'], {
+        env: { ...process.env, AWS_ACCESS_KEY_ID: 'test', AWS_SECRET_ACCESS_KEY: 'test', AWS_DEFAULT_REGION: lane.region },
+      });
+      return stdout.trim() ? JSON.parse(stdout) : {};
+    };
+    /** Waits for the next whole second of the real clock (DynamoDB's), and answers it in seconds. */
+    const nextSecond = async () => {
+      const s = Math.floor(Date.now() / 1000) + 1;
+      while (Date.now() < s * 1000) await new Promise((r) => setTimeout(r, 10));
+      return s;
+    };
+    const orderKey = async (id: number) => {
+      const doc = DynamoDBDocumentClient.from(lane.clients.dynamo);
+      let ExclusiveStartKey: Record<string, unknown> | undefined;
+      do {
+        const page = await doc.send(new ScanCommand({ TableName: lane.names.table, ExclusiveStartKey }));
+        const item = page.Items?.find((r) => r.__edb_e__ === 'order' && r.id === id);
+        if (item) return { pk: { S: String(item.pk) }, sk: { S: String(item.sk) } };
+        ExclusiveStartKey = page.LastEvaluatedKey;
+      } while (ExclusiveStartKey);
+      throw new Error(`no order ${id} in the table`);
+    };
+
+    it('restores the table to a second before the damage into a new table, and puts the lost order back into the stage', async () => {
+      const { token } = await account('Lane Drill SA');
+      const order = async () => (await call('POST', '/v1/orders', { token, body: webOrder, headers: { 'idempotency-key': randomUUID() } })).body.data as { id: number };
+      // 1. A known order, the time T, then the damage: its item deleted by mistake.
+      const known = await order();
+      const key = await orderKey(known.id);
+      const before = await call('GET', `/v1/orders/${known.id}`, { token });
+      expect(before.status).toBe(200);
+      // What the lane's point-in-time recovery reads is in (it reads the stream every pollMs).
+      await lane.pitrCaughtUp();
+      const t = await nextSecond();
+      await nextSecond();
+      await aws('delete-item', '--table-name', lane.names.table, '--key', JSON.stringify(key));
+      const later = await order();
+      expect((await call('GET', `/v1/orders/${known.id}`, { token })).status).toBe(404);
+
+      // 2. Restored to T, into a new table.
+      const drill = `${lane.names.table}-drill`;
+      const restored = await aws('restore-table-to-point-in-time', '--source-table-name', lane.names.table, '--target-table-name', drill, '--restore-date-time', new Date(t * 1000).toISOString());
+      expect(restored.TableDescription).toMatchObject({ TableName: drill, RestoreSummary: { RestoreInProgress: false } });
+      await aws('wait', 'table-exists', '--table-name', drill);
+      // 3. The restored table holds the order as it was at T, and nothing written after T.
+      const got = await aws('get-item', '--table-name', drill, '--key', JSON.stringify(key));
+      expect(got.Item).toMatchObject(key);
+      expect(await aws('get-item', '--table-name', drill, '--key', JSON.stringify(await orderKey(later.id)))).toEqual({});
+
+      // 4. The damaged item copied back by its key: the stage answers it again, as it was.
+      await aws('put-item', '--table-name', lane.names.table, '--item', JSON.stringify(got.Item));
+      const after = await call('GET', `/v1/orders/${known.id}`, { token });
+      expect(after.status).toBe(200);
+      expect(after.body).toEqual(before.body);
+      expect((await call('GET', `/v1/orders/${later.id}`, { token })).status).toBe(200);
+
+      // 7. The drill's table deleted.
+      await aws('delete-table', '--table-name', drill);
+      await aws('wait', 'table-not-exists', '--table-name', drill);
+    }, 180_000);
+
+    it('refuses a restore time before the table existed or in the future, and a target that exists, as DynamoDB does', async () => {
+      const restore = (target: string, at: string) => aws('restore-table-to-point-in-time', '--source-table-name', lane.names.table, '--target-table-name', target, '--restore-date-time', at);
+      await expect(restore(`${lane.names.table}-early`, '2001-01-01T00:00:00Z')).rejects.toThrow(/InvalidRestoreTimeException/);
+      await expect(restore(`${lane.names.table}-late`, new Date(Date.now() + 3_600_000).toISOString())).rejects.toThrow(/InvalidRestoreTimeException/);
+      await expect(restore(lane.names.table, new Date().toISOString())).rejects.toThrow(/TableAlreadyExistsException/);
     }, 120_000);
   });
 

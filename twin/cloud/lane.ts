@@ -14,6 +14,7 @@ import { createGateway } from './gateway';
 import { createS3PostGate } from './s3-post-gate';
 import { startTableTap } from './table-tap';
 import { laneClients, provision, type Clients } from './provision';
+import { startJournals, startPitrEndpoint, type ChangeJournal } from './pitr';
 import { Rollouts } from './rollout';
 import { Runner } from './runner';
 import { Functions, functionSpecs } from './sandbox';
@@ -58,6 +59,13 @@ export interface Lane {
   /** Where S3, SQS, EventBridge, Scheduler, Step Functions and Secrets Manager answer (moto_server, or the endpoint given). */
   servicesUrl: string;
   dynamoUrl: string;
+  /**
+   * The operator's DynamoDB endpoint (`aws dynamodb ... --endpoint-url`): DynamoDB Local, with
+   * RestoreTableToPointInTime played by the lane (pitr.ts). On an external endpoint, that endpoint.
+   */
+  dynamoOperatorUrl: string;
+  /** Resolves when every table change made before the call is in the lane's point-in-time journal. */
+  pitrCaughtUp(): Promise<void>;
   /** False on an external endpoint, whose clock the lane cannot move. */
   clockMovable: boolean;
   region: string;
@@ -160,6 +168,8 @@ export async function startCloudLane(opts: LaneOptions = {}): Promise<Lane> {
   let runner: Runner | undefined;
   let gate: Server | undefined;
   let tap: Awaited<ReturnType<typeof startTableTap>> | undefined;
+  let pitr: Awaited<ReturnType<typeof startPitrEndpoint>> | undefined;
+  let journals = new Map<string, ChangeJournal>();
   try {
     if (!opts.endpoint) [dynamo, moto] = await Promise.all([startDynamoLocal(), startMoto(opts.log)]);
     const servicesUrl = opts.endpoint ?? moto!.url;
@@ -176,6 +186,10 @@ export async function startCloudLane(opts: LaneOptions = {}): Promise<Lane> {
       s3Url = `http://127.0.0.1:${(gate.address() as AddressInfo).port}`;
     }
     tap = opts.countTableOperations ? await startTableTap(dynamoUrl) : undefined;
+    if (dynamo) {
+      journals = await startJournals(dynamoUrl, deployment.resources('AWS::DynamoDB::Table').map((r) => deployment.physicalId(r)), opts.pollMs);
+      pitr = await startPitrEndpoint(dynamoUrl, journals);
+    }
     functions = new Functions(functionSpecs(deployment), { region, servicesUrl, dynamoUrl: tap?.url ?? dynamoUrl, s3Url }, { logLevel: opts.logLevel });
     runner = new Runner(deployment, clients, functions, { pollMs: opts.pollMs });
     const rollouts = new Rollouts(deployment, functions, { pollMs: opts.pollMs });
@@ -201,6 +215,8 @@ export async function startCloudLane(opts: LaneOptions = {}): Promise<Lane> {
       apiUrl: `http://${host}:${port}/api`,
       servicesUrl,
       dynamoUrl,
+      dynamoOperatorUrl: pitr?.url ?? dynamoUrl,
+      pitrCaughtUp: async () => void (await Promise.all([...journals.values()].map((j) => j.caughtUp()))),
       clockMovable: !!moto,
       region,
       deployment,
@@ -224,6 +240,8 @@ export async function startCloudLane(opts: LaneOptions = {}): Promise<Lane> {
         await functions!.stop();
         gate?.close();
         tap?.close();
+        pitr?.close();
+        await Promise.all([...journals.values()].map((j) => j.stop()));
         await Promise.all([moto?.stop(), dynamo?.stop()]);
         if (synthDir) await rm(synthDir, { recursive: true, force: true });
       },
@@ -233,6 +251,8 @@ export async function startCloudLane(opts: LaneOptions = {}): Promise<Lane> {
     await runner?.stop();
     await functions?.stop();
     gate?.close();
+    pitr?.close();
+    await Promise.all([...journals.values()].map((j) => j.stop()));
     await Promise.all([moto?.stop(), dynamo?.stop()]);
     if (synthDir) await rm(synthDir, { recursive: true, force: true });
     throw err;

@@ -7,6 +7,7 @@ import { CreateStateMachineCommand, SFNClient } from '@aws-sdk/client-sfn';
 import { CreateQueueCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { CreateSecretCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { randomBytes } from 'node:crypto';
+import { pitrStream } from './pitr';
 import type { Deployment } from './template';
 
 /*
@@ -96,6 +97,8 @@ export async function provision(d: Deployment, c: Clients): Promise<void> {
       LocalSecondaryIndexes: p.LocalSecondaryIndexes,
       BillingMode: p.BillingMode,
       ProvisionedThroughput: p.ProvisionedThroughput,
+      // DynamoDB Local has no point-in-time recovery: the lane plays it from a stream of its own (pitr.ts).
+      StreamSpecification: p.StreamSpecification ?? (p.PointInTimeRecoverySpecification?.PointInTimeRecoveryEnabled ? pitrStream : undefined),
     };
     await c.dynamo.send(new CreateTableCommand(input)).catch((err: Error) => {
       if (err.name !== 'ResourceInUseException') throw err;
