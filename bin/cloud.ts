@@ -39,6 +39,7 @@ if (process.env.ADMIN_TOKEN) {
 console.log(`Despacho (cloud lane, ${lane.functions.specs.size} functions from their bundles) is ready on ${lane.apiUrl} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 console.log(`  ${process.env.AWS_ENDPOINT_URL ? 'AWS endpoint:  ' : 'moto_server:   '} ${lane.servicesUrl} (bucket ${lane.names.bucket}, bus ${lane.names.bus})`);
 console.log(`  ${process.env.AWS_ENDPOINT_URL ? 'DynamoDB:      ' : 'DynamoDB Local:'} ${lane.dynamoUrl} (table ${lane.names.table})`);
+if (lane.dynamoOperatorUrl !== lane.dynamoUrl) console.log(`  the runbook's aws dynamodb commands (point-in-time restore played): --endpoint-url ${lane.dynamoOperatorUrl}`);
 if (process.env.ADMIN_TOKEN) console.log('  admin token: the value of ADMIN_TOKEN');
 
 const faults = setInterval(() => {
