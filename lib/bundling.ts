@@ -111,6 +111,14 @@ export const lazyModules = [
     outfile: 'tariff-bedrock.mjs',
     loadedBy: 'lambdas/infra/tariff/classifier-port.ts',
   },
+  {
+    // The S3 client, lib-storage and the presigners (lambdas/infra/s3-sdk.ts), imported at a
+    // function's first file operation (lambdas/infra/blob-objects.ts `s3Sdk`): in index.mjs they
+    // were about 0.2 to 0.3 of the reference module's init in every function that keeps files (issue 46).
+    entry: 'lambdas/infra/s3-sdk.ts',
+    outfile: 's3-sdk.mjs',
+    loadedBy: 'lambdas/infra/blob-objects.ts',
+  },
 ] as const;
 
 export type LazyModule = (typeof lazyModules)[number];

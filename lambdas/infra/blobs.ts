@@ -1,12 +1,8 @@
 import { Readable } from 'node:stream';
-import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
-import { Upload } from '@aws-sdk/lib-storage';
-import { createPresignedPost } from '@aws-sdk/s3-presigned-post';
-import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { config } from '#shared/config';
 import { proofsConfig } from '#shared/proofs-config';
 import { contentDisposition } from '#core/documents/files';
-import { s3Client, s3ObjectsIn, useBlobObjects } from './blob-objects';
+import { s3Client, s3ObjectsIn, s3Sdk, useBlobObjects } from './blob-objects';
 
 /** Files (documents, stored manifests, exports, labels). Keys are always chosen by the service. */
 export interface BlobPort {
@@ -49,8 +45,6 @@ export interface PresignedUpload {
   fields: Record<string, string>;
 }
 
-const client = s3Client;
-
 /** S3 under the files bucket; `s3BlobsIn` for another bucket. */
 export const s3Blobs: BlobPort = s3BlobsIn(config.bucketName);
 
@@ -62,15 +56,17 @@ function s3BlobsIn(bucket: () => string): BlobPort {
       // one PutObject when it is smaller than a part; the object exists only once it is complete.
       // A failed upload's parts are left to the bucket's abort-incomplete-uploads rule (lib/data.ts),
       // so the failure reported is the upload's own, not a refused abort.
+      const { Upload } = await s3Sdk();
       await new Upload({
-        client: client(),
+        client: await s3Client(),
         params: { Bucket: bucket(), Key: key, Body: body, ContentType: contentType, ContentEncoding: opts?.contentEncoding },
         leavePartsOnError: true,
       }).done();
     },
     async getStream(key) {
+      const { GetObjectCommand } = await s3Sdk();
       try {
-        const res = await client().send(new GetObjectCommand({ Bucket: bucket(), Key: key }));
+        const res = await (await s3Client()).send(new GetObjectCommand({ Bucket: bucket(), Key: key }));
         // In Node the SDK answers the body as the HTTP response, a Readable.
         if (!(res.Body instanceof Readable)) throw new Error(`blob ${key}: the object's body is not a stream`);
         return res.Body;
@@ -80,9 +76,11 @@ function s3BlobsIn(bucket: () => string): BlobPort {
       }
     },
     async delete(key) {
-      await client().send(new DeleteObjectCommand({ Bucket: bucket(), Key: key }));
+      const { DeleteObjectCommand } = await s3Sdk();
+      await (await s3Client()).send(new DeleteObjectCommand({ Bucket: bucket(), Key: key }));
     },
     async downloadUrl(key, opts) {
+      const { GetObjectCommand, getSignedUrl } = await s3Sdk();
       const cmd = new GetObjectCommand({
         Bucket: bucket(),
         Key: key,
@@ -90,10 +88,11 @@ function s3BlobsIn(bucket: () => string): BlobPort {
         ResponseContentType: opts.contentType,
         ResponseContentEncoding: opts.contentEncoding,
       });
-      return getSignedUrl(client(), cmd, { expiresIn: opts.expiresInSeconds });
+      return getSignedUrl(await s3Client(), cmd, { expiresIn: opts.expiresInSeconds });
     },
     async presignedUpload(key, opts) {
-      const { url, fields } = await createPresignedPost(client(), {
+      const { createPresignedPost } = await s3Sdk();
+      const { url, fields } = await createPresignedPost(await s3Client(), {
         Bucket: bucket(),
         Key: key,
         Conditions: [
@@ -106,8 +105,9 @@ function s3BlobsIn(bucket: () => string): BlobPort {
       return { url, fields };
     },
     async size(key) {
+      const { HeadObjectCommand } = await s3Sdk();
       try {
-        const res = await client().send(new HeadObjectCommand({ Bucket: bucket(), Key: key }));
+        const res = await (await s3Client()).send(new HeadObjectCommand({ Bucket: bucket(), Key: key }));
         return res.ContentLength;
       } catch (err) {
         const e = err as { name?: string; $metadata?: { httpStatusCode?: number } };
@@ -148,10 +148,11 @@ const proofsBucket = () => (proofsBucketPort ??= s3BlobsIn(proofsConfig.bucketNa
 
 export const s3Proofs: ProofStorePort = {
   async putOnce(key, body, contentType) {
+    const { PutObjectCommand } = await s3Sdk();
     try {
       // If-None-Match: S3's conditional write refuses (412) a key that exists; Object Lock needs
       // a checksum on every write.
-      await client().send(new PutObjectCommand({ Bucket: proofsConfig.bucketName(), Key: key, Body: body, ContentType: contentType, IfNoneMatch: '*', ChecksumAlgorithm: 'SHA256' }));
+      await (await s3Client()).send(new PutObjectCommand({ Bucket: proofsConfig.bucketName(), Key: key, Body: body, ContentType: contentType, IfNoneMatch: '*', ChecksumAlgorithm: 'SHA256' }));
       return 'stored';
     } catch (err) {
       const e = err as { name?: string; $metadata?: { httpStatusCode?: number } };

@@ -80,7 +80,8 @@ describe('esbuild bundling', () => {
     const assembly = app.synth();
     const [asset] = readdirSync(assembly.directory).filter((f) => f.startsWith('asset.') && existsSync(join(assembly.directory, f, 'index.mjs')));
     const dir = join(assembly.directory, asset);
-    expect(readdirSync(dir).filter((f) => !f.endsWith('.map')).sort()).toEqual(['index.mjs', 'xray-tracer.mjs']);
+    // The order list keeps a snapshot file, so the S3 SDK is beside it too (s3-sdk.mjs, issue 46).
+    expect(readdirSync(dir).filter((f) => !f.endsWith('.map')).sort()).toEqual(['index.mjs', 's3-sdk.mjs', 'xray-tracer.mjs']);
     // The X-Ray SDK (its daemon address variable) is in the side file only.
     expect(readFileSync(join(dir, 'index.mjs'), 'utf8')).not.toContain('AWS_XRAY_DAEMON_ADDRESS');
     expect(readFileSync(join(dir, 'xray-tracer.mjs'), 'utf8')).toContain('AWS_XRAY_DAEMON_ADDRESS');
@@ -92,6 +93,38 @@ describe('esbuild bundling', () => {
     renameSync(join(dir, 'xray-tracer.mjs'), join(dir, 'moved.mjs'));
     expect(await load({ POWERTOOLS_TRACE_ENABLED: 'false' })).toBe('loaded');
     await expect(load({ POWERTOOLS_TRACE_ENABLED: 'true' })).rejects.toThrow(/xray-tracer\.mjs/);
+  });
+  it("puts the S3 client and its presigners beside a files function's bundle, not in it, and loads them at the first file operation", { timeout: 120_000 }, async () => {
+    const download = routes.find((r) => r.id === 'DocumentsDownload')!;
+    const settings = stageSettings('dev');
+    const app = new App({ outdir: join(outdir, 's3'), context: { 'aws:cdk:bundling-stacks': ['S3Probe'] }, builtinCloudFormationValidation: false });
+    const data = new DataStack(app, 'S3ProbeData', { settings });
+    const stack = new Stack(app, 'S3Probe');
+    new CatalogFunction(stack, 'DocumentsDownload', { def: download, kind: 'http', settings, data });
+    const assembly = app.synth();
+    const [asset] = readdirSync(assembly.directory).filter((f) => f.startsWith('asset.') && existsSync(join(assembly.directory, f, 'index.mjs')));
+    const dir = join(assembly.directory, asset);
+    expect(readdirSync(dir).filter((f) => !f.endsWith('.map')).sort()).toEqual(['index.mjs', 's3-sdk.mjs', 'xray-tracer.mjs']);
+    // S3's presigned-POST policy and its multipart upload are in the side file only; the bundle names the file it loads.
+    const main = readFileSync(join(dir, 'index.mjs'), 'utf8');
+    expect(main).toContain('./s3-sdk.mjs');
+    for (const s3Only of ['CreateMultipartUpload', 'ListObjectsV2']) expect(main, s3Only).not.toContain(s3Only);
+    const side = readFileSync(join(dir, 's3-sdk.mjs'), 'utf8');
+    expect(side).toContain('CreateMultipartUpload');
+    // Presigning, run from beside the bundle with no node_modules in reach, as the files port does at its first download link.
+    const run = `
+      const { S3Client, GetObjectCommand, getSignedUrl } = await import(${JSON.stringify(join(dir, 's3-sdk.mjs'))});
+      const url = await getSignedUrl(new S3Client({}), new GetObjectCommand({ Bucket: 'files', Key: 'documents/1/a.pdf' }), { expiresIn: 60 });
+      process.stdout.write(url);
+    `;
+    const url = new URL(
+      await runOk(process.execPath, ['--input-type=module', '-e', run], {
+        cwd: dir,
+        env: { PATH: process.env.PATH, AWS_REGION: 'us-east-1', AWS_ACCESS_KEY_ID: 'AKIATESTTESTTEST', AWS_SECRET_ACCESS_KEY: 'test-secret' },
+      }),
+    );
+    expect(url.pathname).toBe('/documents/1/a.pdf');
+    expect(url.searchParams.get('X-Amz-Credential')).toMatch(/^AKIATESTTESTTEST\//);
   });
   it("puts the HS nomenclature beside a classifying function's bundle, not in it, as a module of its own", { timeout: 120_000 }, async () => {
     const calculate = routes.find((r) => r.id === 'CustomsCalculate')!;
