@@ -3,7 +3,7 @@ import { Conflict, ValidationFailed } from '#core/errors';
 import { now, nowIso } from '#infra/clock';
 import { getStoredRate, listStoredRates, storeRate, type StoredRate } from '#infra/entities/exchange-rates';
 import { forgetPesosWaitDay, pesosWaitDaysAll, pesosWaitsOn } from '#infra/entities/pesos-waits';
-import { storedThenOfficial } from '#infra/exchange-rates/port';
+import { officialExchangeRates, storedThenOfficial } from '#infra/exchange-rates/port';
 import { requestPesosCompletion } from '#infra/pipeline';
 
 /** The earliest day a rate may be set for: before it the service valued nothing. */
@@ -61,9 +61,10 @@ export interface RateRetry {
  * fetch stores it (a conditional create, source `bcra`: `storedThenOfficial`), whose writer hands the
  * day's batches over; one already stored hands the batches still waiting over as setting that rate
  * again does. A concurrent PUT or a second run of the retry loses the conditional create and hands
- * over nothing more. `official` is null on the twin: days without a stored rate are left as they are.
+ * over nothing more. The official source is the stage's: none on the twin, where days without a
+ * stored rate are left as they are.
  */
-export async function retryMissingRates(official: ExchangeRates | null): Promise<RateRetry> {
+export async function retryMissingRates(official: ExchangeRates | null = officialExchangeRates()): Promise<RateRetry> {
   const done: RateRetry = { fetched: [], handedOver: [], done: [], missing: [] };
   for (const day of await pesosWaitDaysAll()) {
     if (await getStoredRate(day.date)) {

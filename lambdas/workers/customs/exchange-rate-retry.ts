@@ -1,5 +1,4 @@
 import { retryMissingRates } from '#services/customs/exchange-rates';
-import { officialExchangeRates } from '#infra/exchange-rates/port';
 import { logger } from '#shared/logger';
 import { sqsRecords } from '../sqs-records';
 
@@ -9,7 +8,7 @@ import { sqsRecords } from '../sqs-records';
  * its reason: the operator sets it by hand (a holiday the bank publishes no rate for).
  */
 export const handler = sqsRecords('exchange-rate retry failed', async () => {
-  const retry = await retryMissingRates(officialExchangeRates());
+  const retry = await retryMissingRates();
   logger.info('exchange-rate retry', { fetched: retry.fetched, handedOver: retry.handedOver, done: retry.done });
   for (const m of retry.missing) logger.warn('exchange rate still missing: batches wait for it', { date: m.date, reason: m.reason });
 });
