@@ -51,23 +51,39 @@ export interface RateRetry {
   handedOver: string[];
   /** Days whose rate is stored and no batch waits for any more: forgotten. */
   done: string[];
+  /** Days whose rate was stored less than `handOverGraceMinutes` ago: whoever stored it is handing their batches over. */
+  justSet: string[];
   /** Days still without a rate, with the reason (the official source's, or that the stage has none). */
   missing: { date: string; reason: string }[];
 }
 
 /**
+ * How long after a day's rate is stored the retry leaves that day's batches to whoever stored it
+ * (the PUT, or a fetch), whose hand-over is under way: handing them over again then would ask for
+ * their pesos twice. A batch still waiting after it missed that hand-over (its run read the rate
+ * before it was stored and finished after) or its pesos run failed: the retry hands it over.
+ */
+export const handOverGraceMinutes = 10;
+
+/**
  * The scheduled retry (docs/operators/exchange-rates.md): for every day some batch waits for, the
  * stored rate, else the official source's, asked again. A rate it answers is stored as the first
  * fetch stores it (a conditional create, source `bcra`: `storedThenOfficial`), whose writer hands the
- * day's batches over; one already stored hands the batches still waiting over as setting that rate
- * again does. A concurrent PUT or a second run of the retry loses the conditional create and hands
- * over nothing more. The official source is the stage's: none on the twin, where days without a
+ * day's batches over; one stored before `handOverGraceMinutes` hands the batches still waiting over
+ * as setting that rate again does. A concurrent PUT or a second run of the retry loses the
+ * conditional create, or finds the rate just set, and hands over nothing more. The official source is the stage's: none on the twin, where days without a
  * stored rate are left as they are.
  */
 export async function retryMissingRates(official: ExchangeRates | null = officialExchangeRates()): Promise<RateRetry> {
-  const done: RateRetry = { fetched: [], handedOver: [], done: [], missing: [] };
+  const done: RateRetry = { fetched: [], handedOver: [], done: [], justSet: [], missing: [] };
+  const graceFrom = now().getTime() - handOverGraceMinutes * 60_000;
   for (const day of await pesosWaitDaysAll()) {
-    if (await getStoredRate(day.date)) {
+    const stored = await getStoredRate(day.date);
+    if (stored && Date.parse(stored.setAt) > graceFrom) {
+      done.justSet.push(day.date);
+      continue;
+    }
+    if (stored) {
       if (await handOverWaiting(day.date)) done.handedOver.push(day.date);
       else if (await forgetPesosWaitDay(day)) done.done.push(day.date);
       continue;

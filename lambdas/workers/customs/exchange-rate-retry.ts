@@ -9,6 +9,6 @@ import { sqsRecords } from '../sqs-records';
  */
 export const handler = sqsRecords('exchange-rate retry failed', async () => {
   const retry = await retryMissingRates();
-  logger.info('exchange-rate retry', { fetched: retry.fetched, handedOver: retry.handedOver, done: retry.done });
+  logger.info('exchange-rate retry', { fetched: retry.fetched, handedOver: retry.handedOver, done: retry.done, justSet: retry.justSet });
   for (const m of retry.missing) logger.warn('exchange rate still missing: batches wait for it', { date: m.date, reason: m.reason });
 });

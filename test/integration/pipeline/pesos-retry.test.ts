@@ -10,7 +10,8 @@ import { getStoredRate } from '#infra/entities/exchange-rates';
 import { forgetPesosWaitDay, pesosWaitDaysAll, pesosWaitsOn, putPesosWait } from '#infra/entities/pesos-waits';
 import { BcraExchangeRates } from '#infra/exchange-rates/bcra';
 import { officialExchangeRates } from '#infra/exchange-rates/port';
-import { retryMissingRates } from '#services/customs/exchange-rates';
+import { manualClock, useClock, useSystemClock } from '#infra/clock';
+import { handOverGraceMinutes, retryMissingRates } from '#services/customs/exchange-rates';
 
 /**
  * The scheduled retry of missing exchange rates (issue 44; docs/operators/exchange-rates.md): for
@@ -73,6 +74,16 @@ async function waitingBatch(name: string) {
   return { token, batchId };
 }
 
+/** The retry as it runs once the hand-over grace of the rates stored so far has passed. */
+async function retryLater(official: BcraExchangeRates | null) {
+  useClock(manualClock(new Date(Date.now() + (handOverGraceMinutes + 1) * 60_000)));
+  try {
+    return await retryMissingRates(official);
+  } finally {
+    useSystemClock();
+  }
+}
+
 const summaryOf = async (b: { token: string; batchId: string }) => (await t.call('GET', `/v1/couriers/manifests/${b.batchId}/pipeline-status`, { token: b.token })).body.data.summary;
 
 afterEach(() => quotes.clear());
@@ -120,17 +131,19 @@ describe('the scheduled exchange-rate retry', () => {
 
   it('forgets a day once its rate is stored and no batch waits, without asking the BCRA again', async () => {
     const before = asked.length;
-    expect(await retryMissingRates(bcra)).toMatchObject({ fetched: [], handedOver: [], done: [rateDay] });
+    expect(await retryLater(bcra)).toMatchObject({ fetched: [], handedOver: [], done: [rateDay] });
     expect(await pesosWaitDaysAll()).toEqual([]);
     expect(asked.length).toBe(before);
   });
 
-  it('hands over the batches still waiting on a day whose rate is already stored, as setting it again does', async () => {
+  it('hands over the batches still waiting on a day whose rate was stored before the grace, as setting it again does, and leaves a day just set to its setter', async () => {
     const { accountId } = await t.account('Late Tick Couriers');
     await t.call('PUT', '/v1/admin/exchange-rates/2025-03-14', { body: { rate: 1069.6667, source: 'BNA' } });
     // A run that read the rate before it was stored finishes after: its batch waits on a stored day.
     await putPesosWait({ date: '2025-03-14', batchId: 'b-straggler', accountId, runId: 'r-1', at: new Date().toISOString() });
-    const handed = await handOvers('2025-03-14', async () => expect(await retryMissingRates(null)).toMatchObject({ handedOver: ['2025-03-14'] }));
+    expect(await handOvers('2025-03-14', async () => expect(await retryMissingRates(null)).toMatchObject({ justSet: ['2025-03-14'] }))).toEqual([]);
+
+    const handed = await handOvers('2025-03-14', async () => expect(await retryLater(null)).toMatchObject({ handedOver: ['2025-03-14'] }));
     expect(handed).toEqual([{ batchId: 'b-straggler', day: '2025-03-14' }]);
   });
 
