@@ -17,7 +17,7 @@ export const alarmAreas = {
   },
   pipeline: {
     title: 'Pipeline',
-    covers: 'the manifest pipeline (start worker and queue, state machine runs, its tasks) and the landed-cost quote, which runs the same classification and calculations',
+    covers: 'the manifest pipeline (start worker and queue, state machine runs, its tasks), the exchange-rate retry worker and queue, and the landed-cost quote, which runs the same classification and calculations',
   },
   webhooks: {
     title: 'Webhooks',
@@ -66,6 +66,7 @@ export const alarmAreaMap = {
   queues: {
     manifestIntake: 'intake',
     manifestPipeline: 'pipeline',
+    exchangeRateRetry: 'pipeline',
     webhookFanout: 'webhooks',
     webhookDelivery: 'webhooks',
     marketplaceSync: 'orders',

@@ -40,6 +40,8 @@ export const alarmThresholds = {
       // The scheduled poll queues a page of watched shipments at a time; each page runs in minutes.
       trackingPoll: 900,
       manifestPipeline: 300,
+      // One tick an hour, done in seconds (the BCRA asked once per waiting day, 5 s at most each).
+      exchangeRateRetry: 900,
       // Intake writes two manifests at a time, up to 15 min each.
       manifestIntake: 1800,
     } satisfies Record<QueueName, number>,

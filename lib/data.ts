@@ -13,6 +13,7 @@ import type { Construct } from 'constructs';
 import { eventRules, queues } from '#catalog';
 import type { EventRuleDef, QueueDef, QueueName } from '#catalog/types';
 import { syncCron } from '#core/orders/sync-schedule';
+import { rateRetryEveryMinutes } from '#core/customs/exchange-rate';
 import { tableSchema } from '#infra/table-schema';
 import { TableBackup, tableBackupByStage } from './backup';
 import { acknowledge } from './nag';
@@ -36,6 +37,8 @@ export function dataNames(settings: StageSettings) {
     marketplaceSyncSchedule: `${settings.namePrefix}-marketplace-sync`,
     /** The recurring schedule that ticks the carriers' tracking poll (issue 18). */
     trackingPollSchedule: `${settings.namePrefix}-tracking-poll`,
+    /** The recurring schedule that asks the BCRA again for the days batches wait for (issue 44). */
+    exchangeRateRetrySchedule: `${settings.namePrefix}-exchange-rate-retry`,
     /**
      * MARKETPLACE_SECRET_PREFIX: the functions create the secrets themselves, named
      * `<prefix>/marketplace/<accountId>/<channel>` (lambdas/infra/marketplace-credentials.ts).
@@ -95,6 +98,8 @@ export class DataStack extends Stack {
   readonly marketplaceSyncScheduleRole?: iam.Role;
   /** The recurring tracking-poll tick (absent only when a test's queueDefs leave out trackingPoll). */
   readonly trackingPollSchedule?: scheduler.Schedule;
+  /** The recurring exchange-rate retry tick (absent only when a test's queueDefs leave out exchangeRateRetry). */
+  readonly exchangeRateRetrySchedule?: scheduler.Schedule;
   /** The table's daily AWS Backup plan (prod only: `tableBackupByStage` in lib/backup.ts). */
   readonly tableBackup?: TableBackup;
 
@@ -364,6 +369,40 @@ export class DataStack extends Stack {
         }),
       });
       this.trackingPollSchedule.node.addDependency(this.scheduleGroup);
+    }
+
+    // --- Scheduled exchange-rate retry (issue 44) ------------------------------------------
+    // Every rateRetryEveryMinutes on the clock, `{"kind":"scheduled"}` on the exchange-rate retry
+    // queue; the ExchangeRateRetry worker asks the BCRA again for the days batches wait for. Its
+    // role may only send to that one queue, like the poll's.
+    const retryQueue = (this.queues as Partial<Record<QueueName, CatalogQueue>>).exchangeRateRetry;
+    if (retryQueue) {
+      const role = new iam.Role(this, 'ExchangeRateRetryScheduleRole', {
+        description: `EventBridge Scheduler sends the exchange-rate retry tick of ${settings.namePrefix} to its queue`,
+        assumedBy: new iam.ServicePrincipal('scheduler.amazonaws.com', {
+          conditions: {
+            StringEquals: {
+              'aws:SourceAccount': Aws.ACCOUNT_ID,
+              'aws:SourceArn': this.formatArn({ service: 'scheduler', resource: 'schedule-group', resourceName: this.names.scheduleGroup }),
+            },
+          },
+        }),
+      });
+      this.exchangeRateRetrySchedule = new scheduler.Schedule(this, 'ExchangeRateRetrySchedule', {
+        scheduleName: this.names.exchangeRateRetrySchedule,
+        scheduleGroup: this.scheduleGroup,
+        description: `The exchange-rate retry of ${settings.namePrefix}: the BCRA asked again for the days batches wait for, every ${rateRetryEveryMinutes} min on the clock (UTC)`,
+        schedule: scheduler.ScheduleExpression.expression(syncCron(rateRetryEveryMinutes), TimeZone.ETC_UTC),
+        timeWindow: scheduler.TimeWindow.off(),
+        target: new SqsSendMessage(retryQueue.queue, {
+          role,
+          input: scheduler.ScheduleTargetInput.fromObject({ kind: 'scheduled' }),
+          // A tick older than one interval is superseded by the next one.
+          maxEventAge: Duration.minutes(rateRetryEveryMinutes),
+          retryAttempts: 10,
+        }),
+      });
+      this.exchangeRateRetrySchedule.node.addDependency(this.scheduleGroup);
     }
 
     new CfnOutput(this, 'TableName', { value: this.table.tableName });

@@ -18,6 +18,7 @@ import { nowIso } from '#infra/clock';
 import { seedAdminToken } from '#services/auth/accounts';
 import { accessKeyFor, startDynamoLocal, ensureTable, type RunningDynamo } from './dynamodb-local';
 import { nextSyncAfter, syncEveryMinutes } from '#core/orders/sync-schedule';
+import { rateRetryEveryMinutes } from '#core/customs/exchange-rate';
 import { now } from '#infra/clock';
 import { LocalBlobs, LocalProofStore } from './blobs';
 import { cursorKeyOf } from './private-files';
@@ -146,6 +147,9 @@ export async function startTwin(opts: TwinOptions): Promise<Twin> {
     if (opts.jobPollMs !== 0) jobs.start(opts.jobPollMs ?? 200);
     const syncTimer = opts.jobPollMs !== 0 ? scheduleMarketplaceSync(jobs) : undefined;
     const pollTimer = opts.jobPollMs !== 0 ? scheduleTrackingPoll(jobs) : undefined;
+    // The exchange-rate retry's stand-in: the twin has no official source (infra/exchange-rates/port.ts),
+    // so a tick only hands over the batches of days whose rate is stored, never calling the internet.
+    const rateRetryTimer = opts.jobPollMs !== 0 ? scheduleTicks(jobs, 'exchangeRateRetry', rateRetryEveryMinutes, 'exchange-rate-retry') : undefined;
 
     return {
       url: baseUrl,
@@ -158,6 +162,7 @@ export async function startTwin(opts: TwinOptions): Promise<Twin> {
       async stop() {
         syncTimer?.stop();
         pollTimer?.stop();
+        rateRetryTimer?.stop();
         await carriers?.close();
         server.closeAllConnections();
         server.close();
@@ -193,16 +198,24 @@ function scheduleMarketplaceSync(jobs: TwinJobs): { stop(): void } {
 /**
  * The twin's stand-in for the stack's tracking-poll schedule (lib/data.ts): every
  * TRACKING_POLL_MINUTES (default 5 on the twin, against the fakes' 10-minute steps) one
- * `scheduled` tick, named by its time so a restart does not queue it twice.
+ * `scheduled` tick.
  */
 function scheduleTrackingPoll(jobs: TwinJobs): { stop(): void } {
   const minutes = Number(process.env.TRACKING_POLL_MINUTES) > 0 ? Number(process.env.TRACKING_POLL_MINUTES) : 5;
+  return scheduleTicks(jobs, 'trackingPoll', minutes, 'tracking-poll');
+}
+
+/**
+ * A recurring schedule's stand-in: every `minutes` on the clock one `scheduled` tick on `queue`,
+ * named by its time so a restart does not queue it twice.
+ */
+function scheduleTicks(jobs: TwinJobs, queue: string, minutes: number, name: string): { stop(): void } {
   const everyMs = minutes * 60_000;
   let timer: NodeJS.Timeout | undefined;
   const arm = () => {
     const at = Math.ceil((now().getTime() + 1) / everyMs) * everyMs;
     timer = setTimeout(() => {
-      void jobs.sendOnce('trackingPoll', { kind: 'scheduled' }, `tracking-poll-${new Date(at).toISOString()}`).finally(arm);
+      void jobs.sendOnce(queue, { kind: 'scheduled' }, `${name}-${new Date(at).toISOString()}`).finally(arm);
     }, Math.max(0, at - now().getTime()));
     timer.unref();
   };

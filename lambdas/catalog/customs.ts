@@ -1,4 +1,4 @@
-import type { RouteDef } from './types';
+import type { RouteDef, WorkerDef } from './types';
 import { CalculateBody, CanEditBody, ClientInfoBody, NcmSearchQuery, QuotaCheckBody } from '#http/customs/schemas';
 
 export const CouriersQuotaCheck = {
@@ -74,3 +74,20 @@ export const CustomsNcmSearch = {
  * and landed-cost quotes (issue 17, item 3: the pipeline's calculation of one product line, stored nowhere).
  */
 export const customsRoutes = { CouriersQuotaCheck, CouriersClientInfoCanEdit, CouriersClientInfoUpdate, CustomsCalculate, CustomsNcmSearch };
+
+export const ExchangeRateRetry = {
+  id: 'ExchangeRateRetry',
+  handler: 'workers/customs/exchange-rate-retry',
+  summary: "Asks the BCRA again, on the schedule's tick, for the days batches wait for; stores a rate it answers and hands the day's batches over as setting the rate does",
+  queue: 'exchangeRateRetry',
+  batchSize: 1,
+  timeoutSeconds: 120,
+  uses: {
+    // PutItem: the fetched rate, a conditional create; DeleteItem: a day no batch waits for any more.
+    // The bus: the reprocess events that complete the waiting batches' pesos.
+    table: ['GetItem', 'Query', 'PutItem', 'DeleteItem'],
+    bus: true,
+  },
+} satisfies WorkerDef;
+
+export const customsWorkers = { ExchangeRateRetry };

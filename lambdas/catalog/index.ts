@@ -18,7 +18,7 @@ import { authRoutes } from './auth';
 import { authorizerCacheTtlSeconds } from './rates';
 import { adminDataRoutes, adminMetricsRoutes, adminRoutes } from './admin';
 import { alternativeManifestsRoutes, manifestsRoutes, manifestsWorkers } from './manifests';
-import { customsRoutes } from './customs';
+import { customsRoutes, customsWorkers } from './customs';
 import { dashboardRoutes } from './dashboard';
 import { documentsRoutes } from './documents';
 import { deliveriesRoutes } from './deliveries';
@@ -90,6 +90,7 @@ export const workers: WorkerDef[] = [
   ...Object.values(pipelineWorkers),
   ...Object.values(manifestsWorkers),
   ...Object.values(webhooksWorkers),
+  ...Object.values(customsWorkers),
 ];
 
 export const eventRules: EventRuleDef[] = [WebhookEvents, ManifestPipeline];

@@ -15,6 +15,8 @@ export const queues = {
   /** The scheduled tracking poll of external carriers' shipments (issue 18), a page per message. */
   trackingPoll: { visibilityTimeoutSeconds: 300, maxReceiveCount: 3 },
   manifestPipeline: { visibilityTimeoutSeconds: 60, maxReceiveCount: 5 },
+  /** The scheduled retry of missing exchange rates (issue 44): one tick, the BCRA asked once per waiting day. */
+  exchangeRateRetry: { visibilityTimeoutSeconds: 180, maxReceiveCount: 3 },
   /** Writing an accepted manifest's items: up to ~15,000 items a payload, minutes at worst. */
   manifestIntake: { visibilityTimeoutSeconds: 900, maxReceiveCount: 5 },
 } as const satisfies Record<string, QueueDef>;

@@ -379,8 +379,8 @@ describe('data stack', { timeout: 60_000 }, () => {
   });
 
   it('schedules the marketplace sync on the clock in UTC, sending the scheduled tick to the sync queue', () => {
-    // Two recurring schedules: the marketplace sync and the carriers' tracking poll (issue 18).
-    dev.dataTemplate.resourceCountIs('AWS::Scheduler::Schedule', 2);
+    // Three recurring schedules: the marketplace sync, the carriers' tracking poll (issue 18) and the exchange-rate retry (issue 44).
+    dev.dataTemplate.resourceCountIs('AWS::Scheduler::Schedule', 3);
     const schedule = Object.values(resources(dev.dataTemplate, 'AWS::Scheduler::Schedule')).find((r) => r.Properties.Name === 'despacho-dev-marketplace-sync')!;
     expect(schedule.Properties).toMatchObject({
       Name: 'despacho-dev-marketplace-sync',
@@ -417,6 +417,21 @@ describe('data stack', { timeout: 60_000 }, () => {
     expect(statements).toHaveLength(1);
     expect(statements[0].Action).toBe('sqs:SendMessage');
     expect(list(statements[0].Resource)).toEqual([{ 'Fn::GetAtt': [poll.Properties.Target.Arn['Fn::GetAtt'][0], 'Arn'] }]);
+  });
+
+  it('schedules the exchange-rate retry every hour on the clock, its own role sending only to the retry queue', () => {
+    const retry = Object.values(resources(dev.dataTemplate, 'AWS::Scheduler::Schedule')).find((r) => r.Properties.Name === 'despacho-dev-exchange-rate-retry')!;
+    expect(retry.Properties).toMatchObject({ GroupName: 'despacho-dev', ScheduleExpression: 'cron(0 * * * ? *)', ScheduleExpressionTimezone: 'Etc/UTC', FlexibleTimeWindow: { Mode: 'OFF' }, State: 'ENABLED' });
+    expect(retry.Properties.Target.Arn).toEqual({ 'Fn::GetAtt': [expect.stringMatching(/^ExchangeRateRetryQueue[0-9A-F]{8}$/), 'Arn'] });
+    expect(retry.Properties.Target.Input).toBe('{"kind":"scheduled"}');
+    const roleId = (retry.Properties.Target.RoleArn as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'][0];
+    expect(roleId).toMatch(/^ExchangeRateRetryScheduleRole/);
+    const statements = Object.values(resources(dev.dataTemplate, 'AWS::IAM::Policy'))
+      .filter((p) => list<any>(p.Properties.Roles).some((r) => r.Ref === roleId))
+      .flatMap((p) => p.Properties.PolicyDocument.Statement as Statement[]);
+    expect(statements).toHaveLength(1);
+    expect(statements[0].Action).toBe('sqs:SendMessage');
+    expect(list(statements[0].Resource)).toEqual([{ 'Fn::GetAtt': [retry.Properties.Target.Arn['Fn::GetAtt'][0], 'Arn'] }]);
   });
 
   it('gives the sync schedule a role that can only send messages to the sync queue', () => {

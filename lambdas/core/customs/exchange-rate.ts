@@ -100,6 +100,14 @@ export function rateDayFor(at: Date | string, extraHolidays: readonly string[] =
   throw new RangeError(`no business day in the 15 days before ${day}`);
 }
 
+/**
+ * How often a deployed stage asks the BCRA again for the days batches wait for
+ * (docs/operators/exchange-rates.md): every hour on the clock. A missing rate is mostly the
+ * source not answering (an error, a timeout), which an hour usually outlasts; a batch then waits
+ * an hour at most once the source is back, at one request per waiting day and tick.
+ */
+export const rateRetryEveryMinutes = 60;
+
 /** The most a rate may say (ARS per USD) and its most decimals: a bound on hostile input, far above any real rate. */
 export const maxRate = 1_000_000;
 export const maxRateDecimals = 6;

@@ -30,7 +30,13 @@ export function storedThenOfficial(official: ExchangeRates): ExchangeRates {
   };
 }
 
-/** The stage's rates: on the twin (stage local) only the stored ones; in a deployed stage, the stored ones then the BCRA's. */
+/** The stage's official source: the BCRA's API in a deployed stage; none on the twin (stage local), which never calls the internet. */
+export function officialExchangeRates(): ExchangeRates | null {
+  return config.stage() === 'local' ? null : new BcraExchangeRates();
+}
+
+/** The stage's rates: on the twin only the stored ones; in a deployed stage, the stored ones then the BCRA's. */
 export function exchangeRates(): ExchangeRates {
-  return config.stage() === 'local' ? storedExchangeRates : storedThenOfficial(new BcraExchangeRates());
+  const official = officialExchangeRates();
+  return official ? storedThenOfficial(official) : storedExchangeRates;
 }

@@ -1,8 +1,9 @@
-import { argentineDateOf, parseRate } from '#core/customs/exchange-rate';
+import { argentineDateOf, parseRate, type ExchangeRates } from '#core/customs/exchange-rate';
 import { Conflict, ValidationFailed } from '#core/errors';
 import { now, nowIso } from '#infra/clock';
-import { listStoredRates, storeRate, type StoredRate } from '#infra/entities/exchange-rates';
-import { pesosWaitsOn } from '#infra/entities/pesos-waits';
+import { getStoredRate, listStoredRates, storeRate, type StoredRate } from '#infra/entities/exchange-rates';
+import { forgetPesosWaitDay, pesosWaitDaysAll, pesosWaitsOn } from '#infra/entities/pesos-waits';
+import { officialExchangeRates, storedThenOfficial } from '#infra/exchange-rates/port';
 import { requestPesosCompletion } from '#infra/pipeline';
 
 /** The earliest day a rate may be set for: before it the service valued nothing. */
@@ -31,9 +32,71 @@ export async function setExchangeRate(date: string, rate: number, source: string
   }
   // The batches that completed waiting for this day's rate get their pesos (again on a repeat of
   // the same rate: a repeat finds only the batches that still wait).
+  await handOverWaiting(date);
+  return { outcome, stored };
+}
+
+/** Asks for the pesos of the batches still waiting for the rate of `date`, now stored; answers how many. */
+async function handOverWaiting(date: string): Promise<number> {
   const waiting = await pesosWaitsOn(date);
   if (waiting.length) await requestPesosCompletion(date, waiting);
-  return { outcome, stored };
+  return waiting.length;
+}
+
+/** What one scheduled retry did, day by day (the worker logs it). */
+export interface RateRetry {
+  /** Days whose rate the official source answered now: stored, their batches handed over. */
+  fetched: string[];
+  /** Days whose rate was already stored (set by an operator, or by a batch's or a retry's fetch) with batches still waiting: handed over. */
+  handedOver: string[];
+  /** Days whose rate is stored and no batch waits for any more: forgotten. */
+  done: string[];
+  /** Days whose rate was stored less than `handOverGraceMinutes` ago: whoever stored it is handing their batches over. */
+  justSet: string[];
+  /** Days still without a rate, with the reason (the official source's, or that the stage has none). */
+  missing: { date: string; reason: string }[];
+}
+
+/**
+ * How long after a day's rate is stored the retry leaves that day's batches to whoever stored it
+ * (the PUT, or a fetch), whose hand-over is under way: handing them over again then would ask for
+ * their pesos twice. A batch still waiting after it missed that hand-over (its run read the rate
+ * before it was stored and finished after) or its pesos run failed: the retry hands it over.
+ */
+export const handOverGraceMinutes = 10;
+
+/**
+ * The scheduled retry (docs/operators/exchange-rates.md): for every day some batch waits for, the
+ * stored rate, else the official source's, asked again. A rate it answers is stored as the first
+ * fetch stores it (a conditional create, source `bcra`: `storedThenOfficial`), whose writer hands the
+ * day's batches over; one stored before `handOverGraceMinutes` hands the batches still waiting over
+ * as setting that rate again does. A concurrent PUT or a second run of the retry loses the
+ * conditional create, or finds the rate just set, and hands over nothing more. The official source is the stage's: none on the twin, where days without a
+ * stored rate are left as they are.
+ */
+export async function retryMissingRates(official: ExchangeRates | null = officialExchangeRates()): Promise<RateRetry> {
+  const done: RateRetry = { fetched: [], handedOver: [], done: [], justSet: [], missing: [] };
+  const graceFrom = now().getTime() - handOverGraceMinutes * 60_000;
+  for (const day of await pesosWaitDaysAll()) {
+    const stored = await getStoredRate(day.date);
+    if (stored && Date.parse(stored.setAt) > graceFrom) {
+      done.justSet.push(day.date);
+      continue;
+    }
+    if (stored) {
+      if (await handOverWaiting(day.date)) done.handedOver.push(day.date);
+      else if (await forgetPesosWaitDay(day)) done.done.push(day.date);
+      continue;
+    }
+    if (!official) {
+      done.missing.push({ date: day.date, reason: 'No official source on this stage (the twin): set the rate with PUT /v1/admin/exchange-rates/{date}.' });
+      continue;
+    }
+    const answer = await storedThenOfficial(official).rateFor(day.date);
+    if (answer.found) done.fetched.push(day.date);
+    else done.missing.push({ date: day.date, reason: answer.reason });
+  }
+  return done;
 }
 
 /** The stored rates from `from` to `to` (both included). */
