@@ -17,8 +17,8 @@ describe('esbuild bundling', () => {
   const outdir = mkdtempSync(join(tmpdir(), 'despacho-cdk-'));
   afterAll(() => rmSync(outdir, { recursive: true, force: true }));
 
-  // The file's first test pays for loading the CDK and esbuild's first run besides its bundle: 8 s
-  // quiet, past 60 s beside other bundling tests on two loaded cores (a hang guard, not a target).
+  // The file's first test pays for loading the CDK and esbuild's first run besides its bundle: it
+  // took 64 and 141 s beside other bundling tests on two loaded cores (a hang guard, not a target).
   it('bundles a handler into a minified ESM file with a source map that runs on Node', { timeout: 240_000 }, async () => {
     const health = routes.find((r) => r.id === 'Health')!;
     const settings = stageSettings('dev');
