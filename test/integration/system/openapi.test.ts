@@ -35,7 +35,7 @@ const validatable = toolAvailable('openapi-spec-validator', 'openapi-spec-valida
 describe('the OpenAPI document', () => {
   // The two reference validators run side by side (issue 45): each is a child process of its own on
   // a file of its own, and the Python validator alone takes about 20 s of CPU.
-  it.concurrent.skipIf(!validatable)('passes openapi-spec-validator as OpenAPI 3.1', async ({ expect }) => {
+  it.skipIf(!validatable).concurrent('passes openapi-spec-validator as OpenAPI 3.1', async ({ expect }) => {
     if (!onPath('openapi-spec-validator')) {
       throw new Error('openapi-spec-validator is not on the PATH, and CI_REQUIRE_CLOUD_TOOLS=1 requires it (pip install openapi-spec-validator)');
     }
