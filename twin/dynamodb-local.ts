@@ -17,7 +17,15 @@ import { tableSchema } from '#infra/table-schema';
  * Start-up flags that halve DynamoDB Local's JVM start on a small machine (C1 only, serial GC).
  * DYNAMODB_LOCAL_JVM_OPTIONS replaces them (long runs such as the webhook bench want the full JIT).
  */
-const jvmOptions = () => process.env.DYNAMODB_LOCAL_JVM_OPTIONS ?? '-XX:TieredStopAtLevel=1 -XX:+UseSerialGC -Xshare:auto';
+const quickStart = '-XX:TieredStopAtLevel=1 -XX:+UseSerialGC -Xshare:auto';
+/**
+ * The full JIT (C2 after C1), serial GC: for an engine that serves a long run, such as the test
+ * suite's one DynamoDB Local (issue 45). Its compiles cost CPU at first and pay back within a few
+ * 10,000-item manifests: test/integration/pipeline/scale.test.ts's four, on C1 only and on this,
+ * took 75.9 and 72.9 s of Java CPU, the fourth's intake 27.8 and 10.5 s.
+ */
+export const longRun = '-XX:+UseSerialGC -Xshare:auto';
+const jvmOptions = (given?: string) => process.env.DYNAMODB_LOCAL_JVM_OPTIONS ?? given ?? quickStart;
 
 export interface RunningDynamo {
   endpoint: string;
@@ -45,8 +53,11 @@ export async function freePort(): Promise<number> {
  * with another access key sees an empty engine of its own (the twin's lock, `accessKeyFor`).
  * A pid file lets the next start clean up after a process that was killed too hard to stop Java.
  */
-/** `accessKeyId`: the key the readiness probe signs with (a data directory's own, so it makes no database of another key). */
-export async function startDynamoLocal(opts: { dataDir?: string; timeoutMs?: number; sharedDb?: boolean; accessKeyId?: string } = {}): Promise<RunningDynamo> {
+/**
+ * `accessKeyId`: the key the readiness probe signs with (a data directory's own, so it makes no database of another key).
+ * `jvmOptions`: the JVM's flags (`longRun` for an engine that serves a long run); a quick start by default.
+ */
+export async function startDynamoLocal(opts: { dataDir?: string; timeoutMs?: number; sharedDb?: boolean; accessKeyId?: string; jvmOptions?: string } = {}): Promise<RunningDynamo> {
   const port = await freePort();
   let pidFile: string | undefined;
   if (opts.dataDir) {
@@ -55,7 +66,7 @@ export async function startDynamoLocal(opts: { dataDir?: string; timeoutMs?: num
     killStale(pidFile);
   }
   const previous = process.env.JAVA_TOOL_OPTIONS;
-  process.env.JAVA_TOOL_OPTIONS = [previous, jvmOptions()].filter(Boolean).join(' ');
+  process.env.JAVA_TOOL_OPTIONS = [previous, jvmOptions(opts.jvmOptions)].filter(Boolean).join(' ');
   let child: ChildProcess;
   try {
     child = spawn({ port, path: opts.dataDir ?? null, sharedDb: opts.sharedDb ?? true, stdio: 'pipe' }) as ChildProcess;

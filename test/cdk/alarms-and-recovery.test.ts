@@ -21,6 +21,20 @@ type Resource = { Type: string; Properties: any; DependsOn?: string[] };
 const ofType = (t: Template, type: string) => Object.entries(t.toJSON().Resources as Record<string, Resource>).filter(([, r]) => r.Type === type);
 const alarmsByName = (t: Template) => Object.fromEntries(ofType(t, 'AWS::CloudWatch::Alarm').map(([, r]) => [r.Properties.AlarmName as string, r.Properties]));
 
+/**
+ * One build per stage and settings in this file (issue 45): the describes read the same reference
+ * prod and dev, and prod with the managed rules blocking, twice or three times. A built stage is only
+ * read here, and its app synthesizes once (Template.fromStack keeps the assembly), so a second
+ * describe takes the first's instead of building and synthesizing it again (about 5 s each).
+ */
+const builds = new Map<string, BuiltStage>();
+function built(stage: string, opts: Parameters<typeof stageApp>[1] = {}): BuiltStage {
+  const key = JSON.stringify([stage, opts]);
+  let b = builds.get(key);
+  if (!b) builds.set(key, (b = stageApp(stage, opts)));
+  return b;
+}
+
 describe('alarms where failures hide', { timeout: 180_000 }, () => {
   let prod: BuiltStage;
   let dev: BuiltStage;
@@ -29,8 +43,8 @@ describe('alarms where failures hide', { timeout: 180_000 }, () => {
   let prodWatch: Template;
   let devApi: Template;
   beforeAll(() => {
-    prod = stageApp('prod');
-    dev = stageApp('dev');
+    prod = built('prod');
+    dev = built('dev');
     prodApi = Template.fromStack(prod.api);
     prodEdge = Template.fromStack(prod.edge!);
     prodWatch = Template.fromStack(prod.edgeWatch!);
@@ -55,7 +69,7 @@ describe('alarms where failures hide', { timeout: 180_000 }, () => {
 
   it("alarms when the account's claimed Lambda concurrency reaches 80% of its quota, which -c accountConcurrencyQuota sets", () => {
     expect(alarmsByName(prodApi)['despacho-prod-account-concurrency-near-quota']).toMatchObject({ MetricName: 'ClaimedAccountConcurrency', Namespace: 'AWS/Lambda', Statistic: 'Maximum', Threshold: 800 });
-    const bigger = Template.fromStack(stageApp('dev', { nag: false, overrides: { accountConcurrencyQuota: 3000 } }).api);
+    const bigger = Template.fromStack(built('dev', { nag: false, overrides: { accountConcurrencyQuota: 3000 } }).api);
     expect(alarmsByName(bigger)['despacho-dev-account-concurrency-near-quota'].Threshold).toBe(2400);
   });
 
@@ -85,7 +99,7 @@ describe('alarms where failures hide', { timeout: 180_000 }, () => {
         Threshold: th.edge.wafRuleMatches,
       });
     }
-    const blocking = Template.fromStack(stageApp('prod', { overrides: { wafManagedRules: 'block' } }).edgeWatch!);
+    const blocking = Template.fromStack(built('prod', { overrides: { wafManagedRules: 'block' } }).edgeWatch!);
     for (const { rule } of watchedWafRules) expect(alarmsByName(blocking)[`despacho-prod-${rule}-waf-rule-matches`].MetricName).toBe('BlockedRequests');
   });
 
@@ -103,8 +117,8 @@ describe('alarms where failures hide', { timeout: 180_000 }, () => {
 
   it('subscribes a pager by its HTTPS endpoint to every alarm topic of the stage', () => {
     const url = 'https://events.pagerduty.com/integration/0123456789abcdef/enqueue';
-    const built = stageApp('prod', { overrides: { alarmHttpsEndpoints: url } });
-    for (const stack of [built.api, built.edgeWatch!]) Template.fromStack(stack).hasResourceProperties('AWS::SNS::Subscription', { Protocol: 'https', Endpoint: url });
+    const paged = built('prod', { overrides: { alarmHttpsEndpoints: url } });
+    for (const stack of [paged.api, paged.edgeWatch!]) Template.fromStack(stack).hasResourceProperties('AWS::SNS::Subscription', { Protocol: 'https', Endpoint: url });
   });
 
   it('links every alarm and composite to its runbook entry under the stage docs URL', () => {
@@ -132,8 +146,8 @@ describe('WAF managed rules: count, then block', { timeout: 180_000 }, () => {
   let counting: Template;
   let blocking: Template;
   beforeAll(() => {
-    counting = Template.fromStack(stageApp('prod').edge!);
-    blocking = Template.fromStack(stageApp('prod', { overrides: { wafManagedRules: 'block' } }).edge!);
+    counting = Template.fromStack(built('prod').edge!);
+    blocking = Template.fromStack(built('prod', { overrides: { wafManagedRules: 'block' } }).edge!);
   });
   const rules = (t: Template) => ofType(t, 'AWS::WAFv2::WebACL')[0][1].Properties.Rules as any[];
 
@@ -167,15 +181,15 @@ describe('recovery you can rehearse', { timeout: 180_000 }, () => {
   let prod: BuiltStage;
   let dev: BuiltStage;
   beforeAll(() => {
-    prod = stageApp('prod');
-    dev = stageApp('dev');
+    prod = built('prod');
+    dev = built('dev');
   });
 
   it('copies every recovery point to the vault of backupCopyVaultArn, outside the stage region or account, kept backupCopyRetentionDays', () => {
     const [[, plan]] = ofType(Template.fromStack(prod.data), 'AWS::Backup::BackupPlan');
     expect(plan.Properties.BackupPlan.BackupPlanRule[0].CopyActions).toEqual([{ DestinationBackupVaultArn: referenceProd.backupCopyVaultArn, Lifecycle: { DeleteAfterDays: 90 } }]);
     expect(() => resolveStageConfig('prod', { ...referenceProd, backupCopyVaultArn: 'arn:aws:backup:sa-east-1:111111111111:backup-vault:same' }, {})).toThrow(/must leave the stage's region or account/);
-    const without = stageApp('prod', { nag: false, overrides: { backupCopyVaultArn: '' } });
+    const without = built('prod', { nag: false, overrides: { backupCopyVaultArn: '' } });
     expect(ofType(Template.fromStack(without.data), 'AWS::Backup::BackupPlan')[0][1].Properties.BackupPlan.BackupPlanRule[0].CopyActions).toBeUndefined();
   });
 
@@ -235,8 +249,8 @@ describe('recovery you can rehearse', { timeout: 180_000 }, () => {
   });
 
   it('budgets the account monthly, notifying the alarm topic and budgetEmails at 80% forecast and 100% actual', () => {
-    const built = stageApp('prod', { overrides: { budgetEmails: 'finance@example.com' } });
-    const t = Template.fromStack(built.api);
+    const budgeted = built('prod', { overrides: { budgetEmails: 'finance@example.com' } });
+    const t = Template.fromStack(budgeted.api);
     const [[, budget]] = ofType(t, 'AWS::Budgets::Budget');
     expect(budget.Properties.Budget).toMatchObject({ BudgetType: 'COST', TimeUnit: 'MONTHLY', BudgetLimit: { Amount: 500, Unit: 'USD' } });
     const notes = budget.Properties.NotificationsWithSubscribers;

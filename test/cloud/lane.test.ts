@@ -383,12 +383,17 @@ describe.runIf(run)('the cloud lane: the synthesized stacks on moto_server and D
   movedClock('moves a poisoned message to the dead-letter queue after maxReceiveCount receives', async () => {
     const url = queueUrl('WebhookDeliveryQueue');
     const dlq = queueUrl('WebhookDeliveryDlq');
-    await lane.clients.sqs.send(new SendMessageCommand({ QueueUrl: url, MessageBody: 'not json' }));
-    for (let i = 0; i < 6 && (await depth(dlq)) === 0; i++) {
-      await new Promise((r) => setTimeout(r, 1500));
+    const sent = await lane.clients.sqs.send(new SendMessageCommand({ QueueUrl: url, MessageBody: 'not json' }));
+    const failures = () => lane.runner.handledMessages.filter((m) => m.messageId === sent.MessageId && m.outcome === 'failed').length;
+    // Each round waits for its event, not for a time: the worker has taken the message and failed
+    // on it (it stays on the queue, invisible), then the clock passes its visibility timeout; until
+    // a receive past maxReceiveCount moves it to the dead-letter queue.
+    for (let round = 0; ; round++) {
+      if (round === 8) throw new Error(`the poisoned message is not in the dead-letter queue after ${failures()} failed receives`);
+      const now = await until(`failed receive ${round + 1} of the poisoned message, or the dead-letter queue`, async () => ((await depth(dlq)) === 1 ? 'dead-lettered' : failures() > round ? 'failed' : undefined));
+      if (now === 'dead-lettered') break;
       await lane.advanceClock(61_000);
     }
-    await until('the dead-letter queue', async () => ((await depth(dlq)) === 1 ? true : undefined), 20_000);
     const res = await lane.clients.sqs.send(new ReceiveMessageCommand({ QueueUrl: dlq, MessageSystemAttributeNames: ['ApproximateReceiveCount'] }));
     expect(res.Messages?.[0].Body).toBe('not json');
     expect(Number(res.Messages?.[0].Attributes?.ApproximateReceiveCount)).toBeGreaterThanOrEqual(5);
