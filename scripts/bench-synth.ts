@@ -69,12 +69,25 @@ if (cold) {
   if (differ.length || a.size !== b.size) process.exitCode = 1;
   if (off) {
     // Bundled either way, the templates differ only in the assets' hashes (the bundles' source
-    // maps name the folder they were built in) and the function versions' logical ids, which hash
-    // the code's: handlers, environment and permissions are the same.
-    const masked = (t: string) => t.replace(/\b[0-9a-f]{64}\b/g, 'ASSET').replace(/(CurrentVersion[0-9A-F]{8})[0-9a-f]{32}/g, '$1VERSION');
+    // maps name the folder they were built in), the function versions' logical ids, which hash
+    // the code's, and the metadata `aws:asset:is-bundled` (a bundle from the cache is an asset
+    // the CDK did not bundle; CloudFormation ignores metadata): handlers, environment and
+    // permissions are the same.
+    const masked = (t: string) =>
+      t
+        .replace(/\b[0-9a-f]{64}\b/g, 'ASSET')
+        .replace(/(CurrentVersion[0-9A-F]{8})[0-9a-f]{32}/g, '$1VERSION')
+        .replace(/"aws:asset:is-bundled":\s*(true|false)/g, '"aws:asset:is-bundled":BUNDLED');
     const before = templates(off.out);
     const changed = [...before].filter(([f, t]) => masked(t) !== masked(a.get(f) ?? '')).map(([f]) => f);
     console.log(changed.length === 0 && before.size === a.size ? `and the same as bundled function by function but for the assets' hashes` : `TEMPLATES DIFFER FROM THE FUNCTION-BY-FUNCTION SYNTH: ${changed.join(', ')}`);
+    for (const f of changed.slice(0, 3)) {
+      // Where they part, so the difference can be read (pretty-printed, masked).
+      const lines = (t: string) => JSON.stringify(JSON.parse(masked(t)), null, 1).split('\n');
+      const [x, y] = [lines(before.get(f)!), lines(a.get(f) ?? '{}')];
+      const i = x.findIndex((l, n) => l !== y[n]);
+      console.log(`  ${f}, line ${i + 1}:\n    function by function: ${x.slice(Math.max(0, i - 3), i + 2).join(' ').slice(0, 600)}\n    one esbuild run:      ${y.slice(Math.max(0, i - 3), i + 2).join(' ').slice(0, 600)}`);
+    }
     if (changed.length || before.size !== a.size) process.exitCode = 1;
     rmSync(off.out, { recursive: true, force: true });
   }
