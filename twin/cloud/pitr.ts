@@ -1,6 +1,5 @@
-import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { once } from 'node:events';
-import type { AddressInfo } from 'node:net';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { forward, listenLocal } from './table-tap';
 
 /*
  * Point-in-time recovery on the cloud lane, which DynamoDB Local does not have
@@ -220,20 +219,7 @@ export async function startPitrEndpoint(dynamoUrl: string, journals: Map<string,
       });
       return;
     }
-    const upstream = request({ host: to.hostname, port: to.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
-    });
-    upstream.on('error', () => res.destroy());
-    req.pipe(upstream);
+    forward(to, req, res);
   });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () => {
-      server.closeAllConnections();
-      server.close();
-    },
-  };
+  return listenLocal(server);
 }
