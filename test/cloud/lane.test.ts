@@ -550,6 +550,20 @@ describe.runIf(run)('the cloud lane: the synthesized stacks on moto_server and D
       expect(await lists(token, 5)).toEqual(Array(5).fill(200));
       expect(lane.functions.invocations(list).slice(-5).every((s) => s.version === '3')).toBe(true);
     }, 120_000);
+
+    it("counts a call's Duration as the time it ran, though the lane's clock moved by minutes during it", async () => {
+      // A worker in flight while a test moves the clock ran for a second, not eleven minutes: read
+      // as eleven, its duration alarm would roll back an unrelated deploy of its area.
+      const call = lane.functions.invoke(list, {}).catch(() => undefined);
+      lane.functions.clock[0] += 660_000;
+      try {
+        await call;
+      } finally {
+        lane.functions.clock[0] -= 660_000;
+      }
+      const [last] = lane.functions.invocations(list).slice(-1);
+      expect(last.durationMs).toBeLessThan(60_000);
+    });
   });
 
   describe.runIf(!endpoint && toolAvailable('aws', "the cloud lane's restore drill (the AWS CLI)"))('the restore drill (docs/operators/runbook.md), with the AWS CLI', () => {

@@ -33,6 +33,7 @@ export interface InvocationSample {
   at: number;
   version: string;
   error: boolean;
+  /** How long the call ran, on the real clock (the lane's clock may move during a call). */
   durationMs: number;
 }
 
@@ -252,13 +253,17 @@ export class Functions {
   async invoke(name: string, event: unknown): Promise<unknown> {
     if (!this.specs.has(name)) throw new Error(`No function ${name} in the template`);
     const spec = this.pick(name);
-    const started = this.now();
+    // Lambda's Duration is the time the call ran: the real clock's, not the lane's, which a test
+    // may move by minutes while a call is in flight (a worker's 0.5 s would read as 11 minutes and
+    // set its duration alarm off).
+    const started = performance.now();
+    const durationMs = () => Math.round(performance.now() - started);
     try {
       const result = await this.run(spec, name, event);
-      this.sample(name, { at: this.now(), version: spec.version, error: false, durationMs: this.now() - started });
+      this.sample(name, { at: this.now(), version: spec.version, error: false, durationMs: durationMs() });
       return result;
     } catch (err) {
-      this.sample(name, { at: this.now(), version: spec.version, error: true, durationMs: this.now() - started });
+      this.sample(name, { at: this.now(), version: spec.version, error: true, durationMs: durationMs() });
       throw err;
     }
   }
