@@ -9,7 +9,7 @@ import { mkdirSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
 import { useTwin } from '#support/twin';
-import { freshCuil, item, submitPath } from '#support/manifests';
+import { batchOf, completedBatch, freshCuil, item, submitPath } from '#support/manifests';
 import { pdf } from '#support/files';
 import { axe, openBrowser } from '#support/browser';
 
@@ -30,20 +30,11 @@ async function submit(token: string, mawb: string, items: unknown[]): Promise<st
   const key = randomUUID();
   const res = await t.call('POST', submitPath(), { token, body: { mawbNumber: mawb, items }, headers: { 'idempotency-key': key } });
   expect(res.status).toBe(202);
-  for (;;) {
-    const s = await t.call('GET', `/v1/couriers/default/webhook/${key}/status`, { token });
-    if (s.body.batch_id) return s.body.batch_id as string;
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  return batchOf(t, token, key);
 }
 
 async function completed(token: string, batch: string): Promise<void> {
-  for (;;) {
-    const s = await t.call('GET', `/v1/couriers/manifests/${batch}/pipeline-status`, { token });
-    if (s.body.data?.status === 'completed') return;
-    expect(s.body.data?.status).not.toBe('failed');
-    await new Promise((r) => setTimeout(r, 250));
-  }
+  await completedBatch(t, token, batch);
 }
 
 const inbox = async () => (await t.call('GET', '/v1/couriers/review/inbox', { token: broker.token })).body.data;

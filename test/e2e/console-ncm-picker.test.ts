@@ -13,7 +13,7 @@ import { mkdirSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { useTwin } from '#support/twin';
 import { axe, openBrowser, signIn } from '#support/browser';
-import { freshCuil, item, submitForBatch } from '#support/manifests';
+import { completedBatch, freshCuil, item, submitForBatch } from '#support/manifests';
 
 const t = useTwin({ jobPollMs: 50 });
 
@@ -35,13 +35,7 @@ beforeAll(async () => {
   const vague = (i: number, description: string) => item(i, { itemDescription: description, hsCode: undefined, consigneeIdNumber: freshCuil('20'), fobValueUsd: 30 });
   const items = [vague(1, 'Funda varios modelos'), vague(2, 'Sorpresa misteriosa'), vague(3, 'Regalo sorpresa'), vague(4, 'Regalo sorpresa'), vague(5, 'REGALO, sorpresa!')];
   batchId = await submitForBatch(t, partner.token, { mawbNumber: `MAWB-${randomUUID().slice(0, 8)}`, items });
-  const end = Date.now() + 120_000;
-  for (;;) {
-    const s = await t.call('GET', `/v1/couriers/manifests/${batchId}/pipeline-status`, { token: partner.token });
-    if (s.body.data?.status === 'completed') break;
-    if (Date.now() > end) throw new Error(`batch ${batchId} did not complete: ${s.text}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
+  await completedBatch(t, partner.token, batchId, 120_000);
   const review = await t.call('GET', `/v1/couriers/manifests/${batchId}/review`, { token: broker.token });
   queue = review.body.data.map((p: { awb_number: string }) => p.awb_number);
 }, 180_000);

@@ -10,7 +10,7 @@ import { randomUUID } from 'node:crypto';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { useTwin } from '#support/twin';
 import { axe as axeOf, signIn as signInAs } from '#support/browser';
-import { freshCuil, item, submitPath } from '#support/manifests';
+import { batchOf, freshCuil, item, submitPath } from '#support/manifests';
 import { pdf } from '#support/files';
 
 const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -47,14 +47,7 @@ beforeAll(async () => {
     body: { mawbNumber: mawb, items: [item(1, { awbNumber: `QX${run}01`, consigneeName: 'Lucía Fernández Ojeda', consigneeIdNumber: cuil, itemDescription: 'Auriculares inalámbricos bluetooth' })] },
   });
   expect(res.status).toBe(202);
-  for (;;) {
-    const s = await t.call('GET', `/v1/couriers/default/webhook/${key}/status`, { token: partner.token });
-    if (s.body.batch_id) {
-      batchId = s.body.batch_id;
-      break;
-    }
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  batchId = await batchOf(t, partner.token, key);
 }, 120_000);
 
 afterAll(async () => {
