@@ -18,7 +18,7 @@ import { Functions } from '#twin/cloud/sandbox';
 import { apiEvent, authorizerEvent } from '#twin/api-events';
 import { pdf } from '#support/files';
 import { answerOf } from '#support/http';
-import { items, manifest, submitPath } from '#support/manifests';
+import { items, manifest, submitPath, untilStatus } from '#support/manifests';
 import { manifestSignature } from '#core/manifests/signature';
 import { toolAvailable } from '#support/tools';
 import { execFile } from 'node:child_process';
@@ -93,37 +93,19 @@ async function account(name: string, scopes?: string[]) {
   return { accountId: acc.body.data.id as number, token: tok.body.data.token as string };
 }
 
-async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 60_000, everyMs = 200): Promise<T> {
+async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();
     if (value !== undefined) return value;
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, everyMs));
+    await new Promise((r) => setTimeout(r, 200));
   }
 }
 
-/**
- * Waits until a GET of the couriers.status group (the manifests' list and pipeline status: 120
- * calls a minute per token) answers what `done` looks for, polled as a polite client does: twice
- * a second, a 429 waited out for its `retry_after`. Polled every 200 ms, a loaded run's token was
- * refused after 24 s and the wait ran to the end of the minute.
- */
-function untilStatus<T>(what: string, token: string, path: string, done: (body: any) => T | undefined, timeoutMs = 120_000): Promise<T> {
-  return until(
-    what,
-    async () => {
-      const res = await call('GET', path, { token });
-      if (res.status === 429) {
-        await new Promise((r) => setTimeout(r, Math.max(1, Number(res.body?.retry_after ?? 1)) * 1000));
-        return undefined;
-      }
-      return done(res.body);
-    },
-    timeoutMs,
-    500,
-  );
-}
+/** A GET of the couriers.status group polled as a polite client does (test/support/manifests.ts `untilStatus`). */
+const untilStatusOf = <T>(token: string, path: string, done: (body: any) => T | undefined, timeoutMs = 120_000) =>
+  untilStatus((p) => call('GET', p, { token }), path, done, timeoutMs);
 
 /** A message body as JSON, or undefined (the poisoned-message scenario sends `not json`). */
 function jsonOr(text: string): unknown {
@@ -277,7 +259,7 @@ describe.runIf(run)('the cloud lane: the synthesized stacks on moto_server and D
       const { token } = await account('Lane Couriers SA');
       const sent = await call('POST', '/v1/couriers/default/manifests/webhook', { token, body: { mawbNumber: '176-12345675', items: items(1000) }, headers: { 'idempotency-key': randomUUID() } });
       expect(sent.status).toBe(202);
-      const listed = await untilStatus('the batch', token, '/v1/couriers/manifests', (b) => b.data?.[0]);
+      const listed = await untilStatusOf(token, '/v1/couriers/manifests', (b) => b.data?.[0]);
       expect(listed.summary.total_articles).toBe(1000);
       Object.assign(flow, { token, batchId: listed.batch_id as string });
     }, 180_000);
@@ -285,7 +267,7 @@ describe.runIf(run)('the cloud lane: the synthesized stacks on moto_server and D
     it('runs it through the state machine to completed', async () => {
       const { token, batchId } = flow;
       if (!token || !batchId) throw new Error('the submission (the test before) left no batch: nothing to run');
-      const status = await untilStatus('the batch to complete', token, `/v1/couriers/manifests/${batchId}/pipeline-status`, (b) =>
+      const status = await untilStatusOf(token, `/v1/couriers/manifests/${batchId}/pipeline-status`, (b) =>
         b.data?.status === 'completed' || b.data?.status === 'failed' ? b.data : undefined,
       );
       expect(status).toMatchObject({ status: 'completed', overall_progress: 100 });
@@ -314,7 +296,7 @@ describe.runIf(run)('the cloud lane: the synthesized stacks on moto_server and D
     const stop = lane.functions.failWhen(fn('PipelineStagePage'), (e) => e?.stage === 'ai', 'model unavailable');
     try {
       await call('POST', '/v1/couriers/default/manifests/webhook', { token, body: { mawbNumber: '176-12345675', items: items(20) }, headers: { 'idempotency-key': randomUUID() } });
-      const batchId = await untilStatus('the failure', token, '/v1/couriers/manifests', (list) => (list.data?.[0]?.status === 'failed' ? (list.data[0].batch_id as string) : undefined));
+      const batchId = await untilStatusOf(token, '/v1/couriers/manifests', (list) => (list.data?.[0]?.status === 'failed' ? (list.data[0].batch_id as string) : undefined));
       const status = await call('GET', `/v1/couriers/manifests/${batchId}/pipeline-status`, { token });
       expect(status.body.data).toMatchObject({ status: 'failed', error: 'model unavailable' });
       // Web services runs beside ai: it completed, or the failure stopped it (as a Parallel state stops its other branch).

@@ -51,36 +51,36 @@ export function freshCuil(prefix: '20' | '27' = '27'): string {
   return first10 + cuitCheckDigit(first10);
 }
 
+/** A GET of the service, as a test's client makes it with its token. */
+export type StatusGet = (path: string) => Promise<{ status: number; body: any; text?: string }>;
+
 /**
- * Polls a GET of the couriers.status group (a submission's `/status`, a batch's `/pipeline-status`:
- * 120 calls a minute per token) as a polite client does, until `done` answers something, and
- * answers that. It asks at most twice a second and waits a 429 out for its `retry_after`. Polled
- * every 50 ms, a token was refused after a few seconds and every answer after that was a 429 to
- * the end of the minute: the console's 10,000-item intake of about 10 s took 45 (issue 45).
+ * Polls a GET of the couriers.status group (a submission's `/status`, a batch's `/pipeline-status`,
+ * the manifests' list: 120 calls a minute per token) as a polite client does, until `done`
+ * answers something, and answers that. It asks at most twice a second and waits a 429 out for its
+ * `retry_after`. Polled every 50 ms, a token was refused after a few seconds and every answer
+ * after that was a 429 to the end of the minute: the console's 10,000-item intake of 12 s took
+ * 45 (docs/developers/testing.md, "A wait polls as a client would").
  */
-export async function untilStatus<T>(t: TestTwin, token: string, path: string, done: (body: any) => T | undefined, timeoutMs = 240_000): Promise<T> {
+export async function untilStatus<T>(get: StatusGet, path: string, done: (body: any) => T | undefined, timeoutMs = 240_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
   for (;;) {
-    const s = await t.call('GET', path, { token });
-    if (s.status === 429) {
-      await sleep(Math.max(1, Number(s.body?.retry_after ?? 1)) * 1000);
-      continue;
-    }
+    const s = await get(path);
     const value = s.status === 200 ? done(s.body) : undefined;
     if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`waited ${timeoutMs / 1000} s for ${path}: ${s.status} ${s.text}`);
-    await sleep(500);
+    if (Date.now() > deadline) throw new Error(`waited ${timeoutMs / 1000} s for ${path}: ${s.status} ${s.text ?? JSON.stringify(s.body)}`);
+    await sleep(s.status === 429 ? Math.max(1, Number(s.body?.retry_after ?? 1)) * 1000 : 500);
   }
 }
 
 /** The batch id of submission `key` once intake wrote its items (polled as `untilStatus` does). */
 export const batchOf = (t: TestTwin, token: string, key: string, timeoutMs?: number) =>
-  untilStatus(t, token, `/v1/couriers/default/webhook/${key}/status`, (b) => (b.batch_id ? (b.batch_id as string) : undefined), timeoutMs);
+  untilStatus((p) => t.call('GET', p, { token }), `/v1/couriers/default/webhook/${key}/status`, (b) => (b.batch_id ? (b.batch_id as string) : undefined), timeoutMs);
 
 /** Waits until batch `batchId` completed (polled as `untilStatus` does); a failed run fails it at once. */
 export const completedBatch = (t: TestTwin, token: string, batchId: string, timeoutMs?: number) =>
-  untilStatus(t, token, `/v1/couriers/manifests/${batchId}/pipeline-status`, (b) => {
+  untilStatus((p) => t.call('GET', p, { token }), `/v1/couriers/manifests/${batchId}/pipeline-status`, (b) => {
     if (b.data?.status === 'failed') throw new Error(`batch ${batchId} failed: ${JSON.stringify(b.data).slice(0, 500)}`);
     return b.data?.status === 'completed' ? (b.data as Record<string, unknown>) : undefined;
   }, timeoutMs);
