@@ -569,10 +569,10 @@ describe.runIf(run)('the cloud lane: the synthesized stacks on moto_server and D
     it("counts a call's Duration as the time it ran, though the lane's clock moved by minutes during it", async () => {
       // A worker in flight while a test moves the clock ran for a second, not eleven minutes: read
       // as eleven, its duration alarm would roll back an unrelated deploy of its area.
-      const call = lane.functions.invoke(list, {}).catch(() => undefined);
+      const running = lane.functions.invoke(list, {}).catch(() => undefined);
       lane.functions.clock[0] += 660_000;
       try {
-        await call;
+        await running;
       } finally {
         lane.functions.clock[0] -= 660_000;
       }
