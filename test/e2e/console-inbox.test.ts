@@ -33,9 +33,6 @@ async function submit(token: string, mawb: string, items: unknown[]): Promise<st
   return batchOf(t, token, key);
 }
 
-async function completed(token: string, batch: string): Promise<void> {
-  await completedBatch(t, token, batch);
-}
 
 const inbox = async () => (await t.call('GET', '/v1/couriers/review/inbox', { token: broker.token })).body.data;
 
@@ -62,8 +59,8 @@ beforeAll(async () => {
     expect(res.status).toBe(201);
     docs.push(res.body.data.id);
   }
-  await completed(north.token, batches[0]);
-  await completed(south.token, batches[1]);
+  await completedBatch(t, north.token, batches[0]);
+  await completedBatch(t, south.token, batches[1]);
 }, 600_000);
 
 afterAll(async () => {

@@ -41,9 +41,6 @@ async function submit(token: string, items: unknown[]): Promise<string> {
   return batchOf(t, token, key);
 }
 
-async function completed(token: string, batch: string, ms = 240_000): Promise<void> {
-  await completedBatch(t, token, batch, ms);
-}
 
 beforeAll(async () => {
   if (!existsSync(chromiumPath)) throw new Error(`Chromium is not installed at ${chromiumPath}: the console test needs it (apt-get install -y chromium) or set CHROMIUM_PATH.`);
@@ -466,7 +463,7 @@ describe('the review of a 10,000-item batch', () => {
 
   it('takes the 10,000-item batch through the pipeline to completed', { timeout: 400_000 }, async () => {
     if (!written) throw new Error('the 10,000-item batch (the test before) was not written: nothing to process');
-    await completed(partner.token, written);
+    await completedBatch(t, partner.token, written);
     big = written;
   });
 
